@@ -1,0 +1,66 @@
+/** Auth payloads (spec sections 3 and 7, /auth/*). */
+import * as z from 'zod';
+import { OTP_LENGTH } from './constants.js';
+
+/** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
+export const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+
+/** POST /auth/signInOrRegisterAndSignIn body. */
+export const signInRequest = z.strictObject({ email, locale: z.enum(['en', 'es']).optional() });
+/** Response: the sign-in session id that the OTP verify call must present. */
+export const signInResponse = z.object({ sessionId: z.string() });
+
+/** POST /auth/verifyLoginRequest body. */
+export const verifyLoginRequest = z.strictObject({
+  otp: z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`)),
+  session: z.string().min(1).max(100),
+  email,
+});
+/** Tokens issued on sign-in. accessToken is a JWT (15 min); refreshToken is opaque. */
+export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });
+
+/** POST /auth/refresh body and response. */
+export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1).max(200) });
+export const refreshResponse = tokenPair;
+
+/** The User entity (spec section 3) as returned by GET /auth/me. */
+export const user = z.object({
+  email: z.string(),
+  givenName: z.string().nullable(),
+  familyName: z.string().nullable(),
+  middleName: z.string().nullable(),
+  name: z.string().nullable(),
+  nickname: z.string(),
+  preferredUsername: z.string(),
+  uniqueID: z.string(),
+  picture: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  locale: z.string(),
+  address: z.string().nullable(),
+  birthdate: z.string().nullable(),
+  gender: z.string().nullable(),
+  profile: z.string().nullable(),
+  website: z.string().nullable(),
+  zoneInfo: z.string().nullable(),
+});
+export type User = z.infer<typeof user>;
+
+const personName = z.string().trim().min(1).max(100);
+/** POST /auth/profile body: the changed profile fields; unknown fields are refused. */
+export const profileUpdate = z.strictObject({
+  givenName: personName.optional(),
+  familyName: personName.optional(),
+  nickname: z.string().trim().min(1).max(30).regex(/^[^#\s]+$/).optional(),
+  phoneNumber: z.string().trim().min(3).max(32).regex(/^\+?[0-9 ()-]+$/).optional(),
+  locale: z.enum(['en', 'es']).optional(),
+});
+/** POST /auth/username body: the new nickname; the numeric suffix never changes. */
+export const usernameUpdate = z.strictObject({ username: z.string().trim().min(1).max(30).regex(/^[^#\s]+$/) });
+
+/** Every error body: a message key (see messages.ts), with optional extras. */
+export const errorBody = z.object({
+  message: z.string(),
+  sessionId: z.string().optional(),
+  fields: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBody>;

@@ -1,0 +1,36 @@
+/**
+ * The call table of spec section 7: every path under /v1 the panel may call.
+ * The API registers each; a call whose issue has not landed answers 501 `api.not_implemented`.
+ */
+export const CALLS = [
+  ['POST', '/auth/signInOrRegisterAndSignIn'],
+  ['POST', '/auth/verifyLoginRequest'],
+  ['GET', '/auth/logout'],
+  ['GET', '/auth/me'],
+  ['POST', '/auth/profile'],
+  ['POST', '/auth/username'],
+  ['GET', '/auth/access/qr'],
+  ['GET', '/auth/access/qrCodeData'],
+  ['POST', '/auth/refresh'],
+  ['POST', '/resell/redeem/{secret}'],
+  ['GET', '/resell'],
+  ['POST', '/resell/{ticketId}'],
+  ['GET', '/ticket_swap/tickets'],
+  ['GET', '/ticket_swap/tickets/{ticketId}'],
+  ['POST', '/ticket_swap/start_swap'],
+  ['POST', '/ticket_swap/confirm_swap/{swapIdentifier}'],
+  ['GET', '/list/ticket_listing'],
+  ['GET', '/list/ticket_listing/{ticketUserId}'],
+  ['POST', '/mobile/gift/verify'],
+  ['POST', '/mobile/giftTicket'],
+  ['GET', '/mobile/users/'],
+  ['POST', '/resell/stripe-connect'],
+  ['GET', '/resell/stripe'],
+  ['GET', '/resell/tickets/available'],
+  ['GET', '/resell/tickets/sold'],
+  ['GET', '/resell/ticket/sales'],
+  ['POST', '/resell/unlist'],
+  ['POST', '/resell'],
+  ['POST', '/resell/ticket/calculation'],
+  ['POST', '/mobile/unlock/{id}'],
+] as const;

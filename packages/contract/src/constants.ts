@@ -1,0 +1,33 @@
+/** Business constants of spec section 9 shared by API and panel. */
+export const OTP_LENGTH = 6;
+export const USERNAME_SEARCH_DEBOUNCE_MS = 500;
+export const TOAST_AUTO_CLOSE_MS = 5000;
+export const NO_PAYOUT_TOAST_MS = 30000;
+/** Query cache keep time (spec 9: 60 seconds). */
+export const CACHE_GC_TIME_MS = 60_000;
+export const RESALE_PRICE_TOLERANCE = 0.001;
+export const LOCALES = ['en', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** PANEL_TAB values (spec section 2, Routing). */
+export const PANEL_TABS = [
+  'OTP', 'LOGIN', 'PERSONAL_DATA', 'QR', 'REDEEM', 'RESELL', 'SWAP', 'SETTINGS', 'MY_TICKET', 'TICKET', 'GIFT',
+] as const;
+export type PanelTab = (typeof PANEL_TABS)[number];
+/** PANEL_OVERLAY_TAB values. */
+export const PANEL_OVERLAY_TABS = ['HUB'] as const;
+export type PanelOverlayTab = (typeof PANEL_OVERLAY_TABS)[number];
+
+/** Cache tags of spec section 4; each is the root of TanStack Query keys. */
+export const CACHE_TAGS = [
+  'USER', 'TICKETS', 'TICKETS_SWAP', 'SWAPPABLE_TICKETS', 'LISTED_TICKETS', 'TICKETS_AVAILABLE_FOR_LISTING', 'SINGLE_TICKET',
+] as const;
+export type CacheTag = (typeof CACHE_TAGS)[number];
+
+/** Ticket listing status filter used by My tickets. */
+export const TICKET_STATUSES = ['UPCOMING', 'PAST'] as const;
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** Benefit type of an unlockable digital benefit (spec section 2, Ticket page). */
+export const DIGITAL_BENEFIT_TYPE = 'benefits.digital';

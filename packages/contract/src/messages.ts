@@ -1,0 +1,63 @@
+/**
+ * Server message keys (spec section 8) and the HTTP status each one answers with.
+ *
+ * Every API error body is `{ "message": key }` (plus `sessionId` or `fields` where named);
+ * the panel translates the key through its i18n catalogues, so every key here has an
+ * entry in `apps/panel/src/locales/{en,es}.json`.
+ */
+export const MESSAGE_STATUS = {
+  // generic
+  'request_failed': 500,
+  'api.internal_error': 500,
+  'api.invalid_request_body': 400,
+  'api.not_found': 404,
+  'api.not_implemented': 501,
+  'api.too_many_requests': 429,
+  'api.unauthorized': 401,
+  // auth (spec section 8, Auth)
+  'api.auth.wrong_otp': 400,
+  'api.auth.otp_expired': 400,
+  'api.auth.otp_attempts_exceeded': 400,
+  'api.auth.wrong_credentials': 401,
+  'api.auth.username_in_use': 409,
+  'api.auth.login_session_failed': 400,
+  'api.auth.token_not_authorized': 401,
+  'api.auth.internal_error': 500,
+  'api.auth.resend_too_soon': 429,
+  // profile
+  'api.profile.internal_error': 500,
+  'api.profile.email_or_phone_in_use': 409,
+  'api.profile.username_taken': 409,
+  'api.profile.username_empty': 400,
+  // tickets
+  'api.ticket.not_found': 404,
+  // gift (spec section 8, Gift verify / Gift)
+  'gift_tickets.cannot_be_gifted': 409,
+  'gift_tickets.not_authorized_to_verify': 403,
+  'gift_tickets.internal_error_verify': 500,
+  'gift_tickets.not_allowed': 403,
+  'gift_tickets.internal_error': 500,
+  'gift_tickets.receiver_not_found': 404,
+  'gift_tickets.cannot_gift_to_self': 400,
+  // benefits
+  'api.unlock.validation_error': 400,
+  'api.unlock.invalid_benefit_id': 404,
+  'api.unlock.internal_error': 500,
+  // resale
+  'api.resell.create.already_listed': 409,
+  'api.resell.create.no_stripe': 403,
+  'api.resell.create.internal_error': 500,
+  'api.resell.not_supported_country': 400,
+  'api.resell.redeem.invalid_code': 404,
+  'api.resell.redeem.already_redeemed': 409,
+  'api.resell.calculation.ticket_not_found': 404,
+  'invalid_prices': 400,
+  // swap
+  'api.start_swap_failed': 409,
+} as const;
+
+/** A message key known to the API and the panel. */
+export type MessageKey = keyof typeof MESSAGE_STATUS;
+
+/** Every message key, for catalogue completeness tests. */
+export const MESSAGE_KEYS = Object.keys(MESSAGE_STATUS) as MessageKey[];

@@ -1,0 +1,64 @@
+/** Ticket listing payloads (spec section 3, My-ticket item and Benefit). */
+import * as z from 'zod';
+import { TICKET_STATUSES } from './constants.js';
+
+/** A benefit of a user's ticket. Amounts are counts; dates are ISO 8601 UTC. */
+export const benefit = z.object({
+  userTicketBenefitId: z.number().int(),
+  name: z.string(),
+  shortDescription: z.string().nullable(),
+  fullDescription: z.string().nullable(),
+  type: z.string(),
+  icon: z.string().nullable(),
+  iconColor: z.string().nullable(),
+  iconBgColor: z.string().nullable(),
+  image: z.string().nullable(),
+  purchasedAmount: z.number().int(),
+  usedAmount: z.number().int(),
+  lastUsedDate: z.string().nullable(),
+  validUntil: z.string().nullable(),
+  /** Only present once unlocked (digital benefits). */
+  redeemCode: z.string().nullable(),
+  isUnlockable: z.boolean(),
+});
+export type Benefit = z.infer<typeof benefit>;
+
+/** Event access state of a ticket. */
+export const eventAccessStatus = z.enum(['USED', 'UNUSED']);
+
+/** A ticket the signed-in user holds. Dates are ISO 8601 UTC; eventTimeZone is IANA. */
+export const myTicket = z.object({
+  userTicketId: z.number().int(),
+  ticketLogo: z.string().nullable(),
+  ticketName: z.string(),
+  ticketDescription: z.string().nullable(),
+  eventName: z.string(),
+  eventCity: z.string(),
+  eventVenue: z.string(),
+  eventAddress1: z.string(),
+  eventLatitude: z.number(),
+  eventLongitude: z.number(),
+  eventDescription: z.string().nullable(),
+  eventLogo: z.string().nullable(),
+  eventImage: z.string().nullable(),
+  eventStartDateTime: z.string(),
+  eventEndDateTime: z.string(),
+  eventTimeZone: z.string(),
+  isLive: z.boolean(),
+  isGiftable: z.boolean(),
+  isResellable: z.boolean(),
+  isSwappable: z.boolean(),
+  eventAccessStatus,
+  eventAccessUsedOn: z.string().nullable(),
+  /** Event access plus benefits with purchasedAmount > 0. */
+  totalBenefitCount: z.number().int(),
+  totalBenefitUsedCount: z.number().int(),
+  benefits: z.array(benefit),
+});
+export type MyTicket = z.infer<typeof myTicket>;
+
+/** GET /list/ticket_listing?status= query. */
+export const ticketListingQuery = z.strictObject({ status: z.enum(TICKET_STATUSES) });
+export const ticketListingResponse = z.array(myTicket);
+/** GET /list/ticket_listing/{ticketUserId} params. */
+export const ticketIdParams = z.strictObject({ ticketUserId: z.coerce.number().int().positive().max(2_147_483_647) });
