@@ -1,0 +1,123 @@
+/**
+ * Builds the Fastify instance: plugins, then modules under /v1, then public pages and static files.
+ * Tests build it with their own database and clock and call it through `app.inject`.
+ */
+import Fastify from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { PanelConfig } from '@tp/contract';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
+import { errorHandler, requireAuthWith, type App } from './lib/http.js';
+import { createAccessTokens } from './modules/auth/auth.tokens.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createProfileService } from './modules/profile/profile.service.js';
+import { profileRoutes } from './modules/profile/profile.routes.js';
+import { createAccessService } from './modules/access/access.service.js';
+import { accessRoutes } from './modules/access/access.routes.js';
+import { createTicketsService } from './modules/tickets/tickets.service.js';
+import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
+import { devMailRoutes, healthRoutes, registerPendingCalls, v1SystemRoutes } from './modules/system/system.routes.js';
+import { organisationRepository } from './modules/system/organisation.repository.js';
+import { renderDemoHostPage } from './pages/demo-host.page.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Defaults to the provider the config names. */
+  mail?: MailProvider;
+  /** Clock; tests move it. */
+  now?: () => Date;
+  logger?: boolean | object;
+}
+
+export async function buildApp(deps: AppDeps) {
+  const { config, database } = deps;
+  const now = deps.now ?? (() => new Date());
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    trustProxy: false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
+
+  const mail = deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => app.log.info(l) });
+  const tokens = createAccessTokens({ secret: config.jwtSecret, issuer: config.publicUrl, ttlSeconds: config.accessTokenTtlSeconds });
+  const auth = createAuthService({ database, config, mail, tokens, now });
+  const requireAuth = requireAuthWith(auth.authenticate);
+  const profile = createProfileService({ database });
+  const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
+  const tickets = createTicketsService({ database, now });
+
+  const panelConfig = async (): Promise<PanelConfig> => {
+    const org = await organisationRepository.first(database.db);
+    return {
+      isDev: !config.smtpUrl, checkoutBaseUrl: config.checkoutBaseUrl, stripePublishableKey: config.stripePublishableKey,
+      orgName: org?.name ?? null, orgLogo: org?.logo ?? null, orgWebsite: org?.website ?? null,
+      productName: config.productName, productSiteUrl: config.productSiteUrl, helpCenterUrl: config.helpCenterUrl,
+      appUrl: config.appUrl, assetsBaseUrl: config.publicUrl, twitterVia: config.twitterVia,
+    };
+  };
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
+  });
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Ticket panel API', version: '1.0.0' }, servers: [{ url: config.publicUrl }] },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(async (v1) => {
+    const api = v1 as unknown as App;
+    authRoutes(api, { auth, requireAuth, limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute } });
+    profileRoutes(api, { profile, requireAuth });
+    accessRoutes(api, { access, requireAuth });
+    ticketsRoutes(api, { tickets, requireAuth });
+    v1SystemRoutes(api, { panelConfig });
+    registerPendingCalls(api);
+  }, { prefix: '/v1' });
+
+  healthRoutes(app, { database });
+  if (!config.smtpUrl) devMailRoutes(app, { mail });
+  await registerPages(app, config, panelConfig);
+
+  app.addHook('onClose', async () => mail.close());
+  return Object.assign(app, { services: { auth, profile, access, tickets, mail } });
+}
+
+/** Static files, the panel document at /en/ and /es/, and the demo host page at /. */
+async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
+  await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
+  const indexFile = join(config.panelDistDir, 'index.html');
+  if (existsSync(indexFile)) {
+    await app.register(fastifyStatic, {
+      root: config.panelDistDir, prefix: '/', decorateReply: false, index: false, wildcard: false,
+      setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
+    const html = readFileSync(indexFile, 'utf8');
+    for (const lang of ['en', 'es']) {
+      app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html.replace('<html lang="en"', `<html lang="${lang}"`)));
+      app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) => reply.redirect(`/${lang}/${req.url.slice(3)}`));
+    }
+  }
+  app.get('/', { schema: { hide: true } }, async (req, reply) => {
+    const cfg = await panelConfig();
+    const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
+    return reply.type('text/html; charset=utf-8').send(renderDemoHostPage({
+      orgName: cfg.orgName ?? cfg.productName, orgLogoUrl: cfg.orgLogo ?? '/public/demo/org-logo.svg', orgWebsite: cfg.orgWebsite ?? config.publicUrl,
+      panelOrigin: config.publicUrl, lang,
+    }));
+  });
+}
+
+export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,111 @@
+/**
+ * Typed configuration: the only place that reads `process.env`.
+ * Every variable has a default that runs locally; the README lists them.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  /** HTTP port (default 8080). */
+  port: number;
+  /** Listen address (default 127.0.0.1). */
+  host: string;
+  /** Public origin of this service, no trailing slash (default http://localhost:PORT). */
+  publicUrl: string;
+  /** Directory of the embedded database and generated secrets (default ./.data). */
+  dataDir: string;
+  /** When set, PostgreSQL through `pg`; otherwise PGlite under dataDir. */
+  databaseUrl: string | null;
+  /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** QR code time step, seconds (default 30). */
+  qrTtlSeconds: number;
+  /** HMAC/JWT secret (JWT_SECRET; generated into dataDir when unset). */
+  jwtSecret: Uint8Array;
+  /** Access token lifetime, seconds (15 min). */
+  accessTokenTtlSeconds: number;
+  /** Absolute lifetime of a sign-in (refresh token family), seconds (30 days). */
+  refreshTokenTtlSeconds: number;
+  /** Grace window in which a just-rotated refresh token is still accepted, seconds (10). */
+  refreshGraceSeconds: number;
+  /** OTP validity, seconds (10 min). */
+  otpTtlSeconds: number;
+  /** Minimum gap between two codes for one e-mail, seconds (60). */
+  otpResendSeconds: number;
+  /** Wrong codes that end a sign-in (5). */
+  otpMaxAttempts: number;
+  /** Per-IP limits per minute on requesting and verifying codes. */
+  otpRequestsPerIpPerMinute: number;
+  otpVerifiesPerIpPerMinute: number;
+  /** Seed demo data on first start (default true). */
+  seedDemo: boolean;
+  productName: string;
+  productSiteUrl: string;
+  helpCenterUrl: string;
+  appUrl: string;
+  checkoutBaseUrl: string;
+  stripePublishableKey: string;
+  twitterVia: string;
+  /** Built panel (Vite dist). */
+  panelDistDir: string;
+  /** Static files (images, demo page assets). */
+  publicDir: string;
+  logLevel: string;
+}
+
+const apiRoot = resolve(import.meta.dirname, '..');
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`config: ${name} must be a non-negative integer`);
+  return n;
+}
+
+function secretFrom(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
+  if (env.JWT_SECRET) return new TextEncoder().encode(env.JWT_SECRET);
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'jwt-secret');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}
+
+/** Builds the config from an environment (process.env by default); `overrides` win (tests). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const port = int('PORT', env.PORT, 8080);
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './.data');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST ?? '127.0.0.1',
+    publicUrl,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || null,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',
+    qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),
+    jwtSecret: overrides.jwtSecret ?? secretFrom(env, dataDir),
+    accessTokenTtlSeconds: 15 * 60,
+    refreshTokenTtlSeconds: 30 * 24 * 3600,
+    refreshGraceSeconds: 10,
+    otpTtlSeconds: 10 * 60,
+    otpResendSeconds: 60,
+    otpMaxAttempts: 5,
+    otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
+    otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
+    seedDemo: env.SEED_DEMO !== 'false',
+    productName: env.PRODUCT_NAME ?? 'Ticket Panel',
+    productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),
+    helpCenterUrl: env.HELP_CENTER_URL ?? `${publicUrl}/help`,
+    appUrl: env.APP_URL ?? `${publicUrl}/app`,
+    checkoutBaseUrl: (env.CHECKOUT_BASE_URL ?? `${publicUrl}/checkout`).replace(/\/+$/, ''),
+    stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? '',
+    twitterVia: env.TWITTER_VIA ?? 'ticketpanel',
+    panelDistDir: resolve(env.PANEL_DIST_DIR ?? join(apiRoot, '../panel/dist')),
+    publicDir: join(apiRoot, 'public'),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    ...overrides,
+  };
+}

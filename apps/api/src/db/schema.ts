@@ -1,0 +1,147 @@
+/**
+ * Database schema (Drizzle, PostgreSQL dialect; the same SQL runs on PGlite and PostgreSQL).
+ * Times are `timestamptz` (UTC); money is integer minor units with an ISO 4217 currency code.
+ */
+import {
+  pgTable, serial, integer, text, timestamp, boolean, doublePrecision, uuid, uniqueIndex, index,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const organisations = pgTable('organisations', {
+  id: serial('id').primaryKey(),
+  slug: text('slug').notNull().unique(),
+  name: text('name').notNull(),
+  logo: text('logo'),
+  website: text('website'),
+});
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  givenName: text('given_name'),
+  familyName: text('family_name'),
+  nickname: text('nickname').notNull(),
+  /** The unchangeable numeric part of the username (`nickname#suffix`); unique per user. */
+  usernameSuffix: integer('username_suffix').notNull().unique(),
+  phoneNumber: text('phone_number').unique(),
+  picture: text('picture'),
+  locale: text('locale').notNull().default('en'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** One sign-in attempt: a code sent to an e-mail. Only the newest live one per e-mail works. */
+export const loginRequests = pgTable('login_requests', {
+  id: uuid('id').primaryKey(),
+  email: text('email').notNull(),
+  /** scrypt(code, salt), hex. The code itself is never stored. */
+  codeHash: text('code_hash').notNull(),
+  salt: text('salt').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  expiresAt: ts('expires_at').notNull(),
+  /** Set when used, superseded by a newer code, or ended by too many wrong codes. */
+  closedAt: ts('closed_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [index('login_requests_email_idx').on(t.email, t.createdAt)]);
+
+/** A signed-in session (refresh token family). */
+export const authSessions = pgTable('auth_sessions', {
+  id: uuid('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  /** Absolute end of the sign-in, whatever the rotations. */
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+});
+
+/** Opaque refresh tokens, stored as SHA-256 hashes; rotated on every use. */
+export const refreshTokens = pgTable('refresh_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  sessionId: uuid('session_id').notNull().references(() => authSessions.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  /** When it was exchanged for a newer token. */
+  rotatedAt: ts('rotated_at'),
+}, (t) => [index('refresh_tokens_session_idx').on(t.sessionId)]);
+
+export const events = pgTable('events', {
+  id: serial('id').primaryKey(),
+  organisationId: integer('organisation_id').notNull().references(() => organisations.id),
+  name: text('name').notNull(),
+  /** Organiser HTML; sanitised by the panel before rendering. */
+  description: text('description'),
+  city: text('city').notNull(),
+  country: text('country').notNull(),
+  venue: text('venue').notNull(),
+  address1: text('address1').notNull(),
+  latitude: doublePrecision('latitude').notNull(),
+  longitude: doublePrecision('longitude').notNull(),
+  timeZone: text('time_zone').notNull(),
+  startsAt: ts('starts_at').notNull(),
+  endsAt: ts('ends_at').notNull(),
+  image: text('image'),
+  logo: text('logo'),
+});
+
+export const ticketTypes = pgTable('ticket_types', {
+  id: serial('id').primaryKey(),
+  eventId: integer('event_id').notNull().references(() => events.id),
+  name: text('name').notNull(),
+  description: text('description'),
+  logo: text('logo'),
+  priceCents: integer('price_cents').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  /** Resale price cap per ticket, minor units. */
+  maxResalePriceCents: integer('max_resale_price_cents').notNull(),
+  stock: integer('stock').notNull().default(0),
+  isGiftable: boolean('is_giftable').notNull().default(true),
+  isResellable: boolean('is_resellable').notNull().default(true),
+  isSwappable: boolean('is_swappable').notNull().default(false),
+});
+
+/** One admission held by one user. The holder changes on gift, resale, redeem. */
+export const userTickets = pgTable('user_tickets', {
+  id: serial('id').primaryKey(),
+  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+  /** Null while held under a resale code. */
+  holderId: integer('holder_id').references(() => users.id),
+  eventAccessUsedAt: ts('event_access_used_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+}, (t) => [index('user_tickets_holder_idx').on(t.holderId)]);
+
+/** Benefits an organiser attaches to a ticket type (add-ons, digital codes...). */
+export const benefits = pgTable('benefits', {
+  id: serial('id').primaryKey(),
+  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+  name: text('name').notNull(),
+  shortDescription: text('short_description'),
+  fullDescription: text('full_description'),
+  type: text('type').notNull(),
+  icon: text('icon'),
+  iconColor: text('icon_color'),
+  iconBgColor: text('icon_bg_color'),
+  image: text('image'),
+  validUntil: ts('valid_until'),
+  isUnlockable: boolean('is_unlockable').notNull().default(false),
+  /** Code revealed on unlock (digital benefits). */
+  redeemCode: text('redeem_code'),
+});
+
+export const userTicketBenefits = pgTable('user_ticket_benefits', {
+  id: serial('id').primaryKey(),
+  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
+  benefitId: integer('benefit_id').notNull().references(() => benefits.id),
+  purchasedAmount: integer('purchased_amount').notNull(),
+  usedAmount: integer('used_amount').notNull().default(0),
+  lastUsedAt: ts('last_used_at'),
+  unlockedAt: ts('unlocked_at'),
+}, (t) => [uniqueIndex('user_ticket_benefits_uq').on(t.userTicketId, t.benefitId)]);
+
+/** Every ownership move of a ticket: from, to, when, how. */
+export const ticketHistory = pgTable('ticket_history', {
+  id: serial('id').primaryKey(),
+  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
+  fromUserId: integer('from_user_id').references(() => users.id),
+  toUserId: integer('to_user_id').references(() => users.id),
+  kind: text('kind').notNull(),
+  at: ts('at').notNull().defaultNow(),
+});

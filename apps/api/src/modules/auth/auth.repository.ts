@@ -1,0 +1,70 @@
+/** SQL for sign-in requests, users, sessions and refresh tokens. */
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { authSessions, loginRequests, refreshTokens, users } from '../../db/schema.js';
+
+export type UserRow = typeof users.$inferSelect;
+export type LoginRequestRow = typeof loginRequests.$inferSelect;
+
+export const authRepository = {
+  /** The newest sign-in request for an e-mail, open or not. */
+  async latestLoginRequest(db: DbOrTx, email: string): Promise<LoginRequestRow | undefined> {
+    const [row] = await db.select().from(loginRequests).where(eq(loginRequests.email, email))
+      .orderBy(desc(loginRequests.createdAt)).limit(1);
+    return row;
+  },
+  /** Closes every open request of an e-mail (a newer code supersedes them). */
+  async closeOpenLoginRequests(db: DbOrTx, email: string, at: Date): Promise<void> {
+    await db.update(loginRequests).set({ closedAt: at })
+      .where(and(eq(loginRequests.email, email), isNull(loginRequests.closedAt)));
+  },
+  async insertLoginRequest(db: DbOrTx, row: typeof loginRequests.$inferInsert): Promise<void> {
+    await db.insert(loginRequests).values(row);
+  },
+  /** Locks a sign-in request row for the rest of the transaction. */
+  async lockLoginRequest(db: DbOrTx, id: string): Promise<LoginRequestRow | undefined> {
+    const [row] = await db.select().from(loginRequests).where(eq(loginRequests.id, id)).for('update');
+    return row;
+  },
+  async updateLoginRequest(db: DbOrTx, id: string, set: Partial<LoginRequestRow>): Promise<void> {
+    await db.update(loginRequests).set(set).where(eq(loginRequests.id, id));
+  },
+
+  async userByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
+    const [row] = await db.select().from(users).where(eq(users.email, email));
+    return row;
+  },
+
+  /** Inserts a user unless the e-mail or suffix exists; returns undefined on conflict. */
+  async insertUser(db: DbOrTx, row: typeof users.$inferInsert): Promise<UserRow | undefined> {
+    const [created] = await db.insert(users).values(row).onConflictDoNothing().returning();
+    return created;
+  },
+
+
+
+  async insertSession(db: DbOrTx, row: typeof authSessions.$inferInsert): Promise<void> {
+    await db.insert(authSessions).values(row);
+  },
+  async sessionById(db: DbOrTx, id: string) {
+    const [row] = await db.select().from(authSessions).where(eq(authSessions.id, id));
+    return row;
+  },
+  async revokeSession(db: DbOrTx, id: string, at: Date): Promise<void> {
+    await db.update(authSessions).set({ revokedAt: at }).where(and(eq(authSessions.id, id), isNull(authSessions.revokedAt)));
+  },
+  async insertRefreshToken(db: DbOrTx, tokenHash: string, sessionId: string, at: Date): Promise<void> {
+    await db.insert(refreshTokens).values({ tokenHash, sessionId, createdAt: at });
+  },
+  /** Locks a refresh token row with its session. */
+  async lockRefreshToken(db: DbOrTx, tokenHash: string) {
+    const [row] = await db.select({ token: refreshTokens, session: authSessions }).from(refreshTokens)
+      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+      .where(eq(refreshTokens.tokenHash, tokenHash)).for('update', { of: refreshTokens });
+    return row;
+  },
+  async markRotated(db: DbOrTx, tokenHash: string, at: Date): Promise<void> {
+    await db.update(refreshTokens).set({ rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at})` })
+      .where(eq(refreshTokens.tokenHash, tokenHash));
+  },
+};

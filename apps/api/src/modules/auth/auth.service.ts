@@ -1,0 +1,182 @@
+/**
+ * Sign-in with an e-mail code, sessions and profile (spec sections 2 Login/OTP/Personal data, 4 Auth flow).
+ *
+ * Rules (OWASP ASVS 2.7, NIST 800-63B): a 6-digit code from a CSPRNG, stored as a salted scrypt
+ * hash, valid `otpTtlSeconds`, single use; a new code closes the earlier ones of that e-mail (only the
+ * latest works); `otpMaxAttempts` wrong codes close the sign-in; one code per e-mail per
+ * `otpResendSeconds`; the answer is the same whether the account exists or not.
+ */
+import { randomInt, randomUUID, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import { AppError } from '../../lib/app-error.js';
+import { authRepository as repo, type UserRow } from './auth.repository.js';
+import { hashRefreshToken, newRefreshToken, type AccessTokens } from './auth.tokens.js';
+import type { User } from '@tp/contract';
+
+export interface AuthDeps {
+  database: Database;
+  config: Config;
+  mail: MailProvider;
+  tokens: AccessTokens;
+  now: () => Date;
+}
+
+const hashCode = (code: string, salt: string) => scryptSync(code, salt, 32).toString('hex');
+
+/** Maps a user row to the User entity of spec section 3. */
+export function toUser(u: UserRow): User {
+  const suffix = `#${u.usernameSuffix}`;
+  const name = [u.givenName, u.familyName].filter(Boolean).join(' ') || null;
+  return {
+    email: u.email, givenName: u.givenName, familyName: u.familyName, middleName: null, name,
+    nickname: u.nickname, preferredUsername: `${u.nickname}${suffix}`, uniqueID: suffix,
+    picture: u.picture, phoneNumber: u.phoneNumber, locale: u.locale,
+    address: null, birthdate: null, gender: null, profile: null, website: null, zoneInfo: null,
+  };
+}
+
+/** A nickname derived from the e-mail's local part: letters, digits, `._-`, at most 20. */
+export function nicknameFromEmail(email: string): string {
+  const base = email.split('@')[0].replace(/[^a-zA-Z0-9._-]/g, '').slice(0, 20);
+  return base || 'user';
+}
+
+export function createAuthService(deps: AuthDeps) {
+  const { database, config, mail, tokens, now } = deps;
+  const db = database.db;
+
+  /** Creates a user with a fresh unique numeric suffix (4 digits, more if crowded). */
+  async function createUser(email: string, locale: string, tx = db): Promise<UserRow> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const digits = attempt < 20 ? 4 : attempt < 40 ? 6 : 9;
+      const suffix = randomInt(10 ** (digits - 1), 10 ** digits);
+      const created = await repo.insertUser(tx, { email, nickname: nicknameFromEmail(email), usernameSuffix: suffix, locale });
+      if (created) return created;
+      const existing = await repo.userByEmail(tx, email);
+      if (existing) return existing;
+    }
+    throw new AppError('api.auth.internal_error');
+  }
+
+  async function issueTokens(userId: number, sessionId: string, at: Date) {
+    const refresh = newRefreshToken();
+    await repo.insertRefreshToken(db, refresh.hash, sessionId, at);
+    const accessToken = await tokens.sign({ userId, sessionId }, at);
+    return { accessToken, refreshToken: refresh.token };
+  }
+
+  return {
+    createUser,
+
+    /**
+     * POST /auth/signInOrRegisterAndSignIn: e-mails a new code and returns the sign-in session id.
+     * @throws AppError `api.auth.resend_too_soon` (429, Retry-After seconds) within `otpResendSeconds` of the last code.
+     */
+    async requestCode(email: string, locale: MailLocale = 'en'): Promise<{ sessionId: string }> {
+      const at = now();
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const salt = randomBytes(16).toString('hex');
+      const id = randomUUID();
+      await db.transaction(async (tx) => {
+        const last = await repo.latestLoginRequest(tx, email);
+        if (last) {
+          const waited = (at.getTime() - last.createdAt.getTime()) / 1000;
+          if (waited < config.otpResendSeconds) {
+            const retryAfter = Math.ceil(config.otpResendSeconds - waited);
+            throw new AppError('api.auth.resend_too_soon', {}, { 'Retry-After': String(retryAfter) });
+          }
+        }
+        await repo.closeOpenLoginRequests(tx, email, at);
+        await repo.insertLoginRequest(tx, {
+          id, email, codeHash: hashCode(code, salt), salt, createdAt: at,
+          expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
+        });
+      });
+      const user = await repo.userByEmail(db, email);
+      const m = signInCodeMail((user?.locale as MailLocale) ?? locale, code, Math.round(config.otpTtlSeconds / 60), config.productName);
+      await mail.send({ to: email, ...m });
+      return { sessionId: id };
+    },
+
+    /**
+     * POST /auth/verifyLoginRequest: checks the code of the sign-in `session`, creates the account
+     * on first sign-in and opens a session.
+     * @throws AppError `api.auth.wrong_otp`, `api.auth.otp_expired`, `api.auth.otp_attempts_exceeded`,
+     *   `api.auth.login_session_failed` (unknown, superseded or used sign-in).
+     */
+    async verifyCode(input: { otp: string; session: string; email: string }) {
+      const at = now();
+      const outcome = await db.transaction(async (tx) => {
+        const req = /^[0-9a-f-]{36}$/i.test(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
+        if (!req || req.email !== input.email || req.closedAt) return { error: 'api.auth.login_session_failed' as const };
+        if (req.expiresAt <= at) {
+          await repo.updateLoginRequest(tx, req.id, { closedAt: at });
+          return { error: 'api.auth.otp_expired' as const };
+        }
+        const ok = timingSafeEqual(Buffer.from(hashCode(input.otp, req.salt), 'hex'), Buffer.from(req.codeHash, 'hex'));
+        if (!ok) {
+          const attempts = req.attempts + 1;
+          const exhausted = attempts >= config.otpMaxAttempts;
+          await repo.updateLoginRequest(tx, req.id, { attempts, closedAt: exhausted ? at : null });
+          return { error: exhausted ? 'api.auth.otp_attempts_exceeded' as const : 'api.auth.wrong_otp' as const };
+        }
+        await repo.updateLoginRequest(tx, req.id, { closedAt: at });
+        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, 'en', tx as never));
+        const sessionId = randomUUID();
+        await repo.insertSession(tx, {
+          id: sessionId, userId: user.id, createdAt: at,
+          expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
+        });
+        return { userId: user.id, sessionId };
+      });
+      if ('error' in outcome) throw new AppError(outcome.error!);
+      return issueTokens(outcome.userId, outcome.sessionId, at);
+    },
+
+    /**
+     * POST /auth/refresh: exchanges a refresh token for a new pair (rotation). A token already
+     * rotated more than `refreshGraceSeconds` ago is a replay: the whole sign-in is revoked.
+     * @throws AppError `api.auth.token_not_authorized` (401).
+     */
+    async refresh(refreshToken: string) {
+      const at = now();
+      const hash = hashRefreshToken(refreshToken);
+      const result = await db.transaction(async (tx) => {
+        const row = await repo.lockRefreshToken(tx, hash);
+        if (!row) return null;
+        const { token, session } = row;
+        if (session.revokedAt || session.expiresAt <= at) return null;
+        if (token.rotatedAt && at.getTime() - token.rotatedAt.getTime() > config.refreshGraceSeconds * 1000) {
+          await repo.revokeSession(tx, session.id, at);
+          return 'replay' as const;
+        }
+        await repo.markRotated(tx, hash, at);
+        return { userId: session.userId, sessionId: session.id };
+      });
+      if (result === null || result === 'replay') throw new AppError('api.auth.token_not_authorized');
+      return issueTokens(result.userId, result.sessionId, at);
+    },
+
+    /** GET /auth/logout: revokes the sign-in (all its refresh tokens and access tokens). */
+    async logout(sessionId: string): Promise<void> {
+      await repo.revokeSession(db, sessionId, now());
+    },
+
+    /**
+     * Resolves a bearer token to its user; null when the token is invalid, expired, or its
+     * sign-in was revoked or ended.
+     */
+    async authenticate(bearer: string): Promise<{ userId: number; sessionId: string } | null> {
+      const at = now();
+      const claims = await tokens.verify(bearer, at);
+      if (!claims) return null;
+      const session = await repo.sessionById(db, claims.sessionId);
+      if (!session || session.revokedAt || session.expiresAt <= at || session.userId !== claims.userId) return null;
+      return claims;
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

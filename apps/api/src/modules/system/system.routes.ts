@@ -1,0 +1,45 @@
+/**
+ * Operational and public routes: /healthz, /readyz, /v1/config, /v1/openapi.json, the dev outbox
+ * (/dev/mail), and 501 stubs for the calls of spec section 7 whose issue has not landed.
+ */
+import { CALLS, config as configContract, type PanelConfig } from '@tp/contract';
+import type { App } from '../../lib/http.js';
+import { AppError } from '../../lib/app-error.js';
+import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import type { Database } from '../../db/client.js';
+import { renderDevMail } from '../../pages/dev-mail.page.js';
+
+/** GET /healthz (process up) and GET /readyz (database reachable). */
+export function healthRoutes(app: App, deps: { database: Database }) {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const ok = await deps.database.ping().catch(() => false);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+  });
+}
+
+/** GET /dev/mail (HTML) and /dev/mail.json: the dev outbox, only while no SMTP server is configured. */
+export function devMailRoutes(app: App, deps: { mail: MailProvider }) {
+  app.get('/dev/mail.json', { schema: { hide: true } }, async () => deps.mail.outbox().map(({ attachments, ...m }) => ({
+    ...m, attachments: (attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, base64: a.content.toString('base64') })),
+  })));
+  app.get('/dev/mail', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderDevMail(deps.mail.outbox())));
+}
+
+/** Routes inside /v1 that are not a module's: the panel config and the OpenAPI document. */
+export function v1SystemRoutes(app: App, deps: { panelConfig: () => Promise<PanelConfig> }) {
+  app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () => deps.panelConfig());
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Registers a 501 `api.not_implemented` answer for every spec call no module registered. */
+export function registerPendingCalls(app: App) {
+  for (const [method, path] of CALLS) {
+    const url = path.replace(/\{(\w+)\}/g, ':$1');
+    if (app.hasRoute({ method, url: `${app.prefix}${url}` })) continue;
+    app.route({
+      method, url, schema: { tags: ['pending'], summary: 'Not built yet: answers 501 api.not_implemented' },
+      handler: async () => { throw new AppError('api.not_implemented'); },
+    });
+  }
+}

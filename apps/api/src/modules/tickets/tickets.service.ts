@@ -1,0 +1,70 @@
+/**
+ * My tickets (spec sections 2 My tickets / Ticket page, 3 My-ticket item and Benefit).
+ * UPCOMING holds live and future events, PAST ended ones; `isLive` while start <= now < end.
+ * Counts: event access plus benefits with purchasedAmount > 0; a benefit is used when
+ * purchasedAmount equals usedAmount.
+ */
+import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { ticketsRepository as repo, type BenefitRow, type TicketRow } from './tickets.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Maps a held benefit; the redeem code shows only once unlocked. */
+export function toBenefit({ held, benefit }: BenefitRow): Benefit {
+  return {
+    userTicketBenefitId: held.id, name: benefit.name, shortDescription: benefit.shortDescription,
+    fullDescription: benefit.fullDescription, type: benefit.type, icon: benefit.icon, iconColor: benefit.iconColor,
+    iconBgColor: benefit.iconBgColor, image: benefit.image, purchasedAmount: held.purchasedAmount, usedAmount: held.usedAmount,
+    lastUsedDate: iso(held.lastUsedAt), validUntil: iso(benefit.validUntil),
+    redeemCode: held.unlockedAt ? benefit.redeemCode : null, isUnlockable: benefit.isUnlockable,
+  };
+}
+
+/** Maps a ticket row and its benefits to the My-ticket item. */
+export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTicket {
+  const { ticket, type, event } = row;
+  const shown = held.filter((b) => b.held.purchasedAmount > 0).map(toBenefit);
+  const accessUsed = ticket.eventAccessUsedAt !== null;
+  return {
+    userTicketId: ticket.id, ticketLogo: type.logo, ticketName: type.name, ticketDescription: type.description,
+    eventName: event.name, eventCity: event.city, eventVenue: event.venue, eventAddress1: event.address1,
+    eventLatitude: event.latitude, eventLongitude: event.longitude, eventDescription: event.description,
+    eventLogo: event.logo, eventImage: event.image,
+    eventStartDateTime: event.startsAt.toISOString(), eventEndDateTime: event.endsAt.toISOString(), eventTimeZone: event.timeZone,
+    isLive: event.startsAt <= now && now < event.endsAt,
+    isGiftable: type.isGiftable, isResellable: type.isResellable, isSwappable: type.isSwappable,
+    eventAccessStatus: accessUsed ? 'USED' : 'UNUSED', eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
+    totalBenefitCount: 1 + shown.length,
+    totalBenefitUsedCount: (accessUsed ? 1 : 0) + shown.filter((b) => b.usedAmount >= b.purchasedAmount).length,
+    benefits: shown,
+  };
+}
+
+export function createTicketsService(deps: { database: Database; now: () => Date }) {
+  const db = deps.database.db;
+  async function withBenefits(rows: TicketRow[], now: Date): Promise<MyTicket[]> {
+    const held = await repo.benefitsOf(db, rows.map((r) => r.ticket.id));
+    return rows.map((r) => toMyTicket(r, held.filter((b) => b.held.userTicketId === r.ticket.id), now));
+  }
+  return {
+    /** GET /list/ticket_listing?status= */
+    async list(userId: number, status: TicketStatus): Promise<MyTicket[]> {
+      const now = deps.now();
+      return withBenefits(await repo.listByHolder(db, userId, status, now), now);
+    },
+    /**
+     * GET /list/ticket_listing/{ticketUserId}
+     * @throws AppError `api.ticket.not_found` (404) when the caller does not hold it.
+     */
+    async one(userId: number, userTicketId: number): Promise<MyTicket> {
+      const now = deps.now();
+      const row = await repo.oneByHolder(db, userId, userTicketId);
+      if (!row) throw new AppError('api.ticket.not_found');
+      const [ticket] = await withBenefits([row], now);
+      return ticket;
+    },
+  };
+}
+export type TicketsService = ReturnType<typeof createTicketsService>;

@@ -1,0 +1,239 @@
+/** Sign-in and token rules (issue: the spine; OWASP ASVS 2.7 / NIST 800-63B). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+beforeEach(async () => { t = await createTestApp({ seed: true }); });
+afterEach(async () => { await t.close(); });
+
+const requestCode = (email: string, ip = '127.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email }, remoteAddress: ip });
+const verify = (email: string, session: string, otp: string) =>
+  t.app.inject({ method: 'POST', url: '/v1/auth/verifyLoginRequest', payload: { email, session, otp } });
+const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+describe('code request', () => {
+  it('mails a 6-digit code and answers the same whether the account exists or not', async () => {
+    const known = await requestCode('alice@example.com');
+    const unknown = await requestCode('nobody@example.com');
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(Object.keys(known.json())).toEqual(['sessionId']);
+    expect(Object.keys(unknown.json())).toEqual(['sessionId']);
+    expect(t.mail.lastCodeFor('alice@example.com')).toMatch(/^\d{6}$/);
+    expect(t.mail.lastCodeFor('nobody@example.com')).toMatch(/^\d{6}$/);
+  });
+
+  it('stores only a salted hash of the code', async () => {
+    await requestCode('alice@example.com');
+    const code = t.mail.lastCodeFor('alice@example.com');
+    const rows = await t.database.db.execute('select * from login_requests' as never) as unknown as { rows: Record<string, unknown>[] };
+    const dump = JSON.stringify(rows.rows ?? rows);
+    expect(dump).not.toContain(`"${code}"`);
+    expect(dump).toMatch(/"salt":"[0-9a-f]{32}"/);
+  });
+
+  it('refuses a new code for the same e-mail within a minute (429 with Retry-After)', async () => {
+    expect((await requestCode('alice@example.com')).statusCode).toBe(200);
+    t.clock.advance(20_000);
+    const again = await requestCode('alice@example.com');
+    expect(again.statusCode).toBe(429);
+    expect(again.json()).toEqual({ message: 'api.auth.resend_too_soon' });
+    expect(Number(again.headers['retry-after'])).toBe(40);
+    t.clock.advance(41_000);
+    expect((await requestCode('alice@example.com')).statusCode).toBe(200);
+  });
+
+  it('limits code requests per IP', async () => {
+    const limited = await createTestApp({ config: { otpRequestsPerIpPerMinute: 3 } });
+    try {
+      const codes = [];
+      for (let i = 0; i < 4; i++) {
+        codes.push((await limited.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: `u${i}@example.com` }, remoteAddress: '10.0.0.9' })).statusCode);
+      }
+      expect(codes).toEqual([200, 200, 200, 429]);
+      const other = await limited.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'x@example.com' }, remoteAddress: '10.0.0.10' });
+      expect(other.statusCode).toBe(200);
+    } finally { await limited.close(); }
+  });
+
+  it('limits code verifications per IP', async () => {
+    const limited = await createTestApp({ config: { otpVerifiesPerIpPerMinute: 2 } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        statuses.push((await limited.app.inject({ method: 'POST', url: '/v1/auth/verifyLoginRequest', payload: { email: 'a@example.com', session: 'nope', otp: '123456' }, remoteAddress: '10.0.0.9' })).statusCode);
+      }
+      expect(statuses).toEqual([400, 400, 429]);
+    } finally { await limited.close(); }
+  });
+
+  it('answers 400 with field errors for a bad e-mail, unknown fields and wrong types', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'not-an-email' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe('api.invalid_request_body');
+    expect(bad.json().fields).toHaveProperty('email');
+    const extra = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'a@example.com', admin: true } });
+    expect(extra.statusCode).toBe(400);
+    const type = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 42 } });
+    expect(type.statusCode).toBe(400);
+    const json = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    expect(json.statusCode).toBe(400);
+    expect(json.json()).toEqual({ message: 'api.invalid_request_body' });
+  });
+});
+
+describe('code verification', () => {
+  it('signs in a new e-mail, creating the account with a nickname and a numeric suffix', async () => {
+    const tokens = await t.signIn('New.Person@Example.com');
+    const me = await t.app.inject({ url: '/v1/auth/me', headers: bearer(tokens.accessToken) });
+    expect(me.statusCode).toBe(200);
+    const user = me.json();
+    expect(user.email).toBe('new.person@example.com');
+    expect(user.givenName).toBeNull();
+    expect(user.preferredUsername).toMatch(/^new\.person#\d{4,}$/);
+    expect(user.uniqueID).toBe(`#${user.preferredUsername.split('#').pop()}`);
+  });
+
+  it('accepts a code once only', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
+    const reuse = await verify('alice@example.com', sessionId, code);
+    expect(reuse.statusCode).toBe(400);
+    expect(reuse.json().message).toBe('api.auth.login_session_failed');
+  });
+
+  it('refuses an expired code (10 minutes)', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    t.clock.advance(10 * 60_000 + 1000);
+    const r = await verify('alice@example.com', sessionId, code);
+    expect(r.statusCode).toBe(400);
+    expect(r.json().message).toBe('api.auth.otp_expired');
+  });
+
+  it('accepts a code just before it expires', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    t.clock.advance(9 * 60_000 + 59_000);
+    expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
+  });
+
+  it('ends the sign-in after 5 wrong codes, even if the right one comes next', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    const messages = [];
+    for (let i = 0; i < 5; i++) messages.push((await verify('alice@example.com', sessionId, wrong(code))).json().message);
+    expect(messages).toEqual(['api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.otp_attempts_exceeded']);
+    const right = await verify('alice@example.com', sessionId, code);
+    expect(right.statusCode).toBe(400);
+    expect(right.json().message).toBe('api.auth.login_session_failed');
+  });
+
+  it('accepts the right code after 4 wrong ones', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    for (let i = 0; i < 4; i++) await verify('alice@example.com', sessionId, wrong(code));
+    expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
+  });
+
+  it('only the latest code of an e-mail works: a newer code supersedes the earlier one', async () => {
+    const first = (await requestCode('alice@example.com')).json().sessionId;
+    const firstCode = t.mail.lastCodeFor('alice@example.com');
+    t.clock.advance(61_000);
+    const second = (await requestCode('alice@example.com')).json().sessionId;
+    const secondCode = t.mail.lastCodeFor('alice@example.com');
+    const old = await verify('alice@example.com', first, firstCode);
+    expect(old.statusCode).toBe(400);
+    expect(old.json().message).toBe('api.auth.login_session_failed');
+    expect((await verify('alice@example.com', second, secondCode)).statusCode).toBe(200);
+  });
+
+  it('refuses a session presented with another e-mail', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const r = await verify('bob@example.com', sessionId, t.mail.lastCodeFor('alice@example.com'));
+    expect(r.json().message).toBe('api.auth.login_session_failed');
+  });
+});
+
+describe('tokens', () => {
+  const refresh = (refreshToken: string) => t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refreshToken } });
+
+  it('rejects a missing, forged or expired access token with 401', async () => {
+    expect((await t.app.inject({ url: '/v1/auth/me' })).statusCode).toBe(401);
+    const { accessToken } = await t.signIn('alice@example.com');
+    const [h, p] = accessToken.split('.');
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(none) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(`${h}.${p}.AAAA`) })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(accessToken) })).statusCode).toBe(200);
+    t.clock.advance(15 * 60_000 + 1000);
+    const expired = await t.app.inject({ url: '/v1/auth/me', headers: bearer(accessToken) });
+    expect(expired.statusCode).toBe(401);
+    expect(expired.json()).toEqual({ message: 'api.unauthorized' });
+  });
+
+  it('rejects a token signed for another audience', async () => {
+    const { SignJWT } = await import('jose');
+    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000' }).setProtectedHeader({ alg: 'HS256' })
+      .setSubject('1').setAudience('someone-else').setIssuer('http://panel.test').setExpirationTime('5m').sign(t.config.jwtSecret);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(forged) })).statusCode).toBe(401);
+  });
+
+  it('rotates the refresh token on every use', async () => {
+    const first = await t.signIn('alice@example.com');
+    const r = await refresh(first.refreshToken);
+    expect(r.statusCode).toBe(200);
+    const second = r.json();
+    expect(second.refreshToken).not.toBe(first.refreshToken);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(second.accessToken) })).statusCode).toBe(200);
+    expect((await refresh(second.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('accepts a just-rotated token within the grace window (parallel tabs)', async () => {
+    const first = await t.signIn('alice@example.com');
+    expect((await refresh(first.refreshToken)).statusCode).toBe(200);
+    t.clock.advance(5_000);
+    expect((await refresh(first.refreshToken)).statusCode).toBe(200);
+  });
+
+  it('revokes the whole sign-in when a rotated token is replayed after the grace window', async () => {
+    const first = await t.signIn('alice@example.com');
+    const second = (await refresh(first.refreshToken)).json();
+    t.clock.advance(11_000);
+    const replay = await refresh(first.refreshToken);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json()).toEqual({ message: 'api.auth.token_not_authorized' });
+    // The thief's replay also kills the legitimate holder's newer tokens.
+    expect((await refresh(second.refreshToken)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(second.accessToken) })).statusCode).toBe(401);
+  });
+
+  it('logout revokes the access and refresh tokens of that sign-in only', async () => {
+    const a = await t.signIn('alice@example.com');
+    const b = await t.signIn('alice@example.com');
+    const out = await t.app.inject({ url: '/v1/auth/logout', headers: bearer(a.accessToken) });
+    expect(out.statusCode).toBe(204);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(a.accessToken) })).statusCode).toBe(401);
+    expect((await refresh(a.refreshToken)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(b.accessToken) })).statusCode).toBe(200);
+  });
+
+  it('refresh tokens have an absolute lifetime', async () => {
+    let tokens = await t.signIn('alice@example.com');
+    for (let day = 0; day < 29; day++) {
+      t.clock.advance(24 * 3600_000);
+      const r = await refresh(tokens.refreshToken);
+      expect(r.statusCode).toBe(200);
+      tokens = r.json();
+    }
+    t.clock.advance(2 * 24 * 3600_000);
+    expect((await refresh(tokens.refreshToken)).statusCode).toBe(401);
+  });
+
+  it('an unknown refresh token is 401, a malformed body 400', async () => {
+    expect((await refresh('nope')).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: {} })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,17 @@
+/** Vitest global setup (PostgreSQL project): start a server, migrate a template database. */
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startPostgres } from '../../../../scripts/postgres.js';
+import { openDatabase } from '../../src/db/client.js';
+
+export default async function setup(project: TestProject) {
+  const server = await startPostgres();
+  const admin = new pg.Client({ connectionString: server.url('postgres') });
+  await admin.connect();
+  await admin.query('CREATE DATABASE tp_template');
+  const database = await openDatabase({ databaseUrl: server.url('tp_template'), dataDir: '' });
+  await database.close();
+  await admin.end();
+  project.provide('dbTemplate', `pg:${server.url('postgres')}`);
+  return () => server.stop();
+}
