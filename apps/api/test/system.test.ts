@@ -1,0 +1,81 @@
+/** Health, config, OpenAPI, pending calls, profile and error shape. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALLS } from '@tp/contract';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp({ seed: true }); });
+afterAll(async () => { await t.close(); });
+
+describe('system', () => {
+  it('answers /healthz and /readyz', async () => {
+    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('lists every path of the spec call table in OpenAPI', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const [method, path] of CALLS) {
+      expect(doc.paths, `${method} ${path}`).toHaveProperty([`/v1${path}`, method.toLowerCase()]);
+    }
+  });
+
+  it('answers 501 with a message key for calls not built yet', async () => {
+    const r = await t.app.inject({ method: 'POST', url: '/v1/ticket_swap/start_swap', payload: {} });
+    expect(r.statusCode).toBe(501);
+    expect(r.json()).toEqual({ message: 'api.not_implemented' });
+  });
+
+  it('answers unknown paths with 404 and a key', async () => {
+    const r = await t.app.inject({ url: '/v1/nope' });
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ message: 'api.not_found' });
+  });
+
+  it('gives the organisation config with the product fallbacks', async () => {
+    const cfg = (await t.app.inject({ url: '/v1/config' })).json();
+    expect(cfg).toMatchObject({ orgName: 'Southern Lights Live', productName: 'Ticket Panel', isDev: true });
+  });
+
+  it('serves the demo host page with the embed loader', async () => {
+    const r = await t.app.inject({ url: '/' });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain('/embed.js');
+  });
+
+  it('serves seeded images', async () => {
+    const r = await t.app.inject({ url: '/public/images/harbour-lights.svg' });
+    expect(r.statusCode).toBe(200);
+  });
+
+  it('lists dev mail while no SMTP server is configured', async () => {
+    await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'carol@example.com' } });
+    const page = await t.app.inject({ url: '/dev/mail' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('carol@example.com');
+  });
+});
+
+describe('profile', () => {
+  it('updates the given and family name, trimmed', async () => {
+    const { accessToken } = await t.signIn('dana@example.com');
+    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { givenName: ' Dana ', familyName: 'Lee' } });
+    expect(r.statusCode).toBe(200);
+    expect(r.json()).toMatchObject({ givenName: 'Dana', familyName: 'Lee', name: 'Dana Lee' });
+  });
+
+  it('refuses blank names and unknown fields with 400', async () => {
+    const { accessToken } = await t.signIn('erin@example.com');
+    const blank = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { givenName: '   ' } });
+    expect(blank.statusCode).toBe(400);
+    const extra = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { email: 'x@example.com' } });
+    expect(extra.statusCode).toBe(400);
+  });
+
+  it('keeps the username suffix when the nickname changes', async () => {
+    const { accessToken } = await t.signIn('alice@example.com');
+    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/username', headers: bearer(accessToken), payload: { username: 'ali' } });
+    expect(r.json()).toMatchObject({ preferredUsername: 'ali#4821', uniqueID: '#4821', nickname: 'ali' });
+  });
+});
