@@ -44,13 +44,14 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? false,
     trustProxy: false,
     bodyLimit: 1024 * 1024,
+    disableRequestLogging: true,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
-  const mail = deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => app.log.info(l) });
+  const mail = deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
   const tokens = createAccessTokens({ secret: config.jwtSecret, issuer: config.publicUrl, ttlSeconds: config.accessTokenTtlSeconds });
   const auth = createAuthService({ database, config, mail, tokens, now });
   const requireAuth = requireAuthWith(auth.authenticate);
@@ -98,17 +99,20 @@ export async function buildApp(deps: AppDeps) {
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */
 async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
   await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
+  // The panel's build output; looked up per request so a build made after start is served too.
+  await app.register(fastifyStatic, {
+    root: config.panelDistDir, prefix: '/', decorateReply: false, index: false, wildcard: true, allowedPath: (path) => !path.startsWith('/index.html'),
+    setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
   const indexFile = join(config.panelDistDir, 'index.html');
-  if (existsSync(indexFile)) {
-    await app.register(fastifyStatic, {
-      root: config.panelDistDir, prefix: '/', decorateReply: false, index: false, wildcard: false,
-      setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  let html: string | null = null;
+  for (const lang of ['en', 'es']) {
+    app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => {
+      html ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+      if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
+      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html.replace('<html lang="en"', `<html lang="${lang}"`));
     });
-    const html = readFileSync(indexFile, 'utf8');
-    for (const lang of ['en', 'es']) {
-      app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html.replace('<html lang="en"', `<html lang="${lang}"`)));
-      app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) => reply.redirect(`/${lang}/${req.url.slice(3)}`));
-    }
+    app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) => reply.redirect(`/${lang}/${req.url.slice(3)}`));
   }
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
     const cfg = await panelConfig();

@@ -1,0 +1,55 @@
+/**
+ * Starts an SMTP sink and the product server (npm start's server, built panel) on free ports on
+ * 127.0.0.1, with a throw-away data directory. Received mails are written to E2E_MAIL_DIR as .eml
+ * files; the server's URL is E2E_BASE_URL. Everything is stopped at the end.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { freePort } from '../scripts/postgres.js';
+
+export default async function globalSetup() {
+  const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-'));
+  const mailDir = join(dir, 'mail');
+  mkdirSync(mailDir);
+  let n = 0;
+  const smtp = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => { writeFileSync(join(mailDir, `${String(++n).padStart(4, '0')}.eml`), Buffer.concat(chunks)); callback(); });
+    },
+  });
+  const smtpPort = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    env: {
+      ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: join(dir, 'data'),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, QR_TTL_SECONDS: '3', LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
+    try { if ((await fetch(`${baseUrl}/readyz`)).ok) break; } catch { /* not yet */ }
+    if (Date.now() > deadline) throw new Error('server did not become ready');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  process.env.E2E_BASE_URL = baseUrl;
+  process.env.E2E_HOST_URL = `http://localhost:${port}`;
+  process.env.E2E_MAIL_DIR = mailDir;
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
