@@ -23,6 +23,10 @@ import { createAccessService } from './modules/access/access.service.js';
 import { accessRoutes } from './modules/access/access.routes.js';
 import { createTicketsService } from './modules/tickets/tickets.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
+import { createGiftService } from './modules/gift/gift.service.js';
+import { giftRoutes } from './modules/gift/gift.routes.js';
+import { createBenefitsService } from './modules/benefits/benefits.service.js';
+import { benefitsRoutes } from './modules/benefits/benefits.routes.js';
 import { devMailRoutes, healthRoutes, registerPendingCalls, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
@@ -58,6 +62,8 @@ export async function buildApp(deps: AppDeps) {
   const profile = createProfileService({ database });
   const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
   const tickets = createTicketsService({ database, now });
+  const gift = createGiftService({ database, config, mail, now, ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx) });
+  const benefits = createBenefitsService({ database, now });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -84,6 +90,8 @@ export async function buildApp(deps: AppDeps) {
     profileRoutes(api, { profile, requireAuth });
     accessRoutes(api, { access, requireAuth });
     ticketsRoutes(api, { tickets, requireAuth });
+    giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
+    benefitsRoutes(api, { benefits, requireAuth });
     v1SystemRoutes(api, { panelConfig });
     registerPendingCalls(api);
   }, { prefix: '/v1' });
@@ -93,7 +101,7 @@ export async function buildApp(deps: AppDeps) {
   await registerPages(app, config, panelConfig);
 
   app.addHook('onClose', async () => mail.close());
-  return Object.assign(app, { services: { auth, profile, access, tickets, mail } });
+  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, mail } });
 }
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */

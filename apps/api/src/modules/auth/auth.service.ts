@@ -7,7 +7,7 @@
  * `otpResendSeconds`; the answer is the same whether the account exists or not.
  */
 import { randomInt, randomUUID, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import type { Database } from '../../db/client.js';
+import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.js';
@@ -49,7 +49,7 @@ export function createAuthService(deps: AuthDeps) {
   const db = database.db;
 
   /** Creates a user with a fresh unique numeric suffix (4 digits, more if crowded). */
-  async function createUser(email: string, locale: string, tx = db): Promise<UserRow> {
+  async function createUser(email: string, locale: string, tx: DbOrTx = db): Promise<UserRow> {
     for (let attempt = 0; attempt < 50; attempt++) {
       const digits = attempt < 20 ? 4 : attempt < 40 ? 6 : 9;
       const suffix = randomInt(10 ** (digits - 1), 10 ** digits);
@@ -124,7 +124,7 @@ export function createAuthService(deps: AuthDeps) {
           return { error: exhausted ? 'api.auth.otp_attempts_exceeded' as const : 'api.auth.wrong_otp' as const };
         }
         await repo.updateLoginRequest(tx, req.id, { closedAt: at });
-        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, 'en', tx as never));
+        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, 'en', tx));
         const sessionId = randomUUID();
         await repo.insertSession(tx, {
           id: sessionId, userId: user.id, createdAt: at,

@@ -14,3 +14,15 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
     html: `<p>${esc(t.line)}</p><p style="font-size:28px;font-weight:700;letter-spacing:6px">${esc(code)}</p><p>${esc(t.valid)}</p>`,
   };
 }
+
+/** The e-mail a gift receiver gets: who gifted what, with a link to the panel. */
+export function giftReceivedMail(locale: MailLocale, p: { giver: string; ticketName: string; eventName: string; link: string }) {
+  const t = locale === 'es'
+    ? { subject: `${p.giver} te ha regalado una entrada`, line: `${p.giver} te ha regalado «${p.ticketName}» para ${p.eventName}.`, cta: 'Ver mis entradas', how: 'Inicia sesión con este correo para verla.' }
+    : { subject: `${p.giver} gifted you a ticket`, line: `${p.giver} gifted you "${p.ticketName}" for ${p.eventName}.`, cta: 'View my tickets', how: 'Sign in with this e-mail address to see it.' };
+  return {
+    subject: t.subject,
+    text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
+    html: `<p>${esc(t.line)}</p><p>${esc(t.how)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Gifting (spec sections 2 Gift, 4 Gift flow, 6, 8). A ticket can be gifted when its type is
+ * giftable, its event access is unused and its event is not over. The move runs in one
+ * transaction that locks the ticket row, re-checks every rule, changes the holder and records
+ * the move in the ticket history; the receiver is e-mailed after commit.
+ */
+import type { Database, DbOrTx } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import { giftReceivedMail, type MailLocale } from '../../providers/mail/templates.js';
+import { AppError } from '../../lib/app-error.js';
+import { auth } from '@tp/contract';
+import { giftRepository as repo } from './gift.repository.js';
+
+type TicketRow = NonNullable<Awaited<ReturnType<typeof repo.ticket>>>;
+/** Creates (or finds) the account of an e-mail; provided by the auth module. */
+export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
+
+/** The server's gift rule. */
+export function canBeGifted(row: TicketRow, now: Date): boolean {
+  return row.type.isGiftable && row.ticket.eventAccessUsedAt === null && row.event.endsAt > now && row.ticket.holderId !== null;
+}
+
+/** Parses the receiver field: an e-mail, or a `nickname#1234` username. */
+export function parseReceiver(value: string): { email: string } | { nickname: string; suffix: number } | null {
+  const v = value.trim();
+  if (v.includes('@')) {
+    const parsed = auth.email.safeParse(v);
+    return parsed.success ? { email: parsed.data } : null;
+  }
+  const m = /^(.+)#(\d{1,9})$/.exec(v);
+  return m ? { nickname: m[1], suffix: Number(m[2]) } : null;
+}
+
+export function createGiftService(deps: { database: Database; config: Config; mail: MailProvider; ensureUser: EnsureUser; now: () => Date }) {
+  const db = deps.database.db;
+  return {
+    /**
+     * POST /mobile/gift/verify -> `{ extras: { canBeGifted } }`.
+     * @throws AppError `gift_tickets.not_authorized_to_verify` (403) when the caller does not hold the ticket.
+     */
+    async verify(userId: number, userTicketId: number) {
+      const row = await repo.ticket(db, userTicketId);
+      if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_authorized_to_verify');
+      return { extras: { canBeGifted: canBeGifted(row, deps.now()) } };
+    },
+
+    /**
+     * POST /mobile/giftTicket: moves the ticket to the receiver (e-mail or username).
+     * An unknown e-mail gets an account, so its owner sees the ticket at first sign-in.
+     * @throws AppError `gift_tickets.not_allowed` (403, not the holder), `gift_tickets.cannot_be_gifted` (409),
+     *   `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400).
+     */
+    async gift(userId: number, userTicketId: number, receiverField: string): Promise<{ userTicketId: number }> {
+      const receiver = parseReceiver(receiverField);
+      if (!receiver) throw new AppError('gift_tickets.receiver_not_found');
+      const at = deps.now();
+      const moved = await db.transaction(async (tx) => {
+        const row = await repo.ticket(tx, userTicketId, true);
+        if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_allowed');
+        if (!canBeGifted(row, at)) throw new AppError('gift_tickets.cannot_be_gifted');
+        const giver = (await repo.userById(tx, userId))!;
+        const to = 'email' in receiver
+          ? (await repo.userByEmail(tx, receiver.email)) ?? (await deps.ensureUser(receiver.email, giver.locale, tx))
+          : await repo.userByUsername(tx, receiver.nickname, receiver.suffix);
+        if (!to) throw new AppError('gift_tickets.receiver_not_found');
+        if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
+        await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
+        return { row, giver, receiverId: to.id };
+      });
+      const receiverUser = (await repo.userById(db, moved.receiverId))!;
+      const giverName = [moved.giver.givenName, moved.giver.familyName].filter(Boolean).join(' ') || `${moved.giver.nickname}#${moved.giver.usernameSuffix}`;
+      const locale = (receiverUser.locale === 'es' ? 'es' : 'en') as MailLocale;
+      const m = giftReceivedMail(locale, {
+        giver: giverName, ticketName: moved.row.type.name, eventName: moved.row.event.name,
+        link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,
+      });
+      await deps.mail.send({ to: receiverUser.email, ...m }).catch(() => undefined);
+      return { userTicketId };
+    },
+
+    /** GET /mobile/users/?username=: prefix search, at most 10 `{ username, picture }`, never e-mails. */
+    async search(userId: number, prefix: string) {
+      const rows = await repo.searchUsernames(db, prefix, userId, 10);
+      return rows.map((r) => ({ username: `${r.nickname}#${r.suffix}`, picture: r.picture }));
+    },
+
+    /** The ownership history of a ticket (for tests and support). */
+    history: (userTicketId: number) => repo.historyOf(db, userTicketId),
+  };
+}
+export type GiftService = ReturnType<typeof createGiftService>;
