@@ -27,6 +27,8 @@ import { createGiftService } from './modules/gift/gift.service.js';
 import { giftRoutes } from './modules/gift/gift.routes.js';
 import { createBenefitsService } from './modules/benefits/benefits.service.js';
 import { benefitsRoutes } from './modules/benefits/benefits.routes.js';
+import { createSwapService } from './modules/swap/swap.service.js';
+import { sandboxCheckoutRoutes, swapRoutes } from './modules/swap/swap.routes.js';
 import { devMailRoutes, healthRoutes, registerPendingCalls, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
@@ -53,6 +55,7 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
   const mail = deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
@@ -64,6 +67,7 @@ export async function buildApp(deps: AppDeps) {
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({ database, config, mail, now, ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx) });
   const benefits = createBenefitsService({ database, now });
+  const swap = createSwapService({ database, now });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -92,16 +96,18 @@ export async function buildApp(deps: AppDeps) {
     ticketsRoutes(api, { tickets, requireAuth });
     giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
     benefitsRoutes(api, { benefits, requireAuth });
+    swapRoutes(api, { swap, requireAuth });
     v1SystemRoutes(api, { panelConfig });
     registerPendingCalls(api);
   }, { prefix: '/v1' });
 
   healthRoutes(app, { database });
+  if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
 
   app.addHook('onClose', async () => mail.close());
-  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, mail } });
+  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, mail } });
 }
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */

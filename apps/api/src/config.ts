@@ -45,7 +45,10 @@ export interface Config {
   productSiteUrl: string;
   helpCenterUrl: string;
   appUrl: string;
+  /** Swap checkout base URL (CHECKOUT_BASE_URL; default the sandbox checkout at PUBLIC_URL/checkout). */
   checkoutBaseUrl: string;
+  /** True when CHECKOUT_BASE_URL is unset: this service serves the sandbox checkout. */
+  sandboxCheckout: boolean;
   stripePublishableKey: string;
   twitterVia: string;
   /** Built panel (Vite dist). */
@@ -101,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     helpCenterUrl: env.HELP_CENTER_URL ?? `${publicUrl}/help`,
     appUrl: env.APP_URL ?? `${publicUrl}/app`,
     checkoutBaseUrl: (env.CHECKOUT_BASE_URL ?? `${publicUrl}/checkout`).replace(/\/+$/, ''),
+    sandboxCheckout: !env.CHECKOUT_BASE_URL,
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? '',
     twitterVia: env.TWITTER_VIA ?? 'ticketpanel',
     panelDistDir: resolve(env.PANEL_DIST_DIR ?? join(apiRoot, '../panel/dist')),

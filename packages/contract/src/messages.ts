@@ -54,6 +54,14 @@ export const MESSAGE_STATUS = {
   'invalid_prices': 400,
   // swap
   'api.start_swap_failed': 409,
+  'api.swap.not_swappable': 409,
+  'api.swap.quantity_exceeded': 400,
+  'api.swap.out_of_stock': 409,
+  'api.swap.pair_not_found': 404,
+  'api.swap.not_found': 404,
+  'api.swap.already_confirmed': 409,
+  'api.swap.expired': 409,
+  'api.swap.payment_required': 402,
 } as const;
 
 /** A message key known to the API and the panel. */

@@ -145,3 +145,30 @@ export const ticketHistory = pgTable('ticket_history', {
   kind: text('kind').notNull(),
   at: ts('at').notNull().defaultNow(),
 });
+
+/** Organiser-defined swap pairs: a holder of `fromTicketTypeId` may swap to `toTicketTypeId` (same event). */
+export const swapPairs = pgTable('swap_pairs', {
+  id: serial('id').primaryKey(),
+  fromTicketTypeId: integer('from_ticket_type_id').notNull().references(() => ticketTypes.id),
+  toTicketTypeId: integer('to_ticket_type_id').notNull().references(() => ticketTypes.id),
+}, (t) => [uniqueIndex('swap_pairs_uq').on(t.fromTicketTypeId, t.toTicketTypeId)]);
+
+/** A swap started by a holder: reserved until `expiresAt`, confirmed after payment (or at once for a downgrade). */
+export const swaps = pgTable('swaps', {
+  /** The swapIdentifier / orderIdentifier. */
+  id: uuid('id').primaryKey(),
+  userId: integer('user_id').notNull().references(() => users.id),
+  swapPairId: integer('swap_pair_id').notNull().references(() => swapPairs.id),
+  quantity: integer('quantity').notNull(),
+  swapType: text('swap_type').notNull(),
+  /** Price difference per ticket (target - base), minor units; negative for a downgrade. */
+  differenceCents: integer('difference_cents').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  /** PENDING, CONFIRMED, CANCELLED. */
+  status: text('status').notNull(),
+  redirectUrl: text('redirect_url'),
+  paidAt: ts('paid_at'),
+  expiresAt: ts('expires_at').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  confirmedAt: ts('confirmed_at'),
+}, (t) => [index('swaps_pair_status_idx').on(t.swapPairId, t.status)]);

@@ -5,7 +5,7 @@
  * bob@example.com to some.
  */
 import type { Db } from './client.js';
-import { benefits, events, organisations, ticketTypes, userTicketBenefits, userTickets, users } from './schema.js';
+import { benefits, swapPairs, events, organisations, ticketTypes, userTicketBenefits, userTickets, users } from './schema.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -60,6 +60,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
         { eventId: ev.id, name: 'VIP', description: 'Fast-lane entry, VIP bar and viewing deck.', logo: img(`${e.slug}-logo.svg`), priceCents: e.vipCents, currencyCode: e.currency, maxResalePriceCents: Math.round(e.vipCents * 1.1), stock: 80, isSwappable: true },
       ]).returning();
       typeIds[e.key] = { ga: ga.id, vip: vip.id };
+      await tx.insert(swapPairs).values([{ fromTicketTypeId: ga.id, toTicketTypeId: vip.id }, { fromTicketTypeId: vip.id, toTicketTypeId: ga.id }]);
       await tx.insert(benefits).values([
         { ticketTypeId: ga.id, name: 'Drink voucher', shortDescription: 'One drink at any festival bar.', fullDescription: '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>', type: 'benefits.food_beverage', icon: img('icon-drink.svg'), iconColor: '#ffffff', iconBgColor: '#f97316', validUntil: new Date(startsAt.getTime() + e.hours * HOUR) },
         { ticketTypeId: vip.id, name: 'Drink voucher', shortDescription: 'Two drinks at the VIP bar.', fullDescription: '<p>Two drinks of your choice at the VIP bar.</p>', type: 'benefits.food_beverage', icon: img('icon-drink.svg'), iconColor: '#ffffff', iconBgColor: '#f97316', validUntil: new Date(startsAt.getTime() + e.hours * HOUR) },

@@ -1,0 +1,111 @@
+/**
+ * Ticket swaps (spec sections 2 Swap, 4 Swap, 6). Organiser-defined pairs between ticket types of
+ * one event; only the caller's unused `isSwappable` tickets of upcoming events; the target's stock
+ * is respected, counting live reservations. `start` reserves for `reservationSeconds`; `confirm`
+ * changes the ticket type atomically after payment (an UPGRADE) or at once (a DOWNGRADE).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { currencySymbol, fromCents } from '../../lib/money.js';
+import { swapRepository as repo } from './swap.repository.js';
+
+type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
+
+/** The Swap base ticket / target shape of spec section 3 (price in major units). */
+const toSwapTicket = (type: TypeRow, id: number, quantity: number, eventId: number) => ({
+  id, name: type.name, logo: type.logo, price: fromCents(type.priceCents), currencySymbol: currencySymbol(type.currencyCode),
+  currencyCode: type.currencyCode, quantity, eventId,
+});
+
+export function createSwapService(deps: { database: Database; now: () => Date; reservationSeconds?: number }) {
+  const db = deps.database.db;
+  const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
+
+  return {
+    /** GET /ticket_swap/tickets: the caller's swappable ticket types; `id` is the ticket type id, `quantity` how many they hold. */
+    async baseTickets(userId: number) {
+      const rows = await repo.baseTypes(db, userId, deps.now());
+      return rows.map((r) => toSwapTicket(r.type, r.type.id, r.quantity, r.type.eventId));
+    },
+
+    /** GET /ticket_swap/tickets/{ticketId}: targets of a base type; `id` is the swap pair id, `quantity` the stock left. */
+    async targets(ticketTypeId: number) {
+      const now = deps.now();
+      const pairs = await repo.pairsFrom(db, ticketTypeId);
+      return Promise.all(pairs.map(async ({ pair, target }) => {
+        const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
+        return toSwapTicket(target, pair.id, left, target.eventId);
+      }));
+    },
+
+    /**
+     * POST /ticket_swap/start_swap: reserves a swap of `swapQuantity` tickets of type `baseTicketId` along `swapPairId`.
+     * @throws AppError `api.swap.pair_not_found` (404), `api.swap.not_swappable` (409, no eligible ticket),
+     *   `api.swap.quantity_exceeded` (400), `api.swap.out_of_stock` (409).
+     */
+    async start(userId: number, input: { baseTicketId: number; swapPairId: number; swapQuantity: number }, redirectUrl: string | null = null) {
+      const now = deps.now();
+      return db.transaction(async (tx) => {
+        const pair = await repo.pair(tx, input.swapPairId);
+        if (!pair || pair.fromTicketTypeId !== input.baseTicketId) throw new AppError('api.swap.pair_not_found');
+        const target = (await repo.typeWithEvent(tx, pair.toTicketTypeId, true))!;
+        const base = (await repo.typeWithEvent(tx, pair.fromTicketTypeId))!;
+        const held = await repo.eligibleTicketIds(tx, userId, base.type.id, now);
+        if (held.length === 0) throw new AppError('api.swap.not_swappable');
+        if (input.swapQuantity > held.length) throw new AppError('api.swap.quantity_exceeded');
+        await repo.cancelPending(tx, userId, pair.id);
+        const left = target.type.stock - (await repo.reserved(tx, target.type.id, now));
+        if (input.swapQuantity > left) throw new AppError('api.swap.out_of_stock');
+        const differenceCents = target.type.priceCents - base.type.priceCents;
+        const swapType = differenceCents > 0 ? 'UPGRADE' as const : 'DOWNGRADE' as const;
+        const id = randomUUID();
+        await repo.insertSwap(tx, {
+          id, userId, swapPairId: pair.id, quantity: input.swapQuantity, swapType, differenceCents,
+          currencyCode: target.type.currencyCode, status: 'PENDING', redirectUrl, createdAt: now, expiresAt: new Date(now.getTime() + reservationMs),
+        });
+        return { swapType, orderIdentifier: id, name: target.event.name };
+      });
+    },
+
+    /** The order behind a checkout page, or undefined. */
+    async order(swapId: string) {
+      const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(db, swapId) : undefined;
+      if (!swap) return undefined;
+      const pair = (await repo.pair(db, swap.swapPairId))!;
+      const [base, target] = await Promise.all([repo.typeWithEvent(db, pair.fromTicketTypeId), repo.typeWithEvent(db, pair.toTicketTypeId)]);
+      return { swap, base: base!, target: target!, expired: swap.expiresAt <= deps.now() };
+    },
+
+    /** Records the (sandbox) payment of an upgrade. */
+    async markPaid(swapId: string): Promise<void> {
+      await repo.updateSwap(db, swapId, { paidAt: deps.now() });
+    },
+
+    /**
+     * POST /ticket_swap/confirm_swap/{swapIdentifier}: changes the type of the caller's tickets in one
+     * transaction (swap row, target type and tickets locked), moves stock, records history.
+     * @throws AppError `api.swap.not_found` (404), `api.swap.already_confirmed` (409), `api.swap.expired` (409),
+     *   `api.swap.payment_required` (402, an unpaid upgrade), `api.swap.not_swappable` (409, tickets no longer eligible).
+     */
+    async confirm(userId: number | null, swapId: string): Promise<{ swapType: string; quantity: number }> {
+      const now = deps.now();
+      return db.transaction(async (tx) => {
+        const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(tx, swapId, true) : undefined;
+        if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
+        if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
+        if (swap.status !== 'PENDING' || (swap.expiresAt <= now && !swap.paidAt)) throw new AppError('api.swap.expired');
+        if (swap.swapType === 'UPGRADE' && !swap.paidAt) throw new AppError('api.swap.payment_required');
+        const pair = (await repo.pair(tx, swap.swapPairId))!;
+        const target = (await repo.typeWithEvent(tx, pair.toTicketTypeId, true))!;
+        if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity) throw new AppError('api.swap.out_of_stock');
+        const ids = (await repo.eligibleTicketIds(tx, swap.userId, pair.fromTicketTypeId, now, true)).slice(0, swap.quantity);
+        if (ids.length < swap.quantity) throw new AppError('api.swap.not_swappable');
+        await repo.applySwap(tx, { userId: swap.userId, ticketIds: ids, fromTypeId: pair.fromTicketTypeId, toTypeId: pair.toTicketTypeId, at: now });
+        await repo.updateSwap(tx, swap.id, { status: 'CONFIRMED', confirmedAt: now });
+        return { swapType: swap.swapType, quantity: swap.quantity };
+      });
+    },
+  };
+}
+export type SwapService = ReturnType<typeof createSwapService>;

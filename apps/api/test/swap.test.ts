@@ -1,0 +1,109 @@
+/** Swap rules (issue: swap, settings, hub and logout). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MyTicket } from '@tp/contract';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+let alice: string;
+let bob: string;
+beforeEach(async () => {
+  t = await createTestApp({ seed: true });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+  bob = (await t.signIn('bob@example.com')).accessToken;
+});
+afterEach(async () => { await t.close(); });
+
+type SwapTicket = { id: number; name: string; price: number; quantity: number; eventId: number; currencySymbol: string };
+const bases = async (token: string): Promise<SwapTicket[]> => (await t.app.inject({ url: '/v1/ticket_swap/tickets', headers: bearer(token) })).json();
+const targets = async (token: string, id: number): Promise<SwapTicket[]> => (await t.app.inject({ url: `/v1/ticket_swap/tickets/${id}`, headers: bearer(token) })).json();
+const start = (token: string, baseTicketId: number, swapPairId: number, swapQuantity: number) =>
+  t.app.inject({ method: 'POST', url: '/v1/ticket_swap/start_swap', headers: bearer(token), payload: { baseTicketId, swapPairId, swapQuantity } });
+const confirm = (token: string, id: string) => t.app.inject({ method: 'POST', url: `/v1/ticket_swap/confirm_swap/${id}`, headers: bearer(token) });
+const typesOf = async (token: string) => ((await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })).json() as MyTicket[])
+  .map((x) => `${x.eventName}/${x.ticketName}`).sort();
+
+describe('swap', () => {
+  it('lists only unused swappable tickets of upcoming events with pairs, grouped by type', async () => {
+    const list = await bases(alice);
+    // The live Sydney ticket has used event access: not offered.
+    expect(list.map((x) => x.name)).toEqual(['General Admission', 'VIP', 'General Admission', 'VIP']);
+    expect(list.every((x) => x.quantity === 1)).toBe(true);
+    expect(list[0].currencySymbol).toBe('A$');
+  });
+
+  it('downgrade: confirms at once, changes the type, moves stock and records history', async () => {
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+    const [target] = await targets(alice, vip.id);
+    expect(target.name).toBe('General Admission');
+    const started = await start(alice, vip.id, target.id, 1);
+    expect(started.statusCode).toBe(200);
+    expect(started.json()).toMatchObject({ swapType: 'DOWNGRADE', name: 'Laneway Sessions' });
+    expect((await confirm(alice, started.json().orderIdentifier)).statusCode).toBe(200);
+    expect(await typesOf(alice)).toContain('Laneway Sessions/General Admission');
+    expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/General Admission')).toHaveLength(2);
+    const again = await confirm(alice, started.json().orderIdentifier);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'api.swap.already_confirmed' });
+  });
+
+  it('upgrade: needs payment before confirm', async () => {
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    const started = (await start(alice, ga.id, target.id, 1)).json();
+    expect(started.swapType).toBe('UPGRADE');
+    const unpaid = await confirm(alice, started.orderIdentifier);
+    expect(unpaid.statusCode).toBe(402);
+    expect(unpaid.json()).toEqual({ message: 'api.swap.payment_required' });
+    await t.app.services.swap.markPaid(started.orderIdentifier);
+    expect((await confirm(alice, started.orderIdentifier)).statusCode).toBe(200);
+  });
+
+  it('refuses more than held, out of stock, a wrong pair, someone else\'s swap, used tickets', async () => {
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    expect((await start(alice, ga.id, target.id, 2)).json()).toEqual({ message: 'api.swap.quantity_exceeded' });
+    await t.database.db.execute(`update ticket_types set stock = 0 where id = (select to_ticket_type_id from swap_pairs where id = ${target.id})` as never);
+    expect((await start(alice, ga.id, target.id, 1)).json()).toEqual({ message: 'api.swap.out_of_stock' });
+    expect((await start(alice, ga.id, 999, 1)).json()).toEqual({ message: 'api.swap.pair_not_found' });
+    // bob holds no VIP of that event
+    const vipId = (await bases(alice)).find((x) => x.name === 'VIP')!.id;
+    const [down] = await targets(alice, vipId);
+    const notBobs = await start(bob, vipId, down.id, 1);
+    expect(notBobs.json()).toEqual({ message: 'api.swap.not_swappable' });
+    const mine = (await start(alice, vipId, down.id, 1)).json();
+    expect((await confirm(bob, mine.orderIdentifier)).json()).toEqual({ message: 'api.swap.not_found' });
+    await t.database.db.execute('update user_tickets set event_access_used_at = now()' as never);
+    expect((await confirm(alice, mine.orderIdentifier)).json()).toEqual({ message: 'api.swap.not_swappable' });
+  });
+
+  it('reservations count against stock and expire', async () => {
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+    const [down] = await targets(alice, vip.id);
+    await t.database.db.execute(`update ticket_types set stock = 1 where id = (select to_ticket_type_id from swap_pairs where id = ${down.id})` as never);
+    const mine = (await start(alice, vip.id, down.id, 1)).json();
+    expect((await targets(bob, vip.id))[0].quantity).toBe(0);
+    t.clock.advance(16 * 60_000);
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    bob = (await t.signIn('bob@example.com')).accessToken;
+    expect((await targets(bob, vip.id))[0].quantity).toBe(1);
+    expect((await confirm(alice, mine.orderIdentifier)).json()).toEqual({ message: 'api.swap.expired' });
+  });
+
+  it('sandbox checkout pays an upgrade, confirms and returns to the panel', async () => {
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    const { orderIdentifier } = (await start(alice, ga.id, target.id, 1)).json();
+    const back = encodeURIComponent('http://panel.test/en/?PANEL_TAB=MY_TICKET');
+    const url = `/checkout/en/laneway-sessions-${ga.eventId}/${orderIdentifier}?redirectDomain=${back}&origin=ticket_swap`;
+    const page = await t.app.inject({ url });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Pay with sandbox card');
+    const paid = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toBe('http://panel.test/en/?PANEL_TAB=MY_TICKET');
+    expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/VIP')).toHaveLength(2);
+    const evil = await t.app.inject({ method: 'POST', url: url.replace(back, encodeURIComponent('https://evil.example/')), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(evil.statusCode).toBe(409);
+    expect(evil.body).not.toContain('evil.example');
+  });
+});
