@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyMultipart from '@fastify/multipart';
+import { createLocalStorage } from './providers/storage/storage.provider.js';
+import { createAvatarService } from './modules/profile/avatar.service.js';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
@@ -62,7 +65,8 @@ export async function buildApp(deps: AppDeps) {
   const tokens = createAccessTokens({ secret: config.jwtSecret, issuer: config.publicUrl, ttlSeconds: config.accessTokenTtlSeconds });
   const auth = createAuthService({ database, config, mail, tokens, now });
   const requireAuth = requireAuthWith(auth.authenticate);
-  const profile = createProfileService({ database });
+  const storage = createLocalStorage(config.dataDir);
+  const profile = createProfileService({ database, avatars: createAvatarService({ storage }) });
   const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({ database, config, mail, now, ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx) });
@@ -83,6 +87,7 @@ export async function buildApp(deps: AppDeps) {
     global: false,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
   });
+  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Ticket panel API', version: '1.0.0' }, servers: [{ url: config.publicUrl }] },
     transform: jsonSchemaTransform,
@@ -105,6 +110,10 @@ export async function buildApp(deps: AppDeps) {
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
+  await app.register(fastifyStatic, {
+    root: storage.root, prefix: '/media/', decorateReply: false, maxAge: '1d', immutable: true,
+    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+  });
 
   app.addHook('onClose', async () => mail.close());
   return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, mail } });

@@ -29,6 +29,8 @@ export const MESSAGE_STATUS = {
   'api.profile.email_or_phone_in_use': 409,
   'api.profile.username_taken': 409,
   'api.profile.username_empty': 400,
+  'api.profile.avatar_invalid': 400,
+  'api.profile.avatar_too_large': 413,
   // tickets
   'api.ticket.not_found': 404,
   // gift (spec section 8, Gift verify / Gift)

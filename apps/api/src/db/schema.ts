@@ -5,6 +5,7 @@
 import {
   pgTable, serial, integer, text, timestamp, boolean, doublePrecision, uuid, uniqueIndex, index,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -22,13 +23,13 @@ export const users = pgTable('users', {
   givenName: text('given_name'),
   familyName: text('family_name'),
   nickname: text('nickname').notNull(),
-  /** The unchangeable numeric part of the username (`nickname#suffix`); unique per user. */
-  usernameSuffix: integer('username_suffix').notNull().unique(),
+  /** The unchangeable numeric part of the username (`nickname#suffix`); `nickname#suffix` is unique, case-insensitively. */
+  usernameSuffix: integer('username_suffix').notNull(),
   phoneNumber: text('phone_number').unique(),
   picture: text('picture'),
   locale: text('locale').notNull().default('en'),
   createdAt: ts('created_at').notNull().defaultNow(),
-});
+}, (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)]);
 
 /** One sign-in attempt: a code sent to an e-mail. Only the newest live one per e-mail works. */
 export const loginRequests = pgTable('login_requests', {

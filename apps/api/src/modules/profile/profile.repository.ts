@@ -1,5 +1,5 @@
 /** SQL for profile reads and writes. */
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 
@@ -10,6 +10,10 @@ export const profileRepository = {
   },
   async userByPhone(db: DbOrTx, phoneNumber: string) {
     const [row] = await db.select().from(users).where(eq(users.phoneNumber, phoneNumber));
+    return row;
+  },
+  async userByUsername(db: DbOrTx, nickname: string, suffix: number) {
+    const [row] = await db.select().from(users).where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
     return row;
   },
   async updateUser(db: DbOrTx, id: number, set: Partial<typeof users.$inferInsert>) {

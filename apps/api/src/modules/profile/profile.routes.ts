@@ -1,7 +1,9 @@
-/** Routes: GET /auth/me, POST /auth/profile, POST /auth/username. */
+/** Routes: GET /auth/me, POST /auth/profile, POST /auth/username, POST /auth/avatar (multipart `file`). */
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import { AppError } from '../../lib/app-error.js';
 import type { ProfileService } from './profile.service.js';
+import { AVATAR_MAX_BYTES } from './avatar.service.js';
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
@@ -10,4 +12,14 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
     async (req) => deps.profile.update(req.auth.userId, req.body));
   app.post('/auth/username', { ...pre, schema: { tags: ['profile'], body: auth.usernameUpdate, response: { 200: auth.user } } },
     async (req) => deps.profile.update(req.auth.userId, { nickname: req.body.username }));
+  app.post('/auth/avatar', { ...pre, bodyLimit: AVATAR_MAX_BYTES + 64 * 1024, schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: auth.user } } }, async (req) => {
+    if (!req.isMultipart()) throw new AppError('api.invalid_request_body');
+    const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+    if (!file) throw new AppError('api.invalid_request_body');
+    const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+      if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('api.profile.avatar_too_large');
+      throw err;
+    });
+    return deps.profile.setAvatar(req.auth.userId, bytes);
+  });
 }

@@ -4,12 +4,18 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { profileRepository as repo } from './profile.repository.js';
 import { toUser } from '../auth/auth.service.js';
+import type { AvatarService } from './avatar.service.js';
 
 export interface ProfilePatch { givenName?: string; familyName?: string; nickname?: string; phoneNumber?: string; locale?: 'en' | 'es' }
 
-export function createProfileService(deps: { database: Database }) {
+export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
   const db = deps.database.db;
   return {
+    /** Stores a new avatar (see avatar.service.ts) and sets it as the picture. */
+    async setAvatar(userId: number, bytes: Buffer): Promise<User> {
+      const picture = await deps.avatars.store(bytes);
+      return toUser(await repo.updateUser(db, userId, { picture }));
+    },
     /** @throws AppError `api.unauthorized` when the user no longer exists. */
     async me(userId: number): Promise<User> {
       const u = await repo.userById(db, userId);
@@ -18,19 +24,25 @@ export function createProfileService(deps: { database: Database }) {
     },
     /**
      * Applies changed fields. The username suffix never changes.
-     * @throws AppError `api.profile.email_or_phone_in_use` (409) when the phone number belongs to someone else.
+     * @throws AppError `api.profile.email_or_phone_in_use` (409) when the phone number belongs to someone else,
+     *   `api.profile.username_taken` (409) when `nickname#suffix` is someone else's.
      */
     async update(userId: number, patch: ProfilePatch): Promise<User> {
       if (patch.phoneNumber) {
         const holder = await repo.userByPhone(db, patch.phoneNumber);
         if (holder && holder.id !== userId) throw new AppError('api.profile.email_or_phone_in_use');
       }
+      if (patch.nickname) {
+        const me = await repo.userById(db, userId);
+        const holder = me && (await repo.userByUsername(db, patch.nickname, me.usernameSuffix));
+        if (holder && holder.id !== userId) throw new AppError('api.profile.username_taken');
+      }
       try {
         return toUser(await repo.updateUser(db, userId, patch));
       } catch (err) {
-        if ((err as { code?: string }).code === '23505' || String((err as Error).message).includes('unique')) {
-          throw new AppError('api.profile.email_or_phone_in_use');
-        }
+        // A concurrent change took the phone number or username between the check and the write.
+        const e = err as { code?: string; constraint?: string; message?: string };
+        if (e.code === '23505') throw new AppError(String(e.constraint ?? e.message).includes('username') ? 'api.profile.username_taken' : 'api.profile.email_or_phone_in_use');
         throw err;
       }
     },
