@@ -32,6 +32,10 @@ import { createBenefitsService } from './modules/benefits/benefits.service.js';
 import { benefitsRoutes } from './modules/benefits/benefits.routes.js';
 import { createSwapService } from './modules/swap/swap.service.js';
 import { sandboxCheckoutRoutes, swapRoutes } from './modules/swap/swap.routes.js';
+import { createResaleService } from './modules/resale/resale.service.js';
+import { resaleRoutes } from './modules/resale/resale.routes.js';
+import { resalePublicRoutes } from './modules/resale/resale.public.routes.js';
+import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from './providers/payouts/payout.provider.js';
 import { devMailRoutes, healthRoutes, registerPendingCalls, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
@@ -41,6 +45,8 @@ export interface AppDeps {
   database: Database;
   /** Defaults to the provider the config names. */
   mail?: MailProvider;
+  /** Defaults to Stripe when STRIPE_SECRET_KEY is set, else the sandbox. */
+  payouts?: PayoutProvider;
   /** Clock; tests move it. */
   now?: () => Date;
   logger?: boolean | object;
@@ -72,6 +78,10 @@ export async function buildApp(deps: AppDeps) {
   const gift = createGiftService({ database, config, mail, now, ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx) });
   const benefits = createBenefitsService({ database, now });
   const swap = createSwapService({ database, now });
+  const payouts = deps.payouts ?? (config.stripeSecretKey
+    ? createStripePayouts({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, apiUrl: config.stripeApiUrl })
+    : createSandboxPayouts(config.publicUrl));
+  const resale = createResaleService({ database, config, mail, payouts, now, userEmail: async (id) => (await profile.me(id)).email });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -102,11 +112,13 @@ export async function buildApp(deps: AppDeps) {
     giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
     benefitsRoutes(api, { benefits, requireAuth });
     swapRoutes(api, { swap, requireAuth });
+    resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
     v1SystemRoutes(api, { panelConfig });
     registerPendingCalls(api);
   }, { prefix: '/v1' });
 
   healthRoutes(app, { database });
+  resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
@@ -116,7 +128,7 @@ export async function buildApp(deps: AppDeps) {
   });
 
   app.addHook('onClose', async () => mail.close());
-  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, mail } });
+  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail } });
 }
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */

@@ -39,6 +39,8 @@ export interface Config {
   /** Per-IP limits per minute on requesting and verifying codes. */
   otpRequestsPerIpPerMinute: number;
   otpVerifiesPerIpPerMinute: number;
+  /** Redeem attempts per IP per minute (REDEEM_PER_IP_PER_MINUTE, default 10). */
+  redeemPerMinute: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
   productName: string;
@@ -51,6 +53,16 @@ export interface Config {
   sandboxCheckout: boolean;
   stripePublishableKey: string;
   twitterVia: string;
+  /** Resale service fee paid by the buyer, basis points of the ticket price (RESALE_FEE_BPS, default 1000 = 10 %). */
+  resaleFeeBps: number;
+  /** Countries where resale and payouts are offered (spec 9: Australia and New Zealand). */
+  resaleCountries: string[];
+  /** STRIPE_SECRET_KEY: when set, payouts and buyer checkout go through Stripe; otherwise the sandbox provider. */
+  stripeSecretKey: string | null;
+  /** STRIPE_WEBHOOK_SECRET: signing secret of the Stripe webhook endpoint. */
+  stripeWebhookSecret: string;
+  /** STRIPE_API_URL: API base for the Stripe SDK (tests point it at a local fake). */
+  stripeApiUrl: string | null;
   /** Built panel (Vite dist). */
   panelDistDir: string;
   /** Static files (images, demo page assets). */
@@ -98,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     otpMaxAttempts: 5,
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
+    redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',
     productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),
@@ -107,6 +120,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sandboxCheckout: !env.CHECKOUT_BASE_URL,
     stripePublishableKey: env.STRIPE_PUBLISHABLE_KEY ?? '',
     twitterVia: env.TWITTER_VIA ?? 'ticketpanel',
+    resaleFeeBps: int('RESALE_FEE_BPS', env.RESALE_FEE_BPS, 1000),
+    resaleCountries: ['AU', 'NZ'],
+    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
+    stripeApiUrl: env.STRIPE_API_URL || null,
     panelDistDir: resolve(env.PANEL_DIST_DIR ?? join(apiRoot, '../panel/dist')),
     publicDir: join(apiRoot, 'public'),
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -3,7 +3,7 @@
  * Times are `timestamptz` (UTC); money is integer minor units with an ISO 4217 currency code.
  */
 import {
-  pgTable, serial, integer, text, timestamp, boolean, doublePrecision, uuid, uniqueIndex, index,
+  pgTable, serial, integer, text, timestamp, boolean, doublePrecision, uuid, uniqueIndex, index, primaryKey,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -173,3 +173,90 @@ export const swaps = pgTable('swaps', {
   createdAt: ts('created_at').notNull().defaultNow(),
   confirmedAt: ts('confirmed_at'),
 }, (t) => [index('swaps_pair_status_idx').on(t.swapPairId, t.status)]);
+
+/** A seller's payout account (Stripe Connect, or the sandbox provider). */
+export const payoutAccounts = pgTable('payout_accounts', {
+  userId: integer('user_id').primaryKey().references(() => users.id),
+  provider: text('provider').notNull(),
+  /** Provider's account id (Stripe `acct_...`, sandbox `sbx_...`). */
+  externalId: text('external_id').notNull().unique(),
+  country: text('country'),
+  /** PENDING until the provider verifies the account, then VERIFIED. */
+  status: text('status').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  verifiedAt: ts('verified_at'),
+});
+
+/** A resale listing: `quantity` tickets of one type at `priceCents` each plus `feeCents` each paid by the buyer. */
+export const resaleListings = pgTable('resale_listings', {
+  id: serial('id').primaryKey(),
+  sellerId: integer('seller_id').notNull().references(() => users.id),
+  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+  quantity: integer('quantity').notNull(),
+  soldQuantity: integer('sold_quantity').notNull().default(0),
+  priceCents: integer('price_cents').notNull(),
+  feeCents: integer('fee_cents').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  /** LISTED, DELISTED or SOLD. */
+  status: text('status').notNull(),
+  shareToken: text('share_token').notNull().unique(),
+  idempotencyKey: text('idempotency_key'),
+  listedAt: ts('listed_at').notNull(),
+  soldAt: ts('sold_at'),
+  delistedAt: ts('delisted_at'),
+}, (t) => [uniqueIndex('resale_listings_idem_uq').on(t.sellerId, t.idempotencyKey)]);
+
+/** Tickets of a listing: LISTED, SOLD or RETURNED (delisted). A ticket is in at most one LISTED row. */
+export const resaleListingTickets = pgTable('resale_listing_tickets', {
+  listingId: integer('listing_id').notNull().references(() => resaleListings.id),
+  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
+  status: text('status').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.listingId, t.userTicketId] }),
+  uniqueIndex('resale_listing_tickets_live_uq').on(t.userTicketId).where(sql`status = 'LISTED'`),
+]);
+
+/** A buyer's purchase; once paid its tickets are held under a single-use secret code (stored hashed). */
+export const resaleOrders = pgTable('resale_orders', {
+  id: uuid('id').primaryKey(),
+  listingId: integer('listing_id').notNull().references(() => resaleListings.id),
+  quantity: integer('quantity').notNull(),
+  buyerEmail: text('buyer_email').notNull(),
+  locale: text('locale').notNull(),
+  /** Buyer's total (price + fee) x quantity, minor units. */
+  totalCents: integer('total_cents').notNull(),
+  feeCents: integer('fee_cents').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  /** PENDING, PAID or FAILED. */
+  status: text('status').notNull(),
+  idempotencyKey: text('idempotency_key').unique(),
+  checkoutSessionId: text('checkout_session_id'),
+  codeHash: text('code_hash').unique(),
+  redeemedAt: ts('redeemed_at'),
+  redeemedBy: integer('redeemed_by').references(() => users.id),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  paidAt: ts('paid_at'),
+});
+
+export const resaleOrderTickets = pgTable('resale_order_tickets', {
+  orderId: uuid('order_id').notNull().references(() => resaleOrders.id),
+  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
+}, (t) => [primaryKey({ columns: [t.orderId, t.userTicketId] })]);
+
+/** What a seller is owed for a sale: the buyer's total minus the service fee. */
+export const payouts = pgTable('payouts', {
+  id: serial('id').primaryKey(),
+  orderId: uuid('order_id').notNull().unique().references(() => resaleOrders.id),
+  sellerId: integer('seller_id').notNull().references(() => users.id),
+  amountCents: integer('amount_cents').notNull(),
+  currencyCode: text('currency_code').notNull(),
+  status: text('status').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/** Provider webhook event ids already processed (deduplication). */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: ts('received_at').notNull().defaultNow(),
+});

@@ -1,12 +1,13 @@
 /** SQL for gifting: the locked ticket with its type and event, receivers, history. */
 import { and, asc, eq, ilike, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { ticketIsListed } from '../../db/predicates.js';
 import { events, ticketHistory, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 export const giftRepository = {
   /** The ticket with its type and event, row-locked for the transaction when `lock`. */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
-    const q = db.select({ ticket: userTickets, type: ticketTypes, event: events }).from(userTickets)
+    const q = db.select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) }).from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(userTickets.id, userTicketId));

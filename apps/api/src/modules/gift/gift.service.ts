@@ -1,6 +1,6 @@
 /**
  * Gifting (spec sections 2 Gift, 4 Gift flow, 6, 8). A ticket can be gifted when its type is
- * giftable, its event access is unused and its event is not over. The move runs in one
+ * giftable, its event access is unused, its event is not over and it is not listed for resale. The move runs in one
  * transaction that locks the ticket row, re-checks every rule, changes the holder and records
  * the move in the ticket history; the receiver is e-mailed after commit.
  */
@@ -18,7 +18,7 @@ export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<
 
 /** The server's gift rule. */
 export function canBeGifted(row: TicketRow, now: Date): boolean {
-  return row.type.isGiftable && row.ticket.eventAccessUsedAt === null && row.event.endsAt > now && row.ticket.holderId !== null;
+  return row.type.isGiftable && row.ticket.eventAccessUsedAt === null && row.event.endsAt > now && row.ticket.holderId !== null && !row.listed;
 }
 
 /** Parses the receiver field: an e-mail, or a `nickname#1234` username. */

@@ -1,11 +1,13 @@
 /** SQL for swaps: eligible tickets, pairs, reservations, the type change. */
-import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, not, sql } from 'drizzle-orm';
+import { ticketIsListed } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import { benefits, events, swapPairs, swaps, ticketHistory, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
-/** Tickets a user may swap: held, event access unused, type swappable, event not over. */
+/** Tickets a user may swap: held, event access unused, type swappable, event not over, not listed for resale. */
 const eligible = (userId: number, now: Date) => and(
   eq(userTickets.holderId, userId), isNull(userTickets.eventAccessUsedAt), eq(ticketTypes.isSwappable, true), gt(events.endsAt, now),
+  not(ticketIsListed(userTickets.id)),
 );
 
 export type SwapRow = typeof swaps.$inferSelect;

@@ -26,3 +26,15 @@ export function giftReceivedMail(locale: MailLocale, p: { giver: string; ticketN
     html: `<p>${esc(t.line)}</p><p>${esc(t.how)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
   };
 }
+
+/** The e-mail a resale buyer gets, with the secret-code PDF attached. */
+export function resaleCodeMail(locale: MailLocale, p: { eventName: string; quantity: number; code: string; link: string }) {
+  const t = locale === 'es'
+    ? { subject: `Tus entradas para ${p.eventName}`, line: `Has comprado ${p.quantity} entrada(s) de reventa para ${p.eventName}.`, code: 'Tu código secreto está en el PDF adjunto.', how: 'Canjéalo aquí' }
+    : { subject: `Your tickets for ${p.eventName}`, line: `You bought ${p.quantity} resale ticket(s) for ${p.eventName}.`, code: 'Your secret code is in the attached PDF.', how: 'Redeem it here' };
+  return {
+    subject: t.subject,
+    text: `${t.line}\n${t.code}\n\n${t.how}: ${p.link}`,
+    html: `<p>${esc(t.line)}</p><p>${esc(t.code)}</p><p><a href="${esc(p.link)}">${esc(t.how)}</a></p>`,
+  };
+}

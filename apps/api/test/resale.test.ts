@@ -1,0 +1,229 @@
+/** Resale rules, money, races, PDF and redeem (issue: resale end to end). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { extractText, getDocumentProxy } from 'unpdf';
+import type { MyTicket } from '@tp/contract';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+let alice: string;
+let bob: string;
+beforeEach(async () => {
+  t = await createTestApp({ seed: true });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+  bob = (await t.signIn('bob@example.com')).accessToken;
+});
+afterEach(async () => { await t.close(); });
+
+type Available = { userTicketId: number; ticketId: number; ticketName: string; availableTicketCount: number; maxTicketPrice: number; currencyCode: string; currencySymbol: string };
+const post = (token: string | null, url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'POST', url, headers: { ...(token ? bearer(token) : {}), ...headers }, payload: payload as object });
+const get = async (token: string, url: string) => (await t.app.inject({ url, headers: bearer(token) })).json();
+const verifyPayouts = async (token: string, country = 'AU') =>
+  post(token, '/v1/resell/sandbox-onboarding', { country, firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' });
+const available = (token: string): Promise<Available[]> => get(token, '/v1/resell/tickets/available');
+const list = (token: string, a: Available, price: number, amountCount = 1, headers: Record<string, string> = {}) =>
+  post(token, '/v1/resell', { userTicketId: a.userTicketId, amountCount, price, currencyCode: a.currencyCode, currencySymbol: a.currencySymbol }, headers);
+const holders = async (ids: number[]) => ((await t.database.db.execute(`select id, holder_id from user_tickets where id in (${ids.join(',')}) order by id` as never)) as unknown as { rows: { id: number; holder_id: number | null }[] }).rows;
+
+/** Buys through the public pages: share link -> Buy -> sandbox checkout -> pay. Returns the code page. */
+async function buy(shareLinkUrl: string, quantity = 1, email = 'buyer@example.com', idempotencyKey = crypto.randomUUID()) {
+  const path = new URL(shareLinkUrl).pathname;
+  const started = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: String(quantity), email, idempotencyKey }).toString() });
+  if (started.statusCode !== 303) return { status: started.statusCode, body: started.body, code: null as string | null, orderId: null as string | null };
+  const checkout = new URL(started.headers.location as string).pathname;
+  const paid = await t.app.inject({ method: 'POST', url: checkout, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  const code = /data-testid="resale-code">([^<]+)</.exec(paid.body)?.[1] ?? null;
+  return { status: paid.statusCode, body: paid.body, code, orderId: checkout.split('/').pop()! };
+}
+
+describe('listing', () => {
+  it('needs a verified payout account (no_stripe)', async () => {
+    const [a] = await available(bob);
+    const r = await list(bob, a, 50);
+    expect(r.statusCode).toBe(403);
+    expect(r.json()).toEqual({ message: 'api.resell.create.no_stripe' });
+  });
+
+  it('offers only unused, resellable tickets of events not over, grouped by type', async () => {
+    const rows = await available(alice);
+    const names = rows.map((x) => x.ticketName);
+    expect(rows.reduce((n, x) => n + x.availableTicketCount, 0)).toBe(4); // live one is used; past ones are over
+    expect(names).toEqual(['General Admission', 'VIP', 'General Admission', 'VIP']);
+    expect(rows[0]).toMatchObject({ currencyCode: 'AUD', currencySymbol: 'A$', maxTicketPrice: 141.9 });
+  });
+
+  it('price cap compared in cents: the cap passes, the cap plus one cent does not', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const over = await list(alice, a, a.maxTicketPrice + 0.01);
+    expect(over.statusCode).toBe(400);
+    expect(over.json()).toEqual({ message: 'invalid_prices' });
+    const calcOver = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: a.maxTicketPrice + 0.01, quantity: 1, ticketId: a.ticketId });
+    expect(calcOver.json()).toEqual({ message: 'invalid_prices' });
+    const ok = await list(alice, a, a.maxTicketPrice);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().shareLinkUrl).toMatch(/^http:\/\/panel\.test\/r\/[\w-]{16}$/);
+  });
+
+  it('computes the fee in cents (10 %, rounded) and the totals', async () => {
+    const [a] = await available(alice);
+    const r = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: 99.95, quantity: 3, ticketId: a.ticketId });
+    // 9995 cents -> fee 999.5 -> 1000 cents each
+    expect(r.json()).toEqual({ basePrice: 299.85, serviceFee: 30, totalPrice: 329.85 });
+    const missing = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: 1, quantity: 1, ticketId: 999999 });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ message: 'api.resell.calculation.ticket_not_found' });
+  });
+
+  it('refuses a second listing of a listed ticket, allows re-listing after unlist', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    expect((await list(alice, a, 50)).statusCode).toBe(200);
+    const again = await list(alice, a, 60);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'api.resell.create.already_listed' });
+    const sales = await get(alice, '/v1/resell/ticket/sales');
+    expect(sales).toHaveLength(1);
+    expect(sales[0]).toMatchObject({ userTicketId: a.userTicketId, price: 50, currencySymbol: 'A$', soldDate: null, quantity: 1, serviceFee: 5, total: 55 });
+    expect((await post(alice, '/v1/resell/unlist', { userTicketId: a.userTicketId })).statusCode).toBe(204);
+    expect(await get(alice, '/v1/resell/ticket/sales')).toEqual([]);
+    expect((await list(alice, a, 70)).statusCode).toBe(200);
+  });
+
+  it('a listed ticket cannot be gifted or swapped', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    await list(alice, a, 50);
+    expect((await post(alice, '/v1/mobile/gift/verify', { userTicketId: a.userTicketId })).json()).toEqual({ extras: { canBeGifted: false } });
+    const swappable = await get(alice, '/v1/ticket_swap/tickets') as { id: number }[];
+    expect(swappable.map((x) => x.id)).not.toContain(a.ticketId);
+  });
+
+  it('resale only for events in Australia and New Zealand, and payouts only there', async () => {
+    await verifyPayouts(alice);
+    await t.database.db.execute(`update events set country = 'US' where name = 'Laneway Sessions'` as never);
+    const rows = await available(alice);
+    expect(rows.some((x) => x.ticketName === 'VIP' && x.currencyCode === 'AUD' && x.maxTicketPrice === 273.9)).toBe(false);
+    const r = await verifyPayouts(bob, 'US');
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({ message: 'api.resell.not_supported_country' });
+    expect((await post(bob, '/v1/resell/stripe-connect', { accountType: 'custom', country: 'GB' })).json()).toEqual({ message: 'api.resell.not_supported_country' });
+  });
+
+  it('honours Idempotency-Key on listing', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const one = await list(alice, a, 50, 1, { 'idempotency-key': 'k-1' });
+    const two = await list(alice, a, 50, 1, { 'idempotency-key': 'k-1' });
+    expect(two.statusCode).toBe(200);
+    expect(two.json()).toEqual(one.json());
+    expect(await get(alice, '/v1/resell/ticket/sales')).toHaveLength(1);
+  });
+
+  it('the payout state: empty secret before onboarding, verified after', async () => {
+    expect(await get(bob, '/v1/resell/stripe')).toEqual({ clientSecret: '', verified: false });
+    await verifyPayouts(bob);
+    const state = await get(bob, '/v1/resell/stripe');
+    expect(state.verified).toBe(true);
+    expect(state.clientSecret).not.toBe('');
+  });
+});
+
+describe('buying and redeeming', () => {
+  it('sells through the share link: tickets leave the seller, a payout is owed, the PDF holds the code, redeem moves them', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const { shareLinkUrl } = (await list(alice, a, 80)).json();
+    const page = await t.app.inject({ url: new URL(shareLinkUrl).pathname });
+    expect(page.body).toContain('A$88.00');
+    const bought = await buy(shareLinkUrl, 1, 'carol@example.com');
+    expect(bought.status).toBe(200);
+    expect(bought.code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    expect((await holders([a.userTicketId]))[0].holder_id).toBeNull();
+    expect((await t.app.services.resale.payoutsOf(1))[0]).toMatchObject({ amountCents: 8000, currencyCode: 'AUD' });
+    const sold = await get(alice, '/v1/resell/tickets/sold');
+    expect(sold[0].soldDate).not.toBeNull();
+    // The e-mailed PDF holds the code.
+    const mail = t.mail.sent.find((m) => m.to === 'carol@example.com' && m.attachments?.length)!;
+    const pdf = await getDocumentProxy(new Uint8Array(mail.attachments![0].content));
+    const { text } = await extractText(pdf, { mergePages: true });
+    expect(text).toContain(bought.code!);
+    // The confirmation page's PDF download works with the code only.
+    const dl = await post(null, `/v1/resell/${bought.orderId}`, { code: bought.code });
+    expect(dl.headers['content-type']).toBe('application/pdf');
+    expect((await post(null, `/v1/resell/${bought.orderId}`, { code: 'WRONG' })).statusCode).toBe(404);
+    // Carol redeems.
+    const carol = (await t.signIn('carol@example.com')).accessToken;
+    const redeemed = await post(carol, `/v1/resell/redeem/${bought.code!.toLowerCase()}`, {});
+    expect(redeemed.statusCode).toBe(200);
+    expect(redeemed.json()).toMatchObject({ name: 'Laneway Sessions · General Admission' });
+    const mine = (await get(carol, '/v1/list/ticket_listing?status=UPCOMING')) as MyTicket[];
+    expect(mine.map((x) => x.userTicketId)).toEqual([a.userTicketId]);
+    const twice = await post(carol, `/v1/resell/redeem/${bought.code}`, {});
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toEqual({ message: 'api.resell.redeem.already_redeemed' });
+    const unknown = await post(carol, '/v1/resell/redeem/AAAA-BBBB-CCCC-DDDD', {});
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ message: 'api.resell.redeem.invalid_code' });
+  });
+
+  it('two buyers for the last ticket: one purchase; the other is told and charged nothing', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const { shareLinkUrl } = (await list(alice, a, 50)).json();
+    const path = new URL(shareLinkUrl).pathname;
+    const start = (email: string) => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: '1', email, idempotencyKey: crypto.randomUUID() }).toString() });
+    const [s1, s2] = await Promise.all([start('x@example.com'), start('y@example.com')]);
+    const pay = (r: typeof s1) => t.app.inject({ method: 'POST', url: new URL(r.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const [p1, p2] = await Promise.all([pay(s1), pay(s2)]);
+    expect([p1.statusCode, p2.statusCode].sort()).toEqual([200, 409]);
+    const counts = (await t.database.db.execute(`select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never)) as unknown as { rows: { n: number }[] };
+    expect(counts.rows[0].n).toBe(1);
+    expect((await t.app.services.resale.payoutsOf(1))).toHaveLength(1);
+  });
+
+  it('the same code redeemed twice in parallel: one redemption', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const bought = await buy((await list(alice, a, 50)).json().shareLinkUrl);
+    const r = await Promise.all([post(bob, `/v1/resell/redeem/${bought.code}`, {}), post(bob, `/v1/resell/redeem/${bought.code}`, {}), post(alice, `/v1/resell/redeem/${bought.code}`, {})]);
+    expect(r.map((x) => x.statusCode).sort()).toEqual([200, 409, 409]);
+    const [row] = await holders([a.userTicketId]);
+    expect(row.holder_id).not.toBeNull();
+  });
+
+  it('the same ticket listed twice in parallel: one listing', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const r = await Promise.all(Array.from({ length: 6 }, () => list(alice, a, 50)));
+    expect(r.filter((x) => x.statusCode === 200)).toHaveLength(1);
+    expect(r.filter((x) => x.statusCode === 409)).toHaveLength(5);
+    const n = (await t.database.db.execute(`select count(*)::int as n from resale_listing_tickets where user_ticket_id = ${a.userTicketId} and status = 'LISTED'` as never)) as unknown as { rows: { n: number }[] };
+    expect(n.rows[0].n).toBe(1);
+  });
+
+  it('partial sales: a listing of two sells one, stays listed with one left', async () => {
+    await verifyPayouts(alice);
+    await verifyPayouts(bob);
+    const bobs = await available(bob);
+    const ga = bobs[0];
+    // Give bob a second ticket of the same type.
+    await t.database.db.execute(`insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}` as never);
+    const twoAvail = (await available(bob))[0];
+    expect(twoAvail.availableTicketCount).toBe(2);
+    const { shareLinkUrl } = (await list(bob, twoAvail, 40, 2)).json();
+    expect((await buy(shareLinkUrl, 1)).status).toBe(200);
+    const sales = await get(bob, '/v1/resell/ticket/sales');
+    expect(sales[0]).toMatchObject({ quantity: 2, soldQuantity: 1 });
+    expect((await get(bob, '/v1/resell/tickets/sold'))).toHaveLength(1);
+    const tooMany = await buy(shareLinkUrl, 2);
+    expect(tooMany.status).toBe(409);
+  });
+
+  it('rate-limits redeem attempts', async () => {
+    const statuses = [];
+    for (let i = 0; i < 12; i++) statuses.push((await t.app.inject({ method: 'POST', url: `/v1/resell/redeem/NOPE-${i}`, headers: bearer(bob), remoteAddress: '10.1.1.1' })).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+  });
+});
