@@ -12,6 +12,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { fromPglite, openDatabase, type Database } from '../src/db/client.js';
 import { seedDemo } from '../src/db/seed.js';
+import type { PayoutProvider } from '../src/providers/payouts/payout.provider.js';
 import type { MailMessage, MailProvider, OutboxEntry } from '../src/providers/mail/mail.provider.js';
 
 let templateBlob: Blob | null = null;
@@ -48,7 +49,7 @@ export function captureMail(): MailProvider & { sent: MailMessage[]; lastCodeFor
   };
 }
 
-export interface TestAppOptions { seed?: boolean; config?: Partial<Config>; start?: Date }
+export interface TestAppOptions { seed?: boolean; config?: Partial<Config>; start?: Date; payouts?: PayoutProvider }
 
 /** A built app with its database, a movable clock and captured mail. Call `close()` after. */
 export async function createTestApp(opts: TestAppOptions = {}) {
@@ -61,7 +62,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     otpRequestsPerIpPerMinute: 1000, otpVerifiesPerIpPerMinute: 1000, qrTtlSeconds: 30, ...opts.config,
   });
   if (opts.seed) await seedDemo(database.db, current);
-  const app = await buildApp({ config, database, mail, now: clock.now });
+  const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
   await app.ready();
   return {
     app, database, clock, mail, config,
