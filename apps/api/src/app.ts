@@ -36,7 +36,7 @@ import { createResaleService } from './modules/resale/resale.service.js';
 import { resaleRoutes } from './modules/resale/resale.routes.js';
 import { resalePublicRoutes } from './modules/resale/resale.public.routes.js';
 import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from './providers/payouts/payout.provider.js';
-import { devMailRoutes, healthRoutes, registerPendingCalls, v1SystemRoutes } from './modules/system/system.routes.js';
+import { devMailRoutes, healthRoutes, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
 
@@ -114,7 +114,6 @@ export async function buildApp(deps: AppDeps) {
     swapRoutes(api, { swap, requireAuth });
     resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
     v1SystemRoutes(api, { panelConfig });
-    registerPendingCalls(api);
   }, { prefix: '/v1' });
 
   healthRoutes(app, { database });

@@ -2,9 +2,10 @@
  * Builds the app on a fresh, migrated database for one test: PGlite loaded from the template dump,
  * or a PostgreSQL database copied from the migrated template (project "api-pg").
  */
-import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -57,8 +58,9 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   let current = opts.start ?? new Date();
   const clock = { now: () => current, advance: (ms: number) => { current = new Date(current.getTime() + ms); } };
   const mail = captureMail();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tp-test-'));
   const config = loadConfig({}, {
-    dataDir: tmpdir(), jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')), publicUrl: 'http://panel.test',
+    dataDir, jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')), publicUrl: 'http://panel.test',
     otpRequestsPerIpPerMinute: 1000, otpVerifiesPerIpPerMinute: 1000, qrTtlSeconds: 30, ...opts.config,
   });
   if (opts.seed) await seedDemo(database.db, current);
@@ -66,7 +68,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   await app.ready();
   return {
     app, database, clock, mail, config,
-    async close() { await app.close(); await database.close(); },
+    async close() { await app.close(); await database.close(); rmSync(dataDir, { recursive: true, force: true }); },
     /** Signs in through the real endpoints and returns the tokens. */
     async signIn(email: string) {
       const r1 = await app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } });

@@ -1,6 +1,6 @@
 /**
  * The call table of spec section 7: every path under /v1 the panel may call.
- * The API registers each; a call whose issue has not landed answers 501 `api.not_implemented`.
+ * The API registers each (a test checks it).
  */
 export const CALLS = [
   ['POST', '/auth/signInOrRegisterAndSignIn'],

@@ -11,7 +11,6 @@ export const MESSAGE_STATUS = {
   'api.internal_error': 500,
   'api.invalid_request_body': 400,
   'api.not_found': 404,
-  'api.not_implemented': 501,
   'api.too_many_requests': 429,
   'api.unauthorized': 401,
   // auth (spec section 8, Auth)

@@ -1,10 +1,9 @@
 /**
  * Operational and public routes: /healthz, /readyz, /v1/config, /v1/openapi.json, the dev outbox
- * (/dev/mail), and 501 stubs for the calls of spec section 7 whose issue has not landed.
+ * (/dev/mail).
  */
-import { CALLS, config as configContract, type PanelConfig } from '@tp/contract';
+import { config as configContract, type PanelConfig } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import { AppError } from '../../lib/app-error.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import type { Database } from '../../db/client.js';
 import { renderDevMail } from '../../pages/dev-mail.page.js';
@@ -30,16 +29,4 @@ export function devMailRoutes(app: App, deps: { mail: MailProvider }) {
 export function v1SystemRoutes(app: App, deps: { panelConfig: () => Promise<PanelConfig> }) {
   app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () => deps.panelConfig());
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-}
-
-/** Registers a 501 `api.not_implemented` answer for every spec call no module registered. */
-export function registerPendingCalls(app: App) {
-  for (const [method, path] of CALLS) {
-    const url = path.replace(/\{(\w+)\}/g, ':$1');
-    if (app.hasRoute({ method, url: `${app.prefix}${url}` })) continue;
-    app.route({
-      method, url, schema: { tags: ['pending'], summary: 'Not built yet: answers 501 api.not_implemented' },
-      handler: async () => { throw new AppError('api.not_implemented'); },
-    });
-  }
 }
