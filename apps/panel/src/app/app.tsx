@@ -1,0 +1,49 @@
+/**
+ * The panel root: routes PANEL_TAB to a lazily loaded screen inside the frame, opens the HUB
+ * overlay, and hosts the toasts (top-right, 5 s; spec section 9).
+ */
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ToastContainer } from 'react-toastify';
+import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract';
+import { AUTH_TABS } from './routing';
+import { useRoute } from './use-route';
+import { Frame } from './layout';
+import { useTheme } from './theme';
+import { HubOverlay } from '../features/hub/components/hub-overlay';
+import { Loading, EmptyState } from '../ui/bits';
+
+const SCREENS: Partial<Record<PanelTab, LazyExoticComponent<ComponentType>>> = {
+  LOGIN: lazy(() => import('../features/auth/components/login-screen')),
+  OTP: lazy(() => import('../features/auth/components/otp-screen')),
+  PERSONAL_DATA: lazy(() => import('../features/auth/components/personal-data-screen')),
+  QR: lazy(() => import('../features/qr/components/qr-screen')),
+  MY_TICKET: lazy(() => import('../features/tickets/components/my-tickets-screen')),
+  TICKET: lazy(() => import('../features/tickets/components/ticket-screen')),
+};
+/** Tabs with a screen; the hub shows the others as coming soon. */
+export const AVAILABLE_TABS: ReadonlySet<PanelTab> = new Set(Object.keys(SCREENS) as PanelTab[]);
+
+function ComingSoon() {
+  const { t } = useTranslation();
+  return <EmptyState message={t('hub.coming_soon_text')} />;
+}
+
+export function App() {
+  const route = useRoute();
+  const { t } = useTranslation();
+  const { theme } = useTheme();
+  const Screen = SCREENS[route.tab] ?? ComingSoon;
+  const auth = AUTH_TABS.includes(route.tab);
+  return (
+    <>
+      <Frame auth={auth}>
+        <Suspense fallback={<Loading label={t('common.loading')} />}>
+          <Screen key={route.tab} />
+        </Suspense>
+      </Frame>
+      {route.overlay === 'HUB' && !auth && <HubOverlay available={AVAILABLE_TABS} />}
+      <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Page frame (spec sections 1, 2 Layout): header with the organisation's name, logo and website
+ * (falling back to the product name), the get-the-app button and the avatar; the content column
+ * (max 640 px); the footer with the language selector, the theme choice and a footnote.
+ */
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LOCALES, type Locale } from '@tp/contract';
+import { usePanelConfig, useUser } from '../lib/queries';
+import { useSignedIn } from '../lib/session';
+import { assetUrl } from '../lib/format';
+import { pathWithLang } from '../lib/i18n';
+import { closePanel } from '../lib/host-bridge';
+import { Avatar } from '../ui/avatar';
+import { PhoneIcon } from '../ui/icons';
+import { navigate } from './use-route';
+import { setThemeMode, useTheme, type ThemeMode } from './theme';
+
+export function Header() {
+  const { t, i18n } = useTranslation();
+  const config = usePanelConfig();
+  const signedIn = useSignedIn();
+  const user = useUser().data;
+  const { theme } = useTheme();
+  const name = config?.orgName ?? config?.productName ?? '';
+  const onLogo = () => {
+    if (theme === 'dark') navigate({ tab: null as never }, { replace: true });
+    closePanel();
+  };
+  const onGetApp = () => {
+    if (!config) return;
+    const own = (() => { try { return new URL(config.productSiteUrl).origin === window.location.origin; } catch { return false; } })();
+    if (own) closePanel(); else window.open(`${config.productSiteUrl}/${i18n.language}`, '_blank', 'noopener');
+  };
+  return (
+    <header className="header">
+      <div className="header__inner">
+        <button type="button" className="header__brand" onClick={onLogo} aria-label={t('header.close_panel', { name })}>
+          {config?.orgLogo && <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={36} height={36} />}
+          <span className="header__name">{name}</span>
+        </button>
+        {config?.orgWebsite && <a className="header__site" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">{config.orgWebsite.replace(/^https?:\/\//, '')}</a>}
+        <div className="header__actions">
+          <button type="button" className="btn btn--ghost btn--small" onClick={onGetApp}><PhoneIcon /><span>{t('header.get_app')}</span></button>
+          {signedIn && (
+            <button type="button" className="header__avatar" aria-label={t('header.open_menu')} onClick={() => navigate({ overlay: 'HUB' })}>
+              <Avatar picture={assetUrl(user?.picture, config?.assetsBaseUrl)} givenName={user?.givenName} familyName={user?.familyName} size={36} />
+            </button>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+export function Footer() {
+  const { t, i18n } = useTranslation();
+  const { mode } = useTheme();
+  const config = usePanelConfig();
+  const changeLang = (lang: Locale) => {
+    window.location.assign(`${pathWithLang(window.location.pathname, lang)}${window.location.search}`);
+  };
+  return (
+    <footer className="footer">
+      <div className="footer__row">
+        <label className="footer__select"><span>{t('footer.language')}</span>
+          <select value={i18n.language} onChange={(e) => changeLang(e.target.value as Locale)}>
+            {LOCALES.map((l) => <option key={l} value={l}>{t(`footer.lang_${l}`)}</option>)}
+          </select>
+        </label>
+        <label className="footer__select"><span>{t('footer.theme')}</span>
+          <select value={mode} onChange={(e) => setThemeMode(e.target.value as ThemeMode)}>
+            {(['light', 'dark', 'system'] as const).map((m) => <option key={m} value={m}>{t(`footer.theme_${m}`)}</option>)}
+          </select>
+        </label>
+      </div>
+      <p className="footer__note">{t('footer.note', { product: config?.productName ?? '' })}</p>
+    </footer>
+  );
+}
+
+/** Light theme: the auth card inside the page with header and footer; dark theme: only the card. */
+export function Frame(props: { auth: boolean; children: ReactNode }) {
+  const { theme } = useTheme();
+  const bare = props.auth && theme === 'dark';
+  return (
+    <div className={`page ${props.auth ? 'page--auth' : ''}`}>
+      {!bare && <Header />}
+      <main className="content" id="main">{props.children}</main>
+      {!bare ? <Footer /> : <div className="bare-footer"><Footer /></div>}
+    </div>
+  );
+}

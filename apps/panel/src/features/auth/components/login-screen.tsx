@@ -1,0 +1,48 @@
+/** LOGIN (spec section 2): e-mail and Continue; stores the e-mail and session id, then OTP. */
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { storage } from '../../../lib/storage';
+import { useUser } from '../../../lib/queries';
+import { navigate } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { useRequestCode } from '../api/auth.api';
+import { emailSchema, type EmailForm } from '../validation';
+import { AuthCard } from './auth-card';
+
+export default function LoginScreen() {
+  const { t, i18n } = useTranslation();
+  const request = useRequestCode();
+  const user = useUser();
+  const { register, handleSubmit, formState } = useForm<EmailForm>({
+    resolver: zodResolver(emailSchema), mode: 'onTouched', defaultValues: { email: storage.get('email') ?? '' },
+  });
+  // A stored e-mail with a token: try the user first (spec 2 Login).
+  useEffect(() => { if (user.data) navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true }); }, [user.data]);
+
+  const onSubmit = handleSubmit(async ({ email }) => {
+    try {
+      const { sessionId } = await request.mutateAsync({ email, locale: i18n.language });
+      storage.set('email', email);
+      storage.set('sessionId', sessionId);
+      navigate({ tab: 'OTP' });
+    } catch (err) {
+      const key = (err as Error).message;
+      toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : 'request_failed'));
+    }
+  });
+  const err = formState.errors.email;
+  return (
+    <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <Field label={t('login.email')} type="email" autoComplete="email" inputMode="email" placeholder={t('login.email_placeholder')}
+          error={err && formState.touchedFields.email ? t(err.message ?? 'validation.email_invalid') : undefined} {...register('email')} />
+        <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>{t('common.continue')}</Button>
+      </form>
+      <p className="fineprint">{t('login.terms')}</p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * OTP (spec section 2): the e-mail, a 6-digit code with an info tooltip, Continue, resend and back.
+ * Returns to LOGIN when the stored session or e-mail is missing. After success the stored session
+ * and e-mail are removed, the tokens kept; then QR + HUB if the profile has a given name, else
+ * PERSONAL_DATA (spec section 4 Auth flow).
+ */
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { useQueryClient } from '@tanstack/react-query';
+import { OTP_LENGTH } from '@tp/contract';
+import { storage } from '../../../lib/storage';
+import { setTokens } from '../../../lib/session';
+import { ApiError } from '../../../lib/api-client';
+import { userQuery } from '../../../lib/queries';
+import { navigate } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { InfoIcon } from '../../../ui/icons';
+import { useRequestCode, useVerifyCode } from '../api/auth.api';
+import { otpSchema, type OtpForm } from '../validation';
+import { AuthCard } from './auth-card';
+
+export default function OtpScreen() {
+  const { t, i18n } = useTranslation();
+  const qc = useQueryClient();
+  const email = storage.get('email');
+  const session = storage.get('sessionId');
+  const verify = useVerifyCode();
+  const resend = useRequestCode();
+  const [tip, setTip] = useState(false);
+  const { register, handleSubmit, formState } = useForm<OtpForm>({ resolver: zodResolver(otpSchema), mode: 'onTouched', defaultValues: { otp: '' } });
+
+  useEffect(() => {
+    if (!email) toast.error(t('validation.email_invalid'));
+    if (!email || !session) navigate({ tab: 'LOGIN' }, { replace: true });
+  }, [email, session, t]);
+
+  const onSubmit = handleSubmit(async ({ otp }) => {
+    if (!email || !session) return;
+    try {
+      const tokens = await verify.mutateAsync({ otp, session: storage.get('sessionId') ?? session, email });
+      storage.remove('sessionId');
+      storage.remove('email');
+      setTokens(tokens);
+      const user = await qc.fetchQuery(userQuery);
+      navigate(user.givenName ? { tab: 'QR', overlay: 'HUB' } : { tab: 'PERSONAL_DATA', overlay: null }, { replace: true });
+    } catch (err) {
+      const body = err instanceof ApiError ? err.body : {};
+      if (typeof body.sessionId === 'string') storage.set('sessionId', body.sessionId);
+      toast.error(t(err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token'));
+    }
+  });
+
+  const onResend = async () => {
+    if (!email) return;
+    try {
+      const { sessionId } = await resend.mutateAsync({ email, locale: i18n.language });
+      storage.set('sessionId', sessionId);
+      toast.success(t('otp.resent'));
+    } catch (err) {
+      toast.error(t(err instanceof ApiError ? err.message : 'request_failed'));
+    }
+  };
+
+  const err = formState.errors.otp;
+  return (
+    <AuthCard title={t('otp.title')} subtitle={<>{t('otp.subtitle')} <strong className="nowrap">{email}</strong></>}>
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <Field label={t('otp.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={OTP_LENGTH} pattern="[0-9]*" placeholder="000000"
+          className="field--otp" error={err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : undefined}
+          extra={
+            <span className="tooltip">
+              <button type="button" className="icon-btn icon-btn--small" aria-label={t('otp.what_is')} aria-expanded={tip} onClick={() => setTip((v) => !v)} onBlur={() => setTip(false)}><InfoIcon /></button>
+              {tip && <span role="tooltip" className="tooltip__bubble">{t('otp.tooltip')}</span>}
+            </span>
+          }
+          {...register('otp')} />
+        <Button type="submit" disabled={!formState.isValid || resend.isPending} loading={verify.isPending}>{t('common.continue')}</Button>
+      </form>
+      <div className="auth-links">
+        <button type="button" className="link" onClick={onResend} disabled={resend.isPending}>{t('otp.resend')}</button>
+        <button type="button" className="link" onClick={() => { storage.remove('sessionId'); navigate({ tab: 'LOGIN' }); }}>{t('otp.back')}</button>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,38 @@
+/** PERSONAL_DATA (spec section 2): first and last name after account creation, then QR + HUB. */
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import { navigate } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { useSaveProfile } from '../api/auth.api';
+import { personalDataSchema, type PersonalDataForm } from '../validation';
+import { AuthCard } from './auth-card';
+
+export default function PersonalDataScreen() {
+  const { t } = useTranslation();
+  const save = useSaveProfile();
+  const { register, handleSubmit, formState } = useForm<PersonalDataForm>({
+    resolver: zodResolver(personalDataSchema), mode: 'onTouched', defaultValues: { givenName: '', familyName: '' },
+  });
+  const onSubmit = handleSubmit(async (v) => {
+    try {
+      await save.mutateAsync({ givenName: v.givenName.trim(), familyName: v.familyName.trim() });
+      navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
+    } catch {
+      toast.error(t('request_failed'));
+    }
+  });
+  const e = formState.errors;
+  const touched = formState.touchedFields;
+  return (
+    <AuthCard title={t('personal.title')} subtitle={t('personal.subtitle')}>
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <Field label={t('personal.first_name')} autoComplete="given-name" error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined} {...register('givenName')} />
+        <Field label={t('personal.last_name')} autoComplete="family-name" error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
+        <Button type="submit" disabled={!formState.isValid || !formState.isDirty || save.isPending} loading={save.isPending}>{t('common.continue')}</Button>
+      </form>
+    </AuthCard>
+  );
+}

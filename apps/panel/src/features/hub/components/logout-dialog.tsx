@@ -1,0 +1,31 @@
+/** Logout (spec section 2): confirmation, GET /auth/logout, local cleanup, the host's onLogout callback. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { endSession } from '../../../lib/session';
+import { postToHost } from '../../../lib/host-bridge';
+import { navigate } from '../../../app/use-route';
+import { Modal } from '../../../ui/modal';
+import { Button } from '../../../ui/button';
+
+export function LogoutDialog(props: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const confirm = async () => {
+    setBusy(true);
+    // The session ends locally even when the network call fails.
+    await api('/auth/logout').catch(() => undefined);
+    endSession();
+    qc.clear();
+    postToHost({ type: 'logout' });
+    navigate({ tab: 'LOGIN', overlay: null, userTicketId: null, ticketName: null, settingsTab: null }, { replace: true });
+  };
+  return (
+    <Modal title={t('logout.title')} onClose={props.onClose}
+      footer={<><Button variant="secondary" onClick={props.onClose}>{t('common.cancel')}</Button><Button variant="danger" onClick={confirm} loading={busy}>{t('logout.confirm')}</Button></>}>
+      <p>{t('logout.text')}</p>
+    </Modal>
+  );
+}

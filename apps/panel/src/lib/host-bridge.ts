@@ -1,0 +1,53 @@
+/**
+ * The panel side of the embed protocol (packages/contract/src/embed.ts). Active when the panel
+ * runs in the loader's iframe (`embed` query parameter): messages go only to `hostOrigin`, and
+ * messages are accepted only from that origin and the parent window. Standalone it does nothing.
+ */
+import { EMBED_SOURCE, isPanelMessage, type PanelToHost, type SyncedParams } from '@tp/contract';
+
+type Outgoing = PanelToHost extends infer M ? (M extends { source: string } ? Omit<M, 'source'> : never) : never;
+
+const params = new URLSearchParams(window.location.search);
+const mode = params.get('embed');
+const hostOrigin = (() => {
+  try { return mode ? new URL(params.get('hostOrigin') ?? '').origin : null; } catch { return null; }
+})();
+
+/** How the panel is shown: 'modal', 'inline' or 'standalone'. */
+export const embedMode: 'modal' | 'inline' | 'standalone' = hostOrigin && (mode === 'modal' || mode === 'inline') ? mode : 'standalone';
+
+/** Query parameters that belong to the embedding, not to the panel's route. */
+export const EMBED_PARAMS = ['embed', 'hostOrigin'];
+
+/** Posts a message to the host page (no-op standalone). */
+export function postToHost(message: Outgoing): void {
+  if (embedMode === 'standalone' || !hostOrigin || window.parent === window) return;
+  window.parent.postMessage({ source: EMBED_SOURCE, ...message }, hostOrigin);
+}
+
+/** Listens for `navigate` messages from the host. Returns an unsubscribe function. */
+export function onHostNavigate(handler: (params: SyncedParams) => void): () => void {
+  if (embedMode === 'standalone') return () => undefined;
+  const listener = (event: MessageEvent) => {
+    if (event.origin !== hostOrigin || event.source !== window.parent || !isPanelMessage(event.data)) return;
+    if (event.data.type === 'navigate') handler(event.data.params);
+  };
+  window.addEventListener('message', listener);
+  return () => window.removeEventListener('message', listener);
+}
+
+/** Reports the content height to the host in inline mode. */
+export function startHeightReports(): void {
+  if (embedMode !== 'inline' || typeof ResizeObserver === 'undefined') return;
+  let last = 0;
+  const ro = new ResizeObserver(() => {
+    const h = Math.ceil(document.documentElement.scrollHeight);
+    if (h !== last) { last = h; postToHost({ type: 'height', height: h }); }
+  });
+  ro.observe(document.body);
+}
+
+/** Asks the host to close the panel (standalone: nothing to close). */
+export function closePanel(): void {
+  postToHost({ type: 'close' });
+}

@@ -1,0 +1,15 @@
+/**
+ * TanStack Query client (DESIGN: cache tags of spec section 4 are query-key roots; keep time 60 s;
+ * data reused until a tag is invalidated; no refetch on focus or reconnect).
+ */
+import { QueryClient } from '@tanstack/react-query';
+import { CACHE_GC_TIME_MS } from '@tp/contract';
+
+export function createQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { gcTime: CACHE_GC_TIME_MS, staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 },
+      mutations: { retry: 0 },
+    },
+  });
+}

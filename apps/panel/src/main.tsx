@@ -1,0 +1,22 @@
+/** Boot: language from the path, i18n, query client, host bridge, then the app. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { initI18n, langFromPath } from './lib/i18n';
+import { createQueryClient } from './lib/query-client';
+import { postToHost, startHeightReports } from './lib/host-bridge';
+import { App } from './app/app';
+import './app/styles.css';
+
+initI18n(langFromPath(window.location.pathname));
+const queryClient = createQueryClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
+  </StrictMode>,
+);
+postToHost({ type: 'ready' });
+startHeightReports();
