@@ -5,7 +5,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ToastContainer } from 'react-toastify';
-import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract';
+import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from './routing';
 import { useRoute } from './use-route';
 import { Frame } from './layout';

@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { LOCALES, type Locale } from '@tp/contract';
+import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
 import { assetUrl } from '../lib/format';

@@ -3,7 +3,7 @@
  * PANEL_TAB chooses the screen (lower case accepted), PANEL_OVERLAY_TAB=HUB the hub overlay,
  * USER_TICKET_ID the ticket (encoded), TICKET_NAME its encoded name, SETTINGS_TAB the settings tab.
  */
-import { PANEL_TABS, PANEL_OVERLAY_TABS, type PanelTab, type PanelOverlayTab } from '@tp/contract';
+import { PANEL_TABS, PANEL_OVERLAY_TABS, type PanelTab, type PanelOverlayTab } from '@tp/contract/constants';
 
 export interface Route {
   tab: PanelTab;

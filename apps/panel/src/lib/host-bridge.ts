@@ -3,7 +3,7 @@
  * runs in the loader's iframe (`embed` query parameter): messages go only to `hostOrigin`, and
  * messages are accepted only from that origin and the parent window. Standalone it does nothing.
  */
-import { EMBED_SOURCE, isPanelMessage, type PanelToHost, type SyncedParams } from '@tp/contract';
+import { EMBED_SOURCE, isPanelMessage, type PanelToHost, type SyncedParams } from '@tp/contract/embed';
 
 type Outgoing = PanelToHost extends infer M ? (M extends { source: string } ? Omit<M, 'source'> : never) : never;
 

@@ -6,7 +6,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
 import 'dayjs/locale/es';
-import { LOCALES, type Locale } from '@tp/contract';
+import { LOCALES, type Locale } from '@tp/contract/constants';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 

@@ -3,7 +3,7 @@
  * data reused until a tag is invalidated; no refetch on focus or reconnect).
  */
 import { QueryClient } from '@tanstack/react-query';
-import { CACHE_GC_TIME_MS } from '@tp/contract';
+import { CACHE_GC_TIME_MS } from '@tp/contract/constants';
 
 export function createQueryClient() {
   return new QueryClient({

@@ -3,7 +3,7 @@
  * touched and in error.
  */
 import * as z from 'zod';
-import { OTP_LENGTH } from '@tp/contract';
+import { OTP_LENGTH } from '@tp/contract/constants';
 
 export const emailSchema = z.object({
   email: z.string().trim().min(1, 'validation.email_required').pipe(z.email('validation.email_invalid')),

@@ -10,7 +10,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { useQueryClient } from '@tanstack/react-query';
-import { OTP_LENGTH } from '@tp/contract';
+import { OTP_LENGTH } from '@tp/contract/constants';
 import { storage } from '../../../lib/storage';
 import { setTokens } from '../../../lib/session';
 import { ApiError } from '../../../lib/api-client';

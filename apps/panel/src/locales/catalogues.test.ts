@@ -1,0 +1,39 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MESSAGE_KEYS } from '@tp/contract/messages';
+import en from './en.json';
+import es from './es.json';
+
+function flatten(o: Record<string, unknown>, prefix = ''): string[] {
+  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+}
+const enKeys = new Set(flatten(en));
+const esKeys = new Set(flatten(es));
+const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);
+
+/** Every t('...') key used in the source. */
+function usedKeys(dir: string): string[] {
+  return readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return usedKeys(p);
+    if (!/\.tsx?$/.test(f) || f.endsWith('.test.ts')) return [];
+    return [...readFileSync(p, 'utf8').matchAll(/\bt\('([a-z_][\w.]*)'/g)].map((m) => m[1]);
+  });
+}
+
+describe('catalogues', () => {
+  it('en and es have the same keys', () => {
+    expect([...enKeys].filter((k) => !esKeys.has(k))).toEqual([]);
+    expect([...esKeys].filter((k) => !enKeys.has(k))).toEqual([]);
+  });
+  it('every server message key is translated in both', () => {
+    expect(MESSAGE_KEYS.filter((k) => !has(enKeys, k))).toEqual([]);
+    expect(MESSAGE_KEYS.filter((k) => !has(esKeys, k))).toEqual([]);
+  });
+  it('every key used in the source exists', () => {
+    const used = [...new Set(usedKeys(join(import.meta.dirname, '..')))];
+    expect(used.length).toBeGreaterThan(40);
+    expect(used.filter((k) => !has(enKeys, k))).toEqual([]);
+  });
+});
