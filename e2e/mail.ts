@@ -1,24 +1,33 @@
-/** Reads sign-in codes from the SMTP sink's .eml files (see global-setup.ts). */
+/** Reads the mails the SMTP sink stored as .eml files (see global-setup.ts). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Waits for a sign-in code e-mail to `email` newer than `after` mails and returns the 6-digit code. */
-export async function waitForCode(email: string, timeoutMs = 15_000): Promise<string> {
-  const dir = process.env.E2E_MAIL_DIR!;
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const files = readdirSync(dir).sort().reverse();
-    for (const f of files) {
-      const raw = readFileSync(join(dir, f), 'utf8');
-      const to = /^To: (.+)$/im.exec(raw)?.[1] ?? '';
-      if (!to.toLowerCase().includes(email.toLowerCase())) continue;
-      const code = /^Subject: .*?(\d{6})/im.exec(raw)?.[1];
-      if (code) return code;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`no code mailed to ${email}`);
+const dir = () => process.env.E2E_MAIL_DIR!;
+
+/** Number of mails received so far; pass it as `after` to wait only for newer mails. */
+export const mailCount = () => readdirSync(dir()).length;
+
+/** Raw .eml texts received after the first `after` mails, oldest first. */
+export function mailsAfter(after = 0): string[] {
+  return readdirSync(dir()).sort().slice(after).map((f) => readFileSync(join(dir(), f), 'utf8'));
 }
 
-/** Number of mails received so far. */
-export const mailCount = () => readdirSync(process.env.E2E_MAIL_DIR!).length;
+/** Waits for a mail to `email` among those after `after` that `match` accepts; returns its raw text. */
+export async function waitForMail(email: string, opts: { after?: number; match?: (raw: string) => boolean; timeoutMs?: number } = {}): Promise<string> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  while (Date.now() < deadline) {
+    const found = mailsAfter(opts.after ?? 0).reverse().find((raw) => {
+      const to = /^To: (.+)$/im.exec(raw)?.[1] ?? '';
+      return to.toLowerCase().includes(email.toLowerCase()) && (opts.match?.(raw) ?? true);
+    });
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no matching mail to ${email}`);
+}
+
+/** Waits for a sign-in code mailed to `email` after `after` mails and returns the 6 digits. */
+export async function waitForCode(email: string, after = 0, timeoutMs = 15_000): Promise<string> {
+  const raw = await waitForMail(email, { after, timeoutMs, match: (r) => /^Subject: .*?\d{6}/im.test(r) });
+  return /^Subject: .*?(\d{6})/im.exec(raw)![1];
+}

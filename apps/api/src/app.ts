@@ -3,7 +3,7 @@
  * Tests build it with their own database and clock and call it through `app.inject`.
  */
 import Fastify from 'fastify';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -139,10 +139,10 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
     setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
   const indexFile = join(config.panelDistDir, 'index.html');
-  let html: string | null = null;
   for (const lang of ['en', 'es']) {
     app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => {
-      html ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : null;
+      // Read per request (a few KB): a rebuild is served without a restart.
+      const html = await readFile(indexFile, 'utf8').catch(() => null);
       if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
       return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html.replace('<html lang="en"', `<html lang="${lang}"`));
     });

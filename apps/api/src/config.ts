@@ -32,7 +32,7 @@ export interface Config {
   refreshGraceSeconds: number;
   /** OTP validity, seconds (10 min). */
   otpTtlSeconds: number;
-  /** Minimum gap between two codes for one e-mail, seconds (60). */
+  /** Minimum gap between two codes for one e-mail, seconds (OTP_RESEND_SECONDS, default 60). */
   otpResendSeconds: number;
   /** Wrong codes that end a sign-in (5). */
   otpMaxAttempts: number;
@@ -106,7 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     refreshGraceSeconds: 10,
     otpTtlSeconds: 10 * 60,
-    otpResendSeconds: 60,
+    otpResendSeconds: int('OTP_RESEND_SECONDS', env.OTP_RESEND_SECONDS, 60),
     otpMaxAttempts: 5,
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),

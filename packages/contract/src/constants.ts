@@ -31,3 +31,6 @@ export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
 /** Benefit type of an unlockable digital benefit (spec section 2, Ticket page). */
 export const DIGITAL_BENEFIT_TYPE = 'benefits.digital';
+
+/** SETTINGS_TAB value that opens the payout tab (spec section 2 Routing). */
+export const SETTINGS_TAB_PAYOUT = 'ACCOUNT_VERIFICATION';

@@ -20,6 +20,11 @@ const SCREENS: Partial<Record<PanelTab, LazyExoticComponent<ComponentType>>> = {
   QR: lazy(() => import('../features/qr/components/qr-screen')),
   MY_TICKET: lazy(() => import('../features/tickets/components/my-tickets-screen')),
   TICKET: lazy(() => import('../features/tickets/components/ticket-screen')),
+  GIFT: lazy(() => import('../features/gift/components/gift-screen')),
+  SWAP: lazy(() => import('../features/swap/components/swap-screen')),
+  RESELL: lazy(() => import('../features/resell/components/resell-screen')),
+  REDEEM: lazy(() => import('../features/redeem/components/redeem-screen')),
+  SETTINGS: lazy(() => import('../features/settings/components/settings-screen')),
 };
 /** Tabs with a screen; the hub shows the others as coming soon. */
 export const AVAILABLE_TABS: ReadonlySet<PanelTab> = new Set(Object.keys(SCREENS) as PanelTab[]);

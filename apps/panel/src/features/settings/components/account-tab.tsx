@@ -1,0 +1,8 @@
+/** Settings account tab. Placeholder until its issue lands. */
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../../ui/bits';
+
+export function AccountTab() {
+  const { t } = useTranslation();
+  return <EmptyState message={t('hub.coming_soon_text')} />;
+}

@@ -1,0 +1,68 @@
+/**
+ * Shared steps for the Playwright specs: sign a person in (through the API, or through the panel as
+ * a person would), and the server's URLs. The server is started by global-setup.ts.
+ */
+import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { mailCount, waitForCode } from './mail';
+
+export const baseUrl = () => process.env.E2E_BASE_URL!;
+/** The same server under another origin (localhost vs 127.0.0.1): the demo host page as a third-party site. */
+export const hostUrl = () => process.env.E2E_HOST_URL!;
+
+export interface Tokens { accessToken: string; refreshToken: string }
+
+/** Signs `email` in through the API (code read from the mail sink); a new account gets `names`. */
+export async function apiSignIn(email: string, names = { givenName: 'Test', familyName: 'Person' }): Promise<Tokens> {
+  const before = mailCount();
+  const r1 = await fetch(`${baseUrl()}/v1/auth/signInOrRegisterAndSignIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  if (!r1.ok) throw new Error(`sign-in request failed: ${r1.status} ${await r1.text()}`);
+  const { sessionId } = (await r1.json()) as { sessionId: string };
+  const otp = await waitForCode(email, before);
+  const r2 = await fetch(`${baseUrl()}/v1/auth/verifyLoginRequest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, session: sessionId, otp }) });
+  if (!r2.ok) throw new Error(`verify failed: ${r2.status} ${await r2.text()}`);
+  const tokens = (await r2.json()) as Tokens;
+  const me = await (await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { givenName?: string | null };
+  if (!me.givenName) {
+    await fetch(`${baseUrl()}/v1/auth/profile`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}` }, body: JSON.stringify(names) });
+  }
+  return tokens;
+}
+
+/** Puts a signed-in session for `email` into the context's storage (before any page loads). */
+export async function signInContext(context: BrowserContext, email: string): Promise<Tokens> {
+  const tokens = await apiSignIn(email);
+  await context.addInitScript((t) => {
+    if (!sessionStorage.getItem('e2e.seeded')) {
+      localStorage.setItem('tp.accessToken', t.accessToken);
+      localStorage.setItem('tp.refreshToken', t.refreshToken);
+      sessionStorage.setItem('e2e.seeded', '1');
+    }
+  }, tokens);
+  return tokens;
+}
+
+/** Opens the standalone panel at `/{lang}/?{query}`. */
+export async function openPanel(page: Page, query: string, lang: 'en' | 'es' = 'en') {
+  await page.goto(`${baseUrl()}/${lang}/?${query}`);
+}
+
+/** Signs in through the panel's LOGIN and OTP screens (and PERSONAL_DATA for a new account). */
+export async function signInViaPanel(page: Page, email: string, names = { givenName: 'Test', familyName: 'Person' }) {
+  const before = mailCount();
+  await page.getByRole('textbox', { name: /e-?mail|correo/i }).fill(email);
+  await page.getByRole('button', { name: /continue|continuar/i }).click();
+  const code = await waitForCode(email, before);
+  await page.getByRole('textbox', { name: /code|código/i }).fill(code);
+  await page.getByRole('button', { name: /continue|continuar/i }).click();
+  const personal = page.getByRole('textbox', { name: /first name|nombre/i });
+  const hub = page.getByRole('dialog');
+  await expect(personal.or(hub).first()).toBeVisible();
+  if (await personal.isVisible()) {
+    await personal.fill(names.givenName);
+    await page.getByRole('textbox', { name: /last name|apellido/i }).fill(names.familyName);
+    await page.getByRole('button', { name: /continue|continuar/i }).click();
+  }
+}
+
+/** A fresh e-mail address for a new account. */
+export const freshEmail = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
