@@ -31,6 +31,20 @@ describe('swap', () => {
     expect(list[0].currencySymbol).toBe('A$');
   });
 
+  it('base tickets and targets name their event; base tickets list the caller\'s user ticket ids', async () => {
+    const list = await bases(alice) as (SwapTicket & { eventName: string; eventVenue: string; eventStartDateTime: string; eventTimeZone: string; userTicketIds: number[] })[];
+    const mine = (await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(alice) })).json() as MyTicket[];
+    const ga = list.find((x) => x.eventName === 'Laneway Sessions' && x.name === 'General Admission')!;
+    expect(ga).toMatchObject({ eventVenue: 'Sidney Myer Music Bowl', eventTimeZone: 'Australia/Melbourne' });
+    expect(Number.isNaN(Date.parse(ga.eventStartDateTime))).toBe(false);
+    const gaTicket = mine.find((x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'General Admission')!;
+    expect(ga.userTicketIds).toEqual([gaTicket.userTicketId]);
+    expect(list.flatMap((x) => x.userTicketIds)).not.toContain(mine.find((x) => x.eventName === 'Harbour Lights Festival')!.userTicketId);
+    const [target] = await targets(alice, ga.id) as (SwapTicket & { eventName: string; userTicketIds?: number[] })[];
+    expect(target).toMatchObject({ name: 'VIP', eventName: 'Laneway Sessions', eventId: ga.eventId });
+    expect(target.userTicketIds).toBeUndefined();
+  });
+
   it('downgrade: confirms at once, changes the type, moves stock and records history', async () => {
     const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
     const [target] = await targets(alice, vip.id);

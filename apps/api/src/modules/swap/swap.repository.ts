@@ -15,11 +15,11 @@ export type SwapRow = typeof swaps.$inferSelect;
 export const swapRepository = {
   /** Base ticket types with the count of the user's eligible tickets, only types that have a swap pair. */
   async baseTypes(db: DbOrTx, userId: number, now: Date) {
-    return db.select({ type: ticketTypes, quantity: sql<number>`count(*)::int` }).from(userTickets)
+    return db.select({ type: ticketTypes, event: events, quantity: sql<number>`count(*)::int`, userTicketIds: sql<number[]>`array_agg(${userTickets.id} order by ${userTickets.id})` }).from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eligible(userId, now), sql`exists (select 1 from ${swapPairs} where ${swapPairs.fromTicketTypeId} = ${ticketTypes.id})`))
-      .groupBy(ticketTypes.id, events.startsAt).orderBy(asc(events.startsAt), asc(ticketTypes.id));
+      .groupBy(ticketTypes.id, events.id).orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
   /** The user's eligible ticket ids of a type, oldest first, row-locked when `lock`. */
   async eligibleTicketIds(db: DbOrTx, userId: number, ticketTypeId: number, now: Date, lock = false): Promise<number[]> {
@@ -30,10 +30,11 @@ export const swapRepository = {
     const rows = lock ? await q.for('update', { of: userTickets }) : await q;
     return rows.map((r) => r.id);
   },
-  /** Pairs from a base type with the target type. */
+  /** Pairs from a base type with the target type and its event. */
   async pairsFrom(db: DbOrTx, fromTicketTypeId: number) {
-    return db.select({ pair: swapPairs, target: ticketTypes }).from(swapPairs)
+    return db.select({ pair: swapPairs, target: ticketTypes, event: events }).from(swapPairs)
       .innerJoin(ticketTypes, eq(ticketTypes.id, swapPairs.toTicketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(swapPairs.fromTicketTypeId, fromTicketTypeId)).orderBy(asc(swapPairs.id));
   },
   async pair(db: DbOrTx, id: number) {

@@ -11,11 +11,16 @@ import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
+type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
 
-/** The Swap base ticket / target shape of spec section 3 (price in major units). */
-const toSwapTicket = (type: TypeRow, id: number, quantity: number, eventId: number) => ({
+/**
+ * The Swap base ticket / target shape of spec section 3 (price in major units), plus the event's name,
+ * venue, city, start (ISO UTC) and time zone so the panel can tell apart types of the same name.
+ */
+const toSwapTicket = (type: TypeRow, event: EventRow, id: number, quantity: number) => ({
   id, name: type.name, logo: type.logo, price: fromCents(type.priceCents), currencySymbol: currencySymbol(type.currencyCode),
-  currencyCode: type.currencyCode, quantity, eventId,
+  currencyCode: type.currencyCode, quantity, eventId: event.id,
+  eventName: event.name, eventVenue: event.venue, eventCity: event.city, eventStartDateTime: event.startsAt.toISOString(), eventTimeZone: event.timeZone,
 });
 
 export function createSwapService(deps: { database: Database; now: () => Date; reservationSeconds?: number }) {
@@ -23,19 +28,22 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
   const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
 
   return {
-    /** GET /ticket_swap/tickets: the caller's swappable ticket types; `id` is the ticket type id, `quantity` how many they hold. */
+    /**
+     * GET /ticket_swap/tickets: the caller's swappable ticket types; `id` is the ticket type id, `quantity` how many
+     * they hold, `userTicketIds` which of their tickets those are (so a USER_TICKET_ID can pre-select its type).
+     */
     async baseTickets(userId: number) {
       const rows = await repo.baseTypes(db, userId, deps.now());
-      return rows.map((r) => toSwapTicket(r.type, r.type.id, r.quantity, r.type.eventId));
+      return rows.map((r) => ({ ...toSwapTicket(r.type, r.event, r.type.id, r.quantity), userTicketIds: r.userTicketIds.map(Number) }));
     },
 
     /** GET /ticket_swap/tickets/{ticketId}: targets of a base type; `id` is the swap pair id, `quantity` the stock left. */
     async targets(ticketTypeId: number) {
       const now = deps.now();
       const pairs = await repo.pairsFrom(db, ticketTypeId);
-      return Promise.all(pairs.map(async ({ pair, target }) => {
+      return Promise.all(pairs.map(async ({ pair, target, event }) => {
         const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
-        return toSwapTicket(target, pair.id, left, target.eventId);
+        return toSwapTicket(target, event, pair.id, left);
       }));
     },
 
