@@ -19,9 +19,15 @@ export type ListingRow = typeof resaleListings.$inferSelect;
 export type OrderRow = typeof resaleOrders.$inferSelect;
 
 export const resaleRepository = {
-  /** Eligible tickets of a user grouped by type, with the lowest ticket id of each group. */
-  async availableByType(db: DbOrTx, userId: number, now: Date, countries: string[]) {
-    return db.select({ ...typeEvent, firstTicketId: sql<number>`min(${userTickets.id})::int`, count: sql<number>`count(*)::int` }).from(userTickets)
+  /**
+   * Eligible tickets of a user grouped by type, with the lowest ticket id of each group, or `preferId`
+   * for the group that holds it (the ticket the user came from).
+   */
+  async availableByType(db: DbOrTx, userId: number, now: Date, countries: string[], preferId?: number) {
+    const first = preferId
+      ? sql<number>`coalesce(max(case when ${userTickets.id} = ${preferId} then ${userTickets.id} end), min(${userTickets.id}))::int`
+      : sql<number>`min(${userTickets.id})::int`;
+    return db.select({ ...typeEvent, firstTicketId: first, count: sql<number>`count(*)::int` }).from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eligible(userId, now), inArray(events.country, countries)))
@@ -58,8 +64,8 @@ export const resaleRepository = {
   },
   /** A seller's listings with their type and first ticket id; `which` picks live ones or those with sales. */
   async listingsOf(db: DbOrTx, sellerId: number, which: 'SALE' | 'SOLD') {
-    return db.select({ listing: resaleListings, type: ticketTypes, firstTicketId: sql<number>`(select min(${resaleListingTickets.userTicketId}) from ${resaleListingTickets} where ${resaleListingTickets.listingId} = ${resaleListings.id})::int` })
-      .from(resaleListings).innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
+    return db.select({ listing: resaleListings, type: ticketTypes, event: events, firstTicketId: sql<number>`(select min(${resaleListingTickets.userTicketId}) from ${resaleListingTickets} where ${resaleListingTickets.listingId} = ${resaleListings.id})::int` })
+      .from(resaleListings).innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId)).innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eq(resaleListings.sellerId, sellerId), which === 'SALE' ? eq(resaleListings.status, 'LISTED') : gt(resaleListings.soldQuantity, 0)))
       .orderBy(desc(which === 'SALE' ? resaleListings.listedAt : resaleListings.soldAt));
   },

@@ -14,8 +14,10 @@ const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.leng
 export function resaleRoutes(app: App, deps: { resale: ResaleService; requireAuth: PreHandler; redeemPerMinute: number }) {
   const pre = { preHandler: deps.requireAuth };
   const listings = z.array(resell.listingWithTotals);
-  app.get('/resell/tickets/available', { ...pre, schema: { tags: ['resale'], response: { 200: z.array(resell.resellableTicket) } } },
-    async (req) => deps.resale.available(req.auth.userId));
+  // `userTicketId` (optional): the ticket the user came from; its group reports it as `userTicketId`.
+  const availableQuery = z.object({ userTicketId: z.coerce.number().int().positive().max(2_147_483_647).optional() });
+  app.get('/resell/tickets/available', { ...pre, schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } } },
+    async (req) => deps.resale.available(req.auth.userId, req.query.userTicketId));
   app.post('/resell/ticket/calculation', { ...pre, schema: { tags: ['resale'], body: resell.priceCalculationRequest, response: { 200: resell.priceCalculationResponse } } },
     async (req) => deps.resale.calculate(req.body.ticketId, req.body.selectedPrice, req.body.quantity));
   app.post('/resell', { ...pre, schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } } },

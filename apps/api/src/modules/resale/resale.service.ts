@@ -31,6 +31,9 @@ function newCode(): string {
   return out.match(/.{4}/g)!.join('-');
 }
 
+/** How resale names a ticket type to its holder: "Event · Type" (as redeem does). */
+const displayName = (event: { name: string }, type: { name: string }) => `${event.name} · ${type.name}`;
+
 export interface ResaleDeps { database: Database; config: Config; mail: MailProvider; payouts: PayoutProvider; now: () => Date; userEmail: (userId: number) => Promise<string> }
 
 export function createResaleService(deps: ResaleDeps) {
@@ -39,10 +42,10 @@ export function createResaleService(deps: ResaleDeps) {
   const feeOf = (priceCents: number) => Math.round((priceCents * config.resaleFeeBps) / 10_000);
   const shareUrl = (token: string) => `${config.publicUrl}/r/${token}`;
 
-  function toListing(row: { listing: ListingRow; type: { name: string; logo: string | null }; firstTicketId: number }) {
+  function toListing(row: { listing: ListingRow; type: { name: string; logo: string | null }; event: { name: string }; firstTicketId: number }) {
     const l = row.listing;
     return {
-      userTicketId: row.firstTicketId, name: row.type.name, ticketLogo: row.type.logo, price: fromCents(l.priceCents),
+      userTicketId: row.firstTicketId, name: displayName(row.event, row.type), ticketLogo: row.type.logo, price: fromCents(l.priceCents),
       currencySymbol: currencySymbol(l.currencyCode), listedDate: l.listedAt.toISOString(), soldDate: l.soldAt?.toISOString() ?? null,
       shareLinkUrl: shareUrl(l.shareToken),
       listingId: l.id, quantity: l.quantity, soldQuantity: l.soldQuantity, serviceFee: fromCents(l.feeCents), total: fromCents(l.priceCents + l.feeCents),
@@ -82,11 +85,15 @@ export function createResaleService(deps: ResaleDeps) {
   return {
     payOrder,
 
-    /** GET /resell/tickets/available: the holder's listable tickets, grouped by type. */
-    async available(userId: number) {
-      const rows = await repo.availableByType(db, userId, now(), config.resaleCountries);
+    /**
+     * GET /resell/tickets/available: the holder's listable tickets, grouped by type. `ticketName` is
+     * "Event · Type" (the entry has no event field and one holder may own the same type name at two events).
+     * `preferUserTicketId` (the ticket the user came from) becomes the `userTicketId` of its group.
+     */
+    async available(userId: number, preferUserTicketId?: number) {
+      const rows = await repo.availableByType(db, userId, now(), config.resaleCountries, preferUserTicketId);
       return rows.map((r) => ({
-        userTicketId: r.firstTicketId, ticketId: r.type.id, ticketName: r.type.name, ticketLogo: r.type.logo, availableTicketCount: r.count,
+        userTicketId: r.firstTicketId, ticketId: r.type.id, ticketName: displayName(r.event, r.type), ticketLogo: r.type.logo, availableTicketCount: r.count,
         ticketPrice: fromCents(r.type.priceCents), maxTicketPrice: fromCents(r.type.maxResalePriceCents), currencyCode: r.type.currencyCode,
         currencySymbol: currencySymbol(r.type.currencyCode),
       }));
@@ -231,7 +238,7 @@ export function createResaleService(deps: ResaleDeps) {
         const ids = await repo.orderTicketIds(tx, order.id);
         await repo.redeem(tx, { orderId: order.id, userId, ticketIds: ids, at });
         const row = (await repo.order(tx, order.id))!;
-        return { name: `${row.event.name} · ${row.type.name}`, logo: row.type.logo ?? row.event.logo };
+        return { name: displayName(row.event, row.type), logo: row.type.logo ?? row.event.logo };
       });
     },
 
