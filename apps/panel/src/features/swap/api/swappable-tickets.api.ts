@@ -1,0 +1,17 @@
+/**
+ * GET /v1/ticket_swap/tickets (spec section 7): the caller's swap base tickets, cache tag SWAPPABLE_TICKETS.
+ * Entries are grouped by ticket type (docs/decisions/001): `id` is the ticket type id, `quantity` how many the
+ * caller holds, `userTicketIds` which tickets those are. Errors: ApiError with a message key.
+ */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { swap } from '@tp/contract';
+import { api } from '../../../lib/api-client';
+
+export type SwapTicket = swap.SwapTicket;
+
+export const swappableTicketsQuery = queryOptions({
+  queryKey: ['SWAPPABLE_TICKETS'],
+  queryFn: () => api<SwapTicket[]>('/ticket_swap/tickets'),
+});
+
+export const useSwappableTickets = () => useQuery(swappableTicketsQuery);
