@@ -4,11 +4,12 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { initI18n, langFromPath } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
-import { postToHost, startHeightReports } from './lib/host-bridge';
+import { embedMode, postToHost, startHeightReports } from './lib/host-bridge';
 import { App } from './app/app';
 import './app/styles.css';
 
 initI18n(langFromPath(window.location.pathname));
+document.documentElement.dataset.embed = embedMode;
 const queryClient = createQueryClient();
 
 createRoot(document.getElementById('root')!).render(

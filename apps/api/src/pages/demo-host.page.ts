@@ -1,4 +1,105 @@
-// TEMPORARY placeholder until the demo host page lands (helper writes the real one).
-export function renderDemoHostPage(opts: { orgName: string; orgLogoUrl: string; orgWebsite: string; panelOrigin: string; lang: 'en' | 'es' }): string {
-  return `<!doctype html><title>${opts.orgName}</title><script src="${opts.panelOrigin}/embed.js" async></script>`;
+/**
+ * The demo host page served at `/`: an organiser's own web site that embeds the panel through the
+ * loader (`/embed.js`), as a modal (the "My tickets" buttons) and inline (the "Your tickets" section).
+ * The loader's onClose / onLogout callbacks write into a visible status line, so a person (or a test)
+ * sees them fire. `?lang=es` shows the page and the panel in Spanish.
+ */
+import { escapeHtml as e } from './html.js';
+
+type Lang = 'en' | 'es';
+
+const TEXT = {
+  en: {
+    nav: ['Line-up', 'Festivals', 'Tickets', 'FAQ'], myTickets: 'My tickets', season: 'Summer season 2026/27',
+    hero: 'Live music across Australia and Aotearoa', lead: 'Seven nights, seven cities. Your tickets, QR pass, gifts and resale are one click away.',
+    events: 'On sale now', inline: 'Your tickets, right here', inlineLead: 'The same panel, shown inline in the page.',
+    status: 'Panel events', idle: 'No panel events yet.', closed: 'Panel closed', loggedOut: 'Logged out of the panel',
+    foot: 'A demo organiser site. The ticket panel is embedded with one script tag.', lang: 'Español', langHref: '?lang=es',
+  },
+  es: {
+    nav: ['Cartel', 'Festivales', 'Entradas', 'Preguntas'], myTickets: 'Mis entradas', season: 'Temporada de verano 2026/27',
+    hero: 'Música en directo en Australia y Aotearoa', lead: 'Siete noches, siete ciudades. Tus entradas, tu pase QR, regalos y reventa a un clic.',
+    events: 'A la venta', inline: 'Tus entradas, aquí mismo', inlineLead: 'El mismo panel, integrado en la página.',
+    status: 'Eventos del panel', idle: 'Aún no hay eventos del panel.', closed: 'Panel cerrado', loggedOut: 'Sesión del panel cerrada',
+    foot: 'Un sitio de organizador de demostración. El panel se integra con una sola etiqueta script.', lang: 'English', langHref: '?lang=en',
+  },
+} as const;
+
+const EVENTS = [
+  { name: 'Harbour Lights Festival', city: 'Sydney', img: 'harbour-lights' },
+  { name: 'Laneway Sessions', city: 'Melbourne', img: 'laneway-sessions' },
+  { name: 'Aotearoa Sound', city: 'Auckland', img: 'aotearoa-sound' },
+  { name: 'River Nights', city: 'Brisbane', img: 'river-nights' },
+];
+
+/** Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served. */
+export function renderDemoHostPage(opts: { orgName: string; orgLogoUrl: string; orgWebsite: string; panelOrigin: string; lang: Lang }): string {
+  const t = TEXT[opts.lang];
+  const cards = EVENTS.map((ev) => `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`).join('');
+  return `<!doctype html>
+<html lang="${opts.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(opts.orgName)}</title>
+<style>
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#161326;background:#faf8ff}
+a{color:#5b21b6}
+header{display:flex;align-items:center;gap:16px;padding:14px 20px;background:#1e1b4b;color:#fff;flex-wrap:wrap}
+header img{border-radius:10px}header .brand{display:flex;align-items:center;gap:10px;font-weight:800;font-size:1.1rem;color:#fff;text-decoration:none}
+nav{display:flex;gap:16px;flex-wrap:wrap}nav a{color:#e9e5ff;text-decoration:none;font-size:.95rem}
+.spacer{flex:1}.btn{display:inline-flex;align-items:center;gap:8px;min-height:44px;padding:10px 18px;border:0;border-radius:999px;background:#facc15;color:#1e1b4b;font-weight:700;cursor:pointer;font-size:1rem}
+.lang{color:#e9e5ff}
+.hero{padding:56px 20px;background:linear-gradient(135deg,#1e1b4b,#7c3aed);color:#fff}
+.hero>div{max-width:1024px;margin:0 auto}.hero h1{font-size:clamp(1.8rem,5vw,3rem);line-height:1.1;margin:8px 0 12px}.hero p{max-width:560px;color:#e9e5ff}
+.eyebrow{text-transform:uppercase;letter-spacing:.12em;font-size:.8rem;color:#facc15;font-weight:700}
+main{max-width:1024px;margin:0 auto;padding:32px 20px}
+.cards{list-style:none;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(220px,1fr));gap:16px}
+.card{background:#fff;border-radius:16px;overflow:hidden;box-shadow:0 6px 20px rgba(30,27,75,.08)}.card img{display:block;width:100%;height:auto}
+.card div{padding:12px 14px;display:flex;flex-direction:column}.card span{color:#5b5675;font-size:.9rem}
+.inline{margin-top:40px}.inline-frame{border:1px solid #e4defa;border-radius:18px;overflow:hidden;background:#fff}
+.status{margin-top:24px;padding:12px 16px;border-radius:12px;background:#efeaff}
+footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
+</style>
+</head>
+<body>
+<header>
+  <a class="brand" href="${e(opts.orgWebsite)}"><img src="${e(opts.orgLogoUrl)}" alt="" width="40" height="40">${e(opts.orgName)}</a>
+  <nav aria-label="${e(opts.orgName)}">${t.nav.map((n) => `<a href="#events">${e(n)}</a>`).join('')}</nav>
+  <span class="spacer"></span>
+  <a class="lang" href="${t.langHref}">${t.lang}</a>
+  <button class="btn" type="button" data-ticket-panel-open>${t.myTickets}</button>
+</header>
+<section class="hero"><div>
+  <span class="eyebrow">${t.season}</span>
+  <h1>${t.hero}</h1>
+  <p>${t.lead}</p>
+  <button class="btn" type="button" data-ticket-panel-open="MY_TICKET">${t.myTickets}</button>
+</div></section>
+<main>
+  <h2 id="events">${t.events}</h2>
+  <ul class="cards">${cards}</ul>
+  <section class="inline" aria-labelledby="inline-title">
+    <h2 id="inline-title">${t.inline}</h2>
+    <p>${t.inlineLead}</p>
+    <div id="ticket-panel-inline" class="inline-frame"></div>
+  </section>
+  <section class="status" aria-labelledby="status-title">
+    <h2 id="status-title" style="font-size:1rem;margin:0 0 4px">${t.status}</h2>
+    <p id="panel-status" role="status" aria-live="polite" style="margin:0">${t.idle}</p>
+  </section>
+</main>
+<footer>${t.foot}</footer>
+<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
+<script>
+(function () {
+  var status = document.getElementById('panel-status');
+  var say = function (text) { status.textContent = text + ' · ' + new Date().toLocaleTimeString(); };
+  TicketPanel.onClose = function () { say(${JSON.stringify(t.closed)}); };
+  TicketPanel.onLogout = function () { say(${JSON.stringify(t.loggedOut)}); };
+  TicketPanel.mount(document.getElementById('ticket-panel-inline'), { tab: 'MY_TICKET' });
+})();
+</script>
+</body>
+</html>`;
 }

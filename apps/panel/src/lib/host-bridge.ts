@@ -36,15 +36,19 @@ export function onHostNavigate(handler: (params: SyncedParams) => void): () => v
   return () => window.removeEventListener('message', listener);
 }
 
-/** Reports the content height to the host in inline mode. */
+/**
+ * Reports the content height (CSS pixels of the app root, not the viewport, which the host sizes
+ * from this very number) to the host in inline mode.
+ */
 export function startHeightReports(): void {
-  if (embedMode !== 'inline' || typeof ResizeObserver === 'undefined') return;
+  const root = document.getElementById('root');
+  if (embedMode !== 'inline' || !root || typeof ResizeObserver === 'undefined') return;
   let last = 0;
   const ro = new ResizeObserver(() => {
-    const h = Math.ceil(document.documentElement.scrollHeight);
+    const h = Math.ceil(root.getBoundingClientRect().height);
     if (h !== last) { last = h; postToHost({ type: 'height', height: h }); }
   });
-  ro.observe(document.body);
+  ro.observe(root);
 }
 
 /** Asks the host to close the panel (standalone: nothing to close). */

@@ -1,0 +1,13 @@
+/** Builds the embed loader (src/embed/loader.ts) as one small classic script, dist/embed.js, next to the panel build. */
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  build: {
+    outDir: 'dist',
+    emptyOutDir: false,
+    target: 'es2019',
+    sourcemap: false,
+    copyPublicDir: false,
+    lib: { entry: 'src/embed/loader.ts', formats: ['iife'], name: 'TicketPanelLoader', fileName: () => 'embed.js' },
+  },
+});
