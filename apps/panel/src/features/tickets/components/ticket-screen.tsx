@@ -1,9 +1,10 @@
 /**
  * TICKET (spec section 2 Ticket page): back, event image and details, the event-access item, the
  * description clamped to 3 lines with read more, and the benefit list (purchasedAmount > 0) whose
- * items open a detail modal. Without an id it redirects to MY_TICKET.
+ * items open a detail modal (with Unlock for unlockable digital benefits). The actions: Gift, and a
+ * menu with Swap and Resell (see ticket-actions.tsx). Without an id it redirects to MY_TICKET.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Benefit, MyTicket } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
@@ -15,9 +16,9 @@ import { Button } from '../../../ui/button';
 import { BackIcon, CalendarIcon, ChevronIcon, PinIcon, TicketIcon } from '../../../ui/icons';
 import { useTicket } from '../api/tickets.api';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
-
-/** Extra content the ticket page can show (actions added by later features go here). */
-export type TicketActions = (ticket: MyTicket) => ReactNode;
+import { BenefitUnlock } from './benefit-unlock';
+import { TicketActions } from './ticket-actions';
+import '../tickets.css';
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -34,13 +35,20 @@ function Clamp({ html }: { html: string }) {
 }
 
 const benefitUsed = (b: Benefit) => b.purchasedAmount === b.usedAmount;
+const benefitDetail = (b: Benefit, tk: MyTicket): BenefitDetail => ({
+  name: b.name, shortDescription: b.shortDescription, fullDescription: b.fullDescription, used: benefitUsed(b), validUntil: b.validUntil, timeZone: tk.eventTimeZone,
+});
 
-export default function TicketScreen(props: { actions?: TicketActions; benefitExtra?: (b: Benefit, ticket: MyTicket) => ReactNode }) {
+export default function TicketScreen() {
   const { t } = useTranslation();
   const route = useRoute();
   const config = usePanelConfig();
   const ticket = useTicket(route.userTicketId);
-  const [detail, setDetail] = useState<{ detail: BenefitDetail; benefit?: Benefit } | null>(null);
+  // The open detail: the event-access item or a benefit by id (read from the latest ticket data, so
+  // that an unlock's refresh shows at once).
+  const [detail, setDetail] = useState<'access' | number | null>(null);
+  // Stable, so that the modal keeps its focus when the ticket re-renders (e.g. after an unlock).
+  const closeDetail = useCallback(() => setDetail(null), []);
   useEffect(() => { if (!route.userTicketId) navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null }, { replace: true }); }, [route.userTicketId]);
 
   const back = <button type="button" className="back-btn" onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}><BackIcon />{t('common.back')}</button>;
@@ -54,9 +62,10 @@ export default function TicketScreen(props: { actions?: TicketActions; benefitEx
     name: t('ticket.event_access'), shortDescription: t('ticket.event_access_text'), fullDescription: tk.ticketDescription, used: accessUsed,
     usedLabel: tk.eventAccessUsedOn ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) }) : undefined, validUntil: tk.eventEndDateTime, timeZone: tk.eventTimeZone,
   };
+  const openBenefit = typeof detail === 'number' ? tk.benefits.find((b) => b.userTicketBenefitId === detail) : undefined;
   return (
     <article className="stack ticket-page" aria-labelledby="ticket-title">
-      <div className="row-between">{back}{props.actions?.(tk)}</div>
+      <div className="row-between">{back}<TicketActions ticket={tk} /></div>
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
       <header className="stack-sm">
         <div className="row-wrap">{tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}<span className="muted">{tk.ticketName}</span></div>
@@ -67,7 +76,7 @@ export default function TicketScreen(props: { actions?: TicketActions; benefitEx
       <section aria-labelledby="access-title" className="stack-sm">
         <h2 id="access-title" className="section-title">{t('ticket.your_ticket')}</h2>
         <ul className="benefit-list">
-          <li><button type="button" className="benefit-item" onClick={() => setDetail({ detail: access })}>
+          <li><button type="button" className="benefit-item" onClick={() => setDetail('access')}>
             <span className="benefit-item__icon" style={{ background: 'var(--accent)' }}><TicketIcon /></span>
             <span className="benefit-item__body"><span className="benefit-item__name">{t('ticket.event_access')}</span>
               <span className="muted small">{accessUsed && tk.eventAccessUsedOn ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) }) : t('ticket.unused')}</span></span>
@@ -81,7 +90,7 @@ export default function TicketScreen(props: { actions?: TicketActions; benefitEx
           <h2 id="benefits-title" className="section-title">{t('ticket.benefits')}</h2>
           <ul className="benefit-list">
             {tk.benefits.filter((b) => b.purchasedAmount > 0).map((b) => (
-              <li key={b.userTicketBenefitId}><button type="button" className="benefit-item" onClick={() => setDetail({ benefit: b, detail: { name: b.name, shortDescription: b.shortDescription, fullDescription: b.fullDescription, used: benefitUsed(b), validUntil: b.validUntil, timeZone: tk.eventTimeZone } })}>
+              <li key={b.userTicketBenefitId}><button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
                 <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>{b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}</span>
                 <span className="benefit-item__body"><span className="benefit-item__name">{b.name}</span><span className="muted small">{b.shortDescription}</span></span>
                 <span className="muted small">{b.usedAmount}/{b.purchasedAmount}</span>
@@ -91,9 +100,10 @@ export default function TicketScreen(props: { actions?: TicketActions; benefitEx
           </ul>
         </section>
       )}
-      {detail && (
-        <BenefitModal detail={detail.detail} onClose={() => setDetail(null)}>
-          {detail.benefit && props.benefitExtra?.(detail.benefit, tk)}
+      {detail === 'access' && <BenefitModal detail={access} onClose={closeDetail} />}
+      {openBenefit && (
+        <BenefitModal detail={benefitDetail(openBenefit, tk)} onClose={closeDetail}>
+          <BenefitUnlock benefit={openBenefit} userTicketId={tk.userTicketId} ticketKey={route.userTicketId} />
         </BenefitModal>
       )}
     </article>

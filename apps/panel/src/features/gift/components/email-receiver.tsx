@@ -1,0 +1,27 @@
+/**
+ * Receiver by e-mail (spec sections 2 Gift, 5): required and valid, the message shown only when the
+ * field is touched and in error; the invalid message is the raw key on this screen (spec section 5).
+ * Confirm is disabled while invalid or untouched (nothing typed yet).
+ */
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { GIFT_EMAIL_INVALID, giftEmailSchema, type GiftEmailForm } from '../gift.validation';
+
+export function EmailReceiver(props: { initial?: string; onConfirm: (email: string) => void }) {
+  const { t } = useTranslation();
+  const { register, handleSubmit, formState } = useForm<GiftEmailForm>({
+    resolver: zodResolver(giftEmailSchema), mode: 'onTouched', defaultValues: { email: props.initial ?? '' },
+  });
+  const err = formState.errors.email;
+  const message = err && formState.touchedFields.email ? (err.message === GIFT_EMAIL_INVALID ? GIFT_EMAIL_INVALID : t(err.message ?? 'validation.email_required')) : undefined;
+  return (
+    <form className="stack" noValidate onSubmit={handleSubmit(({ email }) => props.onConfirm(email))}>
+      <Field label={t('gift.email_label')} type="email" autoComplete="off" inputMode="email" placeholder={t('gift.email_placeholder')}
+        error={message} helper={t('gift.email_helper')} {...register('email')} />
+      <Button type="submit" disabled={!formState.isValid || !(formState.isDirty || props.initial)}>{t('gift.confirm_receiver')}</Button>
+    </form>
+  );
+}

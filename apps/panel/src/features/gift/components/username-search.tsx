@@ -1,0 +1,86 @@
+/**
+ * Receiver by username (spec sections 2 Gift, 5, 9): a combobox whose text is searched after
+ * USERNAME_SEARCH_DEBOUNCE_MS (500 ms) of quiet; the suggestions listbox (max height 400 px) shows
+ * each username (name plus muted #suffix) and picture, is open while typing and closes on choice.
+ * Confirm is disabled until a user is picked.
+ */
+import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { USERNAME_SEARCH_DEBOUNCE_MS } from '@tp/contract/constants';
+import { assetUrl } from '../../../lib/format';
+import { Avatar } from '../../../ui/avatar';
+import { Button } from '../../../ui/button';
+import { Username } from '../../../ui/username';
+import { useUserSearch, type UserSearchResult } from '../api/search-users.api';
+import { giftErrorKey } from '../gift.validation';
+
+/** The server accepts prefixes of at most 40 characters. */
+const MAX_PREFIX = 40;
+
+/** `value`, updated only after it has stayed unchanged for `ms` milliseconds. */
+export function useDebouncedValue<T>(value: T, ms: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+const nickname = (username: string) => (username.lastIndexOf('#') > 0 ? username.slice(0, username.lastIndexOf('#')) : username);
+
+export function UsernameSearch(props: { initial?: UserSearchResult | null; assetsBaseUrl?: string; onConfirm: (user: UserSearchResult) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const [text, setText] = useState(props.initial?.username ?? '');
+  const [picked, setPicked] = useState<UserSearchResult | null>(props.initial ?? null);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const prefix = useDebouncedValue(text.trim().slice(0, MAX_PREFIX), USERNAME_SEARCH_DEBOUNCE_MS);
+  const search = useUserSearch(picked ? '' : prefix);
+  const results = search.data ?? [];
+  const typing = text.trim() !== prefix || search.isFetching;
+  const show = open && !picked && text.trim().length > 0;
+
+  const pick = (u: UserSearchResult) => { setPicked(u); setText(u.username); setOpen(false); setActive(-1); };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (!show) { if (e.key === 'ArrowDown' && text.trim() && !picked) { setOpen(true); e.preventDefault(); } return; }
+    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(results.length - 1, a + 1)); }
+    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
+    else if (e.key === 'Enter') { if (results[active]) { e.preventDefault(); pick(results[active]); } }
+    else if (e.key === 'Escape') { e.preventDefault(); setOpen(false); }
+  };
+  const listId = `${id}-list`;
+  const noteId = `${id}-note`;
+  const error = search.isError ? t(giftErrorKey(search.error, 'request_failed')) : null;
+  return (
+    <div className="stack">
+      <div className="field">
+        <div className="field__label-row"><label htmlFor={`${id}-input`} className="field__label">{t('gift.username_label')}</label></div>
+        <div className="gift-combo">
+          <input id={`${id}-input`} className="field__input" type="text" role="combobox" autoComplete="off" autoCapitalize="none" spellCheck={false}
+            placeholder={t('gift.username_placeholder')} value={text} maxLength={MAX_PREFIX}
+            aria-autocomplete="list" aria-expanded={show} aria-controls={listId} aria-describedby={noteId}
+            aria-activedescendant={show && results[active] ? `${id}-opt-${active}` : undefined}
+            onChange={(e) => { setText(e.target.value); setPicked(null); setOpen(true); setActive(-1); }}
+            onFocus={() => { if (!picked) setOpen(true); }} onBlur={() => setOpen(false)} onKeyDown={onKey} />
+          <div className="gift-suggestions" hidden={!show}>
+            <ul id={listId} role="listbox" aria-label={t('gift.suggestions')} className="gift-suggestions__list">
+              {show && results.map((u, i) => (
+                <li key={u.username} id={`${id}-opt-${i}`} role="option" aria-selected={i === active} className={`gift-suggestion ${i === active ? 'is-active' : ''}`}
+                  onMouseDown={(e) => e.preventDefault()} onMouseEnter={() => setActive(i)} onClick={() => pick(u)}>
+                  <Avatar picture={assetUrl(u.picture, props.assetsBaseUrl)} givenName={nickname(u.username)} size={32} />
+                  <Username value={u.username} className="gift-suggestion__name" />
+                </li>
+              ))}
+            </ul>
+            {show && results.length === 0 && <p className="gift-suggestions__note" role="status">{typing ? t('gift.searching') : error ?? t('gift.no_results')}</p>}
+          </div>
+        </div>
+        {error && !show ? <p id={noteId} className="field__error" role="alert">{error}</p>
+          : <p id={noteId} className="field__helper">{picked ? <>{t('gift.picked')} <Username value={picked.username} /></> : t('gift.username_helper')}</p>}
+      </div>
+      <Button disabled={!picked} onClick={() => picked && props.onConfirm(picked)}>{t('gift.confirm_receiver')}</Button>
+    </div>
+  );
+}
