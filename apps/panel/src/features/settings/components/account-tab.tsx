@@ -1,8 +1,35 @@
-/** Settings account tab. Placeholder until its issue lands. */
+/**
+ * Settings, account tab (spec sections 2 Settings, 5): avatar upload, nickname, first and last name, and the
+ * phone number (added or changed in a modal showing the current and the new one). Each save button is
+ * disabled unless its field changed and is valid; every change refreshes USER, so the header avatar and the
+ * hub header update.
+ */
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../ui/bits';
+import { useUser } from '../../../lib/queries';
+import { Button } from '../../../ui/button';
+import { Skeleton } from '../../../ui/bits';
+import { AccountAvatar } from './account-avatar';
+import { AccountNickname } from './account-nickname';
+import { AccountName } from './account-name';
+import { AccountPhone } from './account-phone';
+import '../account.css';
 
 export function AccountTab() {
   const { t } = useTranslation();
-  return <EmptyState message={t('hub.coming_soon_text')} />;
+  const user = useUser();
+  if (user.isLoading) {
+    return <div className="stack account" aria-busy="true"><Skeleton height={96} radius={14} /><Skeleton height={120} radius={14} /><Skeleton height={180} radius={14} /><Skeleton height={90} radius={14} /></div>;
+  }
+  if (user.isError || !user.data) {
+    return <div className="error-state" role="alert"><p>{t('api.profile.internal_error')}</p><Button variant="secondary" onClick={() => void user.refetch()}>{t('common.retry')}</Button></div>;
+  }
+  const u = user.data;
+  return (
+    <div className="stack account">
+      <AccountAvatar user={u} />
+      <AccountNickname key={`n-${u.nickname}`} user={u} />
+      <AccountName key={`g-${u.givenName}-${u.familyName}`} user={u} />
+      <AccountPhone user={u} />
+    </div>
+  );
 }

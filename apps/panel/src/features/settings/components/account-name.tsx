@@ -1,0 +1,59 @@
+/**
+ * The personal-data part of the account tab: first and last name, POST /auth/profile. Messages of spec
+ * section 5 ('First name is required', 'First name cannot be empty', ...). Save is disabled unless a
+ * trimmed name changed and both are valid.
+ */
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import type { User } from '@tp/contract';
+import { errorKey } from '../../../lib/api-client';
+import { translateKey } from '../../../lib/i18n';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { useUpdateProfile } from '../api/profile-update.api';
+import { nameSchema, type NameForm } from '../account-validation';
+
+export function AccountName(props: { user: User }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const save = useUpdateProfile();
+  const given = props.user.givenName ?? '';
+  const family = props.user.familyName ?? '';
+  const { register, handleSubmit, formState, watch } = useForm<NameForm>({
+    resolver: zodResolver(nameSchema), mode: 'onTouched', defaultValues: { givenName: given, familyName: family },
+  });
+  const [g, f] = watch(['givenName', 'familyName']);
+  const changed = (g ?? '').trim() !== given || (f ?? '').trim() !== family;
+  const onSubmit = handleSubmit(async (v) => {
+    const patch: { givenName?: string; familyName?: string } = {};
+    if (v.givenName.trim() !== given) patch.givenName = v.givenName.trim();
+    if (v.familyName.trim() !== family) patch.familyName = v.familyName.trim();
+    try {
+      await save.mutateAsync(patch);
+      toast.success(t('account.name_saved'));
+    } catch (err) {
+      toast.error(translateKey(errorKey(err)));
+    }
+  });
+  const e = formState.errors;
+  const touched = formState.touchedFields;
+  return (
+    <section className="account-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="section-title">{t('account.name_title')}</h2>
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <div className="account-grid">
+          <Field label={t('personal.first_name')} autoComplete="given-name" maxLength={100}
+            error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined} {...register('givenName')} />
+          <Field label={t('personal.last_name')} autoComplete="family-name" maxLength={100}
+            error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
+        </div>
+        <div className="account-actions">
+          <Button type="submit" disabled={!changed || !formState.isValid || save.isPending} loading={save.isPending}>{t('account.save_name')}</Button>
+        </div>
+      </form>
+    </section>
+  );
+}

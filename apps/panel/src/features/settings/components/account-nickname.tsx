@@ -1,0 +1,53 @@
+/**
+ * The nickname part of the account tab: POST /auth/username. The #suffix is shown and never changes.
+ * "Username cannot be empty" when blank; the taken message (api.profile.username_taken) on a collision.
+ * Save is disabled unless the trimmed nickname changed and is valid.
+ */
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { toast } from 'react-toastify';
+import type { User } from '@tp/contract';
+import { errorKey } from '../../../lib/api-client';
+import { translateKey } from '../../../lib/i18n';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { useUpdateUsername } from '../api/profile-username.api';
+import { nicknameSchema, type NicknameForm } from '../account-validation';
+
+export function AccountNickname(props: { user: User }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const save = useUpdateUsername();
+  const { register, handleSubmit, formState, watch, setError } = useForm<NicknameForm>({
+    resolver: zodResolver(nicknameSchema), mode: 'onTouched', defaultValues: { nickname: props.user.nickname },
+  });
+  const changed = (watch('nickname') ?? '').trim() !== props.user.nickname;
+  const onSubmit = handleSubmit(async (v) => {
+    try {
+      await save.mutateAsync(v.nickname.trim());
+      toast.success(t('account.nickname_saved'));
+    } catch (err) {
+      const key = errorKey(err);
+      if (key === 'api.profile.username_taken') setError('nickname', { message: key }, { shouldFocus: true });
+      toast.error(translateKey(key));
+    }
+  });
+  const e = formState.errors.nickname;
+  const touched = formState.touchedFields.nickname || e?.message === 'api.profile.username_taken';
+  return (
+    <section className="account-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="section-title">{t('account.nickname_title')}</h2>
+      <form onSubmit={onSubmit} noValidate className="stack">
+        <Field label={t('account.nickname')} autoComplete="nickname" maxLength={30}
+          error={e && touched ? t(e.message!) : undefined}
+          helper={t('account.nickname_help', { suffix: props.user.uniqueID })}
+          {...register('nickname')} />
+        <div className="account-actions">
+          <Button type="submit" disabled={!changed || !formState.isValid || save.isPending} loading={save.isPending}>{t('account.save_nickname')}</Button>
+        </div>
+      </form>
+    </section>
+  );
+}
