@@ -1,8 +1,110 @@
-/** RESELL screen (spec section 2). Placeholder until its issue lands. */
+/**
+ * RESELL (spec sections 2 Resell, 4 Resell flow, 5, 8): choose a ticket from the dropdown (pre-selected
+ * from USER_TICKET_ID), set quantity and price, see the pricing summary, Continue, accept the terms, list.
+ * Success: "Your ticket is now listed for resale!", the share box and "resell more". A card says what
+ * you are reselling. Below: the SALE and SOLD tabs of the user's listings.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../ui/bits';
+import { usePanelConfig } from '../../../lib/queries';
+import { assetUrl, formatMoney } from '../../../lib/format';
+import { navigate, useRoute } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { EmptyState, Skeleton } from '../../../ui/bits';
+import { TicketIcon } from '../../../ui/icons';
+import { useAvailableForListing } from '../api/resell-available.api';
+import type { ResellableTicket } from '../resell.types';
+import { Listings } from './listings';
+import { ResellForm } from './resell-form';
+import { ShareBox } from './share-box';
+import { TicketPicker } from './ticket-picker';
+import '../resell.css';
+
+/** The "you are reselling" card: the ticket, and quantity x price once a valid price is set. */
+function ResellingCard(props: { ticket: ResellableTicket; draft: { quantity: number; price: number | null }; logo?: string; onEdit?: () => void }) {
+  const { t } = useTranslation();
+  const { ticket, draft } = props;
+  return (
+    <section className="resell-card" aria-label={t('resell.you_are_reselling')}>
+      {props.logo ? <img className="resell-entry__logo" src={props.logo} alt="" width={64} height={64} /> : <span className="resell-entry__logo resell-logo--none"><TicketIcon /></span>}
+      <div className="resell-entry__body">
+        <p className="muted small">{t('resell.you_are_reselling')}</p>
+        <p className="resell-entry__name">{ticket.ticketName}</p>
+        <p className="small">{draft.price !== null && draft.price > 0
+          ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencySymbol) })
+          : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencySymbol) })}</p>
+      </div>
+      {props.onEdit && <button type="button" className="link" onClick={props.onEdit}>{t('resell.change')}</button>}
+    </section>
+  );
+}
 
 export default function ResellScreen() {
   const { t } = useTranslation();
-  return <EmptyState message={t('hub.coming_soon_text')} />;
+  const route = useRoute();
+  const config = usePanelConfig();
+  const prefer = route.userTicketId;
+  const available = useAvailableForListing(prefer);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [draft, setDraft] = useState<{ quantity: number; price: number | null }>({ quantity: 1, price: 0 });
+  const [locked, setLocked] = useState(false);
+  const [listed, setListed] = useState<{ url: string; title: string } | null>(null);
+  const preselected = useRef(false);
+  const logoUrl = useCallback((p: string | null) => assetUrl(p, config?.assetsBaseUrl), [config?.assetsBaseUrl]);
+
+  // Pre-select the ticket the user came with (the ticket page's menu links here with USER_TICKET_ID).
+  useEffect(() => {
+    if (preselected.current || !available.data) return;
+    preselected.current = true;
+    const match = prefer ? available.data.find((x) => String(x.userTicketId) === prefer) : undefined;
+    if (match) setSelectedId(match.userTicketId);
+  }, [available.data, prefer]);
+
+  const selected = available.data?.find((x) => x.userTicketId === selectedId) ?? null;
+  const reset = () => {
+    setSelectedId(null); setLocked(false); setDraft({ quantity: 1, price: 0 });
+    if (route.userTicketId) navigate({ userTicketId: null, ticketName: null }, { replace: true });
+  };
+  const onDraft = useCallback((d: { quantity: number; price: number | null }) => setDraft(d), []);
+
+  let body: React.ReactNode;
+  if (listed) {
+    body = (
+      <div className="stack resell-success" role="status" aria-live="polite">
+        <h2 className="resell-success__title">{t('resell.success_title')}</h2>
+        <p className="muted">{t('resell.success_text')}</p>
+        <ShareBox url={listed.url} title={listed.title} />
+        <Button variant="secondary" onClick={() => { setListed(null); reset(); }}>{t('resell.resell_more')}</Button>
+      </div>
+    );
+  } else if (available.isLoading) {
+    body = <div className="stack" aria-busy="true"><Skeleton height={20} width="30%" /><Skeleton height={58} radius={12} /><Skeleton height={120} radius={14} /></div>;
+  } else if (available.isError || !available.data) {
+    body = <div className="error-state" role="alert"><p>{t('request_failed')}</p><Button variant="secondary" onClick={() => void available.refetch()}>{t('common.retry')}</Button></div>;
+  } else if (available.data.length === 0) {
+    body = <EmptyState message={t('resell.empty')} />;
+  } else {
+    body = (
+      <div className="stack">
+        {selected && <ResellingCard ticket={selected} draft={draft} logo={logoUrl(selected.ticketLogo)} onEdit={locked ? undefined : reset} />}
+        <TicketPicker label={t('resell.ticket')} tickets={available.data} value={selected} disabled={locked} logoUrl={logoUrl}
+          onChange={(tk) => { setSelectedId(tk.userTicketId); setDraft({ quantity: 1, price: 0 }); }} />
+        {selected
+          ? <ResellForm key={selected.userTicketId} ticket={selected} onDraft={onDraft} onLockedChange={setLocked} onCancel={reset}
+              onListed={(url) => setListed({ url, title: selected.ticketName })} />
+          : <p className="muted small">{t('resell.choose_hint')}</p>}
+      </div>
+    );
+  }
+
+  return (
+    <div className="stack resell">
+      <header className="stack-sm">
+        <h1 className="screen-title">{t('resell.title')}</h1>
+        <p className="muted">{t('resell.subtitle')}</p>
+      </header>
+      {body}
+      <Listings />
+    </div>
+  );
 }

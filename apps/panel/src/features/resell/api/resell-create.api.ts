@@ -1,0 +1,23 @@
+/** POST /v1/resell: lists tickets (spec sections 2 Resell, 4: listing refreshes LISTED_TICKETS and TICKETS_AVAILABLE_FOR_LISTING). */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { CreateResaleRequest } from '../resell.types';
+
+/**
+ * Lists `amountCount` tickets of the type of `userTicketId` at `price` (major units) each. The same
+ * `idempotencyKey` never lists twice. Resolves with the public `shareLinkUrl`.
+ * @throws ApiError `api.resell.create.no_stripe` (no verified payout account), `api.resell.create.already_listed`,
+ *   `api.resell.create.not_resellable`, `api.resell.create.quantity_exceeded`, `api.resell.not_supported_country`, `invalid_prices`.
+ */
+export const createResale = (body: CreateResaleRequest, idempotencyKey: string) =>
+  api<{ shareLinkUrl: string }>('/resell', { body, headers: { 'idempotency-key': idempotencyKey } });
+
+export function useCreateResale() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { body: CreateResaleRequest; idempotencyKey: string }) => createResale(v.body, v.idempotencyKey),
+    onSuccess: async () => {
+      await Promise.all([qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }), qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] })]);
+    },
+  });
+}

@@ -1,0 +1,7 @@
+/** GET /v1/resell/ticket/sales: the user's live listings (SALE tab), cache tag LISTED_TICKETS. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import type { Listing } from '../resell.types';
+
+export const salesQuery = queryOptions({ queryKey: ['LISTED_TICKETS', 'SALE'], queryFn: () => api<Listing[]>('/resell/ticket/sales') });
+export const useSales = () => useQuery(salesQuery);

@@ -1,0 +1,16 @@
+/** POST /v1/resell/unlist (spec sections 2 Resell, 4: unlisting refreshes LISTED_TICKETS and TICKETS_AVAILABLE_FOR_LISTING). */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** Removes the live listing holding `userTicketId`; unsold tickets stay with the seller. @throws ApiError `api.resell.listing_not_found`. */
+export const unlist = (userTicketId: number) => api<void>('/resell/unlist', { body: { userTicketId } });
+
+export function useUnlist() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: unlist,
+    onSettled: async () => {
+      await Promise.all([qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }), qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] })]);
+    },
+  });
+}
