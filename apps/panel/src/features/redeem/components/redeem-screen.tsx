@@ -1,8 +1,71 @@
-/** REDEEM screen (spec section 2). Placeholder until its issue lands. */
+/**
+ * REDEEM (spec sections 2 Redeem, 4 Redeem, 5, 8): title, subtitle, one code input (placeholder
+ * 'your code') and one redeem button, disabled while the code is empty. On submit the button loads;
+ * success replaces the form with a success view (heading, description, logo, name); failure keeps the
+ * form and shows the translated server message (default request_failed).
+ */
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../ui/bits';
+import { toast } from 'react-toastify';
+import { errorKey } from '../../../lib/api-client';
+import { assetUrl } from '../../../lib/format';
+import { usePanelConfig } from '../../../lib/queries';
+import { navigate } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { TicketIcon } from '../../../ui/icons';
+import { useRedeem, type RedeemResult } from '../api/redeem.api';
+import { redeemSchema, type RedeemForm } from '../redeem.validation';
+import '../redeem.css';
+
+function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
+  const { t } = useTranslation();
+  const config = usePanelConfig();
+  const logo = assetUrl(props.result.logo, config?.assetsBaseUrl);
+  return (
+    <div className="redeem__success" role="status">
+      <h2 className="screen-title">{t('redeem.success_title')}</h2>
+      <p className="muted">{t('redeem.success_text')}</p>
+      {logo ? <img className="redeem__logo" src={logo} alt="" width={166} height={166} /> : <span className="redeem__logo"><TicketIcon /></span>}
+      <p className="redeem__name">{props.result.name}</p>
+      <div className="redeem__actions">
+        <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>{t('redeem.view_tickets')}</Button>
+        <Button variant="secondary" onClick={props.onAgain}>{t('redeem.again')}</Button>
+      </div>
+    </div>
+  );
+}
 
 export default function RedeemScreen() {
   const { t } = useTranslation();
-  return <EmptyState message={t('hub.coming_soon_text')} />;
+  const redeem = useRedeem();
+  const [result, setResult] = useState<RedeemResult | null>(null);
+  const { register, handleSubmit, formState, reset } = useForm<RedeemForm>({ resolver: zodResolver(redeemSchema), mode: 'onTouched', defaultValues: { code: '' } });
+  const onSubmit = handleSubmit(async ({ code }) => {
+    try {
+      setResult(await redeem.mutateAsync(code.trim()));
+      reset();
+    } catch (err) {
+      console.error('redeem failed', err);
+      toast.error(t(errorKey(err)));
+    }
+  });
+  const err = formState.errors.code && formState.touchedFields.code ? t(formState.errors.code.message!) : undefined;
+  return (
+    <div className="stack redeem">
+      <header className="stack-sm">
+        <h1 className="screen-title">{t('redeem.title')}</h1>
+        <p className="muted">{t('redeem.subtitle')}</p>
+      </header>
+      {result ? <SuccessView result={result} onAgain={() => setResult(null)} /> : (
+        <form className="redeem__form" noValidate onSubmit={onSubmit}>
+          <Field label={t('redeem.code')} placeholder={t('redeem.placeholder')} autoComplete="off" autoCapitalize="characters" spellCheck={false} error={err} {...register('code')} />
+          <Button type="submit" disabled={!formState.isValid} loading={redeem.isPending}>{t('redeem.submit')}</Button>
+          <p className="muted small">{t('redeem.help')}</p>
+        </form>
+      )}
+    </div>
+  );
 }
