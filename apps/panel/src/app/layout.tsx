@@ -10,11 +10,27 @@ import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
 import { assetUrl } from '../lib/format';
 import { pathWithLang } from '../lib/i18n';
-import { closePanel } from '../lib/host-bridge';
+import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
 import { PhoneIcon } from '../ui/icons';
 import { navigate } from './use-route';
 import { setThemeMode, useTheme, type ThemeMode } from './theme';
+
+/**
+ * The origin of the page the person is on: the host page's (the loader passes it as `hostOrigin`) when
+ * embedded, else this document's. Read once, like the bridge does.
+ */
+const HOST_ORIGIN = (() => {
+  if (embedMode !== 'standalone') {
+    try { return new URL(new URLSearchParams(window.location.search).get('hostOrigin') ?? '').origin; } catch { /* fall through */ }
+  }
+  return window.location.origin;
+})();
+
+/** True when `siteUrl` is on the host page's origin (the product's own site). */
+export function isOwnSite(siteUrl: string, hostOrigin = HOST_ORIGIN): boolean {
+  try { return new URL(siteUrl).origin === hostOrigin; } catch { return false; }
+}
 
 export function Header() {
   const { t, i18n } = useTranslation();
@@ -23,14 +39,17 @@ export function Header() {
   const user = useUser().data;
   const { theme } = useTheme();
   const name = config?.orgName ?? config?.productName ?? '';
+  // Logo (spec section 2): closes the panel; in dark mode the tab parameter is cleared first.
   const onLogo = () => {
-    if (theme === 'dark') navigate({ tab: null as never }, { replace: true });
+    if (theme === 'dark') navigate({ tab: null as never, overlay: null }, { replace: true });
     closePanel();
   };
+  // Get the app (spec section 2): on the product's own site close the panel, else open the public site with
+  // the language segment in a new window. Standalone there is no panel to close: the site opens.
   const onGetApp = () => {
     if (!config) return;
-    const own = (() => { try { return new URL(config.productSiteUrl).origin === window.location.origin; } catch { return false; } })();
-    if (own) closePanel(); else window.open(`${config.productSiteUrl}/${i18n.language}`, '_blank', 'noopener');
+    if (embedMode !== 'standalone' && isOwnSite(config.productSiteUrl)) closePanel();
+    else window.open(`${config.productSiteUrl.replace(/\/+$/, '')}/${i18n.language}/`, '_blank', 'noopener');
   };
   return (
     <header className="header">

@@ -1,14 +1,14 @@
 /**
  * The HUB overlay (spec section 2 Hub): nickname with its #suffix, e-mail, picture or initials;
  * tiles for My QR Code, My Tickets, Gift, Swap, Resell, Redeem, Settings and Logout; the help centre
- * link and a get-the-app prompt. Tiles whose screens are not available yet show a "coming soon" state.
+ * link (config helpCenterUrl) and a get-the-app prompt (config appUrl). Every tile opens its screen.
  */
 import { useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PanelTab } from '@tp/contract';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { assetUrl } from '../../../lib/format';
-import { navigate } from '../../../app/use-route';
+import { navigate, useRoute } from '../../../app/use-route';
 import { Avatar } from '../../../ui/avatar';
 import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';
@@ -25,10 +25,14 @@ const TILES: { tab: PanelTab; key: string; Icon: ComponentType }[] = [
   { tab: 'SETTINGS', key: 'hub.settings', Icon: SettingsIcon },
 ];
 
-export function HubOverlay(props: { available: ReadonlySet<PanelTab> }) {
+/**
+ * `available` is no longer used (every tab has a screen); it stays accepted until app/app.tsx stops passing it.
+ */
+export function HubOverlay(_props: { available?: ReadonlySet<PanelTab> }) {
   const { t } = useTranslation();
   const user = useUser().data;
   const config = usePanelConfig();
+  const route = useRoute();
   const [logout, setLogout] = useState(false);
   const close = () => navigate({ overlay: null });
   return (
@@ -43,17 +47,14 @@ export function HubOverlay(props: { available: ReadonlySet<PanelTab> }) {
         </div>
         <nav aria-label={t('hub.title')}>
           <ul className="hub__tiles">
-            {TILES.map(({ tab, key, Icon }) => {
-              const ready = props.available.has(tab);
-              return (
-                <li key={tab}>
-                  <button type="button" className="hub-tile" disabled={!ready} aria-describedby={ready ? undefined : `soon-${tab}`}
-                    onClick={() => navigate({ tab, overlay: null, userTicketId: null, ticketName: null, settingsTab: null })}>
-                    <Icon /><span>{t(key)}</span>{!ready && <span id={`soon-${tab}`} className="badge badge--muted">{t('hub.coming_soon')}</span>}
-                  </button>
-                </li>
-              );
-            })}
+            {TILES.map(({ tab, key, Icon }) => (
+              <li key={tab}>
+                <button type="button" className="hub-tile" aria-current={route.tab === tab ? 'page' : undefined}
+                  onClick={() => navigate({ tab, overlay: null, userTicketId: null, ticketName: null, settingsTab: null })}>
+                  <Icon /><span>{t(key)}</span>
+                </button>
+              </li>
+            ))}
             <li><button type="button" className="hub-tile hub-tile--danger" onClick={() => setLogout(true)}><LogoutIcon /><span>{t('hub.logout')}</span></button></li>
           </ul>
         </nav>
