@@ -27,6 +27,7 @@ export function AccountName(props: { user: User }) {
   });
   const [g, f] = watch(['givenName', 'familyName']);
   const changed = (g ?? '').trim() !== given || (f ?? '').trim() !== family;
+  const valid = nameSchema.safeParse({ givenName: g ?? '', familyName: f ?? '' }).success;
   const onSubmit = handleSubmit(async (v) => {
     const patch: { givenName?: string; familyName?: string } = {};
     if (v.givenName.trim() !== given) patch.givenName = v.givenName.trim();
@@ -51,7 +52,7 @@ export function AccountName(props: { user: User }) {
             error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
         </div>
         <div className="account-actions">
-          <Button type="submit" disabled={!changed || !formState.isValid || save.isPending} loading={save.isPending}>{t('account.save_name')}</Button>
+          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_name')}</Button>
         </div>
       </form>
     </section>

@@ -23,7 +23,9 @@ export function AccountNickname(props: { user: User }) {
   const { register, handleSubmit, formState, watch, setError } = useForm<NicknameForm>({
     resolver: zodResolver(nicknameSchema), mode: 'onTouched', defaultValues: { nickname: props.user.nickname },
   });
-  const changed = (watch('nickname') ?? '').trim() !== props.user.nickname;
+  const value = watch('nickname') ?? '';
+  const changed = value.trim() !== props.user.nickname;
+  const valid = nicknameSchema.safeParse({ nickname: value }).success && formState.errors.nickname?.message !== 'api.profile.username_taken';
   const onSubmit = handleSubmit(async (v) => {
     try {
       await save.mutateAsync(v.nickname.trim());
@@ -45,7 +47,7 @@ export function AccountNickname(props: { user: User }) {
           helper={t('account.nickname_help', { suffix: props.user.uniqueID })}
           {...register('nickname')} />
         <div className="account-actions">
-          <Button type="submit" disabled={!changed || !formState.isValid || save.isPending} loading={save.isPending}>{t('account.save_nickname')}</Button>
+          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_nickname')}</Button>
         </div>
       </form>
     </section>

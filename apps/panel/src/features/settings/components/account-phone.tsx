@@ -28,6 +28,8 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
   });
   const value = (watch('phoneNumber') ?? '').trim();
   const changed = value !== '' && value !== (props.current ?? '');
+  // Validity from the watched value: formState.isValid is not recomputed on change before a field is touched.
+  const valid = phoneSchema.safeParse({ phoneNumber: value }).success && !formState.errors.phoneNumber;
   const onSubmit = handleSubmit(async (v) => {
     try {
       await save.mutateAsync({ phoneNumber: v.phoneNumber.trim() });
@@ -44,7 +46,7 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
   return (
     <Modal title={props.current ? t('account.phone_change') : t('account.phone_add')} onClose={props.onClose}
       footer={<><Button variant="secondary" onClick={props.onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" form={formId} disabled={!changed || !formState.isValid || save.isPending} loading={save.isPending}>{t('account.save_phone')}</Button></>}>
+        <Button type="submit" form={formId} disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_phone')}</Button></>}>
       <form id={formId} onSubmit={onSubmit} noValidate className="stack">
         <div className="stack-sm">
           <span className="field__label">{t('account.phone_current')}</span>
