@@ -69,7 +69,9 @@ export function ResellForm(props: {
   const summary = input && !previewLoading && !calc.isError ? calc.data : undefined;
 
   const setQuantity = (n: number) => setValue('quantity', clampQuantity(n, tk.availableTicketCount), { shouldDirty: true, shouldTouch: true, shouldValidate: true });
-  const canContinue = formState.isDirty && formState.isValid && !previewLoading && !calc.isError && Boolean(summary);
+  // Read both on every render: react-hook-form only tracks the formState fields a render reads.
+  const { isDirty, isValid } = formState;
+  const canContinue = isDirty && isValid && !previewLoading && !calc.isError && Boolean(summary);
 
   const onContinue = handleSubmit(() => { setIdemKey(newIdempotencyKey()); setLocked(true); setTerms(false); });
   const onList = async () => {
@@ -122,7 +124,7 @@ export function ResellForm(props: {
 
       {!locked ? (
         <div className="resell-actions">
-          <Button type="submit" disabled={!canContinue} loading={previewLoading && formState.isDirty && formState.isValid}>{t('common.continue')}</Button>
+          <Button type="submit" disabled={!canContinue} loading={previewLoading && isDirty && isValid}>{t('common.continue')}</Button>
           <Button variant="ghost" onClick={props.onCancel}>{t('common.cancel')}</Button>
         </div>
       ) : (

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatMoney } from '../../../lib/format';
 import { navigate, useRoute } from '../../../app/use-route';
@@ -30,7 +31,7 @@ function ResellingCard(props: { ticket: ResellableTicket; draft: { quantity: num
       <div className="resell-entry__body">
         <p className="muted small">{t('resell.you_are_reselling')}</p>
         <p className="resell-entry__name">{ticket.ticketName}</p>
-        <p className="small">{draft.price !== null && draft.price > 0
+        <p className="small">{draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
           ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencySymbol) })
           : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencySymbol) })}</p>
       </div>

@@ -1,8 +1,90 @@
-/** Settings payout tab. Placeholder until its issue lands. */
+/**
+ * Settings payout tab (spec sections 2 Settings, 5, 6, 9; SETTINGS_TAB=ACCOUNT_VERIFICATION): the payout
+ * account that resale needs. Reads GET /v1/resell/stripe (never cached). When the config has a Stripe
+ * publishable key, a verification button starts Stripe's embedded onboarding (loaded lazily, only here);
+ * otherwise our sandbox onboarding form sits in the same place. A verified account shows a verified state.
+ */
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../ui/bits';
+import { toast } from 'react-toastify';
+import { errorKey } from '../../../lib/api-client';
+import { usePanelConfig } from '../../../lib/queries';
+import { navigate } from '../../../app/use-route';
+import { Button } from '../../../ui/button';
+import { Loading, Skeleton } from '../../../ui/bits';
+import { ShieldIcon } from '../../../ui/icons';
+import { connectPayoutAccount, usePayoutAccount } from '../api/payout-account.api';
+import { PAYOUT_COUNTRIES } from '../payout-form.validation';
+import { PayoutSandboxForm } from './payout-sandbox-form';
+import '../payout.css';
+
+const PayoutStripe = lazy(() => import('./payout-stripe'));
+
+function Verified() {
+  const { t } = useTranslation();
+  return (
+    <div className="payout-verified" role="status">
+      <span className="payout-verified__icon"><ShieldIcon /></span>
+      <h2 className="section-title">{t('payout.verified_title')}</h2>
+      <p className="muted">{t('payout.verified_text')}</p>
+      <Button onClick={() => navigate({ tab: 'RESELL', settingsTab: null })}>{t('payout.go_resell')}</Button>
+    </div>
+  );
+}
+
+/** The Stripe path: choose the country, then the embedded onboarding. */
+function StripeOnboarding(props: { publishableKey: string; started: boolean; onExit: () => void }) {
+  const { t } = useTranslation();
+  const [country, setCountry] = useState<string>('AU');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const start = async () => {
+    setPending(true);
+    try { setSecret(await connectPayoutAccount(country)); } catch (e) { toast.error(t(errorKey(e))); } finally { setPending(false); }
+  };
+  if (secret) {
+    return (
+      <Suspense fallback={<Loading label={t('common.loading')} />}>
+        <PayoutStripe publishableKey={props.publishableKey} clientSecret={secret} country={country} onExit={() => { setSecret(null); props.onExit(); }} />
+      </Suspense>
+    );
+  }
+  return (
+    <div className="stack payout-form">
+      <p className="muted">{props.started ? t('payout.stripe_pending') : t('payout.stripe_text')}</p>
+      {!props.started && (
+        <div className="field">
+          <div className="field__label-row"><label htmlFor="payout-country" className="field__label">{t('payout.country')}</label></div>
+          <select id="payout-country" className="field__input payout-select" value={country} onChange={(e) => setCountry(e.target.value)}>
+            {PAYOUT_COUNTRIES.map((c) => <option key={c} value={c}>{t(`payout.country_${c}`)}</option>)}
+          </select>
+          <p className="field__helper">{t('payout.country_helper')}</p>
+        </div>
+      )}
+      <Button loading={pending} onClick={() => void start()}>{props.started ? t('payout.continue_verification') : t('payout.start_verification')}</Button>
+    </div>
+  );
+}
 
 export function PayoutTab() {
   const { t } = useTranslation();
-  return <EmptyState message={t('hub.coming_soon_text')} />;
+  const config = usePanelConfig();
+  const account = usePayoutAccount();
+
+  let body: React.ReactNode;
+  if (account.isLoading || !config) body = <div className="stack" aria-busy="true"><Skeleton height={20} width="50%" /><Skeleton height={46} radius={12} /><Skeleton height={46} radius={12} /><Skeleton height={46} radius={12} /></div>;
+  else if (account.isError || !account.data) body = <div className="error-state" role="alert"><p>{t(errorKey(account.error))}</p><Button variant="secondary" onClick={() => void account.refetch()}>{t('common.retry')}</Button></div>;
+  else if (account.data.verified) body = <Verified />;
+  else if (config.stripePublishableKey) body = <StripeOnboarding publishableKey={config.stripePublishableKey} started={account.data.clientSecret !== ''} onExit={() => void account.refetch()} />;
+  else body = <PayoutSandboxForm />;
+
+  return (
+    <section className="stack payout" aria-labelledby="payout-title">
+      <header className="stack-sm">
+        <h2 id="payout-title" className="payout__title">{t('payout.title')}</h2>
+        <p className="muted">{t('payout.subtitle')}</p>
+      </header>
+      {body}
+    </section>
+  );
 }

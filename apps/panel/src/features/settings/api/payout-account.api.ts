@@ -1,0 +1,38 @@
+/**
+ * Payout account calls (spec sections 2 Settings payout, 3 Payout account, 7, 9: the payout state is not kept):
+ * GET /v1/resell/stripe (never cached), POST /v1/resell/stripe-connect, POST /v1/resell/sandbox-onboarding.
+ */
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type * as z from 'zod';
+import type { resell } from '@tp/contract';
+import { api } from '../../../lib/api-client';
+
+/** `clientSecret` '' when onboarding has not started; `verified` once the provider verified the account. */
+export type PayoutAccountState = z.infer<typeof resell.clientSecretResponse>;
+/** What the sandbox onboarding collects (what Stripe would): country AU or NZ, names, ISO birth date, bank account. */
+export type SandboxOnboarding = z.infer<typeof resell.sandboxOnboardingRequest>;
+
+export const payoutAccountQuery = queryOptions({
+  queryKey: ['USER', 'PAYOUT_ACCOUNT'],
+  queryFn: () => api<PayoutAccountState>('/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
+  staleTime: 0, gcTime: 0,
+});
+export const usePayoutAccount = () => useQuery(payoutAccountQuery);
+
+/**
+ * Creates the payout account if needed and returns an onboarding client secret (embedded onboarding).
+ * @throws ApiError `api.resell.not_supported_country` outside Australia and New Zealand.
+ */
+export const connectPayoutAccount = (country: string) =>
+  api<PayoutAccountState>('/resell/stripe-connect', { body: { accountType: 'custom', country } }).then((r) => r.clientSecret);
+
+/**
+ * The sandbox onboarding form (used when Stripe is not configured): verifies the account.
+ * @throws ApiError `api.resell.not_supported_country`, `api.invalid_request_body`.
+ */
+export const submitSandboxOnboarding = (body: SandboxOnboarding) => api<void>('/resell/sandbox-onboarding', { body });
+
+export function useSandboxOnboarding() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: submitSandboxOnboarding, onSuccess: () => qc.invalidateQueries({ queryKey: payoutAccountQuery.queryKey }) });
+}
