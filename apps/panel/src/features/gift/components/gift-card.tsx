@@ -17,7 +17,7 @@ function Card(props: { heading: string; media: ReactNode; children: ReactNode; e
     <section className="gift-card" aria-label={props.heading}>
       <h2 className="gift-card__heading">{props.heading}</h2>
       <div className="gift-card__row">
-        {props.media}
+        <span className="gift-card__media" aria-hidden="true">{props.media}</span>
         <div className="gift-card__body">{props.children}</div>
         {props.onEdit && <button type="button" className="link gift-card__edit" onClick={props.onEdit} aria-label={props.editLabel}>{t('gift.edit')}</button>}
       </div>

@@ -69,7 +69,7 @@ export function UsernameSearch(props: { initial?: UserSearchResult | null; asset
               {show && results.map((u, i) => (
                 <li key={u.username} id={`${id}-opt-${i}`} role="option" aria-selected={i === active} className={`gift-suggestion ${i === active ? 'is-active' : ''}`}
                   onMouseDown={(e) => e.preventDefault()} onMouseEnter={() => setActive(i)} onClick={() => pick(u)}>
-                  <Avatar picture={assetUrl(u.picture, props.assetsBaseUrl)} givenName={nickname(u.username)} size={32} />
+                  <span aria-hidden="true" className="gift-suggestion__avatar"><Avatar picture={assetUrl(u.picture, props.assetsBaseUrl)} givenName={nickname(u.username)} size={32} /></span>
                   <Username value={u.username} className="gift-suggestion__name" />
                 </li>
               ))}
