@@ -2,7 +2,7 @@
  * Shared steps for the Playwright specs: sign a person in (through the API, or through the panel as
  * a person would), and the server's URLs. The server is started by global-setup.ts.
  */
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 
 export const baseUrl = () => process.env.E2E_BASE_URL!;
@@ -46,21 +46,28 @@ export async function openPanel(page: Page, query: string, lang: 'en' | 'es' = '
   await page.goto(`${baseUrl()}/${lang}/?${query}`);
 }
 
-/** Signs in through the panel's LOGIN and OTP screens (and PERSONAL_DATA for a new account). */
-export async function signInViaPanel(page: Page, email: string, names = { givenName: 'Test', familyName: 'Person' }) {
+/** Signs in through the panel's LOGIN and OTP screens (and PERSONAL_DATA for a new account); `page` may be the embed iframe. */
+export async function signInViaPanel(page: Page | FrameLocator, email: string, names = { givenName: 'Test', familyName: 'Person' }) {
   const before = mailCount();
   await page.getByRole('textbox', { name: /e-?mail|correo/i }).fill(email);
   await page.getByRole('button', { name: /continue|continuar/i }).click();
   const code = await waitForCode(email, before);
   await page.getByRole('textbox', { name: /code|código/i }).fill(code);
   await page.getByRole('button', { name: /continue|continuar/i }).click();
-  const personal = page.getByRole('textbox', { name: /first name|nombre/i });
-  const hub = page.getByRole('dialog');
-  await expect(personal.or(hub).first()).toBeVisible();
-  if (await personal.isVisible()) {
-    await personal.fill(names.givenName);
-    await page.getByRole('textbox', { name: /last name|apellido/i }).fill(names.familyName);
+  // A new account gets PERSONAL_DATA; an existing one goes straight to QR with the hub open.
+  const personal = page.getByRole('heading', { name: /tell us your name|dinos tu nombre/i });
+  const signedIn = page.getByRole('img', { name: /QR/ }).or(page.getByRole('dialog'));
+  await expect(personal.or(signedIn).first()).toBeVisible();
+  // Decide on the element that showed up (an instant count can miss it while a lazy screen settles).
+  const isNew = await personal.or(signedIn).first().evaluate((el) => el.tagName === 'H1');
+  if (isNew) {
+    const first = page.getByRole('textbox', { name: /first name|^nombre/i });
+    const last = page.getByRole('textbox', { name: /last name|apellido/i });
+    await first.fill(names.givenName);
+    await last.fill(names.familyName);
+    await expect(first).toHaveValue(names.givenName);
     await page.getByRole('button', { name: /continue|continuar/i }).click();
+    await expect(signedIn.first()).toBeVisible();
   }
 }
 

@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { initI18n, langFromPath } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
-import { embedMode, postToHost, startHeightReports } from './lib/host-bridge';
+import { embedMode, postToHost, startEscapeToClose, startHeightReports } from './lib/host-bridge';
 import { App } from './app/app';
 import './app/styles.css';
 
@@ -21,3 +21,4 @@ createRoot(document.getElementById('root')!).render(
 );
 postToHost({ type: 'ready' });
 startHeightReports();
+startEscapeToClose();

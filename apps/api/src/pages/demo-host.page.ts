@@ -42,6 +42,7 @@ export function renderDemoHostPage(opts: { orgName: string; orgLogoUrl: string; 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(opts.orgName)}</title>
+<link rel="icon" href="${e(opts.orgLogoUrl)}">
 <style>
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#161326;background:#faf8ff}
 a{color:#5b21b6}

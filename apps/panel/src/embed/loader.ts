@@ -27,7 +27,9 @@ const script = document.currentScript as HTMLScriptElement | null;
 const panelOrigin = new URL(script?.src ?? window.location.href).origin;
 const lang = (script?.dataset.lang ?? document.documentElement.lang ?? 'en').toLowerCase().startsWith('es') ? 'es' : 'en';
 const frames = new Set<Frame>();
+/** The open modal; `parked` keeps a closed modal's iframe (hidden) so that a session held in memory survives. */
 let modal: Frame | null = null;
+let parked: Frame | null = null;
 let savedOverflow: string | null = null;
 
 function toParams(o: OpenOptions = {}): SyncedParams {
@@ -83,11 +85,29 @@ function call(name: 'onClose' | 'onLogout'): void {
   for (const fn of [api[name], fromAttr]) if (typeof fn === 'function') { try { (fn as () => void)(); } catch (e) { console.error(e); } }
 }
 
+function navigateFrame(frame: Frame, params: SyncedParams): void {
+  const msg: HostToPanel = { source: EMBED_SOURCE, type: 'navigate', params };
+  frame.iframe.contentWindow?.postMessage(msg, panelOrigin);
+}
+
+function show(frame: Frame): void {
+  modal = frame;
+  lockScroll(true);
+  document.addEventListener('keydown', onKey);
+  frame.iframe.focus();
+}
+
 function open(options: OpenOptions = {}): void {
   const params = toParams(options);
-  if (modal) {
-    const msg: HostToPanel = { source: EMBED_SOURCE, type: 'navigate', params };
-    modal.iframe.contentWindow?.postMessage(msg, panelOrigin);
+  if (modal) { navigateFrame(modal, params); return; }
+  if (parked) {
+    // Reopen the same document: where the browser blocks third-party storage the session lives
+    // only in that document's memory.
+    const frame = parked;
+    parked = null;
+    frame.container.style.display = '';
+    navigateFrame(frame, Object.keys(params).length ? params : { PANEL_TAB: 'QR' });
+    show(frame);
     return;
   }
   const host = document.createElement('div');
@@ -123,11 +143,9 @@ function open(options: OpenOptions = {}): void {
   backdrop.addEventListener('mousedown', (e) => { if (e.target === backdrop) close(); });
   root.append(style, backdrop);
   document.body.append(host);
-  modal = { iframe, mode: 'modal', container: host };
-  frames.add(modal);
-  lockScroll(true);
-  document.addEventListener('keydown', onKey);
-  iframe.focus();
+  const frame: Frame = { iframe, mode: 'modal', container: host };
+  frames.add(frame);
+  show(frame);
 }
 
 function onKey(e: KeyboardEvent): void {
@@ -136,8 +154,8 @@ function onKey(e: KeyboardEvent): void {
 
 function close(): void {
   if (!modal) return;
-  frames.delete(modal);
-  modal.container.remove();
+  modal.container.style.display = 'none';
+  parked = modal;
   modal = null;
   document.removeEventListener('keydown', onKey);
   lockScroll(false);
@@ -159,11 +177,11 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (!frame) return;
   const msg = event.data;
   switch (msg.type) {
-    case 'close': if (frame.mode === 'modal') close(); else call('onClose'); break;
+    case 'close': if (frame === modal) close(); else if (frame.mode === 'inline') call('onClose'); break;
     case 'logout': call('onLogout'); break;
     case 'height': if (frame.mode === 'inline') frame.iframe.style.height = `${Math.max(200, Math.ceil(msg.height))}px`; break;
     case 'scroll-lock': if (frame.mode === 'inline') lockScroll(msg.locked); break;
-    case 'route': if (frame.mode === 'modal') syncHostUrl(msg.params); break;
+    case 'route': if (frame === modal) syncHostUrl(msg.params); break;
     default: break;
   }
 });

@@ -55,3 +55,11 @@ export function startHeightReports(): void {
 export function closePanel(): void {
   postToHost({ type: 'close' });
 }
+
+/** In modal mode, Escape with no dialog of the panel's own open asks the host to close the panel. */
+export function startEscapeToClose(): void {
+  if (embedMode !== 'modal') return;
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !document.querySelector('[role="dialog"]')) closePanel();
+  });
+}

@@ -24,6 +24,9 @@ export default function PersonalDataScreen() {
       toast.error(t('request_failed'));
     }
   });
+  // Destructured so react-hook-form subscribes to both from the first render (a short-circuited read
+  // subscribes late and leaves isDirty stale, keeping Continue disabled).
+  const { isValid, isDirty } = formState;
   const e = formState.errors;
   const touched = formState.touchedFields;
   return (
@@ -31,7 +34,7 @@ export default function PersonalDataScreen() {
       <form onSubmit={onSubmit} noValidate className="stack">
         <Field label={t('personal.first_name')} autoComplete="given-name" error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined} {...register('givenName')} />
         <Field label={t('personal.last_name')} autoComplete="family-name" error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
-        <Button type="submit" disabled={!formState.isValid || !formState.isDirty || save.isPending} loading={save.isPending}>{t('common.continue')}</Button>
+        <Button type="submit" disabled={!isValid || !isDirty || save.isPending} loading={save.isPending}>{t('common.continue')}</Button>
       </form>
     </AuthCard>
   );
