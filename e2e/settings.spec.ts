@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, baseUrl, freshEmail, openPanel, signInContext } from './support';
+import { apiSignIn, baseUrl, freshEmail, hostUrl, openPanel, signInContext, signInViaPanel } from './support';
 
 const openHub = async (page: Page) => {
   await page.getByRole('button', { name: 'Open menu' }).click();
@@ -24,6 +24,7 @@ const closeHub = async (page: Page) => {
 const phone = () => `+61 4${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
 test('change name, nickname, avatar and phone in settings; the hub header shows them', async ({ page, context }) => {
+  test.setTimeout(120_000);
   const email = freshEmail('settings');
   const tokens = await signInContext(context, email);
   const me = await (await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { uniqueID: string; nickname: string };
@@ -174,4 +175,25 @@ test('logout asks for confirmation, ends the session and returns to sign-in', as
   // The server ended the session: the old tokens no longer work.
   expect((await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).status).toBe(401);
   expect((await fetch(`${baseUrl()}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens.refreshToken }) })).ok).toBe(false);
+});
+
+test('logout from the modal on the demo host page fires the host callback', async ({ page }) => {
+  // The demo host page is served under another origin (localhost) than the panel (127.0.0.1).
+  await page.goto(`${hostUrl()}/`);
+  const status = page.locator('#panel-status');
+  await expect(status).toHaveText('No panel events yet.');
+  await page.locator('header').getByRole('button', { name: 'My tickets' }).click();
+  const modal = page.frameLocator('iframe[src*="embed=modal"]');
+  // Sign in inside the embedded panel as a person would (its storage is the panel origin's, in the iframe).
+  await signInViaPanel(modal as unknown as Page, freshEmail('host-logout'), { givenName: 'Host', familyName: 'Tester' });
+  const hub = modal.getByRole('dialog', { name: 'Menu' });
+  await expect(hub).toBeVisible();
+  await expect(hub.locator('.hub__head .avatar--initials')).toHaveText('HT');
+  await hub.getByRole('button', { name: 'Log out' }).click();
+  await modal.getByRole('dialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out' }).click();
+  // The loader calls the host's onLogout, which fills the status line.
+  await expect(status).toContainText('Logged out of the panel');
+  // The panel's local session is gone: it is back on the sign-in step.
+  await expect(modal.getByRole('textbox', { name: /e-?mail/i })).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Open menu' })).toHaveCount(0);
 });

@@ -14,6 +14,7 @@ import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';
 import { GiftIcon, HelpIcon, LogoutIcon, PhoneIcon, QrIcon, RedeemIcon, ResellIcon, SettingsIcon, SwapIcon, TicketIcon } from '../../../ui/icons';
 import { LogoutDialog } from './logout-dialog';
+import '../hub.css';
 
 const TILES: { tab: PanelTab; key: string; Icon: ComponentType }[] = [
   { tab: 'QR', key: 'hub.my_qr', Icon: QrIcon },
