@@ -38,11 +38,23 @@ async function shot(name: string, lang: 'en' | 'es', theme: 'light' | 'dark', wi
   await ctx.close();
 }
 
-for (const [lang, theme, width] of [['en', 'light', 360], ['es', 'dark', 360], ['en', 'light', 1280], ['en', 'dark', 1280], ['es', 'light', 360], ['en', 'dark', 360]] as const) {
+// The README's set: phone width, English light and Spanish dark, plus the demo host page.
+for (const [lang, theme, width] of [['en', 'light', 360], ['es', 'dark', 360]] as const) {
   await shot('login', lang, theme, width, '?PANEL_TAB=LOGIN', false);
   await shot('hub', lang, theme, width, '?PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB', true);
   await shot('qr', lang, theme, width, '?PANEL_TAB=QR', true);
   await shot('tickets', lang, theme, width, '?PANEL_TAB=MY_TICKET', true);
   await shot('ticket', lang, theme, width, '?PANEL_TAB=TICKET&USER_TICKET_ID=2', true);
+  await shot('gift', lang, theme, width, '?PANEL_TAB=GIFT', true);
+  await shot('resell', lang, theme, width, '?PANEL_TAB=RESELL', true);
+}
+if (!only || only.includes('host')) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+  const page = await ctx.newPage();
+  await page.goto(`${base}/`);
+  await page.getByRole('banner').getByRole('button', { name: 'My tickets' }).click();
+  await page.waitForTimeout(1500);
+  await page.screenshot({ path: `${out}/host-modal-en-light-1280.png` });
+  await ctx.close();
 }
 await browser.close();

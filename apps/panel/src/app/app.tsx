@@ -11,9 +11,9 @@ import { useRoute } from './use-route';
 import { Frame } from './layout';
 import { useTheme } from './theme';
 import { HubOverlay } from '../features/hub/components/hub-overlay';
-import { Loading, EmptyState } from '../ui/bits';
+import { Loading } from '../ui/bits';
 
-const SCREENS: Partial<Record<PanelTab, LazyExoticComponent<ComponentType>>> = {
+const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   LOGIN: lazy(() => import('../features/auth/components/login-screen')),
   OTP: lazy(() => import('../features/auth/components/otp-screen')),
   PERSONAL_DATA: lazy(() => import('../features/auth/components/personal-data-screen')),
@@ -26,19 +26,12 @@ const SCREENS: Partial<Record<PanelTab, LazyExoticComponent<ComponentType>>> = {
   REDEEM: lazy(() => import('../features/redeem/components/redeem-screen')),
   SETTINGS: lazy(() => import('../features/settings/components/settings-screen')),
 };
-/** Tabs with a screen; the hub shows the others as coming soon. */
-export const AVAILABLE_TABS: ReadonlySet<PanelTab> = new Set(Object.keys(SCREENS) as PanelTab[]);
-
-function ComingSoon() {
-  const { t } = useTranslation();
-  return <EmptyState message={t('hub.coming_soon_text')} />;
-}
 
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();
-  const Screen = SCREENS[route.tab] ?? ComingSoon;
+  const Screen = SCREENS[route.tab];
   const auth = AUTH_TABS.includes(route.tab);
   return (
     <>
@@ -47,7 +40,7 @@ export function App() {
           <Screen key={route.tab} />
         </Suspense>
       </Frame>
-      {route.overlay === 'HUB' && !auth && <HubOverlay available={AVAILABLE_TABS} />}
+      {route.overlay === 'HUB' && !auth && <HubOverlay />}
       <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />
     </>
   );
