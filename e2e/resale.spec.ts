@@ -1,0 +1,173 @@
+/**
+ * Resale end to end (spec sections 2 Resell, Redeem, Settings payout; 4 Resell flow, Redeem; 5; 8).
+ * Uses only bob's River Nights General Admission (the no-payout toast, before bob has a payout account)
+ * and bob's Capital Beats VIP (after bob verifies payouts in the sandbox form: listed, bought by an
+ * anonymous buyer through the share link and the sandbox checkout, code read from the e-mailed PDF,
+ * redeemed by the buyer, then SOLD for bob), plus a fresh buyer account.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { extractText, getDocumentProxy } from 'unpdf';
+import { freshEmail, openPanel, signInContext, signInViaPanel } from './support';
+import { mailCount, waitForMail } from './mail';
+
+test.describe.configure({ mode: 'serial' });
+
+const CODE = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/;
+
+/** The PDF attached to a raw .eml, decoded. */
+function pdfAttachment(raw: string): Uint8Array {
+  const m = /Content-Type: application\/pdf[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/i.exec(raw);
+  if (!m) throw new Error('no PDF attachment in the mail');
+  return new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
+}
+
+/** Chooses a ticket in the resell dropdown by its name. */
+async function chooseTicket(page: Page, name: RegExp) {
+  await page.getByRole('combobox', { name: 'Ticket' }).click();
+  await page.getByRole('option', { name }).click();
+  await expect(page.getByRole('region', { name: 'You are reselling' })).toContainText(name);
+}
+
+/** Price, Continue, terms, List for resale. */
+async function priceAndList(page: Page, price: string, total: string) {
+  const priceBox = page.getByRole('textbox', { name: /Price per ticket/ });
+  await priceBox.fill(price);
+  const summary = page.getByRole('region', { name: 'Pricing summary' });
+  await expect(summary).toContainText(total);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(priceBox).toHaveAttribute('readonly', '');
+  const list = page.getByRole('button', { name: 'List for resale' });
+  await expect(list).toBeDisabled();
+  await page.getByRole('checkbox', { name: /I accept the resale terms/ }).check();
+  await expect(list).toBeEnabled();
+  await list.click();
+}
+
+test('resale: no-payout toast, sandbox payout verification, listing, purchase by share link, PDF code, redeem, SOLD', async ({ browser }) => {
+  const bobCtx = await browser.newContext();
+  await signInContext(bobCtx, 'bob@example.com');
+  const bob = await bobCtx.newPage();
+
+  // 1. No payout account yet: listing River Nights GA answers api.resell.create.no_stripe -> the 30 s toast.
+  await openPanel(bob, 'PANEL_TAB=RESELL');
+  await expect(bob.getByRole('heading', { name: 'Resell ticket' })).toBeVisible();
+  await chooseTicket(bob, /River Nights · General Admission/);
+  await priceAndList(bob, '50', 'A$55.00');
+  const toastBox = bob.getByRole('alert').filter({ hasText: 'Please verify your payout account to continue' });
+  await expect(toastBox).toBeVisible();
+  await expect(toastBox).toContainText('to get paid for your sales');
+  await bob.waitForTimeout(6_000); // longer than the default 5 s toasts
+  await expect(toastBox).toBeVisible();
+  await toastBox.getByRole('link', { name: 'here' }).click();
+  await expect(bob).toHaveURL(/PANEL_TAB=SETTINGS/);
+  await expect(bob).toHaveURL(/SETTINGS_TAB=ACCOUNT_VERIFICATION/);
+  await expect(bob.getByRole('tab', { name: 'Payout' })).toHaveAttribute('aria-selected', 'true');
+  await expect(toastBox).toBeHidden();
+
+  // 2. The sandbox onboarding form: only AU/NZ, names, date of birth, bank account -> verified.
+  await expect(bob.getByRole('heading', { name: 'Verify your payout details' })).toBeVisible();
+  const verify = bob.getByRole('button', { name: 'Verify payout account' });
+  await expect(verify).toBeDisabled();
+  await bob.getByRole('combobox', { name: 'Country' }).selectOption({ label: 'New Zealand' });
+  await expect(bob.getByRole('textbox', { name: 'First name' })).toHaveValue('Bob');
+  await expect(bob.getByRole('textbox', { name: 'Last name' })).toHaveValue('Taylor');
+  await bob.getByLabel('Date of birth').fill('1990-04-05');
+  const bank = bob.getByRole('textbox', { name: 'Bank account' });
+  await bank.fill('12-34');
+  await bank.blur();
+  await expect(bob.getByRole('alert').filter({ hasText: 'Enter a valid bank account number' })).toBeVisible();
+  await expect(verify).toBeDisabled();
+  await bank.fill('12-3456-7890123-00');
+  await expect(verify).toBeEnabled();
+  await verify.click();
+  await expect(bob.getByRole('status').filter({ hasText: 'Your payout account is verified' })).toBeVisible();
+
+  // 3. List Capital Beats VIP: validation, summary, listing, share box.
+  await bob.getByRole('button', { name: 'Resell a ticket' }).click();
+  await expect(bob).toHaveURL(/PANEL_TAB=RESELL/);
+  await chooseTicket(bob, /Capital Beats · VIP/);
+  const priceBox = bob.getByRole('textbox', { name: /Price per ticket/ });
+  const cont = bob.getByRole('button', { name: 'Continue' });
+  await expect(priceBox).toHaveValue('0');
+  await expect(cont).toBeDisabled();
+  await priceBox.fill('181.51'); // cap NZ$181.50
+  await priceBox.blur();
+  await expect(bob.getByRole('alert').filter({ hasText: 'Invalid price' })).toBeVisible();
+  await expect(cont).toBeDisabled();
+  await priceBox.fill('');
+  await expect(bob.getByRole('alert').filter({ hasText: 'Price is required' })).toBeVisible();
+  await expect(cont).toBeDisabled();
+  await expect(bob.getByRole('button', { name: 'Decrease quantity' })).toBeDisabled();
+  await priceAndList(bob, '150', 'NZ$165.00');
+  const summary = bob.getByText('Your ticket is now listed for resale!');
+  await expect(summary).toBeVisible();
+  const shareLinkUrl = await bob.getByRole('textbox', { name: 'Listing link' }).inputValue();
+  expect(shareLinkUrl).toMatch(/\/r\/[\w-]+$/);
+  await bob.getByRole('button', { name: 'Share' }).first().click();
+  const menu = bob.getByRole('menu', { name: 'Share on' });
+  await expect(menu.getByRole('menuitem', { name: 'Facebook' })).toHaveAttribute('href', new RegExp(`u=${encodeURIComponent(shareLinkUrl)}`.replace(/[.?]/g, '\\$&')));
+  await expect(menu.getByRole('menuitem', { name: 'Twitter' })).toHaveAttribute('href', /via=\w+/);
+  await expect(menu.getByRole('menuitem', { name: 'Mail' })).toHaveAttribute('href', /^mailto:\?subject=Capital%20Beats/);
+  await bob.keyboard.press('Escape');
+  const sale = bob.getByRole('tabpanel');
+  await expect(sale.getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' })).toContainText('Listed today');
+  await expect(sale.getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' })).toContainText('NZ$150.00 per ticket');
+
+  // 4. An anonymous buyer opens the share link and pays in the sandbox checkout.
+  const buyerEmail = freshEmail('resale-buyer');
+  const buyerCtx = await browser.newContext();
+  const buyer = await buyerCtx.newPage();
+  await buyer.goto(shareLinkUrl);
+  await expect(buyer.getByRole('heading', { name: 'Capital Beats' })).toBeVisible();
+  await expect(buyer.getByText('NZ$165.00')).toBeVisible();
+  await buyer.getByLabel('Your e-mail').fill(buyerEmail);
+  const before = mailCount();
+  await buyer.getByRole('button', { name: 'Buy' }).click();
+  await buyer.getByRole('button', { name: 'Pay with sandbox card' }).click();
+  await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  const shownCode = (await buyer.getByText(CODE).first().textContent())!.match(CODE)![0];
+
+  // 5. The code from the PDF attached to the buyer's e-mail.
+  const raw = await waitForMail(buyerEmail, { after: before, match: (r) => /application\/pdf/i.test(r) });
+  const { text } = await extractText(await getDocumentProxy(pdfAttachment(raw)), { mergePages: true });
+  const pdfCode = (text as string).match(CODE)?.[0];
+  expect(pdfCode).toBe(shownCode);
+  expect(text).toContain('Capital Beats');
+
+  // 6. The buyer signs in and redeems it on the Redeem screen.
+  await openPanel(buyer, 'PANEL_TAB=LOGIN');
+  await signInViaPanel(buyer, buyerEmail, { givenName: 'Rae', familyName: 'Buyer' });
+  await openPanel(buyer, 'PANEL_TAB=REDEEM');
+  await expect(buyer.getByRole('heading', { name: 'Redeem ticket' })).toBeVisible();
+  const codeBox = buyer.getByRole('textbox', { name: 'Secret code' });
+  await expect(codeBox).toHaveAttribute('placeholder', 'your code');
+  const redeem = buyer.getByRole('button', { name: 'Redeem' });
+  await expect(redeem).toBeDisabled();
+  await codeBox.fill(pdfCode!);
+  await redeem.click();
+  const success = buyer.getByRole('status').filter({ hasText: 'Ticket redeemed!' });
+  await expect(success).toBeVisible();
+  await expect(success).toContainText('Capital Beats · VIP');
+  // A code works once: a second try keeps the form and says so.
+  await buyer.getByRole('button', { name: 'Redeem another code' }).click();
+  await codeBox.fill(pdfCode!);
+  await redeem.click();
+  await expect(buyer.getByRole('alert').filter({ hasText: 'This code has already been redeemed.' })).toBeVisible();
+  await expect(codeBox).toBeVisible();
+  await openPanel(buyer, 'PANEL_TAB=MY_TICKET');
+  await expect(buyer.getByRole('button', { name: 'Capital Beats, VIP' })).toBeVisible();
+
+  // 7. Bob sees the sale under SOLD with its date; nothing left for sale.
+  await openPanel(bob, 'PANEL_TAB=RESELL');
+  await expect(bob.getByRole('tabpanel')).toContainText('You have no tickets for sale');
+  await bob.getByRole('tab', { name: 'Sold' }).click();
+  const sold = bob.getByRole('tabpanel').getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' });
+  await expect(sold).toContainText('Sold on');
+  await expect(sold).toContainText('You receive NZ$150.00');
+  // The sold ticket is no longer offered to bob.
+  await bob.getByRole('combobox', { name: 'Ticket' }).click();
+  await expect(bob.getByRole('option', { name: /Capital Beats · VIP/ })).toHaveCount(0);
+
+  await buyerCtx.close();
+  await bobCtx.close();
+});
