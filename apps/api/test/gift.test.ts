@@ -62,6 +62,28 @@ describe('gift', () => {
     expect(mail.text).toContain('Alice Nguyen gifted you "General Admission" for Aotearoa Sound');
   });
 
+  it('e-mails the receiver in their locale (es) with a link to the panel, and finds usernames case-insensitively', async () => {
+    await t.database.db.execute(`update users set locale = 'es' where email = 'bob@example.com'` as never);
+    const tk = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');
+    expect((await giftTo(alice, tk.userTicketId, '  BOB#7315 ')).statusCode).toBe(200);
+    const mail = t.mail.sent.at(-1)!;
+    expect(mail.to).toBe('bob@example.com');
+    expect(mail.subject).toBe('Alice Nguyen te ha regalado una entrada');
+    expect(mail.text).toContain('«VIP» para Laneway Sessions');
+    expect(mail.text).toMatch(/\/es\/\?PANEL_TAB=MY_TICKET/);
+    expect((await listOf(bob)).map((x) => x.userTicketId)).toContain(tk.userTicketId);
+  });
+
+  it('a gifted ticket can be gifted on by its new holder but no longer by the giver', async () => {
+    const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
+    expect((await giftTo(alice, tk.userTicketId, 'bob#7315')).statusCode).toBe(200);
+    expect((await verify(alice, tk.userTicketId)).statusCode).toBe(403);
+    expect((await verify(bob, tk.userTicketId)).json()).toEqual({ extras: { canBeGifted: true } });
+    expect((await giftTo(alice, tk.userTicketId, 'carol@example.com')).json()).toEqual({ message: 'gift_tickets.not_allowed' });
+    expect((await giftTo(bob, tk.userTicketId, 'alice#4821')).statusCode).toBe(200);
+    expect((await t.app.services.gift.history(tk.userTicketId)).map((h) => h.kind)).toEqual(['GIFT', 'GIFT']);
+  });
+
   it('creates an account for an unknown e-mail, whose owner sees the ticket at first sign-in', async () => {
     const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
     expect((await giftTo(alice, tk.userTicketId, 'Newcomer@Example.com')).statusCode).toBe(200);
