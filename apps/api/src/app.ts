@@ -2,7 +2,7 @@
  * Builds the Fastify instance: plugins, then modules under /v1, then public pages and static files.
  * Tests build it with their own database and clock and call it through `app.inject`.
  */
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps) {
     logger: deps.logger ?? false,
     trustProxy: false,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
