@@ -47,6 +47,11 @@ export default function GiftScreen() {
   const [accepted, setAccepted] = useState(false);
   const [done, setDone] = useState<{ ticket: MyTicket; receiver: Receiver } | null>(null);
   const preselected = useRef(false);
+  const receiverHeading = useRef<HTMLHeadingElement>(null);
+  const terms = useRef<HTMLInputElement>(null);
+  // The control that had focus is replaced at each step: move focus to the new step.
+  useEffect(() => { if (ticket && !receiver) receiverHeading.current?.focus(); }, [ticket, receiver]);
+  useEffect(() => { if (receiver) terms.current?.focus(); }, [receiver]);
 
   const choose = (tk: MyTicket) => {
     setChoice(tk); setTicket(null); setNotGiftable(false); setReceiver(null); setAccepted(false);
@@ -132,7 +137,7 @@ export default function GiftScreen() {
       {step1}
       {ticket && !receiver && (
         <section className="stack gift-receiver" aria-labelledby={`${uid}-receiver`}>
-          <h2 id={`${uid}-receiver`} className="section-title">{t('gift.receiver_title')}</h2>
+          <h2 id={`${uid}-receiver`} ref={receiverHeading} tabIndex={-1} className="section-title gift__step-title">{t('gift.receiver_title')}</h2>
           <Tabs label={t('gift.receiver_by')} value={tab} onChange={setTab}
             options={[{ value: 'EMAIL', label: t('gift.tab_email') }, { value: 'USERNAME', label: t('gift.tab_username') }]} />
           <div role="tabpanel" aria-label={tab === 'EMAIL' ? t('gift.tab_email') : t('gift.tab_username')}>
@@ -146,7 +151,7 @@ export default function GiftScreen() {
       {ticket && receiver && <GiftReceiverCard receiver={receiver} assetsBaseUrl={base} onEdit={gift.isPending ? undefined : editReceiver} />}
       {ticket && receiver && (
         <label className="gift-terms">
-          <input type="checkbox" checked={accepted} disabled={gift.isPending} onChange={(e) => setAccepted(e.target.checked)} />
+          <input ref={terms} type="checkbox" checked={accepted} disabled={gift.isPending} onChange={(e) => setAccepted(e.target.checked)} />
           <span>{t('gift.terms')}</span>
         </label>
       )}
