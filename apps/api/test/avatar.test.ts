@@ -87,6 +87,16 @@ describe('profile collisions', () => {
     expect(r.json()).toEqual({ message: 'api.profile.email_or_phone_in_use' });
   });
 
+  it('stores phone numbers normalised, so spacing and punctuation do not dodge a collision', async () => {
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const saved = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(bob), payload: { phoneNumber: ' +61 (400) 000-002 ' } });
+    expect(saved.json().phoneNumber).toBe('+61400000002');
+    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(alice), payload: { phoneNumber: '+61400000002' } });
+    expect(r.json()).toEqual({ message: 'api.profile.email_or_phone_in_use' });
+    // The owner may save the same number again in another spelling.
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(bob), payload: { phoneNumber: '+61 400 000 002' } })).statusCode).toBe(200);
+  });
+
   it('refuses a nickname whose nickname#suffix is taken, case-insensitively', async () => {
     const carol = await t.signIn('carol@example.com');
     const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(carol.accessToken) })).json();

@@ -6,6 +6,12 @@ import { profileRepository as repo } from './profile.repository.js';
 import { toUser } from '../auth/auth.service.js';
 import type { AvatarService } from './avatar.service.js';
 
+/**
+ * The stored form of a phone number: a leading + kept, every other non-digit dropped, so that
+ * "+61 400 000 001" and "+61400000001" are the same number (and collide).
+ */
+export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
+
 export interface ProfilePatch { givenName?: string; familyName?: string; nickname?: string; phoneNumber?: string; locale?: 'en' | 'es' }
 
 export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
@@ -23,11 +29,12 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       return toUser(u);
     },
     /**
-     * Applies changed fields. The username suffix never changes.
+     * Applies changed fields. The username suffix never changes; the phone number is stored normalised (normalizePhone).
      * @throws AppError `api.profile.email_or_phone_in_use` (409) when the phone number belongs to someone else,
      *   `api.profile.username_taken` (409) when `nickname#suffix` is someone else's.
      */
-    async update(userId: number, patch: ProfilePatch): Promise<User> {
+    async update(userId: number, input: ProfilePatch): Promise<User> {
+      const patch = input.phoneNumber ? { ...input, phoneNumber: normalizePhone(input.phoneNumber) } : input;
       if (patch.phoneNumber) {
         const holder = await repo.userByPhone(db, patch.phoneNumber);
         if (holder && holder.id !== userId) throw new AppError('api.profile.email_or_phone_in_use');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { avatarFileError, nameSchema, nicknameSchema, phoneSchema } from './account-validation';
+import { avatarFileError, nameSchema, nicknameSchema, normalizePhone, phoneSchema } from './account-validation';
 
 const msg = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0].message);
 
@@ -22,6 +22,8 @@ describe('settings account validation (spec section 5)', () => {
     expect(msg(phoneSchema.safeParse({ phoneNumber: 'call me' }))).toBe('account.phone_invalid');
     expect(msg(phoneSchema.safeParse({ phoneNumber: '+1' }))).toBe('account.phone_invalid');
     expect(phoneSchema.safeParse({ phoneNumber: '+61 (400) 000-001' }).success).toBe(true);
+    expect(normalizePhone(' +61 (400) 000-001 ')).toBe('+61400000001');
+    expect(normalizePhone('0400 000 001')).toBe('0400000001');
   });
   it('avatar: the five formats, 10 MB at most', () => {
     expect(avatarFileError({ name: 'me.png', type: 'image/png', size: 1000 })).toBeNull();

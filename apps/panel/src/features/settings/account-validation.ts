@@ -38,6 +38,9 @@ export const nameSchema = z.object({
   familyName: name('validation.last_name_required', 'validation.last_name_empty'),
 });
 
+/** The form the API stores a phone number in: a leading + kept, other non-digits dropped. */
+export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
+
 export const phoneSchema = z.object({
   phoneNumber: z.string().trim()
     .min(1, 'validation.phone_required')

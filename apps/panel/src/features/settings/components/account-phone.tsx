@@ -17,7 +17,7 @@ import { Field } from '../../../ui/field';
 import { Modal } from '../../../ui/modal';
 import { PhoneIcon } from '../../../ui/icons';
 import { useUpdateProfile } from '../api/profile-update.api';
-import { phoneSchema, type PhoneForm } from '../account-validation';
+import { normalizePhone, phoneSchema, type PhoneForm } from '../account-validation';
 
 function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -27,7 +27,8 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
     resolver: zodResolver(phoneSchema), mode: 'onTouched', defaultValues: { phoneNumber: '' },
   });
   const value = (watch('phoneNumber') ?? '').trim();
-  const changed = value !== '' && value !== (props.current ?? '');
+  // The API stores numbers normalised: the same number spelled differently is not a change.
+  const changed = value !== '' && normalizePhone(value) !== (props.current ?? '');
   // Validity from the watched value: formState.isValid is not recomputed on change before a field is touched.
   const valid = phoneSchema.safeParse({ phoneNumber: value }).success && !formState.errors.phoneNumber;
   const onSubmit = handleSubmit(async (v) => {
