@@ -26,10 +26,7 @@ const TILES: { tab: PanelTab; key: string; Icon: ComponentType }[] = [
   { tab: 'SETTINGS', key: 'hub.settings', Icon: SettingsIcon },
 ];
 
-/**
- * `available` is no longer used (every tab has a screen); it stays accepted until app/app.tsx stops passing it.
- */
-export function HubOverlay(_props: { available?: ReadonlySet<PanelTab> }) {
+export function HubOverlay() {
   const { t } = useTranslation();
   const user = useUser().data;
   const config = usePanelConfig();
