@@ -24,6 +24,8 @@ import { createProfileService } from './modules/profile/profile.service.js';
 import { profileRoutes } from './modules/profile/profile.routes.js';
 import { createAccessService } from './modules/access/access.service.js';
 import { accessRoutes } from './modules/access/access.routes.js';
+import { createCheckInService } from './modules/access/check-in.service.js';
+import { scannerPageRoutes } from './modules/access/scanner.public.routes.js';
 import { createTicketsService } from './modules/tickets/tickets.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createGiftService } from './modules/gift/gift.service.js';
@@ -107,7 +109,7 @@ export async function buildApp(deps: AppDeps) {
     const api = v1 as unknown as App;
     authRoutes(api, { auth, requireAuth, limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute } });
     profileRoutes(api, { profile, requireAuth });
-    accessRoutes(api, { access, requireAuth });
+    accessRoutes(api, { access, requireAuth, checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }), checkInPerMinute: config.checkInPerMinute });
     ticketsRoutes(api, { tickets, requireAuth });
     giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
     benefitsRoutes(api, { benefits, requireAuth });
@@ -118,6 +120,7 @@ export async function buildApp(deps: AppDeps) {
 
   healthRoutes(app, { database });
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
+  scannerPageRoutes(app);
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);

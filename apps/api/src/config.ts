@@ -41,6 +41,13 @@ export interface Config {
   otpVerifiesPerIpPerMinute: number;
   /** Redeem attempts per IP per minute (REDEEM_PER_IP_PER_MINUTE, default 10). */
   redeemPerMinute: number;
+  /**
+   * The key door staff enter on the scanner page (`/scanner`); sent as header `x-scanner-key` to
+   * /v1/access/*. SCANNER_KEY; when unset, generated once into DATA_DIR/scanner-key.
+   */
+  scannerKey: string;
+  /** Door check-ins per IP per minute (CHECK_IN_PER_IP_PER_MINUTE, default 600: a venue's scanners may share one IP). */
+  checkInPerMinute: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
   productName: string;
@@ -87,6 +94,15 @@ function secretFrom(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+/** SCANNER_KEY, or a random key generated once into dataDir/scanner-key (like the JWT secret). */
+function scannerKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
+  if (env.SCANNER_KEY) return env.SCANNER_KEY;
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, 'scanner-key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
 /** Builds the config from an environment (process.env by default); `overrides` win (tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const port = int('PORT', env.PORT, 8080);
@@ -111,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
+    scannerKey: overrides.scannerKey ?? scannerKeyFrom(env, dataDir),
+    checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',
     productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),

@@ -32,6 +32,10 @@ export const MESSAGE_STATUS = {
   'api.profile.avatar_too_large': 413,
   // tickets
   'api.ticket.not_found': 404,
+  // door check-in (scanner page)
+  'api.access.scanner_unauthorized': 401,
+  'api.access.invalid_code': 400,
+  'api.access.event_not_found': 404,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,
   'gift_tickets.not_authorized_to_verify': 403,
