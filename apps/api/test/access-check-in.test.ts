@@ -1,0 +1,264 @@
+/**
+ * Door check-in (DESIGN: door-scanner page; spec 2 QR: after a gift or a resale the old holder's QR no
+ * longer admits the ticket): scanner key, pass validity, admission marking event access used once,
+ * ownership moves, parallel scans, rate limit, and the /scanner page.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+const KEY = 'door-key-for-tests';
+let t: TestApp;
+let alice: string;
+let bob: string;
+beforeEach(async () => {
+  t = await createTestApp({ seed: true, config: { scannerKey: KEY, qrTtlSeconds: 30 } });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+  bob = (await t.signIn('bob@example.com')).accessToken;
+});
+afterEach(async () => { await t.close(); });
+
+type Row = Record<string, unknown>;
+const rows = async (sql: string) => ((await t.database.db.execute(sql as never)) as unknown as { rows: Row[] }).rows;
+const userId = async (email: string) => Number((await rows(`select id from users where email = '${email}'`))[0].id);
+const eventId = async (name: string) => Number((await rows(`select id from events where name = '${name}'`))[0].id);
+/** The holder's pass text right now (what their QR shows). */
+const passOf = async (email: string) => t.app.services.access.codeFor(await userId(email), Math.floor(t.clock.now().getTime() / 1000 / 30));
+/** The ticket ids a user holds for an event, by ticket type name. */
+const heldIds = async (email: string, event: string) => Object.fromEntries((await rows(
+  `select ut.id, tt.name from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id join users u on u.id = ut.holder_id
+   where u.email = '${email}' and e.name = '${event}' order by ut.id`)).map((r) => [r.name as string, Number(r.id)]));
+const usedAt = async (id: number) => (await rows(`select event_access_used_at from user_tickets where id = ${id}`))[0].event_access_used_at as Date | string | null;
+
+const scan = (code: string, event: number, key: string | null = KEY, remoteAddress = '127.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: key === null ? {} : { 'x-scanner-key': key }, payload: { code, eventId: event }, remoteAddress });
+const ok = async (code: string, event: number) => {
+  const r = await scan(code, event);
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json() as { holderName: string; admitted: { userTicketId: number; ticketName: string }[]; alreadyUsed: { userTicketId: number; ticketName: string; usedAt: string }[]; listedForResale: { userTicketId: number; ticketName: string }[] };
+};
+const admittedIds = (r: { admitted: { userTicketId: number }[] }) => r.admitted.map((x) => x.userTicketId);
+
+describe('scanner key', () => {
+  it('lists events not over yet for the picker, soonest first, with the key only', async () => {
+    const r = await t.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': KEY } });
+    expect(r.statusCode).toBe(200);
+    const list = r.json() as { id: number; name: string; city: string; startsAt: string }[];
+    expect(list.map((e) => e.name)).toEqual(['Harbour Lights Festival', 'Laneway Sessions', 'Aotearoa Sound', 'River Nights', 'Capital Beats']);
+    expect(list[1]).toEqual({ id: await eventId('Laneway Sessions'), name: 'Laneway Sessions', city: 'Melbourne', startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    for (const headers of [{}, { 'x-scanner-key': 'wrong' }, { 'x-scanner-key': `${KEY}x` }]) {
+      const denied = await t.app.inject({ url: '/v1/access/events', headers });
+      expect(denied.statusCode).toBe(401);
+      expect(denied.json()).toEqual({ message: 'api.access.scanner_unauthorized' });
+    }
+  });
+
+  it('refuses a check-in with a missing or wrong key (before looking at the body) and admits nothing', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const code = await passOf('alice@example.com');
+    for (const key of [null, '', 'wrong', KEY.toUpperCase()]) {
+      const r = await scan(code, laneway, key);
+      expect(r.statusCode).toBe(401);
+      expect(r.json()).toEqual({ message: 'api.access.scanner_unauthorized' });
+    }
+    const badBody = await t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': 'wrong' }, payload: { nope: 1 } });
+    expect(badBody.statusCode).toBe(401);
+    const ids = await heldIds('alice@example.com', 'Laneway Sessions');
+    expect(await usedAt(ids['VIP'])).toBeNull();
+    expect(await usedAt(ids['General Admission'])).toBeNull();
+  });
+});
+
+describe('check-in', () => {
+  it('admits the holder\'s unused tickets for the event and marks them used now; a second scan answers alreadyUsed', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const ids = await heldIds('alice@example.com', 'Laneway Sessions');
+    const at = t.clock.now().toISOString();
+    const first = await ok(await passOf('alice@example.com'), laneway);
+    expect(first).toEqual({
+      holderName: 'Alice Nguyen',
+      admitted: [{ userTicketId: ids['General Admission'], ticketName: 'General Admission' }, { userTicketId: ids['VIP'], ticketName: 'VIP' }].sort((a, b) => a.userTicketId - b.userTicketId),
+      alreadyUsed: [], listedForResale: [],
+    });
+    expect(new Date((await usedAt(ids['VIP']))!).toISOString()).toBe(at);
+    expect(new Date((await usedAt(ids['General Admission']))!).toISOString()).toBe(at);
+    // The panel shows the ticket's access as used.
+    const mine = (await t.app.inject({ url: `/v1/list/ticket_listing/${ids['VIP']}`, headers: bearer(alice) })).json();
+    expect(mine).toMatchObject({ eventAccessStatus: 'USED' });
+    // Bob's ticket for the same event is untouched.
+    const bobGa = (await heldIds('bob@example.com', 'Laneway Sessions'))['General Admission'];
+    expect(await usedAt(bobGa)).toBeNull();
+
+    t.clock.advance(5_000);
+    const second = await ok(await passOf('alice@example.com'), laneway);
+    expect(second.admitted).toEqual([]);
+    expect(second.listedForResale).toEqual([]);
+    expect(second.alreadyUsed.map((x) => [x.userTicketId, x.usedAt])).toEqual(
+      [[ids['General Admission'], at], [ids['VIP'], at]].sort((a, b) => (a[0] as number) - (b[0] as number)));
+  });
+
+  it('answers alreadyUsed for a ticket used before (the live event), and empty lists for a holder with no ticket for the event', async () => {
+    const live = await ok(await passOf('alice@example.com'), await eventId('Harbour Lights Festival'));
+    expect(live.admitted).toEqual([]);
+    expect(live.alreadyUsed).toEqual([{ userTicketId: expect.any(Number), ticketName: 'General Admission', usedAt: expect.stringMatching(/Z$/) }]);
+    const none = await ok(await passOf('bob@example.com'), await eventId('Aotearoa Sound'));
+    expect(none).toEqual({ holderName: 'Bob Taylor', admitted: [], alreadyUsed: [], listedForResale: [] });
+  });
+
+  it('accepts the previous step but refuses an expired pass (two steps old) and tampered ones, all with the same 400', async () => {
+    const aotearoa = await eventId('Aotearoa Sound');
+    const aliceId = await userId('alice@example.com');
+    const code = await passOf('alice@example.com');
+    const [, uid, step, mac] = code.split('.');
+    const bobId = await userId('bob@example.com');
+    const tampered = [
+      `TP1.${uid}.${step}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+      `TP1.${bobId}.${step}.${mac}`,
+      `TP1.${uid}.${Number(step) + 1}.${mac}`,
+      `TP2.${uid}.${step}.${mac}`,
+      'hello',
+      ` ${code}x`,
+    ];
+    for (const bad of tampered) {
+      const r = await scan(bad, aotearoa);
+      expect(r.statusCode, bad).toBe(400);
+      expect(r.json()).toEqual({ message: 'api.access.invalid_code' });
+    }
+    t.clock.advance(60_000);
+    const expired = await scan(code, aotearoa);
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toEqual({ message: 'api.access.invalid_code' });
+    expect(await usedAt((await heldIds('alice@example.com', 'Aotearoa Sound'))['General Admission'])).toBeNull();
+    // One step old still admits (a pass scanned just as it turned).
+    const step2 = Math.floor(t.clock.now().getTime() / 30_000);
+    const previous = await ok(t.app.services.access.codeFor(aliceId, step2 - 1), aotearoa);
+    expect(previous.admitted.map((x) => x.ticketName)).toEqual(['General Admission']);
+  });
+
+  it('answers 404 for an unknown event and 400 for a malformed body', async () => {
+    const code = await passOf('alice@example.com');
+    const r = await scan(code, 999_999);
+    expect(r.statusCode).toBe(404);
+    expect(r.json()).toEqual({ message: 'api.access.event_not_found' });
+    const extra = await t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': KEY }, payload: { code, eventId: 1, extra: true } });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json()).toMatchObject({ message: 'api.invalid_request_body' });
+  });
+
+  it('two parallel scans of one pass admit each ticket once', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const ids = Object.values(await heldIds('alice@example.com', 'Laneway Sessions')).sort((a, b) => a - b);
+    const code = await passOf('alice@example.com');
+    const results = await Promise.all([ok(code, laneway), ok(code, laneway), ok(code, laneway)]);
+    expect(results.flatMap(admittedIds).sort((a, b) => a - b)).toEqual(ids);
+    // Every scan reports every ticket exactly once, admitted or already used.
+    for (const r of results) expect([...admittedIds(r), ...r.alreadyUsed.map((x) => x.userTicketId)].sort((a, b) => a - b)).toEqual(ids);
+  });
+});
+
+describe('after the ticket changes hands', () => {
+  it('after a gift the giver\'s pass no longer admits the ticket and the receiver\'s does', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const alices = await heldIds('alice@example.com', 'Laneway Sessions');
+    const gift = await t.app.inject({ method: 'POST', url: '/v1/mobile/giftTicket', headers: bearer(alice), payload: { userTicketId: alices['VIP'], username: 'bob#7315' } });
+    expect(gift.statusCode).toBe(200);
+
+    const byAlice = await ok(await passOf('alice@example.com'), laneway);
+    expect(byAlice.admitted).toEqual([{ userTicketId: alices['General Admission'], ticketName: 'General Admission' }]);
+    expect(byAlice.alreadyUsed).toEqual([]);
+    expect(await usedAt(alices['VIP'])).toBeNull();
+
+    const byBob = await ok(await passOf('bob@example.com'), laneway);
+    expect(byBob.holderName).toBe('Bob Taylor');
+    expect(byBob.admitted.map((x) => x.userTicketId)).toContain(alices['VIP']);
+    expect(byBob.admitted.map((x) => x.ticketName).sort()).toEqual(['General Admission', 'VIP']);
+    expect(await usedAt(alices['VIP'])).not.toBeNull();
+  });
+
+  it('after a resale purchase the seller\'s pass no longer admits the sold ticket; nobody\'s does until the buyer redeems, then the buyer\'s does', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const alices = await heldIds('alice@example.com', 'Laneway Sessions');
+    const sold = alices['General Admission'];
+    await t.app.inject({ method: 'POST', url: '/v1/resell/sandbox-onboarding', headers: bearer(alice), payload: { country: 'AU', firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' } });
+    const listed = await t.app.inject({ method: 'POST', url: '/v1/resell', headers: bearer(alice), payload: { userTicketId: sold, amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' } });
+    expect(listed.statusCode, listed.body).toBe(200);
+    // Buy through the public pages: share link -> Buy -> sandbox checkout -> pay.
+    const started = await t.app.inject({
+      method: 'POST', url: new URL(listed.json().shareLinkUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ quantity: '1', email: 'carol@example.com', idempotencyKey: crypto.randomUUID() }).toString(),
+    });
+    expect(started.statusCode).toBe(303);
+    const paid = await t.app.inject({ method: 'POST', url: new URL(started.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const secret = /data-testid="resale-code">([^<]+)</.exec(paid.body)?.[1];
+    expect(secret).toBeTruthy();
+    expect((await rows(`select holder_id from user_tickets where id = ${sold}`))[0].holder_id).toBeNull();
+
+    const bySeller = await ok(await passOf('alice@example.com'), laneway);
+    expect(bySeller.admitted).toEqual([{ userTicketId: alices['VIP'], ticketName: 'VIP' }]);
+    expect([...bySeller.alreadyUsed, ...bySeller.listedForResale].map((x) => x.userTicketId)).not.toContain(sold);
+    expect(await usedAt(sold)).toBeNull();
+
+    const carol = (await t.signIn('carol@example.com')).accessToken;
+    const byCarolBefore = await ok(await passOf('carol@example.com'), laneway);
+    expect(byCarolBefore).toMatchObject({ admitted: [], alreadyUsed: [], listedForResale: [] });
+    expect((await t.app.inject({ method: 'POST', url: `/v1/resell/redeem/${secret}`, headers: bearer(carol) })).statusCode).toBe(200);
+    const byCarol = await ok(await passOf('carol@example.com'), laneway);
+    expect(byCarol.admitted).toEqual([{ userTicketId: sold, ticketName: 'General Admission' }]);
+  });
+
+  it('a ticket listed for resale does not admit (it could still be sold) and stays on sale; the rest admit', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const alices = await heldIds('alice@example.com', 'Laneway Sessions');
+    await t.app.inject({ method: 'POST', url: '/v1/resell/sandbox-onboarding', headers: bearer(alice), payload: { country: 'AU', firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' } });
+    const listed = await t.app.inject({ method: 'POST', url: '/v1/resell', headers: bearer(alice), payload: { userTicketId: alices['General Admission'], amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' } });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const r = await ok(await passOf('alice@example.com'), laneway);
+    expect(r.admitted).toEqual([{ userTicketId: alices['VIP'], ticketName: 'VIP' }]);
+    expect(r.listedForResale).toEqual([{ userTicketId: alices['General Admission'], ticketName: 'General Admission' }]);
+    expect(await usedAt(alices['General Admission'])).toBeNull();
+    const page = await t.app.inject({ url: new URL(listed.json().shareLinkUrl).pathname });
+    expect(page.body).toContain('name="quantity"');
+  });
+});
+
+describe('rate limit', () => {
+  it('limits check-ins per IP, wrong keys included', async () => {
+    const limited = await createTestApp({ seed: true, config: { scannerKey: KEY, checkInPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const r = await limited.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': i % 2 ? KEY : 'guess' }, payload: { code: 'TP1.1.1.x', eventId: 1 }, remoteAddress: '10.2.2.2' });
+        statuses.push(r.statusCode);
+      }
+      expect(statuses).toEqual([401, 400, 401, 429, 429]);
+      const other = await limited.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': KEY }, payload: { code: 'TP1.1.1.x', eventId: 1 }, remoteAddress: '10.2.2.3' });
+      expect(other.statusCode).toBe(400);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the /scanner page', () => {
+  it('is served in en and es with its inline script and style allowed by a per-request nonce, no external scripts', async () => {
+    const en = await t.app.inject({ url: '/scanner' });
+    expect(en.statusCode).toBe(200);
+    expect(en.headers['content-type']).toMatch(/^text\/html/);
+    expect(en.body).toContain('<html lang="en"');
+    expect(en.body).toContain('Door scanner');
+    expect(en.body).toContain('<label for="scanner-key">Scanner key</label>');
+    expect(en.body).not.toMatch(/<script[^>]*\ssrc=/);
+    const csp = String(en.headers['content-security-policy']);
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(en.body).toContain(`<script nonce="${nonce}">`);
+    const again = await t.app.inject({ url: '/scanner' });
+    expect(String(again.headers['content-security-policy'])).not.toContain(nonce!);
+
+    const es = await t.app.inject({ url: '/scanner?lang=es' });
+    expect(es.body).toContain('<html lang="es"');
+    expect(es.body).toContain('Control de acceso');
+    expect(es.body).toContain('Clave del escáner');
+  });
+});
