@@ -268,7 +268,9 @@ export function createResaleService(deps: ResaleDeps) {
     },
 
     /**
-     * The sandbox onboarding form: records what Stripe would collect and verifies the account.
+     * The sandbox onboarding form (POST /resell/sandbox-onboarding): the route validates what Stripe would
+     * collect (country, names, date of birth, bank account); the sandbox keeps only the country, since no
+     * real payout is ever made, and marks the account verified.
      * @throws AppError `api.resell.not_supported_country` (400) outside AU/NZ.
      */
     async sandboxOnboard(userId: number, input: { country: string }): Promise<void> {
