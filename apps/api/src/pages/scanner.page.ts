@@ -94,7 +94,7 @@ const keyStep = $('key-step'), scanStep = $('scan-step'), keyForm = $('key-form'
 const eventSel = $('event'), noEvents = $('no-events'), codeForm = $('code-form'), codeInput = $('code'), result = $('result');
 const cameraBtn = $('camera'), video = $('video');
 let key = sessionStorage.getItem(KEY) || '';
-let busy = false, stream = null, detector = null, lastCode = '', lastAt = 0;
+let busy = false, stream = null, detector = null, lastHolder = '', lastSeen = 0;
 
 const fmt = (s, vars) => s.replace(/\\{(\\w+)\\}/g, (_, k) => String(vars[k]));
 const timeFmt = new Intl.DateTimeFormat(LANG === 'es' ? 'es-ES' : 'en-AU', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
@@ -129,7 +129,7 @@ function showCheckIn(body) {
   } else if (alreadyUsed.length > 0) {
     const extra = [holderLine(holderName), list(usedList(alreadyUsed))];
     if (listedForResale.length) extra.push(el('p', T.alsoListed, 'sub'), list(grouped(listedForResale)));
-    show('warn', T.alreadyUsed, null, extra);
+    show('warn', T.alreadyUsed, alreadyUsed.length === 1 ? T.ticketsOne : fmt(T.ticketsMany, { n: alreadyUsed.length }), extra);
     buzz([80, 60, 80]);
   } else if (listedForResale.length > 0) {
     show('warn', T.listed, T.listedDetail, [holderLine(holderName), list(grouped(listedForResale))]);
@@ -224,11 +224,14 @@ async function scanLoop() {
     if (!busy && video.readyState >= 2) {
       const found = await detector.detect(video);
       const hit = found.find((b) => b.rawValue.startsWith('TP1.')) || found[0];
-      // The same pass stays in view: check it once, not again and again.
-      if (hit && !(hit.rawValue === lastCode && Date.now() - lastAt < 5000)) {
-        lastCode = hit.rawValue;
-        lastAt = Date.now();
-        await check(hit.rawValue, false);
+      if (hit) {
+        // A pass held in view (its code turns every ttl) is checked once: the same holder is checked
+        // again only after being out of view for 3 s, so ADMITTED is not replaced by ALREADY USED.
+        const holder = hit.rawValue.split('.').slice(0, 2).join('.');
+        const again = holder === lastHolder && Date.now() - lastSeen < 3000;
+        lastHolder = holder;
+        lastSeen = Date.now();
+        if (!again) await check(hit.rawValue, false);
       }
     }
   } catch {}
@@ -265,7 +268,7 @@ export function renderScannerPage(p: { lang: ScannerLang; nonce: string }): stri
   const t = T[p.lang];
   const n = e(p.nonce);
   return `<!doctype html><html lang="${p.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${e(t.title)}</title><style nonce="${n}">${STYLE}</style></head>
+<meta name="robots" content="noindex"><link rel="icon" href="data:,"><title>${e(t.title)}</title><style nonce="${n}">${STYLE}</style></head>
 <body><header><h1>${e(t.title)}</h1><a href="${e(t.langHref)}" lang="${p.lang === 'es' ? 'en' : 'es'}">${e(t.lang)}</a></header>
 <main>
 <noscript><p class="card error">${e(t.noScript)}</p></noscript>
