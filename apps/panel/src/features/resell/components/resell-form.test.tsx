@@ -1,0 +1,150 @@
+/**
+ * The resale form rules (spec sections 4 Resell flow and 5): quantity clamped with +/- disabled at the
+ * bounds, the summary re-requested on every price or quantity change, Continue disabled until dirty and
+ * valid and while the summary loads, then locked with the terms checkbox; POST /resell with an
+ * Idempotency-Key; the no-payout toast.
+ */
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { ToastContainer } from 'react-toastify';
+import { createQueryClient } from '../../../lib/query-client';
+import { clientHooks } from '../../../lib/api-client';
+import { initI18n } from '../../../lib/i18n';
+import type { ResellableTicket } from '../resell.types';
+import { ResellForm } from './resell-form';
+
+const ticket: ResellableTicket = {
+  userTicketId: 41, ticketId: 7, ticketName: 'River Nights · General Admission', ticketLogo: null, availableTicketCount: 3,
+  ticketPrice: 79, maxTicketPrice: 86.9, currencyCode: 'AUD', currencySymbol: 'A$',
+};
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+let calls: { path: string; body: Record<string, unknown>; headers: Record<string, string> }[];
+let createAnswer: () => Response;
+let calcGate: Promise<void> | null;
+
+function mount(onListed = vi.fn()) {
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ResellForm ticket={ticket} onDraft={() => undefined} onLockedChange={() => undefined} onCancel={() => undefined} onListed={onListed} />
+      <ToastContainer />
+    </QueryClientProvider>,
+  );
+  return onListed;
+}
+const calcCalls = () => calls.filter((c) => c.path === '/resell/ticket/calculation').map((c) => c.body);
+const price = () => screen.getByRole('textbox', { name: 'Price per ticket (A$)' });
+const cont = () => screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
+
+beforeAll(() => { initI18n('en'); });
+beforeEach(() => {
+  localStorage.setItem('tp.accessToken', 'token');
+  calls = [];
+  calcGate = null;
+  createAnswer = () => json({ shareLinkUrl: 'http://x.test/r/abc' });
+  clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(input).replace('/v1', '');
+    const body = init?.body ? JSON.parse(String(init.body)) as Record<string, unknown> : {};
+    calls.push({ path, body, headers: (init?.headers ?? {}) as Record<string, string> });
+    if (path === '/resell/ticket/calculation') {
+      if (calcGate) await calcGate;
+      const p = Math.round(Number(body.selectedPrice) * 100);
+      const fee = Math.round(p / 10);
+      const q = Number(body.quantity);
+      return json({ basePrice: (p * q) / 100, serviceFee: (fee * q) / 100, totalPrice: ((p + fee) * q) / 100 });
+    }
+    if (path === '/resell') return createAnswer();
+    return json({ message: 'api.not_found' }, 404);
+  }) as typeof clientHooks.fetch;
+});
+afterEach(() => { cleanup(); localStorage.clear(); });
+
+describe('resell form', () => {
+  it('quantity stays within 1..availableTicketCount; +/- disabled at the bounds', async () => {
+    mount();
+    const minus = screen.getByRole('button', { name: 'Decrease quantity' }) as HTMLButtonElement;
+    const plus = screen.getByRole('button', { name: 'Increase quantity' }) as HTMLButtonElement;
+    const qty = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    expect(qty.value).toBe('1');
+    expect(minus.disabled).toBe(true);
+    fireEvent.click(plus);
+    fireEvent.click(plus);
+    expect(qty.value).toBe('3');
+    expect(plus.disabled).toBe(true);
+    expect(minus.disabled).toBe(false);
+    fireEvent.change(qty, { target: { value: '9' } });
+    expect(qty.value).toBe('3');
+    fireEvent.change(qty, { target: { value: '0' } });
+    expect(qty.value).toBe('1');
+  });
+
+  it('re-requests the summary on every price or quantity change; Continue waits for it and for a valid price', async () => {
+    mount();
+    await waitFor(() => expect(calcCalls()).toEqual([{ ticketId: 7, selectedPrice: 0, quantity: 1 }]));
+    expect(price()).toHaveProperty('value', '0');
+    expect(cont().disabled).toBe(true); // not dirty, and 0 is no price
+
+    fireEvent.change(price(), { target: { value: '40' } });
+    await waitFor(() => expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 40, quantity: 1 }));
+    await waitFor(() => expect(cont().disabled).toBe(false));
+    expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$44.00');
+
+    // While the next summary loads, Continue is disabled.
+    let open!: () => void;
+    calcGate = new Promise<void>((r) => { open = r; });
+    fireEvent.click(screen.getByRole('button', { name: 'Increase quantity' }));
+    await waitFor(() => expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 40, quantity: 2 }));
+    expect(cont().disabled).toBe(true);
+    await act(async () => { open(); });
+    await waitFor(() => expect(cont().disabled).toBe(false));
+    expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$88.00');
+
+    // Above the cap (86.90 + 0.001): 'Invalid price', no request, Continue disabled.
+    const before = calcCalls().length;
+    fireEvent.change(price(), { target: { value: '86.91' } });
+    fireEvent.blur(price());
+    expect((await screen.findByRole('alert')).textContent).toBe('Invalid price');
+    expect(cont().disabled).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calcCalls().length).toBe(before);
+
+    fireEvent.change(price(), { target: { value: '' } });
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Price is required'));
+    expect(cont().disabled).toBe(true);
+  });
+
+  it('Continue locks the form; terms enable listing; POST /resell carries an Idempotency-Key', async () => {
+    const onListed = mount();
+    fireEvent.change(price(), { target: { value: '86.90' } });
+    await waitFor(() => expect(cont().disabled).toBe(false));
+    await act(async () => { fireEvent.click(cont()); });
+    expect(price()).toHaveProperty('readOnly', true);
+    expect((screen.getByRole('button', { name: 'Increase quantity' }) as HTMLButtonElement).disabled).toBe(true);
+    const list = screen.getByRole('button', { name: 'List for resale' }) as HTMLButtonElement;
+    expect(list.disabled).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox'));
+    expect(list.disabled).toBe(false);
+    await act(async () => { fireEvent.click(list); });
+    await waitFor(() => expect(onListed).toHaveBeenCalledWith('http://x.test/r/abc'));
+    const create = calls.find((c) => c.path === '/resell')!;
+    expect(create.body).toEqual({ userTicketId: 41, amountCount: 1, price: 86.9, currencyCode: 'AUD', currencySymbol: 'A$' });
+    expect(create.headers['idempotency-key']).toMatch(/^[\w-]{16,}$/);
+  });
+
+  it('no payout account: the 30 s toast with the link to the payout tab and the follow-up message', async () => {
+    createAnswer = () => json({ message: 'api.resell.create.no_stripe' }, 403);
+    const onListed = mount();
+    fireEvent.change(price(), { target: { value: '50' } });
+    await waitFor(() => expect(cont().disabled).toBe(false));
+    await act(async () => { fireEvent.click(cont()); });
+    fireEvent.click(screen.getByRole('checkbox'));
+    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'List for resale' })); });
+    const link = await screen.findByRole('link', { name: 'here' });
+    expect(link.getAttribute('href')).toContain('PANEL_TAB=SETTINGS');
+    expect(link.getAttribute('href')).toContain('SETTINGS_TAB=ACCOUNT_VERIFICATION');
+    expect(link.closest('[role="alert"]')?.textContent).toContain('Please verify your payout account to continue');
+    expect(link.parentElement?.textContent).toBe('Set up your payout account here to get paid for your sales.');
+    expect(onListed).not.toHaveBeenCalled();
+  });
+});
