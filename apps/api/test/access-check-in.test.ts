@@ -144,11 +144,11 @@ describe('check-in', () => {
     expect(extra.json()).toMatchObject({ message: 'api.invalid_request_body' });
   });
 
-  it('two parallel scans of one pass admit each ticket once', async () => {
+  it('parallel scans of one pass (8 at once) admit each ticket once', async () => {
     const laneway = await eventId('Laneway Sessions');
     const ids = Object.values(await heldIds('alice@example.com', 'Laneway Sessions')).sort((a, b) => a - b);
     const code = await passOf('alice@example.com');
-    const results = await Promise.all([ok(code, laneway), ok(code, laneway), ok(code, laneway)]);
+    const results = await Promise.all(Array.from({ length: 8 }, () => ok(code, laneway)));
     expect(results.flatMap(admittedIds).sort((a, b) => a - b)).toEqual(ids);
     // Every scan reports every ticket exactly once, admitted or already used.
     for (const r of results) expect([...admittedIds(r), ...r.alreadyUsed.map((x) => x.userTicketId)].sort((a, b) => a - b)).toEqual(ids);
