@@ -3,12 +3,14 @@
  * device's native share sheet; otherwise a menu with Facebook, Twitter (with the product's via handle)
  * and Mail, each carrying the link and the title.
  */
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
+import { useId, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from 'react-toastify';
 import { usePanelConfig } from '../../../lib/queries';
+import { copyText } from '../../../lib/clipboard';
 import { Button } from '../../../ui/button';
 import { CopyIcon } from '../../../ui/icons';
+import { useMenu } from '../../../ui/use-menu';
 import { shareLinks } from '../resell.rules';
 
 /** Narrow-screen breakpoint of spec section 9. */
@@ -21,18 +23,6 @@ export function useNarrow(): boolean {
     (l) => { narrowMedia?.addEventListener?.('change', l); return () => narrowMedia?.removeEventListener?.('change', l); },
     () => Boolean(narrowMedia?.matches),
   );
-}
-
-async function copyText(text: string): Promise<boolean> {
-  try { await navigator.clipboard.writeText(text); return true; } catch { /* fall back */ }
-  try {
-    const el = document.createElement('textarea');
-    el.value = text; el.setAttribute('readonly', ''); el.style.position = 'fixed'; el.style.opacity = '0';
-    document.body.appendChild(el); el.select();
-    const ok = document.execCommand('copy');
-    el.remove();
-    return ok;
-  } catch { return false; }
 }
 
 /** Copies `url` and tells the user. */
@@ -51,16 +41,7 @@ export function ShareButton(props: { url: string; title: string; label?: string;
   const config = usePanelConfig();
   const narrow = useNarrow();
   const id = useId();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const items = useRef<(HTMLElement | null)[]>([]);
-  useEffect(() => {
-    if (!open) return;
-    items.current[0]?.focus();
-    const onDown = (e: MouseEvent) => { if (!root.current?.contains(e.target as Node)) setOpen(false); };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  const { open, setOpen, root, trigger, items, onMenuKey } = useMenu();
 
   const links = shareLinks(props.url, props.title, config?.twitterVia ?? '');
   const native = narrow && typeof navigator.share === 'function';
@@ -68,17 +49,10 @@ export function ShareButton(props: { url: string; title: string; label?: string;
     if (!native) { setOpen((v) => !v); return; }
     try { await navigator.share({ title: props.title, text: props.title, url: props.url }); } catch { /* cancelled */ }
   };
-  const onMenuKey = (e: React.KeyboardEvent) => {
-    const list = items.current.filter(Boolean) as HTMLElement[];
-    const i = list.indexOf(document.activeElement as HTMLElement);
-    if (e.key === 'Escape') { e.preventDefault(); setOpen(false); root.current?.querySelector('button')?.focus(); }
-    if (e.key === 'ArrowDown') { e.preventDefault(); list[(i + 1) % list.length]?.focus(); }
-    if (e.key === 'ArrowUp') { e.preventDefault(); list[(i - 1 + list.length) % list.length]?.focus(); }
-  };
   const entries: [string, string][] = [['facebook', links.facebook], ['twitter', links.twitter], ['mail', links.mail]];
   return (
     <div className="resell-share" ref={root}>
-      <Button variant="secondary" className={props.small ? 'btn--small' : ''} aria-haspopup={native ? undefined : 'menu'} aria-expanded={native ? undefined : open}
+      <Button ref={trigger} variant="secondary" className={props.small ? 'btn--small' : ''} aria-haspopup={native ? undefined : 'menu'} aria-expanded={native ? undefined : open}
         aria-controls={open ? `${id}-menu` : undefined} onClick={() => void onClick()}>
         {props.label ?? t('resell.share')}
       </Button>

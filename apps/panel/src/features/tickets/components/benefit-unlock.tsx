@@ -10,23 +10,13 @@ import { toast } from 'react-toastify';
 import { DIGITAL_BENEFIT_TYPE } from '@tp/contract/constants';
 import type { Benefit } from '@tp/contract';
 import { ApiError } from '../../../lib/api-client';
+import { copyText } from '../../../lib/clipboard';
 import { Button } from '../../../ui/button';
 import { CopyIcon, LockIcon } from '../../../ui/icons';
 import { useUnlockBenefit } from '../api/unlock-benefit.api';
 
 /** Whether the benefit gets an Unlock button (spec section 6: digital benefits unlock only if isUnlockable). */
 export const isUnlockableDigital = (b: Benefit) => b.isUnlockable && b.type === DIGITAL_BENEFIT_TYPE;
-
-/** Copies text to the clipboard; falls back to a hidden textarea where the Clipboard API is missing. */
-async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) { await navigator.clipboard.writeText(text); return; }
-  const area = document.createElement('textarea');
-  area.value = text; area.setAttribute('readonly', ''); area.style.position = 'fixed'; area.style.opacity = '0';
-  document.body.appendChild(area); area.select();
-  const ok = document.execCommand('copy');
-  area.remove();
-  if (!ok) throw new Error('copy failed');
-}
 
 export function BenefitUnlock(props: { benefit: Benefit; userTicketId: number; ticketKey: string }) {
   const { t } = useTranslation();
@@ -40,8 +30,8 @@ export function BenefitUnlock(props: { benefit: Benefit; userTicketId: number; t
     onError: (err) => toast.error(t(err instanceof ApiError && err.status > 0 && err.status < 500 ? err.message : 'api.internal_error')),
   });
   const onCopy = async () => {
-    try { await copyText(code!); setCopied(true); setTimeout(() => setCopied(false), 2000); }
-    catch { toast.error(t('ticket.copy_failed')); }
+    if (await copyText(code!)) { setCopied(true); setTimeout(() => setCopied(false), 2000); }
+    else toast.error(t('ticket.copy_failed'));
   };
 
   if (!code) {

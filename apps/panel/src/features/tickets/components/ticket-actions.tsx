@@ -4,13 +4,14 @@
  * the event access is unused (the menu is absent when it would be empty). Gift opens PANEL_TAB=GIFT,
  * Swap and Resell open SWAP / RESELL, all with USER_TICKET_ID.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket, PanelTab } from '@tp/contract';
 import { navigate } from '../../../app/use-route';
 import { storage } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
 import { GiftIcon, ResellIcon, SwapIcon } from '../../../ui/icons';
+import { useMenu } from '../../../ui/use-menu';
 
 const MoreIcon = () => (
   <svg className="icon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">
@@ -37,46 +38,24 @@ export function TicketActions(props: { ticket: MyTicket }) {
     allowed.swap && { tab: 'SWAP' as const, label: t('ticket.swap'), Icon: SwapIcon },
     allowed.resell && { tab: 'RESELL' as const, label: t('ticket.resell'), Icon: ResellIcon },
   ].filter((x): x is { tab: 'SWAP' | 'RESELL'; label: string; Icon: typeof SwapIcon } => Boolean(x));
-  const [menuOpen, setMenuOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
-
-  useEffect(() => {
-    if (!menuOpen) return;
-    itemRefs.current[0]?.focus();
-    const onDown = (e: MouseEvent) => { if (!root.current?.contains(e.target as Node)) setMenuOpen(false); };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [menuOpen]);
-
-  const onMenuKey = (e: KeyboardEvent) => {
-    const list = itemRefs.current.filter(Boolean) as HTMLButtonElement[];
-    const i = list.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'ArrowDown') { e.preventDefault(); list[(i + 1) % list.length]?.focus(); }
-    else if (e.key === 'ArrowUp') { e.preventDefault(); list[(i - 1 + list.length) % list.length]?.focus(); }
-    else if (e.key === 'Home') { e.preventDefault(); list[0]?.focus(); }
-    else if (e.key === 'End') { e.preventDefault(); list[list.length - 1]?.focus(); }
-    else if (e.key === 'Escape') { e.preventDefault(); setMenuOpen(false); trigger.current?.focus(); }
-    else if (e.key === 'Tab') setMenuOpen(false);
-  };
+  const menu = useMenu();
 
   if (!allowed.gift && items.length === 0) return null;
   return (
-    <div className="ticket-actions" ref={root}>
+    <div className="ticket-actions" ref={menu.root}>
       {allowed.gift && <Button className="btn--small" onClick={() => open('GIFT', props.ticket)}><GiftIcon />{t('ticket.gift')}</Button>}
       {items.length > 0 && (
         <div className="ticket-menu">
-          <button ref={trigger} type="button" className="icon-btn" aria-label={t('ticket.actions')} aria-haspopup="menu" aria-expanded={menuOpen}
-            aria-controls={menuOpen ? `${id}-menu` : undefined} onClick={() => setMenuOpen((v) => !v)}
-            onKeyDown={(e) => { if (e.key === 'ArrowDown') { e.preventDefault(); setMenuOpen(true); } }}>
+          <button ref={menu.trigger} type="button" className="icon-btn" aria-label={t('ticket.actions')} aria-haspopup="menu" aria-expanded={menu.open}
+            aria-controls={menu.open ? `${id}-menu` : undefined} onClick={() => menu.setOpen((v) => !v)}
+            onKeyDown={(e) => { if (e.key === 'ArrowDown') { e.preventDefault(); menu.setOpen(true); } }}>
             <MoreIcon />
           </button>
-          {menuOpen && (
-            <div id={`${id}-menu`} role="menu" aria-label={t('ticket.actions')} className="ticket-menu__list" onKeyDown={onMenuKey}>
+          {menu.open && (
+            <div id={`${id}-menu`} role="menu" aria-label={t('ticket.actions')} className="ticket-menu__list" onKeyDown={menu.onMenuKey}>
               {items.map((it, i) => (
-                <button key={it.tab} ref={(el) => { itemRefs.current[i] = el; }} type="button" role="menuitem" tabIndex={-1} className="ticket-menu__item"
-                  onClick={() => { setMenuOpen(false); open(it.tab, props.ticket); }}>
+                <button key={it.tab} ref={(el) => { menu.items.current[i] = el; }} type="button" role="menuitem" tabIndex={-1} className="ticket-menu__item"
+                  onClick={() => { menu.setOpen(false); open(it.tab, props.ticket); }}>
                   <it.Icon />{it.label}
                 </button>
               ))}
