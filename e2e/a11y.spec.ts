@@ -1,0 +1,63 @@
+/**
+ * Accessibility: axe-core (WCAG 2.x A and AA rules) on every screen of the panel, in the light and
+ * the dark theme, at phone width. Read-only: it signs alice in and only looks.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { apiSignIn, baseUrl, openPanel } from './support';
+
+const SCREENS: [string, string][] = [
+  ['QR', 'PANEL_TAB=QR'],
+  ['hub', 'PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB'],
+  ['my tickets', 'PANEL_TAB=MY_TICKET'],
+  ['gift', 'PANEL_TAB=GIFT'],
+  ['swap', 'PANEL_TAB=SWAP'],
+  ['resell', 'PANEL_TAB=RESELL'],
+  ['redeem', 'PANEL_TAB=REDEEM'],
+  ['settings account', 'PANEL_TAB=SETTINGS'],
+  ['settings payout', 'PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION'],
+];
+
+async function audit(page: Page, what: string) {
+  // Let lazy screens and their queries settle, and skeletons give way to content.
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[aria-busy="true"], .skeleton')).toHaveCount(0);
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  expect(found, found.join('\n')).toEqual([]);
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test.describe(`${theme} theme`, () => {
+    test.use({ viewport: { width: 360, height: 780 }, colorScheme: theme });
+
+    test('sign-in screens', async ({ page }) => {
+      await page.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);
+      await openPanel(page, 'PANEL_TAB=LOGIN');
+      await audit(page, 'login');
+      await openPanel(page, 'PANEL_TAB=LOGIN', 'es');
+      await audit(page, 'login es');
+    });
+
+    test('signed-in screens', async ({ page, context }) => {
+      const tokens = await apiSignIn('alice@example.com');
+      await context.addInitScript(([t, th]) => {
+        localStorage.setItem('tp.theme', th);
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('tp.accessToken', t.accessToken);
+          localStorage.setItem('tp.refreshToken', t.refreshToken);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, [tokens, theme] as const);
+      for (const [what, query] of SCREENS) {
+        await openPanel(page, query);
+        await audit(page, what);
+      }
+      const list = await (await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { userTicketId: number }[];
+      await openPanel(page, `PANEL_TAB=TICKET&USER_TICKET_ID=${list[0].userTicketId}`);
+      await audit(page, 'ticket page');
+      await page.getByRole('button', { name: /Event access/ }).click();
+      await audit(page, 'event access detail');
+    });
+  });
+}
