@@ -182,6 +182,27 @@ describe('buying and redeeming', () => {
     expect((await t.app.services.resale.payoutsOf(1))).toHaveLength(1);
   });
 
+  it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const { shareLinkUrl } = (await list(alice, a, 50)).json();
+    const path = new URL(shareLinkUrl).pathname;
+    const key = crypto.randomUUID();
+    const start = () => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: '1', email: 'dave@example.com', idempotencyKey: key }).toString() });
+    const [s1, s2] = await Promise.all([start(), start()]);
+    expect([s1.statusCode, s2.statusCode]).toEqual([303, 303]);
+    const orderOf = (r: typeof s1) => new URL(r.headers.location as string).pathname.split('/').pop();
+    expect(orderOf(s1)).toBe(orderOf(s2));
+    const orders = (await t.database.db.execute(`select count(*)::int as n from resale_orders where idempotency_key = '${key}'` as never)) as unknown as { rows: { n: number }[] };
+    expect(orders.rows[0].n).toBe(1);
+    const paid = await t.app.inject({ method: 'POST', url: new URL(s1.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(paid.statusCode).toBe(200);
+    const replay = await start();
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toContain(`/resale/done/${orderOf(s1)}`);
+    expect((await t.app.services.resale.payoutsOf(1))).toHaveLength(1);
+  });
+
   it('the same code redeemed twice in parallel: one redemption', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);

@@ -95,8 +95,15 @@ export const resaleRepository = {
     const [row] = await db.select().from(resaleOrders).where(eq(resaleOrders.idempotencyKey, key));
     return row;
   },
-  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<void> {
-    await db.insert(resaleOrders).values(row);
+  /**
+   * Inserts a PENDING order unless one with the same idempotency key exists (a double submit racing
+   * this one); returns the id of the order that holds the key.
+   */
+  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<string> {
+    const [inserted] = await db.insert(resaleOrders).values(row).onConflictDoNothing({ target: resaleOrders.idempotencyKey }).returning({ id: resaleOrders.id });
+    if (inserted) return inserted.id;
+    const [held] = await db.select({ id: resaleOrders.id }).from(resaleOrders).where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
+    return held.id;
   },
   async setCheckoutSession(db: DbOrTx, orderId: string, sessionId: string): Promise<void> {
     await db.update(resaleOrders).set({ checkoutSessionId: sessionId }).where(eq(resaleOrders.id, orderId));

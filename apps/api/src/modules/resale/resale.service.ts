@@ -194,10 +194,9 @@ export function createResaleService(deps: ResaleDeps) {
       if (!row) throw new AppError('api.resell.listing_not_found');
       const l = row.listing;
       if (l.status !== 'LISTED' || l.quantity - l.soldQuantity < input.quantity) throw new AppError('api.resell.listing_unavailable');
-      const orderId = existing?.id ?? randomUUID();
       const unit = l.priceCents + l.feeCents;
-      if (!existing) await repo.insertOrder(db, {
-        id: orderId, listingId: l.id, quantity: input.quantity, buyerEmail: input.email, locale: input.locale === 'es' ? 'es' : 'en',
+      const orderId = existing?.id ?? await repo.insertOrder(db, {
+        id: randomUUID(), listingId: l.id, quantity: input.quantity, buyerEmail: input.email, locale: input.locale === 'es' ? 'es' : 'en',
         totalCents: unit * input.quantity, feeCents: l.feeCents * input.quantity, currencyCode: l.currencyCode, status: 'PENDING', idempotencyKey, createdAt: now(),
       });
       const checkout = await payouts.createCheckout({
