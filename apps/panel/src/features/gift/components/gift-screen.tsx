@@ -25,6 +25,7 @@ import { UsernameSearch } from './username-search';
 import { GiftReceiverCard, GiftTicketCard } from './gift-card';
 import { GiftSuccess } from './gift-success';
 import '../gift.css';
+import { ScreenHeader } from '../../../ui/screen-header';
 
 type ReceiverTab = Receiver['kind'];
 
@@ -130,10 +131,7 @@ export default function GiftScreen() {
 
   return (
     <div className="stack gift">
-      <header className="stack-sm">
-        <h1 className="screen-title">{t('gift.title')}</h1>
-        <p className="muted gift__subtitle">{t('gift.subtitle')}</p>
-      </header>
+      <ScreenHeader title={t('gift.title')} subtitle={t('gift.subtitle')} subtitleClassName="gift__subtitle" />
       {step1}
       {ticket && !receiver && (
         <section className="stack gift-receiver" aria-labelledby={`${uid}-receiver`}>

@@ -19,6 +19,7 @@ import { TicketIcon } from '../../../ui/icons';
 import { useRedeem, type RedeemResult } from '../api/redeem.api';
 import { redeemSchema, type RedeemForm } from '../redeem.validation';
 import '../redeem.css';
+import { ScreenHeader } from '../../../ui/screen-header';
 
 function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
   const { t } = useTranslation();
@@ -55,10 +56,7 @@ export default function RedeemScreen() {
   const err = formState.errors.code && formState.touchedFields.code ? t(formState.errors.code.message!) : undefined;
   return (
     <div className="stack redeem">
-      <header className="stack-sm">
-        <h1 className="screen-title">{t('redeem.title')}</h1>
-        <p className="muted">{t('redeem.subtitle')}</p>
-      </header>
+      <ScreenHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} />
       {result ? <SuccessView result={result} onAgain={() => setResult(null)} /> : (
         <form className="redeem__form" noValidate onSubmit={onSubmit}>
           <Field label={t('redeem.code')} placeholder={t('redeem.placeholder')} autoComplete="off" autoCapitalize="characters" spellCheck={false} error={err} {...register('code')} />

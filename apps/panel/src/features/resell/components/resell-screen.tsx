@@ -20,6 +20,7 @@ import { ResellForm } from './resell-form';
 import { ShareBox } from './share-box';
 import { TicketPicker } from './ticket-picker';
 import '../resell.css';
+import { ScreenHeader } from '../../../ui/screen-header';
 
 /** The "you are reselling" card: the ticket, and quantity x price once a valid price is set. */
 function ResellingCard(props: { ticket: ResellableTicket; draft: { quantity: number; price: number | null }; logo?: string; onEdit?: () => void }) {
@@ -100,10 +101,7 @@ export default function ResellScreen() {
 
   return (
     <div className="stack resell">
-      <header className="stack-sm">
-        <h1 className="screen-title">{t('resell.title')}</h1>
-        <p className="muted">{t('resell.subtitle')}</p>
-      </header>
+      <ScreenHeader title={t('resell.title')} subtitle={t('resell.subtitle')} />
       {body}
       <Listings />
     </div>

@@ -26,6 +26,7 @@ import { useStartSwap, type StartSwapResult } from '../api/start-swap.api';
 import { checkoutUrl } from '../checkout-url';
 import { SwapCard } from './swap-card';
 import '../swap.css';
+import { ScreenHeader } from '../../../ui/screen-header';
 
 interface Selection { baseId: number; count: number }
 interface Pending { target: SwapTicket; result: StartSwapResult }
@@ -128,10 +129,7 @@ export default function SwapScreen() {
 
   const assets = config?.assetsBaseUrl;
   const header = (
-    <header className="stack-sm">
-      <h1 className="screen-title">{t('swap.title')}</h1>
-      <p className="muted">{t('swap.subtitle')}</p>
-    </header>
+    <ScreenHeader title={t('swap.title')} subtitle={t('swap.subtitle')} />
   );
 
   if (bases.isLoading) {
