@@ -9,6 +9,15 @@ import { baseUrl, freshEmail, hostUrl, openPanel, signInViaPanel } from './suppo
 
 test('a new person signs in with the mailed code, sees the QR change, browses tickets, switches to es and dark, logs out', async ({ page }) => {
   const email = freshEmail('newcomer');
+  // Records every URL the panel's router writes.
+  await page.addInitScript(() => {
+    const w = window as unknown as { visited: string[] };
+    w.visited = [];
+    for (const m of ['pushState', 'replaceState'] as const) {
+      const orig = history[m].bind(history);
+      history[m] = (data: unknown, unused: string, url?: string | URL | null) => { if (url) w.visited.push(String(url)); orig(data, unused, url); };
+    }
+  });
   await openPanel(page, 'PANEL_TAB=MY_TICKET');
   // Signed out, a protected tab goes to LOGIN.
   await expect(page).toHaveURL(/PANEL_TAB=LOGIN/);
@@ -29,6 +38,10 @@ test('a new person signs in with the mailed code, sees the QR change, browses ti
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await expect(page).toHaveURL(/PANEL_TAB=PERSONAL_DATA/);
+  // A successful code goes straight to PERSONAL_DATA: no bounce through LOGIN and the QR screen.
+  const visited = await page.evaluate(() => (window as unknown as { visited: string[] }).visited);
+  const afterOtp = visited.slice(visited.findLastIndex((u) => u.includes('PANEL_TAB=OTP')) + 1);
+  expect(afterOtp.every((u) => u.includes('PANEL_TAB=PERSONAL_DATA')), afterOtp.join('\n')).toBe(true);
   const first = page.getByRole('textbox', { name: 'First name' });
   await first.focus();
   await first.blur();

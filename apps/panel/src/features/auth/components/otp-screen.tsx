@@ -26,8 +26,10 @@ import { AuthCard } from './auth-card';
 export default function OtpScreen() {
   const { t, i18n } = useTranslation();
   const qc = useQueryClient();
-  const email = storage.get('email');
-  const session = storage.get('sessionId');
+  // Read once: a successful verify removes both, and that must not count as "missing" (which would
+  // bounce through LOGIN and flash the QR screen before PERSONAL_DATA).
+  const [email] = useState(() => storage.get('email'));
+  const [session] = useState(() => storage.get('sessionId'));
   const verify = useVerifyCode();
   const resend = useRequestCode();
   const [tip, setTip] = useState(false);
