@@ -15,7 +15,7 @@ import { storage } from '../../../lib/storage';
 import { EmptyState, Skeleton } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
 import { Tabs } from '../../../ui/tabs';
-import { useUpcomingTickets } from '../api/upcoming-tickets.api';
+import { useTickets } from '../../../lib/ticket-queries';
 import { useVerifyGift } from '../api/verify-gift.api';
 import { useGiftTicket } from '../api/gift-ticket.api';
 import { giftErrorKey, type Receiver } from '../gift.validation';
@@ -34,7 +34,7 @@ export default function GiftScreen() {
   const route = useRoute();
   const config = usePanelConfig();
   const base = config?.assetsBaseUrl;
-  const tickets = useUpcomingTickets();
+  const tickets = useTickets('UPCOMING'); // spec 9: gift list filter UPCOMING
   const verify = useVerifyGift();
   const gift = useGiftTicket();
   const uid = useId();

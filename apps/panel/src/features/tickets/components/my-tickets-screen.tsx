@@ -7,7 +7,7 @@ import { navigate } from '../../../app/use-route';
 import { Tabs } from '../../../ui/tabs';
 import { EmptyState, Skeleton } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
-import { useTickets } from '../api/tickets.api';
+import { useTickets } from '../../../lib/ticket-queries';
 import { TicketCard } from './ticket-card';
 
 export default function MyTicketsScreen() {

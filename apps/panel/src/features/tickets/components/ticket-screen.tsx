@@ -14,7 +14,7 @@ import { navigate, useRoute } from '../../../app/use-route';
 import { Badge, Skeleton } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
 import { BackIcon, CalendarIcon, ChevronIcon, PinIcon, TicketIcon } from '../../../ui/icons';
-import { useTicket } from '../api/tickets.api';
+import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
