@@ -23,7 +23,13 @@ async function audit(page: Page, what: string) {
   await page.waitForLoadState('networkidle');
   await expect(page.locator('[aria-busy="true"], .skeleton')).toHaveCount(0);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map((v) => `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  const found = result.violations.map(
+    (v) =>
+      `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
   expect(found, found.join('\n')).toEqual([]);
 }
 
@@ -41,19 +47,26 @@ for (const theme of ['light', 'dark'] as const) {
 
     test('signed-in screens', async ({ page, context }) => {
       const tokens = await apiSignIn('alice@example.com');
-      await context.addInitScript(([t, th]) => {
-        localStorage.setItem('tp.theme', th);
-        if (!sessionStorage.getItem('seeded')) {
-          localStorage.setItem('tp.accessToken', t.accessToken);
-          localStorage.setItem('tp.refreshToken', t.refreshToken);
-          sessionStorage.setItem('seeded', '1');
-        }
-      }, [tokens, theme] as const);
+      await context.addInitScript(
+        ([t, th]) => {
+          localStorage.setItem('tp.theme', th);
+          if (!sessionStorage.getItem('seeded')) {
+            localStorage.setItem('tp.accessToken', t.accessToken);
+            localStorage.setItem('tp.refreshToken', t.refreshToken);
+            sessionStorage.setItem('seeded', '1');
+          }
+        },
+        [tokens, theme] as const,
+      );
       for (const [what, query] of SCREENS) {
         await openPanel(page, query);
         await audit(page, what);
       }
-      const list = await (await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { userTicketId: number }[];
+      const list = (await (
+        await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, {
+          headers: { authorization: `Bearer ${tokens.accessToken}` },
+        })
+      ).json()) as { userTicketId: number }[];
       await openPanel(page, `PANEL_TAB=TICKET&USER_TICKET_ID=${list[0].userTicketId}`);
       await audit(page, 'ticket page');
       await page.getByRole('button', { name: /Event access/ }).click();

@@ -14,10 +14,16 @@ import { expect, test, type Page } from '@playwright/test';
 import { mailCount, waitForMail } from './mail';
 import { baseUrl, openPanel, signInContext, type Tokens } from './support';
 
-interface Listed { userTicketId: number; eventName: string; ticketName: string }
+interface Listed {
+  userTicketId: number;
+  eventName: string;
+  ticketName: string;
+}
 
 async function upcoming(tokens: Tokens): Promise<Listed[]> {
-  const res = await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+  const res = await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  });
   expect(res.ok).toBe(true);
   return (await res.json()) as Listed[];
 }
@@ -25,7 +31,8 @@ const idsOf = (list: Listed[], eventName: string, ticketName: string) =>
   list.filter((t) => t.eventName === eventName && t.ticketName === ticketName).map((t) => t.userTicketId);
 
 /** The My-tickets card of a ticket: its accessible name is "<event>, <ticket type>". */
-const card = (page: Page, eventName: string, ticketName: string) => page.getByRole('button', { name: `${eventName}, ${ticketName}`, exact: true });
+const card = (page: Page, eventName: string, ticketName: string) =>
+  page.getByRole('button', { name: `${eventName}, ${ticketName}`, exact: true });
 
 async function openMyTickets(page: Page) {
   await openPanel(page, 'PANEL_TAB=MY_TICKET');
@@ -34,7 +41,9 @@ async function openMyTickets(page: Page) {
   await expect(page.getByRole('button', { name: /, / }).first()).toBeVisible();
 }
 
-test('alice gifts one ticket by username and one by e-mail; bob sees both and unlocks a benefit', async ({ browser }) => {
+test('alice gifts one ticket by username and one by e-mail; bob sees both and unlocks a benefit', async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const aliceCtx = await browser.newContext();
   const bobCtx = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -101,7 +110,10 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   let mailsBefore = mailCount();
   await giftBtn.click();
   await expect(alice.getByRole('heading', { name: 'Ticket gifted!' })).toBeVisible();
-  await waitForMail('bob@example.com', { after: mailsBefore, match: (raw) => /^Subject: .*gifted you a ticket/im.test(raw) });
+  await waitForMail('bob@example.com', {
+    after: mailsBefore,
+    match: (raw) => /^Subject: .*gifted you a ticket/im.test(raw),
+  });
 
   // Gift more: the form is reset; Aotearoa Sound is no longer in the dropdown.
   await alice.getByRole('button', { name: 'Gift more tickets' }).click();
@@ -110,7 +122,9 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   await dropdown.click();
   const options = alice.getByRole('listbox', { name: 'Ticket to gift' });
   await expect(options.getByRole('option', { name: 'Laneway Sessions · General Admission' }).first()).toBeVisible();
-  await expect(options.getByRole('option', { name: 'Aotearoa Sound · General Admission' })).toHaveCount(aliceAotearoa.length - 1);
+  await expect(options.getByRole('option', { name: 'Aotearoa Sound · General Admission' })).toHaveCount(
+    aliceAotearoa.length - 1,
+  );
   await options.getByRole('option', { name: 'Laneway Sessions · VIP' }).first().click();
   await expect(alice.getByRole('region', { name: 'You are gifting' })).toContainText('VIP');
 
@@ -129,7 +143,10 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   mailsBefore = mailCount();
   await alice.getByRole('button', { name: 'Gift ticket' }).click();
   await expect(alice.getByRole('heading', { name: 'Ticket gifted!' })).toBeVisible();
-  await waitForMail('bob@example.com', { after: mailsBefore, match: (raw) => /^Subject: .*gifted you a ticket/im.test(raw) });
+  await waitForMail('bob@example.com', {
+    after: mailsBefore,
+    match: (raw) => /^Subject: .*gifted you a ticket/im.test(raw),
+  });
 
   // "View my ticket": alice no longer sees either gifted ticket; her Laneway Sessions GA stays.
   await alice.getByRole('button', { name: 'View my tickets' }).click();
@@ -145,8 +162,12 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   expect(gifted).toHaveLength(2);
   expect(gifted.every((id) => bobAfter.some((b) => b.userTicketId === id))).toBe(true);
   await openMyTickets(bob);
-  await expect(card(bob, 'Aotearoa Sound', 'General Admission')).toHaveCount(idsOf(bobBefore, 'Aotearoa Sound', 'General Admission').length + 1);
-  await expect(card(bob, 'Laneway Sessions', 'VIP')).toHaveCount(idsOf(bobBefore, 'Laneway Sessions', 'VIP').length + 1);
+  await expect(card(bob, 'Aotearoa Sound', 'General Admission')).toHaveCount(
+    idsOf(bobBefore, 'Aotearoa Sound', 'General Admission').length + 1,
+  );
+  await expect(card(bob, 'Laneway Sessions', 'VIP')).toHaveCount(
+    idsOf(bobBefore, 'Laneway Sessions', 'VIP').length + 1,
+  );
 
   // Bob opens the Laneway Sessions VIP he received and unlocks its merch discount.
   const lanewayVip = gifted.find((id) => aliceLanewayVip.includes(id))!;
@@ -166,8 +187,12 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   await modal.getByRole('button', { name: 'Close' }).click();
   await bob.reload();
   await bob.getByRole('button', { name: /Merch store discount/ }).click();
-  await expect(bob.getByRole('dialog', { name: 'Merch store discount' }).getByText('SLL-MEL-MERCH20', { exact: true })).toBeVisible();
-  await expect(bob.getByRole('dialog', { name: 'Merch store discount' }).getByRole('button', { name: 'Unlock' })).toHaveCount(0);
+  await expect(
+    bob.getByRole('dialog', { name: 'Merch store discount' }).getByText('SLL-MEL-MERCH20', { exact: true }),
+  ).toBeVisible();
+  await expect(
+    bob.getByRole('dialog', { name: 'Merch store discount' }).getByRole('button', { name: 'Unlock' }),
+  ).toHaveCount(0);
 
   await aliceCtx.close();
   await bobCtx.close();

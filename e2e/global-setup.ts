@@ -16,11 +16,16 @@ export default async function globalSetup() {
   mkdirSync(mailDir);
   let n = 0;
   const smtp = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
     onData(stream, _session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => { writeFileSync(join(mailDir, `${String(++n).padStart(4, '0')}.eml`), Buffer.concat(chunks)); callback(); });
+      stream.on('end', () => {
+        writeFileSync(join(mailDir, `${String(++n).padStart(4, '0')}.eml`), Buffer.concat(chunks));
+        callback();
+      });
     },
   });
   const smtpPort = await freePort();
@@ -30,17 +35,30 @@ export default async function globalSetup() {
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     env: {
-      ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: baseUrl, DATA_DIR: join(dir, 'data'),
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, QR_TTL_SECONDS: '3', LOG_LEVEL: 'warn',
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: join(dir, 'data'),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      QR_TTL_SECONDS: '3',
+      LOG_LEVEL: 'warn',
       // Specs sign the same seeded people in many times: no resend cooldown, generous per-IP limits.
-      OTP_RESEND_SECONDS: '0', OTP_REQUESTS_PER_IP_PER_MINUTE: '1000', OTP_VERIFIES_PER_IP_PER_MINUTE: '1000', REDEEM_PER_IP_PER_MINUTE: '1000',
+      OTP_RESEND_SECONDS: '0',
+      OTP_REQUESTS_PER_IP_PER_MINUTE: '1000',
+      OTP_VERIFIES_PER_IP_PER_MINUTE: '1000',
+      REDEEM_PER_IP_PER_MINUTE: '1000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    try { if ((await fetch(`${baseUrl}/readyz`)).ok) break; } catch { /* not yet */ }
+    try {
+      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+    } catch {
+      /* not yet */
+    }
     if (Date.now() > deadline) throw new Error('server did not become ready');
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -9,17 +9,25 @@ export const mailCount = () => readdirSync(dir()).length;
 
 /** Raw .eml texts received after the first `after` mails, oldest first. */
 export function mailsAfter(after = 0): string[] {
-  return readdirSync(dir()).sort().slice(after).map((f) => readFileSync(join(dir(), f), 'utf8'));
+  return readdirSync(dir())
+    .sort()
+    .slice(after)
+    .map((f) => readFileSync(join(dir(), f), 'utf8'));
 }
 
 /** Waits for a mail to `email` among those after `after` that `match` accepts; returns its raw text. */
-export async function waitForMail(email: string, opts: { after?: number; match?: (raw: string) => boolean; timeoutMs?: number } = {}): Promise<string> {
+export async function waitForMail(
+  email: string,
+  opts: { after?: number; match?: (raw: string) => boolean; timeoutMs?: number } = {},
+): Promise<string> {
   const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
   while (Date.now() < deadline) {
-    const found = mailsAfter(opts.after ?? 0).reverse().find((raw) => {
-      const to = /^To: (.+)$/im.exec(raw)?.[1] ?? '';
-      return to.toLowerCase().includes(email.toLowerCase()) && (opts.match?.(raw) ?? true);
-    });
+    const found = mailsAfter(opts.after ?? 0)
+      .reverse()
+      .find((raw) => {
+        const to = /^To: (.+)$/im.exec(raw)?.[1] ?? '';
+        return to.toLowerCase().includes(email.toLowerCase()) && (opts.match?.(raw) ?? true);
+      });
     if (found) return found;
     await new Promise((r) => setTimeout(r, 200));
   }

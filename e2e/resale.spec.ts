@@ -43,7 +43,9 @@ async function priceAndList(page: Page, price: string, total: string) {
   await list.click();
 }
 
-test('resale: no-payout toast, sandbox payout verification, listing, purchase by share link, PDF code, redeem, SOLD', async ({ browser }) => {
+test('resale: no-payout toast, sandbox payout verification, listing, purchase by share link, PDF code, redeem, SOLD', async ({
+  browser,
+}) => {
   const bobCtx = await browser.newContext();
   await signInContext(bobCtx, 'bob@example.com');
   const bob = await bobCtx.newPage();
@@ -105,13 +107,21 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   expect(shareLinkUrl).toMatch(/\/r\/[\w-]+$/);
   await bob.getByRole('button', { name: 'Share' }).first().click();
   const menu = bob.getByRole('menu', { name: 'Share on' });
-  await expect(menu.getByRole('menuitem', { name: 'Facebook' })).toHaveAttribute('href', new RegExp(`u=${encodeURIComponent(shareLinkUrl)}`.replace(/[.?]/g, '\\$&')));
+  await expect(menu.getByRole('menuitem', { name: 'Facebook' })).toHaveAttribute(
+    'href',
+    new RegExp(`u=${encodeURIComponent(shareLinkUrl)}`.replace(/[.?]/g, '\\$&')),
+  );
   await expect(menu.getByRole('menuitem', { name: 'Twitter' })).toHaveAttribute('href', /via=\w+/);
-  await expect(menu.getByRole('menuitem', { name: 'Mail' })).toHaveAttribute('href', /^mailto:\?subject=Capital%20Beats/);
+  await expect(menu.getByRole('menuitem', { name: 'Mail' })).toHaveAttribute(
+    'href',
+    /^mailto:\?subject=Capital%20Beats/,
+  );
   await bob.keyboard.press('Escape');
   const sale = bob.getByRole('tabpanel');
   await expect(sale.getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' })).toContainText('Listed today');
-  await expect(sale.getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' })).toContainText('NZ$150.00 per ticket');
+  await expect(sale.getByRole('listitem').filter({ hasText: 'Capital Beats · VIP' })).toContainText(
+    'NZ$150.00 per ticket',
+  );
 
   // 4. An anonymous buyer opens the share link and pays in the sandbox checkout.
   const buyerEmail = freshEmail('resale-buyer');

@@ -27,7 +27,9 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   test.setTimeout(120_000);
   const email = freshEmail('settings');
   const tokens = await signInContext(context, email);
-  const me = await (await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { uniqueID: string; nickname: string };
+  const me = (await (
+    await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+  ).json()) as { uniqueID: string; nickname: string };
   await openPanel(page, 'PANEL_TAB=SETTINGS');
   await expect(page.getByRole('tab', { name: 'Account', selected: true })).toBeVisible();
 
@@ -75,7 +77,12 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   // Avatar: a PNG made here; the header and the hub show the picture instead of the initials.
   const dir = mkdtempSync(join(tmpdir(), 'tp-avatar-'));
   const file = join(dir, 'me.png');
-  writeFileSync(file, await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 220, g: 40, b: 120 } } }).png().toBuffer());
+  writeFileSync(
+    file,
+    await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 220, g: 40, b: 120 } } })
+      .png()
+      .toBuffer(),
+  );
   const savePicture = page.getByRole('button', { name: 'Save picture' });
   await expect(page.getByText('At least 264×264 pixels recommended')).toBeVisible();
   await expect(savePicture).toBeDisabled();
@@ -101,7 +108,15 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   // Phone: added in a modal, then changed (the modal shows current and new); a number someone else has is refused.
   const taken = phone();
   const other = await apiSignIn(freshEmail('settings-other'));
-  expect((await fetch(`${baseUrl()}/v1/auth/profile`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${other.accessToken}` }, body: JSON.stringify({ phoneNumber: taken }) })).ok).toBe(true);
+  expect(
+    (
+      await fetch(`${baseUrl()}/v1/auth/profile`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${other.accessToken}` },
+        body: JSON.stringify({ phoneNumber: taken }),
+      })
+    ).ok,
+  ).toBe(true);
   await expect(page.getByText('No phone number yet')).toBeVisible();
   await page.getByRole('button', { name: 'Add phone number' }).click();
   let dialog = page.getByRole('dialog', { name: 'Add phone number' });
@@ -139,10 +154,15 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
 test('every hub tile opens its screen; help centre and get-the-app links', async ({ page, context }) => {
   await signInContext(context, freshEmail('hub'));
   await openPanel(page, 'PANEL_TAB=QR');
-  const config = await (await fetch(`${baseUrl()}/v1/config`)).json() as { helpCenterUrl: string; appUrl: string };
+  const config = (await (await fetch(`${baseUrl()}/v1/config`)).json()) as { helpCenterUrl: string; appUrl: string };
   const tiles: [string, RegExp][] = [
-    ['My Tickets', /PANEL_TAB=MY_TICKET/], ['Gift Ticket', /PANEL_TAB=GIFT/], ['Swap Ticket', /PANEL_TAB=SWAP/],
-    ['Resell Ticket', /PANEL_TAB=RESELL/], ['Redeem Ticket', /PANEL_TAB=REDEEM/], ['Settings', /PANEL_TAB=SETTINGS/], ['My QR Code', /PANEL_TAB=QR/],
+    ['My Tickets', /PANEL_TAB=MY_TICKET/],
+    ['Gift Ticket', /PANEL_TAB=GIFT/],
+    ['Swap Ticket', /PANEL_TAB=SWAP/],
+    ['Resell Ticket', /PANEL_TAB=RESELL/],
+    ['Redeem Ticket', /PANEL_TAB=REDEEM/],
+    ['Settings', /PANEL_TAB=SETTINGS/],
+    ['My QR Code', /PANEL_TAB=QR/],
   ];
   for (const [name, url] of tiles) {
     const hub = await openHub(page);
@@ -172,10 +192,22 @@ test('logout asks for confirmation, ends the session and returns to sign-in', as
   await confirm.getByRole('button', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/PANEL_TAB=LOGIN/);
   await expect(page.getByRole('textbox', { name: /e-?mail/i })).toBeVisible();
-  expect(await page.evaluate(() => [localStorage.getItem('tp.accessToken'), localStorage.getItem('tp.refreshToken')])).toEqual([null, null]);
+  expect(
+    await page.evaluate(() => [localStorage.getItem('tp.accessToken'), localStorage.getItem('tp.refreshToken')]),
+  ).toEqual([null, null]);
   // The server ended the session: the old tokens no longer work.
-  expect((await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).status).toBe(401);
-  expect((await fetch(`${baseUrl()}/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: tokens.refreshToken }) })).ok).toBe(false);
+  expect(
+    (await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).status,
+  ).toBe(401);
+  expect(
+    (
+      await fetch(`${baseUrl()}/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: tokens.refreshToken }),
+      })
+    ).ok,
+  ).toBe(false);
 });
 
 test('logout from the modal on the demo host page fires the host callback', async ({ page }) => {
@@ -186,7 +218,10 @@ test('logout from the modal on the demo host page fires the host callback', asyn
   await page.locator('header').getByRole('button', { name: 'My tickets' }).click();
   const modal = page.frameLocator('iframe[src*="embed=modal"]');
   // Sign in inside the embedded panel as a person would (its storage is the panel origin's, in the iframe).
-  await signInViaPanel(modal as unknown as Page, freshEmail('host-logout'), { givenName: 'Host', familyName: 'Tester' });
+  await signInViaPanel(modal as unknown as Page, freshEmail('host-logout'), {
+    givenName: 'Host',
+    familyName: 'Tester',
+  });
   const hub = modal.getByRole('dialog', { name: 'Menu' });
   await expect(hub).toBeVisible();
   await expect(hub.locator('.hub__head .avatar--initials')).toHaveText('HT');

@@ -7,7 +7,9 @@ import { expect, test } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 import { baseUrl, freshEmail, hostUrl, openPanel, signInViaPanel } from './support';
 
-test('a new person signs in with the mailed code, sees the QR change, browses tickets, switches to es and dark, logs out', async ({ page }) => {
+test('a new person signs in with the mailed code, sees the QR change, browses tickets, switches to es and dark, logs out', async ({
+  page,
+}) => {
   const email = freshEmail('newcomer');
   // Records every URL the panel's router writes.
   await page.addInitScript(() => {
@@ -15,7 +17,10 @@ test('a new person signs in with the mailed code, sees the QR change, browses ti
     w.visited = [];
     for (const m of ['pushState', 'replaceState'] as const) {
       const orig = history[m].bind(history);
-      history[m] = (data: unknown, unused: string, url?: string | URL | null) => { if (url) w.visited.push(String(url)); orig(data, unused, url); };
+      history[m] = (data: unknown, unused: string, url?: string | URL | null) => {
+        if (url) w.visited.push(String(url));
+        orig(data, unused, url);
+      };
     }
   });
   await openPanel(page, 'PANEL_TAB=MY_TICKET');
@@ -41,7 +46,10 @@ test('a new person signs in with the mailed code, sees the QR change, browses ti
   // A successful code goes straight to PERSONAL_DATA: no bounce through LOGIN and the QR screen.
   const visited = await page.evaluate(() => (window as unknown as { visited: string[] }).visited);
   const afterOtp = visited.slice(visited.findLastIndex((u) => u.includes('PANEL_TAB=OTP')) + 1);
-  expect(afterOtp.every((u) => u.includes('PANEL_TAB=PERSONAL_DATA')), afterOtp.join('\n')).toBe(true);
+  expect(
+    afterOtp.every((u) => u.includes('PANEL_TAB=PERSONAL_DATA')),
+    afterOtp.join('\n'),
+  ).toBe(true);
   const first = page.getByRole('textbox', { name: 'First name' });
   await first.focus();
   await first.blur();
@@ -118,7 +126,9 @@ test('a ticket holder sees upcoming and past tickets and a ticket page with its 
   await expect(page.getByRole('heading', { name: 'My tickets' })).toBeVisible();
 });
 
-test('on the demo host page the panel opens as a modal, signs in, mirrors its route into the host URL and reports closing', async ({ page }) => {
+test('on the demo host page the panel opens as a modal, signs in, mirrors its route into the host URL and reports closing', async ({
+  page,
+}) => {
   const email = freshEmail('host');
   await page.goto(hostUrl());
   // The inline panel is there too, sized to its content.
@@ -155,7 +165,10 @@ test('on the demo host page the panel opens as a modal, signs in, mirrors its ro
 
   // A host link that names a tab opens the panel on that screen at load.
   await page.goto(`${hostUrl()}/?PANEL_TAB=MY_TICKET`);
-  await expect(page.locator('[data-ticket-panel="modal"] iframe')).toHaveAttribute('src', /PANEL_TAB=MY_TICKET&embed=modal/);
+  await expect(page.locator('[data-ticket-panel="modal"] iframe')).toHaveAttribute(
+    'src',
+    /PANEL_TAB=MY_TICKET&embed=modal/,
+  );
   await expect(page.getByRole('dialog', { name: 'My tickets' })).toBeVisible();
 });
 

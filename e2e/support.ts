@@ -9,21 +9,38 @@ export const baseUrl = () => process.env.E2E_BASE_URL!;
 /** The same server under another origin (localhost vs 127.0.0.1): the demo host page as a third-party site. */
 export const hostUrl = () => process.env.E2E_HOST_URL!;
 
-export interface Tokens { accessToken: string; refreshToken: string }
+export interface Tokens {
+  accessToken: string;
+  refreshToken: string;
+}
 
 /** Signs `email` in through the API (code read from the mail sink); a new account gets `names`. */
 export async function apiSignIn(email: string, names = { givenName: 'Test', familyName: 'Person' }): Promise<Tokens> {
   const before = mailCount();
-  const r1 = await fetch(`${baseUrl()}/v1/auth/signInOrRegisterAndSignIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  const r1 = await fetch(`${baseUrl()}/v1/auth/signInOrRegisterAndSignIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
   if (!r1.ok) throw new Error(`sign-in request failed: ${r1.status} ${await r1.text()}`);
   const { sessionId } = (await r1.json()) as { sessionId: string };
   const otp = await waitForCode(email, before);
-  const r2 = await fetch(`${baseUrl()}/v1/auth/verifyLoginRequest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, session: sessionId, otp }) });
+  const r2 = await fetch(`${baseUrl()}/v1/auth/verifyLoginRequest`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, session: sessionId, otp }),
+  });
   if (!r2.ok) throw new Error(`verify failed: ${r2.status} ${await r2.text()}`);
   const tokens = (await r2.json()) as Tokens;
-  const me = await (await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })).json() as { givenName?: string | null };
+  const me = (await (
+    await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+  ).json()) as { givenName?: string | null };
   if (!me.givenName) {
-    await fetch(`${baseUrl()}/v1/auth/profile`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}` }, body: JSON.stringify(names) });
+    await fetch(`${baseUrl()}/v1/auth/profile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}` },
+      body: JSON.stringify(names),
+    });
   }
   return tokens;
 }
@@ -47,7 +64,11 @@ export async function openPanel(page: Page, query: string, lang: 'en' | 'es' = '
 }
 
 /** Signs in through the panel's LOGIN and OTP screens (and PERSONAL_DATA for a new account); `page` may be the embed iframe. */
-export async function signInViaPanel(page: Page | FrameLocator, email: string, names = { givenName: 'Test', familyName: 'Person' }) {
+export async function signInViaPanel(
+  page: Page | FrameLocator,
+  email: string,
+  names = { givenName: 'Test', familyName: 'Person' },
+) {
   const before = mailCount();
   await page.getByRole('textbox', { name: /e-?mail|correo/i }).fill(email);
   await page.getByRole('button', { name: /continue|continuar/i }).click();
@@ -59,7 +80,10 @@ export async function signInViaPanel(page: Page | FrameLocator, email: string, n
   const signedIn = page.getByRole('img', { name: /QR/ }).or(page.getByRole('dialog'));
   await expect(personal.or(signedIn).first()).toBeVisible();
   // Decide on the element that showed up (an instant count can miss it while a lazy screen settles).
-  const isNew = await personal.or(signedIn).first().evaluate((el) => el.tagName === 'H1');
+  const isNew = await personal
+    .or(signedIn)
+    .first()
+    .evaluate((el) => el.tagName === 'H1');
   if (isNew) {
     const first = page.getByRole('textbox', { name: /first name|^nombre/i });
     const last = page.getByRole('textbox', { name: /last name|apellido/i });
@@ -72,4 +96,5 @@ export async function signInViaPanel(page: Page | FrameLocator, email: string, n
 }
 
 /** A fresh e-mail address for a new account. */
-export const freshEmail = (tag: string) => `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+export const freshEmail = (tag: string) =>
+  `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;

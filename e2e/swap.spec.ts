@@ -7,17 +7,25 @@ import { expect, test, type Page } from '@playwright/test';
 import type { MyTicket } from '@tp/contract';
 import { baseUrl, openPanel, signInContext, type Tokens } from './support';
 
-const card = (page: Page, type: string, event: string) => page.getByRole('article', { name: `${type}, ${event}`, exact: true });
+const card = (page: Page, type: string, event: string) =>
+  page.getByRole('article', { name: `${type}, ${event}`, exact: true });
 const baseList = (page: Page) => page.getByRole('region', { name: /choose the ticket to swap/i });
 
 async function aliceTickets(tokens: Tokens): Promise<MyTicket[]> {
-  const r = await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, { headers: { authorization: `Bearer ${tokens.accessToken}` } });
+  const r = await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  });
   return (await r.json()) as MyTicket[];
 }
 
-test('upgrade: Laneway Sessions General Admission to VIP through the sandbox checkout, back to the panel with the new type', async ({ page, context }) => {
+test('upgrade: Laneway Sessions General Admission to VIP through the sandbox checkout, back to the panel with the new type', async ({
+  page,
+  context,
+}) => {
   const tokens = await signInContext(context, 'alice@example.com');
-  const ga = (await aliceTickets(tokens)).find((x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'General Admission');
+  const ga = (await aliceTickets(tokens)).find(
+    (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'General Admission',
+  );
   expect(ga, 'alice holds a Laneway Sessions General Admission').toBeTruthy();
 
   await openPanel(page, `PANEL_TAB=SWAP&USER_TICKET_ID=${ga!.userTicketId}`);
@@ -43,7 +51,9 @@ test('upgrade: Laneway Sessions General Admission to VIP through the sandbox che
   // Back on the panel page the swap started from; the ticket is a VIP now.
   await page.waitForURL((u) => u.href === redirect);
   await expect(card(page, 'VIP', 'Laneway Sessions')).toBeVisible();
-  await expect(baseList(page).getByRole('article', { name: 'General Admission, Laneway Sessions', exact: true })).toHaveCount(0);
+  await expect(
+    baseList(page).getByRole('article', { name: 'General Admission, Laneway Sessions', exact: true }),
+  ).toHaveCount(0);
 
   await openPanel(page, `PANEL_TAB=TICKET&USER_TICKET_ID=${ga!.userTicketId}`);
   await expect(page.getByRole('heading', { level: 1, name: 'Laneway Sessions' })).toBeVisible();
@@ -52,27 +62,37 @@ test('upgrade: Laneway Sessions General Admission to VIP through the sandbox che
   expect(after.ticketName).toBe('VIP');
 });
 
-test('failed target fetch resets the selection; failed start shows the start-swap message', async ({ page, context }) => {
+test('failed target fetch resets the selection; failed start shows the start-swap message', async ({
+  page,
+  context,
+}) => {
   await signInContext(context, 'alice@example.com');
   await openPanel(page, 'PANEL_TAB=SWAP');
   const vip = card(page, 'VIP', 'River Nights');
   await expect(vip.locator('output')).toHaveText('0');
 
-  await page.route(/\/v1\/ticket_swap\/tickets\/\d+$/, (route) => route.fulfill({ status: 500, json: { message: 'api.internal_error' } }));
+  await page.route(/\/v1\/ticket_swap\/tickets\/\d+$/, (route) =>
+    route.fulfill({ status: 500, json: { message: 'api.internal_error' } }),
+  );
   await vip.getByRole('button', { name: /one more/i }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Something went wrong on our side' })).toBeVisible();
   await expect(vip.locator('output')).toHaveText('0');
   await expect(page.getByRole('button', { name: /^Swap to / })).toHaveCount(0);
   await page.unroute(/\/v1\/ticket_swap\/tickets\/\d+$/);
 
-  await page.route('**/v1/ticket_swap/start_swap', (route) => route.fulfill({ status: 409, json: { message: 'api.swap.out_of_stock' } }));
+  await page.route('**/v1/ticket_swap/start_swap', (route) =>
+    route.fulfill({ status: 409, json: { message: 'api.swap.out_of_stock' } }),
+  );
   await vip.getByRole('button', { name: /one more/i }).click();
   await page.getByRole('button', { name: 'Swap to General Admission' }).click();
   await expect(page.getByRole('alert').filter({ hasText: "The swap couldn't be started" })).toBeVisible();
   await expect(page.getByRole('dialog', { name: 'Confirm your swap' })).toHaveCount(0);
 });
 
-test('downgrade: River Nights VIP to General Admission; count rules and cancel reset first', async ({ page, context }) => {
+test('downgrade: River Nights VIP to General Admission; count rules and cancel reset first', async ({
+  page,
+  context,
+}) => {
   const tokens = await signInContext(context, 'alice@example.com');
   const vipTicket = (await aliceTickets(tokens)).find((x) => x.eventName === 'River Nights' && x.ticketName === 'VIP')!;
   expect(vipTicket, 'alice holds a River Nights VIP').toBeTruthy();

@@ -13,7 +13,9 @@ import { join } from 'node:path';
 export function findPostgresBin(): string | null {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = readdirSync(base)
+    .filter((v) => existsSync(join(base, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions.length ? join(base, versions[0], 'bin') : null;
 }
 
@@ -29,7 +31,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export interface RunningPostgres { url: (db: string) => string; port: number; stop: () => void }
+export interface RunningPostgres {
+  url: (db: string) => string;
+  port: number;
+  stop: () => void;
+}
 
 /** initdb + pg_ctl start; returns connection URLs and a stop function. */
 export async function startPostgres(): Promise<RunningPostgres> {
@@ -45,12 +51,25 @@ export async function startPostgres(): Promise<RunningPostgres> {
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  run('pg_ctl', ['-D', data, '-w', '-l', join(dir, 'log'), '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start']);
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-w',
+    '-l',
+    join(dir, 'log'),
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    'start',
+  ]);
   return {
     port,
     url: (db) => `postgres://postgres@127.0.0.1:${port}/${db}`,
     stop: () => {
-      try { run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']); } catch { /* already gone */ }
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } catch {
+        /* already gone */
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };

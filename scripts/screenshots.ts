@@ -11,24 +11,60 @@ const only = process.env.SHOTS?.split(',');
 mkdirSync(out, { recursive: true });
 
 async function tokensFor(email: string) {
-  const r1 = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
-  const { sessionId } = await r1.json() as { sessionId: string };
-  const mails = await (await fetch(`${base}/dev/mail.json`)).json() as { to: string; subject: string }[];
+  const r1 = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  const { sessionId } = (await r1.json()) as { sessionId: string };
+  const mails = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; subject: string }[];
   const otp = mails.find((m) => m.to === email)!.subject.match(/(\d{6})/)![1];
-  const r2 = await fetch(`${base}/v1/auth/verifyLoginRequest`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, session: sessionId, otp }) });
-  return await r2.json() as { accessToken: string; refreshToken: string };
+  const r2 = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, session: sessionId, otp }),
+  });
+  return (await r2.json()) as { accessToken: string; refreshToken: string };
 }
 
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
 const tokens = await tokensFor(process.env.SHOT_EMAIL ?? 'alice@example.com');
 
-async function shot(name: string, lang: 'en' | 'es', theme: 'light' | 'dark', width: number, path: string, signedIn: boolean, act?: (p: Page) => Promise<void>) {
+async function shot(
+  name: string,
+  lang: 'en' | 'es',
+  theme: 'light' | 'dark',
+  width: number,
+  path: string,
+  signedIn: boolean,
+  act?: (p: Page) => Promise<void>,
+) {
   if (only && !only.some((o) => name.includes(o))) return;
-  const ctx = await browser.newContext({ viewport: { width, height: width < 500 ? 780 : 900 }, deviceScaleFactor: 1, colorScheme: theme });
-  await ctx.addInitScript(([t, th, signed]) => {
-    localStorage.setItem('tp.theme', th as string);
-    if (signed) { localStorage.setItem('tp.accessToken', (t as { accessToken: string }).accessToken); localStorage.setItem('tp.refreshToken', (t as { refreshToken: string }).refreshToken); }
-  }, [tokens, theme, signedIn] as const);
+  const ctx = await browser.newContext({
+    viewport: { width, height: width < 500 ? 780 : 900 },
+    deviceScaleFactor: 1,
+    colorScheme: theme,
+  });
+  await ctx.addInitScript(
+    ([t, th, signed]) => {
+      localStorage.setItem('tp.theme', th as string);
+      if (signed) {
+        localStorage.setItem('tp.accessToken', (t as { accessToken: string }).accessToken);
+        localStorage.setItem('tp.refreshToken', (t as { refreshToken: string }).refreshToken);
+      }
+    },
+    [tokens, theme, signedIn] as const,
+  );
   const page = await ctx.newPage();
   await page.goto(`${base}/${lang}/${path}`);
   await page.waitForLoadState('networkidle');
@@ -39,7 +75,10 @@ async function shot(name: string, lang: 'en' | 'es', theme: 'light' | 'dark', wi
 }
 
 // The README's set: phone width, English light and Spanish dark, plus the demo host page.
-for (const [lang, theme, width] of [['en', 'light', 360], ['es', 'dark', 360]] as const) {
+for (const [lang, theme, width] of [
+  ['en', 'light', 360],
+  ['es', 'dark', 360],
+] as const) {
   await shot('login', lang, theme, width, '?PANEL_TAB=LOGIN', false);
   await shot('hub', lang, theme, width, '?PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB', true);
   await shot('qr', lang, theme, width, '?PANEL_TAB=QR', true);

@@ -11,7 +11,12 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyMultipart from '@fastify/multipart';
 import { createLocalStorage } from './providers/storage/storage.provider.js';
 import { createAvatarService } from './modules/profile/avatar.service.js';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -66,32 +71,66 @@ export async function buildApp(deps: AppDeps) {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
-  const mail = deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
-  const tokens = createAccessTokens({ secret: config.jwtSecret, issuer: config.publicUrl, ttlSeconds: config.accessTokenTtlSeconds });
+  const mail =
+    deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
+  const tokens = createAccessTokens({
+    secret: config.jwtSecret,
+    issuer: config.publicUrl,
+    ttlSeconds: config.accessTokenTtlSeconds,
+  });
   const auth = createAuthService({ database, config, mail, tokens, now });
   const requireAuth = requireAuthWith(auth.authenticate);
   const storage = createLocalStorage(config.dataDir);
   const profile = createProfileService({ database, avatars: createAvatarService({ storage }) });
   const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
   const tickets = createTicketsService({ database, now });
-  const gift = createGiftService({ database, config, mail, now, ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx) });
+  const gift = createGiftService({
+    database,
+    config,
+    mail,
+    now,
+    ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+  });
   const benefits = createBenefitsService({ database, now });
   const swap = createSwapService({ database, now });
-  const payouts = deps.payouts ?? (config.stripeSecretKey
-    ? createStripePayouts({ secretKey: config.stripeSecretKey, webhookSecret: config.stripeWebhookSecret, apiUrl: config.stripeApiUrl })
-    : createSandboxPayouts(config.publicUrl));
-  const resale = createResaleService({ database, config, mail, payouts, now, userEmail: async (id) => (await profile.me(id)).email });
+  const payouts =
+    deps.payouts ??
+    (config.stripeSecretKey
+      ? createStripePayouts({
+          secretKey: config.stripeSecretKey,
+          webhookSecret: config.stripeWebhookSecret,
+          apiUrl: config.stripeApiUrl,
+        })
+      : createSandboxPayouts(config.publicUrl));
+  const resale = createResaleService({
+    database,
+    config,
+    mail,
+    payouts,
+    now,
+    userEmail: async (id) => (await profile.me(id)).email,
+  });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
     return {
-      isDev: !config.smtpUrl, checkoutBaseUrl: config.checkoutBaseUrl, stripePublishableKey: config.stripePublishableKey,
-      orgName: org?.name ?? null, orgLogo: org?.logo ?? null, orgWebsite: org?.website ?? null,
-      productName: config.productName, productSiteUrl: config.productSiteUrl, helpCenterUrl: config.helpCenterUrl,
-      appUrl: config.appUrl, assetsBaseUrl: config.publicUrl, twitterVia: config.twitterVia,
+      isDev: !config.smtpUrl,
+      checkoutBaseUrl: config.checkoutBaseUrl,
+      stripePublishableKey: config.stripePublishableKey,
+      orgName: org?.name ?? null,
+      orgLogo: org?.logo ?? null,
+      orgWebsite: org?.website ?? null,
+      productName: config.productName,
+      productSiteUrl: config.productSiteUrl,
+      helpCenterUrl: config.helpCenterUrl,
+      appUrl: config.appUrl,
+      assetsBaseUrl: config.publicUrl,
+      twitterVia: config.twitterVia,
     };
   };
 
@@ -105,18 +144,30 @@ export async function buildApp(deps: AppDeps) {
     transform: jsonSchemaTransform,
   });
 
-  await app.register(async (v1) => {
-    const api = v1 as unknown as App;
-    authRoutes(api, { auth, requireAuth, limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute } });
-    profileRoutes(api, { profile, requireAuth });
-    accessRoutes(api, { access, requireAuth, checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }), checkInPerMinute: config.checkInPerMinute });
-    ticketsRoutes(api, { tickets, requireAuth });
-    giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
-    benefitsRoutes(api, { benefits, requireAuth });
-    swapRoutes(api, { swap, requireAuth });
-    resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
-    v1SystemRoutes(api, { panelConfig });
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      const api = v1 as unknown as App;
+      authRoutes(api, {
+        auth,
+        requireAuth,
+        limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
+      });
+      profileRoutes(api, { profile, requireAuth });
+      accessRoutes(api, {
+        access,
+        requireAuth,
+        checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }),
+        checkInPerMinute: config.checkInPerMinute,
+      });
+      ticketsRoutes(api, { tickets, requireAuth });
+      giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
+      benefitsRoutes(api, { benefits, requireAuth });
+      swapRoutes(api, { swap, requireAuth });
+      resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
+      v1SystemRoutes(api, { panelConfig });
+    },
+    { prefix: '/v1' },
+  );
 
   healthRoutes(app, { database });
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
@@ -125,7 +176,11 @@ export async function buildApp(deps: AppDeps) {
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
   await app.register(fastifyStatic, {
-    root: storage.root, prefix: '/media/', decorateReply: false, maxAge: '1d', immutable: true,
+    root: storage.root,
+    prefix: '/media/',
+    decorateReply: false,
+    maxAge: '1d',
+    immutable: true,
     setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
   });
 
@@ -138,8 +193,14 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
   await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
   // The panel's build output; looked up per request so a build made after start is served too.
   await app.register(fastifyStatic, {
-    root: config.panelDistDir, prefix: '/', decorateReply: false, index: false, wildcard: true, allowedPath: (path) => !path.startsWith('/index.html'),
-    setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    root: config.panelDistDir,
+    prefix: '/',
+    decorateReply: false,
+    index: false,
+    wildcard: true,
+    allowedPath: (path) => !path.startsWith('/index.html'),
+    setHeaders: (res, path) =>
+      res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
   const indexFile = join(config.panelDistDir, 'index.html');
   for (const lang of ['en', 'es']) {
@@ -147,17 +208,27 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
       if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
-      return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(html.replace('<html lang="en"', `<html lang="${lang}"`));
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', 'no-cache')
+        .send(html.replace('<html lang="en"', `<html lang="${lang}"`));
     });
-    app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) => reply.redirect(`/${lang}/${req.url.slice(3)}`));
+    app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) =>
+      reply.redirect(`/${lang}/${req.url.slice(3)}`),
+    );
   }
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
     const cfg = await panelConfig();
     const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
-    return reply.type('text/html; charset=utf-8').send(renderDemoHostPage({
-      orgName: cfg.orgName ?? cfg.productName, orgLogoUrl: cfg.orgLogo ?? '/public/demo/org-logo.svg', orgWebsite: cfg.orgWebsite ?? config.publicUrl,
-      panelOrigin: config.publicUrl, lang,
-    }));
+    return reply.type('text/html; charset=utf-8').send(
+      renderDemoHostPage({
+        orgName: cfg.orgName ?? cfg.productName,
+        orgLogoUrl: cfg.orgLogo ?? '/public/demo/org-logo.svg',
+        orgWebsite: cfg.orgWebsite ?? config.publicUrl,
+        panelOrigin: config.publicUrl,
+        lang,
+      }),
+    );
   });
 }
 

@@ -15,26 +15,48 @@ beforeEach(async () => {
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 type Row = Record<string, unknown>;
 const rows = async (sql: string) => ((await t.database.db.execute(sql as never)) as unknown as { rows: Row[] }).rows;
 const userId = async (email: string) => Number((await rows(`select id from users where email = '${email}'`))[0].id);
 const eventId = async (name: string) => Number((await rows(`select id from events where name = '${name}'`))[0].id);
 /** The holder's pass text right now (what their QR shows). */
-const passOf = async (email: string) => t.app.services.access.codeFor(await userId(email), Math.floor(t.clock.now().getTime() / 1000 / 30));
+const passOf = async (email: string) =>
+  t.app.services.access.codeFor(await userId(email), Math.floor(t.clock.now().getTime() / 1000 / 30));
 /** The ticket ids a user holds for an event, by ticket type name. */
-const heldIds = async (email: string, event: string) => Object.fromEntries((await rows(
-  `select ut.id, tt.name from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id join users u on u.id = ut.holder_id
-   where u.email = '${email}' and e.name = '${event}' order by ut.id`)).map((r) => [r.name as string, Number(r.id)]));
-const usedAt = async (id: number) => (await rows(`select event_access_used_at from user_tickets where id = ${id}`))[0].event_access_used_at as Date | string | null;
+const heldIds = async (email: string, event: string) =>
+  Object.fromEntries(
+    (
+      await rows(
+        `select ut.id, tt.name from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id join users u on u.id = ut.holder_id
+   where u.email = '${email}' and e.name = '${event}' order by ut.id`,
+      )
+    ).map((r) => [r.name as string, Number(r.id)]),
+  );
+const usedAt = async (id: number) =>
+  (await rows(`select event_access_used_at from user_tickets where id = ${id}`))[0].event_access_used_at as
+    Date | string | null;
 
 const scan = (code: string, event: number, key: string | null = KEY, remoteAddress = '127.0.0.1') =>
-  t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: key === null ? {} : { 'x-scanner-key': key }, payload: { code, eventId: event }, remoteAddress });
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/access/check-in',
+    headers: key === null ? {} : { 'x-scanner-key': key },
+    payload: { code, eventId: event },
+    remoteAddress,
+  });
 const ok = async (code: string, event: number) => {
   const r = await scan(code, event);
   expect(r.statusCode, r.body).toBe(200);
-  return r.json() as { holderName: string; admitted: { userTicketId: number; ticketName: string }[]; alreadyUsed: { userTicketId: number; ticketName: string; usedAt: string }[]; listedForResale: { userTicketId: number; ticketName: string }[] };
+  return r.json() as {
+    holderName: string;
+    admitted: { userTicketId: number; ticketName: string }[];
+    alreadyUsed: { userTicketId: number; ticketName: string; usedAt: string }[];
+    listedForResale: { userTicketId: number; ticketName: string }[];
+  };
 };
 const admittedIds = (r: { admitted: { userTicketId: number }[] }) => r.admitted.map((x) => x.userTicketId);
 
@@ -43,8 +65,19 @@ describe('scanner key', () => {
     const r = await t.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': KEY } });
     expect(r.statusCode).toBe(200);
     const list = r.json() as { id: number; name: string; city: string; startsAt: string }[];
-    expect(list.map((e) => e.name)).toEqual(['Harbour Lights Festival', 'Laneway Sessions', 'Aotearoa Sound', 'River Nights', 'Capital Beats']);
-    expect(list[1]).toEqual({ id: await eventId('Laneway Sessions'), name: 'Laneway Sessions', city: 'Melbourne', startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(list.map((e) => e.name)).toEqual([
+      'Harbour Lights Festival',
+      'Laneway Sessions',
+      'Aotearoa Sound',
+      'River Nights',
+      'Capital Beats',
+    ]);
+    expect(list[1]).toEqual({
+      id: await eventId('Laneway Sessions'),
+      name: 'Laneway Sessions',
+      city: 'Melbourne',
+      startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     for (const headers of [{}, { 'x-scanner-key': 'wrong' }, { 'x-scanner-key': `${KEY}x` }]) {
       const denied = await t.app.inject({ url: '/v1/access/events', headers });
       expect(denied.statusCode).toBe(401);
@@ -60,7 +93,12 @@ describe('scanner key', () => {
       expect(r.statusCode).toBe(401);
       expect(r.json()).toEqual({ message: 'api.access.scanner_unauthorized' });
     }
-    const badBody = await t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': 'wrong' }, payload: { nope: 1 } });
+    const badBody = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/check-in',
+      headers: { 'x-scanner-key': 'wrong' },
+      payload: { nope: 1 },
+    });
     expect(badBody.statusCode).toBe(401);
     const ids = await heldIds('alice@example.com', 'Laneway Sessions');
     expect(await usedAt(ids['VIP'])).toBeNull();
@@ -69,15 +107,19 @@ describe('scanner key', () => {
 });
 
 describe('check-in', () => {
-  it('admits the holder\'s unused tickets for the event and marks them used now; a second scan answers alreadyUsed', async () => {
+  it("admits the holder's unused tickets for the event and marks them used now; a second scan answers alreadyUsed", async () => {
     const laneway = await eventId('Laneway Sessions');
     const ids = await heldIds('alice@example.com', 'Laneway Sessions');
     const at = t.clock.now().toISOString();
     const first = await ok(await passOf('alice@example.com'), laneway);
     expect(first).toEqual({
       holderName: 'Alice Nguyen',
-      admitted: [{ userTicketId: ids['General Admission'], ticketName: 'General Admission' }, { userTicketId: ids['VIP'], ticketName: 'VIP' }].sort((a, b) => a.userTicketId - b.userTicketId),
-      alreadyUsed: [], listedForResale: [],
+      admitted: [
+        { userTicketId: ids['General Admission'], ticketName: 'General Admission' },
+        { userTicketId: ids['VIP'], ticketName: 'VIP' },
+      ].sort((a, b) => a.userTicketId - b.userTicketId),
+      alreadyUsed: [],
+      listedForResale: [],
     });
     expect(new Date((await usedAt(ids['VIP']))!).toISOString()).toBe(at);
     expect(new Date((await usedAt(ids['General Admission']))!).toISOString()).toBe(at);
@@ -93,13 +135,19 @@ describe('check-in', () => {
     expect(second.admitted).toEqual([]);
     expect(second.listedForResale).toEqual([]);
     expect(second.alreadyUsed.map((x) => [x.userTicketId, x.usedAt])).toEqual(
-      [[ids['General Admission'], at], [ids['VIP'], at]].sort((a, b) => (a[0] as number) - (b[0] as number)));
+      [
+        [ids['General Admission'], at],
+        [ids['VIP'], at],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
+    );
   });
 
   it('answers alreadyUsed for a ticket used before (the live event), and empty lists for a holder with no ticket for the event', async () => {
     const live = await ok(await passOf('alice@example.com'), await eventId('Harbour Lights Festival'));
     expect(live.admitted).toEqual([]);
-    expect(live.alreadyUsed).toEqual([{ userTicketId: expect.any(Number), ticketName: 'General Admission', usedAt: expect.stringMatching(/Z$/) }]);
+    expect(live.alreadyUsed).toEqual([
+      { userTicketId: expect.any(Number), ticketName: 'General Admission', usedAt: expect.stringMatching(/Z$/) },
+    ]);
     const none = await ok(await passOf('bob@example.com'), await eventId('Aotearoa Sound'));
     expect(none).toEqual({ holderName: 'Bob Taylor', admitted: [], alreadyUsed: [], listedForResale: [] });
   });
@@ -139,7 +187,12 @@ describe('check-in', () => {
     const r = await scan(code, 999_999);
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ message: 'api.access.event_not_found' });
-    const extra = await t.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': KEY }, payload: { code, eventId: 1, extra: true } });
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/check-in',
+      headers: { 'x-scanner-key': KEY },
+      payload: { code, eventId: 1, extra: true },
+    });
     expect(extra.statusCode).toBe(400);
     expect(extra.json()).toMatchObject({ message: 'api.invalid_request_body' });
   });
@@ -151,15 +204,21 @@ describe('check-in', () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => ok(code, laneway)));
     expect(results.flatMap(admittedIds).sort((a, b) => a - b)).toEqual(ids);
     // Every scan reports every ticket exactly once, admitted or already used.
-    for (const r of results) expect([...admittedIds(r), ...r.alreadyUsed.map((x) => x.userTicketId)].sort((a, b) => a - b)).toEqual(ids);
+    for (const r of results)
+      expect([...admittedIds(r), ...r.alreadyUsed.map((x) => x.userTicketId)].sort((a, b) => a - b)).toEqual(ids);
   });
 });
 
 describe('after the ticket changes hands', () => {
-  it('after a gift the giver\'s pass no longer admits the ticket and the receiver\'s does', async () => {
+  it("after a gift the giver's pass no longer admits the ticket and the receiver's does", async () => {
     const laneway = await eventId('Laneway Sessions');
     const alices = await heldIds('alice@example.com', 'Laneway Sessions');
-    const gift = await t.app.inject({ method: 'POST', url: '/v1/mobile/giftTicket', headers: bearer(alice), payload: { userTicketId: alices['VIP'], username: 'bob#7315' } });
+    const gift = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: alices['VIP'], username: 'bob#7315' },
+    });
     expect(gift.statusCode).toBe(200);
 
     const byAlice = await ok(await passOf('alice@example.com'), laneway);
@@ -174,20 +233,47 @@ describe('after the ticket changes hands', () => {
     expect(await usedAt(alices['VIP'])).not.toBeNull();
   });
 
-  it('after a resale purchase the seller\'s pass no longer admits the sold ticket; nobody\'s does until the buyer redeems, then the buyer\'s does', async () => {
+  it("after a resale purchase the seller's pass no longer admits the sold ticket; nobody's does until the buyer redeems, then the buyer's does", async () => {
     const laneway = await eventId('Laneway Sessions');
     const alices = await heldIds('alice@example.com', 'Laneway Sessions');
     const sold = alices['General Admission'];
-    await t.app.inject({ method: 'POST', url: '/v1/resell/sandbox-onboarding', headers: bearer(alice), payload: { country: 'AU', firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' } });
-    const listed = await t.app.inject({ method: 'POST', url: '/v1/resell', headers: bearer(alice), payload: { userTicketId: sold, amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/sandbox-onboarding',
+      headers: bearer(alice),
+      payload: {
+        country: 'AU',
+        firstName: 'A',
+        lastName: 'B',
+        birthdate: '1990-01-02',
+        bankAccount: '062-000 12345678',
+      },
+    });
+    const listed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell',
+      headers: bearer(alice),
+      payload: { userTicketId: sold, amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' },
+    });
     expect(listed.statusCode, listed.body).toBe(200);
     // Buy through the public pages: share link -> Buy -> sandbox checkout -> pay.
     const started = await t.app.inject({
-      method: 'POST', url: new URL(listed.json().shareLinkUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ quantity: '1', email: 'carol@example.com', idempotencyKey: crypto.randomUUID() }).toString(),
+      method: 'POST',
+      url: new URL(listed.json().shareLinkUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        quantity: '1',
+        email: 'carol@example.com',
+        idempotencyKey: crypto.randomUUID(),
+      }).toString(),
     });
     expect(started.statusCode).toBe(303);
-    const paid = await t.app.inject({ method: 'POST', url: new URL(started.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: new URL(started.headers.location as string).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     const secret = /data-testid="resale-code">([^<]+)</.exec(paid.body)?.[1];
     expect(secret).toBeTruthy();
     expect((await rows(`select holder_id from user_tickets where id = ${sold}`))[0].holder_id).toBeNull();
@@ -200,7 +286,9 @@ describe('after the ticket changes hands', () => {
     const carol = (await t.signIn('carol@example.com')).accessToken;
     const byCarolBefore = await ok(await passOf('carol@example.com'), laneway);
     expect(byCarolBefore).toMatchObject({ admitted: [], alreadyUsed: [], listedForResale: [] });
-    expect((await t.app.inject({ method: 'POST', url: `/v1/resell/redeem/${secret}`, headers: bearer(carol) })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/v1/resell/redeem/${secret}`, headers: bearer(carol) })).statusCode,
+    ).toBe(200);
     const byCarol = await ok(await passOf('carol@example.com'), laneway);
     expect(byCarol.admitted).toEqual([{ userTicketId: sold, ticketName: 'General Admission' }]);
   });
@@ -208,8 +296,30 @@ describe('after the ticket changes hands', () => {
   it('a ticket listed for resale does not admit (it could still be sold) and stays on sale; the rest admit', async () => {
     const laneway = await eventId('Laneway Sessions');
     const alices = await heldIds('alice@example.com', 'Laneway Sessions');
-    await t.app.inject({ method: 'POST', url: '/v1/resell/sandbox-onboarding', headers: bearer(alice), payload: { country: 'AU', firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' } });
-    const listed = await t.app.inject({ method: 'POST', url: '/v1/resell', headers: bearer(alice), payload: { userTicketId: alices['General Admission'], amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/sandbox-onboarding',
+      headers: bearer(alice),
+      payload: {
+        country: 'AU',
+        firstName: 'A',
+        lastName: 'B',
+        birthdate: '1990-01-02',
+        bankAccount: '062-000 12345678',
+      },
+    });
+    const listed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell',
+      headers: bearer(alice),
+      payload: {
+        userTicketId: alices['General Admission'],
+        amountCount: 1,
+        price: 80,
+        currencyCode: 'AUD',
+        currencySymbol: 'A$',
+      },
+    });
     expect(listed.statusCode, listed.body).toBe(200);
     const r = await ok(await passOf('alice@example.com'), laneway);
     expect(r.admitted).toEqual([{ userTicketId: alices['VIP'], ticketName: 'VIP' }]);
@@ -226,11 +336,23 @@ describe('rate limit', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const r = await limited.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': i % 2 ? KEY : 'guess' }, payload: { code: 'TP1.1.1.x', eventId: 1 }, remoteAddress: '10.2.2.2' });
+        const r = await limited.app.inject({
+          method: 'POST',
+          url: '/v1/access/check-in',
+          headers: { 'x-scanner-key': i % 2 ? KEY : 'guess' },
+          payload: { code: 'TP1.1.1.x', eventId: 1 },
+          remoteAddress: '10.2.2.2',
+        });
         statuses.push(r.statusCode);
       }
       expect(statuses).toEqual([401, 400, 401, 429, 429]);
-      const other = await limited.app.inject({ method: 'POST', url: '/v1/access/check-in', headers: { 'x-scanner-key': KEY }, payload: { code: 'TP1.1.1.x', eventId: 1 }, remoteAddress: '10.2.2.3' });
+      const other = await limited.app.inject({
+        method: 'POST',
+        url: '/v1/access/check-in',
+        headers: { 'x-scanner-key': KEY },
+        payload: { code: 'TP1.1.1.x', eventId: 1 },
+        remoteAddress: '10.2.2.3',
+      });
       expect(other.statusCode).toBe(400);
     } finally {
       await limited.close();

@@ -6,11 +6,17 @@ let t: TestApp;
 let alice: string;
 let bob: string;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true, config: { qrTtlSeconds: 30 }, start: new Date(Date.UTC(2026, 10, 23, 10, 0, 0)) });
+  t = await createTestApp({
+    seed: true,
+    config: { qrTtlSeconds: 30 },
+    start: new Date(Date.UTC(2026, 10, 23, 10, 0, 0)),
+  });
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const qr = (token: string) => t.app.inject({ url: '/v1/auth/access/qr', headers: bearer(token) });
 
@@ -25,7 +31,9 @@ describe('QR pass', () => {
     expect(r.statusCode).toBe(200);
     expect(r.headers['cache-control']).toBe('no-store');
     expect(r.headers['content-type']).toMatch(/^text\/plain/);
-    expect(Buffer.from(r.body, 'base64').subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(Buffer.from(r.body, 'base64').subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
   });
 
   it('keeps the image within a step and changes it every ttl', async () => {

@@ -3,8 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
-beforeEach(async () => { t = await createTestApp({ seed: true }); });
-afterEach(async () => { await t.close(); });
+beforeEach(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterEach(async () => {
+  await t.close();
+});
 
 const requestCode = (email: string, ip = '127.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email }, remoteAddress: ip });
@@ -27,7 +31,9 @@ describe('code request', () => {
   it('stores only a salted hash of the code', async () => {
     await requestCode('alice@example.com');
     const code = t.mail.lastCodeFor('alice@example.com');
-    const rows = await t.database.db.execute('select * from login_requests' as never) as unknown as { rows: Record<string, unknown>[] };
+    const rows = (await t.database.db.execute('select * from login_requests' as never)) as unknown as {
+      rows: Record<string, unknown>[];
+    };
     const dump = JSON.stringify(rows.rows ?? rows);
     expect(dump).not.toContain(`"${code}"`);
     expect(dump).toMatch(/"salt":"[0-9a-f]{32}"/);
@@ -49,12 +55,28 @@ describe('code request', () => {
     try {
       const codes = [];
       for (let i = 0; i < 4; i++) {
-        codes.push((await limited.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: `u${i}@example.com` }, remoteAddress: '10.0.0.9' })).statusCode);
+        codes.push(
+          (
+            await limited.app.inject({
+              method: 'POST',
+              url: '/v1/auth/signInOrRegisterAndSignIn',
+              payload: { email: `u${i}@example.com` },
+              remoteAddress: '10.0.0.9',
+            })
+          ).statusCode,
+        );
       }
       expect(codes).toEqual([200, 200, 200, 429]);
-      const other = await limited.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'x@example.com' }, remoteAddress: '10.0.0.10' });
+      const other = await limited.app.inject({
+        method: 'POST',
+        url: '/v1/auth/signInOrRegisterAndSignIn',
+        payload: { email: 'x@example.com' },
+        remoteAddress: '10.0.0.10',
+      });
       expect(other.statusCode).toBe(200);
-    } finally { await limited.close(); }
+    } finally {
+      await limited.close();
+    }
   });
 
   it('limits code verifications per IP', async () => {
@@ -62,22 +84,50 @@ describe('code request', () => {
     try {
       const statuses = [];
       for (let i = 0; i < 3; i++) {
-        statuses.push((await limited.app.inject({ method: 'POST', url: '/v1/auth/verifyLoginRequest', payload: { email: 'a@example.com', session: 'nope', otp: '123456' }, remoteAddress: '10.0.0.9' })).statusCode);
+        statuses.push(
+          (
+            await limited.app.inject({
+              method: 'POST',
+              url: '/v1/auth/verifyLoginRequest',
+              payload: { email: 'a@example.com', session: 'nope', otp: '123456' },
+              remoteAddress: '10.0.0.9',
+            })
+          ).statusCode,
+        );
       }
       expect(statuses).toEqual([400, 400, 429]);
-    } finally { await limited.close(); }
+    } finally {
+      await limited.close();
+    }
   });
 
   it('answers 400 with field errors for a bad e-mail, unknown fields and wrong types', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'not-an-email' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      payload: { email: 'not-an-email' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('api.invalid_request_body');
     expect(bad.json().fields).toHaveProperty('email');
-    const extra = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'a@example.com', admin: true } });
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      payload: { email: 'a@example.com', admin: true },
+    });
     expect(extra.statusCode).toBe(400);
-    const type = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 42 } });
+    const type = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      payload: { email: 42 },
+    });
     expect(type.statusCode).toBe(400);
-    const json = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', headers: { 'content-type': 'application/json' }, payload: '{"email":' });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual({ message: 'api.invalid_request_body' });
   });
@@ -124,8 +174,15 @@ describe('code verification', () => {
     const { sessionId } = (await requestCode('alice@example.com')).json();
     const code = t.mail.lastCodeFor('alice@example.com');
     const messages = [];
-    for (let i = 0; i < 5; i++) messages.push((await verify('alice@example.com', sessionId, wrong(code))).json().message);
-    expect(messages).toEqual(['api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.wrong_otp', 'api.auth.otp_attempts_exceeded']);
+    for (let i = 0; i < 5; i++)
+      messages.push((await verify('alice@example.com', sessionId, wrong(code))).json().message);
+    expect(messages).toEqual([
+      'api.auth.wrong_otp',
+      'api.auth.wrong_otp',
+      'api.auth.wrong_otp',
+      'api.auth.wrong_otp',
+      'api.auth.otp_attempts_exceeded',
+    ]);
     const right = await verify('alice@example.com', sessionId, code);
     expect(right.statusCode).toBe(400);
     expect(right.json().message).toBe('api.auth.login_session_failed');
@@ -158,7 +215,8 @@ describe('code verification', () => {
 });
 
 describe('tokens', () => {
-  const refresh = (refreshToken: string) => t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refreshToken } });
+  const refresh = (refreshToken: string) =>
+    t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refreshToken } });
 
   it('rejects a missing, forged or expired access token with 401', async () => {
     expect((await t.app.inject({ url: '/v1/auth/me' })).statusCode).toBe(401);
@@ -176,8 +234,13 @@ describe('tokens', () => {
 
   it('rejects a token signed for another audience', async () => {
     const { SignJWT } = await import('jose');
-    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000' }).setProtectedHeader({ alg: 'HS256' })
-      .setSubject('1').setAudience('someone-else').setIssuer('http://panel.test').setExpirationTime('5m').sign(t.config.jwtSecret);
+    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('1')
+      .setAudience('someone-else')
+      .setIssuer('http://panel.test')
+      .setExpirationTime('5m')
+      .sign(t.config.jwtSecret);
     expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(forged) })).statusCode).toBe(401);
   });
 

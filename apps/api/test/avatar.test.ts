@@ -12,17 +12,29 @@ beforeAll(async () => {
   t = await createTestApp({ seed: true });
   alice = (await t.signIn('alice@example.com')).accessToken;
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 /** A multipart/form-data body with one `file` part. */
 function multipart(bytes: Buffer, filename: string, type: string) {
   const boundary = '----tp' + Math.random().toString(16).slice(2);
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`);
-  return { payload: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+  );
+  return {
+    payload: Buffer.concat([head, bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
 }
 const upload = (bytes: Buffer, filename: string, type = 'application/octet-stream') => {
   const body = multipart(bytes, filename, type);
-  return t.app.inject({ method: 'POST', url: '/v1/auth/avatar', headers: { ...bearer(alice), ...body.headers }, payload: body.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/auth/avatar',
+    headers: { ...bearer(alice), ...body.headers },
+    payload: body.payload,
+  });
 };
 const base = () => sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 30, g: 120, b: 200 } } });
 
@@ -43,16 +55,31 @@ async function expectWebpAvatar(res: Awaited<ReturnType<typeof upload>>) {
 describe('avatar upload', () => {
   it('accepts PNG, JPG (metadata stripped), WEBP, HEIC and SVG and re-encodes each to WebP', async () => {
     await expectWebpAvatar(await upload(await base().png().toBuffer(), 'a.png', 'image/png'));
-    const jpg = await base().jpeg().withMetadata({ exif: { IFD0: { Copyright: 'secret-gps-owner' } } }).toBuffer();
+    const jpg = await base()
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: 'secret-gps-owner' } } })
+      .toBuffer();
     const out = await expectWebpAvatar(await upload(jpg, 'a.jpg', 'image/jpeg'));
     expect(out.includes(Buffer.from('secret-gps-owner'))).toBe(false);
     await expectWebpAvatar(await upload(await base().webp().toBuffer(), 'a.webp', 'image/webp'));
-    await expectWebpAvatar(await upload(readFileSync(join(import.meta.dirname, 'fixtures/avatar.heic')), 'a.heic', 'image/heic'));
-    await expectWebpAvatar(await upload(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><rect width="300" height="300" fill="teal"/></svg>'), 'a.svg', 'image/svg+xml'));
+    await expectWebpAvatar(
+      await upload(readFileSync(join(import.meta.dirname, 'fixtures/avatar.heic')), 'a.heic', 'image/heic'),
+    );
+    await expectWebpAvatar(
+      await upload(
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="300" height="300"><rect width="300" height="300" fill="teal"/></svg>',
+        ),
+        'a.svg',
+        'image/svg+xml',
+      ),
+    );
   });
 
   it('turns an SVG with a script and an onload handler into a plain raster', async () => {
-    const evil = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" onload="alert(1)"><script>alert(document.cookie)</script><rect width="64" height="64" fill="red"/></svg>');
+    const evil = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" onload="alert(1)"><script>alert(document.cookie)</script><rect width="64" height="64" fill="red"/></svg>',
+    );
     const out = await expectWebpAvatar(await upload(evil, 'evil.svg', 'image/svg+xml'));
     expect(out.includes(Buffer.from('script'))).toBe(false);
     expect(out.includes(Buffer.from('onload'))).toBe(false);
@@ -67,7 +94,11 @@ describe('avatar upload', () => {
     expect(big.statusCode).toBe(413);
     expect(big.json()).toEqual({ message: 'api.profile.avatar_too_large' });
     // A tiny PNG whose header claims 60000 x 60000 pixels (3.6 gigapixels).
-    const flood = Buffer.from(await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } }).png().toBuffer());
+    const flood = Buffer.from(
+      await sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+        .png()
+        .toBuffer(),
+    );
     flood.writeUInt32BE(60000, 16);
     flood.writeUInt32BE(60000, 20);
     flood.writeUInt32BE(crc32(flood.subarray(12, 29)), 29);
@@ -81,20 +112,53 @@ describe('avatar upload', () => {
 describe('profile collisions', () => {
   it('refuses a phone number someone else has', async () => {
     const bob = (await t.signIn('bob@example.com')).accessToken;
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(bob), payload: { phoneNumber: '+61 400 000 001' } })).statusCode).toBe(200);
-    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(alice), payload: { phoneNumber: '+61 400 000 001' } });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/auth/profile',
+          headers: bearer(bob),
+          payload: { phoneNumber: '+61 400 000 001' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(alice),
+      payload: { phoneNumber: '+61 400 000 001' },
+    });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toEqual({ message: 'api.profile.email_or_phone_in_use' });
   });
 
   it('stores phone numbers normalised, so spacing and punctuation do not dodge a collision', async () => {
     const bob = (await t.signIn('bob@example.com')).accessToken;
-    const saved = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(bob), payload: { phoneNumber: ' +61 (400) 000-002 ' } });
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(bob),
+      payload: { phoneNumber: ' +61 (400) 000-002 ' },
+    });
     expect(saved.json().phoneNumber).toBe('+61400000002');
-    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(alice), payload: { phoneNumber: '+61400000002' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(alice),
+      payload: { phoneNumber: '+61400000002' },
+    });
     expect(r.json()).toEqual({ message: 'api.profile.email_or_phone_in_use' });
     // The owner may save the same number again in another spelling.
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(bob), payload: { phoneNumber: '+61 400 000 002' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/v1/auth/profile',
+          headers: bearer(bob),
+          payload: { phoneNumber: '+61 400 000 002' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('refuses a nickname whose nickname#suffix is taken, case-insensitively', async () => {
@@ -102,11 +166,23 @@ describe('profile collisions', () => {
     const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(carol.accessToken) })).json();
     const dave = await t.signIn('dave@example.com');
     // Give dave carol's suffix through the database, then try to take carol's nickname.
-    await t.database.db.execute(`update users set username_suffix = ${me.uniqueID.slice(1)} where email = 'dave@example.com'` as never);
-    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/username', headers: bearer(dave.accessToken), payload: { username: 'CAROL' } });
+    await t.database.db.execute(
+      `update users set username_suffix = ${me.uniqueID.slice(1)} where email = 'dave@example.com'` as never,
+    );
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/username',
+      headers: bearer(dave.accessToken),
+      payload: { username: 'CAROL' },
+    });
     expect(r.statusCode).toBe(409);
     expect(r.json()).toEqual({ message: 'api.profile.username_taken' });
-    const empty = await t.app.inject({ method: 'POST', url: '/v1/auth/username', headers: bearer(dave.accessToken), payload: { username: '  ' } });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/username',
+      headers: bearer(dave.accessToken),
+      payload: { username: '  ' },
+    });
     expect(empty.statusCode).toBe(400);
   });
 });

@@ -11,14 +11,23 @@ beforeEach(async () => {
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const listOf = async (token: string, status = 'UPCOMING'): Promise<MyTicket[]> =>
   (await t.app.inject({ url: `/v1/list/ticket_listing?status=${status}`, headers: bearer(token) })).json();
-const verify = (token: string, userTicketId: number) => t.app.inject({ method: 'POST', url: '/v1/mobile/gift/verify', headers: bearer(token), payload: { userTicketId } });
+const verify = (token: string, userTicketId: number) =>
+  t.app.inject({ method: 'POST', url: '/v1/mobile/gift/verify', headers: bearer(token), payload: { userTicketId } });
 const giftTo = (token: string, userTicketId: number, username: string) =>
-  t.app.inject({ method: 'POST', url: '/v1/mobile/giftTicket', headers: bearer(token), payload: { userTicketId, username } });
-const ticketOf = async (token: string, pick: (x: MyTicket) => boolean, status = 'UPCOMING') => (await listOf(token, status)).find(pick)!;
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/mobile/giftTicket',
+    headers: bearer(token),
+    payload: { userTicketId, username },
+  });
+const ticketOf = async (token: string, pick: (x: MyTicket) => boolean, status = 'UPCOMING') =>
+  (await listOf(token, status)).find(pick)!;
 
 describe('gift verify', () => {
   it('says a giftable unused upcoming ticket can be gifted', async () => {
@@ -79,7 +88,9 @@ describe('gift', () => {
     expect((await giftTo(alice, tk.userTicketId, 'bob#7315')).statusCode).toBe(200);
     expect((await verify(alice, tk.userTicketId)).statusCode).toBe(403);
     expect((await verify(bob, tk.userTicketId)).json()).toEqual({ extras: { canBeGifted: true } });
-    expect((await giftTo(alice, tk.userTicketId, 'carol@example.com')).json()).toEqual({ message: 'gift_tickets.not_allowed' });
+    expect((await giftTo(alice, tk.userTicketId, 'carol@example.com')).json()).toEqual({
+      message: 'gift_tickets.not_allowed',
+    });
     expect((await giftTo(bob, tk.userTicketId, 'alice#4821')).statusCode).toBe(200);
     expect((await t.app.services.gift.history(tk.userTicketId)).map((h) => h.kind)).toEqual(['GIFT', 'GIFT']);
   });
@@ -91,9 +102,11 @@ describe('gift', () => {
     expect((await listOf(newcomer)).map((x) => x.userTicketId)).toEqual([tk.userTicketId]);
   });
 
-  it('refuses a used ticket, a past event, someone else\'s ticket, yourself and unknown usernames', async () => {
+  it("refuses a used ticket, a past event, someone else's ticket, yourself and unknown usernames", async () => {
     const used = await ticketOf(alice, (x) => x.isLive);
-    expect((await giftTo(alice, used.userTicketId, 'bob#7315')).json()).toEqual({ message: 'gift_tickets.cannot_be_gifted' });
+    expect((await giftTo(alice, used.userTicketId, 'bob#7315')).json()).toEqual({
+      message: 'gift_tickets.cannot_be_gifted',
+    });
     const past = (await listOf(alice, 'PAST')).find((x) => x.eventAccessStatus === 'UNUSED');
     if (past) expect((await giftTo(alice, past.userTicketId, 'bob#7315')).statusCode).toBe(409);
     const akl = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
@@ -119,12 +132,16 @@ describe('gift', () => {
 
   it('20 parallel gifts of one ticket to different receivers: exactly one succeeds, one holder after', async () => {
     const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => giftTo(alice, tk.userTicketId, `friend${i}@example.com`)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => giftTo(alice, tk.userTicketId, `friend${i}@example.com`)),
+    );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode !== 200).every((r) => r.statusCode === 403)).toBe(true);
-    const rows = await t.database.db.execute(`select holder_id from user_tickets where id = ${tk.userTicketId}` as never) as unknown as { rows: { holder_id: number }[] };
+    const rows = (await t.database.db.execute(
+      `select holder_id from user_tickets where id = ${tk.userTicketId}` as never,
+    )) as unknown as { rows: { holder_id: number }[] };
     expect(rows.rows).toHaveLength(1);
-    expect((await t.app.services.gift.history(tk.userTicketId))).toHaveLength(1);
+    expect(await t.app.services.gift.history(tk.userTicketId)).toHaveLength(1);
   });
 });
 
@@ -148,7 +165,12 @@ describe('username search', () => {
 
 describe('unlock', () => {
   const unlock = (token: string, userTicketId: number, userTicketBenefitId: number) =>
-    t.app.inject({ method: 'POST', url: `/v1/mobile/unlock/${userTicketId}`, headers: bearer(token), payload: { userTicketBenefitId } });
+    t.app.inject({
+      method: 'POST',
+      url: `/v1/mobile/unlock/${userTicketId}`,
+      headers: bearer(token),
+      payload: { userTicketBenefitId },
+    });
 
   it('reveals the code of an unlockable digital benefit, the same code again, and lists it after', async () => {
     const vip = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');
@@ -157,14 +179,18 @@ describe('unlock', () => {
     expect(first.statusCode).toBe(200);
     expect(first.json().redeemCode).toBe('SLL-MEL-MERCH20');
     expect((await unlock(alice, vip.userTicketId, digital.userTicketBenefitId)).json()).toEqual(first.json());
-    const after = (await t.app.inject({ url: `/v1/list/ticket_listing/${vip.userTicketId}`, headers: bearer(alice) })).json() as MyTicket;
+    const after = (
+      await t.app.inject({ url: `/v1/list/ticket_listing/${vip.userTicketId}`, headers: bearer(alice) })
+    ).json() as MyTicket;
     expect(after.benefits.find((b) => b.type === 'benefits.digital')!.redeemCode).toBe('SLL-MEL-MERCH20');
   });
 
-  it('refuses a benefit that is not unlockable, someone else\'s, and unknown ids', async () => {
+  it("refuses a benefit that is not unlockable, someone else's, and unknown ids", async () => {
     const vip = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');
     const perk = vip.benefits.find((b) => b.type === 'benefits.perk')!;
-    expect((await unlock(alice, vip.userTicketId, perk.userTicketBenefitId)).json()).toEqual({ message: 'api.unlock.validation_error' });
+    expect((await unlock(alice, vip.userTicketId, perk.userTicketBenefitId)).json()).toEqual({
+      message: 'api.unlock.validation_error',
+    });
     const digital = vip.benefits.find((b) => b.type === 'benefits.digital')!;
     const other = await unlock(bob, vip.userTicketId, digital.userTicketBenefitId);
     expect(other.statusCode).toBe(404);
@@ -175,7 +201,9 @@ describe('unlock', () => {
   it('parallel unlocks give one code', async () => {
     const vip = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');
     const digital = vip.benefits.find((b) => b.type === 'benefits.digital')!;
-    const all = await Promise.all(Array.from({ length: 10 }, () => unlock(alice, vip.userTicketId, digital.userTicketBenefitId)));
+    const all = await Promise.all(
+      Array.from({ length: 10 }, () => unlock(alice, vip.userTicketId, digital.userTicketBenefitId)),
+    );
     expect(new Set(all.map((r) => r.json().redeemCode))).toEqual(new Set(['SLL-MEL-MERCH20']));
   });
 });

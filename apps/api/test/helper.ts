@@ -38,7 +38,9 @@ export function captureMail(): MailProvider & { sent: MailMessage[]; lastCodeFor
   const sent: MailMessage[] = [];
   return {
     sent,
-    async send(m) { sent.push(m); },
+    async send(m) {
+      sent.push(m);
+    },
     outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' }) as OutboxEntry).reverse(),
     close() {},
     lastCodeFor(email) {
@@ -50,30 +52,60 @@ export function captureMail(): MailProvider & { sent: MailMessage[]; lastCodeFor
   };
 }
 
-export interface TestAppOptions { seed?: boolean; config?: Partial<Config>; start?: Date; payouts?: PayoutProvider }
+export interface TestAppOptions {
+  seed?: boolean;
+  config?: Partial<Config>;
+  start?: Date;
+  payouts?: PayoutProvider;
+}
 
 /** A built app with its database, a movable clock and captured mail. Call `close()` after. */
 export async function createTestApp(opts: TestAppOptions = {}) {
   const database = await freshDatabase();
   let current = opts.start ?? new Date();
-  const clock = { now: () => current, advance: (ms: number) => { current = new Date(current.getTime() + ms); } };
+  const clock = {
+    now: () => current,
+    advance: (ms: number) => {
+      current = new Date(current.getTime() + ms);
+    },
+  };
   const mail = captureMail();
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-test-'));
-  const config = loadConfig({}, {
-    dataDir, jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')), publicUrl: 'http://panel.test',
-    otpRequestsPerIpPerMinute: 1000, otpVerifiesPerIpPerMinute: 1000, qrTtlSeconds: 30, ...opts.config,
-  });
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')),
+      publicUrl: 'http://panel.test',
+      otpRequestsPerIpPerMinute: 1000,
+      otpVerifiesPerIpPerMinute: 1000,
+      qrTtlSeconds: 30,
+      ...opts.config,
+    },
+  );
   if (opts.seed) await seedDemo(database.db, current);
   const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
   await app.ready();
   return {
-    app, database, clock, mail, config,
-    async close() { await app.close(); await database.close(); rmSync(dataDir, { recursive: true, force: true }); },
+    app,
+    database,
+    clock,
+    mail,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
     /** Signs in through the real endpoints and returns the tokens. */
     async signIn(email: string) {
       const r1 = await app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } });
       if (r1.statusCode !== 200) throw new Error(`sign-in request ${r1.statusCode} ${r1.body}`);
-      const r2 = await app.inject({ method: 'POST', url: '/v1/auth/verifyLoginRequest', payload: { email, session: r1.json().sessionId, otp: mail.lastCodeFor(email) } });
+      const r2 = await app.inject({
+        method: 'POST',
+        url: '/v1/auth/verifyLoginRequest',
+        payload: { email, session: r1.json().sessionId, otp: mail.lastCodeFor(email) },
+      });
       if (r2.statusCode !== 200) throw new Error(`verify ${r2.statusCode} ${r2.body}`);
       // Let the resend cooldown pass so a later sign-in of the same e-mail works.
       clock.advance(61_000);

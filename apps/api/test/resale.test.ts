@@ -12,26 +12,84 @@ beforeEach(async () => {
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
-type Available = { userTicketId: number; ticketId: number; ticketName: string; availableTicketCount: number; maxTicketPrice: number; currencyCode: string; currencySymbol: string };
+type Available = {
+  userTicketId: number;
+  ticketId: number;
+  ticketName: string;
+  availableTicketCount: number;
+  maxTicketPrice: number;
+  currencyCode: string;
+  currencySymbol: string;
+};
 const post = (token: string | null, url: string, payload: unknown, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url, headers: { ...(token ? bearer(token) : {}), ...headers }, payload: payload as object });
+  t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...(token ? bearer(token) : {}), ...headers },
+    payload: payload as object,
+  });
 const get = async (token: string, url: string) => (await t.app.inject({ url, headers: bearer(token) })).json();
 const verifyPayouts = async (token: string, country = 'AU') =>
-  post(token, '/v1/resell/sandbox-onboarding', { country, firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' });
+  post(token, '/v1/resell/sandbox-onboarding', {
+    country,
+    firstName: 'A',
+    lastName: 'B',
+    birthdate: '1990-01-02',
+    bankAccount: '062-000 12345678',
+  });
 const available = (token: string): Promise<Available[]> => get(token, '/v1/resell/tickets/available');
 const list = (token: string, a: Available, price: number, amountCount = 1, headers: Record<string, string> = {}) =>
-  post(token, '/v1/resell', { userTicketId: a.userTicketId, amountCount, price, currencyCode: a.currencyCode, currencySymbol: a.currencySymbol }, headers);
-const holders = async (ids: number[]) => ((await t.database.db.execute(`select id, holder_id from user_tickets where id in (${ids.join(',')}) order by id` as never)) as unknown as { rows: { id: number; holder_id: number | null }[] }).rows;
+  post(
+    token,
+    '/v1/resell',
+    {
+      userTicketId: a.userTicketId,
+      amountCount,
+      price,
+      currencyCode: a.currencyCode,
+      currencySymbol: a.currencySymbol,
+    },
+    headers,
+  );
+const holders = async (ids: number[]) =>
+  (
+    (await t.database.db.execute(
+      `select id, holder_id from user_tickets where id in (${ids.join(',')}) order by id` as never,
+    )) as unknown as { rows: { id: number; holder_id: number | null }[] }
+  ).rows;
 
 /** Buys through the public pages: share link -> Buy -> sandbox checkout -> pay. Returns the code page. */
-async function buy(shareLinkUrl: string, quantity = 1, email = 'buyer@example.com', idempotencyKey = crypto.randomUUID()) {
+async function buy(
+  shareLinkUrl: string,
+  quantity = 1,
+  email = 'buyer@example.com',
+  idempotencyKey = crypto.randomUUID(),
+) {
   const path = new URL(shareLinkUrl).pathname;
-  const started = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: String(quantity), email, idempotencyKey }).toString() });
-  if (started.statusCode !== 303) return { status: started.statusCode, body: started.body, code: null as string | null, orderId: null as string | null };
+  const started = await t.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ quantity: String(quantity), email, idempotencyKey }).toString(),
+  });
+  if (started.statusCode !== 303)
+    return {
+      status: started.statusCode,
+      body: started.body,
+      code: null as string | null,
+      orderId: null as string | null,
+    };
   const checkout = new URL(started.headers.location as string).pathname;
-  const paid = await t.app.inject({ method: 'POST', url: checkout, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: checkout,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
   const code = /data-testid="resale-code">([^<]+)</.exec(paid.body)?.[1] ?? null;
   return { status: paid.statusCode, body: paid.body, code, orderId: checkout.split('/').pop()! };
 }
@@ -48,7 +106,12 @@ describe('listing', () => {
     const rows = await available(alice);
     const names = rows.map((x) => x.ticketName);
     expect(rows.reduce((n, x) => n + x.availableTicketCount, 0)).toBe(4); // live one is used; past ones are over
-    expect(names).toEqual(['Laneway Sessions · General Admission', 'Laneway Sessions · VIP', 'Aotearoa Sound · General Admission', 'River Nights · VIP']);
+    expect(names).toEqual([
+      'Laneway Sessions · General Admission',
+      'Laneway Sessions · VIP',
+      'Aotearoa Sound · General Admission',
+      'River Nights · VIP',
+    ]);
     expect(rows[0]).toMatchObject({ currencyCode: 'AUD', currencySymbol: 'A$', maxTicketPrice: 141.9 });
   });
 
@@ -58,7 +121,11 @@ describe('listing', () => {
     const over = await list(alice, a, a.maxTicketPrice + 0.01);
     expect(over.statusCode).toBe(400);
     expect(over.json()).toEqual({ message: 'invalid_prices' });
-    const calcOver = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: a.maxTicketPrice + 0.01, quantity: 1, ticketId: a.ticketId });
+    const calcOver = await post(alice, '/v1/resell/ticket/calculation', {
+      selectedPrice: a.maxTicketPrice + 0.01,
+      quantity: 1,
+      ticketId: a.ticketId,
+    });
     expect(calcOver.json()).toEqual({ message: 'invalid_prices' });
     const ok = await list(alice, a, a.maxTicketPrice);
     expect(ok.statusCode).toBe(200);
@@ -67,10 +134,18 @@ describe('listing', () => {
 
   it('computes the fee in cents (10 %, rounded) and the totals', async () => {
     const [a] = await available(alice);
-    const r = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: 99.95, quantity: 3, ticketId: a.ticketId });
+    const r = await post(alice, '/v1/resell/ticket/calculation', {
+      selectedPrice: 99.95,
+      quantity: 3,
+      ticketId: a.ticketId,
+    });
     // 9995 cents -> fee 999.5 -> 1000 cents each
     expect(r.json()).toEqual({ basePrice: 299.85, serviceFee: 30, totalPrice: 329.85 });
-    const missing = await post(alice, '/v1/resell/ticket/calculation', { selectedPrice: 1, quantity: 1, ticketId: 999999 });
+    const missing = await post(alice, '/v1/resell/ticket/calculation', {
+      selectedPrice: 1,
+      quantity: 1,
+      ticketId: 999999,
+    });
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'api.resell.calculation.ticket_not_found' });
   });
@@ -84,7 +159,15 @@ describe('listing', () => {
     expect(again.json()).toEqual({ message: 'api.resell.create.already_listed' });
     const sales = await get(alice, '/v1/resell/ticket/sales');
     expect(sales).toHaveLength(1);
-    expect(sales[0]).toMatchObject({ userTicketId: a.userTicketId, price: 50, currencySymbol: 'A$', soldDate: null, quantity: 1, serviceFee: 5, total: 55 });
+    expect(sales[0]).toMatchObject({
+      userTicketId: a.userTicketId,
+      price: 50,
+      currencySymbol: 'A$',
+      soldDate: null,
+      quantity: 1,
+      serviceFee: 5,
+      total: 55,
+    });
     expect((await post(alice, '/v1/resell/unlist', { userTicketId: a.userTicketId })).statusCode).toBe(204);
     expect(await get(alice, '/v1/resell/ticket/sales')).toEqual([]);
     expect((await list(alice, a, 70)).statusCode).toBe(200);
@@ -94,8 +177,10 @@ describe('listing', () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
     await list(alice, a, 50);
-    expect((await post(alice, '/v1/mobile/gift/verify', { userTicketId: a.userTicketId })).json()).toEqual({ extras: { canBeGifted: false } });
-    const swappable = await get(alice, '/v1/ticket_swap/tickets') as { id: number }[];
+    expect((await post(alice, '/v1/mobile/gift/verify', { userTicketId: a.userTicketId })).json()).toEqual({
+      extras: { canBeGifted: false },
+    });
+    const swappable = (await get(alice, '/v1/ticket_swap/tickets')) as { id: number }[];
     expect(swappable.map((x) => x.id)).not.toContain(a.ticketId);
   });
 
@@ -107,7 +192,9 @@ describe('listing', () => {
     const r = await verifyPayouts(bob, 'US');
     expect(r.statusCode).toBe(400);
     expect(r.json()).toEqual({ message: 'api.resell.not_supported_country' });
-    expect((await post(bob, '/v1/resell/stripe-connect', { accountType: 'custom', country: 'GB' })).json()).toEqual({ message: 'api.resell.not_supported_country' });
+    expect((await post(bob, '/v1/resell/stripe-connect', { accountType: 'custom', country: 'GB' })).json()).toEqual({
+      message: 'api.resell.not_supported_country',
+    });
   });
 
   it('honours Idempotency-Key on listing', async () => {
@@ -172,14 +259,28 @@ describe('buying and redeeming', () => {
     const [a] = await available(alice);
     const { shareLinkUrl } = (await list(alice, a, 50)).json();
     const path = new URL(shareLinkUrl).pathname;
-    const start = (email: string) => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: '1', email, idempotencyKey: crypto.randomUUID() }).toString() });
+    const start = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ quantity: '1', email, idempotencyKey: crypto.randomUUID() }).toString(),
+      });
     const [s1, s2] = await Promise.all([start('x@example.com'), start('y@example.com')]);
-    const pay = (r: typeof s1) => t.app.inject({ method: 'POST', url: new URL(r.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const pay = (r: typeof s1) =>
+      t.app.inject({
+        method: 'POST',
+        url: new URL(r.headers.location as string).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
     const [p1, p2] = await Promise.all([pay(s1), pay(s2)]);
     expect([p1.statusCode, p2.statusCode].sort()).toEqual([200, 409]);
-    const counts = (await t.database.db.execute(`select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never)) as unknown as { rows: { n: number }[] };
+    const counts = (await t.database.db.execute(
+      `select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never,
+    )) as unknown as { rows: { n: number }[] };
     expect(counts.rows[0].n).toBe(1);
-    expect((await t.app.services.resale.payoutsOf(1))).toHaveLength(1);
+    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
   });
 
   it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
@@ -188,26 +289,43 @@ describe('buying and redeeming', () => {
     const { shareLinkUrl } = (await list(alice, a, 50)).json();
     const path = new URL(shareLinkUrl).pathname;
     const key = crypto.randomUUID();
-    const start = () => t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ quantity: '1', email: 'dave@example.com', idempotencyKey: key }).toString() });
+    const start = () =>
+      t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ quantity: '1', email: 'dave@example.com', idempotencyKey: key }).toString(),
+      });
     const [s1, s2] = await Promise.all([start(), start()]);
     expect([s1.statusCode, s2.statusCode]).toEqual([303, 303]);
     const orderOf = (r: typeof s1) => new URL(r.headers.location as string).pathname.split('/').pop();
     expect(orderOf(s1)).toBe(orderOf(s2));
-    const orders = (await t.database.db.execute(`select count(*)::int as n from resale_orders where idempotency_key = '${key}'` as never)) as unknown as { rows: { n: number }[] };
+    const orders = (await t.database.db.execute(
+      `select count(*)::int as n from resale_orders where idempotency_key = '${key}'` as never,
+    )) as unknown as { rows: { n: number }[] };
     expect(orders.rows[0].n).toBe(1);
-    const paid = await t.app.inject({ method: 'POST', url: new URL(s1.headers.location as string).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: new URL(s1.headers.location as string).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(paid.statusCode).toBe(200);
     const replay = await start();
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toContain(`/resale/done/${orderOf(s1)}`);
-    expect((await t.app.services.resale.payoutsOf(1))).toHaveLength(1);
+    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
   });
 
   it('the same code redeemed twice in parallel: one redemption', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
     const bought = await buy((await list(alice, a, 50)).json().shareLinkUrl);
-    const r = await Promise.all([post(bob, `/v1/resell/redeem/${bought.code}`, {}), post(bob, `/v1/resell/redeem/${bought.code}`, {}), post(alice, `/v1/resell/redeem/${bought.code}`, {})]);
+    const r = await Promise.all([
+      post(bob, `/v1/resell/redeem/${bought.code}`, {}),
+      post(bob, `/v1/resell/redeem/${bought.code}`, {}),
+      post(alice, `/v1/resell/redeem/${bought.code}`, {}),
+    ]);
     expect(r.map((x) => x.statusCode).sort()).toEqual([200, 409, 409]);
     const [row] = await holders([a.userTicketId]);
     expect(row.holder_id).not.toBeNull();
@@ -219,7 +337,9 @@ describe('buying and redeeming', () => {
     const r = await Promise.all(Array.from({ length: 6 }, () => list(alice, a, 50)));
     expect(r.filter((x) => x.statusCode === 200)).toHaveLength(1);
     expect(r.filter((x) => x.statusCode === 409)).toHaveLength(5);
-    const n = (await t.database.db.execute(`select count(*)::int as n from resale_listing_tickets where user_ticket_id = ${a.userTicketId} and status = 'LISTED'` as never)) as unknown as { rows: { n: number }[] };
+    const n = (await t.database.db.execute(
+      `select count(*)::int as n from resale_listing_tickets where user_ticket_id = ${a.userTicketId} and status = 'LISTED'` as never,
+    )) as unknown as { rows: { n: number }[] };
     expect(n.rows[0].n).toBe(1);
   });
 
@@ -229,14 +349,16 @@ describe('buying and redeeming', () => {
     const bobs = await available(bob);
     const ga = bobs[0];
     // Give bob a second ticket of the same type.
-    await t.database.db.execute(`insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}` as never);
+    await t.database.db.execute(
+      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}` as never,
+    );
     const twoAvail = (await available(bob))[0];
     expect(twoAvail.availableTicketCount).toBe(2);
     const { shareLinkUrl } = (await list(bob, twoAvail, 40, 2)).json();
     expect((await buy(shareLinkUrl, 1)).status).toBe(200);
     const sales = await get(bob, '/v1/resell/ticket/sales');
     expect(sales[0]).toMatchObject({ quantity: 2, soldQuantity: 1 });
-    expect((await get(bob, '/v1/resell/tickets/sold'))).toHaveLength(1);
+    expect(await get(bob, '/v1/resell/tickets/sold')).toHaveLength(1);
     const tooMany = await buy(shareLinkUrl, 2);
     expect(tooMany.status).toBe(409);
   });
@@ -244,7 +366,9 @@ describe('buying and redeeming', () => {
   it('the ticket the user came from becomes the userTicketId of its group; listings are named "Event · Type"', async () => {
     await verifyPayouts(bob);
     const ga = (await available(bob))[0];
-    const inserted = (await t.database.db.execute(`insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id` as never)) as unknown as { rows: { id: number }[] };
+    const inserted = (await t.database.db.execute(
+      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id` as never,
+    )) as unknown as { rows: { id: number }[] };
     const second = inserted.rows[0].id;
     expect((await available(bob))[0]).toMatchObject({ userTicketId: ga.userTicketId, availableTicketCount: 2 });
     const preferred: Available[] = await get(bob, `/v1/resell/tickets/available?userTicketId=${second}`);
@@ -252,8 +376,12 @@ describe('buying and redeeming', () => {
     expect(preferred.slice(1)).toEqual((await available(bob)).slice(1));
     // A ticket that is not the caller's changes nothing.
     const alices = await available(alice);
-    expect(await get(bob, `/v1/resell/tickets/available?userTicketId=${alices[0].userTicketId}`)).toEqual(await available(bob));
-    expect((await t.app.inject({ url: '/v1/resell/tickets/available?userTicketId=abc', headers: bearer(bob) })).statusCode).toBe(400);
+    expect(await get(bob, `/v1/resell/tickets/available?userTicketId=${alices[0].userTicketId}`)).toEqual(
+      await available(bob),
+    );
+    expect(
+      (await t.app.inject({ url: '/v1/resell/tickets/available?userTicketId=abc', headers: bearer(bob) })).statusCode,
+    ).toBe(400);
     // Listing from the preferred entry lists that very ticket; the listing carries the event's name.
     expect((await list(bob, preferred[0], 40, 1)).statusCode).toBe(200);
     const sales = await get(bob, '/v1/resell/ticket/sales');
@@ -263,7 +391,17 @@ describe('buying and redeeming', () => {
 
   it('rate-limits redeem attempts', async () => {
     const statuses = [];
-    for (let i = 0; i < 12; i++) statuses.push((await t.app.inject({ method: 'POST', url: `/v1/resell/redeem/NOPE-${i}`, headers: bearer(bob), remoteAddress: '10.1.1.1' })).statusCode);
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/v1/resell/redeem/NOPE-${i}`,
+            headers: bearer(bob),
+            remoteAddress: '10.1.1.1',
+          })
+        ).statusCode,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });

@@ -15,15 +15,34 @@ beforeAll(async () => {
   let n = 0;
   server = createServer((req, res) => {
     let raw = '';
-    req.on('data', (c) => { raw += c; });
+    req.on('data', (c) => {
+      raw += c;
+    });
     req.on('end', () => {
       const body = new URLSearchParams(raw);
       seen.push({ method: req.method!, path: req.url!, body, auth: String(req.headers.authorization) });
       res.setHeader('content-type', 'application/json');
       n++;
-      if (req.url === '/v1/accounts') return res.end(JSON.stringify({ id: `acct_${n}`, object: 'account', country: body.get('country'), type: body.get('type') }));
-      if (req.url === '/v1/account_sessions') return res.end(JSON.stringify({ object: 'account_session', account: body.get('account'), client_secret: `accs_secret_${body.get('account')}` }));
-      if (req.url === '/v1/checkout/sessions') return res.end(JSON.stringify({ id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.example/cs_test_${n}` }));
+      if (req.url === '/v1/accounts')
+        return res.end(
+          JSON.stringify({ id: `acct_${n}`, object: 'account', country: body.get('country'), type: body.get('type') }),
+        );
+      if (req.url === '/v1/account_sessions')
+        return res.end(
+          JSON.stringify({
+            object: 'account_session',
+            account: body.get('account'),
+            client_secret: `accs_secret_${body.get('account')}`,
+          }),
+        );
+      if (req.url === '/v1/checkout/sessions')
+        return res.end(
+          JSON.stringify({
+            id: `cs_test_${n}`,
+            object: 'checkout.session',
+            url: `https://checkout.example/cs_test_${n}`,
+          }),
+        );
       res.statusCode = 404;
       res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'not faked' } }));
     });
@@ -33,18 +52,31 @@ beforeAll(async () => {
   const payouts = createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl });
   t = await createTestApp({ seed: true, payouts });
 });
-afterAll(async () => { await t.close(); server.close(); });
+afterAll(async () => {
+  await t.close();
+  server.close();
+});
 
 const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
 const webhook = (event: object, signature?: string) => {
   const payload = JSON.stringify(event);
-  return t.app.inject({ method: 'POST', url: '/v1/resell/stripe/webhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? sign(payload) }, payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/resell/stripe/webhook',
+    headers: { 'content-type': 'application/json', 'stripe-signature': signature ?? sign(payload) },
+    payload,
+  });
 };
 
 describe('stripe provider', () => {
   it('creates a custom Connect account and an AccountSession through the SDK', async () => {
     const alice = (await t.signIn('alice@example.com')).accessToken;
-    const r = await t.app.inject({ method: 'POST', url: '/v1/resell/stripe-connect', headers: bearer(alice), payload: { accountType: 'custom', country: 'NZ' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer(alice),
+      payload: { accountType: 'custom', country: 'NZ' },
+    });
     expect(r.statusCode).toBe(200);
     const account = seen.find((s) => s.path === '/v1/accounts')!;
     expect(account.auth).toBe('Bearer sk_test_123');
@@ -52,15 +84,26 @@ describe('stripe provider', () => {
     expect(account.body.get('country')).toBe('NZ');
     expect(account.body.get('email')).toBe('alice@example.com');
     expect(r.json().clientSecret).toMatch(/^accs_secret_acct_\d+$/);
-    const state = (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) }));
+    const state = await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) });
     expect(state.headers['cache-control']).toBe('no-store');
     expect(state.json()).toMatchObject({ verified: false });
   });
 
   it('verifies the account on a signed account.updated webhook, once per event id', async () => {
     const alice = (await t.signIn('alice@example.com')).accessToken;
-    const accountId = (await t.database.db.execute('select external_id from payout_accounts' as never) as unknown as { rows: { external_id: string }[] }).rows[0].external_id;
-    const verified = { id: 'evt_1', object: 'event', type: 'account.updated', data: { object: { id: accountId, object: 'account', country: 'NZ', charges_enabled: true, payouts_enabled: true } } };
+    const accountId = (
+      (await t.database.db.execute('select external_id from payout_accounts' as never)) as unknown as {
+        rows: { external_id: string }[];
+      }
+    ).rows[0].external_id;
+    const verified = {
+      id: 'evt_1',
+      object: 'event',
+      type: 'account.updated',
+      data: {
+        object: { id: accountId, object: 'account', country: 'NZ', charges_enabled: true, payouts_enabled: true },
+      },
+    };
     expect((await webhook(verified)).statusCode).toBe(200);
     expect((await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json().verified).toBe(true);
     // A replay of the same event id with other content changes nothing.
@@ -78,14 +121,37 @@ describe('stripe provider', () => {
   it('sends the buyer to Stripe Checkout and pays the order on checkout.session.completed', async () => {
     const alice = (await t.signIn('alice@example.com')).accessToken;
     const [a] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json();
-    const { shareLinkUrl } = (await t.app.inject({ method: 'POST', url: '/v1/resell', headers: bearer(alice), payload: { userTicketId: a.userTicketId, amountCount: 1, price: 40, currencyCode: a.currencyCode, currencySymbol: a.currencySymbol } })).json();
-    const started = await t.app.inject({ method: 'POST', url: new URL(shareLinkUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'quantity=1&email=zed%40example.com&idempotencyKey=abcdefgh1' });
+    const { shareLinkUrl } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/resell',
+        headers: bearer(alice),
+        payload: {
+          userTicketId: a.userTicketId,
+          amountCount: 1,
+          price: 40,
+          currencyCode: a.currencyCode,
+          currencySymbol: a.currencySymbol,
+        },
+      })
+    ).json();
+    const started = await t.app.inject({
+      method: 'POST',
+      url: new URL(shareLinkUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'quantity=1&email=zed%40example.com&idempotencyKey=abcdefgh1',
+    });
     expect(started.statusCode).toBe(303);
     expect(started.headers.location).toMatch(/^https:\/\/checkout\.example\/cs_test_/);
     const session = seen.find((s) => s.path === '/v1/checkout/sessions')!;
     expect(session.body.get('line_items[0][price_data][unit_amount]')).toBe('4400');
     const orderId = session.body.get('metadata[orderId]')!;
-    const done = { id: 'evt_3', object: 'event', type: 'checkout.session.completed', data: { object: { id: 'cs_test_x', object: 'checkout.session', metadata: { orderId } } } };
+    const done = {
+      id: 'evt_3',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { id: 'cs_test_x', object: 'checkout.session', metadata: { orderId } } },
+    };
     expect((await webhook(done)).statusCode).toBe(200);
     expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);
     const sold = (await t.app.inject({ url: '/v1/resell/tickets/sold', headers: bearer(alice) })).json();

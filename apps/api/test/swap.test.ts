@@ -11,16 +11,39 @@ beforeEach(async () => {
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
-type SwapTicket = { id: number; name: string; price: number; quantity: number; eventId: number; currencySymbol: string };
-const bases = async (token: string): Promise<SwapTicket[]> => (await t.app.inject({ url: '/v1/ticket_swap/tickets', headers: bearer(token) })).json();
-const targets = async (token: string, id: number): Promise<SwapTicket[]> => (await t.app.inject({ url: `/v1/ticket_swap/tickets/${id}`, headers: bearer(token) })).json();
+type SwapTicket = {
+  id: number;
+  name: string;
+  price: number;
+  quantity: number;
+  eventId: number;
+  currencySymbol: string;
+};
+const bases = async (token: string): Promise<SwapTicket[]> =>
+  (await t.app.inject({ url: '/v1/ticket_swap/tickets', headers: bearer(token) })).json();
+const targets = async (token: string, id: number): Promise<SwapTicket[]> =>
+  (await t.app.inject({ url: `/v1/ticket_swap/tickets/${id}`, headers: bearer(token) })).json();
 const start = (token: string, baseTicketId: number, swapPairId: number, swapQuantity: number) =>
-  t.app.inject({ method: 'POST', url: '/v1/ticket_swap/start_swap', headers: bearer(token), payload: { baseTicketId, swapPairId, swapQuantity } });
-const confirm = (token: string, id: string) => t.app.inject({ method: 'POST', url: `/v1/ticket_swap/confirm_swap/${id}`, headers: bearer(token) });
-const typesOf = async (token: string) => ((await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })).json() as MyTicket[])
-  .map((x) => `${x.eventName}/${x.ticketName}`).sort();
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/ticket_swap/start_swap',
+    headers: bearer(token),
+    payload: { baseTicketId, swapPairId, swapQuantity },
+  });
+const confirm = (token: string, id: string) =>
+  t.app.inject({ method: 'POST', url: `/v1/ticket_swap/confirm_swap/${id}`, headers: bearer(token) });
+const typesOf = async (token: string) =>
+  (
+    (
+      await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })
+    ).json() as MyTicket[]
+  )
+    .map((x) => `${x.eventName}/${x.ticketName}`)
+    .sort();
 
 describe('swap', () => {
   it('lists only unused swappable tickets of upcoming events with pairs, grouped by type', async () => {
@@ -31,16 +54,26 @@ describe('swap', () => {
     expect(list[0].currencySymbol).toBe('A$');
   });
 
-  it('base tickets and targets name their event; base tickets list the caller\'s user ticket ids', async () => {
-    const list = await bases(alice) as (SwapTicket & { eventName: string; eventVenue: string; eventStartDateTime: string; eventTimeZone: string; userTicketIds: number[] })[];
-    const mine = (await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(alice) })).json() as MyTicket[];
+  it("base tickets and targets name their event; base tickets list the caller's user ticket ids", async () => {
+    const list = (await bases(alice)) as (SwapTicket & {
+      eventName: string;
+      eventVenue: string;
+      eventStartDateTime: string;
+      eventTimeZone: string;
+      userTicketIds: number[];
+    })[];
+    const mine = (
+      await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(alice) })
+    ).json() as MyTicket[];
     const ga = list.find((x) => x.eventName === 'Laneway Sessions' && x.name === 'General Admission')!;
     expect(ga).toMatchObject({ eventVenue: 'Sidney Myer Music Bowl', eventTimeZone: 'Australia/Melbourne' });
     expect(Number.isNaN(Date.parse(ga.eventStartDateTime))).toBe(false);
     const gaTicket = mine.find((x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'General Admission')!;
     expect(ga.userTicketIds).toEqual([gaTicket.userTicketId]);
-    expect(list.flatMap((x) => x.userTicketIds)).not.toContain(mine.find((x) => x.eventName === 'Harbour Lights Festival')!.userTicketId);
-    const [target] = await targets(alice, ga.id) as (SwapTicket & { eventName: string; userTicketIds?: number[] })[];
+    expect(list.flatMap((x) => x.userTicketIds)).not.toContain(
+      mine.find((x) => x.eventName === 'Harbour Lights Festival')!.userTicketId,
+    );
+    const [target] = (await targets(alice, ga.id)) as (SwapTicket & { eventName: string; userTicketIds?: number[] })[];
     expect(target).toMatchObject({ name: 'VIP', eventName: 'Laneway Sessions', eventId: ga.eventId });
     expect(target.userTicketIds).toBeUndefined();
   });
@@ -72,11 +105,13 @@ describe('swap', () => {
     expect((await confirm(alice, started.orderIdentifier)).statusCode).toBe(200);
   });
 
-  it('refuses more than held, out of stock, a wrong pair, someone else\'s swap, used tickets', async () => {
+  it("refuses more than held, out of stock, a wrong pair, someone else's swap, used tickets", async () => {
     const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
     const [target] = await targets(alice, ga.id);
     expect((await start(alice, ga.id, target.id, 2)).json()).toEqual({ message: 'api.swap.quantity_exceeded' });
-    await t.database.db.execute(`update ticket_types set stock = 0 where id = (select to_ticket_type_id from swap_pairs where id = ${target.id})` as never);
+    await t.database.db.execute(
+      `update ticket_types set stock = 0 where id = (select to_ticket_type_id from swap_pairs where id = ${target.id})` as never,
+    );
     expect((await start(alice, ga.id, target.id, 1)).json()).toEqual({ message: 'api.swap.out_of_stock' });
     expect((await start(alice, ga.id, 999, 1)).json()).toEqual({ message: 'api.swap.pair_not_found' });
     // bob holds no VIP of that event
@@ -93,7 +128,9 @@ describe('swap', () => {
   it('reservations count against stock and expire', async () => {
     const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
     const [down] = await targets(alice, vip.id);
-    await t.database.db.execute(`update ticket_types set stock = 1 where id = (select to_ticket_type_id from swap_pairs where id = ${down.id})` as never);
+    await t.database.db.execute(
+      `update ticket_types set stock = 1 where id = (select to_ticket_type_id from swap_pairs where id = ${down.id})` as never,
+    );
     const mine = (await start(alice, vip.id, down.id, 1)).json();
     expect((await targets(bob, vip.id))[0].quantity).toBe(0);
     t.clock.advance(16 * 60_000);
@@ -112,11 +149,21 @@ describe('swap', () => {
     const page = await t.app.inject({ url });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Pay with sandbox card');
-    const paid = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(paid.statusCode).toBe(303);
     expect(paid.headers.location).toBe('http://panel.test/en/?PANEL_TAB=MY_TICKET');
     expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/VIP')).toHaveLength(2);
-    const evil = await t.app.inject({ method: 'POST', url: url.replace(back, encodeURIComponent('https://evil.example/')), headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: url.replace(back, encodeURIComponent('https://evil.example/')),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
     expect(evil.statusCode).toBe(409);
     expect(evil.body).not.toContain('evil.example');
   });

@@ -4,8 +4,12 @@ import { CALLS } from '@tp/contract';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ seed: true }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp({ seed: true });
+});
+afterAll(async () => {
+  await t.close();
+});
 
 describe('system', () => {
   it('answers /healthz and /readyz', async () => {
@@ -23,7 +27,9 @@ describe('system', () => {
 
   it('builds every call of the spec table', async () => {
     for (const [method, path] of CALLS) {
-      expect(t.app.hasRoute({ method, url: `/v1${path.replace(/\{(\w+)\}/g, ':$1')}` }), `${method} ${path}`).toBe(true);
+      expect(t.app.hasRoute({ method, url: `/v1${path.replace(/\{(\w+)\}/g, ':$1')}` }), `${method} ${path}`).toBe(
+        true,
+      );
     }
   });
 
@@ -50,7 +56,11 @@ describe('system', () => {
   });
 
   it('lists dev mail while no SMTP server is configured', async () => {
-    await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email: 'carol@example.com' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      payload: { email: 'carol@example.com' },
+    });
     const page = await t.app.inject({ url: '/dev/mail' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('carol@example.com');
@@ -60,22 +70,42 @@ describe('system', () => {
 describe('profile', () => {
   it('updates the given and family name, trimmed', async () => {
     const { accessToken } = await t.signIn('dana@example.com');
-    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { givenName: ' Dana ', familyName: 'Lee' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(accessToken),
+      payload: { givenName: ' Dana ', familyName: 'Lee' },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json()).toMatchObject({ givenName: 'Dana', familyName: 'Lee', name: 'Dana Lee' });
   });
 
   it('refuses blank names and unknown fields with 400', async () => {
     const { accessToken } = await t.signIn('erin@example.com');
-    const blank = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { givenName: '   ' } });
+    const blank = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(accessToken),
+      payload: { givenName: '   ' },
+    });
     expect(blank.statusCode).toBe(400);
-    const extra = await t.app.inject({ method: 'POST', url: '/v1/auth/profile', headers: bearer(accessToken), payload: { email: 'x@example.com' } });
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(accessToken),
+      payload: { email: 'x@example.com' },
+    });
     expect(extra.statusCode).toBe(400);
   });
 
   it('keeps the username suffix when the nickname changes', async () => {
     const { accessToken } = await t.signIn('alice@example.com');
-    const r = await t.app.inject({ method: 'POST', url: '/v1/auth/username', headers: bearer(accessToken), payload: { username: 'ali' } });
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/username',
+      headers: bearer(accessToken),
+      payload: { username: 'ali' },
+    });
     expect(r.json()).toMatchObject({ preferredUsername: 'ali#4821', uniqueID: '#4821', nickname: 'ali' });
   });
 });

@@ -11,9 +11,12 @@ beforeAll(async () => {
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const list = async (token: string, status: string) => t.app.inject({ url: `/v1/list/ticket_listing?status=${status}`, headers: bearer(token) });
+const list = async (token: string, status: string) =>
+  t.app.inject({ url: `/v1/list/ticket_listing?status=${status}`, headers: bearer(token) });
 
 describe('ticket listing', () => {
   it('UPCOMING holds live and future events, soonest first; PAST ended ones, latest first', async () => {
@@ -42,17 +45,27 @@ describe('ticket listing', () => {
     try {
       app.clock.advance(7 * 3600_000);
       const token = (await app.signIn('alice@example.com')).accessToken;
-      const up: MyTicket[] = (await app.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })).json();
+      const up: MyTicket[] = (
+        await app.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })
+      ).json();
       expect(up.map((x) => x.eventName)).not.toContain('Harbour Lights Festival');
-    } finally { await app.close(); }
+    } finally {
+      await app.close();
+    }
   });
 
   it('returns every field of the My-ticket item with counts of event access and benefits', async () => {
     const up: MyTicket[] = (await list(alice, 'UPCOMING')).json();
     const live = up.find((x) => x.isLive)!;
     expect(live).toMatchObject({
-      eventCity: 'Sydney', eventVenue: 'Sydney Opera House Forecourt', ticketName: 'General Admission', eventAccessStatus: 'USED',
-      isGiftable: true, isResellable: true, isSwappable: true, eventTimeZone: 'Australia/Sydney',
+      eventCity: 'Sydney',
+      eventVenue: 'Sydney Opera House Forecourt',
+      ticketName: 'General Admission',
+      eventAccessStatus: 'USED',
+      isGiftable: true,
+      isResellable: true,
+      isSwappable: true,
+      eventTimeZone: 'Australia/Sydney',
     });
     expect(live.eventAccessUsedOn).not.toBeNull();
     // event access (used) + drink voucher (used)
@@ -61,7 +74,16 @@ describe('ticket listing', () => {
     expect([vip.totalBenefitUsedCount, vip.totalBenefitCount]).toEqual([0, 4]);
     const digital = vip.benefits.find((b) => b.type === 'benefits.digital')!;
     expect(digital).toMatchObject({ isUnlockable: true, redeemCode: null, purchasedAmount: 1, usedAmount: 0 });
-    for (const key of ['ticketLogo', 'eventLatitude', 'eventLongitude', 'eventAddress1', 'eventDescription', 'ticketDescription', 'eventLogo', 'eventImage']) {
+    for (const key of [
+      'ticketLogo',
+      'eventLatitude',
+      'eventLongitude',
+      'eventAddress1',
+      'eventDescription',
+      'ticketDescription',
+      'eventLogo',
+      'eventImage',
+    ]) {
       expect(live).toHaveProperty(key);
     }
   });
@@ -71,12 +93,16 @@ describe('ticket listing', () => {
     try {
       const token = (await app.signIn('bob@example.com')).accessToken;
       await app.database.db.execute('update user_ticket_benefits set purchased_amount = 0' as never);
-      const up: MyTicket[] = (await app.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })).json();
+      const up: MyTicket[] = (
+        await app.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })
+      ).json();
       for (const x of up) {
         expect(x.benefits).toEqual([]);
         expect(x.totalBenefitCount).toBe(1);
       }
-    } finally { await app.close(); }
+    } finally {
+      await app.close();
+    }
   });
 
   it('shows each holder only their own tickets', async () => {
@@ -90,7 +116,10 @@ describe('ticket listing', () => {
 
   it('returns one ticket by id', async () => {
     const alices: MyTicket[] = (await list(alice, 'UPCOMING')).json();
-    const one = await t.app.inject({ url: `/v1/list/ticket_listing/${alices[1].userTicketId}`, headers: bearer(alice) });
+    const one = await t.app.inject({
+      url: `/v1/list/ticket_listing/${alices[1].userTicketId}`,
+      headers: bearer(alice),
+    });
     expect(one.statusCode).toBe(200);
     expect(one.json()).toEqual(alices[1]);
   });
@@ -99,7 +128,9 @@ describe('ticket listing', () => {
     expect((await list(alice, 'SOON')).statusCode).toBe(400);
     expect((await t.app.inject({ url: '/v1/list/ticket_listing', headers: bearer(alice) })).statusCode).toBe(400);
     expect((await t.app.inject({ url: '/v1/list/ticket_listing/abc', headers: bearer(alice) })).statusCode).toBe(400);
-    expect((await t.app.inject({ url: '/v1/list/ticket_listing/99999999999', headers: bearer(alice) })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ url: '/v1/list/ticket_listing/99999999999', headers: bearer(alice) })).statusCode,
+    ).toBe(400);
     expect((await list('nope', 'UPCOMING')).statusCode).toBe(401);
   });
 });

@@ -50,12 +50,31 @@ const personName = z.string().trim().min(1).max(100);
 export const profileUpdate = z.strictObject({
   givenName: personName.optional(),
   familyName: personName.optional(),
-  nickname: z.string().trim().min(1).max(30).regex(/^[^#\s]+$/).optional(),
-  phoneNumber: z.string().trim().min(3).max(32).regex(/^\+?[0-9 ()-]+$/).optional(),
+  nickname: z
+    .string()
+    .trim()
+    .min(1)
+    .max(30)
+    .regex(/^[^#\s]+$/)
+    .optional(),
+  phoneNumber: z
+    .string()
+    .trim()
+    .min(3)
+    .max(32)
+    .regex(/^\+?[0-9 ()-]+$/)
+    .optional(),
   locale: z.enum(['en', 'es']).optional(),
 });
 /** POST /auth/username body: the new nickname; the numeric suffix never changes. */
-export const usernameUpdate = z.strictObject({ username: z.string().trim().min(1).max(30).regex(/^[^#\s]+$/) });
+export const usernameUpdate = z.strictObject({
+  username: z
+    .string()
+    .trim()
+    .min(1)
+    .max(30)
+    .regex(/^[^#\s]+$/),
+});
 
 /** Every error body: a message key (see messages.ts), with optional extras. */
 export const errorBody = z.object({

@@ -12,7 +12,17 @@ export const DEFAULT_LOCALE: Locale = 'en';
 
 /** PANEL_TAB values (spec section 2, Routing). */
 export const PANEL_TABS = [
-  'OTP', 'LOGIN', 'PERSONAL_DATA', 'QR', 'REDEEM', 'RESELL', 'SWAP', 'SETTINGS', 'MY_TICKET', 'TICKET', 'GIFT',
+  'OTP',
+  'LOGIN',
+  'PERSONAL_DATA',
+  'QR',
+  'REDEEM',
+  'RESELL',
+  'SWAP',
+  'SETTINGS',
+  'MY_TICKET',
+  'TICKET',
+  'GIFT',
 ] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 /** PANEL_OVERLAY_TAB values. */
@@ -21,7 +31,13 @@ export type PanelOverlayTab = (typeof PANEL_OVERLAY_TABS)[number];
 
 /** Cache tags of spec section 4; each is the root of TanStack Query keys. */
 export const CACHE_TAGS = [
-  'USER', 'TICKETS', 'TICKETS_SWAP', 'SWAPPABLE_TICKETS', 'LISTED_TICKETS', 'TICKETS_AVAILABLE_FOR_LISTING', 'SINGLE_TICKET',
+  'USER',
+  'TICKETS',
+  'TICKETS_SWAP',
+  'SWAPPABLE_TICKETS',
+  'LISTED_TICKETS',
+  'TICKETS_AVAILABLE_FOR_LISTING',
+  'SINGLE_TICKET',
 ] as const;
 export type CacheTag = (typeof CACHE_TAGS)[number];
 

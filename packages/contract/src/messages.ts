@@ -7,7 +7,7 @@
  */
 export const MESSAGE_STATUS = {
   // generic
-  'request_failed': 500,
+  request_failed: 500,
   'api.internal_error': 500,
   'api.invalid_request_body': 400,
   'api.not_found': 404,
@@ -62,7 +62,7 @@ export const MESSAGE_STATUS = {
   'api.resell.redeem.invalid_code': 404,
   'api.resell.redeem.already_redeemed': 409,
   'api.resell.calculation.ticket_not_found': 404,
-  'invalid_prices': 400,
+  invalid_prices: 400,
   // swap
   'api.start_swap_failed': 409,
   'api.swap.not_swappable': 409,

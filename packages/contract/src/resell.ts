@@ -35,9 +35,16 @@ export const priceCalculationRequest = z.strictObject({
   quantity: z.number().int().positive(),
   ticketId: z.number().int().positive(),
 });
-export const priceCalculationResponse = z.object({ basePrice: z.number(), serviceFee: z.number(), totalPrice: z.number() });
+export const priceCalculationResponse = z.object({
+  basePrice: z.number(),
+  serviceFee: z.number(),
+  totalPrice: z.number(),
+});
 export const unlistRequest = z.strictObject({ userTicketId: z.number().int().positive() });
-export const stripeConnectRequest = z.strictObject({ accountType: z.literal('custom'), country: z.string().length(2).optional() });
+export const stripeConnectRequest = z.strictObject({
+  accountType: z.literal('custom'),
+  country: z.string().length(2).optional(),
+});
 /** Payout account state: clientSecret '' when onboarding has not started; verified once the provider verified it. */
 export const clientSecretResponse = z.object({ clientSecret: z.string(), verified: z.boolean().optional() });
 /** The sandbox payout onboarding form (what Stripe would collect). */
@@ -46,10 +53,17 @@ export const sandboxOnboardingRequest = z.strictObject({
   firstName: z.string().trim().min(1).max(100),
   lastName: z.string().trim().min(1).max(100),
   birthdate: z.iso.date(),
-  bankAccount: z.string().trim().regex(/^[0-9 -]{6,34}$/),
+  bankAccount: z
+    .string()
+    .trim()
+    .regex(/^[0-9 -]{6,34}$/),
 });
 /** A listing as returned by the sales and sold lists: the spec's fields plus quantity and fee. */
 export const listingWithTotals = listing.extend({
-  listingId: z.number().int(), quantity: z.number().int(), soldQuantity: z.number().int(), serviceFee: z.number(), total: z.number(),
+  listingId: z.number().int(),
+  quantity: z.number().int(),
+  soldQuantity: z.number().int(),
+  serviceFee: z.number(),
+  total: z.number(),
 });
 export const redeemResponse = z.object({ name: z.string(), logo: z.string().nullable() });

@@ -36,7 +36,10 @@ export function fromPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
-    ping: async () => { await client.query('select 1'); return true; },
+    ping: async () => {
+      await client.query('select 1');
+      return true;
+    },
     close: () => client.close(),
   };
 }
@@ -57,7 +60,10 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const database: Database = {
       db,
-      ping: async () => { await db.execute(sql`select 1`); return true; },
+      ping: async () => {
+        await db.execute(sql`select 1`);
+        return true;
+      },
       close: () => pool.end(),
     };
     await migrate(database, 'pg');

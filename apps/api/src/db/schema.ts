@@ -3,7 +3,17 @@
  * Times are `timestamptz` (UTC); money is integer minor units with an ISO 4217 currency code.
  */
 import {
-  pgTable, serial, integer, text, timestamp, boolean, doublePrecision, uuid, uniqueIndex, index, primaryKey,
+  pgTable,
+  serial,
+  integer,
+  text,
+  timestamp,
+  boolean,
+  doublePrecision,
+  uuid,
+  uniqueIndex,
+  index,
+  primaryKey,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -17,38 +27,48 @@ export const organisations = pgTable('organisations', {
   website: text('website'),
 });
 
-export const users = pgTable('users', {
-  id: serial('id').primaryKey(),
-  email: text('email').notNull().unique(),
-  givenName: text('given_name'),
-  familyName: text('family_name'),
-  nickname: text('nickname').notNull(),
-  /** The unchangeable numeric part of the username (`nickname#suffix`); `nickname#suffix` is unique, case-insensitively. */
-  usernameSuffix: integer('username_suffix').notNull(),
-  phoneNumber: text('phone_number').unique(),
-  picture: text('picture'),
-  locale: text('locale').notNull().default('en'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)]);
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    givenName: text('given_name'),
+    familyName: text('family_name'),
+    nickname: text('nickname').notNull(),
+    /** The unchangeable numeric part of the username (`nickname#suffix`); `nickname#suffix` is unique, case-insensitively. */
+    usernameSuffix: integer('username_suffix').notNull(),
+    phoneNumber: text('phone_number').unique(),
+    picture: text('picture'),
+    locale: text('locale').notNull().default('en'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)],
+);
 
 /** One sign-in attempt: a code sent to an e-mail. Only the newest live one per e-mail works. */
-export const loginRequests = pgTable('login_requests', {
-  id: uuid('id').primaryKey(),
-  email: text('email').notNull(),
-  /** scrypt(code, salt), hex. The code itself is never stored. */
-  codeHash: text('code_hash').notNull(),
-  salt: text('salt').notNull(),
-  attempts: integer('attempts').notNull().default(0),
-  expiresAt: ts('expires_at').notNull(),
-  /** Set when used, superseded by a newer code, or ended by too many wrong codes. */
-  closedAt: ts('closed_at'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [index('login_requests_email_idx').on(t.email, t.createdAt)]);
+export const loginRequests = pgTable(
+  'login_requests',
+  {
+    id: uuid('id').primaryKey(),
+    email: text('email').notNull(),
+    /** scrypt(code, salt), hex. The code itself is never stored. */
+    codeHash: text('code_hash').notNull(),
+    salt: text('salt').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    /** Set when used, superseded by a newer code, or ended by too many wrong codes. */
+    closedAt: ts('closed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('login_requests_email_idx').on(t.email, t.createdAt)],
+);
 
 /** A signed-in session (refresh token family). */
 export const authSessions = pgTable('auth_sessions', {
   id: uuid('id').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id),
   createdAt: ts('created_at').notNull().defaultNow(),
   /** Absolute end of the sign-in, whatever the rotations. */
   expiresAt: ts('expires_at').notNull(),
@@ -56,17 +76,25 @@ export const authSessions = pgTable('auth_sessions', {
 });
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; rotated on every use. */
-export const refreshTokens = pgTable('refresh_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  sessionId: uuid('session_id').notNull().references(() => authSessions.id),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  /** When it was exchanged for a newer token. */
-  rotatedAt: ts('rotated_at'),
-}, (t) => [index('refresh_tokens_session_idx').on(t.sessionId)]);
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSessions.id),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    /** When it was exchanged for a newer token. */
+    rotatedAt: ts('rotated_at'),
+  },
+  (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
+);
 
 export const events = pgTable('events', {
   id: serial('id').primaryKey(),
-  organisationId: integer('organisation_id').notNull().references(() => organisations.id),
+  organisationId: integer('organisation_id')
+    .notNull()
+    .references(() => organisations.id),
   name: text('name').notNull(),
   /** Organiser HTML; sanitised by the panel before rendering. */
   description: text('description'),
@@ -85,7 +113,9 @@ export const events = pgTable('events', {
 
 export const ticketTypes = pgTable('ticket_types', {
   id: serial('id').primaryKey(),
-  eventId: integer('event_id').notNull().references(() => events.id),
+  eventId: integer('event_id')
+    .notNull()
+    .references(() => events.id),
   name: text('name').notNull(),
   description: text('description'),
   logo: text('logo'),
@@ -100,19 +130,27 @@ export const ticketTypes = pgTable('ticket_types', {
 });
 
 /** One admission held by one user. The holder changes on gift, resale, redeem. */
-export const userTickets = pgTable('user_tickets', {
-  id: serial('id').primaryKey(),
-  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
-  /** Null while held under a resale code. */
-  holderId: integer('holder_id').references(() => users.id),
-  eventAccessUsedAt: ts('event_access_used_at'),
-  createdAt: ts('created_at').notNull().defaultNow(),
-}, (t) => [index('user_tickets_holder_idx').on(t.holderId)]);
+export const userTickets = pgTable(
+  'user_tickets',
+  {
+    id: serial('id').primaryKey(),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    /** Null while held under a resale code. */
+    holderId: integer('holder_id').references(() => users.id),
+    eventAccessUsedAt: ts('event_access_used_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('user_tickets_holder_idx').on(t.holderId)],
+);
 
 /** Benefits an organiser attaches to a ticket type (add-ons, digital codes...). */
 export const benefits = pgTable('benefits', {
   id: serial('id').primaryKey(),
-  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+  ticketTypeId: integer('ticket_type_id')
+    .notNull()
+    .references(() => ticketTypes.id),
   name: text('name').notNull(),
   shortDescription: text('short_description'),
   fullDescription: text('full_description'),
@@ -127,20 +165,30 @@ export const benefits = pgTable('benefits', {
   redeemCode: text('redeem_code'),
 });
 
-export const userTicketBenefits = pgTable('user_ticket_benefits', {
-  id: serial('id').primaryKey(),
-  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
-  benefitId: integer('benefit_id').notNull().references(() => benefits.id),
-  purchasedAmount: integer('purchased_amount').notNull(),
-  usedAmount: integer('used_amount').notNull().default(0),
-  lastUsedAt: ts('last_used_at'),
-  unlockedAt: ts('unlocked_at'),
-}, (t) => [uniqueIndex('user_ticket_benefits_uq').on(t.userTicketId, t.benefitId)]);
+export const userTicketBenefits = pgTable(
+  'user_ticket_benefits',
+  {
+    id: serial('id').primaryKey(),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    benefitId: integer('benefit_id')
+      .notNull()
+      .references(() => benefits.id),
+    purchasedAmount: integer('purchased_amount').notNull(),
+    usedAmount: integer('used_amount').notNull().default(0),
+    lastUsedAt: ts('last_used_at'),
+    unlockedAt: ts('unlocked_at'),
+  },
+  (t) => [uniqueIndex('user_ticket_benefits_uq').on(t.userTicketId, t.benefitId)],
+);
 
 /** Every ownership move of a ticket: from, to, when, how. */
 export const ticketHistory = pgTable('ticket_history', {
   id: serial('id').primaryKey(),
-  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
+  userTicketId: integer('user_ticket_id')
+    .notNull()
+    .references(() => userTickets.id),
   fromUserId: integer('from_user_id').references(() => users.id),
   toUserId: integer('to_user_id').references(() => users.id),
   kind: text('kind').notNull(),
@@ -148,35 +196,53 @@ export const ticketHistory = pgTable('ticket_history', {
 });
 
 /** Organiser-defined swap pairs: a holder of `fromTicketTypeId` may swap to `toTicketTypeId` (same event). */
-export const swapPairs = pgTable('swap_pairs', {
-  id: serial('id').primaryKey(),
-  fromTicketTypeId: integer('from_ticket_type_id').notNull().references(() => ticketTypes.id),
-  toTicketTypeId: integer('to_ticket_type_id').notNull().references(() => ticketTypes.id),
-}, (t) => [uniqueIndex('swap_pairs_uq').on(t.fromTicketTypeId, t.toTicketTypeId)]);
+export const swapPairs = pgTable(
+  'swap_pairs',
+  {
+    id: serial('id').primaryKey(),
+    fromTicketTypeId: integer('from_ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    toTicketTypeId: integer('to_ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+  },
+  (t) => [uniqueIndex('swap_pairs_uq').on(t.fromTicketTypeId, t.toTicketTypeId)],
+);
 
 /** A swap started by a holder: reserved until `expiresAt`, confirmed after payment (or at once for a downgrade). */
-export const swaps = pgTable('swaps', {
-  /** The swapIdentifier / orderIdentifier. */
-  id: uuid('id').primaryKey(),
-  userId: integer('user_id').notNull().references(() => users.id),
-  swapPairId: integer('swap_pair_id').notNull().references(() => swapPairs.id),
-  quantity: integer('quantity').notNull(),
-  swapType: text('swap_type').notNull(),
-  /** Price difference per ticket (target - base), minor units; negative for a downgrade. */
-  differenceCents: integer('difference_cents').notNull(),
-  currencyCode: text('currency_code').notNull(),
-  /** PENDING, CONFIRMED, CANCELLED. */
-  status: text('status').notNull(),
-  redirectUrl: text('redirect_url'),
-  paidAt: ts('paid_at'),
-  expiresAt: ts('expires_at').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  confirmedAt: ts('confirmed_at'),
-}, (t) => [index('swaps_pair_status_idx').on(t.swapPairId, t.status)]);
+export const swaps = pgTable(
+  'swaps',
+  {
+    /** The swapIdentifier / orderIdentifier. */
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    swapPairId: integer('swap_pair_id')
+      .notNull()
+      .references(() => swapPairs.id),
+    quantity: integer('quantity').notNull(),
+    swapType: text('swap_type').notNull(),
+    /** Price difference per ticket (target - base), minor units; negative for a downgrade. */
+    differenceCents: integer('difference_cents').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    /** PENDING, CONFIRMED, CANCELLED. */
+    status: text('status').notNull(),
+    redirectUrl: text('redirect_url'),
+    paidAt: ts('paid_at'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    confirmedAt: ts('confirmed_at'),
+  },
+  (t) => [index('swaps_pair_status_idx').on(t.swapPairId, t.status)],
+);
 
 /** A seller's payout account (Stripe Connect, or the sandbox provider). */
 export const payoutAccounts = pgTable('payout_accounts', {
-  userId: integer('user_id').primaryKey().references(() => users.id),
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
   provider: text('provider').notNull(),
   /** Provider's account id (Stripe `acct_...`, sandbox `sbx_...`). */
   externalId: text('external_id').notNull().unique(),
@@ -188,38 +254,58 @@ export const payoutAccounts = pgTable('payout_accounts', {
 });
 
 /** A resale listing: `quantity` tickets of one type at `priceCents` each plus `feeCents` each paid by the buyer. */
-export const resaleListings = pgTable('resale_listings', {
-  id: serial('id').primaryKey(),
-  sellerId: integer('seller_id').notNull().references(() => users.id),
-  ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
-  quantity: integer('quantity').notNull(),
-  soldQuantity: integer('sold_quantity').notNull().default(0),
-  priceCents: integer('price_cents').notNull(),
-  feeCents: integer('fee_cents').notNull(),
-  currencyCode: text('currency_code').notNull(),
-  /** LISTED, DELISTED or SOLD. */
-  status: text('status').notNull(),
-  shareToken: text('share_token').notNull().unique(),
-  idempotencyKey: text('idempotency_key'),
-  listedAt: ts('listed_at').notNull(),
-  soldAt: ts('sold_at'),
-  delistedAt: ts('delisted_at'),
-}, (t) => [uniqueIndex('resale_listings_idem_uq').on(t.sellerId, t.idempotencyKey)]);
+export const resaleListings = pgTable(
+  'resale_listings',
+  {
+    id: serial('id').primaryKey(),
+    sellerId: integer('seller_id')
+      .notNull()
+      .references(() => users.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    quantity: integer('quantity').notNull(),
+    soldQuantity: integer('sold_quantity').notNull().default(0),
+    priceCents: integer('price_cents').notNull(),
+    feeCents: integer('fee_cents').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    /** LISTED, DELISTED or SOLD. */
+    status: text('status').notNull(),
+    shareToken: text('share_token').notNull().unique(),
+    idempotencyKey: text('idempotency_key'),
+    listedAt: ts('listed_at').notNull(),
+    soldAt: ts('sold_at'),
+    delistedAt: ts('delisted_at'),
+  },
+  (t) => [uniqueIndex('resale_listings_idem_uq').on(t.sellerId, t.idempotencyKey)],
+);
 
 /** Tickets of a listing: LISTED, SOLD or RETURNED (delisted). A ticket is in at most one LISTED row. */
-export const resaleListingTickets = pgTable('resale_listing_tickets', {
-  listingId: integer('listing_id').notNull().references(() => resaleListings.id),
-  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
-  status: text('status').notNull(),
-}, (t) => [
-  primaryKey({ columns: [t.listingId, t.userTicketId] }),
-  uniqueIndex('resale_listing_tickets_live_uq').on(t.userTicketId).where(sql`status = 'LISTED'`),
-]);
+export const resaleListingTickets = pgTable(
+  'resale_listing_tickets',
+  {
+    listingId: integer('listing_id')
+      .notNull()
+      .references(() => resaleListings.id),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    status: text('status').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listingId, t.userTicketId] }),
+    uniqueIndex('resale_listing_tickets_live_uq')
+      .on(t.userTicketId)
+      .where(sql`status = 'LISTED'`),
+  ],
+);
 
 /** A buyer's purchase; once paid its tickets are held under a single-use secret code (stored hashed). */
 export const resaleOrders = pgTable('resale_orders', {
   id: uuid('id').primaryKey(),
-  listingId: integer('listing_id').notNull().references(() => resaleListings.id),
+  listingId: integer('listing_id')
+    .notNull()
+    .references(() => resaleListings.id),
   quantity: integer('quantity').notNull(),
   buyerEmail: text('buyer_email').notNull(),
   locale: text('locale').notNull(),
@@ -238,16 +324,29 @@ export const resaleOrders = pgTable('resale_orders', {
   paidAt: ts('paid_at'),
 });
 
-export const resaleOrderTickets = pgTable('resale_order_tickets', {
-  orderId: uuid('order_id').notNull().references(() => resaleOrders.id),
-  userTicketId: integer('user_ticket_id').notNull().references(() => userTickets.id),
-}, (t) => [primaryKey({ columns: [t.orderId, t.userTicketId] })]);
+export const resaleOrderTickets = pgTable(
+  'resale_order_tickets',
+  {
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => resaleOrders.id),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+  },
+  (t) => [primaryKey({ columns: [t.orderId, t.userTicketId] })],
+);
 
 /** What a seller is owed for a sale: the buyer's total minus the service fee. */
 export const payouts = pgTable('payouts', {
   id: serial('id').primaryKey(),
-  orderId: uuid('order_id').notNull().unique().references(() => resaleOrders.id),
-  sellerId: integer('seller_id').notNull().references(() => users.id),
+  orderId: uuid('order_id')
+    .notNull()
+    .unique()
+    .references(() => resaleOrders.id),
+  sellerId: integer('seller_id')
+    .notNull()
+    .references(() => users.id),
   amountCents: integer('amount_cents').notNull(),
   currencyCode: text('currency_code').notNull(),
   status: text('status').notNull(),

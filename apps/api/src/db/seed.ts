@@ -5,7 +5,16 @@
  * bob@example.com to some.
  */
 import type { Db } from './client.js';
-import { benefits, swapPairs, events, organisations, ticketTypes, userTicketBenefits, userTickets, users } from './schema.js';
+import {
+  benefits,
+  swapPairs,
+  events,
+  organisations,
+  ticketTypes,
+  userTicketBenefits,
+  userTickets,
+  users,
+} from './schema.js';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -15,8 +24,22 @@ const desc = (lead: string, more: string) =>
   `<p><strong>${lead}</strong></p><p>${more}</p><ul><li>Gates open one hour before the first set.</li><li>All ages; under 18s with a guardian.</li><li>Bring your QR pass on your phone — screenshots will not scan.</li></ul><p>Accessible viewing platforms are available; contact the organiser to book a space.</p>`;
 
 interface EventSeed {
-  key: string; name: string; city: string; country: 'AU' | 'NZ'; venue: string; address1: string; lat: number; lng: number;
-  tz: string; start: number; hours: number; slug: string; currency: 'AUD' | 'NZD'; gaCents: number; vipCents: number; blurb: string;
+  key: string;
+  name: string;
+  city: string;
+  country: 'AU' | 'NZ';
+  venue: string;
+  address1: string;
+  lat: number;
+  lng: number;
+  tz: string;
+  start: number;
+  hours: number;
+  slug: string;
+  currency: 'AUD' | 'NZD';
+  gaCents: number;
+  vipCents: number;
+  blurb: string;
 }
 
 /** Inserts the demo organisation, events, ticket types, benefits and users unless already seeded. */
@@ -29,54 +52,299 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
   const hourly = (ms: number) => new Date(Math.floor((t + ms) / HOUR) * HOUR);
 
   const list: EventSeed[] = [
-    { key: 'live', name: 'Harbour Lights Festival', city: 'Sydney', country: 'AU', venue: 'Sydney Opera House Forecourt', address1: 'Bennelong Point, Sydney NSW 2000', lat: -33.8568, lng: 151.2153, tz: 'Australia/Sydney', start: -2 * HOUR, hours: 8, slug: 'harbour-lights', currency: 'AUD', gaCents: 8900, vipCents: 18900, blurb: 'Eight hours of music on the harbour as the sails light up.' },
-    { key: 'mel', name: 'Laneway Sessions', city: 'Melbourne', country: 'AU', venue: 'Sidney Myer Music Bowl', address1: '21 Linlithgow Ave, Melbourne VIC 3004', lat: -37.8226, lng: 144.9734, tz: 'Australia/Melbourne', start: 5 * DAY, hours: 6, slug: 'laneway-sessions', currency: 'AUD', gaCents: 12900, vipCents: 24900, blurb: 'Melbourne\'s favourite alt line-up under the stars.' },
-    { key: 'akl', name: 'Aotearoa Sound', city: 'Auckland', country: 'NZ', venue: 'Spark Arena', address1: '42-80 Mahuhu Crescent, Auckland 1010', lat: -36.8484, lng: 174.7786, tz: 'Pacific/Auckland', start: 12 * DAY, hours: 5, slug: 'aotearoa-sound', currency: 'NZD', gaCents: 9900, vipCents: 19900, blurb: 'The best of Aotearoa\'s new music in one night.' },
-    { key: 'bne', name: 'River Nights', city: 'Brisbane', country: 'AU', venue: 'Riverstage', address1: '59 Gardens Point Rd, Brisbane City QLD 4000', lat: -27.4762, lng: 153.0301, tz: 'Australia/Brisbane', start: 30 * DAY, hours: 5, slug: 'river-nights', currency: 'AUD', gaCents: 7900, vipCents: 15900, blurb: 'Warm nights and big choruses by the Brisbane River.' },
-    { key: 'wlg', name: 'Capital Beats', city: 'Wellington', country: 'NZ', venue: 'TSB Arena', address1: '4 Queens Wharf, Wellington 6011', lat: -41.2849, lng: 174.7787, tz: 'Pacific/Auckland', start: 60 * DAY, hours: 6, slug: 'capital-beats', currency: 'NZD', gaCents: 8500, vipCents: 16500, blurb: 'Electronic music on the Wellington waterfront.' },
-    { key: 'zqn', name: 'Southern Alps Fest', city: 'Queenstown', country: 'NZ', venue: 'Queenstown Gardens', address1: 'Park St, Queenstown 9300', lat: -45.0363, lng: 168.6626, tz: 'Pacific/Auckland', start: -20 * DAY, hours: 9, slug: 'southern-alps', currency: 'NZD', gaCents: 11900, vipCents: 21900, blurb: 'A day of folk and indie beside Lake Wakatipu.' },
-    { key: 'per', name: 'Perth Sunset Sessions', city: 'Perth', country: 'AU', venue: 'Kings Park', address1: 'Fraser Ave, Perth WA 6005', lat: -31.9605, lng: 115.8311, tz: 'Australia/Perth', start: -45 * DAY, hours: 5, slug: 'perth-sunset', currency: 'AUD', gaCents: 6900, vipCents: 13900, blurb: 'Sunset sets overlooking the Swan River.' },
+    {
+      key: 'live',
+      name: 'Harbour Lights Festival',
+      city: 'Sydney',
+      country: 'AU',
+      venue: 'Sydney Opera House Forecourt',
+      address1: 'Bennelong Point, Sydney NSW 2000',
+      lat: -33.8568,
+      lng: 151.2153,
+      tz: 'Australia/Sydney',
+      start: -2 * HOUR,
+      hours: 8,
+      slug: 'harbour-lights',
+      currency: 'AUD',
+      gaCents: 8900,
+      vipCents: 18900,
+      blurb: 'Eight hours of music on the harbour as the sails light up.',
+    },
+    {
+      key: 'mel',
+      name: 'Laneway Sessions',
+      city: 'Melbourne',
+      country: 'AU',
+      venue: 'Sidney Myer Music Bowl',
+      address1: '21 Linlithgow Ave, Melbourne VIC 3004',
+      lat: -37.8226,
+      lng: 144.9734,
+      tz: 'Australia/Melbourne',
+      start: 5 * DAY,
+      hours: 6,
+      slug: 'laneway-sessions',
+      currency: 'AUD',
+      gaCents: 12900,
+      vipCents: 24900,
+      blurb: "Melbourne's favourite alt line-up under the stars.",
+    },
+    {
+      key: 'akl',
+      name: 'Aotearoa Sound',
+      city: 'Auckland',
+      country: 'NZ',
+      venue: 'Spark Arena',
+      address1: '42-80 Mahuhu Crescent, Auckland 1010',
+      lat: -36.8484,
+      lng: 174.7786,
+      tz: 'Pacific/Auckland',
+      start: 12 * DAY,
+      hours: 5,
+      slug: 'aotearoa-sound',
+      currency: 'NZD',
+      gaCents: 9900,
+      vipCents: 19900,
+      blurb: "The best of Aotearoa's new music in one night.",
+    },
+    {
+      key: 'bne',
+      name: 'River Nights',
+      city: 'Brisbane',
+      country: 'AU',
+      venue: 'Riverstage',
+      address1: '59 Gardens Point Rd, Brisbane City QLD 4000',
+      lat: -27.4762,
+      lng: 153.0301,
+      tz: 'Australia/Brisbane',
+      start: 30 * DAY,
+      hours: 5,
+      slug: 'river-nights',
+      currency: 'AUD',
+      gaCents: 7900,
+      vipCents: 15900,
+      blurb: 'Warm nights and big choruses by the Brisbane River.',
+    },
+    {
+      key: 'wlg',
+      name: 'Capital Beats',
+      city: 'Wellington',
+      country: 'NZ',
+      venue: 'TSB Arena',
+      address1: '4 Queens Wharf, Wellington 6011',
+      lat: -41.2849,
+      lng: 174.7787,
+      tz: 'Pacific/Auckland',
+      start: 60 * DAY,
+      hours: 6,
+      slug: 'capital-beats',
+      currency: 'NZD',
+      gaCents: 8500,
+      vipCents: 16500,
+      blurb: 'Electronic music on the Wellington waterfront.',
+    },
+    {
+      key: 'zqn',
+      name: 'Southern Alps Fest',
+      city: 'Queenstown',
+      country: 'NZ',
+      venue: 'Queenstown Gardens',
+      address1: 'Park St, Queenstown 9300',
+      lat: -45.0363,
+      lng: 168.6626,
+      tz: 'Pacific/Auckland',
+      start: -20 * DAY,
+      hours: 9,
+      slug: 'southern-alps',
+      currency: 'NZD',
+      gaCents: 11900,
+      vipCents: 21900,
+      blurb: 'A day of folk and indie beside Lake Wakatipu.',
+    },
+    {
+      key: 'per',
+      name: 'Perth Sunset Sessions',
+      city: 'Perth',
+      country: 'AU',
+      venue: 'Kings Park',
+      address1: 'Fraser Ave, Perth WA 6005',
+      lat: -31.9605,
+      lng: 115.8311,
+      tz: 'Australia/Perth',
+      start: -45 * DAY,
+      hours: 5,
+      slug: 'perth-sunset',
+      currency: 'AUD',
+      gaCents: 6900,
+      vipCents: 13900,
+      blurb: 'Sunset sets overlooking the Swan River.',
+    },
   ];
 
   await db.transaction(async (tx) => {
-    const [org] = await tx.insert(organisations).values({
-      slug: 'demo', name: 'Southern Lights Live', logo: '/public/demo/org-logo.svg', website: 'https://southernlights.example',
-    }).returning();
-    const [alice, bob] = await tx.insert(users).values([
-      { email: 'alice@example.com', givenName: 'Alice', familyName: 'Nguyen', nickname: 'alice', usernameSuffix: 4821, locale: 'en' },
-      { email: 'bob@example.com', givenName: 'Bob', familyName: 'Taylor', nickname: 'bob', usernameSuffix: 7315, locale: 'en' },
-    ]).returning();
+    const [org] = await tx
+      .insert(organisations)
+      .values({
+        slug: 'demo',
+        name: 'Southern Lights Live',
+        logo: '/public/demo/org-logo.svg',
+        website: 'https://southernlights.example',
+      })
+      .returning();
+    const [alice, bob] = await tx
+      .insert(users)
+      .values([
+        {
+          email: 'alice@example.com',
+          givenName: 'Alice',
+          familyName: 'Nguyen',
+          nickname: 'alice',
+          usernameSuffix: 4821,
+          locale: 'en',
+        },
+        {
+          email: 'bob@example.com',
+          givenName: 'Bob',
+          familyName: 'Taylor',
+          nickname: 'bob',
+          usernameSuffix: 7315,
+          locale: 'en',
+        },
+      ])
+      .returning();
 
     const typeIds: Record<string, { ga: number; vip: number }> = {};
     for (const e of list) {
       const startsAt = e.start < 0 && e.start > -DAY ? at(e.start) : hourly(e.start);
-      const [ev] = await tx.insert(events).values({
-        organisationId: org.id, name: e.name, description: desc(e.blurb, `${e.venue}, ${e.city}. Food trucks, bars and a merch tent on site.`),
-        city: e.city, country: e.country, venue: e.venue, address1: e.address1, latitude: e.lat, longitude: e.lng, timeZone: e.tz,
-        startsAt, endsAt: new Date(startsAt.getTime() + e.hours * HOUR), image: img(`${e.slug}.svg`), logo: img(`${e.slug}-logo.svg`),
-      }).returning();
-      const [ga, vip] = await tx.insert(ticketTypes).values([
-        { eventId: ev.id, name: 'General Admission', description: 'Entry to the main arena.', logo: img(`${e.slug}-logo.svg`), priceCents: e.gaCents, currencyCode: e.currency, maxResalePriceCents: Math.round(e.gaCents * 1.1), stock: 500, isSwappable: true },
-        { eventId: ev.id, name: 'VIP', description: 'Fast-lane entry, VIP bar and viewing deck.', logo: img(`${e.slug}-logo.svg`), priceCents: e.vipCents, currencyCode: e.currency, maxResalePriceCents: Math.round(e.vipCents * 1.1), stock: 80, isSwappable: true },
-      ]).returning();
+      const [ev] = await tx
+        .insert(events)
+        .values({
+          organisationId: org.id,
+          name: e.name,
+          description: desc(e.blurb, `${e.venue}, ${e.city}. Food trucks, bars and a merch tent on site.`),
+          city: e.city,
+          country: e.country,
+          venue: e.venue,
+          address1: e.address1,
+          latitude: e.lat,
+          longitude: e.lng,
+          timeZone: e.tz,
+          startsAt,
+          endsAt: new Date(startsAt.getTime() + e.hours * HOUR),
+          image: img(`${e.slug}.svg`),
+          logo: img(`${e.slug}-logo.svg`),
+        })
+        .returning();
+      const [ga, vip] = await tx
+        .insert(ticketTypes)
+        .values([
+          {
+            eventId: ev.id,
+            name: 'General Admission',
+            description: 'Entry to the main arena.',
+            logo: img(`${e.slug}-logo.svg`),
+            priceCents: e.gaCents,
+            currencyCode: e.currency,
+            maxResalePriceCents: Math.round(e.gaCents * 1.1),
+            stock: 500,
+            isSwappable: true,
+          },
+          {
+            eventId: ev.id,
+            name: 'VIP',
+            description: 'Fast-lane entry, VIP bar and viewing deck.',
+            logo: img(`${e.slug}-logo.svg`),
+            priceCents: e.vipCents,
+            currencyCode: e.currency,
+            maxResalePriceCents: Math.round(e.vipCents * 1.1),
+            stock: 80,
+            isSwappable: true,
+          },
+        ])
+        .returning();
       typeIds[e.key] = { ga: ga.id, vip: vip.id };
-      await tx.insert(swapPairs).values([{ fromTicketTypeId: ga.id, toTicketTypeId: vip.id }, { fromTicketTypeId: vip.id, toTicketTypeId: ga.id }]);
+      await tx.insert(swapPairs).values([
+        { fromTicketTypeId: ga.id, toTicketTypeId: vip.id },
+        { fromTicketTypeId: vip.id, toTicketTypeId: ga.id },
+      ]);
       await tx.insert(benefits).values([
-        { ticketTypeId: ga.id, name: 'Drink voucher', shortDescription: 'One drink at any festival bar.', fullDescription: '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>', type: 'benefits.food_beverage', icon: img('icon-drink.svg'), iconColor: '#ffffff', iconBgColor: '#f97316', validUntil: new Date(startsAt.getTime() + e.hours * HOUR) },
-        { ticketTypeId: vip.id, name: 'Drink voucher', shortDescription: 'Two drinks at the VIP bar.', fullDescription: '<p>Two drinks of your choice at the VIP bar.</p>', type: 'benefits.food_beverage', icon: img('icon-drink.svg'), iconColor: '#ffffff', iconBgColor: '#f97316', validUntil: new Date(startsAt.getTime() + e.hours * HOUR) },
-        { ticketTypeId: vip.id, name: 'Merch store discount', shortDescription: '20% off at the online merch store.', fullDescription: '<p>Unlock your personal code and use it at checkout in the online merch store. <strong>One use.</strong></p>', type: 'benefits.digital', icon: img('icon-gift.svg'), iconColor: '#ffffff', iconBgColor: '#7c3aed', validUntil: new Date(startsAt.getTime() + 30 * DAY), isUnlockable: true, redeemCode: `SLL-${e.key.toUpperCase()}-MERCH20` },
-        { ticketTypeId: vip.id, name: 'Fast-lane entry', shortDescription: 'Skip the main queue.', fullDescription: '<p>Use the VIP lane at gate B.</p>', type: 'benefits.perk', icon: img('icon-bolt.svg'), iconColor: '#ffffff', iconBgColor: '#0ea5e9', validUntil: new Date(startsAt.getTime() + e.hours * HOUR) },
+        {
+          ticketTypeId: ga.id,
+          name: 'Drink voucher',
+          shortDescription: 'One drink at any festival bar.',
+          fullDescription: '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>',
+          type: 'benefits.food_beverage',
+          icon: img('icon-drink.svg'),
+          iconColor: '#ffffff',
+          iconBgColor: '#f97316',
+          validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
+        },
+        {
+          ticketTypeId: vip.id,
+          name: 'Drink voucher',
+          shortDescription: 'Two drinks at the VIP bar.',
+          fullDescription: '<p>Two drinks of your choice at the VIP bar.</p>',
+          type: 'benefits.food_beverage',
+          icon: img('icon-drink.svg'),
+          iconColor: '#ffffff',
+          iconBgColor: '#f97316',
+          validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
+        },
+        {
+          ticketTypeId: vip.id,
+          name: 'Merch store discount',
+          shortDescription: '20% off at the online merch store.',
+          fullDescription:
+            '<p>Unlock your personal code and use it at checkout in the online merch store. <strong>One use.</strong></p>',
+          type: 'benefits.digital',
+          icon: img('icon-gift.svg'),
+          iconColor: '#ffffff',
+          iconBgColor: '#7c3aed',
+          validUntil: new Date(startsAt.getTime() + 30 * DAY),
+          isUnlockable: true,
+          redeemCode: `SLL-${e.key.toUpperCase()}-MERCH20`,
+        },
+        {
+          ticketTypeId: vip.id,
+          name: 'Fast-lane entry',
+          shortDescription: 'Skip the main queue.',
+          fullDescription: '<p>Use the VIP lane at gate B.</p>',
+          type: 'benefits.perk',
+          icon: img('icon-bolt.svg'),
+          iconColor: '#ffffff',
+          iconBgColor: '#0ea5e9',
+          validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
+        },
       ]);
     }
 
     const allBenefits = await tx.select().from(benefits);
-    const hold = async (holderId: number, typeId: number, opts: { accessUsedAt?: Date; usedBenefits?: boolean } = {}) => {
-      const [ut] = await tx.insert(userTickets).values({ ticketTypeId: typeId, holderId, eventAccessUsedAt: opts.accessUsedAt ?? null, createdAt: at(-60 * DAY) }).returning();
-      const rows = allBenefits.filter((b) => b.ticketTypeId === typeId).map((b) => {
-        const purchasedAmount = b.type === 'benefits.food_beverage' && b.shortDescription?.startsWith('Two') ? 2 : 1;
-        const used = opts.usedBenefits && b.type === 'benefits.food_beverage';
-        return { userTicketId: ut.id, benefitId: b.id, purchasedAmount, usedAmount: used ? purchasedAmount : 0, lastUsedAt: used ? at(-HOUR) : null };
-      });
+    const hold = async (
+      holderId: number,
+      typeId: number,
+      opts: { accessUsedAt?: Date; usedBenefits?: boolean } = {},
+    ) => {
+      const [ut] = await tx
+        .insert(userTickets)
+        .values({
+          ticketTypeId: typeId,
+          holderId,
+          eventAccessUsedAt: opts.accessUsedAt ?? null,
+          createdAt: at(-60 * DAY),
+        })
+        .returning();
+      const rows = allBenefits
+        .filter((b) => b.ticketTypeId === typeId)
+        .map((b) => {
+          const purchasedAmount = b.type === 'benefits.food_beverage' && b.shortDescription?.startsWith('Two') ? 2 : 1;
+          const used = opts.usedBenefits && b.type === 'benefits.food_beverage';
+          return {
+            userTicketId: ut.id,
+            benefitId: b.id,
+            purchasedAmount,
+            usedAmount: used ? purchasedAmount : 0,
+            lastUsedAt: used ? at(-HOUR) : null,
+          };
+        });
       if (rows.length) await tx.insert(userTicketBenefits).values(rows);
       return ut.id;
     };

@@ -2,12 +2,26 @@
  * HTTP plumbing shared by every module: the typed Fastify instance, the error handler that turns
  * AppError and validation failures into `{ message: key }`, and the bearer-auth pre-handler.
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
 
 /** The Fastify instance with the zod type provider. */
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -24,7 +38,9 @@ export function bearerOf(req: FastifyRequest): string | null {
 }
 
 /** Builds the pre-handler that requires a valid access token (401 `api.unauthorized` otherwise). */
-export function requireAuthWith(authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string } | null>) {
+export function requireAuthWith(
+  authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string } | null>,
+) {
   return async function requireAuth(req: FastifyRequest): Promise<void> {
     const token = bearerOf(req);
     const claims = token ? await authenticate(token) : null;
@@ -42,7 +58,10 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   if (hasZodFastifySchemaValidationErrors(err)) {
     const fields: Record<string, string[]> = {};
     for (const v of err.validation) {
-      const path = (v.instancePath || '/').replace(/^\//, '').replace(/\//g, '.') || (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') || '_';
+      const path =
+        (v.instancePath || '/').replace(/^\//, '').replace(/\//g, '.') ||
+        (v.params as { issue?: { path?: unknown[] } })?.issue?.path?.join('.') ||
+        '_';
       (fields[path] ??= []).push(v.message ?? 'invalid');
     }
     return reply.code(400).send({ message: 'api.invalid_request_body', fields });
@@ -51,8 +70,15 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   if (e.statusCode === 429) return reply.code(429).send({ message: 'api.too_many_requests' });
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own client errors: bad JSON, wrong content type, body too large.
-    const message = e.statusCode === 404 ? 'api.not_found' : e.statusCode === 401 ? 'api.unauthorized' : 'api.invalid_request_body';
-    return reply.code(e.statusCode === 404 || e.statusCode === 401 || e.statusCode === 413 || e.statusCode === 415 ? e.statusCode : 400).send({ message });
+    const message =
+      e.statusCode === 404 ? 'api.not_found' : e.statusCode === 401 ? 'api.unauthorized' : 'api.invalid_request_body';
+    return reply
+      .code(
+        e.statusCode === 404 || e.statusCode === 401 || e.statusCode === 413 || e.statusCode === 415
+          ? e.statusCode
+          : 400,
+      )
+      .send({ message });
   }
   req.log.error({ err }, 'unhandled error');
   return reply.code(500).send({ message: 'api.internal_error' });

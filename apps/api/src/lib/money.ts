@@ -2,7 +2,11 @@
 
 /** The display symbol of a currency in English (AUD -> "A$", NZD -> "NZ$"). */
 export function currencySymbol(currencyCode: string): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? currencyCode;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency: currencyCode })
+      .formatToParts(0)
+      .find((p) => p.type === 'currency')?.value ?? currencyCode
+  );
 }
 
 /** Cents to a decimal amount in major units (1234 -> 12.34). */

@@ -12,41 +12,93 @@ interface Order {
 
 const T = {
   en: {
-    title: 'Sandbox checkout', sandbox: 'Sandbox: no real payment is taken.', swap: 'Ticket swap', from: 'From', to: 'To', qty: 'Quantity',
-    upgrade: 'Upgrade: you pay the difference', downgrade: 'Downgrade: the price difference is not refunded', total: 'To pay',
-    pay: 'Pay with sandbox card', confirm: 'Confirm swap', cancel: 'Back to my tickets', done: 'This swap is already confirmed.', expired: 'This reservation has expired. Start the swap again.',
-    notFound: 'Order not found.', error: 'The swap could not be confirmed.',
+    title: 'Sandbox checkout',
+    sandbox: 'Sandbox: no real payment is taken.',
+    swap: 'Ticket swap',
+    from: 'From',
+    to: 'To',
+    qty: 'Quantity',
+    upgrade: 'Upgrade: you pay the difference',
+    downgrade: 'Downgrade: the price difference is not refunded',
+    total: 'To pay',
+    pay: 'Pay with sandbox card',
+    confirm: 'Confirm swap',
+    cancel: 'Back to my tickets',
+    done: 'This swap is already confirmed.',
+    expired: 'This reservation has expired. Start the swap again.',
+    notFound: 'Order not found.',
+    error: 'The swap could not be confirmed.',
   },
   es: {
-    title: 'Pago de prueba', sandbox: 'Entorno de prueba: no se cobra nada.', swap: 'Cambio de entrada', from: 'De', to: 'A', qty: 'Cantidad',
-    upgrade: 'Mejora: pagas la diferencia', downgrade: 'Cambio a inferior: la diferencia no se reembolsa', total: 'A pagar',
-    pay: 'Pagar con tarjeta de prueba', confirm: 'Confirmar cambio', cancel: 'Volver a mis entradas', done: 'Este cambio ya está confirmado.', expired: 'La reserva ha caducado. Empieza el cambio de nuevo.',
-    notFound: 'Pedido no encontrado.', error: 'No se pudo confirmar el cambio.',
+    title: 'Pago de prueba',
+    sandbox: 'Entorno de prueba: no se cobra nada.',
+    swap: 'Cambio de entrada',
+    from: 'De',
+    to: 'A',
+    qty: 'Cantidad',
+    upgrade: 'Mejora: pagas la diferencia',
+    downgrade: 'Cambio a inferior: la diferencia no se reembolsa',
+    total: 'A pagar',
+    pay: 'Pagar con tarjeta de prueba',
+    confirm: 'Confirmar cambio',
+    cancel: 'Volver a mis entradas',
+    done: 'Este cambio ya está confirmado.',
+    expired: 'La reserva ha caducado. Empieza el cambio de nuevo.',
+    notFound: 'Pedido no encontrado.',
+    error: 'No se pudo confirmar el cambio.',
   },
 } as const;
 
-const layout = (lang: Lang, body: string) => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${T[lang].title}</title>
+const layout = (
+  lang: Lang,
+  body: string,
+) => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${T[lang].title}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:440px;margin:2rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 h1{font-size:1.3rem;margin:0 0 .25rem}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#5b6270}dd{margin:0;font-weight:600}
 button,a.btn{display:block;width:100%;box-sizing:border-box;text-align:center;padding:.8rem;border-radius:10px;border:0;font:inherit;font-weight:600;margin-top:.75rem;cursor:pointer;text-decoration:none}
 button{background:#1a56db;color:#fff}a.btn{background:#eef0f3;color:#15171a}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}a.btn{background:#2a2c30;color:#eee}dt{color:#aab}.note{background:#3a3410}}</style></head><body><main>${body}</main></body></html>`;
 
 /** The order page: what is swapped, the amount to pay, pay or confirm. */
-export function renderSwapCheckout(p: { lang: Lang; order: Order; action: string; backUrl: string; redirectDomain: string }): string {
+export function renderSwapCheckout(p: {
+  lang: Lang;
+  order: Order;
+  action: string;
+  backUrl: string;
+  redirectDomain: string;
+}): string {
   const t = T[p.lang];
   const { swap, base, target } = p.order;
   const upgrade = swap.swapType === 'UPGRADE';
-  const amount = upgrade ? `${currencySymbol(swap.currencyCode)}${((swap.differenceCents * swap.quantity) / 100).toFixed(2)}` : `${currencySymbol(swap.currencyCode)}0.00`;
-  const state = swap.status === 'CONFIRMED' ? `<p role="status">${t.done}</p>` : p.order.expired || swap.status !== 'PENDING' ? `<p role="alert">${t.expired}</p>`
-    : `<form method="post" action="${e(p.action)}"><button type="submit">${upgrade ? t.pay : t.confirm}</button></form>`;
-  return layout(p.lang, `<h1>${t.title}</h1><p class="note">${t.sandbox}</p><h2>${t.swap}: ${e(base.event.name)}</h2>
+  const amount = upgrade
+    ? `${currencySymbol(swap.currencyCode)}${((swap.differenceCents * swap.quantity) / 100).toFixed(2)}`
+    : `${currencySymbol(swap.currencyCode)}0.00`;
+  const state =
+    swap.status === 'CONFIRMED'
+      ? `<p role="status">${t.done}</p>`
+      : p.order.expired || swap.status !== 'PENDING'
+        ? `<p role="alert">${t.expired}</p>`
+        : `<form method="post" action="${e(p.action)}"><button type="submit">${upgrade ? t.pay : t.confirm}</button></form>`;
+  return layout(
+    p.lang,
+    `<h1>${t.title}</h1><p class="note">${t.sandbox}</p><h2>${t.swap}: ${e(base.event.name)}</h2>
 <dl><dt>${t.from}</dt><dd>${e(base.type.name)}</dd><dt>${t.to}</dt><dd>${e(target.type.name)}</dd><dt>${t.qty}</dt><dd>${swap.quantity}</dd><dt>${t.total}</dt><dd>${amount}</dd></dl>
-<p>${upgrade ? t.upgrade : t.downgrade}</p>${state}<a class="btn" href="${e(p.backUrl)}">${t.cancel}</a>`);
+<p>${upgrade ? t.upgrade : t.downgrade}</p>${state}<a class="btn" href="${e(p.backUrl)}">${t.cancel}</a>`,
+  );
 }
 
 /** A short message page (not found, cannot confirm) with a way back. */
 export function renderCheckoutMessage(lang: Lang, what: string, backUrl: string): string {
   const t = T[lang];
-  const text = what === 'notFound' ? t.notFound : what === 'api.swap.already_confirmed' ? t.done : what === 'api.swap.expired' ? t.expired : t.error;
-  return layout(lang, `<h1>${t.title}</h1><p role="alert">${text}</p><a class="btn" href="${e(backUrl)}">${t.cancel}</a>`);
+  const text =
+    what === 'notFound'
+      ? t.notFound
+      : what === 'api.swap.already_confirmed'
+        ? t.done
+        : what === 'api.swap.expired'
+          ? t.expired
+          : t.error;
+  return layout(
+    lang,
+    `<h1>${t.title}</h1><p role="alert">${text}</p><a class="btn" href="${e(backUrl)}">${t.cancel}</a>`,
+  );
 }

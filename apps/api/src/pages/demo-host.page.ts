@@ -10,18 +10,38 @@ type Lang = 'en' | 'es';
 
 const TEXT = {
   en: {
-    nav: ['Line-up', 'Festivals', 'Tickets', 'FAQ'], myTickets: 'My tickets', season: 'Summer season 2026/27',
-    hero: 'Live music across Australia and Aotearoa', lead: 'Seven nights, seven cities. Your tickets, QR pass, gifts and resale are one click away.',
-    events: 'On sale now', inline: 'Your tickets, right here', inlineLead: 'The same panel, shown inline in the page.',
-    status: 'Panel events', idle: 'No panel events yet.', closed: 'Panel closed', loggedOut: 'Logged out of the panel',
-    foot: 'A demo organiser site. The ticket panel is embedded with one script tag.', lang: 'Español', langHref: '?lang=es',
+    nav: ['Line-up', 'Festivals', 'Tickets', 'FAQ'],
+    myTickets: 'My tickets',
+    season: 'Summer season 2026/27',
+    hero: 'Live music across Australia and Aotearoa',
+    lead: 'Seven nights, seven cities. Your tickets, QR pass, gifts and resale are one click away.',
+    events: 'On sale now',
+    inline: 'Your tickets, right here',
+    inlineLead: 'The same panel, shown inline in the page.',
+    status: 'Panel events',
+    idle: 'No panel events yet.',
+    closed: 'Panel closed',
+    loggedOut: 'Logged out of the panel',
+    foot: 'A demo organiser site. The ticket panel is embedded with one script tag.',
+    lang: 'Español',
+    langHref: '?lang=es',
   },
   es: {
-    nav: ['Cartel', 'Festivales', 'Entradas', 'Preguntas'], myTickets: 'Mis entradas', season: 'Temporada de verano 2026/27',
-    hero: 'Música en directo en Australia y Aotearoa', lead: 'Siete noches, siete ciudades. Tus entradas, tu pase QR, regalos y reventa a un clic.',
-    events: 'A la venta', inline: 'Tus entradas, aquí mismo', inlineLead: 'El mismo panel, integrado en la página.',
-    status: 'Eventos del panel', idle: 'Aún no hay eventos del panel.', closed: 'Panel cerrado', loggedOut: 'Sesión del panel cerrada',
-    foot: 'Un sitio de organizador de demostración. El panel se integra con una sola etiqueta script.', lang: 'English', langHref: '?lang=en',
+    nav: ['Cartel', 'Festivales', 'Entradas', 'Preguntas'],
+    myTickets: 'Mis entradas',
+    season: 'Temporada de verano 2026/27',
+    hero: 'Música en directo en Australia y Aotearoa',
+    lead: 'Siete noches, siete ciudades. Tus entradas, tu pase QR, regalos y reventa a un clic.',
+    events: 'A la venta',
+    inline: 'Tus entradas, aquí mismo',
+    inlineLead: 'El mismo panel, integrado en la página.',
+    status: 'Eventos del panel',
+    idle: 'Aún no hay eventos del panel.',
+    closed: 'Panel cerrado',
+    loggedOut: 'Sesión del panel cerrada',
+    foot: 'Un sitio de organizador de demostración. El panel se integra con una sola etiqueta script.',
+    lang: 'English',
+    langHref: '?lang=en',
   },
 } as const;
 
@@ -33,9 +53,18 @@ const EVENTS = [
 ];
 
 /** Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served. */
-export function renderDemoHostPage(opts: { orgName: string; orgLogoUrl: string; orgWebsite: string; panelOrigin: string; lang: Lang }): string {
+export function renderDemoHostPage(opts: {
+  orgName: string;
+  orgLogoUrl: string;
+  orgWebsite: string;
+  panelOrigin: string;
+  lang: Lang;
+}): string {
   const t = TEXT[opts.lang];
-  const cards = EVENTS.map((ev) => `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`).join('');
+  const cards = EVENTS.map(
+    (ev) =>
+      `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`,
+  ).join('');
   return `<!doctype html>
 <html lang="${opts.lang}">
 <head>

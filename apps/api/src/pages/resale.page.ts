@@ -4,18 +4,52 @@ import { escapeHtml as e } from './html.js';
 type Lang = 'en' | 'es';
 const T = {
   en: {
-    listing: 'Resale ticket', perTicket: 'per ticket, service fee included', left: 'available', qty: 'Quantity', email: 'Your e-mail', buy: 'Buy',
-    soldOut: 'These tickets are no longer available.', notFound: 'This listing does not exist.', checkout: 'Sandbox checkout', sandbox: 'Sandbox: no real payment is taken.',
-    total: 'Total', pay: 'Pay with sandbox card', thanks: 'Payment received', codeIs: 'Your secret code', codeHelp: 'We also e-mailed it to you as a PDF. Sign in to the ticket panel, open Redeem ticket and enter it. It works once.',
-    download: 'Download PDF', redeem: 'Redeem now', failed: 'The tickets were sold to someone else before your payment went through. Nothing was charged.',
-    paidAlready: 'This order is already paid. Your code was e-mailed to you.', lang: 'Español', langHref: 'es',
+    listing: 'Resale ticket',
+    perTicket: 'per ticket, service fee included',
+    left: 'available',
+    qty: 'Quantity',
+    email: 'Your e-mail',
+    buy: 'Buy',
+    soldOut: 'These tickets are no longer available.',
+    notFound: 'This listing does not exist.',
+    checkout: 'Sandbox checkout',
+    sandbox: 'Sandbox: no real payment is taken.',
+    total: 'Total',
+    pay: 'Pay with sandbox card',
+    thanks: 'Payment received',
+    codeIs: 'Your secret code',
+    codeHelp:
+      'We also e-mailed it to you as a PDF. Sign in to the ticket panel, open Redeem ticket and enter it. It works once.',
+    download: 'Download PDF',
+    redeem: 'Redeem now',
+    failed: 'The tickets were sold to someone else before your payment went through. Nothing was charged.',
+    paidAlready: 'This order is already paid. Your code was e-mailed to you.',
+    lang: 'Español',
+    langHref: 'es',
   },
   es: {
-    listing: 'Entrada de reventa', perTicket: 'por entrada, gastos de gestión incluidos', left: 'disponibles', qty: 'Cantidad', email: 'Tu correo', buy: 'Comprar',
-    soldOut: 'Estas entradas ya no están disponibles.', notFound: 'Este anuncio no existe.', checkout: 'Pago de prueba', sandbox: 'Entorno de prueba: no se cobra nada.',
-    total: 'Total', pay: 'Pagar con tarjeta de prueba', thanks: 'Pago recibido', codeIs: 'Tu código secreto', codeHelp: 'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre Canjear entrada e introdúcelo. Solo funciona una vez.',
-    download: 'Descargar PDF', redeem: 'Canjear ahora', failed: 'Las entradas se vendieron a otra persona antes de completar tu pago. No se ha cobrado nada.',
-    paidAlready: 'Este pedido ya está pagado. Te hemos enviado el código por correo.', lang: 'English', langHref: 'en',
+    listing: 'Entrada de reventa',
+    perTicket: 'por entrada, gastos de gestión incluidos',
+    left: 'disponibles',
+    qty: 'Cantidad',
+    email: 'Tu correo',
+    buy: 'Comprar',
+    soldOut: 'Estas entradas ya no están disponibles.',
+    notFound: 'Este anuncio no existe.',
+    checkout: 'Pago de prueba',
+    sandbox: 'Entorno de prueba: no se cobra nada.',
+    total: 'Total',
+    pay: 'Pagar con tarjeta de prueba',
+    thanks: 'Pago recibido',
+    codeIs: 'Tu código secreto',
+    codeHelp:
+      'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre Canjear entrada e introdúcelo. Solo funciona una vez.',
+    download: 'Descargar PDF',
+    redeem: 'Canjear ahora',
+    failed: 'Las entradas se vendieron a otra persona antes de completar tu pago. No se ha cobrado nada.',
+    paidAlready: 'Este pedido ya está pagado. Te hemos enviado el código por correo.',
+    lang: 'English',
+    langHref: 'en',
   },
 } as const;
 export const resaleText = (lang: Lang) => T[lang];
@@ -35,21 +69,43 @@ nav{text-align:right}nav a{color:inherit;font-size:.9rem}@media (prefers-color-s
 
 /** The page behind `shareLinkUrl`: event, ticket, quantity, price per ticket including the fee, Buy. */
 export function renderListingPage(p: {
-  lang: Lang; token: string; idempotencyKey: string;
-  listing: { eventName: string; venue: string; city: string; when: string; image: string | null; ticketName: string; remaining: number; unitCents: number; symbol: string };
+  lang: Lang;
+  token: string;
+  idempotencyKey: string;
+  listing: {
+    eventName: string;
+    venue: string;
+    city: string;
+    when: string;
+    image: string | null;
+    ticketName: string;
+    remaining: number;
+    unitCents: number;
+    symbol: string;
+  };
 }): string {
   const t = T[p.lang];
   const l = p.listing;
-  const options = Array.from({ length: Math.min(l.remaining, 10) }, (_, i) => `<option value="${i + 1}">${i + 1}</option>`).join('');
-  const form = l.remaining > 0 ? `<form method="post" action="/r/${e(p.token)}?lang=${p.lang}">
+  const options = Array.from(
+    { length: Math.min(l.remaining, 10) },
+    (_, i) => `<option value="${i + 1}">${i + 1}</option>`,
+  ).join('');
+  const form =
+    l.remaining > 0
+      ? `<form method="post" action="/r/${e(p.token)}?lang=${p.lang}">
 <input type="hidden" name="idempotencyKey" value="${e(p.idempotencyKey)}">
 <label for="quantity">${t.qty}</label><select id="quantity" name="quantity">${options}</select>
 <label for="email">${t.email}</label><input id="email" name="email" type="email" required autocomplete="email">
-<button type="submit">${t.buy}</button></form>` : `<p role="alert">${t.soldOut}</p>`;
-  return resaleLayout(p.lang, `${l.eventName} · ${t.listing}`, `<nav><a href="?lang=${t.langHref}">${t.lang}</a></nav>
+<button type="submit">${t.buy}</button></form>`
+      : `<p role="alert">${t.soldOut}</p>`;
+  return resaleLayout(
+    p.lang,
+    `${l.eventName} · ${t.listing}`,
+    `<nav><a href="?lang=${t.langHref}">${t.lang}</a></nav>
 ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted">${t.listing}</p><h1>${e(l.eventName)}</h1>
 <p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${t.left}</p>
-<p><span class="price">${money(l.symbol, l.unitCents)}</span> <span class="muted">${t.perTicket}</span></p>${form}`);
+<p><span class="price">${money(l.symbol, l.unitCents)}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
+  );
 }
 
 export function renderResaleMessage(lang: Lang, title: string, message: string): string {
@@ -57,16 +113,32 @@ export function renderResaleMessage(lang: Lang, title: string, message: string):
 }
 
 /** The sandbox payment page of an order. */
-export function renderResaleCheckout(p: { lang: Lang; orderId: string; eventName: string; ticketName: string; quantity: number; totalCents: number; symbol: string }): string {
+export function renderResaleCheckout(p: {
+  lang: Lang;
+  orderId: string;
+  eventName: string;
+  ticketName: string;
+  quantity: number;
+  totalCents: number;
+  symbol: string;
+}): string {
   const t = T[p.lang];
-  return resaleLayout(p.lang, t.checkout, `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
-<p>${t.total}: <span class="price">${money(p.symbol, p.totalCents)}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`);
+  return resaleLayout(
+    p.lang,
+    t.checkout,
+    `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
+<p>${t.total}: <span class="price">${money(p.symbol, p.totalCents)}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
+  );
 }
 
 /** After payment: the code, the PDF download and the way to redeem. */
 export function renderResaleConfirmation(p: { lang: Lang; orderId: string; code: string; redeemUrl: string }): string {
   const t = T[p.lang];
-  return resaleLayout(p.lang, t.thanks, `<h1>${t.thanks}</h1><p>${t.codeIs}</p><p class="code" data-testid="resale-code">${e(p.code)}</p><p class="muted">${t.codeHelp}</p>
+  return resaleLayout(
+    p.lang,
+    t.thanks,
+    `<h1>${t.thanks}</h1><p>${t.codeIs}</p><p class="code" data-testid="resale-code">${e(p.code)}</p><p class="muted">${t.codeHelp}</p>
 <form method="post" action="/v1/resell/${e(p.orderId)}"><input type="hidden" name="code" value="${e(p.code)}"><button type="submit" class="secondary">${t.download}</button></form>
-<a class="btn" href="${e(p.redeemUrl)}">${t.redeem}</a>`);
+<a class="btn" href="${e(p.redeemUrl)}">${t.redeem}</a>`,
+  );
 }

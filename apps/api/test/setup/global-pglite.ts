@@ -19,5 +19,7 @@ export default async function setup(project: TestProject) {
 }
 
 declare module 'vitest' {
-  export interface ProvidedContext { dbTemplate: string }
+  export interface ProvidedContext {
+    dbTemplate: string;
+  }
 }

@@ -22,14 +22,22 @@ import { setThemeMode, useTheme, type ThemeMode } from './theme';
  */
 const HOST_ORIGIN = (() => {
   if (embedMode !== 'standalone') {
-    try { return new URL(new URLSearchParams(window.location.search).get('hostOrigin') ?? '').origin; } catch { /* fall through */ }
+    try {
+      return new URL(new URLSearchParams(window.location.search).get('hostOrigin') ?? '').origin;
+    } catch {
+      /* fall through */
+    }
   }
   return window.location.origin;
 })();
 
 /** True when `siteUrl` is on the host page's origin (the product's own site). */
 export function isOwnSite(siteUrl: string, hostOrigin = HOST_ORIGIN): boolean {
-  try { return new URL(siteUrl).origin === hostOrigin; } catch { return false; }
+  try {
+    return new URL(siteUrl).origin === hostOrigin;
+  } catch {
+    return false;
+  }
 }
 
 export function Header() {
@@ -55,15 +63,34 @@ export function Header() {
     <header className="header">
       <div className="header__inner">
         <button type="button" className="header__brand" onClick={onLogo} aria-label={t('header.close_panel', { name })}>
-          {config?.orgLogo && <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={36} height={36} />}
+          {config?.orgLogo && (
+            <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={36} height={36} />
+          )}
           <span className="header__name">{name}</span>
         </button>
-        {config?.orgWebsite && <a className="header__site" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">{config.orgWebsite.replace(/^https?:\/\//, '')}</a>}
+        {config?.orgWebsite && (
+          <a className="header__site" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">
+            {config.orgWebsite.replace(/^https?:\/\//, '')}
+          </a>
+        )}
         <div className="header__actions">
-          <button type="button" className="btn btn--ghost btn--small" onClick={onGetApp}><PhoneIcon /><span>{t('header.get_app')}</span></button>
+          <button type="button" className="btn btn--ghost btn--small" onClick={onGetApp}>
+            <PhoneIcon />
+            <span>{t('header.get_app')}</span>
+          </button>
           {signedIn && (
-            <button type="button" className="header__avatar" aria-label={t('header.open_menu')} onClick={() => navigate({ overlay: 'HUB' })}>
-              <Avatar picture={assetUrl(user?.picture, config?.assetsBaseUrl)} givenName={user?.givenName} familyName={user?.familyName} size={36} />
+            <button
+              type="button"
+              className="header__avatar"
+              aria-label={t('header.open_menu')}
+              onClick={() => navigate({ overlay: 'HUB' })}
+            >
+              <Avatar
+                picture={assetUrl(user?.picture, config?.assetsBaseUrl)}
+                givenName={user?.givenName}
+                familyName={user?.familyName}
+                size={36}
+              />
             </button>
           )}
         </div>
@@ -82,14 +109,24 @@ export function Footer() {
   return (
     <footer className="footer">
       <div className="footer__row">
-        <label className="footer__select"><span>{t('footer.language')}</span>
+        <label className="footer__select">
+          <span>{t('footer.language')}</span>
           <select value={i18n.language} onChange={(e) => changeLang(e.target.value as Locale)}>
-            {LOCALES.map((l) => <option key={l} value={l}>{t(`footer.lang_${l}`)}</option>)}
+            {LOCALES.map((l) => (
+              <option key={l} value={l}>
+                {t(`footer.lang_${l}`)}
+              </option>
+            ))}
           </select>
         </label>
-        <label className="footer__select"><span>{t('footer.theme')}</span>
+        <label className="footer__select">
+          <span>{t('footer.theme')}</span>
           <select value={mode} onChange={(e) => setThemeMode(e.target.value as ThemeMode)}>
-            {(['light', 'dark', 'system'] as const).map((m) => <option key={m} value={m}>{t(`footer.theme_${m}`)}</option>)}
+            {(['light', 'dark', 'system'] as const).map((m) => (
+              <option key={m} value={m}>
+                {t(`footer.theme_${m}`)}
+              </option>
+            ))}
           </select>
         </label>
       </div>
@@ -105,8 +142,16 @@ export function Frame(props: { auth: boolean; children: ReactNode }) {
   return (
     <div className={`page ${props.auth ? 'page--auth' : ''}`}>
       {!bare && <Header />}
-      <main className="content" id="main">{props.children}</main>
-      {!bare ? <Footer /> : <div className="bare-footer"><Footer /></div>}
+      <main className="content" id="main">
+        {props.children}
+      </main>
+      {!bare ? (
+        <Footer />
+      ) : (
+        <div className="bare-footer">
+          <Footer />
+        </div>
+      )}
     </div>
   );
 }

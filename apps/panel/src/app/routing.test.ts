@@ -10,7 +10,10 @@ describe('routing (spec section 2)', () => {
   });
   it('sends a signed-out visitor asking for a valid tab or overlay to LOGIN', () => {
     expect(r('PANEL_TAB=QR', false)).toMatchObject({ route: { tab: 'LOGIN', overlay: null }, redirected: true });
-    expect(r('PANEL_OVERLAY_TAB=HUB', false)).toMatchObject({ route: { tab: 'LOGIN', overlay: null }, redirected: true });
+    expect(r('PANEL_OVERLAY_TAB=HUB', false)).toMatchObject({
+      route: { tab: 'LOGIN', overlay: null },
+      redirected: true,
+    });
     expect(r('PANEL_TAB=gift', false).route.tab).toBe('LOGIN');
   });
   it('lets a signed-out visitor stay on OTP and LOGIN', () => {
@@ -28,11 +31,16 @@ describe('routing (spec section 2)', () => {
   it('decodes USER_TICKET_ID and the ticket name, and encodes them back', () => {
     const { route } = r('PANEL_TAB=TICKET&USER_TICKET_ID=12&TICKET_NAME=VIP%2520%2526%2520more', true);
     expect(route).toMatchObject({ userTicketId: '12', ticketName: 'VIP & more' });
-    const s = routeToSearch({ tab: 'TICKET', ticketName: 'VIP & more' }, new URLSearchParams('embed=modal&hostOrigin=x'));
+    const s = routeToSearch(
+      { tab: 'TICKET', ticketName: 'VIP & more' },
+      new URLSearchParams('embed=modal&hostOrigin=x'),
+    );
     expect(s.get('embed')).toBe('modal');
     expect(decodeURIComponent(s.get('TICKET_NAME')!)).toBe('VIP & more');
   });
   it('reads SETTINGS_TAB', () => {
-    expect(r('PANEL_TAB=SETTINGS&SETTINGS_TAB=account_verification', true).route.settingsTab).toBe('ACCOUNT_VERIFICATION');
+    expect(r('PANEL_TAB=SETTINGS&SETTINGS_TAB=account_verification', true).route.settingsTab).toBe(
+      'ACCOUNT_VERIFICATION',
+    );
   });
 });

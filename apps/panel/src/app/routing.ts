@@ -48,7 +48,11 @@ export function resolveRoute(search: URLSearchParams, hasToken: boolean): { rout
     return { route: { ...base, tab: 'LOGIN', overlay: null }, redirected: true };
   }
   if (hasToken && requestedTab === 'LOGIN') return { route: { ...base, tab: 'QR', overlay: 'HUB' }, redirected: true };
-  if (!requestedTab) return { route: { ...base, tab: hasToken ? 'QR' : 'LOGIN', overlay: requestedOverlay }, redirected: search.has('PANEL_TAB') };
+  if (!requestedTab)
+    return {
+      route: { ...base, tab: hasToken ? 'QR' : 'LOGIN', overlay: requestedOverlay },
+      redirected: search.has('PANEL_TAB'),
+    };
   return { route: { ...base, tab: requestedTab, overlay: requestedOverlay }, redirected: false };
 }
 
@@ -58,7 +62,8 @@ export function routeToSearch(route: Partial<Route>, current: URLSearchParams): 
   const put = (k: string, v: string | null | undefined) => (v ? next.set(k, v) : next.delete(k));
   if ('tab' in route) put('PANEL_TAB', route.tab);
   if ('overlay' in route) put('PANEL_OVERLAY_TAB', route.overlay);
-  if ('userTicketId' in route) put('USER_TICKET_ID', route.userTicketId ? encodeURIComponent(route.userTicketId) : null);
+  if ('userTicketId' in route)
+    put('USER_TICKET_ID', route.userTicketId ? encodeURIComponent(route.userTicketId) : null);
   if ('ticketName' in route) put('TICKET_NAME', route.ticketName ? encodeURIComponent(route.ticketName) : null);
   if ('settingsTab' in route) put('SETTINGS_TAB', route.settingsTab);
   return next;

@@ -13,7 +13,8 @@ export const getThemeMode = (): ThemeMode => {
   const v = storage.get('theme');
   return v === 'light' || v === 'dark' ? v : 'system';
 };
-export const effectiveTheme = (mode: ThemeMode): 'light' | 'dark' => (mode === 'system' ? (media?.matches ? 'dark' : 'light') : mode);
+export const effectiveTheme = (mode: ThemeMode): 'light' | 'dark' =>
+  mode === 'system' ? (media?.matches ? 'dark' : 'light') : mode;
 
 export function setThemeMode(mode: ThemeMode): void {
   storage.set('theme', mode);
@@ -23,8 +24,23 @@ export function setThemeMode(mode: ThemeMode): void {
 
 /** The chosen mode and the theme in effect; follows the system while in system mode. */
 export function useTheme(): { mode: ThemeMode; theme: 'light' | 'dark' } {
-  const mode = useSyncExternalStore((l) => { listeners.add(l); media?.addEventListener?.('change', l); return () => { listeners.delete(l); media?.removeEventListener?.('change', l); }; }, getThemeMode);
-  const theme = useSyncExternalStore((l) => { media?.addEventListener?.('change', l); return () => media?.removeEventListener?.('change', l); }, () => effectiveTheme(mode));
-  useEffect(() => { document.documentElement.dataset.theme = theme; }, [theme]);
+  const mode = useSyncExternalStore((l) => {
+    listeners.add(l);
+    media?.addEventListener?.('change', l);
+    return () => {
+      listeners.delete(l);
+      media?.removeEventListener?.('change', l);
+    };
+  }, getThemeMode);
+  const theme = useSyncExternalStore(
+    (l) => {
+      media?.addEventListener?.('change', l);
+      return () => media?.removeEventListener?.('change', l);
+    },
+    () => effectiveTheme(mode),
+  );
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
   return { mode, theme };
 }

@@ -19,13 +19,24 @@
 import { EMBED_SOURCE, SYNCED_PARAMS, isPanelMessage, type HostToPanel, type SyncedParams } from '@tp/contract/embed';
 
 /** What `open` and `mount` take: the screen to show first (spec section 2 Routing values). */
-export interface OpenOptions { tab?: string; overlay?: string; userTicketId?: string; settingsTab?: string }
+export interface OpenOptions {
+  tab?: string;
+  overlay?: string;
+  userTicketId?: string;
+  settingsTab?: string;
+}
 
-interface Frame { iframe: HTMLIFrameElement; mode: 'modal' | 'inline'; container: HTMLElement }
+interface Frame {
+  iframe: HTMLIFrameElement;
+  mode: 'modal' | 'inline';
+  container: HTMLElement;
+}
 
 const script = document.currentScript as HTMLScriptElement | null;
 const panelOrigin = new URL(script?.src ?? window.location.href).origin;
-const lang = (script?.dataset.lang ?? document.documentElement.lang ?? 'en').toLowerCase().startsWith('es') ? 'es' : 'en';
+const lang = (script?.dataset.lang ?? document.documentElement.lang ?? 'en').toLowerCase().startsWith('es')
+  ? 'es'
+  : 'en';
 const frames = new Set<Frame>();
 /** The open modal; `parked` keeps a closed modal's iframe (hidden) so that a session held in memory survives. */
 let modal: Frame | null = null;
@@ -53,9 +64,12 @@ function makeIframe(params: SyncedParams, mode: Frame['mode']): HTMLIFrameElemen
   iframe.src = panelUrl(params, mode);
   iframe.title = script?.dataset.title ?? 'My tickets';
   iframe.allow = 'clipboard-write';
-  iframe.setAttribute('style', mode === 'modal'
-    ? 'border:0;width:100%;height:100%;display:block;background:transparent'
-    : 'border:0;width:100%;height:640px;display:block;background:transparent');
+  iframe.setAttribute(
+    'style',
+    mode === 'modal'
+      ? 'border:0;width:100%;height:100%;display:block;background:transparent'
+      : 'border:0;width:100%;height:640px;display:block;background:transparent',
+  );
   return iframe;
 }
 
@@ -74,15 +88,25 @@ function syncHostUrl(params: SyncedParams | null): void {
   const url = new URL(window.location.href);
   for (const k of SYNCED_PARAMS) {
     const v = params?.[k];
-    if (v) url.searchParams.set(k, v); else url.searchParams.delete(k);
+    if (v) url.searchParams.set(k, v);
+    else url.searchParams.delete(k);
   }
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
 }
 
 function call(name: 'onClose' | 'onLogout'): void {
   window.dispatchEvent(new CustomEvent(name === 'onClose' ? 'ticketpanel:close' : 'ticketpanel:logout'));
-  const fromAttr = script?.dataset[name] ? (window as unknown as Record<string, unknown>)[script.dataset[name]!] : undefined;
-  for (const fn of [api[name], fromAttr]) if (typeof fn === 'function') { try { (fn as () => void)(); } catch (e) { console.error(e); } }
+  const fromAttr = script?.dataset[name]
+    ? (window as unknown as Record<string, unknown>)[script.dataset[name]!]
+    : undefined;
+  for (const fn of [api[name], fromAttr])
+    if (typeof fn === 'function') {
+      try {
+        (fn as () => void)();
+      } catch (e) {
+        console.error(e);
+      }
+    }
 }
 
 function navigateFrame(frame: Frame, params: SyncedParams): void {
@@ -99,7 +123,10 @@ function show(frame: Frame): void {
 
 function open(options: OpenOptions = {}): void {
   const params = toParams(options);
-  if (modal) { navigateFrame(modal, params); return; }
+  if (modal) {
+    navigateFrame(modal, params);
+    return;
+  }
   if (parked) {
     // Reopen the same document: where the browser blocks third-party storage the session lives
     // only in that document's memory.
@@ -140,7 +167,9 @@ function open(options: OpenOptions = {}): void {
   const iframe = makeIframe(params, 'modal');
   box.append(iframe);
   backdrop.append(bar, box);
-  backdrop.addEventListener('mousedown', (e) => { if (e.target === backdrop) close(); });
+  backdrop.addEventListener('mousedown', (e) => {
+    if (e.target === backdrop) close();
+  });
   root.append(style, backdrop);
   document.body.append(host);
   const frame: Frame = { iframe, mode: 'modal', container: host };
@@ -177,12 +206,24 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (!frame) return;
   const msg = event.data;
   switch (msg.type) {
-    case 'close': if (frame === modal) close(); else if (frame.mode === 'inline') call('onClose'); break;
-    case 'logout': call('onLogout'); break;
-    case 'height': if (frame.mode === 'inline') frame.iframe.style.height = `${Math.max(200, Math.ceil(msg.height))}px`; break;
-    case 'scroll-lock': if (frame.mode === 'inline') lockScroll(msg.locked); break;
-    case 'route': if (frame === modal) syncHostUrl(msg.params); break;
-    default: break;
+    case 'close':
+      if (frame === modal) close();
+      else if (frame.mode === 'inline') call('onClose');
+      break;
+    case 'logout':
+      call('onLogout');
+      break;
+    case 'height':
+      if (frame.mode === 'inline') frame.iframe.style.height = `${Math.max(200, Math.ceil(msg.height))}px`;
+      break;
+    case 'scroll-lock':
+      if (frame.mode === 'inline') lockScroll(msg.locked);
+      break;
+    case 'route':
+      if (frame === modal) syncHostUrl(msg.params);
+      break;
+    default:
+      break;
   }
 });
 
@@ -195,20 +236,28 @@ document.addEventListener('click', (e) => {
 
 /** The loader's public API, on `window.TicketPanel`. */
 const api = {
-  open, close, mount,
+  open,
+  close,
+  mount,
   onClose: null as null | (() => void),
   onLogout: null as null | (() => void),
   /** True while the modal is open. */
-  get isOpen() { return modal !== null; },
+  get isOpen() {
+    return modal !== null;
+  },
 };
 (window as unknown as { TicketPanel: typeof api }).TicketPanel = api;
 
 // A host link such as ?PANEL_TAB=QR opens the panel on that screen.
 const initial = new URLSearchParams(window.location.search);
 if (initial.get('PANEL_TAB') || initial.get('PANEL_OVERLAY_TAB')) {
-  const start = () => open({
-    tab: initial.get('PANEL_TAB') ?? undefined, overlay: initial.get('PANEL_OVERLAY_TAB') ?? undefined,
-    userTicketId: initial.get('USER_TICKET_ID') ?? undefined, settingsTab: initial.get('SETTINGS_TAB') ?? undefined,
-  });
-  if (document.body) start(); else document.addEventListener('DOMContentLoaded', start, { once: true });
+  const start = () =>
+    open({
+      tab: initial.get('PANEL_TAB') ?? undefined,
+      overlay: initial.get('PANEL_OVERLAY_TAB') ?? undefined,
+      userTicketId: initial.get('USER_TICKET_ID') ?? undefined,
+      settingsTab: initial.get('SETTINGS_TAB') ?? undefined,
+    });
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start, { once: true });
 }

@@ -3,10 +3,14 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, ApiError, clientHooks } from './api-client';
 import { storage } from './storage';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('api client (spec section 4 Token refresh)', () => {
-  beforeEach(() => { localStorage.clear(); clientHooks.reload = vi.fn(); });
+  beforeEach(() => {
+    localStorage.clear();
+    clientHooks.reload = vi.fn();
+  });
 
   it('two parallel 401s share one refresh, then each retries once', async () => {
     storage.set('accessToken', 'old');
@@ -15,7 +19,10 @@ describe('api client (spec section 4 Token refresh)', () => {
     clientHooks.fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
       const u = String(url);
       calls.push(u);
-      if (u.endsWith('/auth/refresh')) { await new Promise((r) => setTimeout(r, 10)); return json(200, { accessToken: 'new', refreshToken: 'r2' }); }
+      if (u.endsWith('/auth/refresh')) {
+        await new Promise((r) => setTimeout(r, 10));
+        return json(200, { accessToken: 'new', refreshToken: 'r2' });
+      }
       const auth = (init?.headers as Record<string, string>).authorization;
       return auth === 'Bearer new' ? json(200, { ok: u }) : json(401, { message: 'api.unauthorized' });
     }) as typeof fetch;
@@ -30,7 +37,9 @@ describe('api client (spec section 4 Token refresh)', () => {
   it('a failed refresh clears both tokens and reloads', async () => {
     storage.set('accessToken', 'old');
     storage.set('refreshToken', 'r1');
-    clientHooks.fetch = vi.fn(async (url: RequestInfo | URL) => (String(url).endsWith('/auth/refresh') ? json(401, { message: 'api.auth.token_not_authorized' }) : json(401, {}))) as typeof fetch;
+    clientHooks.fetch = vi.fn(async (url: RequestInfo | URL) =>
+      String(url).endsWith('/auth/refresh') ? json(401, { message: 'api.auth.token_not_authorized' }) : json(401, {}),
+    ) as typeof fetch;
     await expect(api('/a')).rejects.toBeInstanceOf(ApiError);
     expect(storage.get('accessToken')).toBeNull();
     expect(storage.get('refreshToken')).toBeNull();
@@ -47,7 +56,9 @@ describe('api client (spec section 4 Token refresh)', () => {
         storage.set('refreshToken', 'r2');
         return json(401, { message: 'api.auth.token_not_authorized' });
       }
-      return (init?.headers as Record<string, string>).authorization === 'Bearer new' ? json(200, { ok: true }) : json(401, {});
+      return (init?.headers as Record<string, string>).authorization === 'Bearer new'
+        ? json(200, { ok: true })
+        : json(401, {});
     }) as typeof fetch;
     expect(await api('/a')).toEqual({ ok: true });
     expect(clientHooks.reload).not.toHaveBeenCalled();
@@ -56,7 +67,9 @@ describe('api client (spec section 4 Token refresh)', () => {
   it('maps error bodies to their message key, and network failures to request_failed', async () => {
     clientHooks.fetch = vi.fn(async () => json(409, { message: 'gift_tickets.cannot_be_gifted' })) as typeof fetch;
     await expect(api('/x')).rejects.toMatchObject({ message: 'gift_tickets.cannot_be_gifted', status: 409 });
-    clientHooks.fetch = vi.fn(async () => { throw new TypeError('offline'); }) as typeof fetch;
+    clientHooks.fetch = vi.fn(async () => {
+      throw new TypeError('offline');
+    }) as typeof fetch;
     await expect(api('/x')).rejects.toMatchObject({ message: 'request_failed', status: 0 });
   });
 });

@@ -12,13 +12,28 @@ const TIMEOUT_MS = 20_000;
 
 /** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */
 export class ApiError extends Error {
-  constructor(message: string, readonly status: number, readonly body: Record<string, unknown> = {}) { super(message); }
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
-export interface RequestOptions { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string>; responseType?: 'json' | 'text' | 'blob' }
+export interface RequestOptions {
+  method?: string;
+  body?: unknown;
+  form?: FormData;
+  headers?: Record<string, string>;
+  responseType?: 'json' | 'text' | 'blob';
+}
 
 /** Hooks the app can replace (tests, page reload). */
-export const clientHooks = { reload: () => window.location.reload(), fetch: (...a: Parameters<typeof fetch>) => fetch(...a) };
+export const clientHooks = {
+  reload: () => window.location.reload(),
+  fetch: (...a: Parameters<typeof fetch>) => fetch(...a),
+};
 
 let refreshing: Promise<boolean> | null = null;
 
@@ -29,7 +44,9 @@ export function refreshTokens(): Promise<boolean> {
     if (!used) return false;
     try {
       const res = await clientHooks.fetch(`${API_BASE}/auth/refresh`, {
-        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: used }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: used }),
       });
       if (res.ok) {
         const tokens = (await res.json()) as { accessToken: string; refreshToken: string };
@@ -37,11 +54,15 @@ export function refreshTokens(): Promise<boolean> {
         storage.set('refreshToken', tokens.refreshToken);
         return true;
       }
-    } catch { /* network: fall through */ }
+    } catch {
+      /* network: fall through */
+    }
     // Another tab may have rotated the token meanwhile: use its result.
     const now = storage.get('refreshToken');
     return Boolean(now && now !== used && storage.get('accessToken'));
-  })().finally(() => { refreshing = null; });
+  })().finally(() => {
+    refreshing = null;
+  });
   return refreshing;
 }
 
@@ -50,11 +71,19 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
-  else if (opts.body !== undefined) { headers['content-type'] = 'application/json'; body = JSON.stringify(opts.body); }
+  else if (opts.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
   const ctrl = new AbortController();
   const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
   try {
-    return await clientHooks.fetch(`${API_BASE}${path}`, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body, signal: ctrl.signal });
+    return await clientHooks.fetch(`${API_BASE}${path}`, {
+      method: opts.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+      signal: ctrl.signal,
+    });
   } catch {
     throw new ApiError('request_failed', 0);
   } finally {
@@ -79,7 +108,11 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   }
   if (!res.ok) {
     let body: Record<string, unknown> = {};
-    try { body = (await res.json()) as Record<string, unknown>; } catch { /* not JSON */ }
+    try {
+      body = (await res.json()) as Record<string, unknown>;
+    } catch {
+      /* not JSON */
+    }
     throw new ApiError(typeof body.message === 'string' ? body.message : 'request_failed', res.status, body);
   }
   if (res.status === 204) return undefined as T;
@@ -93,4 +126,5 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
 }
 
 /** The translatable key of any error. */
-export const errorKey = (err: unknown, fallback = 'request_failed') => (err instanceof ApiError ? err.message : fallback);
+export const errorKey = (err: unknown, fallback = 'request_failed') =>
+  err instanceof ApiError ? err.message : fallback;

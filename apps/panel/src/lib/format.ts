@@ -23,7 +23,8 @@ export function formatRange(startIso: string, endIso: string, timeZone?: string)
 }
 
 /** DD.MM.YYYY (benefit valid-until). */
-export const formatValidUntil = (iso: string, timeZone?: string) => (timeZone ? dayjs(iso).tz(timeZone) : dayjs(iso)).format('DD.MM.YYYY');
+export const formatValidUntil = (iso: string, timeZone?: string) =>
+  (timeZone ? dayjs(iso).tz(timeZone) : dayjs(iso)).format('DD.MM.YYYY');
 
 /** Whole calendar days from `now` to the event start: positive ahead, negative since, 0 today. */
 export function daysUntil(startIso: string, now: Date = new Date()): number {

@@ -10,11 +10,16 @@ type Outgoing = PanelToHost extends infer M ? (M extends { source: string } ? Om
 const params = new URLSearchParams(window.location.search);
 const mode = params.get('embed');
 const hostOrigin = (() => {
-  try { return mode ? new URL(params.get('hostOrigin') ?? '').origin : null; } catch { return null; }
+  try {
+    return mode ? new URL(params.get('hostOrigin') ?? '').origin : null;
+  } catch {
+    return null;
+  }
 })();
 
 /** How the panel is shown: 'modal', 'inline' or 'standalone'. */
-export const embedMode: 'modal' | 'inline' | 'standalone' = hostOrigin && (mode === 'modal' || mode === 'inline') ? mode : 'standalone';
+export const embedMode: 'modal' | 'inline' | 'standalone' =
+  hostOrigin && (mode === 'modal' || mode === 'inline') ? mode : 'standalone';
 
 /** Query parameters that belong to the embedding, not to the panel's route. */
 export const EMBED_PARAMS = ['embed', 'hostOrigin'];
@@ -46,7 +51,10 @@ export function startHeightReports(): void {
   let last = 0;
   const ro = new ResizeObserver(() => {
     const h = Math.ceil(root.getBoundingClientRect().height);
-    if (h !== last) { last = h; postToHost({ type: 'height', height: h }); }
+    if (h !== last) {
+      last = h;
+      postToHost({ type: 'height', height: h });
+    }
   });
   ro.observe(root);
 }

@@ -21,14 +21,19 @@ export function langFromPath(pathname: string): Locale {
 /** The same URL with another language segment. */
 export function pathWithLang(pathname: string, lang: Locale): string {
   const parts = pathname.split('/').filter(Boolean);
-  if ((LOCALES as readonly string[]).includes(parts[0])) parts[0] = lang; else parts.unshift(lang);
+  if ((LOCALES as readonly string[]).includes(parts[0])) parts[0] = lang;
+  else parts.unshift(lang);
   return `/${parts.join('/')}/`;
 }
 
 export function initI18n(lang: Locale) {
   dayjs.locale(lang);
   void i18next.use(initReactI18next).init({
-    resources, lng: lang, fallbackLng: 'en', interpolation: { escapeValue: false }, returnNull: false,
+    resources,
+    lng: lang,
+    fallbackLng: 'en',
+    interpolation: { escapeValue: false },
+    returnNull: false,
   });
   document.documentElement.lang = lang;
   return i18next;

@@ -6,7 +6,11 @@ import type { PanelConfig, User } from '@tp/contract';
 import { api } from './api-client';
 import { useSignedIn } from './session';
 
-export const configQuery = queryOptions({ queryKey: ['CONFIG'], queryFn: () => api<PanelConfig>('/config'), staleTime: 60_000 });
+export const configQuery = queryOptions({
+  queryKey: ['CONFIG'],
+  queryFn: () => api<PanelConfig>('/config'),
+  staleTime: 60_000,
+});
 export const userQuery = queryOptions({ queryKey: ['USER'], queryFn: () => api<User>('/auth/me') });
 
 export const usePanelConfig = () => useQuery(configQuery).data;

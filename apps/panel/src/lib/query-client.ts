@@ -8,7 +8,13 @@ import { CACHE_GC_TIME_MS } from '@tp/contract/constants';
 export function createQueryClient() {
   return new QueryClient({
     defaultOptions: {
-      queries: { gcTime: CACHE_GC_TIME_MS, staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: 1 },
+      queries: {
+        gcTime: CACHE_GC_TIME_MS,
+        staleTime: Infinity,
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        retry: 1,
+      },
       mutations: { retry: 0 },
     },
   });

@@ -7,7 +7,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sanitizeHtml } from './sanitize';
 
-declare global { interface Window { __pwned?: number } }
+declare global {
+  interface Window {
+    __pwned?: number;
+  }
+}
 
 /** Renders sanitised HTML into the document the way the panel does (innerHTML), returns the host element. */
 function render(html: string): HTMLElement {
@@ -19,10 +23,15 @@ function render(html: string): HTMLElement {
 const tick = () => new Promise((r) => setTimeout(r, 30));
 
 describe('sanitizeHtml', () => {
-  afterEach(() => { document.body.innerHTML = ''; delete window.__pwned; });
+  afterEach(() => {
+    document.body.innerHTML = '';
+    delete window.__pwned;
+  });
 
   it('keeps ordinary rich text', () => {
-    const out = sanitizeHtml('<p>Hello <strong>there</strong>, <em>see</em> <a href="https://example.com/x">the map</a></p><ul><li>one</li></ul>');
+    const out = sanitizeHtml(
+      '<p>Hello <strong>there</strong>, <em>see</em> <a href="https://example.com/x">the map</a></p><ul><li>one</li></ul>',
+    );
     expect(out).toContain('<strong>there</strong>');
     expect(out).toContain('<li>one</li>');
     expect(out).toContain('href="https://example.com/x"');
@@ -35,7 +44,9 @@ describe('sanitizeHtml', () => {
   });
 
   it('removes <script> elements, which therefore never run', async () => {
-    const out = sanitizeHtml('<p>hi</p><script>window.__pwned = 1</script><SCRIPT SRC="https://evil.example/x.js"></SCRIPT>');
+    const out = sanitizeHtml(
+      '<p>hi</p><script>window.__pwned = 1</script><SCRIPT SRC="https://evil.example/x.js"></SCRIPT>',
+    );
     expect(out).not.toMatch(/<script/i);
     expect(out).not.toContain('__pwned');
     render('<p>hi</p><script>window.__pwned = 1</script>');
@@ -44,7 +55,8 @@ describe('sanitizeHtml', () => {
   });
 
   it('removes onerror= and other event-handler attributes', async () => {
-    const payload = '<img src="x" onerror="window.__pwned = 1"><p onclick="window.__pwned = 2" onmouseover="window.__pwned = 3">x</p><body onload="window.__pwned = 4">';
+    const payload =
+      '<img src="x" onerror="window.__pwned = 1"><p onclick="window.__pwned = 2" onmouseover="window.__pwned = 3">x</p><body onload="window.__pwned = 4">';
     const out = sanitizeHtml(payload);
     expect(out).not.toMatch(/\son\w+\s*=/i);
     const host = render(payload);
@@ -95,7 +107,9 @@ describe('sanitizeHtml', () => {
   });
 
   it('removes iframes, objects, embeds, forms and inline styles that could phish', () => {
-    const out = sanitizeHtml('<iframe src="https://evil.example"></iframe><object data="x.swf"></object><embed src="x"><form action="https://evil.example"><input name="otp"></form><p style="position:fixed;inset:0">x</p>');
+    const out = sanitizeHtml(
+      '<iframe src="https://evil.example"></iframe><object data="x.swf"></object><embed src="x"><form action="https://evil.example"><input name="otp"></form><p style="position:fixed;inset:0">x</p>',
+    );
     expect(out).not.toMatch(/<iframe|<object|<embed|<form|<input|style=/i);
     expect(out).toContain('<p>x</p>');
   });

@@ -8,7 +8,10 @@ import DOMPurify from 'dompurify';
 
 // Links open in a new tab without giving the opened page a handle on the panel.
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A') { node.setAttribute('target', '_blank'); node.setAttribute('rel', 'noopener noreferrer'); }
+  if (node.tagName === 'A') {
+    node.setAttribute('target', '_blank');
+    node.setAttribute('rel', 'noopener noreferrer');
+  }
 });
 
 const FORBID_TAGS = ['form', 'input', 'button', 'textarea', 'select', 'option', 'style'];

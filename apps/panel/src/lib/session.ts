@@ -10,11 +10,20 @@ const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 if (typeof window !== 'undefined') window.addEventListener('storage', emit);
 
-function subscribe(l: () => void) { listeners.add(l); return () => { listeners.delete(l); }; }
+function subscribe(l: () => void) {
+  listeners.add(l);
+  return () => {
+    listeners.delete(l);
+  };
+}
 
 /** True while an access token is stored. */
 export function useSignedIn(): boolean {
-  return useSyncExternalStore(subscribe, () => Boolean(storage.get('accessToken')), () => false);
+  return useSyncExternalStore(
+    subscribe,
+    () => Boolean(storage.get('accessToken')),
+    () => false,
+  );
 }
 
 /** Stores the tokens of a completed sign-in. */

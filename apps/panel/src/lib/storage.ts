@@ -17,13 +17,25 @@ const memory = new Map<string, string>();
 
 export const storage = {
   get(key: StorageKey): string | null {
-    try { return localStorage.getItem(STORAGE_KEYS[key]); } catch { return memory.get(key) ?? null; }
+    try {
+      return localStorage.getItem(STORAGE_KEYS[key]);
+    } catch {
+      return memory.get(key) ?? null;
+    }
   },
   set(key: StorageKey, value: string): void {
-    try { localStorage.setItem(STORAGE_KEYS[key], value); } catch { memory.set(key, value); }
+    try {
+      localStorage.setItem(STORAGE_KEYS[key], value);
+    } catch {
+      memory.set(key, value);
+    }
   },
   remove(key: StorageKey): void {
-    try { localStorage.removeItem(STORAGE_KEYS[key]); } catch { memory.delete(key); }
+    try {
+      localStorage.removeItem(STORAGE_KEYS[key]);
+    } catch {
+      memory.delete(key);
+    }
   },
 };
 

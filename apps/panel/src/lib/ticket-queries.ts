@@ -9,9 +9,15 @@ import type { MyTicket, TicketStatus } from '@tp/contract';
 import { api } from './api-client';
 
 export const ticketsQuery = (status: TicketStatus) =>
-  queryOptions({ queryKey: ['TICKETS', status], queryFn: () => api<MyTicket[]>(`/list/ticket_listing?status=${status}`) });
+  queryOptions({
+    queryKey: ['TICKETS', status],
+    queryFn: () => api<MyTicket[]>(`/list/ticket_listing?status=${status}`),
+  });
 export const ticketQuery = (id: string) =>
-  queryOptions({ queryKey: ['SINGLE_TICKET', id], queryFn: () => api<MyTicket>(`/list/ticket_listing/${encodeURIComponent(id)}`) });
+  queryOptions({
+    queryKey: ['SINGLE_TICKET', id],
+    queryFn: () => api<MyTicket>(`/list/ticket_listing/${encodeURIComponent(id)}`),
+  });
 
 /** The holder's tickets with that status. @throws ApiError (message key). */
 export const useTickets = (status: TicketStatus) => useQuery(ticketsQuery(status));

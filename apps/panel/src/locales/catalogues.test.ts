@@ -6,7 +6,9 @@ import en from './en.json';
 import es from './es.json';
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
-  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'object' && v ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(o).flatMap(([k, v]) =>
+    typeof v === 'object' && v ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
 const enKeys = new Set(flatten(en));
 const esKeys = new Set(flatten(es));

@@ -2,16 +2,34 @@ import type { ReactNode } from 'react';
 import { TicketIcon } from './icons';
 
 /** A grey placeholder block while content loads. */
-export const Skeleton = (p: { height?: number; width?: string | number; radius?: number }) =>
-  <span className="skeleton" aria-hidden="true" style={{ height: p.height ?? 16, width: p.width ?? '100%', borderRadius: p.radius ?? 8 }} />;
+export const Skeleton = (p: { height?: number; width?: string | number; radius?: number }) => (
+  <span
+    className="skeleton"
+    aria-hidden="true"
+    style={{ height: p.height ?? 16, width: p.width ?? '100%', borderRadius: p.radius ?? 8 }}
+  />
+);
 
 /** The empty state of spec section 2: a message with an icon. */
 export const EmptyState = (p: { message: string; children?: ReactNode }) => (
-  <div className="empty" role="status"><span className="empty__icon"><TicketIcon /></span><p>{p.message}</p>{p.children}</div>
+  <div className="empty" role="status">
+    <span className="empty__icon">
+      <TicketIcon />
+    </span>
+    <p>{p.message}</p>
+    {p.children}
+  </div>
 );
 
 /** A small label: live, used, unused. */
-export const Badge = (p: { tone: 'live' | 'used' | 'unused' | 'muted'; children: ReactNode }) => <span className={`badge badge--${p.tone}`}>{p.children}</span>;
+export const Badge = (p: { tone: 'live' | 'used' | 'unused' | 'muted'; children: ReactNode }) => (
+  <span className={`badge badge--${p.tone}`}>{p.children}</span>
+);
 
 /** A loading announcement for screen readers plus a spinner. */
-export const Loading = (p: { label: string }) => <div className="loading" role="status"><span className="spinner" aria-hidden="true" /><span className="visually-hidden">{p.label}</span></div>;
+export const Loading = (p: { label: string }) => (
+  <div className="loading" role="status">
+    <span className="spinner" aria-hidden="true" />
+    <span className="visually-hidden">{p.label}</span>
+  </div>
+);

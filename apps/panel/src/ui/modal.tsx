@@ -8,7 +8,14 @@ import { CloseIcon } from './icons';
  * A dialog: focus moves in and returns on close, Escape closes, the page behind does not scroll
  * (and the host page is asked to lock its scroll while embedded).
  */
-export function Modal(props: { title: string; onClose: () => void; children: ReactNode; fullScreen?: boolean; footer?: ReactNode; hideTitle?: boolean }) {
+export function Modal(props: {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  fullScreen?: boolean;
+  footer?: ReactNode;
+  hideTitle?: boolean;
+}) {
   const { t } = useTranslation();
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
@@ -33,11 +40,27 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
     };
   }, [onClose]);
   return createPortal(
-    <div className="modal-backdrop" onMouseDown={(e) => { if (e.target === e.currentTarget) onClose(); }}>
-      <div ref={ref} tabIndex={-1} role="dialog" aria-modal="true" aria-labelledby={titleId} className={`modal ${props.fullScreen ? 'modal--full' : ''}`}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={ref}
+        tabIndex={-1}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        className={`modal ${props.fullScreen ? 'modal--full' : ''}`}
+      >
         <div className="modal__head">
-          <h2 id={titleId} className={props.hideTitle ? 'visually-hidden' : 'modal__title'}>{props.title}</h2>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label={t('common.close')}><CloseIcon /></button>
+          <h2 id={titleId} className={props.hideTitle ? 'visually-hidden' : 'modal__title'}>
+            {props.title}
+          </h2>
+          <button type="button" className="icon-btn" onClick={onClose} aria-label={t('common.close')}>
+            <CloseIcon />
+          </button>
         </div>
         <div className="modal__body">{props.children}</div>
         {props.footer && <div className="modal__foot">{props.footer}</div>}

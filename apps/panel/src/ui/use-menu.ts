@@ -16,7 +16,9 @@ export function useMenu() {
   useEffect(() => {
     if (!open) return;
     items.current.find(Boolean)?.focus();
-    const onDown = (e: MouseEvent) => { if (!root.current?.contains(e.target as Node)) setOpen(false); };
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, [open]);
@@ -25,13 +27,19 @@ export function useMenu() {
   const onMenuKey = (e: KeyboardEvent) => {
     const list = items.current.filter(Boolean) as HTMLElement[];
     const i = list.indexOf(document.activeElement as HTMLElement);
-    const go = (n: number) => { e.preventDefault(); list[(n + list.length) % list.length]?.focus(); };
+    const go = (n: number) => {
+      e.preventDefault();
+      list[(n + list.length) % list.length]?.focus();
+    };
     if (e.key === 'ArrowDown') go(i + 1);
     else if (e.key === 'ArrowUp') go(i - 1);
     else if (e.key === 'Home') go(0);
     else if (e.key === 'End') go(list.length - 1);
-    else if (e.key === 'Escape') { e.preventDefault(); setOpen(false); trigger.current?.focus(); }
-    else if (e.key === 'Tab') setOpen(false);
+    else if (e.key === 'Escape') {
+      e.preventDefault();
+      setOpen(false);
+      trigger.current?.focus();
+    } else if (e.key === 'Tab') setOpen(false);
   };
 
   return { open, setOpen, root, trigger, items, onMenuKey };

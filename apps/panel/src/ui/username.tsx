@@ -2,5 +2,10 @@
 export function Username(props: { value: string; className?: string }) {
   const i = props.value.lastIndexOf('#');
   if (i <= 0) return <span className={props.className}>{props.value}</span>;
-  return <span className={props.className}>{props.value.slice(0, i)}<span className="muted">{props.value.slice(i)}</span></span>;
+  return (
+    <span className={props.className}>
+      {props.value.slice(0, i)}
+      <span className="muted">{props.value.slice(i)}</span>
+    </span>
+  );
 }

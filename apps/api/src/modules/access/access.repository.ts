@@ -9,7 +9,11 @@ import { ticketIsListed } from '../../db/predicates.js';
 import { events, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
-export interface HeldTicketRow { userTicketId: number; ticketName: string; usedAt: Date | null }
+export interface HeldTicketRow {
+  userTicketId: number;
+  ticketName: string;
+  usedAt: Date | null;
+}
 
 export const accessRepository = {
   /** The event with this id, or undefined. */
@@ -20,14 +24,24 @@ export const accessRepository = {
 
   /** Events that end after `endsAfter`, soonest start first (the scanner's picker). */
   async eventsEndingAfter(db: DbOrTx, endsAfter: Date) {
-    return db.select({ id: events.id, name: events.name, city: events.city, startsAt: events.startsAt }).from(events)
-      .where(gt(events.endsAt, endsAfter)).orderBy(asc(events.startsAt), asc(events.id));
+    return db
+      .select({ id: events.id, name: events.name, city: events.city, startsAt: events.startsAt })
+      .from(events)
+      .where(gt(events.endsAt, endsAfter))
+      .orderBy(asc(events.startsAt), asc(events.id));
   },
 
   /** The names of a user (for the door's "holder" line), or undefined when there is no such user. */
   async holder(db: DbOrTx, userId: number) {
-    const [row] = await db.select({ givenName: users.givenName, familyName: users.familyName, nickname: users.nickname, usernameSuffix: users.usernameSuffix })
-      .from(users).where(eq(users.id, userId));
+    const [row] = await db
+      .select({
+        givenName: users.givenName,
+        familyName: users.familyName,
+        nickname: users.nickname,
+        usernameSuffix: users.usernameSuffix,
+      })
+      .from(users)
+      .where(eq(users.id, userId));
     return row;
   },
 
@@ -37,7 +51,9 @@ export const accessRepository = {
    * re-checked by PostgreSQL after the lock wait and drops out.
    */
   async lockHeldTickets(db: DbOrTx, holderId: number, eventId: number): Promise<HeldTicketRow[]> {
-    return db.select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt }).from(userTickets)
+    return db
+      .select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .where(and(eq(userTickets.holderId, holderId), eq(ticketTypes.eventId, eventId)))
       .orderBy(asc(userTickets.id))
@@ -50,7 +66,9 @@ export const accessRepository = {
    */
   async listedAmong(db: DbOrTx, userTicketIds: number[]): Promise<Set<number>> {
     if (userTicketIds.length === 0) return new Set();
-    const rows = await db.select({ id: userTickets.id }).from(userTickets)
+    const rows = await db
+      .select({ id: userTickets.id })
+      .from(userTickets)
       .where(and(inArray(userTickets.id, userTicketIds), ticketIsListed(userTickets.id)));
     return new Set(rows.map((r) => r.id));
   },
@@ -58,7 +76,9 @@ export const accessRepository = {
   /** Marks event access used at `at` on those of the tickets still unused; returns the ids it marked. */
   async markAccessUsed(db: DbOrTx, userTicketIds: number[], at: Date): Promise<number[]> {
     if (userTicketIds.length === 0) return [];
-    const rows = await db.update(userTickets).set({ eventAccessUsedAt: at })
+    const rows = await db
+      .update(userTickets)
+      .set({ eventAccessUsedAt: at })
       .where(and(inArray(userTickets.id, userTicketIds), isNull(userTickets.eventAccessUsedAt)))
       .returning({ id: userTickets.id });
     return rows.map((r) => r.id);

@@ -37,8 +37,12 @@ export function createAccessService(deps: { secret: Uint8Array; ttlSeconds: numb
       let png = cache.get(key);
       if (!png) {
         renders++;
-        png = QRCode.toBuffer(codeFor(userId, step), { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 396 })
-          .then((b) => b.toString('base64'));
+        png = QRCode.toBuffer(codeFor(userId, step), {
+          type: 'png',
+          errorCorrectionLevel: 'M',
+          margin: 2,
+          width: 396,
+        }).then((b) => b.toString('base64'));
         png.catch(() => cache.delete(key));
         cache.set(key, png);
       }

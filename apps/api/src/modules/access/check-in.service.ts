@@ -21,8 +21,16 @@ import { accessRepository as repo } from './access.repository.js';
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /** "Given Family" when the holder gave a name, else their username `nickname#suffix`. */
-function holderNameOf(u: { givenName: string | null; familyName: string | null; nickname: string; usernameSuffix: number }): string {
-  const name = [u.givenName, u.familyName].map((x) => x?.trim()).filter(Boolean).join(' ');
+function holderNameOf(u: {
+  givenName: string | null;
+  familyName: string | null;
+  nickname: string;
+  usernameSuffix: number;
+}): string {
+  const name = [u.givenName, u.familyName]
+    .map((x) => x?.trim())
+    .filter(Boolean)
+    .join(' ');
   return name || `${u.nickname}#${u.usernameSuffix}`;
 }
 
@@ -43,7 +51,8 @@ export function createCheckInService(deps: {
      * @throws AppError `api.access.scanner_unauthorized` (401) when missing or wrong.
      */
     authorizeScanner(key: unknown): void {
-      if (typeof key !== 'string' || key.length === 0 || !timingSafeEqual(sha256(key), expectedKey)) throw new AppError('api.access.scanner_unauthorized');
+      if (typeof key !== 'string' || key.length === 0 || !timingSafeEqual(sha256(key), expectedKey))
+        throw new AppError('api.access.scanner_unauthorized');
     },
 
     /** GET /access/events: events not over yet, soonest start first; `startsAt` ISO 8601 UTC. */
@@ -68,10 +77,24 @@ export function createCheckInService(deps: {
         const holder = await repo.holder(tx, holderId);
         if (!holder) throw new AppError('api.access.invalid_code');
         const held = await repo.lockHeldTickets(tx, holderId, eventId);
-        const listed = await repo.listedAmong(tx, held.map((t) => t.userTicketId));
+        const listed = await repo.listedAmong(
+          tx,
+          held.map((t) => t.userTicketId),
+        );
         const at = deps.now();
-        const marked = new Set(await repo.markAccessUsed(tx, held.filter((t) => t.usedAt === null && !listed.has(t.userTicketId)).map((t) => t.userTicketId), at));
-        const out: access.CheckInResponse = { holderName: holderNameOf(holder), admitted: [], alreadyUsed: [], listedForResale: [] };
+        const marked = new Set(
+          await repo.markAccessUsed(
+            tx,
+            held.filter((t) => t.usedAt === null && !listed.has(t.userTicketId)).map((t) => t.userTicketId),
+            at,
+          ),
+        );
+        const out: access.CheckInResponse = {
+          holderName: holderNameOf(holder),
+          admitted: [],
+          alreadyUsed: [],
+          listedForResale: [],
+        };
         for (const t of held) {
           const ticket = { userTicketId: t.userTicketId, ticketName: t.ticketName };
           if (t.usedAt) out.alreadyUsed.push({ ...ticket, usedAt: t.usedAt.toISOString() });

@@ -12,9 +12,13 @@ export function scannerPageRoutes(app: App) {
   app.get('/scanner', { schema: { hide: true } }, async (req, reply) => {
     const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
     const nonce = randomBytes(16).toString('base64');
-    return reply.type('text/html; charset=utf-8')
+    return reply
+      .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
-      .header('Content-Security-Policy', `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`)
+      .header(
+        'Content-Security-Policy',
+        `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      )
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Permissions-Policy', 'camera=(self)')

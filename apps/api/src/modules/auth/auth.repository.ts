@@ -9,13 +9,19 @@ export type LoginRequestRow = typeof loginRequests.$inferSelect;
 export const authRepository = {
   /** The newest sign-in request for an e-mail, open or not. */
   async latestLoginRequest(db: DbOrTx, email: string): Promise<LoginRequestRow | undefined> {
-    const [row] = await db.select().from(loginRequests).where(eq(loginRequests.email, email))
-      .orderBy(desc(loginRequests.createdAt)).limit(1);
+    const [row] = await db
+      .select()
+      .from(loginRequests)
+      .where(eq(loginRequests.email, email))
+      .orderBy(desc(loginRequests.createdAt))
+      .limit(1);
     return row;
   },
   /** Closes every open request of an e-mail (a newer code supersedes them). */
   async closeOpenLoginRequests(db: DbOrTx, email: string, at: Date): Promise<void> {
-    await db.update(loginRequests).set({ closedAt: at })
+    await db
+      .update(loginRequests)
+      .set({ closedAt: at })
       .where(and(eq(loginRequests.email, email), isNull(loginRequests.closedAt)));
   },
   async insertLoginRequest(db: DbOrTx, row: typeof loginRequests.$inferInsert): Promise<void> {
@@ -41,8 +47,6 @@ export const authRepository = {
     return created;
   },
 
-
-
   async insertSession(db: DbOrTx, row: typeof authSessions.$inferInsert): Promise<void> {
     await db.insert(authSessions).values(row);
   },
@@ -51,20 +55,28 @@ export const authRepository = {
     return row;
   },
   async revokeSession(db: DbOrTx, id: string, at: Date): Promise<void> {
-    await db.update(authSessions).set({ revokedAt: at }).where(and(eq(authSessions.id, id), isNull(authSessions.revokedAt)));
+    await db
+      .update(authSessions)
+      .set({ revokedAt: at })
+      .where(and(eq(authSessions.id, id), isNull(authSessions.revokedAt)));
   },
   async insertRefreshToken(db: DbOrTx, tokenHash: string, sessionId: string, at: Date): Promise<void> {
     await db.insert(refreshTokens).values({ tokenHash, sessionId, createdAt: at });
   },
   /** Locks a refresh token row with its session. */
   async lockRefreshToken(db: DbOrTx, tokenHash: string) {
-    const [row] = await db.select({ token: refreshTokens, session: authSessions }).from(refreshTokens)
+    const [row] = await db
+      .select({ token: refreshTokens, session: authSessions })
+      .from(refreshTokens)
       .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
-      .where(eq(refreshTokens.tokenHash, tokenHash)).for('update', { of: refreshTokens });
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .for('update', { of: refreshTokens });
     return row;
   },
   async markRotated(db: DbOrTx, tokenHash: string, at: Date): Promise<void> {
-    await db.update(refreshTokens).set({ rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at})` })
+    await db
+      .update(refreshTokens)
+      .set({ rotatedAt: sql`coalesce(${refreshTokens.rotatedAt}, ${at})` })
       .where(eq(refreshTokens.tokenHash, tokenHash));
   },
 };

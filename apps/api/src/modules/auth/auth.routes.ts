@@ -3,23 +3,38 @@ import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 
-export function authRoutes(app: App, deps: { auth: AuthService; requireAuth: PreHandler; limits: { request: number; verify: number } }) {
+export function authRoutes(
+  app: App,
+  deps: { auth: AuthService; requireAuth: PreHandler; limits: { request: number; verify: number } },
+) {
   const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
 
-  app.post('/auth/signInOrRegisterAndSignIn', {
-    config: perMinute(deps.limits.request),
-    schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
-  }, async (req) => deps.auth.requestCode(req.body.email, req.body.locale));
+  app.post(
+    '/auth/signInOrRegisterAndSignIn',
+    {
+      config: perMinute(deps.limits.request),
+      schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
+    },
+    async (req) => deps.auth.requestCode(req.body.email, req.body.locale),
+  );
 
-  app.post('/auth/verifyLoginRequest', {
-    config: perMinute(deps.limits.verify),
-    schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
-  }, async (req) => deps.auth.verifyCode(req.body));
+  app.post(
+    '/auth/verifyLoginRequest',
+    {
+      config: perMinute(deps.limits.verify),
+      schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
+    },
+    async (req) => deps.auth.verifyCode(req.body),
+  );
 
-  app.post('/auth/refresh', {
-    config: perMinute(deps.limits.verify),
-    schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
-  }, async (req) => deps.auth.refresh(req.body.refreshToken));
+  app.post(
+    '/auth/refresh',
+    {
+      config: perMinute(deps.limits.verify),
+      schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
+    },
+    async (req) => deps.auth.refresh(req.body.refreshToken),
+  );
 
   app.get('/auth/logout', { preHandler: deps.requireAuth, schema: { tags: ['auth'] } }, async (req, reply) => {
     await deps.auth.logout(req.auth.sessionId);

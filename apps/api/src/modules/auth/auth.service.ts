@@ -31,16 +31,32 @@ export function toUser(u: UserRow): User {
   const suffix = `#${u.usernameSuffix}`;
   const name = [u.givenName, u.familyName].filter(Boolean).join(' ') || null;
   return {
-    email: u.email, givenName: u.givenName, familyName: u.familyName, middleName: null, name,
-    nickname: u.nickname, preferredUsername: `${u.nickname}${suffix}`, uniqueID: suffix,
-    picture: u.picture, phoneNumber: u.phoneNumber, locale: u.locale,
-    address: null, birthdate: null, gender: null, profile: null, website: null, zoneInfo: null,
+    email: u.email,
+    givenName: u.givenName,
+    familyName: u.familyName,
+    middleName: null,
+    name,
+    nickname: u.nickname,
+    preferredUsername: `${u.nickname}${suffix}`,
+    uniqueID: suffix,
+    picture: u.picture,
+    phoneNumber: u.phoneNumber,
+    locale: u.locale,
+    address: null,
+    birthdate: null,
+    gender: null,
+    profile: null,
+    website: null,
+    zoneInfo: null,
   };
 }
 
 /** A nickname derived from the e-mail's local part: letters, digits, `._-`, at most 20. */
 export function nicknameFromEmail(email: string): string {
-  const base = email.split('@')[0].replace(/[^a-zA-Z0-9._-]/g, '').slice(0, 20);
+  const base = email
+    .split('@')[0]
+    .replace(/[^a-zA-Z0-9._-]/g, '')
+    .slice(0, 20);
   return base || 'user';
 }
 
@@ -53,7 +69,12 @@ export function createAuthService(deps: AuthDeps) {
     for (let attempt = 0; attempt < 50; attempt++) {
       const digits = attempt < 20 ? 4 : attempt < 40 ? 6 : 9;
       const suffix = randomInt(10 ** (digits - 1), 10 ** digits);
-      const created = await repo.insertUser(tx, { email, nickname: nicknameFromEmail(email), usernameSuffix: suffix, locale });
+      const created = await repo.insertUser(tx, {
+        email,
+        nickname: nicknameFromEmail(email),
+        usernameSuffix: suffix,
+        locale,
+      });
       if (created) return created;
       const existing = await repo.userByEmail(tx, email);
       if (existing) return existing;
@@ -91,12 +112,21 @@ export function createAuthService(deps: AuthDeps) {
         }
         await repo.closeOpenLoginRequests(tx, email, at);
         await repo.insertLoginRequest(tx, {
-          id, email, codeHash: hashCode(code, salt), salt, createdAt: at,
+          id,
+          email,
+          codeHash: hashCode(code, salt),
+          salt,
+          createdAt: at,
           expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
         });
       });
       const user = await repo.userByEmail(db, email);
-      const m = signInCodeMail((user?.locale as MailLocale) ?? locale, code, Math.round(config.otpTtlSeconds / 60), config.productName);
+      const m = signInCodeMail(
+        (user?.locale as MailLocale) ?? locale,
+        code,
+        Math.round(config.otpTtlSeconds / 60),
+        config.productName,
+      );
       await mail.send({ to: email, ...m });
       return { sessionId: id };
     },
@@ -111,7 +141,8 @@ export function createAuthService(deps: AuthDeps) {
       const at = now();
       const outcome = await db.transaction(async (tx) => {
         const req = /^[0-9a-f-]{36}$/i.test(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
-        if (!req || req.email !== input.email || req.closedAt) return { error: 'api.auth.login_session_failed' as const };
+        if (!req || req.email !== input.email || req.closedAt)
+          return { error: 'api.auth.login_session_failed' as const };
         if (req.expiresAt <= at) {
           await repo.updateLoginRequest(tx, req.id, { closedAt: at });
           return { error: 'api.auth.otp_expired' as const };
@@ -121,13 +152,15 @@ export function createAuthService(deps: AuthDeps) {
           const attempts = req.attempts + 1;
           const exhausted = attempts >= config.otpMaxAttempts;
           await repo.updateLoginRequest(tx, req.id, { attempts, closedAt: exhausted ? at : null });
-          return { error: exhausted ? 'api.auth.otp_attempts_exceeded' as const : 'api.auth.wrong_otp' as const };
+          return { error: exhausted ? ('api.auth.otp_attempts_exceeded' as const) : ('api.auth.wrong_otp' as const) };
         }
         await repo.updateLoginRequest(tx, req.id, { closedAt: at });
         const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, 'en', tx));
         const sessionId = randomUUID();
         await repo.insertSession(tx, {
-          id: sessionId, userId: user.id, createdAt: at,
+          id: sessionId,
+          userId: user.id,
+          createdAt: at,
           expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
         });
         return { userId: user.id, sessionId };

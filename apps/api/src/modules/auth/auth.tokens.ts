@@ -9,7 +9,10 @@ export const TOKEN_AUDIENCE = 'ticket-panel';
 const ALG = 'HS256';
 
 /** Claims of an access token: `sub` user id, `sid` sign-in session id. */
-export interface AccessClaims { userId: number; sessionId: string }
+export interface AccessClaims {
+  userId: number;
+  sessionId: string;
+}
 
 export function createAccessTokens(opts: { secret: Uint8Array; issuer: string; ttlSeconds: number }) {
   return {
@@ -29,7 +32,11 @@ export function createAccessTokens(opts: { secret: Uint8Array; issuer: string; t
     async verify(token: string, now: Date): Promise<AccessClaims | null> {
       try {
         const { payload } = await jwtVerify(token, opts.secret, {
-          algorithms: [ALG], audience: TOKEN_AUDIENCE, issuer: opts.issuer, currentDate: now, requiredClaims: ['exp', 'sub', 'sid'],
+          algorithms: [ALG],
+          audience: TOKEN_AUDIENCE,
+          issuer: opts.issuer,
+          currentDate: now,
+          requiredClaims: ['exp', 'sub', 'sid'],
         });
         const userId = Number(payload.sub);
         if (!Number.isInteger(userId) || typeof payload.sid !== 'string') return null;

@@ -6,14 +6,19 @@ import { benefits, userTicketBenefits, userTickets } from '../../db/schema.js';
 export const benefitsRepository = {
   /** A held benefit with its definition and ticket, row-locked. */
   async lockHeld(db: DbOrTx, userTicketBenefitId: number) {
-    const [row] = await db.select({ held: userTicketBenefits, benefit: benefits, ticket: userTickets }).from(userTicketBenefits)
+    const [row] = await db
+      .select({ held: userTicketBenefits, benefit: benefits, ticket: userTickets })
+      .from(userTicketBenefits)
       .innerJoin(benefits, eq(benefits.id, userTicketBenefits.benefitId))
       .innerJoin(userTickets, eq(userTickets.id, userTicketBenefits.userTicketId))
-      .where(eq(userTicketBenefits.id, userTicketBenefitId)).for('update', { of: userTicketBenefits });
+      .where(eq(userTicketBenefits.id, userTicketBenefitId))
+      .for('update', { of: userTicketBenefits });
     return row;
   },
   async markUnlocked(db: DbOrTx, userTicketBenefitId: number, at: Date): Promise<void> {
-    await db.update(userTicketBenefits).set({ unlockedAt: at })
+    await db
+      .update(userTicketBenefits)
+      .set({ unlockedAt: at })
       .where(and(eq(userTicketBenefits.id, userTicketBenefitId), isNull(userTicketBenefits.unlockedAt)));
   },
 };

@@ -5,8 +5,17 @@ import type { App, PreHandler } from '../../lib/http.js';
 import type { BenefitsService } from './benefits.service.js';
 
 export function benefitsRoutes(app: App, deps: { benefits: BenefitsService; requireAuth: PreHandler }) {
-  app.post('/mobile/unlock/:id', {
-    preHandler: deps.requireAuth,
-    schema: { tags: ['benefits'], params: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) }), body: gift.unlockRequest, response: { 200: gift.unlockResponse } },
-  }, async (req) => deps.benefits.unlock(req.auth.userId, req.params.id, req.body.userTicketBenefitId));
+  app.post(
+    '/mobile/unlock/:id',
+    {
+      preHandler: deps.requireAuth,
+      schema: {
+        tags: ['benefits'],
+        params: z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) }),
+        body: gift.unlockRequest,
+        response: { 200: gift.unlockResponse },
+      },
+    },
+    async (req) => deps.benefits.unlock(req.auth.userId, req.params.id, req.body.userTicketBenefitId),
+  );
 }

@@ -18,8 +18,14 @@ export function createBenefitsService(deps: { database: Database; now: () => Dat
     async unlock(userId: number, userTicketId: number, userTicketBenefitId: number): Promise<{ redeemCode: string }> {
       return db.transaction(async (tx) => {
         const row = await repo.lockHeld(tx, userTicketBenefitId);
-        if (!row || row.ticket.holderId !== userId || row.ticket.id !== userTicketId) throw new AppError('api.unlock.invalid_benefit_id');
-        if (!row.benefit.isUnlockable || row.benefit.type !== DIGITAL_BENEFIT_TYPE || !row.benefit.redeemCode || row.held.purchasedAmount <= 0) {
+        if (!row || row.ticket.holderId !== userId || row.ticket.id !== userTicketId)
+          throw new AppError('api.unlock.invalid_benefit_id');
+        if (
+          !row.benefit.isUnlockable ||
+          row.benefit.type !== DIGITAL_BENEFIT_TYPE ||
+          !row.benefit.redeemCode ||
+          row.held.purchasedAmount <= 0
+        ) {
           throw new AppError('api.unlock.validation_error');
         }
         if (!row.held.unlockedAt) await repo.markUnlocked(tx, row.held.id, deps.now());

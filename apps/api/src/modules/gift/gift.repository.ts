@@ -7,19 +7,32 @@ import { events, ticketHistory, ticketTypes, userTickets, users } from '../../db
 export const giftRepository = {
   /** The ticket with its type and event, row-locked for the transaction when `lock`. */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
-    const q = db.select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) }).from(userTickets)
+    const q = db
+      .select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(userTickets.id, userTicketId));
     const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
     return row;
   },
-  async moveTicket(db: DbOrTx, userTicketId: number, fromUserId: number, toUserId: number, kind: string, at: Date): Promise<void> {
+  async moveTicket(
+    db: DbOrTx,
+    userTicketId: number,
+    fromUserId: number,
+    toUserId: number,
+    kind: string,
+    at: Date,
+  ): Promise<void> {
     await db.update(userTickets).set({ holderId: toUserId }).where(eq(userTickets.id, userTicketId));
     await db.insert(ticketHistory).values({ userTicketId, fromUserId, toUserId, kind, at });
   },
   async historyOf(db: DbOrTx, userTicketId: number) {
-    return db.select().from(ticketHistory).where(eq(ticketHistory.userTicketId, userTicketId)).orderBy(asc(ticketHistory.id));
+    return db
+      .select()
+      .from(ticketHistory)
+      .where(eq(ticketHistory.userTicketId, userTicketId))
+      .orderBy(asc(ticketHistory.id));
   },
   async userByEmail(db: DbOrTx, email: string) {
     const [row] = await db.select().from(users).where(eq(users.email, email));
@@ -30,14 +43,25 @@ export const giftRepository = {
     return row;
   },
   async userByUsername(db: DbOrTx, nickname: string, suffix: number) {
-    const [row] = await db.select().from(users).where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
     return row;
   },
   /** Up to `limit` users whose `nickname#suffix` starts with `prefix` (case-insensitive), excluding one user. */
   async searchUsernames(db: DbOrTx, prefix: string, excludeUserId: number, limit: number) {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
-    return db.select({ nickname: users.nickname, suffix: users.usernameSuffix, picture: users.picture }).from(users)
-      .where(and(ne(users.id, excludeUserId), ilike(sql`${users.nickname} || '#' || ${users.usernameSuffix}`, `${escaped}%`)))
-      .orderBy(asc(users.nickname), asc(users.usernameSuffix)).limit(limit);
+    return db
+      .select({ nickname: users.nickname, suffix: users.usernameSuffix, picture: users.picture })
+      .from(users)
+      .where(
+        and(
+          ne(users.id, excludeUserId),
+          ilike(sql`${users.nickname} || '#' || ${users.usernameSuffix}`, `${escaped}%`),
+        ),
+      )
+      .orderBy(asc(users.nickname), asc(users.usernameSuffix))
+      .limit(limit);
   },
 };

@@ -6,12 +6,36 @@ import type { GiftService } from './gift.service.js';
 
 export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: PreHandler; searchPerMinute: number }) {
   const pre = { preHandler: deps.requireAuth };
-  app.post('/mobile/gift/verify', { ...pre, schema: { tags: ['gift'], body: gift.giftVerifyRequest, response: { 200: gift.giftVerifyResponse } } },
-    async (req) => deps.gift.verify(req.auth.userId, req.body.userTicketId));
-  app.post('/mobile/giftTicket', { ...pre, schema: { tags: ['gift'], body: gift.giftTicketRequest, response: { 200: z.object({ userTicketId: z.number() }) } } },
-    async (req) => deps.gift.gift(req.auth.userId, req.body.userTicketId, req.body.username));
-  app.get('/mobile/users/', {
-    ...pre, config: { rateLimit: { max: deps.searchPerMinute, timeWindow: '1 minute', keyGenerator: (req) => `${req.ip}:${req.headers.authorization ?? ''}` } },
-    schema: { tags: ['gift'], querystring: gift.userSearchQuery, response: { 200: z.array(gift.userSearchResult) } },
-  }, async (req) => deps.gift.search(req.auth.userId, req.query.username));
+  app.post(
+    '/mobile/gift/verify',
+    { ...pre, schema: { tags: ['gift'], body: gift.giftVerifyRequest, response: { 200: gift.giftVerifyResponse } } },
+    async (req) => deps.gift.verify(req.auth.userId, req.body.userTicketId),
+  );
+  app.post(
+    '/mobile/giftTicket',
+    {
+      ...pre,
+      schema: {
+        tags: ['gift'],
+        body: gift.giftTicketRequest,
+        response: { 200: z.object({ userTicketId: z.number() }) },
+      },
+    },
+    async (req) => deps.gift.gift(req.auth.userId, req.body.userTicketId, req.body.username),
+  );
+  app.get(
+    '/mobile/users/',
+    {
+      ...pre,
+      config: {
+        rateLimit: {
+          max: deps.searchPerMinute,
+          timeWindow: '1 minute',
+          keyGenerator: (req) => `${req.ip}:${req.headers.authorization ?? ''}`,
+        },
+      },
+      schema: { tags: ['gift'], querystring: gift.userSearchQuery, response: { 200: z.array(gift.userSearchResult) } },
+    },
+    async (req) => deps.gift.search(req.auth.userId, req.query.username),
+  );
 }

@@ -18,7 +18,13 @@ export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<
 
 /** The server's gift rule. */
 export function canBeGifted(row: TicketRow, now: Date): boolean {
-  return row.type.isGiftable && row.ticket.eventAccessUsedAt === null && row.event.endsAt > now && row.ticket.holderId !== null && !row.listed;
+  return (
+    row.type.isGiftable &&
+    row.ticket.eventAccessUsedAt === null &&
+    row.event.endsAt > now &&
+    row.ticket.holderId !== null &&
+    !row.listed
+  );
 }
 
 /** Parses the receiver field: an e-mail, or a `nickname#1234` username. */
@@ -32,7 +38,13 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
   return m ? { nickname: m[1], suffix: Number(m[2]) } : null;
 }
 
-export function createGiftService(deps: { database: Database; config: Config; mail: MailProvider; ensureUser: EnsureUser; now: () => Date }) {
+export function createGiftService(deps: {
+  database: Database;
+  config: Config;
+  mail: MailProvider;
+  ensureUser: EnsureUser;
+  now: () => Date;
+}) {
   const db = deps.database.db;
   return {
     /**
@@ -60,19 +72,25 @@ export function createGiftService(deps: { database: Database; config: Config; ma
         if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_allowed');
         if (!canBeGifted(row, at)) throw new AppError('gift_tickets.cannot_be_gifted');
         const giver = (await repo.userById(tx, userId))!;
-        const to = 'email' in receiver
-          ? (await repo.userByEmail(tx, receiver.email)) ?? (await deps.ensureUser(receiver.email, giver.locale, tx))
-          : await repo.userByUsername(tx, receiver.nickname, receiver.suffix);
+        const to =
+          'email' in receiver
+            ? ((await repo.userByEmail(tx, receiver.email)) ??
+              (await deps.ensureUser(receiver.email, giver.locale, tx)))
+            : await repo.userByUsername(tx, receiver.nickname, receiver.suffix);
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = (await repo.userById(db, moved.receiverId))!;
-      const giverName = [moved.giver.givenName, moved.giver.familyName].filter(Boolean).join(' ') || `${moved.giver.nickname}#${moved.giver.usernameSuffix}`;
+      const giverName =
+        [moved.giver.givenName, moved.giver.familyName].filter(Boolean).join(' ') ||
+        `${moved.giver.nickname}#${moved.giver.usernameSuffix}`;
       const locale = (receiverUser.locale === 'es' ? 'es' : 'en') as MailLocale;
       const m = giftReceivedMail(locale, {
-        giver: giverName, ticketName: moved.row.type.name, eventName: moved.row.event.name,
+        giver: giverName,
+        ticketName: moved.row.type.name,
+        eventName: moved.row.event.name,
         link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,
       });
       await deps.mail.send({ to: receiverUser.email, ...m }).catch(() => undefined);

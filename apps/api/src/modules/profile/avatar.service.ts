@@ -18,7 +18,10 @@ const SIZE = 512;
 
 /** True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). */
 function looksLikeSvg(bytes: Buffer): boolean {
-  const head = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   return /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head);
 }
 
@@ -50,11 +53,22 @@ export function createAvatarService(deps: { storage: StorageProvider }) {
         if (kind === 'heic') {
           const { width, height, data } = await decodeHeic({ buffer: new Uint8Array(bytes) });
           if (width * height > MAX_PIXELS) throw new AppError('api.profile.avatar_invalid');
-          input = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), { raw: { width, height, channels: 4 }, limitInputPixels: MAX_PIXELS });
+          input = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
+            raw: { width, height, channels: 4 },
+            limitInputPixels: MAX_PIXELS,
+          });
         } else {
-          input = sharp(bytes, { limitInputPixels: MAX_PIXELS, density: kind === 'svg' ? 144 : undefined, failOn: 'error' });
+          input = sharp(bytes, {
+            limitInputPixels: MAX_PIXELS,
+            density: kind === 'svg' ? 144 : undefined,
+            failOn: 'error',
+          });
         }
-        webp = await input.rotate().resize(SIZE, SIZE, { fit: 'cover', withoutEnlargement: false }).webp({ quality: 82 }).toBuffer();
+        webp = await input
+          .rotate()
+          .resize(SIZE, SIZE, { fit: 'cover', withoutEnlargement: false })
+          .webp({ quality: 82 })
+          .toBuffer();
       } catch (err) {
         if (err instanceof AppError) throw err;
         throw new AppError('api.profile.avatar_invalid');

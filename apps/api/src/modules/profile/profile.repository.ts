@@ -13,7 +13,10 @@ export const profileRepository = {
     return row;
   },
   async userByUsername(db: DbOrTx, nickname: string, suffix: number) {
-    const [row] = await db.select().from(users).where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
+    const [row] = await db
+      .select()
+      .from(users)
+      .where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
     return row;
   },
   async updateUser(db: DbOrTx, id: number, set: Partial<typeof users.$inferInsert>) {

@@ -7,19 +7,35 @@ import { AVATAR_MAX_BYTES } from './avatar.service.js';
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
-  app.get('/auth/me', { ...pre, schema: { tags: ['profile'], response: { 200: auth.user } } }, async (req) => deps.profile.me(req.auth.userId));
-  app.post('/auth/profile', { ...pre, schema: { tags: ['profile'], body: auth.profileUpdate, response: { 200: auth.user } } },
-    async (req) => deps.profile.update(req.auth.userId, req.body));
-  app.post('/auth/username', { ...pre, schema: { tags: ['profile'], body: auth.usernameUpdate, response: { 200: auth.user } } },
-    async (req) => deps.profile.update(req.auth.userId, { nickname: req.body.username }));
-  app.post('/auth/avatar', { ...pre, bodyLimit: AVATAR_MAX_BYTES + 64 * 1024, schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: auth.user } } }, async (req) => {
-    if (!req.isMultipart()) throw new AppError('api.invalid_request_body');
-    const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-    if (!file) throw new AppError('api.invalid_request_body');
-    const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-      if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('api.profile.avatar_too_large');
-      throw err;
-    });
-    return deps.profile.setAvatar(req.auth.userId, bytes);
-  });
+  app.get('/auth/me', { ...pre, schema: { tags: ['profile'], response: { 200: auth.user } } }, async (req) =>
+    deps.profile.me(req.auth.userId),
+  );
+  app.post(
+    '/auth/profile',
+    { ...pre, schema: { tags: ['profile'], body: auth.profileUpdate, response: { 200: auth.user } } },
+    async (req) => deps.profile.update(req.auth.userId, req.body),
+  );
+  app.post(
+    '/auth/username',
+    { ...pre, schema: { tags: ['profile'], body: auth.usernameUpdate, response: { 200: auth.user } } },
+    async (req) => deps.profile.update(req.auth.userId, { nickname: req.body.username }),
+  );
+  app.post(
+    '/auth/avatar',
+    {
+      ...pre,
+      bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
+      schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: auth.user } },
+    },
+    async (req) => {
+      if (!req.isMultipart()) throw new AppError('api.invalid_request_body');
+      const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+      if (!file) throw new AppError('api.invalid_request_body');
+      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('api.profile.avatar_too_large');
+        throw err;
+      });
+      return deps.profile.setAvatar(req.auth.userId, bytes);
+    },
+  );
 }

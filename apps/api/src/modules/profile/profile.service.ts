@@ -12,7 +12,13 @@ import type { AvatarService } from './avatar.service.js';
  */
 export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
 
-export interface ProfilePatch { givenName?: string; familyName?: string; nickname?: string; phoneNumber?: string; locale?: 'en' | 'es' }
+export interface ProfilePatch {
+  givenName?: string;
+  familyName?: string;
+  nickname?: string;
+  phoneNumber?: string;
+  locale?: 'en' | 'es';
+}
 
 export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
   const db = deps.database.db;
@@ -49,7 +55,12 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       } catch (err) {
         // A concurrent change took the phone number or username between the check and the write.
         const e = err as { code?: string; constraint?: string; message?: string };
-        if (e.code === '23505') throw new AppError(String(e.constraint ?? e.message).includes('username') ? 'api.profile.username_taken' : 'api.profile.email_or_phone_in_use');
+        if (e.code === '23505')
+          throw new AppError(
+            String(e.constraint ?? e.message).includes('username')
+              ? 'api.profile.username_taken'
+              : 'api.profile.email_or_phone_in_use',
+          );
         throw err;
       }
     },

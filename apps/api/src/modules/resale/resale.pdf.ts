@@ -2,12 +2,34 @@
 import PDFDocument from 'pdfkit';
 
 export interface CodePdfInput {
-  lang: 'en' | 'es'; eventName: string; venue: string; city: string; startsAt: string; ticketName: string; quantity: number; code: string; redeemUrl: string;
+  lang: 'en' | 'es';
+  eventName: string;
+  venue: string;
+  city: string;
+  startsAt: string;
+  ticketName: string;
+  quantity: number;
+  code: string;
+  redeemUrl: string;
 }
 
 const T = {
-  en: { title: 'Your resale tickets', event: 'Event', ticket: 'Ticket', qty: 'Quantity', code: 'Your secret code', how: 'Sign in to your ticket panel, open "Redeem ticket" and enter this code. It works once; keep it private.' },
-  es: { title: 'Tus entradas de reventa', event: 'Evento', ticket: 'Entrada', qty: 'Cantidad', code: 'Tu código secreto', how: 'Inicia sesión en tu panel de entradas, abre «Canjear entrada» e introduce este código. Solo funciona una vez; no lo compartas.' },
+  en: {
+    title: 'Your resale tickets',
+    event: 'Event',
+    ticket: 'Ticket',
+    qty: 'Quantity',
+    code: 'Your secret code',
+    how: 'Sign in to your ticket panel, open "Redeem ticket" and enter this code. It works once; keep it private.',
+  },
+  es: {
+    title: 'Tus entradas de reventa',
+    event: 'Evento',
+    ticket: 'Entrada',
+    qty: 'Cantidad',
+    code: 'Tu código secreto',
+    how: 'Inicia sesión en tu panel de entradas, abre «Canjear entrada» e introduce este código. Solo funciona una vez; no lo compartas.',
+  },
 };
 
 /** Renders the PDF to a Buffer. */
@@ -18,10 +40,29 @@ export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
   doc.fontSize(22).text(t.title).moveDown();
-  doc.fontSize(12).fillColor('#555').text(t.event).fillColor('#000').fontSize(14).text(`${p.eventName}`).fontSize(12).text(`${p.venue}, ${p.city}`).text(p.startsAt).moveDown();
+  doc
+    .fontSize(12)
+    .fillColor('#555')
+    .text(t.event)
+    .fillColor('#000')
+    .fontSize(14)
+    .text(`${p.eventName}`)
+    .fontSize(12)
+    .text(`${p.venue}, ${p.city}`)
+    .text(p.startsAt)
+    .moveDown();
   doc.fillColor('#555').text(t.ticket).fillColor('#000').fontSize(14).text(p.ticketName).moveDown();
   doc.fontSize(12).fillColor('#555').text(t.qty).fillColor('#000').fontSize(14).text(String(p.quantity)).moveDown();
-  doc.fontSize(12).fillColor('#555').text(t.code).fillColor('#000').font('Courier-Bold').fontSize(24).text(p.code).font('Helvetica').moveDown();
+  doc
+    .fontSize(12)
+    .fillColor('#555')
+    .text(t.code)
+    .fillColor('#000')
+    .font('Courier-Bold')
+    .fontSize(24)
+    .text(p.code)
+    .font('Helvetica')
+    .moveDown();
   doc.fontSize(11).text(t.how).moveDown().fillColor('#1a56db').text(p.redeemUrl, { link: p.redeemUrl });
   doc.end();
   return done;

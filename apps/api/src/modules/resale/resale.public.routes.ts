@@ -8,7 +8,13 @@ import { auth } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ResaleService } from './resale.service.js';
-import { renderListingPage, renderResaleCheckout, renderResaleConfirmation, renderResaleMessage, resaleText } from '../../pages/resale.page.js';
+import {
+  renderListingPage,
+  renderResaleCheckout,
+  renderResaleConfirmation,
+  renderResaleMessage,
+  resaleText,
+} from '../../pages/resale.page.js';
 import { currencySymbol } from '../../lib/money.js';
 
 const langOf = (q: unknown): 'en' | 'es' => ((q as { lang?: string })?.lang === 'es' ? 'es' : 'en');
@@ -19,53 +25,147 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
     const lang = langOf(req.query);
     const found = await deps.resale.publicListing(req.params.token);
-    if (!found) return reply.code(404).type(html).send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).notFound));
-    const when = new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', { dateStyle: 'medium', timeStyle: 'short', timeZone: found.event.timeZone }).format(found.event.startsAt);
-    return reply.type(html).header('Cache-Control', 'no-store').send(renderListingPage({
-      lang, token: req.params.token, idempotencyKey: randomUUID(),
-      listing: { eventName: found.event.name, venue: found.event.venue, city: found.event.city, when, image: found.event.image, ticketName: found.type.name, remaining: found.remaining, unitCents: found.unitCents, symbol: found.symbol },
-    }));
+    if (!found)
+      return reply
+        .code(404)
+        .type(html)
+        .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).notFound));
+    const when = new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: found.event.timeZone,
+    }).format(found.event.startsAt);
+    return reply
+      .type(html)
+      .header('Cache-Control', 'no-store')
+      .send(
+        renderListingPage({
+          lang,
+          token: req.params.token,
+          idempotencyKey: randomUUID(),
+          listing: {
+            eventName: found.event.name,
+            venue: found.event.venue,
+            city: found.event.city,
+            when,
+            image: found.event.image,
+            ticketName: found.type.name,
+            remaining: found.remaining,
+            unitCents: found.unitCents,
+            symbol: found.symbol,
+          },
+        }),
+      );
   });
 
-  app.post('/r/:token', {
-    schema: { hide: true, params: token, body: z.object({ quantity: z.coerce.number().int().min(1).max(10), email: auth.email, idempotencyKey: z.string().min(8).max(100) }) },
-  }, async (req, reply) => {
-    const lang = langOf(req.query);
-    try {
-      const { url } = await deps.resale.startPurchase(req.params.token, { quantity: req.body.quantity, email: req.body.email, locale: lang }, req.body.idempotencyKey);
-      return reply.redirect(url, 303);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return reply.code(err.status).type(html).send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).soldOut));
-    }
-  });
+  app.post(
+    '/r/:token',
+    {
+      schema: {
+        hide: true,
+        params: token,
+        body: z.object({
+          quantity: z.coerce.number().int().min(1).max(10),
+          email: auth.email,
+          idempotencyKey: z.string().min(8).max(100),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const lang = langOf(req.query);
+      try {
+        const { url } = await deps.resale.startPurchase(
+          req.params.token,
+          { quantity: req.body.quantity, email: req.body.email, locale: lang },
+          req.body.idempotencyKey,
+        );
+        return reply.redirect(url, 303);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return reply
+          .code(err.status)
+          .type(html)
+          .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).soldOut));
+      }
+    },
+  );
 
   if (deps.sandbox) {
     const order = z.object({ orderId: z.string().max(64) });
     app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
       const lang = langOf(req.query);
       const row = await deps.resale.order(req.params.orderId);
-      if (!row) return reply.code(404).type(html).send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).notFound));
-      if (row.order.status !== 'PENDING') return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).checkout, row.order.status === 'PAID' ? resaleText(lang).paidAlready : resaleText(lang).failed));
-      return reply.type(html).header('Cache-Control', 'no-store').send(renderResaleCheckout({
-        lang, orderId: row.order.id, eventName: row.event.name, ticketName: row.type.name, quantity: row.order.quantity, totalCents: row.order.totalCents, symbol: currencySymbol(row.order.currencyCode),
-      }));
+      if (!row)
+        return reply
+          .code(404)
+          .type(html)
+          .send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).notFound));
+      if (row.order.status !== 'PENDING')
+        return reply
+          .type(html)
+          .send(
+            renderResaleMessage(
+              lang,
+              resaleText(lang).checkout,
+              row.order.status === 'PAID' ? resaleText(lang).paidAlready : resaleText(lang).failed,
+            ),
+          );
+      return reply
+        .type(html)
+        .header('Cache-Control', 'no-store')
+        .send(
+          renderResaleCheckout({
+            lang,
+            orderId: row.order.id,
+            eventName: row.event.name,
+            ticketName: row.type.name,
+            quantity: row.order.quantity,
+            totalCents: row.order.totalCents,
+            symbol: currencySymbol(row.order.currencyCode),
+          }),
+        );
     });
     app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
       const lang = langOf(req.query);
       try {
         const paid = await deps.resale.payOrder(req.params.orderId);
-        if (!paid) return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).paidAlready));
-        return reply.type(html).header('Cache-Control', 'no-store').send(renderResaleConfirmation({ lang, orderId: req.params.orderId, code: paid.code, redeemUrl: `${deps.publicUrl}/${lang}/?PANEL_TAB=REDEEM` }));
+        if (!paid)
+          return reply
+            .type(html)
+            .send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).paidAlready));
+        return reply
+          .type(html)
+          .header('Cache-Control', 'no-store')
+          .send(
+            renderResaleConfirmation({
+              lang,
+              orderId: req.params.orderId,
+              code: paid.code,
+              redeemUrl: `${deps.publicUrl}/${lang}/?PANEL_TAB=REDEEM`,
+            }),
+          );
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return reply.code(err.status).type(html).send(renderResaleMessage(lang, resaleText(lang).checkout, err.code === 'api.resell.order_not_found' ? resaleText(lang).notFound : resaleText(lang).failed));
+        return reply
+          .code(err.status)
+          .type(html)
+          .send(
+            renderResaleMessage(
+              lang,
+              resaleText(lang).checkout,
+              err.code === 'api.resell.order_not_found' ? resaleText(lang).notFound : resaleText(lang).failed,
+            ),
+          );
       }
     });
   }
 
-  app.get('/resale/done/:orderId', { schema: { hide: true, params: z.object({ orderId: z.string().max(64) }) } }, async (req, reply) => {
-    const lang = langOf(req.query);
-    return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));
-  });
+  app.get(
+    '/resale/done/:orderId',
+    { schema: { hide: true, params: z.object({ orderId: z.string().max(64) }) } },
+    async (req, reply) => {
+      const lang = langOf(req.query);
+      return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));
+    },
+  );
 }

@@ -3,16 +3,28 @@ import { and, asc, desc, eq, gt, inArray, isNull, not, sql } from 'drizzle-orm';
 import { ticketIsListed } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
-  events, payoutAccounts, payouts, resaleListingTickets, resaleListings, resaleOrderTickets, resaleOrders, ticketHistory, ticketTypes,
-  userTickets, webhookEvents,
+  events,
+  payoutAccounts,
+  payouts,
+  resaleListingTickets,
+  resaleListings,
+  resaleOrderTickets,
+  resaleOrders,
+  ticketHistory,
+  ticketTypes,
+  userTickets,
+  webhookEvents,
 } from '../../db/schema.js';
 
-
 /** Tickets a user may list: held, access unused, type resellable, event not over, not listed. */
-const eligible = (userId: number, now: Date) => and(
-  eq(userTickets.holderId, userId), isNull(userTickets.eventAccessUsedAt), eq(ticketTypes.isResellable, true), gt(events.endsAt, now),
-  not(ticketIsListed(userTickets.id)),
-);
+const eligible = (userId: number, now: Date) =>
+  and(
+    eq(userTickets.holderId, userId),
+    isNull(userTickets.eventAccessUsedAt),
+    eq(ticketTypes.isResellable, true),
+    gt(events.endsAt, now),
+    not(ticketIsListed(userTickets.id)),
+  );
 
 const typeEvent = { type: ticketTypes, event: events };
 export type ListingRow = typeof resaleListings.$inferSelect;
@@ -27,63 +39,116 @@ export const resaleRepository = {
     const first = preferId
       ? sql<number>`coalesce(max(case when ${userTickets.id} = ${preferId} then ${userTickets.id} end), min(${userTickets.id}))::int`
       : sql<number>`min(${userTickets.id})::int`;
-    return db.select({ ...typeEvent, firstTicketId: first, count: sql<number>`count(*)::int` }).from(userTickets)
+    return db
+      .select({ ...typeEvent, firstTicketId: first, count: sql<number>`count(*)::int` })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eligible(userId, now), inArray(events.country, countries)))
-      .groupBy(ticketTypes.id, events.id).orderBy(asc(events.startsAt), asc(ticketTypes.id));
+      .groupBy(ticketTypes.id, events.id)
+      .orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
   async ticketWithType(db: DbOrTx, userTicketId: number) {
-    const [row] = await db.select({ ticket: userTickets, ...typeEvent, listed: ticketIsListed(userTickets.id) }).from(userTickets)
+    const [row] = await db
+      .select({ ticket: userTickets, ...typeEvent, listed: ticketIsListed(userTickets.id) })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId)).for('update', { of: userTickets });
+      .where(eq(userTickets.id, userTicketId))
+      .for('update', { of: userTickets });
     return row;
   },
   async typeWithEvent(db: DbOrTx, ticketTypeId: number) {
-    const [row] = await db.select(typeEvent).from(ticketTypes).innerJoin(events, eq(events.id, ticketTypes.eventId)).where(eq(ticketTypes.id, ticketTypeId));
+    const [row] = await db
+      .select(typeEvent)
+      .from(ticketTypes)
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(eq(ticketTypes.id, ticketTypeId));
     return row;
   },
   /** Locks and returns up to `limit` eligible ticket ids of a type, `firstId` first. */
-  async lockEligible(db: DbOrTx, userId: number, ticketTypeId: number, firstId: number, now: Date, limit: number): Promise<number[]> {
-    const rows = await db.select({ id: userTickets.id }).from(userTickets)
+  async lockEligible(
+    db: DbOrTx,
+    userId: number,
+    ticketTypeId: number,
+    firstId: number,
+    now: Date,
+    limit: number,
+  ): Promise<number[]> {
+    const rows = await db
+      .select({ id: userTickets.id })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eligible(userId, now), eq(userTickets.ticketTypeId, ticketTypeId)))
-      .orderBy(sql`${userTickets.id} = ${firstId} desc`, asc(userTickets.id)).limit(limit).for('update', { of: userTickets });
+      .orderBy(sql`${userTickets.id} = ${firstId} desc`, asc(userTickets.id))
+      .limit(limit)
+      .for('update', { of: userTickets });
     return rows.map((r) => r.id);
   },
   async listingByIdempotencyKey(db: DbOrTx, sellerId: number, key: string) {
-    const [row] = await db.select().from(resaleListings).where(and(eq(resaleListings.sellerId, sellerId), eq(resaleListings.idempotencyKey, key)));
+    const [row] = await db
+      .select()
+      .from(resaleListings)
+      .where(and(eq(resaleListings.sellerId, sellerId), eq(resaleListings.idempotencyKey, key)));
     return row;
   },
   async insertListing(db: DbOrTx, row: typeof resaleListings.$inferInsert, ticketIds: number[]): Promise<ListingRow> {
     const [listing] = await db.insert(resaleListings).values(row).returning();
-    await db.insert(resaleListingTickets).values(ticketIds.map((userTicketId) => ({ listingId: listing.id, userTicketId, status: 'LISTED' })));
+    await db
+      .insert(resaleListingTickets)
+      .values(ticketIds.map((userTicketId) => ({ listingId: listing.id, userTicketId, status: 'LISTED' })));
     return listing;
   },
   /** A seller's listings with their type and first ticket id; `which` picks live ones or those with sales. */
   async listingsOf(db: DbOrTx, sellerId: number, which: 'SALE' | 'SOLD') {
-    return db.select({ listing: resaleListings, type: ticketTypes, event: events, firstTicketId: sql<number>`(select min(${resaleListingTickets.userTicketId}) from ${resaleListingTickets} where ${resaleListingTickets.listingId} = ${resaleListings.id})::int` })
-      .from(resaleListings).innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId)).innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eq(resaleListings.sellerId, sellerId), which === 'SALE' ? eq(resaleListings.status, 'LISTED') : gt(resaleListings.soldQuantity, 0)))
+    return db
+      .select({
+        listing: resaleListings,
+        type: ticketTypes,
+        event: events,
+        firstTicketId: sql<number>`(select min(${resaleListingTickets.userTicketId}) from ${resaleListingTickets} where ${resaleListingTickets.listingId} = ${resaleListings.id})::int`,
+      })
+      .from(resaleListings)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(
+        and(
+          eq(resaleListings.sellerId, sellerId),
+          which === 'SALE' ? eq(resaleListings.status, 'LISTED') : gt(resaleListings.soldQuantity, 0),
+        ),
+      )
       .orderBy(desc(which === 'SALE' ? resaleListings.listedAt : resaleListings.soldAt));
   },
   /** The seller's LISTED listing that holds a ticket, row-locked. */
   async liveListingOfTicket(db: DbOrTx, sellerId: number, userTicketId: number) {
-    const [row] = await db.select({ listing: resaleListings }).from(resaleListings)
+    const [row] = await db
+      .select({ listing: resaleListings })
+      .from(resaleListings)
       .innerJoin(resaleListingTickets, eq(resaleListingTickets.listingId, resaleListings.id))
-      .where(and(eq(resaleListings.sellerId, sellerId), eq(resaleListings.status, 'LISTED'), eq(resaleListingTickets.userTicketId, userTicketId)))
+      .where(
+        and(
+          eq(resaleListings.sellerId, sellerId),
+          eq(resaleListings.status, 'LISTED'),
+          eq(resaleListingTickets.userTicketId, userTicketId),
+        ),
+      )
       .for('update', { of: resaleListings });
     return row?.listing;
   },
   async delist(db: DbOrTx, listingId: number, at: Date): Promise<void> {
-    await db.update(resaleListingTickets).set({ status: 'RETURNED' }).where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.status, 'LISTED')));
+    await db
+      .update(resaleListingTickets)
+      .set({ status: 'RETURNED' })
+      .where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.status, 'LISTED')));
     await db.update(resaleListings).set({ status: 'DELISTED', delistedAt: at }).where(eq(resaleListings.id, listingId));
   },
   async listingByToken(db: DbOrTx, token: string) {
-    const [row] = await db.select({ listing: resaleListings, ...typeEvent }).from(resaleListings)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId)).innerJoin(events, eq(events.id, ticketTypes.eventId))
+    const [row] = await db
+      .select({ listing: resaleListings, ...typeEvent })
+      .from(resaleListings)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(resaleListings.shareToken, token));
     return row;
   },
@@ -100,40 +165,89 @@ export const resaleRepository = {
    * this one); returns the id of the order that holds the key.
    */
   async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<string> {
-    const [inserted] = await db.insert(resaleOrders).values(row).onConflictDoNothing({ target: resaleOrders.idempotencyKey }).returning({ id: resaleOrders.id });
+    const [inserted] = await db
+      .insert(resaleOrders)
+      .values(row)
+      .onConflictDoNothing({ target: resaleOrders.idempotencyKey })
+      .returning({ id: resaleOrders.id });
     if (inserted) return inserted.id;
-    const [held] = await db.select({ id: resaleOrders.id }).from(resaleOrders).where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
+    const [held] = await db
+      .select({ id: resaleOrders.id })
+      .from(resaleOrders)
+      .where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
     return held.id;
   },
   async setCheckoutSession(db: DbOrTx, orderId: string, sessionId: string): Promise<void> {
     await db.update(resaleOrders).set({ checkoutSessionId: sessionId }).where(eq(resaleOrders.id, orderId));
   },
   async order(db: DbOrTx, id: string, lock = false) {
-    const q = db.select({ order: resaleOrders, listing: resaleListings, ...typeEvent }).from(resaleOrders)
+    const q = db
+      .select({ order: resaleOrders, listing: resaleListings, ...typeEvent })
+      .from(resaleOrders)
       .innerJoin(resaleListings, eq(resaleListings.id, resaleOrders.listingId))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId)).innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(resaleOrders.id, id));
     const [row] = lock ? await q.for('update', { of: resaleOrders }) : await q;
     return row;
   },
   /** Locks up to `n` LISTED tickets of a listing. */
   async lockListedTickets(db: DbOrTx, listingId: number, n: number): Promise<number[]> {
-    const rows = await db.select({ id: resaleListingTickets.userTicketId }).from(resaleListingTickets)
+    const rows = await db
+      .select({ id: resaleListingTickets.userTicketId })
+      .from(resaleListingTickets)
       .where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.status, 'LISTED')))
-      .orderBy(asc(resaleListingTickets.userTicketId)).limit(n).for('update');
+      .orderBy(asc(resaleListingTickets.userTicketId))
+      .limit(n)
+      .for('update');
     return rows.map((r) => r.id);
   },
   /** Withdraws sold tickets from the seller: held by nobody, under the order's code. */
-  async sell(db: DbOrTx, p: { listing: ListingRow; orderId: string; ticketIds: number[]; codeHash: string; payoutCents: number; at: Date }): Promise<void> {
+  async sell(
+    db: DbOrTx,
+    p: { listing: ListingRow; orderId: string; ticketIds: number[]; codeHash: string; payoutCents: number; at: Date },
+  ): Promise<void> {
     const n = p.ticketIds.length;
-    await db.update(resaleListingTickets).set({ status: 'SOLD' }).where(and(eq(resaleListingTickets.listingId, p.listing.id), inArray(resaleListingTickets.userTicketId, p.ticketIds)));
+    await db
+      .update(resaleListingTickets)
+      .set({ status: 'SOLD' })
+      .where(
+        and(eq(resaleListingTickets.listingId, p.listing.id), inArray(resaleListingTickets.userTicketId, p.ticketIds)),
+      );
     await db.update(userTickets).set({ holderId: null }).where(inArray(userTickets.id, p.ticketIds));
-    await db.insert(resaleOrderTickets).values(p.ticketIds.map((userTicketId) => ({ orderId: p.orderId, userTicketId })));
-    await db.insert(ticketHistory).values(p.ticketIds.map((userTicketId) => ({ userTicketId, fromUserId: p.listing.sellerId, toUserId: null, kind: 'RESALE_SOLD', at: p.at })));
+    await db
+      .insert(resaleOrderTickets)
+      .values(p.ticketIds.map((userTicketId) => ({ orderId: p.orderId, userTicketId })));
+    await db
+      .insert(ticketHistory)
+      .values(
+        p.ticketIds.map((userTicketId) => ({
+          userTicketId,
+          fromUserId: p.listing.sellerId,
+          toUserId: null,
+          kind: 'RESALE_SOLD',
+          at: p.at,
+        })),
+      );
     const sold = p.listing.soldQuantity + n;
-    await db.update(resaleListings).set({ soldQuantity: sold, soldAt: p.at, status: sold >= p.listing.quantity ? 'SOLD' : 'LISTED' }).where(eq(resaleListings.id, p.listing.id));
-    await db.update(resaleOrders).set({ status: 'PAID', paidAt: p.at, codeHash: p.codeHash }).where(eq(resaleOrders.id, p.orderId));
-    await db.insert(payouts).values({ orderId: p.orderId, sellerId: p.listing.sellerId, amountCents: p.payoutCents, currencyCode: p.listing.currencyCode, status: 'PENDING', createdAt: p.at });
+    await db
+      .update(resaleListings)
+      .set({ soldQuantity: sold, soldAt: p.at, status: sold >= p.listing.quantity ? 'SOLD' : 'LISTED' })
+      .where(eq(resaleListings.id, p.listing.id));
+    await db
+      .update(resaleOrders)
+      .set({ status: 'PAID', paidAt: p.at, codeHash: p.codeHash })
+      .where(eq(resaleOrders.id, p.orderId));
+    await db
+      .insert(payouts)
+      .values({
+        orderId: p.orderId,
+        sellerId: p.listing.sellerId,
+        amountCents: p.payoutCents,
+        currencyCode: p.listing.currencyCode,
+        status: 'PENDING',
+        createdAt: p.at,
+      });
   },
   async markOrderFailed(db: DbOrTx, orderId: string): Promise<void> {
     await db.update(resaleOrders).set({ status: 'FAILED' }).where(eq(resaleOrders.id, orderId));
@@ -143,12 +257,29 @@ export const resaleRepository = {
     return row;
   },
   async orderTicketIds(db: DbOrTx, orderId: string): Promise<number[]> {
-    const rows = await db.select({ id: resaleOrderTickets.userTicketId }).from(resaleOrderTickets).where(eq(resaleOrderTickets.orderId, orderId)).orderBy(asc(resaleOrderTickets.userTicketId));
+    const rows = await db
+      .select({ id: resaleOrderTickets.userTicketId })
+      .from(resaleOrderTickets)
+      .where(eq(resaleOrderTickets.orderId, orderId))
+      .orderBy(asc(resaleOrderTickets.userTicketId));
     return rows.map((r) => r.id);
   },
   async redeem(db: DbOrTx, p: { orderId: string; userId: number; ticketIds: number[]; at: Date }): Promise<void> {
-    await db.update(userTickets).set({ holderId: p.userId }).where(and(inArray(userTickets.id, p.ticketIds), isNull(userTickets.holderId)));
-    await db.insert(ticketHistory).values(p.ticketIds.map((userTicketId) => ({ userTicketId, fromUserId: null, toUserId: p.userId, kind: 'RESALE_REDEEMED', at: p.at })));
+    await db
+      .update(userTickets)
+      .set({ holderId: p.userId })
+      .where(and(inArray(userTickets.id, p.ticketIds), isNull(userTickets.holderId)));
+    await db
+      .insert(ticketHistory)
+      .values(
+        p.ticketIds.map((userTicketId) => ({
+          userTicketId,
+          fromUserId: null,
+          toUserId: p.userId,
+          kind: 'RESALE_REDEEMED',
+          at: p.at,
+        })),
+      );
     await db.update(resaleOrders).set({ redeemedAt: p.at, redeemedBy: p.userId }).where(eq(resaleOrders.id, p.orderId));
   },
   async payoutsOf(db: DbOrTx, sellerId: number) {
@@ -162,9 +293,19 @@ export const resaleRepository = {
   async insertPayoutAccount(db: DbOrTx, row: typeof payoutAccounts.$inferInsert): Promise<void> {
     await db.insert(payoutAccounts).values(row).onConflictDoNothing();
   },
-  async setPayoutAccountStatus(db: DbOrTx, where: { userId?: number; externalId?: string }, set: { status: string; country?: string | null; verifiedAt: Date | null }): Promise<void> {
-    await db.update(payoutAccounts).set(set)
-      .where(where.userId !== undefined ? eq(payoutAccounts.userId, where.userId) : eq(payoutAccounts.externalId, where.externalId!));
+  async setPayoutAccountStatus(
+    db: DbOrTx,
+    where: { userId?: number; externalId?: string },
+    set: { status: string; country?: string | null; verifiedAt: Date | null },
+  ): Promise<void> {
+    await db
+      .update(payoutAccounts)
+      .set(set)
+      .where(
+        where.userId !== undefined
+          ? eq(payoutAccounts.userId, where.userId)
+          : eq(payoutAccounts.externalId, where.externalId!),
+      );
   },
   /** Records a webhook event id; false when it was seen before. */
   async recordWebhookEvent(db: DbOrTx, id: string, type: string, at: Date): Promise<boolean> {

@@ -11,44 +11,115 @@ import type { ResaleService } from './resale.service.js';
 
 const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.length <= 100 ? h : undefined);
 
-export function resaleRoutes(app: App, deps: { resale: ResaleService; requireAuth: PreHandler; redeemPerMinute: number }) {
+export function resaleRoutes(
+  app: App,
+  deps: { resale: ResaleService; requireAuth: PreHandler; redeemPerMinute: number },
+) {
   const pre = { preHandler: deps.requireAuth };
   const listings = z.array(resell.listingWithTotals);
   // `userTicketId` (optional): the ticket the user came from; its group reports it as `userTicketId`.
   const availableQuery = z.object({ userTicketId: z.coerce.number().int().positive().max(2_147_483_647).optional() });
-  app.get('/resell/tickets/available', { ...pre, schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } } },
-    async (req) => deps.resale.available(req.auth.userId, req.query.userTicketId));
-  app.post('/resell/ticket/calculation', { ...pre, schema: { tags: ['resale'], body: resell.priceCalculationRequest, response: { 200: resell.priceCalculationResponse } } },
-    async (req) => deps.resale.calculate(req.body.ticketId, req.body.selectedPrice, req.body.quantity));
-  app.post('/resell', { ...pre, schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } } },
-    async (req) => deps.resale.create(req.auth.userId, req.body, idemKey(req.headers['idempotency-key'])));
-  app.get('/resell', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) => deps.resale.listings(req.auth.userId, 'SALE'));
-  app.get('/resell/ticket/sales', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) => deps.resale.listings(req.auth.userId, 'SALE'));
-  app.get('/resell/tickets/sold', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) => deps.resale.listings(req.auth.userId, 'SOLD'));
-  app.post('/resell/unlist', { ...pre, schema: { tags: ['resale'], body: resell.unlistRequest } }, async (req, reply) => {
-    await deps.resale.unlist(req.auth.userId, req.body.userTicketId);
-    return reply.code(204).send();
-  });
-  app.post('/resell/stripe-connect', { ...pre, schema: { tags: ['payouts'], body: resell.stripeConnectRequest, response: { 200: resell.clientSecretResponse } } },
-    async (req) => deps.resale.connect(req.auth.userId, req.body.country));
-  app.get('/resell/stripe', { ...pre, schema: { tags: ['payouts'], response: { 200: resell.clientSecretResponse } } }, async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    return deps.resale.accountState(req.auth.userId);
-  });
-  app.post('/resell/sandbox-onboarding', { ...pre, schema: { tags: ['payouts'], body: resell.sandboxOnboardingRequest } }, async (req, reply) => {
-    await deps.resale.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
-    return reply.code(204).send();
-  });
-  app.post('/resell/redeem/:secret', {
-    ...pre, config: { rateLimit: { max: deps.redeemPerMinute, timeWindow: '1 minute' } },
-    schema: { tags: ['resale'], params: z.strictObject({ secret: z.string().min(1).max(64) }), response: { 200: resell.redeemResponse } },
-  }, async (req) => deps.resale.redeem(req.auth.userId, req.params.secret));
-  app.post('/resell/:ticketId', {
-    schema: { tags: ['resale'], summary: 'The secret-code PDF of a paid order (ticketId = order id)', params: z.strictObject({ ticketId: z.string().max(64) }), body: z.object({ code: z.string().min(1).max(64) }) },
-  }, async (req, reply) => {
-    const pdf = await deps.resale.codePdf(req.params.ticketId, req.body.code);
-    return reply.type('application/pdf').header('Content-Disposition', 'attachment; filename="tickets-code.pdf"').header('Cache-Control', 'no-store').send(pdf);
-  });
+  app.get(
+    '/resell/tickets/available',
+    {
+      ...pre,
+      schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } },
+    },
+    async (req) => deps.resale.available(req.auth.userId, req.query.userTicketId),
+  );
+  app.post(
+    '/resell/ticket/calculation',
+    {
+      ...pre,
+      schema: {
+        tags: ['resale'],
+        body: resell.priceCalculationRequest,
+        response: { 200: resell.priceCalculationResponse },
+      },
+    },
+    async (req) => deps.resale.calculate(req.body.ticketId, req.body.selectedPrice, req.body.quantity),
+  );
+  app.post(
+    '/resell',
+    {
+      ...pre,
+      schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } },
+    },
+    async (req) => deps.resale.create(req.auth.userId, req.body, idemKey(req.headers['idempotency-key'])),
+  );
+  app.get('/resell', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
+    deps.resale.listings(req.auth.userId, 'SALE'),
+  );
+  app.get('/resell/ticket/sales', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
+    deps.resale.listings(req.auth.userId, 'SALE'),
+  );
+  app.get('/resell/tickets/sold', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
+    deps.resale.listings(req.auth.userId, 'SOLD'),
+  );
+  app.post(
+    '/resell/unlist',
+    { ...pre, schema: { tags: ['resale'], body: resell.unlistRequest } },
+    async (req, reply) => {
+      await deps.resale.unlist(req.auth.userId, req.body.userTicketId);
+      return reply.code(204).send();
+    },
+  );
+  app.post(
+    '/resell/stripe-connect',
+    {
+      ...pre,
+      schema: { tags: ['payouts'], body: resell.stripeConnectRequest, response: { 200: resell.clientSecretResponse } },
+    },
+    async (req) => deps.resale.connect(req.auth.userId, req.body.country),
+  );
+  app.get(
+    '/resell/stripe',
+    { ...pre, schema: { tags: ['payouts'], response: { 200: resell.clientSecretResponse } } },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.resale.accountState(req.auth.userId);
+    },
+  );
+  app.post(
+    '/resell/sandbox-onboarding',
+    { ...pre, schema: { tags: ['payouts'], body: resell.sandboxOnboardingRequest } },
+    async (req, reply) => {
+      await deps.resale.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
+      return reply.code(204).send();
+    },
+  );
+  app.post(
+    '/resell/redeem/:secret',
+    {
+      ...pre,
+      config: { rateLimit: { max: deps.redeemPerMinute, timeWindow: '1 minute' } },
+      schema: {
+        tags: ['resale'],
+        params: z.strictObject({ secret: z.string().min(1).max(64) }),
+        response: { 200: resell.redeemResponse },
+      },
+    },
+    async (req) => deps.resale.redeem(req.auth.userId, req.params.secret),
+  );
+  app.post(
+    '/resell/:ticketId',
+    {
+      schema: {
+        tags: ['resale'],
+        summary: 'The secret-code PDF of a paid order (ticketId = order id)',
+        params: z.strictObject({ ticketId: z.string().max(64) }),
+        body: z.object({ code: z.string().min(1).max(64) }),
+      },
+    },
+    async (req, reply) => {
+      const pdf = await deps.resale.codePdf(req.params.ticketId, req.body.code);
+      return reply
+        .type('application/pdf')
+        .header('Content-Disposition', 'attachment; filename="tickets-code.pdf"')
+        .header('Cache-Control', 'no-store')
+        .send(pdf);
+    },
+  );
   // Stripe webhooks need the raw body for the signature check.
   app.register(async (hook) => {
     hook.removeContentTypeParser('application/json');

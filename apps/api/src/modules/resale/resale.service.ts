@@ -19,7 +19,8 @@ import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
 
-const hashCode = (code: string) => createHash('sha256').update(code.trim().toUpperCase().replace(/[\s-]/g, '')).digest('hex');
+const hashCode = (code: string) =>
+  createHash('sha256').update(code.trim().toUpperCase().replace(/[\s-]/g, '')).digest('hex');
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 /** A 16-character Crockford base32 code (80 bits), shown in groups of four. */
 function newCode(): string {
@@ -27,14 +28,24 @@ function newCode(): string {
   let bits = 0n;
   for (const b of bytes) bits = (bits << 8n) | BigInt(b);
   let out = '';
-  for (let i = 0; i < 16; i++) { out = CROCKFORD[Number(bits & 31n)] + out; bits >>= 5n; }
+  for (let i = 0; i < 16; i++) {
+    out = CROCKFORD[Number(bits & 31n)] + out;
+    bits >>= 5n;
+  }
   return out.match(/.{4}/g)!.join('-');
 }
 
 /** How resale names a ticket type to its holder: "Event · Type" (as redeem does). */
 const displayName = (event: { name: string }, type: { name: string }) => `${event.name} · ${type.name}`;
 
-export interface ResaleDeps { database: Database; config: Config; mail: MailProvider; payouts: PayoutProvider; now: () => Date; userEmail: (userId: number) => Promise<string> }
+export interface ResaleDeps {
+  database: Database;
+  config: Config;
+  mail: MailProvider;
+  payouts: PayoutProvider;
+  now: () => Date;
+  userEmail: (userId: number) => Promise<string>;
+}
 
 export function createResaleService(deps: ResaleDeps) {
   const { config, payouts, now } = deps;
@@ -42,13 +53,27 @@ export function createResaleService(deps: ResaleDeps) {
   const feeOf = (priceCents: number) => Math.round((priceCents * config.resaleFeeBps) / 10_000);
   const shareUrl = (token: string) => `${config.publicUrl}/r/${token}`;
 
-  function toListing(row: { listing: ListingRow; type: { name: string; logo: string | null }; event: { name: string }; firstTicketId: number }) {
+  function toListing(row: {
+    listing: ListingRow;
+    type: { name: string; logo: string | null };
+    event: { name: string };
+    firstTicketId: number;
+  }) {
     const l = row.listing;
     return {
-      userTicketId: row.firstTicketId, name: displayName(row.event, row.type), ticketLogo: row.type.logo, price: fromCents(l.priceCents),
-      currencySymbol: currencySymbol(l.currencyCode), listedDate: l.listedAt.toISOString(), soldDate: l.soldAt?.toISOString() ?? null,
+      userTicketId: row.firstTicketId,
+      name: displayName(row.event, row.type),
+      ticketLogo: row.type.logo,
+      price: fromCents(l.priceCents),
+      currencySymbol: currencySymbol(l.currencyCode),
+      listedDate: l.listedAt.toISOString(),
+      soldDate: l.soldAt?.toISOString() ?? null,
       shareLinkUrl: shareUrl(l.shareToken),
-      listingId: l.id, quantity: l.quantity, soldQuantity: l.soldQuantity, serviceFee: fromCents(l.feeCents), total: fromCents(l.priceCents + l.feeCents),
+      listingId: l.id,
+      quantity: l.quantity,
+      soldQuantity: l.soldQuantity,
+      serviceFee: fromCents(l.feeCents),
+      total: fromCents(l.priceCents + l.feeCents),
     };
   }
 
@@ -66,7 +91,14 @@ export function createResaleService(deps: ResaleDeps) {
         await repo.markOrderFailed(tx, orderId);
         return 'unavailable' as const;
       }
-      await repo.sell(tx, { listing, orderId, ticketIds: ids, codeHash: hashCode(code), payoutCents: row.order.totalCents - row.order.feeCents, at });
+      await repo.sell(tx, {
+        listing,
+        orderId,
+        ticketIds: ids,
+        codeHash: hashCode(code),
+        payoutCents: row.order.totalCents - row.order.feeCents,
+        at,
+      });
       return { row };
     });
     if (result === 'unavailable') throw new AppError('api.resell.listing_unavailable');
@@ -74,11 +106,24 @@ export function createResaleService(deps: ResaleDeps) {
     const { order, event, type } = result.row;
     const lang = (order.locale === 'es' ? 'es' : 'en') as MailLocale;
     const redeemUrl = `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`;
-    const pdf = await renderCodePdf({ lang, eventName: event.name, venue: event.venue, city: event.city, startsAt: event.startsAt.toISOString(), ticketName: type.name, quantity: order.quantity, code, redeemUrl });
-    await deps.mail.send({
-      to: order.buyerEmail, ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
-      attachments: [{ filename: 'tickets-code.pdf', content: pdf, contentType: 'application/pdf' }],
-    }).catch(() => undefined);
+    const pdf = await renderCodePdf({
+      lang,
+      eventName: event.name,
+      venue: event.venue,
+      city: event.city,
+      startsAt: event.startsAt.toISOString(),
+      ticketName: type.name,
+      quantity: order.quantity,
+      code,
+      redeemUrl,
+    });
+    await deps.mail
+      .send({
+        to: order.buyerEmail,
+        ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
+        attachments: [{ filename: 'tickets-code.pdf', content: pdf, contentType: 'application/pdf' }],
+      })
+      .catch(() => undefined);
     return { code };
   }
 
@@ -93,8 +138,14 @@ export function createResaleService(deps: ResaleDeps) {
     async available(userId: number, preferUserTicketId?: number) {
       const rows = await repo.availableByType(db, userId, now(), config.resaleCountries, preferUserTicketId);
       return rows.map((r) => ({
-        userTicketId: r.firstTicketId, ticketId: r.type.id, ticketName: displayName(r.event, r.type), ticketLogo: r.type.logo, availableTicketCount: r.count,
-        ticketPrice: fromCents(r.type.priceCents), maxTicketPrice: fromCents(r.type.maxResalePriceCents), currencyCode: r.type.currencyCode,
+        userTicketId: r.firstTicketId,
+        ticketId: r.type.id,
+        ticketName: displayName(r.event, r.type),
+        ticketLogo: r.type.logo,
+        availableTicketCount: r.count,
+        ticketPrice: fromCents(r.type.priceCents),
+        maxTicketPrice: fromCents(r.type.maxResalePriceCents),
+        currencyCode: r.type.currencyCode,
         currencySymbol: currencySymbol(r.type.currencyCode),
       }));
     },
@@ -109,7 +160,11 @@ export function createResaleService(deps: ResaleDeps) {
       const priceCents = toCents(selectedPrice);
       if (priceCents > row.type.maxResalePriceCents) throw new AppError('invalid_prices');
       const fee = feeOf(priceCents);
-      return { basePrice: fromCents(priceCents * quantity), serviceFee: fromCents(fee * quantity), totalPrice: fromCents((priceCents + fee) * quantity) };
+      return {
+        basePrice: fromCents(priceCents * quantity),
+        serviceFee: fromCents(fee * quantity),
+        totalPrice: fromCents((priceCents + fee) * quantity),
+      };
     },
 
     /**
@@ -119,7 +174,11 @@ export function createResaleService(deps: ResaleDeps) {
      *   `api.resell.create.not_resellable` (409), `api.resell.not_supported_country` (400), `invalid_prices` (400),
      *   `api.resell.create.quantity_exceeded` (400), `api.invalid_request_body` (400, currency mismatch).
      */
-    async create(userId: number, input: { userTicketId: number; amountCount: number; price: number; currencyCode: string }, idempotencyKey?: string) {
+    async create(
+      userId: number,
+      input: { userTicketId: number; amountCount: number; price: number; currencyCode: string },
+      idempotencyKey?: string,
+    ) {
       if (idempotencyKey) {
         const existing = await repo.listingByIdempotencyKey(db, userId, idempotencyKey);
         if (existing) return { shareLinkUrl: shareUrl(existing.shareToken) };
@@ -132,19 +191,34 @@ export function createResaleService(deps: ResaleDeps) {
           const row = await repo.ticketWithType(tx, input.userTicketId);
           if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
           if (row.listed) throw new AppError('api.resell.create.already_listed');
-          if (!row.type.isResellable || row.ticket.eventAccessUsedAt || row.event.endsAt <= at) throw new AppError('api.resell.create.not_resellable');
-          if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
-          if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');
+          if (!row.type.isResellable || row.ticket.eventAccessUsedAt || row.event.endsAt <= at)
+            throw new AppError('api.resell.create.not_resellable');
+          if (!config.resaleCountries.includes(row.event.country))
+            throw new AppError('api.resell.not_supported_country');
+          if (input.currencyCode.toUpperCase() !== row.type.currencyCode)
+            throw new AppError('api.invalid_request_body');
           const priceCents = toCents(input.price);
           if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
           const ids = await repo.lockEligible(tx, userId, row.type.id, row.ticket.id, at, input.amountCount);
           // A concurrent listing committed while we waited for the row lock: our first read was stale.
           if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
           if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
-          return repo.insertListing(tx, {
-            sellerId: userId, ticketTypeId: row.type.id, quantity: ids.length, priceCents, feeCents: feeOf(priceCents), currencyCode: row.type.currencyCode,
-            status: 'LISTED', shareToken: randomBytes(12).toString('base64url'), idempotencyKey: idempotencyKey ?? null, listedAt: at,
-          }, ids);
+          return repo.insertListing(
+            tx,
+            {
+              sellerId: userId,
+              ticketTypeId: row.type.id,
+              quantity: ids.length,
+              priceCents,
+              feeCents: feeOf(priceCents),
+              currencyCode: row.type.currencyCode,
+              status: 'LISTED',
+              shareToken: randomBytes(12).toString('base64url'),
+              idempotencyKey: idempotencyKey ?? null,
+              listedAt: at,
+            },
+            ids,
+          );
         });
         return { shareLinkUrl: shareUrl(listing.shareToken) };
       } catch (err) {
@@ -180,35 +254,64 @@ export function createResaleService(deps: ResaleDeps) {
       const row = await repo.listingByToken(db, token);
       if (!row) return undefined;
       const l = row.listing;
-      return { ...row, remaining: l.status === 'LISTED' ? l.quantity - l.soldQuantity : 0, unitCents: l.priceCents + l.feeCents, symbol: currencySymbol(l.currencyCode) };
+      return {
+        ...row,
+        remaining: l.status === 'LISTED' ? l.quantity - l.soldQuantity : 0,
+        unitCents: l.priceCents + l.feeCents,
+        symbol: currencySymbol(l.currencyCode),
+      };
     },
 
     /**
      * Starts a purchase from a share link: a PENDING order and the checkout URL. Honours an idempotency key.
      * @throws AppError `api.resell.listing_not_found` (404), `api.resell.listing_unavailable` (409, not enough left).
      */
-    async startPurchase(token: string, input: { quantity: number; email: string; locale: string }, idempotencyKey: string) {
+    async startPurchase(
+      token: string,
+      input: { quantity: number; email: string; locale: string },
+      idempotencyKey: string,
+    ) {
       const existing = await repo.orderByIdempotencyKey(db, idempotencyKey);
-      if (existing && existing.status !== 'PENDING') return { orderId: existing.id, url: `${config.publicUrl}/resale/done/${existing.id}` };
+      if (existing && existing.status !== 'PENDING')
+        return { orderId: existing.id, url: `${config.publicUrl}/resale/done/${existing.id}` };
       const row = await repo.listingByToken(db, token);
       if (!row) throw new AppError('api.resell.listing_not_found');
       const l = row.listing;
-      if (l.status !== 'LISTED' || l.quantity - l.soldQuantity < input.quantity) throw new AppError('api.resell.listing_unavailable');
+      if (l.status !== 'LISTED' || l.quantity - l.soldQuantity < input.quantity)
+        throw new AppError('api.resell.listing_unavailable');
       const unit = l.priceCents + l.feeCents;
-      const orderId = existing?.id ?? await repo.insertOrder(db, {
-        id: randomUUID(), listingId: l.id, quantity: input.quantity, buyerEmail: input.email, locale: input.locale === 'es' ? 'es' : 'en',
-        totalCents: unit * input.quantity, feeCents: l.feeCents * input.quantity, currencyCode: l.currencyCode, status: 'PENDING', idempotencyKey, createdAt: now(),
-      });
+      const orderId =
+        existing?.id ??
+        (await repo.insertOrder(db, {
+          id: randomUUID(),
+          listingId: l.id,
+          quantity: input.quantity,
+          buyerEmail: input.email,
+          locale: input.locale === 'es' ? 'es' : 'en',
+          totalCents: unit * input.quantity,
+          feeCents: l.feeCents * input.quantity,
+          currencyCode: l.currencyCode,
+          status: 'PENDING',
+          idempotencyKey,
+          createdAt: now(),
+        }));
       const checkout = await payouts.createCheckout({
-        orderId, currencyCode: l.currencyCode, unitAmountCents: unit, quantity: input.quantity, productName: `${row.event.name} - ${row.type.name}`,
-        buyerEmail: input.email, successUrl: `${config.publicUrl}/resale/done/${orderId}`, cancelUrl: `${config.publicUrl}/r/${token}`,
+        orderId,
+        currencyCode: l.currencyCode,
+        unitAmountCents: unit,
+        quantity: input.quantity,
+        productName: `${row.event.name} - ${row.type.name}`,
+        buyerEmail: input.email,
+        successUrl: `${config.publicUrl}/resale/done/${orderId}`,
+        cancelUrl: `${config.publicUrl}/r/${token}`,
       });
       await repo.setCheckoutSession(db, orderId, checkout.sessionId);
       return { orderId, url: checkout.url };
     },
 
     /** The order with its listing, type and event (checkout and confirmation pages). */
-    order: (orderId: string) => (/^[0-9a-f-]{36}$/i.test(orderId) ? repo.order(db, orderId) : Promise.resolve(undefined)),
+    order: (orderId: string) =>
+      /^[0-9a-f-]{36}$/i.test(orderId) ? repo.order(db, orderId) : Promise.resolve(undefined),
 
     /**
      * POST /resell/{ticketId}: the code PDF of a paid order, for whoever knows its code.
@@ -216,11 +319,19 @@ export function createResaleService(deps: ResaleDeps) {
      */
     async codePdf(orderId: string, code: string): Promise<Buffer> {
       const row = /^[0-9a-f-]{36}$/i.test(orderId) ? await repo.order(db, orderId) : undefined;
-      if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code)) throw new AppError('api.resell.redeem.invalid_code');
+      if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code))
+        throw new AppError('api.resell.redeem.invalid_code');
       const lang = row.order.locale === 'es' ? 'es' : 'en';
       return renderCodePdf({
-        lang, eventName: row.event.name, venue: row.event.venue, city: row.event.city, startsAt: row.event.startsAt.toISOString(), ticketName: row.type.name,
-        quantity: row.order.quantity, code: code.trim().toUpperCase(), redeemUrl: `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`,
+        lang,
+        eventName: row.event.name,
+        venue: row.event.venue,
+        city: row.event.city,
+        startsAt: row.event.startsAt.toISOString(),
+        ticketName: row.type.name,
+        quantity: row.order.quantity,
+        code: code.trim().toUpperCase(),
+        redeemUrl: `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`,
       });
     },
 
@@ -253,7 +364,14 @@ export function createResaleService(deps: ResaleDeps) {
       let account = await repo.payoutAccount(db, userId);
       if (!account) {
         const { externalId } = await payouts.createAccount({ email: await deps.userEmail(userId), country });
-        await repo.insertPayoutAccount(db, { userId, provider: payouts.kind, externalId, country, status: 'PENDING', createdAt: now() });
+        await repo.insertPayoutAccount(db, {
+          userId,
+          provider: payouts.kind,
+          externalId,
+          country,
+          status: 'PENDING',
+          createdAt: now(),
+        });
         account = (await repo.payoutAccount(db, userId))!;
       }
       return { clientSecret: await payouts.createAccountSession(account.externalId) };
@@ -263,7 +381,10 @@ export function createResaleService(deps: ResaleDeps) {
     async accountState(userId: number): Promise<{ clientSecret: string; verified: boolean }> {
       const account = await repo.payoutAccount(db, userId);
       if (!account) return { clientSecret: '', verified: false };
-      return { clientSecret: await payouts.createAccountSession(account.externalId), verified: account.status === 'VERIFIED' };
+      return {
+        clientSecret: await payouts.createAccountSession(account.externalId),
+        verified: account.status === 'VERIFIED',
+      };
     },
 
     /**
@@ -275,7 +396,11 @@ export function createResaleService(deps: ResaleDeps) {
     async sandboxOnboard(userId: number, input: { country: string }): Promise<void> {
       if (!config.resaleCountries.includes(input.country)) throw new AppError('api.resell.not_supported_country');
       await this.connect(userId, input.country);
-      await repo.setPayoutAccountStatus(db, { userId }, { status: 'VERIFIED', country: input.country, verifiedAt: now() });
+      await repo.setPayoutAccountStatus(
+        db,
+        { userId },
+        { status: 'VERIFIED', country: input.country, verifiedAt: now() },
+      );
     },
 
     /**
@@ -285,13 +410,23 @@ export function createResaleService(deps: ResaleDeps) {
      */
     async webhook(rawBody: Buffer, signature: string): Promise<void> {
       let event: PayoutEvent;
-      try { event = payouts.parseWebhook(rawBody, signature); } catch { throw new AppError('api.resell.webhook_invalid'); }
+      try {
+        event = payouts.parseWebhook(rawBody, signature);
+      } catch {
+        throw new AppError('api.resell.webhook_invalid');
+      }
       if (!(await repo.recordWebhookEvent(db, event.id, event.type, now()))) return;
       if (event.type === 'account.updated') {
         const ok = event.verified && (!event.country || config.resaleCountries.includes(event.country));
-        await repo.setPayoutAccountStatus(db, { externalId: event.accountId }, { status: ok ? 'VERIFIED' : 'PENDING', country: event.country, verifiedAt: ok ? now() : null });
+        await repo.setPayoutAccountStatus(
+          db,
+          { externalId: event.accountId },
+          { status: ok ? 'VERIFIED' : 'PENDING', country: event.country, verifiedAt: ok ? now() : null },
+        );
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
-        await payOrder(event.orderId).catch((err) => { if (!(err instanceof AppError)) throw err; });
+        await payOrder(event.orderId).catch((err) => {
+          if (!(err instanceof AppError)) throw err;
+        });
       }
     },
   };

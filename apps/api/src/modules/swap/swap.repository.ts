@@ -2,40 +2,78 @@
 import { and, asc, eq, gt, inArray, isNull, not, sql } from 'drizzle-orm';
 import { ticketIsListed } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
-import { benefits, events, swapPairs, swaps, ticketHistory, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
+import {
+  benefits,
+  events,
+  swapPairs,
+  swaps,
+  ticketHistory,
+  ticketTypes,
+  userTicketBenefits,
+  userTickets,
+} from '../../db/schema.js';
 
 /** Tickets a user may swap: held, event access unused, type swappable, event not over, not listed for resale. */
-const eligible = (userId: number, now: Date) => and(
-  eq(userTickets.holderId, userId), isNull(userTickets.eventAccessUsedAt), eq(ticketTypes.isSwappable, true), gt(events.endsAt, now),
-  not(ticketIsListed(userTickets.id)),
-);
+const eligible = (userId: number, now: Date) =>
+  and(
+    eq(userTickets.holderId, userId),
+    isNull(userTickets.eventAccessUsedAt),
+    eq(ticketTypes.isSwappable, true),
+    gt(events.endsAt, now),
+    not(ticketIsListed(userTickets.id)),
+  );
 
 export type SwapRow = typeof swaps.$inferSelect;
 
 export const swapRepository = {
   /** Base ticket types with the count of the user's eligible tickets, only types that have a swap pair. */
   async baseTypes(db: DbOrTx, userId: number, now: Date) {
-    return db.select({ type: ticketTypes, event: events, quantity: sql<number>`count(*)::int`, userTicketIds: sql<number[]>`array_agg(${userTickets.id} order by ${userTickets.id})` }).from(userTickets)
+    return db
+      .select({
+        type: ticketTypes,
+        event: events,
+        quantity: sql<number>`count(*)::int`,
+        userTicketIds: sql<number[]>`array_agg(${userTickets.id} order by ${userTickets.id})`,
+      })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eligible(userId, now), sql`exists (select 1 from ${swapPairs} where ${swapPairs.fromTicketTypeId} = ${ticketTypes.id})`))
-      .groupBy(ticketTypes.id, events.id).orderBy(asc(events.startsAt), asc(ticketTypes.id));
+      .where(
+        and(
+          eligible(userId, now),
+          sql`exists (select 1 from ${swapPairs} where ${swapPairs.fromTicketTypeId} = ${ticketTypes.id})`,
+        ),
+      )
+      .groupBy(ticketTypes.id, events.id)
+      .orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
   /** The user's eligible ticket ids of a type, oldest first, row-locked when `lock`. */
-  async eligibleTicketIds(db: DbOrTx, userId: number, ticketTypeId: number, now: Date, lock = false): Promise<number[]> {
-    const q = db.select({ id: userTickets.id }).from(userTickets)
+  async eligibleTicketIds(
+    db: DbOrTx,
+    userId: number,
+    ticketTypeId: number,
+    now: Date,
+    lock = false,
+  ): Promise<number[]> {
+    const q = db
+      .select({ id: userTickets.id })
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eligible(userId, now), eq(userTickets.ticketTypeId, ticketTypeId))).orderBy(asc(userTickets.id));
+      .where(and(eligible(userId, now), eq(userTickets.ticketTypeId, ticketTypeId)))
+      .orderBy(asc(userTickets.id));
     const rows = lock ? await q.for('update', { of: userTickets }) : await q;
     return rows.map((r) => r.id);
   },
   /** Pairs from a base type with the target type and its event. */
   async pairsFrom(db: DbOrTx, fromTicketTypeId: number) {
-    return db.select({ pair: swapPairs, target: ticketTypes, event: events }).from(swapPairs)
+    return db
+      .select({ pair: swapPairs, target: ticketTypes, event: events })
+      .from(swapPairs)
       .innerJoin(ticketTypes, eq(ticketTypes.id, swapPairs.toTicketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(swapPairs.fromTicketTypeId, fromTicketTypeId)).orderBy(asc(swapPairs.id));
+      .where(eq(swapPairs.fromTicketTypeId, fromTicketTypeId))
+      .orderBy(asc(swapPairs.id));
   },
   async pair(db: DbOrTx, id: number) {
     const [row] = await db.select().from(swapPairs).where(eq(swapPairs.id, id));
@@ -43,20 +81,35 @@ export const swapRepository = {
   },
   /** A ticket type with its event; row-locked when `lock`. */
   async typeWithEvent(db: DbOrTx, ticketTypeId: number, lock = false) {
-    const q = db.select({ type: ticketTypes, event: events }).from(ticketTypes).innerJoin(events, eq(events.id, ticketTypes.eventId)).where(eq(ticketTypes.id, ticketTypeId));
+    const q = db
+      .select({ type: ticketTypes, event: events })
+      .from(ticketTypes)
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(eq(ticketTypes.id, ticketTypeId));
     const [row] = lock ? await q.for('update', { of: ticketTypes }) : await q;
     return row;
   },
   /** Quantity held by live (pending, unexpired) reservations targeting a type, excluding one swap. */
   async reserved(db: DbOrTx, toTicketTypeId: number, now: Date, excludeSwapId?: string): Promise<number> {
-    const [row] = await db.select({ n: sql<number>`coalesce(sum(${swaps.quantity}), 0)::int` }).from(swaps)
+    const [row] = await db
+      .select({ n: sql<number>`coalesce(sum(${swaps.quantity}), 0)::int` })
+      .from(swaps)
       .innerJoin(swapPairs, eq(swapPairs.id, swaps.swapPairId))
-      .where(and(eq(swapPairs.toTicketTypeId, toTicketTypeId), eq(swaps.status, 'PENDING'), gt(swaps.expiresAt, now),
-        excludeSwapId ? sql`${swaps.id} <> ${excludeSwapId}` : undefined));
+      .where(
+        and(
+          eq(swapPairs.toTicketTypeId, toTicketTypeId),
+          eq(swaps.status, 'PENDING'),
+          gt(swaps.expiresAt, now),
+          excludeSwapId ? sql`${swaps.id} <> ${excludeSwapId}` : undefined,
+        ),
+      );
     return row.n;
   },
   async cancelPending(db: DbOrTx, userId: number, swapPairId: number): Promise<void> {
-    await db.update(swaps).set({ status: 'CANCELLED' }).where(and(eq(swaps.userId, userId), eq(swaps.swapPairId, swapPairId), eq(swaps.status, 'PENDING')));
+    await db
+      .update(swaps)
+      .set({ status: 'CANCELLED' })
+      .where(and(eq(swaps.userId, userId), eq(swaps.swapPairId, swapPairId), eq(swaps.status, 'PENDING')));
   },
   async insertSwap(db: DbOrTx, row: typeof swaps.$inferInsert): Promise<void> {
     await db.insert(swaps).values(row);
@@ -70,15 +123,41 @@ export const swapRepository = {
     await db.update(swaps).set(set).where(eq(swaps.id, id));
   },
   /** Changes the type of the tickets, moves stock, replaces unused benefits, records history. */
-  async applySwap(db: DbOrTx, p: { userId: number; ticketIds: number[]; fromTypeId: number; toTypeId: number; at: Date }): Promise<void> {
+  async applySwap(
+    db: DbOrTx,
+    p: { userId: number; ticketIds: number[]; fromTypeId: number; toTypeId: number; at: Date },
+  ): Promise<void> {
     const n = p.ticketIds.length;
     await db.update(userTickets).set({ ticketTypeId: p.toTypeId }).where(inArray(userTickets.id, p.ticketIds));
-    await db.update(ticketTypes).set({ stock: sql`${ticketTypes.stock} - ${n}` }).where(eq(ticketTypes.id, p.toTypeId));
-    await db.update(ticketTypes).set({ stock: sql`${ticketTypes.stock} + ${n}` }).where(eq(ticketTypes.id, p.fromTypeId));
-    await db.delete(userTicketBenefits).where(and(inArray(userTicketBenefits.userTicketId, p.ticketIds), eq(userTicketBenefits.usedAmount, 0)));
-    const newBenefits = await db.select({ id: benefits.id }).from(benefits).where(eq(benefits.ticketTypeId, p.toTypeId));
-    const rows = p.ticketIds.flatMap((userTicketId) => newBenefits.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 })));
+    await db
+      .update(ticketTypes)
+      .set({ stock: sql`${ticketTypes.stock} - ${n}` })
+      .where(eq(ticketTypes.id, p.toTypeId));
+    await db
+      .update(ticketTypes)
+      .set({ stock: sql`${ticketTypes.stock} + ${n}` })
+      .where(eq(ticketTypes.id, p.fromTypeId));
+    await db
+      .delete(userTicketBenefits)
+      .where(and(inArray(userTicketBenefits.userTicketId, p.ticketIds), eq(userTicketBenefits.usedAmount, 0)));
+    const newBenefits = await db
+      .select({ id: benefits.id })
+      .from(benefits)
+      .where(eq(benefits.ticketTypeId, p.toTypeId));
+    const rows = p.ticketIds.flatMap((userTicketId) =>
+      newBenefits.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 })),
+    );
     if (rows.length) await db.insert(userTicketBenefits).values(rows).onConflictDoNothing();
-    await db.insert(ticketHistory).values(p.ticketIds.map((userTicketId) => ({ userTicketId, fromUserId: p.userId, toUserId: p.userId, kind: 'SWAP', at: p.at })));
+    await db
+      .insert(ticketHistory)
+      .values(
+        p.ticketIds.map((userTicketId) => ({
+          userTicketId,
+          fromUserId: p.userId,
+          toUserId: p.userId,
+          kind: 'SWAP',
+          at: p.at,
+        })),
+      );
   },
 };

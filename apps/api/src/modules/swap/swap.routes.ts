@@ -10,16 +10,40 @@ import { renderSwapCheckout, renderCheckoutMessage } from '../../pages/checkout.
 
 export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
-  app.get('/ticket_swap/tickets', { ...pre, schema: { tags: ['swap'], response: { 200: z.array(swap.swapTicket) } } },
-    async (req) => deps.swap.baseTickets(req.auth.userId));
-  app.get('/ticket_swap/tickets/:ticketId', {
-    ...pre, schema: { tags: ['swap'], params: z.strictObject({ ticketId: z.coerce.number().int().positive().max(2_147_483_647) }), response: { 200: z.array(swap.swapTicket) } },
-  }, async (req) => deps.swap.targets(req.params.ticketId));
-  app.post('/ticket_swap/start_swap', { ...pre, schema: { tags: ['swap'], body: swap.startSwapRequest, response: { 200: swap.startSwapResponse } } },
-    async (req) => deps.swap.start(req.auth.userId, req.body));
-  app.post('/ticket_swap/confirm_swap/:swapIdentifier', {
-    ...pre, schema: { tags: ['swap'], params: z.strictObject({ swapIdentifier: z.string().max(64) }), response: { 200: z.object({ swapType: z.string(), quantity: z.number() }) } },
-  }, async (req) => deps.swap.confirm(req.auth.userId, req.params.swapIdentifier));
+  app.get(
+    '/ticket_swap/tickets',
+    { ...pre, schema: { tags: ['swap'], response: { 200: z.array(swap.swapTicket) } } },
+    async (req) => deps.swap.baseTickets(req.auth.userId),
+  );
+  app.get(
+    '/ticket_swap/tickets/:ticketId',
+    {
+      ...pre,
+      schema: {
+        tags: ['swap'],
+        params: z.strictObject({ ticketId: z.coerce.number().int().positive().max(2_147_483_647) }),
+        response: { 200: z.array(swap.swapTicket) },
+      },
+    },
+    async (req) => deps.swap.targets(req.params.ticketId),
+  );
+  app.post(
+    '/ticket_swap/start_swap',
+    { ...pre, schema: { tags: ['swap'], body: swap.startSwapRequest, response: { 200: swap.startSwapResponse } } },
+    async (req) => deps.swap.start(req.auth.userId, req.body),
+  );
+  app.post(
+    '/ticket_swap/confirm_swap/:swapIdentifier',
+    {
+      ...pre,
+      schema: {
+        tags: ['swap'],
+        params: z.strictObject({ swapIdentifier: z.string().max(64) }),
+        response: { 200: z.object({ swapType: z.string(), quantity: z.number() }) },
+      },
+    },
+    async (req) => deps.swap.confirm(req.auth.userId, req.params.swapIdentifier),
+  );
 }
 
 /**
@@ -32,27 +56,60 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
   const query = z.object({ redirectDomain: z.string().max(2000).optional(), origin: z.string().max(40).optional() });
   const back = (locale: string, redirect?: string) => {
     const fallback = `${deps.publicUrl}/${locale === 'es' ? 'es' : 'en'}/?PANEL_TAB=MY_TICKET`;
-    try { return redirect && new URL(redirect).origin === new URL(deps.publicUrl).origin ? redirect : fallback; } catch { return fallback; }
-  };
-  const html = (reply: { type: (t: string) => { send: (s: string) => unknown } }, body: string) => reply.type('text/html; charset=utf-8').send(body);
-
-  app.get('/checkout/:locale/:slug/:orderIdentifier', { schema: { hide: true, params, querystring: query } }, async (req, reply) => {
-    const order = await deps.swap.order(req.params.orderIdentifier);
-    const lang = req.params.locale === 'es' ? 'es' : 'en';
-    if (!order) return reply.code(404).type('text/html; charset=utf-8').send(renderCheckoutMessage(lang, 'notFound', back(lang)));
-    return html(reply, renderSwapCheckout({ lang, order, action: req.url, backUrl: back(lang, req.query.redirectDomain), redirectDomain: req.query.redirectDomain ?? '' }));
-  });
-  app.post('/checkout/:locale/:slug/:orderIdentifier', { schema: { hide: true, params, querystring: query } }, async (req, reply) => {
-    const lang = req.params.locale === 'es' ? 'es' : 'en';
-    const order = await deps.swap.order(req.params.orderIdentifier);
-    if (!order) return reply.code(404).type('text/html; charset=utf-8').send(renderCheckoutMessage(lang, 'notFound', back(lang)));
     try {
-      if (order.swap.swapType === 'UPGRADE' && !order.swap.paidAt) await deps.swap.markPaid(order.swap.id);
-      await deps.swap.confirm(null, order.swap.id);
-    } catch (err) {
-      const code = (err as { code?: string }).code ?? 'api.internal_error';
-      return reply.code(409).type('text/html; charset=utf-8').send(renderCheckoutMessage(lang, code, back(lang, req.query.redirectDomain)));
+      return redirect && new URL(redirect).origin === new URL(deps.publicUrl).origin ? redirect : fallback;
+    } catch {
+      return fallback;
     }
-    return reply.redirect(back(lang, req.query.redirectDomain), 303);
-  });
+  };
+  const html = (reply: { type: (t: string) => { send: (s: string) => unknown } }, body: string) =>
+    reply.type('text/html; charset=utf-8').send(body);
+
+  app.get(
+    '/checkout/:locale/:slug/:orderIdentifier',
+    { schema: { hide: true, params, querystring: query } },
+    async (req, reply) => {
+      const order = await deps.swap.order(req.params.orderIdentifier);
+      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      if (!order)
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(renderCheckoutMessage(lang, 'notFound', back(lang)));
+      return html(
+        reply,
+        renderSwapCheckout({
+          lang,
+          order,
+          action: req.url,
+          backUrl: back(lang, req.query.redirectDomain),
+          redirectDomain: req.query.redirectDomain ?? '',
+        }),
+      );
+    },
+  );
+  app.post(
+    '/checkout/:locale/:slug/:orderIdentifier',
+    { schema: { hide: true, params, querystring: query } },
+    async (req, reply) => {
+      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      const order = await deps.swap.order(req.params.orderIdentifier);
+      if (!order)
+        return reply
+          .code(404)
+          .type('text/html; charset=utf-8')
+          .send(renderCheckoutMessage(lang, 'notFound', back(lang)));
+      try {
+        if (order.swap.swapType === 'UPGRADE' && !order.swap.paidAt) await deps.swap.markPaid(order.swap.id);
+        await deps.swap.confirm(null, order.swap.id);
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? 'api.internal_error';
+        return reply
+          .code(409)
+          .type('text/html; charset=utf-8')
+          .send(renderCheckoutMessage(lang, code, back(lang, req.query.redirectDomain)));
+      }
+      return reply.redirect(back(lang, req.query.redirectDomain), 303);
+    },
+  );
 }

@@ -18,9 +18,19 @@ type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['eve
  * venue, city, start (ISO UTC) and time zone so the panel can tell apart types of the same name.
  */
 const toSwapTicket = (type: TypeRow, event: EventRow, id: number, quantity: number) => ({
-  id, name: type.name, logo: type.logo, price: fromCents(type.priceCents), currencySymbol: currencySymbol(type.currencyCode),
-  currencyCode: type.currencyCode, quantity, eventId: event.id,
-  eventName: event.name, eventVenue: event.venue, eventCity: event.city, eventStartDateTime: event.startsAt.toISOString(), eventTimeZone: event.timeZone,
+  id,
+  name: type.name,
+  logo: type.logo,
+  price: fromCents(type.priceCents),
+  currencySymbol: currencySymbol(type.currencyCode),
+  currencyCode: type.currencyCode,
+  quantity,
+  eventId: event.id,
+  eventName: event.name,
+  eventVenue: event.venue,
+  eventCity: event.city,
+  eventStartDateTime: event.startsAt.toISOString(),
+  eventTimeZone: event.timeZone,
 });
 
 export function createSwapService(deps: { database: Database; now: () => Date; reservationSeconds?: number }) {
@@ -34,17 +44,22 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
      */
     async baseTickets(userId: number) {
       const rows = await repo.baseTypes(db, userId, deps.now());
-      return rows.map((r) => ({ ...toSwapTicket(r.type, r.event, r.type.id, r.quantity), userTicketIds: r.userTicketIds.map(Number) }));
+      return rows.map((r) => ({
+        ...toSwapTicket(r.type, r.event, r.type.id, r.quantity),
+        userTicketIds: r.userTicketIds.map(Number),
+      }));
     },
 
     /** GET /ticket_swap/tickets/{ticketId}: targets of a base type; `id` is the swap pair id, `quantity` the stock left. */
     async targets(ticketTypeId: number) {
       const now = deps.now();
       const pairs = await repo.pairsFrom(db, ticketTypeId);
-      return Promise.all(pairs.map(async ({ pair, target, event }) => {
-        const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
-        return toSwapTicket(target, event, pair.id, left);
-      }));
+      return Promise.all(
+        pairs.map(async ({ pair, target, event }) => {
+          const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
+          return toSwapTicket(target, event, pair.id, left);
+        }),
+      );
     },
 
     /**
@@ -52,7 +67,11 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
      * @throws AppError `api.swap.pair_not_found` (404), `api.swap.not_swappable` (409, no eligible ticket),
      *   `api.swap.quantity_exceeded` (400), `api.swap.out_of_stock` (409).
      */
-    async start(userId: number, input: { baseTicketId: number; swapPairId: number; swapQuantity: number }, redirectUrl: string | null = null) {
+    async start(
+      userId: number,
+      input: { baseTicketId: number; swapPairId: number; swapQuantity: number },
+      redirectUrl: string | null = null,
+    ) {
       const now = deps.now();
       return db.transaction(async (tx) => {
         const pair = await repo.pair(tx, input.swapPairId);
@@ -66,11 +85,20 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         const left = target.type.stock - (await repo.reserved(tx, target.type.id, now));
         if (input.swapQuantity > left) throw new AppError('api.swap.out_of_stock');
         const differenceCents = target.type.priceCents - base.type.priceCents;
-        const swapType = differenceCents > 0 ? 'UPGRADE' as const : 'DOWNGRADE' as const;
+        const swapType = differenceCents > 0 ? ('UPGRADE' as const) : ('DOWNGRADE' as const);
         const id = randomUUID();
         await repo.insertSwap(tx, {
-          id, userId, swapPairId: pair.id, quantity: input.swapQuantity, swapType, differenceCents,
-          currencyCode: target.type.currencyCode, status: 'PENDING', redirectUrl, createdAt: now, expiresAt: new Date(now.getTime() + reservationMs),
+          id,
+          userId,
+          swapPairId: pair.id,
+          quantity: input.swapQuantity,
+          swapType,
+          differenceCents,
+          currencyCode: target.type.currencyCode,
+          status: 'PENDING',
+          redirectUrl,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + reservationMs),
         });
         return { swapType, orderIdentifier: id, name: target.event.name };
       });
@@ -81,7 +109,10 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
       const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(db, swapId) : undefined;
       if (!swap) return undefined;
       const pair = (await repo.pair(db, swap.swapPairId))!;
-      const [base, target] = await Promise.all([repo.typeWithEvent(db, pair.fromTicketTypeId), repo.typeWithEvent(db, pair.toTicketTypeId)]);
+      const [base, target] = await Promise.all([
+        repo.typeWithEvent(db, pair.fromTicketTypeId),
+        repo.typeWithEvent(db, pair.toTicketTypeId),
+      ]);
       return { swap, base: base!, target: target!, expired: swap.expiresAt <= deps.now() };
     },
 
@@ -102,14 +133,25 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(tx, swapId, true) : undefined;
         if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
         if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
-        if (swap.status !== 'PENDING' || (swap.expiresAt <= now && !swap.paidAt)) throw new AppError('api.swap.expired');
+        if (swap.status !== 'PENDING' || (swap.expiresAt <= now && !swap.paidAt))
+          throw new AppError('api.swap.expired');
         if (swap.swapType === 'UPGRADE' && !swap.paidAt) throw new AppError('api.swap.payment_required');
         const pair = (await repo.pair(tx, swap.swapPairId))!;
         const target = (await repo.typeWithEvent(tx, pair.toTicketTypeId, true))!;
-        if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity) throw new AppError('api.swap.out_of_stock');
-        const ids = (await repo.eligibleTicketIds(tx, swap.userId, pair.fromTicketTypeId, now, true)).slice(0, swap.quantity);
+        if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity)
+          throw new AppError('api.swap.out_of_stock');
+        const ids = (await repo.eligibleTicketIds(tx, swap.userId, pair.fromTicketTypeId, now, true)).slice(
+          0,
+          swap.quantity,
+        );
         if (ids.length < swap.quantity) throw new AppError('api.swap.not_swappable');
-        await repo.applySwap(tx, { userId: swap.userId, ticketIds: ids, fromTypeId: pair.fromTicketTypeId, toTypeId: pair.toTicketTypeId, at: now });
+        await repo.applySwap(tx, {
+          userId: swap.userId,
+          ticketIds: ids,
+          fromTypeId: pair.fromTicketTypeId,
+          toTypeId: pair.toTicketTypeId,
+          at: now,
+        });
         await repo.updateSwap(tx, swap.id, { status: 'CONFIRMED', confirmedAt: now });
         return { swapType: swap.swapType, quantity: swap.quantity };
       });

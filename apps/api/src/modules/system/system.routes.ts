@@ -19,14 +19,25 @@ export function healthRoutes(app: App, deps: { database: Database }) {
 
 /** GET /dev/mail (HTML) and /dev/mail.json: the dev outbox, only while no SMTP server is configured. */
 export function devMailRoutes(app: App, deps: { mail: MailProvider }) {
-  app.get('/dev/mail.json', { schema: { hide: true } }, async () => deps.mail.outbox().map(({ attachments, ...m }) => ({
-    ...m, attachments: (attachments ?? []).map((a) => ({ filename: a.filename, contentType: a.contentType, base64: a.content.toString('base64') })),
-  })));
-  app.get('/dev/mail', { schema: { hide: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(renderDevMail(deps.mail.outbox())));
+  app.get('/dev/mail.json', { schema: { hide: true } }, async () =>
+    deps.mail.outbox().map(({ attachments, ...m }) => ({
+      ...m,
+      attachments: (attachments ?? []).map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        base64: a.content.toString('base64'),
+      })),
+    })),
+  );
+  app.get('/dev/mail', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').send(renderDevMail(deps.mail.outbox())),
+  );
 }
 
 /** Routes inside /v1 that are not a module's: the panel config and the OpenAPI document. */
 export function v1SystemRoutes(app: App, deps: { panelConfig: () => Promise<PanelConfig> }) {
-  app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () => deps.panelConfig());
+  app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () =>
+    deps.panelConfig(),
+  );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

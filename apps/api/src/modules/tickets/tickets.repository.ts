@@ -4,21 +4,34 @@ import type { DbOrTx } from '../../db/client.js';
 import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
 const ticketColumns = { ticket: userTickets, type: ticketTypes, event: events };
-export type TicketRow = { ticket: typeof userTickets.$inferSelect; type: typeof ticketTypes.$inferSelect; event: typeof events.$inferSelect };
+export type TicketRow = {
+  ticket: typeof userTickets.$inferSelect;
+  type: typeof ticketTypes.$inferSelect;
+  event: typeof events.$inferSelect;
+};
 export type BenefitRow = { held: typeof userTicketBenefits.$inferSelect; benefit: typeof benefits.$inferSelect };
 
 export const ticketsRepository = {
   /** Tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
   async listByHolder(db: DbOrTx, holderId: number, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
-    return db.select(ticketColumns).from(userTickets)
+    return db
+      .select(ticketColumns)
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eq(userTickets.holderId, holderId), status === 'UPCOMING' ? gt(events.endsAt, now) : lte(events.endsAt, now)))
+      .where(
+        and(
+          eq(userTickets.holderId, holderId),
+          status === 'UPCOMING' ? gt(events.endsAt, now) : lte(events.endsAt, now),
+        ),
+      )
       .orderBy(status === 'UPCOMING' ? asc(events.startsAt) : desc(events.startsAt), asc(userTickets.id));
   },
   /** One ticket if the user holds it. */
   async oneByHolder(db: DbOrTx, holderId: number, userTicketId: number): Promise<TicketRow | undefined> {
-    const [row] = await db.select(ticketColumns).from(userTickets)
+    const [row] = await db
+      .select(ticketColumns)
+      .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(eq(userTickets.holderId, holderId), eq(userTickets.id, userTicketId)));
@@ -27,7 +40,9 @@ export const ticketsRepository = {
   /** Benefits of the given user tickets. */
   async benefitsOf(db: DbOrTx, userTicketIds: number[]): Promise<BenefitRow[]> {
     if (userTicketIds.length === 0) return [];
-    return db.select({ held: userTicketBenefits, benefit: benefits }).from(userTicketBenefits)
+    return db
+      .select({ held: userTicketBenefits, benefit: benefits })
+      .from(userTicketBenefits)
       .innerJoin(benefits, eq(benefits.id, userTicketBenefits.benefitId))
       .where(inArray(userTicketBenefits.userTicketId, userTicketIds))
       .orderBy(asc(userTicketBenefits.id));

@@ -5,8 +5,21 @@ import type { TicketsService } from './tickets.service.js';
 
 export function ticketsRoutes(app: App, deps: { tickets: TicketsService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
-  app.get('/list/ticket_listing', { ...pre, schema: { tags: ['tickets'], querystring: tickets.ticketListingQuery, response: { 200: tickets.ticketListingResponse } } },
-    async (req) => deps.tickets.list(req.auth.userId, req.query.status));
-  app.get('/list/ticket_listing/:ticketUserId', { ...pre, schema: { tags: ['tickets'], params: tickets.ticketIdParams, response: { 200: tickets.myTicket } } },
-    async (req) => deps.tickets.one(req.auth.userId, req.params.ticketUserId));
+  app.get(
+    '/list/ticket_listing',
+    {
+      ...pre,
+      schema: {
+        tags: ['tickets'],
+        querystring: tickets.ticketListingQuery,
+        response: { 200: tickets.ticketListingResponse },
+      },
+    },
+    async (req) => deps.tickets.list(req.auth.userId, req.query.status),
+  );
+  app.get(
+    '/list/ticket_listing/:ticketUserId',
+    { ...pre, schema: { tags: ['tickets'], params: tickets.ticketIdParams, response: { 200: tickets.myTicket } } },
+    async (req) => deps.tickets.one(req.auth.userId, req.params.ticketUserId),
+  );
 }

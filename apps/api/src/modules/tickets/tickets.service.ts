@@ -14,11 +14,21 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** Maps a held benefit; the redeem code shows only once unlocked. */
 export function toBenefit({ held, benefit }: BenefitRow): Benefit {
   return {
-    userTicketBenefitId: held.id, name: benefit.name, shortDescription: benefit.shortDescription,
-    fullDescription: benefit.fullDescription, type: benefit.type, icon: benefit.icon, iconColor: benefit.iconColor,
-    iconBgColor: benefit.iconBgColor, image: benefit.image, purchasedAmount: held.purchasedAmount, usedAmount: held.usedAmount,
-    lastUsedDate: iso(held.lastUsedAt), validUntil: iso(benefit.validUntil),
-    redeemCode: held.unlockedAt ? benefit.redeemCode : null, isUnlockable: benefit.isUnlockable,
+    userTicketBenefitId: held.id,
+    name: benefit.name,
+    shortDescription: benefit.shortDescription,
+    fullDescription: benefit.fullDescription,
+    type: benefit.type,
+    icon: benefit.icon,
+    iconColor: benefit.iconColor,
+    iconBgColor: benefit.iconBgColor,
+    image: benefit.image,
+    purchasedAmount: held.purchasedAmount,
+    usedAmount: held.usedAmount,
+    lastUsedDate: iso(held.lastUsedAt),
+    validUntil: iso(benefit.validUntil),
+    redeemCode: held.unlockedAt ? benefit.redeemCode : null,
+    isUnlockable: benefit.isUnlockable,
   };
 }
 
@@ -28,14 +38,28 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTic
   const shown = held.filter((b) => b.held.purchasedAmount > 0).map(toBenefit);
   const accessUsed = ticket.eventAccessUsedAt !== null;
   return {
-    userTicketId: ticket.id, ticketLogo: type.logo, ticketName: type.name, ticketDescription: type.description,
-    eventName: event.name, eventCity: event.city, eventVenue: event.venue, eventAddress1: event.address1,
-    eventLatitude: event.latitude, eventLongitude: event.longitude, eventDescription: event.description,
-    eventLogo: event.logo, eventImage: event.image,
-    eventStartDateTime: event.startsAt.toISOString(), eventEndDateTime: event.endsAt.toISOString(), eventTimeZone: event.timeZone,
+    userTicketId: ticket.id,
+    ticketLogo: type.logo,
+    ticketName: type.name,
+    ticketDescription: type.description,
+    eventName: event.name,
+    eventCity: event.city,
+    eventVenue: event.venue,
+    eventAddress1: event.address1,
+    eventLatitude: event.latitude,
+    eventLongitude: event.longitude,
+    eventDescription: event.description,
+    eventLogo: event.logo,
+    eventImage: event.image,
+    eventStartDateTime: event.startsAt.toISOString(),
+    eventEndDateTime: event.endsAt.toISOString(),
+    eventTimeZone: event.timeZone,
     isLive: event.startsAt <= now && now < event.endsAt,
-    isGiftable: type.isGiftable, isResellable: type.isResellable, isSwappable: type.isSwappable,
-    eventAccessStatus: accessUsed ? 'USED' : 'UNUSED', eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
+    isGiftable: type.isGiftable,
+    isResellable: type.isResellable,
+    isSwappable: type.isSwappable,
+    eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
+    eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,
     totalBenefitUsedCount: (accessUsed ? 1 : 0) + shown.filter((b) => b.usedAmount >= b.purchasedAmount).length,
     benefits: shown,
@@ -45,8 +69,17 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTic
 export function createTicketsService(deps: { database: Database; now: () => Date }) {
   const db = deps.database.db;
   async function withBenefits(rows: TicketRow[], now: Date): Promise<MyTicket[]> {
-    const held = await repo.benefitsOf(db, rows.map((r) => r.ticket.id));
-    return rows.map((r) => toMyTicket(r, held.filter((b) => b.held.userTicketId === r.ticket.id), now));
+    const held = await repo.benefitsOf(
+      db,
+      rows.map((r) => r.ticket.id),
+    );
+    return rows.map((r) =>
+      toMyTicket(
+        r,
+        held.filter((b) => b.held.userTicketId === r.ticket.id),
+        now,
+      ),
+    );
   }
   return {
     /** GET /list/ticket_listing?status= */

@@ -13,7 +13,10 @@ export interface MailMessage {
 }
 
 /** A message kept by the dev outbox. */
-export interface OutboxEntry extends MailMessage { id: number; at: string }
+export interface OutboxEntry extends MailMessage {
+  id: number;
+  at: string;
+}
 
 export interface MailProvider {
   send(message: MailMessage): Promise<void>;
@@ -23,11 +26,17 @@ export interface MailProvider {
 }
 
 /** Builds the mail provider for the config. `log` receives the console form of dev messages. */
-export function createMailProvider(opts: { smtpUrl: string | null; from: string; log: (line: string) => void }): MailProvider {
+export function createMailProvider(opts: {
+  smtpUrl: string | null;
+  from: string;
+  log: (line: string) => void;
+}): MailProvider {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
-      send: async (m) => { await transport.sendMail({ from: opts.from, ...m }); },
+      send: async (m) => {
+        await transport.sendMail({ from: opts.from, ...m });
+      },
       outbox: () => [],
       close: () => transport.close(),
     };

@@ -6,8 +6,14 @@ import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 
 export interface CheckoutRequest {
-  orderId: string; currencyCode: string; unitAmountCents: number; quantity: number; productName: string; buyerEmail: string;
-  successUrl: string; cancelUrl: string;
+  orderId: string;
+  currencyCode: string;
+  unitAmountCents: number;
+  quantity: number;
+  productName: string;
+  buyerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
 }
 
 /** A verified webhook event, reduced to what the resale module needs. */
@@ -32,38 +38,75 @@ export interface PayoutProvider {
 export function createSandboxPayouts(publicUrl: string): PayoutProvider {
   return {
     kind: 'sandbox',
-    async createAccount() { return { externalId: `sbx_${randomBytes(8).toString('hex')}` }; },
-    async createAccountSession(externalId) { return `sandbox_secret_${externalId}`; },
-    async createCheckout(req) { return { url: `${publicUrl}/resale/checkout/${req.orderId}`, sessionId: `sbx_cs_${req.orderId}` }; },
-    parseWebhook() { throw new Error('the sandbox provider has no webhooks'); },
+    async createAccount() {
+      return { externalId: `sbx_${randomBytes(8).toString('hex')}` };
+    },
+    async createAccountSession(externalId) {
+      return `sandbox_secret_${externalId}`;
+    },
+    async createCheckout(req) {
+      return { url: `${publicUrl}/resale/checkout/${req.orderId}`, sessionId: `sbx_cs_${req.orderId}` };
+    },
+    parseWebhook() {
+      throw new Error('the sandbox provider has no webhooks');
+    },
   };
 }
 
 /** Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout. */
-export function createStripePayouts(opts: { secretKey: string; webhookSecret: string; apiUrl: string | null }): PayoutProvider {
+export function createStripePayouts(opts: {
+  secretKey: string;
+  webhookSecret: string;
+  apiUrl: string | null;
+}): PayoutProvider {
   const api = opts.apiUrl ? new URL(opts.apiUrl) : null;
-  const stripe = new Stripe(opts.secretKey, api ? {
-    host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https',
-    maxNetworkRetries: 0,
-  } : { maxNetworkRetries: 2 });
+  const stripe = new Stripe(
+    opts.secretKey,
+    api
+      ? {
+          host: api.hostname,
+          port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+          protocol: api.protocol.replace(':', '') as 'http' | 'https',
+          maxNetworkRetries: 0,
+        }
+      : { maxNetworkRetries: 2 },
+  );
   return {
     kind: 'stripe',
     async createAccount({ email, country }) {
       const account = await stripe.accounts.create({
-        type: 'custom', country, email,
+        type: 'custom',
+        country,
+        email,
         capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
       });
       return { externalId: account.id };
     },
     async createAccountSession(externalId) {
-      const session = await stripe.accountSessions.create({ account: externalId, components: { account_onboarding: { enabled: true } } });
+      const session = await stripe.accountSessions.create({
+        account: externalId,
+        components: { account_onboarding: { enabled: true } },
+      });
       return session.client_secret;
     },
     async createCheckout(req) {
       const session = await stripe.checkout.sessions.create({
-        mode: 'payment', customer_email: req.buyerEmail, success_url: req.successUrl, cancel_url: req.cancelUrl,
-        metadata: { orderId: req.orderId }, client_reference_id: req.orderId,
-        line_items: [{ quantity: req.quantity, price_data: { currency: req.currencyCode.toLowerCase(), unit_amount: req.unitAmountCents, product_data: { name: req.productName } } }],
+        mode: 'payment',
+        customer_email: req.buyerEmail,
+        success_url: req.successUrl,
+        cancel_url: req.cancelUrl,
+        metadata: { orderId: req.orderId },
+        client_reference_id: req.orderId,
+        line_items: [
+          {
+            quantity: req.quantity,
+            price_data: {
+              currency: req.currencyCode.toLowerCase(),
+              unit_amount: req.unitAmountCents,
+              product_data: { name: req.productName },
+            },
+          },
+        ],
       });
       return { url: session.url ?? req.cancelUrl, sessionId: session.id };
     },
@@ -71,11 +114,22 @@ export function createStripePayouts(opts: { secretKey: string; webhookSecret: st
       const event = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
       if (event.type === 'account.updated') {
         const a = event.data.object as Stripe.Account;
-        return { id: event.id, type: 'account.updated', accountId: a.id, verified: Boolean(a.charges_enabled && a.payouts_enabled), country: a.country ?? null };
+        return {
+          id: event.id,
+          type: 'account.updated',
+          accountId: a.id,
+          verified: Boolean(a.charges_enabled && a.payouts_enabled),
+          country: a.country ?? null,
+        };
       }
       if (event.type === 'checkout.session.completed') {
         const s = event.data.object as Stripe.Checkout.Session;
-        return { id: event.id, type: 'checkout.session.completed', orderId: s.metadata?.orderId ?? s.client_reference_id ?? null, sessionId: s.id };
+        return {
+          id: event.id,
+          type: 'checkout.session.completed',
+          orderId: s.metadata?.orderId ?? s.client_reference_id ?? null,
+          sessionId: s.id,
+        };
       }
       return { id: event.id, type: 'other' };
     },

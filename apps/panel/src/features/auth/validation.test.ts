@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emailSchema, otpSchema, personalDataSchema } from './validation';
 
-const issue = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0].message);
+const issue = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  r.success ? null : r.error!.issues[0].message;
 
 describe('validation (spec section 5)', () => {
   it('e-mail: required, then valid', () => {
@@ -17,8 +18,12 @@ describe('validation (spec section 5)', () => {
     expect(issue(otpSchema.safeParse({ otp: '123456' }))).toBeNull();
   });
   it('names: trimmed and required', () => {
-    expect(issue(personalDataSchema.safeParse({ givenName: '  ', familyName: 'X' }))).toBe('validation.first_name_required');
-    expect(issue(personalDataSchema.safeParse({ givenName: 'A', familyName: ' ' }))).toBe('validation.last_name_required');
+    expect(issue(personalDataSchema.safeParse({ givenName: '  ', familyName: 'X' }))).toBe(
+      'validation.first_name_required',
+    );
+    expect(issue(personalDataSchema.safeParse({ givenName: 'A', familyName: ' ' }))).toBe(
+      'validation.last_name_required',
+    );
     expect(issue(personalDataSchema.safeParse({ givenName: 'A', familyName: 'B' }))).toBeNull();
   });
 });

@@ -9,7 +9,11 @@ export const emailSchema = z.object({
   email: z.string().trim().min(1, 'validation.email_required').pipe(z.email('validation.email_invalid')),
 });
 export const otpSchema = z.object({
-  otp: z.string().trim().min(1, 'validation.otp_required').regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'validation.otp_length'),
+  otp: z
+    .string()
+    .trim()
+    .min(1, 'validation.otp_required')
+    .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), 'validation.otp_length'),
 });
 export const personalDataSchema = z.object({
   givenName: z.string().trim().min(1, 'validation.first_name_required'),

@@ -15,14 +15,20 @@ import { UsernameSearch } from './components/username-search';
 import { giftErrorKey } from './gift.validation';
 import { ApiError } from '../../lib/api-client';
 
-beforeAll(() => { initI18n('en'); });
-afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+beforeAll(() => {
+  initI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
 const wrap = (node: ReactNode) => {
   const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(<QueryClientProvider client={qc}>{node}</QueryClientProvider>);
 };
-const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
 
 describe('receiver by e-mail', () => {
   it('confirm is disabled while untouched or invalid; the invalid message is the raw key; required is translated', async () => {
@@ -51,7 +57,16 @@ describe('receiver by e-mail', () => {
 
 describe('receiver by username', () => {
   it('searches once, 500 ms after the last keystroke, and picking closes the suggestions', async () => {
-    const fetch = vi.fn(async (url: RequestInfo | URL) => json(String(url).includes('username=bob') ? [{ username: 'bob#7315', picture: null }, { username: 'bobby#12', picture: null }] : []));
+    const fetch = vi.fn(async (url: RequestInfo | URL) =>
+      json(
+        String(url).includes('username=bob')
+          ? [
+              { username: 'bob#7315', picture: null },
+              { username: 'bobby#12', picture: null },
+            ]
+          : [],
+      ),
+    );
     clientHooks.fetch = fetch as typeof clientHooks.fetch;
     const onConfirm = vi.fn();
     wrap(<UsernameSearch onConfirm={onConfirm} />);
@@ -86,9 +101,15 @@ describe('receiver by username', () => {
 
 describe('giftErrorKey', () => {
   it('keeps a server key of a client error and falls back for 5xx and network failures', () => {
-    expect(giftErrorKey(new ApiError('gift_tickets.cannot_be_gifted', 409), 'gift_tickets.internal_error')).toBe('gift_tickets.cannot_be_gifted');
-    expect(giftErrorKey(new ApiError('api.internal_error', 500), 'gift_tickets.internal_error')).toBe('gift_tickets.internal_error');
-    expect(giftErrorKey(new ApiError('request_failed', 0), 'gift_tickets.internal_error_verify')).toBe('gift_tickets.internal_error_verify');
+    expect(giftErrorKey(new ApiError('gift_tickets.cannot_be_gifted', 409), 'gift_tickets.internal_error')).toBe(
+      'gift_tickets.cannot_be_gifted',
+    );
+    expect(giftErrorKey(new ApiError('api.internal_error', 500), 'gift_tickets.internal_error')).toBe(
+      'gift_tickets.internal_error',
+    );
+    expect(giftErrorKey(new ApiError('request_failed', 0), 'gift_tickets.internal_error_verify')).toBe(
+      'gift_tickets.internal_error_verify',
+    );
     expect(giftErrorKey(new Error('x'), 'gift_tickets.internal_error')).toBe('gift_tickets.internal_error');
   });
 });

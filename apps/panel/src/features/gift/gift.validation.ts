@@ -10,14 +10,17 @@ import { ApiError } from '../../lib/api-client';
 export const GIFT_EMAIL_INVALID = 'validation.email_invalid';
 
 export const giftEmailSchema = z.object({
-  email: z.string().trim().min(1, 'validation.email_required').max(254, GIFT_EMAIL_INVALID).pipe(z.email(GIFT_EMAIL_INVALID)),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'validation.email_required')
+    .max(254, GIFT_EMAIL_INVALID)
+    .pipe(z.email(GIFT_EMAIL_INVALID)),
 });
 export type GiftEmailForm = z.infer<typeof giftEmailSchema>;
 
 /** The confirmed receiver: what is sent as `username` in the gift request. */
-export type Receiver =
-  | { kind: 'EMAIL'; value: string }
-  | { kind: 'USERNAME'; value: string; picture: string | null };
+export type Receiver = { kind: 'EMAIL'; value: string } | { kind: 'USERNAME'; value: string; picture: string | null };
 
 /** The message key of a failed gift call: the server's key for a client error, else `fallback`. */
 export function giftErrorKey(err: unknown, fallback: string): string {

@@ -41,10 +41,14 @@ describe('resell rules', () => {
   });
   it('share links carry the link and the title; Twitter the via handle', () => {
     const l = shareLinks('https://x.test/r/abc', 'River Nights · GA', 'ticketpanel');
-    expect(l.facebook).toBe('https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fx.test%2Fr%2Fabc&quote=River%20Nights%20%C2%B7%20GA');
+    expect(l.facebook).toBe(
+      'https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fx.test%2Fr%2Fabc&quote=River%20Nights%20%C2%B7%20GA',
+    );
     expect(l.twitter).toContain('url=https%3A%2F%2Fx.test%2Fr%2Fabc');
     expect(l.twitter).toContain('&via=ticketpanel');
     expect(l.twitter).toContain('text=River%20Nights');
-    expect(l.mail).toBe('mailto:?subject=River%20Nights%20%C2%B7%20GA&body=River%20Nights%20%C2%B7%20GA%0Ahttps%3A%2F%2Fx.test%2Fr%2Fabc');
+    expect(l.mail).toBe(
+      'mailto:?subject=River%20Nights%20%C2%B7%20GA&body=River%20Nights%20%C2%B7%20GA%0Ahttps%3A%2F%2Fx.test%2Fr%2Fabc',
+    );
   });
 });

@@ -26,10 +26,19 @@ export function clampQuantity(n: number, max: number): number {
 export function resellFormSchema(maxTicketPrice: number, available: number) {
   return z.object({
     price: z.string().superRefine((raw, ctx) => {
-      if (raw.trim() === '') { ctx.addIssue({ code: 'custom', message: 'resell.price_required' }); return; }
+      if (raw.trim() === '') {
+        ctx.addIssue({ code: 'custom', message: 'resell.price_required' });
+        return;
+      }
       const value = parsePrice(raw);
-      if (value === null) { ctx.addIssue({ code: 'custom', message: 'invalid_prices' }); return; }
-      if (value <= 0) { ctx.addIssue({ code: 'custom', message: 'resell.price_required' }); return; }
+      if (value === null) {
+        ctx.addIssue({ code: 'custom', message: 'invalid_prices' });
+        return;
+      }
+      if (value <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'resell.price_required' });
+        return;
+      }
       if (value > maxTicketPrice + RESALE_PRICE_TOLERANCE) ctx.addIssue({ code: 'custom', message: 'invalid_prices' });
     }),
     quantity: z.number().int().min(1).max(Math.max(1, available)),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { avatarFileError, nameSchema, nicknameSchema, normalizePhone, phoneSchema } from './account-validation';
 
-const msg = (r: { success: boolean; error?: { issues: { message: string }[] } }) => (r.success ? null : r.error!.issues[0].message);
+const msg = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  r.success ? null : r.error!.issues[0].message;
 
 describe('settings account validation (spec section 5)', () => {
   it('nickname: trimmed, not blank, no # or spaces', () => {
@@ -30,6 +31,8 @@ describe('settings account validation (spec section 5)', () => {
     expect(avatarFileError({ name: 'IMG_1.HEIC', type: '', size: 1000 })).toBeNull();
     expect(avatarFileError({ name: 'a.svg', type: 'image/svg+xml', size: 1000 })).toBeNull();
     expect(avatarFileError({ name: 'a.gif', type: 'image/gif', size: 1000 })).toBe('api.profile.avatar_invalid');
-    expect(avatarFileError({ name: 'a.jpg', type: 'image/jpeg', size: 11 * 1024 * 1024 })).toBe('api.profile.avatar_too_large');
+    expect(avatarFileError({ name: 'a.jpg', type: 'image/jpeg', size: 11 * 1024 * 1024 })).toBe(
+      'api.profile.avatar_too_large',
+    );
   });
 });

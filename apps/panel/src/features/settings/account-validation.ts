@@ -6,7 +6,8 @@
 import * as z from 'zod';
 
 /** Avatar formats (spec section 5) by MIME type and file extension; 10 MB at most (the API's limit). */
-export const AVATAR_ACCEPT = '.heic,.heif,.webp,.svg,.png,.jpg,.jpeg,image/heic,image/heif,image/webp,image/svg+xml,image/png,image/jpeg';
+export const AVATAR_ACCEPT =
+  '.heic,.heif,.webp,.svg,.png,.jpg,.jpeg,image/heic,image/heif,image/webp,image/svg+xml,image/png,image/jpeg';
 export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
 /** Recommended minimum size in pixels (spec sections 5, 9). */
 export const AVATAR_MIN_RECOMMENDED = 264;
@@ -15,23 +16,28 @@ const AVATAR_EXT = /\.(heic|heif|webp|svg|png|jpe?g)$/i;
 
 /** The message key that refuses a chosen avatar file, or null when it may be uploaded. */
 export function avatarFileError(file: { name: string; type: string; size: number }): string | null {
-  if (!AVATAR_TYPES.includes(file.type.toLowerCase()) && !AVATAR_EXT.test(file.name)) return 'api.profile.avatar_invalid';
+  if (!AVATAR_TYPES.includes(file.type.toLowerCase()) && !AVATAR_EXT.test(file.name))
+    return 'api.profile.avatar_invalid';
   if (file.size > AVATAR_MAX_BYTES) return 'api.profile.avatar_too_large';
   if (file.size === 0) return 'api.profile.avatar_invalid';
   return null;
 }
 
 export const nicknameSchema = z.object({
-  nickname: z.string().trim()
+  nickname: z
+    .string()
+    .trim()
     .min(1, 'validation.username_empty')
     .max(30, 'account.nickname_too_long')
     .regex(/^[^#\s]+$/, 'account.nickname_invalid'),
 });
 
-const name = (required: string, empty: string) => z.string()
-  .min(1, required)
-  .refine((v) => v.trim().length > 0, empty)
-  .refine((v) => v.trim().length <= 100, 'account.name_too_long');
+const name = (required: string, empty: string) =>
+  z
+    .string()
+    .min(1, required)
+    .refine((v) => v.trim().length > 0, empty)
+    .refine((v) => v.trim().length <= 100, 'account.name_too_long');
 
 export const nameSchema = z.object({
   givenName: name('validation.first_name_required', 'validation.first_name_empty'),
@@ -42,7 +48,9 @@ export const nameSchema = z.object({
 export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
 
 export const phoneSchema = z.object({
-  phoneNumber: z.string().trim()
+  phoneNumber: z
+    .string()
+    .trim()
     .min(1, 'validation.phone_required')
     .regex(/^\+?[0-9 ()-]+$/, 'account.phone_invalid')
     .refine((v) => v.replace(/\D/g, '').length >= 3 && v.length <= 32, 'account.phone_invalid'),

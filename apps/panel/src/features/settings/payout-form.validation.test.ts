@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { isAdultOn, payoutFormSchema } from './payout-form.validation';
 
 const today = new Date('2026-06-15T10:00:00Z');
-const ok = { country: 'AU', firstName: 'Bob', lastName: 'Taylor', birthdate: '1990-02-03', bankAccount: '062-000 12345678' };
+const ok = {
+  country: 'AU',
+  firstName: 'Bob',
+  lastName: 'Taylor',
+  birthdate: '1990-02-03',
+  bankAccount: '062-000 12345678',
+};
 const issues = (v: Record<string, string>) => {
   const r = payoutFormSchema(() => today).safeParse(v);
   return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}:${i.message}`);
@@ -17,7 +23,10 @@ describe('payout form', () => {
     expect(issues({ ...ok, country: 'US' })).toEqual(['country:api.resell.not_supported_country']);
   });
   it('names required', () => {
-    expect(issues({ ...ok, firstName: '  ', lastName: '' })).toEqual(['firstName:validation.first_name_required', 'lastName:validation.last_name_required']);
+    expect(issues({ ...ok, firstName: '  ', lastName: '' })).toEqual([
+      'firstName:validation.first_name_required',
+      'lastName:validation.last_name_required',
+    ]);
   });
   it('date of birth: required, a real date, 18 or older', () => {
     expect(issues({ ...ok, birthdate: '' })).toEqual(['birthdate:payout.birthdate_required']);

@@ -32,7 +32,8 @@ export function payoutFormSchema(today: () => Date = () => new Date()) {
     bankAccount: z.string().superRefine((v, ctx) => {
       const s = v.trim();
       if (s === '') ctx.addIssue({ code: 'custom', message: 'payout.bank_required' });
-      else if (!/^[0-9][0-9 -]{4,32}[0-9]$/.test(s) || s.replace(/\D/g, '').length < 6) ctx.addIssue({ code: 'custom', message: 'payout.bank_invalid' });
+      else if (!/^[0-9][0-9 -]{4,32}[0-9]$/.test(s) || s.replace(/\D/g, '').length < 6)
+        ctx.addIssue({ code: 'custom', message: 'payout.bank_invalid' });
     }),
   });
 }

@@ -13,20 +13,51 @@ import { clientHooks } from '../../lib/api-client';
 import { TicketActions, ticketActions } from './components/ticket-actions';
 import { BenefitUnlock } from './components/benefit-unlock';
 
-beforeAll(() => { initI18n('en'); });
-afterEach(() => { cleanup(); vi.restoreAllMocks(); });
+beforeAll(() => {
+  initI18n('en');
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
 
-const ticket = (p: Partial<MyTicket>) => ({ userTicketId: 7, isGiftable: true, isSwappable: true, isResellable: true, eventAccessStatus: 'UNUSED', ...p }) as MyTicket;
+const ticket = (p: Partial<MyTicket>) =>
+  ({
+    userTicketId: 7,
+    isGiftable: true,
+    isSwappable: true,
+    isResellable: true,
+    eventAccessStatus: 'UNUSED',
+    ...p,
+  }) as MyTicket;
 const benefit = (p: Partial<Benefit>): Benefit => ({
-  userTicketBenefitId: 31, name: 'Merch store discount', shortDescription: null, fullDescription: null, type: 'benefits.digital', icon: null, iconColor: null, iconBgColor: null,
-  image: null, purchasedAmount: 1, usedAmount: 0, lastUsedDate: null, validUntil: null, redeemCode: null, isUnlockable: true, ...p,
+  userTicketBenefitId: 31,
+  name: 'Merch store discount',
+  shortDescription: null,
+  fullDescription: null,
+  type: 'benefits.digital',
+  icon: null,
+  iconColor: null,
+  iconBgColor: null,
+  image: null,
+  purchasedAmount: 1,
+  usedAmount: 0,
+  lastUsedDate: null,
+  validUntil: null,
+  redeemCode: null,
+  isUnlockable: true,
+  ...p,
 });
 
 describe('ticketActions', () => {
   it('blocks every action once event access is used, and follows each flag otherwise', () => {
     expect(ticketActions(ticket({}))).toEqual({ gift: true, swap: true, resell: true });
     expect(ticketActions(ticket({ eventAccessStatus: 'USED' }))).toEqual({ gift: false, swap: false, resell: false });
-    expect(ticketActions(ticket({ isGiftable: false, isResellable: false }))).toEqual({ gift: false, swap: true, resell: false });
+    expect(ticketActions(ticket({ isGiftable: false, isResellable: false }))).toEqual({
+      gift: false,
+      swap: true,
+      resell: false,
+    });
   });
 });
 
@@ -53,7 +84,11 @@ describe('TicketActions', () => {
 
 describe('BenefitUnlock', () => {
   const wrap = (b: Benefit, qc = new QueryClient()) =>
-    render(<QueryClientProvider client={qc}><BenefitUnlock benefit={b} userTicketId={7} ticketKey="7" /></QueryClientProvider>);
+    render(
+      <QueryClientProvider client={qc}>
+        <BenefitUnlock benefit={b} userTicketId={7} ticketKey="7" />
+      </QueryClientProvider>,
+    );
 
   it('is absent for a benefit that is not an unlockable digital one', () => {
     const { container } = wrap(benefit({ type: 'benefits.perk' }));

@@ -8,7 +8,8 @@ export const requestCode = (email: string, locale: string) =>
 export const verifyCode = (input: { otp: string; session: string; email: string }) =>
   api<{ accessToken: string; refreshToken: string }>('/auth/verifyLoginRequest', { body: input });
 
-export const useRequestCode = () => useMutation({ mutationFn: (v: { email: string; locale: string }) => requestCode(v.email, v.locale) });
+export const useRequestCode = () =>
+  useMutation({ mutationFn: (v: { email: string; locale: string }) => requestCode(v.email, v.locale) });
 export const useVerifyCode = () => useMutation({ mutationFn: verifyCode });
 
 /** POST /auth/profile; refreshes USER. */
@@ -16,6 +17,9 @@ export function useSaveProfile() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (patch: Partial<Pick<User, 'givenName' | 'familyName'>>) => api<User>('/auth/profile', { body: patch }),
-    onSuccess: (user) => { qc.setQueryData(['USER'], user); void qc.invalidateQueries({ queryKey: ['USER'] }); },
+    onSuccess: (user) => {
+      qc.setQueryData(['USER'], user);
+      void qc.invalidateQueries({ queryKey: ['USER'] });
+    },
   });
 }

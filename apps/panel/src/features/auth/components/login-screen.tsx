@@ -18,10 +18,14 @@ export default function LoginScreen() {
   const request = useRequestCode();
   const user = useUser();
   const { register, handleSubmit, formState } = useForm<EmailForm>({
-    resolver: zodResolver(emailSchema), mode: 'onTouched', defaultValues: { email: storage.get('email') ?? '' },
+    resolver: zodResolver(emailSchema),
+    mode: 'onTouched',
+    defaultValues: { email: storage.get('email') ?? '' },
   });
   // A stored e-mail with a token: try the user first (spec 2 Login).
-  useEffect(() => { if (user.data) navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true }); }, [user.data]);
+  useEffect(() => {
+    if (user.data) navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
+  }, [user.data]);
 
   const onSubmit = handleSubmit(async ({ email }) => {
     try {
@@ -38,9 +42,18 @@ export default function LoginScreen() {
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="stack">
-        <Field label={t('login.email')} type="email" autoComplete="email" inputMode="email" placeholder={t('login.email_placeholder')}
-          error={err && formState.touchedFields.email ? t(err.message ?? 'validation.email_invalid') : undefined} {...register('email')} />
-        <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>{t('common.continue')}</Button>
+        <Field
+          label={t('login.email')}
+          type="email"
+          autoComplete="email"
+          inputMode="email"
+          placeholder={t('login.email_placeholder')}
+          error={err && formState.touchedFields.email ? t(err.message ?? 'validation.email_invalid') : undefined}
+          {...register('email')}
+        />
+        <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>
+          {t('common.continue')}
+        </Button>
       </form>
       <p className="fineprint">{t('login.terms')}</p>
     </AuthCard>

@@ -33,7 +33,11 @@ export default function OtpScreen() {
   const verify = useVerifyCode();
   const resend = useRequestCode();
   const [tip, setTip] = useState(false);
-  const { register, handleSubmit, formState } = useForm<OtpForm>({ resolver: zodResolver(otpSchema), mode: 'onTouched', defaultValues: { otp: '' } });
+  const { register, handleSubmit, formState } = useForm<OtpForm>({
+    resolver: zodResolver(otpSchema),
+    mode: 'onTouched',
+    defaultValues: { otp: '' },
+  });
 
   useEffect(() => {
     if (!email) toast.error(t('validation.email_invalid'));
@@ -48,7 +52,9 @@ export default function OtpScreen() {
       storage.remove('email');
       setTokens(tokens);
       const user = await qc.fetchQuery(userQuery);
-      navigate(user.givenName ? { tab: 'QR', overlay: 'HUB' } : { tab: 'PERSONAL_DATA', overlay: null }, { replace: true });
+      navigate(user.givenName ? { tab: 'QR', overlay: 'HUB' } : { tab: 'PERSONAL_DATA', overlay: null }, {
+        replace: true,
+      });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {};
       if (typeof body.sessionId === 'string') storage.set('sessionId', body.sessionId);
@@ -69,22 +75,63 @@ export default function OtpScreen() {
 
   const err = formState.errors.otp;
   return (
-    <AuthCard title={t('otp.title')} subtitle={<>{t('otp.subtitle')} <strong className="nowrap">{email}</strong></>}>
+    <AuthCard
+      title={t('otp.title')}
+      subtitle={
+        <>
+          {t('otp.subtitle')} <strong className="nowrap">{email}</strong>
+        </>
+      }
+    >
       <form onSubmit={onSubmit} noValidate className="stack">
-        <Field label={t('otp.code')} inputMode="numeric" autoComplete="one-time-code" maxLength={OTP_LENGTH} pattern="[0-9]*" placeholder="000000"
-          className="field--otp" error={err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : undefined}
+        <Field
+          label={t('otp.code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={OTP_LENGTH}
+          pattern="[0-9]*"
+          placeholder="000000"
+          className="field--otp"
+          error={err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : undefined}
           extra={
             <span className="tooltip">
-              <button type="button" className="icon-btn icon-btn--small" aria-label={t('otp.what_is')} aria-expanded={tip} onClick={() => setTip((v) => !v)} onBlur={() => setTip(false)}><InfoIcon /></button>
-              {tip && <span role="tooltip" className="tooltip__bubble">{t('otp.tooltip')}</span>}
+              <button
+                type="button"
+                className="icon-btn icon-btn--small"
+                aria-label={t('otp.what_is')}
+                aria-expanded={tip}
+                onClick={() => setTip((v) => !v)}
+                onBlur={() => setTip(false)}
+              >
+                <InfoIcon />
+              </button>
+              {tip && (
+                <span role="tooltip" className="tooltip__bubble">
+                  {t('otp.tooltip')}
+                </span>
+              )}
             </span>
           }
-          {...register('otp')} />
-        <Button type="submit" disabled={!formState.isValid || resend.isPending} loading={verify.isPending}>{t('common.continue')}</Button>
+          {...register('otp')}
+        />
+        <Button type="submit" disabled={!formState.isValid || resend.isPending} loading={verify.isPending}>
+          {t('common.continue')}
+        </Button>
       </form>
       <div className="auth-links">
-        <button type="button" className="link" onClick={onResend} disabled={resend.isPending}>{t('otp.resend')}</button>
-        <button type="button" className="link" onClick={() => { storage.remove('sessionId'); navigate({ tab: 'LOGIN' }); }}>{t('otp.back')}</button>
+        <button type="button" className="link" onClick={onResend} disabled={resend.isPending}>
+          {t('otp.resend')}
+        </button>
+        <button
+          type="button"
+          className="link"
+          onClick={() => {
+            storage.remove('sessionId');
+            navigate({ tab: 'LOGIN' });
+          }}
+        >
+          {t('otp.back')}
+        </button>
       </div>
     </AuthCard>
   );

@@ -14,7 +14,9 @@ export default function PersonalDataScreen() {
   const { t } = useTranslation();
   const save = useSaveProfile();
   const { register, handleSubmit, formState } = useForm<PersonalDataForm>({
-    resolver: zodResolver(personalDataSchema), mode: 'onTouched', defaultValues: { givenName: '', familyName: '' },
+    resolver: zodResolver(personalDataSchema),
+    mode: 'onTouched',
+    defaultValues: { givenName: '', familyName: '' },
   });
   const onSubmit = handleSubmit(async (v) => {
     try {
@@ -32,9 +34,21 @@ export default function PersonalDataScreen() {
   return (
     <AuthCard title={t('personal.title')} subtitle={t('personal.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="stack">
-        <Field label={t('personal.first_name')} autoComplete="given-name" error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined} {...register('givenName')} />
-        <Field label={t('personal.last_name')} autoComplete="family-name" error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
-        <Button type="submit" disabled={!isValid || !isDirty || save.isPending} loading={save.isPending}>{t('common.continue')}</Button>
+        <Field
+          label={t('personal.first_name')}
+          autoComplete="given-name"
+          error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined}
+          {...register('givenName')}
+        />
+        <Field
+          label={t('personal.last_name')}
+          autoComplete="family-name"
+          error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
+          {...register('familyName')}
+        />
+        <Button type="submit" disabled={!isValid || !isDirty || save.isPending} loading={save.isPending}>
+          {t('common.continue')}
+        </Button>
       </form>
     </AuthCard>
   );

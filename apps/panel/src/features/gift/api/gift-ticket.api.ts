@@ -9,21 +9,31 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
 
-export interface GiftTicketInput { userTicketId: number; username: string }
+export interface GiftTicketInput {
+  userTicketId: number;
+  username: string;
+}
 
 /** @throws ApiError whose message is a server message key. */
-export const giftTicket = (input: GiftTicketInput) => api<{ userTicketId: number }>('/mobile/giftTicket', { body: input });
+export const giftTicket = (input: GiftTicketInput) =>
+  api<{ userTicketId: number }>('/mobile/giftTicket', { body: input });
 
 export function useGiftTicket() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: giftTicket,
     onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: ['TICKETS'] }), qc.invalidateQueries({ queryKey: ['SINGLE_TICKET'] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ['TICKETS'] }),
+        qc.invalidateQueries({ queryKey: ['SINGLE_TICKET'] }),
+      ]);
     },
     // The list was stale (ticket used, listed or moved meanwhile): refresh it.
     onError: (err) => {
-      if (err instanceof ApiError && (err.message === 'gift_tickets.cannot_be_gifted' || err.message === 'gift_tickets.not_allowed')) {
+      if (
+        err instanceof ApiError &&
+        (err.message === 'gift_tickets.cannot_be_gifted' || err.message === 'gift_tickets.not_allowed')
+      ) {
         void qc.invalidateQueries({ queryKey: ['TICKETS'] });
       }
     },

@@ -6,10 +6,14 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export interface UserSearchResult { username: string; picture: string | null }
+export interface UserSearchResult {
+  username: string;
+  picture: string | null;
+}
 
 /** @throws ApiError (e.g. `api.too_many_requests` when rate-limited). */
-export const searchUsers = (prefix: string) => api<UserSearchResult[]>(`/mobile/users/?username=${encodeURIComponent(prefix)}`);
+export const searchUsers = (prefix: string) =>
+  api<UserSearchResult[]>(`/mobile/users/?username=${encodeURIComponent(prefix)}`);
 
 /** Results for a prefix; kept for 30 s so that retyping the same prefix does not call again. */
 export const userSearchQuery = (prefix: string) =>

@@ -7,10 +7,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export interface GiftVerifyResponse { extras: { canBeGifted: boolean } }
+export interface GiftVerifyResponse {
+  extras: { canBeGifted: boolean };
+}
 
 /** @throws ApiError whose message is a server message key. */
-export const verifyGift = (userTicketId: number) => api<GiftVerifyResponse>('/mobile/gift/verify', { body: { userTicketId } });
+export const verifyGift = (userTicketId: number) =>
+  api<GiftVerifyResponse>('/mobile/gift/verify', { body: { userTicketId } });
 
 /** Not cached: eligibility is asked again each time a ticket is chosen. */
 export const useVerifyGift = () => useMutation({ mutationFn: verifyGift });

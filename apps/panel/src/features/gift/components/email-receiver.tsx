@@ -13,17 +13,34 @@ import { GIFT_EMAIL_INVALID, giftEmailSchema, type GiftEmailForm } from '../gift
 export function EmailReceiver(props: { initial?: string; onConfirm: (email: string) => void }) {
   const { t } = useTranslation();
   const { register, handleSubmit, formState } = useForm<GiftEmailForm>({
-    resolver: zodResolver(giftEmailSchema), mode: 'onTouched', defaultValues: { email: props.initial ?? '' },
+    resolver: zodResolver(giftEmailSchema),
+    mode: 'onTouched',
+    defaultValues: { email: props.initial ?? '' },
   });
   // Read every formState flag unconditionally: react-hook-form only tracks the flags read during render.
   const { isValid, isDirty, errors, touchedFields } = formState;
   const err = errors.email;
-  const message = err && touchedFields.email ? (err.message === GIFT_EMAIL_INVALID ? GIFT_EMAIL_INVALID : t(err.message ?? 'validation.email_required')) : undefined;
+  const message =
+    err && touchedFields.email
+      ? err.message === GIFT_EMAIL_INVALID
+        ? GIFT_EMAIL_INVALID
+        : t(err.message ?? 'validation.email_required')
+      : undefined;
   return (
     <form className="stack" noValidate onSubmit={handleSubmit(({ email }) => props.onConfirm(email))}>
-      <Field label={t('gift.email_label')} type="email" autoComplete="off" inputMode="email" placeholder={t('gift.email_placeholder')}
-        error={message} helper={t('gift.email_helper')} {...register('email')} />
-      <Button type="submit" disabled={!isValid || !(isDirty || Boolean(props.initial))}>{t('gift.confirm_receiver')}</Button>
+      <Field
+        label={t('gift.email_label')}
+        type="email"
+        autoComplete="off"
+        inputMode="email"
+        placeholder={t('gift.email_placeholder')}
+        error={message}
+        helper={t('gift.email_helper')}
+        {...register('email')}
+      />
+      <Button type="submit" disabled={!isValid || !(isDirty || Boolean(props.initial))}>
+        {t('gift.confirm_receiver')}
+      </Button>
     </form>
   );
 }

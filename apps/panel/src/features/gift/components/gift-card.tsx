@@ -11,15 +11,27 @@ import { Avatar } from '../../../ui/avatar';
 import { Username } from '../../../ui/username';
 import type { Receiver } from '../gift.validation';
 
-function Card(props: { heading: string; media: ReactNode; children: ReactNode; editLabel?: string; onEdit?: () => void }) {
+function Card(props: {
+  heading: string;
+  media: ReactNode;
+  children: ReactNode;
+  editLabel?: string;
+  onEdit?: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <section className="gift-card" aria-label={props.heading}>
       <h2 className="gift-card__heading">{props.heading}</h2>
       <div className="gift-card__row">
-        <span className="gift-card__media" aria-hidden="true">{props.media}</span>
+        <span className="gift-card__media" aria-hidden="true">
+          {props.media}
+        </span>
         <div className="gift-card__body">{props.children}</div>
-        {props.onEdit && <button type="button" className="link gift-card__edit" onClick={props.onEdit} aria-label={props.editLabel}>{t('gift.edit')}</button>}
+        {props.onEdit && (
+          <button type="button" className="link gift-card__edit" onClick={props.onEdit} aria-label={props.editLabel}>
+            {t('gift.edit')}
+          </button>
+        )}
       </div>
     </section>
   );
@@ -29,12 +41,26 @@ export function GiftTicketCard(props: { ticket: MyTicket; assetsBaseUrl?: string
   const { t } = useTranslation();
   const tk = props.ticket;
   return (
-    <Card heading={t('gift.you_are_gifting')} editLabel={t('gift.edit_ticket')} onEdit={props.onEdit}
-      media={<img className="gift-card__image" src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} alt="" width={64} height={64} />}>
+    <Card
+      heading={t('gift.you_are_gifting')}
+      editLabel={t('gift.edit_ticket')}
+      onEdit={props.onEdit}
+      media={
+        <img
+          className="gift-card__image"
+          src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
+          alt=""
+          width={64}
+          height={64}
+        />
+      }
+    >
       <span className="gift-card__title">{tk.eventName}</span>
       <span>{tk.ticketName}</span>
       <span className="muted small">{formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}</span>
-      <span className="muted small">{tk.eventVenue}, {tk.eventCity}</span>
+      <span className="muted small">
+        {tk.eventVenue}, {tk.eventCity}
+      </span>
     </Card>
   );
 }
@@ -42,11 +68,26 @@ export function GiftTicketCard(props: { ticket: MyTicket; assetsBaseUrl?: string
 export function GiftReceiverCard(props: { receiver: Receiver; assetsBaseUrl?: string; onEdit?: () => void }) {
   const { t } = useTranslation();
   const r = props.receiver;
-  const name = r.kind === 'USERNAME' && r.value.lastIndexOf('#') > 0 ? r.value.slice(0, r.value.lastIndexOf('#')) : r.value;
+  const name =
+    r.kind === 'USERNAME' && r.value.lastIndexOf('#') > 0 ? r.value.slice(0, r.value.lastIndexOf('#')) : r.value;
   return (
-    <Card heading={t('gift.to_recipient')} editLabel={t('gift.edit_receiver')} onEdit={props.onEdit}
-      media={<Avatar picture={r.kind === 'USERNAME' ? assetUrl(r.picture, props.assetsBaseUrl) : undefined} givenName={name} size={48} />}>
-      {r.kind === 'USERNAME' ? <Username value={r.value} className="gift-card__title" /> : <span className="gift-card__title gift-card__email">{r.value}</span>}
+    <Card
+      heading={t('gift.to_recipient')}
+      editLabel={t('gift.edit_receiver')}
+      onEdit={props.onEdit}
+      media={
+        <Avatar
+          picture={r.kind === 'USERNAME' ? assetUrl(r.picture, props.assetsBaseUrl) : undefined}
+          givenName={name}
+          size={48}
+        />
+      }
+    >
+      {r.kind === 'USERNAME' ? (
+        <Username value={r.value} className="gift-card__title" />
+      ) : (
+        <span className="gift-card__title gift-card__email">{r.value}</span>
+      )}
       <span className="muted small">{r.kind === 'USERNAME' ? t('gift.by_username') : t('gift.by_email')}</span>
     </Card>
   );

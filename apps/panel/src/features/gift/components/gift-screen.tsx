@@ -51,14 +51,25 @@ export default function GiftScreen() {
   const receiverHeading = useRef<HTMLHeadingElement>(null);
   const terms = useRef<HTMLInputElement>(null);
   // The control that had focus is replaced at each step: move focus to the new step.
-  useEffect(() => { if (ticket && !receiver) receiverHeading.current?.focus(); }, [ticket, receiver]);
-  useEffect(() => { if (receiver) terms.current?.focus(); }, [receiver]);
+  useEffect(() => {
+    if (ticket && !receiver) receiverHeading.current?.focus();
+  }, [ticket, receiver]);
+  useEffect(() => {
+    if (receiver) terms.current?.focus();
+  }, [receiver]);
 
   const choose = (tk: MyTicket) => {
-    setChoice(tk); setTicket(null); setNotGiftable(false); setReceiver(null); setAccepted(false);
+    setChoice(tk);
+    setTicket(null);
+    setNotGiftable(false);
+    setReceiver(null);
+    setAccepted(false);
     storage.set('userTicketId', String(tk.userTicketId));
     verify.mutate(tk.userTicketId, {
-      onSuccess: (r) => { if (r.extras.canBeGifted) setTicket(tk); else setNotGiftable(true); },
+      onSuccess: (r) => {
+        if (r.extras.canBeGifted) setTicket(tk);
+        else setNotGiftable(true);
+      },
       onError: (err) => toast.error(t(giftErrorKey(err, 'gift_tickets.internal_error_verify'))),
     });
   };
@@ -78,53 +89,118 @@ export default function GiftScreen() {
     if (route.userTicketId) navigate({ userTicketId: null, ticketName: null }, { replace: true });
   };
   const reset = () => {
-    setChoice(null); setTicket(null); setNotGiftable(false); setTab('EMAIL'); setReceiver(null); setDraft(null); setAccepted(false); setDone(null);
-    verify.reset(); gift.reset();
+    setChoice(null);
+    setTicket(null);
+    setNotGiftable(false);
+    setTab('EMAIL');
+    setReceiver(null);
+    setDraft(null);
+    setAccepted(false);
+    setDone(null);
+    verify.reset();
+    gift.reset();
     forgetTicketId();
   };
-  const editTicket = () => { setTicket(null); setReceiver(null); setAccepted(false); };
-  const editReceiver = () => { if (receiver) { setDraft(receiver); setTab(receiver.kind); } setReceiver(null); setAccepted(false); };
-  const confirmReceiver = (r: Receiver) => { setReceiver(r); setDraft(r); setAccepted(false); };
+  const editTicket = () => {
+    setTicket(null);
+    setReceiver(null);
+    setAccepted(false);
+  };
+  const editReceiver = () => {
+    if (receiver) {
+      setDraft(receiver);
+      setTab(receiver.kind);
+    }
+    setReceiver(null);
+    setAccepted(false);
+  };
+  const confirmReceiver = (r: Receiver) => {
+    setReceiver(r);
+    setDraft(r);
+    setAccepted(false);
+  };
 
   const submit = () => {
     if (!ticket || !receiver || !accepted) return;
-    gift.mutate({ userTicketId: ticket.userTicketId, username: receiver.value }, {
-      onSuccess: () => { setDone({ ticket, receiver }); forgetTicketId(); },
-      onError: (err) => {
-        const key = giftErrorKey(err, 'gift_tickets.internal_error');
-        toast.error(t(key));
-        // The ticket itself can no longer be gifted: back to choosing a ticket.
-        if (key === 'gift_tickets.cannot_be_gifted' || key === 'gift_tickets.not_allowed') { setTicket(null); setReceiver(null); setAccepted(false); setChoice(null); }
-        if (key === 'gift_tickets.receiver_not_found' || key === 'gift_tickets.cannot_gift_to_self') editReceiver();
+    gift.mutate(
+      { userTicketId: ticket.userTicketId, username: receiver.value },
+      {
+        onSuccess: () => {
+          setDone({ ticket, receiver });
+          forgetTicketId();
+        },
+        onError: (err) => {
+          const key = giftErrorKey(err, 'gift_tickets.internal_error');
+          toast.error(t(key));
+          // The ticket itself can no longer be gifted: back to choosing a ticket.
+          if (key === 'gift_tickets.cannot_be_gifted' || key === 'gift_tickets.not_allowed') {
+            setTicket(null);
+            setReceiver(null);
+            setAccepted(false);
+            setChoice(null);
+          }
+          if (key === 'gift_tickets.receiver_not_found' || key === 'gift_tickets.cannot_gift_to_self') editReceiver();
+        },
       },
-    });
+    );
   };
 
   if (done) {
-    return <GiftSuccess ticket={done.ticket} receiver={done.receiver} assetsBaseUrl={base} onMore={reset}
-      onView={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })} />;
+    return (
+      <GiftSuccess
+        ticket={done.ticket}
+        receiver={done.receiver}
+        assetsBaseUrl={base}
+        onMore={reset}
+        onView={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
+      />
+    );
   }
 
   const errorId = `${uid}-not-giftable`;
   let step1;
-  if (ticket) step1 = <GiftTicketCard ticket={ticket} assetsBaseUrl={base} onEdit={gift.isPending ? undefined : editTicket} />;
+  if (ticket)
+    step1 = <GiftTicketCard ticket={ticket} assetsBaseUrl={base} onEdit={gift.isPending ? undefined : editTicket} />;
   else if (tickets.isLoading) {
     step1 = (
       <div className="stack-sm" aria-busy="true" aria-label={t('common.loading')}>
-        <Skeleton width={120} height={18} /><Skeleton height={64} radius={12} />
+        <Skeleton width={120} height={18} />
+        <Skeleton height={64} radius={12} />
       </div>
     );
   } else if (tickets.isError) {
-    step1 = <div className="error-state" role="alert"><p>{t(giftErrorKey(tickets.error, 'request_failed'))}</p><Button variant="secondary" onClick={() => void tickets.refetch()}>{t('common.retry')}</Button></div>;
+    step1 = (
+      <div className="error-state" role="alert">
+        <p>{t(giftErrorKey(tickets.error, 'request_failed'))}</p>
+        <Button variant="secondary" onClick={() => void tickets.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
   } else if (!tickets.data?.length) {
     step1 = <EmptyState message={t('gift.empty')} />;
   } else {
     step1 = (
       <div className="stack-sm">
-        <TicketSelect tickets={tickets.data} value={choice} onChange={choose} busy={verify.isPending} assetsBaseUrl={base}
-          invalid={notGiftable} describedBy={notGiftable ? errorId : undefined} />
-        {verify.isPending && <p className="muted small" role="status">{t('gift.checking')}</p>}
-        {notGiftable && <p id={errorId} className="field__error" role="alert">{t('gift_tickets.cannot_be_gifted')}</p>}
+        <TicketSelect
+          tickets={tickets.data}
+          value={choice}
+          onChange={choose}
+          busy={verify.isPending}
+          assetsBaseUrl={base}
+          invalid={notGiftable}
+          describedBy={notGiftable ? errorId : undefined}
+        />
+        {verify.isPending && (
+          <p className="muted small" role="status">
+            {t('gift.checking')}
+          </p>
+        )}
+        {notGiftable && (
+          <p id={errorId} className="field__error" role="alert">
+            {t('gift_tickets.cannot_be_gifted')}
+          </p>
+        )}
       </div>
     );
   }
@@ -135,28 +211,59 @@ export default function GiftScreen() {
       {step1}
       {ticket && !receiver && (
         <section className="stack gift-receiver" aria-labelledby={`${uid}-receiver`}>
-          <h2 id={`${uid}-receiver`} ref={receiverHeading} tabIndex={-1} className="section-title gift__step-title">{t('gift.receiver_title')}</h2>
-          <Tabs label={t('gift.receiver_by')} value={tab} onChange={setTab}
-            options={[{ value: 'EMAIL', label: t('gift.tab_email') }, { value: 'USERNAME', label: t('gift.tab_username') }]} />
+          <h2 id={`${uid}-receiver`} ref={receiverHeading} tabIndex={-1} className="section-title gift__step-title">
+            {t('gift.receiver_title')}
+          </h2>
+          <Tabs
+            label={t('gift.receiver_by')}
+            value={tab}
+            onChange={setTab}
+            options={[
+              { value: 'EMAIL', label: t('gift.tab_email') },
+              { value: 'USERNAME', label: t('gift.tab_username') },
+            ]}
+          />
           <div role="tabpanel" aria-label={tab === 'EMAIL' ? t('gift.tab_email') : t('gift.tab_username')}>
-            {tab === 'EMAIL'
-              ? <EmailReceiver initial={draft?.kind === 'EMAIL' ? draft.value : undefined} onConfirm={(email) => confirmReceiver({ kind: 'EMAIL', value: email })} />
-              : <UsernameSearch assetsBaseUrl={base} initial={draft?.kind === 'USERNAME' ? { username: draft.value, picture: draft.picture } : null}
-                  onConfirm={(u) => confirmReceiver({ kind: 'USERNAME', value: u.username, picture: u.picture })} />}
+            {tab === 'EMAIL' ? (
+              <EmailReceiver
+                initial={draft?.kind === 'EMAIL' ? draft.value : undefined}
+                onConfirm={(email) => confirmReceiver({ kind: 'EMAIL', value: email })}
+              />
+            ) : (
+              <UsernameSearch
+                assetsBaseUrl={base}
+                initial={draft?.kind === 'USERNAME' ? { username: draft.value, picture: draft.picture } : null}
+                onConfirm={(u) => confirmReceiver({ kind: 'USERNAME', value: u.username, picture: u.picture })}
+              />
+            )}
           </div>
         </section>
       )}
-      {ticket && receiver && <GiftReceiverCard receiver={receiver} assetsBaseUrl={base} onEdit={gift.isPending ? undefined : editReceiver} />}
+      {ticket && receiver && (
+        <GiftReceiverCard receiver={receiver} assetsBaseUrl={base} onEdit={gift.isPending ? undefined : editReceiver} />
+      )}
       {ticket && receiver && (
         <label className="gift-terms">
-          <input ref={terms} type="checkbox" checked={accepted} disabled={gift.isPending} onChange={(e) => setAccepted(e.target.checked)} />
+          <input
+            ref={terms}
+            type="checkbox"
+            checked={accepted}
+            disabled={gift.isPending}
+            onChange={(e) => setAccepted(e.target.checked)}
+          />
           <span>{t('gift.terms')}</span>
         </label>
       )}
       {(choice || ticket) && (
         <div className="gift-actions">
-          <Button variant="secondary" onClick={reset} disabled={gift.isPending}>{t('common.cancel')}</Button>
-          {ticket && receiver && <Button onClick={submit} disabled={!accepted} loading={gift.isPending}>{t('gift.submit')}</Button>}
+          <Button variant="secondary" onClick={reset} disabled={gift.isPending}>
+            {t('common.cancel')}
+          </Button>
+          {ticket && receiver && (
+            <Button onClick={submit} disabled={!accepted} loading={gift.isPending}>
+              {t('gift.submit')}
+            </Button>
+          )}
         </div>
       )}
     </div>

@@ -8,19 +8,35 @@ import type { Receiver } from '../gift.validation';
 import { GiftReceiverCard, GiftTicketCard } from './gift-card';
 import { ticketLabel } from './ticket-select';
 
-export function GiftSuccess(props: { ticket: MyTicket; receiver: Receiver; assetsBaseUrl?: string; onMore: () => void; onView: () => void }) {
+export function GiftSuccess(props: {
+  ticket: MyTicket;
+  receiver: Receiver;
+  assetsBaseUrl?: string;
+  onMore: () => void;
+  onView: () => void;
+}) {
   const { t } = useTranslation();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => { heading.current?.focus(); }, []);
+  useEffect(() => {
+    heading.current?.focus();
+  }, []);
   return (
     <div className="stack gift-success">
-      <span className="gift-success__icon" aria-hidden="true"><GiftIcon /></span>
-      <h1 ref={heading} tabIndex={-1} className="screen-title">{t('gift.success_title')}</h1>
-      <p className="muted">{t('gift.success_text', { ticket: ticketLabel(props.ticket), receiver: props.receiver.value })}</p>
+      <span className="gift-success__icon" aria-hidden="true">
+        <GiftIcon />
+      </span>
+      <h1 ref={heading} tabIndex={-1} className="screen-title">
+        {t('gift.success_title')}
+      </h1>
+      <p className="muted">
+        {t('gift.success_text', { ticket: ticketLabel(props.ticket), receiver: props.receiver.value })}
+      </p>
       <GiftTicketCard ticket={props.ticket} assetsBaseUrl={props.assetsBaseUrl} />
       <GiftReceiverCard receiver={props.receiver} assetsBaseUrl={props.assetsBaseUrl} />
       <div className="gift-actions">
-        <Button variant="secondary" onClick={props.onMore}>{t('gift.gift_more')}</Button>
+        <Button variant="secondary" onClick={props.onMore}>
+          {t('gift.gift_more')}
+        </Button>
         <Button onClick={props.onView}>{t('gift.view_my_ticket')}</Button>
       </div>
     </div>

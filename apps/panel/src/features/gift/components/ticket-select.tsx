@@ -13,7 +13,13 @@ import { ChevronIcon } from '../../../ui/icons';
 export const ticketLabel = (tk: MyTicket) => `${tk.eventName} · ${tk.ticketName}`;
 
 export function TicketSelect(props: {
-  tickets: MyTicket[]; value: MyTicket | null; onChange: (tk: MyTicket) => void; busy?: boolean; assetsBaseUrl?: string; invalid?: boolean; describedBy?: string;
+  tickets: MyTicket[];
+  value: MyTicket | null;
+  onChange: (tk: MyTicket) => void;
+  busy?: boolean;
+  assetsBaseUrl?: string;
+  invalid?: boolean;
+  describedBy?: string;
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -29,54 +35,135 @@ export function TicketSelect(props: {
   useEffect(() => {
     if (!open) return;
     list.current?.focus();
-    const onDown = (e: MouseEvent) => { if (!root.current?.contains(e.target as Node)) setOpen(false); };
+    const onDown = (e: MouseEvent) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
   }, [open]);
-  useEffect(() => { if (open) list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' }); }, [open, active]);
+  useEffect(() => {
+    if (open) list.current?.querySelector(`[data-index="${active}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [open, active]);
 
   const openList = () => {
     const i = props.value ? props.tickets.findIndex((tk) => tk.userTicketId === props.value!.userTicketId) : 0;
     setActive(Math.max(0, i));
     setOpen(true);
   };
-  const choose = (tk: MyTicket) => { setOpen(false); button.current?.focus(); props.onChange(tk); };
+  const choose = (tk: MyTicket) => {
+    setOpen(false);
+    button.current?.focus();
+    props.onChange(tk);
+  };
   const onListKey = (e: KeyboardEvent) => {
     const n = props.tickets.length;
-    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(n - 1, a + 1)); }
-    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
-    else if (e.key === 'Home') { e.preventDefault(); setActive(0); }
-    else if (e.key === 'End') { e.preventDefault(); setActive(n - 1); }
-    else if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); if (props.tickets[active]) choose(props.tickets[active]); }
-    else if (e.key === 'Escape' || e.key === 'Tab') { if (e.key === 'Escape') e.preventDefault(); setOpen(false); button.current?.focus(); }
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => Math.min(n - 1, a + 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => Math.max(0, a - 1));
+    } else if (e.key === 'Home') {
+      e.preventDefault();
+      setActive(0);
+    } else if (e.key === 'End') {
+      e.preventDefault();
+      setActive(n - 1);
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      if (props.tickets[active]) choose(props.tickets[active]);
+    } else if (e.key === 'Escape' || e.key === 'Tab') {
+      if (e.key === 'Escape') e.preventDefault();
+      setOpen(false);
+      button.current?.focus();
+    }
   };
   const v = props.value;
   return (
     <div className="field gift-select" ref={root}>
-      <span id={labelId} className="field__label">{t('gift.ticket_label')}</span>
-      <button ref={button} id={buttonId} type="button" className={`gift-select__button ${props.invalid ? 'gift-select__button--error' : ''}`}
-        aria-haspopup="listbox" aria-expanded={open} aria-controls={open ? listId : undefined} aria-labelledby={`${labelId} ${buttonId}`}
-        aria-describedby={props.describedBy} aria-busy={props.busy || undefined} disabled={props.busy}
+      <span id={labelId} className="field__label">
+        {t('gift.ticket_label')}
+      </span>
+      <button
+        ref={button}
+        id={buttonId}
+        type="button"
+        className={`gift-select__button ${props.invalid ? 'gift-select__button--error' : ''}`}
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        aria-labelledby={`${labelId} ${buttonId}`}
+        aria-describedby={props.describedBy}
+        aria-busy={props.busy || undefined}
+        disabled={props.busy}
         onClick={() => (open ? setOpen(false) : openList())}
-        onKeyDown={(e) => { if (e.key === 'ArrowDown' || e.key === 'ArrowUp') { e.preventDefault(); openList(); } }}>
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            openList();
+          }
+        }}
+      >
         {v ? (
           <span className="gift-option">
-            <img className="gift-option__logo" src={assetUrl(v.ticketLogo ?? v.eventLogo, props.assetsBaseUrl)} alt="" width={40} height={40} />
-            <span className="gift-option__text"><span className="gift-option__name">{v.eventName}</span><span className="muted small">{v.ticketName}</span></span>
+            <img
+              className="gift-option__logo"
+              src={assetUrl(v.ticketLogo ?? v.eventLogo, props.assetsBaseUrl)}
+              alt=""
+              width={40}
+              height={40}
+            />
+            <span className="gift-option__text">
+              <span className="gift-option__name">{v.eventName}</span>
+              <span className="muted small">{v.ticketName}</span>
+            </span>
           </span>
-        ) : <span className="muted">{t('gift.ticket_placeholder')}</span>}
-        {props.busy ? <span className="spinner" aria-hidden="true" /> : <span className="gift-select__chevron" aria-hidden="true"><ChevronIcon /></span>}
+        ) : (
+          <span className="muted">{t('gift.ticket_placeholder')}</span>
+        )}
+        {props.busy ? (
+          <span className="spinner" aria-hidden="true" />
+        ) : (
+          <span className="gift-select__chevron" aria-hidden="true">
+            <ChevronIcon />
+          </span>
+        )}
       </button>
       {open && (
-        <ul ref={list} id={listId} role="listbox" tabIndex={-1} aria-labelledby={labelId} className="gift-listbox"
-          aria-activedescendant={props.tickets[active] ? `${id}-opt-${props.tickets[active].userTicketId}` : undefined} onKeyDown={onListKey}>
+        <ul
+          ref={list}
+          id={listId}
+          role="listbox"
+          tabIndex={-1}
+          aria-labelledby={labelId}
+          className="gift-listbox"
+          aria-activedescendant={props.tickets[active] ? `${id}-opt-${props.tickets[active].userTicketId}` : undefined}
+          onKeyDown={onListKey}
+        >
           {props.tickets.map((tk, i) => (
-            <li key={tk.userTicketId} id={`${id}-opt-${tk.userTicketId}`} data-index={i} role="option" aria-label={ticketLabel(tk)}
-              aria-selected={v?.userTicketId === tk.userTicketId} className={`gift-listbox__option ${i === active ? 'is-active' : ''}`}
-              onMouseEnter={() => setActive(i)} onClick={() => choose(tk)}>
+            <li
+              key={tk.userTicketId}
+              id={`${id}-opt-${tk.userTicketId}`}
+              data-index={i}
+              role="option"
+              aria-label={ticketLabel(tk)}
+              aria-selected={v?.userTicketId === tk.userTicketId}
+              className={`gift-listbox__option ${i === active ? 'is-active' : ''}`}
+              onMouseEnter={() => setActive(i)}
+              onClick={() => choose(tk)}
+            >
               <span className="gift-option">
-                <img className="gift-option__logo" src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} alt="" width={40} height={40} />
-                <span className="gift-option__text"><span className="gift-option__name">{tk.eventName}</span><span className="muted small">{tk.ticketName}</span></span>
+                <img
+                  className="gift-option__logo"
+                  src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
+                  alt=""
+                  width={40}
+                  height={40}
+                />
+                <span className="gift-option__text">
+                  <span className="gift-option__name">{tk.eventName}</span>
+                  <span className="muted small">{tk.ticketName}</span>
+                </span>
               </span>
             </li>
           ))}

@@ -27,9 +27,14 @@ export function useDebouncedValue<T>(value: T, ms: number): T {
   return debounced;
 }
 
-const nickname = (username: string) => (username.lastIndexOf('#') > 0 ? username.slice(0, username.lastIndexOf('#')) : username);
+const nickname = (username: string) =>
+  username.lastIndexOf('#') > 0 ? username.slice(0, username.lastIndexOf('#')) : username;
 
-export function UsernameSearch(props: { initial?: UserSearchResult | null; assetsBaseUrl?: string; onConfirm: (user: UserSearchResult) => void }) {
+export function UsernameSearch(props: {
+  initial?: UserSearchResult | null;
+  assetsBaseUrl?: string;
+  onConfirm: (user: UserSearchResult) => void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const [text, setText] = useState(props.initial?.username ?? '');
@@ -42,13 +47,35 @@ export function UsernameSearch(props: { initial?: UserSearchResult | null; asset
   const typing = text.trim() !== prefix || search.isFetching;
   const show = open && !picked && text.trim().length > 0;
 
-  const pick = (u: UserSearchResult) => { setPicked(u); setText(u.username); setOpen(false); setActive(-1); };
+  const pick = (u: UserSearchResult) => {
+    setPicked(u);
+    setText(u.username);
+    setOpen(false);
+    setActive(-1);
+  };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (!show) { if (e.key === 'ArrowDown' && text.trim() && !picked) { setOpen(true); e.preventDefault(); } return; }
-    if (e.key === 'ArrowDown') { e.preventDefault(); setActive((a) => Math.min(results.length - 1, a + 1)); }
-    else if (e.key === 'ArrowUp') { e.preventDefault(); setActive((a) => Math.max(0, a - 1)); }
-    else if (e.key === 'Enter') { if (results[active]) { e.preventDefault(); pick(results[active]); } }
-    else if (e.key === 'Escape') { e.preventDefault(); setOpen(false); }
+    if (!show) {
+      if (e.key === 'ArrowDown' && text.trim() && !picked) {
+        setOpen(true);
+        e.preventDefault();
+      }
+      return;
+    }
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => Math.min(results.length - 1, a + 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => Math.max(0, a - 1));
+    } else if (e.key === 'Enter') {
+      if (results[active]) {
+        e.preventDefault();
+        pick(results[active]);
+      }
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      setOpen(false);
+    }
   };
   const listId = `${id}-list`;
   const noteId = `${id}-note`;
@@ -56,31 +83,91 @@ export function UsernameSearch(props: { initial?: UserSearchResult | null; asset
   return (
     <div className="stack">
       <div className="field">
-        <div className="field__label-row"><label htmlFor={`${id}-input`} className="field__label">{t('gift.username_label')}</label></div>
+        <div className="field__label-row">
+          <label htmlFor={`${id}-input`} className="field__label">
+            {t('gift.username_label')}
+          </label>
+        </div>
         <div className="gift-combo">
-          <input id={`${id}-input`} className="field__input" type="text" role="combobox" autoComplete="off" autoCapitalize="none" spellCheck={false}
-            placeholder={t('gift.username_placeholder')} value={text} maxLength={MAX_PREFIX}
-            aria-autocomplete="list" aria-expanded={show} aria-controls={listId} aria-describedby={noteId}
+          <input
+            id={`${id}-input`}
+            className="field__input"
+            type="text"
+            role="combobox"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder={t('gift.username_placeholder')}
+            value={text}
+            maxLength={MAX_PREFIX}
+            aria-autocomplete="list"
+            aria-expanded={show}
+            aria-controls={listId}
+            aria-describedby={noteId}
             aria-activedescendant={show && results[active] ? `${id}-opt-${active}` : undefined}
-            onChange={(e) => { setText(e.target.value); setPicked(null); setOpen(true); setActive(-1); }}
-            onFocus={() => { if (!picked) setOpen(true); }} onBlur={() => setOpen(false)} onKeyDown={onKey} />
+            onChange={(e) => {
+              setText(e.target.value);
+              setPicked(null);
+              setOpen(true);
+              setActive(-1);
+            }}
+            onFocus={() => {
+              if (!picked) setOpen(true);
+            }}
+            onBlur={() => setOpen(false)}
+            onKeyDown={onKey}
+          />
           <div className="gift-suggestions" hidden={!show}>
             <ul id={listId} role="listbox" aria-label={t('gift.suggestions')} className="gift-suggestions__list">
-              {show && results.map((u, i) => (
-                <li key={u.username} id={`${id}-opt-${i}`} role="option" aria-selected={i === active} className={`gift-suggestion ${i === active ? 'is-active' : ''}`}
-                  onMouseDown={(e) => e.preventDefault()} onMouseEnter={() => setActive(i)} onClick={() => pick(u)}>
-                  <span aria-hidden="true" className="gift-suggestion__avatar"><Avatar picture={assetUrl(u.picture, props.assetsBaseUrl)} givenName={nickname(u.username)} size={32} /></span>
-                  <Username value={u.username} className="gift-suggestion__name" />
-                </li>
-              ))}
+              {show &&
+                results.map((u, i) => (
+                  <li
+                    key={u.username}
+                    id={`${id}-opt-${i}`}
+                    role="option"
+                    aria-selected={i === active}
+                    className={`gift-suggestion ${i === active ? 'is-active' : ''}`}
+                    onMouseDown={(e) => e.preventDefault()}
+                    onMouseEnter={() => setActive(i)}
+                    onClick={() => pick(u)}
+                  >
+                    <span aria-hidden="true" className="gift-suggestion__avatar">
+                      <Avatar
+                        picture={assetUrl(u.picture, props.assetsBaseUrl)}
+                        givenName={nickname(u.username)}
+                        size={32}
+                      />
+                    </span>
+                    <Username value={u.username} className="gift-suggestion__name" />
+                  </li>
+                ))}
             </ul>
-            {show && results.length === 0 && <p className="gift-suggestions__note" role="status">{typing ? t('gift.searching') : error ?? t('gift.no_results')}</p>}
+            {show && results.length === 0 && (
+              <p className="gift-suggestions__note" role="status">
+                {typing ? t('gift.searching') : (error ?? t('gift.no_results'))}
+              </p>
+            )}
           </div>
         </div>
-        {error && !show ? <p id={noteId} className="field__error" role="alert">{error}</p>
-          : <p id={noteId} className="field__helper">{picked ? <>{t('gift.picked')} <Username value={picked.username} /></> : t('gift.username_helper')}</p>}
+        {error && !show ? (
+          <p id={noteId} className="field__error" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p id={noteId} className="field__helper">
+            {picked ? (
+              <>
+                {t('gift.picked')} <Username value={picked.username} />
+              </>
+            ) : (
+              t('gift.username_helper')
+            )}
+          </p>
+        )}
       </div>
-      <Button disabled={!picked} onClick={() => picked && props.onConfirm(picked)}>{t('gift.confirm_receiver')}</Button>
+      <Button disabled={!picked} onClick={() => picked && props.onConfirm(picked)}>
+        {t('gift.confirm_receiver')}
+      </Button>
     </div>
   );
 }

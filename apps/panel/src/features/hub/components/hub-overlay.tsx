@@ -12,7 +12,18 @@ import { navigate, useRoute } from '../../../app/use-route';
 import { Avatar } from '../../../ui/avatar';
 import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';
-import { GiftIcon, HelpIcon, LogoutIcon, PhoneIcon, QrIcon, RedeemIcon, ResellIcon, SettingsIcon, SwapIcon, TicketIcon } from '../../../ui/icons';
+import {
+  GiftIcon,
+  HelpIcon,
+  LogoutIcon,
+  PhoneIcon,
+  QrIcon,
+  RedeemIcon,
+  ResellIcon,
+  SettingsIcon,
+  SwapIcon,
+  TicketIcon,
+} from '../../../ui/icons';
 import { LogoutDialog } from './logout-dialog';
 import '../hub.css';
 
@@ -37,9 +48,18 @@ export function HubOverlay() {
     <Modal title={t('hub.title')} onClose={close} hideTitle>
       <div className="hub">
         <div className="hub__head">
-          <Avatar picture={assetUrl(user?.picture, config?.assetsBaseUrl)} givenName={user?.givenName} familyName={user?.familyName} size={56} />
+          <Avatar
+            picture={assetUrl(user?.picture, config?.assetsBaseUrl)}
+            givenName={user?.givenName}
+            familyName={user?.familyName}
+            size={56}
+          />
           <div className="hub__who">
-            {user ? <Username value={user.preferredUsername} className="hub__name" /> : <span className="hub__name">…</span>}
+            {user ? (
+              <Username value={user.preferredUsername} className="hub__name" />
+            ) : (
+              <span className="hub__name">…</span>
+            )}
             <span className="muted small">{user?.email}</span>
           </div>
         </div>
@@ -47,19 +67,40 @@ export function HubOverlay() {
           <ul className="hub__tiles">
             {TILES.map(({ tab, key, Icon }) => (
               <li key={tab}>
-                <button type="button" className="hub-tile" aria-current={route.tab === tab ? 'page' : undefined}
-                  onClick={() => navigate({ tab, overlay: null, userTicketId: null, ticketName: null, settingsTab: null })}>
-                  <Icon /><span>{t(key)}</span>
+                <button
+                  type="button"
+                  className="hub-tile"
+                  aria-current={route.tab === tab ? 'page' : undefined}
+                  onClick={() =>
+                    navigate({ tab, overlay: null, userTicketId: null, ticketName: null, settingsTab: null })
+                  }
+                >
+                  <Icon />
+                  <span>{t(key)}</span>
                 </button>
               </li>
             ))}
-            <li><button type="button" className="hub-tile hub-tile--danger" onClick={() => setLogout(true)}><LogoutIcon /><span>{t('hub.logout')}</span></button></li>
+            <li>
+              <button type="button" className="hub-tile hub-tile--danger" onClick={() => setLogout(true)}>
+                <LogoutIcon />
+                <span>{t('hub.logout')}</span>
+              </button>
+            </li>
           </ul>
         </nav>
         {config && (
           <div className="hub__links">
-            <a className="hub-link" href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer"><HelpIcon />{t('hub.help_center')}</a>
-            <a className="hub-app" href={config.appUrl} target="_blank" rel="noopener noreferrer"><PhoneIcon /><span><strong>{t('hub.get_app')}</strong><span className="muted small">{t('hub.get_app_text')}</span></span></a>
+            <a className="hub-link" href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer">
+              <HelpIcon />
+              {t('hub.help_center')}
+            </a>
+            <a className="hub-app" href={config.appUrl} target="_blank" rel="noopener noreferrer">
+              <PhoneIcon />
+              <span>
+                <strong>{t('hub.get_app')}</strong>
+                <span className="muted small">{t('hub.get_app_text')}</span>
+              </span>
+            </a>
           </div>
         )}
       </div>

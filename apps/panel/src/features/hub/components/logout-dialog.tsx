@@ -20,11 +20,26 @@ export function LogoutDialog(props: { onClose: () => void }) {
     endSession();
     qc.clear();
     postToHost({ type: 'logout' });
-    navigate({ tab: 'LOGIN', overlay: null, userTicketId: null, ticketName: null, settingsTab: null }, { replace: true });
+    navigate(
+      { tab: 'LOGIN', overlay: null, userTicketId: null, ticketName: null, settingsTab: null },
+      { replace: true },
+    );
   };
   return (
-    <Modal title={t('logout.title')} onClose={props.onClose}
-      footer={<><Button variant="secondary" onClick={props.onClose}>{t('common.cancel')}</Button><Button variant="danger" onClick={confirm} loading={busy}>{t('logout.confirm')}</Button></>}>
+    <Modal
+      title={t('logout.title')}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={props.onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button variant="danger" onClick={confirm} loading={busy}>
+            {t('logout.confirm')}
+          </Button>
+        </>
+      }
+    >
       <p>{t('logout.text')}</p>
     </Modal>
   );

@@ -21,24 +21,66 @@ export default function QrScreen() {
     <div className="qr-screen stack">
       <h1 className="screen-title">{t('qr.title')}</h1>
       <div className="qr-box">
-        {image.data ? <img className="qr-box__img" src={`data:image/png;base64,${image.data}`} alt={t('qr.alt')} width={396} height={396} />
-          : image.isError ? <p role="alert" className="qr-box__error">{t('request_failed')}</p> : <Skeleton height={300} radius={16} />}
+        {image.data ? (
+          <img
+            className="qr-box__img"
+            src={`data:image/png;base64,${image.data}`}
+            alt={t('qr.alt')}
+            width={396}
+            height={396}
+          />
+        ) : image.isError ? (
+          <p role="alert" className="qr-box__error">
+            {t('request_failed')}
+          </p>
+        ) : (
+          <Skeleton height={300} radius={16} />
+        )}
         {user && <p className="qr-box__name">{user.name ?? user.preferredUsername}</p>}
         <p className="qr-box__hint">{t('qr.refreshes', { seconds: ttl ?? 30 })}</p>
       </div>
-      <button type="button" className="link link--center" onClick={() => setLearn(true)}>{t('qr.learn_more')}</button>
-      <p className="note"><LockIcon /> {t('qr.private')}</p>
+      <button type="button" className="link link--center" onClick={() => setLearn(true)}>
+        {t('qr.learn_more')}
+      </button>
+      <p className="note">
+        <LockIcon /> {t('qr.private')}
+      </p>
       <div className="help-box">
         <HelpIcon />
-        <div><strong>{t('qr.need_help')}</strong><p>{t('qr.need_help_text')}</p>
-          {config && <a href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer">{t('qr.help_center')}</a>}</div>
+        <div>
+          <strong>{t('qr.need_help')}</strong>
+          <p>{t('qr.need_help_text')}</p>
+          {config && (
+            <a href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer">
+              {t('qr.help_center')}
+            </a>
+          )}
+        </div>
       </div>
       {learn && (
         <Modal title={t('qr.learn_title')} onClose={() => setLearn(false)} fullScreen>
           <ul className="points">
-            <li><ShieldIcon /><div><strong>{t('qr.point_entry')}</strong><p>{t('qr.point_entry_text')}</p></div></li>
-            <li><GiftIcon /><div><strong>{t('qr.point_gift')}</strong><p>{t('qr.point_gift_text')}</p></div></li>
-            <li><SparkIcon /><div><strong>{t('qr.point_addons')}</strong><p>{t('qr.point_addons_text')}</p></div></li>
+            <li>
+              <ShieldIcon />
+              <div>
+                <strong>{t('qr.point_entry')}</strong>
+                <p>{t('qr.point_entry_text')}</p>
+              </div>
+            </li>
+            <li>
+              <GiftIcon />
+              <div>
+                <strong>{t('qr.point_gift')}</strong>
+                <p>{t('qr.point_gift_text')}</p>
+              </div>
+            </li>
+            <li>
+              <SparkIcon />
+              <div>
+                <strong>{t('qr.point_addons')}</strong>
+                <p>{t('qr.point_addons_text')}</p>
+              </div>
+            </li>
           </ul>
         </Modal>
       )}

@@ -11,7 +11,8 @@ export type RedeemResult = z.infer<typeof resell.redeemResponse>;
  * Redeems `secret` (sent path-encoded; spaces and dashes are ignored by the server).
  * @throws ApiError `api.resell.redeem.invalid_code` (404), `api.resell.redeem.already_redeemed` (409), `api.too_many_requests` (429).
  */
-export const redeemCode = (secret: string) => api<RedeemResult>(`/resell/redeem/${encodeURIComponent(secret)}`, { method: 'POST' });
+export const redeemCode = (secret: string) =>
+  api<RedeemResult>(`/resell/redeem/${encodeURIComponent(secret)}`, { method: 'POST' });
 
 /** The mutation; on success the user's tickets (cache tag TICKETS) are refreshed. */
 export function useRedeem() {

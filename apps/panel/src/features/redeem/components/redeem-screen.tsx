@@ -29,11 +29,21 @@ function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
     <div className="redeem__success" role="status">
       <h2 className="screen-title">{t('redeem.success_title')}</h2>
       <p className="muted">{t('redeem.success_text')}</p>
-      {logo ? <img className="redeem__logo" src={logo} alt="" width={166} height={166} /> : <span className="redeem__logo"><TicketIcon /></span>}
+      {logo ? (
+        <img className="redeem__logo" src={logo} alt="" width={166} height={166} />
+      ) : (
+        <span className="redeem__logo">
+          <TicketIcon />
+        </span>
+      )}
       <p className="redeem__name">{props.result.name}</p>
       <div className="redeem__actions">
-        <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>{t('redeem.view_tickets')}</Button>
-        <Button variant="secondary" onClick={props.onAgain}>{t('redeem.again')}</Button>
+        <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>
+          {t('redeem.view_tickets')}
+        </Button>
+        <Button variant="secondary" onClick={props.onAgain}>
+          {t('redeem.again')}
+        </Button>
       </div>
     </div>
   );
@@ -43,7 +53,11 @@ export default function RedeemScreen() {
   const { t } = useTranslation();
   const redeem = useRedeem();
   const [result, setResult] = useState<RedeemResult | null>(null);
-  const { register, handleSubmit, formState, reset } = useForm<RedeemForm>({ resolver: zodResolver(redeemSchema), mode: 'onTouched', defaultValues: { code: '' } });
+  const { register, handleSubmit, formState, reset } = useForm<RedeemForm>({
+    resolver: zodResolver(redeemSchema),
+    mode: 'onTouched',
+    defaultValues: { code: '' },
+  });
   const onSubmit = handleSubmit(async ({ code }) => {
     try {
       setResult(await redeem.mutateAsync(code.trim()));
@@ -57,10 +71,22 @@ export default function RedeemScreen() {
   return (
     <div className="stack redeem">
       <ScreenHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} />
-      {result ? <SuccessView result={result} onAgain={() => setResult(null)} /> : (
+      {result ? (
+        <SuccessView result={result} onAgain={() => setResult(null)} />
+      ) : (
         <form className="redeem__form" noValidate onSubmit={onSubmit}>
-          <Field label={t('redeem.code')} placeholder={t('redeem.placeholder')} autoComplete="off" autoCapitalize="characters" spellCheck={false} error={err} {...register('code')} />
-          <Button type="submit" disabled={!formState.isValid} loading={redeem.isPending}>{t('redeem.submit')}</Button>
+          <Field
+            label={t('redeem.code')}
+            placeholder={t('redeem.placeholder')}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            error={err}
+            {...register('code')}
+          />
+          <Button type="submit" disabled={!formState.isValid} loading={redeem.isPending}>
+            {t('redeem.submit')}
+          </Button>
           <p className="muted small">{t('redeem.help')}</p>
         </form>
       )}

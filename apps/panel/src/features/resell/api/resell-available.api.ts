@@ -8,9 +8,15 @@ import type { ResellableTicket } from '../resell.types';
  * with) makes that ticket the `userTicketId` of its group, so it can be pre-selected.
  */
 export const fetchAvailable = (preferUserTicketId?: string | null) =>
-  api<ResellableTicket[]>(`/resell/tickets/available${preferUserTicketId ? `?userTicketId=${encodeURIComponent(preferUserTicketId)}` : ''}`);
+  api<ResellableTicket[]>(
+    `/resell/tickets/available${preferUserTicketId ? `?userTicketId=${encodeURIComponent(preferUserTicketId)}` : ''}`,
+  );
 
 export const availableQuery = (preferUserTicketId?: string | null) =>
-  queryOptions({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', preferUserTicketId ?? null], queryFn: () => fetchAvailable(preferUserTicketId) });
+  queryOptions({
+    queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', preferUserTicketId ?? null],
+    queryFn: () => fetchAvailable(preferUserTicketId),
+  });
 
-export const useAvailableForListing = (preferUserTicketId?: string | null) => useQuery(availableQuery(preferUserTicketId));
+export const useAvailableForListing = (preferUserTicketId?: string | null) =>
+  useQuery(availableQuery(preferUserTicketId));

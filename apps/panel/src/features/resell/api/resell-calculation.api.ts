@@ -15,14 +15,22 @@ export interface CalculationInput {
 }
 
 /** @throws ApiError `invalid_prices` (above the cap), `api.resell.calculation.ticket_not_found`, `api.invalid_request_body`. */
-export const fetchCalculation = (input: CalculationInput) => api<PriceCalculation>('/resell/ticket/calculation', { body: input });
+export const fetchCalculation = (input: CalculationInput) =>
+  api<PriceCalculation>('/resell/ticket/calculation', { body: input });
 
-export const calculationQuery = (input: CalculationInput) => queryOptions({
-  queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', 'calculation', input.ticketId, input.selectedPrice, input.quantity],
-  queryFn: () => fetchCalculation(input),
-  staleTime: 0, gcTime: 0, retry: false,
-});
+export const calculationQuery = (input: CalculationInput) =>
+  queryOptions({
+    queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', 'calculation', input.ticketId, input.selectedPrice, input.quantity],
+    queryFn: () => fetchCalculation(input),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
 
 /** The summary for `input`, or idle while `input` is null; the previous summary stays shown while the next loads. */
 export const useCalculation = (input: CalculationInput | null) =>
-  useQuery({ ...calculationQuery(input ?? { ticketId: 0, selectedPrice: 0, quantity: 1 }), enabled: input !== null, placeholderData: keepPreviousData });
+  useQuery({
+    ...calculationQuery(input ?? { ticketId: 0, selectedPrice: 0, quantity: 1 }),
+    enabled: input !== null,
+    placeholderData: keepPreviousData,
+  });

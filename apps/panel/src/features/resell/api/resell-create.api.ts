@@ -17,7 +17,10 @@ export function useCreateResale() {
   return useMutation({
     mutationFn: (v: { body: CreateResaleRequest; idempotencyKey: string }) => createResale(v.body, v.idempotencyKey),
     onSuccess: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }), qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }),
+        qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] }),
+      ]);
     },
   });
 }

@@ -3,5 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Listing } from '../resell.types';
 
-export const salesQuery = queryOptions({ queryKey: ['LISTED_TICKETS', 'SALE'], queryFn: () => api<Listing[]>('/resell/ticket/sales') });
+export const salesQuery = queryOptions({
+  queryKey: ['LISTED_TICKETS', 'SALE'],
+  queryFn: () => api<Listing[]>('/resell/ticket/sales'),
+});
 export const useSales = () => useQuery(salesQuery);

@@ -3,5 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Listing } from '../resell.types';
 
-export const soldQuery = queryOptions({ queryKey: ['LISTED_TICKETS', 'SOLD'], queryFn: () => api<Listing[]>('/resell/tickets/sold') });
+export const soldQuery = queryOptions({
+  queryKey: ['LISTED_TICKETS', 'SOLD'],
+  queryFn: () => api<Listing[]>('/resell/tickets/sold'),
+});
 export const useSold = () => useQuery(soldQuery);

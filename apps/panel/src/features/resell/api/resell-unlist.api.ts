@@ -10,7 +10,10 @@ export function useUnlist() {
   return useMutation({
     mutationFn: unlist,
     onSettled: async () => {
-      await Promise.all([qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }), qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] })]);
+      await Promise.all([
+        qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }),
+        qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] }),
+      ]);
     },
   });
 }

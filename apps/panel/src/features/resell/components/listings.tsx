@@ -23,16 +23,48 @@ type Tab = 'SALE' | 'SOLD';
 function EntryLogo({ path }: { path: string | null }) {
   const config = usePanelConfig();
   const src = assetUrl(path, config?.assetsBaseUrl);
-  return src ? <img className="resell-entry__logo" src={src} alt="" width={64} height={64} /> : <span className="resell-entry__logo resell-logo--none"><TicketIcon /></span>;
+  return src ? (
+    <img className="resell-entry__logo" src={src} alt="" width={64} height={64} />
+  ) : (
+    <span className="resell-entry__logo resell-logo--none">
+      <TicketIcon />
+    </span>
+  );
 }
 
-function ListState(props: { query: { isLoading: boolean; isError: boolean; refetch: () => unknown; data?: Listing[] }; empty: string; render: (l: Listing) => React.ReactNode }) {
+function ListState(props: {
+  query: { isLoading: boolean; isError: boolean; refetch: () => unknown; data?: Listing[] };
+  empty: string;
+  render: (l: Listing) => React.ReactNode;
+}) {
   const { t } = useTranslation();
   const q = props.query;
-  if (q.isLoading) return <div className="stack" aria-busy="true"><Skeleton height={88} radius={14} /><Skeleton height={88} radius={14} /></div>;
-  if (q.isError || !q.data) return <div className="error-state" role="alert"><p>{t('request_failed')}</p><Button variant="secondary" onClick={() => void q.refetch()}>{t('common.retry')}</Button></div>;
+  if (q.isLoading)
+    return (
+      <div className="stack" aria-busy="true">
+        <Skeleton height={88} radius={14} />
+        <Skeleton height={88} radius={14} />
+      </div>
+    );
+  if (q.isError || !q.data)
+    return (
+      <div className="error-state" role="alert">
+        <p>{t('request_failed')}</p>
+        <Button variant="secondary" onClick={() => void q.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
   if (q.data.length === 0) return <EmptyState message={props.empty} />;
-  return <ul className="resell-entries">{q.data.map((l) => <li key={l.listingId} className="resell-entry">{props.render(l)}</li>)}</ul>;
+  return (
+    <ul className="resell-entries">
+      {q.data.map((l) => (
+        <li key={l.listingId} className="resell-entry">
+          {props.render(l)}
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 export function Listings() {
@@ -50,11 +82,18 @@ export function Listings() {
         <EntryLogo path={l.ticketLogo} />
         <div className="resell-entry__body">
           <p className="resell-entry__name">{l.name}</p>
-          <p className="muted small">{t('resell.per_ticket', { price: formatMoney(l.price, l.currencySymbol) })} · {t('resell.left', { count: l.quantity - l.soldQuantity, total: l.quantity })}</p>
-          <p className="muted small">{age === 0 ? t('resell.listed_today') : t('resell.listed_days', { count: age })}</p>
+          <p className="muted small">
+            {t('resell.per_ticket', { price: formatMoney(l.price, l.currencySymbol) })} ·{' '}
+            {t('resell.left', { count: l.quantity - l.soldQuantity, total: l.quantity })}
+          </p>
+          <p className="muted small">
+            {age === 0 ? t('resell.listed_today') : t('resell.listed_days', { count: age })}
+          </p>
           <div className="resell-entry__actions">
             <ShareButton small withCopy url={l.shareLinkUrl} title={l.name} />
-            <Button variant="ghost" className="btn--small" onClick={() => setUnlisting(l)}>{t('resell.unlist')}</Button>
+            <Button variant="ghost" className="btn--small" onClick={() => setUnlisting(l)}>
+              {t('resell.unlist')}
+            </Button>
           </div>
         </div>
       </>
@@ -65,22 +104,37 @@ export function Listings() {
       <EntryLogo path={l.ticketLogo} />
       <div className="resell-entry__body">
         <p className="resell-entry__name">{l.name}</p>
-        <p className="muted small">{t('resell.sold_count', { count: l.soldQuantity, price: formatMoney(l.price, l.currencySymbol) })}</p>
+        <p className="muted small">
+          {t('resell.sold_count', { count: l.soldQuantity, price: formatMoney(l.price, l.currencySymbol) })}
+        </p>
         {l.soldDate && <p className="small">{t('resell.sold_on', { date: formatDate(l.soldDate) })}</p>}
-        <p className="small">{t('resell.you_receive', { amount: formatMoney(l.price * l.soldQuantity, l.currencySymbol) })}</p>
+        <p className="small">
+          {t('resell.you_receive', { amount: formatMoney(l.price * l.soldQuantity, l.currencySymbol) })}
+        </p>
       </div>
     </>
   );
 
   return (
     <section className="stack" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('resell.my_listings')}</h2>
-      <Tabs label={t('resell.my_listings')} value={tab} onChange={setTab}
-        options={[{ value: 'SALE', label: t('resell.tab_sale') }, { value: 'SOLD', label: t('resell.tab_sold') }]} />
+      <h2 id={`${id}-title`} className="section-title">
+        {t('resell.my_listings')}
+      </h2>
+      <Tabs
+        label={t('resell.my_listings')}
+        value={tab}
+        onChange={setTab}
+        options={[
+          { value: 'SALE', label: t('resell.tab_sale') },
+          { value: 'SOLD', label: t('resell.tab_sold') },
+        ]}
+      />
       <div role="tabpanel" aria-label={tab === 'SALE' ? t('resell.tab_sale') : t('resell.tab_sold')}>
-        {tab === 'SALE'
-          ? <ListState query={sales} empty={t('resell.empty_sale')} render={saleEntry} />
-          : <ListState query={sold} empty={t('resell.empty_sold')} render={soldEntry} />}
+        {tab === 'SALE' ? (
+          <ListState query={sales} empty={t('resell.empty_sale')} render={saleEntry} />
+        ) : (
+          <ListState query={sold} empty={t('resell.empty_sold')} render={soldEntry} />
+        )}
       </div>
       {unlisting && <UnlistDialog listing={unlisting} onClose={() => setUnlisting(null)} />}
     </section>

@@ -9,7 +9,13 @@ import { NO_PAYOUT_TOAST_MS, SETTINGS_TAB_PAYOUT } from '@tp/contract/constants'
 import { routeToSearch, type Route } from '../../../app/routing';
 import { navigate } from '../../../app/use-route';
 
-const PAYOUT_ROUTE: Partial<Route> = { tab: 'SETTINGS', settingsTab: SETTINGS_TAB_PAYOUT, overlay: null, userTicketId: null, ticketName: null };
+const PAYOUT_ROUTE: Partial<Route> = {
+  tab: 'SETTINGS',
+  settingsTab: SETTINGS_TAB_PAYOUT,
+  overlay: null,
+  userTicketId: null,
+  ticketName: null,
+};
 const MARK = '\u0000';
 
 function NoPayoutMessage({ closeToast }: Partial<ToastContentProps>) {
@@ -21,7 +27,16 @@ function NoPayoutMessage({ closeToast }: Partial<ToastContentProps>) {
       <strong>{t('api.resell.create.no_stripe')}</strong>
       <p>
         {before}
-        <a href={href} onClick={(e) => { e.preventDefault(); closeToast?.(); navigate(PAYOUT_ROUTE); }}>{t('api.resell.create.here')}</a>
+        <a
+          href={href}
+          onClick={(e) => {
+            e.preventDefault();
+            closeToast?.();
+            navigate(PAYOUT_ROUTE);
+          }}
+        >
+          {t('api.resell.create.here')}
+        </a>
         {after}
       </p>
     </div>
@@ -30,5 +45,9 @@ function NoPayoutMessage({ closeToast }: Partial<ToastContentProps>) {
 
 /** Shows the toast once (a second failure while it is up does not stack another). */
 export function showNoPayoutToast(): void {
-  toast.error((p: ToastContentProps) => <NoPayoutMessage closeToast={p.closeToast} />, { toastId: 'no-payout', autoClose: NO_PAYOUT_TOAST_MS, closeOnClick: false });
+  toast.error((p: ToastContentProps) => <NoPayoutMessage closeToast={p.closeToast} />, {
+    toastId: 'no-payout',
+    autoClose: NO_PAYOUT_TOAST_MS,
+    closeOnClick: false,
+  });
 }

@@ -15,10 +15,18 @@ import type { ResellableTicket } from '../resell.types';
 import { ResellForm } from './resell-form';
 
 const ticket: ResellableTicket = {
-  userTicketId: 41, ticketId: 7, ticketName: 'River Nights · General Admission', ticketLogo: null, availableTicketCount: 3,
-  ticketPrice: 79, maxTicketPrice: 86.9, currencyCode: 'AUD', currencySymbol: 'A$',
+  userTicketId: 41,
+  ticketId: 7,
+  ticketName: 'River Nights · General Admission',
+  ticketLogo: null,
+  availableTicketCount: 3,
+  ticketPrice: 79,
+  maxTicketPrice: 86.9,
+  currencyCode: 'AUD',
+  currencySymbol: 'A$',
 };
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 let calls: { path: string; body: Record<string, unknown>; headers: Record<string, string> }[];
 let createAnswer: () => Response;
@@ -27,7 +35,13 @@ let calcGate: Promise<void> | null;
 function mount(onListed = vi.fn()) {
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <ResellForm ticket={ticket} onDraft={() => undefined} onLockedChange={() => undefined} onCancel={() => undefined} onListed={onListed} />
+      <ResellForm
+        ticket={ticket}
+        onDraft={() => undefined}
+        onLockedChange={() => undefined}
+        onCancel={() => undefined}
+        onListed={onListed}
+      />
       <ToastContainer />
     </QueryClientProvider>,
   );
@@ -37,7 +51,9 @@ const calcCalls = () => calls.filter((c) => c.path === '/resell/ticket/calculati
 const price = () => screen.getByRole('textbox', { name: 'Price per ticket (A$)' });
 const cont = () => screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
 
-beforeAll(() => { initI18n('en'); });
+beforeAll(() => {
+  initI18n('en');
+});
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
   calls = [];
@@ -45,7 +61,7 @@ beforeEach(() => {
   createAnswer = () => json({ shareLinkUrl: 'http://x.test/r/abc' });
   clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input).replace('/v1', '');
-    const body = init?.body ? JSON.parse(String(init.body)) as Record<string, unknown> : {};
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
     calls.push({ path, body, headers: (init?.headers ?? {}) as Record<string, string> });
     if (path === '/resell/ticket/calculation') {
       if (calcGate) await calcGate;
@@ -58,7 +74,10 @@ beforeEach(() => {
     return json({ message: 'api.not_found' }, 404);
   }) as typeof clientHooks.fetch;
 });
-afterEach(() => { cleanup(); localStorage.clear(); });
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
 
 describe('resell form', () => {
   it('quantity stays within 1..availableTicketCount; +/- disabled at the bounds', async () => {
@@ -92,11 +111,15 @@ describe('resell form', () => {
 
     // While the next summary loads, Continue is disabled.
     let open!: () => void;
-    calcGate = new Promise<void>((r) => { open = r; });
+    calcGate = new Promise<void>((r) => {
+      open = r;
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Increase quantity' }));
     await waitFor(() => expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 40, quantity: 2 }));
     expect(cont().disabled).toBe(true);
-    await act(async () => { open(); });
+    await act(async () => {
+      open();
+    });
     await waitFor(() => expect(cont().disabled).toBe(false));
     expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$88.00');
 
@@ -118,17 +141,27 @@ describe('resell form', () => {
     const onListed = mount();
     fireEvent.change(price(), { target: { value: '86.90' } });
     await waitFor(() => expect(cont().disabled).toBe(false));
-    await act(async () => { fireEvent.click(cont()); });
+    await act(async () => {
+      fireEvent.click(cont());
+    });
     expect(price()).toHaveProperty('readOnly', true);
     expect((screen.getByRole('button', { name: 'Increase quantity' }) as HTMLButtonElement).disabled).toBe(true);
     const list = screen.getByRole('button', { name: 'List for resale' }) as HTMLButtonElement;
     expect(list.disabled).toBe(true);
     fireEvent.click(screen.getByRole('checkbox'));
     expect(list.disabled).toBe(false);
-    await act(async () => { fireEvent.click(list); });
+    await act(async () => {
+      fireEvent.click(list);
+    });
     await waitFor(() => expect(onListed).toHaveBeenCalledWith('http://x.test/r/abc'));
     const create = calls.find((c) => c.path === '/resell')!;
-    expect(create.body).toEqual({ userTicketId: 41, amountCount: 1, price: 86.9, currencyCode: 'AUD', currencySymbol: 'A$' });
+    expect(create.body).toEqual({
+      userTicketId: 41,
+      amountCount: 1,
+      price: 86.9,
+      currencyCode: 'AUD',
+      currencySymbol: 'A$',
+    });
     expect(create.headers['idempotency-key']).toMatch(/^[\w-]{16,}$/);
   });
 
@@ -137,9 +170,13 @@ describe('resell form', () => {
     const onListed = mount();
     fireEvent.change(price(), { target: { value: '50' } });
     await waitFor(() => expect(cont().disabled).toBe(false));
-    await act(async () => { fireEvent.click(cont()); });
+    await act(async () => {
+      fireEvent.click(cont());
+    });
     fireEvent.click(screen.getByRole('checkbox'));
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: 'List for resale' })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'List for resale' }));
+    });
     const link = await screen.findByRole('link', { name: 'here' });
     expect(link.getAttribute('href')).toContain('PANEL_TAB=SETTINGS');
     expect(link.getAttribute('href')).toContain('SETTINGS_TAB=ACCOUNT_VERIFICATION');

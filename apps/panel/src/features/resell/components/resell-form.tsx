@@ -17,7 +17,13 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useCalculation, type CalculationInput } from '../api/resell-calculation.api';
 import { useCreateResale } from '../api/resell-create.api';
-import { clampQuantity, newIdempotencyKey, parsePrice, resellFormSchema, type ResellForm as FormValues } from '../resell.rules';
+import {
+  clampQuantity,
+  newIdempotencyKey,
+  parsePrice,
+  resellFormSchema,
+  type ResellForm as FormValues,
+} from '../resell.rules';
 import type { ResellableTicket } from '../resell.types';
 import { showNoPayoutToast } from './no-payout-toast';
 
@@ -27,7 +33,10 @@ const PREVIEW_DEBOUNCE_MS = 250;
 function useDebounced<T>(value: T, ms: number): T {
   const [v, setV] = useState(value);
   const key = JSON.stringify(value);
-  useEffect(() => { const h = setTimeout(() => setV(value), ms); return () => clearTimeout(h); }, [key, ms]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    const h = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(h);
+  }, [key, ms]); // eslint-disable-line react-hooks/exhaustive-deps
   return v;
 }
 
@@ -43,9 +52,14 @@ export function ResellForm(props: {
   const id = useId();
   const tk = props.ticket;
   const sym = tk.currencySymbol;
-  const schema = useMemo(() => resellFormSchema(tk.maxTicketPrice, tk.availableTicketCount), [tk.maxTicketPrice, tk.availableTicketCount]);
+  const schema = useMemo(
+    () => resellFormSchema(tk.maxTicketPrice, tk.availableTicketCount),
+    [tk.maxTicketPrice, tk.availableTicketCount],
+  );
   const { register, handleSubmit, formState, watch, setValue } = useForm<FormValues>({
-    resolver: zodResolver(schema), mode: 'onTouched', defaultValues: { price: '0', quantity: 1 },
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: { price: '0', quantity: 1 },
   });
   const [locked, setLocked] = useState(false);
   const [terms, setTerms] = useState(false);
@@ -56,29 +70,52 @@ export function ResellForm(props: {
   const quantity = watch('quantity');
   const parsed = parsePrice(price);
   const { onDraft, onLockedChange } = props;
-  useEffect(() => { onDraft({ quantity, price: parsed }); }, [quantity, parsed, onDraft]);
-  useEffect(() => { onLockedChange(locked); }, [locked, onLockedChange]);
+  useEffect(() => {
+    onDraft({ quantity, price: parsed });
+  }, [quantity, parsed, onDraft]);
+  useEffect(() => {
+    onLockedChange(locked);
+  }, [locked, onLockedChange]);
 
   // The summary: requested for any well-formed price up to the cap (0 included, as the flow starts there).
-  const input: CalculationInput | null = parsed !== null && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
-    ? { ticketId: tk.ticketId, selectedPrice: parsed, quantity } : null;
+  const input: CalculationInput | null =
+    parsed !== null && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
+      ? { ticketId: tk.ticketId, selectedPrice: parsed, quantity }
+      : null;
   const settled = useDebounced(input, PREVIEW_DEBOUNCE_MS);
   const calc = useCalculation(settled);
   const previewLoading = input !== null && (JSON.stringify(input) !== JSON.stringify(settled) || calc.isFetching);
-  useEffect(() => { if (calc.error) console.error('resale price calculation failed', calc.error); }, [calc.error]);
+  useEffect(() => {
+    if (calc.error) console.error('resale price calculation failed', calc.error);
+  }, [calc.error]);
   const summary = input && !previewLoading && !calc.isError ? calc.data : undefined;
 
-  const setQuantity = (n: number) => setValue('quantity', clampQuantity(n, tk.availableTicketCount), { shouldDirty: true, shouldTouch: true, shouldValidate: true });
+  const setQuantity = (n: number) =>
+    setValue('quantity', clampQuantity(n, tk.availableTicketCount), {
+      shouldDirty: true,
+      shouldTouch: true,
+      shouldValidate: true,
+    });
   // Read both on every render: react-hook-form only tracks the formState fields a render reads.
   const { isDirty, isValid } = formState;
   const canContinue = isDirty && isValid && !previewLoading && !calc.isError && Boolean(summary);
 
-  const onContinue = handleSubmit(() => { setIdemKey(newIdempotencyKey()); setLocked(true); setTerms(false); });
+  const onContinue = handleSubmit(() => {
+    setIdemKey(newIdempotencyKey());
+    setLocked(true);
+    setTerms(false);
+  });
   const onList = async () => {
     if (parsed === null) return;
     try {
       const { shareLinkUrl } = await create.mutateAsync({
-        body: { userTicketId: tk.userTicketId, amountCount: quantity, price: parsed, currencyCode: tk.currencyCode, currencySymbol: tk.currencySymbol },
+        body: {
+          userTicketId: tk.userTicketId,
+          amountCount: quantity,
+          price: parsed,
+          currencyCode: tk.currencyCode,
+          currencySymbol: tk.currencySymbol,
+        },
         idempotencyKey: idemKey,
       });
       props.onListed(shareLinkUrl);
@@ -97,35 +134,96 @@ export function ResellForm(props: {
   const money = (v: number | undefined) => (v === undefined ? '—' : formatMoney(v, sym));
 
   return (
-    <form className="stack" noValidate onSubmit={(ev) => { ev.preventDefault(); if (!locked) void onContinue(); }}>
+    <form
+      className="stack"
+      noValidate
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        if (!locked) void onContinue();
+      }}
+    >
       <div className="field">
-        <span id={`${id}-qty`} className="field__label">{t('resell.quantity')}</span>
+        <span id={`${id}-qty`} className="field__label">
+          {t('resell.quantity')}
+        </span>
         <div className="resell-stepper" role="group" aria-labelledby={`${id}-qty`}>
-          <button type="button" className="icon-btn resell-stepper__btn" aria-label={t('resell.decrease')} disabled={locked || atMin} onClick={() => setQuantity(quantity - 1)}>−</button>
-          <input className="field__input resell-stepper__value" aria-labelledby={`${id}-qty`} inputMode="numeric" value={quantity} readOnly={locked}
-            onChange={(ev) => setQuantity(Number.parseInt(ev.target.value.replace(/\D/g, '') || '1', 10))} />
-          <button type="button" className="icon-btn resell-stepper__btn" aria-label={t('resell.increase')} disabled={locked || atMax} onClick={() => setQuantity(quantity + 1)}>+</button>
+          <button
+            type="button"
+            className="icon-btn resell-stepper__btn"
+            aria-label={t('resell.decrease')}
+            disabled={locked || atMin}
+            onClick={() => setQuantity(quantity - 1)}
+          >
+            −
+          </button>
+          <input
+            className="field__input resell-stepper__value"
+            aria-labelledby={`${id}-qty`}
+            inputMode="numeric"
+            value={quantity}
+            readOnly={locked}
+            onChange={(ev) => setQuantity(Number.parseInt(ev.target.value.replace(/\D/g, '') || '1', 10))}
+          />
+          <button
+            type="button"
+            className="icon-btn resell-stepper__btn"
+            aria-label={t('resell.increase')}
+            disabled={locked || atMax}
+            onClick={() => setQuantity(quantity + 1)}
+          >
+            +
+          </button>
         </div>
         <p className="field__helper">{t('resell.available_count', { count: tk.availableTicketCount })}</p>
       </div>
-      <Field label={t('resell.price', { symbol: sym })} inputMode="decimal" autoComplete="off" readOnly={locked} error={priceError}
+      <Field
+        label={t('resell.price', { symbol: sym })}
+        inputMode="decimal"
+        autoComplete="off"
+        readOnly={locked}
+        error={priceError}
         helper={t('resell.price_helper', { max: formatMoney(tk.maxTicketPrice, sym) })}
-        {...register('price')} onFocus={(ev) => ev.currentTarget.select()} />
+        {...register('price')}
+        onFocus={(ev) => ev.currentTarget.select()}
+      />
 
       <section className="resell-summary" aria-labelledby={`${id}-sum`} aria-busy={previewLoading || undefined}>
-        <h2 id={`${id}-sum`} className="section-title">{t('resell.summary')}</h2>
+        <h2 id={`${id}-sum`} className="section-title">
+          {t('resell.summary')}
+        </h2>
         <dl>
-          <div><dt>{t('resell.summary_price', { count: quantity, price: parsed === null ? '—' : formatMoney(parsed, sym) })}</dt><dd>{money(summary?.basePrice)}</dd></div>
-          <div><dt>{t('resell.service_fee')}</dt><dd>{money(summary?.serviceFee)}</dd></div>
-          <div className="resell-summary__total"><dt>{t('resell.total')}</dt><dd>{money(summary?.totalPrice)}</dd></div>
+          <div>
+            <dt>
+              {t('resell.summary_price', { count: quantity, price: parsed === null ? '—' : formatMoney(parsed, sym) })}
+            </dt>
+            <dd>{money(summary?.basePrice)}</dd>
+          </div>
+          <div>
+            <dt>{t('resell.service_fee')}</dt>
+            <dd>{money(summary?.serviceFee)}</dd>
+          </div>
+          <div className="resell-summary__total">
+            <dt>{t('resell.total')}</dt>
+            <dd>{money(summary?.totalPrice)}</dd>
+          </div>
         </dl>
-        {calc.isError && input ? <p className="field__error" role="alert">{t(errorKey(calc.error))}</p> : <p className="muted small">{t('resell.summary_note')}</p>}
+        {calc.isError && input ? (
+          <p className="field__error" role="alert">
+            {t(errorKey(calc.error))}
+          </p>
+        ) : (
+          <p className="muted small">{t('resell.summary_note')}</p>
+        )}
       </section>
 
       {!locked ? (
         <div className="resell-actions">
-          <Button type="submit" disabled={!canContinue} loading={previewLoading && isDirty && isValid}>{t('common.continue')}</Button>
-          <Button variant="ghost" onClick={props.onCancel}>{t('common.cancel')}</Button>
+          <Button type="submit" disabled={!canContinue} loading={previewLoading && isDirty && isValid}>
+            {t('common.continue')}
+          </Button>
+          <Button variant="ghost" onClick={props.onCancel}>
+            {t('common.cancel')}
+          </Button>
         </div>
       ) : (
         <div className="stack">
@@ -134,9 +232,22 @@ export function ResellForm(props: {
             <span>{t('resell.terms')}</span>
           </label>
           <div className="resell-actions">
-            <Button disabled={!terms} loading={create.isPending} onClick={() => void onList()}>{t('resell.list')}</Button>
-            <Button variant="secondary" disabled={create.isPending} onClick={() => { setLocked(false); setTerms(false); }}>{t('resell.edit')}</Button>
-            <Button variant="ghost" disabled={create.isPending} onClick={props.onCancel}>{t('common.cancel')}</Button>
+            <Button disabled={!terms} loading={create.isPending} onClick={() => void onList()}>
+              {t('resell.list')}
+            </Button>
+            <Button
+              variant="secondary"
+              disabled={create.isPending}
+              onClick={() => {
+                setLocked(false);
+                setTerms(false);
+              }}
+            >
+              {t('resell.edit')}
+            </Button>
+            <Button variant="ghost" disabled={create.isPending} onClick={props.onCancel}>
+              {t('common.cancel')}
+            </Button>
           </div>
         </div>
       )}

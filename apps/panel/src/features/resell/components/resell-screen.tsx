@@ -23,20 +23,37 @@ import '../resell.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 
 /** The "you are reselling" card: the ticket, and quantity x price once a valid price is set. */
-function ResellingCard(props: { ticket: ResellableTicket; draft: { quantity: number; price: number | null }; logo?: string; onEdit?: () => void }) {
+function ResellingCard(props: {
+  ticket: ResellableTicket;
+  draft: { quantity: number; price: number | null };
+  logo?: string;
+  onEdit?: () => void;
+}) {
   const { t } = useTranslation();
   const { ticket, draft } = props;
   return (
     <section className="resell-card" aria-label={t('resell.you_are_reselling')}>
-      {props.logo ? <img className="resell-entry__logo" src={props.logo} alt="" width={64} height={64} /> : <span className="resell-entry__logo resell-logo--none"><TicketIcon /></span>}
+      {props.logo ? (
+        <img className="resell-entry__logo" src={props.logo} alt="" width={64} height={64} />
+      ) : (
+        <span className="resell-entry__logo resell-logo--none">
+          <TicketIcon />
+        </span>
+      )}
       <div className="resell-entry__body">
         <p className="muted small">{t('resell.you_are_reselling')}</p>
         <p className="resell-entry__name">{ticket.ticketName}</p>
-        <p className="small">{draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
-          ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencySymbol) })
-          : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencySymbol) })}</p>
+        <p className="small">
+          {draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
+            ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencySymbol) })
+            : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencySymbol) })}
+        </p>
       </div>
-      {props.onEdit && <button type="button" className="link" onClick={props.onEdit}>{t('resell.change')}</button>}
+      {props.onEdit && (
+        <button type="button" className="link" onClick={props.onEdit}>
+          {t('resell.change')}
+        </button>
+      )}
     </section>
   );
 }
@@ -64,7 +81,9 @@ export default function ResellScreen() {
 
   const selected = available.data?.find((x) => x.userTicketId === selectedId) ?? null;
   const reset = () => {
-    setSelectedId(null); setLocked(false); setDraft({ quantity: 1, price: 0 });
+    setSelectedId(null);
+    setLocked(false);
+    setDraft({ quantity: 1, price: 0 });
     if (route.userTicketId) navigate({ userTicketId: null, ticketName: null }, { replace: true });
   };
   const onDraft = useCallback((d: { quantity: number; price: number | null }) => setDraft(d), []);
@@ -76,25 +95,70 @@ export default function ResellScreen() {
         <h2 className="resell-success__title">{t('resell.success_title')}</h2>
         <p className="muted">{t('resell.success_text')}</p>
         <ShareBox url={listed.url} title={listed.title} />
-        <Button variant="secondary" onClick={() => { setListed(null); reset(); }}>{t('resell.resell_more')}</Button>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setListed(null);
+            reset();
+          }}
+        >
+          {t('resell.resell_more')}
+        </Button>
       </div>
     );
   } else if (available.isLoading) {
-    body = <div className="stack" aria-busy="true"><Skeleton height={20} width="30%" /><Skeleton height={58} radius={12} /><Skeleton height={120} radius={14} /></div>;
+    body = (
+      <div className="stack" aria-busy="true">
+        <Skeleton height={20} width="30%" />
+        <Skeleton height={58} radius={12} />
+        <Skeleton height={120} radius={14} />
+      </div>
+    );
   } else if (available.isError || !available.data) {
-    body = <div className="error-state" role="alert"><p>{t('request_failed')}</p><Button variant="secondary" onClick={() => void available.refetch()}>{t('common.retry')}</Button></div>;
+    body = (
+      <div className="error-state" role="alert">
+        <p>{t('request_failed')}</p>
+        <Button variant="secondary" onClick={() => void available.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
   } else if (available.data.length === 0) {
     body = <EmptyState message={t('resell.empty')} />;
   } else {
     body = (
       <div className="stack">
-        {selected && <ResellingCard ticket={selected} draft={draft} logo={logoUrl(selected.ticketLogo)} onEdit={locked ? undefined : reset} />}
-        <TicketPicker label={t('resell.ticket')} tickets={available.data} value={selected} disabled={locked} logoUrl={logoUrl}
-          onChange={(tk) => { setSelectedId(tk.userTicketId); setDraft({ quantity: 1, price: 0 }); }} />
-        {selected
-          ? <ResellForm key={selected.userTicketId} ticket={selected} onDraft={onDraft} onLockedChange={setLocked} onCancel={reset}
-              onListed={(url) => setListed({ url, title: selected.ticketName })} />
-          : <p className="muted small">{t('resell.choose_hint')}</p>}
+        {selected && (
+          <ResellingCard
+            ticket={selected}
+            draft={draft}
+            logo={logoUrl(selected.ticketLogo)}
+            onEdit={locked ? undefined : reset}
+          />
+        )}
+        <TicketPicker
+          label={t('resell.ticket')}
+          tickets={available.data}
+          value={selected}
+          disabled={locked}
+          logoUrl={logoUrl}
+          onChange={(tk) => {
+            setSelectedId(tk.userTicketId);
+            setDraft({ quantity: 1, price: 0 });
+          }}
+        />
+        {selected ? (
+          <ResellForm
+            key={selected.userTicketId}
+            ticket={selected}
+            onDraft={onDraft}
+            onLockedChange={setLocked}
+            onCancel={reset}
+            onListed={(url) => setListed({ url, title: selected.ticketName })}
+          />
+        ) : (
+          <p className="muted small">{t('resell.choose_hint')}</p>
+        )}
       </div>
     );
   }

@@ -20,7 +20,10 @@ const narrowMedia = typeof window !== 'undefined' ? window.matchMedia?.(NARROW) 
 /** True on screens up to 480px. */
 export function useNarrow(): boolean {
   return useSyncExternalStore(
-    (l) => { narrowMedia?.addEventListener?.('change', l); return () => narrowMedia?.removeEventListener?.('change', l); },
+    (l) => {
+      narrowMedia?.addEventListener?.('change', l);
+      return () => narrowMedia?.removeEventListener?.('change', l);
+    },
     () => Boolean(narrowMedia?.matches),
   );
 }
@@ -35,7 +38,13 @@ export function useCopyLink() {
 }
 
 /** The Share button: native share on narrow screens (when the browser has it), else a menu of networks. */
-export function ShareButton(props: { url: string; title: string; label?: string; small?: boolean; withCopy?: boolean }) {
+export function ShareButton(props: {
+  url: string;
+  title: string;
+  label?: string;
+  small?: boolean;
+  withCopy?: boolean;
+}) {
   const { t } = useTranslation();
   const copy = useCopyLink();
   const config = usePanelConfig();
@@ -46,25 +55,73 @@ export function ShareButton(props: { url: string; title: string; label?: string;
   const links = shareLinks(props.url, props.title, config?.twitterVia ?? '');
   const native = narrow && typeof navigator.share === 'function';
   const onClick = async () => {
-    if (!native) { setOpen((v) => !v); return; }
-    try { await navigator.share({ title: props.title, text: props.title, url: props.url }); } catch { /* cancelled */ }
+    if (!native) {
+      setOpen((v) => !v);
+      return;
+    }
+    try {
+      await navigator.share({ title: props.title, text: props.title, url: props.url });
+    } catch {
+      /* cancelled */
+    }
   };
-  const entries: [string, string][] = [['facebook', links.facebook], ['twitter', links.twitter], ['mail', links.mail]];
+  const entries: [string, string][] = [
+    ['facebook', links.facebook],
+    ['twitter', links.twitter],
+    ['mail', links.mail],
+  ];
   return (
     <div className="resell-share" ref={root}>
-      <Button ref={trigger} variant="secondary" className={props.small ? 'btn--small' : ''} aria-haspopup={native ? undefined : 'menu'} aria-expanded={native ? undefined : open}
-        aria-controls={open ? `${id}-menu` : undefined} onClick={() => void onClick()}>
+      <Button
+        ref={trigger}
+        variant="secondary"
+        className={props.small ? 'btn--small' : ''}
+        aria-haspopup={native ? undefined : 'menu'}
+        aria-expanded={native ? undefined : open}
+        aria-controls={open ? `${id}-menu` : undefined}
+        onClick={() => void onClick()}
+      >
         {props.label ?? t('resell.share')}
       </Button>
       {open && (
-        <div id={`${id}-menu`} role="menu" aria-label={t('resell.share_on')} className="resell-share__menu" onKeyDown={onMenuKey}>
+        <div
+          id={`${id}-menu`}
+          role="menu"
+          aria-label={t('resell.share_on')}
+          className="resell-share__menu"
+          onKeyDown={onMenuKey}
+        >
           {props.withCopy && (
-            <button type="button" role="menuitem" ref={(el) => { items.current[0] = el; }} className="resell-share__item"
-              onClick={() => { setOpen(false); void copy(props.url); }}>{t('resell.copy_link')}</button>
+            <button
+              type="button"
+              role="menuitem"
+              ref={(el) => {
+                items.current[0] = el;
+              }}
+              className="resell-share__item"
+              onClick={() => {
+                setOpen(false);
+                void copy(props.url);
+              }}
+            >
+              {t('resell.copy_link')}
+            </button>
           )}
           {entries.map(([name, href], i) => (
-            <a key={name} ref={(el) => { items.current[i + (props.withCopy ? 1 : 0)] = el; }} role="menuitem" href={href} target={name === 'mail' ? undefined : '_blank'} rel="noopener noreferrer"
-              className="resell-share__item" onClick={() => setOpen(false)}>{t(`resell.share_${name}`)}</a>
+            <a
+              key={name}
+              ref={(el) => {
+                items.current[i + (props.withCopy ? 1 : 0)] = el;
+              }}
+              role="menuitem"
+              href={href}
+              target={name === 'mail' ? undefined : '_blank'}
+              rel="noopener noreferrer"
+              className="resell-share__item"
+              onClick={() => setOpen(false)}
+            >
+              {t(`resell.share_${name}`)}
+            </a>
           ))}
         </div>
       )}
@@ -79,12 +136,25 @@ export function ShareBox(props: { url: string; title: string }) {
   const id = useId();
   return (
     <section className="resell-sharebox" aria-labelledby={`${id}-t`}>
-      <h2 id={`${id}-t`} className="section-title">{t('resell.share_title')}</h2>
+      <h2 id={`${id}-t`} className="section-title">
+        {t('resell.share_title')}
+      </h2>
       <p className="muted small">{t('resell.share_text')}</p>
-      <label htmlFor={`${id}-link`} className="visually-hidden">{t('resell.share_link')}</label>
-      <input id={`${id}-link`} className="field__input resell-sharebox__link" readOnly value={props.url} onFocus={(e) => e.currentTarget.select()} />
+      <label htmlFor={`${id}-link`} className="visually-hidden">
+        {t('resell.share_link')}
+      </label>
+      <input
+        id={`${id}-link`}
+        className="field__input resell-sharebox__link"
+        readOnly
+        value={props.url}
+        onFocus={(e) => e.currentTarget.select()}
+      />
       <div className="resell-actions">
-        <Button onClick={() => void copy(props.url)}><CopyIcon />{t('resell.copy_link')}</Button>
+        <Button onClick={() => void copy(props.url)}>
+          <CopyIcon />
+          {t('resell.copy_link')}
+        </Button>
         <ShareButton url={props.url} title={props.title} />
       </div>
     </section>

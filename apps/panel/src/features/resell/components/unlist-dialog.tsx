@@ -21,11 +21,20 @@ export function UnlistDialog(props: { listing: Listing; onClose: () => void }) {
     }
   };
   return (
-    <Modal title={t('resell.unlist_title')} onClose={props.onClose}
-      footer={<div className="resell-actions">
-        <Button variant="secondary" onClick={props.onClose} disabled={unlist.isPending}>{t('resell.keep_listed')}</Button>
-        <Button variant="danger" loading={unlist.isPending} onClick={() => void onDelist()}>{t('resell.delist')}</Button>
-      </div>}>
+    <Modal
+      title={t('resell.unlist_title')}
+      onClose={props.onClose}
+      footer={
+        <div className="resell-actions">
+          <Button variant="secondary" onClick={props.onClose} disabled={unlist.isPending}>
+            {t('resell.keep_listed')}
+          </Button>
+          <Button variant="danger" loading={unlist.isPending} onClick={() => void onDelist()}>
+            {t('resell.delist')}
+          </Button>
+        </div>
+      }
+    >
       <p>{t('resell.unlist_text', { name: props.listing.name })}</p>
     </Modal>
   );

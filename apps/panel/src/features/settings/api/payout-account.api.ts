@@ -15,7 +15,8 @@ export type SandboxOnboarding = z.infer<typeof resell.sandboxOnboardingRequest>;
 export const payoutAccountQuery = queryOptions({
   queryKey: ['USER', 'PAYOUT_ACCOUNT'],
   queryFn: () => api<PayoutAccountState>('/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
-  staleTime: 0, gcTime: 0,
+  staleTime: 0,
+  gcTime: 0,
 });
 export const usePayoutAccount = () => useQuery(payoutAccountQuery);
 
@@ -24,7 +25,9 @@ export const usePayoutAccount = () => useQuery(payoutAccountQuery);
  * @throws ApiError `api.resell.not_supported_country` outside Australia and New Zealand.
  */
 export const connectPayoutAccount = (country: string) =>
-  api<PayoutAccountState>('/resell/stripe-connect', { body: { accountType: 'custom', country } }).then((r) => r.clientSecret);
+  api<PayoutAccountState>('/resell/stripe-connect', { body: { accountType: 'custom', country } }).then(
+    (r) => r.clientSecret,
+  );
 
 /**
  * The sandbox onboarding form (used when Stripe is not configured): verifies the account.
@@ -34,5 +37,8 @@ export const submitSandboxOnboarding = (body: SandboxOnboarding) => api<void>('/
 
 export function useSandboxOnboarding() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: submitSandboxOnboarding, onSuccess: () => qc.invalidateQueries({ queryKey: payoutAccountQuery.queryKey }) });
+  return useMutation({
+    mutationFn: submitSandboxOnboarding,
+    onSuccess: () => qc.invalidateQueries({ queryKey: payoutAccountQuery.queryKey }),
+  });
 }

@@ -18,6 +18,9 @@ export function useUploadAvatar() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: uploadAvatar,
-    onSuccess: (user) => { qc.setQueryData(['USER'], user); void qc.invalidateQueries({ queryKey: ['USER'] }); },
+    onSuccess: (user) => {
+      qc.setQueryData(['USER'], user);
+      void qc.invalidateQueries({ queryKey: ['USER'] });
+    },
   });
 }

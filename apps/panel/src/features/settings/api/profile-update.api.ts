@@ -15,6 +15,9 @@ export function useUpdateProfile() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: updateProfile,
-    onSuccess: (user) => { qc.setQueryData(['USER'], user); void qc.invalidateQueries({ queryKey: ['USER'] }); },
+    onSuccess: (user) => {
+      qc.setQueryData(['USER'], user);
+      void qc.invalidateQueries({ queryKey: ['USER'] });
+    },
   });
 }

@@ -13,6 +13,9 @@ export function useUpdateUsername() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: updateUsername,
-    onSuccess: (user) => { qc.setQueryData(['USER'], user); void qc.invalidateQueries({ queryKey: ['USER'] }); },
+    onSuccess: (user) => {
+      qc.setQueryData(['USER'], user);
+      void qc.invalidateQueries({ queryKey: ['USER'] });
+    },
   });
 }

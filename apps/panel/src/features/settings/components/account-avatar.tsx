@@ -27,16 +27,26 @@ export function AccountAvatar(props: { user: User }) {
   const [preview, setPreview] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!file) { setPreview(null); return; }
+    if (!file) {
+      setPreview(null);
+      return;
+    }
     // HEIC does not preview in most browsers; the server converts it.
     const url = URL.createObjectURL(file);
     setPreview(url);
     return () => URL.revokeObjectURL(url);
   }, [file]);
 
-  const clear = () => { setFile(null); setError(null); if (input.current) input.current.value = ''; };
+  const clear = () => {
+    setFile(null);
+    setError(null);
+    if (input.current) input.current.value = '';
+  };
   const onChoose = (f: File | undefined) => {
-    if (!f) { clear(); return; }
+    if (!f) {
+      clear();
+      return;
+    }
     const problem = avatarFileError(f);
     setError(problem);
     setFile(problem ? null : f);
@@ -57,23 +67,62 @@ export function AccountAvatar(props: { user: User }) {
   const note = `${id}-note`;
   return (
     <section className="account-card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('account.avatar_title')}</h2>
+      <h2 id={`${id}-title`} className="section-title">
+        {t('account.avatar_title')}
+      </h2>
       <div className="account-avatar">
-        {preview
-          ? <img className="avatar account-avatar__img" src={preview} alt={t('account.avatar_preview')} width={88} height={88} />
-          : <Avatar picture={assetUrl(u.picture, config?.assetsBaseUrl)} givenName={u.givenName} familyName={u.familyName} size={88} label={t('account.avatar_current')} />}
+        {preview ? (
+          <img
+            className="avatar account-avatar__img"
+            src={preview}
+            alt={t('account.avatar_preview')}
+            width={88}
+            height={88}
+          />
+        ) : (
+          <Avatar
+            picture={assetUrl(u.picture, config?.assetsBaseUrl)}
+            givenName={u.givenName}
+            familyName={u.familyName}
+            size={88}
+            label={t('account.avatar_current')}
+          />
+        )}
         <div className="stack-sm account-avatar__side">
-          <label htmlFor={id} className="btn btn--secondary btn--small account-avatar__choose">{t('account.avatar_choose')}</label>
-          <input ref={input} id={id} className="visually-hidden" type="file" accept={AVATAR_ACCEPT} aria-describedby={note}
-            aria-invalid={error ? true : undefined} onChange={(e) => onChoose(e.target.files?.[0])} />
+          <label htmlFor={id} className="btn btn--secondary btn--small account-avatar__choose">
+            {t('account.avatar_choose')}
+          </label>
+          <input
+            ref={input}
+            id={id}
+            className="visually-hidden"
+            type="file"
+            accept={AVATAR_ACCEPT}
+            aria-describedby={note}
+            aria-invalid={error ? true : undefined}
+            onChange={(e) => onChoose(e.target.files?.[0])}
+          />
           {file && <span className="small account-avatar__file">{file.name}</span>}
-          {error ? <p id={note} className="field__error" role="alert">{t(error)}</p>
-            : <p id={note} className="field__helper">{t('account.avatar_help', { size: AVATAR_MIN_RECOMMENDED })}</p>}
+          {error ? (
+            <p id={note} className="field__error" role="alert">
+              {t(error)}
+            </p>
+          ) : (
+            <p id={note} className="field__helper">
+              {t('account.avatar_help', { size: AVATAR_MIN_RECOMMENDED })}
+            </p>
+          )}
         </div>
       </div>
       <div className="account-actions">
-        {file && <Button variant="ghost" onClick={clear} disabled={upload.isPending}>{t('common.cancel')}</Button>}
-        <Button onClick={save} disabled={!file || Boolean(error)} loading={upload.isPending}>{t('account.avatar_save')}</Button>
+        {file && (
+          <Button variant="ghost" onClick={clear} disabled={upload.isPending}>
+            {t('common.cancel')}
+          </Button>
+        )}
+        <Button onClick={save} disabled={!file || Boolean(error)} loading={upload.isPending}>
+          {t('account.avatar_save')}
+        </Button>
       </div>
     </section>
   );

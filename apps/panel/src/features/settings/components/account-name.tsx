@@ -23,7 +23,9 @@ export function AccountName(props: { user: User }) {
   const given = props.user.givenName ?? '';
   const family = props.user.familyName ?? '';
   const { register, handleSubmit, formState, watch } = useForm<NameForm>({
-    resolver: zodResolver(nameSchema), mode: 'onTouched', defaultValues: { givenName: given, familyName: family },
+    resolver: zodResolver(nameSchema),
+    mode: 'onTouched',
+    defaultValues: { givenName: given, familyName: family },
   });
   const [g, f] = watch(['givenName', 'familyName']);
   const changed = (g ?? '').trim() !== given || (f ?? '').trim() !== family;
@@ -43,16 +45,30 @@ export function AccountName(props: { user: User }) {
   const touched = formState.touchedFields;
   return (
     <section className="account-card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('account.name_title')}</h2>
+      <h2 id={`${id}-title`} className="section-title">
+        {t('account.name_title')}
+      </h2>
       <form onSubmit={onSubmit} noValidate className="stack">
         <div className="account-grid">
-          <Field label={t('personal.first_name')} autoComplete="given-name" maxLength={100}
-            error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined} {...register('givenName')} />
-          <Field label={t('personal.last_name')} autoComplete="family-name" maxLength={100}
-            error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined} {...register('familyName')} />
+          <Field
+            label={t('personal.first_name')}
+            autoComplete="given-name"
+            maxLength={100}
+            error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined}
+            {...register('givenName')}
+          />
+          <Field
+            label={t('personal.last_name')}
+            autoComplete="family-name"
+            maxLength={100}
+            error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
+            {...register('familyName')}
+          />
         </div>
         <div className="account-actions">
-          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_name')}</Button>
+          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>
+            {t('account.save_name')}
+          </Button>
         </div>
       </form>
     </section>

@@ -21,11 +21,15 @@ export function AccountNickname(props: { user: User }) {
   const id = useId();
   const save = useUpdateUsername();
   const { register, handleSubmit, formState, watch, setError } = useForm<NicknameForm>({
-    resolver: zodResolver(nicknameSchema), mode: 'onTouched', defaultValues: { nickname: props.user.nickname },
+    resolver: zodResolver(nicknameSchema),
+    mode: 'onTouched',
+    defaultValues: { nickname: props.user.nickname },
   });
   const value = watch('nickname') ?? '';
   const changed = value.trim() !== props.user.nickname;
-  const valid = nicknameSchema.safeParse({ nickname: value }).success && formState.errors.nickname?.message !== 'api.profile.username_taken';
+  const valid =
+    nicknameSchema.safeParse({ nickname: value }).success &&
+    formState.errors.nickname?.message !== 'api.profile.username_taken';
   const onSubmit = handleSubmit(async (v) => {
     try {
       await save.mutateAsync(v.nickname.trim());
@@ -40,14 +44,22 @@ export function AccountNickname(props: { user: User }) {
   const touched = formState.touchedFields.nickname || e?.message === 'api.profile.username_taken';
   return (
     <section className="account-card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('account.nickname_title')}</h2>
+      <h2 id={`${id}-title`} className="section-title">
+        {t('account.nickname_title')}
+      </h2>
       <form onSubmit={onSubmit} noValidate className="stack">
-        <Field label={t('account.nickname')} autoComplete="nickname" maxLength={30}
+        <Field
+          label={t('account.nickname')}
+          autoComplete="nickname"
+          maxLength={30}
           error={e && touched ? t(e.message!) : undefined}
           helper={t('account.nickname_help', { suffix: props.user.uniqueID })}
-          {...register('nickname')} />
+          {...register('nickname')}
+        />
         <div className="account-actions">
-          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_nickname')}</Button>
+          <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>
+            {t('account.save_nickname')}
+          </Button>
         </div>
       </form>
     </section>

@@ -24,7 +24,9 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const save = useUpdateProfile();
   const formId = useId();
   const { register, handleSubmit, formState, watch, setError } = useForm<PhoneForm>({
-    resolver: zodResolver(phoneSchema), mode: 'onTouched', defaultValues: { phoneNumber: '' },
+    resolver: zodResolver(phoneSchema),
+    mode: 'onTouched',
+    defaultValues: { phoneNumber: '' },
   });
   const value = (watch('phoneNumber') ?? '').trim();
   // The API stores numbers normalised: the same number spelled differently is not a change.
@@ -45,16 +47,35 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const e = formState.errors.phoneNumber;
   const showError = e && (formState.touchedFields.phoneNumber || e.message === 'api.profile.email_or_phone_in_use');
   return (
-    <Modal title={props.current ? t('account.phone_change') : t('account.phone_add')} onClose={props.onClose}
-      footer={<><Button variant="secondary" onClick={props.onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" form={formId} disabled={!changed || !valid || save.isPending} loading={save.isPending}>{t('account.save_phone')}</Button></>}>
+    <Modal
+      title={props.current ? t('account.phone_change') : t('account.phone_add')}
+      onClose={props.onClose}
+      footer={
+        <>
+          <Button variant="secondary" onClick={props.onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" form={formId} disabled={!changed || !valid || save.isPending} loading={save.isPending}>
+            {t('account.save_phone')}
+          </Button>
+        </>
+      }
+    >
       <form id={formId} onSubmit={onSubmit} noValidate className="stack">
         <div className="stack-sm">
           <span className="field__label">{t('account.phone_current')}</span>
           <span className="account-phone__current">{props.current ?? t('account.phone_none')}</span>
         </div>
-        <Field label={t('account.phone_new')} type="tel" inputMode="tel" autoComplete="tel" maxLength={32} placeholder={t('account.phone_placeholder')}
-          error={showError ? t(e.message!) : undefined} {...register('phoneNumber')} />
+        <Field
+          label={t('account.phone_new')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          maxLength={32}
+          placeholder={t('account.phone_placeholder')}
+          error={showError ? t(e.message!) : undefined}
+          {...register('phoneNumber')}
+        />
       </form>
     </Modal>
   );
@@ -67,10 +88,17 @@ export function AccountPhone(props: { user: User }) {
   const current = props.user.phoneNumber;
   return (
     <section className="account-card" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} className="section-title">{t('account.phone_title')}</h2>
+      <h2 id={`${id}-title`} className="section-title">
+        {t('account.phone_title')}
+      </h2>
       <div className="row-between account-phone">
-        <p className="icon-line account-phone__value"><PhoneIcon /><span>{current ?? <span className="muted">{t('account.phone_none')}</span>}</span></p>
-        <Button variant="secondary" className="btn--small" onClick={() => setOpen(true)}>{current ? t('account.phone_change') : t('account.phone_add')}</Button>
+        <p className="icon-line account-phone__value">
+          <PhoneIcon />
+          <span>{current ?? <span className="muted">{t('account.phone_none')}</span>}</span>
+        </p>
+        <Button variant="secondary" className="btn--small" onClick={() => setOpen(true)}>
+          {current ? t('account.phone_change') : t('account.phone_add')}
+        </Button>
       </div>
       {open && <PhoneModal current={current} onClose={() => setOpen(false)} />}
     </section>

@@ -18,10 +18,24 @@ export function AccountTab() {
   const { t } = useTranslation();
   const user = useUser();
   if (user.isLoading) {
-    return <div className="stack account" aria-busy="true"><Skeleton height={96} radius={14} /><Skeleton height={120} radius={14} /><Skeleton height={180} radius={14} /><Skeleton height={90} radius={14} /></div>;
+    return (
+      <div className="stack account" aria-busy="true">
+        <Skeleton height={96} radius={14} />
+        <Skeleton height={120} radius={14} />
+        <Skeleton height={180} radius={14} />
+        <Skeleton height={90} radius={14} />
+      </div>
+    );
   }
   if (user.isError || !user.data) {
-    return <div className="error-state" role="alert"><p>{t('api.profile.internal_error')}</p><Button variant="secondary" onClick={() => void user.refetch()}>{t('common.retry')}</Button></div>;
+    return (
+      <div className="error-state" role="alert">
+        <p>{t('api.profile.internal_error')}</p>
+        <Button variant="secondary" onClick={() => void user.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
   }
   const u = user.data;
   return (

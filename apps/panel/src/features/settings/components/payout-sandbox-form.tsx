@@ -23,8 +23,15 @@ export function PayoutSandboxForm() {
   const schema = useMemo(() => payoutFormSchema(), []);
   const submit = useSandboxOnboarding();
   const { register, handleSubmit, formState, watch } = useForm<PayoutForm>({
-    resolver: zodResolver(schema), mode: 'onTouched',
-    values: { country: 'AU', firstName: user?.givenName ?? '', lastName: user?.familyName ?? '', birthdate: '', bankAccount: '' },
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    values: {
+      country: 'AU',
+      firstName: user?.givenName ?? '',
+      lastName: user?.familyName ?? '',
+      birthdate: '',
+      bankAccount: '',
+    },
     resetOptions: { keepDirtyValues: true },
   });
   const { isValid, isSubmitting, errors, touchedFields } = formState;
@@ -33,7 +40,13 @@ export function PayoutSandboxForm() {
 
   const onSubmit = handleSubmit(async (v) => {
     try {
-      await submit.mutateAsync({ country: v.country, firstName: v.firstName.trim(), lastName: v.lastName.trim(), birthdate: v.birthdate, bankAccount: v.bankAccount.trim() });
+      await submit.mutateAsync({
+        country: v.country,
+        firstName: v.firstName.trim(),
+        lastName: v.lastName.trim(),
+        birthdate: v.birthdate,
+        bankAccount: v.bankAccount.trim(),
+      });
       toast.success(t('payout.verified_toast'));
     } catch (e) {
       toast.error(t(errorKey(e)));
@@ -43,25 +56,61 @@ export function PayoutSandboxForm() {
   return (
     <form className="stack payout-form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-t`}>
       <div className="stack-sm">
-        <h2 id={`${id}-t`} className="section-title">{t('payout.form_title')}</h2>
+        <h2 id={`${id}-t`} className="section-title">
+          {t('payout.form_title')}
+        </h2>
         <p className="muted small">{t('payout.form_text')}</p>
         <p className="payout-sandbox-note small">{t('payout.sandbox_note')}</p>
       </div>
       <div className="field">
-        <div className="field__label-row"><label htmlFor={`${id}-country`} className="field__label">{t('payout.country')}</label></div>
+        <div className="field__label-row">
+          <label htmlFor={`${id}-country`} className="field__label">
+            {t('payout.country')}
+          </label>
+        </div>
         <select id={`${id}-country`} className="field__input payout-select" {...register('country')}>
-          {PAYOUT_COUNTRIES.map((c) => <option key={c} value={c}>{t(`payout.country_${c}`)}</option>)}
+          {PAYOUT_COUNTRIES.map((c) => (
+            <option key={c} value={c}>
+              {t(`payout.country_${c}`)}
+            </option>
+          ))}
         </select>
         <p className="field__helper">{t('payout.country_helper')}</p>
       </div>
       <div className="payout-grid">
-        <Field label={t('payout.first_name')} autoComplete="given-name" error={err('firstName')} {...register('firstName')} />
-        <Field label={t('payout.last_name')} autoComplete="family-name" error={err('lastName')} {...register('lastName')} />
+        <Field
+          label={t('payout.first_name')}
+          autoComplete="given-name"
+          error={err('firstName')}
+          {...register('firstName')}
+        />
+        <Field
+          label={t('payout.last_name')}
+          autoComplete="family-name"
+          error={err('lastName')}
+          {...register('lastName')}
+        />
       </div>
-      <Field label={t('payout.birthdate')} type="date" autoComplete="bday" max={new Date().toISOString().slice(0, 10)} error={err('birthdate')} {...register('birthdate')} />
-      <Field label={t('payout.bank_account')} inputMode="numeric" autoComplete="off" placeholder={t(`payout.bank_placeholder_${country}`)}
-        helper={t(`payout.bank_helper_${country}`)} error={err('bankAccount')} {...register('bankAccount')} />
-      <Button type="submit" disabled={!isValid || isSubmitting} loading={isSubmitting}>{t('payout.verify')}</Button>
+      <Field
+        label={t('payout.birthdate')}
+        type="date"
+        autoComplete="bday"
+        max={new Date().toISOString().slice(0, 10)}
+        error={err('birthdate')}
+        {...register('birthdate')}
+      />
+      <Field
+        label={t('payout.bank_account')}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={t(`payout.bank_placeholder_${country}`)}
+        helper={t(`payout.bank_helper_${country}`)}
+        error={err('bankAccount')}
+        {...register('bankAccount')}
+      />
+      <Button type="submit" disabled={!isValid || isSubmitting} loading={isSubmitting}>
+        {t('payout.verify')}
+      </Button>
     </form>
   );
 }

@@ -16,30 +16,54 @@ function themeVariables() {
   const css = getComputedStyle(document.documentElement);
   const v = (name: string) => css.getPropertyValue(name).trim() || undefined;
   return {
-    colorPrimary: v('--accent'), colorBackground: v('--surface'), colorText: v('--text'), colorSecondaryText: v('--muted'), colorBorder: v('--border'),
-    colorDanger: v('--danger'), buttonPrimaryColorBackground: v('--accent'), buttonPrimaryColorText: v('--accent-text'), buttonPrimaryColorBorder: v('--accent'),
-    buttonSecondaryColorBackground: v('--surface-2'), buttonSecondaryColorText: v('--text'), buttonSecondaryColorBorder: v('--border'),
-    offsetBackgroundColor: v('--surface-2'), formBackgroundColor: v('--surface'), formHighlightColorBorder: v('--accent'), formAccentColor: v('--accent'),
-    borderRadius: '12px', fontFamily: getComputedStyle(document.body).fontFamily,
+    colorPrimary: v('--accent'),
+    colorBackground: v('--surface'),
+    colorText: v('--text'),
+    colorSecondaryText: v('--muted'),
+    colorBorder: v('--border'),
+    colorDanger: v('--danger'),
+    buttonPrimaryColorBackground: v('--accent'),
+    buttonPrimaryColorText: v('--accent-text'),
+    buttonPrimaryColorBorder: v('--accent'),
+    buttonSecondaryColorBackground: v('--surface-2'),
+    buttonSecondaryColorText: v('--text'),
+    buttonSecondaryColorBorder: v('--border'),
+    offsetBackgroundColor: v('--surface-2'),
+    formBackgroundColor: v('--surface'),
+    formHighlightColorBorder: v('--accent'),
+    formAccentColor: v('--accent'),
+    borderRadius: '12px',
+    fontFamily: getComputedStyle(document.body).fontFamily,
   };
 }
 
-export default function PayoutStripe(props: { publishableKey: string; clientSecret: string; country: string; onExit: () => void }) {
+export default function PayoutStripe(props: {
+  publishableKey: string;
+  clientSecret: string;
+  country: string;
+  onExit: () => void;
+}) {
   const { i18n } = useTranslation();
   const { theme } = useTheme();
   const first = useRef<string | null>(props.clientSecret);
-  const instance: StripeConnectInstance = useMemo(() => loadConnectAndInitialize({
-    publishableKey: props.publishableKey,
-    // The first secret comes from the tab; later ones (session refresh) from a new AccountSession.
-    fetchClientSecret: async () => {
-      const s = first.current;
-      first.current = null;
-      return s || connectPayoutAccount(props.country);
-    },
-    appearance: { variables: themeVariables() },
-    locale: i18n.language === 'es' ? 'es' : 'en-AU',
-  }), []); // eslint-disable-line react-hooks/exhaustive-deps
-  useEffect(() => { instance.update({ appearance: { variables: themeVariables() } }); }, [theme, instance]);
+  const instance: StripeConnectInstance = useMemo(
+    () =>
+      loadConnectAndInitialize({
+        publishableKey: props.publishableKey,
+        // The first secret comes from the tab; later ones (session refresh) from a new AccountSession.
+        fetchClientSecret: async () => {
+          const s = first.current;
+          first.current = null;
+          return s || connectPayoutAccount(props.country);
+        },
+        appearance: { variables: themeVariables() },
+        locale: i18n.language === 'es' ? 'es' : 'en-AU',
+      }),
+    [],
+  ); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    instance.update({ appearance: { variables: themeVariables() } });
+  }, [theme, instance]);
   return (
     <div className="payout-stripe">
       <ConnectComponentsProvider connectInstance={instance}>

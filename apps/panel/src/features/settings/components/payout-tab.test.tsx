@@ -12,11 +12,25 @@ import { initI18n } from '../../../lib/i18n';
 import { PayoutTab } from './payout-tab';
 
 const config: PanelConfig = {
-  isDev: true, checkoutBaseUrl: '', stripePublishableKey: '', orgName: null, orgLogo: null, orgWebsite: null, productName: 'P',
-  productSiteUrl: '', helpCenterUrl: '', appUrl: '', assetsBaseUrl: '', twitterVia: 'x',
+  isDev: true,
+  checkoutBaseUrl: '',
+  stripePublishableKey: '',
+  orgName: null,
+  orgLogo: null,
+  orgWebsite: null,
+  productName: 'P',
+  productSiteUrl: '',
+  helpCenterUrl: '',
+  appUrl: '',
+  assetsBaseUrl: '',
+  twitterVia: 'x',
 };
 const user = { givenName: 'Bob', familyName: 'Taylor', email: 'bob@example.com' } as unknown as User;
-const json = (body: unknown, status = 200) => new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 const connectScript = () => document.querySelector('script[src*="connect-js.stripe.com"]');
 
 let calls: { path: string; method: string; body: unknown }[];
@@ -26,10 +40,16 @@ function mount(stripePublishableKey: string) {
   const qc = createQueryClient();
   qc.setQueryData(['CONFIG'], { ...config, stripePublishableKey });
   qc.setQueryData(['USER'], user);
-  return render(<QueryClientProvider client={qc}><PayoutTab /></QueryClientProvider>);
+  return render(
+    <QueryClientProvider client={qc}>
+      <PayoutTab />
+    </QueryClientProvider>,
+  );
 }
 
-beforeAll(() => { initI18n('en'); });
+beforeAll(() => {
+  initI18n('en');
+});
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
   calls = [];
@@ -39,12 +59,19 @@ beforeEach(() => {
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
     calls.push({ path, method: init?.method ?? 'GET', body });
     if (path === '/resell/stripe') return json({ clientSecret: verified ? 'secret_1' : '', verified });
-    if (path === '/resell/sandbox-onboarding') { verified = true; return new Response(null, { status: 204 }); }
+    if (path === '/resell/sandbox-onboarding') {
+      verified = true;
+      return new Response(null, { status: 204 });
+    }
     if (path === '/resell/stripe-connect') return json({ clientSecret: 'accs_secret_1' });
     return json({ message: 'api.not_found' }, 404);
   }) as typeof clientHooks.fetch;
 });
-afterEach(() => { cleanup(); localStorage.clear(); document.head.querySelectorAll('script').forEach((s) => s.remove()); });
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  document.head.querySelectorAll('script').forEach((s) => s.remove());
+});
 
 describe('payout tab', () => {
   it('without Stripe: the sandbox form verifies the account, and Stripe is never loaded', async () => {
@@ -55,12 +82,20 @@ describe('payout tab', () => {
     expect((screen.getByRole('textbox', { name: 'First name' }) as HTMLInputElement).value).toBe('Bob');
     fireEvent.change(screen.getByRole('combobox', { name: 'Country' }), { target: { value: 'NZ' } });
     fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '1990-04-05' } });
-    fireEvent.change(screen.getByRole('textbox', { name: 'Bank account' }), { target: { value: '12-3456-7890123-00' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Bank account' }), {
+      target: { value: '12-3456-7890123-00' },
+    });
     await waitFor(() => expect(verify).toHaveProperty('disabled', false));
-    await act(async () => { fireEvent.click(verify); });
+    await act(async () => {
+      fireEvent.click(verify);
+    });
     await screen.findByText('Your payout account is verified', { selector: 'h2' });
     expect(calls.find((c) => c.path === '/resell/sandbox-onboarding')?.body).toEqual({
-      country: 'NZ', firstName: 'Bob', lastName: 'Taylor', birthdate: '1990-04-05', bankAccount: '12-3456-7890123-00',
+      country: 'NZ',
+      firstName: 'Bob',
+      lastName: 'Taylor',
+      birthdate: '1990-04-05',
+      bankAccount: '12-3456-7890123-00',
     });
     expect(connectScript()).toBeNull();
   });
@@ -70,8 +105,13 @@ describe('payout tab', () => {
     const start = await screen.findByRole('button', { name: 'Start verification' });
     expect(screen.queryByRole('heading', { name: 'Verify your payout details' })).toBeNull();
     expect(connectScript()).toBeNull();
-    await act(async () => { fireEvent.click(start); });
+    await act(async () => {
+      fireEvent.click(start);
+    });
     await waitFor(() => expect(connectScript()).not.toBeNull());
-    expect(calls.find((c) => c.path === '/resell/stripe-connect')?.body).toEqual({ accountType: 'custom', country: 'AU' });
+    expect(calls.find((c) => c.path === '/resell/stripe-connect')?.body).toEqual({
+      accountType: 'custom',
+      country: 'AU',
+    });
   });
 });

@@ -24,7 +24,9 @@ function Verified() {
   const { t } = useTranslation();
   return (
     <div className="payout-verified" role="status">
-      <span className="payout-verified__icon"><ShieldIcon /></span>
+      <span className="payout-verified__icon">
+        <ShieldIcon />
+      </span>
       <h2 className="section-title">{t('payout.verified_title')}</h2>
       <p className="muted">{t('payout.verified_text')}</p>
       <Button onClick={() => navigate({ tab: 'RESELL', settingsTab: null })}>{t('payout.go_resell')}</Button>
@@ -40,12 +42,26 @@ function StripeOnboarding(props: { publishableKey: string; started: boolean; onE
   const [pending, setPending] = useState(false);
   const start = async () => {
     setPending(true);
-    try { setSecret(await connectPayoutAccount(country)); } catch (e) { toast.error(t(errorKey(e))); } finally { setPending(false); }
+    try {
+      setSecret(await connectPayoutAccount(country));
+    } catch (e) {
+      toast.error(t(errorKey(e)));
+    } finally {
+      setPending(false);
+    }
   };
   if (secret) {
     return (
       <Suspense fallback={<Loading label={t('common.loading')} />}>
-        <PayoutStripe publishableKey={props.publishableKey} clientSecret={secret} country={country} onExit={() => { setSecret(null); props.onExit(); }} />
+        <PayoutStripe
+          publishableKey={props.publishableKey}
+          clientSecret={secret}
+          country={country}
+          onExit={() => {
+            setSecret(null);
+            props.onExit();
+          }}
+        />
       </Suspense>
     );
   }
@@ -54,14 +70,29 @@ function StripeOnboarding(props: { publishableKey: string; started: boolean; onE
       <p className="muted">{props.started ? t('payout.stripe_pending') : t('payout.stripe_text')}</p>
       {!props.started && (
         <div className="field">
-          <div className="field__label-row"><label htmlFor="payout-country" className="field__label">{t('payout.country')}</label></div>
-          <select id="payout-country" className="field__input payout-select" value={country} onChange={(e) => setCountry(e.target.value)}>
-            {PAYOUT_COUNTRIES.map((c) => <option key={c} value={c}>{t(`payout.country_${c}`)}</option>)}
+          <div className="field__label-row">
+            <label htmlFor="payout-country" className="field__label">
+              {t('payout.country')}
+            </label>
+          </div>
+          <select
+            id="payout-country"
+            className="field__input payout-select"
+            value={country}
+            onChange={(e) => setCountry(e.target.value)}
+          >
+            {PAYOUT_COUNTRIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`payout.country_${c}`)}
+              </option>
+            ))}
           </select>
           <p className="field__helper">{t('payout.country_helper')}</p>
         </div>
       )}
-      <Button loading={pending} onClick={() => void start()}>{props.started ? t('payout.continue_verification') : t('payout.start_verification')}</Button>
+      <Button loading={pending} onClick={() => void start()}>
+        {props.started ? t('payout.continue_verification') : t('payout.start_verification')}
+      </Button>
     </div>
   );
 }
@@ -72,16 +103,41 @@ export function PayoutTab() {
   const account = usePayoutAccount();
 
   let body: React.ReactNode;
-  if (account.isLoading || !config) body = <div className="stack" aria-busy="true"><Skeleton height={20} width="50%" /><Skeleton height={46} radius={12} /><Skeleton height={46} radius={12} /><Skeleton height={46} radius={12} /></div>;
-  else if (account.isError || !account.data) body = <div className="error-state" role="alert"><p>{t(errorKey(account.error))}</p><Button variant="secondary" onClick={() => void account.refetch()}>{t('common.retry')}</Button></div>;
+  if (account.isLoading || !config)
+    body = (
+      <div className="stack" aria-busy="true">
+        <Skeleton height={20} width="50%" />
+        <Skeleton height={46} radius={12} />
+        <Skeleton height={46} radius={12} />
+        <Skeleton height={46} radius={12} />
+      </div>
+    );
+  else if (account.isError || !account.data)
+    body = (
+      <div className="error-state" role="alert">
+        <p>{t(errorKey(account.error))}</p>
+        <Button variant="secondary" onClick={() => void account.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
   else if (account.data.verified) body = <Verified />;
-  else if (config.stripePublishableKey) body = <StripeOnboarding publishableKey={config.stripePublishableKey} started={account.data.clientSecret !== ''} onExit={() => void account.refetch()} />;
+  else if (config.stripePublishableKey)
+    body = (
+      <StripeOnboarding
+        publishableKey={config.stripePublishableKey}
+        started={account.data.clientSecret !== ''}
+        onExit={() => void account.refetch()}
+      />
+    );
   else body = <PayoutSandboxForm />;
 
   return (
     <section className="stack payout" aria-labelledby="payout-title">
       <header className="stack-sm">
-        <h2 id="payout-title" className="payout__title">{t('payout.title')}</h2>
+        <h2 id="payout-title" className="payout__title">
+          {t('payout.title')}
+        </h2>
         <p className="muted">{t('payout.subtitle')}</p>
       </header>
       {body}

@@ -18,9 +18,15 @@ export default function SettingsScreen() {
   return (
     <div className="stack">
       <h1 className="screen-title">{t('settings.title')}</h1>
-      <Tabs label={t('settings.title')} value={tab}
+      <Tabs
+        label={t('settings.title')}
+        value={tab}
         onChange={(v) => navigate({ settingsTab: v === 'PAYOUT' ? SETTINGS_TAB_PAYOUT : null }, { replace: true })}
-        options={[{ value: 'ACCOUNT', label: t('settings.tab_account') }, { value: 'PAYOUT', label: t('settings.tab_payout') }]} />
+        options={[
+          { value: 'ACCOUNT', label: t('settings.tab_account') },
+          { value: 'PAYOUT', label: t('settings.tab_payout') },
+        ]}
+      />
       <div role="tabpanel">{tab === 'PAYOUT' ? <PayoutTab /> : <AccountTab />}</div>
     </div>
   );

@@ -7,7 +7,11 @@ import { useMutation } from '@tanstack/react-query';
 import type { swap } from '@tp/contract';
 import { api } from '../../../lib/api-client';
 
-export interface StartSwapInput { baseTicketId: number; swapPairId: number; swapQuantity: number }
+export interface StartSwapInput {
+  baseTicketId: number;
+  swapPairId: number;
+  swapQuantity: number;
+}
 export type StartSwapResult = swap.StartSwapResponse;
 
 export const startSwap = (input: StartSwapInput) => api<StartSwapResult>('/ticket_swap/start_swap', { body: input });

@@ -8,12 +8,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { SwapTicket } from './swappable-tickets.api';
 
-export const swapTargetsQuery = (ticketId: number) => queryOptions({
-  queryKey: ['TICKETS_SWAP', ticketId],
-  queryFn: () => api<SwapTicket[]>(`/ticket_swap/tickets/${ticketId}`),
-  // A failed fetch resets the selection at once: no silent retry.
-  retry: false,
-});
+export const swapTargetsQuery = (ticketId: number) =>
+  queryOptions({
+    queryKey: ['TICKETS_SWAP', ticketId],
+    queryFn: () => api<SwapTicket[]>(`/ticket_swap/tickets/${ticketId}`),
+    // A failed fetch resets the selection at once: no silent retry.
+    retry: false,
+  });
 
 /** Targets of the selected base ticket type; idle while `ticketId` is null. */
-export const useSwapTargets = (ticketId: number | null) => useQuery({ ...swapTargetsQuery(ticketId ?? 0), enabled: ticketId !== null });
+export const useSwapTargets = (ticketId: number | null) =>
+  useQuery({ ...swapTargetsQuery(ticketId ?? 0), enabled: ticketId !== null });

@@ -7,7 +7,13 @@ import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/format';
 
-export interface CardAction { icon?: ComponentType; label: string; onClick: () => void; disabled?: boolean; busy?: boolean }
+export interface CardAction {
+  icon?: ComponentType;
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  busy?: boolean;
+}
 
 export interface SwapCardProps {
   image?: string | null;
@@ -30,9 +36,17 @@ export interface SwapCardProps {
 export function SwapCard(p: SwapCardProps) {
   const { t } = useTranslation();
   return (
-    <article className={`swap-card swap-card--${p.variant ?? 'default'} ${p.selected ? 'swap-card--selected' : ''}`} aria-label={p.subtitle ? `${p.title}, ${p.subtitle}` : p.title} aria-current={p.selected || undefined}>
+    <article
+      className={`swap-card swap-card--${p.variant ?? 'default'} ${p.selected ? 'swap-card--selected' : ''}`}
+      aria-label={p.subtitle ? `${p.title}, ${p.subtitle}` : p.title}
+      aria-current={p.selected || undefined}
+    >
       <div className="swap-card__main">
-        {p.image ? <img className="swap-card__img" src={p.image} alt="" width={64} height={64} /> : <span className="swap-card__img" aria-hidden="true" />}
+        {p.image ? (
+          <img className="swap-card__img" src={p.image} alt="" width={64} height={64} />
+        ) : (
+          <span className="swap-card__img" aria-hidden="true" />
+        )}
         <div className="swap-card__body">
           <h3 className="swap-card__title">{p.title}</h3>
           {p.subtitle && <p className="swap-card__sub">{p.subtitle}</p>}
@@ -41,14 +55,26 @@ export function SwapCard(p: SwapCardProps) {
           {p.price !== undefined && <p className="swap-card__price">{formatMoney(p.price, p.currencySymbol ?? '')}</p>}
           {p.note && <p className="swap-card__note">{p.note}</p>}
         </div>
-        {p.isEditable && p.onEdit && <button type="button" className="link swap-card__edit" onClick={p.onEdit}>{t('swap.edit')}</button>}
+        {p.isEditable && p.onEdit && (
+          <button type="button" className="link swap-card__edit" onClick={p.onEdit}>
+            {t('swap.edit')}
+          </button>
+        )}
       </div>
       {p.children}
       {p.actions && p.actions.length > 0 && (
         <div className="swap-card__actions">
           {p.actions.map(({ icon: Icon, label, onClick, disabled, busy }) => (
-            <button key={label} type="button" className="btn btn--secondary btn--small" onClick={onClick} disabled={disabled || busy} aria-busy={busy || undefined}>
-              {busy ? <span className="spinner" aria-hidden="true" /> : Icon && <Icon />}<span>{label}</span>
+            <button
+              key={label}
+              type="button"
+              className="btn btn--secondary btn--small"
+              onClick={onClick}
+              disabled={disabled || busy}
+              aria-busy={busy || undefined}
+            >
+              {busy ? <span className="spinner" aria-hidden="true" /> : Icon && <Icon />}
+              <span>{label}</span>
             </button>
           ))}
         </div>

@@ -28,10 +28,17 @@ import { SwapCard } from './swap-card';
 import '../swap.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 
-interface Selection { baseId: number; count: number }
-interface Pending { target: SwapTicket; result: StartSwapResult }
+interface Selection {
+  baseId: number;
+  count: number;
+}
+interface Pending {
+  target: SwapTicket;
+  result: StartSwapResult;
+}
 
-const cardDate = (x: SwapTicket) => (x.eventStartDateTime ? formatDate(x.eventStartDateTime, x.eventTimeZone) : undefined);
+const cardDate = (x: SwapTicket) =>
+  x.eventStartDateTime ? formatDate(x.eventStartDateTime, x.eventTimeZone) : undefined;
 const cardVenue = (x: SwapTicket) => [x.eventVenue, x.eventCity].filter(Boolean).join(', ') || undefined;
 
 /** The base ticket's count stepper: minus at 1 deselects, plus stops at the quantity held. */
@@ -42,9 +49,27 @@ function Stepper(p: { ticket: SwapTicket; count: number; onChange: (n: number) =
     <div className="swap-stepper">
       <span className="muted small">{t('swap.you_hold', { count: p.ticket.quantity })}</span>
       <div className="swap-stepper__controls" role="group" aria-label={t('swap.count_label', { name: label })}>
-        <button type="button" className="icon-btn swap-stepper__btn" aria-label={t('swap.decrease', { name: label })} disabled={p.count <= 0} onClick={() => p.onChange(p.count - 1)}>−</button>
-        <output className="swap-stepper__value" aria-live="polite" aria-label={t('swap.count_label', { name: label })}>{p.count}</output>
-        <button type="button" className="icon-btn swap-stepper__btn" aria-label={t('swap.increase', { name: label })} disabled={p.count >= p.ticket.quantity} onClick={() => p.onChange(p.count + 1)}>+</button>
+        <button
+          type="button"
+          className="icon-btn swap-stepper__btn"
+          aria-label={t('swap.decrease', { name: label })}
+          disabled={p.count <= 0}
+          onClick={() => p.onChange(p.count - 1)}
+        >
+          −
+        </button>
+        <output className="swap-stepper__value" aria-live="polite" aria-label={t('swap.count_label', { name: label })}>
+          {p.count}
+        </output>
+        <button
+          type="button"
+          className="icon-btn swap-stepper__btn"
+          aria-label={t('swap.increase', { name: label })}
+          disabled={p.count >= p.ticket.quantity}
+          onClick={() => p.onChange(p.count + 1)}
+        >
+          +
+        </button>
       </div>
     </div>
   );
@@ -89,7 +114,11 @@ export default function SwapScreen() {
   }, [bases.data, route.userTicketId]);
 
   const resetStart = start.reset;
-  const reset = useCallback(() => { setSelection(null); setPending(null); resetStart(); }, [resetStart]);
+  const reset = useCallback(() => {
+    setSelection(null);
+    setPending(null);
+    resetStart();
+  }, [resetStart]);
 
   // A failed target fetch: error toast and the selection resets (spec sections 4, 8).
   useEffect(() => {
@@ -100,7 +129,10 @@ export default function SwapScreen() {
 
   const setCount = (base: SwapTicket, n: number) => {
     const count = Math.min(Math.max(n, 0), base.quantity);
-    if (count === 0) { setSelection(null); return; }
+    if (count === 0) {
+      setSelection(null);
+      return;
+    }
     setSelection({ baseId: base.id, count });
   };
 
@@ -109,7 +141,11 @@ export default function SwapScreen() {
   const choose = async (target: SwapTicket) => {
     if (!selection) return;
     try {
-      const result = await start.mutateAsync({ baseTicketId: selection.baseId, swapPairId: target.id, swapQuantity: selection.count });
+      const result = await start.mutateAsync({
+        baseTicketId: selection.baseId,
+        swapPairId: target.id,
+        swapQuantity: selection.count,
+      });
       setPending({ target, result });
     } catch {
       toast.error(t('api.start_swap_failed'));
@@ -121,25 +157,54 @@ export default function SwapScreen() {
     setLeaving(true);
     void qc.invalidateQueries({ queryKey: ['SWAPPABLE_TICKETS'] });
     void qc.invalidateQueries({ queryKey: ['TICKETS'] });
-    window.location.assign(checkoutUrl({
-      checkoutBaseUrl: config.checkoutBaseUrl, locale: i18n.language, name: pending.result.name, eventId: pending.target.eventId,
-      orderIdentifier: pending.result.orderIdentifier, redirectDomain: window.location.href,
-    }));
+    window.location.assign(
+      checkoutUrl({
+        checkoutBaseUrl: config.checkoutBaseUrl,
+        locale: i18n.language,
+        name: pending.result.name,
+        eventId: pending.target.eventId,
+        orderIdentifier: pending.result.orderIdentifier,
+        redirectDomain: window.location.href,
+      }),
+    );
   };
 
   const assets = config?.assetsBaseUrl;
-  const header = (
-    <ScreenHeader title={t('swap.title')} subtitle={t('swap.subtitle')} />
-  );
+  const header = <ScreenHeader title={t('swap.title')} subtitle={t('swap.subtitle')} />;
 
   if (bases.isLoading) {
-    return <div className="stack">{header}<div className="stack" aria-busy="true">{[0, 1, 2].map((i) => <Skeleton key={i} height={112} radius={14} />)}</div></div>;
+    return (
+      <div className="stack">
+        {header}
+        <div className="stack" aria-busy="true">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={112} radius={14} />
+          ))}
+        </div>
+      </div>
+    );
   }
   if (bases.isError) {
-    return <div className="stack">{header}<div className="error-state" role="alert"><p>{t(bases.error.message === 'request_failed' ? 'request_failed' : 'api.internal_error')}</p><Button variant="secondary" onClick={() => void bases.refetch()}>{t('common.retry')}</Button></div></div>;
+    return (
+      <div className="stack">
+        {header}
+        <div className="error-state" role="alert">
+          <p>{t(bases.error.message === 'request_failed' ? 'request_failed' : 'api.internal_error')}</p>
+          <Button variant="secondary" onClick={() => void bases.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </div>
+      </div>
+    );
   }
   const list = bases.data ?? [];
-  if (list.length === 0) return <div className="stack">{header}<EmptyState message={t('swap.empty')} /></div>;
+  if (list.length === 0)
+    return (
+      <div className="stack">
+        {header}
+        <EmptyState message={t('swap.empty')} />
+      </div>
+    );
 
   const difference = pending && base ? Math.abs(pending.target.price - base.price) * (selection?.count ?? 1) : 0;
   const symbol = pending?.target.currencySymbol ?? base?.currencySymbol ?? '';
@@ -148,14 +213,25 @@ export default function SwapScreen() {
     <div className="stack swap">
       {header}
       <section className="stack" aria-labelledby="swap-base-title">
-        <h2 id="swap-base-title" className="section-title">{t('swap.step_base')}</h2>
+        <h2 id="swap-base-title" className="section-title">
+          {t('swap.step_base')}
+        </h2>
         <ul className="swap-list">
           {list.map((b) => {
             const count = selection?.baseId === b.id ? selection.count : 0;
             return (
               <li key={b.id}>
-                <SwapCard image={assetUrl(b.logo, assets)} title={b.name} subtitle={b.eventName} price={b.price} currencySymbol={b.currencySymbol}
-                  date={cardDate(b)} venue={cardVenue(b)} selected={count > 0} variant={count > 0 ? 'solid' : 'default'}>
+                <SwapCard
+                  image={assetUrl(b.logo, assets)}
+                  title={b.name}
+                  subtitle={b.eventName}
+                  price={b.price}
+                  currencySymbol={b.currencySymbol}
+                  date={cardDate(b)}
+                  venue={cardVenue(b)}
+                  selected={count > 0}
+                  variant={count > 0 ? 'solid' : 'default'}
+                >
                   <Stepper ticket={b} count={count} onChange={(n) => setCount(b, n)} />
                 </SwapCard>
               </li>
@@ -166,9 +242,15 @@ export default function SwapScreen() {
 
       {selection && base && (
         <section className="stack" aria-labelledby="swap-target-title" aria-busy={targets.isLoading || undefined}>
-          <h2 id="swap-target-title" className="section-title">{t('swap.step_target', { count: selection.count, name: base.name })}</h2>
+          <h2 id="swap-target-title" className="section-title">
+            {t('swap.step_target', { count: selection.count, name: base.name })}
+          </h2>
           {targets.isLoading ? (
-            <div className="stack">{[0, 1].map((i) => <Skeleton key={i} height={112} radius={14} />)}</div>
+            <div className="stack">
+              {[0, 1].map((i) => (
+                <Skeleton key={i} height={112} radius={14} />
+              ))}
+            </div>
           ) : targets.data && targets.data.length > 0 ? (
             <ul className="swap-list">
               {targets.data.map((x) => {
@@ -176,27 +258,72 @@ export default function SwapScreen() {
                 const diff = x.price - base.price;
                 return (
                   <li key={x.id}>
-                    <SwapCard image={assetUrl(x.logo, assets)} title={x.name} subtitle={x.eventName} price={x.price} currencySymbol={x.currencySymbol}
-                      date={cardDate(x)} venue={cardVenue(x)}
-                      note={soldOut ? t('swap.sold_out') : diff > 0 ? t('swap.diff_more', { amount: formatMoney(diff, x.currencySymbol) }) : diff < 0 ? t('swap.diff_less', { amount: formatMoney(-diff, x.currencySymbol) }) : t('swap.diff_same')}
-                      actions={[{ icon: SwapIcon, label: t('swap.choose', { name: x.name }), onClick: () => void choose(x), disabled: soldOut || start.isPending, busy: start.isPending && start.variables?.swapPairId === x.id }]} />
+                    <SwapCard
+                      image={assetUrl(x.logo, assets)}
+                      title={x.name}
+                      subtitle={x.eventName}
+                      price={x.price}
+                      currencySymbol={x.currencySymbol}
+                      date={cardDate(x)}
+                      venue={cardVenue(x)}
+                      note={
+                        soldOut
+                          ? t('swap.sold_out')
+                          : diff > 0
+                            ? t('swap.diff_more', { amount: formatMoney(diff, x.currencySymbol) })
+                            : diff < 0
+                              ? t('swap.diff_less', { amount: formatMoney(-diff, x.currencySymbol) })
+                              : t('swap.diff_same')
+                      }
+                      actions={[
+                        {
+                          icon: SwapIcon,
+                          label: t('swap.choose', { name: x.name }),
+                          onClick: () => void choose(x),
+                          disabled: soldOut || start.isPending,
+                          busy: start.isPending && start.variables?.swapPairId === x.id,
+                        },
+                      ]}
+                    />
                   </li>
                 );
               })}
             </ul>
-          ) : targets.data ? <EmptyState message={t('swap.no_targets')} /> : null}
-          <Button variant="ghost" onClick={reset}>{t('common.cancel')}</Button>
+          ) : targets.data ? (
+            <EmptyState message={t('swap.no_targets')} />
+          ) : null}
+          <Button variant="ghost" onClick={reset}>
+            {t('common.cancel')}
+          </Button>
         </section>
       )}
 
       {pending && base && selection && (
-        <Modal title={t('swap.confirm_title')} onClose={reset}
-          footer={<><Button variant="secondary" onClick={reset} disabled={leaving}>{t('common.cancel')}</Button>
-            <Button onClick={confirm} loading={leaving} disabled={!config}>{pending.result.swapType === 'UPGRADE' ? t('swap.to_checkout') : t('swap.confirm')}</Button></>}>
+        <Modal
+          title={t('swap.confirm_title')}
+          onClose={reset}
+          footer={
+            <>
+              <Button variant="secondary" onClick={reset} disabled={leaving}>
+                {t('common.cancel')}
+              </Button>
+              <Button onClick={confirm} loading={leaving} disabled={!config}>
+                {pending.result.swapType === 'UPGRADE' ? t('swap.to_checkout') : t('swap.confirm')}
+              </Button>
+            </>
+          }
+        >
           <div className="stack">
             <dl className="swap-summary">
-              <dt>{t('swap.from')}</dt><dd>{selection.count} × {base.name}{base.eventName ? ` · ${base.eventName}` : ''}</dd>
-              <dt>{t('swap.to')}</dt><dd>{selection.count} × {pending.target.name}</dd>
+              <dt>{t('swap.from')}</dt>
+              <dd>
+                {selection.count} × {base.name}
+                {base.eventName ? ` · ${base.eventName}` : ''}
+              </dd>
+              <dt>{t('swap.to')}</dt>
+              <dd>
+                {selection.count} × {pending.target.name}
+              </dd>
             </dl>
             <p className="note" role="note">
               {pending.result.swapType === 'UPGRADE'

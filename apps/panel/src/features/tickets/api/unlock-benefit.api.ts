@@ -8,11 +8,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export interface UnlockInput { userTicketId: number; userTicketBenefitId: number }
+export interface UnlockInput {
+  userTicketId: number;
+  userTicketBenefitId: number;
+}
 
 /** @throws ApiError whose message is a server message key. */
 export const unlockBenefit = (input: UnlockInput) =>
-  api<{ redeemCode: string }>(`/mobile/unlock/${input.userTicketId}`, { body: { userTicketBenefitId: input.userTicketBenefitId } });
+  api<{ redeemCode: string }>(`/mobile/unlock/${input.userTicketId}`, {
+    body: { userTicketBenefitId: input.userTicketBenefitId },
+  });
 
 /** `ticketKey` is the SINGLE_TICKET id the ticket page was loaded with (the USER_TICKET_ID). */
 export function useUnlockBenefit(ticketKey: string) {

@@ -10,7 +10,13 @@ import { Modal } from '../../../ui/modal';
 import { Badge } from '../../../ui/bits';
 
 export interface BenefitDetail {
-  name: string; shortDescription: string | null; fullDescription: string | null; used: boolean; usedLabel?: string; validUntil: string | null; timeZone?: string;
+  name: string;
+  shortDescription: string | null;
+  fullDescription: string | null;
+  used: boolean;
+  usedLabel?: string;
+  validUntil: string | null;
+  timeZone?: string;
 }
 
 export function BenefitModal(props: { detail: BenefitDetail; onClose: () => void; children?: ReactNode }) {
@@ -23,9 +29,15 @@ export function BenefitModal(props: { detail: BenefitDetail; onClose: () => void
         <div className="row-wrap">
           <Badge tone={d.used ? 'used' : 'unused'}>{d.used ? t('ticket.used') : t('ticket.unused')}</Badge>
           {d.usedLabel && <span className="muted small">{d.usedLabel}</span>}
-          {d.validUntil && <span className="muted small">{t('ticket.valid_until', { date: formatValidUntil(d.validUntil, d.timeZone) })}</span>}
+          {d.validUntil && (
+            <span className="muted small">
+              {t('ticket.valid_until', { date: formatValidUntil(d.validUntil, d.timeZone) })}
+            </span>
+          )}
         </div>
-        {d.fullDescription && <div className="rich-text" dangerouslySetInnerHTML={{ __html: sanitizeHtml(d.fullDescription) }} />}
+        {d.fullDescription && (
+          <div className="rich-text" dangerouslySetInnerHTML={{ __html: sanitizeHtml(d.fullDescription) }} />
+        )}
         {props.children}
       </div>
     </Modal>

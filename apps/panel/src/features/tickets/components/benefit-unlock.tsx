@@ -26,32 +26,58 @@ export function BenefitUnlock(props: { benefit: Benefit; userTicketId: number; t
   if (!isUnlockableDigital(b)) return null;
   const code = b.redeemCode ?? unlock.data?.redeemCode ?? null;
 
-  const onUnlock = () => unlock.mutate({ userTicketId: props.userTicketId, userTicketBenefitId: b.userTicketBenefitId }, {
-    onError: (err) => toast.error(t(err instanceof ApiError && err.status > 0 && err.status < 500 ? err.message : 'api.internal_error')),
-  });
+  const onUnlock = () =>
+    unlock.mutate(
+      { userTicketId: props.userTicketId, userTicketBenefitId: b.userTicketBenefitId },
+      {
+        onError: (err) =>
+          toast.error(
+            t(err instanceof ApiError && err.status > 0 && err.status < 500 ? err.message : 'api.internal_error'),
+          ),
+      },
+    );
   const onCopy = async () => {
-    if (await copyText(code!)) { setCopied(true); setTimeout(() => setCopied(false), 2000); }
-    else toast.error(t('ticket.copy_failed'));
+    if (await copyText(code!)) {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 2000);
+    } else toast.error(t('ticket.copy_failed'));
   };
 
   if (!code) {
     return (
       <div className="benefit-unlock">
-        <p className="note"><LockIcon />{t('ticket.unlock_hint')}</p>
-        <Button onClick={onUnlock} loading={unlock.isPending}>{t('ticket.unlock')}</Button>
+        <p className="note">
+          <LockIcon />
+          {t('ticket.unlock_hint')}
+        </p>
+        <Button onClick={onUnlock} loading={unlock.isPending}>
+          {t('ticket.unlock')}
+        </Button>
       </div>
     );
   }
   return (
     <div className="benefit-unlock">
-      <span className="field__label" id={`code-${b.userTicketBenefitId}`}>{t('ticket.redeem_code')}</span>
+      <span className="field__label" id={`code-${b.userTicketBenefitId}`}>
+        {t('ticket.redeem_code')}
+      </span>
       <div className="benefit-code">
-        <output className="benefit-code__value" aria-labelledby={`code-${b.userTicketBenefitId}`}>{code}</output>
-        <Button variant="secondary" className="btn--small" onClick={() => void onCopy()} aria-label={t('ticket.copy_code')}>
-          <CopyIcon /><span aria-hidden="true">{copied ? t('common.copied') : t('common.copy')}</span>
+        <output className="benefit-code__value" aria-labelledby={`code-${b.userTicketBenefitId}`}>
+          {code}
+        </output>
+        <Button
+          variant="secondary"
+          className="btn--small"
+          onClick={() => void onCopy()}
+          aria-label={t('ticket.copy_code')}
+        >
+          <CopyIcon />
+          <span aria-hidden="true">{copied ? t('common.copied') : t('common.copy')}</span>
         </Button>
       </div>
-      <p className="visually-hidden" role="status">{copied ? t('ticket.code_copied') : ''}</p>
+      <p className="visually-hidden" role="status">
+        {copied ? t('ticket.code_copied') : ''}
+      </p>
     </div>
   );
 }

@@ -18,18 +18,47 @@ export default function MyTicketsScreen() {
   return (
     <div className="stack">
       <h1 className="screen-title">{t('tickets.title')}</h1>
-      <Tabs label={t('tickets.title')} value={status} onChange={setStatus}
-        options={[{ value: 'UPCOMING', label: t('tickets.upcoming') }, { value: 'PAST', label: t('tickets.past') }]} />
+      <Tabs
+        label={t('tickets.title')}
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 'UPCOMING', label: t('tickets.upcoming') },
+          { value: 'PAST', label: t('tickets.past') },
+        ]}
+      />
       <div role="tabpanel" aria-busy={tickets.isLoading}>
         {tickets.isLoading ? (
-          <ul className="ticket-list" aria-label={t('common.loading')}>{[0, 1, 2].map((i) => <li key={i} className="ticket-card ticket-card--skeleton"><Skeleton height={64} width={64} radius={12} /><span className="stack-sm" style={{ flex: 1 }}><Skeleton width="60%" /><Skeleton width="40%" /><Skeleton width="80%" /></span></li>)}</ul>
+          <ul className="ticket-list" aria-label={t('common.loading')}>
+            {[0, 1, 2].map((i) => (
+              <li key={i} className="ticket-card ticket-card--skeleton">
+                <Skeleton height={64} width={64} radius={12} />
+                <span className="stack-sm" style={{ flex: 1 }}>
+                  <Skeleton width="60%" />
+                  <Skeleton width="40%" />
+                  <Skeleton width="80%" />
+                </span>
+              </li>
+            ))}
+          </ul>
         ) : tickets.isError ? (
-          <div className="error-state" role="alert"><p>{t('request_failed')}</p><Button variant="secondary" onClick={() => void tickets.refetch()}>{t('common.retry')}</Button></div>
+          <div className="error-state" role="alert">
+            <p>{t('request_failed')}</p>
+            <Button variant="secondary" onClick={() => void tickets.refetch()}>
+              {t('common.retry')}
+            </Button>
+          </div>
         ) : tickets.data && tickets.data.length > 0 ? (
           <ul className="ticket-list">
             {tickets.data.map((tk) => (
-              <TicketCard key={tk.userTicketId} ticket={tk} assetsBaseUrl={config?.assetsBaseUrl}
-                onOpen={() => navigate({ tab: 'TICKET', userTicketId: String(tk.userTicketId), ticketName: tk.ticketName })} />
+              <TicketCard
+                key={tk.userTicketId}
+                ticket={tk}
+                assetsBaseUrl={config?.assetsBaseUrl}
+                onOpen={() =>
+                  navigate({ tab: 'TICKET', userTicketId: String(tk.userTicketId), ticketName: tk.ticketName })
+                }
+              />
             ))}
           </ul>
         ) : (

@@ -14,8 +14,18 @@ import { GiftIcon, ResellIcon, SwapIcon } from '../../../ui/icons';
 import { useMenu } from '../../../ui/use-menu';
 
 const MoreIcon = () => (
-  <svg className="icon" viewBox="0 0 24 24" width="20" height="20" fill="currentColor" aria-hidden="true" focusable="false">
-    <circle cx="12" cy="5" r="1.8" /><circle cx="12" cy="12" r="1.8" /><circle cx="12" cy="19" r="1.8" />
+  <svg
+    className="icon"
+    viewBox="0 0 24 24"
+    width="20"
+    height="20"
+    fill="currentColor"
+    aria-hidden="true"
+    focusable="false"
+  >
+    <circle cx="12" cy="5" r="1.8" />
+    <circle cx="12" cy="12" r="1.8" />
+    <circle cx="12" cy="19" r="1.8" />
   </svg>
 );
 
@@ -43,20 +53,57 @@ export function TicketActions(props: { ticket: MyTicket }) {
   if (!allowed.gift && items.length === 0) return null;
   return (
     <div className="ticket-actions" ref={menu.root}>
-      {allowed.gift && <Button className="btn--small" onClick={() => open('GIFT', props.ticket)}><GiftIcon />{t('ticket.gift')}</Button>}
+      {allowed.gift && (
+        <Button className="btn--small" onClick={() => open('GIFT', props.ticket)}>
+          <GiftIcon />
+          {t('ticket.gift')}
+        </Button>
+      )}
       {items.length > 0 && (
         <div className="ticket-menu">
-          <button ref={menu.trigger} type="button" className="icon-btn" aria-label={t('ticket.actions')} aria-haspopup="menu" aria-expanded={menu.open}
-            aria-controls={menu.open ? `${id}-menu` : undefined} onClick={() => menu.setOpen((v) => !v)}
-            onKeyDown={(e) => { if (e.key === 'ArrowDown') { e.preventDefault(); menu.setOpen(true); } }}>
+          <button
+            ref={menu.trigger}
+            type="button"
+            className="icon-btn"
+            aria-label={t('ticket.actions')}
+            aria-haspopup="menu"
+            aria-expanded={menu.open}
+            aria-controls={menu.open ? `${id}-menu` : undefined}
+            onClick={() => menu.setOpen((v) => !v)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown') {
+                e.preventDefault();
+                menu.setOpen(true);
+              }
+            }}
+          >
             <MoreIcon />
           </button>
           {menu.open && (
-            <div id={`${id}-menu`} role="menu" aria-label={t('ticket.actions')} className="ticket-menu__list" onKeyDown={menu.onMenuKey}>
+            <div
+              id={`${id}-menu`}
+              role="menu"
+              aria-label={t('ticket.actions')}
+              className="ticket-menu__list"
+              onKeyDown={menu.onMenuKey}
+            >
               {items.map((it, i) => (
-                <button key={it.tab} ref={(el) => { menu.items.current[i] = el; }} type="button" role="menuitem" tabIndex={-1} className="ticket-menu__item"
-                  onClick={() => { menu.setOpen(false); open(it.tab, props.ticket); }}>
-                  <it.Icon />{it.label}
+                <button
+                  key={it.tab}
+                  ref={(el) => {
+                    menu.items.current[i] = el;
+                  }}
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className="ticket-menu__item"
+                  onClick={() => {
+                    menu.setOpen(false);
+                    open(it.tab, props.ticket);
+                  }}
+                >
+                  <it.Icon />
+                  {it.label}
                 </button>
               ))}
             </div>

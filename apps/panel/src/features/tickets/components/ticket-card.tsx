@@ -12,22 +12,45 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
   const { t } = useTranslation();
   const tk = props.ticket;
   const days = daysUntil(tk.eventStartDateTime, props.now);
-  const when = tk.isLive ? t('tickets.live_now') : days === 0 ? t('tickets.today') : days > 0 ? t('tickets.in_days', { count: days }) : t('tickets.days_ago', { count: -days });
+  const when = tk.isLive
+    ? t('tickets.live_now')
+    : days === 0
+      ? t('tickets.today')
+      : days > 0
+        ? t('tickets.in_days', { count: days })
+        : t('tickets.days_ago', { count: -days });
   return (
     <li>
-      <button type="button" className="ticket-card" onClick={props.onOpen} aria-label={`${tk.eventName}, ${tk.ticketName}`}>
-        <img className="ticket-card__logo" src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} alt="" width={64} height={64} />
+      <button
+        type="button"
+        className="ticket-card"
+        onClick={props.onOpen}
+        aria-label={`${tk.eventName}, ${tk.ticketName}`}
+      >
+        <img
+          className="ticket-card__logo"
+          src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
+          alt=""
+          width={64}
+          height={64}
+        />
         <span className="ticket-card__body">
           <span className="ticket-card__top">
             <span className="ticket-card__name">{tk.eventName}</span>
             {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
           </span>
           <span className="ticket-card__type">{tk.ticketName}</span>
-          <span className="ticket-card__meta">{tk.eventCity} · {tk.eventVenue}</span>
-          <span className="ticket-card__meta">{formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}</span>
+          <span className="ticket-card__meta">
+            {tk.eventCity} · {tk.eventVenue}
+          </span>
+          <span className="ticket-card__meta">
+            {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
+          </span>
           <span className="ticket-card__foot">
             <span className="ticket-card__when">{when}</span>
-            <span className="ticket-card__count" title={t('tickets.used_count_title')}>{t('tickets.used_count', { used: tk.totalBenefitUsedCount, total: tk.totalBenefitCount })}</span>
+            <span className="ticket-card__count" title={t('tickets.used_count_title')}>
+              {t('tickets.used_count', { used: tk.totalBenefitUsedCount, total: tk.totalBenefitCount })}
+            </span>
           </span>
         </span>
         <ChevronIcon />

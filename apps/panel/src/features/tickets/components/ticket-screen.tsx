@@ -25,18 +25,34 @@ function Clamp({ html }: { html: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   const [overflows, setOverflows] = useState(false);
-  useLayoutEffect(() => { const el = ref.current; if (el) setOverflows(el.scrollHeight > el.clientHeight + 1); }, [html]);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (el) setOverflows(el.scrollHeight > el.clientHeight + 1);
+  }, [html]);
   return (
     <div>
-      <div ref={ref} className={`rich-text ${open ? '' : 'clamp-3'}`} dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }} />
-      {(overflows || open) && <button type="button" className="link" aria-expanded={open} onClick={() => setOpen((v) => !v)}>{open ? t('ticket.read_less') : t('ticket.read_more')}</button>}
+      <div
+        ref={ref}
+        className={`rich-text ${open ? '' : 'clamp-3'}`}
+        dangerouslySetInnerHTML={{ __html: sanitizeHtml(html) }}
+      />
+      {(overflows || open) && (
+        <button type="button" className="link" aria-expanded={open} onClick={() => setOpen((v) => !v)}>
+          {open ? t('ticket.read_less') : t('ticket.read_more')}
+        </button>
+      )}
     </div>
   );
 }
 
 const benefitUsed = (b: Benefit) => b.purchasedAmount === b.usedAmount;
 const benefitDetail = (b: Benefit, tk: MyTicket): BenefitDetail => ({
-  name: b.name, shortDescription: b.shortDescription, fullDescription: b.fullDescription, used: benefitUsed(b), validUntil: b.validUntil, timeZone: tk.eventTimeZone,
+  name: b.name,
+  shortDescription: b.shortDescription,
+  fullDescription: b.fullDescription,
+  used: benefitUsed(b),
+  validUntil: b.validUntil,
+  timeZone: tk.eventTimeZone,
 });
 
 export default function TicketScreen() {
@@ -49,54 +65,151 @@ export default function TicketScreen() {
   const [detail, setDetail] = useState<'access' | number | null>(null);
   // Stable, so that the modal keeps its focus when the ticket re-renders (e.g. after an unlock).
   const closeDetail = useCallback(() => setDetail(null), []);
-  useEffect(() => { if (!route.userTicketId) navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null }, { replace: true }); }, [route.userTicketId]);
+  useEffect(() => {
+    if (!route.userTicketId) navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null }, { replace: true });
+  }, [route.userTicketId]);
 
-  const back = <button type="button" className="back-btn" onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}><BackIcon />{t('common.back')}</button>;
-  if (ticket.isLoading || !route.userTicketId) return <div className="stack">{back}<Skeleton height={180} radius={16} /><Skeleton width="60%" height={24} /><Skeleton width="80%" /></div>;
-  if (ticket.isError || !ticket.data) return <div className="stack">{back}<div className="error-state" role="alert"><p>{t(ticket.error?.message === 'api.ticket.not_found' ? 'api.ticket.not_found' : 'request_failed')}</p><Button variant="secondary" onClick={() => void ticket.refetch()}>{t('common.retry')}</Button></div></div>;
+  const back = (
+    <button
+      type="button"
+      className="back-btn"
+      onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
+    >
+      <BackIcon />
+      {t('common.back')}
+    </button>
+  );
+  if (ticket.isLoading || !route.userTicketId)
+    return (
+      <div className="stack">
+        {back}
+        <Skeleton height={180} radius={16} />
+        <Skeleton width="60%" height={24} />
+        <Skeleton width="80%" />
+      </div>
+    );
+  if (ticket.isError || !ticket.data)
+    return (
+      <div className="stack">
+        {back}
+        <div className="error-state" role="alert">
+          <p>{t(ticket.error?.message === 'api.ticket.not_found' ? 'api.ticket.not_found' : 'request_failed')}</p>
+          <Button variant="secondary" onClick={() => void ticket.refetch()}>
+            {t('common.retry')}
+          </Button>
+        </div>
+      </div>
+    );
 
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
   const access: BenefitDetail = {
-    name: t('ticket.event_access'), shortDescription: t('ticket.event_access_text'), fullDescription: tk.ticketDescription, used: accessUsed,
-    usedLabel: tk.eventAccessUsedOn ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) }) : undefined, validUntil: tk.eventEndDateTime, timeZone: tk.eventTimeZone,
+    name: t('ticket.event_access'),
+    shortDescription: t('ticket.event_access_text'),
+    fullDescription: tk.ticketDescription,
+    used: accessUsed,
+    usedLabel: tk.eventAccessUsedOn
+      ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) })
+      : undefined,
+    validUntil: tk.eventEndDateTime,
+    timeZone: tk.eventTimeZone,
   };
-  const openBenefit = typeof detail === 'number' ? tk.benefits.find((b) => b.userTicketBenefitId === detail) : undefined;
+  const openBenefit =
+    typeof detail === 'number' ? tk.benefits.find((b) => b.userTicketBenefitId === detail) : undefined;
   return (
     <article className="stack ticket-page" aria-labelledby="ticket-title">
-      <div className="row-between">{back}<TicketActions ticket={tk} /></div>
+      <div className="row-between">
+        {back}
+        <TicketActions ticket={tk} />
+      </div>
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
       <header className="stack-sm">
-        <div className="row-wrap">{tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}<span className="muted">{tk.ticketName}</span></div>
-        <h1 id="ticket-title" className="screen-title">{tk.eventName}</h1>
-        <p className="icon-line"><CalendarIcon />{formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}</p>
-        <p className="icon-line"><PinIcon /><span>{tk.eventVenue}, {tk.eventAddress1}, {tk.eventCity} · <a href={`https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`} target="_blank" rel="noopener noreferrer">{t('ticket.map')}</a></span></p>
+        <div className="row-wrap">
+          {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
+          <span className="muted">{tk.ticketName}</span>
+        </div>
+        <h1 id="ticket-title" className="screen-title">
+          {tk.eventName}
+        </h1>
+        <p className="icon-line">
+          <CalendarIcon />
+          {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
+        </p>
+        <p className="icon-line">
+          <PinIcon />
+          <span>
+            {tk.eventVenue}, {tk.eventAddress1}, {tk.eventCity} ·{' '}
+            <a
+              href={`https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              {t('ticket.map')}
+            </a>
+          </span>
+        </p>
       </header>
       <section aria-labelledby="access-title" className="stack-sm">
-        <h2 id="access-title" className="section-title">{t('ticket.your_ticket')}</h2>
+        <h2 id="access-title" className="section-title">
+          {t('ticket.your_ticket')}
+        </h2>
         <ul className="benefit-list">
-          <li><button type="button" className="benefit-item" onClick={() => setDetail('access')}>
-            <span className="benefit-item__icon" style={{ background: 'var(--accent)' }}><TicketIcon /></span>
-            <span className="benefit-item__body"><span className="benefit-item__name">{t('ticket.event_access')}</span>
-              <span className="muted small">{accessUsed && tk.eventAccessUsedOn ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) }) : t('ticket.unused')}</span></span>
-            <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge><ChevronIcon />
-          </button></li>
+          <li>
+            <button type="button" className="benefit-item" onClick={() => setDetail('access')}>
+              <span className="benefit-item__icon" style={{ background: 'var(--accent)' }}>
+                <TicketIcon />
+              </span>
+              <span className="benefit-item__body">
+                <span className="benefit-item__name">{t('ticket.event_access')}</span>
+                <span className="muted small">
+                  {accessUsed && tk.eventAccessUsedOn
+                    ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) })
+                    : t('ticket.unused')}
+                </span>
+              </span>
+              <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge>
+              <ChevronIcon />
+            </button>
+          </li>
         </ul>
       </section>
-      {tk.eventDescription && <section aria-labelledby="about-title" className="stack-sm"><h2 id="about-title" className="section-title">{t('ticket.about')}</h2><Clamp html={tk.eventDescription} /></section>}
+      {tk.eventDescription && (
+        <section aria-labelledby="about-title" className="stack-sm">
+          <h2 id="about-title" className="section-title">
+            {t('ticket.about')}
+          </h2>
+          <Clamp html={tk.eventDescription} />
+        </section>
+      )}
       {tk.benefits.length > 0 && (
         <section aria-labelledby="benefits-title" className="stack-sm">
-          <h2 id="benefits-title" className="section-title">{t('ticket.benefits')}</h2>
+          <h2 id="benefits-title" className="section-title">
+            {t('ticket.benefits')}
+          </h2>
           <ul className="benefit-list">
-            {tk.benefits.filter((b) => b.purchasedAmount > 0).map((b) => (
-              <li key={b.userTicketBenefitId}><button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
-                <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>{b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}</span>
-                <span className="benefit-item__body"><span className="benefit-item__name">{b.name}</span><span className="muted small">{b.shortDescription}</span></span>
-                <span className="muted small">{b.usedAmount}/{b.purchasedAmount}</span>
-                <Badge tone={benefitUsed(b) ? 'used' : 'unused'}>{benefitUsed(b) ? t('ticket.used') : t('ticket.unused')}</Badge><ChevronIcon />
-              </button></li>
-            ))}
+            {tk.benefits
+              .filter((b) => b.purchasedAmount > 0)
+              .map((b) => (
+                <li key={b.userTicketBenefitId}>
+                  <button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
+                    <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>
+                      {b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}
+                    </span>
+                    <span className="benefit-item__body">
+                      <span className="benefit-item__name">{b.name}</span>
+                      <span className="muted small">{b.shortDescription}</span>
+                    </span>
+                    <span className="muted small">
+                      {b.usedAmount}/{b.purchasedAmount}
+                    </span>
+                    <Badge tone={benefitUsed(b) ? 'used' : 'unused'}>
+                      {benefitUsed(b) ? t('ticket.used') : t('ticket.unused')}
+                    </Badge>
+                    <ChevronIcon />
+                  </button>
+                </li>
+              ))}
           </ul>
         </section>
       )}
