@@ -22,6 +22,7 @@ export default defineConfig({
   test: {
     projects: [
       'apps/panel/vitest.config.ts',
+      { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'], environment: 'node' } },
       apiProject('api-pglite', './test/setup/global-pglite.ts'),
       ...(withPg ? [apiProject('api-pg', './test/setup/global-pg.ts')] : []),
     ],

@@ -1,6 +1,7 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
 import { OTP_LENGTH } from './constants.js';
+import { PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
 export const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
@@ -57,13 +58,7 @@ export const profileUpdate = z.strictObject({
     .max(30)
     .regex(/^[^#\s]+$/)
     .optional(),
-  phoneNumber: z
-    .string()
-    .trim()
-    .min(3)
-    .max(32)
-    .regex(/^\+?[0-9 ()-]+$/)
-    .optional(),
+  phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).optional(),
   locale: z.enum(['en', 'es']).optional(),
 });
 /** POST /auth/username body: the new nickname; the numeric suffix never changes. */

@@ -1,6 +1,7 @@
 /** The contract shared by API and panel: payload schemas, message keys, constants. */
 export * from './messages.js';
 export * from './constants.js';
+export * from './profile.js';
 export * as auth from './auth.js';
 export * as access from './access.js';
 export * as tickets from './tickets.js';

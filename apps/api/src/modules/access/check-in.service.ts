@@ -13,26 +13,12 @@
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { access } from '@tp/contract';
+import { displayName, type access } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
-
-/** "Given Family" when the holder gave a name, else their username `nickname#suffix`. */
-function holderNameOf(u: {
-  givenName: string | null;
-  familyName: string | null;
-  nickname: string;
-  usernameSuffix: number;
-}): string {
-  const name = [u.givenName, u.familyName]
-    .map((x) => x?.trim())
-    .filter(Boolean)
-    .join(' ');
-  return name || `${u.nickname}#${u.usernameSuffix}`;
-}
 
 export function createCheckInService(deps: {
   database: Database;
@@ -90,7 +76,7 @@ export function createCheckInService(deps: {
           ),
         );
         const out: access.CheckInResponse = {
-          holderName: holderNameOf(holder),
+          holderName: displayName(holder),
           admitted: [],
           alreadyUsed: [],
           listedForResale: [],

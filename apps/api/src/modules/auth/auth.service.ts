@@ -14,7 +14,7 @@ import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
 import { hashRefreshToken, newRefreshToken, type AccessTokens } from './auth.tokens.js';
-import type { User } from '@tp/contract';
+import { fullName, usernameOf, type User } from '@tp/contract';
 
 export interface AuthDeps {
   database: Database;
@@ -28,17 +28,15 @@ const hashCode = (code: string, salt: string) => scryptSync(code, salt, 32).toSt
 
 /** Maps a user row to the User entity of spec section 3. */
 export function toUser(u: UserRow): User {
-  const suffix = `#${u.usernameSuffix}`;
-  const name = [u.givenName, u.familyName].filter(Boolean).join(' ') || null;
   return {
     email: u.email,
     givenName: u.givenName,
     familyName: u.familyName,
     middleName: null,
-    name,
+    name: fullName(u),
     nickname: u.nickname,
-    preferredUsername: `${u.nickname}${suffix}`,
-    uniqueID: suffix,
+    preferredUsername: usernameOf(u),
+    uniqueID: `#${u.usernameSuffix}`,
     picture: u.picture,
     phoneNumber: u.phoneNumber,
     locale: u.locale,

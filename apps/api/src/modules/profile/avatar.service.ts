@@ -9,11 +9,10 @@ import { randomUUID } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import decodeHeic from 'heic-decode';
 import { fileTypeFromBuffer } from 'file-type';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS as MAX_PIXELS } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
 
-export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
-const MAX_PIXELS = 40_000_000;
 const SIZE = 512;
 
 /** True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). */

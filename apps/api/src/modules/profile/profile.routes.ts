@@ -1,9 +1,8 @@
 /** Routes: GET /auth/me, POST /auth/profile, POST /auth/username, POST /auth/avatar (multipart `file`). */
-import { auth } from '@tp/contract';
+import { AVATAR_MAX_BYTES, auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ProfileService } from './profile.service.js';
-import { AVATAR_MAX_BYTES } from './avatar.service.js';
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };

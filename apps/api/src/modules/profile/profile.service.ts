@@ -1,16 +1,10 @@
 /** Profile of the signed-in user: GET /auth/me, POST /auth/profile, POST /auth/username (spec 2 Settings, 3 User). */
-import type { User } from '@tp/contract';
+import { normalizePhone, type User } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { profileRepository as repo } from './profile.repository.js';
 import { toUser } from '../auth/auth.service.js';
 import type { AvatarService } from './avatar.service.js';
-
-/**
- * The stored form of a phone number: a leading + kept, every other non-digit dropped, so that
- * "+61 400 000 001" and "+61400000001" are the same number (and collide).
- */
-export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
 
 export interface ProfilePatch {
   givenName?: string;
@@ -35,7 +29,7 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       return toUser(u);
     },
     /**
-     * Applies changed fields. The username suffix never changes; the phone number is stored normalised (normalizePhone).
+     * Applies changed fields. The username suffix never changes; the phone number is stored normalised (`normalizePhone` of @tp/contract).
      * @throws AppError `api.profile.email_or_phone_in_use` (409) when the phone number belongs to someone else,
      *   `api.profile.username_taken` (409) when `nickname#suffix` is someone else's.
      */

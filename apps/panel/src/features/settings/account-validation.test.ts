@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { avatarFileError, nameSchema, nicknameSchema, normalizePhone, phoneSchema } from './account-validation';
+import { normalizePhone } from '@tp/contract/profile';
+import { avatarFileError, nameSchema, nicknameSchema, phoneSchema } from './account-validation';
 
 const msg = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? null : r.error!.issues[0].message;

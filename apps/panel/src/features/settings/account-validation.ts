@@ -4,19 +4,25 @@
  * 1-30 without '#' or spaces, phone 3-32 of digits, spaces, ( ) - and a leading +).
  */
 import * as z from 'zod';
+import {
+  AVATAR_EXTENSIONS,
+  AVATAR_MAX_BYTES,
+  AVATAR_MIME_TYPES,
+  PHONE_MAX_LENGTH,
+  PHONE_PATTERN,
+} from '@tp/contract/profile';
 
-/** Avatar formats (spec section 5) by MIME type and file extension; 10 MB at most (the API's limit). */
-export const AVATAR_ACCEPT =
-  '.heic,.heif,.webp,.svg,.png,.jpg,.jpeg,image/heic,image/heif,image/webp,image/svg+xml,image/png,image/jpeg';
-export const AVATAR_MAX_BYTES = 10 * 1024 * 1024;
-/** Recommended minimum size in pixels (spec sections 5, 9). */
-export const AVATAR_MIN_RECOMMENDED = 264;
-const AVATAR_TYPES = ['image/heic', 'image/heif', 'image/webp', 'image/svg+xml', 'image/png', 'image/jpeg'];
-const AVATAR_EXT = /\.(heic|heif|webp|svg|png|jpe?g)$/i;
+const extensionOf = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
 
-/** The message key that refuses a chosen avatar file, or null when it may be uploaded. */
+/**
+ * The message key that refuses a chosen avatar file, or null when it may be uploaded: one of the contract's
+ * avatar formats (by MIME type or extension) and at most its AVATAR_MAX_BYTES, as the API checks.
+ */
 export function avatarFileError(file: { name: string; type: string; size: number }): string | null {
-  if (!AVATAR_TYPES.includes(file.type.toLowerCase()) && !AVATAR_EXT.test(file.name))
+  if (
+    !AVATAR_MIME_TYPES.includes(file.type.toLowerCase()) &&
+    !(file.name.includes('.') && AVATAR_EXTENSIONS.includes(extensionOf(file.name)))
+  )
     return 'api.profile.avatar_invalid';
   if (file.size > AVATAR_MAX_BYTES) return 'api.profile.avatar_too_large';
   if (file.size === 0) return 'api.profile.avatar_invalid';
@@ -44,16 +50,13 @@ export const nameSchema = z.object({
   familyName: name('validation.last_name_required', 'validation.last_name_empty'),
 });
 
-/** The form the API stores a phone number in: a leading + kept, other non-digits dropped. */
-export const normalizePhone = (v: string) => `${v.trim().startsWith('+') ? '+' : ''}${v.replace(/\D/g, '')}`;
-
 export const phoneSchema = z.object({
   phoneNumber: z
     .string()
     .trim()
     .min(1, 'validation.phone_required')
-    .regex(/^\+?[0-9 ()-]+$/, 'account.phone_invalid')
-    .refine((v) => v.replace(/\D/g, '').length >= 3 && v.length <= 32, 'account.phone_invalid'),
+    .regex(PHONE_PATTERN, 'account.phone_invalid')
+    .refine((v) => v.replace(/\D/g, '').length >= 3 && v.length <= PHONE_MAX_LENGTH, 'account.phone_invalid'),
 });
 
 export type NicknameForm = z.infer<typeof nicknameSchema>;

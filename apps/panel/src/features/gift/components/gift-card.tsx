@@ -6,6 +6,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
+import { nicknameOf } from '@tp/contract/profile';
 import { assetUrl, formatRange } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
 import { Username } from '../../../ui/username';
@@ -68,8 +69,7 @@ export function GiftTicketCard(props: { ticket: MyTicket; assetsBaseUrl?: string
 export function GiftReceiverCard(props: { receiver: Receiver; assetsBaseUrl?: string; onEdit?: () => void }) {
   const { t } = useTranslation();
   const r = props.receiver;
-  const name =
-    r.kind === 'USERNAME' && r.value.lastIndexOf('#') > 0 ? r.value.slice(0, r.value.lastIndexOf('#')) : r.value;
+  const name = r.kind === 'USERNAME' ? nicknameOf(r.value) : r.value;
   return (
     <Card
       heading={t('gift.to_recipient')}

@@ -7,6 +7,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { USERNAME_SEARCH_DEBOUNCE_MS } from '@tp/contract/constants';
+import { nicknameOf } from '@tp/contract/profile';
 import { assetUrl } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
 import { Button } from '../../../ui/button';
@@ -26,9 +27,6 @@ export function useDebouncedValue<T>(value: T, ms: number): T {
   }, [value, ms]);
   return debounced;
 }
-
-const nickname = (username: string) =>
-  username.lastIndexOf('#') > 0 ? username.slice(0, username.lastIndexOf('#')) : username;
 
 export function UsernameSearch(props: {
   initial?: UserSearchResult | null;
@@ -134,7 +132,7 @@ export function UsernameSearch(props: {
                     <span aria-hidden="true" className="gift-suggestion__avatar">
                       <Avatar
                         picture={assetUrl(u.picture, props.assetsBaseUrl)}
-                        givenName={nickname(u.username)}
+                        givenName={nicknameOf(u.username)}
                         size={32}
                       />
                     </span>

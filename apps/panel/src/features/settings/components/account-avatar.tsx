@@ -14,7 +14,8 @@ import { assetUrl } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
 import { Button } from '../../../ui/button';
 import { useUploadAvatar } from '../api/profile-avatar.api';
-import { AVATAR_ACCEPT, AVATAR_MIN_RECOMMENDED, avatarFileError } from '../account-validation';
+import { AVATAR_ACCEPT, AVATAR_MIN_RECOMMENDED_PX } from '@tp/contract/profile';
+import { avatarFileError } from '../account-validation';
 
 export function AccountAvatar(props: { user: User }) {
   const { t } = useTranslation();
@@ -109,7 +110,7 @@ export function AccountAvatar(props: { user: User }) {
             </p>
           ) : (
             <p id={note} className="field__helper">
-              {t('account.avatar_help', { size: AVATAR_MIN_RECOMMENDED })}
+              {t('account.avatar_help', { size: AVATAR_MIN_RECOMMENDED_PX })}
             </p>
           )}
         </div>

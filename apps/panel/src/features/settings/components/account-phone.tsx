@@ -17,7 +17,8 @@ import { Field } from '../../../ui/field';
 import { Modal } from '../../../ui/modal';
 import { PhoneIcon } from '../../../ui/icons';
 import { useUpdateProfile } from '../api/profile-update.api';
-import { normalizePhone, phoneSchema, type PhoneForm } from '../account-validation';
+import { normalizePhone } from '@tp/contract/profile';
+import { phoneSchema, type PhoneForm } from '../account-validation';
 
 function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const { t } = useTranslation();
