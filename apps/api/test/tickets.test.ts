@@ -62,9 +62,10 @@ describe('ticket listing', () => {
       eventVenue: 'Sydney Opera House Forecourt',
       ticketName: 'General Admission',
       eventAccessStatus: 'USED',
-      isGiftable: true,
-      isResellable: true,
-      isSwappable: true,
+      // Event access used: no move is allowed any more (spec section 6, db/predicates.ts).
+      isGiftable: false,
+      isResellable: false,
+      isSwappable: false,
       eventTimeZone: 'Australia/Sydney',
     });
     expect(live.eventAccessUsedOn).not.toBeNull();

@@ -1,8 +1,67 @@
-/** SQL predicates shared by several repositories. */
-import { sql, type SQL } from 'drizzle-orm';
+/**
+ * Rules shared by several repositories and services, each written once.
+ *
+ * "May this ticket move" (spec section 6: per-ticket flags isGiftable, isResellable, isSwappable, each
+ * additionally blocked once event access is used): a ticket may be gifted, listed for resale or swapped by
+ * `userId` when
+ * - `userId` holds it (a ticket held under a resale code has no holder and moves only by redeem),
+ * - its type allows the move (`isGiftable` / `isResellable` / `isSwappable`),
+ * - its event access is unused,
+ * - its event is not over (`ends_at` after `now`, UTC),
+ * - it is not in a live resale listing.
+ *
+ * The rule has two forms that must agree (test/ticket-moves.test.ts checks them on a table of cases):
+ * `ticketMayMoveSql` filters rows in a query, `ticketMayMove` decides over a row already loaded (the
+ * gift and resale checks inside the ownership-move transaction, the flags of the ticket listing).
+ * Rules that belong to one move only (resale's countries, swap pairs, stock) stay with that move.
+ */
+import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { resaleListingTickets } from './schema.js';
+import { events, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
 
 /** True while the ticket (a user_tickets.id column) is in a live resale listing. */
 export const ticketIsListed = (userTicketId: AnyPgColumn): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${resaleListingTickets} where ${resaleListingTickets.userTicketId} = ${userTicketId} and ${resaleListingTickets.status} = 'LISTED')`;
+
+/** The three ways a holder can move a ticket. */
+export type TicketMove = 'gift' | 'resell' | 'swap';
+
+/** The ticket type flag that allows each move. */
+const MOVE_FLAG = { gift: 'isGiftable', resell: 'isResellable', swap: 'isSwappable' } as const;
+
+/**
+ * "May this ticket move" as a SQL condition. The query must join `user_tickets`, `ticket_types` (on the
+ * ticket's type) and `events` (on the type's event).
+ * @param now the request's clock (UTC); the event must end strictly after it.
+ */
+export function ticketMayMoveSql(move: TicketMove, userId: number, now: Date): SQL {
+  return and(
+    // With the null check the condition is true or false, never NULL (a ticket held under a code), so it
+    // may be selected or negated as well as filtered on.
+    isNotNull(userTickets.holderId),
+    eq(userTickets.holderId, userId),
+    eq(ticketTypes[MOVE_FLAG[move]], true),
+    isNull(userTickets.eventAccessUsedAt),
+    gt(events.endsAt, now),
+    not(ticketIsListed(userTickets.id)),
+  )!;
+}
+
+/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsListed` selected with the row. */
+export interface MoveCandidate {
+  ticket: { holderId: number | null; eventAccessUsedAt: Date | null };
+  type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };
+  event: { endsAt: Date };
+  listed: boolean;
+}
+
+/** "May this ticket move" over a loaded row: the TypeScript twin of `ticketMayMoveSql`. */
+export function ticketMayMove(move: TicketMove, row: MoveCandidate, userId: number, now: Date): boolean {
+  return (
+    row.ticket.holderId === userId &&
+    row.type[MOVE_FLAG[move]] &&
+    row.ticket.eventAccessUsedAt === null &&
+    row.event.endsAt > now &&
+    !row.listed
+  );
+}

@@ -1,6 +1,6 @@
 /** SQL for resale: eligible tickets, listings, orders, codes, payouts, payout accounts, webhook dedupe. */
-import { and, asc, desc, eq, gt, inArray, isNull, not, sql } from 'drizzle-orm';
-import { ticketIsListed } from '../../db/predicates.js';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { ticketIsListed, ticketMayMoveSql } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
   events,
@@ -16,15 +16,8 @@ import {
   webhookEvents,
 } from '../../db/schema.js';
 
-/** Tickets a user may list: held, access unused, type resellable, event not over, not listed. */
-const eligible = (userId: number, now: Date) =>
-  and(
-    eq(userTickets.holderId, userId),
-    isNull(userTickets.eventAccessUsedAt),
-    eq(ticketTypes.isResellable, true),
-    gt(events.endsAt, now),
-    not(ticketIsListed(userTickets.id)),
-  );
+/** Tickets a user may list: the one "may this ticket move" rule (db/predicates.ts). */
+const eligible = (userId: number, now: Date) => ticketMayMoveSql('resell', userId, now);
 
 const typeEvent = { type: ticketTypes, event: events };
 export type ListingRow = typeof resaleListings.$inferSelect;
@@ -218,17 +211,15 @@ export const resaleRepository = {
     await db
       .insert(resaleOrderTickets)
       .values(p.ticketIds.map((userTicketId) => ({ orderId: p.orderId, userTicketId })));
-    await db
-      .insert(ticketHistory)
-      .values(
-        p.ticketIds.map((userTicketId) => ({
-          userTicketId,
-          fromUserId: p.listing.sellerId,
-          toUserId: null,
-          kind: 'RESALE_SOLD',
-          at: p.at,
-        })),
-      );
+    await db.insert(ticketHistory).values(
+      p.ticketIds.map((userTicketId) => ({
+        userTicketId,
+        fromUserId: p.listing.sellerId,
+        toUserId: null,
+        kind: 'RESALE_SOLD',
+        at: p.at,
+      })),
+    );
     const sold = p.listing.soldQuantity + n;
     await db
       .update(resaleListings)
@@ -238,16 +229,14 @@ export const resaleRepository = {
       .update(resaleOrders)
       .set({ status: 'PAID', paidAt: p.at, codeHash: p.codeHash })
       .where(eq(resaleOrders.id, p.orderId));
-    await db
-      .insert(payouts)
-      .values({
-        orderId: p.orderId,
-        sellerId: p.listing.sellerId,
-        amountCents: p.payoutCents,
-        currencyCode: p.listing.currencyCode,
-        status: 'PENDING',
-        createdAt: p.at,
-      });
+    await db.insert(payouts).values({
+      orderId: p.orderId,
+      sellerId: p.listing.sellerId,
+      amountCents: p.payoutCents,
+      currencyCode: p.listing.currencyCode,
+      status: 'PENDING',
+      createdAt: p.at,
+    });
   },
   async markOrderFailed(db: DbOrTx, orderId: string): Promise<void> {
     await db.update(resaleOrders).set({ status: 'FAILED' }).where(eq(resaleOrders.id, orderId));
@@ -269,17 +258,15 @@ export const resaleRepository = {
       .update(userTickets)
       .set({ holderId: p.userId })
       .where(and(inArray(userTickets.id, p.ticketIds), isNull(userTickets.holderId)));
-    await db
-      .insert(ticketHistory)
-      .values(
-        p.ticketIds.map((userTicketId) => ({
-          userTicketId,
-          fromUserId: null,
-          toUserId: p.userId,
-          kind: 'RESALE_REDEEMED',
-          at: p.at,
-        })),
-      );
+    await db.insert(ticketHistory).values(
+      p.ticketIds.map((userTicketId) => ({
+        userTicketId,
+        fromUserId: null,
+        toUserId: p.userId,
+        kind: 'RESALE_REDEEMED',
+        at: p.at,
+      })),
+    );
     await db.update(resaleOrders).set({ redeemedAt: p.at, redeemedBy: p.userId }).where(eq(resaleOrders.id, p.orderId));
   },
   async payoutsOf(db: DbOrTx, sellerId: number) {

@@ -1,6 +1,6 @@
 /** SQL for swaps: eligible tickets, pairs, reservations, the type change. */
-import { and, asc, eq, gt, inArray, isNull, not, sql } from 'drizzle-orm';
-import { ticketIsListed } from '../../db/predicates.js';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { ticketMayMoveSql } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
   benefits,
@@ -13,15 +13,8 @@ import {
   userTickets,
 } from '../../db/schema.js';
 
-/** Tickets a user may swap: held, event access unused, type swappable, event not over, not listed for resale. */
-const eligible = (userId: number, now: Date) =>
-  and(
-    eq(userTickets.holderId, userId),
-    isNull(userTickets.eventAccessUsedAt),
-    eq(ticketTypes.isSwappable, true),
-    gt(events.endsAt, now),
-    not(ticketIsListed(userTickets.id)),
-  );
+/** Tickets a user may swap: the one "may this ticket move" rule (db/predicates.ts). */
+const eligible = (userId: number, now: Date) => ticketMayMoveSql('swap', userId, now);
 
 export type SwapRow = typeof swaps.$inferSelect;
 
@@ -148,16 +141,14 @@ export const swapRepository = {
       newBenefits.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 })),
     );
     if (rows.length) await db.insert(userTicketBenefits).values(rows).onConflictDoNothing();
-    await db
-      .insert(ticketHistory)
-      .values(
-        p.ticketIds.map((userTicketId) => ({
-          userTicketId,
-          fromUserId: p.userId,
-          toUserId: p.userId,
-          kind: 'SWAP',
-          at: p.at,
-        })),
-      );
+    await db.insert(ticketHistory).values(
+      p.ticketIds.map((userTicketId) => ({
+        userTicketId,
+        fromUserId: p.userId,
+        toUserId: p.userId,
+        kind: 'SWAP',
+        at: p.at,
+      })),
+    );
   },
 };

@@ -1,13 +1,16 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
 import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { ticketIsListed } from '../../db/predicates.js';
 import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
-const ticketColumns = { ticket: userTickets, type: ticketTypes, event: events };
+const ticketColumns = { ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) };
+/** A held ticket with its type and event; `listed` while it is in a live resale listing. */
 export type TicketRow = {
   ticket: typeof userTickets.$inferSelect;
   type: typeof ticketTypes.$inferSelect;
   event: typeof events.$inferSelect;
+  listed: boolean;
 };
 export type BenefitRow = { held: typeof userTicketBenefits.$inferSelect; benefit: typeof benefits.$inferSelect };
 

@@ -7,6 +7,7 @@
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { ticketMayMove } from '../../db/predicates.js';
 import { ticketsRepository as repo, type BenefitRow, type TicketRow } from './tickets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -32,8 +33,12 @@ export function toBenefit({ held, benefit }: BenefitRow): Benefit {
   };
 }
 
-/** Maps a ticket row and its benefits to the My-ticket item. */
-export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTicket {
+/**
+ * Maps a ticket row held by `userId` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
+ * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
+ * and swap accept: false once event access is used, the event is over or the ticket is listed for resale.
+ */
+export function toMyTicket(row: TicketRow, held: BenefitRow[], userId: number, now: Date): MyTicket {
   const { ticket, type, event } = row;
   const shown = held.filter((b) => b.held.purchasedAmount > 0).map(toBenefit);
   const accessUsed = ticket.eventAccessUsedAt !== null;
@@ -55,9 +60,9 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTic
     eventEndDateTime: event.endsAt.toISOString(),
     eventTimeZone: event.timeZone,
     isLive: event.startsAt <= now && now < event.endsAt,
-    isGiftable: type.isGiftable,
-    isResellable: type.isResellable,
-    isSwappable: type.isSwappable,
+    isGiftable: ticketMayMove('gift', row, userId, now),
+    isResellable: ticketMayMove('resell', row, userId, now),
+    isSwappable: ticketMayMove('swap', row, userId, now),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,
@@ -68,7 +73,7 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], now: Date): MyTic
 
 export function createTicketsService(deps: { database: Database; now: () => Date }) {
   const db = deps.database.db;
-  async function withBenefits(rows: TicketRow[], now: Date): Promise<MyTicket[]> {
+  async function withBenefits(rows: TicketRow[], userId: number, now: Date): Promise<MyTicket[]> {
     const held = await repo.benefitsOf(
       db,
       rows.map((r) => r.ticket.id),
@@ -77,6 +82,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       toMyTicket(
         r,
         held.filter((b) => b.held.userTicketId === r.ticket.id),
+        userId,
         now,
       ),
     );
@@ -85,7 +91,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
     /** GET /list/ticket_listing?status= */
     async list(userId: number, status: TicketStatus): Promise<MyTicket[]> {
       const now = deps.now();
-      return withBenefits(await repo.listByHolder(db, userId, status, now), now);
+      return withBenefits(await repo.listByHolder(db, userId, status, now), userId, now);
     },
     /**
      * GET /list/ticket_listing/{ticketUserId}
@@ -95,7 +101,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       const now = deps.now();
       const row = await repo.oneByHolder(db, userId, userTicketId);
       if (!row) throw new AppError('api.ticket.not_found');
-      const [ticket] = await withBenefits([row], now);
+      const [ticket] = await withBenefits([row], userId, now);
       return ticket;
     },
   };
