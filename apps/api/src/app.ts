@@ -17,7 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { PanelConfig } from '@tp/contract';
+import { AVATAR_MAX_BYTES, type PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
@@ -93,6 +93,7 @@ export async function buildApp(deps: AppDeps) {
     database,
     config,
     mail,
+    log: app.log,
     now,
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
@@ -111,6 +112,7 @@ export async function buildApp(deps: AppDeps) {
     database,
     config,
     mail,
+    log: app.log,
     payouts,
     now,
     userEmail: async (id) => (await profile.me(id)).email,
@@ -138,7 +140,7 @@ export async function buildApp(deps: AppDeps) {
     global: false,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
   });
-  await app.register(fastifyMultipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 5 } });
+  await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Ticket panel API', version: '1.0.0' }, servers: [{ url: config.publicUrl }] },
     transform: jsonSchemaTransform,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.js';
+import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { fromPglite, openDatabase, type Database } from '../src/db/client.js';
 import { seedDemo } from '../src/db/seed.js';
@@ -33,13 +33,26 @@ async function freshDatabase(): Promise<Database> {
   return openDatabase({ databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`), dataDir: '' });
 }
 
-/** A mail provider that keeps messages for assertions. */
-export function captureMail(): MailProvider & { sent: MailMessage[]; lastCodeFor(email: string): string } {
+/** A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject. */
+export function captureMail(): MailProvider & {
+  sent: MailMessage[];
+  lastCodeFor(email: string): string;
+  failNext(n: number): void;
+} {
   const sent: MailMessage[] = [];
+  let failures = 0;
   return {
     sent,
-    async send(m) {
+    send(m) {
+      if (failures > 0) {
+        failures--;
+        return Promise.reject(new Error('smtp: 421 service not available'));
+      }
       sent.push(m);
+      return Promise.resolve();
+    },
+    failNext(n) {
+      failures = n;
     },
     outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' }) as OutboxEntry).reverse(),
     close() {},
@@ -57,7 +70,17 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   start?: Date;
   payouts?: PayoutProvider;
+  /** Keep the app's log lines of level warn and above in `logs` (the app logs nothing otherwise). */
+  logs?: boolean;
+  /** Adds routes before the app is ready (e.g. a route that throws, for the error handler). */
+  routes?: (app: BuiltApp) => void;
 }
+
+/** One parsed pino log line. */
+export type LogLine = { level: number; msg: string; err?: { type: string; message: string; stack: string } } & Record<
+  string,
+  unknown
+>;
 
 /** A built app with its database, a movable clock and captured mail. Call `close()` after. */
 export async function createTestApp(opts: TestAppOptions = {}) {
@@ -84,7 +107,12 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     },
   );
   if (opts.seed) await seedDemo(database.db, current);
-  const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
+  const logs: LogLine[] = [];
+  const logger = opts.logs
+    ? { level: 'warn', stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) } }
+    : undefined;
+  const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts, logger });
+  opts.routes?.(app);
   await app.ready();
   return {
     app,
@@ -92,6 +120,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     clock,
     mail,
     config,
+    logs,
     async close() {
       await app.close();
       await database.close();

@@ -49,9 +49,27 @@ export function requireAuthWith(
   };
 }
 
-/** Global error handler: message keys only, never internals for a 5xx. */
+/**
+ * Logs a failure of the server (status >= 500) with its cause chain. pino's `err` serializer appends the
+ * message and stack of every `Error` cause; a cause that is not an `Error` is logged as `cause`.
+ */
+function logServerError(req: FastifyRequest, err: unknown): void {
+  const cause = err instanceof Error ? err.cause : undefined;
+  req.log.error({ err, ...(cause !== undefined && !(cause instanceof Error) ? { cause } : {}) }, 'request failed');
+}
+
+/**
+ * Global error handler: the body is `{ message: key }` (plus the fields an AppError names); a 5xx is logged with
+ * its cause and its body is only the key (`api.internal_error` for anything unknown): no stack, no SQL.
+ * - AppError: its status and key.
+ * - zod validation of the schema: 400 `api.invalid_request_body` with `fields`.
+ * - Fastify's own client errors: 429 `api.too_many_requests`, 404 `api.not_found`, 401 `api.unauthorized`,
+ *   413/415/other 4xx `api.invalid_request_body`.
+ * - anything else: 500 `api.internal_error`.
+ */
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
   if (err instanceof AppError) {
+    if (err.status >= 500) logServerError(req, err);
     reply.headers(err.headers);
     return reply.code(err.status).send({ message: err.code, ...err.extra });
   }
@@ -80,7 +98,7 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
       )
       .send({ message });
   }
-  req.log.error({ err }, 'unhandled error');
+  logServerError(req, err);
   return reply.code(500).send({ message: 'api.internal_error' });
 }
 

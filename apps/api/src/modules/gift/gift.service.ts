@@ -1,31 +1,21 @@
 /**
- * Gifting (spec sections 2 Gift, 4 Gift flow, 6, 8). A ticket can be gifted when its type is
- * giftable, its event access is unused, its event is not over and it is not listed for resale. The move runs in one
+ * Gifting (spec sections 2 Gift, 4 Gift flow, 6, 8). A ticket can be gifted when the "may this ticket move"
+ * rule allows it (db/predicates.ts: held by the caller, type giftable, event access unused, event not over,
+ * not listed for resale). The move runs in one
  * transaction that locks the ticket row, re-checks every rule, changes the holder and records
  * the move in the ticket history; the receiver is e-mailed after commit.
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import { giftReceivedMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
-import { auth } from '@tp/contract';
+import { ticketMayMove } from '../../db/predicates.js';
+import { auth, displayName, parseUsername, usernameOf } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 
-type TicketRow = NonNullable<Awaited<ReturnType<typeof repo.ticket>>>;
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
 export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
-
-/** The server's gift rule. */
-export function canBeGifted(row: TicketRow, now: Date): boolean {
-  return (
-    row.type.isGiftable &&
-    row.ticket.eventAccessUsedAt === null &&
-    row.event.endsAt > now &&
-    row.ticket.holderId !== null &&
-    !row.listed
-  );
-}
 
 /** Parses the receiver field: an e-mail, or a `nickname#1234` username. */
 export function parseReceiver(value: string): { email: string } | { nickname: string; suffix: number } | null {
@@ -34,14 +24,15 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
     const parsed = auth.email.safeParse(v);
     return parsed.success ? { email: parsed.data } : null;
   }
-  const m = /^(.+)#(\d{1,9})$/.exec(v);
-  return m ? { nickname: m[1], suffix: Number(m[2]) } : null;
+  return parseUsername(v);
 }
 
 export function createGiftService(deps: {
   database: Database;
   config: Config;
   mail: MailProvider;
+  /** Where a failed receiver mail is logged. */
+  log: MailFailureLog;
   ensureUser: EnsureUser;
   now: () => Date;
 }) {
@@ -54,7 +45,7 @@ export function createGiftService(deps: {
     async verify(userId: number, userTicketId: number) {
       const row = await repo.ticket(db, userTicketId);
       if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_authorized_to_verify');
-      return { extras: { canBeGifted: canBeGifted(row, deps.now()) } };
+      return { extras: { canBeGifted: ticketMayMove('gift', row, userId, deps.now()) } };
     },
 
     /**
@@ -70,7 +61,7 @@ export function createGiftService(deps: {
       const moved = await db.transaction(async (tx) => {
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_allowed');
-        if (!canBeGifted(row, at)) throw new AppError('gift_tickets.cannot_be_gifted');
+        if (!ticketMayMove('gift', row, userId, at)) throw new AppError('gift_tickets.cannot_be_gifted');
         const giver = (await repo.userById(tx, userId))!;
         const to =
           'email' in receiver
@@ -83,24 +74,25 @@ export function createGiftService(deps: {
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = (await repo.userById(db, moved.receiverId))!;
-      const giverName =
-        [moved.giver.givenName, moved.giver.familyName].filter(Boolean).join(' ') ||
-        `${moved.giver.nickname}#${moved.giver.usernameSuffix}`;
       const locale = (receiverUser.locale === 'es' ? 'es' : 'en') as MailLocale;
       const m = giftReceivedMail(locale, {
-        giver: giverName,
+        giver: displayName(moved.giver),
         ticketName: moved.row.type.name,
         eventName: moved.row.event.name,
         link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,
       });
-      await deps.mail.send({ to: receiverUser.email, ...m }).catch(() => undefined);
+      // The ticket has moved: a mail failure is logged, not reported to the giver.
+      await sendMailOrLog(deps.mail, { to: receiverUser.email, ...m }, { log: deps.log, context: { userTicketId } });
       return { userTicketId };
     },
 
     /** GET /mobile/users/?username=: prefix search, at most 10 `{ username, picture }`, never e-mails. */
     async search(userId: number, prefix: string) {
       const rows = await repo.searchUsernames(db, prefix, userId, 10);
-      return rows.map((r) => ({ username: `${r.nickname}#${r.suffix}`, picture: r.picture }));
+      return rows.map((r) => ({
+        username: usernameOf({ nickname: r.nickname, usernameSuffix: r.suffix }),
+        picture: r.picture,
+      }));
     },
 
     /** The ownership history of a ticket (for tests and support). */

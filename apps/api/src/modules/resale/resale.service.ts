@@ -11,10 +11,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import type { MailProvider } from '../../providers/mail/mail.provider.js';
+import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import type { PayoutProvider, PayoutEvent } from '../../providers/payouts/payout.provider.js';
 import { resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
+import { ticketMayMove } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
@@ -42,6 +43,8 @@ export interface ResaleDeps {
   database: Database;
   config: Config;
   mail: MailProvider;
+  /** Where a failed code mail is logged. */
+  log: MailFailureLog;
   payouts: PayoutProvider;
   now: () => Date;
   userEmail: (userId: number) => Promise<string>;
@@ -117,13 +120,17 @@ export function createResaleService(deps: ResaleDeps) {
       code,
       redeemUrl,
     });
-    await deps.mail
-      .send({
+    // The order is paid and the tickets are held under the code: the mail is tried 3 times (0.5 s then 1 s
+    // apart), then its failure is logged with the order id.
+    await sendMailOrLog(
+      deps.mail,
+      {
         to: order.buyerEmail,
         ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
         attachments: [{ filename: 'tickets-code.pdf', content: pdf, contentType: 'application/pdf' }],
-      })
-      .catch(() => undefined);
+      },
+      { log: deps.log, context: { orderId }, attempts: 3, backoffMs: 500 },
+    );
     return { code };
   }
 
@@ -191,8 +198,7 @@ export function createResaleService(deps: ResaleDeps) {
           const row = await repo.ticketWithType(tx, input.userTicketId);
           if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
           if (row.listed) throw new AppError('api.resell.create.already_listed');
-          if (!row.type.isResellable || row.ticket.eventAccessUsedAt || row.event.endsAt <= at)
-            throw new AppError('api.resell.create.not_resellable');
+          if (!ticketMayMove('resell', row, userId, at)) throw new AppError('api.resell.create.not_resellable');
           if (!config.resaleCountries.includes(row.event.country))
             throw new AppError('api.resell.not_supported_country');
           if (input.currencyCode.toUpperCase() !== row.type.currencyCode)

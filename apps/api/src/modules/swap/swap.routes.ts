@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { swap } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import { AppError } from '../../lib/app-error.js';
 import type { SwapService } from './swap.service.js';
 import { renderSwapCheckout, renderCheckoutMessage } from '../../pages/checkout.page.js';
 
@@ -103,7 +104,9 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
         if (order.swap.swapType === 'UPGRADE' && !order.swap.paidAt) await deps.swap.markPaid(order.swap.id);
         await deps.swap.confirm(null, order.swap.id);
       } catch (err) {
-        const code = (err as { code?: string }).code ?? 'api.internal_error';
+        // A rule said no (AppError): show its message. Anything else is our failure: log it with its cause.
+        if (!(err instanceof AppError)) req.log.error({ err }, 'swap checkout confirm failed');
+        const code = err instanceof AppError ? err.code : 'api.internal_error';
         return reply
           .code(409)
           .type('text/html; charset=utf-8')

@@ -55,3 +55,40 @@ export function createMailProvider(opts: {
     close: () => transport.close(),
   };
 }
+
+/** Where mail failures are logged (Fastify's `app.log` fits). */
+export interface MailFailureLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Sends a mail that follows work already committed (a gift moved, an order paid), so a failure must not undo
+ * that work nor reach the caller: tries up to `attempts` times (default 1), waiting `backoffMs` (default 500 ms)
+ * before the second try and twice as long before each next one; logs every failed try but the last as a warning
+ * and the final failure as an error, both with `context` (e.g. `{ orderId }`) and the error. Never throws.
+ * @returns true once sent, false when every try failed.
+ */
+export async function sendMailOrLog(
+  mail: MailProvider,
+  message: MailMessage,
+  opts: { log: MailFailureLog; context: Record<string, unknown>; attempts?: number; backoffMs?: number },
+): Promise<boolean> {
+  const attempts = Math.max(1, opts.attempts ?? 1);
+  let wait = opts.backoffMs ?? 500;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await mail.send(message);
+      return true;
+    } catch (err) {
+      const entry = { ...opts.context, err, attempt, attempts, subject: message.subject };
+      if (attempt >= attempts) {
+        opts.log.error(entry, 'mail not sent');
+        return false;
+      }
+      opts.log.warn(entry, 'mail failed, retrying');
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait *= 2;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * The global error handler (lib/http.ts): every error body is `{ message: key }`; a 5xx is generic (no stack,
+ * no SQL, no cause) and logged with its cause; a client error is not logged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/lib/app-error.js';
+import { createTestApp, type TestApp } from './helper.js';
+
+const SQL_FAILURE = 'duplicate key value violates unique constraint "users_email_unique"';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    logs: true,
+    routes: (app) => {
+      app.get('/test/unknown', () => {
+        throw new Error('insert into users failed', {
+          cause: Object.assign(new Error(SQL_FAILURE), { code: '23505' }),
+        });
+      });
+      app.get('/test/app-error-5xx', () => {
+        throw new AppError('gift_tickets.internal_error', {}, {}, { cause: new Error('smtp: 421 try later') });
+      });
+      app.get('/test/app-error-plain-cause', () => {
+        throw new AppError('api.internal_error', {}, {}, { cause: { errno: -110, code: 'ETIMEDOUT' } });
+      });
+      app.get('/test/app-error-4xx', () => {
+        throw new AppError('api.resell.create.not_resellable', {}, {}, { cause: new Error('row was listed') });
+      });
+    },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const errorLines = () => t.logs.filter((l) => l.level >= 50);
+async function call(url: string, init: { method?: 'GET' | 'POST'; payload?: string; json?: object } = {}) {
+  const before = errorLines().length;
+  const r = await t.app.inject({
+    method: init.method ?? 'GET',
+    url,
+    ...(init.json ? { payload: init.json } : {}),
+    ...(init.payload !== undefined ? { payload: init.payload, headers: { 'content-type': 'application/json' } } : {}),
+  });
+  return { r, logged: errorLines().slice(before) };
+}
+
+describe('global error handler', () => {
+  it('answers an unknown error with a generic 500 and logs it with its cause', async () => {
+    const { r, logged } = await call('/test/unknown');
+    expect(r.statusCode).toBe(500);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(r.json()).toEqual({ message: 'api.internal_error' });
+    expect(r.body).not.toMatch(/duplicate|insert|stack|23505/);
+    expect(logged).toHaveLength(1);
+    expect(logged[0].err?.message).toContain('insert into users failed');
+    expect(logged[0].err?.message).toContain(SQL_FAILURE);
+    expect(logged[0].err?.stack).toContain('caused by: Error: duplicate key value');
+  });
+
+  it('answers an AppError of 500 with its key only and logs its cause', async () => {
+    const { r, logged } = await call('/test/app-error-5xx');
+    expect(r.statusCode).toBe(500);
+    expect(r.json()).toEqual({ message: 'gift_tickets.internal_error' });
+    expect(r.body).not.toContain('smtp');
+    expect(logged).toHaveLength(1);
+    expect(logged[0].err).toMatchObject({ type: 'AppError' });
+    expect(logged[0].err?.message).toContain('smtp: 421 try later');
+  });
+
+  it('logs a cause that is not an Error as it is', async () => {
+    const { r, logged } = await call('/test/app-error-plain-cause');
+    expect(r.json()).toEqual({ message: 'api.internal_error' });
+    expect(logged).toHaveLength(1);
+    expect(logged[0].cause).toEqual({ errno: -110, code: 'ETIMEDOUT' });
+  });
+
+  it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {
+    const { r, logged } = await call('/test/app-error-4xx');
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toEqual({ message: 'api.resell.create.not_resellable' });
+    expect(logged).toHaveLength(0);
+    const me = await call('/v1/auth/me');
+    expect(me.r.statusCode).toBe(401);
+    expect(me.r.json()).toEqual({ message: 'api.unauthorized' });
+  });
+
+  it('answers a body that fails the schema with 400 api.invalid_request_body and the fields', async () => {
+    const { r, logged } = await call('/v1/auth/signInOrRegisterAndSignIn', {
+      method: 'POST',
+      json: { email: 'not an e-mail' },
+    });
+    expect(r.statusCode).toBe(400);
+    const body = r.json<{ message: string; fields: Record<string, string[]> }>();
+    expect(body.message).toBe('api.invalid_request_body');
+    expect(body.fields.email.length).toBeGreaterThan(0);
+    expect(logged).toHaveLength(0);
+    const badJson = await call('/v1/auth/signInOrRegisterAndSignIn', { method: 'POST', payload: '{"email":' });
+    expect(badJson.r.statusCode).toBe(400);
+    expect(badJson.r.json()).toEqual({ message: 'api.invalid_request_body' });
+  });
+
+  it('answers an unknown route with 404 JSON', async () => {
+    const { r, logged } = await call('/v1/no/such/route');
+    expect(r.statusCode).toBe(404);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(r.json()).toEqual({ message: 'api.not_found' });
+    expect(logged).toHaveLength(0);
+  });
+});
