@@ -2,7 +2,7 @@
  * Typed configuration: the only place that reads `process.env`.
  * Every variable has a default that runs locally; the README lists them.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
@@ -24,6 +24,11 @@ export interface Config {
   qrTtlSeconds: number;
   /** HMAC/JWT secret (JWT_SECRET; generated into dataDir when unset). */
   jwtSecret: Uint8Array;
+  /**
+   * Server-side pepper of sign-in code hashes (HMAC-SHA256 key): derived from the JWT secret under
+   * its own label, so it never equals a key used for tokens or QR codes and is never stored.
+   */
+  otpPepper: Uint8Array;
   /** Access token lifetime, seconds (15 min). */
   accessTokenTtlSeconds: number;
   /** Absolute lifetime of a sign-in (refresh token family), seconds (30 days). */
@@ -108,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const port = int('PORT', env.PORT, 8080);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './.data');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const jwtSecret = overrides.jwtSecret ?? secretFrom(env, dataDir);
   return {
     port,
     host: env.HOST ?? '127.0.0.1',
@@ -117,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',
     qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),
-    jwtSecret: overrides.jwtSecret ?? secretFrom(env, dataDir),
+    jwtSecret,
+    otpPepper: createHmac('sha256', jwtSecret).update('tp:otp-pepper:v1').digest(),
     accessTokenTtlSeconds: 15 * 60,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     refreshGraceSeconds: 10,

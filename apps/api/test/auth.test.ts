@@ -1,4 +1,7 @@
 /** Sign-in and token rules (issue: the spine; OWASP ASVS 2.7 / NIST 800-63B). */
+import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { loginRequests } from '../src/db/schema.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
@@ -37,6 +40,20 @@ describe('code request', () => {
     const dump = JSON.stringify(rows.rows ?? rows);
     expect(dump).not.toContain(`"${code}"`);
     expect(dump).toMatch(/"salt":"[0-9a-f]{32}"/);
+  });
+
+  it('hashes the code with HMAC-SHA256 under the server pepper, not a slow hash on the event loop', async () => {
+    await requestCode('alice@example.com');
+    const code = t.mail.lastCodeFor('alice@example.com');
+    const [row] = await t.database.db
+      .select({ codeHash: loginRequests.codeHash, salt: loginRequests.salt })
+      .from(loginRequests)
+      .where(eq(loginRequests.email, 'alice@example.com'));
+    const expected = createHmac('sha256', t.config.otpPepper).update(`${row.salt}:${code}`).digest('hex');
+    expect(row.codeHash).toBe(expected);
+    // The pepper is a key of its own: neither the JWT secret nor a hash anyone can recompute without it.
+    expect(Buffer.from(t.config.otpPepper).equals(Buffer.from(t.config.jwtSecret))).toBe(false);
+    expect(row.codeHash).not.toBe(createHmac('sha256', t.config.jwtSecret).update(`${row.salt}:${code}`).digest('hex'));
   });
 
   it('refuses a new code for the same e-mail within a minute (429 with Retry-After)', async () => {

@@ -51,7 +51,7 @@ export const loginRequests = pgTable(
   {
     id: uuid('id').primaryKey(),
     email: text('email').notNull(),
-    /** scrypt(code, salt), hex. The code itself is never stored. */
+    /** HMAC-SHA256(server pepper, salt:code), hex. The code itself is never stored. */
     codeHash: text('code_hash').notNull(),
     salt: text('salt').notNull(),
     attempts: integer('attempts').notNull().default(0),
