@@ -1,4 +1,6 @@
 /** QR pass: ttl config, signed code per time step, PNG rendered once per holder per step. */
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
@@ -34,6 +36,36 @@ describe('QR pass', () => {
     expect(Buffer.from(r.body, 'base64').subarray(0, 8)).toEqual(
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     );
+  });
+
+  it('draws one pixel per module plus a 4-module quiet zone, and decodes to the signed code', async () => {
+    const png = PNG.sync.read(Buffer.from((await qr(alice)).body, 'base64'));
+    expect(png.width).toBe(png.height);
+    // A version-v symbol is 4v + 17 modules wide; plus 4 white modules on each side.
+    const modules = png.width - 8;
+    expect((modules - 17) % 4).toBe(0);
+    expect(png.width).toBeLessThan(100);
+    const dark = (x: number, y: number) => png.data[(y * png.width + x) * 4] < 128;
+    for (let i = 0; i < png.width; i++)
+      for (const edge of [0, 3, png.width - 4, png.width - 1]) {
+        expect(dark(i, edge) || dark(edge, i)).toBe(false);
+      }
+    expect(dark(4, 4)).toBe(true); // the finder pattern's corner
+    // Scaled up with nearest-neighbour sampling, as the panel's `image-rendering: pixelated` does.
+    const k = 8;
+    const side = png.width * k;
+    const big = new Uint8ClampedArray(side * side * 4);
+    for (let y = 0; y < side; y++)
+      for (let x = 0; x < side; x++) {
+        const from = (Math.floor(y / k) * png.width + Math.floor(x / k)) * 4;
+        big.set(png.data.subarray(from, from + 4), (y * side + x) * 4);
+      }
+    const decoded = jsQR(big, side, side);
+    const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json<{ email: string }>();
+    expect(me.email).toBe('alice@example.com');
+    const step = Math.floor(t.clock.now().getTime() / 30_000);
+    expect(decoded?.data).toMatch(new RegExp(`^TP1\\.\\d+\\.${step}\\.`));
+    expect(t.app.services.access.verifyCode(decoded!.data)).toBe(Number(decoded!.data.split('.')[1]));
   });
 
   it('keeps the image within a step and changes it every ttl', async () => {

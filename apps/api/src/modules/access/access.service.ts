@@ -2,7 +2,9 @@
  * The entry QR pass (spec section 2, QR). The code is `TP1.<userId>.<step>.<mac>` where
  * step = floor(unix seconds / ttl) and mac = HMAC-SHA256(secret, "qr:<userId>:<step>") truncated to
  * 128 bits, base64url. It changes every ttl seconds; a scanner accepts the current and previous step.
- * The PNG is rendered once per holder per step and cached (not per request).
+ * The PNG is rendered once per holder per step and cached (not per request). It is drawn at one pixel
+ * per module plus the 4-module quiet zone (a few hundred bytes, about as fast as building the matrix);
+ * the panel scales it up to its 396 px box with `image-rendering: pixelated`, so edges stay crisp.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
@@ -40,8 +42,8 @@ export function createAccessService(deps: { secret: Uint8Array; ttlSeconds: numb
         png = QRCode.toBuffer(codeFor(userId, step), {
           type: 'png',
           errorCorrectionLevel: 'M',
-          margin: 2,
-          width: 396,
+          margin: 4,
+          scale: 1,
         }).then((b) => b.toString('base64'));
         png.catch(() => cache.delete(key));
         cache.set(key, png);
