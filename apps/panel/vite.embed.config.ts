@@ -1,7 +1,9 @@
 /** Builds the embed loader (src/embed/loader.ts) as one small classic script, dist/embed.js, next to the panel build. */
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 export default defineConfig({
+  plugins: [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   build: {
     outDir: 'dist',
     emptyOutDir: false,

@@ -194,15 +194,21 @@ export async function buildApp(deps: AppDeps) {
 async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
   await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
   // The panel's build output; looked up per request so a build made after start is served too.
+  // Brotli and gzip copies are made at build (vite-plugin-compression2) and picked by Accept-Encoding.
   await app.register(fastifyStatic, {
     root: config.panelDistDir,
     prefix: '/',
     decorateReply: false,
     index: false,
     wildcard: true,
+    preCompressed: true,
+    // `send` would otherwise overwrite our Cache-Control with `public, max-age=0`.
+    cacheControl: false,
     allowedPath: (path) => !path.startsWith('/index.html'),
-    setHeaders: (res, path) =>
-      res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    setHeaders: (res, path) => {
+      res.setHeader('Cache-Control', panelCacheControl(path));
+      res.setHeader('Vary', 'Accept-Encoding');
+    },
   });
   const indexFile = join(config.panelDistDir, 'index.html');
   for (const lang of ['en', 'es']) {
@@ -232,6 +238,18 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
       }),
     );
   });
+}
+
+/**
+ * Cache policy of a file of the panel's build (path on disk, possibly a `.br`/`.gz` copy):
+ * content-hashed `/assets/` are immutable for a year; the loader `/embed.js` keeps its URL across
+ * releases, so it is cached 5 minutes and then revalidated by ETag; anything else is revalidated
+ * on every use (`no-cache`).
+ */
+function panelCacheControl(path: string): string {
+  if (path.includes('/assets/')) return 'public, max-age=31536000, immutable';
+  if (/\/embed\.js(\.br|\.gz)?$/.test(path)) return 'public, max-age=300';
+  return 'no-cache';
 }
 
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;
