@@ -8,17 +8,19 @@ import { embedMode, postToHost, startEscapeToClose, startHeightReports } from '.
 import { App } from './app/app';
 import './app/styles.css';
 
-initI18n(langFromPath(window.location.pathname));
 document.documentElement.dataset.embed = embedMode;
 const queryClient = createQueryClient();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-);
-postToHost({ type: 'ready' });
-startHeightReports();
-startEscapeToClose();
+// Only the active language's catalogue is fetched (lib/i18n); the app renders once it is in.
+void initI18n(langFromPath(window.location.pathname)).then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+  postToHost({ type: 'ready' });
+  startHeightReports();
+  startEscapeToClose();
+});

@@ -4,14 +4,13 @@
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ToastContainer } from 'react-toastify';
 import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from './routing';
 import { useRoute } from './use-route';
 import { Frame } from './layout';
 import { useTheme } from './theme';
-import { HubOverlay } from '../features/hub/components/hub-overlay';
 import { Loading } from '../ui/bits';
+import { Toasts } from '../lib/toast';
 
 const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   LOGIN: lazy(() => import('../features/auth/components/login-screen')),
@@ -27,6 +26,11 @@ const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   SETTINGS: lazy(() => import('../features/settings/components/settings-screen')),
 };
 
+// The hub is opened over a screen, never on the first paint: its code (and dayjs) loads on demand.
+const HubOverlay = lazy(() =>
+  import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
+);
+
 export function App() {
   const route = useRoute();
   const { t } = useTranslation();
@@ -40,8 +44,12 @@ export function App() {
           <Screen key={route.tab} />
         </Suspense>
       </Frame>
-      {route.overlay === 'HUB' && !auth && <HubOverlay />}
-      <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />
+      {route.overlay === 'HUB' && !auth && (
+        <Suspense fallback={null}>
+          <HubOverlay />
+        </Suspense>
+      )}
+      <Toasts position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
-import { assetUrl } from '../lib/format';
+import { assetUrl } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';

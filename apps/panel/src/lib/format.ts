@@ -5,9 +5,13 @@
 import dayjs from 'dayjs';
 import utc from 'dayjs/plugin/utc';
 import timezone from 'dayjs/plugin/timezone';
+import 'dayjs/locale/es';
+import i18next from 'i18next';
 
 dayjs.extend(utc);
 dayjs.extend(timezone);
+// Only the screens that show dates load dayjs (this module); it follows the panel's language.
+dayjs.locale(i18next.language === 'es' ? 'es' : 'en');
 
 export const DATE_FORMAT = 'ddd, DD MMM hh:mmA';
 
@@ -34,9 +38,4 @@ export function daysUntil(startIso: string, now: Date = new Date()): number {
 /** Money with two decimals and its symbol, e.g. "A$12.50". */
 export const formatMoney = (amount: number, symbol: string) => `${symbol}${amount.toFixed(2)}`;
 
-/** Resolves a server path (`/public/...`, `/media/...`) against the assets host. */
-export function assetUrl(path: string | null | undefined, assetsBaseUrl = ''): string | undefined {
-  if (!path) return undefined;
-  if (/^(https?:|data:|blob:)/.test(path)) return path;
-  return `${assetsBaseUrl.replace(/\/$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
-}
+export { assetUrl } from './asset-url';

@@ -4,13 +4,16 @@
  */
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import dayjs from 'dayjs';
-import 'dayjs/locale/es';
 import { LOCALES, type Locale } from '@tp/contract/constants';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
 
-export const resources = { en: { translation: en }, es: { translation: es } } as const;
+/**
+ * Each catalogue is its own chunk, fetched only for the language in use: the
+ * other one never crosses the wire (each is ~5 KiB compressed). Both hold every key (a test checks).
+ */
+const catalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
+  en: () => import('../locales/en.json').then((m) => m.default),
+  es: () => import('../locales/es.json').then((m) => m.default),
+};
 
 /** The language of a path: its first segment when it is a supported locale, else en. */
 export function langFromPath(pathname: string): Locale {
@@ -26,12 +29,13 @@ export function pathWithLang(pathname: string, lang: Locale): string {
   return `/${parts.join('/')}/`;
 }
 
-export function initI18n(lang: Locale) {
-  dayjs.locale(lang);
-  void i18next.use(initReactI18next).init({
-    resources,
+/** Loads the catalogue of `lang` and starts i18next on it; resolves once `t` can translate. */
+export async function initI18n(lang: Locale) {
+  const translation = await catalogues[lang]();
+  await i18next.use(initReactI18next).init({
+    resources: { [lang]: { translation } },
     lng: lang,
-    fallbackLng: 'en',
+    fallbackLng: lang,
     interpolation: { escapeValue: false },
     returnNull: false,
   });

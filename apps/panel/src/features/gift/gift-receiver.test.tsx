@@ -15,8 +15,8 @@ import { UsernameSearch } from './components/username-search';
 import { giftErrorKey } from './gift.validation';
 import { ApiError } from '../../lib/api-client';
 
-beforeAll(() => {
-  initI18n('en');
+beforeAll(async () => {
+  await initI18n('en');
 });
 afterEach(() => {
   cleanup();

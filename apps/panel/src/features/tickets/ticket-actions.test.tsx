@@ -13,8 +13,8 @@ import { clientHooks } from '../../lib/api-client';
 import { TicketActions, ticketActions } from './components/ticket-actions';
 import { BenefitUnlock } from './components/benefit-unlock';
 
-beforeAll(() => {
-  initI18n('en');
+beforeAll(async () => {
+  await initI18n('en');
 });
 afterEach(() => {
   cleanup();

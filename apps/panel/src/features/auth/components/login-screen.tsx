@@ -1,9 +1,9 @@
 /** LOGIN (spec section 2): e-mail and Continue; stores the e-mail and session id, then OTP. */
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { storage } from '../../../lib/storage';
 import { useUser } from '../../../lib/queries';
 import { navigate } from '../../../app/use-route';
@@ -18,7 +18,7 @@ export default function LoginScreen() {
   const request = useRequestCode();
   const user = useUser();
   const { register, handleSubmit, formState } = useForm<EmailForm>({
-    resolver: zodResolver(emailSchema),
+    resolver: standardSchemaResolver(emailSchema),
     mode: 'onTouched',
     defaultValues: { email: storage.get('email') ?? '' },
   });

@@ -6,9 +6,9 @@
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { OTP_LENGTH } from '@tp/contract/constants';
 import { storage } from '../../../lib/storage';
@@ -34,7 +34,7 @@ export default function OtpScreen() {
   const resend = useRequestCode();
   const [tip, setTip] = useState(false);
   const { register, handleSubmit, formState } = useForm<OtpForm>({
-    resolver: zodResolver(otpSchema),
+    resolver: standardSchemaResolver(otpSchema),
     mode: 'onTouched',
     defaultValues: { otp: '' },
   });

@@ -1,8 +1,8 @@
 /** PERSONAL_DATA (spec section 2): first and last name after account creation, then QR + HUB. */
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { navigate } from '../../../app/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
@@ -14,7 +14,7 @@ export default function PersonalDataScreen() {
   const { t } = useTranslation();
   const save = useSaveProfile();
   const { register, handleSubmit, formState } = useForm<PersonalDataForm>({
-    resolver: zodResolver(personalDataSchema),
+    resolver: standardSchemaResolver(personalDataSchema),
     mode: 'onTouched',
     defaultValues: { givenName: '', familyName: '' },
   });

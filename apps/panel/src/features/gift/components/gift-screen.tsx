@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import type { MyTicket } from '@tp/contract';
 import { navigate, useRoute } from '../../../app/use-route';
 import { usePanelConfig } from '../../../lib/queries';

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { assetUrl } from '../../../lib/format';
 import { usePanelConfig } from '../../../lib/queries';

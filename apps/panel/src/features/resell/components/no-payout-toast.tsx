@@ -3,7 +3,8 @@
  * shown for NO_PAYOUT_TOAST_MS (30 s), with a link 'here' to the settings payout tab and the follow-up
  * message (`api.resell.create.no_stripe2`, whose `{{here}}` is where the link goes).
  */
-import { toast, type ToastContentProps } from 'react-toastify';
+import type { ToastContentProps } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { useTranslation } from 'react-i18next';
 import { NO_PAYOUT_TOAST_MS, SETTINGS_TAB_PAYOUT } from '@tp/contract/constants';
 import { routeToSearch, type Route } from '../../../app/routing';

@@ -51,8 +51,8 @@ const calcCalls = () => calls.filter((c) => c.path === '/resell/ticket/calculati
 const price = () => screen.getByRole('textbox', { name: 'Price per ticket (A$)' });
 const cont = () => screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
 
-beforeAll(() => {
-  initI18n('en');
+beforeAll(async () => {
+  await initI18n('en');
 });
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');

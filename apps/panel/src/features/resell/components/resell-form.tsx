@@ -9,7 +9,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { errorKey } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';

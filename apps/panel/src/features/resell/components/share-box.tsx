@@ -5,7 +5,7 @@
  */
 import { useId, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { usePanelConfig } from '../../../lib/queries';
 import { copyText } from '../../../lib/clipboard';
 import { Button } from '../../../ui/button';

@@ -1,6 +1,6 @@
 /** The unlist confirmation (spec section 2 Resell): keep listed, or delist -> POST /resell/unlist. */
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Modal } from '../../../ui/modal';

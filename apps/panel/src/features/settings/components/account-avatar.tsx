@@ -5,7 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { errorKey } from '../../../lib/api-client';

@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
 import { translateKey } from '../../../lib/i18n';

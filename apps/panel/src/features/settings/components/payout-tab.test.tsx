@@ -47,8 +47,8 @@ function mount(stripePublishableKey: string) {
   );
 }
 
-beforeAll(() => {
-  initI18n('en');
+beforeAll(async () => {
+  await initI18n('en');
 });
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');

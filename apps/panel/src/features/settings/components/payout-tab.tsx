@@ -6,7 +6,7 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { usePanelConfig } from '../../../lib/queries';
 import { navigate } from '../../../app/use-route';

@@ -12,7 +12,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
 import { useRoute } from '../../../app/use-route';

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from 'react-toastify';
+import { toast } from '../../../lib/toast';
 import { DIGITAL_BENEFIT_TYPE } from '@tp/contract/constants';
 import type { Benefit } from '@tp/contract';
 import { ApiError } from '../../../lib/api-client';
