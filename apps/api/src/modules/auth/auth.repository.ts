@@ -1,10 +1,20 @@
 /** SQL for sign-in requests, users, sessions and refresh tokens. */
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { preparedStatement } from '../../db/prepared.js';
 import { authSessions, loginRequests, refreshTokens, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type LoginRequestRow = typeof loginRequests.$inferSelect;
+
+/** Checked on every authenticated request. */
+const sessionByIdStatement = preparedStatement((db) =>
+  db
+    .select()
+    .from(authSessions)
+    .where(eq(authSessions.id, sql.placeholder('id')))
+    .prepare('auth_session_by_id'),
+);
 
 export const authRepository = {
   /** The newest sign-in request for an e-mail, open or not. */
@@ -51,7 +61,7 @@ export const authRepository = {
     await db.insert(authSessions).values(row);
   },
   async sessionById(db: DbOrTx, id: string) {
-    const [row] = await db.select().from(authSessions).where(eq(authSessions.id, id));
+    const [row] = await sessionByIdStatement(db).execute({ id });
     return row;
   },
   async revokeSession(db: DbOrTx, id: string, at: Date): Promise<void> {

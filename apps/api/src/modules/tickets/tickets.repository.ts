@@ -1,7 +1,8 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
-import { and, asc, desc, eq, gt, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
+import { preparedStatement } from '../../db/prepared.js';
 import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
 const ticketColumns = { ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) };
@@ -14,21 +15,31 @@ export type TicketRow = {
 };
 export type BenefitRow = { held: typeof userTicketBenefits.$inferSelect; benefit: typeof benefits.$inferSelect };
 
-export const ticketsRepository = {
-  /** Tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
-  async listByHolder(db: DbOrTx, holderId: number, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
-    return db
+/** The ticket listing (My tickets, the gift dropdown), one prepared statement per status. */
+const listStatement = (status: 'UPCOMING' | 'PAST') =>
+  preparedStatement((db) =>
+    db
       .select(ticketColumns)
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(
         and(
-          eq(userTickets.holderId, holderId),
-          status === 'UPCOMING' ? gt(events.endsAt, now) : lte(events.endsAt, now),
+          eq(userTickets.holderId, sql.placeholder('holderId')),
+          status === 'UPCOMING'
+            ? gt(events.endsAt, sql.placeholder('now'))
+            : lte(events.endsAt, sql.placeholder('now')),
         ),
       )
-      .orderBy(status === 'UPCOMING' ? asc(events.startsAt) : desc(events.startsAt), asc(userTickets.id));
+      .orderBy(status === 'UPCOMING' ? asc(events.startsAt) : desc(events.startsAt), asc(userTickets.id))
+      .prepare(`tickets_list_${status.toLowerCase()}`),
+  );
+const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatement('PAST') };
+
+export const ticketsRepository = {
+  /** Tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
+  async listByHolder(db: DbOrTx, holderId: number, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
+    return listStatements[status](db).execute({ holderId, now });
   },
   /** One ticket if the user holds it. */
   async oneByHolder(db: DbOrTx, holderId: number, userTicketId: number): Promise<TicketRow | undefined> {
