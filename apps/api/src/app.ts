@@ -227,7 +227,8 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
   }
   app.get('/', { schema: { hide: true } }, async (req, reply) => {
     const cfg = await panelConfig();
-    const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
+    const query = req.query as { lang?: string; noembed?: string };
+    const lang = query.lang === 'es' ? 'es' : 'en';
     return reply.type('text/html; charset=utf-8').send(
       renderDemoHostPage({
         orgName: cfg.orgName ?? cfg.productName,
@@ -235,6 +236,7 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
         orgWebsite: cfg.orgWebsite ?? config.publicUrl,
         panelOrigin: config.publicUrl,
         lang,
+        embed: query.noembed === undefined,
       }),
     );
   });

@@ -50,6 +50,14 @@ describe('system', () => {
     expect(r.body).toContain('/embed.js');
   });
 
+  it('leaves the loader out of the demo host page with ?noembed=1 (benchmark baseline)', async () => {
+    const r = await t.app.inject({ url: '/?noembed=1' });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain('<main');
+    expect(r.body).not.toContain('/embed.js');
+    expect(r.body).not.toContain('TicketPanel');
+  });
+
   it('serves seeded images', async () => {
     const r = await t.app.inject({ url: '/public/images/harbour-lights.svg' });
     expect(r.statusCode).toBe(200);

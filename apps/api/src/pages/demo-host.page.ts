@@ -2,7 +2,8 @@
  * The demo host page served at `/`: an organiser's own web site that embeds the panel through the
  * loader (`/embed.js`), as a modal (the "My tickets" buttons) and inline (the "Your tickets" section).
  * The loader's onClose / onLogout callbacks write into a visible status line, so a person (or a test)
- * sees them fire. `?lang=es` shows the page and the panel in Spanish.
+ * sees them fire. `?lang=es` shows the page and the panel in Spanish; `?noembed=1` leaves the loader
+ * out (the same page without the panel, the baseline of the benchmark's Lighthouse comparison).
  */
 import { escapeHtml as e } from './html.js';
 
@@ -59,8 +60,21 @@ export function renderDemoHostPage(opts: {
   orgWebsite: string;
   panelOrigin: string;
   lang: Lang;
+  /** Include the loader and the inline panel (default true). */
+  embed?: boolean;
 }): string {
   const t = TEXT[opts.lang];
+  const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
+<script>
+(function () {
+  var status = document.getElementById('panel-status');
+  var say = function (text) { status.textContent = text + ' · ' + new Date().toLocaleTimeString(); };
+  TicketPanel.onClose = function () { say(${JSON.stringify(t.closed)}); };
+  TicketPanel.onLogout = function () { say(${JSON.stringify(t.loggedOut)}); };
+  TicketPanel.mount(document.getElementById('ticket-panel-inline'), { tab: 'MY_TICKET' });
+})();
+</script>
+`;
   const cards = EVENTS.map(
     (ev) =>
       `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`,
@@ -120,16 +134,6 @@ footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
   </section>
 </main>
 <footer>${t.foot}</footer>
-<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
-<script>
-(function () {
-  var status = document.getElementById('panel-status');
-  var say = function (text) { status.textContent = text + ' · ' + new Date().toLocaleTimeString(); };
-  TicketPanel.onClose = function () { say(${JSON.stringify(t.closed)}); };
-  TicketPanel.onLogout = function () { say(${JSON.stringify(t.loggedOut)}); };
-  TicketPanel.mount(document.getElementById('ticket-panel-inline'), { tab: 'MY_TICKET' });
-})();
-</script>
-</body>
+${opts.embed === false ? '' : loader}</body>
 </html>`;
 }
