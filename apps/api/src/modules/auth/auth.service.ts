@@ -1,11 +1,11 @@
 /**
  * Sign-in with an e-mail code, sessions and profile (spec sections 2 Login/OTP/Personal data, 4 Auth flow).
  *
- * Rules (OWASP ASVS 2.7, NIST 800-63B): a 6-digit code from a CSPRNG, stored as a salted
- * HMAC-SHA256 under a server-side pepper (`config.otpPepper`; microseconds, so a sign-in never blocks
- * the event loop: a 20-bit code is protected by its attempt limits, not by a slow hash), valid `otpTtlSeconds`, single use; a new code closes the earlier ones of that e-mail (only the
- * latest works); `otpMaxAttempts` wrong codes close the sign-in; one code per e-mail per
- * `otpResendSeconds`; the answer is the same whether the account exists or not.
+ * Rules (OWASP ASVS 2.7, NIST 800-63B): a 6-digit code from a CSPRNG, stored as a salted HMAC-SHA256 under a
+ * server-side pepper (`config.otpPepper`; microseconds, so a sign-in never blocks the event loop: a 20-bit code is
+ * protected by its attempt limits, not by a slow hash), valid `otpTtlSeconds`, single use; a new code closes the
+ * earlier ones of that e-mail (only the latest works); `otpMaxAttempts` wrong codes close the sign-in; one code per
+ * e-mail per `otpResendSeconds`; the answer is the same whether the account exists or not.
  */
 import { createHmac, randomInt, randomUUID, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, DbOrTx } from '../../db/client.js';
