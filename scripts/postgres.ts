@@ -34,7 +34,12 @@ export function freePort(): Promise<number> {
 export interface RunningPostgres {
   url: (db: string) => string;
   port: number;
+  /** Stops the server for good and removes its data. */
   stop: () => void;
+  /** `pg_ctl stop -m fast` (what a failover or restart does to clients); the data stays. */
+  stopFast: () => void;
+  /** Starts it again on the same port and data (after `stopFast`). */
+  restart: () => void;
 }
 
 /** initdb + pg_ctl start; returns connection URLs and a stop function. */
@@ -51,18 +56,22 @@ export async function startPostgres(): Promise<RunningPostgres> {
   if (asRoot) execFileSync('chown', ['postgres', dir]);
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
-    'start',
-  ]);
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-w',
+      '-l',
+      join(dir, 'log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      'start',
+    ]);
+  start();
   return {
     port,
+    stopFast: () => run('pg_ctl', ['-D', data, '-w', '-m', 'fast', 'stop']),
+    restart: start,
     url: (db) => `postgres://postgres@127.0.0.1:${port}/${db}`,
     stop: () => {
       try {

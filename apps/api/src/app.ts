@@ -46,6 +46,8 @@ import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from '
 import { devMailRoutes, healthRoutes, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
+import { connectRedis, ipKey, rateLimitStore, redisReady } from './lib/rate-limit.js';
+import { createHousekeeping } from './modules/housekeeping/housekeeping.service.js';
 
 export interface AppDeps {
   config: Config;
@@ -61,10 +63,12 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;
+  const { trustProxy } = config;
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
     logger: deps.logger ?? false,
-    trustProxy: false,
+    // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
+    trustProxy: typeof trustProxy === 'number' ? (_addr: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
     logController: new LogController({ disableRequestLogging: true }),
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
@@ -136,8 +140,12 @@ export async function buildApp(deps: AppDeps) {
     };
   };
 
+  // Limits shared through Redis when REDIS_URL is set (decision 004), else counted in this process.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
   await app.register(fastifyRateLimit, {
     global: false,
+    store: rateLimitStore(redis),
+    keyGenerator: ipKey,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
   });
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
@@ -186,8 +194,25 @@ export async function buildApp(deps: AppDeps) {
     setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
   });
 
-  app.addHook('onClose', async () => mail.close());
-  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail } });
+  const housekeeping = createHousekeeping({
+    database,
+    intervalSeconds: config.housekeepingIntervalSeconds,
+    retentionDays: config.housekeepingRetentionDays,
+    now,
+    log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
+  });
+  app.addHook('onReady', async () => {
+    if (redis) await redisReady(redis, 2000);
+    housekeeping.start();
+  });
+  app.addHook('onClose', async () => {
+    await housekeeping.stop();
+    redis?.disconnect();
+    mail.close();
+  });
+  return Object.assign(app, {
+    services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping },
+  });
 }
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */

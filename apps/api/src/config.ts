@@ -17,6 +17,27 @@ export interface Config {
   dataDir: string;
   /** When set, PostgreSQL through `pg`; otherwise PGlite under dataDir. */
   databaseUrl: string | null;
+  /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
+  databasePoolMax: number;
+  /**
+   * REDIS_URL (e.g. redis://127.0.0.1:6379): when set, rate limits are counted in Redis, shared by every
+   * instance; unset: in process memory (one instance). See docs/decisions/004-shared-rate-limits.md.
+   */
+  redisUrl: string | null;
+  /**
+   * Fastify `trustProxy` (TRUST_PROXY): false (default) keys limits on the socket's address; a hop count
+   * (`1`) or a list of proxy addresses/CIDRs (`10.0.0.0/8,127.0.0.1`) takes the client from X-Forwarded-For.
+   */
+  trustProxy: false | number | string[];
+  /** Seconds between two housekeeping runs (HOUSEKEEPING_INTERVAL_SECONDS, default 3600; 0 turns it off). */
+  housekeepingIntervalSeconds: number;
+  /**
+   * Days expired sign-in requests, ended sessions with their refresh tokens, and processed webhook events are
+   * kept before housekeeping deletes them (HOUSEKEEPING_RETENTION_DAYS, default 7).
+   */
+  housekeepingRetentionDays: number;
+  /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
+  shutdownTimeoutSeconds: number;
   /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -99,6 +120,20 @@ function secretFrom(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+/**
+ * TRUST_PROXY: unset, empty or `false` -> false; an integer -> that many proxy hops; otherwise a
+ * comma-separated list of proxy addresses or CIDRs (as Fastify's `trustProxy` takes them).
+ */
+function trustProxyFrom(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 /** SCANNER_KEY, or a random key generated once into dataDir/scanner-key (like the JWT secret). */
 function scannerKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
   if (env.SCANNER_KEY) return env.SCANNER_KEY;
@@ -120,6 +155,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
+    redisUrl: env.REDIS_URL || null,
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
+    housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
+    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',
     qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),

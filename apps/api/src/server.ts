@@ -4,20 +4,14 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedDemo } from './db/seed.js';
 import { buildApp } from './app.js';
+import { closeGracefully } from './lib/shutdown.js';
 
 const config = loadConfig();
 const database = await openDatabase(config);
 if (config.seedDemo) await seedDemo(database.db, new Date());
 const app = await buildApp({ config, database, logger: { level: config.logLevel, transport: undefined } });
+closeGracefully({ app, database, timeoutSeconds: config.shutdownTimeoutSeconds });
 await app.listen({ port: config.port, host: config.host });
 console.log(
   `\n  Ticket panel is running.\n  Demo host page: ${config.publicUrl}/\n  Panel:          ${config.publicUrl}/en/?PANEL_TAB=LOGIN\n  Door scanner:   ${config.publicUrl}/scanner (key: SCANNER_KEY, else the one in ${join(config.dataDir, 'scanner-key')})\n  ${config.smtpUrl ? `Mail via ${config.smtpUrl}` : `Dev outbox:     ${config.publicUrl}/dev/mail`}\n`,
 );
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
-    await app.close();
-    await database.close();
-    process.exit(0);
-  });
-}

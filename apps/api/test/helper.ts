@@ -18,19 +18,30 @@ import type { MailMessage, MailProvider, OutboxEntry } from '../src/providers/ma
 
 let templateBlob: Blob | null = null;
 
+/** True in the PostgreSQL project: tests that need a server (several instances, outages) skip on PGlite. */
+export const onPostgres = (): boolean => inject('dbTemplate').startsWith('pg:');
+
+/**
+ * The URL of a new database on the suite's PostgreSQL server (project "api-pg" only): a copy of the
+ * migrated template, or an empty one (`empty: true`).
+ */
+export async function freshPostgresUrl(opts: { empty?: boolean } = {}): Promise<string> {
+  const adminUrl = inject('dbTemplate').slice('pg:'.length);
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(opts.empty ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE tp_template`);
+  await admin.end();
+  return adminUrl.replace(/\/postgres$/, `/${name}`);
+}
+
 async function freshDatabase(): Promise<Database> {
   const template = inject('dbTemplate');
   if (template.startsWith('pglite:')) {
     templateBlob ??= new Blob([readFileSync(template.slice('pglite:'.length))]);
     return fromPglite(await PGlite.create({ loadDataDir: templateBlob }));
   }
-  const adminUrl = template.slice('pg:'.length);
-  const name = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE tp_template`);
-  await admin.end();
-  return openDatabase({ databaseUrl: adminUrl.replace(/\/postgres$/, `/${name}`), dataDir: '' });
+  return openDatabase({ databaseUrl: await freshPostgresUrl(), dataDir: '' });
 }
 
 /** A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject. */
@@ -94,18 +105,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   };
   const mail = captureMail();
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-test-'));
-  const config = loadConfig(
-    {},
-    {
-      dataDir,
-      jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')),
-      publicUrl: 'http://panel.test',
-      otpRequestsPerIpPerMinute: 1000,
-      otpVerifiesPerIpPerMinute: 1000,
-      qrTtlSeconds: 30,
-      ...opts.config,
-    },
-  );
+  const config = testConfig(dataDir, opts.config);
   if (opts.seed) await seedDemo(database.db, current);
   const logs: LogLine[] = [];
   const logger = opts.logs
@@ -127,22 +127,86 @@ export async function createTestApp(opts: TestAppOptions = {}) {
       rmSync(dataDir, { recursive: true, force: true });
     },
     /** Signs in through the real endpoints and returns the tokens. */
-    async signIn(email: string) {
-      const r1 = await app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } });
-      if (r1.statusCode !== 200) throw new Error(`sign-in request ${r1.statusCode} ${r1.body}`);
-      const r2 = await app.inject({
-        method: 'POST',
-        url: '/v1/auth/verifyLoginRequest',
-        payload: { email, session: r1.json().sessionId, otp: mail.lastCodeFor(email) },
-      });
-      if (r2.statusCode !== 200) throw new Error(`verify ${r2.statusCode} ${r2.body}`);
-      // Let the resend cooldown pass so a later sign-in of the same e-mail works.
-      clock.advance(61_000);
-      return r2.json() as { accessToken: string; refreshToken: string };
-    },
+    signIn: (email: string) => signInThrough(app, mail, clock, email),
   };
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/** The config every test app gets, with `overrides` on top. */
+function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
+  return loadConfig(
+    {},
+    {
+      dataDir,
+      jwtSecret: new TextEncoder().encode('test-secret-'.padEnd(48, 'x')),
+      publicUrl: 'http://panel.test',
+      otpRequestsPerIpPerMinute: 1000,
+      otpVerifiesPerIpPerMinute: 1000,
+      qrTtlSeconds: 30,
+      ...overrides,
+    },
+  );
+}
+
+type Clock = { now: () => Date; advance: (ms: number) => void };
+
+/** Signs in through the real endpoints of `app` and returns the tokens. */
+async function signInThrough(app: BuiltApp, mail: ReturnType<typeof captureMail>, clock: Clock, email: string) {
+  const r1 = await app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } });
+  if (r1.statusCode !== 200) throw new Error(`sign-in request ${r1.statusCode} ${r1.body}`);
+  const r2 = await app.inject({
+    method: 'POST',
+    url: '/v1/auth/verifyLoginRequest',
+    payload: { email, session: r1.json<{ sessionId: string }>().sessionId, otp: mail.lastCodeFor(email) },
+  });
+  if (r2.statusCode !== 200) throw new Error(`verify ${r2.statusCode} ${r2.body}`);
+  // Let the resend cooldown pass so a later sign-in of the same e-mail works.
+  clock.advance(61_000);
+  return r2.json<{ accessToken: string; refreshToken: string }>();
+}
+
+/**
+ * `count` instances of the app on one PostgreSQL database (project "api-pg" only), each with its own
+ * pool, sharing the clock, the captured mail and the config (secrets, scanner key, REDIS_URL...): what N
+ * processes behind a load balancer share. Call `close()` after.
+ */
+export async function createTestApps(count: number, opts: TestAppOptions = {}) {
+  const url = await freshPostgresUrl();
+  const databases = await Promise.all(
+    Array.from({ length: count }, () => openDatabase({ databaseUrl: url, dataDir: '' })),
+  );
+  let current = opts.start ?? new Date();
+  const clock: Clock = {
+    now: () => current,
+    advance: (ms: number) => {
+      current = new Date(current.getTime() + ms);
+    },
+  };
+  const mail = captureMail();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tp-test-'));
+  const config = testConfig(dataDir, { scannerKey: 'scanner-key-for-tests', ...opts.config });
+  if (opts.seed) await seedDemo(databases[0].db, current);
+  const apps: BuiltApp[] = [];
+  for (const database of databases) {
+    const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
+    await app.ready();
+    apps.push(app);
+  }
+  return {
+    apps,
+    databases,
+    clock,
+    mail,
+    config,
+    async close() {
+      for (const app of apps) await app.close();
+      for (const database of databases) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    /** Signs in through the endpoints of `apps[on]`. */
+    signIn: (email: string, on = 0) => signInThrough(apps[on], mail, clock, email),
+  };
+}
 
 /** `Authorization` header for a token. */
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });

@@ -13,6 +13,8 @@ export const MESSAGE_STATUS = {
   'api.not_found': 404,
   'api.too_many_requests': 429,
   'api.unauthorized': 401,
+  /** The database (or another dependency) is unreachable for a moment; sent with Retry-After. */
+  'api.service_unavailable': 503,
   // auth (spec section 8, Auth)
   'api.auth.wrong_otp': 400,
   'api.auth.otp_expired': 400,

@@ -50,13 +50,57 @@ export async function migrate(database: Database, kind: 'pglite' | 'pg'): Promis
   else await migratePg(database.db as never, { migrationsFolder });
 }
 
+/** Key of the session-level advisory lock that serialises migrations across instances ("tp:migrate"). */
+const MIGRATION_LOCK_KEY = 0x74706d67;
+
+/**
+ * Applies the migrations on a real PostgreSQL server under `pg_advisory_lock`, so N instances starting
+ * together on an empty database migrate one after the other (the later ones find nothing to do).
+ * Runs on one dedicated connection: the lock, the migrator's transaction and the unlock share it.
+ */
+async function migrateLocked(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The `pg` pool of a real PostgreSQL server, made to survive the server's restarts: errors of idle
+ * connections (pool `error`) and of checked-out ones (client `error`, e.g. 57P01 admin_shutdown while a
+ * transaction waits) are logged instead of crashing the process; broken connections leave the pool and new
+ * ones are opened on demand once the server is back. `connectionTimeoutMillis` bounds a connect to an
+ * unreachable server (the request then answers 503, see lib/http.ts).
+ */
+function createPool(url: string, max: number, log: (msg: string, err: unknown) => void): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 3000 });
+  pool.on('error', (err) => log('postgres: idle connection lost', err));
+  pool.on('connect', (client) => client.on('error', (err) => log('postgres: connection lost', err)));
+  return pool;
+}
+
 /**
  * Opens the database named by the config and applies migrations.
  * @param databaseUrl PostgreSQL URL, or null for PGlite under `dataDir/pglite`.
+ * @param databasePoolMax connections in the `pg` pool (default 10).
+ * @param log where connection errors go (default console.warn).
  */
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl: string | null;
+  dataDir: string;
+  databasePoolMax?: number;
+  log?: (msg: string, err: unknown) => void;
+}): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const log = opts.log ?? ((msg, err) => console.warn(msg, (err as Error)?.message ?? err));
+    const pool = createPool(opts.databaseUrl, opts.databasePoolMax ?? 10, log);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const database: Database = {
       db,
@@ -66,7 +110,7 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir: 
       },
       close: () => pool.end(),
     };
-    await migrate(database, 'pg');
+    await migrateLocked(pool);
     return database;
   }
   const dir = join(opts.dataDir, 'pglite');

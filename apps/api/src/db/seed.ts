@@ -4,6 +4,7 @@
  * cities. alice@example.com holds tickets to most events (event access used at the live one);
  * bob@example.com to some.
  */
+import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import {
   benefits,
@@ -41,6 +42,9 @@ interface EventSeed {
   vipCents: number;
   blurb: string;
 }
+
+/** Key of the advisory lock that serialises seeding across instances ("tp:seed"). */
+const SEED_LOCK_KEY = 0x74707364;
 
 /** Inserts the demo organisation, events, ticket types, benefits and users unless already seeded. */
 export async function seedDemo(db: Db, now: Date): Promise<boolean> {
@@ -180,7 +184,10 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
     },
   ];
 
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // N instances starting together on an empty database: one seeds, the others wait here, then find it done.
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_KEY})`);
+    if ((await tx.select({ id: organisations.id }).from(organisations).limit(1)).length > 0) return false;
     const [org] = await tx
       .insert(organisations)
       .values({
@@ -359,6 +366,6 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
     await hold(bob.id, typeIds.bne.ga);
     await hold(bob.id, typeIds.wlg.vip);
     await hold(bob.id, typeIds.per.ga, { accessUsedAt: at(-45 * DAY + 2 * HOUR) });
+    return true;
   });
-  return true;
 }

@@ -13,6 +13,10 @@ import type {
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+
+/** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 
 /** The Fastify instance with the zod type provider. */
 export type App = FastifyInstance<
@@ -65,6 +69,8 @@ function logServerError(req: FastifyRequest, err: unknown): void {
  * - zod validation of the schema: 400 `api.invalid_request_body` with `fields`.
  * - Fastify's own client errors: 429 `api.too_many_requests`, 404 `api.not_found`, 401 `api.unauthorized`,
  *   413/415/other 4xx `api.invalid_request_body`.
+ * - the database unreachable (PostgreSQL restarting, failing over): 503 `api.service_unavailable` with
+ *   `Retry-After`, never a 500.
  * - anything else: 500 `api.internal_error`.
  */
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
@@ -97,6 +103,14 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
           : 400,
       )
       .send({ message });
+  }
+  if (isDatabaseUnavailable(err)) {
+    // PostgreSQL restarting or failing over: a generic 503 the client may retry; the pool heals by itself.
+    req.log.warn({ err: (err as Error).message }, 'database unavailable');
+    return reply
+      .code(503)
+      .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+      .send({ message: 'api.service_unavailable' });
   }
   logServerError(req, err);
   return reply.code(500).send({ message: 'api.internal_error' });

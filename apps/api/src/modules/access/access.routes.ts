@@ -8,6 +8,7 @@ import { access } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService } from './check-in.service.js';
+import { perIpPerMinute } from '../../lib/rate-limit.js';
 
 export function accessRoutes(
   app: App,
@@ -60,7 +61,7 @@ export function accessRoutes(
     '/access/check-in',
     {
       ...scanner,
-      config: { rateLimit: { max: deps.checkInPerMinute, timeWindow: '1 minute' } },
+      config: perIpPerMinute(deps.checkInPerMinute),
       schema: {
         tags: ['access'],
         summary: 'Admit a pass holder to an event',

@@ -2,17 +2,16 @@
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
+import { perIpPerMinute } from '../../lib/rate-limit.js';
 
 export function authRoutes(
   app: App,
   deps: { auth: AuthService; requireAuth: PreHandler; limits: { request: number; verify: number } },
 ) {
-  const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
-
   app.post(
     '/auth/signInOrRegisterAndSignIn',
     {
-      config: perMinute(deps.limits.request),
+      config: perIpPerMinute(deps.limits.request),
       schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
     },
     async (req) => deps.auth.requestCode(req.body.email, req.body.locale),
@@ -21,7 +20,7 @@ export function authRoutes(
   app.post(
     '/auth/verifyLoginRequest',
     {
-      config: perMinute(deps.limits.verify),
+      config: perIpPerMinute(deps.limits.verify),
       schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
     },
     async (req) => deps.auth.verifyCode(req.body),
@@ -30,7 +29,7 @@ export function authRoutes(
   app.post(
     '/auth/refresh',
     {
-      config: perMinute(deps.limits.verify),
+      config: perIpPerMinute(deps.limits.verify),
       schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
     },
     async (req) => deps.auth.refresh(req.body.refreshToken),

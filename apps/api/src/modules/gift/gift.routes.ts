@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { gift } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { GiftService } from './gift.service.js';
+import { perUserPerMinute } from '../../lib/rate-limit.js';
 
 export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: PreHandler; searchPerMinute: number }) {
   const pre = { preHandler: deps.requireAuth };
@@ -27,13 +28,8 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
     '/mobile/users/',
     {
       ...pre,
-      config: {
-        rateLimit: {
-          max: deps.searchPerMinute,
-          timeWindow: '1 minute',
-          keyGenerator: (req) => `${req.ip}:${req.headers.authorization ?? ''}`,
-        },
-      },
+      // Per account (after requireAuth): a reshaped Authorization header or a fresh token is the same bucket.
+      config: perUserPerMinute(deps.searchPerMinute),
       schema: { tags: ['gift'], querystring: gift.userSearchQuery, response: { 200: z.array(gift.userSearchResult) } },
     },
     async (req) => deps.gift.search(req.auth.userId, req.query.username),

@@ -8,6 +8,7 @@ import { resell } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ResaleService } from './resale.service.js';
+import { perIpPerMinute } from '../../lib/rate-limit.js';
 
 const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.length <= 100 ? h : undefined);
 
@@ -92,7 +93,7 @@ export function resaleRoutes(
     '/resell/redeem/:secret',
     {
       ...pre,
-      config: { rateLimit: { max: deps.redeemPerMinute, timeWindow: '1 minute' } },
+      config: perIpPerMinute(deps.redeemPerMinute),
       schema: {
         tags: ['resale'],
         params: z.strictObject({ secret: z.string().min(1).max(64) }),

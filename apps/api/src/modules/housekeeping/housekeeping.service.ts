@@ -1,0 +1,71 @@
+/**
+ * Housekeeping (issue 11): a periodic job that deletes rows whose use has ended, so the tables stay bounded:
+ * sign-in requests expired more than the retention ago, sign-ins (sessions) that expired or were revoked more
+ * than the retention ago with their refresh tokens, and processed webhook event ids older than the retention.
+ *
+ * Safe with N instances: each run takes `pg_try_advisory_xact_lock`; an instance that finds it taken skips
+ * that run (the deletes are idempotent anyway). Interval and retention come from the config
+ * (HOUSEKEEPING_INTERVAL_SECONDS, HOUSEKEEPING_RETENTION_DAYS).
+ */
+import type { Database } from '../../db/client.js';
+import { housekeepingRepository as repo } from './housekeeping.repository.js';
+
+/** What one run deleted. */
+export interface HousekeepingCounts {
+  loginRequests: number;
+  sessions: number;
+  refreshTokens: number;
+  webhookEvents: number;
+}
+
+export function createHousekeeping(deps: {
+  database: Database;
+  /** Seconds between runs; 0 turns the timer off (runOnce still works). */
+  intervalSeconds: number;
+  /** Days an ended row is kept. */
+  retentionDays: number;
+  now: () => Date;
+  log: (msg: string, err?: unknown) => void;
+}) {
+  const { db } = deps.database;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+
+  /**
+   * One run: deletes what ended before now − retention, in one transaction under the housekeeping lock.
+   * @returns the counts, or null when another instance holds the lock.
+   */
+  async function runOnce(): Promise<HousekeepingCounts | null> {
+    const cutoff = new Date(deps.now().getTime() - deps.retentionDays * 24 * 3600 * 1000);
+    return db.transaction(async (tx) => {
+      if (!(await repo.tryLock(tx))) return null;
+      const loginRequests = await repo.deleteLoginRequestsExpiredBefore(tx, cutoff);
+      const { sessions, refreshTokens } = await repo.deleteSessionsEndedBefore(tx, cutoff);
+      const webhookEvents = await repo.deleteWebhookEventsBefore(tx, cutoff);
+      return { loginRequests, sessions, refreshTokens, webhookEvents };
+    });
+  }
+
+  return {
+    runOnce,
+    /** Starts the timer (unref'd: it never keeps the process alive). A failed run is logged and retried next time. */
+    start() {
+      if (timer || deps.intervalSeconds <= 0) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = runOnce()
+          .then((counts) => counts && deps.log(`housekeeping: ${JSON.stringify(counts)}`))
+          .catch((err: unknown) => deps.log('housekeeping failed', err))
+          .finally(() => (running = null));
+      }, deps.intervalSeconds * 1000);
+      timer.unref();
+    },
+    /** Stops the timer and waits for a run in progress. */
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await running;
+    },
+  };
+}
+export type Housekeeping = ReturnType<typeof createHousekeeping>;
