@@ -1,0 +1,89 @@
+/**
+ * Housekeeping (issue 11): expired sign-in requests, ended sign-ins with their refresh tokens and processed
+ * webhook events leave the database once the retention has passed; live ones stay. The clock is moved.
+ */
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { bearer, createTestApp, onPostgres, type TestApp } from './helper.js';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp({ seed: true, config: { housekeepingRetentionDays: 7 } });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const DAY = 24 * 3600 * 1000;
+const count = async (table: string) => {
+  const result = await t.database.db.execute(sql.raw(`select count(*)::int as n from ${table}`));
+  return (result as { rows: { n: number }[] }).rows[0].n;
+};
+const counts = async () => ({
+  loginRequests: await count('login_requests'),
+  sessions: await count('auth_sessions'),
+  refreshTokens: await count('refresh_tokens'),
+  webhookEvents: await count('webhook_events'),
+});
+
+describe('housekeeping', () => {
+  it('deletes what ended more than the retention ago, and nothing that still works', async () => {
+    const live = await t.signIn('alice@example.com');
+    const ended = await t.signIn('bob@example.com');
+    expect((await t.app.inject({ url: '/v1/auth/logout', headers: bearer(ended.accessToken) })).statusCode).toBe(204);
+    await t.database.db.execute(
+      sql`insert into webhook_events (id, type, received_at) values ('evt_1', 'account.updated', ${t.clock.now()})`,
+    );
+    const before = await counts();
+    expect(before).toEqual({ loginRequests: 2, sessions: 2, refreshTokens: 2, webhookEvents: 1 });
+
+    // Within the retention nothing goes.
+    t.clock.advance(6 * DAY);
+    expect(await t.app.services.housekeeping.runOnce()).toEqual({
+      loginRequests: 0,
+      sessions: 0,
+      refreshTokens: 0,
+      webhookEvents: 0,
+    });
+
+    // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
+    t.clock.advance(2 * DAY);
+    expect(await t.app.services.housekeeping.runOnce()).toEqual({
+      loginRequests: 2,
+      sessions: 1,
+      refreshTokens: 1,
+      webhookEvents: 1,
+    });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, webhookEvents: 0 });
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/refresh',
+      payload: { refreshToken: live.refreshToken },
+    });
+    expect(refreshed.statusCode).toBe(200);
+
+    // Alice's sign-in ends after 30 days; 7 days later it goes with its (rotated) refresh tokens.
+    t.clock.advance(38 * DAY);
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ sessions: 1, refreshTokens: 2 });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, webhookEvents: 0 });
+  });
+
+  it.skipIf(!onPostgres())('skips a run while another instance holds the housekeeping lock', async () => {
+    const result = await t.database.db.execute(sql`select current_database() as name`);
+    const { name } = (result as { rows: { name: string }[] }).rows[0];
+    const url = inject('dbTemplate')
+      .slice('pg:'.length)
+      .replace(/\/postgres$/, `/${name}`);
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      await other.query('select pg_advisory_lock($1)', [0x74706b]);
+      expect(await t.app.services.housekeeping.runOnce()).toBeNull();
+      await other.query('select pg_advisory_unlock($1)', [0x74706b]);
+      expect(await t.app.services.housekeeping.runOnce()).not.toBeNull();
+    } finally {
+      await other.end();
+    }
+  });
+});
