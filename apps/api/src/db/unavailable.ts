@@ -26,18 +26,24 @@ const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
 const PG_MESSAGES =
   /^Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable|Cannot use a pool after calling end/;
 
-/** True when `err`, or an error in its `cause` chain (Drizzle wraps driver errors), means the database is unreachable. */
-export function isDatabaseUnavailable(err: unknown): boolean {
+/**
+ * Why `err`, or an error in its `cause` chain (Drizzle wraps driver errors), means the database is unreachable:
+ * the code or driver message that says so (safe to log: no SQL, no parameters), or null for any other error.
+ */
+export function databaseUnavailableReason(err: unknown): string | null {
   let e: unknown = err;
   for (let depth = 0; depth < 5 && e && typeof e === 'object'; depth++) {
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATES.has(code) || code.startsWith('08'))) {
-      return true;
+      return code;
     }
-    if (typeof message === 'string' && PG_MESSAGES.test(message)) return true;
+    if (typeof message === 'string' && PG_MESSAGES.test(message)) return message;
     // A failed connect to several addresses (localhost: ::1 and 127.0.0.1) is an AggregateError.
-    if (e instanceof AggregateError && e.errors.some((x) => isDatabaseUnavailable(x))) return true;
+    if (e instanceof AggregateError) {
+      const inner = e.errors.map((x) => databaseUnavailableReason(x)).find(Boolean);
+      if (inner) return inner;
+    }
     e = cause;
   }
-  return false;
+  return null;
 }

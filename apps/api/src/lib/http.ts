@@ -13,7 +13,7 @@ import type {
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { databaseUnavailableReason } from '../db/unavailable.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -104,9 +104,10 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
       )
       .send({ message });
   }
-  if (isDatabaseUnavailable(err)) {
+  const unavailable = databaseUnavailableReason(err);
+  if (unavailable) {
     // PostgreSQL restarting or failing over: a generic 503 the client may retry; the pool heals by itself.
-    req.log.warn({ err: (err as Error).message }, 'database unavailable');
+    req.log.warn({ reason: unavailable }, 'database unavailable');
     return reply
       .code(503)
       .header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))

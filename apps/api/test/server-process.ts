@@ -1,0 +1,91 @@
+/**
+ * Runs the real server (`src/server.ts` through tsx) as a child process on 127.0.0.1 and a free port, for the
+ * tests that need real processes: outages, signals. Output is kept for failure messages.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../../scripts/postgres.js';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  port: number;
+  url: string;
+  /** stdout + stderr so far. */
+  output: () => string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+  /** Kills it if still running and removes its data directory. */
+  dispose: () => Promise<void>;
+}
+
+const apiRoot = resolve(import.meta.dirname, '..');
+
+/** Starts a server with `env` on top of test defaults; resolves once /healthz answers (60 s at most). */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'tp-proc-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: apiRoot,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'process-test-secret-'.padEnd(48, 'x'),
+      SCANNER_KEY: 'process-test-scanner-key',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);
+    const up = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    child,
+    port,
+    url,
+    output: () => out,
+    exited,
+    async dispose() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through a server's endpoints, reading the code from its dev outbox. */
+export async function signInOver(url: string, email: string): Promise<{ accessToken: string; refreshToken: string }> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const r1 = await post('/v1/auth/signInOrRegisterAndSignIn', { email });
+  if (!r1.ok) throw new Error(`sign-in request ${r1.status}`);
+  const { sessionId } = (await r1.json()) as { sessionId: string };
+  const outbox = (await (await fetch(`${url}/dev/mail.json`)).json()) as { to: string; text: string }[];
+  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  const r2 = await post('/v1/auth/verifyLoginRequest', { email, session: sessionId, otp });
+  if (!r2.ok) throw new Error(`verify ${r2.status}`);
+  return (await r2.json()) as { accessToken: string; refreshToken: string };
+}
