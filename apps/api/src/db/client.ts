@@ -80,7 +80,7 @@ async function migrateLocked(pool: pg.Pool): Promise<void> {
  * unreachable server (the request then answers 503, see lib/http.ts).
  */
 function createPool(url: string, max: number, log: (msg: string, err: unknown) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 3000 });
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
   pool.on('error', (err) => log('postgres: idle connection lost', err));
   pool.on('connect', (client) => client.on('error', (err) => log('postgres: connection lost', err)));
   return pool;
