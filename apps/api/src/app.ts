@@ -179,7 +179,7 @@ export async function buildApp(deps: AppDeps) {
     { prefix: '/v1' },
   );
 
-  healthRoutes(app, { database });
+  healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app);
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });

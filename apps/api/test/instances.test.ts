@@ -124,13 +124,20 @@ describe.skipIf(!run)('two instances on one PostgreSQL and one Redis', () => {
 
   it('keeps limiting while Redis is down (each instance counts alone) and shares again when it returns', async () => {
     await redis.stop();
+    expect((await t.apps[0].inject({ url: '/readyz' })).json()).toEqual({ status: 'ok', rateLimits: 'local' });
     const ip = '198.51.100.20';
     const alone: number[] = [];
     for (let i = 0; i < 21; i++) alone.push((await requestCode(0, `r${i}@example.com`, ip)).statusCode);
     expect(alone).toEqual([...Array<number>(20).fill(200), 429]);
 
     await redis.restart();
-    await expect.poll(async () => (await requestCode(1, `probe@example.com`, '198.51.100.21')).statusCode).toBe(200);
+    for (const app of t.apps) {
+      await expect
+        .poll(async () => (await app.inject({ url: '/readyz' })).json<{ rateLimits: string }>().rateLimits, {
+          timeout: 10_000,
+        })
+        .toBe('shared');
+    }
     const { statuses, over } = await exhaust('198.51.100.22');
     expect(statuses).toEqual(Array<number>(20).fill(200));
     expect(over.map((r) => r.statusCode)).toEqual([429, 429]);

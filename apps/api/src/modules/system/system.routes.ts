@@ -8,12 +8,15 @@ import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import type { Database } from '../../db/client.js';
 import { renderDevMail } from '../../pages/dev-mail.page.js';
 
-/** GET /healthz (process up) and GET /readyz (database reachable). */
-export function healthRoutes(app: App, deps: { database: Database }) {
+/**
+ * GET /healthz (process up) and GET /readyz (database reachable: 200, else 503). /readyz also says where rate
+ * limits are counted: `shared` (Redis) or `local` (this process: no REDIS_URL, or Redis unreachable).
+ */
+export function healthRoutes(app: App, deps: { database: Database; rateLimits: () => 'shared' | 'local' }) {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const ok = await deps.database.ping().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable' });
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', rateLimits: deps.rateLimits() });
   });
 }
 
