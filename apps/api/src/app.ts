@@ -140,7 +140,7 @@ export async function buildApp(deps: AppDeps) {
     };
   };
 
-  // Limits shared through Redis when REDIS_URL is set (decision 004), else counted in this process.
+  // Limits shared through Redis when REDIS_URL is set (decision 005), else counted in this process.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
   await app.register(fastifyRateLimit, {
     global: false,

@@ -21,7 +21,7 @@ export interface Config {
   databasePoolMax: number;
   /**
    * REDIS_URL (e.g. redis://127.0.0.1:6379): when set, rate limits are counted in Redis, shared by every
-   * instance; unset: in process memory (one instance). See docs/decisions/004-shared-rate-limits.md.
+   * instance; unset: in process memory (one instance). See docs/decisions/005-many-instances.md.
    */
   redisUrl: string | null;
   /**

@@ -1,5 +1,5 @@
 /**
- * Rate limits shared by every instance (issue 11, decision 004): @fastify/rate-limit counts in Redis when
+ * Rate limits shared by every instance (issue 11, decision 005): @fastify/rate-limit counts in Redis when
  * REDIS_URL is set, in process memory otherwise. While Redis is unreachable each instance falls back to its
  * own in-memory count (limits hold per instance; the per-e-mail sign-in rules live in PostgreSQL and hold
  * regardless) and returns to Redis as soon as it answers again.
