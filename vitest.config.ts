@@ -1,7 +1,9 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { findPostgresBin } from './scripts/postgres.js';
 
 const apiProject = (name: string, globalSetup: string) => ({
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     name,
     root: './apps/api',

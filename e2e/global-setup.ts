@@ -1,5 +1,5 @@
 /**
- * Starts an SMTP sink and the product server (npm start's server, built panel) on free ports on
+ * Starts an SMTP sink and the product server (npm start's compiled server, built panel) on free ports on
  * 127.0.0.1, with a throw-away data directory. Received mails are written to E2E_MAIL_DIR as .eml
  * files; the server's URL is E2E_BASE_URL. Everything is stopped at the end.
  */
@@ -33,7 +33,8 @@ export default async function globalSetup() {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+  // The compiled server, as `npm start` runs it (`npm run build` comes first: npm test does it).
+  const server = spawn(process.execPath, ['apps/api/dist/server.js'], {
     env: {
       ...process.env,
       PORT: String(port),

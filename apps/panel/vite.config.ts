@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { resolveContractSource } from './vite.shared.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -29,5 +30,6 @@ export default defineConfig({
       },
     },
   },
+  resolve: resolveContractSource,
   server: { proxy: { '/v1': api, '/public': api, '/media': api, '/embed.js': api } },
 });

@@ -1,8 +1,10 @@
 /** Builds the embed loader (src/embed/loader.ts) as one small classic script, dist/embed.js, next to the panel build. */
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { resolveContractSource } from './vite.shared.ts';
 
 export default defineConfig({
+  resolve: resolveContractSource,
   plugins: [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   build: {
     outDir: 'dist',
