@@ -1,7 +1,7 @@
 /**
  * Starts an SMTP sink and the product server (npm start's compiled server, built panel) on free ports on
  * 127.0.0.1, with a throw-away data directory. Received mails are written to E2E_MAIL_DIR as .eml
- * files; the server's URL is E2E_BASE_URL. Everything is stopped at the end.
+ * files; the server's URL is E2E_BASE_URL, its scanner key E2E_SCANNER_KEY. Everything is stopped at the end.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '../scripts/postgres.js';
+
+/** The door scanner key of the e2e server (E2E_SCANNER_KEY in the specs). */
+const SCANNER_KEY = 'e2e-door-scanner-key';
 
 export default async function globalSetup() {
   const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-'));
@@ -43,6 +46,7 @@ export default async function globalSetup() {
       DATA_DIR: join(dir, 'data'),
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       QR_TTL_SECONDS: '3',
+      SCANNER_KEY,
       LOG_LEVEL: 'warn',
       // Specs sign the same seeded people in many times: no resend cooldown, generous per-IP limits.
       OTP_RESEND_SECONDS: '0',
@@ -66,6 +70,7 @@ export default async function globalSetup() {
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_HOST_URL = `http://localhost:${port}`;
   process.env.E2E_MAIL_DIR = mailDir;
+  process.env.E2E_SCANNER_KEY = SCANNER_KEY;
 
   return async () => {
     server.kill('SIGTERM');

@@ -181,7 +181,7 @@ export async function buildApp(deps: AppDeps) {
 
   healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
-  scannerPageRoutes(app);
+  scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
@@ -229,7 +229,8 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
     preCompressed: true,
     // `send` would otherwise overwrite our Cache-Control with `public, max-age=0`.
     cacheControl: false,
-    allowedPath: (path) => !path.startsWith('/index.html'),
+    // HTML documents go out only through their routes (/en/, /es/, /scanner), with their headers.
+    allowedPath: (path) => !path.endsWith('.html'),
     setHeaders: (res, path) => {
       res.setHeader('Cache-Control', panelCacheControl(path));
       res.setHeader('Vary', 'Accept-Encoding');

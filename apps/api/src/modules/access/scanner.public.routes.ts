@@ -1,27 +1,34 @@
 /**
- * The public door-scanner page: GET /scanner (`?lang=es` for Spanish). The page holds no secret; it
- * asks door staff for the scanner key and calls /v1/access/* with it (see check-in.service.ts).
- * Served with a strict CSP (its one inline script and style carry a per-request nonce; fetches only
- * to this origin), no framing, no referrer, camera allowed for this origin only.
+ * The public door-scanner page: GET /scanner (`?lang=es` for Spanish). The page is the panel
+ * workspace's built scanner app (apps/panel/src/scanner, built into `PANEL_DIST_DIR/scanner`); this
+ * route serves its index.html with `<html lang>` set to the language, which the app reads. The page
+ * holds no secret: it asks door staff for the scanner key and calls /v1/access/* with it (see
+ * check-in.service.ts). Strict CSP (scripts and styles only from this origin, no inline ones;
+ * fetches only to this origin), no framing, no referrer, camera allowed for this origin only.
  */
-import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { App } from '../../lib/http.js';
-import { renderScannerPage } from '../../pages/scanner.page.js';
 
-export function scannerPageRoutes(app: App) {
+/** The scanner page's Content-Security-Policy. */
+export const SCANNER_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `scanner/index.html` in it. */
+export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {
+  const indexFile = join(deps.panelDistDir, 'scanner', 'index.html');
   app.get('/scanner', { schema: { hide: true } }, async (req, reply) => {
     const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
-    const nonce = randomBytes(16).toString('base64');
+    // Read per request (a few KB), like the panel document: a rebuild is served without a restart.
+    const html = await readFile(indexFile, 'utf8').catch(() => null);
+    if (!html) return reply.code(503).type('text/plain').send('The scanner is not built yet: run npm run build.');
     return reply
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-store')
-      .header(
-        'Content-Security-Policy',
-        `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
-      )
+      .header('Content-Security-Policy', SCANNER_CSP)
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Permissions-Policy', 'camera=(self)')
-      .send(renderScannerPage({ lang, nonce }));
+      .send(html.replace('<html lang="en"', `<html lang="${lang}"`));
   });
 }

@@ -1,0 +1,83 @@
+/**
+ * Camera scanning where the browser has `BarcodeDetector` (Chrome on Android, among others): the
+ * back camera into a `<video>`, a QR read every 200 ms while no check is running, each pass handed
+ * to `onCode` once per holder (repeat-guard.ts).
+ */
+import { createRepeatGuard } from './repeat-guard';
+
+/** The part of the Barcode Detection API used here (not in TypeScript's DOM library yet). */
+interface DetectedBarcode {
+  rawValue: string;
+}
+interface BarcodeDetectorLike {
+  detect(source: HTMLVideoElement): Promise<DetectedBarcode[]>;
+}
+type BarcodeDetectorCtor = new (options: { formats: string[] }) => BarcodeDetectorLike;
+
+const SCAN_EVERY_MS = 200;
+/** Our passes start with this prefix; another QR in view is ignored when a pass is there. */
+const PASS_PREFIX = 'TP1.';
+
+/** True when this browser can scan with the camera. */
+export const cameraSupported = (): boolean =>
+  'BarcodeDetector' in window && typeof navigator.mediaDevices?.getUserMedia === 'function';
+
+export interface Camera {
+  readonly running: boolean;
+  /** Opens the back camera and starts reading; rejects when the camera cannot be opened. */
+  start(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * @param video where the camera picture is shown.
+ * @param onCode called with a pass text; scanning pauses until its promise settles.
+ */
+export function createCamera(video: HTMLVideoElement, onCode: (code: string) => Promise<void>): Camera {
+  const guard = createRepeatGuard();
+  let stream: MediaStream | null = null;
+  let detector: BarcodeDetectorLike | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const loop = async () => {
+    if (!stream || !detector) return;
+    try {
+      if (video.readyState >= 2) {
+        const found = await detector.detect(video);
+        const hit = found.find((b) => b.rawValue.startsWith(PASS_PREFIX)) ?? found[0];
+        if (hit && guard.shouldCheck(hit.rawValue, Date.now())) await onCode(hit.rawValue);
+      }
+    } catch {
+      // A frame that cannot be read is skipped; the next one is tried.
+    }
+    if (stream) timer = setTimeout(() => void loop(), SCAN_EVERY_MS);
+  };
+
+  const camera: Camera = {
+    get running() {
+      return stream !== null;
+    },
+    async start() {
+      const Detector = (window as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector;
+      detector ??= new Detector({ formats: ['qr_code'] });
+      try {
+        stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
+        video.srcObject = stream;
+        video.hidden = false;
+        await video.play();
+      } catch (error) {
+        camera.stop();
+        throw error;
+      }
+      void loop();
+    },
+    stop() {
+      clearTimeout(timer);
+      for (const track of stream?.getTracks() ?? []) track.stop();
+      stream = null;
+      video.srcObject = null;
+      video.hidden = true;
+    },
+  };
+  return camera;
+}

@@ -1,0 +1,87 @@
+/**
+ * The door's connection to the API: `GET /v1/access/events` and `POST /v1/access/check-in`, both
+ * with the scanner key in header `x-scanner-key` (see apps/api check-in.service.ts). Every HTTP
+ * answer and every network failure becomes a typed outcome; nothing throws.
+ *
+ * The scanner talks only to a {@link Door}. This one asks the server every time; an offline door
+ * (issue 10: a snapshot of the event's admissions and a queue of check-ins synced later) will be
+ * another `Door` with the same outcomes.
+ */
+import type { CheckInResponse, ScannerEvent } from '@tp/contract/access';
+
+export type { CheckInResponse, ScannerEvent };
+
+/** The answer to "which events can this door admit to?". */
+export type EventsOutcome =
+  | { kind: 'events'; events: ScannerEvent[] }
+  | { kind: 'unauthorized' }
+  | { kind: 'failed'; status: number }
+  | { kind: 'network' };
+
+/**
+ * The answer to a scan. `answered`: the server's verdict (admitted, already used, listed for resale,
+ * no ticket); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
+ * scanner key (401); `event_not_found` (404); `too_many`: rate limited (429).
+ */
+export type CheckInOutcome =
+  | { kind: 'answered'; answer: CheckInResponse }
+  | { kind: 'invalid' }
+  | { kind: 'unauthorized' }
+  | { kind: 'event_not_found' }
+  | { kind: 'too_many' }
+  | { kind: 'failed'; status: number }
+  | { kind: 'network' };
+
+/** What the scanner needs from the door's back end. */
+export interface Door {
+  events(): Promise<EventsOutcome>;
+  /** Checks `code` (the pass text, `TP1.…`) in at event `eventId`. */
+  checkIn(code: string, eventId: number): Promise<CheckInOutcome>;
+}
+
+type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** A door that asks the server at `/v1` (same origin) with the scanner `key` on every call. */
+export function onlineDoor(key: string, fetchImpl: Fetch = (input, init) => fetch(input, init)): Door {
+  const call = async (path: string, body?: unknown): Promise<{ status: number; json: unknown } | null> => {
+    try {
+      const response = await fetchImpl(`/v1${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { 'x-scanner-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        cache: 'no-store',
+      });
+      const json: unknown = await response.json().catch(() => null);
+      return { status: response.status, json };
+    } catch {
+      return null;
+    }
+  };
+  return {
+    async events() {
+      const r = await call('/access/events');
+      if (!r) return { kind: 'network' };
+      if (r.status === 200) return { kind: 'events', events: r.json as ScannerEvent[] };
+      if (r.status === 401) return { kind: 'unauthorized' };
+      return { kind: 'failed', status: r.status };
+    },
+    async checkIn(code, eventId) {
+      const r = await call('/access/check-in', { code, eventId });
+      if (!r) return { kind: 'network' };
+      switch (r.status) {
+        case 200:
+          return { kind: 'answered', answer: r.json as CheckInResponse };
+        case 400:
+          return { kind: 'invalid' };
+        case 401:
+          return { kind: 'unauthorized' };
+        case 404:
+          return { kind: 'event_not_found' };
+        case 429:
+          return { kind: 'too_many' };
+        default:
+          return { kind: 'failed', status: r.status };
+      }
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The door scanner's texts in English and Spanish. The page's language comes from `<html lang>`,
+ * which the server sets from `?lang=es` (apps/api scanner.public.routes.ts). Elements of
+ * index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
+ */
+
+export type ScannerLang = 'en' | 'es';
+
+const en = {
+  title: 'Door scanner',
+  lang: 'Español',
+  keyLabel: 'Scanner key',
+  keyHelp: 'Ask the organiser for the scanner key. It is kept in this browser tab only.',
+  start: 'Start scanning',
+  wrongKey: 'Wrong scanner key.',
+  eventLabel: 'Event',
+  noEvents: 'No upcoming events.',
+  codeLabel: 'Pass code',
+  codeHelp: 'Scan the QR pass with a scanner, or type the code and press Enter.',
+  check: 'Check',
+  camera: 'Scan with camera',
+  stopCamera: 'Stop camera',
+  cameraError: 'The camera could not be opened.',
+  changeKey: 'Change scanner key',
+  ready: 'Ready',
+  readyDetail: 'Scan a QR pass.',
+  checking: 'Checking…',
+  admitted: 'ADMITTED',
+  ticketsOne: '1 ticket',
+  ticketsMany: '{n} tickets',
+  alreadyUsed: 'ALREADY USED',
+  usedAt: 'used {time}',
+  alsoUsed: 'Already used before:',
+  listed: 'LISTED FOR RESALE',
+  listedDetail: 'Listed for resale: the holder must unlist it in the ticket panel before entry.',
+  alsoListed: 'Not admitted, listed for resale:',
+  invalid: 'INVALID',
+  invalidDetail: 'This pass is not valid or has expired. Ask the holder to open their QR pass again.',
+  noTicket: 'NO TICKET',
+  noTicketDetail: 'No ticket for this event.',
+  eventNotFound: 'This event no longer exists. Pick another one.',
+  tooMany: 'Too many scans from this device. Wait a moment and scan again.',
+  network: 'Could not reach the server. Check the connection and scan again.',
+  failed: 'Something went wrong. Scan again.',
+  pickEvent: 'Pick an event first.',
+  holder: 'Holder',
+};
+
+/** A text key of the scanner. */
+export type TextKey = keyof typeof en;
+/** The scanner's texts in one language. */
+export type Texts = Record<TextKey, string>;
+
+const es: Texts = {
+  title: 'Control de acceso',
+  lang: 'English',
+  keyLabel: 'Clave del escáner',
+  keyHelp: 'Pide la clave del escáner al organizador. Solo se guarda en esta pestaña del navegador.',
+  start: 'Empezar a escanear',
+  wrongKey: 'Clave del escáner incorrecta.',
+  eventLabel: 'Evento',
+  noEvents: 'No hay eventos próximos.',
+  codeLabel: 'Código del pase',
+  codeHelp: 'Escanea el pase QR con un lector o escribe el código y pulsa Intro.',
+  check: 'Comprobar',
+  camera: 'Escanear con la cámara',
+  stopCamera: 'Detener cámara',
+  cameraError: 'No se ha podido abrir la cámara.',
+  changeKey: 'Cambiar clave del escáner',
+  ready: 'Listo',
+  readyDetail: 'Escanea un pase QR.',
+  checking: 'Comprobando…',
+  admitted: 'ADMITIDO',
+  ticketsOne: '1 entrada',
+  ticketsMany: '{n} entradas',
+  alreadyUsed: 'YA USADA',
+  usedAt: 'usada {time}',
+  alsoUsed: 'Ya usadas antes:',
+  listed: 'EN REVENTA',
+  listedDetail: 'En reventa: el titular debe retirarla de la venta en el panel de entradas antes de entrar.',
+  alsoListed: 'No admitidas, en reventa:',
+  invalid: 'NO VÁLIDO',
+  invalidDetail: 'Este pase no es válido o ha caducado. Pide al titular que vuelva a abrir su pase QR.',
+  noTicket: 'SIN ENTRADA',
+  noTicketDetail: 'No tiene entrada para este evento.',
+  eventNotFound: 'Este evento ya no existe. Elige otro.',
+  tooMany: 'Demasiados escaneos desde este dispositivo. Espera un momento y vuelve a escanear.',
+  network: 'No se ha podido contactar con el servidor. Revisa la conexión y vuelve a escanear.',
+  failed: 'Algo ha fallado. Vuelve a escanear.',
+  pickEvent: 'Elige primero un evento.',
+  holder: 'Titular',
+};
+
+export const catalogues: Record<ScannerLang, Texts> = { en, es };
+
+/** The page language from a `lang` attribute: Spanish for `es`, English otherwise. */
+export const langOf = (value: string | null | undefined): ScannerLang => (value === 'es' ? 'es' : 'en');
+
+/** Fills `{name}` placeholders: `fill('{n} tickets', { n: 2 })` is `2 tickets`. */
+export const fill = (template: string, vars: Record<string, string | number>): string =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
+
+/** Date formats of the page: check-in times and event dates, in the page language. */
+export function formatsFor(lang: ScannerLang) {
+  const locale = lang === 'es' ? 'es-ES' : 'en-AU';
+  const time = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  const date = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' });
+  return {
+    /** A check-in time (ISO 8601 UTC) in the device's zone. */
+    time: (iso: string) => time.format(new Date(iso)),
+    /** An event's start date (ISO 8601 UTC). */
+    date: (iso: string) => date.format(new Date(iso)),
+  };
+}
+export type Formats = ReturnType<typeof formatsFor>;

@@ -1,0 +1,24 @@
+/**
+ * A pass held in front of the camera is seen many times a second, and its code turns every QR time
+ * step. The guard lets one holder's pass through once: the same holder again only after being out of
+ * view for `quietMs`, so ADMITTED is not replaced by ALREADY USED while the phone is still held up.
+ */
+
+/** The holder part of a pass text `TP1.<userId>.<step>.<mac>`: `TP1.<userId>`. */
+export const holderOf = (code: string) => code.split('.').slice(0, 2).join('.');
+
+/** @param quietMs how long a holder must be out of view before a new check (3 s at the door). */
+export function createRepeatGuard(quietMs = 3000) {
+  let lastHolder = '';
+  let lastSeen = -Infinity;
+  return {
+    /** True when `code`, seen at `nowMs`, should be checked. */
+    shouldCheck(code: string, nowMs: number): boolean {
+      const holder = holderOf(code);
+      const again = holder === lastHolder && nowMs - lastSeen < quietMs;
+      lastHolder = holder;
+      lastSeen = nowMs;
+      return !again;
+    },
+  };
+}

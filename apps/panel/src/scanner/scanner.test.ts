@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { CheckInOutcome, Door, EventsOutcome } from './door-api';
+import { catalogues, formatsFor } from './i18n';
+import { STORAGE, startScanner } from './scanner';
+
+const t = catalogues.en;
+const html = readFileSync(join(import.meta.dirname, 'index.html'), 'utf8');
+const EVENTS: EventsOutcome = {
+  kind: 'events',
+  events: [
+    { id: 1, name: 'Harbour Lights', city: 'Sydney', startsAt: '2026-12-01T08:00:00.000Z' },
+    { id: 2, name: 'River Nights', city: 'Brisbane', startsAt: '2026-12-08T08:00:00.000Z' },
+  ],
+};
+const admitted: CheckInOutcome = {
+  kind: 'answered',
+  answer: {
+    holderName: 'Alice',
+    admitted: [{ userTicketId: 5, ticketName: 'GA' }],
+    alreadyUsed: [],
+    listedForResale: [],
+  },
+};
+
+/** A door whose answers the test sets; it records the keys and check-ins it was given. */
+function fakeDoor(events: EventsOutcome = EVENTS, checkIn: CheckInOutcome = admitted) {
+  const seen = { keys: [] as string[], checkIns: [] as { code: string; eventId: number }[] };
+  const doorFor = (key: string): Door => {
+    seen.keys.push(key);
+    return {
+      events: () => Promise.resolve(key === 'right' ? events : { kind: 'unauthorized' }),
+      checkIn: (code, eventId) => {
+        seen.checkIns.push({ code, eventId });
+        return Promise.resolve(checkIn);
+      },
+    };
+  };
+  return { seen, doorFor };
+}
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const submit = async (formId: string) => {
+  $<HTMLFormElement>(formId).requestSubmit();
+  await settle();
+};
+const start = (door: ReturnType<typeof fakeDoor>) =>
+  startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor: door.doorFor });
+
+beforeEach(() => {
+  sessionStorage.clear();
+  document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(html)![1];
+});
+
+describe('the door scanner page', () => {
+  it('asks for the key, lists the events, checks a typed code at the picked event and shows ADMITTED', async () => {
+    const door = fakeDoor();
+    await start(door);
+    expect($('key-step').hidden).toBe(false);
+    expect($('scan-step').hidden).toBe(true);
+
+    $<HTMLInputElement>('scanner-key').value = ' right ';
+    await submit('key-form');
+    expect(door.seen.keys).toEqual(['right']);
+    expect(sessionStorage.getItem(STORAGE.key)).toBe('right');
+    expect($('scan-step').hidden).toBe(false);
+    const select = $<HTMLSelectElement>('event');
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      expect.stringMatching(/^Harbour Lights · Sydney · /),
+      expect.stringMatching(/^River Nights · Brisbane · /),
+    ]);
+    expect($('result').textContent).toContain(t.ready);
+
+    select.value = '2';
+    select.dispatchEvent(new Event('change'));
+    expect(sessionStorage.getItem(STORAGE.event)).toBe('2');
+    $<HTMLInputElement>('code').value = ' TP1.1.2.abc ';
+    await submit('code-form');
+    expect(door.seen.checkIns).toEqual([{ code: 'TP1.1.2.abc', eventId: 2 }]);
+    expect($('result').dataset.tone).toBe('ok');
+    expect($('result').querySelector('.verdict')?.textContent).toBe('ADMITTED');
+    expect($('result').textContent).toContain('Holder: Alice');
+    expect($<HTMLInputElement>('code').value).toBe('');
+  });
+
+  it('says the key is wrong and stays on the key step', async () => {
+    const door = fakeDoor();
+    await start(door);
+    $<HTMLInputElement>('scanner-key').value = 'wrong';
+    await submit('key-form');
+    expect($('key-step').hidden).toBe(false);
+    expect($('key-error').textContent).toBe(t.wrongKey);
+    expect(sessionStorage.getItem(STORAGE.key)).toBeNull();
+  });
+
+  it('goes straight to scanning with the key kept in this tab, on the event picked before', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    sessionStorage.setItem(STORAGE.event, '2');
+    await start(fakeDoor());
+    expect($('key-step').hidden).toBe(true);
+    expect($<HTMLSelectElement>('event').value).toBe('2');
+  });
+
+  it('returns to the key step when the server stops accepting the key during a scan', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    await start(fakeDoor(EVENTS, { kind: 'unauthorized' }));
+    $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
+    await submit('code-form');
+    expect($('scan-step').hidden).toBe(true);
+    expect($('key-error').textContent).toBe(t.wrongKey);
+    expect(sessionStorage.getItem(STORAGE.key)).toBeNull();
+  });
+
+  it('shows INVALID for a pass the server refuses, and a network message when it cannot be reached', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    await start(fakeDoor(EVENTS, { kind: 'invalid' }));
+    $<HTMLInputElement>('code').value = 'nonsense';
+    await submit('code-form');
+    expect($('result').dataset.tone).toBe('bad');
+    expect($('result').querySelector('.verdict')?.textContent).toBe('INVALID');
+
+    document.body.innerHTML = /<body>([\s\S]*)<\/body>/.exec(html)![1];
+    await start(fakeDoor(EVENTS, { kind: 'network' }));
+    $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
+    await submit('code-form');
+    expect($('result').textContent).toBe(t.network);
+  });
+
+  it('asks to pick an event when there is none to pick', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const door = fakeDoor({ kind: 'events', events: [] });
+    await start(door);
+    expect($('no-events').hidden).toBe(false);
+    $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
+    await submit('code-form');
+    expect($('result').textContent).toBe(t.pickEvent);
+    expect(door.seen.checkIns).toEqual([]);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The door scanner page's behaviour (index.html's elements): the key step (the scanner key is kept in
+ * the tab's sessionStorage only), the event picker (the last pick is remembered), the code form (a
+ * USB/phone scanner types the pass and Enter), the camera button and the result panel.
+ * All server calls go through a {@link Door}; the verdicts come from verdict.ts.
+ */
+import { cameraSupported, createCamera, type Camera } from './camera';
+import type { Door } from './door-api';
+import type { Formats, Texts } from './i18n';
+import { checkInVerdict, message } from './verdict';
+import { renderVerdict } from './view';
+
+/** sessionStorage keys. */
+export const STORAGE = { key: 'tp.scanner.key', event: 'tp.scanner.event' } as const;
+
+export interface ScannerDeps {
+  doc: Document;
+  texts: Texts;
+  formats: Formats;
+  /** The tab's sessionStorage. */
+  storage: Storage;
+  /** The door for a scanner key (onlineDoor in the page). */
+  doorFor: (key: string) => Door;
+  /** Defaults to the camera where the browser can scan; tests leave it out. */
+  camera?: (video: HTMLVideoElement, onCode: (code: string) => Promise<void>) => Camera | null;
+}
+
+function byId<T extends HTMLElement>(doc: Document, id: string): T {
+  const node = doc.getElementById(id);
+  if (!node) throw new Error(`scanner: #${id} is missing from index.html`);
+  return node as T;
+}
+
+/** Wires the page; resolves once the first step is shown (events loaded when a key was kept). */
+export async function startScanner(deps: ScannerDeps): Promise<void> {
+  const { doc, texts: t, formats, storage } = deps;
+  const keyStep = byId(doc, 'key-step');
+  const scanStep = byId(doc, 'scan-step');
+  const keyForm = byId<HTMLFormElement>(doc, 'key-form');
+  const keyInput = byId<HTMLInputElement>(doc, 'scanner-key');
+  const keyError = byId(doc, 'key-error');
+  const eventSelect = byId<HTMLSelectElement>(doc, 'event');
+  const noEvents = byId(doc, 'no-events');
+  const codeForm = byId<HTMLFormElement>(doc, 'code-form');
+  const codeInput = byId<HTMLInputElement>(doc, 'code');
+  const result = byId(doc, 'result');
+  const cameraButton = byId<HTMLButtonElement>(doc, 'camera');
+  const video = byId<HTMLVideoElement>(doc, 'video');
+
+  let door: Door | null = null;
+  let camera: Camera | null = null;
+  let busy = false;
+  const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(result, verdict);
+  const ready = () => show(message('idle', t.ready, t.readyDetail));
+
+  const toKeyStep = (error: string) => {
+    camera?.stop();
+    cameraButton.textContent = t.camera;
+    door = null;
+    storage.removeItem(STORAGE.key);
+    scanStep.hidden = true;
+    keyStep.hidden = false;
+    keyError.textContent = error;
+    keyInput.value = '';
+    keyInput.focus();
+  };
+
+  /** Loads the events with the current key and shows the scan step; false when it could not. */
+  const loadEvents = async (): Promise<boolean> => {
+    if (!door) return false;
+    const outcome = await door.events();
+    if (outcome.kind === 'unauthorized') {
+      toKeyStep(t.wrongKey);
+      return false;
+    }
+    if (outcome.kind !== 'events') {
+      keyStep.hidden = false;
+      keyError.textContent = t.network;
+      return false;
+    }
+    const saved = storage.getItem(STORAGE.event);
+    eventSelect.replaceChildren(
+      ...outcome.events.map((ev) => {
+        const option = doc.createElement('option');
+        option.value = String(ev.id);
+        option.textContent = `${ev.name} · ${ev.city} · ${formats.date(ev.startsAt)}`;
+        return option;
+      }),
+    );
+    if (saved && outcome.events.some((ev) => String(ev.id) === saved)) eventSelect.value = saved;
+    noEvents.hidden = outcome.events.length > 0;
+    keyStep.hidden = true;
+    scanStep.hidden = false;
+    ready();
+    codeInput.focus();
+    return true;
+  };
+
+  /** Checks one pass text at the picked event and shows the verdict. */
+  const check = async (raw: string) => {
+    const code = raw.trim();
+    if (!code || busy || !door) return;
+    if (!eventSelect.value) return show(message('bad', t.pickEvent));
+    busy = true;
+    show(message('busy', t.checking));
+    try {
+      const outcome = await door.checkIn(code, Number(eventSelect.value));
+      if (outcome.kind === 'unauthorized') return toKeyStep(t.wrongKey);
+      show(checkInVerdict(outcome, t, formats));
+      if (outcome.kind === 'event_not_found') void loadEvents();
+    } finally {
+      busy = false;
+    }
+  };
+
+  keyForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const key = keyInput.value.trim();
+    if (!key) return;
+    storage.setItem(STORAGE.key, key);
+    door = deps.doorFor(key);
+    keyError.textContent = '';
+    void loadEvents();
+  });
+  codeForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void check(codeInput.value).finally(() => {
+      codeInput.value = '';
+      codeInput.focus();
+    });
+  });
+  eventSelect.addEventListener('change', () => {
+    storage.setItem(STORAGE.event, eventSelect.value);
+    ready();
+  });
+  byId(doc, 'change-key').addEventListener('click', () => toKeyStep(''));
+
+  const makeCamera = deps.camera ?? ((v, onCode) => (cameraSupported() ? createCamera(v, onCode) : null));
+  camera = makeCamera(video, check);
+  if (camera) {
+    const cam = camera;
+    cameraButton.hidden = false;
+    cameraButton.addEventListener('click', () => {
+      if (cam.running) {
+        cam.stop();
+        cameraButton.textContent = t.camera;
+        return;
+      }
+      cam.start().then(
+        () => (cameraButton.textContent = t.stopCamera),
+        () => show(message('bad', t.cameraError)),
+      );
+    });
+  }
+
+  const kept = storage.getItem(STORAGE.key);
+  if (kept) {
+    door = deps.doorFor(kept);
+    await loadEvents();
+  } else {
+    keyStep.hidden = false;
+    keyInput.focus();
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { catalogues, formatsFor } from './i18n';
+import { answerVerdict, checkInVerdict, grouped } from './verdict';
+
+const t = catalogues.en;
+const formats = { ...formatsFor('en'), time: (iso: string) => `T(${iso})` };
+const ticket = (userTicketId: number, ticketName: string) => ({ userTicketId, ticketName });
+const none = { admitted: [], alreadyUsed: [], listedForResale: [] };
+
+describe('scan verdicts', () => {
+  it('groups repeated ticket names', () => {
+    expect(grouped([ticket(1, 'GA'), ticket(2, 'VIP'), ticket(3, 'GA')])).toEqual(['2 × GA', 'VIP']);
+  });
+
+  it('admits in green, and still lists tickets used before and those listed for resale', () => {
+    const v = answerVerdict(
+      {
+        holderName: 'Alice Example',
+        admitted: [ticket(1, 'GA'), ticket(2, 'GA')],
+        alreadyUsed: [{ ...ticket(3, 'VIP'), usedAt: '2026-11-23T10:00:00.000Z' }],
+        listedForResale: [ticket(4, 'GA')],
+      },
+      t,
+      formats,
+    );
+    expect(v).toMatchObject({ tone: 'ok', title: 'ADMITTED', detail: '2 tickets', holder: 'Holder: Alice Example' });
+    expect(v.lists).toEqual([
+      { items: ['2 × GA'] },
+      { heading: t.alsoUsed, items: ['VIP · used T(2026-11-23T10:00:00.000Z)'] },
+      { heading: t.alsoListed, items: ['GA'] },
+    ]);
+    expect(v.buzz).toBe(120);
+  });
+
+  it('says ALREADY USED in amber when nothing was admitted but something was used', () => {
+    const v = answerVerdict(
+      { ...none, holderName: 'Bo', alreadyUsed: [{ ...ticket(1, 'GA'), usedAt: '2026-11-23T10:00:00.000Z' }] },
+      t,
+      formats,
+    );
+    expect(v).toMatchObject({ tone: 'warn', title: 'ALREADY USED', detail: '1 ticket' });
+  });
+
+  it('says LISTED FOR RESALE when the only tickets are on sale, and NO TICKET when there are none', () => {
+    expect(answerVerdict({ ...none, holderName: 'Bo', listedForResale: [ticket(1, 'GA')] }, t, formats)).toMatchObject({
+      tone: 'warn',
+      title: 'LISTED FOR RESALE',
+      detail: t.listedDetail,
+    });
+    expect(answerVerdict({ ...none, holderName: 'Bo' }, t, formats)).toMatchObject({
+      tone: 'bad',
+      title: 'NO TICKET',
+      holder: 'Holder: Bo',
+    });
+  });
+
+  it('turns every other outcome into a red message', () => {
+    expect(checkInVerdict({ kind: 'invalid' }, t, formats)).toMatchObject({ tone: 'bad', title: 'INVALID' });
+    expect(checkInVerdict({ kind: 'event_not_found' }, t, formats).title).toBe(t.eventNotFound);
+    expect(checkInVerdict({ kind: 'too_many' }, t, formats).title).toBe(t.tooMany);
+    expect(checkInVerdict({ kind: 'network' }, t, formats).title).toBe(t.network);
+    expect(checkInVerdict({ kind: 'failed', status: 500 }, t, formats).title).toBe(t.failed);
+  });
+
+  it('speaks Spanish with the Spanish catalogue', () => {
+    expect(
+      answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),
+    ).toMatchObject({ title: 'ADMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * What the result panel shows: a pure function from a scan's outcome to a {@link Verdict}
+ * (colour, big word, detail, holder, lists, vibration). The page renders it (view.ts).
+ */
+import type { CheckInOutcome, CheckInResponse } from './door-api';
+import { fill, type Formats, type Texts } from './i18n';
+
+/** idle/busy: grey; ok: green; warn: amber (used, listed for resale); bad: red. */
+export type Tone = 'idle' | 'busy' | 'ok' | 'warn' | 'bad';
+
+export interface Verdict {
+  tone: Tone;
+  /** The big word: ADMITTED, ALREADY USED, INVALID… */
+  title: string;
+  detail?: string;
+  /** "Holder: Alice Example". */
+  holder?: string;
+  /** Lists under the verdict, each with an optional heading. */
+  lists: { heading?: string; items: string[] }[];
+  /** navigator.vibrate pattern, milliseconds. */
+  buzz?: number | number[];
+}
+
+const GOOD_BUZZ = 120;
+const WARN_BUZZ = [80, 60, 80];
+const BAD_BUZZ = [200, 80, 200];
+
+type Ticket = { ticketName: string };
+
+/** "2 × General Admission", "VIP" for one. */
+export function grouped(tickets: Ticket[]): string[] {
+  const counts = new Map<string, number>();
+  for (const t of tickets) counts.set(t.ticketName, (counts.get(t.ticketName) ?? 0) + 1);
+  return [...counts].map(([name, n]) => (n > 1 ? `${n} × ${name}` : name));
+}
+
+const count = (t: Texts, n: number) => (n === 1 ? t.ticketsOne : fill(t.ticketsMany, { n }));
+
+/** A plain verdict with no lists (ready, checking, messages). */
+export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
+
+/** The verdict of a server answer: admitted wins, then already used, then listed for resale, else no ticket. */
+export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Formats): Verdict {
+  const { admitted, alreadyUsed, listedForResale, holderName } = answer;
+  const holder = `${t.holder}: ${holderName}`;
+  const used = alreadyUsed.map((x) => `${x.ticketName} · ${fill(t.usedAt, { time: formats.time(x.usedAt) })}`);
+  const listed = listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : [];
+  if (admitted.length > 0) {
+    return {
+      tone: 'ok',
+      title: t.admitted,
+      detail: count(t, admitted.length),
+      holder,
+      lists: [
+        { items: grouped(admitted) },
+        ...(alreadyUsed.length ? [{ heading: t.alsoUsed, items: used }] : []),
+        ...listed,
+      ],
+      buzz: GOOD_BUZZ,
+    };
+  }
+  if (alreadyUsed.length > 0) {
+    return {
+      tone: 'warn',
+      title: t.alreadyUsed,
+      detail: count(t, alreadyUsed.length),
+      holder,
+      lists: [{ items: used }, ...listed],
+      buzz: WARN_BUZZ,
+    };
+  }
+  if (listedForResale.length > 0) {
+    return {
+      tone: 'warn',
+      title: t.listed,
+      detail: t.listedDetail,
+      holder,
+      lists: [{ items: grouped(listedForResale) }],
+      buzz: WARN_BUZZ,
+    };
+  }
+  return { tone: 'bad', title: t.noTicket, detail: t.noTicketDetail, holder, lists: [], buzz: BAD_BUZZ };
+}
+
+/** The verdict of any scan outcome but `unauthorized` (which sends the page back to the key step). */
+export function checkInVerdict(
+  outcome: Exclude<CheckInOutcome, { kind: 'unauthorized' }>,
+  t: Texts,
+  formats: Formats,
+): Verdict {
+  switch (outcome.kind) {
+    case 'answered':
+      return answerVerdict(outcome.answer, t, formats);
+    case 'invalid':
+      return { ...message('bad', t.invalid, t.invalidDetail), buzz: BAD_BUZZ };
+    case 'event_not_found':
+      return message('bad', t.eventNotFound);
+    case 'too_many':
+      return message('bad', t.tooMany);
+    case 'network':
+      return message('bad', t.network);
+    case 'failed':
+      return message('bad', t.failed);
+  }
+}

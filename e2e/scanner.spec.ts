@@ -1,0 +1,106 @@
+/**
+ * The door scanner (/scanner, the built app of apps/panel/src/scanner) as door staff use it: a wrong
+ * key is refused, the right one lists the events; a holder's pass code (read from their QR image,
+ * GET /v1/auth/access/qr) typed with Enter admits their tickets once, then says ALREADY USED.
+ */
+import { expect, test } from '@playwright/test';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+import type { MyTicket } from '@tp/contract';
+import { apiSignIn, baseUrl, type Tokens } from './support';
+
+const scannerKey = () => process.env.E2E_SCANNER_KEY!;
+
+/** The pass text the holder's QR shows right now, decoded from the PNG the panel displays. */
+async function passCode(tokens: Tokens): Promise<string> {
+  const r = await fetch(`${baseUrl()}/v1/auth/access/qr`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  });
+  expect(r.status).toBe(200);
+  const base64 = (await r.text()).replace(/^data:image\/png;base64,/, '');
+  const { data, info } = await sharp(Buffer.from(base64, 'base64'))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const qr = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!qr) throw new Error('the QR pass did not decode');
+  expect(qr.data).toMatch(/^TP1\./);
+  return qr.data;
+}
+
+/** An event the door admits to where the holder holds an unused ticket: its option label's start. */
+async function eventToAdmit(tokens: Tokens): Promise<string> {
+  const events = (await (
+    await fetch(`${baseUrl()}/v1/access/events`, { headers: { 'x-scanner-key': scannerKey() } })
+  ).json()) as { name: string; city: string }[];
+  const tickets = (await (
+    await fetch(`${baseUrl()}/v1/list/ticket_listing?status=UPCOMING`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    })
+  ).json()) as MyTicket[];
+  const unused = tickets.filter((t) => t.eventAccessStatus === 'UNUSED');
+  const event = events.find((e) => unused.some((t) => t.eventName === e.name && t.eventCity === e.city));
+  if (!event) throw new Error('the holder has no unused ticket for an event the door lists');
+  return `${event.name} · ${event.city}`;
+}
+
+test('door staff admit a holder once: wrong key refused, ADMITTED, then ALREADY USED', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    // The refused key and the invalid pass are logged by Chromium as failed loads (401, 400): expected.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const alice = await apiSignIn('alice@example.com');
+  const eventLabel = await eventToAdmit(alice);
+
+  await page.goto(`${baseUrl()}/scanner`);
+  await expect(page.getByRole('heading', { name: 'Door scanner' })).toBeVisible();
+  const key = page.getByLabel('Scanner key');
+  await key.fill('not-the-key');
+  await page.getByRole('button', { name: 'Start scanning' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Wrong scanner key.');
+
+  await key.fill(scannerKey());
+  await page.getByRole('button', { name: 'Start scanning' }).click();
+  const eventSelect = page.getByLabel('Event');
+  await expect(eventSelect).toBeVisible();
+  const option = eventSelect.locator('option', { hasText: eventLabel });
+  const eventId = await option.first().getAttribute('value');
+  expect(eventId).toMatch(/^\d+$/);
+  await eventSelect.selectOption(eventId ?? '');
+  await expect(page.getByRole('status')).toContainText('Ready');
+
+  const code = page.getByLabel('Pass code');
+  await code.fill(await passCode(alice));
+  await code.press('Enter');
+  const result = page.getByRole('status');
+  await expect(result.locator('.verdict')).toHaveText('ADMITTED');
+  await expect(result).toContainText('Holder:');
+  await expect(code).toHaveValue('');
+  await expect(code).toBeFocused();
+
+  // The same holder again (a fresh code of the same pass): nothing left to admit.
+  await code.fill(await passCode(alice));
+  await code.press('Enter');
+  await expect(result.locator('.verdict')).toHaveText('ALREADY USED');
+
+  // Not a pass at all.
+  await code.fill('TP1.not.a.pass');
+  await code.press('Enter');
+  await expect(result.locator('.verdict')).toHaveText('INVALID');
+
+  // The key stays for this tab: a reload goes straight to scanning, on the same event.
+  await page.reload();
+  await expect(eventSelect).toBeVisible();
+  await expect(eventSelect.locator('option:checked')).toContainText(eventLabel);
+  expect(problems, 'no script errors or CSP violations').toEqual([]);
+});
+
+test('the scanner speaks Spanish with ?lang=es', async ({ page }) => {
+  await page.goto(`${baseUrl()}/scanner?lang=es`);
+  await expect(page).toHaveTitle('Control de acceso');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByLabel('Clave del escáner')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'English' })).toHaveAttribute('href', '?lang=en');
+});
