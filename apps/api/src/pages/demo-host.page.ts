@@ -1,9 +1,11 @@
 /**
  * The demo host page served at `/`: an organiser's own web site that embeds the panel through the
  * loader (`/embed.js`), as a modal (the "My tickets" buttons) and inline (the "Your tickets" section).
- * The loader's onClose / onLogout callbacks write into a visible status line, so a person (or a test)
+ * The page's own script (apps/panel/src/demo-host, built to /demo-host.js) mounts the inline panel and
+ * writes the loader's onClose / onLogout callbacks into a visible status line, so a person (or a test)
  * sees them fire. `?lang=es` shows the page and the panel in Spanish; `?noembed=1` leaves the loader
- * out (the same page without the panel, the baseline of the benchmark's Lighthouse comparison).
+ * and that script out (the same page without the panel, the baseline of the benchmark's Lighthouse
+ * comparison). No inline script.
  */
 import { escapeHtml as e } from './html.js';
 
@@ -65,15 +67,7 @@ export function renderDemoHostPage(opts: {
 }): string {
   const t = TEXT[opts.lang];
   const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
-<script>
-(function () {
-  var status = document.getElementById('panel-status');
-  var say = function (text) { status.textContent = text + ' · ' + new Date().toLocaleTimeString(); };
-  TicketPanel.onClose = function () { say(${JSON.stringify(t.closed)}); };
-  TicketPanel.onLogout = function () { say(${JSON.stringify(t.loggedOut)}); };
-  TicketPanel.mount(document.getElementById('ticket-panel-inline'), { tab: 'MY_TICKET' });
-})();
-</script>
+<script src="${e(opts.panelOrigin)}/demo-host.js"></script>
 `;
   const cards = EVENTS.map(
     (ev) =>
@@ -102,7 +96,7 @@ main{max-width:1024px;margin:0 auto;padding:32px 20px}
 .card{background:#fff;border-radius:16px;overflow:hidden;box-shadow:0 6px 20px rgba(30,27,75,.08)}.card img{display:block;width:100%;height:auto}
 .card div{padding:12px 14px;display:flex;flex-direction:column}.card span{color:#5b5675;font-size:.9rem}
 .inline{margin-top:40px}.inline-frame{border:1px solid #e4defa;border-radius:18px;overflow:hidden;background:#fff}
-.status{margin-top:24px;padding:12px 16px;border-radius:12px;background:#efeaff}
+.status{margin-top:24px;padding:12px 16px;border-radius:12px;background:#efeaff}.status h2{font-size:1rem;margin:0 0 4px}.status p{margin:0}
 footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
 </style>
 </head>
@@ -129,8 +123,8 @@ footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
     <div id="ticket-panel-inline" class="inline-frame"></div>
   </section>
   <section class="status" aria-labelledby="status-title">
-    <h2 id="status-title" style="font-size:1rem;margin:0 0 4px">${t.status}</h2>
-    <p id="panel-status" role="status" aria-live="polite" style="margin:0">${t.idle}</p>
+    <h2 id="status-title">${t.status}</h2>
+    <p id="panel-status" role="status" aria-live="polite" data-closed="${e(t.closed)}" data-logged-out="${e(t.loggedOut)}">${t.idle}</p>
   </section>
 </main>
 <footer>${t.foot}</footer>

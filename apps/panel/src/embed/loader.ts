@@ -246,7 +246,9 @@ const api = {
     return modal !== null;
   },
 };
-(window as unknown as { TicketPanel: typeof api }).TicketPanel = api;
+/** The type of `window.TicketPanel` (for host-page scripts written in TypeScript, e.g. the demo host's). */
+export type TicketPanelApi = typeof api;
+(window as unknown as { TicketPanel: TicketPanelApi }).TicketPanel = api;
 
 // A host link such as ?PANEL_TAB=QR opens the panel on that screen.
 const initial = new URLSearchParams(window.location.search);
