@@ -3,13 +3,21 @@
  * key is refused, the right one lists the events; a holder's pass code (read from their QR image,
  * GET /v1/auth/access/qr) typed with Enter admits their tickets once, then says ALREADY USED.
  */
-import { expect, test } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import type { MyTicket } from '@tp/contract';
 import { apiSignIn, baseUrl, type Tokens } from './support';
 
 const scannerKey = () => process.env.E2E_SCANNER_KEY!;
+
+/** WCAG 2.1 A/AA violations on the page as it is now (the verdict colours included). */
+async function expectAccessible(page: Page, what: string) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.map((v) => `${what}: ${v.id} ${v.help} (${v.nodes[0]?.target.join(' ')})`);
+  expect(found, found.join('\n')).toEqual([]);
+}
 
 /** The pass text the holder's QR shows right now, decoded from the PNG the panel displays. */
 async function passCode(tokens: Tokens): Promise<string> {
@@ -60,6 +68,7 @@ test('door staff admit a holder once: wrong key refused, ADMITTED, then ALREADY 
   await key.fill('not-the-key');
   await page.getByRole('button', { name: 'Start scanning' }).click();
   await expect(page.getByRole('alert')).toHaveText('Wrong scanner key.');
+  await expectAccessible(page, 'key step');
 
   await key.fill(scannerKey());
   await page.getByRole('button', { name: 'Start scanning' }).click();
@@ -79,16 +88,19 @@ test('door staff admit a holder once: wrong key refused, ADMITTED, then ALREADY 
   await expect(result).toContainText('Holder:');
   await expect(code).toHaveValue('');
   await expect(code).toBeFocused();
+  await expectAccessible(page, 'admitted');
 
   // The same holder again (a fresh code of the same pass): nothing left to admit.
   await code.fill(await passCode(alice));
   await code.press('Enter');
   await expect(result.locator('.verdict')).toHaveText('ALREADY USED');
+  await expectAccessible(page, 'already used');
 
   // Not a pass at all.
   await code.fill('TP1.not.a.pass');
   await code.press('Enter');
   await expect(result.locator('.verdict')).toHaveText('INVALID');
+  await expectAccessible(page, 'invalid');
 
   // The key stays for this tab: a reload goes straight to scanning, on the same event.
   await page.reload();
@@ -97,10 +109,12 @@ test('door staff admit a holder once: wrong key refused, ADMITTED, then ALREADY 
   expect(problems, 'no script errors or CSP violations').toEqual([]);
 });
 
-test('the scanner speaks Spanish with ?lang=es', async ({ page }) => {
+test('the scanner speaks Spanish with ?lang=es, in dark mode too', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${baseUrl()}/scanner?lang=es`);
   await expect(page).toHaveTitle('Control de acceso');
   await expect(page.locator('html')).toHaveAttribute('lang', 'es');
   await expect(page.getByLabel('Clave del escáner')).toBeVisible();
   await expect(page.getByRole('link', { name: 'English' })).toHaveAttribute('href', '?lang=en');
+  await expectAccessible(page, 'es dark key step');
 });
