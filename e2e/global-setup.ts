@@ -4,7 +4,7 @@
  * files; the server's URL is E2E_BASE_URL, its scanner key E2E_SCANNER_KEY. Everything is stopped at the end.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
@@ -14,6 +14,9 @@ import { freePort } from '../scripts/postgres.js';
 const SCANNER_KEY = 'e2e-door-scanner-key';
 
 export default async function globalSetup() {
+  for (const built of ['apps/api/dist/server.js', 'apps/panel/dist/index.html', 'apps/panel/dist/scanner/index.html']) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build before the Playwright specs`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'tp-e2e-'));
   const mailDir = join(dir, 'mail');
   mkdirSync(mailDir);
