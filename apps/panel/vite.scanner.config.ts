@@ -6,12 +6,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import { resolveContractSource } from './vite.shared.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('src/scanner', import.meta.url)),
   base: '/scanner/',
   resolve: resolveContractSource,
+  // Brotli and gzip copies, served by Accept-Encoding like the panel's.
+  plugins: [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
   publicDir: false,
   build: {
     outDir: fileURLToPath(new URL('dist/scanner', import.meta.url)),
