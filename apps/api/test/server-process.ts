@@ -26,7 +26,8 @@ const apiRoot = resolve(import.meta.dirname, '..');
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-proc-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // `source`: @tp/contract from its TypeScript source, like the rest of the tests (decision 008).
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: apiRoot,
     env: {
       PATH: process.env.PATH,
