@@ -227,7 +227,10 @@ describe('buying and redeeming', () => {
     expect(bought.status).toBe(200);
     expect(bought.code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect((await holders([a.userTicketId]))[0].holder_id).toBeNull();
-    expect((await t.app.services.resale.payoutsOf(1))[0]).toMatchObject({ amountCents: 8000, currencyCode: 'AUD' });
+    expect((await t.app.services.resale.orders.payoutsOf(1))[0]).toMatchObject({
+      amountCents: 8000,
+      currencyCode: 'AUD',
+    });
     const sold = await get(alice, '/v1/resell/tickets/sold');
     expect(sold[0].soldDate).not.toBeNull();
     // The e-mailed PDF holds the code.
@@ -280,7 +283,7 @@ describe('buying and redeeming', () => {
       `select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never,
     )) as unknown as { rows: { n: number }[] };
     expect(counts.rows[0].n).toBe(1);
-    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
+    expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
 
   it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
@@ -314,7 +317,7 @@ describe('buying and redeeming', () => {
     const replay = await start();
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toContain(`/resale/done/${orderOf(s1)}`);
-    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
+    expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
 
   it('the same code redeemed twice in parallel: one redemption', async () => {
