@@ -124,7 +124,7 @@ export async function buildApp(deps: AppDeps) {
     now,
     userEmail: async (id) => (await profile.me(id)).email,
   });
-  const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts });
+  const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts, log: app.log });
   const resale = { listings, orders, payoutAccounts, webhook };
 
   const panelConfig = async (): Promise<PanelConfig> => {

@@ -205,6 +205,10 @@ describe('listing', () => {
     expect(two.statusCode).toBe(200);
     expect(two.json()).toEqual(one.json());
     expect(await get(alice, '/v1/resell/ticket/sales')).toHaveLength(1);
+    // The key with other parameters is another request: 422, as Stripe's API answers.
+    const other = await list(alice, a, 60, 1, { 'idempotency-key': 'k-1' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ message: 'api.idempotency_key_reused' });
   });
 
   it('the payout state: empty secret before onboarding, verified after', async () => {

@@ -92,10 +92,12 @@ export function createListingService(deps: ListingDeps) {
 
     /**
      * POST /resell: lists `amountCount` tickets of the type of `userTicketId` at `price` each.
-     * Honours `Idempotency-Key`: a repeated key returns the first listing.
+     * Honours `Idempotency-Key`: the same request with a key already used returns the first listing; the key
+     * with other parameters (ticket, quantity, price, currency) answers `api.idempotency_key_reused` (422).
      * @throws AppError `api.resell.create.no_stripe` (403), `api.resell.create.already_listed` (409),
      *   `api.resell.create.not_resellable` (409), `api.resell.not_supported_country` (400), `invalid_prices` (400),
-     *   `api.resell.create.quantity_exceeded` (400), `api.invalid_request_body` (400, currency mismatch).
+     *   `api.resell.create.quantity_exceeded` (400), `api.invalid_request_body` (400, currency mismatch),
+     *   `api.idempotency_key_reused` (422).
      */
     async create(
       userId: number,
@@ -104,7 +106,17 @@ export function createListingService(deps: ListingDeps) {
     ) {
       if (idempotencyKey) {
         const existing = await repo.listingByIdempotencyKey(db, userId, idempotencyKey);
-        if (existing) return { shareLinkUrl: shareUrl(existing.shareToken) };
+        if (existing) return sameListingRequest(existing);
+      }
+      /** The listing a key already made, if this request is the one it was made for (else 422). */
+      async function sameListingRequest(listing: ListingRow) {
+        const same =
+          listing.quantity === input.amountCount &&
+          listing.priceCents === toCents(input.price) &&
+          listing.currencyCode === input.currencyCode.toUpperCase() &&
+          (await repo.listingHasTicket(db, listing.id, input.userTicketId));
+        if (!same) throw new AppError('api.idempotency_key_reused');
+        return { shareLinkUrl: shareUrl(listing.shareToken) };
       }
       const account = await repo.payoutAccount(db, userId);
       if (!account || account.status !== 'VERIFIED') throw new AppError('api.resell.create.no_stripe');
@@ -147,7 +159,7 @@ export function createListingService(deps: ListingDeps) {
         // Another request listed the same ticket (or used the same key) between our check and insert.
         if ((err as { code?: string }).code === '23505') {
           const again = idempotencyKey ? await repo.listingByIdempotencyKey(db, userId, idempotencyKey) : undefined;
-          if (again) return { shareLinkUrl: shareUrl(again.shareToken) };
+          if (again) return sameListingRequest(again);
           throw new AppError('api.resell.create.already_listed');
         }
         throw err;

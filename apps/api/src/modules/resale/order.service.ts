@@ -12,9 +12,48 @@ import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../pro
 import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
 import { resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
-import { resaleRepository as repo } from './resale.repository.js';
+import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
 import { displayName, hashCode, newCode } from './resale.code.js';
+
+type OrderDetail = NonNullable<Awaited<ReturnType<typeof repo.order>>>;
+
+/** What a buyer asked for; an idempotency key is bound to it (amounts in minor units). */
+interface PurchaseRequest {
+  listingId: number;
+  quantity: number;
+  totalCents: number;
+  currencyCode: string;
+  buyerEmail: string;
+}
+const samePurchase = (order: OrderRow, r: PurchaseRequest): boolean =>
+  order.listingId === r.listingId &&
+  order.quantity === r.quantity &&
+  order.totalCents === r.totalCents &&
+  order.currencyCode === r.currencyCode &&
+  order.buyerEmail.toLowerCase() === r.buyerEmail.toLowerCase();
+
+/** A payment as the provider reports it (minor units, ISO 4217 upper case). */
+export interface ProviderPayment {
+  sessionId: string;
+  amountTotalCents: number | null;
+  currencyCode: string | null;
+  /** The money was collected. */
+  paid: boolean;
+}
+
+/** Why a reported payment does not pay this order (spec rule: money moves only after amount, currency and order match), or null. */
+export function paymentMismatch(order: OrderRow, p: ProviderPayment): string | null {
+  if (!p.paid) return 'not_paid';
+  if (!order.checkoutSessionId || order.checkoutSessionId !== p.sessionId) return 'session';
+  if (p.amountTotalCents !== order.totalCents) return 'amount';
+  if (p.currencyCode !== order.currencyCode) return 'currency';
+  return null;
+}
+
+/** The outcome of settling an order. */
+export type Settlement =
+  { status: 'paid'; code: string } | { status: 'already' } | { status: 'mismatch'; reason: string };
 
 export interface OrderDeps {
   database: Database;
@@ -30,19 +69,28 @@ export function createOrderService(deps: OrderDeps) {
   const { config, payouts, now } = deps;
   const db = deps.database.db;
 
-  /** Pays an order: the one transaction that moves tickets from the seller to a code. Returns the code once. */
-  async function payOrder(orderId: string): Promise<{ code: string } | null> {
+  /**
+   * Pays an order: the one transaction that moves tickets from the seller to a code. With `payment`
+   * (a provider's report), the order is paid only when that payment is of the order's own checkout
+   * session, for its amount and currency; otherwise it stays PENDING and the mismatch is returned.
+   * Returns the code once (`paid`), `already` when the order was not PENDING.
+   * @throws AppError `api.resell.order_not_found` (404), `api.resell.listing_unavailable` (409: the
+   *   tickets went to someone else; the order is marked FAILED).
+   */
+  async function settle(orderId: string, payment?: ProviderPayment): Promise<Settlement> {
     const at = now();
     const code = newCode();
     const result = await db.transaction(async (tx) => {
       const row = await repo.order(tx, orderId, true);
       if (!row) throw new AppError('api.resell.order_not_found');
-      if (row.order.status !== 'PENDING') return null;
+      if (row.order.status !== 'PENDING') return { status: 'already' } as const;
+      const mismatch = payment && paymentMismatch(row.order, payment);
+      if (mismatch) return { status: 'mismatch', reason: mismatch } as const;
       const listing = await repo.lockListing(tx, row.listing.id);
       const ids = listing.status === 'LISTED' ? await repo.lockListedTickets(tx, listing.id, row.order.quantity) : [];
       if (ids.length < row.order.quantity) {
         await repo.markOrderFailed(tx, orderId);
-        return 'unavailable' as const;
+        return { status: 'unavailable' } as const;
       }
       await repo.sell(tx, {
         listing,
@@ -52,11 +100,17 @@ export function createOrderService(deps: OrderDeps) {
         payoutCents: row.order.totalCents - row.order.feeCents,
         at,
       });
-      return { row };
+      return { status: 'paid', row } as const;
     });
-    if (result === 'unavailable') throw new AppError('api.resell.listing_unavailable');
-    if (!result) return null;
-    const { order, event, type } = result.row;
+    if (result.status === 'unavailable') throw new AppError('api.resell.listing_unavailable');
+    if (result.status !== 'paid') return result;
+    await mailCode(result.row, code);
+    return { status: 'paid', code };
+  }
+
+  /** Mails the buyer the code and its PDF. */
+  async function mailCode(row: OrderDetail, code: string): Promise<void> {
+    const { order, event, type } = row;
     const lang: MailLocale = order.locale === 'es' ? 'es' : 'en';
     const redeemUrl = `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`;
     const pdf = await renderCodePdf({
@@ -79,54 +133,79 @@ export function createOrderService(deps: OrderDeps) {
         ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
         attachments: [{ filename: 'tickets-code.pdf', content: pdf, contentType: 'application/pdf' }],
       },
-      { log: deps.log, context: { orderId }, attempts: 3, backoffMs: 500 },
+      { log: deps.log, context: { orderId: order.id }, attempts: 3, backoffMs: 500 },
     );
-    return { code };
   }
 
   return {
-    payOrder,
+    /**
+     * The sandbox checkout's "Pay" (the sandbox page is the payment): pays a PENDING order.
+     * Returns the code once, null when the order was already settled.
+     * @throws AppError `api.resell.order_not_found` (404), `api.resell.listing_unavailable` (409).
+     */
+    async payOrder(orderId: string): Promise<{ code: string } | null> {
+      const r = await settle(orderId);
+      return r.status === 'paid' ? { code: r.code } : null;
+    },
 
     /**
-     * Starts a purchase from a share link: a PENDING order and the checkout URL. Honours an idempotency key.
-     * @throws AppError `api.resell.listing_not_found` (404), `api.resell.listing_unavailable` (409, not enough left).
+     * A payment the provider reports (signed webhook): pays the order only when the session, amount and
+     * currency are the order's (see `paymentMismatch`). A mismatch leaves the order PENDING.
+     * @throws AppError `api.resell.order_not_found` (404), `api.resell.listing_unavailable` (409).
+     */
+    confirmProviderPayment: (orderId: string, payment: ProviderPayment) => settle(orderId, payment),
+
+    /**
+     * Starts a purchase from a share link: a PENDING order and the checkout URL.
+     * The idempotency key (one per listing page shown) is bound to the request it was first used with:
+     * listing, quantity, total, currency and buyer e-mail. The same request again answers the same
+     * order (and checkout session); the key with any other parameters answers 422, as Stripe's API does.
+     * @throws AppError `api.resell.listing_not_found` (404), `api.resell.listing_unavailable` (409, not enough left),
+     *   `api.idempotency_key_reused` (422).
      */
     async startPurchase(
       token: string,
       input: { quantity: number; email: string; locale: string },
       idempotencyKey: string,
     ) {
-      const existing = await repo.orderByIdempotencyKey(db, idempotencyKey);
-      if (existing && existing.status !== 'PENDING')
-        return { orderId: existing.id, url: `${config.publicUrl}/resale/done/${existing.id}` };
       const row = await repo.listingByToken(db, token);
       if (!row) throw new AppError('api.resell.listing_not_found');
       const l = row.listing;
+      const unit = l.priceCents + l.feeCents;
+      const request: PurchaseRequest = {
+        listingId: l.id,
+        quantity: input.quantity,
+        totalCents: unit * input.quantity,
+        currencyCode: l.currencyCode,
+        buyerEmail: input.email,
+      };
+      let order = await repo.orderByIdempotencyKey(db, idempotencyKey);
+      if (order && !samePurchase(order, request)) throw new AppError('api.idempotency_key_reused');
+      if (order && order.status !== 'PENDING')
+        return { orderId: order.id, url: `${config.publicUrl}/resale/done/${order.id}` };
       if (l.status !== 'LISTED' || l.quantity - l.soldQuantity < input.quantity)
         throw new AppError('api.resell.listing_unavailable');
-      const unit = l.priceCents + l.feeCents;
-      const orderId =
-        existing?.id ??
-        (await repo.insertOrder(db, {
+      if (!order) {
+        order = await repo.insertOrder(db, {
+          ...request,
           id: randomUUID(),
-          listingId: l.id,
-          quantity: input.quantity,
-          buyerEmail: input.email,
           locale: input.locale === 'es' ? 'es' : 'en',
-          totalCents: unit * input.quantity,
           feeCents: l.feeCents * input.quantity,
-          currencyCode: l.currencyCode,
           status: 'PENDING',
           idempotencyKey,
           createdAt: now(),
-        }));
+        });
+        // A concurrent request with the same key but other parameters inserted first.
+        if (!samePurchase(order, request)) throw new AppError('api.idempotency_key_reused');
+      }
+      const orderId = order.id;
       const checkout = await payouts.createCheckout({
         orderId,
-        currencyCode: l.currencyCode,
-        unitAmountCents: unit,
-        quantity: input.quantity,
+        currencyCode: order.currencyCode,
+        unitAmountCents: order.totalCents / order.quantity,
+        quantity: order.quantity,
         productName: `${row.event.name} - ${row.type.name}`,
-        buyerEmail: input.email,
+        buyerEmail: order.buyerEmail,
         successUrl: `${config.publicUrl}/resale/done/${orderId}`,
         cancelUrl: `${config.publicUrl}/r/${token}`,
       });

@@ -86,10 +86,21 @@ export function resalePublicRoutes(
         return reply.redirect(url, 303);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        const text = resaleText(lang);
         return reply
           .code(err.status)
           .type(html)
-          .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).soldOut));
+          .send(
+            renderResaleMessage(
+              lang,
+              text.listing,
+              err.code === 'api.idempotency_key_reused'
+                ? text.keyReused
+                : err.code === 'api.resell.listing_not_found'
+                  ? text.notFound
+                  : text.soldOut,
+            ),
+          );
       }
     },
   );

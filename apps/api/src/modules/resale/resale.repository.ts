@@ -86,6 +86,14 @@ export const resaleRepository = {
       .where(and(eq(resaleListings.sellerId, sellerId), eq(resaleListings.idempotencyKey, key)));
     return row;
   },
+  /** Whether a ticket is (or was) one of a listing's tickets. */
+  async listingHasTicket(db: DbOrTx, listingId: number, userTicketId: number): Promise<boolean> {
+    const rows = await db
+      .select({ id: resaleListingTickets.userTicketId })
+      .from(resaleListingTickets)
+      .where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.userTicketId, userTicketId)));
+    return rows.length > 0;
+  },
   async insertListing(db: DbOrTx, row: typeof resaleListings.$inferInsert, ticketIds: number[]): Promise<ListingRow> {
     const [listing] = await db.insert(resaleListings).values(row).returning();
     await db
@@ -155,20 +163,17 @@ export const resaleRepository = {
   },
   /**
    * Inserts a PENDING order unless one with the same idempotency key exists (a double submit racing
-   * this one); returns the id of the order that holds the key.
+   * this one); returns the order that holds the key, which is the inserted one or the other.
    */
-  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<string> {
+  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<OrderRow> {
     const [inserted] = await db
       .insert(resaleOrders)
       .values(row)
       .onConflictDoNothing({ target: resaleOrders.idempotencyKey })
-      .returning({ id: resaleOrders.id });
-    if (inserted) return inserted.id;
-    const [held] = await db
-      .select({ id: resaleOrders.id })
-      .from(resaleOrders)
-      .where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
-    return held.id;
+      .returning();
+    if (inserted) return inserted;
+    const [held] = await db.select().from(resaleOrders).where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
+    return held;
   },
   async setCheckoutSession(db: DbOrTx, orderId: string, sessionId: string): Promise<void> {
     await db.update(resaleOrders).set({ checkoutSessionId: sessionId }).where(eq(resaleOrders.id, orderId));
