@@ -121,49 +121,41 @@ export function createListingService(deps: ListingDeps) {
       const account = await repo.payoutAccount(db, userId);
       if (!account || account.status !== 'VERIFIED') throw new AppError('api.resell.create.no_stripe');
       const at = now();
-      try {
-        const listing = await db.transaction(async (tx) => {
-          const row = await repo.ticketWithType(tx, input.userTicketId);
-          if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
-          if (row.listed) throw new AppError('api.resell.create.already_listed');
-          if (!ticketMayMove('resell', row, userId, at)) throw new AppError('api.resell.create.not_resellable');
-          if (!config.resaleCountries.includes(row.event.country))
-            throw new AppError('api.resell.not_supported_country');
-          if (input.currencyCode.toUpperCase() !== row.type.currencyCode)
-            throw new AppError('api.invalid_request_body');
-          const priceCents = toCents(input.price);
-          if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
-          const ids = await repo.lockEligible(tx, userId, row.type.id, row.ticket.id, at, input.amountCount);
-          // A concurrent listing committed while we waited for the row lock: our first read was stale.
-          if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
-          if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
-          return repo.insertListing(
-            tx,
-            {
-              sellerId: userId,
-              ticketTypeId: row.type.id,
-              quantity: ids.length,
-              priceCents,
-              feeCents: feeOf(priceCents),
-              currencyCode: row.type.currencyCode,
-              status: 'LISTED',
-              shareToken: randomBytes(12).toString('base64url'),
-              idempotencyKey: idempotencyKey ?? null,
-              listedAt: at,
-            },
-            ids,
-          );
-        });
-        return { shareLinkUrl: shareUrl(listing.shareToken) };
-      } catch (err) {
-        // Another request listed the same ticket (or used the same key) between our check and insert.
-        if ((err as { code?: string }).code === '23505') {
-          const again = idempotencyKey ? await repo.listingByIdempotencyKey(db, userId, idempotencyKey) : undefined;
-          if (again) return sameListingRequest(again);
-          throw new AppError('api.resell.create.already_listed');
-        }
-        throw err;
-      }
+      const written = await db.transaction(async (tx) => {
+        const row = await repo.ticketWithType(tx, input.userTicketId);
+        if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
+        if (row.listed) throw new AppError('api.resell.create.already_listed');
+        if (!ticketMayMove('resell', row, userId, at)) throw new AppError('api.resell.create.not_resellable');
+        if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
+        if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');
+        const priceCents = toCents(input.price);
+        if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
+        const ids = await repo.lockEligible(tx, userId, row.type.id, row.ticket.id, at, input.amountCount);
+        // A concurrent listing committed while we waited for the row lock: our first read was stale.
+        if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
+        if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
+        return repo.insertListing(
+          tx,
+          {
+            sellerId: userId,
+            ticketTypeId: row.type.id,
+            quantity: ids.length,
+            priceCents,
+            feeCents: feeOf(priceCents),
+            currencyCode: row.type.currencyCode,
+            status: 'LISTED',
+            shareToken: randomBytes(12).toString('base64url'),
+            idempotencyKey: idempotencyKey ?? null,
+            listedAt: at,
+          },
+          ids,
+        );
+      });
+      if (written.ok) return { shareLinkUrl: shareUrl(written.value.shareToken) };
+      // Another request listed the same ticket (or used the same key) between our check and insert.
+      const again = idempotencyKey ? await repo.listingByIdempotencyKey(db, userId, idempotencyKey) : undefined;
+      if (again) return sameListingRequest(again);
+      throw new AppError('api.resell.create.already_listed');
     },
 
     /** GET /resell/ticket/sales and /resell/tickets/sold. */

@@ -25,7 +25,8 @@ export function resalePublicRoutes(
   app: App,
   deps: { listings: ListingService; orders: OrderService; publicUrl: string; sandbox: boolean },
 ) {
-  const token = z.object({ token: z.string().max(64) });
+  // Share tokens are base64url (resale listing); order ids are UUIDs (a uuid column refuses anything else).
+  const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
     const lang = langOf(req.query);
     const found = await deps.listings.publicListing(req.params.token);
@@ -106,7 +107,7 @@ export function resalePublicRoutes(
   );
 
   if (deps.sandbox) {
-    const order = z.object({ orderId: z.string().max(64) });
+    const order = z.object({ orderId: z.uuid() });
     app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
       const lang = langOf(req.query);
       const row = await deps.orders.order(req.params.orderId);
@@ -177,7 +178,7 @@ export function resalePublicRoutes(
 
   app.get(
     '/resale/done/:orderId',
-    { schema: { hide: true, params: z.object({ orderId: z.string().max(64) }) } },
+    { schema: { hide: true, params: z.object({ orderId: z.uuid() }) } },
     async (req, reply) => {
       const lang = langOf(req.query);
       return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));

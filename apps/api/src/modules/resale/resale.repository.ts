@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { ticketIsListed, ticketMayMoveSql } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
+import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
   events,
   payoutAccounts,
@@ -94,12 +95,30 @@ export const resaleRepository = {
       .where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.userTicketId, userTicketId)));
     return rows.length > 0;
   },
-  async insertListing(db: DbOrTx, row: typeof resaleListings.$inferInsert, ticketIds: number[]): Promise<ListingRow> {
-    const [listing] = await db.insert(resaleListings).values(row).returning();
-    await db
-      .insert(resaleListingTickets)
-      .values(ticketIds.map((userTicketId) => ({ listingId: listing.id, userTicketId, status: 'LISTED' })));
-    return listing;
+  /**
+   * Inserts a listing with its tickets, in a savepoint: a unique key (the seller's idempotency key, a
+   * ticket already in a LISTED row) taken meanwhile is a `duplicate` result and leaves the caller's
+   * transaction usable.
+   */
+  async insertListing(
+    db: DbOrTx,
+    row: typeof resaleListings.$inferInsert,
+    ticketIds: number[],
+  ): Promise<UniqueWrite<ListingRow>> {
+    try {
+      const listing = await db.transaction(async (sp) => {
+        const [inserted] = await sp.insert(resaleListings).values(row).returning();
+        await sp
+          .insert(resaleListingTickets)
+          .values(ticketIds.map((userTicketId) => ({ listingId: inserted.id, userTicketId, status: 'LISTED' })));
+        return inserted;
+      });
+      return { ok: true, value: listing };
+    } catch (err) {
+      const dup = uniqueViolation(err);
+      if (dup) return { ok: false, reason: 'duplicate', constraint: dup.constraint };
+      throw err;
+    }
   },
   /** A seller's listings with their type and first ticket id; `which` picks live ones or those with sales. */
   async listingsOf(db: DbOrTx, sellerId: number, which: 'SALE' | 'SOLD') {
