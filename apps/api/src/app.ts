@@ -39,7 +39,10 @@ import { createBenefitsService } from './modules/benefits/benefits.service.js';
 import { benefitsRoutes } from './modules/benefits/benefits.routes.js';
 import { createSwapService } from './modules/swap/swap.service.js';
 import { sandboxCheckoutRoutes, swapRoutes } from './modules/swap/swap.routes.js';
-import { createResaleService } from './modules/resale/resale.service.js';
+import { createListingService } from './modules/resale/listing.service.js';
+import { createOrderService } from './modules/resale/order.service.js';
+import { createPayoutAccountService } from './modules/resale/payout-account.service.js';
+import { createWebhookService } from './modules/resale/webhook.service.js';
 import { resaleRoutes } from './modules/resale/resale.routes.js';
 import { resalePublicRoutes } from './modules/resale/resale.public.routes.js';
 import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from './providers/payouts/payout.provider.js';
@@ -112,15 +115,17 @@ export async function buildApp(deps: AppDeps) {
           apiUrl: config.stripeApiUrl,
         })
       : createSandboxPayouts(config.publicUrl));
-  const resale = createResaleService({
+  const listings = createListingService({ database, config, now });
+  const orders = createOrderService({ database, config, mail, log: app.log, payouts, now });
+  const payoutAccounts = createPayoutAccountService({
     database,
     config,
-    mail,
-    log: app.log,
     payouts,
     now,
     userEmail: async (id) => (await profile.me(id)).email,
   });
+  const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts, log: app.log });
+  const resale = { listings, orders, payoutAccounts, webhook };
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -173,14 +178,14 @@ export async function buildApp(deps: AppDeps) {
       giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
-      resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
+      resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
     },
     { prefix: '/v1' },
   );
 
   healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
-  resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
+  resalePublicRoutes(app, { listings, orders, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });

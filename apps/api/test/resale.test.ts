@@ -205,6 +205,10 @@ describe('listing', () => {
     expect(two.statusCode).toBe(200);
     expect(two.json()).toEqual(one.json());
     expect(await get(alice, '/v1/resell/ticket/sales')).toHaveLength(1);
+    // The key with other parameters is another request: 422, as Stripe's API answers.
+    const other = await list(alice, a, 60, 1, { 'idempotency-key': 'k-1' });
+    expect(other.statusCode).toBe(422);
+    expect(other.json()).toEqual({ message: 'api.idempotency_key_reused' });
   });
 
   it('the payout state: empty secret before onboarding, verified after', async () => {
@@ -227,7 +231,10 @@ describe('buying and redeeming', () => {
     expect(bought.status).toBe(200);
     expect(bought.code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect((await holders([a.userTicketId]))[0].holder_id).toBeNull();
-    expect((await t.app.services.resale.payoutsOf(1))[0]).toMatchObject({ amountCents: 8000, currencyCode: 'AUD' });
+    expect((await t.app.services.resale.orders.payoutsOf(1))[0]).toMatchObject({
+      amountCents: 8000,
+      currencyCode: 'AUD',
+    });
     const sold = await get(alice, '/v1/resell/tickets/sold');
     expect(sold[0].soldDate).not.toBeNull();
     // The e-mailed PDF holds the code.
@@ -280,7 +287,7 @@ describe('buying and redeeming', () => {
       `select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never,
     )) as unknown as { rows: { n: number }[] };
     expect(counts.rows[0].n).toBe(1);
-    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
+    expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
 
   it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
@@ -314,7 +321,7 @@ describe('buying and redeeming', () => {
     const replay = await start();
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toContain(`/resale/done/${orderOf(s1)}`);
-    expect(await t.app.services.resale.payoutsOf(1)).toHaveLength(1);
+    expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
 
   it('the same code redeemed twice in parallel: one redemption', async () => {

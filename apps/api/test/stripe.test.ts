@@ -1,60 +1,24 @@
 /** The `stripe` payout provider through the real Stripe SDK, pointed at a local fake API. */
-import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
+import { startStripeFake, type StripeRequest } from './stripe-fake.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
-const seen: { method: string; path: string; body: URLSearchParams; auth: string }[] = [];
-let server: Server;
-let apiUrl: string;
+let fake: Awaited<ReturnType<typeof startStripeFake>>;
+let seen: StripeRequest[];
 let t: TestApp;
 
 beforeAll(async () => {
-  let n = 0;
-  server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => {
-      raw += c;
-    });
-    req.on('end', () => {
-      const body = new URLSearchParams(raw);
-      seen.push({ method: req.method!, path: req.url!, body, auth: String(req.headers.authorization) });
-      res.setHeader('content-type', 'application/json');
-      n++;
-      if (req.url === '/v1/accounts')
-        return res.end(
-          JSON.stringify({ id: `acct_${n}`, object: 'account', country: body.get('country'), type: body.get('type') }),
-        );
-      if (req.url === '/v1/account_sessions')
-        return res.end(
-          JSON.stringify({
-            object: 'account_session',
-            account: body.get('account'),
-            client_secret: `accs_secret_${body.get('account')}`,
-          }),
-        );
-      if (req.url === '/v1/checkout/sessions')
-        return res.end(
-          JSON.stringify({
-            id: `cs_test_${n}`,
-            object: 'checkout.session',
-            url: `https://checkout.example/cs_test_${n}`,
-          }),
-        );
-      res.statusCode = 404;
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'not faked' } }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  apiUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const payouts = createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl });
+  fake = await startStripeFake();
+  seen = fake.seen;
+  const payouts = createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl: fake.apiUrl });
   t = await createTestApp({ seed: true, payouts });
 });
 afterAll(async () => {
   await t.close();
-  server.close();
+  await fake.close();
 });
 
 const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
@@ -146,11 +110,21 @@ describe('stripe provider', () => {
     const session = seen.find((s) => s.path === '/v1/checkout/sessions')!;
     expect(session.body.get('line_items[0][price_data][unit_amount]')).toBe('4400');
     const orderId = session.body.get('metadata[orderId]')!;
+    const sessionId = new URL(started.headers.location as string).pathname.slice(1);
     const done = {
       id: 'evt_3',
       object: 'event',
       type: 'checkout.session.completed',
-      data: { object: { id: 'cs_test_x', object: 'checkout.session', metadata: { orderId } } },
+      data: {
+        object: {
+          id: sessionId,
+          object: 'checkout.session',
+          metadata: { orderId },
+          amount_total: 4400,
+          currency: 'aud',
+          payment_status: 'paid',
+        },
+      },
     };
     expect((await webhook(done)).statusCode).toBe(200);
     expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);

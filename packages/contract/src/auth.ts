@@ -1,5 +1,6 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
+import { hasNoNul } from './fields.js';
 import { OTP_LENGTH } from './constants.js';
 import { PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
@@ -46,7 +47,7 @@ export const user = z.object({
 });
 export type User = z.infer<typeof user>;
 
-const personName = z.string().trim().min(1).max(100);
+const personName = z.string().trim().min(1).max(100).refine(hasNoNul);
 /** POST /auth/profile body: the changed profile fields; unknown fields are refused. */
 export const profileUpdate = z.strictObject({
   givenName: personName.optional(),
@@ -57,6 +58,7 @@ export const profileUpdate = z.strictObject({
     .min(1)
     .max(30)
     .regex(/^[^#\s]+$/)
+    .refine(hasNoNul)
     .optional(),
   phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).optional(),
   locale: z.enum(['en', 'es']).optional(),
@@ -68,7 +70,8 @@ export const usernameUpdate = z.strictObject({
     .trim()
     .min(1)
     .max(30)
-    .regex(/^[^#\s]+$/),
+    .regex(/^[^#\s]+$/)
+    .refine(hasNoNul),
 });
 
 /** Every error body: a message key (see messages.ts), with optional extras. */

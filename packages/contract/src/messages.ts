@@ -11,6 +11,8 @@ export const MESSAGE_STATUS = {
   'api.internal_error': 500,
   'api.invalid_request_body': 400,
   'api.not_found': 404,
+  /** An Idempotency-Key reused with other request parameters (as Stripe's API answers). */
+  'api.idempotency_key_reused': 422,
   'api.too_many_requests': 429,
   'api.unauthorized': 401,
   /** The database (or another dependency) is unreachable for a moment; sent with Retry-After. */

@@ -44,6 +44,8 @@ describe('phone numbers', () => {
     expect(PHONE_PATTERN.test('+61 (400) 000-001')).toBe(true);
     expect(PHONE_PATTERN.test('61+400')).toBe(false);
     expect(PHONE_PATTERN.test('call me')).toBe(false);
+    expect(PHONE_PATTERN.test('(-)')).toBe(false);
+    expect(PHONE_PATTERN.test('+1 2')).toBe(false);
     expect(PHONE_MAX_LENGTH).toBe(32);
   });
 });

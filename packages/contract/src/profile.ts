@@ -43,8 +43,11 @@ export function displayName(u: NamedUser): string {
   return fullName(u) ?? usernameOf(u);
 }
 
-/** What a phone number may look like when typed: digits, spaces, `( ) -` and a leading `+`. */
-export const PHONE_PATTERN = /^\+?[0-9 ()-]+$/;
+/**
+ * What a phone number may look like when typed: digits, spaces, `( ) -` and a leading `+`, with at least
+ * three digits ("(-)" would be stored as an empty number).
+ */
+export const PHONE_PATTERN = /^\+?[ ()-]*(?:[0-9][ ()-]*){3,}$/;
 /** Longest phone number accepted, in characters as typed. */
 export const PHONE_MAX_LENGTH = 32;
 

@@ -1,5 +1,6 @@
 /** Resale payloads (spec section 3). Prices here are decimal major units as the panel shows them. */
 import * as z from 'zod';
+import { count, rowId } from './fields.js';
 
 export const resellableTicket = z.object({
   userTicketId: z.number().int(),
@@ -23,8 +24,8 @@ export const listing = z.object({
   shareLinkUrl: z.string(),
 });
 export const createResaleRequest = z.strictObject({
-  userTicketId: z.number().int().positive(),
-  amountCount: z.number().int().positive(),
+  userTicketId: rowId,
+  amountCount: count,
   price: z.number().nonnegative(),
   currencyCode: z.string().length(3),
   currencySymbol: z.string().max(4),
@@ -32,15 +33,15 @@ export const createResaleRequest = z.strictObject({
 export const createResaleResponse = z.object({ shareLinkUrl: z.string() });
 export const priceCalculationRequest = z.strictObject({
   selectedPrice: z.number().nonnegative(),
-  quantity: z.number().int().positive(),
-  ticketId: z.number().int().positive(),
+  quantity: count,
+  ticketId: rowId,
 });
 export const priceCalculationResponse = z.object({
   basePrice: z.number(),
   serviceFee: z.number(),
   totalPrice: z.number(),
 });
-export const unlistRequest = z.strictObject({ userTicketId: z.number().int().positive() });
+export const unlistRequest = z.strictObject({ userTicketId: rowId });
 export const stripeConnectRequest = z.strictObject({
   accountType: z.literal('custom'),
   country: z.string().length(2).optional(),

@@ -1,5 +1,6 @@
 /** Swap payloads (spec section 3, Swap). */
 import * as z from 'zod';
+import { count, rowId } from './fields.js';
 
 export const swapTicket = z.object({
   id: z.number().int(),
@@ -23,9 +24,9 @@ export const swapTicket = z.object({
 export type SwapTicket = z.infer<typeof swapTicket>;
 export type StartSwapResponse = z.infer<typeof startSwapResponse>;
 export const startSwapRequest = z.strictObject({
-  baseTicketId: z.number().int().positive(),
-  swapPairId: z.number().int().positive(),
-  swapQuantity: z.number().int().positive(),
+  baseTicketId: rowId,
+  swapPairId: rowId,
+  swapQuantity: count,
 });
 export const startSwapResponse = z.object({
   swapType: z.enum(['UPGRADE', 'DOWNGRADE']),

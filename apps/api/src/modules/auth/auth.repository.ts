@@ -4,6 +4,9 @@ import type { DbOrTx } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
 import { authSessions, loginRequests, refreshTokens, users } from '../../db/schema.js';
 
+/** First key of the two-key advisory locks on login requests (ASCII "otp"). */
+const LOGIN_REQUEST_LOCK_SPACE = 0x6f7470;
+
 export type UserRow = typeof users.$inferSelect;
 export type LoginRequestRow = typeof loginRequests.$inferSelect;
 
@@ -17,6 +20,14 @@ const sessionByIdStatement = preparedStatement((db) =>
 );
 
 export const authRepository = {
+  /**
+   * Serialises sign-in code requests of one e-mail until the transaction ends (a transaction-level
+   * advisory lock on a hash of the e-mail, in its own key space), so that the resend check, the closing
+   * of earlier codes and the insert of the new one are one step under any concurrency.
+   */
+  async lockLoginRequestsOf(db: DbOrTx, email: string): Promise<void> {
+    await db.execute(sql`select pg_advisory_xact_lock(${LOGIN_REQUEST_LOCK_SPACE}, hashtext(${email}))`);
+  },
   /** The newest sign-in request for an e-mail, open or not. */
   async latestLoginRequest(db: DbOrTx, email: string): Promise<LoginRequestRow | undefined> {
     const [row] = await db

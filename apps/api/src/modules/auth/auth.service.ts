@@ -103,6 +103,8 @@ export function createAuthService(deps: AuthDeps) {
       const salt = randomBytes(16).toString('hex');
       const id = randomUUID();
       await db.transaction(async (tx) => {
+        // One code per e-mail per resend window even for parallel requests: they queue here.
+        await repo.lockLoginRequestsOf(tx, email);
         const last = await repo.latestLoginRequest(tx, email);
         if (last) {
           const waited = (at.getTime() - last.createdAt.getTime()) / 1000;

@@ -1,5 +1,6 @@
 /** SQL for profile reads and writes. */
 import { and, eq, sql } from 'drizzle-orm';
+import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import type { DbOrTx } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
 import { users } from '../../db/schema.js';
@@ -32,5 +33,28 @@ export const profileRepository = {
   async updateUser(db: DbOrTx, id: number, set: Partial<typeof users.$inferInsert>) {
     const [row] = await db.update(users).set(set).where(eq(users.id, id)).returning();
     return row;
+  },
+  /**
+   * Applies the fields of `set` that are defined (none: the row as it is). A unique key (phone number,
+   * username) taken by someone else is a `duplicate` result naming the constraint, not an error.
+   */
+  async updateProfile(
+    db: DbOrTx,
+    id: number,
+    set: Partial<typeof users.$inferInsert>,
+  ): Promise<UniqueWrite<typeof users.$inferSelect | undefined>> {
+    const fields = Object.fromEntries(Object.entries(set).filter(([, v]) => v !== undefined));
+    try {
+      if (Object.keys(fields).length === 0) {
+        const [row] = await db.select().from(users).where(eq(users.id, id));
+        return { ok: true, value: row };
+      }
+      const [row] = await db.update(users).set(fields).where(eq(users.id, id)).returning();
+      return { ok: true, value: row };
+    } catch (err) {
+      const dup = uniqueViolation(err);
+      if (dup) return { ok: false, reason: 'duplicate', constraint: dup.constraint };
+      throw err;
+    }
   },
 };

@@ -28,12 +28,16 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
     },
     async (req) => {
       if (!req.isMultipart()) throw new AppError('api.invalid_request_body');
-      const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-      if (!file) throw new AppError('api.invalid_request_body');
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
+      // A malformed multipart body (no boundary, cut short, too many fields before the file) is the
+      // client's mistake: busboy's errors carry no HTTP status, so they are named here.
+      const malformed = (err: { code?: string }): never => {
+        if (err instanceof AppError) throw err;
         if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('api.profile.avatar_too_large');
-        throw err;
-      });
+        throw new AppError('api.invalid_request_body');
+      };
+      const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
+      if (!file) throw new AppError('api.invalid_request_body');
+      const bytes = await file.toBuffer().catch(malformed);
       return deps.profile.setAvatar(req.auth.userId, bytes);
     },
   );

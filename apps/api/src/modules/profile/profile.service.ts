@@ -35,6 +35,9 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
      */
     async update(userId: number, input: ProfilePatch): Promise<User> {
       const patch = input.phoneNumber ? { ...input, phoneNumber: normalizePhone(input.phoneNumber) } : input;
+      // A number with no digit left ("(-)") is no number: the contract refuses it; so does the rule.
+      if (patch.phoneNumber !== undefined && patch.phoneNumber.replace('+', '') === '')
+        throw new AppError('api.invalid_request_body');
       if (patch.phoneNumber) {
         const holder = await repo.userByPhone(db, patch.phoneNumber);
         if (holder && holder.id !== userId) throw new AppError('api.profile.email_or_phone_in_use');
@@ -44,19 +47,14 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
         const holder = me && (await repo.userByUsername(db, patch.nickname, me.usernameSuffix));
         if (holder && holder.id !== userId) throw new AppError('api.profile.username_taken');
       }
-      try {
-        return toUser(await repo.updateUser(db, userId, patch));
-      } catch (err) {
-        // A concurrent change took the phone number or username between the check and the write.
-        const e = err as { code?: string; constraint?: string; message?: string };
-        if (e.code === '23505')
-          throw new AppError(
-            String(e.constraint ?? e.message).includes('username')
-              ? 'api.profile.username_taken'
-              : 'api.profile.email_or_phone_in_use',
-          );
-        throw err;
-      }
+      const written = await repo.updateProfile(db, userId, patch);
+      // A concurrent change took the phone number or username between the check and the write.
+      if (!written.ok)
+        throw new AppError(
+          written.constraint.includes('username') ? 'api.profile.username_taken' : 'api.profile.email_or_phone_in_use',
+        );
+      if (!written.value) throw new AppError('api.unauthorized');
+      return toUser(written.value);
     },
   };
 }

@@ -7,7 +7,8 @@ import * as z from 'zod';
 import { auth } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
-import type { ResaleService } from './resale.service.js';
+import type { ListingService } from './listing.service.js';
+import type { OrderService } from './order.service.js';
 import {
   renderListingPage,
   renderResaleCheckout,
@@ -20,11 +21,15 @@ import { currencySymbol } from '../../lib/money.js';
 const langOf = (q: unknown): 'en' | 'es' => ((q as { lang?: string })?.lang === 'es' ? 'es' : 'en');
 const html = 'text/html; charset=utf-8';
 
-export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publicUrl: string; sandbox: boolean }) {
-  const token = z.object({ token: z.string().max(64) });
+export function resalePublicRoutes(
+  app: App,
+  deps: { listings: ListingService; orders: OrderService; publicUrl: string; sandbox: boolean },
+) {
+  // Share tokens are base64url (resale listing); order ids are UUIDs (a uuid column refuses anything else).
+  const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
     const lang = langOf(req.query);
-    const found = await deps.resale.publicListing(req.params.token);
+    const found = await deps.listings.publicListing(req.params.token);
     if (!found)
       return reply
         .code(404)
@@ -74,7 +79,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
     async (req, reply) => {
       const lang = langOf(req.query);
       try {
-        const { url } = await deps.resale.startPurchase(
+        const { url } = await deps.orders.startPurchase(
           req.params.token,
           { quantity: req.body.quantity, email: req.body.email, locale: lang },
           req.body.idempotencyKey,
@@ -82,19 +87,30 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
         return reply.redirect(url, 303);
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
+        const text = resaleText(lang);
         return reply
           .code(err.status)
           .type(html)
-          .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).soldOut));
+          .send(
+            renderResaleMessage(
+              lang,
+              text.listing,
+              err.code === 'api.idempotency_key_reused'
+                ? text.keyReused
+                : err.code === 'api.resell.listing_not_found'
+                  ? text.notFound
+                  : text.soldOut,
+            ),
+          );
       }
     },
   );
 
   if (deps.sandbox) {
-    const order = z.object({ orderId: z.string().max(64) });
+    const order = z.object({ orderId: z.uuid() });
     app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
       const lang = langOf(req.query);
-      const row = await deps.resale.order(req.params.orderId);
+      const row = await deps.orders.order(req.params.orderId);
       if (!row)
         return reply
           .code(404)
@@ -128,7 +144,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
     app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
       const lang = langOf(req.query);
       try {
-        const paid = await deps.resale.payOrder(req.params.orderId);
+        const paid = await deps.orders.payOrder(req.params.orderId);
         if (!paid)
           return reply
             .type(html)
@@ -162,7 +178,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
 
   app.get(
     '/resale/done/:orderId',
-    { schema: { hide: true, params: z.object({ orderId: z.string().max(64) }) } },
+    { schema: { hide: true, params: z.object({ orderId: z.uuid() }) } },
     async (req, reply) => {
       const lang = langOf(req.query);
       return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));

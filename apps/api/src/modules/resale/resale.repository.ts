@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { ticketIsListed, ticketMayMoveSql } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
+import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
   events,
   payoutAccounts,
@@ -86,12 +87,38 @@ export const resaleRepository = {
       .where(and(eq(resaleListings.sellerId, sellerId), eq(resaleListings.idempotencyKey, key)));
     return row;
   },
-  async insertListing(db: DbOrTx, row: typeof resaleListings.$inferInsert, ticketIds: number[]): Promise<ListingRow> {
-    const [listing] = await db.insert(resaleListings).values(row).returning();
-    await db
-      .insert(resaleListingTickets)
-      .values(ticketIds.map((userTicketId) => ({ listingId: listing.id, userTicketId, status: 'LISTED' })));
-    return listing;
+  /** Whether a ticket is (or was) one of a listing's tickets. */
+  async listingHasTicket(db: DbOrTx, listingId: number, userTicketId: number): Promise<boolean> {
+    const rows = await db
+      .select({ id: resaleListingTickets.userTicketId })
+      .from(resaleListingTickets)
+      .where(and(eq(resaleListingTickets.listingId, listingId), eq(resaleListingTickets.userTicketId, userTicketId)));
+    return rows.length > 0;
+  },
+  /**
+   * Inserts a listing with its tickets, in a savepoint: a unique key (the seller's idempotency key, a
+   * ticket already in a LISTED row) taken meanwhile is a `duplicate` result and leaves the caller's
+   * transaction usable.
+   */
+  async insertListing(
+    db: DbOrTx,
+    row: typeof resaleListings.$inferInsert,
+    ticketIds: number[],
+  ): Promise<UniqueWrite<ListingRow>> {
+    try {
+      const listing = await db.transaction(async (sp) => {
+        const [inserted] = await sp.insert(resaleListings).values(row).returning();
+        await sp
+          .insert(resaleListingTickets)
+          .values(ticketIds.map((userTicketId) => ({ listingId: inserted.id, userTicketId, status: 'LISTED' })));
+        return inserted;
+      });
+      return { ok: true, value: listing };
+    } catch (err) {
+      const dup = uniqueViolation(err);
+      if (dup) return { ok: false, reason: 'duplicate', constraint: dup.constraint };
+      throw err;
+    }
   },
   /** A seller's listings with their type and first ticket id; `which` picks live ones or those with sales. */
   async listingsOf(db: DbOrTx, sellerId: number, which: 'SALE' | 'SOLD') {
@@ -155,20 +182,17 @@ export const resaleRepository = {
   },
   /**
    * Inserts a PENDING order unless one with the same idempotency key exists (a double submit racing
-   * this one); returns the id of the order that holds the key.
+   * this one); returns the order that holds the key, which is the inserted one or the other.
    */
-  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<string> {
+  async insertOrder(db: DbOrTx, row: typeof resaleOrders.$inferInsert): Promise<OrderRow> {
     const [inserted] = await db
       .insert(resaleOrders)
       .values(row)
       .onConflictDoNothing({ target: resaleOrders.idempotencyKey })
-      .returning({ id: resaleOrders.id });
-    if (inserted) return inserted.id;
-    const [held] = await db
-      .select({ id: resaleOrders.id })
-      .from(resaleOrders)
-      .where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
-    return held.id;
+      .returning();
+    if (inserted) return inserted;
+    const [held] = await db.select().from(resaleOrders).where(eq(resaleOrders.idempotencyKey, row.idempotencyKey!));
+    return held;
   },
   async setCheckoutSession(db: DbOrTx, orderId: string, sessionId: string): Promise<void> {
     await db.update(resaleOrders).set({ checkoutSessionId: sessionId }).where(eq(resaleOrders.id, orderId));

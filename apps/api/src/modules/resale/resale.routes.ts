@@ -7,14 +7,24 @@ import * as z from 'zod';
 import { resell } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
-import type { ResaleService } from './resale.service.js';
+import type { ListingService } from './listing.service.js';
+import type { OrderService } from './order.service.js';
+import type { PayoutAccountService } from './payout-account.service.js';
+import type { WebhookService } from './webhook.service.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 
 const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.length <= 100 ? h : undefined);
 
 export function resaleRoutes(
   app: App,
-  deps: { resale: ResaleService; requireAuth: PreHandler; redeemPerMinute: number },
+  deps: {
+    listings: ListingService;
+    orders: OrderService;
+    payoutAccounts: PayoutAccountService;
+    webhook: WebhookService;
+    requireAuth: PreHandler;
+    redeemPerMinute: number;
+  },
 ) {
   const pre = { preHandler: deps.requireAuth };
   const listings = z.array(resell.listingWithTotals);
@@ -26,7 +36,7 @@ export function resaleRoutes(
       ...pre,
       schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } },
     },
-    async (req) => deps.resale.available(req.auth.userId, req.query.userTicketId),
+    async (req) => deps.listings.available(req.auth.userId, req.query.userTicketId),
   );
   app.post(
     '/resell/ticket/calculation',
@@ -38,7 +48,7 @@ export function resaleRoutes(
         response: { 200: resell.priceCalculationResponse },
       },
     },
-    async (req) => deps.resale.calculate(req.body.ticketId, req.body.selectedPrice, req.body.quantity),
+    async (req) => deps.listings.calculate(req.body.ticketId, req.body.selectedPrice, req.body.quantity),
   );
   app.post(
     '/resell',
@@ -46,22 +56,22 @@ export function resaleRoutes(
       ...pre,
       schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } },
     },
-    async (req) => deps.resale.create(req.auth.userId, req.body, idemKey(req.headers['idempotency-key'])),
+    async (req) => deps.listings.create(req.auth.userId, req.body, idemKey(req.headers['idempotency-key'])),
   );
   app.get('/resell', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.resale.listings(req.auth.userId, 'SALE'),
+    deps.listings.listings(req.auth.userId, 'SALE'),
   );
   app.get('/resell/ticket/sales', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.resale.listings(req.auth.userId, 'SALE'),
+    deps.listings.listings(req.auth.userId, 'SALE'),
   );
   app.get('/resell/tickets/sold', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.resale.listings(req.auth.userId, 'SOLD'),
+    deps.listings.listings(req.auth.userId, 'SOLD'),
   );
   app.post(
     '/resell/unlist',
     { ...pre, schema: { tags: ['resale'], body: resell.unlistRequest } },
     async (req, reply) => {
-      await deps.resale.unlist(req.auth.userId, req.body.userTicketId);
+      await deps.listings.unlist(req.auth.userId, req.body.userTicketId);
       return reply.code(204).send();
     },
   );
@@ -71,21 +81,21 @@ export function resaleRoutes(
       ...pre,
       schema: { tags: ['payouts'], body: resell.stripeConnectRequest, response: { 200: resell.clientSecretResponse } },
     },
-    async (req) => deps.resale.connect(req.auth.userId, req.body.country),
+    async (req) => deps.payoutAccounts.connect(req.auth.userId, req.body.country),
   );
   app.get(
     '/resell/stripe',
     { ...pre, schema: { tags: ['payouts'], response: { 200: resell.clientSecretResponse } } },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.resale.accountState(req.auth.userId);
+      return deps.payoutAccounts.accountState(req.auth.userId);
     },
   );
   app.post(
     '/resell/sandbox-onboarding',
     { ...pre, schema: { tags: ['payouts'], body: resell.sandboxOnboardingRequest } },
     async (req, reply) => {
-      await deps.resale.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
+      await deps.payoutAccounts.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
       return reply.code(204).send();
     },
   );
@@ -100,7 +110,7 @@ export function resaleRoutes(
         response: { 200: resell.redeemResponse },
       },
     },
-    async (req) => deps.resale.redeem(req.auth.userId, req.params.secret),
+    async (req) => deps.orders.redeem(req.auth.userId, req.params.secret),
   );
   app.post(
     '/resell/:ticketId',
@@ -113,7 +123,7 @@ export function resaleRoutes(
       },
     },
     async (req, reply) => {
-      const pdf = await deps.resale.codePdf(req.params.ticketId, req.body.code);
+      const pdf = await deps.orders.codePdf(req.params.ticketId, req.body.code);
       return reply
         .type('application/pdf')
         .header('Content-Disposition', 'attachment; filename="tickets-code.pdf"')
@@ -122,14 +132,15 @@ export function resaleRoutes(
     },
   );
   // Stripe webhooks need the raw body for the signature check.
-  app.register(async (hook) => {
+  app.register((hook, _opts, done) => {
     hook.removeContentTypeParser('application/json');
     hook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     hook.post('/resell/stripe/webhook', { schema: { hide: true } }, async (req, reply) => {
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new AppError('api.resell.webhook_invalid');
-      await deps.resale.webhook(req.body, signature);
+      await deps.webhook.handle(req.body, signature);
       return reply.send({ received: true });
     });
+    done();
   });
 }

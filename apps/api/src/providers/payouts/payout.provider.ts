@@ -19,7 +19,18 @@ export interface CheckoutRequest {
 /** A verified webhook event, reduced to what the resale module needs. */
 export type PayoutEvent =
   | { id: string; type: 'account.updated'; accountId: string; verified: boolean; country: string | null }
-  | { id: string; type: 'checkout.session.completed'; orderId: string | null; sessionId: string }
+  | {
+      id: string;
+      type: 'checkout.session.completed';
+      orderId: string | null;
+      sessionId: string;
+      /** What the buyer was charged, minor units; null when the provider did not say. */
+      amountTotalCents: number | null;
+      /** ISO 4217, upper case; null when the provider did not say. */
+      currencyCode: string | null;
+      /** True only when the money was collected (Stripe `payment_status: 'paid'`). */
+      paid: boolean;
+    }
   | { id: string; type: 'other' };
 
 export interface PayoutProvider {
@@ -28,7 +39,10 @@ export interface PayoutProvider {
   createAccount(input: { email: string; country: string }): Promise<{ externalId: string }>;
   /** A client secret for the embedded onboarding of that account. */
   createAccountSession(externalId: string): Promise<string>;
-  /** Where the buyer pays: a hosted checkout page. */
+  /**
+   * Where the buyer pays: a hosted checkout page. Idempotent per order: asked again for the same order
+   * (and the same request), it answers the same session, so an order has one session to be paid through.
+   */
   createCheckout(req: CheckoutRequest): Promise<{ url: string; sessionId: string }>;
   /** Verifies a webhook's signature and parses it. Throws when the signature is wrong. */
   parseWebhook(rawBody: Buffer, signature: string): PayoutEvent;
@@ -90,24 +104,28 @@ export function createStripePayouts(opts: {
       return session.client_secret;
     },
     async createCheckout(req) {
-      const session = await stripe.checkout.sessions.create({
-        mode: 'payment',
-        customer_email: req.buyerEmail,
-        success_url: req.successUrl,
-        cancel_url: req.cancelUrl,
-        metadata: { orderId: req.orderId },
-        client_reference_id: req.orderId,
-        line_items: [
-          {
-            quantity: req.quantity,
-            price_data: {
-              currency: req.currencyCode.toLowerCase(),
-              unit_amount: req.unitAmountCents,
-              product_data: { name: req.productName },
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'payment',
+          customer_email: req.buyerEmail,
+          success_url: req.successUrl,
+          cancel_url: req.cancelUrl,
+          metadata: { orderId: req.orderId },
+          client_reference_id: req.orderId,
+          line_items: [
+            {
+              quantity: req.quantity,
+              price_data: {
+                currency: req.currencyCode.toLowerCase(),
+                unit_amount: req.unitAmountCents,
+                product_data: { name: req.productName },
+              },
             },
-          },
-        ],
-      });
+          ],
+        },
+        // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
+        { idempotencyKey: `resale-checkout-${req.orderId}` },
+      );
       return { url: session.url ?? req.cancelUrl, sessionId: session.id };
     },
     parseWebhook(rawBody, signature) {
@@ -129,6 +147,9 @@ export function createStripePayouts(opts: {
           type: 'checkout.session.completed',
           orderId: s.metadata?.orderId ?? s.client_reference_id ?? null,
           sessionId: s.id,
+          amountTotalCents: typeof s.amount_total === 'number' ? s.amount_total : null,
+          currencyCode: s.currency ? s.currency.toUpperCase() : null,
+          paid: s.payment_status === 'paid',
         };
       }
       return { id: event.id, type: 'other' };

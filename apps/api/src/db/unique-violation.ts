@@ -1,0 +1,33 @@
+/**
+ * Unique-key violations as values, for repositories only (services get typed results, never raw
+ * driver errors). Drizzle wraps the driver's error (pg or PGlite) in `cause`, so the whole chain is read.
+ */
+
+/** PostgreSQL SQLSTATE of a unique violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The violated constraint's name (the driver's message when it did not name it) when `err` or an error in its
+ * `cause` chain is a unique violation; undefined otherwise.
+ */
+export function uniqueViolation(err: unknown): { constraint: string } | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, constraint, message, cause } = e as {
+      code?: unknown;
+      constraint?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (code === UNIQUE_VIOLATION)
+      return {
+        constraint:
+          typeof constraint === 'string' && constraint ? constraint : typeof message === 'string' ? message : '',
+      };
+    e = cause;
+  }
+  return undefined;
+}
+
+/** The result of a write that a unique key may refuse. */
+export type UniqueWrite<T> = { ok: true; value: T } | { ok: false; reason: 'duplicate'; constraint: string };

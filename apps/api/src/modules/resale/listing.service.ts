@@ -1,0 +1,192 @@
+/**
+ * Resale listings (spec sections 2 Resell, 4 Resell flow, 7): what a holder may list, the price
+ * calculation, listing, unlisting, the seller's sales, and the public listing behind a share link.
+ *
+ * Rules: only the holder's tickets with event access unused, of a resellable type, whose event is
+ * not over and is in Australia or New Zealand, not already listed; price per ticket at most the
+ * type's cap, compared in integer cents; the buyer pays price + service fee (`resaleFeeBps`), the
+ * seller is owed the price. Listing needs a verified payout account.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import { AppError } from '../../lib/app-error.js';
+import { ticketMayMove } from '../../db/predicates.js';
+import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
+import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
+import { displayName } from './resale.code.js';
+
+export interface ListingDeps {
+  database: Database;
+  config: Config;
+  now: () => Date;
+}
+
+export function createListingService(deps: ListingDeps) {
+  const { config, now } = deps;
+  const db = deps.database.db;
+  const feeOf = (priceCents: number) => Math.round((priceCents * config.resaleFeeBps) / 10_000);
+  const shareUrl = (token: string) => `${config.publicUrl}/r/${token}`;
+
+  function toListing(row: {
+    listing: ListingRow;
+    type: { name: string; logo: string | null };
+    event: { name: string };
+    firstTicketId: number;
+  }) {
+    const l = row.listing;
+    return {
+      userTicketId: row.firstTicketId,
+      name: displayName(row.event, row.type),
+      ticketLogo: row.type.logo,
+      price: fromCents(l.priceCents),
+      currencySymbol: currencySymbol(l.currencyCode),
+      listedDate: l.listedAt.toISOString(),
+      soldDate: l.soldAt?.toISOString() ?? null,
+      shareLinkUrl: shareUrl(l.shareToken),
+      listingId: l.id,
+      quantity: l.quantity,
+      soldQuantity: l.soldQuantity,
+      serviceFee: fromCents(l.feeCents),
+      total: fromCents(l.priceCents + l.feeCents),
+    };
+  }
+
+  return {
+    /**
+     * GET /resell/tickets/available: the holder's listable tickets, grouped by type. `ticketName` is
+     * "Event · Type" (the entry has no event field and one holder may own the same type name at two events).
+     * `preferUserTicketId` (the ticket the user came from) becomes the `userTicketId` of its group.
+     */
+    async available(userId: number, preferUserTicketId?: number) {
+      const rows = await repo.availableByType(db, userId, now(), config.resaleCountries, preferUserTicketId);
+      return rows.map((r) => ({
+        userTicketId: r.firstTicketId,
+        ticketId: r.type.id,
+        ticketName: displayName(r.event, r.type),
+        ticketLogo: r.type.logo,
+        availableTicketCount: r.count,
+        ticketPrice: fromCents(r.type.priceCents),
+        maxTicketPrice: fromCents(r.type.maxResalePriceCents),
+        currencyCode: r.type.currencyCode,
+        currencySymbol: currencySymbol(r.type.currencyCode),
+      }));
+    },
+
+    /**
+     * POST /resell/ticket/calculation: price, fee and total for `quantity` tickets at `selectedPrice` each (major units).
+     * @throws AppError `api.resell.calculation.ticket_not_found` (404), `invalid_prices` (400, above the cap).
+     */
+    async calculate(ticketTypeId: number, selectedPrice: number, quantity: number) {
+      const row = await repo.typeWithEvent(db, ticketTypeId);
+      if (!row) throw new AppError('api.resell.calculation.ticket_not_found');
+      const priceCents = toCents(selectedPrice);
+      if (priceCents > row.type.maxResalePriceCents) throw new AppError('invalid_prices');
+      const fee = feeOf(priceCents);
+      return {
+        basePrice: fromCents(priceCents * quantity),
+        serviceFee: fromCents(fee * quantity),
+        totalPrice: fromCents((priceCents + fee) * quantity),
+      };
+    },
+
+    /**
+     * POST /resell: lists `amountCount` tickets of the type of `userTicketId` at `price` each.
+     * Honours `Idempotency-Key`: the same request with a key already used returns the first listing; the key
+     * with other parameters (ticket, quantity, price, currency) answers `api.idempotency_key_reused` (422).
+     * @throws AppError `api.resell.create.no_stripe` (403), `api.resell.create.already_listed` (409),
+     *   `api.resell.create.not_resellable` (409), `api.resell.not_supported_country` (400), `invalid_prices` (400),
+     *   `api.resell.create.quantity_exceeded` (400), `api.invalid_request_body` (400, currency mismatch),
+     *   `api.idempotency_key_reused` (422).
+     */
+    async create(
+      userId: number,
+      input: { userTicketId: number; amountCount: number; price: number; currencyCode: string },
+      idempotencyKey?: string,
+    ) {
+      if (idempotencyKey) {
+        const existing = await repo.listingByIdempotencyKey(db, userId, idempotencyKey);
+        if (existing) return sameListingRequest(existing);
+      }
+      /** The listing a key already made, if this request is the one it was made for (else 422). */
+      async function sameListingRequest(listing: ListingRow) {
+        const same =
+          listing.quantity === input.amountCount &&
+          listing.priceCents === toCents(input.price) &&
+          listing.currencyCode === input.currencyCode.toUpperCase() &&
+          (await repo.listingHasTicket(db, listing.id, input.userTicketId));
+        if (!same) throw new AppError('api.idempotency_key_reused');
+        return { shareLinkUrl: shareUrl(listing.shareToken) };
+      }
+      const account = await repo.payoutAccount(db, userId);
+      if (!account || account.status !== 'VERIFIED') throw new AppError('api.resell.create.no_stripe');
+      const at = now();
+      const written = await db.transaction(async (tx) => {
+        const row = await repo.ticketWithType(tx, input.userTicketId);
+        if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
+        if (row.listed) throw new AppError('api.resell.create.already_listed');
+        if (!ticketMayMove('resell', row, userId, at)) throw new AppError('api.resell.create.not_resellable');
+        if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
+        if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');
+        const priceCents = toCents(input.price);
+        if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
+        const ids = await repo.lockEligible(tx, userId, row.type.id, row.ticket.id, at, input.amountCount);
+        // A concurrent listing committed while we waited for the row lock: our first read was stale.
+        if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
+        if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
+        return repo.insertListing(
+          tx,
+          {
+            sellerId: userId,
+            ticketTypeId: row.type.id,
+            quantity: ids.length,
+            priceCents,
+            feeCents: feeOf(priceCents),
+            currencyCode: row.type.currencyCode,
+            status: 'LISTED',
+            shareToken: randomBytes(12).toString('base64url'),
+            idempotencyKey: idempotencyKey ?? null,
+            listedAt: at,
+          },
+          ids,
+        );
+      });
+      if (written.ok) return { shareLinkUrl: shareUrl(written.value.shareToken) };
+      // Another request listed the same ticket (or used the same key) between our check and insert.
+      const again = idempotencyKey ? await repo.listingByIdempotencyKey(db, userId, idempotencyKey) : undefined;
+      if (again) return sameListingRequest(again);
+      throw new AppError('api.resell.create.already_listed');
+    },
+
+    /** GET /resell/ticket/sales and /resell/tickets/sold. */
+    async listings(userId: number, which: 'SALE' | 'SOLD') {
+      return (await repo.listingsOf(db, userId, which)).map(toListing);
+    },
+
+    /**
+     * POST /resell/unlist: removes the live listing holding `userTicketId`; unsold tickets stay with the seller.
+     * @throws AppError `api.resell.listing_not_found` (404).
+     */
+    async unlist(userId: number, userTicketId: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const listing = await repo.liveListingOfTicket(tx, userId, userTicketId);
+        if (!listing) throw new AppError('api.resell.listing_not_found');
+        await repo.delist(tx, listing.id, now());
+      });
+    },
+
+    /** The public listing behind a share link, or undefined. */
+    async publicListing(token: string) {
+      const row = await repo.listingByToken(db, token);
+      if (!row) return undefined;
+      const l = row.listing;
+      return {
+        ...row,
+        remaining: l.status === 'LISTED' ? l.quantity - l.soldQuantity : 0,
+        unitCents: l.priceCents + l.feeCents,
+        symbol: currencySymbol(l.currencyCode),
+      };
+    },
+  };
+}
+export type ListingService = ReturnType<typeof createListingService>;

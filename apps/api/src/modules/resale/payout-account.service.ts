@@ -1,0 +1,89 @@
+/**
+ * The seller's payout account (spec section 4, Resell: "connect Stripe"): created on first use with
+ * the payout provider, onboarded through the provider's embedded form (or the sandbox form), verified
+ * only in Australia or New Zealand.
+ */
+import type { Database } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
+import { AppError } from '../../lib/app-error.js';
+import { resaleRepository as repo } from './resale.repository.js';
+
+export interface PayoutAccountDeps {
+  database: Database;
+  config: Config;
+  payouts: PayoutProvider;
+  now: () => Date;
+  userEmail: (userId: number) => Promise<string>;
+}
+
+export function createPayoutAccountService(deps: PayoutAccountDeps) {
+  const { config, payouts, now } = deps;
+  const db = deps.database.db;
+
+  /**
+   * POST /resell/stripe-connect: creates the payout account if needed and returns an onboarding client secret.
+   * @throws AppError `api.resell.not_supported_country` (400) outside AU/NZ.
+   */
+  async function connect(userId: number, country = 'AU'): Promise<{ clientSecret: string }> {
+    if (!config.resaleCountries.includes(country)) throw new AppError('api.resell.not_supported_country');
+    let account = await repo.payoutAccount(db, userId);
+    if (!account) {
+      const { externalId } = await payouts.createAccount({ email: await deps.userEmail(userId), country });
+      await repo.insertPayoutAccount(db, {
+        userId,
+        provider: payouts.kind,
+        externalId,
+        country,
+        status: 'PENDING',
+        createdAt: now(),
+      });
+      account = (await repo.payoutAccount(db, userId))!;
+    }
+    return { clientSecret: await payouts.createAccountSession(account.externalId) };
+  }
+
+  return {
+    connect,
+
+    /** GET /resell/stripe: the onboarding client secret, '' when onboarding has not started. Also tells whether verified. */
+    async accountState(userId: number): Promise<{ clientSecret: string; verified: boolean }> {
+      const account = await repo.payoutAccount(db, userId);
+      if (!account) return { clientSecret: '', verified: false };
+      return {
+        clientSecret: await payouts.createAccountSession(account.externalId),
+        verified: account.status === 'VERIFIED',
+      };
+    },
+
+    /**
+     * The sandbox onboarding form (POST /resell/sandbox-onboarding): the route validates what Stripe would
+     * collect (country, names, date of birth, bank account); the sandbox keeps only the country, since no
+     * real payout is ever made, and marks the account verified.
+     * @throws AppError `api.resell.not_supported_country` (400) outside AU/NZ.
+     */
+    async sandboxOnboard(userId: number, input: { country: string }): Promise<void> {
+      if (!config.resaleCountries.includes(input.country)) throw new AppError('api.resell.not_supported_country');
+      await connect(userId, input.country);
+      await repo.setPayoutAccountStatus(
+        db,
+        { userId },
+        { status: 'VERIFIED', country: input.country, verifiedAt: now() },
+      );
+    },
+
+    /**
+     * The provider says an account changed (`account.updated`): verified when the provider can pay it
+     * out and its country is one resale supports, else back to PENDING.
+     */
+    async accountUpdated(event: { accountId: string; verified: boolean; country: string | null }): Promise<void> {
+      const ok = event.verified && (!event.country || config.resaleCountries.includes(event.country));
+      await repo.setPayoutAccountStatus(
+        db,
+        { externalId: event.accountId },
+        { status: ok ? 'VERIFIED' : 'PENDING', country: event.country, verifiedAt: ok ? now() : null },
+      );
+    },
+  };
+}
+export type PayoutAccountService = ReturnType<typeof createPayoutAccountService>;

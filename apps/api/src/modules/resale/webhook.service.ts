@@ -1,0 +1,66 @@
+/**
+ * Payout provider webhooks (Stripe): signature-checked, deduplicated by event id, then handed to the
+ * use case they concern: `account.updated` to the payout account, `checkout.session.completed` to the order.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import type { PayoutProvider, PayoutEvent } from '../../providers/payouts/payout.provider.js';
+import { AppError } from '../../lib/app-error.js';
+import { resaleRepository as repo } from './resale.repository.js';
+import type { OrderService } from './order.service.js';
+import type { PayoutAccountService } from './payout-account.service.js';
+
+export interface WebhookDeps {
+  database: Database;
+  payouts: PayoutProvider;
+  now: () => Date;
+  orders: Pick<OrderService, 'confirmProviderPayment'>;
+  payoutAccounts: Pick<PayoutAccountService, 'accountUpdated'>;
+  /** Where a payment that does not match its order is reported (the server log). */
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+export function createWebhookService(deps: WebhookDeps) {
+  const { payouts, now, orders, payoutAccounts, log } = deps;
+  const db = deps.database.db;
+  return {
+    /**
+     * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. A replayed event id does nothing.
+     * `checkout.session.completed` pays its order only when session, amount and currency are the order's
+     * (a mismatch is logged and leaves the order PENDING).
+     * @throws AppError `api.resell.webhook_invalid` (400) on a bad signature.
+     */
+    async handle(rawBody: Buffer, signature: string): Promise<void> {
+      let event: PayoutEvent;
+      try {
+        event = payouts.parseWebhook(rawBody, signature);
+      } catch {
+        throw new AppError('api.resell.webhook_invalid');
+      }
+      if (!(await repo.recordWebhookEvent(db, event.id, event.type, now()))) return;
+      if (event.type === 'account.updated') {
+        await payoutAccounts.accountUpdated(event);
+      } else if (event.type === 'checkout.session.completed' && event.orderId) {
+        const result = await orders.confirmProviderPayment(event.orderId, event).catch((err) => {
+          if (!(err instanceof AppError)) throw err;
+          return null;
+        });
+        // Not paid: the order stays PENDING; someone has to look at what was charged.
+        if (result?.status === 'mismatch')
+          log.warn(
+            {
+              eventId: event.id,
+              orderId: event.orderId,
+              sessionId: event.sessionId,
+              amountTotalCents: event.amountTotalCents,
+              currencyCode: event.currencyCode,
+              paid: event.paid,
+              reason: result.reason,
+            },
+            'resale payment does not match its order: not paid',
+          );
+      }
+    },
+  };
+}
+export type WebhookService = ReturnType<typeof createWebhookService>;

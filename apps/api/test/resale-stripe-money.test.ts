@@ -1,0 +1,241 @@
+/**
+ * Money checks in Stripe mode (issue 14, item 1), through the real `stripe` SDK against the local fake:
+ * an idempotency key is bound to the purchase request it was first used for (listing, quantity, amount,
+ * currency, buyer) and its reuse with other parameters answers 422; the webhook pays an order only when
+ * the session, amount and currency are the order's.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { sql as drizzleSql } from 'drizzle-orm';
+import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+import { startStripeFake } from './stripe-fake.js';
+
+const WEBHOOK_SECRET = 'whsec_test_money';
+let fake: Awaited<ReturnType<typeof startStripeFake>>;
+let t: TestApp;
+let alice: string;
+let bob: string;
+let events = 0;
+
+beforeAll(async () => {
+  fake = await startStripeFake();
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(async () => {
+  const payouts = createStripePayouts({
+    secretKey: 'sk_test_money',
+    webhookSecret: WEBHOOK_SECRET,
+    apiUrl: fake.apiUrl,
+  });
+  t = await createTestApp({ seed: true, payouts });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+  bob = (await t.signIn('bob@example.com')).accessToken;
+});
+afterEach(async () => {
+  await t.close();
+});
+
+type Row = Record<string, unknown>;
+const sql = async <T extends Row>(query: string): Promise<T[]> => {
+  const result: unknown = await t.database.db.execute(drizzleSql.raw(query));
+  return (result as { rows: T[] }).rows;
+};
+
+const webhook = (type: string, object: object) => {
+  const payload = JSON.stringify({ id: `evt_money_${++events}`, object: 'event', type, data: { object } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/resell/stripe/webhook',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET }),
+    },
+    payload,
+  });
+};
+
+/** Onboards a seller in Stripe mode: account created through the SDK, verified by a signed account.updated. */
+async function verifySeller(token: string, email: string) {
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/resell/stripe-connect',
+    headers: bearer(token),
+    payload: { accountType: 'custom', country: 'AU' },
+  });
+  expect(r.statusCode).toBe(200);
+  const [{ external_id }] = await sql<{ external_id: string }>(
+    `select external_id from payout_accounts a join users u on u.id = a.user_id where u.email = '${email}'`,
+  );
+  const ok = await webhook('account.updated', {
+    id: external_id,
+    object: 'account',
+    country: 'AU',
+    charges_enabled: true,
+    payouts_enabled: true,
+  });
+  expect(ok.statusCode).toBe(200);
+}
+
+type Available = { userTicketId: number; ticketName: string; currencyCode: string; currencySymbol: string };
+/** Lists `amountCount` tickets of the holder's group whose name contains `name`, at `price` (major units). */
+async function listAt(token: string, name: string, price: number, amountCount = 1): Promise<string> {
+  const groups = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(token) })).json<
+    Available[]
+  >();
+  const a = groups.find((g) => g.ticketName.includes(name))!;
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/resell',
+    headers: bearer(token),
+    payload: { userTicketId: a.userTicketId, amountCount, price, currencyCode: a.currencyCode, currencySymbol: 'A$' },
+  });
+  expect(r.statusCode).toBe(200);
+  return new URL(r.json<{ shareLinkUrl: string }>().shareLinkUrl).pathname;
+}
+
+const start = (path: string, p: { quantity: number; key: string; email?: string }) =>
+  t.app.inject({
+    method: 'POST',
+    url: path,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      quantity: String(p.quantity),
+      email: p.email ?? 'mallory@example.com',
+      idempotencyKey: p.key,
+    }).toString(),
+  });
+
+const orderOfKey = async (key: string) =>
+  (
+    await sql<{ id: string; status: string; checkout_session_id: string; total_cents: number; quantity: number }>(
+      `select id, status, checkout_session_id, total_cents, quantity from resale_orders where idempotency_key = '${key}'`,
+    )
+  )[0];
+const sessionsFor = (orderId: string) =>
+  fake.seen.filter((s) => s.path === '/v1/checkout/sessions' && s.body.get('metadata[orderId]') === orderId);
+/** E-mails of the holders of the tickets of an order's listing (null: held by nobody, i.e. sold). */
+const listingHolders = async (orderId: string) =>
+  (
+    await sql<{ email: string | null }>(
+      `select u.email from resale_orders o join resale_listing_tickets rlt on rlt.listing_id = o.listing_id
+       join user_tickets ut on ut.id = rlt.user_ticket_id left join users u on u.id = ut.holder_id
+       where o.id = '${orderId}' order by ut.id`,
+    )
+  ).map((r) => r.email);
+const completed = (session: { id: string; orderId: string; amount: number; currency: string }) =>
+  webhook('checkout.session.completed', {
+    id: session.id,
+    object: 'checkout.session',
+    metadata: { orderId: session.orderId },
+    client_reference_id: session.orderId,
+    amount_total: session.amount,
+    currency: session.currency,
+    payment_status: 'paid',
+  });
+
+describe('resale purchase in Stripe mode: idempotency keys and the webhook check money', () => {
+  it('a key from an A$150 listing reused on an A$0.01 listing answers 422 and pays nothing', async () => {
+    await verifySeller(alice, 'alice@example.com');
+    await verifySeller(bob, 'bob@example.com');
+    const dear = await listAt(alice, 'VIP', 150);
+    const cheap = await listAt(bob, 'River Nights', 0.01);
+    const key = crypto.randomUUID();
+
+    const first = await start(dear, { quantity: 1, key });
+    expect(first.statusCode).toBe(303);
+    const order = await orderOfKey(key);
+    expect(order).toMatchObject({ status: 'PENDING', total_cents: 16500 });
+
+    const reused = await start(cheap, { quantity: 1, key });
+    expect(reused.statusCode).toBe(422);
+    expect(reused.body).not.toMatch(/checkout\.example/);
+    // No checkout session was ever opened for that order at another price.
+    const sessions = sessionsFor(order.id);
+    expect(sessions.map((s) => s.body.get('line_items[0][price_data][unit_amount]'))).toEqual(['16500']);
+
+    // Even a signed 1-cent payment of that order's own session does not pay it.
+    expect(
+      (await completed({ id: order.checkout_session_id, orderId: order.id, amount: 1, currency: 'aud' })).statusCode,
+    ).toBe(200);
+    expect((await orderOfKey(key)).status).toBe('PENDING');
+    expect(await listingHolders(order.id)).toEqual(['alice@example.com']);
+    expect(t.mail.sent.some((m) => m.to === 'mallory@example.com')).toBe(false);
+  });
+
+  it('a key reused with another quantity answers 422; paying one ticket never buys two', async () => {
+    await verifySeller(alice, 'alice@example.com');
+    // A second ticket of alice's VIP type, so that a listing of two exists.
+    await sql(
+      `insert into user_tickets (ticket_type_id, holder_id)
+       select ut.ticket_type_id, ut.holder_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
+       join users u on u.id = ut.holder_id where u.email = 'alice@example.com' and tt.name = 'VIP'
+       and ut.event_access_used_at is null order by ut.id limit 1`,
+    );
+    const path = await listAt(alice, 'VIP', 150, 2);
+    const key = crypto.randomUUID();
+    expect((await start(path, { quantity: 2, key })).statusCode).toBe(303);
+    const order = await orderOfKey(key);
+    expect(order).toMatchObject({ quantity: 2, total_cents: 33000 });
+
+    const reused = await start(path, { quantity: 1, key });
+    expect(reused.statusCode).toBe(422);
+    expect(sessionsFor(order.id).map((s) => s.body.get('line_items[0][quantity]'))).toEqual(['2']);
+    // Another buyer e-mail under the same key is another request too.
+    expect((await start(path, { quantity: 2, key, email: 'eve@example.com' })).statusCode).toBe(422);
+
+    // The price of one ticket, on the order's own session, pays nothing.
+    await completed({ id: order.checkout_session_id, orderId: order.id, amount: 16500, currency: 'aud' });
+    expect((await orderOfKey(key)).status).toBe('PENDING');
+    const sales = (await t.app.inject({ url: '/v1/resell/ticket/sales', headers: bearer(alice) })).json<
+      { soldQuantity: number }[]
+    >();
+    expect(sales[0].soldQuantity).toBe(0);
+    expect(await listingHolders(order.id)).toEqual(['alice@example.com', 'alice@example.com']);
+  });
+
+  it('a double submit reuses the order and its checkout session (same request, same key)', async () => {
+    await verifySeller(alice, 'alice@example.com');
+    const path = await listAt(alice, 'VIP', 150);
+    const key = crypto.randomUUID();
+    const [a, b] = await Promise.all([start(path, { quantity: 1, key }), start(path, { quantity: 1, key })]);
+    expect([a.statusCode, b.statusCode]).toEqual([303, 303]);
+    expect(a.headers.location).toBe(b.headers.location);
+    const order = await orderOfKey(key);
+    expect(a.headers.location).toContain(order.checkout_session_id);
+  });
+
+  it('the webhook pays only the session, amount and currency of the order', async () => {
+    await verifySeller(alice, 'alice@example.com');
+    const path = await listAt(alice, 'VIP', 150);
+    const key = crypto.randomUUID();
+    expect((await start(path, { quantity: 1, key, email: 'zed@example.com' })).statusCode).toBe(303);
+    const order = await orderOfKey(key);
+    const genuine = { id: order.checkout_session_id, orderId: order.id, amount: 16500, currency: 'aud' };
+    const forged = [
+      { ...genuine, amount: 1 },
+      { ...genuine, currency: 'nzd' },
+      { ...genuine, id: 'cs_test_someone_elses' },
+    ];
+    for (const f of forged) {
+      expect((await completed(f)).statusCode).toBe(200);
+      expect((await orderOfKey(key)).status).toBe('PENDING');
+    }
+    const unpaid = await webhook('checkout.session.completed', {
+      id: genuine.id,
+      object: 'checkout.session',
+      metadata: { orderId: order.id },
+      amount_total: 16500,
+      currency: 'aud',
+      payment_status: 'unpaid',
+    });
+    expect(unpaid.statusCode).toBe(200);
+    expect((await orderOfKey(key)).status).toBe('PENDING');
+
+    await completed(genuine);
+    expect((await orderOfKey(key)).status).toBe('PAID');
+    expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);
+  });
+});

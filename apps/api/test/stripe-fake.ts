@@ -1,0 +1,75 @@
+/**
+ * A local fake of the few Stripe API endpoints the payout provider calls (accounts, account sessions,
+ * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
+ * it answers a repeated `Idempotency-Key` with the first response.
+ */
+import { createServer } from 'node:http';
+
+export interface StripeRequest {
+  method: string;
+  path: string;
+  body: URLSearchParams;
+  auth: string;
+  idempotencyKey: string | undefined;
+}
+
+/** Starts the fake on 127.0.0.1; `seen` lists every request in order. Call `close()` after. */
+export async function startStripeFake() {
+  const seen: StripeRequest[] = [];
+  const replies = new Map<string, string>();
+  let n = 0;
+  const answer = (path: string, body: URLSearchParams): { status: number; json: object } => {
+    n++;
+    if (path === '/v1/accounts')
+      return {
+        status: 200,
+        json: { id: `acct_${n}`, object: 'account', country: body.get('country'), type: body.get('type') },
+      };
+    if (path === '/v1/account_sessions')
+      return {
+        status: 200,
+        json: {
+          object: 'account_session',
+          account: body.get('account'),
+          client_secret: `accs_secret_${body.get('account')}`,
+        },
+      };
+    if (path === '/v1/checkout/sessions')
+      return {
+        status: 200,
+        json: { id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.example/cs_test_${n}` },
+      };
+    return { status: 404, json: { error: { type: 'invalid_request_error', message: 'not faked' } } };
+  };
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (c: Buffer) => {
+      raw += c.toString();
+    });
+    req.on('end', () => {
+      const body = new URLSearchParams(raw);
+      const key = req.headers['idempotency-key'] as string | undefined;
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        body,
+        auth: String(req.headers.authorization),
+        idempotencyKey: key,
+      });
+      res.setHeader('content-type', 'application/json');
+      const replayed = key ? replies.get(`${req.url}:${key}`) : undefined;
+      if (replayed) return res.end(replayed);
+      const { status, json } = answer(req.url ?? '', body);
+      res.statusCode = status;
+      const text = JSON.stringify(json);
+      if (key && status === 200) replies.set(`${req.url}:${key}`, text);
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    apiUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * Field schemas that keep a user's mistake out of the database's way (issue 14: no 500s): ids fit a
+ * PostgreSQL `integer`, text holds no NUL character (which a `text` column refuses).
+ */
+import * as z from 'zod';
+
+/** The largest PostgreSQL `integer` (`serial` ids, counts). */
+export const INT4_MAX = 2_147_483_647;
+/** The id of a stored row: a positive 32-bit integer. */
+export const rowId = z.number().int().positive().max(INT4_MAX);
+/** A count of tickets in one request: positive, at most `INT4_MAX`. */
+export const count = z.number().int().positive().max(INT4_MAX);
+/** True for text without a NUL character (use with `.refine`). */
+export const hasNoNul = (s: string): boolean => !s.includes('\u0000');
