@@ -86,7 +86,8 @@ export async function buildApp(deps: AppDeps) {
   const auth = createAuthService({ database, config, mail, tokens, now });
   const requireAuth = requireAuthWith(auth.authenticate);
   const storage = createLocalStorage(config.dataDir);
-  const profile = createProfileService({ database, avatars: createAvatarService({ storage }) });
+  const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
+  const profile = createProfileService({ database, avatars });
   const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({
@@ -186,7 +187,10 @@ export async function buildApp(deps: AppDeps) {
     setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
   });
 
-  app.addHook('onClose', async () => mail.close());
+  app.addHook('onClose', async () => {
+    await avatars.close();
+    mail.close();
+  });
   return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail } });
 }
 

@@ -53,6 +53,8 @@ export interface Config {
   scannerKey: string;
   /** Door check-ins per IP per minute (CHECK_IN_PER_IP_PER_MINUTE, default 600: a venue's scanners may share one IP). */
   checkInPerMinute: number;
+  /** Deadline of one avatar upload's decoding, milliseconds, queue wait included (10 s); see avatar.service.ts. */
+  avatarDeadlineMs: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
   productName: string;
@@ -136,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     scannerKey: overrides.scannerKey ?? scannerKeyFrom(env, dataDir),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
+    avatarDeadlineMs: 10_000,
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',
     productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),
