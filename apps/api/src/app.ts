@@ -46,6 +46,7 @@ import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from '
 import { devMailRoutes, healthRoutes, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
+import { registerSecurityHeaders, routeHelmet, scriptNonce } from './lib/security-headers.js';
 
 export interface AppDeps {
   config: Config;
@@ -122,7 +123,7 @@ export async function buildApp(deps: AppDeps) {
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
     return {
-      isDev: !config.smtpUrl,
+      isDev: config.devOutbox,
       checkoutBaseUrl: config.checkoutBaseUrl,
       stripePublishableKey: config.stripePublishableKey,
       orgName: org?.name ?? null,
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps) {
     };
   };
 
+  await registerSecurityHeaders(app, config);
   await app.register(fastifyRateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
@@ -160,7 +162,11 @@ export async function buildApp(deps: AppDeps) {
         access,
         requireAuth,
         checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }),
-        checkInPerMinute: config.checkInPerMinute,
+        limits: {
+          checkIn: config.checkInPerMinute,
+          events: config.accessEventsPerMinute,
+          scannerKeyFailures: config.scannerKeyFailuresPerMinute,
+        },
       });
       ticketsRoutes(api, { tickets, requireAuth });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
@@ -176,7 +182,8 @@ export async function buildApp(deps: AppDeps) {
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app);
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
-  if (!config.smtpUrl) devMailRoutes(app, { mail });
+  // Never in production: the outbox shows everyone's sign-in codes.
+  if (config.devOutbox) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
   await app.register(fastifyStatic, {
     root: storage.root,
@@ -214,22 +221,28 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
       res.setHeader('Vary', 'Accept-Encoding');
     },
   });
+  const panelHelmet = routeHelmet(config, 'panel');
   const indexFile = join(config.panelDistDir, 'index.html');
   for (const lang of ['en', 'es']) {
-    app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => {
+    app.get(`/${lang}/`, { schema: { hide: true }, helmet: panelHelmet }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
       if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
       return reply
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
-        .send(html.replace('<html lang="en"', `<html lang="${lang}"`));
+        .send(
+          html
+            .replace('<html lang="en"', `<html lang="${lang}"`)
+            // The build's inline theme script and module scripts run under the CSP nonce.
+            .replace(/<script(?=[\s>])/g, `<script nonce="${scriptNonce(reply)}"`),
+        );
     });
     app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) =>
       reply.redirect(`/${lang}/${req.url.slice(3)}`),
     );
   }
-  app.get('/', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
     const cfg = await panelConfig();
     const query = req.query as { lang?: string; noembed?: string };
     const lang = query.lang === 'es' ? 'es' : 'en';
@@ -241,6 +254,7 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
         panelOrigin: config.publicUrl,
         lang,
         embed: query.noembed === undefined,
+        nonce: scriptNonce(reply),
       }),
     );
   });

@@ -53,8 +53,12 @@ const EVENTS = [
   { name: 'River Nights', city: 'Brisbane', img: 'river-nights' },
 ];
 
-/** Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served. */
+/**
+ * Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served; `nonce` is the
+ * response's CSP script nonce (lib/security-headers.ts), carried by the page's inline script.
+ */
 export function renderDemoHostPage(opts: {
+  nonce: string;
   orgName: string;
   orgLogoUrl: string;
   orgWebsite: string;
@@ -65,7 +69,7 @@ export function renderDemoHostPage(opts: {
 }): string {
   const t = TEXT[opts.lang];
   const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
-<script>
+<script nonce="${e(opts.nonce)}">
 (function () {
   var status = document.getElementById('panel-status');
   var say = function (text) { status.textContent = text + ' · ' + new Date().toLocaleTimeString(); };
