@@ -51,6 +51,7 @@ import { organisationRepository } from './modules/system/organisation.repository
 import { renderDemoHostPage } from './pages/demo-host.page.js';
 import { connectRedis, ipKey, rateLimitStore, redisReady } from './lib/rate-limit.js';
 import { createHousekeeping } from './modules/housekeeping/housekeeping.service.js';
+import { registerSecurityHeaders, routeHelmet, scriptNonce } from './lib/security-headers.js';
 
 export interface AppDeps {
   config: Config;
@@ -93,7 +94,8 @@ export async function buildApp(deps: AppDeps) {
   const auth = createAuthService({ database, config, mail, tokens, now });
   const requireAuth = requireAuthWith(auth.authenticate);
   const storage = createLocalStorage(config.dataDir);
-  const profile = createProfileService({ database, avatars: createAvatarService({ storage }) });
+  const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
+  const profile = createProfileService({ database, avatars });
   const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({
@@ -130,7 +132,7 @@ export async function buildApp(deps: AppDeps) {
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
     return {
-      isDev: !config.smtpUrl,
+      isDev: config.devOutbox,
       checkoutBaseUrl: config.checkoutBaseUrl,
       stripePublishableKey: config.stripePublishableKey,
       orgName: org?.name ?? null,
@@ -145,6 +147,7 @@ export async function buildApp(deps: AppDeps) {
     };
   };
 
+  await registerSecurityHeaders(app, config);
   // Limits shared through Redis when REDIS_URL is set (decision 005), else counted in this process.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
   await app.register(fastifyRateLimit, {
@@ -172,7 +175,11 @@ export async function buildApp(deps: AppDeps) {
         access,
         requireAuth,
         checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }),
-        checkInPerMinute: config.checkInPerMinute,
+        limits: {
+          checkIn: config.checkInPerMinute,
+          events: config.accessEventsPerMinute,
+          scannerKeyFailures: config.scannerKeyFailuresPerMinute,
+        },
       });
       ticketsRoutes(api, { tickets, requireAuth });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
@@ -188,7 +195,8 @@ export async function buildApp(deps: AppDeps) {
   resalePublicRoutes(app, { listings, orders, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
-  if (!config.smtpUrl) devMailRoutes(app, { mail });
+  // Never in production: the outbox shows everyone's sign-in codes.
+  if (config.devOutbox) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);
   await app.register(fastifyStatic, {
     root: storage.root,
@@ -213,6 +221,7 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', async () => {
     await housekeeping.stop();
     redis?.disconnect();
+    await avatars.close();
     mail.close();
   });
   return Object.assign(app, {
@@ -241,22 +250,28 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
       res.setHeader('Vary', 'Accept-Encoding');
     },
   });
+  const panelHelmet = routeHelmet(config, 'panel');
   const indexFile = join(config.panelDistDir, 'index.html');
   for (const lang of ['en', 'es']) {
-    app.get(`/${lang}/`, { schema: { hide: true } }, async (_req, reply) => {
+    app.get(`/${lang}/`, { schema: { hide: true }, helmet: panelHelmet }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
       if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
       return reply
         .type('text/html; charset=utf-8')
         .header('Cache-Control', 'no-cache')
-        .send(html.replace('<html lang="en"', `<html lang="${lang}"`));
+        .send(
+          html
+            .replace('<html lang="en"', `<html lang="${lang}"`)
+            // The build's inline theme script and module scripts run under the CSP nonce.
+            .replace(/<script(?=[\s>])/g, `<script nonce="${scriptNonce(reply)}"`),
+        );
     });
     app.get(`/${lang}`, { schema: { hide: true } }, async (req, reply) =>
       reply.redirect(`/${lang}/${req.url.slice(3)}`),
     );
   }
-  app.get('/', { schema: { hide: true } }, async (req, reply) => {
+  app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
     const cfg = await panelConfig();
     const query = req.query as { lang?: string; noembed?: string };
     const lang = query.lang === 'es' ? 'es' : 'en';
@@ -268,6 +283,7 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
         panelOrigin: config.publicUrl,
         lang,
         embed: query.noembed === undefined,
+        nonce: scriptNonce(reply),
       }),
     );
   });

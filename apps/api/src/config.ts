@@ -5,8 +5,29 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { getDomain } from 'tldts';
 
 export interface Config {
+  /** NODE_ENV: `production` turns on the production guards (see `productionProblems`); default `development`. */
+  nodeEnv: string;
+  /**
+   * ALLOW_SANDBOX=true lets NODE_ENV=production start without SMTP_URL, STRIPE_SECRET_KEY or
+   * CHECKOUT_BASE_URL (sandbox payments and the console outbox), with a warning. Default false.
+   */
+  allowSandbox: boolean;
+  /** True when mail goes to the dev outbox served at /dev/mail: no SMTP_URL and not production. */
+  devOutbox: boolean;
+  /** Warnings to log at start-up (e.g. sandboxes allowed in production). */
+  warnings: string[];
+  /**
+   * CSP `frame-ancestors` sources of the panel document (/en/, /es/): 'self' plus EMBED_ORIGINS
+   * (comma-separated origins, `https://*.example.com` allowed); default 'self' and PUBLIC_URL's site
+   * (`https://example.com https://*.example.com` for PUBLIC_URL https://tickets.example.com; any port of
+   * localhost and 127.0.0.1 for a loopback PUBLIC_URL).
+   */
+  embedOrigins: string[];
+  /** Origins forms may post to or redirect to besides 'self': Stripe Checkout, CHECKOUT_BASE_URL. */
+  formActionOrigins: string[];
   /** HTTP port (default 8080). */
   port: number;
   /** Listen address (default 127.0.0.1). */
@@ -74,6 +95,15 @@ export interface Config {
   scannerKey: string;
   /** Door check-ins per IP per minute (CHECK_IN_PER_IP_PER_MINUTE, default 600: a venue's scanners may share one IP). */
   checkInPerMinute: number;
+  /** Door event lists per IP per minute with the right key (ACCESS_EVENTS_PER_IP_PER_MINUTE, default 60). */
+  accessEventsPerMinute: number;
+  /**
+   * Wrong scanner keys per IP per minute on /v1/access/* before they get 429
+   * (SCANNER_KEY_FAILURES_PER_IP_PER_MINUTE, default 10); never counted against the right key's limits.
+   */
+  scannerKeyFailuresPerMinute: number;
+  /** Deadline of one avatar upload's decoding, milliseconds, queue wait included (10 s); see avatar.service.ts. */
+  avatarDeadlineMs: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
   productName: string;
@@ -143,13 +173,81 @@ function scannerKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** Builds the config from an environment (process.env by default); `overrides` win (tests). */
+/** CSP sources of EMBED_ORIGINS, or of PUBLIC_URL's site (registrable domain and its subdomains) when unset. */
+function embedOriginsFrom(value: string | undefined, publicUrl: string): string[] {
+  if (value === undefined || value.trim() === '') {
+    const url = new URL(publicUrl);
+    // A loopback PUBLIC_URL (npm start, tests) is one site whatever the name or port: localhost and 127.0.0.1.
+    if (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname))
+      return ["'self'", 'http://localhost:*', 'http://127.0.0.1:*'];
+    const domain = getDomain(url.hostname);
+    return ["'self'", ...(domain ? [`${url.protocol}//${domain}`, `${url.protocol}//*.${domain}`] : [url.origin])];
+  }
+  const origins = value
+    .split(',')
+    .map((o) => o.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+  for (const o of origins)
+    if (!/^https?:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?$/i.test(o))
+      throw new Error(`config: EMBED_ORIGINS must be comma-separated origins like https://example.com, got "${o}"`);
+  return ["'self'", ...origins];
+}
+
+/**
+ * What stops a production start (NODE_ENV=production): no SMTP_URL (sign-in codes would only reach the
+ * console), no STRIPE_SECRET_KEY (the payout sandbox lets anyone "pay" and be paid), no
+ * CHECKOUT_BASE_URL (the sandbox swap checkout confirms upgrades without payment). ALLOW_SANDBOX=true
+ * turns these into warnings. Empty outside production.
+ */
+function productionProblems(env: NodeJS.ProcessEnv): string[] {
+  if (env.NODE_ENV !== 'production') return [];
+  return [
+    !env.SMTP_URL && 'SMTP_URL is not set (mail would only reach the console)',
+    !env.STRIPE_SECRET_KEY && 'STRIPE_SECRET_KEY is not set (the sandbox payment provider lets anyone pay)',
+    !env.CHECKOUT_BASE_URL && 'CHECKOUT_BASE_URL is not set (the sandbox swap checkout confirms without payment)',
+  ].filter((p): p is string => Boolean(p));
+}
+
+/**
+ * Builds the config from an environment (process.env by default); `overrides` win (tests).
+ * @throws Error with a message naming the variable when a value is invalid, or when NODE_ENV=production
+ *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const problems = productionProblems(env);
+  const allowSandbox = env.ALLOW_SANDBOX === 'true';
+  if (problems.length && !allowSandbox)
+    throw new Error(
+      `config: NODE_ENV=production refuses to start: ${problems.join('; ')}. Set them, or ALLOW_SANDBOX=true to run with sandboxes anyway.`,
+    );
+  return buildConfig(env, overrides, {
+    allowSandbox,
+    warnings: problems.map((p) => `ALLOW_SANDBOX=true in production: ${p}`),
+  });
+}
+
+function buildConfig(
+  env: NodeJS.ProcessEnv,
+  overrides: Partial<Config>,
+  guards: { allowSandbox: boolean; warnings: string[] },
+): Config {
   const port = int('PORT', env.PORT, 8080);
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './.data');
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const jwtSecret = overrides.jwtSecret ?? secretFrom(env, dataDir);
+  const smtpUrl = overrides.smtpUrl !== undefined ? overrides.smtpUrl : env.SMTP_URL || null;
+  const stripeSecretKey = env.STRIPE_SECRET_KEY || null;
+  const nodeEnv = env.NODE_ENV || 'development';
   return {
+    nodeEnv,
+    allowSandbox: guards.allowSandbox,
+    devOutbox: !smtpUrl && nodeEnv !== 'production',
+    warnings: guards.warnings,
+    embedOrigins: embedOriginsFrom(env.EMBED_ORIGINS, publicUrl),
+    formActionOrigins: [
+      ...(stripeSecretKey ? ['https://checkout.stripe.com'] : []),
+      ...(env.CHECKOUT_BASE_URL ? [new URL(env.CHECKOUT_BASE_URL).origin] : []),
+    ],
     port,
     host: env.HOST ?? '127.0.0.1',
     publicUrl,
@@ -161,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
-    smtpUrl: env.SMTP_URL || null,
+    smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',
     qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),
     jwtSecret,
@@ -177,6 +275,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     scannerKey: overrides.scannerKey ?? scannerKeyFrom(env, dataDir),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
+    accessEventsPerMinute: int('ACCESS_EVENTS_PER_IP_PER_MINUTE', env.ACCESS_EVENTS_PER_IP_PER_MINUTE, 60),
+    scannerKeyFailuresPerMinute: int(
+      'SCANNER_KEY_FAILURES_PER_IP_PER_MINUTE',
+      env.SCANNER_KEY_FAILURES_PER_IP_PER_MINUTE,
+      10,
+    ),
+    avatarDeadlineMs: 10_000,
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',
     productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),
@@ -188,7 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     twitterVia: env.TWITTER_VIA ?? 'ticketpanel',
     resaleFeeBps: int('RESALE_FEE_BPS', env.RESALE_FEE_BPS, 1000),
     resaleCountries: ['AU', 'NZ'],
-    stripeSecretKey: env.STRIPE_SECRET_KEY || null,
+    stripeSecretKey,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET ?? '',
     stripeApiUrl: env.STRIPE_API_URL || null,
     panelDistDir: resolve(env.PANEL_DIST_DIR ?? join(apiRoot, '../panel/dist')),

@@ -334,29 +334,52 @@ describe('after the ticket changes hands', () => {
 });
 
 describe('rate limit', () => {
-  it('limits check-ins per IP, wrong keys included', async () => {
-    const limited = await createTestApp({ seed: true, config: { scannerKey: KEY, checkInPerMinute: 3 } });
+  const checkIn = (app: TestApp['app'], key: string, remoteAddress = '10.2.2.2') =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/access/check-in',
+      headers: { 'x-scanner-key': key },
+      payload: { code: 'TP1.1.1.x', eventId: 1 },
+      remoteAddress,
+    });
+
+  it('counts wrong keys in their own slow bucket, so guessing never locks the right key out', async () => {
+    const limited = await createTestApp({
+      seed: true,
+      config: { scannerKey: KEY, checkInPerMinute: 3, scannerKeyFailuresPerMinute: 2 },
+    });
     try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) {
-        const r = await limited.app.inject({
-          method: 'POST',
-          url: '/v1/access/check-in',
-          headers: { 'x-scanner-key': i % 2 ? KEY : 'guess' },
-          payload: { code: 'TP1.1.1.x', eventId: 1 },
-          remoteAddress: '10.2.2.2',
-        });
-        statuses.push(r.statusCode);
-      }
-      expect(statuses).toEqual([401, 400, 401, 429, 429]);
-      const other = await limited.app.inject({
-        method: 'POST',
-        url: '/v1/access/check-in',
-        headers: { 'x-scanner-key': KEY },
-        payload: { code: 'TP1.1.1.x', eventId: 1 },
-        remoteAddress: '10.2.2.3',
-      });
-      expect(other.statusCode).toBe(400);
+      const guesses: number[] = [];
+      for (let i = 0; i < 20; i++) guesses.push((await checkIn(limited.app, `guess-${i}`)).statusCode);
+      expect(guesses.slice(0, 2)).toEqual([401, 401]);
+      expect(new Set(guesses.slice(2))).toEqual(new Set([429]));
+      const limitedGuess = await checkIn(limited.app, 'guess');
+      expect(limitedGuess.json()).toEqual({ message: 'api.too_many_requests' });
+      expect(Number(limitedGuess.headers['retry-after'])).toBeGreaterThan(0);
+      // The door, on the same IP, still has its own 3 check-ins (an invalid pass: 400), then 429.
+      const door: number[] = [];
+      for (let i = 0; i < 4; i++) door.push((await checkIn(limited.app, KEY)).statusCode);
+      expect(door).toEqual([400, 400, 400, 429]);
+      // Another IP is not affected by either bucket.
+      expect((await checkIn(limited.app, KEY, '10.2.2.3')).statusCode).toBe(400);
+      expect((await checkIn(limited.app, 'guess', '10.2.2.3')).statusCode).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits the event list per IP, and wrong keys there count as failures too', async () => {
+    const limited = await createTestApp({
+      seed: true,
+      config: { scannerKey: KEY, accessEventsPerMinute: 2, scannerKeyFailuresPerMinute: 1 },
+    });
+    try {
+      const events = (key: string) =>
+        limited.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': key }, remoteAddress: '10.3.3.3' });
+      expect([(await events('x')).statusCode, (await events('y')).statusCode]).toEqual([401, 429]);
+      const right: number[] = [];
+      for (let i = 0; i < 3; i++) right.push((await events(KEY)).statusCode);
+      expect(right).toEqual([200, 200, 429]);
     } finally {
       await limited.close();
     }

@@ -71,6 +71,35 @@ describe('gift', () => {
     expect(mail.text).toContain('Alice Nguyen gifted you "General Admission" for Aotearoa Sound');
   });
 
+  it("puts the giver's name in the e-mail as one line of plain text that no client makes a link", async () => {
+    const named = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(alice),
+      payload: {
+        givenName: 'Refund:\r\n\r\nhttps://evil.example/r\u202E',
+        familyName: '<b>x</b>\tmail@evil.example',
+      },
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
+    expect((await giftTo(alice, tk.userTicketId, 'bob#7315')).statusCode).toBe(200);
+    const mail = t.mail.sent.at(-1)!;
+    expect(mail.to).toBe('bob@example.com');
+    for (const part of [mail.subject, mail.text, mail.html ?? '']) {
+      expect(part).not.toMatch(/https:\/\/evil|evil\.example|\u202E/);
+      expect(part).toContain('evil[.]example');
+    }
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    // The whole name stays on the first line of the text part; the panel link is still there.
+    expect(mail.text.split('\n')[0]).toBe(
+      'Refund: https[:]//evil[.]example/r <b>x</b> mail[@]evil[.]example gifted you "General Admission" for Aotearoa Sound.',
+    );
+    expect(mail.text).toContain('http://panel.test/en/?PANEL_TAB=MY_TICKET');
+    expect(mail.html).not.toContain('<b>');
+    expect(mail.html).toContain('&#60;b&#62;x');
+  });
+
   it('e-mails the receiver in their locale (es) with a link to the panel, and finds usernames case-insensitively', async () => {
     await t.database.db.execute(`update users set locale = 'es' where email = 'bob@example.com'` as never);
     const tk = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');

@@ -34,6 +34,10 @@ export const MESSAGE_STATUS = {
   'api.profile.username_empty': 400,
   'api.profile.avatar_invalid': 400,
   'api.profile.avatar_too_large': 413,
+  'api.profile.avatar_too_many_pixels': 422,
+  'api.profile.avatar_svg_unsupported': 422,
+  'api.profile.avatar_timeout': 422,
+  'api.profile.avatar_busy': 429,
   // tickets
   'api.ticket.not_found': 404,
   // door check-in (scanner page)

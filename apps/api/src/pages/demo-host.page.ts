@@ -55,8 +55,12 @@ const EVENTS = [
   { name: 'River Nights', city: 'Brisbane', img: 'river-nights' },
 ];
 
-/** Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served. */
+/**
+ * Renders the demo host page. `panelOrigin` is where `/embed.js` and the panel are served; `nonce` is the
+ * response's CSP script nonce (lib/security-headers.ts), carried by the page's inline script.
+ */
 export function renderDemoHostPage(opts: {
+  nonce: string;
   orgName: string;
   orgLogoUrl: string;
   orgWebsite: string;

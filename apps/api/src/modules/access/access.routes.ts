@@ -5,10 +5,12 @@
  */
 import * as z from 'zod';
 import { access } from '@tp/contract';
+import type { FastifyRequest } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
+import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService } from './check-in.service.js';
-import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
 
 export function accessRoutes(
   app: App,
@@ -16,8 +18,11 @@ export function accessRoutes(
     access: AccessService;
     requireAuth: PreHandler;
     checkIn: CheckInService;
-    /** Check-ins per IP per minute (config `checkInPerMinute`). */
-    checkInPerMinute: number;
+    /**
+     * Per-IP limits per minute: check-ins and event lists with the right key (config `checkInPerMinute`,
+     * `accessEventsPerMinute`), wrong scanner keys on either route (config `scannerKeyFailuresPerMinute`).
+     */
+    limits: { checkIn: number; events: number; scannerKeyFailures: number };
   },
 ) {
   const pre = { preHandler: deps.requireAuth };
@@ -35,16 +40,28 @@ export function accessRoutes(
     },
   );
 
-  // preValidation: after the rate limit (onRequest) counts the attempt, before the body is looked at.
+  // Door routes count two per-IP buckets: requests with the right key against the route's own limit
+  // (wrong keys are not counted there, so guessing cannot lock the door out), and wrong keys against
+  // one slow bucket of failures shared by both routes; past it, wrong keys get 429 instead of 401.
+  const keyOf = (req: FastifyRequest) => req.headers['x-scanner-key'];
+  const rightKeyOnly = (req: FastifyRequest) => !deps.checkIn.isScannerKey(keyOf(req));
+  const failures = app.createRateLimit({ max: deps.limits.scannerKeyFailures, timeWindow: '1 minute', keyGenerator: ipKey });
   const scanner = {
-    preValidation: async (req: { headers: Record<string, unknown> }) =>
-      deps.checkIn.authorizeScanner(req.headers['x-scanner-key']),
+    // preValidation: after the route's rate limit (onRequest), before the body is looked at.
+    preValidation: async (req: FastifyRequest) => {
+      if (deps.checkIn.isScannerKey(keyOf(req))) return;
+      const counted = await failures(req);
+      if (!counted.isAllowed && counted.isExceeded)
+        throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
+      throw new AppError('api.access.scanner_unauthorized');
+    },
   };
   const scannerKeyHeader = z.object({ 'x-scanner-key': z.string().optional() });
   app.get(
     '/access/events',
     {
       ...scanner,
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
         tags: ['access'],
         summary: 'Events the door scanner can admit to',
@@ -61,7 +78,7 @@ export function accessRoutes(
     '/access/check-in',
     {
       ...scanner,
-      config: perIpPerMinute(deps.checkInPerMinute),
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
       schema: {
         tags: ['access'],
         summary: 'Admit a pass holder to an event',

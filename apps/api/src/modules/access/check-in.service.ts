@@ -32,13 +32,9 @@ export function createCheckInService(deps: {
   const expectedKey = sha256(deps.scannerKey);
 
   return {
-    /**
-     * Checks the `x-scanner-key` header value (compared in constant time).
-     * @throws AppError `api.access.scanner_unauthorized` (401) when missing or wrong.
-     */
-    authorizeScanner(key: unknown): void {
-      if (typeof key !== 'string' || key.length === 0 || !timingSafeEqual(sha256(key), expectedKey))
-        throw new AppError('api.access.scanner_unauthorized');
+    /** True when an `x-scanner-key` header value is the scanner key (compared in constant time). */
+    isScannerKey(key: unknown): boolean {
+      return typeof key === 'string' && key.length > 0 && timingSafeEqual(sha256(key), expectedKey);
     },
 
     /** GET /access/events: events not over yet, soonest start first; `startsAt` ISO 8601 UTC. */

@@ -1,18 +1,34 @@
 /**
  * Avatar upload (spec sections 2 Settings, 5 Avatar formats). Accepts HEIC, WEBP, SVG, PNG and JPG,
- * recognised by their bytes (never by name or declared type), at most `maxBytes`. HEIC is decoded
- * with libheif (heic-decode), SVG rasterised by librsvg (scripts never run), and every avatar is
- * re-encoded by sharp to WebP of at most 512x512 px with metadata stripped; the original bytes are
- * never stored or served. Images over `maxPixels` input pixels are refused (pixel floods).
+ * recognised by their bytes (never by name or declared type), at most `AVATAR_MAX_BYTES`. Every avatar
+ * is re-encoded to WebP of at most 512x512 px with metadata stripped; the original bytes are never
+ * stored or served.
+ *
+ * Hostile images (issue 14) are handled in three steps:
+ * 1. on the main thread, cheap header reads only: the declared size (image-size: PNG, JPG, WEBP and
+ *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused, and SVGs outside the policy of
+ *    avatar.svg-policy.ts (filters, scripts, images, external references, too many elements) too;
+ * 2. decoding runs in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
+ *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
+ *    server's libuv thread pool does image work;
+ * 3. each upload has a deadline (config `avatarDeadlineMs`, queue wait included): when it passes, the
+ *    child process is killed, which ends its libvips/librsvg/libheif work at once.
  */
 import { randomUUID } from 'node:crypto';
-import sharp, { type Sharp } from 'sharp';
-import decodeHeic from 'heic-decode';
+import { fileURLToPath } from 'node:url';
+import { Tinypool } from 'tinypool';
+import { imageSize } from 'image-size';
 import { fileTypeFromBuffer } from 'file-type';
-import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS as MAX_PIXELS } from '@tp/contract';
+import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
+import { svgRefusal } from './avatar.svg-policy.js';
+import type { AvatarResult, AvatarTask } from './avatar.worker.js';
 
+/** Uploads decoded at once (child processes). */
+export const AVATAR_CONCURRENCY = 2;
+/** Uploads waiting for a free process before new ones are refused with `api.profile.avatar_busy`. */
+const MAX_QUEUE = 8;
 const SIZE = 512;
 
 /** True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). */
@@ -25,7 +41,7 @@ function looksLikeSvg(bytes: Buffer): boolean {
 }
 
 /** The kind of image the bytes hold, or null when not an allowed format. */
-export async function sniffAvatar(bytes: Buffer): Promise<'png' | 'jpg' | 'webp' | 'heic' | 'svg' | null> {
+export async function sniffAvatar(bytes: Buffer): Promise<AvatarTask['kind'] | null> {
   const type = await fileTypeFromBuffer(bytes);
   if (type) {
     if (type.ext === 'png' || type.ext === 'jpg' || type.ext === 'webp') return type.ext;
@@ -35,44 +51,82 @@ export async function sniffAvatar(bytes: Buffer): Promise<'png' | 'jpg' | 'webp'
   return looksLikeSvg(bytes) ? 'svg' : null;
 }
 
-export function createAvatarService(deps: { storage: StorageProvider }) {
+/** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */
+function declaredPixels(bytes: Buffer): number | null {
+  try {
+    const size = imageSize(bytes);
+    const images = size.images ?? [size];
+    return Math.max(...images.map((i) => (i.width ?? 0) * (i.height ?? 0)));
+  } catch {
+    // Unreadable here: sharp and libheif check the size again in the worker before decoding.
+    return null;
+  }
+}
+
+/** The child process entry: the compiled .js next to this module, or the .ts source run through tsx. */
+function workerEntry() {
+  const ts = import.meta.url.endsWith('.ts');
+  const filename = fileURLToPath(new URL(`./avatar.worker.${ts ? 'ts' : 'js'}`, import.meta.url));
+  return { filename, execArgv: ts ? ['--import', import.meta.resolve('tsx')] : [] };
+}
+
+export function createAvatarService(deps: {
+  storage: StorageProvider;
+  /** Per-upload deadline, milliseconds, queue wait included (config `avatarDeadlineMs`). */
+  deadlineMs: number;
+}) {
+  const pool = new Tinypool({
+    ...workerEntry(),
+    runtime: 'child_process',
+    serialization: 'advanced',
+    minThreads: 0,
+    maxThreads: AVATAR_CONCURRENCY,
+    maxQueue: MAX_QUEUE,
+    isolateWorkers: true,
+    // The child gets no secrets: only what the image libraries need.
+    env: {},
+  });
+
+  async function decode(task: AvatarTask): Promise<AvatarResult> {
+    try {
+      return (await pool.run(task, { signal: AbortSignal.timeout(deps.deadlineMs) })) as AvatarResult;
+    } catch (err) {
+      const message = String((err as Error)?.message ?? err);
+      if (/abort/i.test(message)) throw new AppError('api.profile.avatar_timeout');
+      if (/queue/i.test(message)) throw new AppError('api.profile.avatar_busy');
+      throw new AppError('api.profile.avatar_invalid');
+    }
+  }
+
   return {
     /**
      * Validates, re-encodes and stores an avatar; returns its public path.
-     * @throws AppError `api.profile.avatar_too_large` (413), `api.profile.avatar_invalid` (400: not an allowed
-     *   format, undecodable, or over the pixel limit).
+     * @throws AppError `api.profile.avatar_too_large` (413: over AVATAR_MAX_BYTES),
+     *   `api.profile.avatar_invalid` (400: not an allowed format or undecodable),
+     *   `api.profile.avatar_too_many_pixels` (422: over AVATAR_MAX_PIXELS),
+     *   `api.profile.avatar_svg_unsupported` (422: outside the SVG policy),
+     *   `api.profile.avatar_timeout` (422: not done within the deadline),
+     *   `api.profile.avatar_busy` (429: the decoding queue is full).
      */
     async store(bytes: Buffer): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
       const kind = await sniffAvatar(bytes);
       if (!kind) throw new AppError('api.profile.avatar_invalid');
-      let webp: Buffer;
-      try {
-        let input: Sharp;
-        if (kind === 'heic') {
-          const { width, height, data } = await decodeHeic({ buffer: new Uint8Array(bytes) });
-          if (width * height > MAX_PIXELS) throw new AppError('api.profile.avatar_invalid');
-          input = sharp(Buffer.from(data.buffer, data.byteOffset, data.byteLength), {
-            raw: { width, height, channels: 4 },
-            limitInputPixels: MAX_PIXELS,
-          });
-        } else {
-          input = sharp(bytes, {
-            limitInputPixels: MAX_PIXELS,
-            density: kind === 'svg' ? 144 : undefined,
-            failOn: 'error',
-          });
-        }
-        webp = await input
-          .rotate()
-          .resize(SIZE, SIZE, { fit: 'cover', withoutEnlargement: false })
-          .webp({ quality: 82 })
-          .toBuffer();
-      } catch (err) {
-        if (err instanceof AppError) throw err;
-        throw new AppError('api.profile.avatar_invalid');
+      if (kind === 'svg') {
+        if (svgRefusal(bytes)) throw new AppError('api.profile.avatar_svg_unsupported');
+      } else if ((declaredPixels(bytes) ?? 0) > AVATAR_MAX_PIXELS) {
+        throw new AppError('api.profile.avatar_too_many_pixels');
       }
-      return deps.storage.put('avatars', `${randomUUID()}.webp`, webp);
+      const result = await decode({ kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE });
+      if (!result.ok)
+        throw new AppError(
+          result.reason === 'too_many_pixels' ? 'api.profile.avatar_too_many_pixels' : 'api.profile.avatar_invalid',
+        );
+      return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.webp));
+    },
+    /** Ends the decoding processes (app shutdown). */
+    async close(): Promise<void> {
+      await pool.destroy();
     },
   };
 }

@@ -3,6 +3,25 @@ export type MailLocale = 'en' | 'es';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** One line of text: control and format characters (newlines, tabs, bidi overrides) become one space. */
+const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
+
+/** Longest name shown in an e-mail, characters. */
+const MAIL_NAME_MAX = 60;
+
+/**
+ * A person's name as it may appear in an e-mail (issue 14: names with newlines and URLs were a phishing
+ * channel): one line of plain text (`oneLine`), at most MAIL_NAME_MAX characters, that mail clients do
+ * not turn into a link. `://` becomes `[:]//`, and a dot or `@` between letters or digits is bracketed
+ * (`evil[.]example`, `a[@]b`), the "defanging" security mail uses for addresses it must not make
+ * clickable. Used in the subject, the text part and (escaped) the HTML part alike.
+ */
+export function mailName(name: string): string {
+  const chars = Array.from(oneLine(name));
+  const short = chars.length > MAIL_NAME_MAX ? `${chars.slice(0, MAIL_NAME_MAX - 1).join('')}…` : chars.join('');
+  return short.replace(/:\/\//g, '[:]//').replace(/(?<=[\p{L}\p{N}])([.@])(?=[\p{L}\p{N}])/gu, '[$1]');
+}
+
 /** The sign-in code e-mail (the code is valid for `minutes`). */
 export function signInCodeMail(locale: MailLocale, code: string, minutes: number, productName: string) {
   const t =
@@ -24,11 +43,18 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
   };
 }
 
-/** The e-mail a gift receiver gets: who gifted what, with a link to the panel. */
+/** The e-mail a gift receiver gets: who gifted what (the giver's name through `mailName`), with a link to the panel. */
 export function giftReceivedMail(
   locale: MailLocale,
-  p: { giver: string; ticketName: string; eventName: string; link: string },
+  input: { giver: string; ticketName: string; eventName: string; link: string },
 ) {
+  // The giver's name is typed by any user: plain, single-line, never a link (mailName).
+  const p = {
+    ...input,
+    giver: mailName(input.giver),
+    ticketName: oneLine(input.ticketName),
+    eventName: oneLine(input.eventName),
+  };
   const t =
     locale === 'es'
       ? {

@@ -1,0 +1,86 @@
+/**
+ * Security headers of every response (@fastify/helmet; issue 14 item 6, docs/SECURITY.md).
+ *
+ * Every response carries `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, a
+ * Content-Security-Policy and, when PUBLIC_URL is https, `Strict-Transport-Security`. Three policies:
+ * - `page` (the default: resale pages, sandbox checkout and payout pages, the dev outbox, the scanner,
+ *   JSON): scripts from this origin or inline with the per-response nonce (`scriptNonce(reply)`),
+ *   styles from this origin or inline, no plugins, no framing anywhere (`frame-ancestors 'none'`,
+ *   `X-Frame-Options: DENY`);
+ * - `panel` (the panel document at /en/ and /es/): the same, framable only by EMBED_ORIGINS (config
+ *   `embedOrigins`: 'self' and PUBLIC_URL's site by default), and, when STRIPE_PUBLISHABLE_KEY is set,
+ *   Stripe's Connect.js script, frames and images for the payout tab;
+ * - `host` (the demo organiser page at /): loads /embed.js and frames the panel from PUBLIC_URL.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import type { FastifyReply } from 'fastify';
+import type { Config } from '../config.js';
+import type { App } from './http.js';
+
+type Directives = Record<string, Array<string | ((req: IncomingMessage, res: ServerResponse) => string)>>;
+const NONCE = Symbol('scriptNonce');
+
+/** Sets a fresh nonce on the raw response and returns its CSP source. */
+function nonceSource(_req: IncomingMessage, res: ServerResponse): string {
+  const nonce = randomBytes(16).toString('base64');
+  (res as ServerResponse & { [NONCE]?: string })[NONCE] = nonce;
+  return `'nonce-${nonce}'`;
+}
+
+/** The nonce inline `<script>` elements of this response must carry. */
+export function scriptNonce(reply: FastifyReply): string {
+  const nonce = (reply.raw as ServerResponse & { [NONCE]?: string })[NONCE];
+  if (!nonce) throw new Error('no CSP nonce on this response');
+  return nonce;
+}
+
+const STRIPE_CONNECT = ['https://connect-js.stripe.com', 'https://js.stripe.com'];
+
+function directives(config: Config, kind: 'page' | 'panel' | 'host'): Directives {
+  const origin = new URL(config.publicUrl).origin;
+  const stripe = kind === 'panel' && config.stripePublishableKey ? STRIPE_CONNECT : [];
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", nonceSource, ...(kind === 'host' ? [origin] : []), ...stripe],
+    // Inline style attributes and injected <style> (toasts) are allowed: CSS cannot run script.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // PUBLIC_URL serves the event images and logos, also to the demo host page on another origin.
+    'img-src': ["'self'", origin, 'data:', 'blob:', 'https:'],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'", ...(stripe.length ? ['https://api.stripe.com'] : [])],
+    'media-src': ["'self'", 'blob:', 'mediastream:'],
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
+    'frame-src': kind === 'host' ? ["'self'", origin] : stripe.length ? ["'self'", ...stripe] : ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'", ...config.formActionOrigins],
+    'frame-ancestors': kind === 'panel' ? config.embedOrigins : ["'none'"],
+  };
+}
+
+/** Helmet options of one policy (see the module comment). */
+function helmetOptions(config: Config, kind: 'page' | 'panel' | 'host'): FastifyHelmetOptions {
+  return {
+    contentSecurityPolicy: { useDefaults: false, directives: directives(config, kind) },
+    // The panel document is framed by organiser sites: frame-ancestors decides, not X-Frame-Options.
+    frameguard: kind === 'panel' ? false : { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: config.publicUrl.startsWith('https:') ? { maxAge: 15_552_000, includeSubDomains: false } : false,
+    // Organiser pages load /embed.js from this origin (no-cors), so resources may be read cross-origin.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    // Stripe onboarding and external checkout may open in a popup that reports back.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    crossOriginEmbedderPolicy: false,
+  };
+}
+
+/** Registers helmet with the `page` policy for every route. */
+export async function registerSecurityHeaders(app: App, config: Config): Promise<void> {
+  await app.register(fastifyHelmet, { global: true, ...helmetOptions(config, 'page') });
+}
+
+/** Route option `helmet` of the panel document (/en/, /es/) and of the demo host page (/). */
+export const routeHelmet = (config: Config, kind: 'panel' | 'host') => helmetOptions(config, kind);

@@ -1,0 +1,145 @@
+/**
+ * Hostile avatar uploads (issue 14, items 2 and 3): a filter-heavy SVG, a HEIC that claims 9300 × 9300
+ * pixels, a PNG decompression bomb and an SVG whose `<use>` instancing multiplies its work. Each gets a
+ * clear 4xx key, and while they run the server keeps answering within a second. The hostile files are
+ * made here by small generators.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp;
+let alice: string;
+const DEADLINE_MS = 3000;
+beforeAll(async () => {
+  t = await createTestApp({ seed: true, config: { avatarDeadlineMs: DEADLINE_MS } });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+function upload(bytes: Buffer, filename: string) {
+  const boundary = '----tp' + Math.random().toString(16).slice(2);
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
+    bytes,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/v1/auth/avatar',
+    headers: { ...bearer(alice), 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload,
+  });
+}
+
+/** About 15 KB: large shapes, each through a wide Gaussian blur (about a second of librsvg work per shape). */
+function blurSvg(): Buffer {
+  let s =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><defs><filter id="b" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="150"/></filter></defs>';
+  for (let i = 0; s.length < 15_000; i++)
+    s += `<rect x="${i * 10}" y="${i * 10}" width="1500" height="1500" fill="#${((i * 4321) % 0xffffff).toString(16).padStart(6, '0')}" filter="url(#b)"/>`;
+  return Buffer.from(`${s}</svg>`);
+}
+
+/** 1.4 KB: each group draws the one before it twice, so 2^levels circles (no filter, no image). */
+function instancingSvg(levels = 18): Buffer {
+  let s =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><defs><g id="g0"><circle cx="256" cy="256" r="200" fill="#1234" stroke="#f00" stroke-width="9"/></g>';
+  for (let i = 1; i <= levels; i++)
+    s += `<g id="g${i}"><use href="#g${i - 1}"/><use href="#g${i - 1}" transform="rotate(1 256 256)"/></g>`;
+  return Buffer.from(`${s}</defs><use href="#g${levels}"/></svg>`);
+}
+
+/** The test HEIC with every `ispe` (image spatial extent) property saying 9300 × 9300. */
+function hugeHeic(): Buffer {
+  const b = Buffer.from(readFileSync(join(import.meta.dirname, 'fixtures/avatar.heic')));
+  for (let i = b.indexOf('ispe'); i >= 0; i = b.indexOf('ispe', i + 1)) {
+    b.writeUInt32BE(9300, i + 8);
+    b.writeUInt32BE(9300, i + 12);
+  }
+  return b;
+}
+
+/** A real decompression bomb: 8000 × 8000 one-bit grey pixels of zeros (64 megapixels) in about 8 KB. */
+function bombPng(side = 8000): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(side, 0);
+  ihdr.writeUInt32BE(side, 4);
+  ihdr.writeUInt8(1, 8); // bit depth 1
+  ihdr.writeUInt8(0, 9); // greyscale
+  const rows = Buffer.alloc(side * (1 + side / 8)); // filter byte 0 + packed zero pixels per row
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+const sleep = (ms: number) => new Promise<'late'>((r) => setTimeout(() => r('late'), ms));
+
+describe('hostile avatar uploads', () => {
+  it('answers each with a clear 4xx key', async () => {
+    const svg = blurSvg();
+    expect(svg.length).toBeLessThan(16_000);
+    expect((await upload(svg, 'blur.svg')).json()).toEqual({ message: 'api.profile.avatar_svg_unsupported' });
+    const heic = await upload(hugeHeic(), 'huge.heic');
+    expect(heic.statusCode).toBe(422);
+    expect(heic.json()).toEqual({ message: 'api.profile.avatar_too_many_pixels' });
+    const png = bombPng();
+    expect(png.length).toBeLessThan(20_000);
+    const bomb = await upload(png, 'bomb.png');
+    expect(bomb.statusCode).toBe(422);
+    expect(bomb.json()).toEqual({ message: 'api.profile.avatar_too_many_pixels' });
+  });
+
+  it('stops an SVG that runs past the deadline with api.profile.avatar_timeout', async () => {
+    const started = Date.now();
+    const res = await upload(instancingSvg(), 'use.svg');
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toEqual({ message: 'api.profile.avatar_timeout' });
+    expect(Date.now() - started).toBeLessThan(DEADLINE_MS + 2000);
+  });
+
+  it('keeps /healthz, /en/ and /v1/auth/me answering within 1 s while hostile uploads run', async () => {
+    // Four slow SVGs are enough to fill libuv's default pool of four threads if decoding ran there.
+    const uploads = Promise.all([
+      upload(blurSvg(), 'blur.svg'),
+      upload(blurSvg(), 'blur.svg'),
+      upload(instancingSvg(), 'use.svg'),
+      upload(instancingSvg(), 'use.svg'),
+      upload(hugeHeic(), 'huge.heic'),
+      upload(bombPng(), 'bomb.png'),
+    ]);
+    const slow: string[] = [];
+    const until = Date.now() + DEADLINE_MS + 500;
+    while (Date.now() < until) {
+      for (const url of ['/healthz', '/en/', '/v1/auth/me']) {
+        const started = Date.now();
+        const res = await Promise.race([t.app.inject({ url, headers: bearer(alice) }), sleep(1000)]);
+        if (res === 'late') slow.push(`${url} took over 1 s`);
+        else if (res.statusCode >= 500 && url !== '/en/') slow.push(`${url} answered ${res.statusCode}`);
+        else if (Date.now() - started > 1000) slow.push(`${url} took ${Date.now() - started} ms`);
+      }
+      await sleep(100);
+    }
+    expect(slow).toEqual([]);
+    const done = await Promise.race([uploads, sleep(5000)]);
+    expect(done).not.toBe('late');
+    if (done !== 'late') for (const res of done) expect(res.statusCode).toBe(422);
+  });
+});

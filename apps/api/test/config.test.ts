@@ -1,0 +1,94 @@
+/**
+ * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
+ * and real payments unless ALLOW_SANDBOX=true; never the dev outbox) and EMBED_ORIGINS.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createTestApp } from './helper.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'tp-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const load = (env: NodeJS.ProcessEnv) => loadConfig(env, { dataDir, jwtSecret: new Uint8Array(32), scannerKey: 'k' });
+const REAL = {
+  SMTP_URL: 'smtp://mail.example.com:587',
+  STRIPE_SECRET_KEY: 'sk_live_x',
+  CHECKOUT_BASE_URL: 'https://pay.example.com/checkout',
+};
+
+describe('production guards', () => {
+  it('refuses NODE_ENV=production without SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL, naming each', () => {
+    expect(() => load({ NODE_ENV: 'production' })).toThrow(/SMTP_URL.*STRIPE_SECRET_KEY.*CHECKOUT_BASE_URL/);
+    expect(() => load({ NODE_ENV: 'production', ...REAL, SMTP_URL: '' })).toThrow(/SMTP_URL/);
+    expect(() => load({ NODE_ENV: 'production', ...REAL, STRIPE_SECRET_KEY: undefined })).toThrow(/STRIPE_SECRET_KEY/);
+    expect(() => load({ NODE_ENV: 'production', ...REAL, ALLOW_SANDBOX: 'yes' })).not.toThrow();
+    expect(() => load({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk', ALLOW_SANDBOX: '1' })).toThrow(
+      /ALLOW_SANDBOX/,
+    );
+  });
+
+  it('starts in production with real providers, and with ALLOW_SANDBOX=true with a warning, never with the dev outbox', () => {
+    const real = load({ NODE_ENV: 'production', ...REAL });
+    expect(real.warnings).toEqual([]);
+    expect(real.devOutbox).toBe(false);
+    const sandbox = load({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true' });
+    expect(sandbox.devOutbox).toBe(false);
+    expect(sandbox.warnings.join('\n')).toMatch(/ALLOW_SANDBOX.*SMTP_URL/);
+    expect(sandbox.warnings.join('\n')).toMatch(/STRIPE_SECRET_KEY/);
+    // Development keeps today's defaults.
+    expect(load({}).devOutbox).toBe(true);
+    expect(load({ SMTP_URL: 'smtp://127.0.0.1:2525' }).devOutbox).toBe(false);
+  });
+
+  it('does not serve /dev/mail when the config has no dev outbox', async () => {
+    const t = await createTestApp({ config: { devOutbox: false } });
+    try {
+      expect((await t.app.inject({ url: '/dev/mail' })).statusCode).toBe(404);
+      expect((await t.app.inject({ url: '/dev/mail.json' })).statusCode).toBe(404);
+      expect((await t.app.inject({ url: '/v1/config' })).json()).toMatchObject({ isDev: false });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('exits non-zero with the reason when the server is started in production without SMTP_URL', () => {
+    const root = resolve(import.meta.dirname, '../../..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+      cwd: root,
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', STRIPE_SECRET_KEY: 'sk' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/NODE_ENV=production refuses to start: SMTP_URL is not set/);
+    expect(run.stderr).not.toMatch(/at .*config\.ts/); // a message, not a stack trace
+  });
+});
+
+describe('EMBED_ORIGINS', () => {
+  it("defaults to 'self' and PUBLIC_URL's site (registrable domain and subdomains)", () => {
+    expect(load({ PUBLIC_URL: 'https://tickets.example.co.uk' }).embedOrigins).toEqual([
+      "'self'",
+      'https://example.co.uk',
+      'https://*.example.co.uk',
+    ]);
+  });
+
+  it('takes comma-separated origins and refuses anything that is not one', () => {
+    expect(load({ EMBED_ORIGINS: 'https://festival.example.org, https://*.example.net/' }).embedOrigins).toEqual([
+      "'self'",
+      'https://festival.example.org',
+      'https://*.example.net',
+    ]);
+    for (const bad of [
+      "https://a.example; script-src 'unsafe-inline'",
+      '*',
+      'javascript:alert(1)',
+      'https://a.example/path',
+    ])
+      expect(() => load({ EMBED_ORIGINS: bad }), bad).toThrow(/EMBED_ORIGINS/);
+  });
+});
