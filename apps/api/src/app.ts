@@ -244,7 +244,7 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
     // `send` would otherwise overwrite our Cache-Control with `public, max-age=0`.
     cacheControl: false,
     // HTML documents go out only through their routes (/en/, /es/, /scanner), with their headers.
-    allowedPath: (path) => !path.endsWith('.html'),
+    allowedPath: (path) => !/\.html(\.br|\.gz)?$/.test(path),
     setHeaders: (res, path) => {
       res.setHeader('Cache-Control', panelCacheControl(path));
       res.setHeader('Vary', 'Accept-Encoding');

@@ -56,7 +56,7 @@ describe('production guards', () => {
 
   it('exits non-zero with the reason when the server is started in production without SMTP_URL', () => {
     const root = resolve(import.meta.dirname, '../../..');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/src/server.ts'], {
       cwd: root,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', STRIPE_SECRET_KEY: 'sk' },
       encoding: 'utf8',

@@ -8,6 +8,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createTestApp, type TestApp } from './helper.js';
 
 /** Requests per run (the issue asks for at least 10,000). */
@@ -469,14 +472,21 @@ function request(op: Operation, token: string): fc.Arbitrary<Req> {
 const LEAK =
   /\n\s+at \S+ \(|at [\w$.<>]+ \([^)]*:\d+:\d+\)|\b(select|update|delete)\s+[\w"*.,\s]+\s+(from|set)\s|insert into|violates|duplicate key|syntax error|relation "|column "|invalid input (syntax|value)|out of range for type|PGlite|node_modules|drizzle/i;
 
+/** A stand-in for the Vite build, so the pages that serve built documents (/en/, /scanner) answer as deployed. */
+const dist = mkdtempSync(join(tmpdir(), 'tp-fuzz-dist-'));
+mkdirSync(join(dist, 'scanner'));
+for (const file of ['index.html', join('scanner', 'index.html')])
+  writeFileSync(join(dist, file), '<!doctype html>\n<html lang="en"><head></head><body></body></html>');
+
 let t: TestApp;
 let token: string;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true, config: { redeemPerMinute: 100_000 } });
+  t = await createTestApp({ seed: true, config: { redeemPerMinute: 100_000, panelDistDir: dist } });
   token = (await t.signIn('alice@example.com')).accessToken;
 });
 afterAll(async () => {
   await t.close();
+  rmSync(dist, { recursive: true, force: true });
 });
 
 describe('fuzz of the OpenAPI document and the public pages', () => {
