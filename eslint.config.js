@@ -8,7 +8,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
 
@@ -50,6 +50,9 @@ export default tseslint.config(
     files: ['apps/panel/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y, 'import-x': importX },
+    // The boundary rule checks resolved files: without TypeScript's extensions every relative import
+    // of a .ts/.tsx module stays unresolved and the rule silently passes it.
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
@@ -80,6 +83,31 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  // Query keys come only from the factory (lib/query-keys.ts): no array literal as a key or invalidation.
+  {
+    files: ['apps/panel/src/**/*.{ts,tsx}'],
+    ignores: ['apps/panel/src/lib/query-keys.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: 'Query keys come from lib/query-keys.ts.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name=/^(get|set)QueryData$/] > ArrayExpression',
+          message: 'Query keys come from lib/query-keys.ts.',
+        },
+      ],
+    },
+  },
+  // The one listbox: its options are chosen from the keyboard through the owner's aria-activedescendant
+  // (WAI-ARIA listbox pattern, focus stays on the input or button), so an option's click handler is the
+  // pointer's path and has no key handler of its own. Everywhere else the rule holds.
+  {
+    files: ['apps/panel/src/ui/listbox.tsx'],
+    rules: { 'jsx-a11y/click-events-have-key-events': 'off' },
   },
   // The API: SQL (Drizzle) lives only in repositories and db/.
   {

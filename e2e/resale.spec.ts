@@ -140,7 +140,7 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   // 5. The code from the PDF attached to the buyer's e-mail.
   const raw = await waitForMail(buyerEmail, { after: before, match: (r) => /application\/pdf/i.test(r) });
   const { text } = await extractText(await getDocumentProxy(pdfAttachment(raw)), { mergePages: true });
-  const pdfCode = (text as string).match(CODE)?.[0];
+  const pdfCode = text.match(CODE)?.[0];
   expect(pdfCode).toBe(shownCode);
   expect(text).toContain('Capital Beats');
 

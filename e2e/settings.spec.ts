@@ -218,7 +218,7 @@ test('logout from the modal on the demo host page fires the host callback', asyn
   await page.locator('header').getByRole('button', { name: 'My tickets' }).click();
   const modal = page.frameLocator('iframe[src*="embed=modal"]');
   // Sign in inside the embedded panel as a person would (its storage is the panel origin's, in the iframe).
-  await signInViaPanel(modal as unknown as Page, freshEmail('host-logout'), {
+  await signInViaPanel(modal, freshEmail('host-logout'), {
     givenName: 'Host',
     familyName: 'Tester',
   });

@@ -57,7 +57,7 @@ async function shot(
   });
   await ctx.addInitScript(
     ([t, th, signed]) => {
-      localStorage.setItem('tp.theme', th as string);
+      localStorage.setItem('tp.theme', th);
       if (signed) {
         localStorage.setItem('tp.accessToken', (t as { accessToken: string }).accessToken);
         localStorage.setItem('tp.refreshToken', (t as { refreshToken: string }).refreshToken);

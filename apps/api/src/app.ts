@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: config.accessTokenTtlSeconds,
   });
   const auth = createAuthService({ database, config, mail, tokens, now });
-  const requireAuth = requireAuthWith(auth.authenticate);
+  const requireAuth = requireAuthWith((bearer) => auth.authenticate(bearer));
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
@@ -163,7 +163,7 @@ export async function buildApp(deps: AppDeps) {
   });
 
   await app.register(
-    async (v1) => {
+    (v1, _opts, done) => {
       const api = v1 as unknown as App;
       authRoutes(api, {
         auth,
@@ -174,7 +174,12 @@ export async function buildApp(deps: AppDeps) {
       accessRoutes(api, {
         access,
         requireAuth,
-        checkIn: createCheckInService({ database, scannerKey: config.scannerKey, verifyCode: access.verifyCode, now }),
+        checkIn: createCheckInService({
+          database,
+          scannerKey: config.scannerKey,
+          verifyCode: (text) => access.verifyCode(text),
+          now,
+        }),
         limits: {
           checkIn: config.checkInPerMinute,
           events: config.accessEventsPerMinute,
@@ -187,6 +192,7 @@ export async function buildApp(deps: AppDeps) {
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
+      done();
     },
     { prefix: '/v1' },
   );
@@ -204,7 +210,9 @@ export async function buildApp(deps: AppDeps) {
     decorateReply: false,
     maxAge: '1d',
     immutable: true,
-    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+    setHeaders: (res) => {
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+    },
   });
 
   const housekeeping = createHousekeeping({

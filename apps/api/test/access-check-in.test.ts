@@ -7,23 +7,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { rawQuery, bearer, createTestApp, type TestApp, type CreateResaleBody } from './helper.js';
+import type { MyTicket } from '@tp/contract';
 
 const KEY = 'door-key-for-tests';
 let t: TestApp;
 let alice: string;
-let bob: string;
 beforeEach(async () => {
   t = await createTestApp({ seed: true, config: { scannerKey: KEY, qrTtlSeconds: 30 } });
   alice = (await t.signIn('alice@example.com')).accessToken;
-  bob = (await t.signIn('bob@example.com')).accessToken;
+  await t.signIn('bob@example.com');
 });
 afterEach(async () => {
   await t.close();
 });
 
 type Row = Record<string, unknown>;
-const rows = async (sql: string) => ((await t.database.db.execute(sql as never)) as unknown as { rows: Row[] }).rows;
+const rows = async (sql: string) => (await rawQuery<Row>(t.database.db, sql)).rows;
 const userId = async (email: string) => Number((await rows(`select id from users where email = '${email}'`))[0].id);
 const eventId = async (name: string) => Number((await rows(`select id from events where name = '${name}'`))[0].id);
 /** The holder's pass text right now (what their QR shows). */
@@ -54,12 +54,12 @@ const scan = (code: string, event: number, key: string | null = KEY, remoteAddre
 const ok = async (code: string, event: number) => {
   const r = await scan(code, event);
   expect(r.statusCode, r.body).toBe(200);
-  return r.json() as {
+  return r.json<{
     holderName: string;
     admitted: { userTicketId: number; ticketName: string }[];
     alreadyUsed: { userTicketId: number; ticketName: string; usedAt: string }[];
     listedForResale: { userTicketId: number; ticketName: string }[];
-  };
+  }>();
 };
 const admittedIds = (r: { admitted: { userTicketId: number }[] }) => r.admitted.map((x) => x.userTicketId);
 
@@ -67,7 +67,7 @@ describe('scanner key', () => {
   it('lists events not over yet for the picker, soonest first, with the key only', async () => {
     const r = await t.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': KEY } });
     expect(r.statusCode).toBe(200);
-    const list = r.json() as { id: number; name: string; city: string; startsAt: string }[];
+    const list = r.json<{ id: number; name: string; city: string; startsAt: string }[]>();
     expect(list.map((e) => e.name)).toEqual([
       'Harbour Lights Festival',
       'Laneway Sessions',
@@ -79,7 +79,7 @@ describe('scanner key', () => {
       id: await eventId('Laneway Sessions'),
       name: 'Laneway Sessions',
       city: 'Melbourne',
-      startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
     });
     for (const headers of [{}, { 'x-scanner-key': 'wrong' }, { 'x-scanner-key': `${KEY}x` }]) {
       const denied = await t.app.inject({ url: '/v1/access/events', headers });
@@ -127,7 +127,9 @@ describe('check-in', () => {
     expect(new Date((await usedAt(ids['VIP']))!).toISOString()).toBe(at);
     expect(new Date((await usedAt(ids['General Admission']))!).toISOString()).toBe(at);
     // The panel shows the ticket's access as used.
-    const mine = (await t.app.inject({ url: `/v1/list/ticket_listing/${ids['VIP']}`, headers: bearer(alice) })).json();
+    const mine = (
+      await t.app.inject({ url: `/v1/list/ticket_listing/${ids['VIP']}`, headers: bearer(alice) })
+    ).json<MyTicket>();
     expect(mine).toMatchObject({ eventAccessStatus: 'USED' });
     // Bob's ticket for the same event is untouched.
     const bobGa = (await heldIds('bob@example.com', 'Laneway Sessions'))['General Admission'];
@@ -149,7 +151,11 @@ describe('check-in', () => {
     const live = await ok(await passOf('alice@example.com'), await eventId('Harbour Lights Festival'));
     expect(live.admitted).toEqual([]);
     expect(live.alreadyUsed).toEqual([
-      { userTicketId: expect.any(Number), ticketName: 'General Admission', usedAt: expect.stringMatching(/Z$/) },
+      {
+        userTicketId: expect.any(Number) as number,
+        ticketName: 'General Admission',
+        usedAt: expect.stringMatching(/Z$/) as string,
+      },
     ]);
     const none = await ok(await passOf('bob@example.com'), await eventId('Aotearoa Sound'));
     expect(none).toEqual({ holderName: 'Bob Taylor', admitted: [], alreadyUsed: [], listedForResale: [] });
@@ -262,7 +268,7 @@ describe('after the ticket changes hands', () => {
     // Buy through the public pages: share link -> Buy -> sandbox checkout -> pay.
     const started = await t.app.inject({
       method: 'POST',
-      url: new URL(listed.json().shareLinkUrl).pathname,
+      url: new URL(listed.json<CreateResaleBody>().shareLinkUrl).pathname,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({
         quantity: '1',
@@ -328,7 +334,7 @@ describe('after the ticket changes hands', () => {
     expect(r.admitted).toEqual([{ userTicketId: alices['VIP'], ticketName: 'VIP' }]);
     expect(r.listedForResale).toEqual([{ userTicketId: alices['General Admission'], ticketName: 'General Admission' }]);
     expect(await usedAt(alices['General Admission'])).toBeNull();
-    const page = await t.app.inject({ url: new URL(listed.json().shareLinkUrl).pathname });
+    const page = await t.app.inject({ url: new URL(listed.json<CreateResaleBody>().shareLinkUrl).pathname });
     expect(page.body).toContain('name="quantity"');
   });
 });

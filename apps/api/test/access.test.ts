@@ -87,7 +87,7 @@ describe('QR pass', () => {
     expect(t.app.services.access.renderCount() - before).toBe(2);
   });
 
-  it('signs the code: valid for this and the previous step only, forged codes refused', async () => {
+  it('signs the code: valid for this and the previous step only, forged codes refused', () => {
     const access = t.app.services.access;
     const step = Math.floor(t.clock.now().getTime() / 30_000);
     const code = access.codeFor(1, step);

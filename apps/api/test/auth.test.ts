@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { loginRequests } from '../src/db/schema.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { rawQuery, bearer, createTestApp, type TestApp, type SignInBody, type TokenPair } from './helper.js';
+import type { ErrorBody, User } from '@tp/contract';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -34,9 +35,7 @@ describe('code request', () => {
   it('stores only a salted hash of the code', async () => {
     await requestCode('alice@example.com');
     const code = t.mail.lastCodeFor('alice@example.com');
-    const rows = (await t.database.db.execute('select * from login_requests' as never)) as unknown as {
-      rows: Record<string, unknown>[];
-    };
+    const rows = await rawQuery<Record<string, unknown>>(t.database.db, 'select * from login_requests');
     const dump = JSON.stringify(rows.rows ?? rows);
     expect(dump).not.toContain(`"${code}"`);
     expect(dump).toMatch(/"salt":"[0-9a-f]{32}"/);
@@ -125,8 +124,8 @@ describe('code request', () => {
       payload: { email: 'not-an-email' },
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('api.invalid_request_body');
-    expect(bad.json().fields).toHaveProperty('email');
+    expect(bad.json<ErrorBody>().message).toBe('api.invalid_request_body');
+    expect(bad.json<ErrorBody>().fields).toHaveProperty('email');
     const extra = await t.app.inject({
       method: 'POST',
       url: '/v1/auth/signInOrRegisterAndSignIn',
@@ -155,7 +154,7 @@ describe('code verification', () => {
     const tokens = await t.signIn('New.Person@Example.com');
     const me = await t.app.inject({ url: '/v1/auth/me', headers: bearer(tokens.accessToken) });
     expect(me.statusCode).toBe(200);
-    const user = me.json();
+    const user = me.json<User>();
     expect(user.email).toBe('new.person@example.com');
     expect(user.givenName).toBeNull();
     expect(user.preferredUsername).toMatch(/^new\.person#\d{4,}$/);
@@ -163,36 +162,36 @@ describe('code verification', () => {
   });
 
   it('accepts a code once only', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const code = t.mail.lastCodeFor('alice@example.com');
     expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
     const reuse = await verify('alice@example.com', sessionId, code);
     expect(reuse.statusCode).toBe(400);
-    expect(reuse.json().message).toBe('api.auth.login_session_failed');
+    expect(reuse.json<ErrorBody>().message).toBe('api.auth.login_session_failed');
   });
 
   it('refuses an expired code (10 minutes)', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const code = t.mail.lastCodeFor('alice@example.com');
     t.clock.advance(10 * 60_000 + 1000);
     const r = await verify('alice@example.com', sessionId, code);
     expect(r.statusCode).toBe(400);
-    expect(r.json().message).toBe('api.auth.otp_expired');
+    expect(r.json<ErrorBody>().message).toBe('api.auth.otp_expired');
   });
 
   it('accepts a code just before it expires', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const code = t.mail.lastCodeFor('alice@example.com');
     t.clock.advance(9 * 60_000 + 59_000);
     expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
   });
 
   it('ends the sign-in after 5 wrong codes, even if the right one comes next', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const code = t.mail.lastCodeFor('alice@example.com');
     const messages = [];
     for (let i = 0; i < 5; i++)
-      messages.push((await verify('alice@example.com', sessionId, wrong(code))).json().message);
+      messages.push((await verify('alice@example.com', sessionId, wrong(code))).json<ErrorBody>().message);
     expect(messages).toEqual([
       'api.auth.wrong_otp',
       'api.auth.wrong_otp',
@@ -202,32 +201,32 @@ describe('code verification', () => {
     ]);
     const right = await verify('alice@example.com', sessionId, code);
     expect(right.statusCode).toBe(400);
-    expect(right.json().message).toBe('api.auth.login_session_failed');
+    expect(right.json<ErrorBody>().message).toBe('api.auth.login_session_failed');
   });
 
   it('accepts the right code after 4 wrong ones', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const code = t.mail.lastCodeFor('alice@example.com');
     for (let i = 0; i < 4; i++) await verify('alice@example.com', sessionId, wrong(code));
     expect((await verify('alice@example.com', sessionId, code)).statusCode).toBe(200);
   });
 
   it('only the latest code of an e-mail works: a newer code supersedes the earlier one', async () => {
-    const first = (await requestCode('alice@example.com')).json().sessionId;
+    const first = (await requestCode('alice@example.com')).json<SignInBody>().sessionId;
     const firstCode = t.mail.lastCodeFor('alice@example.com');
     t.clock.advance(61_000);
-    const second = (await requestCode('alice@example.com')).json().sessionId;
+    const second = (await requestCode('alice@example.com')).json<SignInBody>().sessionId;
     const secondCode = t.mail.lastCodeFor('alice@example.com');
     const old = await verify('alice@example.com', first, firstCode);
     expect(old.statusCode).toBe(400);
-    expect(old.json().message).toBe('api.auth.login_session_failed');
+    expect(old.json<ErrorBody>().message).toBe('api.auth.login_session_failed');
     expect((await verify('alice@example.com', second, secondCode)).statusCode).toBe(200);
   });
 
   it('refuses a session presented with another e-mail', async () => {
-    const { sessionId } = (await requestCode('alice@example.com')).json();
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const r = await verify('bob@example.com', sessionId, t.mail.lastCodeFor('alice@example.com'));
-    expect(r.json().message).toBe('api.auth.login_session_failed');
+    expect(r.json<ErrorBody>().message).toBe('api.auth.login_session_failed');
   });
 });
 
@@ -265,7 +264,7 @@ describe('tokens', () => {
     const first = await t.signIn('alice@example.com');
     const r = await refresh(first.refreshToken);
     expect(r.statusCode).toBe(200);
-    const second = r.json();
+    const second = r.json<TokenPair>();
     expect(second.refreshToken).not.toBe(first.refreshToken);
     expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(second.accessToken) })).statusCode).toBe(200);
     expect((await refresh(second.refreshToken)).statusCode).toBe(200);
@@ -280,7 +279,7 @@ describe('tokens', () => {
 
   it('revokes the whole sign-in when a rotated token is replayed after the grace window', async () => {
     const first = await t.signIn('alice@example.com');
-    const second = (await refresh(first.refreshToken)).json();
+    const second = (await refresh(first.refreshToken)).json<TokenPair>();
     t.clock.advance(11_000);
     const replay = await refresh(first.refreshToken);
     expect(replay.statusCode).toBe(401);
@@ -306,7 +305,7 @@ describe('tokens', () => {
       t.clock.advance(24 * 3600_000);
       const r = await refresh(tokens.refreshToken);
       expect(r.statusCode).toBe(200);
-      tokens = r.json();
+      tokens = r.json<TokenPair>();
     }
     t.clock.advance(2 * 24 * 3600_000);
     expect((await refresh(tokens.refreshToken)).statusCode).toBe(401);

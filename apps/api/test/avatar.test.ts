@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { crc32 } from 'node:zlib';
 import { bearer, createTestApp, type TestApp } from './helper.js';
+import type { User } from '@tp/contract';
 
 let t: TestApp;
 let alice: string;
@@ -40,14 +41,14 @@ const base = () => sharp({ create: { width: 600, height: 400, channels: 3, backg
 
 async function expectWebpAvatar(res: Awaited<ReturnType<typeof upload>>) {
   expect(res.statusCode, res.body).toBe(200);
-  const picture: string = res.json().picture;
+  const picture = res.json<User>().picture ?? '';
   expect(picture).toMatch(/^\/media\/avatars\/[0-9a-f-]{36}\.webp$/);
   const served = await t.app.inject({ url: picture });
   expect(served.statusCode).toBe(200);
   expect(served.headers['x-content-type-options']).toBe('nosniff');
   const meta = await sharp(served.rawPayload).metadata();
   expect(meta.format).toBe('webp');
-  expect(Math.max(meta.width!, meta.height!)).toBeLessThanOrEqual(512);
+  expect(Math.max(meta.width, meta.height)).toBeLessThanOrEqual(512);
   expect(meta.exif).toBeUndefined();
   return served.rawPayload;
 }
@@ -91,7 +92,7 @@ describe('avatar upload', () => {
   });
 
   it('refuses an HTML file named .png, a 30 MB file and a pixel flood, keeping the old picture', async () => {
-    const before = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json().picture;
+    const before = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json<User>().picture;
     const html = await upload(Buffer.from('<html><script>alert(1)</script></html>'), 'cat.png', 'image/png');
     expect(html.statusCode).toBe(400);
     expect(html.json()).toEqual({ message: 'api.profile.avatar_invalid' });
@@ -110,7 +111,7 @@ describe('avatar upload', () => {
     const res = await upload(flood, 'flood.png', 'image/png');
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({ message: 'api.profile.avatar_too_many_pixels' });
-    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json().picture).toBe(before);
+    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json<User>().picture).toBe(before);
   });
 });
 
@@ -145,7 +146,7 @@ describe('profile collisions', () => {
       headers: bearer(bob),
       payload: { phoneNumber: ' +61 (400) 000-002 ' },
     });
-    expect(saved.json().phoneNumber).toBe('+61400000002');
+    expect(saved.json<User>().phoneNumber).toBe('+61400000002');
     const r = await t.app.inject({
       method: 'POST',
       url: '/v1/auth/profile',
@@ -168,7 +169,7 @@ describe('profile collisions', () => {
 
   it('refuses a nickname whose nickname#suffix is taken, case-insensitively', async () => {
     const carol = await t.signIn('carol@example.com');
-    const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(carol.accessToken) })).json();
+    const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(carol.accessToken) })).json<User>();
     const dave = await t.signIn('dave@example.com');
     // Give dave carol's suffix through the database, then try to take carol's nickname.
     await t.database.db.execute(

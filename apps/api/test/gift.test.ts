@@ -1,7 +1,7 @@
 /** Gifting and benefit unlock rules (issue: gifting and unlocking benefits). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { rawQuery, bearer, createTestApp, type TestApp, type UnlockBody, type UserSearchBody } from './helper.js';
 
 let t: TestApp;
 let alice: string;
@@ -40,12 +40,12 @@ describe('gift verify', () => {
   });
   it('says no for a past event', async () => {
     const tk = (await listOf(bob, 'PAST'))[0];
-    await t.database.db.execute('update user_tickets set event_access_used_at = null' as never);
+    await t.database.db.execute('update user_tickets set event_access_used_at = null');
     expect((await verify(bob, tk.userTicketId)).json()).toEqual({ extras: { canBeGifted: false } });
   });
   it('says no for a type that is not giftable', async () => {
     const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
-    await t.database.db.execute('update ticket_types set is_giftable = false' as never);
+    await t.database.db.execute('update ticket_types set is_giftable = false');
     expect((await verify(alice, tk.userTicketId)).json()).toEqual({ extras: { canBeGifted: false } });
   });
   it('is forbidden for a ticket the caller does not hold', async () => {
@@ -101,7 +101,7 @@ describe('gift', () => {
   });
 
   it('e-mails the receiver in their locale (es) with a link to the panel, and finds usernames case-insensitively', async () => {
-    await t.database.db.execute(`update users set locale = 'es' where email = 'bob@example.com'` as never);
+    await t.database.db.execute(`update users set locale = 'es' where email = 'bob@example.com'`);
     const tk = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions' && x.ticketName === 'VIP');
     expect((await giftTo(alice, tk.userTicketId, '  BOB#7315 ')).statusCode).toBe(200);
     const mail = t.mail.sent.at(-1)!;
@@ -153,7 +153,7 @@ describe('gift', () => {
 
   it('refuses a past event even with unused access', async () => {
     const past = (await listOf(bob, 'PAST'))[0];
-    await t.database.db.execute('update user_tickets set event_access_used_at = null' as never);
+    await t.database.db.execute('update user_tickets set event_access_used_at = null');
     const r = await giftTo(bob, past.userTicketId, 'alice#4821');
     expect(r.statusCode).toBe(409);
     expect(r.json()).toEqual({ message: 'gift_tickets.cannot_be_gifted' });
@@ -166,9 +166,10 @@ describe('gift', () => {
     );
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
     expect(results.filter((r) => r.statusCode !== 200).every((r) => r.statusCode === 403)).toBe(true);
-    const rows = (await t.database.db.execute(
-      `select holder_id from user_tickets where id = ${tk.userTicketId}` as never,
-    )) as unknown as { rows: { holder_id: number }[] };
+    const rows = await rawQuery<{ holder_id: number }>(
+      t.database.db,
+      `select holder_id from user_tickets where id = ${tk.userTicketId}`,
+    );
     expect(rows.rows).toHaveLength(1);
     expect(await t.app.services.gift.history(tk.userTicketId)).toHaveLength(1);
   });
@@ -179,7 +180,7 @@ describe('username search', () => {
     for (let i = 0; i < 12; i++) await t.signIn(`bobby${i}@example.com`);
     const r = await t.app.inject({ url: '/v1/mobile/users/?username=bob', headers: bearer(alice) });
     expect(r.statusCode).toBe(200);
-    const body = r.json();
+    const body = r.json<UserSearchBody>();
     expect(body).toHaveLength(10);
     expect(JSON.stringify(body)).not.toContain('@');
     expect(body[0]).toEqual({ username: 'bob#7315', picture: null });
@@ -206,11 +207,11 @@ describe('unlock', () => {
     const digital = vip.benefits.find((b) => b.type === 'benefits.digital')!;
     const first = await unlock(alice, vip.userTicketId, digital.userTicketBenefitId);
     expect(first.statusCode).toBe(200);
-    expect(first.json().redeemCode).toBe('SLL-MEL-MERCH20');
+    expect(first.json<UnlockBody>().redeemCode).toBe('SLL-MEL-MERCH20');
     expect((await unlock(alice, vip.userTicketId, digital.userTicketBenefitId)).json()).toEqual(first.json());
     const after = (
       await t.app.inject({ url: `/v1/list/ticket_listing/${vip.userTicketId}`, headers: bearer(alice) })
-    ).json() as MyTicket;
+    ).json<MyTicket>();
     expect(after.benefits.find((b) => b.type === 'benefits.digital')!.redeemCode).toBe('SLL-MEL-MERCH20');
   });
 
@@ -233,6 +234,6 @@ describe('unlock', () => {
     const all = await Promise.all(
       Array.from({ length: 10 }, () => unlock(alice, vip.userTicketId, digital.userTicketBenefitId)),
     );
-    expect(new Set(all.map((r) => r.json().redeemCode))).toEqual(new Set(['SLL-MEL-MERCH20']));
+    expect(new Set(all.map((r) => r.json<UnlockBody>().redeemCode))).toEqual(new Set(['SLL-MEL-MERCH20']));
   });
 });

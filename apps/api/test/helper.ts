@@ -9,12 +9,14 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { z } from 'zod';
+import type { auth, gift, resell, swap } from '@tp/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { fromPglite, openDatabase, type Database } from '../src/db/client.js';
 import { seedDemo } from '../src/db/seed.js';
 import type { PayoutProvider } from '../src/providers/payouts/payout.provider.js';
-import type { MailMessage, MailProvider, OutboxEntry } from '../src/providers/mail/mail.provider.js';
+import type { MailMessage, MailProvider } from '../src/providers/mail/mail.provider.js';
 
 let templateBlob: Blob | null = null;
 
@@ -44,6 +46,30 @@ async function freshDatabase(): Promise<Database> {
   return openDatabase({ databaseUrl: await freshPostgresUrl(), dataDir: '' });
 }
 
+/*
+ * Answer bodies of the calls the tests read, from the contract's schemas, for light-my-request's typed
+ * `res.json<T>()` (untyped it is any). Failed calls answer with the contract's `ErrorBody`.
+ */
+export type SignInBody = z.infer<typeof auth.signInResponse>;
+export type TokenPair = z.infer<typeof auth.tokenPair>;
+export type UserSearchBody = z.infer<typeof gift.userSearchResult>[];
+export type UnlockBody = z.infer<typeof gift.unlockResponse>;
+export type ResellableTicketBody = z.infer<typeof resell.resellableTicket>;
+export type ListingBody = z.infer<typeof resell.listing>;
+export type CreateResaleBody = z.infer<typeof resell.createResaleResponse>;
+export type ClientSecretBody = z.infer<typeof resell.clientSecretResponse>;
+export type SwapTicketBody = z.infer<typeof swap.swapTicket>;
+export type StartSwapBody = z.infer<typeof swap.startSwapResponse>;
+
+/**
+ * Runs raw SQL (test set-up and checks of stored state) and returns its rows typed as `T`; both drivers'
+ * results carry `rows`.
+ */
+export async function rawQuery<T>(db: Database['db'], query: string): Promise<{ rows: T[] }> {
+  const result: unknown = await db.execute(query);
+  return result as { rows: T[] };
+}
+
 /** A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject. */
 export function captureMail(): MailProvider & {
   sent: MailMessage[];
@@ -65,7 +91,7 @@ export function captureMail(): MailProvider & {
     failNext(n) {
       failures = n;
     },
-    outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' }) as OutboxEntry).reverse(),
+    outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' })).reverse(),
     close() {},
     lastCodeFor(email) {
       const m = [...sent].reverse().find((x) => x.to === email.toLowerCase());

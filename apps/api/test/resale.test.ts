@@ -2,7 +2,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { MyTicket } from '@tp/contract';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import {
+  bearer,
+  createTestApp,
+  type TestApp,
+  rawQuery,
+  type ListingBody,
+  type ClientSecretBody,
+  type CreateResaleBody,
+} from './helper.js';
 
 let t: TestApp;
 let alice: string;
@@ -32,7 +40,8 @@ const post = (token: string | null, url: string, payload: unknown, headers: Reco
     headers: { ...(token ? bearer(token) : {}), ...headers },
     payload: payload as object,
   });
-const get = async (token: string, url: string) => (await t.app.inject({ url, headers: bearer(token) })).json();
+const get = async <T = unknown>(token: string, url: string) =>
+  (await t.app.inject({ url, headers: bearer(token) })).json<T>();
 const verifyPayouts = async (token: string, country = 'AU') =>
   post(token, '/v1/resell/sandbox-onboarding', {
     country,
@@ -41,7 +50,7 @@ const verifyPayouts = async (token: string, country = 'AU') =>
     birthdate: '1990-01-02',
     bankAccount: '062-000 12345678',
   });
-const available = (token: string): Promise<Available[]> => get(token, '/v1/resell/tickets/available');
+const available = (token: string): Promise<Available[]> => get<Available[]>(token, '/v1/resell/tickets/available');
 const list = (token: string, a: Available, price: number, amountCount = 1, headers: Record<string, string> = {}) =>
   post(
     token,
@@ -57,9 +66,10 @@ const list = (token: string, a: Available, price: number, amountCount = 1, heade
   );
 const holders = async (ids: number[]) =>
   (
-    (await t.database.db.execute(
-      `select id, holder_id from user_tickets where id in (${ids.join(',')}) order by id` as never,
-    )) as unknown as { rows: { id: number; holder_id: number | null }[] }
+    await rawQuery<{ id: number; holder_id: number | null }>(
+      t.database.db,
+      `select id, holder_id from user_tickets where id in (${ids.join(',')}) order by id`,
+    )
   ).rows;
 
 /** Buys through the public pages: share link -> Buy -> sandbox checkout -> pay. Returns the code page. */
@@ -129,7 +139,7 @@ describe('listing', () => {
     expect(calcOver.json()).toEqual({ message: 'invalid_prices' });
     const ok = await list(alice, a, a.maxTicketPrice);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json().shareLinkUrl).toMatch(/^http:\/\/panel\.test\/r\/[\w-]{16}$/);
+    expect(ok.json<CreateResaleBody>().shareLinkUrl).toMatch(/^http:\/\/panel\.test\/r\/[\w-]{16}$/);
   });
 
   it('computes the fee in cents (10 %, rounded) and the totals', async () => {
@@ -157,7 +167,7 @@ describe('listing', () => {
     const again = await list(alice, a, 60);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'api.resell.create.already_listed' });
-    const sales = await get(alice, '/v1/resell/ticket/sales');
+    const sales = await get<ListingBody[]>(alice, '/v1/resell/ticket/sales');
     expect(sales).toHaveLength(1);
     expect(sales[0]).toMatchObject({
       userTicketId: a.userTicketId,
@@ -180,13 +190,13 @@ describe('listing', () => {
     expect((await post(alice, '/v1/mobile/gift/verify', { userTicketId: a.userTicketId })).json()).toEqual({
       extras: { canBeGifted: false },
     });
-    const swappable = (await get(alice, '/v1/ticket_swap/tickets')) as { id: number }[];
+    const swappable = await get<{ id: number }[]>(alice, '/v1/ticket_swap/tickets');
     expect(swappable.map((x) => x.id)).not.toContain(a.ticketId);
   });
 
   it('resale only for events in Australia and New Zealand, and payouts only there', async () => {
     await verifyPayouts(alice);
-    await t.database.db.execute(`update events set country = 'US' where name = 'Laneway Sessions'` as never);
+    await t.database.db.execute(`update events set country = 'US' where name = 'Laneway Sessions'`);
     const rows = await available(alice);
     expect(rows.map((x) => x.ticketName)).toEqual(['Aotearoa Sound · General Admission', 'River Nights · VIP']);
     const r = await verifyPayouts(bob, 'US');
@@ -214,7 +224,7 @@ describe('listing', () => {
   it('the payout state: empty secret before onboarding, verified after', async () => {
     expect(await get(bob, '/v1/resell/stripe')).toEqual({ clientSecret: '', verified: false });
     await verifyPayouts(bob);
-    const state = await get(bob, '/v1/resell/stripe');
+    const state = await get<ClientSecretBody>(bob, '/v1/resell/stripe');
     expect(state.verified).toBe(true);
     expect(state.clientSecret).not.toBe('');
   });
@@ -224,7 +234,7 @@ describe('buying and redeeming', () => {
   it('sells through the share link: tickets leave the seller, a payout is owed, the PDF holds the code, redeem moves them', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
-    const { shareLinkUrl } = (await list(alice, a, 80)).json();
+    const { shareLinkUrl } = (await list(alice, a, 80)).json<CreateResaleBody>();
     const page = await t.app.inject({ url: new URL(shareLinkUrl).pathname });
     expect(page.body).toContain('A$88.00');
     const bought = await buy(shareLinkUrl, 1, 'carol@example.com');
@@ -235,7 +245,7 @@ describe('buying and redeeming', () => {
       amountCents: 8000,
       currencyCode: 'AUD',
     });
-    const sold = await get(alice, '/v1/resell/tickets/sold');
+    const sold = await get<ListingBody[]>(alice, '/v1/resell/tickets/sold');
     expect(sold[0].soldDate).not.toBeNull();
     // The e-mailed PDF holds the code.
     const mail = t.mail.sent.find((m) => m.to === 'carol@example.com' && m.attachments?.length)!;
@@ -251,7 +261,7 @@ describe('buying and redeeming', () => {
     const redeemed = await post(carol, `/v1/resell/redeem/${bought.code!.toLowerCase()}`, {});
     expect(redeemed.statusCode).toBe(200);
     expect(redeemed.json()).toMatchObject({ name: 'Laneway Sessions · General Admission' });
-    const mine = (await get(carol, '/v1/list/ticket_listing?status=UPCOMING')) as MyTicket[];
+    const mine = await get<MyTicket[]>(carol, '/v1/list/ticket_listing?status=UPCOMING');
     expect(mine.map((x) => x.userTicketId)).toEqual([a.userTicketId]);
     const twice = await post(carol, `/v1/resell/redeem/${bought.code}`, {});
     expect(twice.statusCode).toBe(409);
@@ -264,7 +274,7 @@ describe('buying and redeeming', () => {
   it('two buyers for the last ticket: one purchase; the other is told and charged nothing', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
-    const { shareLinkUrl } = (await list(alice, a, 50)).json();
+    const { shareLinkUrl } = (await list(alice, a, 50)).json<CreateResaleBody>();
     const path = new URL(shareLinkUrl).pathname;
     const start = (email: string) =>
       t.app.inject({
@@ -283,9 +293,10 @@ describe('buying and redeeming', () => {
       });
     const [p1, p2] = await Promise.all([pay(s1), pay(s2)]);
     expect([p1.statusCode, p2.statusCode].sort()).toEqual([200, 409]);
-    const counts = (await t.database.db.execute(
-      `select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}` as never,
-    )) as unknown as { rows: { n: number }[] };
+    const counts = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from resale_order_tickets where user_ticket_id = ${a.userTicketId}`,
+    );
     expect(counts.rows[0].n).toBe(1);
     expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
@@ -293,7 +304,7 @@ describe('buying and redeeming', () => {
   it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
-    const { shareLinkUrl } = (await list(alice, a, 50)).json();
+    const { shareLinkUrl } = (await list(alice, a, 50)).json<CreateResaleBody>();
     const path = new URL(shareLinkUrl).pathname;
     const key = crypto.randomUUID();
     const start = () =>
@@ -307,9 +318,10 @@ describe('buying and redeeming', () => {
     expect([s1.statusCode, s2.statusCode]).toEqual([303, 303]);
     const orderOf = (r: typeof s1) => new URL(r.headers.location as string).pathname.split('/').pop();
     expect(orderOf(s1)).toBe(orderOf(s2));
-    const orders = (await t.database.db.execute(
-      `select count(*)::int as n from resale_orders where idempotency_key = '${key}'` as never,
-    )) as unknown as { rows: { n: number }[] };
+    const orders = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from resale_orders where idempotency_key = '${key}'`,
+    );
     expect(orders.rows[0].n).toBe(1);
     const paid = await t.app.inject({
       method: 'POST',
@@ -327,7 +339,7 @@ describe('buying and redeeming', () => {
   it('the same code redeemed twice in parallel: one redemption', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
-    const bought = await buy((await list(alice, a, 50)).json().shareLinkUrl);
+    const bought = await buy((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl);
     const r = await Promise.all([
       post(bob, `/v1/resell/redeem/${bought.code}`, {}),
       post(bob, `/v1/resell/redeem/${bought.code}`, {}),
@@ -344,9 +356,10 @@ describe('buying and redeeming', () => {
     const r = await Promise.all(Array.from({ length: 6 }, () => list(alice, a, 50)));
     expect(r.filter((x) => x.statusCode === 200)).toHaveLength(1);
     expect(r.filter((x) => x.statusCode === 409)).toHaveLength(5);
-    const n = (await t.database.db.execute(
-      `select count(*)::int as n from resale_listing_tickets where user_ticket_id = ${a.userTicketId} and status = 'LISTED'` as never,
-    )) as unknown as { rows: { n: number }[] };
+    const n = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from resale_listing_tickets where user_ticket_id = ${a.userTicketId} and status = 'LISTED'`,
+    );
     expect(n.rows[0].n).toBe(1);
   });
 
@@ -361,9 +374,9 @@ describe('buying and redeeming', () => {
     );
     const twoAvail = (await available(bob))[0];
     expect(twoAvail.availableTicketCount).toBe(2);
-    const { shareLinkUrl } = (await list(bob, twoAvail, 40, 2)).json();
+    const { shareLinkUrl } = (await list(bob, twoAvail, 40, 2)).json<CreateResaleBody>();
     expect((await buy(shareLinkUrl, 1)).status).toBe(200);
-    const sales = await get(bob, '/v1/resell/ticket/sales');
+    const sales = await get<ListingBody[]>(bob, '/v1/resell/ticket/sales');
     expect(sales[0]).toMatchObject({ quantity: 2, soldQuantity: 1 });
     expect(await get(bob, '/v1/resell/tickets/sold')).toHaveLength(1);
     const tooMany = await buy(shareLinkUrl, 2);
@@ -373,12 +386,13 @@ describe('buying and redeeming', () => {
   it('the ticket the user came from becomes the userTicketId of its group; listings are named "Event · Type"', async () => {
     await verifyPayouts(bob);
     const ga = (await available(bob))[0];
-    const inserted = (await t.database.db.execute(
-      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id` as never,
-    )) as unknown as { rows: { id: number }[] };
+    const inserted = await rawQuery<{ id: number }>(
+      t.database.db,
+      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id`,
+    );
     const second = inserted.rows[0].id;
     expect((await available(bob))[0]).toMatchObject({ userTicketId: ga.userTicketId, availableTicketCount: 2 });
-    const preferred: Available[] = await get(bob, `/v1/resell/tickets/available?userTicketId=${second}`);
+    const preferred = await get<Available[]>(bob, `/v1/resell/tickets/available?userTicketId=${second}`);
     expect(preferred[0]).toMatchObject({ userTicketId: second, ticketId: ga.ticketId, availableTicketCount: 2 });
     expect(preferred.slice(1)).toEqual((await available(bob)).slice(1));
     // A ticket that is not the caller's changes nothing.
@@ -391,7 +405,7 @@ describe('buying and redeeming', () => {
     ).toBe(400);
     // Listing from the preferred entry lists that very ticket; the listing carries the event's name.
     expect((await list(bob, preferred[0], 40, 1)).statusCode).toBe(200);
-    const sales = await get(bob, '/v1/resell/ticket/sales');
+    const sales = await get<ListingBody[]>(bob, '/v1/resell/ticket/sales');
     expect(sales[0]).toMatchObject({ userTicketId: second, name: ga.ticketName, quantity: 1 });
     expect(ga.ticketName).toBe('Laneway Sessions · General Admission');
   });

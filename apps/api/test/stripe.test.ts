@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import {
+  bearer,
+  createTestApp,
+  type TestApp,
+  rawQuery,
+  type ClientSecretBody,
+  type ResellableTicketBody,
+  type ListingBody,
+  type CreateResaleBody,
+} from './helper.js';
 import { startStripeFake, type StripeRequest } from './stripe-fake.js';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -47,7 +56,7 @@ describe('stripe provider', () => {
     expect(account.body.get('type')).toBe('custom');
     expect(account.body.get('country')).toBe('NZ');
     expect(account.body.get('email')).toBe('alice@example.com');
-    expect(r.json().clientSecret).toMatch(/^accs_secret_acct_\d+$/);
+    expect(r.json<ClientSecretBody>().clientSecret).toMatch(/^accs_secret_acct_\d+$/);
     const state = await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) });
     expect(state.headers['cache-control']).toBe('no-store');
     expect(state.json()).toMatchObject({ verified: false });
@@ -56,9 +65,7 @@ describe('stripe provider', () => {
   it('verifies the account on a signed account.updated webhook, once per event id', async () => {
     const alice = (await t.signIn('alice@example.com')).accessToken;
     const accountId = (
-      (await t.database.db.execute('select external_id from payout_accounts' as never)) as unknown as {
-        rows: { external_id: string }[];
-      }
+      await rawQuery<{ external_id: string }>(t.database.db, 'select external_id from payout_accounts')
     ).rows[0].external_id;
     const verified = {
       id: 'evt_1',
@@ -69,11 +76,15 @@ describe('stripe provider', () => {
       },
     };
     expect((await webhook(verified)).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json().verified).toBe(true);
+    expect(
+      (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json<ClientSecretBody>().verified,
+    ).toBe(true);
     // A replay of the same event id with other content changes nothing.
     const replay = { ...verified, data: { object: { ...verified.data.object, charges_enabled: false } } };
     expect((await webhook(replay)).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json().verified).toBe(true);
+    expect(
+      (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json<ClientSecretBody>().verified,
+    ).toBe(true);
   });
 
   it('refuses a webhook with a bad signature', async () => {
@@ -84,7 +95,9 @@ describe('stripe provider', () => {
 
   it('sends the buyer to Stripe Checkout and pays the order on checkout.session.completed', async () => {
     const alice = (await t.signIn('alice@example.com')).accessToken;
-    const [a] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json();
+    const [a] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json<
+      ResellableTicketBody[]
+    >();
     const { shareLinkUrl } = (
       await t.app.inject({
         method: 'POST',
@@ -98,7 +111,7 @@ describe('stripe provider', () => {
           currencySymbol: a.currencySymbol,
         },
       })
-    ).json();
+    ).json<CreateResaleBody>();
     const started = await t.app.inject({
       method: 'POST',
       url: new URL(shareLinkUrl).pathname,
@@ -128,7 +141,7 @@ describe('stripe provider', () => {
     };
     expect((await webhook(done)).statusCode).toBe(200);
     expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);
-    const sold = (await t.app.inject({ url: '/v1/resell/tickets/sold', headers: bearer(alice) })).json();
+    const sold = (await t.app.inject({ url: '/v1/resell/tickets/sold', headers: bearer(alice) })).json<ListingBody[]>();
     expect(sold).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 /** Health, config, OpenAPI, pending calls, profile and error shape. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLS } from '@tp/contract';
+import { CALLS, type PanelConfig } from '@tp/contract';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
@@ -18,14 +18,14 @@ describe('system', () => {
   });
 
   it('lists every path of the spec call table in OpenAPI', async () => {
-    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json<{ openapi: string; paths: object }>();
     expect(doc.openapi).toMatch(/^3\./);
     for (const [method, path] of CALLS) {
       expect(doc.paths, `${method} ${path}`).toHaveProperty([`/v1${path}`, method.toLowerCase()]);
     }
   });
 
-  it('builds every call of the spec table', async () => {
+  it('builds every call of the spec table', () => {
     for (const [method, path] of CALLS) {
       expect(t.app.hasRoute({ method, url: `/v1${path.replace(/\{(\w+)\}/g, ':$1')}` }), `${method} ${path}`).toBe(
         true,
@@ -40,7 +40,7 @@ describe('system', () => {
   });
 
   it('gives the organisation config with the product fallbacks', async () => {
-    const cfg = (await t.app.inject({ url: '/v1/config' })).json();
+    const cfg = (await t.app.inject({ url: '/v1/config' })).json<PanelConfig>();
     expect(cfg).toMatchObject({ orgName: 'Southern Lights Live', productName: 'Ticket Panel', isDev: true });
   });
 

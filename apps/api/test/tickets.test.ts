@@ -93,7 +93,7 @@ describe('ticket listing', () => {
     const app = await createTestApp({ seed: true });
     try {
       const token = (await app.signIn('bob@example.com')).accessToken;
-      await app.database.db.execute('update user_ticket_benefits set purchased_amount = 0' as never);
+      await app.database.db.execute('update user_ticket_benefits set purchased_amount = 0');
       const up: MyTicket[] = (
         await app.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })
       ).json();

@@ -1,14 +1,15 @@
 /**
- * The panel root: routes PANEL_TAB to a lazily loaded screen inside the frame, opens the HUB
+ * The panel root: runs the router's effects (useRouteSync, once), routes PANEL_TAB to a lazily loaded screen inside the frame, opens the HUB
  * overlay, and hosts the toasts (top-right, 5 s; spec section 9).
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
-import { AUTH_TABS } from './routing';
-import { useRoute } from './use-route';
+import { AUTH_TABS } from '../lib/routing';
+import { useRoute } from '../lib/use-route';
+import { useRouteSync } from './use-route-sync';
 import { Frame } from './layout';
-import { useTheme } from './theme';
+import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
 import { Toasts } from '../lib/toast';
 
@@ -32,6 +33,7 @@ const HubOverlay = lazy(() =>
 );
 
 export function App() {
+  useRouteSync();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();

@@ -13,8 +13,8 @@ import { pathWithLang } from '../lib/i18n';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
 import { PhoneIcon } from '../ui/icons';
-import { navigate } from './use-route';
-import { setThemeMode, useTheme, type ThemeMode } from './theme';
+import { navigate } from '../lib/use-route';
+import { setThemeMode, useTheme, type ThemeMode } from '../lib/theme';
 
 /**
  * The origin of the page the person is on: the host page's (the loader passes it as `hostOrigin`) when

@@ -53,7 +53,7 @@ function toParams(o: OpenOptions = {}): SyncedParams {
 }
 
 function panelUrl(params: SyncedParams, mode: Frame['mode']): string {
-  const q = new URLSearchParams(params as Record<string, string>);
+  const q = new URLSearchParams(params);
   q.set('embed', mode);
   q.set('hostOrigin', window.location.origin);
   return `${panelOrigin}/${lang}/?${q.toString()}`;
@@ -97,7 +97,7 @@ function syncHostUrl(params: SyncedParams | null): void {
 function call(name: 'onClose' | 'onLogout'): void {
   window.dispatchEvent(new CustomEvent(name === 'onClose' ? 'ticketpanel:close' : 'ticketpanel:logout'));
   const fromAttr = script?.dataset[name]
-    ? (window as unknown as Record<string, unknown>)[script.dataset[name]!]
+    ? (window as unknown as Record<string, unknown>)[script.dataset[name]]
     : undefined;
   for (const fn of [api[name], fromAttr])
     if (typeof fn === 'function') {
@@ -194,7 +194,7 @@ function close(): void {
 
 function mount(element: HTMLElement | string, options: OpenOptions = {}): void {
   const el = typeof element === 'string' ? document.querySelector<HTMLElement>(element) : element;
-  if (!el) throw new Error(`TicketPanel.mount: no element ${String(element)}`);
+  if (!el) throw new Error(`TicketPanel.mount: no element matches ${typeof element === 'string' ? element : ''}`);
   const iframe = makeIframe(toParams(options), 'inline');
   el.replaceChildren(iframe);
   frames.add({ iframe, mode: 'inline', container: el });

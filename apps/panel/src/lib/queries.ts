@@ -5,13 +5,14 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PanelConfig, User } from '@tp/contract';
 import { api } from './api-client';
 import { useSignedIn } from './session';
+import { queryKeys } from './query-keys';
 
 export const configQuery = queryOptions({
-  queryKey: ['CONFIG'],
+  queryKey: queryKeys.config,
   queryFn: () => api<PanelConfig>('/config'),
   staleTime: 60_000,
 });
-export const userQuery = queryOptions({ queryKey: ['USER'], queryFn: () => api<User>('/auth/me') });
+export const userQuery = queryOptions({ queryKey: queryKeys.user.all, queryFn: () => api<User>('/auth/me') });
 
 export const usePanelConfig = () => useQuery(configQuery).data;
 

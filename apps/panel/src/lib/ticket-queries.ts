@@ -7,15 +7,16 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MyTicket, TicketStatus } from '@tp/contract';
 import { api } from './api-client';
+import { queryKeys } from './query-keys';
 
 export const ticketsQuery = (status: TicketStatus) =>
   queryOptions({
-    queryKey: ['TICKETS', status],
+    queryKey: queryKeys.tickets.list(status),
     queryFn: () => api<MyTicket[]>(`/list/ticket_listing?status=${status}`),
   });
 export const ticketQuery = (id: string) =>
   queryOptions({
-    queryKey: ['SINGLE_TICKET', id],
+    queryKey: queryKeys.singleTicket.detail(id),
     queryFn: () => api<MyTicket>(`/list/ticket_listing/${encodeURIComponent(id)}`),
   });
 

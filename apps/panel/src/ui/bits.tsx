@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from './button';
 import { TicketIcon } from './icons';
 
 /** A grey placeholder block while content loads. */
@@ -33,3 +35,19 @@ export const Loading = (p: { label: string }) => (
     <span className="visually-hidden">{p.label}</span>
   </div>
 );
+
+/**
+ * The error state of a failed load: the (translated) message, announced, and a Retry button. The one
+ * error/retry block of the panel: `onRetry` is usually the query's `refetch`.
+ */
+export function ErrorState(p: { message: string; onRetry: () => unknown }) {
+  const { t } = useTranslation();
+  return (
+    <div className="error-state" role="alert">
+      <p>{p.message}</p>
+      <Button variant="secondary" onClick={() => void p.onRetry()}>
+        {t('common.retry')}
+      </Button>
+    </div>
+  );
+}

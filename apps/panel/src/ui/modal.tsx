@@ -40,8 +40,10 @@ export function Modal(props: {
     };
   }, [onClose]);
   return createPortal(
+    // The backdrop is decoration; a press on it closes the dialog like Escape does.
     <div
       className="modal-backdrop"
+      role="presentation"
       onMouseDown={(e) => {
         if (e.target === e.currentTarget) onClose();
       }}

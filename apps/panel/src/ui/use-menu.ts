@@ -1,17 +1,24 @@
 /**
  * A popup menu's behaviour (WAI-ARIA menu button): the first item takes focus on open, a click
  * outside closes it, ArrowUp/ArrowDown/Home/End move between items, Escape closes and returns focus
- * to the trigger, Tab closes.
+ * to the trigger, Tab closes. The menu element takes `tabIndex={-1}` and `onKeyDown={onMenuKey}`.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 
 export function useMenu() {
   const [open, setOpen] = useState(false);
   /** The element holding trigger and menu: clicks inside it do not close the menu. */
   const root = useRef<HTMLDivElement>(null);
   const trigger = useRef<HTMLButtonElement>(null);
-  /** Item elements by index: `ref={(el) => { items.current[i] = el; }}`. */
+  /** Item elements by index (set through `itemRef`). */
   const items = useRef<(HTMLElement | null)[]>([]);
+  /** The ref callback of item `index`: `ref={itemRef(i)}`. */
+  const itemRef = useCallback(
+    (index: number) => (el: HTMLElement | null) => {
+      items.current[index] = el;
+    },
+    [],
+  );
 
   useEffect(() => {
     if (!open) return;
@@ -42,5 +49,5 @@ export function useMenu() {
     } else if (e.key === 'Tab') setOpen(false);
   };
 
-  return { open, setOpen, root, trigger, items, onMenuKey };
+  return { open, setOpen, root, trigger, itemRef, onMenuKey };
 }

@@ -29,7 +29,7 @@ export function accessRoutes(
   app.get(
     '/auth/access/qrCodeData',
     { ...pre, schema: { tags: ['access'], response: { 200: access.qrCodeData } } },
-    async () => ({ ttl: deps.access.ttlSeconds }),
+    () => ({ ttl: deps.access.ttlSeconds }),
   );
   app.get(
     '/auth/access/qr',
@@ -45,7 +45,11 @@ export function accessRoutes(
   // one slow bucket of failures shared by both routes; past it, wrong keys get 429 instead of 401.
   const keyOf = (req: FastifyRequest) => req.headers['x-scanner-key'];
   const rightKeyOnly = (req: FastifyRequest) => !deps.checkIn.isScannerKey(keyOf(req));
-  const failures = app.createRateLimit({ max: deps.limits.scannerKeyFailures, timeWindow: '1 minute', keyGenerator: ipKey });
+  const failures = app.createRateLimit({
+    max: deps.limits.scannerKeyFailures,
+    timeWindow: '1 minute',
+    keyGenerator: ipKey,
+  });
   const scanner = {
     // preValidation: after the route's rate limit (onRequest), before the body is looked at.
     preValidation: async (req: FastifyRequest) => {

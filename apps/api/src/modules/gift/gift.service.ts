@@ -8,7 +8,7 @@
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
-import { giftReceivedMail, type MailLocale } from '../../providers/mail/templates.js';
+import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove } from '../../db/predicates.js';
 import { auth, displayName, parseUsername, usernameOf } from '@tp/contract';
@@ -62,7 +62,7 @@ export function createGiftService(deps: {
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_allowed');
         if (!ticketMayMove('gift', row, userId, at)) throw new AppError('gift_tickets.cannot_be_gifted');
-        const giver = (await repo.userById(tx, userId))!;
+        const giver = await repo.userById(tx, userId);
         const to =
           'email' in receiver
             ? ((await repo.userByEmail(tx, receiver.email)) ??
@@ -73,8 +73,8 @@ export function createGiftService(deps: {
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
         return { row, giver, receiverId: to.id };
       });
-      const receiverUser = (await repo.userById(db, moved.receiverId))!;
-      const locale = (receiverUser.locale === 'es' ? 'es' : 'en') as MailLocale;
+      const receiverUser = await repo.userById(db, moved.receiverId);
+      const locale = receiverUser.locale === 'es' ? 'es' : 'en';
       const m = giftReceivedMail(locale, {
         giver: displayName(moved.giver),
         ticketName: moved.row.type.name,

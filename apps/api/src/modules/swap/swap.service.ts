@@ -76,8 +76,8 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
       return db.transaction(async (tx) => {
         const pair = await repo.pair(tx, input.swapPairId);
         if (!pair || pair.fromTicketTypeId !== input.baseTicketId) throw new AppError('api.swap.pair_not_found');
-        const target = (await repo.typeWithEvent(tx, pair.toTicketTypeId, true))!;
-        const base = (await repo.typeWithEvent(tx, pair.fromTicketTypeId))!;
+        const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
+        const base = await repo.typeWithEvent(tx, pair.fromTicketTypeId);
         const held = await repo.eligibleTicketIds(tx, userId, base.type.id, now);
         if (held.length === 0) throw new AppError('api.swap.not_swappable');
         if (input.swapQuantity > held.length) throw new AppError('api.swap.quantity_exceeded');
@@ -108,12 +108,12 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
     async order(swapId: string) {
       const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(db, swapId) : undefined;
       if (!swap) return undefined;
-      const pair = (await repo.pair(db, swap.swapPairId))!;
+      const pair = await repo.pair(db, swap.swapPairId);
       const [base, target] = await Promise.all([
         repo.typeWithEvent(db, pair.fromTicketTypeId),
         repo.typeWithEvent(db, pair.toTicketTypeId),
       ]);
-      return { swap, base: base!, target: target!, expired: swap.expiresAt <= deps.now() };
+      return { swap, base: base, target: target, expired: swap.expiresAt <= deps.now() };
     },
 
     /** Records the (sandbox) payment of an upgrade. */
@@ -136,8 +136,8 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (swap.status !== 'PENDING' || (swap.expiresAt <= now && !swap.paidAt))
           throw new AppError('api.swap.expired');
         if (swap.swapType === 'UPGRADE' && !swap.paidAt) throw new AppError('api.swap.payment_required');
-        const pair = (await repo.pair(tx, swap.swapPairId))!;
-        const target = (await repo.typeWithEvent(tx, pair.toTicketTypeId, true))!;
+        const pair = await repo.pair(tx, swap.swapPairId);
+        const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
         if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity)
           throw new AppError('api.swap.out_of_stock');
         const ids = (await repo.eligibleTicketIds(tx, swap.userId, pair.fromTicketTypeId, now, true)).slice(

@@ -13,7 +13,7 @@ import { renderDevMail } from '../../pages/dev-mail.page.js';
  * limits are counted: `shared` (Redis) or `local` (this process: no REDIS_URL, or Redis unreachable).
  */
 export function healthRoutes(app: App, deps: { database: Database; rateLimits: () => 'shared' | 'local' }) {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const ok = await deps.database.ping().catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', rateLimits: deps.rateLimits() });
@@ -22,7 +22,7 @@ export function healthRoutes(app: App, deps: { database: Database; rateLimits: (
 
 /** GET /dev/mail (HTML) and /dev/mail.json: the dev outbox, only while no SMTP server is configured. */
 export function devMailRoutes(app: App, deps: { mail: MailProvider }) {
-  app.get('/dev/mail.json', { schema: { hide: true } }, async () =>
+  app.get('/dev/mail.json', { schema: { hide: true } }, () =>
     deps.mail.outbox().map(({ attachments, ...m }) => ({
       ...m,
       attachments: (attachments ?? []).map((a) => ({
@@ -42,5 +42,5 @@ export function v1SystemRoutes(app: App, deps: { panelConfig: () => Promise<Pane
   app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () =>
     deps.panelConfig(),
   );
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 }

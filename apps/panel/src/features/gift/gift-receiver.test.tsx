@@ -4,36 +4,24 @@
  * invalid key; the username search debounced by 500 ms, its suggestions listbox closing on choice,
  * and confirm enabled only once a user is picked.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { initI18n } from '../../lib/i18n';
-import { clientHooks } from '../../lib/api-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ApiError } from '../../lib/api-client';
+import { renderPanel } from '../../test/render';
+import { fakeApi, jsonResponse } from '../../test/fetch';
 import { EmailReceiver } from './components/email-receiver';
 import { UsernameSearch } from './components/username-search';
 import { giftErrorKey } from './gift.validation';
-import { ApiError } from '../../lib/api-client';
 
-beforeAll(async () => {
-  await initI18n('en');
-});
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
 });
 
-const wrap = (node: ReactNode) => {
-  const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(<QueryClientProvider client={qc}>{node}</QueryClientProvider>);
-};
-const json = (body: unknown) =>
-  new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });
-
 describe('receiver by e-mail', () => {
   it('confirm is disabled while untouched or invalid; the invalid message is the raw key; required is translated', async () => {
     const onConfirm = vi.fn();
-    render(<EmailReceiver onConfirm={onConfirm} />);
+    renderPanel(<EmailReceiver onConfirm={onConfirm} />);
     const box = screen.getByRole('textbox', { name: "Recipient's email" });
     const confirm = screen.getByRole('button', { name: 'Confirm recipient' });
     expect(confirm).toHaveProperty('disabled', true);
@@ -57,9 +45,9 @@ describe('receiver by e-mail', () => {
 
 describe('receiver by username', () => {
   it('searches once, 500 ms after the last keystroke, and picking closes the suggestions', async () => {
-    const fetch = vi.fn(async (url: RequestInfo | URL) =>
-      json(
-        String(url).includes('username=bob')
+    const fetch = fakeApi(({ url }) =>
+      jsonResponse(
+        url.includes('username=bob')
           ? [
               { username: 'bob#7315', picture: null },
               { username: 'bobby#12', picture: null },
@@ -67,9 +55,8 @@ describe('receiver by username', () => {
           : [],
       ),
     );
-    clientHooks.fetch = fetch as typeof clientHooks.fetch;
     const onConfirm = vi.fn();
-    wrap(<UsernameSearch onConfirm={onConfirm} />);
+    renderPanel(<UsernameSearch onConfirm={onConfirm} />);
     const box = screen.getByRole('combobox', { name: "Recipient's username" });
     const confirm = screen.getByRole('button', { name: 'Confirm recipient' });
     expect(confirm).toHaveProperty('disabled', true);
@@ -81,7 +68,7 @@ describe('receiver by username', () => {
     expect(fetch).not.toHaveBeenCalled();
     const option = await screen.findByRole('option', { name: 'bob#7315' }, { timeout: 2000 });
     expect(fetch).toHaveBeenCalledTimes(1);
-    expect(String(fetch.mock.calls[0][0])).toMatch(/\/v1\/mobile\/users\/\?username=bob$/);
+    expect(fetch.mock.calls[0][0]).toMatch(/\/v1\/mobile\/users\/\?username=bob$/);
     expect(screen.getAllByRole('option')).toHaveLength(2);
     expect(confirm).toHaveProperty('disabled', true);
 

@@ -4,18 +4,15 @@
  * giftable and event access unused; the menu with only the allowed Swap/Resell, absent when used;
  * Unlock only for unlockable digital benefits, revealing the code and refreshing SINGLE_TICKET.
  */
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Benefit, MyTicket } from '@tp/contract';
-import { initI18n } from '../../lib/i18n';
-import { clientHooks } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
+import { renderPanel, createTestQueryClient } from '../../test/render';
+import { fakeApi, jsonResponse } from '../../test/fetch';
 import { TicketActions, ticketActions } from './components/ticket-actions';
 import { BenefitUnlock } from './components/benefit-unlock';
 
-beforeAll(async () => {
-  await initI18n('en');
-});
 afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
@@ -63,7 +60,7 @@ describe('ticketActions', () => {
 
 describe('TicketActions', () => {
   it('shows Gift and a menu with Swap and Resell; the menu opens the screen with USER_TICKET_ID', () => {
-    render(<TicketActions ticket={ticket({})} />);
+    renderPanel(<TicketActions ticket={ticket({})} />);
     expect(screen.getByRole('button', { name: 'Gift' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'More actions' }));
     expect(screen.getAllByRole('menuitem').map((m) => m.textContent)).toEqual(['Swap ticket', 'Resell ticket']);
@@ -73,22 +70,18 @@ describe('TicketActions', () => {
     expect(q.get('USER_TICKET_ID')).toBe('7');
   });
   it('renders nothing for a used ticket, and no menu when neither swap nor resell is allowed', () => {
-    const { container } = render(<TicketActions ticket={ticket({ eventAccessStatus: 'USED' })} />);
+    const { container } = renderPanel(<TicketActions ticket={ticket({ eventAccessStatus: 'USED' })} />);
     expect(container.innerHTML).toBe('');
     cleanup();
-    render(<TicketActions ticket={ticket({ isSwappable: false, isResellable: false })} />);
+    renderPanel(<TicketActions ticket={ticket({ isSwappable: false, isResellable: false })} />);
     expect(screen.getByRole('button', { name: 'Gift' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'More actions' })).toBeNull();
   });
 });
 
 describe('BenefitUnlock', () => {
-  const wrap = (b: Benefit, qc = new QueryClient()) =>
-    render(
-      <QueryClientProvider client={qc}>
-        <BenefitUnlock benefit={b} userTicketId={7} ticketKey="7" />
-      </QueryClientProvider>,
-    );
+  const wrap = (b: Benefit, queryClient = createTestQueryClient()) =>
+    renderPanel(<BenefitUnlock benefit={b} userTicketId={7} ticketKey="7" />, { queryClient });
 
   it('is absent for a benefit that is not an unlockable digital one', () => {
     const { container } = wrap(benefit({ type: 'benefits.perk' }));
@@ -98,18 +91,17 @@ describe('BenefitUnlock', () => {
   });
 
   it('unlocks, reveals the code and refreshes SINGLE_TICKET of that ticket', async () => {
-    const fetch = vi.fn(async () => new Response(JSON.stringify({ redeemCode: 'SLL-MEL-MERCH20' }), { status: 200 }));
-    clientHooks.fetch = fetch as typeof clientHooks.fetch;
-    const qc = new QueryClient();
+    const fetch = fakeApi(() => jsonResponse({ redeemCode: 'SLL-MEL-MERCH20' }));
+    const qc = createTestQueryClient();
     const invalidate = vi.spyOn(qc, 'invalidateQueries');
     wrap(benefit({}), qc);
     expect(screen.queryByText('SLL-MEL-MERCH20')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Unlock' }));
     expect(await screen.findByText('SLL-MEL-MERCH20')).toBeTruthy();
-    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    const [url, init] = fetch.mock.calls[0];
     expect(url).toBe('/v1/mobile/unlock/7');
-    expect(JSON.parse(String(init.body))).toEqual({ userTicketBenefitId: 31 });
-    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: ['SINGLE_TICKET', '7'] }));
+    expect(init?.body).toBe(JSON.stringify({ userTicketBenefitId: 31 }));
+    await waitFor(() => expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.singleTicket.detail('7') }));
     expect(screen.getByRole('button', { name: 'Copy code' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Unlock' })).toBeNull();
   });

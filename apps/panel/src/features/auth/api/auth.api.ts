@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const requestCode = (email: string, locale: string) =>
   api<{ sessionId: string }>('/auth/signInOrRegisterAndSignIn', { body: { email, locale } });
@@ -18,8 +19,8 @@ export function useSaveProfile() {
   return useMutation({
     mutationFn: (patch: Partial<Pick<User, 'givenName' | 'familyName'>>) => api<User>('/auth/profile', { body: patch }),
     onSuccess: (user) => {
-      qc.setQueryData(['USER'], user);
-      void qc.invalidateQueries({ queryKey: ['USER'] });
+      qc.setQueryData(queryKeys.user.all, user);
+      void qc.invalidateQueries({ queryKey: queryKeys.user.all });
     },
   });
 }

@@ -15,7 +15,7 @@ import { storage } from '../../../lib/storage';
 import { setTokens } from '../../../lib/session';
 import { ApiError } from '../../../lib/api-client';
 import { userQuery } from '../../../lib/queries';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';

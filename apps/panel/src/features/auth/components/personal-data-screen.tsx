@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useSaveProfile } from '../api/auth.api';

@@ -8,6 +8,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface GiftTicketInput {
   userTicketId: number;
@@ -24,8 +25,8 @@ export function useGiftTicket() {
     mutationFn: giftTicket,
     onSuccess: async () => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: ['TICKETS'] }),
-        qc.invalidateQueries({ queryKey: ['SINGLE_TICKET'] }),
+        qc.invalidateQueries({ queryKey: queryKeys.tickets.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.singleTicket.all }),
       ]);
     },
     // The list was stale (ticket used, listed or moved meanwhile): refresh it.
@@ -34,7 +35,7 @@ export function useGiftTicket() {
         err instanceof ApiError &&
         (err.message === 'gift_tickets.cannot_be_gifted' || err.message === 'gift_tickets.not_allowed')
       ) {
-        void qc.invalidateQueries({ queryKey: ['TICKETS'] });
+        void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
       }
     },
   });

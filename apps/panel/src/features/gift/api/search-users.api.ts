@@ -5,6 +5,7 @@
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface UserSearchResult {
   username: string;
@@ -17,7 +18,7 @@ export const searchUsers = (prefix: string) =>
 
 /** Results for a prefix; kept for 30 s so that retyping the same prefix does not call again. */
 export const userSearchQuery = (prefix: string) =>
-  queryOptions({ queryKey: ['USER_SEARCH', prefix], queryFn: () => searchUsers(prefix), staleTime: 30_000 });
+  queryOptions({ queryKey: queryKeys.userSearch(prefix), queryFn: () => searchUsers(prefix), staleTime: 30_000 });
 
 /** Disabled for an empty prefix; keeps the previous results on screen while the next prefix loads. */
 export const useUserSearch = (prefix: string) =>

@@ -5,14 +5,14 @@
  * accept the terms (gifts are permanent); Gift. Cancel resets; editing the ticket or receiver
  * returns to that step; the success page offers "gift more tickets" and "view my ticket".
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { MyTicket } from '@tp/contract';
-import { navigate, useRoute } from '../../../app/use-route';
+import { navigate, useRoute } from '../../../lib/use-route';
 import { usePanelConfig } from '../../../lib/queries';
 import { storage } from '../../../lib/storage';
-import { EmptyState, Skeleton } from '../../../ui/bits';
+import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
 import { Tabs } from '../../../ui/tabs';
 import { useTickets } from '../../../lib/ticket-queries';
@@ -74,14 +74,17 @@ export default function GiftScreen() {
     });
   };
 
-  // Pre-select once from USER_TICKET_ID or the stored user-ticket id (spec section 2 Gift).
+  // Pre-select once from USER_TICKET_ID or the stored user-ticket id (spec section 2 Gift), when the
+  // tickets first arrive; the route read then is the one the screen opened with.
+  const preselect = useEffectEvent((list: MyTicket[]) => {
+    const wanted = route.userTicketId ?? storage.get('userTicketId');
+    const tk = wanted ? list.find((x) => String(x.userTicketId) === wanted) : undefined;
+    if (tk) choose(tk);
+  });
   useEffect(() => {
     if (preselected.current || !tickets.data) return;
     preselected.current = true;
-    const wanted = route.userTicketId ?? storage.get('userTicketId');
-    const tk = wanted ? tickets.data.find((x) => String(x.userTicketId) === wanted) : undefined;
-    if (tk) choose(tk);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    preselect(tickets.data);
   }, [tickets.data]);
 
   const forgetTicketId = () => {
@@ -169,14 +172,7 @@ export default function GiftScreen() {
       </div>
     );
   } else if (tickets.isError) {
-    step1 = (
-      <div className="error-state" role="alert">
-        <p>{t(giftErrorKey(tickets.error, 'request_failed'))}</p>
-        <Button variant="secondary" onClick={() => void tickets.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
+    step1 = <ErrorState message={t(giftErrorKey(tickets.error, 'request_failed'))} onRetry={tickets.refetch} />;
   } else if (!tickets.data?.length) {
     step1 = <EmptyState message={t('gift.empty')} />;
   } else {

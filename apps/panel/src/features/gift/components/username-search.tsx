@@ -4,29 +4,21 @@
  * each username (name plus muted #suffix) and picture, is open while typing and closes on choice.
  * Confirm is disabled until a user is picked.
  */
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { USERNAME_SEARCH_DEBOUNCE_MS } from '@tp/contract/constants';
 import { nicknameOf } from '@tp/contract/profile';
 import { assetUrl } from '../../../lib/format';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { Avatar } from '../../../ui/avatar';
 import { Button } from '../../../ui/button';
+import { Listbox, listboxKey, optionId } from '../../../ui/listbox';
 import { Username } from '../../../ui/username';
 import { useUserSearch, type UserSearchResult } from '../api/search-users.api';
 import { giftErrorKey } from '../gift.validation';
 
 /** The server accepts prefixes of at most 40 characters. */
 const MAX_PREFIX = 40;
-
-/** `value`, updated only after it has stayed unchanged for `ms` milliseconds. */
-export function useDebouncedValue<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 export function UsernameSearch(props: {
   initial?: UserSearchResult | null;
@@ -59,21 +51,15 @@ export function UsernameSearch(props: {
       }
       return;
     }
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      setActive((a) => Math.min(results.length - 1, a + 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
-    } else if (e.key === 'Enter') {
-      if (results[active]) {
-        e.preventDefault();
-        pick(results[active]);
-      }
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      setOpen(false);
-    }
+    // Home and End stay with the text field's caret.
+    if (e.key === 'Home' || e.key === 'End') return;
+    listboxKey(e, {
+      count: results.length,
+      active,
+      setActive,
+      choose: (i) => pick(results[i]),
+      close: () => setOpen(false),
+    });
   };
   const listId = `${id}-list`;
   const noteId = `${id}-note`;
@@ -102,7 +88,7 @@ export function UsernameSearch(props: {
             aria-expanded={show}
             aria-controls={listId}
             aria-describedby={noteId}
-            aria-activedescendant={show && results[active] ? `${id}-opt-${active}` : undefined}
+            aria-activedescendant={show && results[active] ? optionId(listId, active) : undefined}
             onChange={(e) => {
               setText(e.target.value);
               setPicked(null);
@@ -116,30 +102,28 @@ export function UsernameSearch(props: {
             onKeyDown={onKey}
           />
           <div className="gift-suggestions" hidden={!show}>
-            <ul id={listId} role="listbox" aria-label={t('gift.suggestions')} className="gift-suggestions__list">
-              {show &&
-                results.map((u, i) => (
-                  <li
-                    key={u.username}
-                    id={`${id}-opt-${i}`}
-                    role="option"
-                    aria-selected={i === active}
-                    className={`gift-suggestion ${i === active ? 'is-active' : ''}`}
-                    onMouseDown={(e) => e.preventDefault()}
-                    onMouseEnter={() => setActive(i)}
-                    onClick={() => pick(u)}
-                  >
-                    <span aria-hidden="true" className="gift-suggestion__avatar">
-                      <Avatar
-                        picture={assetUrl(u.picture, props.assetsBaseUrl)}
-                        givenName={nicknameOf(u.username)}
-                        size={32}
-                      />
-                    </span>
-                    <Username value={u.username} className="gift-suggestion__name" />
-                  </li>
-                ))}
-            </ul>
+            <Listbox
+              id={listId}
+              aria-label={t('gift.suggestions')}
+              items={show ? results : []}
+              active={active}
+              onActiveChange={setActive}
+              onChoose={pick}
+              isSelected={(_, i) => i === active}
+              itemKey={(u) => u.username}
+              renderOption={(u) => (
+                <span className="gift-suggestion">
+                  <span aria-hidden="true" className="gift-suggestion__avatar">
+                    <Avatar
+                      picture={assetUrl(u.picture, props.assetsBaseUrl)}
+                      givenName={nicknameOf(u.username)}
+                      size={32}
+                    />
+                  </span>
+                  <Username value={u.username} className="gift-suggestion__name" />
+                </span>
+              )}
+            />
             {show && results.length === 0 && (
               <p className="gift-suggestions__note" role="status">
                 {typing ? t('gift.searching') : (error ?? t('gift.no_results'))}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { PanelTab } from '@tp/contract';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { assetUrl } from '../../../lib/format';
-import { navigate, useRoute } from '../../../app/use-route';
+import { navigate, useRoute } from '../../../lib/use-route';
 import { Avatar } from '../../../ui/avatar';
 import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';

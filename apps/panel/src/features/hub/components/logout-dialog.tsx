@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { endSession } from '../../../lib/session';
 import { postToHost } from '../../../lib/host-bridge';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Modal } from '../../../ui/modal';
 import { Button } from '../../../ui/button';
 

@@ -2,16 +2,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QrCodeData } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const qrConfigQuery = queryOptions({
-  queryKey: ['QR_CONFIG'],
+  queryKey: queryKeys.qr.config,
   queryFn: () => api<QrCodeData>('/auth/access/qrCodeData'),
 });
 
 /** The base64 PNG, refetched every `ttl` seconds while the screen is shown. */
 export function useQrImage(ttlSeconds: number | undefined) {
   return useQuery({
-    queryKey: ['QR_IMAGE'],
+    queryKey: queryKeys.qr.image,
     enabled: Boolean(ttlSeconds),
     gcTime: 0,
     staleTime: 0,

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type * as z from 'zod';
 import type { resell } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What was redeemed: a display name ("Event · Type") and a logo path (or null). */
 export type RedeemResult = z.infer<typeof resell.redeemResponse>;
@@ -17,5 +18,8 @@ export const redeemCode = (secret: string) =>
 /** The mutation; on success the user's tickets (cache tag TICKETS) are refreshed. */
 export function useRedeem() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: redeemCode, onSuccess: () => qc.invalidateQueries({ queryKey: ['TICKETS'] }) });
+  return useMutation({
+    mutationFn: redeemCode,
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tickets.all }),
+  });
 }

@@ -12,7 +12,7 @@ import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { assetUrl } from '../../../lib/format';
 import { usePanelConfig } from '../../../lib/queries';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { TicketIcon } from '../../../ui/icons';

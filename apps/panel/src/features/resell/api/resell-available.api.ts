@@ -2,6 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { ResellableTicket } from '../resell.types';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * The holder's listable tickets grouped by type. `preferUserTicketId` (the USER_TICKET_ID the user came
@@ -14,7 +15,7 @@ export const fetchAvailable = (preferUserTicketId?: string | null) =>
 
 export const availableQuery = (preferUserTicketId?: string | null) =>
   queryOptions({
-    queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', preferUserTicketId ?? null],
+    queryKey: queryKeys.ticketsAvailableForListing.list(preferUserTicketId ?? null),
     queryFn: () => fetchAvailable(preferUserTicketId),
   });
 

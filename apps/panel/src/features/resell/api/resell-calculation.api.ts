@@ -5,6 +5,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { PriceCalculation } from '../resell.types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface CalculationInput {
   /** Ticket type id (`ticketId` of the entry). */
@@ -20,7 +21,7 @@ export const fetchCalculation = (input: CalculationInput) =>
 
 export const calculationQuery = (input: CalculationInput) =>
   queryOptions({
-    queryKey: ['TICKETS_AVAILABLE_FOR_LISTING', 'calculation', input.ticketId, input.selectedPrice, input.quantity],
+    queryKey: queryKeys.ticketsAvailableForListing.calculation(input.ticketId, input.selectedPrice, input.quantity),
     queryFn: () => fetchCalculation(input),
     staleTime: 0,
     gcTime: 0,

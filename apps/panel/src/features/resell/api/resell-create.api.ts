@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { CreateResaleRequest } from '../resell.types';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * Lists `amountCount` tickets of the type of `userTicketId` at `price` (major units) each. The same
@@ -18,8 +19,8 @@ export function useCreateResale() {
     mutationFn: (v: { body: CreateResaleRequest; idempotencyKey: string }) => createResale(v.body, v.idempotencyKey),
     onSuccess: async () => {
       await Promise.all([
-        qc.invalidateQueries({ queryKey: ['LISTED_TICKETS'] }),
-        qc.invalidateQueries({ queryKey: ['TICKETS_AVAILABLE_FOR_LISTING'] }),
+        qc.invalidateQueries({ queryKey: queryKeys.listedTickets.all }),
+        qc.invalidateQueries({ queryKey: queryKeys.ticketsAvailableForListing.all }),
       ]);
     },
   });

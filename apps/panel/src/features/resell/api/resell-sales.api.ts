@@ -2,9 +2,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Listing } from '../resell.types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const salesQuery = queryOptions({
-  queryKey: ['LISTED_TICKETS', 'SALE'],
+  queryKey: queryKeys.listedTickets.byState('SALE'),
   queryFn: () => api<Listing[]>('/resell/ticket/sales'),
 });
 export const useSales = () => useQuery(salesQuery);

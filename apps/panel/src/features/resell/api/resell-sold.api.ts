@@ -2,9 +2,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { Listing } from '../resell.types';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const soldQuery = queryOptions({
-  queryKey: ['LISTED_TICKETS', 'SOLD'],
+  queryKey: queryKeys.listedTickets.byState('SOLD'),
   queryFn: () => api<Listing[]>('/resell/tickets/sold'),
 });
 export const useSold = () => useQuery(soldQuery);

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton } from '../../../ui/bits';
+import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
 import { TicketIcon } from '../../../ui/icons';
 import { Tabs } from '../../../ui/tabs';
 import { useSales } from '../api/resell-sales.api';
@@ -46,15 +46,7 @@ function ListState(props: {
         <Skeleton height={88} radius={14} />
       </div>
     );
-  if (q.isError || !q.data)
-    return (
-      <div className="error-state" role="alert">
-        <p>{t('request_failed')}</p>
-        <Button variant="secondary" onClick={() => void q.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
+  if (q.isError || !q.data) return <ErrorState message={t('request_failed')} onRetry={q.refetch} />;
   if (q.data.length === 0) return <EmptyState message={props.empty} />;
   return (
     <ul className="resell-entries">

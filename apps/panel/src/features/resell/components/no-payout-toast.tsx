@@ -7,8 +7,8 @@ import type { ToastContentProps } from 'react-toastify';
 import { toast } from '../../../lib/toast';
 import { useTranslation } from 'react-i18next';
 import { NO_PAYOUT_TOAST_MS, SETTINGS_TAB_PAYOUT } from '@tp/contract/constants';
-import { routeToSearch, type Route } from '../../../app/routing';
-import { navigate } from '../../../app/use-route';
+import { routeToSearch, type Route } from '../../../lib/routing';
+import { navigate } from '../../../lib/use-route';
 
 const PAYOUT_ROUTE: Partial<Route> = {
   tab: 'SETTINGS',

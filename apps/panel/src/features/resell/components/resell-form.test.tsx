@@ -4,13 +4,11 @@
  * valid and while the summary loads, then locked with the terms checkbox; POST /resell with an
  * Idempotency-Key; the no-payout toast.
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
-import { createQueryClient } from '../../../lib/query-client';
-import { clientHooks } from '../../../lib/api-client';
-import { initI18n } from '../../../lib/i18n';
+import { renderPanel, settle } from '../../../test/render';
+import { fakeApi, jsonResponse, type FakeRequest } from '../../../test/fetch';
 import type { ResellableTicket } from '../resell.types';
 import { ResellForm } from './resell-form';
 
@@ -25,16 +23,13 @@ const ticket: ResellableTicket = {
   currencyCode: 'AUD',
   currencySymbol: 'A$',
 };
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-let calls: { path: string; body: Record<string, unknown>; headers: Record<string, string> }[];
+let calls: FakeRequest[];
 let createAnswer: () => Response;
 let calcGate: Promise<void> | null;
 
 function mount(onListed = vi.fn()) {
-  render(
-    <QueryClientProvider client={createQueryClient()}>
+  renderPanel(
+    <>
       <ResellForm
         ticket={ticket}
         onDraft={() => undefined}
@@ -43,36 +38,32 @@ function mount(onListed = vi.fn()) {
         onListed={onListed}
       />
       <ToastContainer />
-    </QueryClientProvider>,
+    </>,
   );
   return onListed;
 }
 const calcCalls = () => calls.filter((c) => c.path === '/resell/ticket/calculation').map((c) => c.body);
 const price = () => screen.getByRole('textbox', { name: 'Price per ticket (A$)' });
-const cont = () => screen.getByRole('button', { name: 'Continue' }) as HTMLButtonElement;
+const cont = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' });
 
-beforeAll(async () => {
-  await initI18n('en');
-});
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
   calls = [];
   calcGate = null;
-  createAnswer = () => json({ shareLinkUrl: 'http://x.test/r/abc' });
-  clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(input).replace('/v1', '');
-    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, unknown>) : {};
-    calls.push({ path, body, headers: (init?.headers ?? {}) as Record<string, string> });
-    if (path === '/resell/ticket/calculation') {
+  createAnswer = () => jsonResponse({ shareLinkUrl: 'http://x.test/r/abc' });
+  fakeApi(async (request) => {
+    calls.push(request);
+    if (request.path === '/resell/ticket/calculation') {
       if (calcGate) await calcGate;
-      const p = Math.round(Number(body.selectedPrice) * 100);
+      const body = request.body as { selectedPrice: number; quantity: number };
+      const p = Math.round(body.selectedPrice * 100);
       const fee = Math.round(p / 10);
-      const q = Number(body.quantity);
-      return json({ basePrice: (p * q) / 100, serviceFee: (fee * q) / 100, totalPrice: ((p + fee) * q) / 100 });
+      const q = body.quantity;
+      return jsonResponse({ basePrice: (p * q) / 100, serviceFee: (fee * q) / 100, totalPrice: ((p + fee) * q) / 100 });
     }
-    if (path === '/resell') return createAnswer();
-    return json({ message: 'api.not_found' }, 404);
-  }) as typeof clientHooks.fetch;
+    if (request.path === '/resell') return createAnswer();
+    return jsonResponse({ message: 'api.not_found' }, 404);
+  });
 });
 afterEach(() => {
   cleanup();
@@ -80,11 +71,11 @@ afterEach(() => {
 });
 
 describe('resell form', () => {
-  it('quantity stays within 1..availableTicketCount; +/- disabled at the bounds', async () => {
+  it('quantity stays within 1..availableTicketCount; +/- disabled at the bounds', () => {
     mount();
-    const minus = screen.getByRole('button', { name: 'Decrease quantity' }) as HTMLButtonElement;
-    const plus = screen.getByRole('button', { name: 'Increase quantity' }) as HTMLButtonElement;
-    const qty = screen.getByRole('textbox', { name: 'Quantity' }) as HTMLInputElement;
+    const minus = screen.getByRole<HTMLButtonElement>('button', { name: 'Decrease quantity' });
+    const plus = screen.getByRole<HTMLButtonElement>('button', { name: 'Increase quantity' });
+    const qty = screen.getByRole<HTMLInputElement>('textbox', { name: 'Quantity' });
     expect(qty.value).toBe('1');
     expect(minus.disabled).toBe(true);
     fireEvent.click(plus);
@@ -117,9 +108,7 @@ describe('resell form', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Increase quantity' }));
     await waitFor(() => expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 40, quantity: 2 }));
     expect(cont().disabled).toBe(true);
-    await act(async () => {
-      open();
-    });
+    await settle(() => open());
     await waitFor(() => expect(cont().disabled).toBe(false));
     expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$88.00');
 
@@ -141,18 +130,14 @@ describe('resell form', () => {
     const onListed = mount();
     fireEvent.change(price(), { target: { value: '86.90' } });
     await waitFor(() => expect(cont().disabled).toBe(false));
-    await act(async () => {
-      fireEvent.click(cont());
-    });
+    await settle(() => fireEvent.click(cont()));
     expect(price()).toHaveProperty('readOnly', true);
-    expect((screen.getByRole('button', { name: 'Increase quantity' }) as HTMLButtonElement).disabled).toBe(true);
-    const list = screen.getByRole('button', { name: 'List for resale' }) as HTMLButtonElement;
+    expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Increase quantity' }).disabled).toBe(true);
+    const list = screen.getByRole<HTMLButtonElement>('button', { name: 'List for resale' });
     expect(list.disabled).toBe(true);
     fireEvent.click(screen.getByRole('checkbox'));
     expect(list.disabled).toBe(false);
-    await act(async () => {
-      fireEvent.click(list);
-    });
+    await settle(() => fireEvent.click(list));
     await waitFor(() => expect(onListed).toHaveBeenCalledWith('http://x.test/r/abc'));
     const create = calls.find((c) => c.path === '/resell')!;
     expect(create.body).toEqual({
@@ -166,17 +151,13 @@ describe('resell form', () => {
   });
 
   it('no payout account: the 30 s toast with the link to the payout tab and the follow-up message', async () => {
-    createAnswer = () => json({ message: 'api.resell.create.no_stripe' }, 403);
+    createAnswer = () => jsonResponse({ message: 'api.resell.create.no_stripe' }, 403);
     const onListed = mount();
     fireEvent.change(price(), { target: { value: '50' } });
     await waitFor(() => expect(cont().disabled).toBe(false));
-    await act(async () => {
-      fireEvent.click(cont());
-    });
+    await settle(() => fireEvent.click(cont()));
     fireEvent.click(screen.getByRole('checkbox'));
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'List for resale' }));
-    });
+    await settle(() => fireEvent.click(screen.getByRole('button', { name: 'List for resale' })));
     const link = await screen.findByRole('link', { name: 'here' });
     expect(link.getAttribute('href')).toContain('PANEL_TAB=SETTINGS');
     expect(link.getAttribute('href')).toContain('SETTINGS_TAB=ACCOUNT_VERIFICATION');

@@ -6,7 +6,7 @@
  * Mounted with `key` = the entry, so choosing another ticket starts again at quantity 1, price 0.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
@@ -26,19 +26,10 @@ import {
 } from '../resell.rules';
 import type { ResellableTicket } from '../resell.types';
 import { showNoPayoutToast } from './no-payout-toast';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 
 /** Debounce for the summary request while the user types (still one request per settled change). */
 const PREVIEW_DEBOUNCE_MS = 250;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  const key = JSON.stringify(value);
-  useEffect(() => {
-    const h = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(h);
-  }, [key, ms]); // eslint-disable-line react-hooks/exhaustive-deps
-  return v;
-}
 
 export function ResellForm(props: {
   ticket: ResellableTicket;
@@ -56,7 +47,7 @@ export function ResellForm(props: {
     () => resellFormSchema(tk.maxTicketPrice, tk.availableTicketCount),
     [tk.maxTicketPrice, tk.availableTicketCount],
   );
-  const { register, handleSubmit, formState, watch, setValue } = useForm<FormValues>({
+  const { register, handleSubmit, formState, control, setValue } = useForm<FormValues>({
     resolver: zodResolver(schema),
     mode: 'onTouched',
     defaultValues: { price: '0', quantity: 1 },
@@ -66,8 +57,8 @@ export function ResellForm(props: {
   const [idemKey, setIdemKey] = useState('');
   const create = useCreateResale();
 
-  const price = watch('price');
-  const quantity = watch('quantity');
+  const price = useWatch({ control, name: 'price' });
+  const quantity = useWatch({ control, name: 'quantity' });
   const parsed = parsePrice(price);
   const { onDraft, onLockedChange } = props;
   useEffect(() => {
@@ -82,7 +73,7 @@ export function ResellForm(props: {
     parsed !== null && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
       ? { ticketId: tk.ticketId, selectedPrice: parsed, quantity }
       : null;
-  const settled = useDebounced(input, PREVIEW_DEBOUNCE_MS);
+  const settled = useDebouncedValue(input, PREVIEW_DEBOUNCE_MS);
   const calc = useCalculation(settled);
   const previewLoading = input !== null && (JSON.stringify(input) !== JSON.stringify(settled) || calc.isFetching);
   useEffect(() => {

@@ -4,14 +4,14 @@
  * Success: "Your ticket is now listed for resale!", the share box and "resell more". A card says what
  * you are reselling. Below: the SALE and SOLD tabs of the user's listings.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatMoney } from '../../../lib/format';
-import { navigate, useRoute } from '../../../app/use-route';
+import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton } from '../../../ui/bits';
+import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
 import { TicketIcon } from '../../../ui/icons';
 import { useAvailableForListing } from '../api/resell-available.api';
 import type { ResellableTicket } from '../resell.types';
@@ -71,13 +71,17 @@ export default function ResellScreen() {
   const preselected = useRef(false);
   const logoUrl = useCallback((p: string | null) => assetUrl(p, config?.assetsBaseUrl), [config?.assetsBaseUrl]);
 
-  // Pre-select the ticket the user came with (the ticket page's menu links here with USER_TICKET_ID).
+  // Pre-select the ticket the user came with (the ticket page's menu links here with USER_TICKET_ID), once,
+  // when the listable tickets first arrive.
+  const preselect = useEffectEvent((list: ResellableTicket[]) => {
+    const match = prefer ? list.find((x) => String(x.userTicketId) === prefer) : undefined;
+    if (match) setSelectedId(match.userTicketId);
+  });
   useEffect(() => {
     if (preselected.current || !available.data) return;
     preselected.current = true;
-    const match = prefer ? available.data.find((x) => String(x.userTicketId) === prefer) : undefined;
-    if (match) setSelectedId(match.userTicketId);
-  }, [available.data, prefer]);
+    preselect(available.data);
+  }, [available.data]);
 
   const selected = available.data?.find((x) => x.userTicketId === selectedId) ?? null;
   const reset = () => {
@@ -115,14 +119,7 @@ export default function ResellScreen() {
       </div>
     );
   } else if (available.isError || !available.data) {
-    body = (
-      <div className="error-state" role="alert">
-        <p>{t('request_failed')}</p>
-        <Button variant="secondary" onClick={() => void available.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
+    body = <ErrorState message={t('request_failed')} onRetry={available.refetch} />;
   } else if (available.data.length === 0) {
     body = <EmptyState message={t('resell.empty')} />;
   } else {

@@ -50,7 +50,7 @@ export function ShareButton(props: {
   const config = usePanelConfig();
   const narrow = useNarrow();
   const id = useId();
-  const { open, setOpen, root, trigger, items, onMenuKey } = useMenu();
+  const { open, setOpen, root, trigger, itemRef, onMenuKey } = useMenu();
 
   const links = shareLinks(props.url, props.title, config?.twitterVia ?? '');
   const native = narrow && typeof navigator.share === 'function';
@@ -89,15 +89,14 @@ export function ShareButton(props: {
           role="menu"
           aria-label={t('resell.share_on')}
           className="resell-share__menu"
+          tabIndex={-1}
           onKeyDown={onMenuKey}
         >
           {props.withCopy && (
             <button
               type="button"
               role="menuitem"
-              ref={(el) => {
-                items.current[0] = el;
-              }}
+              ref={itemRef(0)}
               className="resell-share__item"
               onClick={() => {
                 setOpen(false);
@@ -110,9 +109,7 @@ export function ShareButton(props: {
           {entries.map(([name, href], i) => (
             <a
               key={name}
-              ref={(el) => {
-                items.current[i + (props.withCopy ? 1 : 0)] = el;
-              }}
+              ref={itemRef(i + (props.withCopy ? 1 : 0))}
               role="menuitem"
               href={href}
               target={name === 'mail' ? undefined : '_blank'}

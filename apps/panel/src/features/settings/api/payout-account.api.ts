@@ -6,6 +6,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type * as z from 'zod';
 import type { resell } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `clientSecret` '' when onboarding has not started; `verified` once the provider verified the account. */
 export type PayoutAccountState = z.infer<typeof resell.clientSecretResponse>;
@@ -13,7 +14,7 @@ export type PayoutAccountState = z.infer<typeof resell.clientSecretResponse>;
 export type SandboxOnboarding = z.infer<typeof resell.sandboxOnboardingRequest>;
 
 export const payoutAccountQuery = queryOptions({
-  queryKey: ['USER', 'PAYOUT_ACCOUNT'],
+  queryKey: queryKeys.user.payoutAccount,
   queryFn: () => api<PayoutAccountState>('/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
   staleTime: 0,
   gcTime: 0,

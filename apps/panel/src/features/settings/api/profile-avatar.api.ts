@@ -7,6 +7,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const uploadAvatar = (file: File) => {
   const form = new FormData();
@@ -19,8 +20,8 @@ export function useUploadAvatar() {
   return useMutation({
     mutationFn: uploadAvatar,
     onSuccess: (user) => {
-      qc.setQueryData(['USER'], user);
-      void qc.invalidateQueries({ queryKey: ['USER'] });
+      qc.setQueryData(queryKeys.user.all, user);
+      void qc.invalidateQueries({ queryKey: queryKeys.user.all });
     },
   });
 }

@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type ProfilePatch = Partial<Pick<User, 'givenName' | 'familyName'>> & { phoneNumber?: string };
 
@@ -16,8 +17,8 @@ export function useUpdateProfile() {
   return useMutation({
     mutationFn: updateProfile,
     onSuccess: (user) => {
-      qc.setQueryData(['USER'], user);
-      void qc.invalidateQueries({ queryKey: ['USER'] });
+      qc.setQueryData(queryKeys.user.all, user);
+      void qc.invalidateQueries({ queryKey: queryKeys.user.all });
     },
   });
 }

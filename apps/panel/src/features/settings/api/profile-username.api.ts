@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const updateUsername = (username: string) => api<User>('/auth/username', { body: { username } });
 
@@ -14,8 +15,8 @@ export function useUpdateUsername() {
   return useMutation({
     mutationFn: updateUsername,
     onSuccess: (user) => {
-      qc.setQueryData(['USER'], user);
-      void qc.invalidateQueries({ queryKey: ['USER'] });
+      qc.setQueryData(queryKeys.user.all, user);
+      void qc.invalidateQueries({ queryKey: queryKeys.user.all });
     },
   });
 }

@@ -3,7 +3,7 @@
  * PNG or JPG (recommended at least 264x264, shown as help), a preview of the chosen file, and Save (enabled
  * only once a valid file is chosen). Refused files show api.profile.avatar_invalid / avatar_too_large.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
@@ -25,18 +25,14 @@ export function AccountAvatar(props: { user: User }) {
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [preview, setPreview] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file) {
-      setPreview(null);
-      return;
-    }
-    // HEIC does not preview in most browsers; the server converts it.
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
-  }, [file]);
+  // HEIC does not preview in most browsers; the server converts it. The object URL is freed with its file.
+  const preview = useMemo(() => (file ? URL.createObjectURL(file) : null), [file]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   const clear = () => {
     setFile(null);

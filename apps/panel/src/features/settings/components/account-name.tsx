@@ -4,7 +4,7 @@
  * trimmed name changed and both are valid.
  */
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
@@ -22,12 +22,12 @@ export function AccountName(props: { user: User }) {
   const save = useUpdateProfile();
   const given = props.user.givenName ?? '';
   const family = props.user.familyName ?? '';
-  const { register, handleSubmit, formState, watch } = useForm<NameForm>({
+  const { register, handleSubmit, formState, control } = useForm<NameForm>({
     resolver: zodResolver(nameSchema),
     mode: 'onTouched',
     defaultValues: { givenName: given, familyName: family },
   });
-  const [g, f] = watch(['givenName', 'familyName']);
+  const [g, f] = useWatch({ control, name: ['givenName', 'familyName'] });
   const changed = (g ?? '').trim() !== given || (f ?? '').trim() !== family;
   const valid = nameSchema.safeParse({ givenName: g ?? '', familyName: f ?? '' }).success;
   const onSubmit = handleSubmit(async (v) => {

@@ -4,7 +4,7 @@
  * Save is disabled unless the trimmed nickname changed and is valid.
  */
 import { useId } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
@@ -20,12 +20,12 @@ export function AccountNickname(props: { user: User }) {
   const { t } = useTranslation();
   const id = useId();
   const save = useUpdateUsername();
-  const { register, handleSubmit, formState, watch, setError } = useForm<NicknameForm>({
+  const { register, handleSubmit, formState, control, setError } = useForm<NicknameForm>({
     resolver: zodResolver(nicknameSchema),
     mode: 'onTouched',
     defaultValues: { nickname: props.user.nickname },
   });
-  const value = watch('nickname') ?? '';
+  const value = useWatch({ control, name: 'nickname' }) ?? '';
   const changed = value.trim() !== props.user.nickname;
   const valid =
     nicknameSchema.safeParse({ nickname: value }).success &&

@@ -5,7 +5,7 @@
  * new number differs from the current one and is valid.
  */
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
@@ -24,12 +24,12 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const { t } = useTranslation();
   const save = useUpdateProfile();
   const formId = useId();
-  const { register, handleSubmit, formState, watch, setError } = useForm<PhoneForm>({
+  const { register, handleSubmit, formState, control, setError } = useForm<PhoneForm>({
     resolver: zodResolver(phoneSchema),
     mode: 'onTouched',
     defaultValues: { phoneNumber: '' },
   });
-  const value = (watch('phoneNumber') ?? '').trim();
+  const value = (useWatch({ control, name: 'phoneNumber' }) ?? '').trim();
   // The API stores numbers normalised: the same number spelled differently is not a change.
   const changed = value !== '' && normalizePhone(value) !== (props.current ?? '');
   // Validity from the watched value: formState.isValid is not recomputed on change before a field is touched.

@@ -6,8 +6,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../../lib/queries';
-import { Button } from '../../../ui/button';
-import { Skeleton } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
 import { AccountAvatar } from './account-avatar';
 import { AccountNickname } from './account-nickname';
 import { AccountName } from './account-name';
@@ -28,14 +27,7 @@ export function AccountTab() {
     );
   }
   if (user.isError || !user.data) {
-    return (
-      <div className="error-state" role="alert">
-        <p>{t('api.profile.internal_error')}</p>
-        <Button variant="secondary" onClick={() => void user.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
+    return <ErrorState message={t('api.profile.internal_error')} onRetry={user.refetch} />;
   }
   const u = user.data;
   return (

@@ -5,7 +5,7 @@
  * the form is changed and valid, and while it is sent.
  */
 import { useId, useMemo } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
@@ -22,7 +22,7 @@ export function PayoutSandboxForm() {
   const user = useUser().data;
   const schema = useMemo(() => payoutFormSchema(), []);
   const submit = useSandboxOnboarding();
-  const { register, handleSubmit, formState, watch } = useForm<PayoutForm>({
+  const { register, handleSubmit, formState, control } = useForm<PayoutForm>({
     resolver: zodResolver(schema),
     mode: 'onTouched',
     values: {
@@ -35,8 +35,8 @@ export function PayoutSandboxForm() {
     resetOptions: { keepDirtyValues: true },
   });
   const { isValid, isSubmitting, errors, touchedFields } = formState;
-  const country = watch('country');
-  const err = (k: keyof PayoutForm) => (errors[k] && touchedFields[k] ? t(errors[k]!.message!) : undefined);
+  const country = useWatch({ control, name: 'country' });
+  const err = (k: keyof PayoutForm) => (errors[k] && touchedFields[k] ? t(errors[k].message!) : undefined);
 
   const onSubmit = handleSubmit(async (v) => {
     try {

@@ -4,11 +4,11 @@
  * when this component mounts, never at import time. Styled with the theme's colours through
  * `appearance.variables`, updated when the theme changes.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadConnectAndInitialize, type StripeConnectInstance } from '@stripe/connect-js/pure';
 import { ConnectAccountOnboarding, ConnectComponentsProvider } from '@stripe/react-connect-js';
-import { useTheme } from '../../../app/theme';
+import { useTheme } from '../../../lib/theme';
 import { connectPayoutAccount } from '../api/payout-account.api';
 
 /** The panel's CSS variables as Connect appearance variables. */
@@ -45,22 +45,21 @@ export default function PayoutStripe(props: {
 }) {
   const { i18n } = useTranslation();
   const { theme } = useTheme();
-  const first = useRef<string | null>(props.clientSecret);
-  const instance: StripeConnectInstance = useMemo(
-    () =>
-      loadConnectAndInitialize({
-        publishableKey: props.publishableKey,
-        // The first secret comes from the tab; later ones (session refresh) from a new AccountSession.
-        fetchClientSecret: async () => {
-          const s = first.current;
-          first.current = null;
-          return s || connectPayoutAccount(props.country);
-        },
-        appearance: { variables: themeVariables() },
-        locale: i18n.language === 'es' ? 'es' : 'en-AU',
-      }),
-    [],
-  ); // eslint-disable-line react-hooks/exhaustive-deps
+  // One Connect instance per mount, made with the first render's secret, country and language.
+  const [instance] = useState<StripeConnectInstance>(() => {
+    // The first secret comes from the tab; later ones (session refresh) from a new AccountSession.
+    let first: string | null = props.clientSecret;
+    return loadConnectAndInitialize({
+      publishableKey: props.publishableKey,
+      fetchClientSecret: () => {
+        const secret = first;
+        first = null;
+        return secret ? Promise.resolve(secret) : connectPayoutAccount(props.country);
+      },
+      appearance: { variables: themeVariables() },
+      locale: i18n.language === 'es' ? 'es' : 'en-AU',
+    });
+  });
   useEffect(() => {
     instance.update({ appearance: { variables: themeVariables() } });
   }, [theme, instance]);

@@ -2,13 +2,12 @@
  * The payout tab: sandbox onboarding without Stripe; with a publishable key, Stripe's Connect.js is
  * fetched only after the user starts verification (connect-js/pure: nothing at import time).
  */
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { PanelConfig, User } from '@tp/contract';
-import { createQueryClient } from '../../../lib/query-client';
-import { clientHooks } from '../../../lib/api-client';
-import { initI18n } from '../../../lib/i18n';
+import { queryKeys } from '../../../lib/query-keys';
+import { renderPanel, settle } from '../../../test/render';
+import { fakeApi, jsonResponse, type FakeRequest } from '../../../test/fetch';
 import { PayoutTab } from './payout-tab';
 
 const config: PanelConfig = {
@@ -26,46 +25,35 @@ const config: PanelConfig = {
   twitterVia: 'x',
 };
 const user = { givenName: 'Bob', familyName: 'Taylor', email: 'bob@example.com' } as unknown as User;
-const json = (body: unknown, status = 200) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
 const connectScript = () => document.querySelector('script[src*="connect-js.stripe.com"]');
 
-let calls: { path: string; method: string; body: unknown }[];
+let calls: FakeRequest[];
 let verified: boolean;
 
 function mount(stripePublishableKey: string) {
-  const qc = createQueryClient();
-  qc.setQueryData(['CONFIG'], { ...config, stripePublishableKey });
-  qc.setQueryData(['USER'], user);
-  return render(
-    <QueryClientProvider client={qc}>
-      <PayoutTab />
-    </QueryClientProvider>,
-  );
+  return renderPanel(<PayoutTab />, {
+    data: [
+      [queryKeys.config, { ...config, stripePublishableKey }],
+      [queryKeys.user.all, user],
+    ],
+  });
 }
 
-beforeAll(async () => {
-  await initI18n('en');
-});
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
   calls = [];
   verified = false;
-  clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(input).replace('/v1', '');
-    const body = init?.body ? JSON.parse(String(init.body)) : undefined;
-    calls.push({ path, method: init?.method ?? 'GET', body });
-    if (path === '/resell/stripe') return json({ clientSecret: verified ? 'secret_1' : '', verified });
+  fakeApi((request) => {
+    calls.push(request);
+    const { path } = request;
+    if (path === '/resell/stripe') return jsonResponse({ clientSecret: verified ? 'secret_1' : '', verified });
     if (path === '/resell/sandbox-onboarding') {
       verified = true;
       return new Response(null, { status: 204 });
     }
-    if (path === '/resell/stripe-connect') return json({ clientSecret: 'accs_secret_1' });
-    return json({ message: 'api.not_found' }, 404);
-  }) as typeof clientHooks.fetch;
+    if (path === '/resell/stripe-connect') return jsonResponse({ clientSecret: 'accs_secret_1' });
+    return jsonResponse({ message: 'api.not_found' }, 404);
+  });
 });
 afterEach(() => {
   cleanup();
@@ -79,16 +67,14 @@ describe('payout tab', () => {
     await screen.findByRole('heading', { name: 'Verify your payout details' });
     const verify = screen.getByRole('button', { name: 'Verify payout account' });
     expect(verify).toHaveProperty('disabled', true);
-    expect((screen.getByRole('textbox', { name: 'First name' }) as HTMLInputElement).value).toBe('Bob');
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'First name' }).value).toBe('Bob');
     fireEvent.change(screen.getByRole('combobox', { name: 'Country' }), { target: { value: 'NZ' } });
     fireEvent.change(screen.getByLabelText('Date of birth'), { target: { value: '1990-04-05' } });
     fireEvent.change(screen.getByRole('textbox', { name: 'Bank account' }), {
       target: { value: '12-3456-7890123-00' },
     });
     await waitFor(() => expect(verify).toHaveProperty('disabled', false));
-    await act(async () => {
-      fireEvent.click(verify);
-    });
+    await settle(() => fireEvent.click(verify));
     await screen.findByText('Your payout account is verified', { selector: 'h2' });
     expect(calls.find((c) => c.path === '/resell/sandbox-onboarding')?.body).toEqual({
       country: 'NZ',
@@ -105,9 +91,7 @@ describe('payout tab', () => {
     const start = await screen.findByRole('button', { name: 'Start verification' });
     expect(screen.queryByRole('heading', { name: 'Verify your payout details' })).toBeNull();
     expect(connectScript()).toBeNull();
-    await act(async () => {
-      fireEvent.click(start);
-    });
+    await settle(() => fireEvent.click(start));
     await waitFor(() => expect(connectScript()).not.toBeNull());
     expect(calls.find((c) => c.path === '/resell/stripe-connect')?.body).toEqual({
       accountType: 'custom',

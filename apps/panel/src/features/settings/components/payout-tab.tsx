@@ -9,9 +9,9 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { usePanelConfig } from '../../../lib/queries';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Loading, Skeleton } from '../../../ui/bits';
+import { Loading, Skeleton, ErrorState } from '../../../ui/bits';
 import { ShieldIcon } from '../../../ui/icons';
 import { connectPayoutAccount, usePayoutAccount } from '../api/payout-account.api';
 import { PAYOUT_COUNTRIES } from '../payout-form.validation';
@@ -113,14 +113,7 @@ export function PayoutTab() {
       </div>
     );
   else if (account.isError || !account.data)
-    body = (
-      <div className="error-state" role="alert">
-        <p>{t(errorKey(account.error))}</p>
-        <Button variant="secondary" onClick={() => void account.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </div>
-    );
+    body = <ErrorState message={t(errorKey(account.error))} onRetry={account.refetch} />;
   else if (account.data.verified) body = <Verified />;
   else if (config.stripePublishableKey)
     body = (

@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { SETTINGS_TAB_PAYOUT } from '@tp/contract/constants';
-import { navigate, useRoute } from '../../../app/use-route';
+import { navigate, useRoute } from '../../../lib/use-route';
 import { Tabs } from '../../../ui/tabs';
 import { AccountTab } from './account-tab';
 import { PayoutTab } from './payout-tab';

@@ -7,10 +7,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { SwapTicket } from './swappable-tickets.api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const swapTargetsQuery = (ticketId: number) =>
   queryOptions({
-    queryKey: ['TICKETS_SWAP', ticketId],
+    queryKey: queryKeys.ticketsSwap.targets(ticketId),
     queryFn: () => api<SwapTicket[]>(`/ticket_swap/tickets/${ticketId}`),
     // A failed fetch resets the selection at once: no silent retry.
     retry: false,

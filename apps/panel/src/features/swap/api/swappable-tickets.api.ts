@@ -6,11 +6,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { swap } from '@tp/contract';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type SwapTicket = swap.SwapTicket;
 
 export const swappableTicketsQuery = queryOptions({
-  queryKey: ['SWAPPABLE_TICKETS'],
+  queryKey: queryKeys.swappableTickets.all,
   queryFn: () => api<SwapTicket[]>('/ticket_swap/tickets'),
 });
 

@@ -9,24 +9,25 @@
  * - TICKETS and SWAPPABLE_TICKETS are refreshed when the screen opens (and when the page comes back from
  *   the back-forward cache), so a swap confirmed at the checkout shows at once.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
-import { useRoute } from '../../../app/use-route';
+import { useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton } from '../../../ui/bits';
+import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
 import { Modal } from '../../../ui/modal';
 import { SwapIcon } from '../../../ui/icons';
 import { useSwappableTickets, type SwapTicket } from '../api/swappable-tickets.api';
-import { useSwapTargets } from '../api/swap-targets.api';
+import { swapTargetsQuery, useSwapTargets } from '../api/swap-targets.api';
 import { useStartSwap, type StartSwapResult } from '../api/start-swap.api';
 import { checkoutUrl } from '../checkout-url';
 import { SwapCard } from './swap-card';
 import '../swap.css';
 import { ScreenHeader } from '../../../ui/screen-header';
+import { queryKeys } from '../../../lib/query-keys';
 
 interface Selection {
   baseId: number;
@@ -90,28 +91,41 @@ export default function SwapScreen() {
 
   // Fresh TICKETS and SWAPPABLE_TICKETS on arrival (e.g. back from the checkout) and on a back-forward restore.
   useEffect(() => {
-    void qc.invalidateQueries({ queryKey: ['SWAPPABLE_TICKETS'] });
-    void qc.invalidateQueries({ queryKey: ['TICKETS'] });
+    void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
+    void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
     const onShow = (e: PageTransitionEvent) => {
       if (!e.persisted) return;
       setLeaving(false);
-      void qc.invalidateQueries({ queryKey: ['SWAPPABLE_TICKETS'] });
-      void qc.invalidateQueries({ queryKey: ['TICKETS'] });
-      void qc.invalidateQueries({ queryKey: ['TICKETS_SWAP'] });
+      void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
+      void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
+      void qc.invalidateQueries({ queryKey: queryKeys.ticketsSwap.all });
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
   }, [qc]);
 
-  // USER_TICKET_ID in the URL: select that ticket's type with a count of 1 (once).
+  // Selecting a base ticket type loads its targets; a failed fetch toasts api.internal_error and resets the
+  // selection (spec sections 4, 8), unless another base was chosen meanwhile.
+  const select = (next: Selection) => {
+    setSelection(next);
+    void qc.fetchQuery(swapTargetsQuery(next.baseId)).catch(() => {
+      toast.error(t('api.internal_error'), { toastId: 'swap-targets' });
+      setSelection((current) => (current?.baseId === next.baseId ? null : current));
+    });
+  };
+
+  // USER_TICKET_ID in the URL: select that ticket's type with a count of 1 (once, when the list arrives).
+  const preselect = useEffectEvent((list: SwapTicket[]) => {
+    const id = Number(route.userTicketId);
+    if (!route.userTicketId || !Number.isInteger(id)) return;
+    const base = list.find((b) => b.userTicketIds?.includes(id));
+    if (base && base.quantity > 0) select({ baseId: base.id, count: 1 });
+  });
   useEffect(() => {
     if (preselected.current || !bases.data) return;
     preselected.current = true;
-    const id = Number(route.userTicketId);
-    if (!route.userTicketId || !Number.isInteger(id)) return;
-    const base = bases.data.find((b) => b.userTicketIds?.includes(id));
-    if (base && base.quantity > 0) setSelection({ baseId: base.id, count: 1 });
-  }, [bases.data, route.userTicketId]);
+    preselect(bases.data);
+  }, [bases.data]);
 
   const resetStart = start.reset;
   const reset = useCallback(() => {
@@ -120,20 +134,13 @@ export default function SwapScreen() {
     resetStart();
   }, [resetStart]);
 
-  // A failed target fetch: error toast and the selection resets (spec sections 4, 8).
-  useEffect(() => {
-    if (!targets.isError) return;
-    toast.error(t('api.internal_error'), { toastId: 'swap-targets' });
-    setSelection(null);
-  }, [targets.isError, t]);
-
   const setCount = (base: SwapTicket, n: number) => {
     const count = Math.min(Math.max(n, 0), base.quantity);
     if (count === 0) {
       setSelection(null);
       return;
     }
-    setSelection({ baseId: base.id, count });
+    select({ baseId: base.id, count });
   };
 
   const base = bases.data?.find((b) => b.id === selection?.baseId);
@@ -155,8 +162,8 @@ export default function SwapScreen() {
   const confirm = () => {
     if (!pending || !config) return;
     setLeaving(true);
-    void qc.invalidateQueries({ queryKey: ['SWAPPABLE_TICKETS'] });
-    void qc.invalidateQueries({ queryKey: ['TICKETS'] });
+    void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
+    void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
     window.location.assign(
       checkoutUrl({
         checkoutBaseUrl: config.checkoutBaseUrl,
@@ -188,12 +195,10 @@ export default function SwapScreen() {
     return (
       <div className="stack">
         {header}
-        <div className="error-state" role="alert">
-          <p>{t(bases.error.message === 'request_failed' ? 'request_failed' : 'api.internal_error')}</p>
-          <Button variant="secondary" onClick={() => void bases.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </div>
+        <ErrorState
+          message={t(bases.error.message === 'request_failed' ? 'request_failed' : 'api.internal_error')}
+          onRetry={bases.refetch}
+        />
       </div>
     );
   }

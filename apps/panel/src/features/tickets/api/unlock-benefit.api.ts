@@ -7,6 +7,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface UnlockInput {
   userTicketId: number;
@@ -24,6 +25,6 @@ export function useUnlockBenefit(ticketKey: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: unlockBenefit,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['SINGLE_TICKET', ticketKey] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.singleTicket.detail(ticketKey) }),
   });
 }

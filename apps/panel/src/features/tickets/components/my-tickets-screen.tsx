@@ -3,10 +3,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TicketStatus } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { Tabs } from '../../../ui/tabs';
-import { EmptyState, Skeleton } from '../../../ui/bits';
-import { Button } from '../../../ui/button';
+import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
 import { useTickets } from '../../../lib/ticket-queries';
 import { TicketCard } from './ticket-card';
 
@@ -42,12 +41,7 @@ export default function MyTicketsScreen() {
             ))}
           </ul>
         ) : tickets.isError ? (
-          <div className="error-state" role="alert">
-            <p>{t('request_failed')}</p>
-            <Button variant="secondary" onClick={() => void tickets.refetch()}>
-              {t('common.retry')}
-            </Button>
-          </div>
+          <ErrorState message={t('request_failed')} onRetry={tickets.refetch} />
         ) : tickets.data && tickets.data.length > 0 ? (
           <ul className="ticket-list">
             {tickets.data.map((tk) => (

@@ -7,7 +7,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket, PanelTab } from '@tp/contract';
-import { navigate } from '../../../app/use-route';
+import { navigate } from '../../../lib/use-route';
 import { storage } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
 import { GiftIcon, ResellIcon, SwapIcon } from '../../../ui/icons';
@@ -48,11 +48,11 @@ export function TicketActions(props: { ticket: MyTicket }) {
     allowed.swap && { tab: 'SWAP' as const, label: t('ticket.swap'), Icon: SwapIcon },
     allowed.resell && { tab: 'RESELL' as const, label: t('ticket.resell'), Icon: ResellIcon },
   ].filter((x): x is { tab: 'SWAP' | 'RESELL'; label: string; Icon: typeof SwapIcon } => Boolean(x));
-  const menu = useMenu();
+  const { open: menuOpen, setOpen: setMenuOpen, root, trigger, itemRef, onMenuKey } = useMenu();
 
   if (!allowed.gift && items.length === 0) return null;
   return (
-    <div className="ticket-actions" ref={menu.root}>
+    <div className="ticket-actions" ref={root}>
       {allowed.gift && (
         <Button className="btn--small" onClick={() => open('GIFT', props.ticket)}>
           <GiftIcon />
@@ -62,43 +62,42 @@ export function TicketActions(props: { ticket: MyTicket }) {
       {items.length > 0 && (
         <div className="ticket-menu">
           <button
-            ref={menu.trigger}
+            ref={trigger}
             type="button"
             className="icon-btn"
             aria-label={t('ticket.actions')}
             aria-haspopup="menu"
-            aria-expanded={menu.open}
-            aria-controls={menu.open ? `${id}-menu` : undefined}
-            onClick={() => menu.setOpen((v) => !v)}
+            aria-expanded={menuOpen}
+            aria-controls={menuOpen ? `${id}-menu` : undefined}
+            onClick={() => setMenuOpen((v) => !v)}
             onKeyDown={(e) => {
               if (e.key === 'ArrowDown') {
                 e.preventDefault();
-                menu.setOpen(true);
+                setMenuOpen(true);
               }
             }}
           >
             <MoreIcon />
           </button>
-          {menu.open && (
+          {menuOpen && (
             <div
               id={`${id}-menu`}
               role="menu"
               aria-label={t('ticket.actions')}
               className="ticket-menu__list"
-              onKeyDown={menu.onMenuKey}
+              tabIndex={-1}
+              onKeyDown={onMenuKey}
             >
               {items.map((it, i) => (
                 <button
                   key={it.tab}
-                  ref={(el) => {
-                    menu.items.current[i] = el;
-                  }}
+                  ref={itemRef(i)}
                   type="button"
                   role="menuitem"
                   tabIndex={-1}
                   className="ticket-menu__item"
                   onClick={() => {
-                    menu.setOpen(false);
+                    setMenuOpen(false);
                     open(it.tab, props.ticket);
                   }}
                 >

@@ -10,9 +10,8 @@ import type { Benefit, MyTicket } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { sanitizeHtml } from '../../../lib/sanitize';
 import { assetUrl, formatDate, formatRange } from '../../../lib/format';
-import { navigate, useRoute } from '../../../app/use-route';
-import { Badge, Skeleton } from '../../../ui/bits';
-import { Button } from '../../../ui/button';
+import { navigate, useRoute } from '../../../lib/use-route';
+import { Badge, Skeleton, ErrorState } from '../../../ui/bits';
 import { BackIcon, CalendarIcon, ChevronIcon, PinIcon, TicketIcon } from '../../../ui/icons';
 import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
@@ -92,12 +91,10 @@ export default function TicketScreen() {
     return (
       <div className="stack">
         {back}
-        <div className="error-state" role="alert">
-          <p>{t(ticket.error?.message === 'api.ticket.not_found' ? 'api.ticket.not_found' : 'request_failed')}</p>
-          <Button variant="secondary" onClick={() => void ticket.refetch()}>
-            {t('common.retry')}
-          </Button>
-        </div>
+        <ErrorState
+          message={t(ticket.error?.message === 'api.ticket.not_found' ? 'api.ticket.not_found' : 'request_failed')}
+          onRetry={ticket.refetch}
+        />
       </div>
     );
 

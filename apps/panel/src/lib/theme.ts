@@ -3,7 +3,7 @@
  * as `data-theme` on <html>. Dark mode uses a lime accent (styles.css).
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { storage } from '../lib/storage';
+import { storage } from './storage';
 
 export type ThemeMode = 'light' | 'dark' | 'system';
 const listeners = new Set<() => void>();

@@ -1,0 +1,43 @@
+/**
+ * The router's effects, in one place, mounted once at the root (`App`): a redirect of the routing
+ * rules is written into the URL (replace, no history entry), a tab change scrolls to the top, every
+ * route change is mirrored to the host page, and the host's `navigate` messages (embed protocol,
+ * packages/contract/src/embed.ts) become one navigation each, so one navigation is one history entry.
+ */
+import { useEffect } from 'react';
+import type { Route } from '../lib/routing';
+import { navigate, useResolvedRoute } from '../lib/use-route';
+import { onHostNavigate, postToHost } from '../lib/host-bridge';
+
+export function useRouteSync(): void {
+  const { route, redirected } = useResolvedRoute();
+  useEffect(() => {
+    if (redirected) navigate(route, { replace: true });
+  }, [redirected, route]);
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [route.tab]);
+  useEffect(() => {
+    postToHost({
+      type: 'route',
+      params: {
+        PANEL_TAB: route.tab,
+        PANEL_OVERLAY_TAB: route.overlay ?? undefined,
+        USER_TICKET_ID: route.userTicketId ?? undefined,
+        SETTINGS_TAB: route.settingsTab ?? undefined,
+      },
+    });
+  }, [route.tab, route.overlay, route.userTicketId, route.settingsTab]);
+  useEffect(
+    () =>
+      onHostNavigate((p) =>
+        navigate({
+          tab: (p.PANEL_TAB as Route['tab'] | undefined) ?? null,
+          overlay: (p.PANEL_OVERLAY_TAB as Route['overlay'] | undefined) ?? null,
+          userTicketId: p.USER_TICKET_ID ?? null,
+          settingsTab: p.SETTINGS_TAB ?? null,
+        } as Partial<Route>),
+      ),
+    [],
+  );
+}
