@@ -46,6 +46,10 @@ import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from '
 import { devMailRoutes, healthRoutes, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
+import { createEarningsService } from './modules/resale/earnings.service.js';
+import { earningsRoutes } from './modules/resale/earnings.routes.js';
+import { createAccountService } from './modules/account/account.service.js';
+import { accountRoutes } from './modules/account/account.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -116,7 +120,10 @@ export async function buildApp(deps: AppDeps) {
     payouts,
     now,
     userEmail: async (id) => (await profile.me(id)).email,
+    userContact: async (id) => profile.me(id),
   });
+  const earnings = createEarningsService({ database });
+  const account = createAccountService({ database, now, tickets, resale, earnings, storage });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -162,11 +169,13 @@ export async function buildApp(deps: AppDeps) {
         checkInPerMinute: config.checkInPerMinute,
       });
       ticketsRoutes(api, { tickets, requireAuth });
-      giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
+      giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
+      earningsRoutes(api, { earnings, requireAuth });
+      accountRoutes(api, { account, requireAuth });
     },
     { prefix: '/v1' },
   );
@@ -187,7 +196,9 @@ export async function buildApp(deps: AppDeps) {
   });
 
   app.addHook('onClose', async () => mail.close());
-  return Object.assign(app, { services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail } });
+  return Object.assign(app, {
+    services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail, account, earnings },
+  });
 }
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */

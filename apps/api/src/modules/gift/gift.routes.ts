@@ -28,10 +28,13 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
     {
       ...pre,
       config: {
+        // Per account (issue 13): counted after requireAuth, keyed on the verified user id, so new tokens
+        // or other IPs of one account share the budget.
         rateLimit: {
           max: deps.searchPerMinute,
           timeWindow: '1 minute',
-          keyGenerator: (req) => `${req.ip}:${req.headers.authorization ?? ''}`,
+          hook: 'preHandler',
+          keyGenerator: (req) => `user:${req.auth.userId}`,
         },
       },
       schema: { tags: ['gift'], querystring: gift.userSearchQuery, response: { 200: z.array(gift.userSearchResult) } },

@@ -13,7 +13,7 @@ import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import type { PayoutProvider, PayoutEvent } from '../../providers/payouts/payout.provider.js';
-import { resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import { listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
@@ -48,6 +48,8 @@ export interface ResaleDeps {
   payouts: PayoutProvider;
   now: () => Date;
   userEmail: (userId: number) => Promise<string>;
+  /** The e-mail and language of a user (the seller's sale notice). */
+  userContact: (userId: number) => Promise<{ email: string; locale: string }>;
 }
 
 export function createResaleService(deps: ResaleDeps) {
@@ -131,7 +133,34 @@ export function createResaleService(deps: ResaleDeps) {
       },
       { log: deps.log, context: { orderId }, attempts: 3, backoffMs: 500 },
     );
+    await notifySeller(result.row);
     return { code };
+  }
+
+  /** E-mails the seller of a paid order, in the seller's language, with a link to the payout tab (issue 13). */
+  async function notifySeller(row: NonNullable<Awaited<ReturnType<typeof repo.order>>>) {
+    const context = { orderId: row.order.id, sellerId: row.listing.sellerId };
+    const seller = await deps.userContact(row.listing.sellerId).catch((err: unknown) => {
+      deps.log.error({ ...context, err }, 'seller not found for the sale e-mail');
+      return null;
+    });
+    if (!seller) return;
+    const lang: MailLocale = seller.locale === 'es' ? 'es' : 'en';
+    await sendMailOrLog(
+      deps.mail,
+      {
+        to: seller.email,
+        ...listingSoldMail(lang, {
+          eventName: row.event.name,
+          ticketName: row.type.name,
+          quantity: row.order.quantity,
+          amountCents: row.order.totalCents - row.order.feeCents,
+          currencyCode: row.order.currencyCode,
+          link: `${config.publicUrl}/${lang}/?PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION`,
+        }),
+      },
+      { log: deps.log, context, attempts: 3, backoffMs: 500 },
+    );
   }
 
   return {

@@ -1,0 +1,21 @@
+/**
+ * The language of a request (en or es): an explicit `lang` wins, then the first of `en`/`es` in
+ * Accept-Language (by q-value), else English.
+ */
+export type Lang = 'en' | 'es';
+
+/** Picks `en` or `es` from an explicit value (query `?lang=`, body field) or an Accept-Language header. */
+export function pickLang(explicit?: unknown, acceptLanguage?: string): Lang {
+  if (explicit === 'es' || explicit === 'en') return explicit;
+  if (!acceptLanguage) return 'en';
+  const ranked = acceptLanguage
+    .split(',')
+    .map((part, i) => {
+      const [tag, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+      return { base: tag.split('-')[0], q: q === undefined ? 1 : Number(q), i };
+    })
+    .filter((x) => (x.base === 'en' || x.base === 'es') && x.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i);
+  return (ranked[0]?.base as Lang | undefined) ?? 'en';
+}
