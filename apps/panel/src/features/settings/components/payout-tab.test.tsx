@@ -5,7 +5,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { PanelConfig, User } from '@tp/contract';
+import type { Earning, PanelConfig, User } from '@tp/contract';
 import { createQueryClient } from '../../../lib/query-client';
 import { clientHooks } from '../../../lib/api-client';
 import { initI18n } from '../../../lib/i18n';
@@ -35,6 +35,7 @@ const connectScript = () => document.querySelector('script[src*="connect-js.stri
 
 let calls: { path: string; method: string; body: unknown }[];
 let verified: boolean;
+let earnings: Earning[];
 
 function mount(stripePublishableKey: string) {
   const qc = createQueryClient();
@@ -54,6 +55,7 @@ beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
   calls = [];
   verified = false;
+  earnings = [];
   clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const path = String(input).replace('/v1', '');
     const body = init?.body ? JSON.parse(String(init.body)) : undefined;
@@ -64,6 +66,7 @@ beforeEach(() => {
       return new Response(null, { status: 204 });
     }
     if (path === '/resell/stripe-connect') return json({ clientSecret: 'accs_secret_1' });
+    if (path === '/resell/earnings') return json(earnings);
     return json({ message: 'api.not_found' }, 404);
   }) as typeof clientHooks.fetch;
 });
@@ -76,7 +79,7 @@ afterEach(() => {
 describe('payout tab', () => {
   it('without Stripe: the sandbox form verifies the account, and Stripe is never loaded', async () => {
     mount('');
-    await screen.findByRole('heading', { name: 'Verify your payout details' });
+    await screen.findByRole('heading', { name: 'Verify your payout details' }, { timeout: 5000 });
     const verify = screen.getByRole('button', { name: 'Verify payout account' });
     expect(verify).toHaveProperty('disabled', true);
     expect((screen.getByRole('textbox', { name: 'First name' }) as HTMLInputElement).value).toBe('Bob');
@@ -113,5 +116,44 @@ describe('payout tab', () => {
       accountType: 'custom',
       country: 'AU',
     });
+  });
+
+  it('lists the earnings: what each sale owes the seller, in two decimals, with its payout status', async () => {
+    earnings = [
+      {
+        orderId: 'o1',
+        name: 'Laneway Sessions · VIP',
+        ticketLogo: null,
+        quantity: 2,
+        amountCents: 16050,
+        currencyCode: 'AUD',
+        currencySymbol: 'A$',
+        soldDate: '2026-11-20T09:30:00.000Z',
+        payoutStatus: 'PENDING',
+      },
+      {
+        orderId: 'o2',
+        name: 'Aotearoa Sound · General Admission',
+        ticketLogo: null,
+        quantity: 1,
+        amountCents: 4000,
+        currencyCode: 'NZD',
+        currencySymbol: 'NZ$',
+        soldDate: '2026-11-18T09:30:00.000Z',
+        payoutStatus: 'PAID',
+      },
+    ];
+    mount('');
+    await screen.findByRole('heading', { name: 'Earnings' });
+    const items = await screen.findAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual([
+      expect.stringMatching(/Laneway Sessions · VIP.*2 tickets.*A\$160\.50.*Payout pending/),
+      expect.stringMatching(/Aotearoa Sound · General Admission.*1 ticket.*NZ\$40\.00.*Paid out/),
+    ]);
+  });
+
+  it('says so when nothing sold yet', async () => {
+    mount('');
+    await screen.findByText(/No sales yet/);
   });
 });
