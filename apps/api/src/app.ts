@@ -50,6 +50,7 @@ import { createEarningsService } from './modules/resale/earnings.service.js';
 import { earningsRoutes } from './modules/resale/earnings.routes.js';
 import { createAccountService } from './modules/account/account.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
+import { infoPageRoutes } from './modules/system/info.public.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps) {
   healthRoutes(app, { database });
   resalePublicRoutes(app, { resale, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app);
+  infoPageRoutes(app, { productName: config.productName });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   if (!config.smtpUrl) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig);

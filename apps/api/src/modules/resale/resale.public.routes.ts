@@ -17,24 +17,24 @@ import {
 } from '../../pages/resale.page.js';
 import { currencySymbol } from '../../lib/money.js';
 
-const langOf = (q: unknown): 'en' | 'es' => ((q as { lang?: string })?.lang === 'es' ? 'es' : 'en');
+import { formatEventDateTime, pickLang, type Lang } from '../../lib/lang.js';
+
+/** The page language: `?lang=`, else the order's language (the buyer chose it on the listing page), else Accept-Language. */
+const langOf = (req: { query: unknown; headers: { 'accept-language'?: string } }, orderLocale?: string): Lang =>
+  pickLang((req.query as { lang?: string } | undefined)?.lang ?? orderLocale, req.headers['accept-language']);
 const html = 'text/html; charset=utf-8';
 
 export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publicUrl: string; sandbox: boolean }) {
   const token = z.object({ token: z.string().max(64) });
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
-    const lang = langOf(req.query);
+    const lang = langOf(req);
     const found = await deps.resale.publicListing(req.params.token);
     if (!found)
       return reply
         .code(404)
         .type(html)
         .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).notFound));
-    const when = new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: found.event.timeZone,
-    }).format(found.event.startsAt);
+    const when = formatEventDateTime(lang, found.event.startsAt, found.event.timeZone);
     return reply
       .type(html)
       .header('Cache-Control', 'no-store')
@@ -72,7 +72,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
       },
     },
     async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req);
       try {
         const { url } = await deps.resale.startPurchase(
           req.params.token,
@@ -93,8 +93,8 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
   if (deps.sandbox) {
     const order = z.object({ orderId: z.string().max(64) });
     app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const lang = langOf(req.query);
       const row = await deps.resale.order(req.params.orderId);
+      const lang = langOf(req, row?.order.locale);
       if (!row)
         return reply
           .code(404)
@@ -126,7 +126,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
         );
     });
     app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req, (await deps.resale.order(req.params.orderId))?.order.locale);
       try {
         const paid = await deps.resale.payOrder(req.params.orderId);
         if (!paid)
@@ -164,7 +164,7 @@ export function resalePublicRoutes(app: App, deps: { resale: ResaleService; publ
     '/resale/done/:orderId',
     { schema: { hide: true, params: z.object({ orderId: z.string().max(64) }) } },
     async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req, (await deps.resale.order(req.params.orderId))?.order.locale);
       return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));
     },
   );

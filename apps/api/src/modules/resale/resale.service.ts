@@ -116,7 +116,8 @@ export function createResaleService(deps: ResaleDeps) {
       eventName: event.name,
       venue: event.venue,
       city: event.city,
-      startsAt: event.startsAt.toISOString(),
+      startsAt: event.startsAt,
+      timeZone: event.timeZone,
       ticketName: type.name,
       quantity: order.quantity,
       code,
@@ -315,6 +316,7 @@ export function createResaleService(deps: ResaleDeps) {
       if (l.status !== 'LISTED' || l.quantity - l.soldQuantity < input.quantity)
         throw new AppError('api.resell.listing_unavailable');
       const unit = l.priceCents + l.feeCents;
+      const locale = input.locale === 'es' ? 'es' : 'en';
       const orderId =
         existing?.id ??
         (await repo.insertOrder(db, {
@@ -322,7 +324,7 @@ export function createResaleService(deps: ResaleDeps) {
           listingId: l.id,
           quantity: input.quantity,
           buyerEmail: input.email,
-          locale: input.locale === 'es' ? 'es' : 'en',
+          locale,
           totalCents: unit * input.quantity,
           feeCents: l.feeCents * input.quantity,
           currencyCode: l.currencyCode,
@@ -337,8 +339,8 @@ export function createResaleService(deps: ResaleDeps) {
         quantity: input.quantity,
         productName: `${row.event.name} - ${row.type.name}`,
         buyerEmail: input.email,
-        successUrl: `${config.publicUrl}/resale/done/${orderId}`,
-        cancelUrl: `${config.publicUrl}/r/${token}`,
+        successUrl: `${config.publicUrl}/resale/done/${orderId}?lang=${locale}`,
+        cancelUrl: `${config.publicUrl}/r/${token}?lang=${locale}`,
       });
       await repo.setCheckoutSession(db, orderId, checkout.sessionId);
       return { orderId, url: checkout.url };
@@ -362,7 +364,8 @@ export function createResaleService(deps: ResaleDeps) {
         eventName: row.event.name,
         venue: row.event.venue,
         city: row.event.city,
-        startsAt: row.event.startsAt.toISOString(),
+        startsAt: row.event.startsAt,
+        timeZone: row.event.timeZone,
         ticketName: row.type.name,
         quantity: row.order.quantity,
         code: code.trim().toUpperCase(),
