@@ -98,7 +98,7 @@ const APP = {
     iosTitle: 'iPhone and iPad (Safari)',
     ios: 'Open your tickets, tap Share, then "Add to Home Screen".',
     androidTitle: 'Android (Chrome)',
-    android: 'Open your tickets, tap the ⋮ menu, then "Install app" or "Add to Home screen".',
+    android: 'Open your tickets, tap the ⋮ menu, then "Add to Home screen".',
     open: 'Open my tickets',
     help: 'Help centre',
     lang: 'Español',
@@ -110,7 +110,7 @@ const APP = {
     iosTitle: 'iPhone y iPad (Safari)',
     ios: 'Abre tus entradas, toca Compartir y luego «Añadir a pantalla de inicio».',
     androidTitle: 'Android (Chrome)',
-    android: 'Abre tus entradas, toca el menú ⋮ y luego «Instalar aplicación» o «Añadir a pantalla de inicio».',
+    android: 'Abre tus entradas, toca el menú ⋮ y luego «Añadir a pantalla de inicio».',
     open: 'Abrir mis entradas',
     help: 'Centro de ayuda',
     lang: 'English',
@@ -142,6 +142,7 @@ export function renderAppPage(p: { lang: Lang; productName: string }): string {
     p.lang,
     `${t.title} · ${p.productName}`,
     `${nav(p.lang, t.lang)}<p class="muted">${e(p.productName)}</p><h1>${e(t.title)}</h1><p>${e(t.intro(p.productName))}</p>
+<style>h2{font-size:1.05rem;margin:1.25rem 0 .25rem}h2+p{margin-top:0}</style>
 <h2>${e(t.iosTitle)}</h2><p>${e(t.ios)}</p><h2>${e(t.androidTitle)}</h2><p>${e(t.android)}</p>
 <a class="btn" href="/${p.lang}/?PANEL_TAB=QR">${e(t.open)}</a><a class="btn secondary" href="/help?lang=${p.lang}">${e(t.help)}</a>`,
   );
