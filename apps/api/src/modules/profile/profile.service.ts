@@ -37,6 +37,8 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
      */
     async update(userId: number, input: ProfilePatch): Promise<User> {
       const patch = input.phoneNumber ? { ...input, phoneNumber: normalizePhone(input.phoneNumber) } : input;
+      // Nothing editable in the body (only read-only fields of the stored user): nothing to change.
+      if (Object.keys(patch).length === 0) return this.me(userId);
       if (patch.phoneNumber) {
         const holder = await repo.userByPhone(db, patch.phoneNumber);
         if (holder && holder.id !== userId) throw new AppError('api.profile.email_or_phone_in_use');
