@@ -28,8 +28,8 @@ function mount() {
   );
 }
 
-beforeAll(() => {
-  initI18n('en');
+beforeAll(async () => {
+  await initI18n('en');
 });
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');
@@ -37,14 +37,20 @@ beforeEach(() => {
   window.history.replaceState(null, '', '/en/?PANEL_TAB=SETTINGS');
   calls = [];
   deleteAnswer = new Response(null, { status: 204 });
-  clientHooks.fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(input).replace('/v1', '');
+  clientHooks.fetch = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : input.toString();
+    const path = url.replace('/v1', '');
     calls.push({ path, method: init?.method ?? 'GET' });
-    if (path === '/auth/export') return json({ exportedAt: '2026-11-23T10:00:00.000Z', profile: { email: 'a@b.c' } });
-    if (path === '/auth/logout-others') return json({ revoked: 2 });
-    if (path === '/auth/account') return deleteAnswer;
-    return json({ message: 'api.not_found' }, 404);
-  }) as typeof clientHooks.fetch;
+    const answer =
+      path === '/auth/export'
+        ? json({ exportedAt: '2026-11-23T10:00:00.000Z', profile: { email: 'a@b.c' } })
+        : path === '/auth/logout-others'
+          ? json({ revoked: 2 })
+          : path === '/auth/account'
+            ? deleteAnswer
+            : json({ message: 'api.not_found' }, 404);
+    return Promise.resolve(answer);
+  });
 });
 afterEach(() => {
   cleanup();
@@ -67,6 +73,7 @@ describe('your data', () => {
     mount();
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Export my data' }));
+      await Promise.resolve();
     });
     expect(calls).toContainEqual({ path: '/auth/export', method: 'GET' });
     expect(clicked).toEqual(['my-data-2026-11-23.json']);
@@ -77,6 +84,7 @@ describe('your data', () => {
     mount();
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Sign out of other devices' }));
+      await Promise.resolve();
     });
     expect(calls).toContainEqual({ path: '/auth/logout-others', method: 'POST' });
     expect(localStorage.getItem('tp.accessToken')).toBe('token');
@@ -90,6 +98,7 @@ describe('your data', () => {
     expect(calls.some((c) => c.path === '/auth/account')).toBe(false);
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+      await Promise.resolve();
     });
     expect(calls).toContainEqual({ path: '/auth/account', method: 'DELETE' });
     expect(within(dialog).getByRole('alert').textContent).toMatch(/You still hold tickets to upcoming events/);
@@ -102,6 +111,7 @@ describe('your data', () => {
     const dialog = screen.getByRole('dialog');
     await act(async () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+      await Promise.resolve();
     });
     expect(localStorage.getItem('tp.accessToken')).toBeNull();
     expect(localStorage.getItem('tp.refreshToken')).toBeNull();
