@@ -52,6 +52,11 @@ import { renderDemoHostPage } from './pages/demo-host.page.js';
 import { connectRedis, ipKey, rateLimitStore, redisReady } from './lib/rate-limit.js';
 import { createHousekeeping } from './modules/housekeeping/housekeeping.service.js';
 import { registerSecurityHeaders, routeHelmet, scriptNonce } from './lib/security-headers.js';
+import { createEarningsService } from './modules/resale/earnings.service.js';
+import { earningsRoutes } from './modules/resale/earnings.routes.js';
+import { createAccountService } from './modules/account/account.service.js';
+import { accountRoutes } from './modules/account/account.routes.js';
+import { infoPageRoutes } from './modules/system/info.public.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -118,7 +123,15 @@ export async function buildApp(deps: AppDeps) {
         })
       : createSandboxPayouts(config.publicUrl));
   const listings = createListingService({ database, config, now });
-  const orders = createOrderService({ database, config, mail, log: app.log, payouts, now });
+  const orders = createOrderService({
+    database,
+    config,
+    mail,
+    log: app.log,
+    payouts,
+    now,
+    userContact: async (id) => profile.me(id),
+  });
   const payoutAccounts = createPayoutAccountService({
     database,
     config,
@@ -128,6 +141,8 @@ export async function buildApp(deps: AppDeps) {
   });
   const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts, log: app.log });
   const resale = { listings, orders, payoutAccounts, webhook };
+  const earnings = createEarningsService({ database });
+  const account = createAccountService({ database, now, tickets, listings, earnings, storage });
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -187,11 +202,13 @@ export async function buildApp(deps: AppDeps) {
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
-      giftRoutes(api, { gift, requireAuth, searchPerMinute: 60 });
+      giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
+      earningsRoutes(api, { earnings, requireAuth });
+      accountRoutes(api, { account, requireAuth });
       done();
     },
     { prefix: '/v1' },
@@ -200,6 +217,7 @@ export async function buildApp(deps: AppDeps) {
   healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
   resalePublicRoutes(app, { listings, orders, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
+  infoPageRoutes(app, { productName: config.productName });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   // Never in production: the outbox shows everyone's sign-in codes.
   if (config.devOutbox) devMailRoutes(app, { mail });
@@ -233,7 +251,7 @@ export async function buildApp(deps: AppDeps) {
     mail.close();
   });
   return Object.assign(app, {
-    services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping },
+    services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
   });
 }
 

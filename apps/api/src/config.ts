@@ -88,6 +88,8 @@ export interface Config {
   otpVerifiesPerIpPerMinute: number;
   /** Redeem attempts per IP per minute (REDEEM_PER_IP_PER_MINUTE, default 10). */
   redeemPerMinute: number;
+  /** Username searches per signed-in account per minute (USERNAME_SEARCHES_PER_USER_PER_MINUTE, default 30). */
+  userSearchesPerMinute: number;
   /**
    * The key door staff enter on the scanner page (`/scanner`); sent as header `x-scanner-key` to
    * /v1/access/*. SCANNER_KEY; when unset, generated once into DATA_DIR/scanner-key.
@@ -273,6 +275,7 @@ function buildConfig(
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
+    userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
     scannerKey: overrides.scannerKey ?? scannerKeyFrom(env, dataDir),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
     accessEventsPerMinute: int('ACCESS_EVENTS_PER_IP_PER_MINUTE', env.ACCESS_EVENTS_PER_IP_PER_MINUTE, 60),

@@ -150,14 +150,14 @@ describe('code request', () => {
 });
 
 describe('code verification', () => {
-  it('signs in a new e-mail, creating the account with a nickname and a numeric suffix', async () => {
+  it('signs in a new e-mail, creating the account with a neutral nickname and a numeric suffix', async () => {
     const tokens = await t.signIn('New.Person@Example.com');
     const me = await t.app.inject({ url: '/v1/auth/me', headers: bearer(tokens.accessToken) });
     expect(me.statusCode).toBe(200);
     const user = me.json<User>();
     expect(user.email).toBe('new.person@example.com');
     expect(user.givenName).toBeNull();
-    expect(user.preferredUsername).toMatch(/^new\.person#\d{4,}$/);
+    expect(user.preferredUsername).toMatch(/^guest#\d{4,}$/);
     expect(user.uniqueID).toBe(`#${user.preferredUsername.split('#').pop()}`);
   });
 

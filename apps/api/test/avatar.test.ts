@@ -169,6 +169,13 @@ describe('profile collisions', () => {
 
   it('refuses a nickname whose nickname#suffix is taken, case-insensitively', async () => {
     const carol = await t.signIn('carol@example.com');
+    // New accounts are all called `guest` (issue 13): carol picks her nickname first.
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/username',
+      headers: bearer(carol.accessToken),
+      payload: { username: 'carol' },
+    });
     const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(carol.accessToken) })).json<User>();
     const dave = await t.signIn('dave@example.com');
     // Give dave carol's suffix through the database, then try to take carol's nickname.

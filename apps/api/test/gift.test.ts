@@ -177,7 +177,15 @@ describe('gift', () => {
 
 describe('username search', () => {
   it('matches a prefix, at most 10, never e-mails, not the caller', async () => {
-    for (let i = 0; i < 12; i++) await t.signIn(`bobby${i}@example.com`);
+    for (let i = 0; i < 12; i++) {
+      const { accessToken } = await t.signIn(`bobby${i}@example.com`);
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/username',
+        headers: bearer(accessToken),
+        payload: { username: `bobby${i}` },
+      });
+    }
     const r = await t.app.inject({ url: '/v1/mobile/users/?username=bob', headers: bearer(alice) });
     expect(r.statusCode).toBe(200);
     const body = r.json<UserSearchBody>();

@@ -101,9 +101,18 @@ describe('profile', () => {
       method: 'POST',
       url: '/v1/auth/profile',
       headers: bearer(accessToken),
-      payload: { email: 'x@example.com' },
+      payload: { emailAddress: 'x@example.com' },
     });
     expect(extra.statusCode).toBe(400);
+    // Read-only fields of the stored user (spec 7: the body is the stored user merged with the change) are ignored.
+    const readOnly = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/profile',
+      headers: bearer(accessToken),
+      payload: { email: 'x@example.com' },
+    });
+    expect(readOnly.statusCode).toBe(200);
+    expect(readOnly.json()).toMatchObject({ email: 'erin@example.com' });
   });
 
   it('keeps the username suffix when the nickname changes', async () => {

@@ -48,21 +48,62 @@ export const user = z.object({
 export type User = z.infer<typeof user>;
 
 const personName = z.string().trim().min(1).max(100).refine(hasNoNul);
-/** POST /auth/profile body: the changed profile fields; unknown fields are refused. */
-export const profileUpdate = z.strictObject({
-  givenName: personName.optional(),
-  familyName: personName.optional(),
-  nickname: z
-    .string()
-    .trim()
-    .min(1)
-    .max(30)
-    .regex(/^[^#\s]+$/)
-    .refine(hasNoNul)
-    .optional(),
-  phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).optional(),
-  locale: z.enum(['en', 'es']).optional(),
-});
+/**
+ * Fields of the stored User the panel may send back in POST /auth/profile that the server never takes from
+ * it (spec section 7: the body is the stored user minus the access token, merged with the change): accepted
+ * and ignored. `accessToken` is listed for a client that forgets to take it out.
+ */
+export const PROFILE_READ_ONLY_FIELDS = [
+  'email',
+  'uniqueID',
+  'preferredUsername',
+  'picture',
+  'name',
+  'middleName',
+  'address',
+  'birthdate',
+  'gender',
+  'profile',
+  'website',
+  'zoneInfo',
+  'accessToken',
+] as const;
+const ignored = Object.fromEntries(PROFILE_READ_ONLY_FIELDS.map((k) => [k, z.unknown().optional()])) as Record<
+  (typeof PROFILE_READ_ONLY_FIELDS)[number],
+  z.ZodOptional<z.ZodUnknown>
+>;
+/**
+ * POST /auth/profile body: the stored user merged with the change (spec section 7), or just the changed
+ * fields. Editable: givenName, familyName, nickname, phoneNumber, locale; `null` clears givenName,
+ * familyName or phoneNumber. Read-only fields (PROFILE_READ_ONLY_FIELDS) are dropped; unknown fields are refused.
+ */
+export const profileUpdate = z
+  .strictObject({
+    givenName: personName.nullable().optional(),
+    familyName: personName.nullable().optional(),
+    nickname: z
+      .string()
+      .trim()
+      .min(1)
+      .max(30)
+      .regex(/^[^#\s]+$/)
+      .optional(),
+    phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).nullable().optional(),
+    locale: z.enum(['en', 'es']).optional(),
+    ...ignored,
+  })
+  .transform(
+    ({ givenName, familyName, nickname, phoneNumber, locale }) =>
+      Object.fromEntries(
+        Object.entries({ givenName, familyName, nickname, phoneNumber, locale }).filter(([, v]) => v !== undefined),
+      ) as {
+        givenName?: string | null;
+        familyName?: string | null;
+        nickname?: string;
+        phoneNumber?: string | null;
+        locale?: 'en' | 'es';
+      },
+  );
 /** POST /auth/username body: the new nickname; the numeric suffix never changes. */
 export const usernameUpdate = z.strictObject({
   username: z

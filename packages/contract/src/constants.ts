@@ -50,3 +50,6 @@ export const DIGITAL_BENEFIT_TYPE = 'benefits.digital';
 
 /** SETTINGS_TAB value that opens the payout tab (spec section 2 Routing). */
 export const SETTINGS_TAB_PAYOUT = 'ACCOUNT_VERIFICATION';
+
+/** Username search (GET /mobile/users/?username=): shorter queries answer an empty list (issue 13, privacy). */
+export const USERNAME_SEARCH_MIN_LENGTH = 3;

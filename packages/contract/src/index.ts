@@ -15,3 +15,5 @@ export type { QrCodeData } from './access.js';
 export * as config from './config.js';
 export type { PanelConfig } from './config.js';
 export * from './embed.js';
+export * as account from './account.js';
+export type { AccountExport, Earning } from './account.js';

@@ -56,6 +56,7 @@ export const MESSAGE_STATUS = {
   'api.unlock.validation_error': 400,
   'api.unlock.invalid_benefit_id': 404,
   'api.unlock.internal_error': 500,
+  'api.unlock.already_claimed': 409,
   // resale
   'api.resell.create.already_listed': 409,
   'api.resell.create.no_stripe': 403,
@@ -81,6 +82,9 @@ export const MESSAGE_STATUS = {
   'api.swap.already_confirmed': 409,
   'api.swap.expired': 409,
   'api.swap.payment_required': 402,
+  // account rights (issue 13)
+  'api.account.has_upcoming_tickets': 409,
+  'api.account.has_listings': 409,
 } as const;
 
 /** A message key known to the API and the panel. */

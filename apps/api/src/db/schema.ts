@@ -41,6 +41,8 @@ export const users = pgTable(
     picture: text('picture'),
     locale: text('locale').notNull().default('en'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** Set when the holder deleted the account: personal data erased, rows kept for history (DELETE /auth/account). */
+    deletedAt: ts('deleted_at'),
   },
   (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)],
 );
@@ -55,6 +57,8 @@ export const loginRequests = pgTable(
     codeHash: text('code_hash').notNull(),
     salt: text('salt').notNull(),
     attempts: integer('attempts').notNull().default(0),
+    /** Language of the panel that asked for the code (`en`/`es`); a new account takes it. */
+    locale: text('locale').notNull().default('en'),
     expiresAt: ts('expires_at').notNull(),
     /** Set when used, superseded by a newer code, or ended by too many wrong codes. */
     closedAt: ts('closed_at'),
@@ -179,6 +183,8 @@ export const userTicketBenefits = pgTable(
     usedAmount: integer('used_amount').notNull().default(0),
     lastUsedAt: ts('last_used_at'),
     unlockedAt: ts('unlocked_at'),
+    /** The holder who revealed the code; to any later holder the benefit shows as claimed (used, no code). */
+    unlockedBy: integer('unlocked_by').references(() => users.id),
   },
   (t) => [uniqueIndex('user_ticket_benefits_uq').on(t.userTicketId, t.benefitId)],
 );

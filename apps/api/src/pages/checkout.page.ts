@@ -56,9 +56,15 @@ const layout = (
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:440px;margin:2rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 h1{font-size:1.3rem;margin:0 0 .25rem}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#5b6270}dd{margin:0;font-weight:600}
 button,a.btn{display:block;width:100%;box-sizing:border-box;text-align:center;padding:.8rem;border-radius:10px;border:0;font:inherit;font-weight:600;margin-top:.75rem;cursor:pointer;text-decoration:none}
-button{background:#1a56db;color:#fff}a.btn{background:#eef0f3;color:#15171a}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}a.btn{background:#2a2c30;color:#eee}dt{color:#aab}.note{background:#3a3410}}</style></head><body><main>${body}</main></body></html>`;
+button{background:#1a56db;color:#fff}a.btn,button.secondary{background:#eef0f3;color:#15171a}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}a.btn,button.secondary{background:#2a2c30;color:#eee}dt{color:#aab}.note{background:#3a3410}}</style></head><body><main>${body}</main></body></html>`;
 
-/** The order page: what is swapped, the amount to pay, pay or confirm. */
+/** The cancel action of an order page (`…/{orderIdentifier}/cancel`, keeping the query). */
+const cancelAction = (action: string) => {
+  const [path, query] = action.split('?');
+  return `${path}/cancel${query ? `?${query}` : ''}`;
+};
+
+/** The order page: what is swapped, the amount to pay, pay or confirm, or cancel (which releases the held stock). */
 export function renderSwapCheckout(p: {
   lang: Lang;
   order: Order;
@@ -82,7 +88,11 @@ export function renderSwapCheckout(p: {
     p.lang,
     `<h1>${t.title}</h1><p class="note">${t.sandbox}</p><h2>${t.swap}: ${e(base.event.name)}</h2>
 <dl><dt>${t.from}</dt><dd>${e(base.type.name)}</dd><dt>${t.to}</dt><dd>${e(target.type.name)}</dd><dt>${t.qty}</dt><dd>${swap.quantity}</dd><dt>${t.total}</dt><dd>${amount}</dd></dl>
-<p>${upgrade ? t.upgrade : t.downgrade}</p>${state}<a class="btn" href="${e(p.backUrl)}">${t.cancel}</a>`,
+<p>${upgrade ? t.upgrade : t.downgrade}</p>${state}${
+      swap.status === 'PENDING' && !p.order.expired
+        ? `<form method="post" action="${e(cancelAction(p.action))}"><button type="submit" class="secondary">${t.cancel}</button></form>`
+        : `<a class="btn" href="${e(p.backUrl)}">${t.cancel}</a>`
+    }`,
   );
 }
 

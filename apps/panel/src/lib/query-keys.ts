@@ -17,6 +17,8 @@ export const queryKeys = {
   user: {
     all: [TAG.USER] as const,
     payoutAccount: [TAG.USER, 'PAYOUT_ACCOUNT'] as const,
+    /** The seller's earnings (GET /resell/earnings), shown on the payout tab. */
+    earnings: [TAG.USER, 'EARNINGS'] as const,
   },
   /** TICKETS: the holder's ticket listing, by status. */
   tickets: {

@@ -3,6 +3,7 @@ import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { pickLang } from '../../lib/lang.js';
 
 export function authRoutes(
   app: App,
@@ -14,7 +15,8 @@ export function authRoutes(
       config: perIpPerMinute(deps.limits.request),
       schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
     },
-    async (req) => deps.auth.requestCode(req.body.email, req.body.locale),
+    // A new account takes the language of the panel that asked for the code (body `locale`, else Accept-Language).
+    async (req) => deps.auth.requestCode(req.body.email, pickLang(req.body.locale, req.headers['accept-language'])),
   );
 
   app.post(

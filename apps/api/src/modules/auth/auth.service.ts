@@ -52,13 +52,12 @@ export function toUser(u: UserRow): User {
   };
 }
 
-/** A nickname derived from the e-mail's local part: letters, digits, `._-`, at most 20. */
-export function nicknameFromEmail(email: string): string {
-  const base = email
-    .split('@')[0]
-    .replace(/[^a-zA-Z0-9._-]/g, '')
-    .slice(0, 20);
-  return base || 'user';
+/**
+ * The default nickname of a new account (issue 13, privacy): a neutral word in the account's language,
+ * never derived from the e-mail address; the username is `nickname#suffix` with the random suffix.
+ */
+export function defaultNickname(locale: string): string {
+  return locale === 'es' ? 'invitado' : 'guest';
 }
 
 export function createAuthService(deps: AuthDeps) {
@@ -72,7 +71,7 @@ export function createAuthService(deps: AuthDeps) {
       const suffix = randomInt(10 ** (digits - 1), 10 ** digits);
       const created = await repo.insertUser(tx, {
         email,
-        nickname: nicknameFromEmail(email),
+        nickname: defaultNickname(locale),
         usernameSuffix: suffix,
         locale,
       });
@@ -117,6 +116,7 @@ export function createAuthService(deps: AuthDeps) {
         await repo.insertLoginRequest(tx, {
           id,
           email,
+          locale,
           codeHash: hashCode(config.otpPepper, code, salt).toString('hex'),
           salt,
           createdAt: at,
@@ -160,7 +160,7 @@ export function createAuthService(deps: AuthDeps) {
           return { error: exhausted ? ('api.auth.otp_attempts_exceeded' as const) : ('api.auth.wrong_otp' as const) };
         }
         await repo.updateLoginRequest(tx, req.id, { closedAt: at });
-        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, 'en', tx));
+        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, req.locale, tx));
         const sessionId = randomUUID();
         await repo.insertSession(tx, {
           id: sessionId,

@@ -15,10 +15,11 @@ export const benefitsRepository = {
       .for('update', { of: userTicketBenefits });
     return row;
   },
-  async markUnlocked(db: DbOrTx, userTicketBenefitId: number, at: Date): Promise<void> {
+  /** Records the first reveal of a benefit's code: when and by which holder. */
+  async markUnlocked(db: DbOrTx, userTicketBenefitId: number, userId: number, at: Date): Promise<void> {
     await db
       .update(userTicketBenefits)
-      .set({ unlockedAt: at })
+      .set({ unlockedAt: at, unlockedBy: userId })
       .where(and(eq(userTicketBenefits.id, userTicketBenefitId), isNull(userTicketBenefits.unlockedAt)));
   },
 };

@@ -1,6 +1,7 @@
 /**
  * Unlocking digital benefits (spec sections 2 Ticket page, 4 Benefit, 6): only the holder, only
- * `isUnlockable` benefits of type `benefits.digital`; unlocking again returns the same code.
+ * `isUnlockable` benefits of type `benefits.digital`; unlocking again returns the same code. A code revealed by
+ * one holder stays theirs: after a gift, resale or redeem the next holder sees the benefit as claimed (issue 13).
  */
 import { DIGITAL_BENEFIT_TYPE } from '@tp/contract';
 import type { Database } from '../../db/client.js';
@@ -13,7 +14,8 @@ export function createBenefitsService(deps: { database: Database; now: () => Dat
     /**
      * POST /mobile/unlock/{id} with `{ userTicketBenefitId }`; `id` is the user ticket id.
      * @throws AppError `api.unlock.invalid_benefit_id` (404: unknown, not the caller's, or not on that ticket),
-     *   `api.unlock.validation_error` (400: not an unlockable digital benefit).
+     *   `api.unlock.validation_error` (400: not an unlockable digital benefit),
+     *   `api.unlock.already_claimed` (409: an earlier holder of the ticket revealed the code).
      */
     async unlock(userId: number, userTicketId: number, userTicketBenefitId: number): Promise<{ redeemCode: string }> {
       return db.transaction(async (tx) => {
@@ -28,7 +30,8 @@ export function createBenefitsService(deps: { database: Database; now: () => Dat
         ) {
           throw new AppError('api.unlock.validation_error');
         }
-        if (!row.held.unlockedAt) await repo.markUnlocked(tx, row.held.id, deps.now());
+        if (row.held.unlockedAt && row.held.unlockedBy !== userId) throw new AppError('api.unlock.already_claimed');
+        if (!row.held.unlockedAt) await repo.markUnlocked(tx, row.held.id, userId, deps.now());
         return { redeemCode: row.benefit.redeemCode };
       });
     },

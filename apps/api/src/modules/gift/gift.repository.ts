@@ -1,8 +1,8 @@
 /** SQL for gifting: the locked ticket with its type and event, receivers, history. */
-import { and, asc, eq, ilike, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
-import { events, ticketHistory, ticketTypes, userTickets, users } from '../../db/schema.js';
+import { authSessions, events, ticketHistory, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 export const giftRepository = {
   /** The ticket with its type and event, row-locked for the transaction when `lock`. */
@@ -46,10 +46,20 @@ export const giftRepository = {
     const [row] = await db
       .select()
       .from(users)
-      .where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
+      .where(
+        and(
+          eq(users.usernameSuffix, suffix),
+          sql`lower(${users.nickname}) = lower(${nickname})`,
+          isNull(users.deletedAt),
+        ),
+      );
     return row;
   },
-  /** Up to `limit` users whose `nickname#suffix` starts with `prefix` (case-insensitive), excluding one user. */
+  /**
+   * Up to `limit` users whose `nickname#suffix` starts with `prefix` (case-insensitive), excluding one user,
+   * deleted accounts and accounts whose owner never signed in (no sign-in session: created by a gift to an
+   * e-mail or an import).
+   */
   async searchUsernames(db: DbOrTx, prefix: string, excludeUserId: number, limit: number) {
     const escaped = prefix.replace(/[\\%_]/g, (c) => `\\${c}`);
     return db
@@ -58,6 +68,13 @@ export const giftRepository = {
       .where(
         and(
           ne(users.id, excludeUserId),
+          isNull(users.deletedAt),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(authSessions)
+              .where(eq(authSessions.userId, users.id)),
+          ),
           ilike(sql`${users.nickname} || '#' || ${users.usernameSuffix}`, `${escaped}%`),
         ),
       )

@@ -11,7 +11,7 @@ import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../pro
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove } from '../../db/predicates.js';
-import { auth, displayName, parseUsername, usernameOf } from '@tp/contract';
+import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
@@ -86,8 +86,13 @@ export function createGiftService(deps: {
       return { userTicketId };
     },
 
-    /** GET /mobile/users/?username=: prefix search, at most 10 `{ username, picture }`, never e-mails. */
+    /**
+     * GET /mobile/users/?username=: prefix search, at most 10 `{ username, picture }`, never e-mails.
+     * Privacy (issue 13): fewer than `USERNAME_SEARCH_MIN_LENGTH` characters answer an empty list (no
+     * enumeration by one letter); only accounts whose owners have signed in at least once are listed.
+     */
     async search(userId: number, prefix: string) {
+      if (prefix.trim().length < USERNAME_SEARCH_MIN_LENGTH) return [];
       const rows = await repo.searchUsernames(db, prefix, userId, 10);
       return rows.map((r) => ({
         username: usernameOf({ nickname: r.nickname, usernameSuffix: r.suffix }),

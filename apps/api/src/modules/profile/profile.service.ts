@@ -6,11 +6,12 @@ import { profileRepository as repo } from './profile.repository.js';
 import { toUser } from '../auth/auth.service.js';
 import type { AvatarService } from './avatar.service.js';
 
+/** A profile change; `null` clears an optional field (names, phone number). */
 export interface ProfilePatch {
-  givenName?: string;
-  familyName?: string;
+  givenName?: string | null;
+  familyName?: string | null;
   nickname?: string;
-  phoneNumber?: string;
+  phoneNumber?: string | null;
   locale?: 'en' | 'es';
 }
 
@@ -29,14 +30,17 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       return toUser(u);
     },
     /**
-     * Applies changed fields. The username suffix never changes; the phone number is stored normalised (`normalizePhone` of @tp/contract).
+     * Applies changed fields (`null` clears a name or the phone number). The username suffix never changes; the
+     * phone number is stored normalised (`normalizePhone` of @tp/contract).
      * @throws AppError `api.profile.email_or_phone_in_use` (409) when the phone number belongs to someone else,
      *   `api.profile.username_taken` (409) when `nickname#suffix` is someone else's.
      */
     async update(userId: number, input: ProfilePatch): Promise<User> {
       const patch = input.phoneNumber ? { ...input, phoneNumber: normalizePhone(input.phoneNumber) } : input;
+      // Nothing editable in the body (only read-only fields of the stored user): nothing to change.
+      if (Object.keys(patch).length === 0) return this.me(userId);
       // A number with no digit left ("(-)") is no number: the contract refuses it; so does the rule.
-      if (patch.phoneNumber !== undefined && patch.phoneNumber.replace('+', '') === '')
+      if (typeof patch.phoneNumber === 'string' && patch.phoneNumber.replace('+', '') === '')
         throw new AppError('api.invalid_request_body');
       if (patch.phoneNumber) {
         const holder = await repo.userByPhone(db, patch.phoneNumber);

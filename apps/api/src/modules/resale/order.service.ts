@@ -10,7 +10,7 @@ import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
-import { resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import { listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
@@ -63,6 +63,8 @@ export interface OrderDeps {
   log: MailFailureLog;
   payouts: PayoutProvider;
   now: () => Date;
+  /** The e-mail and language of a user (the seller's sale notice). */
+  userContact: (userId: number) => Promise<{ email: string; locale: string }>;
 }
 
 export function createOrderService(deps: OrderDeps) {
@@ -105,7 +107,34 @@ export function createOrderService(deps: OrderDeps) {
     if (result.status === 'unavailable') throw new AppError('api.resell.listing_unavailable');
     if (result.status !== 'paid') return result;
     await mailCode(result.row, code);
+    await notifySeller(result.row);
     return { status: 'paid', code };
+  }
+
+  /** E-mails the seller of a paid order, in the seller's language, with a link to the payout tab (issue 13). */
+  async function notifySeller(row: OrderDetail): Promise<void> {
+    const context = { orderId: row.order.id, sellerId: row.listing.sellerId };
+    const seller = await deps.userContact(row.listing.sellerId).catch((err: unknown) => {
+      deps.log.error({ ...context, err }, 'seller not found for the sale e-mail');
+      return null;
+    });
+    if (!seller) return;
+    const lang: MailLocale = seller.locale === 'es' ? 'es' : 'en';
+    await sendMailOrLog(
+      deps.mail,
+      {
+        to: seller.email,
+        ...listingSoldMail(lang, {
+          eventName: row.event.name,
+          ticketName: row.type.name,
+          quantity: row.order.quantity,
+          amountCents: row.order.totalCents - row.order.feeCents,
+          currencyCode: row.order.currencyCode,
+          link: `${config.publicUrl}/${lang}/?PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION`,
+        }),
+      },
+      { log: deps.log, context, attempts: 3, backoffMs: 500 },
+    );
   }
 
   /** Mails the buyer the code and its PDF. */
@@ -118,7 +147,8 @@ export function createOrderService(deps: OrderDeps) {
       eventName: event.name,
       venue: event.venue,
       city: event.city,
-      startsAt: event.startsAt.toISOString(),
+      startsAt: event.startsAt,
+      timeZone: event.timeZone,
       ticketName: type.name,
       quantity: order.quantity,
       code,
@@ -206,8 +236,8 @@ export function createOrderService(deps: OrderDeps) {
         quantity: order.quantity,
         productName: `${row.event.name} - ${row.type.name}`,
         buyerEmail: order.buyerEmail,
-        successUrl: `${config.publicUrl}/resale/done/${orderId}`,
-        cancelUrl: `${config.publicUrl}/r/${token}`,
+        successUrl: `${config.publicUrl}/resale/done/${orderId}?lang=${input.locale === 'es' ? 'es' : 'en'}`,
+        cancelUrl: `${config.publicUrl}/r/${token}?lang=${input.locale === 'es' ? 'es' : 'en'}`,
       });
       await repo.setCheckoutSession(db, orderId, checkout.sessionId);
       return { orderId, url: checkout.url };
@@ -231,7 +261,8 @@ export function createOrderService(deps: OrderDeps) {
         eventName: row.event.name,
         venue: row.event.venue,
         city: row.event.city,
-        startsAt: row.event.startsAt.toISOString(),
+        startsAt: row.event.startsAt,
+        timeZone: row.event.timeZone,
         ticketName: row.type.name,
         quantity: row.order.quantity,
         code: code.trim().toUpperCase(),

@@ -1,12 +1,19 @@
-/** The resale secret-code PDF (pdfkit): event, ticket, quantity and the single-use code. */
+/**
+ * The resale secret-code PDF (pdfkit): event, ticket, quantity and the single-use code, in the buyer's
+ * language; the event's date is written out in the event's time zone (24-hour clock in Spanish).
+ */
 import PDFDocument from 'pdfkit';
+import { formatEventDateTime } from '../../lib/lang.js';
 
 export interface CodePdfInput {
   lang: 'en' | 'es';
   eventName: string;
   venue: string;
   city: string;
-  startsAt: string;
+  /** Event start (UTC instant). */
+  startsAt: Date;
+  /** The event's IANA time zone, in which the date is shown. */
+  timeZone: string;
   ticketName: string;
   quantity: number;
   code: string;
@@ -49,7 +56,7 @@ export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
     .text(`${p.eventName}`)
     .fontSize(12)
     .text(`${p.venue}, ${p.city}`)
-    .text(p.startsAt)
+    .text(formatEventDateTime(p.lang, p.startsAt, p.timeZone))
     .moveDown();
   doc.fillColor('#555').text(t.ticket).fillColor('#000').fontSize(14).text(p.ticketName).moveDown();
   doc.fontSize(12).fillColor('#555').text(t.qty).fillColor('#000').fontSize(14).text(String(p.quantity)).moveDown();

@@ -18,7 +18,11 @@ import {
 } from '../../pages/resale.page.js';
 import { currencySymbol } from '../../lib/money.js';
 
-const langOf = (q: unknown): 'en' | 'es' => ((q as { lang?: string })?.lang === 'es' ? 'es' : 'en');
+import { formatEventDateTime, pickLang, type Lang } from '../../lib/lang.js';
+
+/** The page language: `?lang=`, else the order's language (the buyer chose it on the listing page), else Accept-Language. */
+const langOf = (req: { query: unknown; headers: { 'accept-language'?: string } }, orderLocale?: string): Lang =>
+  pickLang((req.query as { lang?: string } | undefined)?.lang ?? orderLocale, req.headers['accept-language']);
 const html = 'text/html; charset=utf-8';
 
 export function resalePublicRoutes(
@@ -28,18 +32,14 @@ export function resalePublicRoutes(
   // Share tokens are base64url (resale listing); order ids are UUIDs (a uuid column refuses anything else).
   const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
-    const lang = langOf(req.query);
+    const lang = langOf(req);
     const found = await deps.listings.publicListing(req.params.token);
     if (!found)
       return reply
         .code(404)
         .type(html)
         .send(renderResaleMessage(lang, resaleText(lang).listing, resaleText(lang).notFound));
-    const when = new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: found.event.timeZone,
-    }).format(found.event.startsAt);
+    const when = formatEventDateTime(lang, found.event.startsAt, found.event.timeZone);
     return reply
       .type(html)
       .header('Cache-Control', 'no-store')
@@ -77,7 +77,7 @@ export function resalePublicRoutes(
       },
     },
     async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req);
       try {
         const { url } = await deps.orders.startPurchase(
           req.params.token,
@@ -109,8 +109,8 @@ export function resalePublicRoutes(
   if (deps.sandbox) {
     const order = z.object({ orderId: z.uuid() });
     app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const lang = langOf(req.query);
       const row = await deps.orders.order(req.params.orderId);
+      const lang = langOf(req, row?.order.locale);
       if (!row)
         return reply
           .code(404)
@@ -142,7 +142,7 @@ export function resalePublicRoutes(
         );
     });
     app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req, (await deps.orders.order(req.params.orderId))?.order.locale);
       try {
         const paid = await deps.orders.payOrder(req.params.orderId);
         if (!paid)
@@ -180,7 +180,7 @@ export function resalePublicRoutes(
     '/resale/done/:orderId',
     { schema: { hide: true, params: z.object({ orderId: z.uuid() }) } },
     async (req, reply) => {
-      const lang = langOf(req.query);
+      const lang = langOf(req, (await deps.orders.order(req.params.orderId))?.order.locale);
       return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));
     },
   );

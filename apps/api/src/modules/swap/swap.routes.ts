@@ -1,6 +1,7 @@
 /**
  * Routes: GET /ticket_swap/tickets, GET /ticket_swap/tickets/{ticketId}, POST /ticket_swap/start_swap,
- * POST /ticket_swap/confirm_swap/{swapIdentifier}; and the sandbox checkout pages (outside /v1).
+ * POST /ticket_swap/confirm_swap/{swapIdentifier}, POST /ticket_swap/cancel_swap/{swapIdentifier} (beyond the spec:
+ * releases the held stock at once); and the sandbox checkout pages (outside /v1).
  */
 import * as z from 'zod';
 import { swap } from '@tp/contract';
@@ -44,6 +45,14 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
       },
     },
     async (req) => deps.swap.confirm(req.auth.userId, req.params.swapIdentifier),
+  );
+  app.post(
+    '/ticket_swap/cancel_swap/:swapIdentifier',
+    { ...pre, schema: { tags: ['swap'], params: z.strictObject({ swapIdentifier: z.string().max(64) }) } },
+    async (req, reply) => {
+      await deps.swap.cancel(req.auth.userId, req.params.swapIdentifier);
+      return reply.code(204).send();
+    },
   );
 }
 
@@ -112,6 +121,16 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
           .type('text/html; charset=utf-8')
           .send(renderCheckoutMessage(lang, code, back(lang, req.query.redirectDomain)));
       }
+      return reply.redirect(back(lang, req.query.redirectDomain), 303);
+    },
+  );
+  // Cancel: the held stock is released at once, then back to the panel.
+  app.post(
+    '/checkout/:locale/:slug/:orderIdentifier/cancel',
+    { schema: { hide: true, params, querystring: query } },
+    async (req, reply) => {
+      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      await deps.swap.cancel(null, req.params.orderIdentifier).catch(() => undefined);
       return reply.redirect(back(lang, req.query.redirectDomain), 303);
     },
   );

@@ -122,6 +122,22 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
     },
 
     /**
+     * Cancels a pending swap at once, releasing the target stock it held (issue 13): the checkout's cancel
+     * (sandbox page) and POST /ticket_swap/cancel_swap/{swapIdentifier} (a real checkout's cancel return).
+     * A paid upgrade is not cancelled here (the payment must be refunded first); a cancelled, expired or
+     * unknown swap is left as it is.
+     * @throws AppError `api.swap.not_found` (404, unknown or not the caller's), `api.swap.already_confirmed` (409).
+     */
+    async cancel(userId: number | null, swapId: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(tx, swapId, true) : undefined;
+        if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
+        if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
+        if (swap.status === 'PENDING' && !swap.paidAt) await repo.updateSwap(tx, swap.id, { status: 'CANCELLED' });
+      });
+    },
+
+    /**
      * POST /ticket_swap/confirm_swap/{swapIdentifier}: changes the type of the caller's tickets in one
      * transaction (swap row, target type and tickets locked), moves stock, records history.
      * @throws AppError `api.swap.not_found` (404), `api.swap.already_confirmed` (409), `api.swap.expired` (409),

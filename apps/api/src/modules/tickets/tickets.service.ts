@@ -12,8 +12,13 @@ import { ticketsRepository as repo, type BenefitRow, type TicketRow } from './ti
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Maps a held benefit; the redeem code shows only once unlocked. */
-export function toBenefit({ held, benefit }: BenefitRow): Benefit {
+/**
+ * Maps a held benefit for `holderId`; the redeem code shows only once unlocked, and only to the holder who
+ * unlocked it. Unlocked by an earlier holder (the ticket was then gifted, resold or redeemed), it shows as
+ * claimed: used in full, no code (issue 13, privacy).
+ */
+export function toBenefit({ held, benefit }: BenefitRow, holderId: number | null): Benefit {
+  const claimedByEarlierHolder = held.unlockedAt !== null && held.unlockedBy !== holderId;
   return {
     userTicketBenefitId: held.id,
     name: benefit.name,
@@ -25,10 +30,10 @@ export function toBenefit({ held, benefit }: BenefitRow): Benefit {
     iconBgColor: benefit.iconBgColor,
     image: benefit.image,
     purchasedAmount: held.purchasedAmount,
-    usedAmount: held.usedAmount,
-    lastUsedDate: iso(held.lastUsedAt),
+    usedAmount: claimedByEarlierHolder ? held.purchasedAmount : held.usedAmount,
+    lastUsedDate: iso(claimedByEarlierHolder ? (held.lastUsedAt ?? held.unlockedAt) : held.lastUsedAt),
     validUntil: iso(benefit.validUntil),
-    redeemCode: held.unlockedAt ? benefit.redeemCode : null,
+    redeemCode: held.unlockedAt && !claimedByEarlierHolder ? benefit.redeemCode : null,
     isUnlockable: benefit.isUnlockable,
   };
 }
@@ -40,7 +45,7 @@ export function toBenefit({ held, benefit }: BenefitRow): Benefit {
  */
 export function toMyTicket(row: TicketRow, held: BenefitRow[], userId: number, now: Date): MyTicket {
   const { ticket, type, event } = row;
-  const shown = held.filter((b) => b.held.purchasedAmount > 0).map(toBenefit);
+  const shown = held.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
   const accessUsed = ticket.eventAccessUsedAt !== null;
   return {
     userTicketId: ticket.id,

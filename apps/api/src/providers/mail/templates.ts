@@ -101,3 +101,40 @@ export function resaleCodeMail(
     html: `<p>${esc(t.line)}</p><p>${esc(t.code)}</p><p><a href="${esc(p.link)}">${esc(t.how)}</a></p>`,
   };
 }
+
+/** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
+export function listingSoldMail(
+  locale: MailLocale,
+  p: {
+    eventName: string;
+    ticketName: string;
+    quantity: number;
+    amountCents: number;
+    currencyCode: string;
+    link: string;
+  },
+) {
+  const amount = new Intl.NumberFormat(locale === 'es' ? 'es-ES' : 'en-AU', {
+    style: 'currency',
+    currency: p.currencyCode,
+  }).format(p.amountCents / 100);
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${p.eventName}`,
+          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que pusiste a la venta.`,
+          owed: `Recibirás ${amount} en tu cuenta de cobros.`,
+          cta: 'Ver mis ganancias',
+        }
+      : {
+          subject: `You sold ${p.quantity === 1 ? 'a ticket' : `${p.quantity} tickets`} for ${p.eventName}`,
+          line: `${p.quantity === 1 ? '1 ticket' : `${p.quantity} tickets`} "${p.ticketName}" for ${p.eventName} you listed for resale sold.`,
+          owed: `You will receive ${amount} in your payout account.`,
+          cta: 'See my earnings',
+        };
+  return {
+    subject: t.subject,
+    text: `${t.line}\n${t.owed}\n\n${t.cta}: ${p.link}`,
+    html: `<p>${esc(t.line)}</p><p>${esc(t.owed)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+  };
+}

@@ -2,7 +2,7 @@
  * Settings, account tab (spec sections 2 Settings, 5): avatar upload, nickname, first and last name, and the
  * phone number (added or changed in a modal showing the current and the new one). Each save button is
  * disabled unless its field changed and is valid; every change refreshes USER, so the header avatar and the
- * hub header update.
+ * hub header update. Below, "Your data": export, sign out of other devices, delete the account (issue 13).
  */
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../../lib/queries';
@@ -11,6 +11,7 @@ import { AccountAvatar } from './account-avatar';
 import { AccountNickname } from './account-nickname';
 import { AccountName } from './account-name';
 import { AccountPhone } from './account-phone';
+import { AccountData } from './account-data';
 import '../account.css';
 
 export function AccountTab() {
@@ -36,6 +37,7 @@ export function AccountTab() {
       <AccountNickname key={`n-${u.nickname}`} user={u} />
       <AccountName key={`g-${u.givenName}-${u.familyName}`} user={u} />
       <AccountPhone user={u} />
+      <AccountData />
     </div>
   );
 }

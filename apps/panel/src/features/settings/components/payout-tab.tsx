@@ -3,6 +3,7 @@
  * account that resale needs. Reads GET /v1/resell/stripe (never cached). When the config has a Stripe
  * publishable key, a verification button starts Stripe's embedded onboarding (loaded lazily, only here);
  * otherwise our sandbox onboarding form sits in the same place. A verified account shows a verified state.
+ * Below, the seller's earnings (GET /v1/resell/earnings, issue 13).
  */
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,7 @@ import { ShieldIcon } from '../../../ui/icons';
 import { connectPayoutAccount, usePayoutAccount } from '../api/payout-account.api';
 import { PAYOUT_COUNTRIES } from '../payout-form.validation';
 import { PayoutSandboxForm } from './payout-sandbox-form';
+import { PayoutEarnings } from './payout-earnings';
 import '../payout.css';
 
 const PayoutStripe = lazy(() => import('./payout-stripe'));
@@ -134,6 +136,7 @@ export function PayoutTab() {
         <p className="muted">{t('payout.subtitle')}</p>
       </header>
       {body}
+      <PayoutEarnings />
     </section>
   );
 }

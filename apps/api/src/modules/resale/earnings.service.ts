@@ -1,0 +1,31 @@
+/**
+ * A seller's earnings for the payout tab (issue 13, item 6; beyond the spec): one entry per sale with
+ * what the seller is owed (the listing price times the quantity; the buyer's service fee is not theirs),
+ * in minor units with its currency, and the payout status.
+ */
+import type { Earning } from '@tp/contract';
+import type { Database } from '../../db/client.js';
+import { currencySymbol } from '../../lib/money.js';
+import { earningsRepository as repo } from './earnings.repository.js';
+
+export function createEarningsService(deps: { database: Database }) {
+  const db = deps.database.db;
+  return {
+    /** GET /resell/earnings: the caller's sales, newest first. */
+    async of(sellerId: number): Promise<Earning[]> {
+      const rows = await repo.ofSeller(db, sellerId);
+      return rows.map(({ payout, order, type, event }) => ({
+        orderId: order.id,
+        name: `${event.name} · ${type.name}`,
+        ticketLogo: type.logo,
+        quantity: order.quantity,
+        amountCents: payout.amountCents,
+        currencyCode: payout.currencyCode,
+        currencySymbol: currencySymbol(payout.currencyCode),
+        soldDate: (order.paidAt ?? payout.createdAt).toISOString(),
+        payoutStatus: payout.status === 'PAID' ? ('PAID' as const) : ('PENDING' as const),
+      }));
+    },
+  };
+}
+export type EarningsService = ReturnType<typeof createEarningsService>;
