@@ -54,7 +54,7 @@ describe('TRUST_PROXY', () => {
 
 describe('per-account limits', () => {
   it('username search counts per signed-in account: a padded Bearer header or a new token is the same bucket', async () => {
-    t = await createTestApp({ seed: true });
+    t = await createTestApp({ seed: true, config: { userSearchesPerMinute: 60 } });
     const { accessToken, refreshToken } = await t.signIn('alice@example.com');
     const search = (authorization: string, remoteAddress = '127.0.0.1') =>
       t.app.inject({ url: '/v1/mobile/users/?username=bob', headers: { authorization }, remoteAddress });

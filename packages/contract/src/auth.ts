@@ -87,6 +87,7 @@ export const profileUpdate = z
       .min(1)
       .max(30)
       .regex(/^[^#\s]+$/)
+      .refine(hasNoNul)
       .optional(),
     phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).nullable().optional(),
     locale: z.enum(['en', 'es']).optional(),
