@@ -45,6 +45,17 @@ afterAll(async () => {
 const PAGES = ['/', '/en/', '/es/', '/r/no-such-listing', '/checkout/en/x/no-such-order', '/dev/mail', '/scanner'];
 
 describe('security headers', () => {
+  it('keeps document-only headers off answers that are not HTML (JSON, assets), but nosniff and CORP on', async () => {
+    for (const url of ['/healthz', '/v1/config', '/public/demo/org-logo.svg']) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-security-policy'], url).toBeUndefined();
+      expect(res.headers['x-frame-options'], url).toBeUndefined();
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
+    }
+  });
+
   it('gives every HTML page a CSP, nosniff and no-referrer, and no HSTS over http', async () => {
     for (const url of PAGES) {
       const res = await t.app.inject({ url });
