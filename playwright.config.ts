@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumArgs, chromiumExecutable } from './e2e/chromium';
 
 /**
  * End-to-end tests in Debian's Chromium against a server started by e2e/global-setup.ts
@@ -16,16 +17,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      executablePath: chromiumExecutable,
+      args: chromiumArgs,
     },
     trace: 'off',
     screenshot: 'only-on-failure',

@@ -7,21 +7,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { baseUrl, hostUrl, signInContext } from './support';
+import { chromiumArgs, chromiumExecutable } from './chromium';
 
 // evil.test resolves to this machine: a real origin outside EMBED_ORIGINS (the loopback site).
 test.use({
   launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      '--host-resolver-rules=MAP evil.test 127.0.0.1',
-    ],
+    executablePath: chromiumExecutable,
+    args: [...chromiumArgs, '--host-resolver-rules=MAP evil.test 127.0.0.1'],
   },
 });
 
