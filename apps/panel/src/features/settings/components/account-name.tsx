@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useUpdateProfile } from '../api/profile-update.api';
@@ -38,7 +37,7 @@ export function AccountName(props: { user: User }) {
       await save.mutateAsync(patch);
       toast.success(t('account.name_saved'));
     } catch (err) {
-      toast.error(translateKey(errorKey(err)));
+      toast.error(t(errorKey(err)));
     }
   });
   const e = formState.errors;

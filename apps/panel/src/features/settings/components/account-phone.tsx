@@ -11,7 +11,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { Modal } from '../../../ui/modal';
@@ -42,7 +41,7 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
     } catch (err) {
       const key = errorKey(err);
       if (key === 'api.profile.email_or_phone_in_use') setError('phoneNumber', { message: key }, { shouldFocus: true });
-      toast.error(translateKey(key));
+      toast.error(t(key));
     }
   });
   const e = formState.errors.phoneNumber;
