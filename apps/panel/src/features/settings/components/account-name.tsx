@@ -12,13 +12,13 @@ import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useUpdateProfile } from '../api/profile-update.api';
+import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
 
 export function AccountName(props: { user: User }) {
   const { t } = useTranslation();
   const id = useId();
-  const save = useUpdateProfile();
+  const save = useSaveProfile();
   const given = props.user.givenName ?? '';
   const family = props.user.familyName ?? '';
   const { register, handleSubmit, formState, control } = useForm<NameForm>({

@@ -15,14 +15,14 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { Modal } from '../../../ui/modal';
 import { PhoneIcon } from '../../../ui/icons';
-import { useUpdateProfile } from '../api/profile-update.api';
+import { useSaveProfile } from '../../../lib/profile';
 import { normalizePhone } from '@tp/contract/profile';
 import { phoneSchema, type PhoneForm } from '../account-validation';
 import { useFormattedPhone } from '../../../lib/phone';
 
 function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const save = useUpdateProfile();
+  const save = useSaveProfile();
   const formId = useId();
   const current = useFormattedPhone(props.current);
   const { register, handleSubmit, formState, control, setError } = useForm<PhoneForm>({
