@@ -281,6 +281,7 @@ test.describe('swap with a real checkout (CHECKOUT_BASE_URL)', () => {
       .click();
     await page.waitForURL((u) => u.origin === baseUrl() && u.searchParams.get('PANEL_TAB') === 'SWAP');
     await expect(page.getByRole('alert').filter({ hasText: 'Your swap is confirmed.' })).toBeVisible();
+    await expectNoRawKeys(page, 'SWAP back from the checkout, confirmed');
     expect(confirmed).toEqual([orderIdentifier]);
     const r = await fetch(`${baseUrl()}/v1/ticket_swap/cancel_swap/${orderIdentifier}`, {
       method: 'POST',
@@ -309,6 +310,7 @@ test.describe('swap with a real checkout (CHECKOUT_BASE_URL)', () => {
     expect((await confirm).status()).toBe(402);
     expect((await cancel).status()).toBe(204);
     await expect(page.getByRole('alert').filter({ hasText: 'The swap was not completed.' })).toBeVisible();
+    await expectNoRawKeys(page, 'SWAP back from the checkout, not paid');
     // Released: confirming it now answers that it is no longer pending.
     const again = await fetch(`${baseUrl()}/v1/ticket_swap/confirm_swap/${orderIdentifier}`, {
       method: 'POST',
