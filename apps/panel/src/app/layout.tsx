@@ -142,7 +142,7 @@ export function Frame(props: { auth: boolean; children: ReactNode }) {
   return (
     <div className={`page ${props.auth ? 'page--auth' : ''}`}>
       {!bare && <Header />}
-      <main className="content" id="main">
+      <main className="content" id="main" tabIndex={-1}>
         {props.children}
       </main>
       {!bare ? (
