@@ -13,7 +13,10 @@ const queryClient = createQueryClient();
 
 // Only the active language's catalogue is fetched (lib/i18n); embedded, the session is restored from the
 // refresh cookie meanwhile (lib/embed-dialog, loaded only there). The app renders once both are done.
-const embedded = embedMode === 'standalone' ? null : import('./lib/embed-dialog').then((m) => m.startEmbedded());
+const embedded =
+  embedMode === 'standalone'
+    ? null
+    : import('./lib/embed-dialog').then((m) => m.startEmbedded()).catch(() => undefined); // signed out, then
 void Promise.all([initI18n(langFromPath(window.location.pathname)), embedded]).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -34,8 +34,8 @@ const HubOverlay = lazy(() =>
   import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
 );
 
-// The side menu of wide screens (spec section 9), loaded only where it shows.
-const SideMenu = lazy(() => import('../features/hub/components/side-menu'));
+// The side menu of wide screens (spec section 9), loaded only where it shows, with the hub's code.
+const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').then((m) => ({ default: m.SideMenu })));
 
 /** The spec's laptop breakpoint and up (section 9: laptop 1025-1440 px and wider): the side menu shows. */
 const WIDE = typeof window !== 'undefined' ? window.matchMedia?.('(min-width: 1025px)') : undefined;

@@ -16,6 +16,9 @@ import { LogoutDialog } from './logout-dialog';
 import { TILES, tileRoute } from '../tiles';
 import '../hub.css';
 
+/** The wide-screen side menu, in this chunk: the app root loads it with the hub's code. */
+export { default as SideMenu } from './side-menu';
+
 export function HubOverlay() {
   const { t } = useTranslation();
   const user = useUser().data;
