@@ -163,6 +163,13 @@ test('with third-party cookies blocked, the holder stays signed in across reload
 
   await signInViaPanel(frame, freshEmail('chips'), { givenName: 'Chip', familyName: 'Partition' });
   await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+  // The inline panel of the same page follows the sign-in (from the shared cookie): off LOGIN, on QR.
+  const inlineUrl = () =>
+    page
+      .frames()
+      .find((f) => f.url().includes('embed=inline'))
+      ?.url() ?? '';
+  await expect.poll(inlineUrl).toMatch(/PANEL_TAB=QR/);
   // The framed panel has no storage of its own here: the session can only be the HttpOnly cookie's.
   const storage = await frame.locator('body').evaluate(() => {
     try {
@@ -182,6 +189,8 @@ test('with third-party cookies blocked, the holder stays signed in across reload
   await frame.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Log out' }).click();
   await frame.getByRole('dialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out' }).click();
   await expect(frame.getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
+  // ... and the logout.
+  await expect.poll(inlineUrl).toMatch(/PANEL_TAB=LOGIN/);
   await page.reload();
   await expect(frame.getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
   await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toHaveCount(0);

@@ -33,7 +33,9 @@ export type PanelToHost =
    * Escape was pressed (in the panel, or forwarded by the host) and no layer of the panel took it (no menu,
    * listbox or dialog was open): the modal itself closes.
    */
-  | { source: typeof EMBED_SOURCE; type: 'escape' };
+  | { source: typeof EMBED_SOURCE; type: 'escape' }
+  /** The holder signed in or out in this frame: the loader tells the page's other frames (`session`). */
+  | { source: typeof EMBED_SOURCE; type: 'session'; signedIn: boolean };
 
 /** Host -> panel. */
 export type HostToPanel =
@@ -51,7 +53,12 @@ export type HostToPanel =
    * Escape pressed on the host's side of the open modal (its close button): the panel closes its innermost
    * layer, or answers `escape` when it has none.
    */
-  | { source: typeof EMBED_SOURCE; type: 'escape' };
+  | { source: typeof EMBED_SOURCE; type: 'escape' }
+  /**
+   * Another frame of the page signed in (this one takes the session from the shared refresh cookie) or out
+   * (this one drops its tokens).
+   */
+  | { source: typeof EMBED_SOURCE; type: 'session'; signedIn: boolean };
 
 /** Type guard for messages of this protocol. */
 export function isPanelMessage(data: unknown): data is PanelToHost | HostToPanel {

@@ -3,7 +3,7 @@
  * overlay, shows the side menu beside signed-in screens on wide screens, and hosts the toasts (top-right, 5 s;
  * spec section 9).
  */
-import { lazy, Suspense, useSyncExternalStore, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from '../lib/routing';
@@ -34,16 +34,8 @@ const HubOverlay = lazy(() =>
   import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
 );
 
-// The side menu of wide screens (spec section 9), loaded only where it shows, with the hub's code.
+// The side menu of wide screens (spec section 9), with the hub's code; its CSS shows it from 1025 px only.
 const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').then((m) => ({ default: m.SideMenu })));
-
-/** The spec's laptop breakpoint and up (section 9: laptop 1025-1440 px and wider): the side menu shows. */
-const WIDE = typeof window !== 'undefined' ? window.matchMedia?.('(min-width: 1025px)') : undefined;
-const onWideChange = (l: () => void) => {
-  WIDE?.addEventListener('change', l);
-  return () => WIDE?.removeEventListener('change', l);
-};
-const useWide = () => useSyncExternalStore(onWideChange, () => WIDE?.matches ?? false);
 
 export function App() {
   useRouteSync();
@@ -51,11 +43,10 @@ export function App() {
   const { t } = useTranslation();
   const { theme } = useTheme();
   const signedIn = useSignedIn();
-  const wide = useWide();
   const Screen = SCREENS[route.tab];
   const auth = AUTH_TABS.includes(route.tab);
   const aside =
-    wide && signedIn && !auth ? (
+    signedIn && !auth ? (
       <Suspense fallback={null}>
         <SideMenu />
       </Suspense>

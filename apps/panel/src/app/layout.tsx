@@ -144,7 +144,7 @@ export function Frame(props: { auth: boolean; aside?: ReactNode; children: React
   const { theme } = useTheme();
   const bare = props.auth && theme === 'dark';
   const main = (
-    <main className="content" id="main" tabIndex={-1}>
+    <main className="content" id="main">
       {props.children}
     </main>
   );

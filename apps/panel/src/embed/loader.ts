@@ -331,6 +331,12 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'escape':
       if (frame === modal) close();
       break;
+    case 'session':
+      // One sign-in for the whole page: the other frames follow (the refresh cookie is shared).
+      for (const other of frames)
+        if (other !== frame && other.ready)
+          send(other, { source: EMBED_SOURCE, type: 'session', signedIn: msg.signedIn });
+      break;
     case 'logout':
       call('onLogout');
       break;

@@ -8,11 +8,16 @@
  *   them prevents the key's default when it closes) asks the loader to close the modal; an Escape the loader
  *   forwards from its own close button goes through the same layers;
  * - the loader's `focus` message moves focus inside: the topmost dialog, else the first focusable element
- *   or the main content.
+ *   or the main content;
+ * - a sign-in or logout in another frame of the page (`session`) is followed: the session from the shared
+ *   cookie, or none.
  */
 import { onHostMessage, postToHost, embedMode } from './host-bridge';
 import { refreshTokens } from './api-client';
-import { storage } from './storage';
+import { clearSession, storage } from './storage';
+import { onSessionChange, sessionChanged } from './session';
+import { AUTH_TABS } from './routing';
+import { navigate } from './use-route';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -20,11 +25,18 @@ const FOCUSABLE =
 /** Moves focus into the panel: its topmost dialog, else its first focusable element (`first`) or `#main`. */
 export function focusInside(first: boolean): void {
   const dialog = Array.from(document.querySelectorAll<HTMLElement>('[role="dialog"]')).pop();
+  const main = document.getElementById('main');
+  if (main && !main.hasAttribute('tabindex')) {
+    // Focusable by script only, and without a ring: nothing to act on, only where reading starts.
+    main.tabIndex = -1;
+    main.style.outline = 'none';
+    main.style.boxShadow = 'none';
+  }
   const target =
     dialog ??
     (first
       ? Array.from(document.querySelectorAll<HTMLElement>(FOCUSABLE)).find((el) => el.getClientRects().length > 0)
-      : document.getElementById('main'));
+      : main);
   target?.focus();
 }
 
@@ -40,6 +52,27 @@ function onEscape(e: KeyboardEvent): void {
  * first route is resolved with it.
  */
 export async function startEmbedded(): Promise<void> {
+  // A sign-in or logout here is told to the page's other frames (through the loader), once per change.
+  let signedIn = Boolean(storage.get('accessToken'));
+  onSessionChange(() => {
+    const now = Boolean(storage.get('accessToken'));
+    if (now !== signedIn) postToHost({ type: 'session', signedIn: now });
+    signedIn = now;
+  });
+  onHostMessage((m) => {
+    if (m.type !== 'session') return;
+    if (!m.signedIn) {
+      clearSession();
+      sessionChanged();
+    } else if (!storage.get('accessToken'))
+      void refreshTokens().then((ok) => {
+        // Off the sign-in steps to the pass, quietly: no hub overlay (and no dialog taking focus) in a frame
+        // the person is not using.
+        const tab = new URLSearchParams(window.location.search).get('PANEL_TAB')?.toUpperCase();
+        if (ok && AUTH_TABS.some((t) => t === tab)) navigate({ tab: 'QR', overlay: null }, { replace: true });
+        sessionChanged();
+      });
+  });
   if (embedMode === 'modal') {
     // On window, after every handler of the document and the React roots has had its turn.
     window.addEventListener('keydown', onEscape);
@@ -52,4 +85,5 @@ export async function startEmbedded(): Promise<void> {
     });
   }
   if (!storage.get('accessToken')) await refreshTokens();
+  signedIn = Boolean(storage.get('accessToken'));
 }

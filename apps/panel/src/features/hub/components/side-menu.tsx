@@ -1,7 +1,8 @@
 /**
  * The side menu of wide screens (spec section 9: side menu 296 px; laptop breakpoint, 1025 px and up): the
- * hub's screens as links beside the content, the current one marked, and logout. Shown by the app root
- * next to every signed-in screen; the HUB overlay still opens from the avatar.
+ * hub's screens as links beside the content, the current one marked, and logout. Rendered by the app root
+ * next to every signed-in screen and shown by its CSS (hub.css) from 1025 px only; the HUB overlay still
+ * opens from the avatar.
  */
 import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
