@@ -3,7 +3,7 @@
  * panel from another site (127.0.0.1): focus moves in and Tab stays inside, Escape closes the innermost
  * layer only, focus returns to the opener, opening adds one host history entry and each screen one more,
  * Back closes the modal and the page stays; and the holder stays signed in across reloads of the host page
- * while Chromium blocks third-party cookies (the Partitioned refresh cookie, decision 010).
+ * while Chromium blocks third-party cookies (the Partitioned refresh cookie, decision 012).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { chromiumArgs, chromiumExecutable } from './chromium';

@@ -172,7 +172,7 @@ export async function buildApp(deps: AppDeps) {
     keyGenerator: ipKey,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
   });
-  // Parses the refresh cookie of the embedded panel (decision 010); no signed cookies.
+  // Parses the refresh cookie of the embedded panel (decision 012); no signed cookies.
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {

@@ -1,5 +1,5 @@
 /**
- * The refresh cookie of the embedded panel (issue 13 point 1, decision 010): set at sign-in and on every
+ * The refresh cookie of the embedded panel (issue 13 point 1, decision 012): set at sign-in and on every
  * refresh (rotated), HttpOnly, Secure, SameSite=None, Partitioned (CHIPS), sent only to /v1/auth/; a
  * refresh by cookie only from the service's own origin (CSRF); cleared at logout and when refused.
  */

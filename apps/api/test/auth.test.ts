@@ -315,7 +315,7 @@ describe('tokens', () => {
     expect((await refresh('nope')).statusCode).toBe(401);
     const malformed = { refreshToken: 5 };
     expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: malformed })).statusCode).toBe(400);
-    // No token in the body and no refresh cookie (decision 010): nothing to refresh.
+    // No token in the body and no refresh cookie (decision 012): nothing to refresh.
     expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: {} })).statusCode).toBe(401);
   });
 });

@@ -23,7 +23,7 @@ export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.str
 
 /**
  * POST /auth/refresh body and response. Without `refreshToken` the server reads the refresh cookie
- * (`tp_refresh`, HttpOnly, Partitioned) instead: the embedded panel's way (decision 010).
+ * (`tp_refresh`, HttpOnly, Partitioned) instead: the embedded panel's way (decision 012).
  */
 export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1).max(200).optional() });
 export const refreshResponse = tokenPair;

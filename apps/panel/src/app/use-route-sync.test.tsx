@@ -26,7 +26,7 @@ afterEach(() => {
 
 /** The root with the router's effects and three screens reading the route, as the panel has. */
 async function mountRoot() {
-  // Embedded, the access token lives in the storage module's memory (lib/storage, decision 010).
+  // Embedded, the access token lives in the storage module's memory (lib/storage, decision 012).
   if (signedIn) (await import('../lib/storage')).storage.set('accessToken', 'token');
   const { useRoute, navigate } = await import('../lib/use-route');
   const { useRouteSync } = await import('./use-route-sync');

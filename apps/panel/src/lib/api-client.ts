@@ -40,7 +40,7 @@ let refreshing: Promise<boolean> | null = null;
 
 /**
  * Exchanges the refresh token once for all waiting requests. Resolves true when a usable token is stored.
- * Embedded, the refresh token is the HttpOnly cookie the API set (decision 010): the body carries none,
+ * Embedded, the refresh token is the HttpOnly cookie the API set (decision 012): the body carries none,
  * and the cookie, shared by every frame of the host page, is always the latest.
  */
 export function refreshTokens(): Promise<boolean> {

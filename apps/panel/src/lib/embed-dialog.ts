@@ -3,7 +3,7 @@
  * loaded only when the panel runs in the loader's iframe (main.tsx imports it on demand, so the standalone
  * first screen does not carry it):
  * - the session comes back from the refresh cookie when this document has no access token (a reload of
- *   the host page; decision 010);
+ *   the host page; decision 012);
  * - in modal mode, Escape that no layer of the panel took (an open menu or listbox, then a dialog: each of
  *   them prevents the key's default when it closes) asks the loader to close the modal; an Escape the loader
  *   forwards from its own close button goes through the same layers;

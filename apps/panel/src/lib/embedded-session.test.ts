@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Embedded (decision 010): the tokens stay out of localStorage, and with no access token in memory the
+ * Embedded (decision 012): the tokens stay out of localStorage, and with no access token in memory the
  * session comes back from the refresh cookie (a body without a token), restored before the first render.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -3,7 +3,7 @@
  * sign-in and the theme mode. All under localStorage with a `tp.` prefix; storage failures
  * (private mode, blocked third-party storage) degrade to memory. Embedded on a host page the tokens
  * stay in this document's memory only: the HttpOnly refresh cookie keeps the session across reloads
- * (decision 010), and no script can read the refresh token.
+ * (decision 012), and no script can read the refresh token.
  */
 import { embedMode } from './host-bridge';
 

@@ -9,7 +9,7 @@ import { perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
 
 /**
- * The refresh cookie (decision 010): the refresh token of the latest sign-in or refresh, HttpOnly,
+ * The refresh cookie (decision 012): the refresh token of the latest sign-in or refresh, HttpOnly,
  * Secure, `SameSite=None; Partitioned` (CHIPS), so the panel embedded on an organiser's site keeps its
  * session across reloads where the browser blocks third-party cookies. Sent only to `/v1/auth/`.
  */
@@ -81,7 +81,7 @@ export function authRoutes(
 
   /*
    * With `refreshToken` in the body (spec section 7), as before. Without it, the refresh cookie is used,
-   * and only for a request from this service's own origin (CSRF, decision 010): a cross-site page can
+   * and only for a request from this service's own origin (CSRF, decision 012): a cross-site page can
    * neither rotate the holder's token nor read the answer (no CORS). Every answer rotates the cookie;
    * a refused cookie is cleared.
    */
