@@ -16,8 +16,6 @@ import { onHostMessage, postToHost, embedMode } from './host-bridge';
 import { refreshTokens } from './api-client';
 import { clearSession, storage } from './storage';
 import { onSessionChange, sessionChanged } from './session';
-import { AUTH_TABS } from './routing';
-import { navigate } from './use-route';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -68,8 +66,14 @@ export async function startEmbedded(): Promise<void> {
       void refreshTokens().then((ok) => {
         // Off the sign-in steps to the pass, quietly: no hub overlay (and no dialog taking focus) in a frame
         // the person is not using.
-        const tab = new URLSearchParams(window.location.search).get('PANEL_TAB')?.toUpperCase();
-        if (ok && AUTH_TABS.some((t) => t === tab)) navigate({ tab: 'QR', overlay: null }, { replace: true });
+        // (The URL is replaced before the re-render that reads it; importing the router here would split the
+        // contract's constants out of the first screen's chunk.)
+        const q = new URLSearchParams(window.location.search);
+        if (ok && ['LOGIN', 'OTP', 'PERSONAL_DATA'].includes(q.get('PANEL_TAB')?.toUpperCase() ?? '')) {
+          q.set('PANEL_TAB', 'QR');
+          q.delete('PANEL_OVERLAY_TAB');
+          window.history.replaceState(window.history.state, '', `${window.location.pathname}?${q.toString()}`);
+        }
         sessionChanged();
       });
   });
