@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyMultipart from '@fastify/multipart';
+import fastifyCookie from '@fastify/cookie';
 import { createLocalStorage } from './providers/storage/storage.provider.js';
 import { createAvatarService } from './modules/profile/avatar.service.js';
 import {
@@ -171,6 +172,8 @@ export async function buildApp(deps: AppDeps) {
     keyGenerator: ipKey,
     errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
   });
+  // Parses the refresh cookie of the embedded panel (decision 012); no signed cookies.
+  await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
     openapi: { info: { title: 'Ticket panel API', version: '1.0.0' }, servers: [{ url: config.publicUrl }] },
@@ -184,6 +187,7 @@ export async function buildApp(deps: AppDeps) {
         auth,
         requireAuth,
         limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
+        cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
       });
       profileRoutes(api, { profile, requireAuth });
       accessRoutes(api, {

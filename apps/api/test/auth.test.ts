@@ -313,6 +313,9 @@ describe('tokens', () => {
 
   it('an unknown refresh token is 401, a malformed body 400', async () => {
     expect((await refresh('nope')).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: {} })).statusCode).toBe(400);
+    const malformed = { refreshToken: 5 };
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: malformed })).statusCode).toBe(400);
+    // No token in the body and no refresh cookie (decision 012): nothing to refresh.
+    expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: {} })).statusCode).toBe(401);
   });
 });

@@ -1,18 +1,23 @@
-/** Boot: language from the path, i18n, query client, host bridge, then the app. */
+/** Boot: language from the path, i18n, query client, host bridge (and the embedded session), then the app. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { initI18n, langFromPath } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
-import { embedMode, postToHost, startEscapeToClose, startHeightReports } from './lib/host-bridge';
+import { embedMode, postToHost, startHeightReports } from './lib/host-bridge';
 import { App } from './app/app';
 import './app/styles.css';
 
 document.documentElement.dataset.embed = embedMode;
 const queryClient = createQueryClient();
 
-// Only the active language's catalogue is fetched (lib/i18n); the app renders once it is in.
-void initI18n(langFromPath(window.location.pathname)).then(() => {
+// Only the active language's catalogue is fetched (lib/i18n); embedded, the session is restored from the
+// refresh cookie meanwhile (lib/embed-dialog, loaded only there). The app renders once both are done.
+const embedded =
+  embedMode === 'standalone'
+    ? null
+    : import('./lib/embed-dialog').then((m) => m.startEmbedded()).catch(() => undefined); // signed out, then
+void Promise.all([initI18n(langFromPath(window.location.pathname)), embedded]).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
@@ -22,5 +27,4 @@ void initI18n(langFromPath(window.location.pathname)).then(() => {
   );
   postToHost({ type: 'ready' });
   startHeightReports();
-  startEscapeToClose();
 });

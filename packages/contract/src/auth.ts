@@ -21,8 +21,11 @@ export const verifyLoginRequest = z.strictObject({
 /** Tokens issued on sign-in. accessToken is a JWT (15 min); refreshToken is opaque. */
 export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });
 
-/** POST /auth/refresh body and response. */
-export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1).max(200) });
+/**
+ * POST /auth/refresh body and response. Without `refreshToken` the server reads the refresh cookie
+ * (`tp_refresh`, HttpOnly, Partitioned) instead: the embedded panel's way (decision 012).
+ */
+export const refreshRequest = z.strictObject({ refreshToken: z.string().min(1).max(200).optional() });
 export const refreshResponse = tokenPair;
 
 /** The User entity (spec section 3) as returned by GET /auth/me. */

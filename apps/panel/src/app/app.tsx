@@ -1,6 +1,7 @@
 /**
  * The panel root: runs the router's effects (useRouteSync, once), routes PANEL_TAB to a lazily loaded screen inside the frame, opens the HUB
- * overlay, and hosts the toasts (top-right, 5 s; spec section 9).
+ * overlay, shows the side menu beside signed-in screens on wide screens, and hosts the toasts (top-right, 5 s;
+ * spec section 9).
  */
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,7 @@ import { Frame } from './layout';
 import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
 import { Toasts } from '../lib/toast';
+import { useSignedIn } from '../lib/session';
 
 const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   LOGIN: lazy(() => import('../features/auth/components/login-screen')),
@@ -32,16 +34,26 @@ const HubOverlay = lazy(() =>
   import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
 );
 
+// The side menu of wide screens (spec section 9), with the hub's code; its CSS shows it from 1025 px only.
+const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').then((m) => ({ default: m.SideMenu })));
+
 export function App() {
   useRouteSync();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();
+  const signedIn = useSignedIn();
   const Screen = SCREENS[route.tab];
   const auth = AUTH_TABS.includes(route.tab);
+  const aside =
+    signedIn && !auth ? (
+      <Suspense fallback={null}>
+        <SideMenu />
+      </Suspense>
+    ) : null;
   return (
     <>
-      <Frame auth={auth}>
+      <Frame auth={auth} aside={aside}>
         <Suspense fallback={<Loading label={t('common.loading')} />}>
           <Screen key={route.tab} />
         </Suspense>

@@ -135,23 +135,31 @@ export function Footer() {
   );
 }
 
-/** Light theme: the auth card inside the page with header and footer; dark theme: only the card. */
-export function Frame(props: { auth: boolean; children: ReactNode }) {
+/**
+ * The page (spec section 2 Layout): header, content column, footer. The light theme shows the auth card
+ * inside the page with header and footer; the dark theme shows only the card. `aside`: the side menu of
+ * wide screens, beside the content.
+ */
+export function Frame(props: { auth: boolean; aside?: ReactNode; children: ReactNode }) {
   const { theme } = useTheme();
   const bare = props.auth && theme === 'dark';
+  const main = (
+    <main className="content" id="main">
+      {props.children}
+    </main>
+  );
   return (
     <div className={`page ${props.auth ? 'page--auth' : ''}`}>
       {!bare && <Header />}
-      <main className="content" id="main">
-        {props.children}
-      </main>
-      {!bare ? (
-        <Footer />
-      ) : (
-        <div className="bare-footer">
-          <Footer />
+      {props.aside ? (
+        <div className="page__body">
+          {props.aside}
+          {main}
         </div>
+      ) : (
+        main
       )}
+      {!bare && <Footer />}
     </div>
   );
 }

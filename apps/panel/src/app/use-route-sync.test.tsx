@@ -10,8 +10,9 @@ import { renderPanel } from '../test/render';
 const HOST = 'http://host.test';
 let scrollTo: MockInstance<typeof window.scrollTo>;
 
+let signedIn = true;
 beforeEach(() => {
-  localStorage.setItem('tp.accessToken', 'token');
+  signedIn = true;
   // The bridge reads its embed mode from the URL once, at import: embed the panel, then import.
   window.history.replaceState(null, '', `/en/?embed=modal&hostOrigin=${encodeURIComponent(HOST)}&PANEL_TAB=QR`);
   vi.resetModules();
@@ -25,6 +26,8 @@ afterEach(() => {
 
 /** The root with the router's effects and three screens reading the route, as the panel has. */
 async function mountRoot() {
+  // Embedded, the access token lives in the storage module's memory (lib/storage, decision 012).
+  if (signedIn) (await import('../lib/storage')).storage.set('accessToken', 'token');
   const { useRoute, navigate } = await import('../lib/use-route');
   const { useRouteSync } = await import('./use-route-sync');
   const Reader = () => <span>{useRoute().tab}</span>;
@@ -72,11 +75,40 @@ describe('useRouteSync', () => {
   });
 
   it('writes a redirect of the routing rules into the URL once, without a history entry', async () => {
-    localStorage.clear();
+    signedIn = false;
     const { push, replace, view } = await mountRoot();
     expect(view.getAllByText('LOGIN')).toHaveLength(3);
     expect(replace).toHaveBeenCalledTimes(1);
     expect(String(replace.mock.calls[0][2])).toContain('PANEL_TAB=LOGIN');
     expect(push).not.toHaveBeenCalled();
+  });
+
+  it('replaces the entry when the host says so (reopening the modal: opening added the entry)', async () => {
+    const { push, replace, view } = await mountRoot();
+    replace.mockClear();
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: HOST,
+          source: window.parent,
+          data: { source: EMBED_SOURCE, type: 'navigate', params: { PANEL_TAB: 'MY_TICKET' }, replace: true },
+        }),
+      );
+    });
+    expect(push).not.toHaveBeenCalled();
+    expect(replace).toHaveBeenCalledTimes(1);
+    expect(view.getAllByText('MY_TICKET')).toHaveLength(3);
+  });
+
+  it('counts the entries it pushed (what the host goes back on close) and pushes nothing for the same URL', async () => {
+    const { navigate, push } = await mountRoot();
+    const { routeDepth } = await import('../lib/use-route');
+    expect(routeDepth()).toBe(0);
+    act(() => navigate({ tab: 'SETTINGS' }));
+    act(() => navigate({ tab: 'MY_TICKET' }));
+    act(() => navigate({ tab: 'MY_TICKET' }));
+    act(() => navigate({ overlay: 'HUB' }, { replace: true }));
+    expect(push).toHaveBeenCalledTimes(2);
+    expect(routeDepth()).toBe(2);
   });
 });

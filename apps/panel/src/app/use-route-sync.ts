@@ -1,12 +1,14 @@
 /**
  * The router's effects, in one place, mounted once at the root (`App`): a redirect of the routing
  * rules is written into the URL (replace, no history entry), a tab change scrolls to the top, every
- * route change is mirrored to the host page, and the host's `navigate` messages (embed protocol,
- * packages/contract/src/embed.ts) become one navigation each, so one navigation is one history entry.
+ * route change is mirrored to the host page (with the history depth, so the loader can go back past the
+ * modal's entries when it closes), and the host's `navigate` messages (embed protocol,
+ * packages/contract/src/embed.ts) become one navigation each (a replacement when the host says so: reopening
+ * the modal), so one navigation is one history entry.
  */
 import { useEffect } from 'react';
 import type { Route } from '../lib/routing';
-import { navigate, useResolvedRoute } from '../lib/use-route';
+import { navigate, routeDepth, useResolvedRoute } from '../lib/use-route';
 import { onHostNavigate, postToHost } from '../lib/host-bridge';
 
 export function useRouteSync(): void {
@@ -26,17 +28,21 @@ export function useRouteSync(): void {
         USER_TICKET_ID: route.userTicketId ?? undefined,
         SETTINGS_TAB: route.settingsTab ?? undefined,
       },
+      depth: routeDepth(),
     });
   }, [route.tab, route.overlay, route.userTicketId, route.settingsTab]);
   useEffect(
     () =>
-      onHostNavigate((p) =>
-        navigate({
-          tab: (p.PANEL_TAB as Route['tab'] | undefined) ?? null,
-          overlay: (p.PANEL_OVERLAY_TAB as Route['overlay'] | undefined) ?? null,
-          userTicketId: p.USER_TICKET_ID ?? null,
-          settingsTab: p.SETTINGS_TAB ?? null,
-        } as Partial<Route>),
+      onHostNavigate((p, replace) =>
+        navigate(
+          {
+            tab: (p.PANEL_TAB as Route['tab'] | undefined) ?? null,
+            overlay: (p.PANEL_OVERLAY_TAB as Route['overlay'] | undefined) ?? null,
+            userTicketId: p.USER_TICKET_ID ?? null,
+            settingsTab: p.SETTINGS_TAB ?? null,
+          } as Partial<Route>,
+          { replace },
+        ),
       ),
     [],
   );

@@ -10,6 +10,13 @@
  *   global function) are called when the panel closes or the person logs out; the same moments are
  *   dispatched as `ticketpanel:close` / `ticketpanel:logout` DOM events on `window`.
  *
+ * The open modal is a dialog (issue 13 point 1): focus moves into the panel, Tab and Shift+Tab stay
+ * between the panel and the close button (sentinels around them), the rest of the host page is `inert`
+ * and `aria-hidden`, Escape closes the innermost layer only (the panel says when it had none to close), and
+ * focus returns to the opener. Opening adds one entry to the host's history, so Back closes the modal and
+ * never leaves the page; screens inside add one entry each (the iframe's, in the joint session history);
+ * closing it from its own controls goes back past all of them, so Back afterwards does not land on them.
+ *
  * The panel document runs in an iframe from the panel origin, so its tokens stay out of the host
  * page's reach. Messages are accepted only from that origin and that iframe (embed protocol in
  * packages/contract/src/embed.ts). The panel's route is mirrored into the host URL
@@ -30,7 +37,18 @@ interface Frame {
   iframe: HTMLIFrameElement;
   mode: 'modal' | 'inline';
   container: HTMLElement;
+  /** The panel said `ready`: it listens for messages. */
+  ready?: boolean;
+  /** Focus it once ready (the modal opened before its document loaded). */
+  focusWhenReady?: boolean;
+  /** History entries the panel has pushed (its last `route` message). */
+  depth?: number;
+  /** The modal's close button. */
+  closeButton?: HTMLButtonElement;
 }
+
+/** The host history entry opening the modal added carries this key in its state. */
+const OPEN_STATE = 'ticketPanelOpen';
 
 const script = document.currentScript as HTMLScriptElement | null;
 const panelOrigin = new URL(script?.src ?? window.location.href).origin;
@@ -42,6 +60,10 @@ const frames = new Set<Frame>();
 let modal: Frame | null = null;
 let parked: Frame | null = null;
 let savedOverflow: string | null = null;
+/** Where focus was when the modal opened; it returns there on close. */
+let opener: HTMLElement | null = null;
+/** Elements made inert while the modal is open, with their former aria-hidden, to restore. */
+let hidden: { el: Element; ariaHidden: string | null }[] = [];
 
 function toParams(o: OpenOptions = {}): SyncedParams {
   const p: SyncedParams = {};
@@ -109,32 +131,83 @@ function call(name: 'onClose' | 'onLogout'): void {
     }
 }
 
-function navigateFrame(frame: Frame, params: SyncedParams): void {
-  const msg: HostToPanel = { source: EMBED_SOURCE, type: 'navigate', params };
+function send(frame: Frame, msg: HostToPanel): void {
   frame.iframe.contentWindow?.postMessage(msg, panelOrigin);
 }
 
-function show(frame: Frame): void {
-  modal = frame;
-  lockScroll(true);
-  document.addEventListener('keydown', onKey);
-  frame.iframe.focus();
+function navigateFrame(frame: Frame, params: SyncedParams, replace = false): void {
+  send(frame, { source: EMBED_SOURCE, type: 'navigate', params, replace });
 }
 
-function open(options: OpenOptions = {}): void {
+/** Moves focus into the panel (once its document listens); `first`: its first focusable element. */
+function focusPanel(frame: Frame, first = false): void {
+  frame.iframe.focus();
+  if (frame.ready) send(frame, { source: EMBED_SOURCE, type: 'focus', first });
+  else frame.focusWhenReady = true;
+}
+
+/** Makes everything on the host page but the modal inert and hidden from assistive technology. */
+function hideRest(keep: HTMLElement): void {
+  for (const el of Array.from(document.body.children)) {
+    if (el === keep || el.hasAttribute('inert') || el.tagName === 'SCRIPT') continue;
+    hidden.push({ el, ariaHidden: el.getAttribute('aria-hidden') });
+    el.setAttribute('inert', '');
+    el.setAttribute('aria-hidden', 'true');
+  }
+}
+
+function showRest(): void {
+  for (const { el, ariaHidden } of hidden) {
+    el.removeAttribute('inert');
+    if (ariaHidden === null) el.removeAttribute('aria-hidden');
+    else el.setAttribute('aria-hidden', ariaHidden);
+  }
+  hidden = [];
+}
+
+/** Adds the host history entry of an open modal (Back closes it), with the URL the panel will mirror. */
+function pushOpenEntry(params: SyncedParams): void {
+  const url = new URL(window.location.href);
+  for (const k of SYNCED_PARAMS) url.searchParams.delete(k);
+  const base = url.href;
+  for (const [k, v] of Object.entries(params)) if (v) url.searchParams.set(k, v);
+  // A host link (or a reload) that opened the panel at load: its entry becomes the page without the panel.
+  const state = { ...(window.history.state as Record<string, unknown> | null) };
+  if (base !== window.location.href || state[OPEN_STATE]) {
+    delete state[OPEN_STATE];
+    window.history.replaceState(state, '', base);
+  }
+  window.history.pushState({ ...state, [OPEN_STATE]: true }, '', url.href);
+}
+
+function show(frame: Frame, from: Element | null): void {
+  modal = frame;
+  opener = from instanceof HTMLElement && !frame.container.contains(from) ? from : null;
+  frame.container.style.display = '';
+  lockScroll(true);
+  hideRest(frame.container);
+  document.addEventListener('keydown', onKey);
+  focusPanel(frame);
+}
+
+/**
+ * Opens the modal (or, open, moves the panel to `options`' screen: one history entry, the panel's).
+ * `from`: the element focus returns to on close (default: the focused element).
+ */
+function open(options: OpenOptions = {}, from: Element | null = document.activeElement): void {
   const params = toParams(options);
   if (modal) {
     navigateFrame(modal, params);
     return;
   }
+  pushOpenEntry(params);
   if (parked) {
-    // Reopen the same document: where the browser blocks third-party storage the session lives
-    // only in that document's memory.
+    // Reopen the same document: its session and caches are still there. Opening added the one
+    // history entry: the panel replaces its own.
     const frame = parked;
     parked = null;
-    frame.container.style.display = '';
-    navigateFrame(frame, Object.keys(params).length ? params : { PANEL_TAB: 'QR' });
-    show(frame);
+    navigateFrame(frame, Object.keys(params).length ? params : { PANEL_TAB: 'QR' }, true);
+    show(frame, from);
     return;
   }
   const host = document.createElement('div');
@@ -143,11 +216,12 @@ function open(options: OpenOptions = {}): void {
   const style = document.createElement('style');
   style.textContent = `:host{all:initial}
 .backdrop{position:fixed;inset:0;z-index:2147483000;background:rgba(10,12,16,.6);display:flex;flex-direction:column;align-items:center;padding:12px 24px 24px}
-.bar{width:100%;max-width:720px;display:flex;justify-content:flex-end;padding-bottom:8px}
+.bar{order:-1;width:100%;max-width:720px;display:flex;justify-content:flex-end;padding-bottom:8px}
 .box{width:100%;max-width:720px;flex:1;max-height:860px;border-radius:18px;overflow:hidden;background:#fff;box-shadow:0 24px 64px rgba(0,0,0,.35)}
 @media (max-width:480.99px){.backdrop{padding:8px 0 0}.bar{padding:0 8px 8px}.box{max-height:none;border-radius:16px 16px 0 0}}
 .x{width:40px;height:40px;border-radius:50%;border:0;background:rgba(255,255,255,.92);color:#14161a;font:24px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25)}
-.x:focus-visible{outline:3px solid #3b5bfd;outline-offset:2px}`;
+.x:focus-visible{outline:3px solid #3b5bfd;outline-offset:2px}
+.trap{position:absolute;width:1px;height:1px;overflow:hidden}`;
   const backdrop = document.createElement('div');
   backdrop.className = 'backdrop';
   backdrop.setAttribute('role', 'dialog');
@@ -166,31 +240,70 @@ function open(options: OpenOptions = {}): void {
   bar.append(x);
   const iframe = makeIframe(params, 'modal');
   box.append(iframe);
-  backdrop.append(bar, box);
+  // Tab order: the panel, then the close button (shown above it), between two sentinels that send focus
+  // round: Tab past the close button goes to the panel's first element, Shift+Tab before the panel to the button.
+  const sentinel = (onFocus: () => void) => {
+    const s = document.createElement('span');
+    s.className = 'trap';
+    s.tabIndex = 0;
+    s.addEventListener('focus', onFocus);
+    return s;
+  };
+  const frame: Frame = { iframe, mode: 'modal', container: host, closeButton: x };
+  backdrop.append(
+    sentinel(() => x.focus()),
+    box,
+    bar,
+    sentinel(() => focusPanel(frame, true)),
+  );
   backdrop.addEventListener('mousedown', (e) => {
     if (e.target === backdrop) close();
   });
   root.append(style, backdrop);
   document.body.append(host);
-  const frame: Frame = { iframe, mode: 'modal', container: host };
   frames.add(frame);
-  show(frame);
+  show(frame, from);
 }
 
+/** Escape on the host's side of the open modal: the panel closes its innermost layer, or answers `escape`. */
 function onKey(e: KeyboardEvent): void {
-  if (e.key === 'Escape' && modal) close();
+  if (e.key !== 'Escape' || !modal) return;
+  e.preventDefault();
+  if (modal.ready) send(modal, { source: EMBED_SOURCE, type: 'escape' });
+  else close();
 }
 
-function close(): void {
+/**
+ * Closes the modal. From its own controls (`viaHistory` false) it also goes back past the history entries
+ * of the open modal (the panel's screens and the opening), so Back afterwards stays on the page as it was.
+ */
+function close(viaHistory = false): void {
   if (!modal) return;
-  modal.container.style.display = 'none';
-  parked = modal;
+  const frame = modal;
+  frame.container.style.display = 'none';
+  parked = frame;
   modal = null;
   document.removeEventListener('keydown', onKey);
+  showRest();
   lockScroll(false);
-  syncHostUrl(null);
+  if (!viaHistory && (window.history.state as Record<string, unknown> | null)?.[OPEN_STATE])
+    window.history.go(-((frame.depth ?? 0) + 1));
+  else syncHostUrl(null);
+  if (opener?.isConnected) opener.focus();
+  opener = null;
   call('onClose');
 }
+
+// Back past the entry opening added closes the modal; Forward onto it opens it again on that screen.
+window.addEventListener('popstate', (e) => {
+  const isOpenEntry = Boolean((e.state as Record<string, unknown> | null)?.[OPEN_STATE]);
+  if (modal && !isOpenEntry) close(true);
+  else if (!modal && isOpenEntry && parked) {
+    const frame = parked;
+    parked = null;
+    show(frame, document.activeElement);
+  }
+});
 
 function mount(element: HTMLElement | string, options: OpenOptions = {}): void {
   const el = typeof element === 'string' ? document.querySelector<HTMLElement>(element) : element;
@@ -206,9 +319,23 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (!frame) return;
   const msg = event.data;
   switch (msg.type) {
+    case 'ready':
+      frame.ready = true;
+      if (frame.focusWhenReady && frame === modal) focusPanel(frame);
+      frame.focusWhenReady = false;
+      break;
     case 'close':
       if (frame === modal) close();
       else if (frame.mode === 'inline') call('onClose');
+      break;
+    case 'escape':
+      if (frame === modal) close();
+      break;
+    case 'session':
+      // One sign-in for the whole page: the other frames follow (the refresh cookie is shared).
+      for (const other of frames)
+        if (other !== frame && other.ready)
+          send(other, { source: EMBED_SOURCE, type: 'session', signedIn: msg.signedIn });
       break;
     case 'logout':
       call('onLogout');
@@ -220,6 +347,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       if (frame.mode === 'inline') lockScroll(msg.locked);
       break;
     case 'route':
+      frame.depth = msg.depth ?? 0;
       if (frame === modal) syncHostUrl(msg.params);
       break;
     default:
@@ -231,13 +359,13 @@ document.addEventListener('click', (e) => {
   const trigger = (e.target as Element | null)?.closest?.('[data-ticket-panel-open]');
   if (!trigger) return;
   e.preventDefault();
-  open({ tab: trigger.getAttribute('data-ticket-panel-open') || undefined });
+  open({ tab: trigger.getAttribute('data-ticket-panel-open') || undefined }, trigger);
 });
 
 /** The loader's public API, on `window.TicketPanel`. */
 const api = {
-  open,
-  close,
+  open: (options?: OpenOptions) => open(options),
+  close: () => close(),
   mount,
   onClose: null as null | (() => void),
   onLogout: null as null | (() => void),

@@ -6,6 +6,7 @@
  * page reloads. Failures throw ApiError whose `message` is a server message key or `request_failed`.
  */
 import { storage, clearSession } from './storage';
+import { embedMode } from './host-bridge';
 
 export const API_BASE = '/v1';
 const TIMEOUT_MS = 20_000;
@@ -37,16 +38,21 @@ export const clientHooks = {
 
 let refreshing: Promise<boolean> | null = null;
 
-/** Exchanges the refresh token once for all waiting requests. Resolves true when a usable token is stored. */
+/**
+ * Exchanges the refresh token once for all waiting requests. Resolves true when a usable token is stored.
+ * Embedded, the refresh token is the HttpOnly cookie the API set (decision 012): the body carries none,
+ * and the cookie, shared by every frame of the host page, is always the latest.
+ */
 export function refreshTokens(): Promise<boolean> {
   refreshing ??= (async () => {
-    const used = storage.get('refreshToken');
-    if (!used) return false;
+    const embedded = embedMode !== 'standalone';
+    const used = storage.get('refreshToken'); // null when embedded
+    if (!used && !embedded) return false;
     try {
       const res = await clientHooks.fetch(`${API_BASE}/auth/refresh`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ refreshToken: used }),
+        body: JSON.stringify(used ? { refreshToken: used } : {}),
       });
       if (res.ok) {
         const tokens = (await res.json()) as { accessToken: string; refreshToken: string };

@@ -3,7 +3,13 @@
  * runs in the loader's iframe (`embed` query parameter): messages go only to `hostOrigin`, and
  * messages are accepted only from that origin and the parent window. Standalone it does nothing.
  */
-import { EMBED_SOURCE, isPanelMessage, type PanelToHost, type SyncedParams } from '@tp/contract/embed';
+import {
+  EMBED_SOURCE,
+  isPanelMessage,
+  type HostToPanel,
+  type PanelToHost,
+  type SyncedParams,
+} from '@tp/contract/embed';
 
 type Outgoing = PanelToHost extends infer M ? (M extends { source: string } ? Omit<M, 'source'> : never) : never;
 
@@ -30,15 +36,22 @@ export function postToHost(message: Outgoing): void {
   window.parent.postMessage({ source: EMBED_SOURCE, ...message }, hostOrigin);
 }
 
-/** Listens for `navigate` messages from the host. Returns an unsubscribe function. */
-export function onHostNavigate(handler: (params: SyncedParams) => void): () => void {
+/** Listens for the host's messages (only from `hostOrigin` and the parent window). Returns an unsubscribe function. */
+export function onHostMessage(handler: (message: HostToPanel) => void): () => void {
   if (embedMode === 'standalone') return () => undefined;
   const listener = (event: MessageEvent) => {
     if (event.origin !== hostOrigin || event.source !== window.parent || !isPanelMessage(event.data)) return;
-    if (event.data.type === 'navigate') handler(event.data.params);
+    handler(event.data as HostToPanel);
   };
   window.addEventListener('message', listener);
   return () => window.removeEventListener('message', listener);
+}
+
+/** Listens for `navigate` messages from the host. Returns an unsubscribe function. */
+export function onHostNavigate(handler: (params: SyncedParams, replace: boolean) => void): () => void {
+  return onHostMessage((m) => {
+    if (m.type === 'navigate') handler(m.params, m.replace === true);
+  });
 }
 
 /**
@@ -62,12 +75,4 @@ export function startHeightReports(): void {
 /** Asks the host to close the panel (standalone: nothing to close). */
 export function closePanel(): void {
   postToHost({ type: 'close' });
-}
-
-/** In modal mode, Escape with no dialog of the panel's own open asks the host to close the panel. */
-export function startEscapeToClose(): void {
-  if (embedMode !== 'modal') return;
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && !document.querySelector('[role="dialog"]')) closePanel();
-  });
 }

@@ -38,3 +38,8 @@ export function endSession(): void {
   clearSession();
   emit();
 }
+
+/** Re-renders what depends on the sign-in state after a change made elsewhere (another frame's session). */
+export const sessionChanged = emit;
+/** Calls `l` on every sign-in, sign-out or session change; returns the unsubscribe function. */
+export const onSessionChange = subscribe;

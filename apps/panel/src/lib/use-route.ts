@@ -17,12 +17,26 @@ const subscribe = (l: () => void) => {
   };
 };
 
-/** Changes the route: `patch` keys present are set (null removes). Pushes history unless `replace`. */
+/**
+ * How many history entries the panel has pushed since this document loaded, to reach the current one
+ * (kept in `history.state`): the embed loader goes back that many when the modal closes (embed protocol).
+ */
+export function routeDepth(): number {
+  const depth = (window.history.state as { depth?: unknown } | null)?.depth;
+  return typeof depth === 'number' ? depth : 0;
+}
+
+/**
+ * Changes the route: `patch` keys present are set (null removes). Pushes one history entry unless
+ * `replace` or the URL does not change.
+ */
 export function navigate(patch: Partial<Route>, opts: { replace?: boolean } = {}): void {
   const next = routeToSearch(patch, new URLSearchParams(window.location.search));
   const url = `${window.location.pathname}?${next.toString()}`;
-  if (opts.replace) window.history.replaceState(null, '', url);
-  else window.history.pushState(null, '', url);
+  const depth = routeDepth();
+  if (opts.replace || url === `${window.location.pathname}${window.location.search}`)
+    window.history.replaceState({ depth }, '', url);
+  else window.history.pushState({ depth: depth + 1 }, '', url);
   emit();
 }
 

@@ -27,9 +27,12 @@ export function Modal(props: {
     document.body.style.overflow = 'hidden';
     postToHost({ type: 'scroll-lock', locked: true });
     const onKey = (e: KeyboardEvent) => {
-      // Only the topmost dialog closes.
+      // Only the topmost dialog closes, and only when no inner layer (an open menu or listbox, which
+      // prevents the default) took the key; taking it, it tells the embed loader not to close the modal.
       const top = Array.from(document.querySelectorAll('[role="dialog"]')).pop();
-      if (e.key === 'Escape' && top === ref.current) onClose();
+      if (e.key !== 'Escape' || e.defaultPrevented || top !== ref.current) return;
+      e.preventDefault();
+      onClose();
     };
     document.addEventListener('keydown', onKey);
     return () => {

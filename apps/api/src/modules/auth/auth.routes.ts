@@ -1,14 +1,61 @@
 /** Routes of spec section 7 under /auth: sign-in, code verification, refresh, logout. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CookieSerializeOptions } from '@fastify/cookie';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
+import { AppError } from '../../lib/app-error.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
 
+/**
+ * The refresh cookie (decision 012): the refresh token of the latest sign-in or refresh, HttpOnly,
+ * Secure, `SameSite=None; Partitioned` (CHIPS), so the panel embedded on an organiser's site keeps its
+ * session across reloads where the browser blocks third-party cookies. Sent only to `/v1/auth/`.
+ */
+export const REFRESH_COOKIE = 'tp_refresh';
+
+export interface RefreshCookieConfig {
+  /** Lifetime of the cookie, seconds (the refresh token's absolute lifetime). */
+  maxAgeSeconds: number;
+  /** This service's public origin (`PUBLIC_URL`): the only page origin allowed to refresh by cookie. */
+  publicOrigin: string;
+}
+
+function cookieOptions(maxAgeSeconds?: number): CookieSerializeOptions {
+  return {
+    path: '/v1/auth/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'none',
+    partitioned: true,
+    ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
+  };
+}
+
+/**
+ * True when the request was made by a page of this service's own origin (the panel document, which the
+ * embed loader frames from here): `Origin` equal to `PUBLIC_URL`'s origin or to the request's own origin.
+ * Browsers always send `Origin` on a cross-origin or POST fetch, and a page cannot forge it.
+ */
+function fromOwnOrigin(req: FastifyRequest, publicOrigin: string): boolean {
+  const origin = req.headers.origin;
+  return Boolean(origin) && (origin === publicOrigin || origin === `${req.protocol}://${req.host}`);
+}
+
 export function authRoutes(
   app: App,
-  deps: { auth: AuthService; requireAuth: PreHandler; limits: { request: number; verify: number } },
+  deps: {
+    auth: AuthService;
+    requireAuth: PreHandler;
+    limits: { request: number; verify: number };
+    cookie: RefreshCookieConfig;
+  },
 ) {
+  const setRefreshCookie = (reply: FastifyReply, refreshToken: string) =>
+    reply.setCookie(REFRESH_COOKIE, refreshToken, cookieOptions(deps.cookie.maxAgeSeconds));
+  const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions());
+
   app.post(
     '/auth/signInOrRegisterAndSignIn',
     {
@@ -25,20 +72,44 @@ export function authRoutes(
       config: perIpPerMinute(deps.limits.verify),
       schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
     },
-    async (req) => deps.auth.verifyCode(req.body),
+    async (req, reply) => {
+      const tokens = await deps.auth.verifyCode(req.body);
+      setRefreshCookie(reply, tokens.refreshToken);
+      return tokens;
+    },
   );
 
+  /*
+   * With `refreshToken` in the body (spec section 7), as before. Without it, the refresh cookie is used,
+   * and only for a request from this service's own origin (CSRF, decision 012): a cross-site page can
+   * neither rotate the holder's token nor read the answer (no CORS). Every answer rotates the cookie;
+   * a refused cookie is cleared.
+   */
   app.post(
     '/auth/refresh',
     {
       config: perIpPerMinute(deps.limits.verify),
       schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
     },
-    async (req) => deps.auth.refresh(req.body.refreshToken),
+    async (req, reply) => {
+      const fromBody = req.body.refreshToken;
+      const fromCookie = fromOwnOrigin(req, deps.cookie.publicOrigin) ? req.cookies[REFRESH_COOKIE] : undefined;
+      const refreshToken = fromBody ?? fromCookie;
+      if (!refreshToken) throw new AppError('api.auth.token_not_authorized');
+      try {
+        const tokens = await deps.auth.refresh(refreshToken);
+        setRefreshCookie(reply, tokens.refreshToken);
+        return tokens;
+      } catch (err) {
+        if (!fromBody) clearRefreshCookie(reply);
+        throw err;
+      }
+    },
   );
 
   app.get('/auth/logout', { preHandler: deps.requireAuth, schema: { tags: ['auth'] } }, async (req, reply) => {
     await deps.auth.logout(req.auth.sessionId);
+    clearRefreshCookie(reply);
     return reply.code(204).send();
   });
 }

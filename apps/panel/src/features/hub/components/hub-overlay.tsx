@@ -3,39 +3,21 @@
  * tiles for My QR Code, My Tickets, Gift, Swap, Resell, Redeem, Settings and Logout; the help centre
  * link (config helpCenterUrl) and a get-the-app prompt (config appUrl). Every tile opens its screen.
  */
-import { useState, type ComponentType } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PanelTab } from '@tp/contract';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { assetUrl } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Avatar } from '../../../ui/avatar';
 import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';
-import {
-  GiftIcon,
-  HelpIcon,
-  LogoutIcon,
-  PhoneIcon,
-  QrIcon,
-  RedeemIcon,
-  ResellIcon,
-  SettingsIcon,
-  SwapIcon,
-  TicketIcon,
-} from '../../../ui/icons';
+import { HelpIcon, LogoutIcon, PhoneIcon } from '../../../ui/icons';
 import { LogoutDialog } from './logout-dialog';
+import { TILES, tileRoute } from '../tiles';
 import '../hub.css';
 
-const TILES: { tab: PanelTab; key: string; Icon: ComponentType }[] = [
-  { tab: 'QR', key: 'hub.my_qr', Icon: QrIcon },
-  { tab: 'MY_TICKET', key: 'hub.my_tickets', Icon: TicketIcon },
-  { tab: 'GIFT', key: 'hub.gift', Icon: GiftIcon },
-  { tab: 'SWAP', key: 'hub.swap', Icon: SwapIcon },
-  { tab: 'RESELL', key: 'hub.resell', Icon: ResellIcon },
-  { tab: 'REDEEM', key: 'hub.redeem', Icon: RedeemIcon },
-  { tab: 'SETTINGS', key: 'hub.settings', Icon: SettingsIcon },
-];
+/** The wide-screen side menu, in this chunk: the app root loads it with the hub's code. */
+export { default as SideMenu } from './side-menu';
 
 export function HubOverlay() {
   const { t } = useTranslation();
@@ -71,9 +53,7 @@ export function HubOverlay() {
                   type="button"
                   className="hub-tile"
                   aria-current={route.tab === tab ? 'page' : undefined}
-                  onClick={() =>
-                    navigate({ tab, overlay: null, userTicketId: null, ticketName: null, settingsTab: null })
-                  }
+                  onClick={() => navigate(tileRoute(tab))}
                 >
                   <Icon />
                   <span>{t(key)}</span>
