@@ -82,7 +82,7 @@ describe('back from the checkout', () => {
   });
 
   it('a downgrade the checkout already confirmed: done, and says the difference was not refunded', async () => {
-    rememberSwap({
+    leaveForCheckout({
       ...upgrade,
       swapType: 'DOWNGRADE',
       count: 1,

@@ -38,7 +38,19 @@ describe('my tickets, empty', () => {
   it('past: says so and leads back to the upcoming tab', async () => {
     fakeApi((r) =>
       jsonResponse(
-        r.path.endsWith('UPCOMING') ? [{ userTicketId: 1, ticketName: 'GA', eventName: 'Fest', benefits: [] }] : [],
+        r.path.endsWith('UPCOMING')
+          ? [
+              {
+                userTicketId: 1,
+                ticketName: 'GA',
+                eventName: 'Fest',
+                eventStartDateTime: '2030-01-01T20:00:00Z',
+                eventEndDateTime: '2030-01-01T23:00:00Z',
+                eventTimeZone: 'UTC',
+                benefits: [],
+              },
+            ]
+          : [],
       ),
     );
     renderPanel(<MyTicketsScreen />, { search: 'PANEL_TAB=MY_TICKET', data: [[queryKeys.config, config]] });
