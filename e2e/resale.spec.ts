@@ -103,6 +103,8 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   await priceAndList(bob, '150', 'NZ$165.00');
   const summary = bob.getByText('Your ticket is now listed for resale!');
   await expect(summary).toBeVisible();
+  // The success screen's heading takes the focus (issue 13).
+  await expect(bob.getByRole('heading', { name: 'Your ticket is now listed for resale!' })).toBeFocused();
   const shareLinkUrl = await bob.getByRole('textbox', { name: 'Listing link' }).inputValue();
   expect(shareLinkUrl).toMatch(/\/r\/[\w-]+$/);
   await bob.getByRole('button', { name: 'Share' }).first().click();
@@ -153,16 +155,29 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   await expect(codeBox).toHaveAttribute('placeholder', 'your code');
   const redeem = buyer.getByRole('button', { name: 'Redeem' });
   await expect(redeem).toBeDisabled();
-  await codeBox.fill(pdfCode!);
+  // A wrong code: the message next to the field (aria-invalid, aria-describedby) and in a toast (issue 13).
+  await codeBox.fill('AAAA-BBBB-CCCC-DDDD');
   await redeem.click();
-  const success = buyer.getByRole('status').filter({ hasText: 'Ticket redeemed!' });
+  await expect(codeBox).toHaveAttribute('aria-invalid', 'true');
+  const noteId = await codeBox.getAttribute('aria-describedby');
+  await expect(buyer.locator(`[id="${noteId}"]`)).toHaveText('Invalid code.');
+  const errorToast = buyer.locator('.Toastify__toast--error');
+  await expect(errorToast).toHaveText(/Invalid code\./);
+  // The right code: redeemed, the success heading focused, and the error toast gone (well before its 5 s).
+  await codeBox.fill(pdfCode!);
+  await expect(codeBox).not.toHaveAttribute('aria-invalid', 'true');
+  await redeem.click();
+  const success = buyer.getByRole('region', { name: 'Ticket redeemed!' });
   await expect(success).toBeVisible();
   await expect(success).toContainText('Capital Beats · VIP');
+  await expect(buyer.getByRole('heading', { name: 'Ticket redeemed!' })).toBeFocused();
+  await expect(errorToast).toHaveCount(0, { timeout: 2_000 });
   // A code works once: a second try keeps the form and says so.
   await buyer.getByRole('button', { name: 'Redeem another code' }).click();
   await codeBox.fill(pdfCode!);
   await redeem.click();
-  await expect(buyer.getByRole('alert').filter({ hasText: 'This code has already been redeemed.' })).toBeVisible();
+  await expect(errorToast).toHaveText(/This code has already been redeemed\./);
+  await expect(codeBox).toHaveAttribute('aria-invalid', 'true');
   await expect(codeBox).toBeVisible();
   await openPanel(buyer, 'PANEL_TAB=MY_TICKET');
   await expect(buyer.getByRole('button', { name: 'Capital Beats, VIP' })).toBeVisible();
@@ -180,4 +195,28 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
 
   await buyerCtx.close();
   await bobCtx.close();
+});
+
+test('unlisting the listing just made clears its share box and brings the form back', async ({ browser }) => {
+  // Runs after the test above (serial): bob has a verified payout account; his River Nights GA is not listed.
+  const ctx = await browser.newContext();
+  await signInContext(ctx, 'bob@example.com');
+  const bob = await ctx.newPage();
+  await openPanel(bob, 'PANEL_TAB=RESELL');
+  await chooseTicket(bob, /River Nights · General Admission/);
+  await priceAndList(bob, '40', 'A$44.00');
+  await expect(bob.getByRole('heading', { name: 'Your ticket is now listed for resale!' })).toBeFocused();
+  const link = bob.getByRole('textbox', { name: 'Listing link' });
+  await expect(link).toBeVisible();
+
+  const entry = bob.getByRole('tabpanel').getByRole('listitem').filter({ hasText: 'River Nights · General Admission' });
+  await entry.getByRole('button', { name: 'Unlist' }).click();
+  await bob.getByRole('dialog').getByRole('button', { name: 'Delist' }).click();
+  await expect(bob.getByRole('dialog')).toHaveCount(0);
+  // The share box of a listing that no longer exists is gone; the form is back.
+  await expect(link).toHaveCount(0);
+  await expect(bob.getByText('Your ticket is now listed for resale!')).toHaveCount(0);
+  await expect(bob.getByRole('combobox', { name: 'Ticket' })).toBeVisible();
+  await expect(entry).toHaveCount(0);
+  await ctx.close();
 });

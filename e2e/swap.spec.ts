@@ -50,6 +50,12 @@ test('upgrade: Laneway Sessions General Admission to VIP through the sandbox che
 
   // Back on the panel page the swap started from; the ticket is a VIP now.
   await page.waitForURL((u) => u.href === redirect);
+  // The finished swap says what changed, its heading focused (issue 13).
+  const done = page.getByRole('region', { name: 'Your swap is done' });
+  await expect(done).toContainText('1 ticket · General Admission · Laneway Sessions');
+  await expect(done).toContainText('1 ticket · VIP · Laneway Sessions');
+  await expect(done).toContainText('You paid the difference of A$120.00.');
+  await expect(page.getByRole('heading', { name: 'Your swap is done' })).toBeFocused();
   await expect(card(page, 'VIP', 'Laneway Sessions')).toBeVisible();
   await expect(
     baseList(page).getByRole('article', { name: 'General Admission, Laneway Sessions', exact: true }),
@@ -129,6 +135,9 @@ test('downgrade: River Nights VIP to General Admission; count rules and cancel r
   await page.getByRole('button', { name: 'Confirm swap' }).click();
 
   await page.waitForURL(/PANEL_TAB=SWAP/);
+  await expect(page.getByRole('region', { name: 'Your swap is done' })).toContainText(
+    'The price difference of A$80.00 was not refunded.',
+  );
   await expect(card(page, 'General Admission', 'River Nights')).toBeVisible();
   await expect(card(page, 'VIP', 'River Nights')).toHaveCount(0);
   await openPanel(page, 'PANEL_TAB=MY_TICKET');

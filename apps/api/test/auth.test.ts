@@ -26,8 +26,8 @@ describe('code request', () => {
     const unknown = await requestCode('nobody@example.com');
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(200);
-    expect(Object.keys(known.json())).toEqual(['sessionId']);
-    expect(Object.keys(unknown.json())).toEqual(['sessionId']);
+    expect(Object.keys(known.json())).toEqual(['sessionId', 'resendAfterSeconds']);
+    expect(Object.keys(unknown.json())).toEqual(['sessionId', 'resendAfterSeconds']);
     expect(t.mail.lastCodeFor('alice@example.com')).toMatch(/^\d{6}$/);
     expect(t.mail.lastCodeFor('nobody@example.com')).toMatch(/^\d{6}$/);
   });
@@ -56,7 +56,11 @@ describe('code request', () => {
   });
 
   it('refuses a new code for the same e-mail within a minute (429 with Retry-After)', async () => {
-    expect((await requestCode('alice@example.com')).statusCode).toBe(200);
+    const first = await requestCode('alice@example.com');
+    expect(first.statusCode).toBe(200);
+    // The answer says how long until "Resend code" works (OTP_RESEND_SECONDS), so the OTP screen counts down.
+    expect(first.json()).toMatchObject({ resendAfterSeconds: t.config.otpResendSeconds });
+    expect(t.config.otpResendSeconds).toBe(60);
     t.clock.advance(20_000);
     const again = await requestCode('alice@example.com');
     expect(again.statusCode).toBe(429);

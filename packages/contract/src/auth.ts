@@ -9,8 +9,11 @@ export const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
 /** POST /auth/signInOrRegisterAndSignIn body. */
 export const signInRequest = z.strictObject({ email, locale: z.enum(['en', 'es']).optional() });
-/** Response: the sign-in session id that the OTP verify call must present. */
-export const signInResponse = z.object({ sessionId: z.string() });
+/**
+ * Response: the sign-in session id that the OTP verify call must present (spec section 3), and beyond the spec `resendAfterSeconds`: how long until another
+ * code may be asked for (OTP_RESEND_SECONDS), so the OTP screen can count down to "Resend code" (issue 13).
+ */
+export const signInResponse = z.object({ sessionId: z.string(), resendAfterSeconds: z.number().int().nonnegative() });
 
 /** POST /auth/verifyLoginRequest body. */
 export const verifyLoginRequest = z.strictObject({

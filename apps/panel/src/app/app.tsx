@@ -7,6 +7,7 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { useTranslation } from 'react-i18next';
 import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from '../lib/routing';
+import { loadLaterTexts } from '../lib/i18n';
 import { useRoute } from '../lib/use-route';
 import { useRouteSync } from './use-route-sync';
 import { Frame } from './layout';
@@ -15,18 +16,22 @@ import { Loading } from '../ui/bits';
 import { Toasts } from '../lib/toast';
 import { useSignedIn } from '../lib/session';
 
+/** A screen past LOGIN: its code and the later texts (lib/i18n.ts) load together. */
+const withLaterTexts = (load: () => Promise<{ default: ComponentType }>) =>
+  lazy(() => Promise.all([load(), loadLaterTexts()]).then(([screen]) => screen));
+
 const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   LOGIN: lazy(() => import('../features/auth/components/login-screen')),
-  OTP: lazy(() => import('../features/auth/components/otp-screen')),
-  PERSONAL_DATA: lazy(() => import('../features/auth/components/personal-data-screen')),
-  QR: lazy(() => import('../features/qr/components/qr-screen')),
-  MY_TICKET: lazy(() => import('../features/tickets/components/my-tickets-screen')),
-  TICKET: lazy(() => import('../features/tickets/components/ticket-screen')),
-  GIFT: lazy(() => import('../features/gift/components/gift-screen')),
-  SWAP: lazy(() => import('../features/swap/components/swap-screen')),
-  RESELL: lazy(() => import('../features/resell/components/resell-screen')),
-  REDEEM: lazy(() => import('../features/redeem/components/redeem-screen')),
-  SETTINGS: lazy(() => import('../features/settings/components/settings-screen')),
+  OTP: withLaterTexts(() => import('../features/auth/components/otp-screen')),
+  PERSONAL_DATA: withLaterTexts(() => import('../features/auth/components/personal-data-screen')),
+  QR: withLaterTexts(() => import('../features/qr/components/qr-screen')),
+  MY_TICKET: withLaterTexts(() => import('../features/tickets/components/my-tickets-screen')),
+  TICKET: withLaterTexts(() => import('../features/tickets/components/ticket-screen')),
+  GIFT: withLaterTexts(() => import('../features/gift/components/gift-screen')),
+  SWAP: withLaterTexts(() => import('../features/swap/components/swap-screen')),
+  RESELL: withLaterTexts(() => import('../features/resell/components/resell-screen')),
+  REDEEM: withLaterTexts(() => import('../features/redeem/components/redeem-screen')),
+  SETTINGS: withLaterTexts(() => import('../features/settings/components/settings-screen')),
 };
 
 // The hub is opened over a screen, never on the first paint: its code loads on demand.

@@ -15,6 +15,26 @@ const catalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
   es: () => import('../locales/es.json').then((m) => m.default),
 };
 
+/**
+ * Texts no LOGIN screen shows (issue 13's feedback: empty states, the swap summary, the resend countdown...):
+ * a second chunk per language, loaded with the first screen past LOGIN (app.tsx), so the cold LOGIN screen
+ * stays within its 120 KiB (e2e/bytes.spec.ts). Same rule as the main catalogues: both hold every key.
+ */
+const laterCatalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
+  en: () => import('../locales/later/en.json').then((m) => m.default),
+  es: () => import('../locales/later/es.json').then((m) => m.default),
+};
+let later: Promise<void> | null = null;
+
+/** Adds the later texts of the active language to i18next (once); resolves when `t` has them. */
+export function loadLaterTexts(): Promise<void> {
+  later ??= (async () => {
+    const lang = langFromPath(`/${i18next.language}/`);
+    i18next.addResourceBundle(lang, 'translation', await laterCatalogues[lang](), true, false);
+  })();
+  return later;
+}
+
 /** The language of a path: its first segment when it is a supported locale, else en. */
 export function langFromPath(pathname: string): Locale {
   const seg = pathname.split('/').filter(Boolean)[0];

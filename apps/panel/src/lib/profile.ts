@@ -26,6 +26,8 @@ export function profilePayload(
 export function useSaveProfile() {
   const qc = useQueryClient();
   return useMutation({
+    // The action its error toasts report (lib/toast.tsx): the mutationFn is made per call, so it is named here.
+    meta: { action: useSaveProfile },
     mutationFn: (change: ProfileChange) =>
       api<User>('/auth/profile', { body: profilePayload(qc.getQueryData<User>(queryKeys.user.all), change) }),
     onSuccess: (user) => {

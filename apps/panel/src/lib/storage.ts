@@ -16,6 +16,8 @@ export const STORAGE_KEYS = {
   userTicketId: 'tp.userTicketId',
   /** The swap being paid at the checkout (features/swap/use-checkout-return). */
   swapIdentifier: 'tp.swapIdentifier',
+  /** When (epoch ms) "Resend code" works again; set with the session id (issue 13). */
+  codeResendAt: 'tp.codeResendAt',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
 
@@ -55,6 +57,14 @@ export const storage = {
 
 /** Clears everything a sign-in leaves behind (logout, failed refresh). */
 export function clearSession(): void {
-  for (const k of ['accessToken', 'refreshToken', 'sessionId', 'email', 'userTicketId', 'swapIdentifier'] as const)
+  for (const k of [
+    'accessToken',
+    'refreshToken',
+    'sessionId',
+    'email',
+    'userTicketId',
+    'swapIdentifier',
+    'codeResendAt',
+  ] as const)
     storage.remove(k);
 }

@@ -3,35 +3,64 @@
  * styles it injects stay off the first screens (issue 9, LOGIN ≤ 120 KiB). `toast.success/error`
  * take react-toastify's arguments; a toast asked for before the container is up waits in
  * react-toastify's queue and shows as soon as `<Toasts>` has mounted it.
+ *
+ * Feedback that tells the truth (issue 13): a toast may name the `action` it reports, the call that
+ * failed (a feature's fetcher, e.g. `verifyCode`, the very function its mutation runs). An error of an
+ * action replaces that action's previous error, and is dismissed as soon as the action succeeds: the
+ * query client calls {@link clearToastErrors} with the `mutationFn` of every mutation that succeeds
+ * (lib/query-client.ts), and a success toast of the same action clears it too.
  */
 import { lazy, Suspense, useSyncExternalStore, type ComponentProps } from 'react';
 import type * as ToastifyModule from 'react-toastify';
+import type * as ToastErrors from './toast-errors';
 import type { ToastContent, ToastOptions } from 'react-toastify';
 
 type Toastify = typeof ToastifyModule;
 
-let library: Promise<Toastify> | null = null;
+/** The call a toast reports, by identity: a fetcher or query factory of a feature's api/ file. */
+export type ToastAction = (...args: never[]) => unknown;
+/** react-toastify's options, plus the action the toast reports. */
+export type PanelToastOptions = ToastOptions & { action?: ToastAction };
+
+let library: Promise<[Toastify, typeof ToastErrors]> | null = null;
 const listeners = new Set<() => void>();
 
-function load(): Promise<Toastify> {
+function load() {
   if (!library) {
-    library = import('react-toastify');
+    library = Promise.all([import('react-toastify'), import('./toast-errors')]);
     listeners.forEach((notify) => notify());
   }
   return library;
 }
 
+/** Dismisses the error toast of `action`, if one shows. Loads nothing: without the library there is no toast. */
+export function clearToastErrors(action: unknown): void {
+  if (!action) return;
+  void library?.then(([m, errors]) => {
+    const id = errors.takeError(action);
+    if (id !== undefined) m.toast.dismiss(id);
+  });
+}
+
 /** Shows a toast; the library is fetched on the first call. */
 export const toast = {
-  success: (content: ToastContent, options?: ToastOptions) => {
-    void load().then((m) => m.toast.success(content, options));
+  success: (content: ToastContent, { action, ...options }: PanelToastOptions = {}) => {
+    clearToastErrors(action);
+    void load().then(([m]) => m.toast.success(content, options));
   },
-  error: (content: ToastContent, options?: ToastOptions) => {
-    void load().then((m) => m.toast.error(content, options));
+  error: (content: ToastContent, { action, ...options }: PanelToastOptions = {}) => {
+    void load().then(([m, errors]) => {
+      if (action) {
+        const previous = errors.takeError(action);
+        if (previous !== undefined) m.toast.dismiss(previous);
+        options.toastId = errors.trackError(action, options.toastId);
+      }
+      m.toast.error(content, options);
+    });
   },
 };
 
-const Container = lazy(() => load().then((m) => ({ default: m.ToastContainer })));
+const Container = lazy(() => load().then(([m]) => ({ default: m.ToastContainer })));
 const subscribe = (notify: () => void) => {
   listeners.add(notify);
   return () => listeners.delete(notify);

@@ -2,16 +2,19 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '@tp/contract/messages';
-import en from './en.json';
-import es from './es.json';
+import enMain from './en.json';
+import esMain from './es.json';
+import enLater from './later/en.json';
+import esLater from './later/es.json';
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
     typeof v === 'object' && v ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
   );
 }
-const enKeys = new Set(flatten(en));
-const esKeys = new Set(flatten(es));
+// The later catalogues (lib/i18n.ts) are part of each language's catalogue.
+const enKeys = new Set([...flatten(enMain), ...flatten(enLater)]);
+const esKeys = new Set([...flatten(esMain), ...flatten(esLater)]);
 const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);
 
 /** Every t('...') key used in the source. */

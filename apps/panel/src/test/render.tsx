@@ -9,7 +9,7 @@ import { act, render } from '@testing-library/react';
 import { QueryClientProvider, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { beforeAll } from 'vitest';
 import { createQueryClient } from '../lib/query-client';
-import { initI18n } from '../lib/i18n';
+import { initI18n, loadLaterTexts } from '../lib/i18n';
 
 export interface RenderPanelOptions {
   /** The query string the router reads, e.g. `PANEL_TAB=GIFT&USER_TICKET_ID=7`; absent keeps the URL. */
@@ -20,8 +20,11 @@ export interface RenderPanelOptions {
   data?: [QueryKey, unknown][];
 }
 
-// i18n: every test file that renders through this helper has the English catalogue loaded first.
-beforeAll(() => initI18n('en'));
+// i18n: every test file that renders through this helper has the English catalogues (main and later) loaded first.
+beforeAll(async () => {
+  await initI18n('en');
+  await loadLaterTexts();
+});
 
 /** The panel's query client with retries off. */
 export function createTestQueryClient(): QueryClient {

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
-import { TicketIcon } from './icons';
 
 /** A grey placeholder block while content loads. */
 export const Skeleton = (p: { height?: number; width?: string | number; radius?: number }) => (
@@ -10,17 +9,6 @@ export const Skeleton = (p: { height?: number; width?: string | number; radius?:
     aria-hidden="true"
     style={{ height: p.height ?? 16, width: p.width ?? '100%', borderRadius: p.radius ?? 8 }}
   />
-);
-
-/** The empty state of spec section 2: a message with an icon. */
-export const EmptyState = (p: { message: string; children?: ReactNode }) => (
-  <div className="empty" role="status">
-    <span className="empty__icon">
-      <TicketIcon />
-    </span>
-    <p>{p.message}</p>
-    {p.children}
-  </div>
 );
 
 /** A small label: live, used, unused. */

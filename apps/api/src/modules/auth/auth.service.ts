@@ -93,10 +93,14 @@ export function createAuthService(deps: AuthDeps) {
     createUser,
 
     /**
-     * POST /auth/signInOrRegisterAndSignIn: e-mails a new code and returns the sign-in session id.
+     * POST /auth/signInOrRegisterAndSignIn: e-mails a new code and returns the sign-in session id and the seconds
+     * until another code may be asked for (`otpResendSeconds`).
      * @throws AppError `api.auth.resend_too_soon` (429, Retry-After seconds) within `otpResendSeconds` of the last code.
      */
-    async requestCode(email: string, locale: MailLocale = 'en'): Promise<{ sessionId: string }> {
+    async requestCode(
+      email: string,
+      locale: MailLocale = 'en',
+    ): Promise<{ sessionId: string; resendAfterSeconds: number }> {
       const at = now();
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const salt = randomBytes(16).toString('hex');
@@ -131,7 +135,7 @@ export function createAuthService(deps: AuthDeps) {
         config.productName,
       );
       await mail.send({ to: email, ...m });
-      return { sessionId: id };
+      return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };
     },
 
     /**

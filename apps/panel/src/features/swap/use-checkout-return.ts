@@ -6,7 +6,8 @@
  *   already confirmed by the sandbox checkout: success. Not paid (api.swap.payment_required) or no longer
  *   pending (api.swap.expired): the swap did not happen; cancel_swap releases the held stock at once.
  * - a back-forward restore (the holder pressed Back on the checkout): cancel_swap, stock released at once.
- * TICKETS and SWAPPABLE_TICKETS are refreshed after either (spec section 4).
+ * TICKETS and SWAPPABLE_TICKETS are refreshed after either (spec section 4). `onConfirmed` is told the id of a
+ * confirmed swap (the screen then shows what changed, issue 13).
  */
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -29,7 +30,7 @@ export function releaseSwap(swapIdentifier: string): void {
 const NOT_DONE = new Set(['api.swap.payment_required', 'api.swap.expired']);
 
 /** Finishes the stored swap when the screen mounts or comes back from the back-forward cache. */
-export function useCheckoutReturn(): void {
+export function useCheckoutReturn(onConfirmed?: (swapIdentifier: string) => void): void {
   const qc = useQueryClient();
   const { t } = useTranslation();
   useEffect(() => {
@@ -49,10 +50,13 @@ export function useCheckoutReturn(): void {
       try {
         await confirmSwap(id);
         toast.success(t('swap_return.confirmed'), { toastId: 'swap-return' });
+        onConfirmed?.(id);
       } catch (err) {
         const key = errorKey(err);
-        if (key === 'api.swap.already_confirmed') toast.success(t('swap_return.confirmed'), { toastId: 'swap-return' });
-        else if (err instanceof ApiError && NOT_DONE.has(key)) cancelled(id);
+        if (key === 'api.swap.already_confirmed') {
+          toast.success(t('swap_return.confirmed'), { toastId: 'swap-return' });
+          onConfirmed?.(id);
+        } else if (err instanceof ApiError && NOT_DONE.has(key)) cancelled(id);
         else toast.error(t(key), { toastId: 'swap-return' });
       }
       refresh();
@@ -64,5 +68,5 @@ export function useCheckoutReturn(): void {
     };
     window.addEventListener('pageshow', onShow);
     return () => window.removeEventListener('pageshow', onShow);
-  }, [qc, t]);
+  }, [qc, t, onConfirmed]);
 }

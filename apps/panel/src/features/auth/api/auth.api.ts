@@ -1,12 +1,25 @@
 /** Sign-in calls: request a code, verify it (personal data is saved through lib/profile). */
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
 
+/** POST /auth/signInOrRegisterAndSignIn: the sign-in session id, and the seconds until another code may be asked for. */
 export const requestCode = (email: string, locale: string) =>
-  api<{ sessionId: string }>('/auth/signInOrRegisterAndSignIn', { body: { email, locale } });
+  api<{ sessionId: string; resendAfterSeconds: number }>('/auth/signInOrRegisterAndSignIn', {
+    body: { email, locale },
+  });
+
+/** Remembers when "Resend code" works again (epoch ms in storage `codeResendAt`), so a reload keeps the countdown. */
+export function rememberResendAfter(seconds: number): number {
+  const at = Date.now() + Math.max(0, seconds) * 1000;
+  storage.set('codeResendAt', String(at));
+  return at;
+}
 export const verifyCode = (input: { otp: string; session: string; email: string }) =>
   api<{ accessToken: string; refreshToken: string }>('/auth/verifyLoginRequest', { body: input });
 
-export const useRequestCode = () =>
-  useMutation({ mutationFn: (v: { email: string; locale: string }) => requestCode(v.email, v.locale) });
+/** The code request as one call (the mutation's function, and the action its toasts report). */
+export const sendCode = (v: { email: string; locale: string }) => requestCode(v.email, v.locale);
+
+export const useRequestCode = () => useMutation({ mutationFn: sendCode });
 export const useVerifyCode = () => useMutation({ mutationFn: verifyCode });

@@ -15,7 +15,7 @@ import { useUser } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useRequestCode } from '../api/auth.api';
+import { rememberResendAfter, sendCode, useRequestCode } from '../api/auth.api';
 import { emailSchema, type EmailForm } from '../validation';
 import { AuthCard } from './auth-card';
 
@@ -35,9 +35,10 @@ export default function LoginScreen() {
 
   const send = async (email: string, auto: boolean) => {
     try {
-      const { sessionId } = await request.mutateAsync({ email, locale: i18n.language });
+      const { sessionId, resendAfterSeconds } = await request.mutateAsync({ email, locale: i18n.language });
       storage.set('email', email);
       storage.set('sessionId', sessionId);
+      rememberResendAfter(resendAfterSeconds);
       navigate({ tab: 'OTP' });
     } catch (err) {
       const key = (err as Error).message;
@@ -45,7 +46,9 @@ export default function LoginScreen() {
         navigate({ tab: 'OTP' });
         return;
       }
-      toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : 'request_failed'));
+      toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : 'request_failed'), {
+        action: sendCode,
+      });
     }
   };
   const onSubmit = handleSubmit(({ email }) => send(email, false));

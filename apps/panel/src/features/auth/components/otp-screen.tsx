@@ -3,6 +3,9 @@
  * Returns to LOGIN when the stored session or e-mail is missing. After success the stored session
  * and e-mail are removed, the tokens kept; then QR + HUB if the profile has a given name, else
  * PERSONAL_DATA (spec section 4 Auth flow).
+ * Issue 13: a refused code shows next to the field as well as in a toast (cleared on the next edit; the
+ * toast is dismissed when a code is accepted), and "Resend code" counts down to when another code may be
+ * asked for (the server's `resendAfterSeconds`).
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -19,7 +22,8 @@ import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
-import { useRequestCode, useVerifyCode } from '../api/auth.api';
+import { rememberResendAfter, sendCode, useRequestCode, useVerifyCode, verifyCode } from '../api/auth.api';
+import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';
 
@@ -33,6 +37,10 @@ export default function OtpScreen() {
   const verify = useVerifyCode();
   const resend = useRequestCode();
   const [tip, setTip] = useState(false);
+  // The server's message key for the last refused code, shown in the field's error slot until the code changes.
+  const [refused, setRefused] = useState<string | null>(null);
+  const [resendAt, setResendAt] = useState(() => Number(storage.get('codeResendAt')) || 0);
+  const resendIn = useSecondsUntil(resendAt);
   const { register, handleSubmit, formState } = useForm<OtpForm>({
     resolver: standardSchemaResolver(otpSchema),
     mode: 'onTouched',
@@ -50,6 +58,7 @@ export default function OtpScreen() {
       const tokens = await verify.mutateAsync({ otp, session: storage.get('sessionId') ?? session, email });
       storage.remove('sessionId');
       storage.remove('email');
+      storage.remove('codeResendAt');
       setTokens(tokens);
       const user = await qc.fetchQuery(userQuery);
       navigate(user.givenName ? { tab: 'QR', overlay: 'HUB' } : { tab: 'PERSONAL_DATA', overlay: null }, {
@@ -58,18 +67,23 @@ export default function OtpScreen() {
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {};
       if (typeof body.sessionId === 'string') storage.set('sessionId', body.sessionId);
-      toast.error(t(err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token'));
+      const message = t(
+        err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token',
+      );
+      setRefused(message);
+      toast.error(message, { action: verifyCode });
     }
   });
 
   const onResend = async () => {
     if (!email) return;
     try {
-      const { sessionId } = await resend.mutateAsync({ email, locale: i18n.language });
+      const { sessionId, resendAfterSeconds } = await resend.mutateAsync({ email, locale: i18n.language });
       storage.set('sessionId', sessionId);
-      toast.success(t('otp.resent'));
+      setResendAt(rememberResendAfter(resendAfterSeconds));
+      toast.success(t('otp.resent'), { action: sendCode });
     } catch (err) {
-      toast.error(t(err instanceof ApiError ? err.message : 'request_failed'));
+      toast.error(t(err instanceof ApiError ? err.message : 'request_failed'), { action: sendCode });
     }
   };
 
@@ -92,7 +106,9 @@ export default function OtpScreen() {
           pattern="[0-9]*"
           placeholder="000000"
           className="field--otp"
-          error={err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : undefined}
+          error={
+            err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : (refused ?? undefined)
+          }
           extra={
             <span className="tooltip">
               <button
@@ -112,15 +128,15 @@ export default function OtpScreen() {
               )}
             </span>
           }
-          {...register('otp')}
+          {...register('otp', { onChange: () => setRefused(null) })}
         />
         <Button type="submit" disabled={!formState.isValid || resend.isPending} loading={verify.isPending}>
           {t('common.continue')}
         </Button>
       </form>
       <div className="auth-links">
-        <button type="button" className="link" onClick={onResend} disabled={resend.isPending}>
-          {t('otp.resend')}
+        <button type="button" className="link" onClick={onResend} disabled={resend.isPending || resendIn > 0}>
+          {resendIn > 0 ? t('feedback.resend_in', { count: resendIn }) : t('otp.resend')}
         </button>
         <button
           type="button"

@@ -23,7 +23,7 @@ export default function PersonalDataScreen() {
       await save.mutateAsync({ givenName: v.givenName.trim(), familyName: v.familyName.trim() });
       navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
     } catch {
-      toast.error(t('request_failed'));
+      toast.error(t('request_failed'), { action: useSaveProfile });
     }
   });
   // Destructured so react-hook-form subscribes to both from the first render (a short-circuited read

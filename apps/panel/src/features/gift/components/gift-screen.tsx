@@ -12,12 +12,13 @@ import type { MyTicket } from '@tp/contract';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { usePanelConfig } from '../../../lib/queries';
 import { storage } from '../../../lib/storage';
-import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
 import { Button } from '../../../ui/button';
 import { Tabs } from '../../../ui/tabs';
 import { useTickets } from '../../../lib/ticket-queries';
-import { useVerifyGift } from '../api/verify-gift.api';
-import { useGiftTicket } from '../api/gift-ticket.api';
+import { useVerifyGift, verifyGift } from '../api/verify-gift.api';
+import { giftTicket, useGiftTicket } from '../api/gift-ticket.api';
 import { giftErrorKey, type Receiver } from '../gift.validation';
 import { TicketSelect } from './ticket-select';
 import { EmailReceiver } from './email-receiver';
@@ -70,7 +71,7 @@ export default function GiftScreen() {
         if (r.extras.canBeGifted) setTicket(tk);
         else setNotGiftable(true);
       },
-      onError: (err) => toast.error(t(giftErrorKey(err, 'gift_tickets.internal_error_verify'))),
+      onError: (err) => toast.error(t(giftErrorKey(err, 'gift_tickets.internal_error_verify')), { action: verifyGift }),
     });
   };
 
@@ -134,7 +135,7 @@ export default function GiftScreen() {
         },
         onError: (err) => {
           const key = giftErrorKey(err, 'gift_tickets.internal_error');
-          toast.error(t(key));
+          toast.error(t(key), { action: giftTicket });
           // The ticket itself can no longer be gifted: back to choosing a ticket.
           if (key === 'gift_tickets.cannot_be_gifted' || key === 'gift_tickets.not_allowed') {
             setTicket(null);
@@ -174,7 +175,16 @@ export default function GiftScreen() {
   } else if (tickets.isError) {
     step1 = <ErrorState message={t(giftErrorKey(tickets.error, 'request_failed'))} onRetry={tickets.refetch} />;
   } else if (!tickets.data?.length) {
-    step1 = <EmptyState message={t('gift.empty')} />;
+    step1 = (
+      <EmptyState message={t('gift.empty')} hint={t('feedback.gift_empty_hint')}>
+        <Button
+          variant="secondary"
+          onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
+        >
+          {t('feedback.see_my_tickets')}
+        </Button>
+      </EmptyState>
+    );
   } else {
     step1 = (
       <div className="stack-sm">

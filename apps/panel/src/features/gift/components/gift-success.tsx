@@ -1,9 +1,9 @@
 /** The gift success page (spec section 2 Gift): "gift more tickets" resets, "view my ticket" opens MY_TICKET. */
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { Button } from '../../../ui/button';
 import { GiftIcon } from '../../../ui/icons';
+import { SuccessHeading } from '../../../ui/success-heading';
 import type { Receiver } from '../gift.validation';
 import { GiftReceiverCard, GiftTicketCard } from './gift-card';
 import { ticketLabel } from './ticket-select';
@@ -16,18 +16,14 @@ export function GiftSuccess(props: {
   onView: () => void;
 }) {
   const { t } = useTranslation();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    heading.current?.focus();
-  }, []);
   return (
     <div className="stack gift-success">
       <span className="gift-success__icon" aria-hidden="true">
         <GiftIcon />
       </span>
-      <h1 ref={heading} tabIndex={-1} className="screen-title">
+      <SuccessHeading level={1} className="screen-title">
         {t('gift.success_title')}
-      </h1>
+      </SuccessHeading>
       <p className="muted">
         {t('gift.success_text', { ticket: ticketLabel(props.ticket), receiver: props.receiver.value })}
       </p>

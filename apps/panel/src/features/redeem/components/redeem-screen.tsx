@@ -16,18 +16,21 @@ import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { TicketIcon } from '../../../ui/icons';
-import { useRedeem, type RedeemResult } from '../api/redeem.api';
+import { redeemCode, useRedeem, type RedeemResult } from '../api/redeem.api';
 import { redeemSchema, type RedeemForm } from '../redeem.validation';
 import '../redeem.css';
 import { ScreenHeader } from '../../../ui/screen-header';
+import { SuccessHeading } from '../../../ui/success-heading';
 
 function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
   const { t } = useTranslation();
   const config = usePanelConfig();
   const logo = assetUrl(props.result.logo, config?.assetsBaseUrl);
   return (
-    <div className="redeem__success" role="status">
-      <h2 className="screen-title">{t('redeem.success_title')}</h2>
+    <section className="redeem__success" aria-labelledby="redeem-success-title">
+      <SuccessHeading id="redeem-success-title" className="screen-title">
+        {t('redeem.success_title')}
+      </SuccessHeading>
       <p className="muted">{t('redeem.success_text')}</p>
       {logo ? (
         <img className="redeem__logo" src={logo} alt="" width={166} height={166} />
@@ -45,7 +48,7 @@ function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
           {t('redeem.again')}
         </Button>
       </div>
-    </div>
+    </section>
   );
 }
 
@@ -53,6 +56,8 @@ export default function RedeemScreen() {
   const { t } = useTranslation();
   const redeem = useRedeem();
   const [result, setResult] = useState<RedeemResult | null>(null);
+  // The server's (translated) refusal, shown in the code field's error slot until the code changes (issue 13).
+  const [refused, setRefused] = useState<string | null>(null);
   const { register, handleSubmit, formState, reset } = useForm<RedeemForm>({
     resolver: zodResolver(redeemSchema),
     mode: 'onTouched',
@@ -64,10 +69,13 @@ export default function RedeemScreen() {
       reset();
     } catch (err) {
       console.error('redeem failed', err);
-      toast.error(t(errorKey(err)));
+      const message = t(errorKey(err));
+      setRefused(message);
+      toast.error(message, { action: redeemCode });
     }
   });
-  const err = formState.errors.code && formState.touchedFields.code ? t(formState.errors.code.message!) : undefined;
+  const err =
+    formState.errors.code && formState.touchedFields.code ? t(formState.errors.code.message!) : (refused ?? undefined);
   return (
     <div className="stack redeem">
       <ScreenHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} />
@@ -82,7 +90,7 @@ export default function RedeemScreen() {
             autoCapitalize="characters"
             spellCheck={false}
             error={err}
-            {...register('code')}
+            {...register('code', { onChange: () => setRefused(null) })}
           />
           <Button type="submit" disabled={!formState.isValid} loading={redeem.isPending}>
             {t('redeem.submit')}

@@ -13,10 +13,14 @@ import { queryKeys } from '../../../lib/query-keys';
 export const createResale = (body: CreateResaleRequest, idempotencyKey: string) =>
   api<{ shareLinkUrl: string }>('/resell', { body, headers: { 'idempotency-key': idempotencyKey } });
 
+/** The create call as one function (the mutation's, and the action its toasts report). */
+export const createListing = (v: { body: CreateResaleRequest; idempotencyKey: string }) =>
+  createResale(v.body, v.idempotencyKey);
+
 export function useCreateResale() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (v: { body: CreateResaleRequest; idempotencyKey: string }) => createResale(v.body, v.idempotencyKey),
+    mutationFn: createListing,
     onSuccess: async () => {
       await Promise.all([
         qc.invalidateQueries({ queryKey: queryKeys.listedTickets.all }),

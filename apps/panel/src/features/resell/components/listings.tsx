@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
 import { TicketIcon } from '../../../ui/icons';
 import { Tabs } from '../../../ui/tabs';
 import { useSales } from '../api/resell-sales.api';
@@ -35,6 +36,8 @@ function EntryLogo({ path }: { path: string | null }) {
 function ListState(props: {
   query: { isLoading: boolean; isError: boolean; refetch: () => unknown; data?: Listing[] };
   empty: string;
+  /** What would show here and how to get it (issue 13). */
+  hint: string;
   render: (l: Listing) => React.ReactNode;
 }) {
   const { t } = useTranslation();
@@ -47,7 +50,7 @@ function ListState(props: {
       </div>
     );
   if (q.isError || !q.data) return <ErrorState message={t('request_failed')} onRetry={q.refetch} />;
-  if (q.data.length === 0) return <EmptyState message={props.empty} />;
+  if (q.data.length === 0) return <EmptyState message={props.empty} hint={props.hint} />;
   return (
     <ul className="resell-entries">
       {q.data.map((l) => (
@@ -59,7 +62,8 @@ function ListState(props: {
   );
 }
 
-export function Listings() {
+/** The listings; `onUnlisted` is told of each listing the holder delists. */
+export function Listings(props: { onUnlisted?: (listing: Listing) => void }) {
   const { t } = useTranslation();
   const id = useId();
   const [tab, setTab] = useState<Tab>('SALE');
@@ -123,12 +127,24 @@ export function Listings() {
       />
       <div role="tabpanel" aria-label={tab === 'SALE' ? t('resell.tab_sale') : t('resell.tab_sold')}>
         {tab === 'SALE' ? (
-          <ListState query={sales} empty={t('resell.empty_sale')} render={saleEntry} />
+          <ListState
+            query={sales}
+            empty={t('resell.empty_sale')}
+            hint={t('feedback.sale_empty_hint')}
+            render={saleEntry}
+          />
         ) : (
-          <ListState query={sold} empty={t('resell.empty_sold')} render={soldEntry} />
+          <ListState
+            query={sold}
+            empty={t('resell.empty_sold')}
+            hint={t('feedback.sold_empty_hint')}
+            render={soldEntry}
+          />
         )}
       </div>
-      {unlisting && <UnlistDialog listing={unlisting} onClose={() => setUnlisting(null)} />}
+      {unlisting && (
+        <UnlistDialog listing={unlisting} onClose={() => setUnlisting(null)} onUnlisted={props.onUnlisted} />
+      )}
     </section>
   );
 }

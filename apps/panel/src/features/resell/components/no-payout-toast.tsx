@@ -5,6 +5,7 @@
  */
 import type { ToastContentProps } from 'react-toastify';
 import { toast } from '../../../lib/toast';
+import { createListing } from '../api/resell-create.api';
 import { useTranslation } from 'react-i18next';
 import { NO_PAYOUT_TOAST_MS, SETTINGS_TAB_PAYOUT } from '@tp/contract/constants';
 import { routeToSearch, type Route } from '../../../lib/routing';
@@ -44,10 +45,11 @@ function NoPayoutMessage({ closeToast }: Partial<ToastContentProps>) {
   );
 }
 
-/** Shows the toast once (a second failure while it is up does not stack another). */
+/** Shows the toast once (a second failure replaces it; a listing that works dismisses it). */
 export function showNoPayoutToast(): void {
   toast.error((p: ToastContentProps) => <NoPayoutMessage closeToast={p.closeToast} />, {
-    toastId: 'no-payout',
+    // One at a time (a new failure replaces it) and dismissed once a listing succeeds (issue 13).
+    action: createListing,
     autoClose: NO_PAYOUT_TOAST_MS,
     closeOnClick: false,
   });

@@ -16,7 +16,7 @@ import { formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useCalculation, type CalculationInput } from '../api/resell-calculation.api';
-import { useCreateResale } from '../api/resell-create.api';
+import { createListing, useCreateResale } from '../api/resell-create.api';
 import {
   clampQuantity,
   newIdempotencyKey,
@@ -113,7 +113,7 @@ export function ResellForm(props: {
     } catch (err) {
       const key = errorKey(err);
       if (key === 'api.resell.create.no_stripe') showNoPayoutToast();
-      else toast.error(t(key));
+      else toast.error(t(key), { action: createListing });
     }
   };
 

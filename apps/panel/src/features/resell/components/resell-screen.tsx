@@ -1,8 +1,9 @@
 /**
  * RESELL (spec sections 2 Resell, 4 Resell flow, 5, 8): choose a ticket from the dropdown (pre-selected
  * from USER_TICKET_ID), set quantity and price, see the pricing summary, Continue, accept the terms, list.
- * Success: "Your ticket is now listed for resale!", the share box and "resell more". A card says what
- * you are reselling. Below: the SALE and SOLD tabs of the user's listings.
+ * Success: "Your ticket is now listed for resale!" (focused), the share box and "resell more"; unlisting
+ * that listing below clears them (issue 13). A card says what you are reselling. Below: the SALE and SOLD
+ * tabs of the user's listings.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +12,8 @@ import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatMoney } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
 import { TicketIcon } from '../../../ui/icons';
 import { useAvailableForListing } from '../api/resell-available.api';
 import type { ResellableTicket } from '../resell.types';
@@ -21,6 +23,7 @@ import { ShareBox } from './share-box';
 import { TicketPicker } from './ticket-picker';
 import '../resell.css';
 import { ScreenHeader } from '../../../ui/screen-header';
+import { SuccessHeading } from '../../../ui/success-heading';
 
 /** The "you are reselling" card: the ticket, and quantity x price once a valid price is set. */
 function ResellingCard(props: {
@@ -95,8 +98,10 @@ export default function ResellScreen() {
   let body: React.ReactNode;
   if (listed) {
     body = (
-      <div className="stack resell-success" role="status" aria-live="polite">
-        <h2 className="resell-success__title">{t('resell.success_title')}</h2>
+      <section className="stack resell-success" aria-labelledby="resell-success-title">
+        <SuccessHeading id="resell-success-title" className="resell-success__title">
+          {t('resell.success_title')}
+        </SuccessHeading>
         <p className="muted">{t('resell.success_text')}</p>
         <ShareBox url={listed.url} title={listed.title} />
         <Button
@@ -108,7 +113,7 @@ export default function ResellScreen() {
         >
           {t('resell.resell_more')}
         </Button>
-      </div>
+      </section>
     );
   } else if (available.isLoading) {
     body = (
@@ -121,7 +126,16 @@ export default function ResellScreen() {
   } else if (available.isError || !available.data) {
     body = <ErrorState message={t('request_failed')} onRetry={available.refetch} />;
   } else if (available.data.length === 0) {
-    body = <EmptyState message={t('resell.empty')} />;
+    body = (
+      <EmptyState message={t('resell.empty')} hint={t('feedback.resell_empty_hint')}>
+        <Button
+          variant="secondary"
+          onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
+        >
+          {t('feedback.see_my_tickets')}
+        </Button>
+      </EmptyState>
+    );
   } else {
     body = (
       <div className="stack">
@@ -164,7 +178,14 @@ export default function ResellScreen() {
     <div className="stack resell">
       <ScreenHeader title={t('resell.title')} subtitle={t('resell.subtitle')} />
       {body}
-      <Listings />
+      <Listings
+        onUnlisted={(l) => {
+          // Unlisting the listing just made: its share link no longer sells anything, so the box goes (issue 13).
+          if (listed?.url !== l.shareLinkUrl) return;
+          setListed(null);
+          reset();
+        }}
+      />
     </div>
   );
 }

@@ -32,8 +32,8 @@ export function useNarrow(): boolean {
 export function useCopyLink() {
   const { t } = useTranslation();
   return async (url: string) => {
-    if (await copyText(url)) toast.success(t('resell.link_copied'), { toastId: 'resell-copied' });
-    else toast.error(t('request_failed'));
+    if (await copyText(url)) toast.success(t('resell.link_copied'), { toastId: 'resell-copied', action: copyText });
+    else toast.error(t('request_failed'), { action: copyText });
   };
 }
 

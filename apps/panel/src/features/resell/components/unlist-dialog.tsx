@@ -4,20 +4,25 @@ import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Modal } from '../../../ui/modal';
-import { useUnlist } from '../api/resell-unlist.api';
+import { unlist as unlistCall, useUnlist } from '../api/resell-unlist.api';
 import type { Listing } from '../resell.types';
 
-export function UnlistDialog(props: { listing: Listing; onClose: () => void }) {
+export function UnlistDialog(props: {
+  listing: Listing;
+  onClose: () => void;
+  onUnlisted?: (listing: Listing) => void;
+}) {
   const { t } = useTranslation();
   const unlist = useUnlist();
   const onDelist = async () => {
     try {
       await unlist.mutateAsync(props.listing.userTicketId);
-      toast.success(t('resell.delisted'));
+      toast.success(t('resell.delisted'), { action: unlistCall });
+      props.onUnlisted?.(props.listing);
       props.onClose();
     } catch (err) {
       console.error('unlist failed', err);
-      toast.error(t(errorKey(err)));
+      toast.error(t(errorKey(err)), { action: unlistCall });
     }
   };
   return (

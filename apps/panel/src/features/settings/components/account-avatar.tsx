@@ -12,7 +12,7 @@ import { errorKey } from '../../../lib/api-client';
 import { assetUrl } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
 import { Button } from '../../../ui/button';
-import { useUploadAvatar } from '../api/profile-avatar.api';
+import { uploadAvatar, useUploadAvatar } from '../api/profile-avatar.api';
 import { AVATAR_ACCEPT, AVATAR_MIN_RECOMMENDED_PX } from '@tp/contract/profile';
 import { avatarFileError } from '../account-validation';
 
@@ -56,7 +56,7 @@ export function AccountAvatar(props: { user: User }) {
     } catch (err) {
       const key = errorKey(err);
       if (key.startsWith('api.profile.avatar')) setError(key);
-      toast.error(t(key));
+      toast.error(t(key), { action: uploadAvatar });
     }
   };
   const u = props.user;

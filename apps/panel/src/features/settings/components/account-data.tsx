@@ -89,9 +89,9 @@ export function AccountData() {
     try {
       const data = await exportAccountData();
       download(exportFileName(data), data);
-      toast.success(t('account_data.exported'));
+      toast.success(t('account_data.exported'), { action: exportAccountData });
     } catch (err) {
-      toast.error(t(errorKey(err)));
+      toast.error(t(errorKey(err)), { action: exportAccountData });
     } finally {
       setExporting(false);
     }
@@ -100,9 +100,9 @@ export function AccountData() {
     setSigningOut(true);
     try {
       const { revoked } = await logoutOtherDevices();
-      toast.success(t('account_data.signed_out_others', { count: revoked }));
+      toast.success(t('account_data.signed_out_others', { count: revoked }), { action: logoutOtherDevices });
     } catch (err) {
-      toast.error(t(errorKey(err)));
+      toast.error(t(errorKey(err)), { action: logoutOtherDevices });
     } finally {
       setSigningOut(false);
     }

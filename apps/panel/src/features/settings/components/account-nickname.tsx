@@ -12,7 +12,7 @@ import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useUpdateUsername } from '../api/profile-username.api';
+import { updateUsername, useUpdateUsername } from '../api/profile-username.api';
 import { nicknameSchema, type NicknameForm } from '../account-validation';
 
 export function AccountNickname(props: { user: User }) {
@@ -36,7 +36,7 @@ export function AccountNickname(props: { user: User }) {
     } catch (err) {
       const key = errorKey(err);
       if (key === 'api.profile.username_taken') setError('nickname', { message: key }, { shouldFocus: true });
-      toast.error(t(key));
+      toast.error(t(key), { action: updateUsername });
     }
   });
   const e = formState.errors.nickname;

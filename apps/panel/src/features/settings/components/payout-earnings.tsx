@@ -1,11 +1,13 @@
 /**
  * The seller's earnings on the payout tab (issue 13, item 6): each sale with its date, quantity, what the
- * seller is owed (two decimals, the listing's currency) and whether it has been paid out.
+ * seller is owed (two decimals, the listing's currency) and whether it has been paid out. No sale yet: the
+ * way to list a ticket (issue 13).
  */
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../../lib/api-client';
 import { formatDate, formatMoney } from '../../../lib/format';
+import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton } from '../../../ui/bits';
 import { useEarnings } from '../api/account-rights.api';
@@ -25,7 +27,21 @@ export function PayoutEarnings() {
         </Button>
       </div>
     );
-  else if (earnings.data.length === 0) body = <p className="muted">{t('earnings.empty')}</p>;
+  else if (earnings.data.length === 0)
+    body = (
+      <div className="stack-sm earnings__empty">
+        <p className="muted">{t('earnings.empty')}</p>
+        <div>
+          <Button
+            variant="secondary"
+            className="btn--small"
+            onClick={() => navigate({ tab: 'RESELL', settingsTab: null, userTicketId: null, ticketName: null })}
+          >
+            {t('feedback.resell_a_ticket')}
+          </Button>
+        </div>
+      </div>
+    );
   else
     body = (
       <ul className="earnings" aria-labelledby={`${id}-title`}>

@@ -13,7 +13,7 @@ import { errorKey } from '../../../lib/api-client';
 import { useUser } from '../../../lib/queries';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useSandboxOnboarding } from '../api/payout-account.api';
+import { submitSandboxOnboarding, useSandboxOnboarding } from '../api/payout-account.api';
 import { PAYOUT_COUNTRIES, payoutFormSchema, type PayoutForm } from '../payout-form.validation';
 
 export function PayoutSandboxForm() {
@@ -49,7 +49,7 @@ export function PayoutSandboxForm() {
       });
       toast.success(t('payout.verified_toast'));
     } catch (e) {
-      toast.error(t(errorKey(e)));
+      toast.error(t(errorKey(e)), { action: submitSandboxOnboarding });
     }
   });
 

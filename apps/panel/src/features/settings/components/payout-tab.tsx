@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../lib/toast';
+import { clearToastErrors, toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
 import { usePanelConfig } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
@@ -46,8 +46,9 @@ function StripeOnboarding(props: { publishableKey: string; started: boolean; onE
     setPending(true);
     try {
       setSecret(await connectPayoutAccount(country));
+      clearToastErrors(connectPayoutAccount);
     } catch (e) {
-      toast.error(t(errorKey(e)));
+      toast.error(t(errorKey(e)), { action: connectPayoutAccount });
     } finally {
       setPending(false);
     }

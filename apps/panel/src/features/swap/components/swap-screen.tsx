@@ -7,26 +7,31 @@
  *   quantity; decreasing from 1 deselects.
  * - A failed target fetch toasts api.internal_error and resets the selection; a failed start toasts
  *   api.start_swap_failed.
+ * - Back from the checkout, a confirmed swap is summarised above the list: before, now, count, paid or not
+ *   refunded (issue 13).
  * - TICKETS and SWAPPABLE_TICKETS are refreshed when the screen opens (and when the page comes back from
  *   the back-forward cache), so a swap confirmed at the checkout shows at once.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from '../../../lib/toast';
+import { clearToastErrors, toast } from '../../../lib/toast';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
-import { useRoute } from '../../../lib/use-route';
+import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
 import { Modal } from '../../../ui/modal';
 import { SwapIcon } from '../../../ui/icons';
 import { useSwappableTickets, type SwapTicket } from '../api/swappable-tickets.api';
 import { swapTargetsQuery, useSwapTargets } from '../api/swap-targets.api';
-import { useStartSwap, type StartSwapResult } from '../api/start-swap.api';
+import { startSwap, useStartSwap, type StartSwapResult } from '../api/start-swap.api';
 import { checkoutUrl } from '../checkout-url';
 import { releaseSwap, rememberCheckout, useCheckoutReturn } from '../use-checkout-return';
 import { SwapCard } from './swap-card';
+import { SwapDone } from './swap-done';
+import { rememberSwap, useSwapOutcome } from '../swap-outcome';
 import '../swap.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 import { queryKeys } from '../../../lib/query-keys';
@@ -90,7 +95,9 @@ export default function SwapScreen() {
   const preselected = useRef(false);
   const targets = useSwapTargets(selection?.baseId ?? null);
   const start = useStartSwap();
-  useCheckoutReturn();
+  // Back from the checkout: main's flow confirms it; a confirmed swap shows what changed (issue 13).
+  const { outcome, confirmed: swapConfirmed, dismiss: dismissOutcome } = useSwapOutcome();
+  useCheckoutReturn(swapConfirmed);
 
   // Fresh TICKETS and SWAPPABLE_TICKETS on arrival (e.g. back from the checkout) and on a back-forward restore.
   useEffect(() => {
@@ -111,10 +118,13 @@ export default function SwapScreen() {
   // selection (spec sections 4, 8), unless another base was chosen meanwhile.
   const select = (next: Selection) => {
     setSelection(next);
-    void qc.fetchQuery(swapTargetsQuery(next.baseId)).catch(() => {
-      toast.error(t('api.internal_error'), { toastId: 'swap-targets' });
-      setSelection((current) => (current?.baseId === next.baseId ? null : current));
-    });
+    void qc
+      .fetchQuery(swapTargetsQuery(next.baseId))
+      .then(() => clearToastErrors(swapTargetsQuery))
+      .catch(() => {
+        toast.error(t('api.internal_error'), { action: swapTargetsQuery });
+        setSelection((current) => (current?.baseId === next.baseId ? null : current));
+      });
   };
 
   // USER_TICKET_ID in the URL: select that ticket's type with a count of 1 (once, when the list arrives).
@@ -152,6 +162,8 @@ export default function SwapScreen() {
   };
 
   const base = bases.data?.find((b) => b.id === selection?.baseId);
+  const difference = pending && base ? Math.abs(pending.target.price - base.price) * (selection?.count ?? 1) : 0;
+  const symbol = pending?.target.currencySymbol ?? base?.currencySymbol ?? '';
 
   const choose = async (target: SwapTicket) => {
     if (!selection) return;
@@ -163,14 +175,24 @@ export default function SwapScreen() {
       });
       setPending({ target, result });
     } catch {
-      toast.error(t('api.start_swap_failed'));
+      toast.error(t('api.start_swap_failed'), { action: startSwap });
     }
   };
 
   const confirm = () => {
-    if (!pending || !config) return;
+    if (!pending || !config || !base || !selection) return;
     setLeaving(true);
     rememberCheckout(pending.result.orderIdentifier);
+    rememberSwap({
+      orderIdentifier: pending.result.orderIdentifier,
+      swapType: pending.result.swapType,
+      count: selection.count,
+      fromName: base.name,
+      toName: pending.target.name,
+      eventName: base.eventName,
+      amount: difference,
+      currencySymbol: symbol,
+    });
     void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
     void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
     window.location.assign(
@@ -186,7 +208,12 @@ export default function SwapScreen() {
   };
 
   const assets = config?.assetsBaseUrl;
-  const header = <ScreenHeader title={t('swap.title')} subtitle={t('swap.subtitle')} />;
+  const header = (
+    <>
+      <ScreenHeader title={t('swap.title')} subtitle={t('swap.subtitle')} />
+      {outcome?.state === 'done' && <SwapDone summary={outcome.summary} onAgain={dismissOutcome} />}
+    </>
+  );
 
   if (bases.isLoading) {
     return (
@@ -216,12 +243,16 @@ export default function SwapScreen() {
     return (
       <div className="stack">
         {header}
-        <EmptyState message={t('swap.empty')} />
+        <EmptyState message={t('swap.empty')} hint={t('feedback.swap_empty_hint')}>
+          <Button
+            variant="secondary"
+            onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
+          >
+            {t('feedback.see_my_tickets')}
+          </Button>
+        </EmptyState>
       </div>
     );
-
-  const difference = pending && base ? Math.abs(pending.target.price - base.price) * (selection?.count ?? 1) : 0;
-  const symbol = pending?.target.currencySymbol ?? base?.currencySymbol ?? '';
 
   return (
     <div className="stack swap">
@@ -304,7 +335,11 @@ export default function SwapScreen() {
               })}
             </ul>
           ) : targets.data ? (
-            <EmptyState message={t('swap.no_targets')} />
+            <EmptyState message={t('swap.no_targets')} hint={t('feedback.swap_no_targets_hint')}>
+              <Button variant="secondary" onClick={reset}>
+                {t('feedback.choose_another')}
+              </Button>
+            </EmptyState>
           ) : null}
           <Button variant="ghost" onClick={reset}>
             {t('common.cancel')}

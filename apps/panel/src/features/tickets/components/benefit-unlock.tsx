@@ -13,7 +13,7 @@ import { ApiError } from '../../../lib/api-client';
 import { copyText } from '../../../lib/clipboard';
 import { Button } from '../../../ui/button';
 import { CopyIcon, LockIcon } from '../../../ui/icons';
-import { useUnlockBenefit } from '../api/unlock-benefit.api';
+import { unlockBenefit, useUnlockBenefit } from '../api/unlock-benefit.api';
 
 /** Whether the benefit gets an Unlock button (spec section 6: digital benefits unlock only if isUnlockable). */
 export const isUnlockableDigital = (b: Benefit) => b.isUnlockable && b.type === DIGITAL_BENEFIT_TYPE;
@@ -33,6 +33,7 @@ export function BenefitUnlock(props: { benefit: Benefit; userTicketId: number; t
         onError: (err) =>
           toast.error(
             t(err instanceof ApiError && err.status > 0 && err.status < 500 ? err.message : 'api.internal_error'),
+            { action: unlockBenefit },
           ),
       },
     );
@@ -40,7 +41,7 @@ export function BenefitUnlock(props: { benefit: Benefit; userTicketId: number; t
     if (await copyText(code!)) {
       setCopied(true);
       setTimeout(() => setCopied(false), 2000);
-    } else toast.error(t('ticket.copy_failed'));
+    } else toast.error(t('ticket.copy_failed'), { action: copyText });
   };
 
   if (!code) {

@@ -1,11 +1,17 @@
-/** MY_TICKET (spec section 2): tabs UPCOMING and PAST, cards, skeleton, empty and error states. */
+/**
+ * MY_TICKET (spec section 2): tabs UPCOMING and PAST, cards, skeleton, empty and error states. An empty tab
+ * offers the next step (issue 13): upcoming, redeem a code or find events on the organiser's site; past, the
+ * upcoming tab.
+ */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TicketStatus } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Tabs } from '../../../ui/tabs';
-import { EmptyState, Skeleton, ErrorState } from '../../../ui/bits';
+import { Button } from '../../../ui/button';
+import { Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
 import { useTickets } from '../../../lib/ticket-queries';
 import { TicketCard } from './ticket-card';
 
@@ -55,8 +61,23 @@ export default function MyTicketsScreen() {
               />
             ))}
           </ul>
+        ) : status === 'UPCOMING' ? (
+          <EmptyState message={t('tickets.empty')} hint={t('feedback.tickets_upcoming_hint')}>
+            <Button onClick={() => navigate({ tab: 'REDEEM', userTicketId: null, ticketName: null })}>
+              {t('feedback.redeem_code')}
+            </Button>
+            {config?.orgWebsite && (
+              <a className="btn btn--secondary" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">
+                {t('feedback.find_events')}
+              </a>
+            )}
+          </EmptyState>
         ) : (
-          <EmptyState message={t('tickets.empty')} />
+          <EmptyState message={t('feedback.tickets_past_empty')} hint={t('feedback.tickets_past_hint')}>
+            <Button variant="secondary" onClick={() => setStatus('UPCOMING')}>
+              {t('feedback.see_upcoming')}
+            </Button>
+          </EmptyState>
         )}
       </div>
     </div>

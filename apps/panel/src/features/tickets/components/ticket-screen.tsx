@@ -1,8 +1,9 @@
 /**
  * TICKET (spec section 2 Ticket page): back, event image and details, the event-access item, the
  * description clamped to 3 lines with read more, and the benefit list (purchasedAmount > 0) whose
- * items open a detail modal (with Unlock for unlockable digital benefits). The actions: Gift, and a
- * menu with Swap and Resell (see ticket-actions.tsx). Without an id it redirects to MY_TICKET.
+ * items open a detail modal (with Unlock for unlockable digital benefits); no benefit: an empty state with
+ * the organiser's site. The actions: Gift, and a menu with Swap and Resell (see ticket-actions.tsx). Without
+ * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,8 @@ import { sanitizeHtml } from '../../../lib/sanitize';
 import { assetUrl, formatDate, formatRange } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Badge, Skeleton, ErrorState } from '../../../ui/bits';
+import { EmptyState } from '../../../ui/empty-state';
+import { Button } from '../../../ui/button';
 import { BackIcon, CalendarIcon, ChevronIcon, PinIcon, TicketIcon } from '../../../ui/icons';
 import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
@@ -87,14 +90,23 @@ export default function TicketScreen() {
         <Skeleton width="80%" />
       </div>
     );
+  // Not found (gifted, resold, swapped away, or a stale link): trying again cannot help; the way back can (issue 13).
+  if (ticket.error?.message === 'api.ticket.not_found')
+    return (
+      <div className="stack">
+        {back}
+        <EmptyState message={t('api.ticket.not_found')} hint={t('feedback.ticket_not_found_hint')}>
+          <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>
+            {t('feedback.back_to_tickets')}
+          </Button>
+        </EmptyState>
+      </div>
+    );
   if (ticket.isError || !ticket.data)
     return (
       <div className="stack">
         {back}
-        <ErrorState
-          message={t(ticket.error?.message === 'api.ticket.not_found' ? 'api.ticket.not_found' : 'request_failed')}
-          onRetry={ticket.refetch}
-        />
+        <ErrorState message={t('request_failed')} onRetry={ticket.refetch} />
       </div>
     );
 
@@ -112,6 +124,8 @@ export default function TicketScreen() {
     validUntil: tk.eventEndDateTime,
     timeZone: tk.eventTimeZone,
   };
+  // The benefit list shows only what was bought (spec section 2: purchasedAmount above 0).
+  const benefits = tk.benefits.filter((b) => b.purchasedAmount > 0);
   const openBenefit =
     typeof detail === 'number' ? tk.benefits.find((b) => b.userTicketBenefitId === detail) : undefined;
   return (
@@ -179,37 +193,43 @@ export default function TicketScreen() {
           <Clamp html={tk.eventDescription} />
         </section>
       )}
-      {tk.benefits.length > 0 && (
-        <section aria-labelledby="benefits-title" className="stack-sm">
-          <h2 id="benefits-title" className="section-title">
-            {t('ticket.benefits')}
-          </h2>
+      <section aria-labelledby="benefits-title" className="stack-sm">
+        <h2 id="benefits-title" className="section-title">
+          {t('ticket.benefits')}
+        </h2>
+        {benefits.length === 0 ? (
+          <EmptyState message={t('feedback.benefits_empty')} hint={t('feedback.benefits_empty_hint')}>
+            {config?.orgWebsite && (
+              <a className="btn btn--secondary" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">
+                {t('feedback.visit_organiser')}
+              </a>
+            )}
+          </EmptyState>
+        ) : (
           <ul className="benefit-list">
-            {tk.benefits
-              .filter((b) => b.purchasedAmount > 0)
-              .map((b) => (
-                <li key={b.userTicketBenefitId}>
-                  <button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
-                    <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>
-                      {b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}
-                    </span>
-                    <span className="benefit-item__body">
-                      <span className="benefit-item__name">{b.name}</span>
-                      <span className="muted small">{b.shortDescription}</span>
-                    </span>
-                    <span className="muted small">
-                      {b.usedAmount}/{b.purchasedAmount}
-                    </span>
-                    <Badge tone={benefitUsed(b) ? 'used' : 'unused'}>
-                      {benefitUsed(b) ? t('ticket.used') : t('ticket.unused')}
-                    </Badge>
-                    <ChevronIcon />
-                  </button>
-                </li>
-              ))}
+            {benefits.map((b) => (
+              <li key={b.userTicketBenefitId}>
+                <button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
+                  <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>
+                    {b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}
+                  </span>
+                  <span className="benefit-item__body">
+                    <span className="benefit-item__name">{b.name}</span>
+                    <span className="muted small">{b.shortDescription}</span>
+                  </span>
+                  <span className="muted small">
+                    {b.usedAmount}/{b.purchasedAmount}
+                  </span>
+                  <Badge tone={benefitUsed(b) ? 'used' : 'unused'}>
+                    {benefitUsed(b) ? t('ticket.used') : t('ticket.unused')}
+                  </Badge>
+                  <ChevronIcon />
+                </button>
+              </li>
+            ))}
           </ul>
-        </section>
-      )}
+        )}
+      </section>
       {detail === 'access' && <BenefitModal detail={access} onClose={closeDetail} />}
       {openBenefit && (
         <BenefitModal detail={benefitDetail(openBenefit, tk)} onClose={closeDetail}>

@@ -1,0 +1,67 @@
+/**
+ * The OTP screen tells the truth (issue 13): "Resend code" counts down to when another code may be asked
+ * for (the server's resendAfterSeconds, kept in storage by LOGIN), and a refused code shows next to the
+ * field (aria-invalid, aria-describedby pointing at the message), cleared when the code changes.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderPanel } from '../../test/render';
+import { fakeApi, jsonResponse, type FakeRequest } from '../../test/fetch';
+import OtpScreen from './components/otp-screen';
+
+let calls: FakeRequest[];
+beforeEach(() => {
+  calls = [];
+  localStorage.setItem('tp.email', 'ana@example.com');
+  localStorage.setItem('tp.sessionId', 'session-1');
+  fakeApi((r) => {
+    calls.push(r);
+    if (r.path === '/auth/signInOrRegisterAndSignIn')
+      return jsonResponse({ sessionId: 'session-2', resendAfterSeconds: 60 });
+    if (r.path === '/auth/verifyLoginRequest') return jsonResponse({ message: 'api.auth.wrong_otp' }, 400);
+    return jsonResponse({ message: 'api.not_found' }, 404);
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  localStorage.clear();
+});
+
+describe('resend countdown', () => {
+  it('counts down the seconds until Resend code works, then enables it; a resend starts it again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    localStorage.setItem('tp.codeResendAt', String(Date.now() + 3000));
+    renderPanel(<OtpScreen />, { search: 'PANEL_TAB=OTP' });
+    const resend = () => screen.getByRole('button', { name: /resend code/i });
+    expect(resend().textContent).toBe('Resend code in 3 s');
+    expect(resend()).toHaveProperty('disabled', true);
+    await act(() => vi.advanceTimersByTimeAsync(1000));
+    expect(resend().textContent).toBe('Resend code in 2 s');
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(resend().textContent).toBe('Resend code');
+    expect(resend()).toHaveProperty('disabled', false);
+
+    vi.useRealTimers();
+    fireEvent.click(resend());
+    await waitFor(() => expect(resend().textContent).toBe('Resend code in 60 s'));
+    expect(calls.filter((c) => c.path === '/auth/signInOrRegisterAndSignIn')).toHaveLength(1);
+    expect(localStorage.getItem('tp.sessionId')).toBe('session-2');
+  });
+});
+
+describe('a refused code', () => {
+  it('shows the message in the field error slot, linked to the input, until the code changes', async () => {
+    renderPanel(<OtpScreen />, { search: 'PANEL_TAB=OTP' });
+    const input = screen.getByRole('textbox', { name: 'Verification code' });
+    fireEvent.change(input, { target: { value: '123456' } });
+    const submit = screen.getByRole('button', { name: 'Continue' });
+    await waitFor(() => expect(submit).toHaveProperty('disabled', false));
+    fireEvent.click(submit);
+    await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
+    const note = document.getElementById(input.getAttribute('aria-describedby')!);
+    expect(note?.textContent).toBe('Wrong OTP');
+    fireEvent.change(input, { target: { value: '12345' } });
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * A finished swap (issue 13): what changed, from which ticket type to which, how many, and what was paid
+ * (an upgrade) or not refunded (a downgrade, spec section 4 Swap). Its heading is focused when it shows.
+ */
+import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../lib/format';
+import { navigate } from '../../../lib/use-route';
+import { Button } from '../../../ui/button';
+import { SuccessHeading } from '../../../ui/success-heading';
+import type { SwapSummary } from '../swap-outcome';
+
+export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
+  const { t } = useTranslation();
+  const s = props.summary;
+  const amount = formatMoney(s.amount, s.currencySymbol);
+  const money =
+    s.amount === 0
+      ? t('feedback.swap_even')
+      : s.swapType === 'UPGRADE'
+        ? t('feedback.swap_paid', { amount })
+        : t('feedback.swap_not_refunded', { amount });
+  return (
+    <section className="swap-done stack-sm" aria-labelledby="swap-done-title">
+      <SuccessHeading id="swap-done-title" className="section-title">
+        {t('feedback.swap_done_title')}
+      </SuccessHeading>
+      <p className="muted small">{t('feedback.swap_done_text')}</p>
+      <dl className="swap-summary">
+        <dt>{t('feedback.swap_from')}</dt>
+        <dd>
+          {t('feedback.swap_count', { count: s.count })} · {s.fromName}
+          {s.eventName ? ` · ${s.eventName}` : ''}
+        </dd>
+        <dt>{t('feedback.swap_to')}</dt>
+        <dd>
+          {t('feedback.swap_count', { count: s.count })} · {s.toName}
+          {s.eventName ? ` · ${s.eventName}` : ''}
+        </dd>
+        <dt>{t('feedback.swap_money')}</dt>
+        <dd>{money}</dd>
+      </dl>
+      <div className="swap-done__actions">
+        <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>
+          {t('feedback.see_my_tickets')}
+        </Button>
+        <Button variant="secondary" onClick={props.onAgain}>
+          {t('feedback.swap_again')}
+        </Button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react';
+import { TicketIcon } from './icons';
+import './feedback.css';
+
+/**
+ * The empty state of spec section 2: a message with an icon; issue 13: plus a `hint` sentence saying what
+ * would show here, and `children`, the next step (a button or link to where to go).
+ */
+export const EmptyState = (p: { message: string; hint?: string; children?: ReactNode }) => (
+  <div className="empty" role="status">
+    <span className="empty__icon">
+      <TicketIcon />
+    </span>
+    <p>{p.message}</p>
+    {p.hint && <p className="muted small empty__hint">{p.hint}</p>}
+    {p.children && <div className="empty__actions">{p.children}</div>}
+  </div>
+);
