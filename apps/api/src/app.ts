@@ -261,6 +261,13 @@ export async function buildApp(deps: AppDeps) {
 
 /** Static files, the panel document at /en/ and /es/, and the demo host page at /. */
 async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
+  // An immutable file is never revalidated: its ETag, Last-Modified and Accept-Ranges are dead
+  // weight (~90 bytes a file, about 1 KiB of the LOGIN screen's dozen files; issue 9 budget).
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (String(reply.getHeader('cache-control') ?? '').includes('immutable'))
+      for (const name of ['etag', 'last-modified', 'accept-ranges']) reply.removeHeader(name);
+    return payload;
+  });
   await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
   // The panel's build output; looked up per request so a build made after start is served too.
   // Brotli and gzip copies are made at build (vite-plugin-compression2) and picked by Accept-Encoding.
