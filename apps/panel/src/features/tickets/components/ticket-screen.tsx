@@ -18,6 +18,7 @@ import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
 import '../tickets.css';
+import { eventPlace } from './event-place';
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -101,8 +102,7 @@ export default function TicketScreen() {
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
-  // An organiser may give no street address (issue 12): show only the parts there are.
-  const place = [tk.eventVenue, tk.eventAddress1, tk.eventCity].filter(Boolean).join(', ');
+  const { place, mapUrl } = eventPlace(tk);
   const access: BenefitDetail = {
     name: t('ticket.event_access'),
     shortDescription: t('ticket.event_access_text'),
@@ -139,15 +139,7 @@ export default function TicketScreen() {
           <PinIcon />
           <span>
             {place} ·{' '}
-            <a
-              href={
-                tk.eventLatitude !== null && tk.eventLongitude !== null
-                  ? `https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`
-                  : `https://www.openstreetmap.org/search?query=${encodeURIComponent(place)}`
-              }
-              target="_blank"
-              rel="noopener noreferrer"
-            >
+            <a href={mapUrl} target="_blank" rel="noopener noreferrer">
               {t('ticket.map')}
             </a>
           </span>
