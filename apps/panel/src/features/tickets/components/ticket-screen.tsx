@@ -21,6 +21,7 @@ import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
 import '../tickets.css';
+import { eventPlace } from './event-place';
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -113,6 +114,7 @@ export default function TicketScreen() {
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
+  const { place, mapUrl } = eventPlace(tk);
   const access: BenefitDetail = {
     name: t('ticket.event_access'),
     shortDescription: t('ticket.event_access_text'),
@@ -150,12 +152,8 @@ export default function TicketScreen() {
         <p className="icon-line">
           <PinIcon />
           <span>
-            {tk.eventVenue}, {tk.eventAddress1}, {tk.eventCity} ·{' '}
-            <a
-              href={`https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`}
-              target="_blank"
-              rel="noopener noreferrer"
-            >
+            {place} ·{' '}
+            <a href={mapUrl} target="_blank" rel="noopener noreferrer">
               {t('ticket.map')}
             </a>
           </span>
