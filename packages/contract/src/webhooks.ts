@@ -19,17 +19,28 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 const rowId = z.coerce.number().int().positive().max(2_147_483_647);
 
-export const createWebhookRequest = z.object({
-  url: z
-    .url({ protocol: /^https?$/ })
-    .max(2000)
-    .meta({ description: 'https (http only for 127.0.0.1 outside production)' }),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length),
-});
-export const createWebhookResponse = z.object({
-  id: z.number().int(),
-  secret: z.string().meta({ description: '`whsec_…`, shown once: verify deliveries with it' }),
-});
+export const createWebhookRequest = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2000)
+      .meta({ description: 'https (http only for 127.0.0.1 outside production)' }),
+    events: z.array(z.enum(WEBHOOK_EVENT_TYPES)).min(1).max(WEBHOOK_EVENT_TYPES.length),
+  })
+  .meta({
+    examples: [
+      {
+        url: 'https://hooks.southernlights.example/ticket-panel',
+        events: ['ticket.issued', 'ticket.transferred', 'ticket.checked_in'],
+      },
+    ],
+  });
+export const createWebhookResponse = z
+  .object({
+    id: z.number().int(),
+    secret: z.string().meta({ description: '`whsec_…`, shown once: verify deliveries with it' }),
+  })
+  .meta({ examples: [{ id: 1, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }] });
 export const webhookItem = z.object({
   id: z.number().int(),
   url: z.string(),
@@ -68,5 +79,7 @@ export const deliveriesPage = z.object({
   items: z.array(deliveryItem),
   nextCursor: z.number().int().nullable(),
 });
-export const redeliverResponse = z.object({ id: z.number().int(), messageId: z.string() });
+export const redeliverResponse = z
+  .object({ id: z.number().int(), messageId: z.string() })
+  .meta({ examples: [{ id: 7, messageId: 'msg_2f1c0d4e9b8a4c7d9e3f6a5b4c3d2e1f' }] });
 export type DeliveryItem = z.infer<typeof deliveryItem>;
