@@ -286,6 +286,32 @@ describe('webhooks: retries, log, redelivery', () => {
     expect(missing.json()).toEqual({ message: 'api.org.webhook_delivery_not_found' });
   });
 
+  it('housekeeping deletes finished deliveries past the retention and keeps pending ones', async () => {
+    rx = await receiver([200]);
+    const hook = await subscribed(rx.url);
+    await gift();
+    await worker().runOnce();
+    const pending = await subscribed('https://hooks.example.com/x');
+    const alice = (await t.signIn('alice@example.com')).accessToken;
+    const mine = (await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(alice) })).json<
+      MyTicket[]
+    >();
+    const tk = mine.find((x) => x.eventName === 'Laneway Sessions')!;
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: tk.userTicketId, username: 'bob#7315' },
+    });
+    expect((await deliveries(demoKey, pending.id)).items).toHaveLength(1);
+    t.clock.advance(6 * 86_400_000);
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ webhookDeliveries: 0 });
+    t.clock.advance(2 * 86_400_000);
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ webhookDeliveries: 1 });
+    expect((await deliveries(demoKey, hook.id)).items.map((d) => d.status)).toEqual(['PENDING']);
+    expect((await deliveries(demoKey, pending.id)).items.map((d) => d.status)).toEqual(['PENDING']);
+  });
+
   it("keeps only a prefix of the receiver's answer", async () => {
     rx = await receiver([200], { body: 'x'.repeat(100_000) });
     const hook = await subscribed(rx.url);
