@@ -208,6 +208,9 @@ describe('organisation API', () => {
       event({ startsAt: 'tomorrow' }),
       event({ imageUrl: 'http://insecure.example/a.png' }),
       event({ latitude: 91 }),
+      event({ name: 'Harbour\u0000Lights' }),
+      event({ imageUrl: 'https://example.com/a\u0000.png' }),
+      event({ description: 'x\u0000' }),
       event({ extra: 1 }),
     ]) {
       const r = await put(apiKey, 'events/evt-1', bad);

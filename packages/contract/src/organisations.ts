@@ -6,18 +6,21 @@
  */
 import * as z from 'zod';
 import { email } from './auth.js';
+import { hasNoNul } from './fields.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 const httpsUrl = z
   .url({ protocol: /^https$/ })
   .max(2000)
+  .refine(hasNoNul)
   .meta({ description: 'an absolute https URL' });
 const colour = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/)
   .meta({ description: 'a colour `#rrggbb`' });
-const text = (max: number) => z.string().trim().min(1).max(max);
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+/** Text a `text` column takes: no NUL character (issue 14). */
+const text = (max: number) => z.string().trim().min(1).max(max).refine(hasNoNul);
+const optionalText = (max: number) => z.string().trim().max(max).refine(hasNoNul).optional();
 const cents = z.number().int().min(0).max(100_000_000);
 const instant = z.iso
   .datetime({ offset: true })
