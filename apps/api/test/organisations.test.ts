@@ -276,6 +276,17 @@ describe('organisation API', () => {
     expect(t.mail.sent.find((m) => m.to === 'bob@example.com')?.subject).toBe('Tu entrada para Harbour Lights');
   });
 
+  it('the issue mail does not hold up the answer and is retried when sending fails', async () => {
+    const org = await orgWithType('acme');
+    t.mail.failNext(1);
+    const r = await issue(org.apiKey, 't1', 'holder@example.com');
+    expect(r.statusCode).toBe(201);
+    // Answered while the first try failed and the retry waits its backoff.
+    expect(t.mail.sent.filter((m) => m.to === 'holder@example.com')).toHaveLength(0);
+    await t.app.services.organisations.mailQueue.idle();
+    expect(t.mail.sent.filter((m) => m.to === 'holder@example.com')).toHaveLength(1);
+  });
+
   it('another holder re-issues an untouched ticket; a moved, used or listed ticket is not silently changed', async () => {
     const org = await orgWithType('acme');
     await issue(org.apiKey, 't1', 'first@example.com');

@@ -159,27 +159,36 @@ export const orgApiRepository = {
   },
   /** Inserts accounts, skipping any that conflicts (e-mail or username taken); returns those inserted. */
   async insertUsers(db: DbOrTx, rows: (typeof users.$inferInsert)[]) {
-    if (rows.length === 0) return [];
-    return db
-      .insert(users)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({ id: users.id, email: users.email, locale: users.locale });
+    const out = [];
+    for (const part of chunks(rows))
+      out.push(
+        ...(await db
+          .insert(users)
+          .values(part)
+          .onConflictDoNothing()
+          .returning({ id: users.id, email: users.email, locale: users.locale })),
+      );
+    return out;
   },
 
   /** Inserts tickets; returns their ids in insertion order with their externalId. */
   async insertTickets(db: DbOrTx, rows: (typeof userTickets.$inferInsert)[]) {
-    if (rows.length === 0) return [];
-    return db
-      .insert(userTickets)
-      .values(rows)
-      .returning({ id: userTickets.id, externalId: userTickets.externalId, ticketTypeId: userTickets.ticketTypeId });
+    const out = [];
+    for (const part of chunks(rows))
+      out.push(
+        ...(await db.insert(userTickets).values(part).returning({
+          id: userTickets.id,
+          externalId: userTickets.externalId,
+          ticketTypeId: userTickets.ticketTypeId,
+        })),
+      );
+    return out;
   },
   async insertHistory(db: DbOrTx, rows: (typeof ticketHistory.$inferInsert)[]): Promise<void> {
-    if (rows.length) await db.insert(ticketHistory).values(rows);
+    for (const part of chunks(rows)) await db.insert(ticketHistory).values(part);
   },
   async insertTicketBenefits(db: DbOrTx, rows: (typeof userTicketBenefits.$inferInsert)[]): Promise<void> {
-    if (rows.length) await db.insert(userTicketBenefits).values(rows).onConflictDoNothing();
+    for (const part of chunks(rows)) await db.insert(userTicketBenefits).values(part).onConflictDoNothing();
   },
   async setHolder(db: DbOrTx, userTicketId: number, holderId: number): Promise<void> {
     await db.update(userTickets).set({ holderId }).where(eq(userTickets.id, userTicketId));
@@ -204,6 +213,12 @@ export const orgApiRepository = {
     return row;
   },
 };
+
+/** Rows per multi-row INSERT: well under PostgreSQL's 65,535 bind parameters per statement. */
+const INSERT_CHUNK = 1000;
+function* chunks<T>(rows: T[]): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) yield rows.slice(i, i + INSERT_CHUNK);
+}
 
 /** Runs an insert under a savepoint: a unique violation (a concurrent PUT of the same id) leaves the transaction usable. */
 async function insertOrUndefined<T>(db: DbOrTx, insert: (sp: DbOrTx) => Promise<T[]>): Promise<T | undefined> {
