@@ -12,6 +12,8 @@ export interface ServerProcess {
   child: ChildProcess;
   port: number;
   url: string;
+  /** Its DATA_DIR (generated keys, embedded database). */
+  dataDir: string;
   /** stdout + stderr so far. */
   output: () => string;
   /** Resolves with the exit code once the process has exited. */
@@ -61,6 +63,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     child,
     port,
     url,
+    dataDir,
     output: () => out,
     exited,
     async dispose() {
