@@ -4,7 +4,7 @@
  * operation's own schemas and with hostile ones (ids ≥ 2^31 and negative, huge strings, NUL and odd
  * unicode, wrong types, missing and extra fields, raw `%00` in paths, malformed JSON, multipart bodies
  * with many fields). A user's mistake is never a 500: the run asserts no 5xx and no stack trace or SQL
- * in any body. One app and one signed-in token serve the whole run (fast-check generates the requests).
+ * in any body. One app, one signed-in token, the demo organisation's API key and the admin key serve the whole run (fast-check generates the requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -374,7 +374,15 @@ function operations(doc: {
   return ops;
 }
 
-function request(op: Operation, token: string): fc.Arbitrary<Req> {
+/** The bearer each part of the API takes: the holder's token, an organisation API key, the admin key. */
+interface Keys {
+  token: string;
+  org: string;
+  admin: string;
+}
+
+function request(op: Operation, keys: Keys): fc.Arbitrary<Req> {
+  const token = op.path.startsWith('/v1/org/') ? keys.org : op.path.startsWith('/v1/admin/') ? keys.admin : keys.token;
   const path = fc
     .tuple(
       ...op.parameters.filter((x) => x.in === 'path').map((x) => segment(x.schema).map((s) => [x.name, s] as const)),
@@ -396,68 +404,82 @@ function request(op: Operation, token: string): fc.Arbitrary<Req> {
         ),
       ),
   );
-  const body: fc.Arbitrary<{ type?: string; payload?: string | Buffer }> = op.multipart
+  const csvRow = fc
+    .tuple(fc.string({ maxLength: 12 }), fc.constantFrom('ga', 'x', ''), fc.oneof(fc.emailAddress(), fc.string()))
+    .map((cells) => cells.join(','));
+  const body: fc.Arbitrary<{ type?: string; payload?: string | Buffer }> = op.path.endsWith('/tickets/import')
     ? fc.oneof(
-        {
-          weight: 5,
-          arbitrary: multipart.map((payload) => ({ type: `multipart/form-data; boundary=${BOUNDARY}`, payload })),
-        },
-        { weight: 1, arbitrary: fc.constant({ type: 'multipart/form-data', payload: 'garbage' }) },
-        { weight: 1, arbitrary: fc.constant({ type: 'application/json', payload: '{}' }) },
-      )
-    : op.form
-      ? fc.oneof(
-          value(op.body).map((v) => ({
-            type: 'application/x-www-form-urlencoded',
-            payload:
-              v && typeof v === 'object' && !Array.isArray(v)
-                ? new URLSearchParams(
-                    Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : (JSON.stringify(x) ?? '')]),
-                  ).toString()
-                : String(v),
+        fc
+          .array(csvRow, { maxLength: 5 })
+          .map((rows) => ({
+            type: 'text/csv',
+            payload: ['externalId,ticketTypeExternalId,holderEmail', ...rows].join('\n'),
           })),
-          fc.constantFrom(
-            { type: 'application/x-www-form-urlencoded', payload: '%00=%00&quantity=%' },
-            { type: 'application/json', payload: '{"quantity":1e400}' },
-          ),
+        fc.string().map((payload) => ({ type: 'text/csv', payload })),
+        fc.constant({ type: 'application/json', payload: '{}' }),
+      )
+    : op.multipart
+      ? fc.oneof(
+          {
+            weight: 5,
+            arbitrary: multipart.map((payload) => ({ type: `multipart/form-data; boundary=${BOUNDARY}`, payload })),
+          },
+          { weight: 1, arbitrary: fc.constant({ type: 'multipart/form-data', payload: 'garbage' }) },
+          { weight: 1, arbitrary: fc.constant({ type: 'application/json', payload: '{}' }) },
         )
-      : op.body
+      : op.form
         ? fc.oneof(
-            {
-              weight: 8,
-              arbitrary: value(op.body).map((v) => ({
-                type: 'application/json',
-                payload: JSON.stringify(v) ?? 'null',
-              })),
-            },
-            {
-              weight: 1,
-              arbitrary: fc
-                .constantFrom(
-                  '{',
-                  '{"a":',
-                  '[1,2',
-                  '"\\u0000"',
-                  '{"__proto__":{"x":1}}',
-                  '{"constructor":{"prototype":{"x":1}}}',
-                  'null',
-                  '',
-                )
-                .map((payload) => ({ type: 'application/json', payload })),
-            },
-            {
-              weight: 1,
-              arbitrary: fc.constantFrom(
-                { type: 'text/plain', payload: 'hello' },
-                { type: 'application/xml', payload: '<a/>' },
-                {},
-              ),
-            },
+            value(op.body).map((v) => ({
+              type: 'application/x-www-form-urlencoded',
+              payload:
+                v && typeof v === 'object' && !Array.isArray(v)
+                  ? new URLSearchParams(
+                      Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? x : (JSON.stringify(x) ?? '')]),
+                    ).toString()
+                  : String(v),
+            })),
+            fc.constantFrom(
+              { type: 'application/x-www-form-urlencoded', payload: '%00=%00&quantity=%' },
+              { type: 'application/json', payload: '{"quantity":1e400}' },
+            ),
           )
-        : fc.oneof(
-            { weight: 5, arbitrary: fc.constant({}) },
-            { weight: 1, arbitrary: fc.constant({ type: 'application/json', payload: '{"extra":true}' }) },
-          );
+        : op.body
+          ? fc.oneof(
+              {
+                weight: 8,
+                arbitrary: value(op.body).map((v) => ({
+                  type: 'application/json',
+                  payload: JSON.stringify(v) ?? 'null',
+                })),
+              },
+              {
+                weight: 1,
+                arbitrary: fc
+                  .constantFrom(
+                    '{',
+                    '{"a":',
+                    '[1,2',
+                    '"\\u0000"',
+                    '{"__proto__":{"x":1}}',
+                    '{"constructor":{"prototype":{"x":1}}}',
+                    'null',
+                    '',
+                  )
+                  .map((payload) => ({ type: 'application/json', payload })),
+              },
+              {
+                weight: 1,
+                arbitrary: fc.constantFrom(
+                  { type: 'text/plain', payload: 'hello' },
+                  { type: 'application/xml', payload: '<a/>' },
+                  {},
+                ),
+              },
+            )
+          : fc.oneof(
+              { weight: 5, arbitrary: fc.constant({}) },
+              { weight: 1, arbitrary: fc.constant({ type: 'application/json', payload: '{"extra":true}' }) },
+            );
   return fc.tuple(path, query(op.parameters), headers, body).map(([url, qs, [auth, ...extra], b]) => {
     const h: Record<string, string> = {};
     if (auth === 'token') h.authorization = `Bearer ${token}`;
@@ -479,10 +501,14 @@ for (const file of ['index.html', join('scanner', 'index.html')])
   writeFileSync(join(dist, file), '<!doctype html>\n<html lang="en"><head></head><body></body></html>');
 
 let t: TestApp;
-let token: string;
+let keys: Keys;
 beforeAll(async () => {
-  t = await createTestApp({ seed: true, config: { redeemPerMinute: 100_000, panelDistDir: dist } });
-  token = (await t.signIn('alice@example.com')).accessToken;
+  t = await createTestApp({
+    seed: true,
+    config: { redeemPerMinute: 100_000, panelDistDir: dist, adminKey: 'fuzz-admin-key' },
+  });
+  const org = await t.app.services.organisations.admin.addKeyBySlug('demo');
+  keys = { token: (await t.signIn('alice@example.com')).accessToken, org: org!.apiKey, admin: 'fuzz-admin-key' };
 });
 afterAll(async () => {
   await t.close();
@@ -494,7 +520,7 @@ describe('fuzz of the OpenAPI document and the public pages', () => {
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json<Parameters<typeof operations>[0]>();
     const ops = operations(doc);
     expect(ops.length).toBeGreaterThan(40);
-    const requests = fc.sample(fc.oneof(...ops.map((op) => request(op, token))), { numRuns: RUNS, seed: SEED });
+    const requests = fc.sample(fc.oneof(...ops.map((op) => request(op, keys))), { numRuns: RUNS, seed: SEED });
     const failures = new Map<string, { req: Req; status: number; body: string }>();
     const statuses: Record<number, number> = {};
     for (const req of requests) {
