@@ -409,12 +409,10 @@ function request(op: Operation, keys: Keys): fc.Arbitrary<Req> {
     .map((cells) => cells.join(','));
   const body: fc.Arbitrary<{ type?: string; payload?: string | Buffer }> = op.path.endsWith('/tickets/import')
     ? fc.oneof(
-        fc
-          .array(csvRow, { maxLength: 5 })
-          .map((rows) => ({
-            type: 'text/csv',
-            payload: ['externalId,ticketTypeExternalId,holderEmail', ...rows].join('\n'),
-          })),
+        fc.array(csvRow, { maxLength: 5 }).map((rows) => ({
+          type: 'text/csv',
+          payload: ['externalId,ticketTypeExternalId,holderEmail', ...rows].join('\n'),
+        })),
         fc.string().map((payload) => ({ type: 'text/csv', payload })),
         fc.constant({ type: 'application/json', payload: '{}' }),
       )
