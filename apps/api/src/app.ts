@@ -63,6 +63,9 @@ import { createAdminService } from './modules/organisations/admin.service.js';
 import { createOrgApiService } from './modules/organisations/org-api.service.js';
 import { requireAdminWith, requireOrganisationWith } from './modules/organisations/org-auth.js';
 import { organisationsRoutes, registerCsvBody } from './modules/organisations/organisations.routes.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { createWebhookWorker } from './modules/webhooks/webhook-worker.js';
 
 export interface AppDeps {
   config: Config;
@@ -151,6 +154,7 @@ export async function buildApp(deps: AppDeps) {
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
   // Mails that follow organiser work (issued tickets) go out in the background, after commit.
   const mailQueue = createMailQueue({ mail, log: app.log });
+  const webhooks = createWebhooksService({ database, now, allowLocalUrls: config.webhookAllowLocalUrls });
   const organisations = {
     admin: createAdminService({ database, now }),
     org: createOrgApiService({
@@ -243,11 +247,13 @@ export async function buildApp(deps: AppDeps) {
       void api.register((scope, _o, next) => {
         const orgApi = scope as unknown as App;
         registerCsvBody(orgApi);
+        const requireOrganisation = requireOrganisationWith({ database, now });
         organisationsRoutes(orgApi, {
           ...organisations,
           requireAdmin: requireAdminWith(config.adminKey),
-          requireOrganisation: requireOrganisationWith({ database, now }),
+          requireOrganisation,
         });
+        webhooksRoutes(orgApi, { webhooks, requireOrganisation });
         next();
       });
       done();
@@ -274,6 +280,16 @@ export async function buildApp(deps: AppDeps) {
     },
   });
 
+  const webhookWorker = createWebhookWorker({
+    database,
+    now,
+    intervalSeconds: config.webhookWorkerIntervalSeconds,
+    batchSize: config.webhookBatchSize,
+    timeoutSeconds: config.webhookTimeoutSeconds,
+    maxAttempts: config.webhookMaxAttempts,
+    allowLocalUrls: config.webhookAllowLocalUrls,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
   const housekeeping = createHousekeeping({
     database,
     intervalSeconds: config.housekeepingIntervalSeconds,
@@ -284,9 +300,11 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onReady', async () => {
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
+    webhookWorker.start();
   });
   app.addHook('onClose', async () => {
     await housekeeping.stop();
+    await webhookWorker.stop();
     redis?.disconnect();
     await avatars.close();
     await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
@@ -296,6 +314,8 @@ export async function buildApp(deps: AppDeps) {
     services: {
       ...{ auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
       organisations,
+      webhooks,
+      webhookWorker,
     },
   });
 }

@@ -57,6 +57,23 @@ export interface Config {
    * kept before housekeeping deletes them (HOUSEKEEPING_RETENTION_DAYS, default 7).
    */
   housekeepingRetentionDays: number;
+  /** Seconds between two ticks of the webhook delivery worker (WEBHOOK_WORKER_INTERVAL_SECONDS, default 5; 0 turns it off). */
+  webhookWorkerIntervalSeconds: number;
+  /** Deliveries one worker tick sends at most (WEBHOOK_BATCH_SIZE, default 20): a tick is bounded. */
+  webhookBatchSize: number;
+  /** Bound on one delivery (connect + answer), seconds (WEBHOOK_TIMEOUT_SECONDS, default 10). */
+  webhookTimeoutSeconds: number;
+  /**
+   * Attempts of one delivery before it is marked failed (WEBHOOK_MAX_ATTEMPTS, default 16: with the backoff of
+   * `webhook-backoff.ts` that is more than a day of retries even with the shortest jitter).
+   */
+  webhookMaxAttempts: number;
+  /**
+   * WEBHOOK_ALLOW_LOCAL_URLS: when true, webhook URLs may be `http:` on a loopback host and may resolve to private
+   * addresses (tests, local development). Default true outside production, false in production (https only,
+   * private, loopback and link-local addresses refused after DNS resolution).
+   */
+  webhookAllowLocalUrls: boolean;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;
   /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
@@ -266,6 +283,13 @@ function buildConfig(
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
+    webhookWorkerIntervalSeconds: int('WEBHOOK_WORKER_INTERVAL_SECONDS', env.WEBHOOK_WORKER_INTERVAL_SECONDS, 5),
+    webhookBatchSize: Math.max(1, int('WEBHOOK_BATCH_SIZE', env.WEBHOOK_BATCH_SIZE, 20)),
+    webhookTimeoutSeconds: Math.max(1, int('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10)),
+    webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 16)),
+    webhookAllowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS
+      ? env.WEBHOOK_ALLOW_LOCAL_URLS === 'true'
+      : nodeEnv !== 'production',
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',

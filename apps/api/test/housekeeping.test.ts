@@ -45,6 +45,7 @@ describe('housekeeping', () => {
       sessions: 0,
       refreshTokens: 0,
       webhookEvents: 0,
+      webhookDeliveries: 0,
     });
 
     // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
@@ -54,6 +55,7 @@ describe('housekeeping', () => {
       sessions: 1,
       refreshTokens: 1,
       webhookEvents: 1,
+      webhookDeliveries: 0,
     });
     expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, webhookEvents: 0 });
     const refreshed = await t.app.inject({

@@ -18,3 +18,4 @@ export * from './embed.js';
 export * as account from './account.js';
 export type { AccountExport, Earning } from './account.js';
 export * as organisations from './organisations.js';
+export * as webhooks from './webhooks.js';

@@ -117,6 +117,12 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.import.missing_header': 400,
   'api.org.import.too_many_rows': 413,
   'api.org.import.too_large': 413,
+  /** No such webhook endpoint in this organisation. */
+  'api.org.webhook_not_found': 404,
+  /** No such delivery of this webhook endpoint. */
+  'api.org.webhook_delivery_not_found': 404,
+  /** The webhook URL is refused: not https (http only for loopback outside production), or a private address. */
+  'api.org.webhook_url_not_allowed': 422,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */

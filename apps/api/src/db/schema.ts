@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   index,
   primaryKey,
+  jsonb,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -441,3 +442,75 @@ export const webhookEvents = pgTable('webhook_events', {
   type: text('type').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
 });
+
+/**
+ * An organisation's webhook subscription (issue 12, `POST /v1/org/webhooks`): deliveries of the listed event
+ * types go to `url`, signed with `secret` (`whsec_…`, Standard Webhooks).
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    url: text('url').notNull(),
+    /** Event types subscribed to (`ticket.issued`, ...). */
+    events: jsonb('events').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_org_idx').on(t.organisationId)],
+);
+
+/**
+ * The durable delivery queue and log: one row per message per endpoint (a redelivery is a new row with the
+ * same `messageId`, the `webhook-id` receivers deduplicate on). PENDING rows whose `nextAttemptAt` has come are
+ * claimed by the worker with `FOR UPDATE SKIP LOCKED`; the claim pushes `nextAttemptAt` past the delivery's
+ * timeout (a lease), so no other instance takes the row while it is in flight.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: serial('id').primaryKey(),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** `msg_…`, sent as `webhook-id`. */
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    /** The exact JSON body that is signed and sent. */
+    payload: text('payload').notNull(),
+    /** PENDING, DELIVERED or FAILED (gave up after the maximum attempts). */
+    status: text('status').notNull().default('PENDING'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
+    lastAttemptAt: ts('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    /** The first bytes of the last answer's body (never more than 256 characters). */
+    lastResponse: text('last_response'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),
+  ],
+);
+
+/** One HTTP attempt of a delivery (the delivery log's detail). */
+export const webhookDeliveryAttempts = pgTable(
+  'webhook_delivery_attempts',
+  {
+    id: serial('id').primaryKey(),
+    deliveryId: integer('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull(),
+    statusCode: integer('status_code'),
+    error: text('error'),
+    durationMs: integer('duration_ms').notNull(),
+  },
+  (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId)],
+);

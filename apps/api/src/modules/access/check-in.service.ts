@@ -17,6 +17,7 @@ import { displayName, type access } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
+import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
@@ -71,6 +72,7 @@ export function createCheckInService(deps: {
             at,
           ),
         );
+        await enqueueTicketEvents(tx, 'ticket.checked_in', [...marked], at, { eventId });
         const out: access.CheckInResponse = {
           holderName: displayName(holder),
           admitted: [],

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove } from '../../db/predicates.js';
 import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
+import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
 export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
@@ -71,6 +72,7 @@ export function createGiftService(deps: {
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
+        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at);
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);

@@ -1,7 +1,7 @@
 /** SQL of the housekeeping job: deletes of rows whose use has ended, and the lock that lets one instance run it. */
-import { inArray, lt, or, sql } from 'drizzle-orm';
+import { and, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { authSessions, loginRequests, refreshTokens, webhookEvents } from '../../db/schema.js';
+import { authSessions, loginRequests, refreshTokens, webhookDeliveries, webhookEvents } from '../../db/schema.js';
 
 /** Key of the transaction-level advisory lock held by the instance running housekeeping ("tp:hk"). */
 const HOUSEKEEPING_LOCK_KEY = 0x74706b;
@@ -50,6 +50,14 @@ export const housekeepingRepository = {
       .delete(webhookEvents)
       .where(lt(webhookEvents.receivedAt, cutoff))
       .returning({ id: webhookEvents.id });
+    return rows.length;
+  },
+  /** Deletes finished (DELIVERED or FAILED) webhook deliveries created before the cutoff, with their attempts. */
+  async deleteWebhookDeliveriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+    const rows = await tx
+      .delete(webhookDeliveries)
+      .where(and(lt(webhookDeliveries.createdAt, cutoff), inArray(webhookDeliveries.status, ['DELIVERED', 'FAILED'])))
+      .returning({ id: webhookDeliveries.id });
     return rows.length;
   },
 };

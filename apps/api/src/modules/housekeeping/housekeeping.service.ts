@@ -1,7 +1,8 @@
 /**
  * Housekeeping (issue 11): a periodic job that deletes rows whose use has ended, so the tables stay bounded:
  * sign-in requests expired more than the retention ago, sign-ins (sessions) that expired or were revoked more
- * than the retention ago with their refresh tokens, and processed webhook event ids older than the retention.
+ * than the retention ago with their refresh tokens, processed webhook event ids older than the retention, and
+ * organisation webhook deliveries created before the retention that were delivered or given up (issue 12).
  *
  * Safe with N instances: each run takes `pg_try_advisory_xact_lock`; an instance that finds it taken skips
  * that run (the deletes are idempotent anyway). Interval and retention come from the config
@@ -16,6 +17,8 @@ export interface HousekeepingCounts {
   sessions: number;
   refreshTokens: number;
   webhookEvents: number;
+  /** Finished organisation webhook deliveries (delivered or given up), with their attempts. */
+  webhookDeliveries: number;
 }
 
 export function createHousekeeping(deps: {
@@ -42,7 +45,8 @@ export function createHousekeeping(deps: {
       const loginRequests = await repo.deleteLoginRequestsExpiredBefore(tx, cutoff);
       const { sessions, refreshTokens } = await repo.deleteSessionsEndedBefore(tx, cutoff);
       const webhookEvents = await repo.deleteWebhookEventsBefore(tx, cutoff);
-      return { loginRequests, sessions, refreshTokens, webhookEvents };
+      const webhookDeliveries = await repo.deleteWebhookDeliveriesBefore(tx, cutoff);
+      return { loginRequests, sessions, refreshTokens, webhookEvents, webhookDeliveries };
     });
   }
 

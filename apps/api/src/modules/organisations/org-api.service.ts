@@ -27,7 +27,7 @@ import { ticketIssuedMail } from '../../providers/mail/templates.js';
 import { defaultNickname } from '../auth/auth.service.js';
 import { orgApiRepository as repo, type IssuedTicketRow, type TicketTypeRow } from './org-api.repository.js';
 import { organisationsRepository } from './organisations.repository.js';
-import { enqueueWebhookEvent } from './webhook-events.js';
+import { enqueueTicketEvents, enqueueWebhookEvent } from './webhook-events.js';
 import type { RequestOrganisation } from './org-auth.js';
 
 export type UpsertStatus = z.infer<typeof contract.upsertStatus>;
@@ -216,14 +216,20 @@ export function createOrgApiService(deps: {
       const userTicketId = idOf.get(p.input.externalId)!;
       const holder = account(p.input.holderEmail);
       const event = eventNames.get(p.type.eventId);
-      await enqueueWebhookEvent(tx, org.id, 'ticket.issued', {
-        externalId: p.input.externalId,
-        ticketTypeExternalId: p.input.ticketTypeExternalId,
-        eventExternalId: event?.externalId ?? null,
-        holderEmail: p.input.holderEmail,
-        userTicketId,
-        reissued: p.kind === 'reissue',
-      });
+      await enqueueWebhookEvent(
+        tx,
+        org.id,
+        'ticket.issued',
+        {
+          ticketExternalId: p.input.externalId,
+          eventExternalId: event?.externalId ?? null,
+          ticketTypeExternalId: p.input.ticketTypeExternalId,
+          userTicketId,
+          holderEmail: p.input.holderEmail,
+          reissued: p.kind === 'reissue',
+        },
+        at,
+      );
       const locale = holder.locale === 'es' ? 'es' : 'en';
       mails.push({
         message: {
@@ -433,7 +439,7 @@ export function createOrgApiService(deps: {
         await repo.insertHistory(tx, [
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
         ]);
-        await enqueueWebhookEvent(tx, org.id, 'ticket.revoked', { externalId, userTicketId: ticket.id });
+        await enqueueTicketEvents(tx, 'ticket.revoked', [ticket.id], at);
       });
     },
 

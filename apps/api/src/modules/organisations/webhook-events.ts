@@ -1,20 +1,70 @@
 /**
- * Emit point of the organisation webhooks (issue 12): called inside the transaction that made the change, so an
- * event is queued exactly when the change commits. Stub: the webhooks module replaces this body with the
- * durable delivery queue; the signature stays.
+ * Emit points of the organisation webhooks (issue 12). Called inside the transaction that made the change, so
+ * an event is queued exactly when the change commits: one `webhook_deliveries` row per subscribed endpoint of
+ * the organisation, delivered later by the webhook worker (modules/webhooks/webhook-worker.ts).
+ *
+ * Body sent (and signed): `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DbOrTx } from '../../db/client.js';
+import { webhooksRepository as repo } from '../webhooks/webhooks.repository.js';
+
+/**
+ * Queues `type` for every endpoint of `organisationId` subscribed to it.
  * @param tx the open transaction of the change
  * @param organisationId whose subscribers hear it
- * @param type `ticket.issued`, `ticket.revoked`, ...
+ * @param type `ticket.issued`, `ticket.revoked`, ... (contract `WEBHOOK_EVENT_TYPES`)
  * @param data the event's payload (JSON)
+ * @param at when it happened (the app's clock; default now): the payload's `timestamp`, and when it is due
  */
-import type { DbOrTx } from '../../db/client.js';
-
-export function enqueueWebhookEvent(
+export async function enqueueWebhookEvent(
   tx: DbOrTx,
   organisationId: number,
   type: string,
   data: Record<string, unknown>,
+  at: Date = new Date(),
 ): Promise<void> {
-  void [tx, organisationId, type, data];
-  return Promise.resolve();
+  const endpoints = (await repo.endpointsOf(tx, organisationId)).filter((e) => e.events.includes(type));
+  if (!endpoints.length) return;
+  const payload = JSON.stringify({ type, timestamp: at.toISOString(), data });
+  await repo.insertDeliveries(
+    tx,
+    endpoints.map((e) => ({
+      endpointId: e.id,
+      messageId: `msg_${randomUUID().replaceAll('-', '')}`,
+      eventType: type,
+      payload,
+      nextAttemptAt: at,
+      createdAt: at,
+    })),
+  );
+}
+
+/**
+ * Queues one `type` event per ticket moved, to the organisation of each ticket's event, with
+ * `data = { ticketExternalId, eventExternalId, ticketTypeExternalId, userTicketId, ...extra }` (null where the
+ * organiser gave no id). Call it inside the move's transaction.
+ */
+export async function enqueueTicketEvents(
+  tx: DbOrTx,
+  type: string,
+  userTicketIds: number[],
+  at: Date,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  for (const t of await repo.ticketRefs(tx, userTicketIds)) {
+    await enqueueWebhookEvent(
+      tx,
+      t.organisationId,
+      type,
+      {
+        ticketExternalId: t.ticketExternalId,
+        eventExternalId: t.eventExternalId,
+        ticketTypeExternalId: t.ticketTypeExternalId,
+        userTicketId: t.userTicketId,
+        ...extra,
+      },
+      at,
+    );
+  }
 }

@@ -15,6 +15,7 @@ import { AppError } from '../../lib/app-error.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
 import { displayName, hashCode, newCode } from './resale.code.js';
+import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 type OrderDetail = NonNullable<Awaited<ReturnType<typeof repo.order>>>;
 
@@ -102,6 +103,7 @@ export function createOrderService(deps: OrderDeps) {
         payoutCents: row.order.totalCents - row.order.feeCents,
         at,
       });
+      await enqueueTicketEvents(tx, 'ticket.resold', ids, at, { orderId });
       return { status: 'paid', row } as const;
     });
     if (result.status === 'unavailable') throw new AppError('api.resell.listing_unavailable');

@@ -9,6 +9,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
+import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
@@ -169,6 +170,11 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
           at: now,
         });
         await repo.updateSwap(tx, swap.id, { status: 'CONFIRMED', confirmedAt: now });
+        await enqueueTicketEvents(tx, 'ticket.swapped', ids, now, {
+          swapType: swap.swapType,
+          fromTicketTypeId: pair.fromTicketTypeId,
+          toTicketTypeId: pair.toTicketTypeId,
+        });
         return { swapType: swap.swapType, quantity: swap.quantity };
       });
     },

@@ -1,0 +1,91 @@
+/**
+ * Routes of the organisation webhooks (issue 12), under `/v1/org/webhooks` with the organisation API key:
+ * create (`{ url, events }` → `{ id, secret }`), list, delete, the delivery log (paged, newest first) and
+ * redelivery (`POST …/deliveries/{deliveryId}/redeliver`).
+ */
+import * as z from 'zod';
+import { webhooks as contract } from '@tp/contract';
+import type { App, PreHandler } from '../../lib/http.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const error = z.object({ message: z.string() });
+const security = [{ organisationApiKey: [] }];
+const tags = ['organisation'];
+
+export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requireOrganisation: PreHandler }) {
+  const preHandler = deps.requireOrganisation;
+  app.post(
+    '/org/webhooks',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Subscribe a URL to ticket events; the signing secret is shown once',
+        security,
+        body: contract.createWebhookRequest,
+        response: { 201: contract.createWebhookResponse, 400: error, 401: error, 422: error },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await deps.webhooks.create(req.organisation, req.body)),
+  );
+  app.get(
+    '/org/webhooks',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Your webhook endpoints',
+        security,
+        response: { 200: z.array(contract.webhookItem), 401: error },
+      },
+    },
+    async (req) => deps.webhooks.list(req.organisation),
+  );
+  app.delete(
+    '/org/webhooks/:id',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Delete a webhook endpoint and its delivery log',
+        security,
+        params: contract.webhookParams,
+        response: { 204: z.null(), 401: error, 404: error },
+      },
+    },
+    async (req, reply) => {
+      await deps.webhooks.remove(req.organisation, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/org/webhooks/:id/deliveries',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Delivery log, newest first, with each attempt (page with `cursor` = the previous `nextCursor`)',
+        security,
+        params: contract.webhookParams,
+        querystring: contract.deliveriesQuery,
+        response: { 200: contract.deliveriesPage, 400: error, 401: error, 404: error },
+      },
+    },
+    async (req) => deps.webhooks.deliveries(req.organisation, req.params.id, req.query),
+  );
+  app.post(
+    '/org/webhooks/:id/deliveries/:deliveryId/redeliver',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Send a delivery again (same webhook-id and body), as a new delivery due now',
+        security,
+        params: contract.deliveryParams,
+        response: { 202: contract.redeliverResponse, 401: error, 404: error },
+      },
+    },
+    async (req, reply) =>
+      reply.code(202).send(await deps.webhooks.redeliver(req.organisation, req.params.id, req.params.deliveryId)),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Organisation webhooks (issue 12): endpoints (create, list, delete), the delivery log and redelivery. Every
+ * lookup is scoped to the calling organisation: another organisation's ids answer 404.
+ */
+import { randomBytes } from 'node:crypto';
+import type { webhooks as contract } from '@tp/contract';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import type { RequestOrganisation } from '../organisations/org-auth.js';
+import { checkWebhookUrl } from './webhook-sender.js';
+import { type DeliveryRow, webhooksRepository as repo } from './webhooks.repository.js';
+
+type CreateWebhook = { url: string; events: string[] };
+
+export function createWebhooksService(deps: { database: Database; now: () => Date; allowLocalUrls: boolean }) {
+  const { db } = deps.database;
+
+  async function endpoint(org: RequestOrganisation, id: number) {
+    const row = await repo.endpointOf(db, org.id, id);
+    if (!row) throw new AppError('api.org.webhook_not_found');
+    return row;
+  }
+
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  function item(
+    d: DeliveryRow,
+    attempts: { deliveryId: number; at: Date; statusCode: number | null; error: string | null; durationMs: number }[],
+  ): contract.DeliveryItem {
+    return {
+      id: d.id,
+      messageId: d.messageId,
+      eventType: d.eventType,
+      status: d.status as contract.DeliveryItem['status'],
+      attempts: d.attempts,
+      nextAttemptAt: d.status === 'PENDING' ? iso(d.nextAttemptAt) : null,
+      lastStatusCode: d.lastStatusCode,
+      lastError: d.lastError,
+      lastResponse: d.lastResponse,
+      deliveredAt: iso(d.deliveredAt),
+      createdAt: d.createdAt.toISOString(),
+      payload: d.payload,
+      attemptLog: attempts
+        .filter((a) => a.deliveryId === d.id)
+        .map((a) => ({ at: a.at.toISOString(), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs })),
+    };
+  }
+
+  return {
+    /**
+     * Subscribes a URL; the secret (`whsec_` + 24 random bytes in base64) is returned once.
+     * @throws AppError `api.org.webhook_url_not_allowed` (see webhook-sender.ts `checkWebhookUrl`).
+     */
+    async create(org: RequestOrganisation, body: CreateWebhook): Promise<{ id: number; secret: string }> {
+      checkWebhookUrl(body.url, deps.allowLocalUrls);
+      const secret = `whsec_${randomBytes(24).toString('base64')}`;
+      const row = await repo.insertEndpoint(db, {
+        organisationId: org.id,
+        url: body.url,
+        events: [...new Set(body.events)],
+        secret,
+        createdAt: deps.now(),
+      });
+      return { id: row.id, secret };
+    },
+    /** The organisation's endpoints (never the secret). */
+    async list(org: RequestOrganisation) {
+      const rows = await repo.endpointsOf(db, org.id);
+      return rows.map((r) => ({ id: r.id, url: r.url, events: r.events, createdAt: r.createdAt.toISOString() }));
+    },
+    /** Deletes an endpoint and its delivery log. @throws AppError `api.org.webhook_not_found`. */
+    async remove(org: RequestOrganisation, id: number): Promise<void> {
+      if (!(await repo.deleteEndpoint(db, org.id, id))) throw new AppError('api.org.webhook_not_found');
+    },
+    /**
+     * A page of an endpoint's deliveries, newest first, each with its attempts.
+     * @throws AppError `api.org.webhook_not_found`.
+     */
+    async deliveries(org: RequestOrganisation, id: number, q: { limit: number; cursor?: number }) {
+      await endpoint(org, id);
+      const rows = await repo.deliveriesOf(db, id, q.limit + 1, q.cursor);
+      const page = rows.slice(0, q.limit);
+      const attempts = await repo.attemptsOf(
+        db,
+        page.map((d) => d.id),
+      );
+      return {
+        items: page.map((d) => item(d, attempts)),
+        nextCursor: rows.length > q.limit ? page[page.length - 1].id : null,
+      };
+    },
+    /**
+     * Sends a delivery again: a new delivery row with the same message (`webhook-id`, body), due now, with its
+     * own retries. @throws AppError `api.org.webhook_not_found`, `api.org.webhook_delivery_not_found`.
+     */
+    async redeliver(org: RequestOrganisation, id: number, deliveryId: number) {
+      await endpoint(org, id);
+      const original = await repo.deliveryOf(db, id, deliveryId);
+      if (!original) throw new AppError('api.org.webhook_delivery_not_found');
+      const at = deps.now();
+      const [copy] = await repo.insertDeliveries(db, [
+        {
+          endpointId: id,
+          messageId: original.messageId,
+          eventType: original.eventType,
+          payload: original.payload,
+          nextAttemptAt: at,
+          createdAt: at,
+        },
+      ]);
+      return { id: copy.id, messageId: copy.messageId };
+    },
+  };
+}
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
