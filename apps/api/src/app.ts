@@ -57,6 +57,8 @@ import { earningsRoutes } from './modules/resale/earnings.routes.js';
 import { createAccountService } from './modules/account/account.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { infoPageRoutes } from './modules/system/info.public.routes.js';
+import { createBrandingService } from './modules/branding/branding.service.js';
+import { brandingRoutes } from './modules/branding/branding.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -97,7 +99,11 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: config.accessTokenTtlSeconds,
   });
   const auth = createAuthService({ database, config, mail, tokens, now });
-  const requireAuth = requireAuthWith((bearer) => auth.authenticate(bearer));
+  const branding = createBrandingService({ database, now });
+  const requireAuth = requireAuthWith(
+    (bearer) => auth.authenticate(bearer),
+    (slug) => branding.organisationId(slug),
+  );
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
@@ -207,6 +213,7 @@ export async function buildApp(deps: AppDeps) {
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
+      brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth });
       done();

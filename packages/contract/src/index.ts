@@ -17,3 +17,6 @@ export type { PanelConfig } from './config.js';
 export * from './embed.js';
 export * as account from './account.js';
 export type { AccountExport, Earning } from './account.js';
+export * as branding from './branding.js';
+export { ORGANISATION_HEADER } from './branding.js';
+export type { OrganisationBranding } from './branding.js';

@@ -85,6 +85,8 @@ export const MESSAGE_STATUS = {
   // account rights (issue 13)
   'api.account.has_upcoming_tickets': 409,
   'api.account.has_listings': 409,
+  // the panel per organiser (issue 12): an unknown slug in GET /organisations/{slug} or X-Organisation
+  'api.organisation.not_found': 404,
 } as const;
 
 /** A message key known to the API and the panel. */
