@@ -57,7 +57,7 @@ import { earningsRoutes } from './modules/resale/earnings.routes.js';
 import { createAccountService } from './modules/account/account.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { infoPageRoutes } from './modules/system/info.public.routes.js';
-import { createBrandingService } from './modules/branding/branding.service.js';
+import { createBrandingService, type BrandingService } from './modules/branding/branding.service.js';
 import { brandingRoutes } from './modules/branding/branding.routes.js';
 
 export interface AppDeps {
@@ -228,7 +228,7 @@ export async function buildApp(deps: AppDeps) {
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   // Never in production: the outbox shows everyone's sign-in codes.
   if (config.devOutbox) devMailRoutes(app, { mail });
-  await registerPages(app, config, panelConfig);
+  await registerPages(app, config, panelConfig, branding);
   await app.register(fastifyStatic, {
     root: storage.root,
     prefix: '/media/',
@@ -262,8 +262,16 @@ export async function buildApp(deps: AppDeps) {
   });
 }
 
-/** Static files, the panel document at /en/ and /es/, and the demo host page at /. */
-async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
+/**
+ * Static files, the panel document at /en/ and /es/, and the demo host page at / (`?org=<slug>`: the site of
+ * that organisation, embedding its branded panel with `data-org`; default the first organisation, `demo`).
+ */
+async function registerPages(
+  app: App,
+  config: Config,
+  panelConfig: () => Promise<PanelConfig>,
+  branding: BrandingService,
+) {
   await app.register(fastifyStatic, { root: config.publicDir, prefix: '/public/', decorateReply: false, maxAge: '1h' });
   // The panel's build output; looked up per request so a build made after start is served too.
   // Brotli and gzip copies are made at build (vite-plugin-compression2) and picked by Accept-Encoding.
@@ -306,13 +314,15 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
   }
   app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
     const cfg = await panelConfig();
-    const query = req.query as { lang?: string; noembed?: string };
+    const query = req.query as { lang?: string; noembed?: string; org?: string };
     const lang = query.lang === 'es' ? 'es' : 'en';
+    const org = typeof query.org === 'string' ? await branding.branding(query.org).catch(() => null) : null;
     return reply.type('text/html; charset=utf-8').send(
       renderDemoHostPage({
-        orgName: cfg.orgName ?? cfg.productName,
-        orgLogoUrl: cfg.orgLogo ?? '/public/demo/org-logo.svg',
-        orgWebsite: cfg.orgWebsite ?? config.publicUrl,
+        orgSlug: org?.slug ?? 'demo',
+        orgName: org?.name ?? cfg.orgName ?? cfg.productName,
+        orgLogoUrl: org?.logoUrl ?? cfg.orgLogo ?? '/public/demo/org-logo.svg',
+        orgWebsite: org?.websiteUrl ?? cfg.orgWebsite ?? config.publicUrl,
         panelOrigin: config.publicUrl,
         lang,
         embed: query.noembed === undefined,
