@@ -1,5 +1,5 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
-import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -26,6 +26,7 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
       .where(
         and(
           eq(userTickets.holderId, sql.placeholder('holderId')),
+          isNull(userTickets.revokedAt),
           status === 'UPCOMING'
             ? gt(events.endsAt, sql.placeholder('now'))
             : lte(events.endsAt, sql.placeholder('now')),
@@ -37,18 +38,18 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
 const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatement('PAST') };
 
 export const ticketsRepository = {
-  /** Tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
+  /** Live (not revoked) tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
   async listByHolder(db: DbOrTx, holderId: number, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
     return listStatements[status](db).execute({ holderId, now });
   },
-  /** One ticket if the user holds it. */
+  /** One ticket if the user holds it and it is not revoked. */
   async oneByHolder(db: DbOrTx, holderId: number, userTicketId: number): Promise<TicketRow | undefined> {
     const [row] = await db
       .select(ticketColumns)
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eq(userTickets.holderId, holderId), eq(userTickets.id, userTicketId)));
+      .where(and(eq(userTickets.holderId, holderId), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
     return row;
   },
   /** Benefits of the given user tickets. */
