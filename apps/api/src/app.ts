@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps) {
       checkoutBaseUrl: config.checkoutBaseUrl,
       stripePublishableKey: config.stripePublishableKey,
       orgName: org?.name ?? null,
-      orgLogo: org?.logo ?? null,
+      orgLogo: org?.logoUrl ?? null,
       orgWebsite: org?.website ?? null,
       productName: config.productName,
       productSiteUrl: config.productSiteUrl,

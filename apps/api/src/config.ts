@@ -95,6 +95,12 @@ export interface Config {
    * /v1/access/*. SCANNER_KEY; when unset, generated once into DATA_DIR/scanner-key.
    */
   scannerKey: string;
+  /**
+   * The platform key that creates organisations and manages their API keys (`/v1/admin/*`, sent as
+   * `Authorization: Bearer <key>`). ADMIN_KEY; when unset, generated once into DATA_DIR/admin-key (like the
+   * scanner key).
+   */
+  adminKey: string;
   /** Door check-ins per IP per minute (CHECK_IN_PER_IP_PER_MINUTE, default 600: a venue's scanners may share one IP). */
   checkInPerMinute: number;
   /** Door event lists per IP per minute with the right key (ACCESS_EVENTS_PER_IP_PER_MINUTE, default 60). */
@@ -166,13 +172,13 @@ function trustProxyFrom(value: string | undefined): false | number | string[] {
     .filter(Boolean);
 }
 
-/** SCANNER_KEY, or a random key generated once into dataDir/scanner-key (like the JWT secret). */
-function scannerKeyFrom(env: NodeJS.ProcessEnv, dataDir: string): string {
-  if (env.SCANNER_KEY) return env.SCANNER_KEY;
+/** The value of a key variable, or a random key generated once into dataDir/<file> (like the JWT secret). */
+function keyFrom(value: string | undefined, dataDir: string, file: string, bytes: number): string {
+  if (value) return value;
   mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, 'scanner-key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(18).toString('base64url'), { mode: 0o600 });
-  return readFileSync(file, 'utf8').trim();
+  const path = join(dataDir, file);
+  if (!existsSync(path)) writeFileSync(path, randomBytes(bytes).toString('base64url'), { mode: 0o600 });
+  return readFileSync(path, 'utf8').trim();
 }
 
 /** CSP sources of EMBED_ORIGINS, or of PUBLIC_URL's site (registrable domain and its subdomains) when unset. */
@@ -276,7 +282,8 @@ function buildConfig(
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
-    scannerKey: overrides.scannerKey ?? scannerKeyFrom(env, dataDir),
+    scannerKey: overrides.scannerKey ?? keyFrom(env.SCANNER_KEY, dataDir, 'scanner-key', 18),
+    adminKey: overrides.adminKey ?? keyFrom(env.ADMIN_KEY, dataDir, 'admin-key', 32),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
     accessEventsPerMinute: int('ACCESS_EVENTS_PER_IP_PER_MINUTE', env.ACCESS_EVENTS_PER_IP_PER_MINUTE, 60),
     scannerKeyFailuresPerMinute: int(

@@ -37,7 +37,14 @@ beforeAll(async () => {
   const [alicesRow] = await db.select().from(users).where(eq(users.email, 'alice@example.com'));
   const [river] = await db
     .insert(organisations)
-    .values({ slug: 'river', name: 'River Festival', logo: '/public/demo/org-logo.svg', website: null })
+    .values({
+      slug: 'river',
+      name: 'River Festival',
+      logoUrl: '/public/demo/org-logo.svg',
+      website: null,
+      primaryColor: '#0E7C66',
+      helpCenterUrl: 'https://river.example/help',
+    })
     .returning();
   const [event] = await db
     .insert(events)
@@ -60,6 +67,7 @@ beforeAll(async () => {
     .values(
       ['River GA', 'River VIP'].map((name, i) => ({
         eventId: event.id,
+        organisationId: river.id,
         name,
         priceCents: 5000 + i * 5000,
         currencyCode: 'AUD',
@@ -76,8 +84,8 @@ beforeAll(async () => {
   const held = await db
     .insert(userTickets)
     .values([
-      { ticketTypeId: ga.id, holderId: alicesRow.id },
-      { ticketTypeId: ga.id, holderId: alicesRow.id },
+      { organisationId: river.id, ticketTypeId: ga.id, holderId: alicesRow.id },
+      { organisationId: river.id, ticketTypeId: ga.id, holderId: alicesRow.id },
     ])
     .returning();
   riverTicketIds = held.map((r) => r.id);
@@ -146,7 +154,10 @@ describe('GET /v1/organisations/{slug}', () => {
       slug: 'river',
       name: 'River Festival',
       logoUrl: '/public/demo/org-logo.svg',
+      primaryColor: '#0e7c66',
       websiteUrl: null,
+      helpCenterUrl: 'https://river.example/help',
+      appUrl: null,
     });
   });
   it('answers 404 api.organisation.not_found for an unknown or malformed slug', async () => {
@@ -281,5 +292,15 @@ describe('X-Organisation on the holder API', () => {
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ message: 'api.unlock.invalid_benefit_id' });
     expect((await unlock('river')).json()).toEqual({ redeemCode: 'RIVER-1' });
+  });
+});
+
+describe('the demo host page', () => {
+  it('embeds the panel of ?org= with data-org, and of the demo organisation by default', async () => {
+    const river = await t.app.inject({ url: '/?org=river' });
+    expect(river.body).toContain('data-org="river"');
+    expect(river.body).toContain('<title>River Festival</title>');
+    expect((await t.app.inject({ url: '/' })).body).toContain('data-org="demo"');
+    expect((await t.app.inject({ url: '/?org=nobody' })).body).toContain('data-org="demo"');
   });
 });

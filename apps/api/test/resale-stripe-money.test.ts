@@ -169,8 +169,8 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     await verifySeller(alice, 'alice@example.com');
     // A second ticket of alice's VIP type, so that a listing of two exists.
     await sql(
-      `insert into user_tickets (ticket_type_id, holder_id)
-       select ut.ticket_type_id, ut.holder_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id)
+       select ut.organisation_id, ut.ticket_type_id, ut.holder_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
        join users u on u.id = ut.holder_id where u.email = 'alice@example.com' and tt.name = 'VIP'
        and ut.event_access_used_at is null order by ut.id limit 1`,
     );

@@ -370,7 +370,7 @@ describe('buying and redeeming', () => {
     const ga = bobs[0];
     // Give bob a second ticket of the same type.
     await t.database.db.execute(
-      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}` as never,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id) select organisation_id, ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}` as never,
     );
     const twoAvail = (await available(bob))[0];
     expect(twoAvail.availableTicketCount).toBe(2);
@@ -388,7 +388,7 @@ describe('buying and redeeming', () => {
     const ga = (await available(bob))[0];
     const inserted = await rawQuery<{ id: number }>(
       t.database.db,
-      `insert into user_tickets (ticket_type_id, holder_id) select ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id`,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id) select organisation_id, ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId} returning id`,
     );
     const second = inserted.rows[0].id;
     expect((await available(bob))[0]).toMatchObject({ userTicketId: ga.userTicketId, availableTicketCount: 2 });

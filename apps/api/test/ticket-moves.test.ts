@@ -132,6 +132,11 @@ const CASES: { name: string; setup: (tx: Tx, now: Date) => Promise<unknown>; exp
     expected: all(false),
   },
   {
+    name: 'revoked by its organiser',
+    setup: (tx, now) => tx.update(userTickets).set({ revokedAt: now }).where(eq(userTickets.id, ticketId)),
+    expected: all(false),
+  },
+  {
     name: 'held under a resale code (no holder)',
     setup: (tx) => tx.update(userTickets).set({ holderId: null }).where(eq(userTickets.id, ticketId)),
     expected: all(false),

@@ -36,8 +36,9 @@ export const myTicket = z.object({
   eventCity: z.string(),
   eventVenue: z.string(),
   eventAddress1: z.string(),
-  eventLatitude: z.number(),
-  eventLongitude: z.number(),
+  /** Null when the organiser gave no coordinates (issue 12). */
+  eventLatitude: z.number().nullable(),
+  eventLongitude: z.number().nullable(),
   eventDescription: z.string().nullable(),
   eventLogo: z.string().nullable(),
   eventImage: z.string().nullable(),

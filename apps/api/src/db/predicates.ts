@@ -9,7 +9,8 @@
  * - its type allows the move (`isGiftable` / `isResellable` / `isSwappable`),
  * - its event access is unused,
  * - its event is not over (`ends_at` after `now`, UTC),
- * - it is not in a live resale listing.
+ * - it is not in a live resale listing,
+ * - it is not revoked by its organiser (`revoked_at` null; issue 12).
  *
  * The rule has two forms that must agree (test/ticket-moves.test.ts checks them on a table of cases):
  * `ticketMayMoveSql` filters rows in a query, `ticketMayMove` decides over a row already loaded (the
@@ -83,12 +84,13 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
     isNull(userTickets.eventAccessUsedAt),
     gt(events.endsAt, now),
     not(ticketIsListed(userTickets.id)),
+    isNull(userTickets.revokedAt),
   )!;
 }
 
 /** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsListed` selected with the row. */
 export interface MoveCandidate {
-  ticket: { holderId: number | null; eventAccessUsedAt: Date | null };
+  ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };
   event: { endsAt: Date; organisationId: number };
   listed: boolean;
@@ -101,6 +103,7 @@ export function ticketMayMove(move: TicketMove, row: MoveCandidate, holder: Hold
     row.type[MOVE_FLAG[move]] &&
     row.ticket.eventAccessUsedAt === null &&
     row.event.endsAt > now &&
-    !row.listed
+    !row.listed &&
+    row.ticket.revokedAt === null
   );
 }

@@ -19,13 +19,51 @@ import { sql } from 'drizzle-orm';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/**
+ * An organiser (issue 12). Created by the platform admin (`POST /v1/admin/organisations`); its brand
+ * (`primaryColor` `#rrggbb`, https `logoUrl`, `helpCenterUrl`, `appUrl`) dresses the panel opened with its slug.
+ */
 export const organisations = pgTable('organisations', {
   id: serial('id').primaryKey(),
   slug: text('slug').notNull().unique(),
   name: text('name').notNull(),
-  logo: text('logo'),
+  /** Logo URL (absolute https, or a path on this service for the demo). The column kept its old name `logo`. */
+  logoUrl: text('logo'),
   website: text('website'),
+  /** Brand colour, `#rrggbb`; null: the panel's default. */
+  primaryColor: text('primary_color'),
+  /** Help centre link shown in the panel; null: HELP_CENTER_URL. */
+  helpCenterUrl: text('help_center_url'),
+  /** Get-the-app link shown in the panel; null: APP_URL. */
+  appUrl: text('app_url'),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+/**
+ * An organisation's API keys, stored as SHA-256 hashes (the key is shown once). A key works while
+ * `revokedAt` is null and `expiresAt` is null or in the future; rotation gives the previous keys an
+ * `expiresAt` (short overlap), revocation sets `revokedAt`.
+ */
+export const organisationApiKeys = pgTable(
+  'organisation_api_keys',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    /** The key's public start (`tpk_` + 8 characters), shown in lists and used to find the row. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key, hex. */
+    keyHash: text('key_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [
+    index('organisation_api_keys_prefix_idx').on(t.prefix),
+    index('organisation_api_keys_org_idx').on(t.organisationId),
+  ],
+);
 
 export const users = pgTable(
   'users',
@@ -94,50 +132,73 @@ export const refreshTokens = pgTable(
   (t) => [index('refresh_tokens_session_idx').on(t.sessionId)],
 );
 
-export const events = pgTable('events', {
-  id: serial('id').primaryKey(),
-  organisationId: integer('organisation_id')
-    .notNull()
-    .references(() => organisations.id),
-  name: text('name').notNull(),
-  /** Organiser HTML; sanitised by the panel before rendering. */
-  description: text('description'),
-  city: text('city').notNull(),
-  country: text('country').notNull(),
-  venue: text('venue').notNull(),
-  address1: text('address1').notNull(),
-  latitude: doublePrecision('latitude').notNull(),
-  longitude: doublePrecision('longitude').notNull(),
-  timeZone: text('time_zone').notNull(),
-  startsAt: ts('starts_at').notNull(),
-  endsAt: ts('ends_at').notNull(),
-  image: text('image'),
-  logo: text('logo'),
-});
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    /** The organiser's own id (`PUT /v1/org/events/{externalId}`), unique per organisation; null for events made otherwise. */
+    externalId: text('external_id'),
+    name: text('name').notNull(),
+    /** Organiser HTML; sanitised by the panel before rendering. */
+    description: text('description'),
+    city: text('city').notNull(),
+    country: text('country').notNull(),
+    venue: text('venue').notNull(),
+    address1: text('address1').notNull(),
+    /** Null when the organiser did not give it (the panel then links a map search of the address). */
+    latitude: doublePrecision('latitude'),
+    longitude: doublePrecision('longitude'),
+    timeZone: text('time_zone').notNull(),
+    startsAt: ts('starts_at').notNull(),
+    endsAt: ts('ends_at').notNull(),
+    image: text('image'),
+    logo: text('logo'),
+  },
+  (t) => [uniqueIndex('events_org_external_uq').on(t.organisationId, t.externalId)],
+);
 
-export const ticketTypes = pgTable('ticket_types', {
-  id: serial('id').primaryKey(),
-  eventId: integer('event_id')
-    .notNull()
-    .references(() => events.id),
-  name: text('name').notNull(),
-  description: text('description'),
-  logo: text('logo'),
-  priceCents: integer('price_cents').notNull(),
-  currencyCode: text('currency_code').notNull(),
-  /** Resale price cap per ticket, minor units. */
-  maxResalePriceCents: integer('max_resale_price_cents').notNull(),
-  stock: integer('stock').notNull().default(0),
-  isGiftable: boolean('is_giftable').notNull().default(true),
-  isResellable: boolean('is_resellable').notNull().default(true),
-  isSwappable: boolean('is_swappable').notNull().default(false),
-});
+export const ticketTypes = pgTable(
+  'ticket_types',
+  {
+    id: serial('id').primaryKey(),
+    /** The event's organisation (denormalised so the organiser's ids are unique per organisation). */
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    /** The organiser's own id (`PUT /v1/org/ticket-types/{externalId}`), unique per organisation. */
+    externalId: text('external_id'),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    logo: text('logo'),
+    priceCents: integer('price_cents').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    /** Resale price cap per ticket, minor units. */
+    maxResalePriceCents: integer('max_resale_price_cents').notNull(),
+    stock: integer('stock').notNull().default(0),
+    isGiftable: boolean('is_giftable').notNull().default(true),
+    isResellable: boolean('is_resellable').notNull().default(true),
+    isSwappable: boolean('is_swappable').notNull().default(false),
+  },
+  (t) => [uniqueIndex('ticket_types_org_external_uq').on(t.organisationId, t.externalId)],
+);
 
 /** One admission held by one user. The holder changes on gift, resale, redeem. */
 export const userTickets = pgTable(
   'user_tickets',
   {
     id: serial('id').primaryKey(),
+    /** The ticket's organisation (denormalised so the organiser's ids are unique per organisation). */
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    /** The organiser's own id (`PUT /v1/org/tickets/{externalId}`), unique per organisation. */
+    externalId: text('external_id'),
     ticketTypeId: integer('ticket_type_id')
       .notNull()
       .references(() => ticketTypes.id),
@@ -145,29 +206,44 @@ export const userTickets = pgTable(
     holderId: integer('holder_id').references(() => users.id),
     eventAccessUsedAt: ts('event_access_used_at'),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /**
+     * Set when the organiser revoked the ticket (`DELETE /v1/org/tickets/{externalId}`): it leaves the holder's
+     * lists, may not move and no longer admits. The row stays for history.
+     */
+    revokedAt: ts('revoked_at'),
   },
-  (t) => [index('user_tickets_holder_idx').on(t.holderId)],
+  (t) => [
+    index('user_tickets_holder_idx').on(t.holderId),
+    index('user_tickets_type_idx').on(t.ticketTypeId),
+    uniqueIndex('user_tickets_org_external_uq').on(t.organisationId, t.externalId),
+  ],
 );
 
 /** Benefits an organiser attaches to a ticket type (add-ons, digital codes...). */
-export const benefits = pgTable('benefits', {
-  id: serial('id').primaryKey(),
-  ticketTypeId: integer('ticket_type_id')
-    .notNull()
-    .references(() => ticketTypes.id),
-  name: text('name').notNull(),
-  shortDescription: text('short_description'),
-  fullDescription: text('full_description'),
-  type: text('type').notNull(),
-  icon: text('icon'),
-  iconColor: text('icon_color'),
-  iconBgColor: text('icon_bg_color'),
-  image: text('image'),
-  validUntil: ts('valid_until'),
-  isUnlockable: boolean('is_unlockable').notNull().default(false),
-  /** Code revealed on unlock (digital benefits). */
-  redeemCode: text('redeem_code'),
-});
+export const benefits = pgTable(
+  'benefits',
+  {
+    id: serial('id').primaryKey(),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    /** The organiser's own id of the benefit within its ticket type (`benefits[].externalId` of the ticket-type PUT). */
+    externalId: text('external_id'),
+    name: text('name').notNull(),
+    shortDescription: text('short_description'),
+    fullDescription: text('full_description'),
+    type: text('type').notNull(),
+    icon: text('icon'),
+    iconColor: text('icon_color'),
+    iconBgColor: text('icon_bg_color'),
+    image: text('image'),
+    validUntil: ts('valid_until'),
+    isUnlockable: boolean('is_unlockable').notNull().default(false),
+    /** Code revealed on unlock (digital benefits). */
+    redeemCode: text('redeem_code'),
+  },
+  (t) => [uniqueIndex('benefits_type_external_uq').on(t.ticketTypeId, t.externalId)],
+);
 
 export const userTicketBenefits = pgTable(
   'user_ticket_benefits',

@@ -193,7 +193,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
       .values({
         slug: 'demo',
         name: 'Southern Lights Live',
-        logo: '/public/demo/org-logo.svg',
+        logoUrl: '/public/demo/org-logo.svg',
         website: 'https://southernlights.example',
       })
       .returning();
@@ -245,6 +245,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
         .insert(ticketTypes)
         .values([
           {
+            organisationId: org.id,
             eventId: ev.id,
             name: 'General Admission',
             description: 'Entry to the main arena.',
@@ -256,6 +257,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
             isSwappable: true,
           },
           {
+            organisationId: org.id,
             eventId: ev.id,
             name: 'VIP',
             description: 'Fast-lane entry, VIP bar and viewing deck.',
@@ -333,6 +335,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
       const [ut] = await tx
         .insert(userTickets)
         .values({
+          organisationId: org.id,
           ticketTypeId: typeId,
           holderId,
           eventAccessUsedAt: opts.accessUsedAt ?? null,

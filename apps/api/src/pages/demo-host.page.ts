@@ -134,7 +134,7 @@ footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
     <p id="panel-status" role="status" aria-live="polite" data-closed="${e(t.closed)}" data-logged-out="${e(t.loggedOut)}">${t.idle}</p>
   </section>
 </main>
-<footer>${t.foot}<br><code>${e(`<script src="${opts.panelOrigin}/embed.js" data-org="${opts.orgSlug}"></script>`)}</code></footer>
+<footer>${t.foot}${opts.embed === false ? '' : `<br><code>${e(`<script src="${opts.panelOrigin}/embed.js" data-org="${opts.orgSlug}"></script>`)}</code>`}</footer>
 ${opts.embed === false ? '' : loader}</body>
 </html>`;
 }

@@ -48,14 +48,14 @@ export const accessRepository = {
   /**
    * The tickets `holderId` holds (holder_id = holderId) for the event, locked FOR UPDATE (user_tickets rows
    * only) until the transaction ends; ordered by ticket id. A ticket gifted or sold away concurrently is
-   * re-checked by PostgreSQL after the lock wait and drops out.
+   * re-checked by PostgreSQL after the lock wait and drops out. A revoked ticket (`revoked_at` set) never admits.
    */
   async lockHeldTickets(db: DbOrTx, holderId: number, eventId: number): Promise<HeldTicketRow[]> {
     return db
       .select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .where(and(eq(userTickets.holderId, holderId), eq(ticketTypes.eventId, eventId)))
+      .where(and(eq(userTickets.holderId, holderId), eq(ticketTypes.eventId, eventId), isNull(userTickets.revokedAt)))
       .orderBy(asc(userTickets.id))
       .for('update', { of: userTickets });
   },

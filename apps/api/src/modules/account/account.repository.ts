@@ -49,14 +49,14 @@ export const accountRepository = {
       .where(or(eq(resaleOrders.buyerEmail, email), eq(resaleOrders.redeemedBy, userId)))
       .orderBy(desc(resaleOrders.createdAt));
   },
-  /** How many tickets the user holds for events not over at `now`. */
+  /** How many live (not revoked) tickets the user holds for events not over at `now`. */
   async upcomingTicketCount(db: DbOrTx, userId: number, now: Date): Promise<number> {
     const [row] = await db
       .select({ n: count() })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eq(userTickets.holderId, userId), gt(events.endsAt, now)));
+      .where(and(eq(userTickets.holderId, userId), gt(events.endsAt, now), isNull(userTickets.revokedAt)));
     return row.n;
   },
   /** How many listings of the user are live (LISTED). */

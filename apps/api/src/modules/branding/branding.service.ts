@@ -19,22 +19,18 @@ export const CACHE_SECONDS = 60;
 const CACHE_MAX = 1000;
 
 type OrganisationRow = typeof organisations.$inferSelect;
-// The branding columns (issue 12, point 1) as the organisations schema names them.
-type BrandedRow = OrganisationRow &
-  Partial<Record<'primaryColor' | 'logoUrl' | 'helpCenterUrl' | 'appUrl', string | null>>;
 
 /** Maps a row to the public branding; a stored colour that is not `#rrggbb` is left out (null). */
-export function toBranding(org: OrganisationRow): OrganisationBranding {
-  const row = org as BrandedRow;
-  const color = row.primaryColor ?? null;
+export function toBranding(row: OrganisationRow): OrganisationBranding {
+  const color = row.primaryColor;
   return {
     slug: row.slug,
     name: row.name,
-    logoUrl: row.logoUrl ?? row.logo ?? null,
+    logoUrl: row.logoUrl,
     primaryColor: color && brandingContract.hexColor.safeParse(color).success ? color.toLowerCase() : null,
-    websiteUrl: row.website ?? null,
-    helpCenterUrl: row.helpCenterUrl ?? null,
-    appUrl: row.appUrl ?? null,
+    websiteUrl: row.website,
+    helpCenterUrl: row.helpCenterUrl,
+    appUrl: row.appUrl,
   };
 }
 

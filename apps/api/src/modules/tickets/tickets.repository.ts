@@ -1,5 +1,5 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
-import { and, asc, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -31,6 +31,7 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
         and(
           eq(userTickets.holderId, sql.placeholder('holderId')),
           sql`(${sql.placeholder('organisationId')}::int = 0 or ${events.organisationId} = ${sql.placeholder('organisationId')}::int)`,
+          isNull(userTickets.revokedAt),
           status === 'UPCOMING'
             ? gt(events.endsAt, sql.placeholder('now'))
             : lte(events.endsAt, sql.placeholder('now')),
@@ -43,8 +44,8 @@ const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatemen
 
 export const ticketsRepository = {
   /**
-   * Tickets `holder` holds (in its organisation, when it names one): UPCOMING = event not ended (soonest
-   * first), PAST = ended (latest first).
+   * Live (not revoked) tickets `holder` holds (in its organisation, when it names one): UPCOMING = event not
+   * ended (soonest first), PAST = ended (latest first).
    */
   async listByHolder(db: DbOrTx, holder: Holder, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
     return listStatements[status](db).execute({
@@ -53,14 +54,14 @@ export const ticketsRepository = {
       now,
     });
   },
-  /** One ticket if `holder` holds it (in its organisation, when it names one). */
+  /** One ticket if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
   async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketRow | undefined> {
     const [row] = await db
       .select(ticketColumns)
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(heldBy(holder), eq(userTickets.id, userTicketId)));
+      .where(and(heldBy(holder), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
     return row;
   },
   /** Benefits of the given user tickets. */

@@ -101,6 +101,8 @@ export default function TicketScreen() {
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
+  // An organiser may give no street address (issue 12): show only the parts there are.
+  const place = [tk.eventVenue, tk.eventAddress1, tk.eventCity].filter(Boolean).join(', ');
   const access: BenefitDetail = {
     name: t('ticket.event_access'),
     shortDescription: t('ticket.event_access_text'),
@@ -136,9 +138,13 @@ export default function TicketScreen() {
         <p className="icon-line">
           <PinIcon />
           <span>
-            {tk.eventVenue}, {tk.eventAddress1}, {tk.eventCity} ·{' '}
+            {place} ·{' '}
             <a
-              href={`https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`}
+              href={
+                tk.eventLatitude !== null && tk.eventLongitude !== null
+                  ? `https://www.openstreetmap.org/?mlat=${tk.eventLatitude}&mlon=${tk.eventLongitude}#map=16/${tk.eventLatitude}/${tk.eventLongitude}`
+                  : `https://www.openstreetmap.org/search?query=${encodeURIComponent(place)}`
+              }
               target="_blank"
               rel="noopener noreferrer"
             >
