@@ -159,6 +159,10 @@ describe('GET /v1/organisations/{slug}', () => {
       helpCenterUrl: 'https://river.example/help',
       appUrl: null,
     });
+    // The colour's palettes for both themes, AA-safe (brand-colors.test.ts has the rules).
+    const { theme } = res.json<OrganisationBranding>();
+    expect(theme?.light.accent).toMatch(/^#[0-9a-f]{6}$/);
+    expect(theme?.dark.accentText).toMatch(/^#[0-9a-f]{6}$/);
   });
   it('answers 404 api.organisation.not_found for an unknown or malformed slug', async () => {
     for (const slug of ['nobody', 'UPPER', '-x', 'a'.repeat(70)]) {

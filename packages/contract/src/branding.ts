@@ -19,19 +19,62 @@ export const organisationSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
 /** A `#rrggbb` colour. */
 export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 
-/** GET /v1/organisations/{slug}: what the panel shows for one organisation. Null: the product's default. */
-export const organisationBranding = z.object({
-  slug: z.string(),
-  name: z.string(),
-  /** Absolute, or a path on the panel's origin. */
-  logoUrl: z.string().nullable(),
-  /** `#rrggbb`; the panel adjusts it when its contrast is too low (WCAG AA). */
-  primaryColor: z.string().nullable(),
-  /** The organisation's own site (header link). */
-  websiteUrl: z.string().nullable(),
-  helpCenterUrl: z.string().nullable(),
-  appUrl: z.string().nullable(),
+/** The accent colours of one theme (the panel's CSS custom properties `--accent`, `--accent-text`, ...). */
+export const accentPalette = z.object({
+  /** `--accent`: buttons, links, selected states; at least 4.5:1 on the theme's page and surface. */
+  accent: hexColor,
+  /** `--accent-text`: text on the accent, at least 4.5:1 on it. */
+  accentText: hexColor,
+  /** `--accent-soft`: tinted background of selected items; the theme's text stays at 4.5:1 on it. */
+  accentSoft: hexColor,
+  /** `--focus`: the focus ring, a CSS box-shadow. */
+  focus: z.string().regex(/^0 0 0 3px rgb\(\d{1,3} \d{1,3} \d{1,3} \/ 40%\)$/),
 });
+export type AccentPalette = z.infer<typeof accentPalette>;
+
+/** GET /v1/organisations/{slug}: what the panel shows for one organisation. Null: the product's default. */
+export const organisationBranding = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    /** Absolute, or a path on the panel's origin. */
+    logoUrl: z.string().nullable(),
+    /** `#rrggbb`; the panel adjusts it when its contrast is too low (WCAG AA). */
+    primaryColor: z.string().nullable(),
+    /** The organisation's own site (header link). */
+    websiteUrl: z.string().nullable(),
+    helpCenterUrl: z.string().nullable(),
+    appUrl: z.string().nullable(),
+    /** `primaryColor` made WCAG AA-safe for each of the panel's themes (issue 12); null without a colour. */
+    theme: z.object({ light: accentPalette, dark: accentPalette }).nullable(),
+  })
+  .meta({
+    examples: [
+      {
+        slug: 'southern-lights',
+        name: 'Southern Lights Live',
+        logoUrl: 'https://southernlights.example/logo.svg',
+        primaryColor: '#0e7c66',
+        websiteUrl: 'https://southernlights.example',
+        helpCenterUrl: 'https://southernlights.example/help',
+        appUrl: null,
+        theme: {
+          light: {
+            accent: '#0e7c66',
+            accentText: '#ffffff',
+            accentSoft: '#e2f0ed',
+            focus: '0 0 0 3px rgb(14 124 102 / 40%)',
+          },
+          dark: {
+            accent: '#16bb9a',
+            accentText: '#111400',
+            accentSoft: '#1a3d37',
+            focus: '0 0 0 3px rgb(22 187 154 / 40%)',
+          },
+        },
+      },
+    ],
+  });
 export type OrganisationBranding = z.infer<typeof organisationBranding>;
 
 export const organisationParams = z.strictObject({ slug: z.string().max(100) });

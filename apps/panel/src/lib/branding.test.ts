@@ -28,6 +28,10 @@ const RIVER: OrganisationBranding = {
   websiteUrl: null,
   helpCenterUrl: 'https://river.example/help',
   appUrl: null,
+  theme: {
+    light: { accent: '#7a6500', accentText: '#ffffff', accentSoft: '#efece0', focus: '0 0 0 3px rgb(122 101 0 / 40%)' },
+    dark: { accent: '#ffeb3b', accentText: '#111400', accentSoft: '#4b4a26', focus: '0 0 0 3px rgb(255 235 59 / 40%)' },
+  },
 };
 
 /** Loads the panel's modules fresh for a page opened at `search`. */
@@ -81,9 +85,12 @@ describe('the panel per organiser', () => {
       organisation: RIVER,
     });
     const css = document.getElementById('tp-brand')!.textContent;
-    // #ffeb3b is too pale for links on white: darkened on the light theme, kept on the dark one.
-    expect(css).toMatch(/^:root\{--accent:#(?!ffeb3b)/);
-    expect(css).toContain(":root[data-theme='dark']{--accent:#ffeb3b;");
+    // The API's palettes: one rule per theme, after the panel's own styles.
+    expect(css).toContain(
+      ':root{--accent:#7a6500;--accent-text:#ffffff;--accent-soft:#efece0;--focus:0 0 0 3px rgb(122 101 0 / 40%)}',
+    );
+    expect(css).toContain(":root[data-theme='dark']{--accent:#ffeb3b;--accent-text:#111400;");
+    expect(document.head.lastElementChild?.id).toBe('tp-brand');
   });
 
   it('keeps the defaults for an unknown organisation', async () => {

@@ -2,12 +2,13 @@
  * The panel per organiser (issue 12): loaded only when the panel is shown for an organisation (`?org=`, which
  * the loader sets from `data-org`), so the default panel's first screen carries none of it. Fetches the
  * organisation's branding (GET /v1/organisations/{slug}), lays it over the panel configuration (name, logo,
- * web site, help centre and app links; null fields keep the defaults) and themes the panel with its colour
- * (lib/brand-colors: WCAG AA in both themes).
+ * web site, help centre and app links; null fields keep the defaults) and themes the panel with its colour:
+ * the API sends the accent colours of both themes already made WCAG AA-safe (`theme`), so no colour code
+ * loads here.
  */
 import type { OrganisationBranding, PanelConfig } from '@tp/contract';
+import type { AccentPalette } from '@tp/contract/branding';
 import { api } from './api-client';
-import { accentStyleSheet } from './brand-colors';
 
 /** The panel configuration with the organisation it is shown for, when there is one. */
 export type BrandedConfig = PanelConfig & { organisation?: OrganisationBranding };
@@ -30,6 +31,10 @@ const CARD_RULES =
   '.auth-card__brand{display:flex;align-items:center;gap:10px;margin:0 0 16px;font-weight:700}' +
   '.auth-card__brand img{border-radius:10px;object-fit:contain}';
 
+/** The rule that sets one theme's accent custom properties (styles.css names). */
+const accentRule = (selector: string, p: AccentPalette) =>
+  `${selector}{--accent:${p.accent};--accent-text:${p.accentText};--accent-soft:${p.accentSoft};--focus:${p.focus}}`;
+
 /** Puts (or replaces) the organisation's style sheet after the panel's own, so its accents win. */
 export function applyBrandStyles(org: OrganisationBranding, doc: Document = document): void {
   let el = doc.getElementById('tp-brand') as HTMLStyleElement | null;
@@ -38,7 +43,9 @@ export function applyBrandStyles(org: OrganisationBranding, doc: Document = docu
     el.id = 'tp-brand';
     doc.head.append(el);
   }
-  el.textContent = (org.primaryColor ? accentStyleSheet(org.primaryColor) : '') + CARD_RULES;
+  const { theme } = org;
+  el.textContent =
+    (theme ? accentRule(':root', theme.light) + accentRule(":root[data-theme='dark']", theme.dark) : '') + CARD_RULES;
 }
 
 /**

@@ -12,6 +12,7 @@ import type { Database } from '../../db/client.js';
 import type { organisations } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { brandingRepository as repo } from './branding.repository.js';
+import { brandTheme } from './brand-colors.js';
 
 /** Seconds a looked-up organisation is reused, here and in the branding answer's `Cache-Control`. */
 export const CACHE_SECONDS = 60;
@@ -20,17 +21,24 @@ const CACHE_MAX = 1000;
 
 type OrganisationRow = typeof organisations.$inferSelect;
 
-/** Maps a row to the public branding; a stored colour that is not `#rrggbb` is left out (null). */
+/**
+ * Maps a row to the public branding with the colour's palette for both themes (brand-colors.ts); a stored
+ * colour that is not `#rrggbb` is left out (null).
+ */
 export function toBranding(row: OrganisationRow): OrganisationBranding {
-  const color = row.primaryColor;
+  const color =
+    row.primaryColor && brandingContract.hexColor.safeParse(row.primaryColor).success
+      ? row.primaryColor.toLowerCase()
+      : null;
   return {
     slug: row.slug,
     name: row.name,
     logoUrl: row.logoUrl,
-    primaryColor: color && brandingContract.hexColor.safeParse(color).success ? color.toLowerCase() : null,
+    primaryColor: color,
     websiteUrl: row.website,
     helpCenterUrl: row.helpCenterUrl,
     appUrl: row.appUrl,
+    theme: brandTheme(color),
   };
 }
 

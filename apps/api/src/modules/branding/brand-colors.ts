@@ -1,5 +1,6 @@
 /**
- * An organiser's primary colour made safe for both themes (issue 12, the panel per organiser): the accent
+ * An organiser's primary colour made safe for both of the panel's themes (issue 12, the panel per organiser),
+ * computed here so the panel receives ready colours with the branding and loads no colour code: the accent
  * (buttons, links, focus ring, selected states) keeps the organiser's hue and saturation, and its lightness
  * is moved only as far as needed for WCAG AA. Colour maths by colord and its a11y and mix plugins.
  *
@@ -16,7 +17,7 @@ extend([a11yPlugin, mixPlugin]);
 /** WCAG 2.1 AA minimum contrast for normal text. */
 export const AA_CONTRAST = 4.5;
 
-/** The theme colours the accent is drawn on and the text colours drawn with it (styles.css). */
+/** The theme colours the accent is drawn on and the text colours drawn with it (apps/panel/src/app/styles.css). */
 export const THEME_COLORS = {
   light: { bg: '#f5f6f8', surface: '#ffffff', text: '#14161a', onAccentLight: '#ffffff', onAccentDark: '#14161a' },
   dark: { bg: '#0c0d0f', surface: '#17191c', text: '#f2f4f7', onAccentLight: '#ffffff', onAccentDark: '#111400' },
@@ -74,11 +75,9 @@ export function accentPalette(hex: string, theme: Theme): AccentPalette | null {
   };
 }
 
-/** The style sheet that overrides the theme accents (`:root` light, `[data-theme='dark']` dark). */
-export function accentStyleSheet(hex: string): string {
-  const rule = (selector: string, p: AccentPalette | null) =>
-    p
-      ? `${selector}{--accent:${p.accent};--accent-text:${p.accentText};--accent-soft:${p.accentSoft};--focus:${p.focus}}`
-      : '';
-  return rule(':root', accentPalette(hex, 'light')) + rule(":root[data-theme='dark']", accentPalette(hex, 'dark'));
+/** Both themes' palettes for an organiser's colour (the `theme` of the branding answer); null without one. */
+export function brandTheme(hex: string | null): { light: AccentPalette; dark: AccentPalette } | null {
+  const light = hex ? accentPalette(hex, 'light') : null;
+  const dark = hex ? accentPalette(hex, 'dark') : null;
+  return light && dark ? { light, dark } : null;
 }

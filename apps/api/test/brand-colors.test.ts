@@ -1,15 +1,18 @@
-/** An organiser's colour themes the panel with WCAG AA contrast in both themes (issue 12, lib/brand-colors). */
+/**
+ * An organiser's colour themes the panel with WCAG AA contrast in both themes (issue 12,
+ * modules/branding/brand-colors.ts). Pure functions: no app, no database.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   AA_CONTRAST,
   THEME_COLORS,
   accentPalette,
-  accentStyleSheet,
+  brandTheme,
   contrastRatio,
   ensureContrast,
   readableTextOn,
   type Theme,
-} from './brand-colors';
+} from '../src/modules/branding/brand-colors.js';
 
 const THEMES: Theme[] = ['light', 'dark'];
 // Pale, mid, dark and saturated organiser colours, and the extremes.
@@ -63,11 +66,13 @@ describe('accentPalette', () => {
   });
 });
 
-describe('accentStyleSheet', () => {
-  it('overrides the accents of both themes, and nothing for a value that is not a colour', () => {
-    const css = accentStyleSheet('#ffeb3b');
-    expect(css).toMatch(/^:root\{--accent:#[0-9a-f]{6};--accent-text:#[0-9a-f]{6};--accent-soft:/);
-    expect(css).toContain(":root[data-theme='dark']{--accent:#ffeb3b;");
-    expect(accentStyleSheet('red;}body{display:none')).toBe('');
+describe('brandTheme', () => {
+  it('gives both themes, darkening a pale colour for the light one only; null without a colour', () => {
+    const theme = brandTheme('#ffeb3b')!;
+    expect(theme.dark.accent).toBe('#ffeb3b');
+    expect(theme.light.accent).not.toBe('#ffeb3b');
+    expect(theme.light.focus).toMatch(/^0 0 0 3px rgb\(\d+ \d+ \d+ \/ 40%\)$/);
+    expect(brandTheme(null)).toBeNull();
+    expect(brandTheme('red;}body{display:none')).toBeNull();
   });
 });
