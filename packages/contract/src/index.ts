@@ -17,3 +17,4 @@ export type { PanelConfig } from './config.js';
 export * from './embed.js';
 export * as account from './account.js';
 export type { AccountExport, Earning } from './account.js';
+export * as organisations from './organisations.js';
