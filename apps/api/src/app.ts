@@ -59,6 +59,11 @@ import { accountRoutes } from './modules/account/account.routes.js';
 import { infoPageRoutes } from './modules/system/info.public.routes.js';
 import { createBrandingService, type BrandingService } from './modules/branding/branding.service.js';
 import { brandingRoutes } from './modules/branding/branding.routes.js';
+import { createMailQueue } from './providers/mail/mail-queue.js';
+import { createAdminService } from './modules/organisations/admin.service.js';
+import { createOrgApiService } from './modules/organisations/org-api.service.js';
+import { requireAdminWith, requireOrganisationWith } from './modules/organisations/org-auth.js';
+import { organisationsRoutes, registerCsvBody } from './modules/organisations/organisations.routes.js';
 
 export interface AppDeps {
   config: Config;
@@ -149,6 +154,19 @@ export async function buildApp(deps: AppDeps) {
   const resale = { listings, orders, payoutAccounts, webhook };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
+  // Mails that follow organiser work (issued tickets) go out in the background, after commit.
+  const mailQueue = createMailQueue({ mail, log: app.log });
+  const organisations = {
+    admin: createAdminService({ database, now }),
+    org: createOrgApiService({
+      database,
+      config,
+      mailQueue,
+      now,
+      ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+    }),
+    mailQueue,
+  };
 
   const panelConfig = async (): Promise<PanelConfig> => {
     const org = await organisationRepository.first(database.db);
@@ -179,7 +197,16 @@ export async function buildApp(deps: AppDeps) {
   });
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
   await app.register(fastifySwagger, {
-    openapi: { info: { title: 'Ticket panel API', version: '1.0.0' }, servers: [{ url: config.publicUrl }] },
+    openapi: {
+      info: { title: 'Ticket panel API', version: '1.0.0' },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
+          adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
+        },
+      },
+    },
     transform: jsonSchemaTransform,
   });
 
@@ -216,6 +243,16 @@ export async function buildApp(deps: AppDeps) {
       brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth });
+      void api.register((scope, _o, next) => {
+        const orgApi = scope as unknown as App;
+        registerCsvBody(orgApi);
+        organisationsRoutes(orgApi, {
+          ...organisations,
+          requireAdmin: requireAdminWith(config.adminKey),
+          requireOrganisation: requireOrganisationWith({ database, now }),
+        });
+        next();
+      });
       done();
     },
     { prefix: '/v1' },
@@ -255,10 +292,14 @@ export async function buildApp(deps: AppDeps) {
     await housekeeping.stop();
     redis?.disconnect();
     await avatars.close();
+    await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
     mail.close();
   });
   return Object.assign(app, {
-    services: { auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
+    services: {
+      ...{ auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
+      organisations,
+    },
   });
 }
 

@@ -1,4 +1,5 @@
 /** Entry point: reads config, opens the database (migrations run), seeds demo data, listens, prints the URLs (demo page, panel, door scanner, mail). */
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -15,11 +16,17 @@ try {
   process.exit(1);
 }
 const database = await openDatabase(config);
-if (config.seedDemo) await seedDemo(database.db, new Date());
+const seeded = config.seedDemo && (await seedDemo(database.db, new Date()));
 const app = await buildApp({ config, database, logger: { level: config.logLevel, transport: undefined } });
+const demoKeyFile = join(config.dataDir, 'demo-org-api-key');
+if (seeded) {
+  // The demo organisation's API key, shown once like any other: kept in DATA_DIR for the README's examples.
+  const key = await app.services.organisations.admin.addKeyBySlug('demo');
+  if (key) writeFileSync(demoKeyFile, `${key.apiKey}\n`, { mode: 0o600 });
+}
 closeGracefully({ app, database, timeoutSeconds: config.shutdownTimeoutSeconds });
 for (const warning of config.warnings) app.log.warn(warning);
 await app.listen({ port: config.port, host: config.host });
 console.log(
-  `\n  Ticket panel is running.\n  Demo host page: ${config.publicUrl}/\n  Panel:          ${config.publicUrl}/en/?PANEL_TAB=LOGIN\n  Door scanner:   ${config.publicUrl}/scanner (key: SCANNER_KEY, else the one in ${join(config.dataDir, 'scanner-key')})\n  ${config.smtpUrl ? `Mail via ${config.smtpUrl}` : config.devOutbox ? `Dev outbox:     ${config.publicUrl}/dev/mail` : 'Mail: console only (no SMTP_URL)'}\n`,
+  `\n  Ticket panel is running.\n  Demo host page: ${config.publicUrl}/\n  Panel:          ${config.publicUrl}/en/?PANEL_TAB=LOGIN\n  Door scanner:   ${config.publicUrl}/scanner (key: SCANNER_KEY, else the one in ${join(config.dataDir, 'scanner-key')})\n  Organiser API:  ${config.publicUrl}/v1/org (demo organisation's key in ${demoKeyFile}; admin key: ADMIN_KEY, else ${join(config.dataDir, 'admin-key')})\n  ${config.smtpUrl ? `Mail via ${config.smtpUrl}` : config.devOutbox ? `Dev outbox:     ${config.publicUrl}/dev/mail` : 'Mail: console only (no SMTP_URL)'}\n`,
 );

@@ -13,9 +13,6 @@ import * as z from 'zod';
 /** The request header naming the organisation the panel is shown for. */
 export const ORGANISATION_HEADER = 'X-Organisation';
 
-/** An organisation's slug: lower-case letters, digits and hyphens, 1 to 63 characters, no leading hyphen. */
-export const organisationSlug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/);
-
 /** A `#rrggbb` colour. */
 export const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 

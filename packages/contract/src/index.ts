@@ -20,3 +20,4 @@ export type { AccountExport, Earning } from './account.js';
 export * as branding from './branding.js';
 export { ORGANISATION_HEADER } from './branding.js';
 export type { OrganisationBranding } from './branding.js';
+export * as organisations from './organisations.js';

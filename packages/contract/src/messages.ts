@@ -5,7 +5,7 @@
  * the panel translates the key through its i18n catalogues, so every key here has an
  * entry in `apps/panel/src/locales/{en,es}.json`.
  */
-export const MESSAGE_STATUS = {
+const PANEL_MESSAGE_STATUS = {
   // generic
   request_failed: 500,
   'api.internal_error': 500,
@@ -89,8 +89,45 @@ export const MESSAGE_STATUS = {
   'api.organisation.not_found': 404,
 } as const;
 
-/** A message key known to the API and the panel. */
+/**
+ * Keys only the organiser side answers (`/v1/admin/*`, `/v1/org/*`, issue 12): read by integrators' scripts,
+ * never by the panel, so they are not in the panel's catalogues (which every LOGIN screen downloads).
+ */
+const ORGANISER_MESSAGE_STATUS = {
+  'api.org.organisation_not_found': 404,
+  'api.org.slug_taken': 409,
+  'api.org.api_key_not_found': 404,
+  'api.org.event_not_found': 404,
+  'api.org.ticket_type_not_found': 404,
+  'api.org.ticket_not_found': 404,
+  /** A ticket type cannot move to another event once created. */
+  'api.org.ticket_type_event_locked': 409,
+  /** A ticket cannot change type; revoke it and issue another. */
+  'api.org.ticket_type_locked': 409,
+  /** A revoked ticket is final: no PUT changes it. */
+  'api.org.ticket_revoked': 409,
+  /** Listed for resale, or sold and awaiting its buyer's redeem: the holder's move comes first. */
+  'api.org.ticket_in_resale': 409,
+  /** Event access already used: the ticket cannot change hands. */
+  'api.org.ticket_used': 409,
+  /** The holder gifted or sold the ticket since it was issued: the organiser cannot re-issue it to someone else. */
+  'api.org.ticket_moved': 409,
+  /** An externalId appears twice in one import. */
+  'api.org.import.duplicate_external_id': 422,
+  'api.org.import.invalid_rows': 422,
+  'api.org.import.invalid_csv': 400,
+  'api.org.import.missing_header': 400,
+  'api.org.import.too_many_rows': 413,
+  'api.org.import.too_large': 413,
+} as const;
+
+/** Every message key and the HTTP status it answers with (the one status map of `AppError`). */
+export const MESSAGE_STATUS = { ...PANEL_MESSAGE_STATUS, ...ORGANISER_MESSAGE_STATUS } as const;
+
+/** A message key known to the API (and, but for the organiser keys, the panel). */
 export type MessageKey = keyof typeof MESSAGE_STATUS;
 
-/** Every message key, for catalogue completeness tests. */
-export const MESSAGE_KEYS = Object.keys(MESSAGE_STATUS) as MessageKey[];
+/** Every message key the panel may receive, for catalogue completeness tests. */
+export const MESSAGE_KEYS = Object.keys(PANEL_MESSAGE_STATUS) as MessageKey[];
+/** The organiser side's keys (never shown by the panel). */
+export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as MessageKey[];

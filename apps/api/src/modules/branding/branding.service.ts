@@ -7,7 +7,7 @@
  * answer allows too). Unknown slugs are not kept, so an organisation created a moment ago is found at once.
  */
 import type { OrganisationBranding } from '@tp/contract';
-import { branding as brandingContract } from '@tp/contract';
+import { branding as brandingContract, organisations as organisationsContract } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import type { organisations } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
@@ -49,7 +49,7 @@ export function createBrandingService(deps: { database: Database; now: () => Dat
     const at = deps.now().getTime();
     const hit = cache.get(slug);
     if (hit && hit.until > at) return hit.row;
-    const row = brandingContract.organisationSlug.safeParse(slug).success
+    const row = organisationsContract.slug.safeParse(slug).success
       ? await repo.bySlug(deps.database.db, slug)
       : undefined;
     if (!row) throw new AppError('api.organisation.not_found');

@@ -138,3 +138,38 @@ export function listingSoldMail(
     html: `<p>${esc(t.line)}</p><p>${esc(t.owed)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
   };
 }
+
+/**
+ * The e-mail a holder gets when an organiser issues them a ticket (issue 12): who issued what, with a link to the
+ * panel. The organisation's name is set by the platform admin, but is still kept to one plain line (`mailName`).
+ */
+export function ticketIssuedMail(
+  locale: MailLocale,
+  input: { organisationName: string; ticketName: string; eventName: string; link: string },
+) {
+  const p = {
+    ...input,
+    organisationName: mailName(input.organisationName),
+    ticketName: oneLine(input.ticketName),
+    eventName: oneLine(input.eventName),
+  };
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Tu entrada para ${p.eventName}`,
+          line: `${p.organisationName} te ha enviado «${p.ticketName}» para ${p.eventName}.`,
+          cta: 'Ver mis entradas',
+          how: 'Inicia sesión con este correo para verla y mostrar tu pase en la puerta.',
+        }
+      : {
+          subject: `Your ticket for ${p.eventName}`,
+          line: `${p.organisationName} sent you "${p.ticketName}" for ${p.eventName}.`,
+          cta: 'View my tickets',
+          how: 'Sign in with this e-mail address to see it and show your pass at the door.',
+        };
+  return {
+    subject: t.subject,
+    text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
+    html: `<p>${esc(t.line)}</p><p>${esc(t.how)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+  };
+}

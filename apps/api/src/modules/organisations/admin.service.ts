@@ -1,0 +1,100 @@
+/**
+ * The platform admin's rules (issue 12, `/v1/admin/*`): create organisations and rotate or revoke their API
+ * keys. A key is shown once and stored as a SHA-256 hash (api-keys.ts). Rotation issues a new key and lets
+ * the keys live until then work `KEY_ROTATION_OVERLAP_SECONDS` more (so a deployment can switch without a
+ * gap); revocation ends one key at once.
+ */
+import type { organisations as contract } from '@tp/contract';
+import type * as z from 'zod';
+import type { Database, DbOrTx } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { newApiKey } from './api-keys.js';
+import { organisationsRepository as repo } from './organisations.repository.js';
+
+/** How long the previous keys keep working after a rotation, seconds (1 hour). */
+export const KEY_ROTATION_OVERLAP_SECONDS = 3600;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function createAdminService(deps: { database: Database; now: () => Date }) {
+  const db = deps.database.db;
+
+  /** A new key for the organisation, stored hashed; returns the key itself (shown once). */
+  async function addKey(tx: DbOrTx, organisationId: number, at: Date) {
+    const key = newApiKey();
+    const row = await repo.insertKey(tx, { organisationId, prefix: key.prefix, keyHash: key.keyHash, createdAt: at });
+    return { id: row.id, prefix: key.prefix, apiKey: key.apiKey };
+  }
+
+  return {
+    /**
+     * POST /v1/admin/organisations: the organisation and its first API key.
+     * @throws AppError `api.org.slug_taken` (409).
+     */
+    async createOrganisation(input: z.infer<typeof contract.createOrganisationRequest>) {
+      const at = deps.now();
+      return db.transaction(async (tx) => {
+        const org = await repo.insertOrganisation(tx, {
+          slug: input.slug,
+          name: input.name,
+          primaryColor: input.primaryColor ?? null,
+          logoUrl: input.logoUrl ?? null,
+          helpCenterUrl: input.helpCenterUrl ?? null,
+          appUrl: input.appUrl ?? null,
+          createdAt: at,
+        });
+        if (!org) throw new AppError('api.org.slug_taken');
+        const key = await addKey(tx, org.id, at);
+        return { id: org.id, slug: org.slug, apiKey: key.apiKey };
+      });
+    },
+
+    /**
+     * POST /v1/admin/organisations/{id}/api-keys: rotation. The previous live keys stop working
+     * `KEY_ROTATION_OVERLAP_SECONDS` from now (sooner if they were already due to).
+     * @throws AppError `api.org.organisation_not_found` (404).
+     */
+    async rotateKey(organisationId: number) {
+      const at = deps.now();
+      return db.transaction(async (tx) => {
+        if (!(await repo.organisationById(tx, organisationId))) throw new AppError('api.org.organisation_not_found');
+        const key = await addKey(tx, organisationId, at);
+        const until = new Date(at.getTime() + KEY_ROTATION_OVERLAP_SECONDS * 1000);
+        await repo.expireOtherKeys(tx, organisationId, key.id, until, at);
+        return { ...key, previousKeysExpireAt: until.toISOString() };
+      });
+    },
+
+    /**
+     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId}: the key stops working at once (idempotent).
+     * @throws AppError `api.org.api_key_not_found` (404).
+     */
+    async revokeKey(organisationId: number, keyId: number): Promise<void> {
+      if (!(await repo.revokeKey(db, organisationId, keyId, deps.now())))
+        throw new AppError('api.org.api_key_not_found');
+    },
+
+    /**
+     * GET /v1/admin/organisations/{id}/api-keys: every key with its prefix and dates (never the key).
+     * @throws AppError `api.org.organisation_not_found` (404).
+     */
+    async listKeys(organisationId: number) {
+      if (!(await repo.organisationById(db, organisationId))) throw new AppError('api.org.organisation_not_found');
+      const rows = await repo.keysOf(db, organisationId);
+      return rows.map((k) => ({
+        id: k.id,
+        prefix: k.prefix,
+        createdAt: k.createdAt.toISOString(),
+        expiresAt: iso(k.expiresAt),
+        revokedAt: iso(k.revokedAt),
+      }));
+    },
+
+    /** A new key for the organisation with this slug (the demo seed), undefined when there is none; shown once. */
+    async addKeyBySlug(slug: string) {
+      const org = await repo.organisationBySlug(db, slug);
+      return org ? addKey(db, org.id, deps.now()) : undefined;
+    },
+  };
+}
+export type AdminService = ReturnType<typeof createAdminService>;

@@ -1,0 +1,214 @@
+/**
+ * Routes of the organiser side (issue 12):
+ * - `/admin/organisations...` (`Authorization: Bearer <ADMIN_KEY>`): create an organisation, rotate, list and
+ *   revoke its API keys;
+ * - `/org/...` (`Authorization: Bearer <apiKey>`): upsert events, ticket types and tickets by the organiser's own
+ *   ids, revoke a ticket, import tickets from CSV, read an event's attendance.
+ * Registered as their own plugin so the `text/csv` body parser (a stream, parsed by ticket-import.csv.ts) is theirs.
+ */
+import type { Readable } from 'node:stream';
+import * as z from 'zod';
+import { organisations as contract } from '@tp/contract';
+import type { App, PreHandler } from '../../lib/http.js';
+import type { AdminService } from './admin.service.js';
+import type { OrgApiService } from './org-api.service.js';
+import { parseTicketImport } from './ticket-import.csv.js';
+import { AppError } from '../../lib/app-error.js';
+
+const error = z.object({ message: z.string() });
+const adminSecurity = [{ adminKey: [] }];
+const orgSecurity = [{ organisationApiKey: [] }];
+
+export function organisationsRoutes(
+  app: App,
+  deps: { admin: AdminService; org: OrgApiService; requireAdmin: PreHandler; requireOrganisation: PreHandler },
+) {
+  const admin = { preHandler: deps.requireAdmin };
+  const org = { preHandler: deps.requireOrganisation };
+
+  app.post(
+    '/admin/organisations',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Create an organisation and its first API key (shown once)',
+        security: adminSecurity,
+        body: contract.createOrganisationRequest,
+        response: { 201: contract.createOrganisationResponse, 401: error, 409: error },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await deps.admin.createOrganisation(req.body)),
+  );
+  app.post(
+    '/admin/organisations/:id/api-keys',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Rotate: a new API key; the previous keys keep working one hour',
+        security: adminSecurity,
+        params: contract.organisationParams,
+        response: { 201: contract.rotateApiKeyResponse, 401: error, 404: error },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await deps.admin.rotateKey(req.params.id)),
+  );
+  app.get(
+    '/admin/organisations/:id/api-keys',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: "An organisation's API keys (prefix and dates, never the key)",
+        security: adminSecurity,
+        params: contract.organisationParams,
+        response: { 200: z.array(contract.apiKeyItem), 401: error, 404: error },
+      },
+    },
+    async (req) => deps.admin.listKeys(req.params.id),
+  );
+  app.delete(
+    '/admin/organisations/:id/api-keys/:keyId',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke an API key at once',
+        security: adminSecurity,
+        params: contract.apiKeyParams,
+        response: { 204: z.null(), 401: error, 404: error },
+      },
+    },
+    async (req, reply) => {
+      await deps.admin.revokeKey(req.params.id, req.params.keyId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  const upserted = { 200: contract.upsertResponse, 201: contract.upsertResponse };
+  app.put(
+    '/org/events/:externalId',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: 'Create or update an event by your own id',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        body: contract.eventUpsertRequest,
+        response: { ...upserted, 400: error, 401: error },
+      },
+    },
+    async (req, reply) => {
+      const status = await deps.org.upsertEvent(req.organisation, req.params.externalId, req.body);
+      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+    },
+  );
+  app.put(
+    '/org/ticket-types/:externalId',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: 'Create or update a ticket type (and its benefits) by your own id',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        body: contract.ticketTypeUpsertRequest,
+        response: { ...upserted, 400: error, 401: error, 404: error, 409: error },
+      },
+    },
+    async (req, reply) => {
+      const status = await deps.org.upsertTicketType(req.organisation, req.params.externalId, req.body);
+      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+    },
+  );
+  app.put(
+    '/org/tickets/:externalId',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: 'Issue a ticket to a holder by e-mail (the same PUT again changes nothing)',
+        description:
+          'Creates the account when needed and e-mails the holder in their language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        body: contract.ticketUpsertRequest,
+        response: { ...upserted, 400: error, 401: error, 404: error, 409: error },
+      },
+    },
+    async (req, reply) => {
+      const status = await deps.org.upsertTicket(req.organisation, { externalId: req.params.externalId, ...req.body });
+      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+    },
+  );
+  app.delete(
+    '/org/tickets/:externalId',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: "Revoke a ticket: it leaves the holder's lists and no longer admits",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 204: z.null(), 401: error, 404: error, 409: error },
+      },
+    },
+    async (req, reply) => {
+      await deps.org.revokeTicket(req.organisation, req.params.externalId);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/org/tickets/import',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: 'Issue tickets from a CSV file, all or nothing',
+        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored), at most ${contract.IMPORT_MAX_ROWS} rows and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
+        security: orgSecurity,
+        querystring: contract.importQuery,
+        response: {
+          200: contract.importResponse,
+          400: error,
+          401: error,
+          413: error,
+          415: error,
+          422: contract.importErrorResponse,
+        },
+      },
+    },
+    async (req) => {
+      if (!req.headers['content-type']?.startsWith('text/csv')) throw new AppError('api.invalid_request_body');
+      const parsed = await parseTicketImport(req.body as Readable);
+      const dryRun = req.query.dryRun === 'true';
+      const outcome = await deps.org.importTickets(req.organisation, parsed.rows, parsed.errors, dryRun);
+      if ('errors' in outcome)
+        throw new AppError('api.org.import.invalid_rows', {
+          errors: outcome.errors.slice(0, contract.IMPORT_MAX_ERRORS),
+        });
+      return outcome.result;
+    },
+  );
+  app.get(
+    '/org/events/:externalId/attendance',
+    {
+      ...org,
+      schema: {
+        tags: ['organisation'],
+        summary: "An event's attendance over its live tickets",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.attendanceResponse, 401: error, 404: error },
+      },
+    },
+    async (req) => deps.org.attendance(req.organisation, req.params.externalId),
+  );
+}
+
+/** The raw request stream as the body of `text/csv` requests (parsed by the import route as it streams). */
+export function registerCsvBody(app: App) {
+  app.addContentTypeParser('text/csv', (_req, payload, done) => done(null, payload));
+}

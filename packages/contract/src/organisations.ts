@@ -1,0 +1,257 @@
+/**
+ * The organiser side (issue 12): the platform admin API (`/v1/admin/*`, `Authorization: Bearer <ADMIN_KEY>`)
+ * and the organisation API (`/v1/org/*`, `Authorization: Bearer <apiKey>`). Upserts are keyed by the
+ * organiser's own ids (`externalId`), unique per organisation; money is integer cents with an ISO 4217
+ * currency; times are ISO 8601 with an offset, stored in UTC.
+ */
+import * as z from 'zod';
+import { email } from './auth.js';
+
+const id = z.number().int().positive().max(2_147_483_647);
+const httpsUrl = z
+  .url({ protocol: /^https$/ })
+  .max(2000)
+  .meta({ description: 'an absolute https URL' });
+const colour = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/)
+  .meta({ description: 'a colour `#rrggbb`' });
+const text = (max: number) => z.string().trim().min(1).max(max);
+const optionalText = (max: number) => z.string().trim().max(max).optional();
+const cents = z.number().int().min(0).max(100_000_000);
+const instant = z.iso
+  .datetime({ offset: true })
+  .meta({ description: 'ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00' });
+
+let timeZones: Set<string> | undefined;
+let currencies: Set<string> | undefined;
+/** Whether this runtime knows the IANA time zone (`Australia/Sydney`, `Pacific/Auckland`, `UTC`...). */
+const isTimeZone = (v: string) => v === 'UTC' || (timeZones ??= new Set(Intl.supportedValuesOf('timeZone'))).has(v);
+/** Whether this runtime knows the ISO 4217 currency code. */
+const isCurrency = (v: string) => (currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(v);
+const timeZone = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, 'an IANA time zone such as Australia/Sydney')
+  .meta({ description: 'IANA time zone' });
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .refine(isCurrency, 'an ISO 4217 currency code such as AUD')
+  .meta({ description: 'ISO 4217 currency code (AUD, NZD...)' });
+
+/** An organiser's own id: 1-100 characters of letters, digits, `.`, `_`, `:` and `-` (safe in a URL path). */
+export const externalId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,100}$/)
+  .meta({ description: "the organiser's own id (letters, digits . _ : -, at most 100)", example: 'evt-2027-sydney' });
+/** Path parameters `{ externalId }`. */
+export const externalIdParams = z.object({ externalId });
+/** An organisation's slug: lower-case letters, digits and inner hyphens, 2-40 characters. */
+export const slug = z
+  .string()
+  .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])$/)
+  .meta({ example: 'southern-lights' });
+
+// ----- admin -----
+
+/** POST /v1/admin/organisations body. */
+export const createOrganisationRequest = z
+  .strictObject({
+    slug,
+    name: text(200),
+    primaryColor: colour.optional(),
+    logoUrl: httpsUrl.optional(),
+    helpCenterUrl: httpsUrl.optional(),
+    appUrl: httpsUrl.optional(),
+  })
+  .meta({
+    examples: [
+      {
+        slug: 'southern-lights',
+        name: 'Southern Lights Live',
+        primaryColor: '#7c3aed',
+        logoUrl: 'https://southernlights.example/logo.svg',
+        helpCenterUrl: 'https://southernlights.example/help',
+        appUrl: 'https://southernlights.example/app',
+      },
+    ],
+  });
+export type CreateOrganisationRequest = z.infer<typeof createOrganisationRequest>;
+
+/** 201 answer: the API key is shown this once (only its hash is stored). */
+export const createOrganisationResponse = z
+  .object({ id, slug, apiKey: z.string() })
+  .meta({ examples: [{ id: 2, slug: 'southern-lights', apiKey: 'tpk_Ab3dE6gH_9p...' }] });
+
+/** Path parameters `{ id }` of an organisation. */
+export const organisationParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** Path parameters `{ id, keyId }` of an organisation's API key. */
+export const apiKeyParams = organisationParams.extend({
+  keyId: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+/**
+ * POST /v1/admin/organisations/{id}/api-keys answer (rotation): the new key (shown once); the keys that were
+ * live keep working until `previousKeysExpireAt` (ISO 8601 UTC), then stop.
+ */
+export const rotateApiKeyResponse = z
+  .object({ id, prefix: z.string(), apiKey: z.string(), previousKeysExpireAt: z.string() })
+  .meta({
+    examples: [
+      { id: 3, prefix: 'tpk_Zx8kQ2mN', apiKey: 'tpk_Zx8kQ2mN_...', previousKeysExpireAt: '2027-01-01T01:00:00.000Z' },
+    ],
+  });
+
+/** One API key as listed (never the key itself). Times ISO 8601 UTC. */
+export const apiKeyItem = z.object({
+  id,
+  prefix: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+// ----- organisation API -----
+
+/** PUT /v1/org/events/{externalId} body. */
+export const eventUpsertRequest = z
+  .strictObject({
+    name: text(200),
+    venue: text(200),
+    city: text(100),
+    country: z.enum(['AU', 'NZ']),
+    startsAt: instant,
+    endsAt: instant,
+    timeZone,
+    address: optionalText(300),
+    latitude: z.number().min(-90).max(90).optional(),
+    longitude: z.number().min(-180).max(180).optional(),
+    description: optionalText(20_000).meta({ description: 'HTML; the panel sanitises it before showing it' }),
+    imageUrl: httpsUrl.optional(),
+    logoUrl: httpsUrl.optional(),
+  })
+  .refine((e) => Date.parse(e.startsAt) < Date.parse(e.endsAt), {
+    path: ['endsAt'],
+    message: 'endsAt must be after startsAt',
+  })
+  .meta({
+    examples: [
+      {
+        name: 'Harbour Lights Festival',
+        venue: 'The Domain',
+        city: 'Sydney',
+        country: 'AU',
+        startsAt: '2027-03-06T14:00:00+11:00',
+        endsAt: '2027-03-06T23:00:00+11:00',
+        timeZone: 'Australia/Sydney',
+        address: 'Art Gallery Rd',
+        latitude: -33.8688,
+        longitude: 151.2153,
+      },
+    ],
+  });
+export type EventUpsertRequest = z.infer<typeof eventUpsertRequest>;
+
+/** A benefit of a ticket type, keyed by its own externalId within the type. */
+export const benefitUpsert = z.strictObject({
+  externalId,
+  name: text(200),
+  type: z.enum(['benefits.food_beverage', 'benefits.digital', 'benefits.perk', 'benefits.merch']),
+  shortDescription: optionalText(500),
+  fullDescription: optionalText(20_000),
+  iconUrl: httpsUrl.optional(),
+  validUntil: instant.optional(),
+  isUnlockable: z.boolean().optional(),
+  /** Code revealed when a holder unlocks the benefit (digital benefits). */
+  redeemCode: optionalText(200),
+});
+
+/** PUT /v1/org/ticket-types/{externalId} body. `resaleCapCents` defaults to `priceCents`. */
+export const ticketTypeUpsertRequest = z
+  .strictObject({
+    eventExternalId: externalId,
+    name: text(200),
+    priceCents: cents,
+    currency,
+    isGiftable: z.boolean(),
+    isResellable: z.boolean(),
+    isSwappable: z.boolean(),
+    description: optionalText(20_000),
+    resaleCapCents: cents.optional(),
+    benefits: z.array(benefitUpsert).max(50).optional(),
+  })
+  .meta({
+    examples: [
+      {
+        eventExternalId: 'evt-2027-sydney',
+        name: 'General Admission',
+        priceCents: 8900,
+        currency: 'AUD',
+        isGiftable: true,
+        isResellable: true,
+        isSwappable: false,
+        resaleCapCents: 9800,
+        benefits: [{ externalId: 'drink', name: 'Drink voucher', type: 'benefits.food_beverage' }],
+      },
+    ],
+  });
+export type TicketTypeUpsertRequest = z.infer<typeof ticketTypeUpsertRequest>;
+
+/** PUT /v1/org/tickets/{externalId} body. */
+export const ticketUpsertRequest = z
+  .strictObject({ ticketTypeExternalId: externalId, holderEmail: email })
+  .meta({ examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }] });
+export type TicketUpsertRequest = z.infer<typeof ticketUpsertRequest>;
+
+/** What an upsert did: `created` (201), `updated` or `unchanged` (200). */
+export const upsertStatus = z.enum(['created', 'updated', 'unchanged']);
+export type UpsertStatus = z.infer<typeof upsertStatus>;
+/** Answer of every PUT. */
+export const upsertResponse = z
+  .object({ externalId, status: upsertStatus })
+  .meta({ examples: [{ externalId: 'evt-2027-sydney', status: 'created' }] });
+
+/** Most data rows one import takes (the header row not counted); more answers 413 `api.org.import.too_many_rows`. */
+export const IMPORT_MAX_ROWS = 10_000;
+/** Largest CSV body one import takes, bytes (5 MiB); more answers 413 `api.org.import.too_large`. */
+export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
+/** The import's columns (header row, any order; other columns are ignored). */
+export const IMPORT_COLUMNS = ['externalId', 'ticketTypeExternalId', 'holderEmail'] as const;
+/** Most row errors one answer lists (the first ones by row). */
+export const IMPORT_MAX_ERRORS = 1000;
+
+/** Query of POST /v1/org/tickets/import: `dryRun=true` validates every row and writes nothing. */
+export const importQuery = z.object({ dryRun: z.enum(['true', 'false']).optional() });
+
+/** One refused row of an import: `row` as a spreadsheet numbers it (the header is row 1); `message` a key. */
+export const importRowError = z.object({
+  row: z.number().int(),
+  message: z.string(),
+  field: z.string().optional(),
+});
+/** 200 answer of an import (with `dryRun`, what it would do). */
+export const importResponse = z
+  .object({ dryRun: z.boolean(), created: z.number().int(), updated: z.number().int(), unchanged: z.number().int() })
+  .meta({ examples: [{ dryRun: false, created: 998, updated: 0, unchanged: 2 }] });
+/** 422 answer of an import with bad rows: nothing was written. */
+export const importErrorResponse = z
+  .object({ message: z.literal('api.org.import.invalid_rows'), errors: z.array(importRowError) })
+  .meta({
+    examples: [
+      {
+        message: 'api.org.import.invalid_rows',
+        errors: [{ row: 3, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' }],
+      },
+    ],
+  });
+
+/** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
+export const attendanceResponse = z
+  .object({
+    issued: z.number().int(),
+    checkedIn: z.number().int(),
+    listedForResale: z.number().int(),
+    resold: z.number().int(),
+  })
+  .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
