@@ -5,6 +5,7 @@
  * demo host page, the panel shows that organisation's name, logo, colour, help and app links, and only its
  * tickets. Screenshots of the branded panel (light/dark, 360/1280, en/es) go to test-results/branding/.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { baseUrl, hostUrl, signInContext, signInViaPanel } from './support';
 
@@ -66,6 +67,12 @@ test.beforeAll(async () => {
 const serveLogo = (page: Page) =>
   page.context().route(ORG.logoUrl, (route) => route.fulfill({ contentType: 'image/svg+xml', body: LOGO_SVG }));
 
+/** axe's colour-contrast findings on the page as it is (WCAG AA). */
+async function contrastViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
+}
+
 /** The accent the panel paints with (`--accent` on <html>). */
 const accentOf = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
@@ -88,8 +95,10 @@ test("?org= standalone: name, logo, colour, help and app links, and only that or
   expect(light).toMatch(/^#[0-9a-f]{6}$/);
   expect(light).not.toBe('#3b5bfd');
   expect(light).not.toBe(ORG.primaryColor.toLowerCase());
+  expect(await contrastViolations(page)).toEqual([]);
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('dark');
   await expect.poll(() => accentOf(page)).toBe(ORG.primaryColor.toLowerCase());
+  expect(await contrastViolations(page)).toEqual([]);
   await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
 
   // Help centre and app links of the organisation in the hub.
