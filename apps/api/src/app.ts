@@ -17,7 +17,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { AVATAR_MAX_BYTES, type PanelConfig } from '@tp/contract';
+import { AVATAR_MAX_BYTES, branding as brandingContract, type PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
@@ -208,6 +208,10 @@ export async function buildApp(deps: AppDeps) {
       },
     },
     transform: jsonSchemaTransform,
+  });
+  // Every holder route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler === requireAuth) route.schema = { ...route.schema, headers: brandingContract.holderHeaders };
   });
 
   await app.register(

@@ -308,3 +308,17 @@ describe('the demo host page', () => {
     expect((await t.app.inject({ url: '/?org=nobody' })).body).toContain('data-org="demo"');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('documents the branding endpoint and X-Organisation on holder calls', async () => {
+    const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json<{
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+    }>();
+    expect(doc.paths['/v1/organisations/{slug}']?.get).toBeDefined();
+    const header = (op?: { parameters?: { name: string; in: string }[] }) =>
+      op?.parameters?.some((p) => p.in === 'header' && p.name === 'x-organisation');
+    expect(header(doc.paths['/v1/list/ticket_listing']?.get)).toBe(true);
+    expect(header(doc.paths['/v1/resell/tickets/available']?.get)).toBe(true);
+    expect(header(doc.paths['/v1/organisations/{slug}']?.get)).toBeFalsy();
+  });
+});

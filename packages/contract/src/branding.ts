@@ -75,3 +75,16 @@ export const organisationBranding = z
 export type OrganisationBranding = z.infer<typeof organisationBranding>;
 
 export const organisationParams = z.strictObject({ slug: z.string().max(100) });
+
+/** The request headers every holder call (a signed-in route) documents and accepts; others pass through. */
+export const holderHeaders = z.looseObject({
+  'x-organisation': z
+    .string()
+    .max(100)
+    .optional()
+    .meta({
+      description:
+        "The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's " +
+        'tickets); unknown slug: 404 `api.organisation.not_found`.',
+    }),
+});
