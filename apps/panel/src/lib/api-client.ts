@@ -73,7 +73,8 @@ export function refreshTokens(): Promise<boolean> {
 
 async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
   const headers: Record<string, string> = { ...opts.headers };
-  if (organisationSlug) headers['x-organisation'] = organisationSlug;
+  // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
+  if (organisationSlug) headers['x-organisation'] = encodeURIComponent(organisationSlug);
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
