@@ -22,6 +22,11 @@ const closeHub = async (page: Page) => {
 };
 /** A distinct phone number per run. */
 const phone = () => `+61 4${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+/** How the panel shows a stored number (libphonenumber-js, international): '+61 4xxxxxxxx' -> '+61 4xx xxx xxx'. */
+const shown = (p: string) => {
+  const d = p.replace(/\D/g, '').slice(2);
+  return `+61 ${d.slice(0, 3)} ${d.slice(3, 6)} ${d.slice(6)}`;
+};
 
 test('change name, nickname, avatar and phone in settings; the hub header shows them', async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -129,12 +134,12 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   await dialog.getByRole('textbox', { name: 'New phone number' }).fill(mine);
   await save.click();
   await expect(dialog).toHaveCount(0);
-  // Stored (and shown) normalised: '+61 4xxxxxxxx' -> '+614xxxxxxxx'.
-  await expect(page.getByText(mine.replace(/ /g, ''))).toBeVisible();
+  // Stored normalised ('+614xxxxxxxx'), shown formatted ('+61 4xx xxx xxx').
+  await expect(page.getByText(shown(mine))).toBeVisible();
   await page.getByRole('button', { name: 'Change phone number' }).click();
   dialog = page.getByRole('dialog', { name: 'Change phone number' });
   await expect(dialog).toContainText('Current phone number');
-  await expect(dialog).toContainText(mine.replace(/ /g, ''));
+  await expect(dialog).toContainText(shown(mine));
   await dialog.getByRole('textbox', { name: 'New phone number' }).fill(mine);
   await expect(dialog.getByRole('button', { name: 'Save phone number' })).toBeDisabled();
   const newer = phone();
@@ -147,7 +152,7 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   await expect(page.getByRole('textbox', { name: 'First name' })).toHaveValue('Maya');
   await expect(page.getByRole('textbox', { name: 'Last name' })).toHaveValue('Lopez');
   await expect(page.getByRole('textbox', { name: 'Nickname' })).toHaveValue(nickname);
-  await expect(page.getByText(newer.replace(/ /g, ''))).toBeVisible();
+  await expect(page.getByText(shown(newer))).toBeVisible();
   await expect(page.getByRole('button', { name: 'Open menu' }).locator('img')).toHaveAttribute('src', src);
 });
 

@@ -25,6 +25,8 @@ export default defineConfig({
               name: 'core',
               test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|i18next|react-i18next|use-sync-external-store)[\\/]/,
             },
+            // The sign-in screens' shared card and calls as one file: one request less on LOGIN.
+            { name: 'auth', test: /src[\\/]features[\\/]auth[\\/](components[\\/]auth-card|api[\\/]auth\.api)\./ },
           ],
         },
       },

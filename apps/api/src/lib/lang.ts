@@ -38,3 +38,11 @@ export function formatEventDateTime(lang: Lang, at: Date, timeZone: string): str
     timeZoneName: 'short',
   }).format(at);
 }
+
+/**
+ * The CLDR plural form of `count` in `lang` (the rules i18next applies in the panel), picking `forms.one`
+ * or `forms.other`: plural(lang, 1, { one: 'disponible', other: 'disponibles' }).
+ */
+export function plural(lang: Lang, count: number, forms: { one: string; other: string }): string {
+  return new Intl.PluralRules(lang).select(count) === 'one' ? forms.one : forms.other;
+}

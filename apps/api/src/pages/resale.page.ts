@@ -1,12 +1,11 @@
 /** Public resale pages: the share-link listing, the sandbox checkout and the confirmation. */
 import { escapeHtml as e } from './html.js';
-
-type Lang = 'en' | 'es';
+import { plural, type Lang } from '../lib/lang.js';
 const T = {
   en: {
     listing: 'Resale ticket',
     perTicket: 'per ticket, service fee included',
-    left: 'available',
+    left: { one: 'available', other: 'available' },
     qty: 'Quantity',
     email: 'Your e-mail',
     buy: 'Buy',
@@ -31,7 +30,7 @@ const T = {
   es: {
     listing: 'Entrada de reventa',
     perTicket: 'por entrada, gastos de gestión incluidos',
-    left: 'disponibles',
+    left: { one: 'disponible', other: 'disponibles' },
     qty: 'Cantidad',
     email: 'Tu correo',
     buy: 'Comprar',
@@ -105,7 +104,7 @@ export function renderListingPage(p: {
     `${l.eventName} · ${t.listing}`,
     `<nav><a href="?lang=${t.langHref}">${t.lang}</a></nav>
 ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted">${t.listing}</p><h1>${e(l.eventName)}</h1>
-<p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${t.left}</p>
+<p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${plural(p.lang, l.remaining, t.left)}</p>
 <p><span class="price">${money(l.symbol, l.unitCents)}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
   );
 }

@@ -27,7 +27,7 @@ const SCREENS: Record<PanelTab, LazyExoticComponent<ComponentType>> = {
   SETTINGS: lazy(() => import('../features/settings/components/settings-screen')),
 };
 
-// The hub is opened over a screen, never on the first paint: its code (and dayjs) loads on demand.
+// The hub is opened over a screen, never on the first paint: its code loads on demand.
 const HubOverlay = lazy(() =>
   import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
 );

@@ -38,12 +38,23 @@ export async function initI18n(lang: Locale) {
     fallbackLng: lang,
     interpolation: { escapeValue: false },
     returnNull: false,
+    // The one translate path: every `t(key)` (screens, validation messages, server keys) ends here
+    // when the catalogue lacks the key, so no screen ever shows a raw message key.
+    parseMissingKeyHandler: missingKey,
   });
   document.documentElement.lang = lang;
   return i18next;
 }
 
-/** Translates a server message key, falling back to `request_failed`. */
-export function translateKey(key: string, fallback = 'request_failed'): string {
-  return i18next.exists(key) ? i18next.t(key) : i18next.t(fallback);
+/** The generic message shown for a key the catalogue lacks (an unknown server key, a typo). */
+export const FALLBACK_KEY = 'request_failed';
+
+/**
+ * What `t` returns for a key missing from the catalogue: the caller's `defaultValue` when it gave one,
+ * else the generic `request_failed` message; in development the key is logged so it gets added.
+ */
+export function missingKey(key: string, defaultValue?: string): string {
+  if (import.meta.env.DEV) console.warn(`[i18n] missing message key: ${key}`);
+  if (defaultValue !== undefined && defaultValue !== key) return defaultValue;
+  return key === FALLBACK_KEY ? 'Request failed.' : i18next.t(FALLBACK_KEY);
 }

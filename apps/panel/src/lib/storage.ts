@@ -10,6 +10,8 @@ export const STORAGE_KEYS = {
   email: 'tp.email',
   theme: 'tp.theme',
   userTicketId: 'tp.userTicketId',
+  /** The swap being paid at the checkout (features/swap/use-checkout-return). */
+  swapIdentifier: 'tp.swapIdentifier',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
 
@@ -41,5 +43,6 @@ export const storage = {
 
 /** Clears everything a sign-in leaves behind (logout, failed refresh). */
 export function clearSession(): void {
-  for (const k of ['accessToken', 'refreshToken', 'sessionId', 'email', 'userTicketId'] as const) storage.remove(k);
+  for (const k of ['accessToken', 'refreshToken', 'sessionId', 'email', 'userTicketId', 'swapIdentifier'] as const)
+    storage.remove(k);
 }

@@ -1,4 +1,6 @@
 /** Transactional e-mail texts in en and es. */
+import { plural } from '../../lib/lang.js';
+
 export type MailLocale = 'en' | 'es';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -29,12 +31,12 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
       ? {
           subject: `Tu código de acceso: ${code}`,
           line: `Tu código de acceso a ${productName} es`,
-          valid: `Caduca en ${minutes} minutos. Si no lo has pedido tú, ignora este correo.`,
+          valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
         }
       : {
           subject: `Your sign-in code: ${code}`,
           line: `Your ${productName} sign-in code is`,
-          valid: `It expires in ${minutes} minutes. If you did not ask for it, ignore this e-mail.`,
+          valid: `It expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}. If you did not ask for it, ignore this e-mail.`,
         };
   return {
     subject: t.subject,
@@ -85,13 +87,13 @@ export function resaleCodeMail(
     locale === 'es'
       ? {
           subject: `Tus entradas para ${p.eventName}`,
-          line: `Has comprado ${p.quantity} entrada(s) de reventa para ${p.eventName}.`,
+          line: `Has comprado ${p.quantity} ${plural('es', p.quantity, { one: 'entrada', other: 'entradas' })} de reventa para ${p.eventName}.`,
           code: 'Tu código secreto está en el PDF adjunto.',
           how: 'Canjéalo aquí',
         }
       : {
           subject: `Your tickets for ${p.eventName}`,
-          line: `You bought ${p.quantity} resale ticket(s) for ${p.eventName}.`,
+          line: `You bought ${p.quantity} resale ${plural('en', p.quantity, { one: 'ticket', other: 'tickets' })} for ${p.eventName}.`,
           code: 'Your secret code is in the attached PDF.',
           how: 'Redeem it here',
         };

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 describe('receiver by e-mail', () => {
-  it('confirm is disabled while untouched or invalid; the invalid message is the raw key; required is translated', async () => {
+  it('confirm is disabled while untouched or invalid; both messages are translated, never a raw key', async () => {
     const onConfirm = vi.fn();
     renderPanel(<EmailReceiver onConfirm={onConfirm} />);
     const box = screen.getByRole('textbox', { name: "Recipient's email" });
@@ -29,7 +29,7 @@ describe('receiver by e-mail', () => {
 
     fireEvent.change(box, { target: { value: 'bob@' } });
     fireEvent.blur(box);
-    expect((await screen.findByRole('alert')).textContent).toBe('validation.email_invalid');
+    expect((await screen.findByRole('alert')).textContent).toBe('Email is not valid');
     expect(confirm).toHaveProperty('disabled', true);
 
     fireEvent.change(box, { target: { value: '' } });

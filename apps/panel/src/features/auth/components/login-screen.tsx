@@ -1,5 +1,11 @@
-/** LOGIN (spec section 2): e-mail and Continue; stores the e-mail and session id, then OTP. */
-import { useEffect } from 'react';
+/**
+ * LOGIN (spec section 2): e-mail and Continue; stores the e-mail and session id, then OTP.
+ * A stored e-mail (kept from the login request until the code is verified, spec section 3) with a token:
+ * load the user first; with no token: send the login request by itself, once (spec 2 Login). When a code
+ * was sent less than OTP_RESEND_SECONDS ago (api.auth.resend_too_soon) and its session is still stored,
+ * that code is still good: go to OTP without an error.
+ */
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +33,7 @@ export default function LoginScreen() {
     if (user.data) navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
   }, [user.data]);
 
-  const onSubmit = handleSubmit(async ({ email }) => {
+  const send = async (email: string, auto: boolean) => {
     try {
       const { sessionId } = await request.mutateAsync({ email, locale: i18n.language });
       storage.set('email', email);
@@ -35,9 +41,24 @@ export default function LoginScreen() {
       navigate({ tab: 'OTP' });
     } catch (err) {
       const key = (err as Error).message;
+      if (auto && key === 'api.auth.resend_too_soon' && storage.get('sessionId')) {
+        navigate({ tab: 'OTP' });
+        return;
+      }
       toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : 'request_failed'));
     }
+  };
+  const onSubmit = handleSubmit(({ email }) => send(email, false));
+
+  // Sends the code by itself when an e-mail is stored and no token exists; once per visit of the screen.
+  const autoSent = useRef(false);
+  const autoSend = useEffectEvent(() => {
+    const stored = storage.get('email');
+    if (autoSent.current || !stored || storage.get('accessToken')) return;
+    autoSent.current = true;
+    void send(stored, true);
   });
+  useEffect(() => autoSend(), []);
   const err = formState.errors.email;
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>

@@ -126,7 +126,9 @@ export default function OtpScreen() {
           type="button"
           className="link"
           onClick={() => {
+            // Back is "use another e-mail": without a stored e-mail LOGIN does not send a code by itself.
             storage.remove('sessionId');
+            storage.remove('email');
             navigate({ tab: 'LOGIN' });
           }}
         >

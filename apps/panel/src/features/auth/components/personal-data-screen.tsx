@@ -6,7 +6,7 @@ import { toast } from '../../../lib/toast';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useSaveProfile } from '../api/auth.api';
+import { useSaveProfile } from '../../../lib/profile';
 import { personalDataSchema, type PersonalDataForm } from '../validation';
 import { AuthCard } from './auth-card';
 

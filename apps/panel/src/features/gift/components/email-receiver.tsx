@@ -1,6 +1,6 @@
 /**
- * Receiver by e-mail (spec sections 2 Gift, 5): required and valid, the message shown only when the
- * field is touched and in error; the invalid message is the raw key on this screen (spec section 5).
+ * Receiver by e-mail (spec sections 2 Gift, 5): required and valid, the message (translated) shown only
+ * when the field is touched and in error.
  * Confirm is disabled while invalid or untouched (nothing typed yet).
  */
 import { useForm } from 'react-hook-form';
@@ -8,7 +8,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { GIFT_EMAIL_INVALID, giftEmailSchema, type GiftEmailForm } from '../gift.validation';
+import { giftEmailSchema, type GiftEmailForm } from '../gift.validation';
 
 export function EmailReceiver(props: { initial?: string; onConfirm: (email: string) => void }) {
   const { t } = useTranslation();
@@ -20,12 +20,7 @@ export function EmailReceiver(props: { initial?: string; onConfirm: (email: stri
   // Read every formState flag unconditionally: react-hook-form only tracks the flags read during render.
   const { isValid, isDirty, errors, touchedFields } = formState;
   const err = errors.email;
-  const message =
-    err && touchedFields.email
-      ? err.message === GIFT_EMAIL_INVALID
-        ? GIFT_EMAIL_INVALID
-        : t(err.message ?? 'validation.email_required')
-      : undefined;
+  const message = err && touchedFields.email ? t(err.message ?? 'validation.email_required') : undefined;
   return (
     <form className="stack" noValidate onSubmit={handleSubmit(({ email }) => props.onConfirm(email))}>
       <Field

@@ -37,7 +37,7 @@ export default function QrScreen() {
           <Skeleton height={300} radius={16} />
         )}
         {user && <p className="qr-box__name">{user.name ?? user.preferredUsername}</p>}
-        <p className="qr-box__hint">{t('qr.refreshes', { seconds: ttl ?? 30 })}</p>
+        <p className="qr-box__hint">{t('qr.refreshes', { count: ttl ?? 30 })}</p>
       </div>
       <button type="button" className="link link--center" onClick={() => setLearn(true)}>
         {t('qr.learn_more')}

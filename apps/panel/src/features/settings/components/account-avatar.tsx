@@ -9,7 +9,6 @@ import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { assetUrl } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
 import { Button } from '../../../ui/button';
@@ -57,7 +56,7 @@ export function AccountAvatar(props: { user: User }) {
     } catch (err) {
       const key = errorKey(err);
       if (key.startsWith('api.profile.avatar')) setError(key);
-      toast.error(translateKey(key));
+      toast.error(t(key));
     }
   };
   const u = props.user;

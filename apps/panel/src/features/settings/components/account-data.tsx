@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { endSession } from '../../../lib/session';
 import { postToHost } from '../../../lib/host-bridge';
 import { navigate } from '../../../lib/use-route';
@@ -39,7 +38,7 @@ function DeleteDialog(props: { onClose: () => void }) {
     try {
       await deleteAccount();
     } catch (err) {
-      setRefusal(translateKey(errorKey(err)));
+      setRefusal(t(errorKey(err)));
       setBusy(false);
       return;
     }
@@ -92,7 +91,7 @@ export function AccountData() {
       download(exportFileName(data), data);
       toast.success(t('account_data.exported'));
     } catch (err) {
-      toast.error(translateKey(errorKey(err)));
+      toast.error(t(errorKey(err)));
     } finally {
       setExporting(false);
     }
@@ -103,7 +102,7 @@ export function AccountData() {
       const { revoked } = await logoutOtherDevices();
       toast.success(t('account_data.signed_out_others', { count: revoked }));
     } catch (err) {
-      toast.error(translateKey(errorKey(err)));
+      toast.error(t(errorKey(err)));
     } finally {
       setSigningOut(false);
     }

@@ -10,16 +10,15 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useUpdateProfile } from '../api/profile-update.api';
+import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
 
 export function AccountName(props: { user: User }) {
   const { t } = useTranslation();
   const id = useId();
-  const save = useUpdateProfile();
+  const save = useSaveProfile();
   const given = props.user.givenName ?? '';
   const family = props.user.familyName ?? '';
   const { register, handleSubmit, formState, control } = useForm<NameForm>({
@@ -38,7 +37,7 @@ export function AccountName(props: { user: User }) {
       await save.mutateAsync(patch);
       toast.success(t('account.name_saved'));
     } catch (err) {
-      toast.error(translateKey(errorKey(err)));
+      toast.error(t(errorKey(err)));
     }
   });
   const e = formState.errors;

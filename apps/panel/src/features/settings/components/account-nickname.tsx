@@ -10,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useUpdateUsername } from '../api/profile-username.api';
@@ -37,7 +36,7 @@ export function AccountNickname(props: { user: User }) {
     } catch (err) {
       const key = errorKey(err);
       if (key === 'api.profile.username_taken') setError('nickname', { message: key }, { shouldFocus: true });
-      toast.error(translateKey(key));
+      toast.error(t(key));
     }
   });
   const e = formState.errors.nickname;

@@ -2,7 +2,7 @@
  * The phone part of the account tab: the current number (or none) and a button that opens a modal to add or
  * change it, showing the current and the new number. POST /auth/profile {phoneNumber}. The collision message
  * is 'Email or phone number already in use' (api.profile.email_or_phone_in_use). Save is disabled unless the
- * new number differs from the current one and is valid.
+ * new number differs from the current one and is valid. Numbers show formatted (lib/phone, loaded on demand).
  */
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -11,19 +11,20 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
-import { translateKey } from '../../../lib/i18n';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { Modal } from '../../../ui/modal';
 import { PhoneIcon } from '../../../ui/icons';
-import { useUpdateProfile } from '../api/profile-update.api';
+import { useSaveProfile } from '../../../lib/profile';
 import { normalizePhone } from '@tp/contract/profile';
 import { phoneSchema, type PhoneForm } from '../account-validation';
+import { useFormattedPhone } from '../../../lib/phone';
 
 function PhoneModal(props: { current: string | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const save = useUpdateProfile();
+  const save = useSaveProfile();
   const formId = useId();
+  const current = useFormattedPhone(props.current);
   const { register, handleSubmit, formState, control, setError } = useForm<PhoneForm>({
     resolver: zodResolver(phoneSchema),
     mode: 'onTouched',
@@ -42,7 +43,7 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
     } catch (err) {
       const key = errorKey(err);
       if (key === 'api.profile.email_or_phone_in_use') setError('phoneNumber', { message: key }, { shouldFocus: true });
-      toast.error(translateKey(key));
+      toast.error(t(key));
     }
   });
   const e = formState.errors.phoneNumber;
@@ -65,7 +66,7 @@ function PhoneModal(props: { current: string | null; onClose: () => void }) {
       <form id={formId} onSubmit={onSubmit} noValidate className="stack">
         <div className="stack-sm">
           <span className="field__label">{t('account.phone_current')}</span>
-          <span className="account-phone__current">{props.current ?? t('account.phone_none')}</span>
+          <span className="account-phone__current">{current ?? t('account.phone_none')}</span>
         </div>
         <Field
           label={t('account.phone_new')}
@@ -86,7 +87,7 @@ export function AccountPhone(props: { user: User }) {
   const { t } = useTranslation();
   const id = useId();
   const [open, setOpen] = useState(false);
-  const current = props.user.phoneNumber;
+  const current = useFormattedPhone(props.user.phoneNumber);
   return (
     <section className="account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
@@ -101,7 +102,7 @@ export function AccountPhone(props: { user: User }) {
           {current ? t('account.phone_change') : t('account.phone_add')}
         </Button>
       </div>
-      {open && <PhoneModal current={current} onClose={() => setOpen(false)} />}
+      {open && <PhoneModal current={props.user.phoneNumber} onClose={() => setOpen(false)} />}
     </section>
   );
 }

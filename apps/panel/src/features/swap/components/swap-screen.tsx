@@ -1,7 +1,8 @@
 /**
  * SWAP (spec sections 2 Swap, 4 Swap, 7, 8): choose a base ticket and a count, then a target ticket; the
  * start-swap call; the disclaimer and confirmation modal (a DOWNGRADE loses the price difference, an UPGRADE
- * pays it at checkout); then the redirect to the checkout address. Cancel resets.
+ * pays it at checkout); then the redirect to the checkout address. Cancel resets (and cancels a started swap,
+ * releasing its held stock); back from the checkout the swap is confirmed or released (use-checkout-return).
  * - The count starts at 1 on the ticket named by USER_TICKET_ID, else 0; it never exceeds the ticket's
  *   quantity; decreasing from 1 deselects.
  * - A failed target fetch toasts api.internal_error and resets the selection; a failed start toasts
@@ -24,6 +25,7 @@ import { useSwappableTickets, type SwapTicket } from '../api/swappable-tickets.a
 import { swapTargetsQuery, useSwapTargets } from '../api/swap-targets.api';
 import { useStartSwap, type StartSwapResult } from '../api/start-swap.api';
 import { checkoutUrl } from '../checkout-url';
+import { releaseSwap, rememberCheckout, useCheckoutReturn } from '../use-checkout-return';
 import { SwapCard } from './swap-card';
 import '../swap.css';
 import { ScreenHeader } from '../../../ui/screen-header';
@@ -88,6 +90,7 @@ export default function SwapScreen() {
   const preselected = useRef(false);
   const targets = useSwapTargets(selection?.baseId ?? null);
   const start = useStartSwap();
+  useCheckoutReturn();
 
   // Fresh TICKETS and SWAPPABLE_TICKETS on arrival (e.g. back from the checkout) and on a back-forward restore.
   useEffect(() => {
@@ -133,6 +136,11 @@ export default function SwapScreen() {
     setPending(null);
     resetStart();
   }, [resetStart]);
+  // Cancel in the confirmation modal: the started swap is cancelled, its held stock released at once.
+  const cancelPending = () => {
+    if (pending) releaseSwap(pending.result.orderIdentifier);
+    reset();
+  };
 
   const setCount = (base: SwapTicket, n: number) => {
     const count = Math.min(Math.max(n, 0), base.quantity);
@@ -162,6 +170,7 @@ export default function SwapScreen() {
   const confirm = () => {
     if (!pending || !config) return;
     setLeaving(true);
+    rememberCheckout(pending.result.orderIdentifier);
     void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
     void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
     window.location.assign(
@@ -306,10 +315,10 @@ export default function SwapScreen() {
       {pending && base && selection && (
         <Modal
           title={t('swap.confirm_title')}
-          onClose={reset}
+          onClose={cancelPending}
           footer={
             <>
-              <Button variant="secondary" onClick={reset} disabled={leaving}>
+              <Button variant="secondary" onClick={cancelPending} disabled={leaving}>
                 {t('common.cancel')}
               </Button>
               <Button onClick={confirm} loading={leaving} disabled={!config}>

@@ -1,0 +1,36 @@
+/**
+ * POST /v1/auth/profile (spec section 7), the one way the panel saves profile fields (personal data after
+ * sign-in, and the account tab): the body is the stored user (the USER cache entry, GET /auth/me) minus
+ * the access token, merged with the change. The server ignores the read-only fields and takes
+ * givenName, familyName, nickname, phoneNumber and locale; `null` clears an optional field.
+ * Answers the updated User; refreshes USER (spec section 4). Errors: ApiError with
+ * api.profile.email_or_phone_in_use (409), api.invalid_request_body (400), ...
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { User } from '@tp/contract';
+import { api } from './api-client';
+import { queryKeys } from './query-keys';
+
+/** The fields a screen changes. */
+export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber'>>;
+
+/** The body of POST /auth/profile: `stored` without `accessToken`, overlaid with `change`. */
+export function profilePayload(
+  stored: (User & { accessToken?: string }) | undefined,
+  change: ProfileChange,
+): Record<string, unknown> {
+  const { accessToken: _token, ...rest } = stored ?? ({} as Partial<User> & { accessToken?: string });
+  return { ...rest, ...change };
+}
+
+export function useSaveProfile() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (change: ProfileChange) =>
+      api<User>('/auth/profile', { body: profilePayload(qc.getQueryData<User>(queryKeys.user.all), change) }),
+    onSuccess: (user) => {
+      qc.setQueryData(queryKeys.user.all, user);
+      void qc.invalidateQueries({ queryKey: queryKeys.user.all });
+    },
+  });
+}
