@@ -1,16 +1,22 @@
 import type { ReactNode } from 'react';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl } from '../../../lib/asset-url';
+import { useTheme } from '../../../lib/theme';
 
-/** The sign-in card (spec 2 Layout: at most 380 px wide); a branded panel shows its organisation on it. */
+/**
+ * The sign-in card (spec 2 Layout: at most 380 px wide). A branded panel shows its organisation on it in the
+ * dark theme, where the card stands alone (the light theme's header already shows it).
+ */
 export const AuthCard = (p: { title: string; subtitle?: ReactNode; children: ReactNode }) => {
   const config = usePanelConfig();
-  const org = config?.organisation;
+  const org = useTheme().theme === 'dark' ? config?.organisation : undefined;
   return (
     <section className="auth-card" aria-labelledby="auth-title">
       {org && (
         <p className="auth-card__brand">
-          {config.orgLogo && <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={40} height={40} />}
+          {config?.orgLogo && (
+            <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={40} height={40} />
+          )}
           <span>{org.name}</span>
         </p>
       )}
