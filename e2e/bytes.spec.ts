@@ -54,3 +54,29 @@ test("a signed-in holder's QR screen, cold, is at most 150 KiB over the wire", a
   });
   expect(total).toBeLessThanOrEqual(150 * KiB);
 });
+
+test("a branded LOGIN (?org=) adds only the organisation's branding, its style module and its logo", async ({
+  browser,
+}) => {
+  const ready = async (p: Page) => {
+    await expect(p.getByRole('textbox', { name: /e-?mail/i })).toBeVisible();
+  };
+  const plainPage = await browser.newPage();
+  const plain = await coldBytes(plainPage, 'PANEL_TAB=LOGIN', ready);
+  await plainPage.close();
+  const brandedPage = await browser.newPage();
+  const branded = await coldBytes(brandedPage, 'org=demo&PANEL_TAB=LOGIN', async (p) => {
+    await ready(p);
+    await expect(p.locator('#tp-brand')).toHaveCount(1);
+  });
+  await brandedPage.close();
+  const path = (u: string) => new URL(u).pathname;
+  const before = new Set(plain.sizes.map((s) => path(s.url)));
+  const extra = branded.sizes.filter((s) => !before.has(path(s.url)));
+  for (const s of extra)
+    expect(path(s.url)).toMatch(/^\/v1\/organisations\/demo$|^\/assets\/branding-[\w-]+\.js$|logo/);
+  const added = extra.reduce((n, s) => n + s.bytes, 0);
+  console.log(`branded LOGIN adds ${(added / KiB).toFixed(1)} KiB: ${extra.map((s) => path(s.url)).join(', ')}`);
+  // The API sends the colours ready (no colour code in the panel): the module that applies them is < 1 KiB.
+  expect(added).toBeLessThanOrEqual(2 * KiB);
+});

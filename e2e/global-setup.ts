@@ -12,6 +12,8 @@ import { freePort } from '../scripts/postgres.js';
 
 /** The door scanner key of the e2e server (E2E_SCANNER_KEY in the specs). */
 const SCANNER_KEY = 'e2e-door-scanner-key';
+/** The platform key of the e2e server (E2E_ADMIN_KEY in the specs: creates organisations). */
+const ADMIN_KEY = 'e2e-platform-admin-key';
 
 export default async function globalSetup() {
   for (const built of ['apps/api/dist/server.js', 'apps/panel/dist/index.html', 'apps/panel/dist/scanner/index.html']) {
@@ -50,6 +52,7 @@ export default async function globalSetup() {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       QR_TTL_SECONDS: '3',
       SCANNER_KEY,
+      ADMIN_KEY,
       LOG_LEVEL: 'warn',
       // Specs sign the same seeded people in many times: no resend cooldown, generous per-IP limits.
       OTP_RESEND_SECONDS: '0',
@@ -74,6 +77,7 @@ export default async function globalSetup() {
   process.env.E2E_HOST_URL = `http://localhost:${port}`;
   process.env.E2E_MAIL_DIR = mailDir;
   process.env.E2E_SCANNER_KEY = SCANNER_KEY;
+  process.env.E2E_ADMIN_KEY = ADMIN_KEY;
 
   return async () => {
     server.kill('SIGTERM');

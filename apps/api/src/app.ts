@@ -18,7 +18,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { AVATAR_MAX_BYTES, type PanelConfig } from '@tp/contract';
+import { AVATAR_MAX_BYTES, branding as brandingContract, type PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createMailProvider, type MailProvider } from './providers/mail/mail.provider.js';
@@ -58,6 +58,8 @@ import { earningsRoutes } from './modules/resale/earnings.routes.js';
 import { createAccountService } from './modules/account/account.service.js';
 import { accountRoutes } from './modules/account/account.routes.js';
 import { infoPageRoutes } from './modules/system/info.public.routes.js';
+import { createBrandingService, type BrandingService } from './modules/branding/branding.service.js';
+import { brandingRoutes } from './modules/branding/branding.routes.js';
 import { createMailQueue } from './providers/mail/mail-queue.js';
 import { createAdminService } from './modules/organisations/admin.service.js';
 import { createOrgApiService } from './modules/organisations/org-api.service.js';
@@ -106,7 +108,11 @@ export async function buildApp(deps: AppDeps) {
     ttlSeconds: config.accessTokenTtlSeconds,
   });
   const auth = createAuthService({ database, config, mail, tokens, now });
-  const requireAuth = requireAuthWith((bearer) => auth.authenticate(bearer));
+  const branding = createBrandingService({ database, now });
+  const requireAuth = requireAuthWith(
+    (bearer) => auth.authenticate(bearer),
+    (slug) => branding.organisationId(slug),
+  );
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
@@ -210,6 +216,10 @@ export async function buildApp(deps: AppDeps) {
     },
     transform: jsonSchemaTransform,
   });
+  // Every holder route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler === requireAuth) route.schema = { ...route.schema, headers: brandingContract.holderHeaders };
+  });
 
   await app.register(
     (v1, _opts, done) => {
@@ -242,6 +252,7 @@ export async function buildApp(deps: AppDeps) {
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
       v1SystemRoutes(api, { panelConfig });
+      brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth });
       void api.register((scope, _o, next) => {
@@ -268,7 +279,7 @@ export async function buildApp(deps: AppDeps) {
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   // Never in production: the outbox shows everyone's sign-in codes.
   if (config.devOutbox) devMailRoutes(app, { mail });
-  await registerPages(app, config, panelConfig);
+  await registerPages(app, config, panelConfig, branding);
   await app.register(fastifyStatic, {
     root: storage.root,
     prefix: '/media/',
@@ -320,8 +331,16 @@ export async function buildApp(deps: AppDeps) {
   });
 }
 
-/** Static files, the panel document at /en/ and /es/, and the demo host page at /. */
-async function registerPages(app: App, config: Config, panelConfig: () => Promise<PanelConfig>) {
+/**
+ * Static files, the panel document at /en/ and /es/, and the demo host page at / (`?org=<slug>`: the site of
+ * that organisation, embedding its branded panel with `data-org`; default the first organisation, `demo`).
+ */
+async function registerPages(
+  app: App,
+  config: Config,
+  panelConfig: () => Promise<PanelConfig>,
+  branding: BrandingService,
+) {
   // An immutable file is never revalidated: its ETag, Last-Modified and Accept-Ranges are dead
   // weight (~90 bytes a file, about 1 KiB of the LOGIN screen's dozen files; issue 9 budget).
   app.addHook('onSend', async (_req, reply, payload) => {
@@ -371,13 +390,15 @@ async function registerPages(app: App, config: Config, panelConfig: () => Promis
   }
   app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
     const cfg = await panelConfig();
-    const query = req.query as { lang?: string; noembed?: string };
+    const query = req.query as { lang?: string; noembed?: string; org?: string };
     const lang = query.lang === 'es' ? 'es' : 'en';
+    const org = typeof query.org === 'string' ? await branding.branding(query.org).catch(() => null) : null;
     return reply.type('text/html; charset=utf-8').send(
       renderDemoHostPage({
-        orgName: cfg.orgName ?? cfg.productName,
-        orgLogoUrl: cfg.orgLogo ?? '/public/demo/org-logo.svg',
-        orgWebsite: cfg.orgWebsite ?? config.publicUrl,
+        orgSlug: org?.slug ?? 'demo',
+        orgName: org?.name ?? cfg.orgName ?? cfg.productName,
+        orgLogoUrl: org?.logoUrl ?? cfg.orgLogo ?? '/public/demo/org-logo.svg',
+        orgWebsite: org?.websiteUrl ?? cfg.orgWebsite ?? config.publicUrl,
         panelOrigin: config.publicUrl,
         lang,
         embed: query.noembed === undefined,

@@ -17,6 +17,7 @@ let bobId: number;
 let ticketId: number;
 let typeId: number;
 let eventId: number;
+let organisationId: number;
 
 beforeAll(async () => {
   t = await createTestApp({ seed: true });
@@ -25,12 +26,17 @@ beforeAll(async () => {
   const [bob] = await db.select().from(users).where(eq(users.email, 'bob@example.com'));
   [aliceId, bobId] = [alice.id, bob.id];
   const [row] = await db
-    .select({ ticketId: userTickets.id, typeId: ticketTypes.id, eventId: events.id })
+    .select({
+      ticketId: userTickets.id,
+      typeId: ticketTypes.id,
+      eventId: events.id,
+      organisationId: events.organisationId,
+    })
     .from(userTickets)
     .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
     .innerJoin(events, eq(events.id, ticketTypes.eventId))
     .where(and(eq(userTickets.holderId, aliceId), eq(events.name, 'Aotearoa Sound')));
-  ({ ticketId, typeId, eventId } = row);
+  ({ ticketId, typeId, eventId, organisationId } = row);
 });
 afterAll(async () => {
   await t.close();
@@ -60,8 +66,12 @@ async function listTicket(tx: Tx, status: string) {
 }
 
 const ms = (d: Date, delta: number) => new Date(d.getTime() + delta);
-const CASES: { name: string; setup: (tx: Tx, now: Date) => Promise<unknown>; expected: Answers }[] = [
+/** `panel`: the organisation the request names (X-Organisation, issue 12): none, the event's, or another. */
+type Panel = 'none' | 'own' | 'other';
+const CASES: { name: string; setup: (tx: Tx, now: Date) => Promise<unknown>; expected: Answers; panel?: Panel }[] = [
   { name: 'held, every flag on, unused, upcoming, not listed', setup: async () => {}, expected: all(true) },
+  { name: "held, in the panel of the event's organisation", setup: async () => {}, expected: all(true), panel: 'own' },
+  { name: 'held, in the panel of another organisation', setup: async () => {}, expected: all(false), panel: 'other' },
   {
     name: 'event access used',
     setup: (tx, now) => tx.update(userTickets).set({ eventAccessUsedAt: now }).where(eq(userTickets.id, ticketId)),
@@ -134,8 +144,12 @@ const CASES: { name: string; setup: (tx: Tx, now: Date) => Promise<unknown>; exp
 ];
 
 /** Runs the case in a transaction that is rolled back; returns what the SQL and the TypeScript forms say. */
-async function evaluate(setup: (tx: Tx, now: Date) => Promise<unknown>) {
+async function evaluate(setup: (tx: Tx, now: Date) => Promise<unknown>, panel: Panel = 'none') {
   const now = t.clock.now();
+  const holder = {
+    userId: aliceId,
+    organisationId: panel === 'none' ? null : panel === 'own' ? organisationId : organisationId + 1000,
+  };
   let out: { sql: Answers; ts: Answers } | undefined;
   try {
     await t.database.db.transaction(async (tx) => {
@@ -147,9 +161,9 @@ async function evaluate(setup: (tx: Tx, now: Date) => Promise<unknown>) {
       await setup(tx, now);
       const [bySql] = await tx
         .select({
-          gift: sql<boolean>`${ticketMayMoveSql('gift', aliceId, now)}`,
-          resell: sql<boolean>`${ticketMayMoveSql('resell', aliceId, now)}`,
-          swap: sql<boolean>`${ticketMayMoveSql('swap', aliceId, now)}`,
+          gift: sql<boolean>`${ticketMayMoveSql('gift', holder, now)}`,
+          resell: sql<boolean>`${ticketMayMoveSql('resell', holder, now)}`,
+          swap: sql<boolean>`${ticketMayMoveSql('swap', holder, now)}`,
         })
         .from(userTickets)
         .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
@@ -161,7 +175,7 @@ async function evaluate(setup: (tx: Tx, now: Date) => Promise<unknown>) {
         .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
         .innerJoin(events, eq(events.id, ticketTypes.eventId))
         .where(eq(userTickets.id, ticketId));
-      const byTs = Object.fromEntries(MOVES.map((m) => [m, ticketMayMove(m, row, aliceId, now)])) as Answers;
+      const byTs = Object.fromEntries(MOVES.map((m) => [m, ticketMayMove(m, row, holder, now)])) as Answers;
       out = { sql: { gift: bySql.gift, resell: bySql.resell, swap: bySql.swap }, ts: byTs };
       tx.rollback();
     });
@@ -174,7 +188,7 @@ async function evaluate(setup: (tx: Tx, now: Date) => Promise<unknown>) {
 describe('may this ticket move: SQL predicate and TypeScript twin', () => {
   for (const c of CASES) {
     it(c.name, async () => {
-      const { sql: bySql, ts: byTs } = await evaluate(c.setup);
+      const { sql: bySql, ts: byTs } = await evaluate(c.setup, c.panel);
       expect(bySql).toEqual(c.expected);
       expect(byTs).toEqual(c.expected);
     });

@@ -17,5 +17,8 @@ export type { PanelConfig } from './config.js';
 export * from './embed.js';
 export * as account from './account.js';
 export type { AccountExport, Earning } from './account.js';
+export * as branding from './branding.js';
+export { ORGANISATION_HEADER } from './branding.js';
+export type { OrganisationBranding } from './branding.js';
 export * as organisations from './organisations.js';
 export * as webhooks from './webhooks.js';

@@ -3,8 +3,9 @@
  *
  * "May this ticket move" (spec section 6: per-ticket flags isGiftable, isResellable, isSwappable, each
  * additionally blocked once event access is used): a ticket may be gifted, listed for resale or swapped by
- * `userId` when
- * - `userId` holds it (a ticket held under a resale code has no holder and moves only by redeem),
+ * `holder` when
+ * - `holder` holds it (`heldBy`: the user, within the organisation the request names; a ticket held under a
+ *   resale code has no holder and moves only by redeem),
  * - its type allows the move (`isGiftable` / `isResellable` / `isSwappable`),
  * - its event access is unused,
  * - its event is not over (`ends_at` after `now`, UTC),
@@ -15,10 +16,50 @@
  * `ticketMayMoveSql` filters rows in a query, `ticketMayMove` decides over a row already loaded (the
  * gift and resale checks inside the ownership-move transaction, the flags of the ticket listing).
  * Rules that belong to one move only (resale's countries, swap pairs, stock) stay with that move.
+ *
+ * "Whose tickets does this request see" (issue 12, the panel per organiser): a holder request carries a
+ * `Holder`, the signed-in user and the organisation its `X-Organisation` header names (null: none, every
+ * ticket the user holds). `heldBy` is the one SQL form of it and `ticketMayMoveSql` includes it, so every
+ * list and lookup of the holder's tickets is limited to that organisation's events in one place.
  */
 import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { events, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
+
+/** The signed-in holder of a request and the organisation the panel is shown for (null: all organisations). */
+export interface Holder {
+  userId: number;
+  organisationId: number | null;
+}
+
+/**
+ * Tickets `holder` holds, limited to its organisation's events when it names one. The query must join
+ * `user_tickets`, `ticket_types` (on the ticket's type) and `events` (on the type's event).
+ */
+export function heldBy(holder: Holder): SQL {
+  return and(
+    // With the null check the condition is true or false, never NULL (a ticket held under a code).
+    isNotNull(userTickets.holderId),
+    eq(userTickets.holderId, holder.userId),
+    inOrganisation(holder.organisationId),
+  )!;
+}
+
+/** The events of one organisation (`events` joined); no condition for null. */
+export function inOrganisation(organisationId: number | null): SQL | undefined {
+  return organisationId === null ? undefined : eq(events.organisationId, organisationId);
+}
+
+/** `heldBy` over a loaded row: the TypeScript twin (same ticket, same organisation). */
+export function isHeldBy(
+  row: { ticket: { holderId: number | null }; event: { organisationId: number } },
+  holder: Holder,
+): boolean {
+  return (
+    row.ticket.holderId === holder.userId &&
+    (holder.organisationId === null || row.event.organisationId === holder.organisationId)
+  );
+}
 
 /** True while the ticket (a user_tickets.id column) is in a live resale listing. */
 export const ticketIsListed = (userTicketId: AnyPgColumn): SQL<boolean> =>
@@ -35,12 +76,10 @@ const MOVE_FLAG = { gift: 'isGiftable', resell: 'isResellable', swap: 'isSwappab
  * ticket's type) and `events` (on the type's event).
  * @param now the request's clock (UTC); the event must end strictly after it.
  */
-export function ticketMayMoveSql(move: TicketMove, userId: number, now: Date): SQL {
+export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): SQL {
   return and(
-    // With the null check the condition is true or false, never NULL (a ticket held under a code), so it
-    // may be selected or negated as well as filtered on.
-    isNotNull(userTickets.holderId),
-    eq(userTickets.holderId, userId),
+    // heldBy is true or false, never NULL, so the whole may be selected or negated as well as filtered on.
+    heldBy(holder),
     eq(ticketTypes[MOVE_FLAG[move]], true),
     isNull(userTickets.eventAccessUsedAt),
     gt(events.endsAt, now),
@@ -53,14 +92,14 @@ export function ticketMayMoveSql(move: TicketMove, userId: number, now: Date): S
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };
-  event: { endsAt: Date };
+  event: { endsAt: Date; organisationId: number };
   listed: boolean;
 }
 
 /** "May this ticket move" over a loaded row: the TypeScript twin of `ticketMayMoveSql`. */
-export function ticketMayMove(move: TicketMove, row: MoveCandidate, userId: number, now: Date): boolean {
+export function ticketMayMove(move: TicketMove, row: MoveCandidate, holder: Holder, now: Date): boolean {
   return (
-    row.ticket.holderId === userId &&
+    isHeldBy(row, holder) &&
     row.type[MOVE_FLAG[move]] &&
     row.ticket.eventAccessUsedAt === null &&
     row.event.endsAt > now &&

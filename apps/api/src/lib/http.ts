@@ -12,6 +12,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ORGANISATION_HEADER } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
 
@@ -29,8 +30,12 @@ export type App = FastifyInstance<
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by `requireAuth`: the signed-in user and sign-in session. */
-    auth: { userId: number; sessionId: string };
+    /**
+     * Set by `requireAuth`: the signed-in user, the sign-in session and the organisation the request's
+     * `X-Organisation` header names (null without the header). Pass it as the `Holder` (db/predicates.ts) of
+     * anything that lists or fetches the holder's tickets.
+     */
+    auth: { userId: number; sessionId: string; organisationId: number | null };
   }
 }
 
@@ -41,15 +46,21 @@ export function bearerOf(req: FastifyRequest): string | null {
   return h.slice(7).trim() || null;
 }
 
-/** Builds the pre-handler that requires a valid access token (401 `api.unauthorized` otherwise). */
+/**
+ * Builds the pre-handler that requires a valid access token (401 `api.unauthorized` otherwise) and resolves
+ * the `X-Organisation` header through `organisationId` (which throws 404 `api.organisation.not_found` for an
+ * unknown slug; the header is read only once the token is valid).
+ */
 export function requireAuthWith(
   authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string } | null>,
+  organisationId: (slug: string) => Promise<number>,
 ) {
   return async function requireAuth(req: FastifyRequest): Promise<void> {
     const token = bearerOf(req);
     const claims = token ? await authenticate(token) : null;
     if (!claims) throw new AppError('api.unauthorized');
-    req.auth = claims;
+    const slug = req.headers[ORGANISATION_HEADER.toLowerCase()];
+    req.auth = { ...claims, organisationId: typeof slug === 'string' ? await organisationId(slug) : null };
   };
 }
 

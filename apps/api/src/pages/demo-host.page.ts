@@ -5,7 +5,8 @@
  * writes the loader's onClose / onLogout callbacks into a visible status line, so a person (or a test)
  * sees them fire. `?lang=es` shows the page and the panel in Spanish; `?noembed=1` leaves the loader
  * and that script out (the same page without the panel, the baseline of the benchmark's Lighthouse
- * comparison). No inline script.
+ * comparison); `?org=<slug>` is the site of that organisation, its panel branded through the loader's
+ * `data-org` (issue 12). No inline script.
  */
 import { escapeHtml as e } from './html.js';
 
@@ -61,6 +62,8 @@ const EVENTS = [
  */
 export function renderDemoHostPage(opts: {
   nonce: string;
+  /** The organisation the embedded panel is shown for (the loader's `data-org`). */
+  orgSlug: string;
   orgName: string;
   orgLogoUrl: string;
   orgWebsite: string;
@@ -70,7 +73,7 @@ export function renderDemoHostPage(opts: {
   embed?: boolean;
 }): string {
   const t = TEXT[opts.lang];
-  const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="demo" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
+  const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="${e(opts.orgSlug)}" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
 <script src="${e(opts.panelOrigin)}/demo-host.js"></script>
 `;
   const cards = EVENTS.map(
@@ -131,7 +134,7 @@ footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
     <p id="panel-status" role="status" aria-live="polite" data-closed="${e(t.closed)}" data-logged-out="${e(t.loggedOut)}">${t.idle}</p>
   </section>
 </main>
-<footer>${t.foot}</footer>
+<footer>${t.foot}${opts.embed === false ? '' : `<br><code>${e(`<script src="${opts.panelOrigin}/embed.js" data-org="${opts.orgSlug}"></script>`)}</code>`}</footer>
 ${opts.embed === false ? '' : loader}</body>
 </html>`;
 }

@@ -9,6 +9,8 @@
  * - `TicketPanel.onClose` / `TicketPanel.onLogout` (or `data-on-close` / `data-on-logout` naming a
  *   global function) are called when the panel closes or the person logs out; the same moments are
  *   dispatched as `ticketpanel:close` / `ticketpanel:logout` DOM events on `window`.
+ * - `data-org="<slug>"` shows the panel for that organisation (`?org=` on the panel URL): its branding and
+ *   only its tickets.
  *
  * The open modal is a dialog (issue 13 point 1): focus moves into the panel, Tab and Shift+Tab stay
  * between the panel and the close button (sentinels around them), the rest of the host page is `inert`
@@ -78,6 +80,8 @@ function panelUrl(params: SyncedParams, mode: Frame['mode']): string {
   const q = new URLSearchParams(params);
   q.set('embed', mode);
   q.set('hostOrigin', window.location.origin);
+  // The organisation the panel is shown for: its name, logo, colours and links, and only its tickets.
+  if (script?.dataset.org) q.set('org', script.dataset.org);
   return `${panelOrigin}/${lang}/?${q.toString()}`;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The panel's HTTP client (spec sections 4 Token refresh, 7, 8). Same-origin `/v1`, Bearer token
- * from storage. A 401 triggers ONE shared refresh that concurrent requests wait for; the request is
+ * from storage, `X-Organisation` for a panel shown for one organisation. A 401 triggers ONE shared refresh that concurrent requests wait for; the request is
  * then retried once. If another tab already rotated the refresh token, its new tokens (now in
  * storage) are used instead of failing. On a real refresh failure both tokens are cleared and the
  * page reloads. Failures throw ApiError whose `message` is a server message key or `request_failed`.
@@ -9,6 +9,11 @@ import { storage, clearSession } from './storage';
 import { embedMode } from './host-bridge';
 
 export const API_BASE = '/v1';
+/**
+ * The organisation the panel is shown for (`?org=<slug>`, which the loader sets from its `data-org`), read
+ * once; null: none. Sent as `X-Organisation` on every call, so the API lists only that organisation's tickets.
+ */
+export const organisationSlug = new URLSearchParams(window.location.search).get('org') || null;
 const TIMEOUT_MS = 20_000;
 
 /** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */
@@ -74,6 +79,8 @@ export function refreshTokens(): Promise<boolean> {
 
 async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
   const headers: Record<string, string> = { ...opts.headers };
+  // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
+  if (organisationSlug) headers['x-organisation'] = encodeURIComponent(organisationSlug);
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;

@@ -1,15 +1,26 @@
 /**
- * Queries several features share: the organisation config and the signed-in user (cache tag USER).
+ * Queries several features share: the organisation config (branded for `?org=`) and the signed-in user
+ * (cache tag USER).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PanelConfig, User } from '@tp/contract';
-import { api } from './api-client';
+import { api, organisationSlug } from './api-client';
+import type { BrandedConfig } from './branding';
 import { useSignedIn } from './session';
 import { queryKeys } from './query-keys';
 
+/**
+ * The panel configuration; for a panel shown for an organisation (`?org=`), with its branding laid over it
+ * (lib/branding, loaded only then).
+ */
 export const configQuery = queryOptions({
   queryKey: queryKeys.config,
-  queryFn: () => api<PanelConfig>('/config'),
+  queryFn: async (): Promise<BrandedConfig> => {
+    const config = api<PanelConfig>('/config');
+    if (!organisationSlug) return config;
+    const { loadBrandedConfig } = await import('./branding');
+    return loadBrandedConfig(config, organisationSlug);
+  },
   staleTime: 60_000,
 });
 export const userQuery = queryOptions({ queryKey: queryKeys.user.all, queryFn: () => api<User>('/auth/me') });

@@ -42,10 +42,11 @@ export function createAccountService(deps: {
       const u = await repo.user(db, userId);
       if (!u) throw new AppError('api.unauthorized');
       const [upcoming, past, sale, sold, orders, earnings, sessions] = await Promise.all([
-        deps.tickets.list(userId, 'UPCOMING'),
-        deps.tickets.list(userId, 'PAST'),
-        deps.listings.listings(userId, 'SALE'),
-        deps.listings.listings(userId, 'SOLD'),
+        // Every organisation's tickets: the export is the account's, not one panel's.
+        deps.tickets.list({ userId, organisationId: null }, 'UPCOMING'),
+        deps.tickets.list({ userId, organisationId: null }, 'PAST'),
+        deps.listings.listings({ userId, organisationId: null }, 'SALE'),
+        deps.listings.listings({ userId, organisationId: null }, 'SOLD'),
         repo.ordersOf(db, userId, u.email),
         deps.earnings.of(userId),
         repo.sessionsOf(db, userId),

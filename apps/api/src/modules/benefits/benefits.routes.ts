@@ -16,6 +16,6 @@ export function benefitsRoutes(app: App, deps: { benefits: BenefitsService; requ
         response: { 200: gift.unlockResponse },
       },
     },
-    async (req) => deps.benefits.unlock(req.auth.userId, req.params.id, req.body.userTicketBenefitId),
+    async (req) => deps.benefits.unlock(req.auth, req.params.id, req.body.userTicketBenefitId),
   );
 }

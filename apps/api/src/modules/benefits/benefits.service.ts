@@ -6,6 +6,7 @@
 import { DIGITAL_BENEFIT_TYPE } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { isHeldBy, type Holder } from '../../db/predicates.js';
 import { benefitsRepository as repo } from './benefits.repository.js';
 
 export function createBenefitsService(deps: { database: Database; now: () => Date }) {
@@ -13,14 +14,16 @@ export function createBenefitsService(deps: { database: Database; now: () => Dat
   return {
     /**
      * POST /mobile/unlock/{id} with `{ userTicketBenefitId }`; `id` is the user ticket id.
-     * @throws AppError `api.unlock.invalid_benefit_id` (404: unknown, not the caller's, or not on that ticket),
+     * @throws AppError `api.unlock.invalid_benefit_id` (404: unknown, not the caller's, not on that ticket, or
+     *   on a ticket of another organisation than the `X-Organisation` header names),
      *   `api.unlock.validation_error` (400: not an unlockable digital benefit),
      *   `api.unlock.already_claimed` (409: an earlier holder of the ticket revealed the code).
      */
-    async unlock(userId: number, userTicketId: number, userTicketBenefitId: number): Promise<{ redeemCode: string }> {
+    async unlock(holder: Holder, userTicketId: number, userTicketBenefitId: number): Promise<{ redeemCode: string }> {
+      const { userId } = holder;
       return db.transaction(async (tx) => {
         const row = await repo.lockHeld(tx, userTicketBenefitId);
-        if (!row || row.ticket.holderId !== userId || row.ticket.id !== userTicketId)
+        if (!row || !isHeldBy(row, holder) || row.ticket.id !== userTicketId)
           throw new AppError('api.unlock.invalid_benefit_id');
         if (
           !row.benefit.isUnlockable ||

@@ -10,7 +10,7 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
   app.post(
     '/mobile/gift/verify',
     { ...pre, schema: { tags: ['gift'], body: gift.giftVerifyRequest, response: { 200: gift.giftVerifyResponse } } },
-    async (req) => deps.gift.verify(req.auth.userId, req.body.userTicketId),
+    async (req) => deps.gift.verify(req.auth, req.body.userTicketId),
   );
   app.post(
     '/mobile/giftTicket',
@@ -22,7 +22,7 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
         response: { 200: z.object({ userTicketId: z.number() }) },
       },
     },
-    async (req) => deps.gift.gift(req.auth.userId, req.body.userTicketId, req.body.username),
+    async (req) => deps.gift.gift(req.auth, req.body.userTicketId, req.body.username),
   );
   app.get(
     '/mobile/users/',

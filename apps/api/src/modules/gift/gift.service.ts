@@ -10,7 +10,7 @@ import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
-import { ticketMayMove } from '../../db/predicates.js';
+import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
@@ -41,28 +41,31 @@ export function createGiftService(deps: {
   return {
     /**
      * POST /mobile/gift/verify -> `{ extras: { canBeGifted } }`.
-     * @throws AppError `gift_tickets.not_authorized_to_verify` (403) when the caller does not hold the ticket.
+     * @throws AppError `gift_tickets.not_authorized_to_verify` (403) when the caller does not hold the ticket
+     *   (or it belongs to another organisation than the `X-Organisation` header names).
      */
-    async verify(userId: number, userTicketId: number) {
+    async verify(holder: Holder, userTicketId: number) {
       const row = await repo.ticket(db, userTicketId);
-      if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_authorized_to_verify');
-      return { extras: { canBeGifted: ticketMayMove('gift', row, userId, deps.now()) } };
+      if (!row || !isHeldBy(row, holder)) throw new AppError('gift_tickets.not_authorized_to_verify');
+      return { extras: { canBeGifted: ticketMayMove('gift', row, holder, deps.now()) } };
     },
 
     /**
      * POST /mobile/giftTicket: moves the ticket to the receiver (e-mail or username).
      * An unknown e-mail gets an account, so its owner sees the ticket at first sign-in.
-     * @throws AppError `gift_tickets.not_allowed` (403, not the holder), `gift_tickets.cannot_be_gifted` (409),
+     * @throws AppError `gift_tickets.not_allowed` (403, not the holder, or the ticket belongs to another
+     *   organisation than the `X-Organisation` header names), `gift_tickets.cannot_be_gifted` (409),
      *   `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400).
      */
-    async gift(userId: number, userTicketId: number, receiverField: string): Promise<{ userTicketId: number }> {
+    async gift(holder: Holder, userTicketId: number, receiverField: string): Promise<{ userTicketId: number }> {
+      const { userId } = holder;
       const receiver = parseReceiver(receiverField);
       if (!receiver) throw new AppError('gift_tickets.receiver_not_found');
       const at = deps.now();
       const moved = await db.transaction(async (tx) => {
         const row = await repo.ticket(tx, userTicketId, true);
-        if (!row || row.ticket.holderId !== userId) throw new AppError('gift_tickets.not_allowed');
-        if (!ticketMayMove('gift', row, userId, at)) throw new AppError('gift_tickets.cannot_be_gifted');
+        if (!row || !isHeldBy(row, holder)) throw new AppError('gift_tickets.not_allowed');
+        if (!ticketMayMove('gift', row, holder, at)) throw new AppError('gift_tickets.cannot_be_gifted');
         const giver = await repo.userById(tx, userId);
         const to =
           'email' in receiver

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import { ticketMayMove } from '../../db/predicates.js';
+import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { displayName } from './resale.code.js';
@@ -58,8 +58,8 @@ export function createListingService(deps: ListingDeps) {
      * "Event · Type" (the entry has no event field and one holder may own the same type name at two events).
      * `preferUserTicketId` (the ticket the user came from) becomes the `userTicketId` of its group.
      */
-    async available(userId: number, preferUserTicketId?: number) {
-      const rows = await repo.availableByType(db, userId, now(), config.resaleCountries, preferUserTicketId);
+    async available(holder: Holder, preferUserTicketId?: number) {
+      const rows = await repo.availableByType(db, holder, now(), config.resaleCountries, preferUserTicketId);
       return rows.map((r) => ({
         userTicketId: r.firstTicketId,
         ticketId: r.type.id,
@@ -100,10 +100,11 @@ export function createListingService(deps: ListingDeps) {
      *   `api.idempotency_key_reused` (422).
      */
     async create(
-      userId: number,
+      holder: Holder,
       input: { userTicketId: number; amountCount: number; price: number; currencyCode: string },
       idempotencyKey?: string,
     ) {
+      const { userId } = holder;
       if (idempotencyKey) {
         const existing = await repo.listingByIdempotencyKey(db, userId, idempotencyKey);
         if (existing) return sameListingRequest(existing);
@@ -123,14 +124,14 @@ export function createListingService(deps: ListingDeps) {
       const at = now();
       const written = await db.transaction(async (tx) => {
         const row = await repo.ticketWithType(tx, input.userTicketId);
-        if (!row || row.ticket.holderId !== userId) throw new AppError('api.resell.create.not_resellable');
+        if (!row || !isHeldBy(row, holder)) throw new AppError('api.resell.create.not_resellable');
         if (row.listed) throw new AppError('api.resell.create.already_listed');
-        if (!ticketMayMove('resell', row, userId, at)) throw new AppError('api.resell.create.not_resellable');
+        if (!ticketMayMove('resell', row, holder, at)) throw new AppError('api.resell.create.not_resellable');
         if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
         if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');
         const priceCents = toCents(input.price);
         if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
-        const ids = await repo.lockEligible(tx, userId, row.type.id, row.ticket.id, at, input.amountCount);
+        const ids = await repo.lockEligible(tx, holder, row.type.id, row.ticket.id, at, input.amountCount);
         // A concurrent listing committed while we waited for the row lock: our first read was stale.
         if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
         if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
@@ -158,9 +159,9 @@ export function createListingService(deps: ListingDeps) {
       throw new AppError('api.resell.create.already_listed');
     },
 
-    /** GET /resell/ticket/sales and /resell/tickets/sold. */
-    async listings(userId: number, which: 'SALE' | 'SOLD') {
-      return (await repo.listingsOf(db, userId, which)).map(toListing);
+    /** GET /resell/ticket/sales and /resell/tickets/sold (only the `X-Organisation` header's organisation's). */
+    async listings(seller: Holder, which: 'SALE' | 'SOLD') {
+      return (await repo.listingsOf(db, seller, which)).map(toListing);
     },
 
     /**

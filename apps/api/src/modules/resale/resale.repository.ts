@@ -1,6 +1,6 @@
 /** SQL for resale: eligible tickets, listings, orders, codes, payouts, payout accounts, webhook dedupe. */
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { ticketIsListed, ticketMayMoveSql } from '../../db/predicates.js';
+import { inOrganisation, ticketIsListed, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
@@ -17,8 +17,8 @@ import {
   webhookEvents,
 } from '../../db/schema.js';
 
-/** Tickets a user may list: the one "may this ticket move" rule (db/predicates.ts). */
-const eligible = (userId: number, now: Date) => ticketMayMoveSql('resell', userId, now);
+/** Tickets a holder may list: the one "may this ticket move" rule (db/predicates.ts). */
+const eligible = (holder: Holder, now: Date) => ticketMayMoveSql('resell', holder, now);
 
 const typeEvent = { type: ticketTypes, event: events };
 export type ListingRow = typeof resaleListings.$inferSelect;
@@ -29,7 +29,7 @@ export const resaleRepository = {
    * Eligible tickets of a user grouped by type, with the lowest ticket id of each group, or `preferId`
    * for the group that holds it (the ticket the user came from).
    */
-  async availableByType(db: DbOrTx, userId: number, now: Date, countries: string[], preferId?: number) {
+  async availableByType(db: DbOrTx, holder: Holder, now: Date, countries: string[], preferId?: number) {
     const first = preferId
       ? sql<number>`coalesce(max(case when ${userTickets.id} = ${preferId} then ${userTickets.id} end), min(${userTickets.id}))::int`
       : sql<number>`min(${userTickets.id})::int`;
@@ -38,7 +38,7 @@ export const resaleRepository = {
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eligible(userId, now), inArray(events.country, countries)))
+      .where(and(eligible(holder, now), inArray(events.country, countries)))
       .groupBy(ticketTypes.id, events.id)
       .orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
@@ -63,7 +63,7 @@ export const resaleRepository = {
   /** Locks and returns up to `limit` eligible ticket ids of a type, `firstId` first. */
   async lockEligible(
     db: DbOrTx,
-    userId: number,
+    holder: Holder,
     ticketTypeId: number,
     firstId: number,
     now: Date,
@@ -74,7 +74,7 @@ export const resaleRepository = {
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eligible(userId, now), eq(userTickets.ticketTypeId, ticketTypeId)))
+      .where(and(eligible(holder, now), eq(userTickets.ticketTypeId, ticketTypeId)))
       .orderBy(sql`${userTickets.id} = ${firstId} desc`, asc(userTickets.id))
       .limit(limit)
       .for('update', { of: userTickets });
@@ -121,7 +121,8 @@ export const resaleRepository = {
     }
   },
   /** A seller's listings with their type and first ticket id; `which` picks live ones or those with sales. */
-  async listingsOf(db: DbOrTx, sellerId: number, which: 'SALE' | 'SOLD') {
+  /** The seller's listings (SALE: live, SOLD: sold in part or whole), of one organisation's events when named. */
+  async listingsOf(db: DbOrTx, seller: Holder, which: 'SALE' | 'SOLD') {
     return db
       .select({
         listing: resaleListings,
@@ -134,7 +135,8 @@ export const resaleRepository = {
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(
         and(
-          eq(resaleListings.sellerId, sellerId),
+          eq(resaleListings.sellerId, seller.userId),
+          inOrganisation(seller.organisationId),
           which === 'SALE' ? eq(resaleListings.status, 'LISTED') : gt(resaleListings.soldQuantity, 0),
         ),
       )

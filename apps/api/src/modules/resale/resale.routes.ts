@@ -36,7 +36,7 @@ export function resaleRoutes(
       ...pre,
       schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } },
     },
-    async (req) => deps.listings.available(req.auth.userId, req.query.userTicketId),
+    async (req) => deps.listings.available(req.auth, req.query.userTicketId),
   );
   app.post(
     '/resell/ticket/calculation',
@@ -56,16 +56,16 @@ export function resaleRoutes(
       ...pre,
       schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } },
     },
-    async (req) => deps.listings.create(req.auth.userId, req.body, idemKey(req.headers['idempotency-key'])),
+    async (req) => deps.listings.create(req.auth, req.body, idemKey(req.headers['idempotency-key'])),
   );
   app.get('/resell', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.listings.listings(req.auth.userId, 'SALE'),
+    deps.listings.listings(req.auth, 'SALE'),
   );
   app.get('/resell/ticket/sales', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.listings.listings(req.auth.userId, 'SALE'),
+    deps.listings.listings(req.auth, 'SALE'),
   );
   app.get('/resell/tickets/sold', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.listings.listings(req.auth.userId, 'SOLD'),
+    deps.listings.listings(req.auth, 'SOLD'),
   );
   app.post(
     '/resell/unlist',

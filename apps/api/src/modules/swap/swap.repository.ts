@@ -1,6 +1,6 @@
 /** SQL for swaps: eligible tickets, pairs, reservations, the type change. */
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { ticketMayMoveSql } from '../../db/predicates.js';
+import { ticketMayMoveSql, type Holder } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
   benefits,
@@ -13,14 +13,14 @@ import {
   userTickets,
 } from '../../db/schema.js';
 
-/** Tickets a user may swap: the one "may this ticket move" rule (db/predicates.ts). */
-const eligible = (userId: number, now: Date) => ticketMayMoveSql('swap', userId, now);
+/** Tickets a holder may swap: the one "may this ticket move" rule (db/predicates.ts). */
+const eligible = (holder: Holder, now: Date) => ticketMayMoveSql('swap', holder, now);
 
 export type SwapRow = typeof swaps.$inferSelect;
 
 export const swapRepository = {
   /** Base ticket types with the count of the user's eligible tickets, only types that have a swap pair. */
-  async baseTypes(db: DbOrTx, userId: number, now: Date) {
+  async baseTypes(db: DbOrTx, holder: Holder, now: Date) {
     return db
       .select({
         type: ticketTypes,
@@ -33,7 +33,7 @@ export const swapRepository = {
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(
         and(
-          eligible(userId, now),
+          eligible(holder, now),
           sql`exists (select 1 from ${swapPairs} where ${swapPairs.fromTicketTypeId} = ${ticketTypes.id})`,
         ),
       )
@@ -43,7 +43,7 @@ export const swapRepository = {
   /** The user's eligible ticket ids of a type, oldest first, row-locked when `lock`. */
   async eligibleTicketIds(
     db: DbOrTx,
-    userId: number,
+    holder: Holder,
     ticketTypeId: number,
     now: Date,
     lock = false,
@@ -53,7 +53,7 @@ export const swapRepository = {
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eligible(userId, now), eq(userTickets.ticketTypeId, ticketTypeId)))
+      .where(and(eligible(holder, now), eq(userTickets.ticketTypeId, ticketTypeId)))
       .orderBy(asc(userTickets.id));
     const rows = lock ? await q.for('update', { of: userTickets }) : await q;
     return rows.map((r) => r.id);

@@ -15,7 +15,7 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
   app.get(
     '/ticket_swap/tickets',
     { ...pre, schema: { tags: ['swap'], response: { 200: z.array(swap.swapTicket) } } },
-    async (req) => deps.swap.baseTickets(req.auth.userId),
+    async (req) => deps.swap.baseTickets(req.auth),
   );
   app.get(
     '/ticket_swap/tickets/:ticketId',
@@ -32,7 +32,7 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
   app.post(
     '/ticket_swap/start_swap',
     { ...pre, schema: { tags: ['swap'], body: swap.startSwapRequest, response: { 200: swap.startSwapResponse } } },
-    async (req) => deps.swap.start(req.auth.userId, req.body),
+    async (req) => deps.swap.start(req.auth, req.body),
   );
   app.post(
     '/ticket_swap/confirm_swap/:swapIdentifier',

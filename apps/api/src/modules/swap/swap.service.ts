@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import type { Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
@@ -43,8 +44,8 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
      * GET /ticket_swap/tickets: the caller's swappable ticket types; `id` is the ticket type id, `quantity` how many
      * they hold, `userTicketIds` which of their tickets those are (so a USER_TICKET_ID can pre-select its type).
      */
-    async baseTickets(userId: number) {
-      const rows = await repo.baseTypes(db, userId, deps.now());
+    async baseTickets(holder: Holder) {
+      const rows = await repo.baseTypes(db, holder, deps.now());
       return rows.map((r) => ({
         ...toSwapTicket(r.type, r.event, r.type.id, r.quantity),
         userTicketIds: r.userTicketIds.map(Number),
@@ -69,7 +70,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
      *   `api.swap.quantity_exceeded` (400), `api.swap.out_of_stock` (409).
      */
     async start(
-      userId: number,
+      holder: Holder,
       input: { baseTicketId: number; swapPairId: number; swapQuantity: number },
       redirectUrl: string | null = null,
     ) {
@@ -79,7 +80,8 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (!pair || pair.fromTicketTypeId !== input.baseTicketId) throw new AppError('api.swap.pair_not_found');
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
         const base = await repo.typeWithEvent(tx, pair.fromTicketTypeId);
-        const held = await repo.eligibleTicketIds(tx, userId, base.type.id, now);
+        const held = await repo.eligibleTicketIds(tx, holder, base.type.id, now);
+        const { userId } = holder;
         if (held.length === 0) throw new AppError('api.swap.not_swappable');
         if (input.swapQuantity > held.length) throw new AppError('api.swap.quantity_exceeded');
         await repo.cancelPending(tx, userId, pair.id);
@@ -157,10 +159,15 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
         if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity)
           throw new AppError('api.swap.out_of_stock');
-        const ids = (await repo.eligibleTicketIds(tx, swap.userId, pair.fromTicketTypeId, now, true)).slice(
-          0,
-          swap.quantity,
-        );
+        const ids = (
+          await repo.eligibleTicketIds(
+            tx,
+            { userId: swap.userId, organisationId: null },
+            pair.fromTicketTypeId,
+            now,
+            true,
+          )
+        ).slice(0, swap.quantity);
         if (ids.length < swap.quantity) throw new AppError('api.swap.not_swappable');
         await repo.applySwap(tx, {
           userId: swap.userId,

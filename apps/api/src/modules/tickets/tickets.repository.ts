@@ -1,7 +1,7 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
 import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsListed } from '../../db/predicates.js';
+import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
 import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
@@ -15,7 +15,11 @@ export type TicketRow = {
 };
 export type BenefitRow = { held: typeof userTicketBenefits.$inferSelect; benefit: typeof benefits.$inferSelect };
 
-/** The ticket listing (My tickets, the gift dropdown), one prepared statement per status. */
+/**
+ * The ticket listing (My tickets, the gift dropdown), one prepared statement per status. The holder part is
+ * `heldBy` with placeholders (a prepared statement cannot take a condition that comes and goes): the
+ * organisation id is 0 (no organisation has it) for "every organisation".
+ */
 const listStatement = (status: 'UPCOMING' | 'PAST') =>
   preparedStatement((db) =>
     db
@@ -26,6 +30,7 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
       .where(
         and(
           eq(userTickets.holderId, sql.placeholder('holderId')),
+          sql`(${sql.placeholder('organisationId')}::int = 0 or ${events.organisationId} = ${sql.placeholder('organisationId')}::int)`,
           isNull(userTickets.revokedAt),
           status === 'UPCOMING'
             ? gt(events.endsAt, sql.placeholder('now'))
@@ -38,18 +43,25 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
 const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatement('PAST') };
 
 export const ticketsRepository = {
-  /** Live (not revoked) tickets held by a user: UPCOMING = event not ended (soonest first), PAST = ended (latest first). */
-  async listByHolder(db: DbOrTx, holderId: number, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
-    return listStatements[status](db).execute({ holderId, now });
+  /**
+   * Live (not revoked) tickets `holder` holds (in its organisation, when it names one): UPCOMING = event not
+   * ended (soonest first), PAST = ended (latest first).
+   */
+  async listByHolder(db: DbOrTx, holder: Holder, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
+    return listStatements[status](db).execute({
+      holderId: holder.userId,
+      organisationId: holder.organisationId ?? 0,
+      now,
+    });
   },
-  /** One ticket if the user holds it and it is not revoked. */
-  async oneByHolder(db: DbOrTx, holderId: number, userTicketId: number): Promise<TicketRow | undefined> {
+  /** One ticket if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
+  async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketRow | undefined> {
     const [row] = await db
       .select(ticketColumns)
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(eq(userTickets.holderId, holderId), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
+      .where(and(heldBy(holder), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
     return row;
   },
   /** Benefits of the given user tickets. */

@@ -15,11 +15,11 @@ export function ticketsRoutes(app: App, deps: { tickets: TicketsService; require
         response: { 200: tickets.ticketListingResponse },
       },
     },
-    async (req) => deps.tickets.list(req.auth.userId, req.query.status),
+    async (req) => deps.tickets.list(req.auth, req.query.status),
   );
   app.get(
     '/list/ticket_listing/:ticketUserId',
     { ...pre, schema: { tags: ['tickets'], params: tickets.ticketIdParams, response: { 200: tickets.myTicket } } },
-    async (req) => deps.tickets.one(req.auth.userId, req.params.ticketUserId),
+    async (req) => deps.tickets.one(req.auth, req.params.ticketUserId),
   );
 }

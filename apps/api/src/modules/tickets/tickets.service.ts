@@ -7,7 +7,7 @@
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import { ticketMayMove } from '../../db/predicates.js';
+import { ticketMayMove, type Holder } from '../../db/predicates.js';
 import { ticketsRepository as repo, type BenefitRow, type TicketRow } from './tickets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -39,11 +39,11 @@ export function toBenefit({ held, benefit }: BenefitRow, holderId: number | null
 }
 
 /**
- * Maps a ticket row held by `userId` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
+ * Maps a ticket row held by `holder` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
  * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
  * and swap accept: false once event access is used, the event is over or the ticket is listed for resale.
  */
-export function toMyTicket(row: TicketRow, held: BenefitRow[], userId: number, now: Date): MyTicket {
+export function toMyTicket(row: TicketRow, held: BenefitRow[], holder: Holder, now: Date): MyTicket {
   const { ticket, type, event } = row;
   const shown = held.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
   const accessUsed = ticket.eventAccessUsedAt !== null;
@@ -65,9 +65,9 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], userId: number, n
     eventEndDateTime: event.endsAt.toISOString(),
     eventTimeZone: event.timeZone,
     isLive: event.startsAt <= now && now < event.endsAt,
-    isGiftable: ticketMayMove('gift', row, userId, now),
-    isResellable: ticketMayMove('resell', row, userId, now),
-    isSwappable: ticketMayMove('swap', row, userId, now),
+    isGiftable: ticketMayMove('gift', row, holder, now),
+    isResellable: ticketMayMove('resell', row, holder, now),
+    isSwappable: ticketMayMove('swap', row, holder, now),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,
@@ -78,7 +78,7 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], userId: number, n
 
 export function createTicketsService(deps: { database: Database; now: () => Date }) {
   const db = deps.database.db;
-  async function withBenefits(rows: TicketRow[], userId: number, now: Date): Promise<MyTicket[]> {
+  async function withBenefits(rows: TicketRow[], holder: Holder, now: Date): Promise<MyTicket[]> {
     const held = await repo.benefitsOf(
       db,
       rows.map((r) => r.ticket.id),
@@ -87,26 +87,27 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       toMyTicket(
         r,
         held.filter((b) => b.held.userTicketId === r.ticket.id),
-        userId,
+        holder,
         now,
       ),
     );
   }
   return {
-    /** GET /list/ticket_listing?status= */
-    async list(userId: number, status: TicketStatus): Promise<MyTicket[]> {
+    /** GET /list/ticket_listing?status= (only the header's organisation's tickets with `X-Organisation`) */
+    async list(holder: Holder, status: TicketStatus): Promise<MyTicket[]> {
       const now = deps.now();
-      return withBenefits(await repo.listByHolder(db, userId, status, now), userId, now);
+      return withBenefits(await repo.listByHolder(db, holder, status, now), holder, now);
     },
     /**
      * GET /list/ticket_listing/{ticketUserId}
-     * @throws AppError `api.ticket.not_found` (404) when the caller does not hold it.
+     * @throws AppError `api.ticket.not_found` (404) when the caller does not hold it, or it belongs to another
+     *   organisation than the `X-Organisation` header names.
      */
-    async one(userId: number, userTicketId: number): Promise<MyTicket> {
+    async one(holder: Holder, userTicketId: number): Promise<MyTicket> {
       const now = deps.now();
-      const row = await repo.oneByHolder(db, userId, userTicketId);
+      const row = await repo.oneByHolder(db, holder, userTicketId);
       if (!row) throw new AppError('api.ticket.not_found');
-      const [ticket] = await withBenefits([row], userId, now);
+      const [ticket] = await withBenefits([row], holder, now);
       return ticket;
     },
   };
