@@ -8,6 +8,7 @@ import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from '../lib/routing';
 import { useRoute } from '../lib/use-route';
 import { useRouteSync } from './use-route-sync';
+import { useOfflineApp } from './use-offline-app';
 import { Frame } from './layout';
 import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
@@ -34,6 +35,7 @@ const HubOverlay = lazy(() =>
 
 export function App() {
   useRouteSync();
+  useOfflineApp();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();

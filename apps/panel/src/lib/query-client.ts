@@ -1,6 +1,7 @@
 /**
  * TanStack Query client (DESIGN: cache tags of spec section 4 are query-key roots; keep time 60 s;
- * data reused until a tag is invalidated; no refetch on focus or reconnect).
+ * data reused until a tag is invalidated; no refetch on focus or reconnect). Queries run once even
+ * offline (`offlineFirst`): the installed panel's service worker may answer from its cache (issue 10).
  */
 import { QueryClient } from '@tanstack/react-query';
 import { CACHE_GC_TIME_MS } from '@tp/contract/constants';
@@ -14,6 +15,7 @@ export function createQueryClient() {
         refetchOnWindowFocus: false,
         refetchOnReconnect: false,
         retry: 1,
+        networkMode: 'offlineFirst',
       },
       mutations: { retry: 0 },
     },

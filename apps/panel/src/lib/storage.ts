@@ -3,6 +3,8 @@
  * sign-in and the theme mode. All under localStorage with a `tp.` prefix; storage failures
  * (private mode, blocked third-party storage) degrade to memory.
  */
+import { clearOfflineData } from './offline-data';
+
 export const STORAGE_KEYS = {
   accessToken: 'tp.accessToken',
   refreshToken: 'tp.refreshToken',
@@ -41,8 +43,9 @@ export const storage = {
   },
 };
 
-/** Clears everything a sign-in leaves behind (logout, failed refresh). */
+/** Clears everything a sign-in leaves behind (logout, failed refresh), the offline pass and cached personal data included. */
 export function clearSession(): void {
   for (const k of ['accessToken', 'refreshToken', 'sessionId', 'email', 'userTicketId', 'swapIdentifier'] as const)
     storage.remove(k);
+  clearOfflineData();
 }
