@@ -28,7 +28,7 @@ afterEach(async () => {
 
 /** A device key pair as the panel makes it: WebCrypto Ed25519, private key not extractable. */
 async function deviceKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']));
+  const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
   const pub = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   const sign = async (m: Uint8Array) =>
     new Uint8Array(await crypto.subtle.sign({ name: 'Ed25519' }, pair.privateKey, m as BufferSource));
