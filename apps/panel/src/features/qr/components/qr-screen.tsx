@@ -42,17 +42,16 @@ export default function QrScreen() {
           />
         ) : view.kind === 'stale' ? (
           <div role="alert" className="qr-box__error">
-            <strong>{t('offline_pass.stale_title')}</strong>
             <p>{t('offline_pass.stale')}</p>
             <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('offline_pass.retry')}
+              {t('common.retry')}
             </button>
           </div>
         ) : view.kind === 'error' ? (
           <div role="alert" className="qr-box__error">
             <p>{t('offline_pass.error')}</p>
             <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('offline_pass.retry')}
+              {t('common.retry')}
             </button>
           </div>
         ) : (
