@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 import { resolveContractSource } from './vite.shared.ts';
 
 const api = 'http://127.0.0.1:8080';
@@ -8,7 +9,80 @@ const api = 'http://127.0.0.1:8080';
 export default defineConfig({
   base: '/',
   // Brotli and gzip copies beside every text asset; the API serves them by Accept-Encoding.
-  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
+  plugins: [
+    react(),
+    // The installable, offline panel (issue 10, decision 010). Registered by app/use-offline-app.ts once
+    // the holder is signed in, never in an embed. The document is served at /en/ and /es/ (with its CSP
+    // and nonce): both are precached under the build's index.html revision, so a reload offline opens
+    // the panel. API answers the panel shows offline (the user, tickets, configuration) are cached
+    // network-first in `tp-personal` (lib/offline-data.ts), deleted at logout; QR images never are.
+    VitePWA({
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      filename: 'sw.js',
+      manifestFilename: 'manifest.webmanifest',
+      includeManifestIcons: false,
+      manifest: {
+        name: 'My tickets',
+        short_name: 'Tickets',
+        description: 'Your tickets and entry pass, also offline.',
+        start_url: '/en/?PANEL_TAB=QR',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#14161a',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-512-maskable.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['index.html', 'assets/**/*.{js,css,woff2,svg,png}', 'icons/*.png'],
+        // The panel document exists only as /en/ and /es/ (the server fills in lang and the CSP nonce).
+        manifestTransforms: [
+          (entries) =>
+            Promise.resolve({
+              manifest: entries.flatMap((e) =>
+                e.url === 'index.html'
+                  ? [
+                      { ...e, url: '/en/' },
+                      { ...e, url: '/es/' },
+                    ]
+                  : [e],
+              ),
+              warnings: [],
+            }),
+        ],
+        navigateFallback: null,
+        // PANEL_TAB=… and other route parameters: /en/?PANEL_TAB=QR is the precached /en/.
+        ignoreURLParametersMatching: [/.*/],
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, request }) =>
+              request.method === 'GET' &&
+              /^\/v1\/(auth\/me|auth\/access\/qrCodeData|list\/ticket_listing)(\/|\?|$)/.test(url.pathname),
+            handler: 'NetworkFirst',
+            options: { cacheName: 'tp-personal', networkTimeoutSeconds: 4 },
+          },
+          {
+            // The organisation's panel configuration: not personal, kept across logouts.
+            urlPattern: ({ url, request }) => request.method === 'GET' && url.pathname === '/v1/config',
+            handler: 'NetworkFirst',
+            options: { cacheName: 'tp-config', networkTimeoutSeconds: 4 },
+          },
+        ],
+      },
+    }),
+    {
+      // The manifest link is added with the service worker once signed in (src/app/offline-app.ts).
+      name: 'tp:manifest-link-after-sign-in',
+      enforce: 'post',
+      transformIndexHtml: { order: 'post', handler: (html) => html.replace(/<link rel="manifest"[^>]*>/, '') },
+    },
+    compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -10,6 +10,7 @@ import { AUTH_TABS } from '../lib/routing';
 import { loadLaterTexts } from '../lib/i18n';
 import { useRoute } from '../lib/use-route';
 import { useRouteSync } from './use-route-sync';
+import { useOfflineApp } from './use-offline-app';
 import { Frame } from './layout';
 import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
@@ -44,6 +45,7 @@ const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').the
 
 export function App() {
   useRouteSync();
+  useOfflineApp();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();

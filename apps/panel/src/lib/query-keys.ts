@@ -53,10 +53,11 @@ export const queryKeys = {
   },
   /** No tag: the organisation's panel configuration (GET /config). */
   config: ['CONFIG'] as const,
-  /** No tag: the QR pass's ttl configuration and its image, polled. */
+  /** No tag: the QR pass's ttl configuration, its image (polled) and the device's offline pass (IndexedDB). */
   qr: {
     config: ['QR_CONFIG'] as const,
     image: ['QR_IMAGE'] as const,
+    devicePass: ['QR_DEVICE_PASS'] as const,
   },
   /** No tag: username suggestions for a typed prefix. */
   userSearch: (prefix: string) => ['USER_SEARCH', prefix] as const,

@@ -6,6 +6,7 @@
  * (decision 012), and no script can read the refresh token.
  */
 import { embedMode } from './host-bridge';
+import { clearOfflineData } from './offline-data';
 
 export const STORAGE_KEYS = {
   accessToken: 'tp.accessToken',
@@ -55,7 +56,7 @@ export const storage = {
   },
 };
 
-/** Clears everything a sign-in leaves behind (logout, failed refresh). */
+/** Clears everything a sign-in leaves behind (logout, failed refresh), the offline pass and cached personal data included. */
 export function clearSession(): void {
   for (const k of [
     'accessToken',
@@ -67,4 +68,5 @@ export function clearSession(): void {
     'codeResendAt',
   ] as const)
     storage.remove(k);
+  clearOfflineData();
 }

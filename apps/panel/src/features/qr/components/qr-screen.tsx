@@ -1,6 +1,9 @@
 /**
  * QR (spec section 2): the entry QR image refreshed at the ttl, a 'learn more' full-screen modal with
  * three points, a keep-it-private note and a 'need help' box linking to the help centre.
+ * Issue 10: the pass keeps rotating offline (codes signed on the device, pass/use-pass.ts) and the
+ * screen says what it shows: a countdown to the next code, an offline notice, an error with a retry,
+ * and a stale state when the offline pass has expired.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +12,7 @@ import { Modal } from '../../../ui/modal';
 import { Skeleton } from '../../../ui/bits';
 import { HelpIcon, LockIcon, ShieldIcon, GiftIcon, SparkIcon } from '../../../ui/icons';
 import { useQrConfig, useQrImage } from '../api/qr.api';
+import { usePassView } from '../pass/use-pass';
 
 export default function QrScreen() {
   const { t } = useTranslation();
@@ -16,28 +20,51 @@ export default function QrScreen() {
   const user = useUser().data;
   const ttl = useQrConfig().data?.ttl;
   const image = useQrImage(ttl);
+  const { view, offline, retry } = usePassView(ttl, image);
   const [learn, setLearn] = useState(false);
   return (
     <div className="qr-screen stack">
       <h1 className="screen-title">{t('qr.title')}</h1>
       <div className="qr-box">
-        {image.data ? (
+        {offline && view.kind === 'device' && (
+          <p role="status" className="qr-box__name">
+            {t('offline_pass.offline')}
+          </p>
+        )}
+        {view.kind === 'server' || view.kind === 'device' ? (
           <img
             className="qr-box__img"
-            src={`data:image/png;base64,${image.data}`}
+            src={view.src}
             alt={t('qr.alt')}
             width={396}
             height={396}
+            data-pass-kind={view.kind}
           />
-        ) : image.isError ? (
-          <p role="alert" className="qr-box__error">
-            {t('request_failed')}
-          </p>
+        ) : view.kind === 'stale' ? (
+          <div role="alert" className="qr-box__error">
+            <p>{t('offline_pass.stale')}</p>
+            <button type="button" className="btn btn--secondary" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
+        ) : view.kind === 'error' ? (
+          <div role="alert" className="qr-box__error">
+            <p>{t('offline_pass.error')}</p>
+            <button type="button" className="btn btn--secondary" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
         ) : (
           <Skeleton height={300} radius={16} />
         )}
         {user && <p className="qr-box__name">{user.name ?? user.preferredUsername}</p>}
-        <p className="qr-box__hint">{t('qr.refreshes', { count: ttl ?? 30 })}</p>
+        {view.kind === 'server' || view.kind === 'device' ? (
+          <p className="qr-box__hint" aria-live="off" data-testid="qr-countdown">
+            {t('offline_pass.next_code_in', { seconds: view.secondsLeft })}
+          </p>
+        ) : (
+          <p className="qr-box__hint">{t('qr.refreshes', { count: ttl ?? 30 })}</p>
+        )}
       </div>
       <button type="button" className="link link--center" onClick={() => setLearn(true)}>
         {t('qr.learn_more')}

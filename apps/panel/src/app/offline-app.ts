@@ -1,0 +1,16 @@
+/**
+ * Loaded on demand once the holder is signed in in the standalone panel (use-offline-app.ts): registers
+ * the service worker (vite-plugin-pwa / Workbox) and links the web app manifest, which the build leaves
+ * out of the document so the LOGIN screen carries neither (e2e/bytes.spec.ts).
+ */
+import { registerSW } from 'virtual:pwa-register';
+
+export function installOfflineApp(): void {
+  if (!document.querySelector('link[rel="manifest"]')) {
+    const link = document.createElement('link');
+    link.rel = 'manifest';
+    link.href = '/manifest.webmanifest';
+    document.head.append(link);
+  }
+  void registerSW({ immediate: true });
+}

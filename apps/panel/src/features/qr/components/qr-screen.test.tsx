@@ -1,0 +1,99 @@
+/**
+ * The QR screen tells the truth (issue 10 point 2): offline with a valid device pass it shows the
+ * device's code, the offline notice and a countdown; an expired pass shows the stale state; with no pass
+ * and no network it shows an error whose retry tries again. The device key store and the QR drawing are
+ * replaced (jsdom has neither IndexedDB nor a canvas); the real flow runs in e2e/offline-pass.spec.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { renderPanel } from '../../../test/render';
+import { fakeApi, jsonResponse } from '../../../test/fetch';
+import type * as DevicePassModule from '../pass/device-pass';
+import type { DevicePass } from '../pass/device-pass';
+import QrScreen from './qr-screen';
+
+const store = vi.hoisted(() => ({ pass: null as DevicePass | null, loads: 0 }));
+vi.mock('../pass/device-pass', async (importOriginal) => {
+  const real = await importOriginal<typeof DevicePassModule>();
+  return {
+    ...real,
+    loadDevicePass: () => {
+      store.loads++;
+      return Promise.resolve(store.pass);
+    },
+    renewDevicePass: () => Promise.reject(new Error('offline')),
+    deviceCodeFor: (_pass: DevicePass, step: number) => Promise.resolve(`TP2.step-${step}`),
+  };
+});
+vi.mock('../pass/draw-qr', () => ({ qrDataUrl: (code: string) => `data:image/png;base64,${btoa(code)}` }));
+
+const passFor = (expiresInMs: number): DevicePass => ({
+  privateKey: {} as CryptoKey,
+  certificate: 'cert',
+  expiresAtMs: Date.now() + expiresInMs,
+  issuedAtMs: Date.now() - 1000,
+  ttl: 30,
+  clockOffsetMs: 0,
+});
+
+beforeEach(() => {
+  store.pass = null;
+  store.loads = 0;
+  localStorage.setItem('tp.accessToken', 'token');
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  fakeApi(() => {
+    throw new TypeError('Failed to fetch'); // no network
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('QR screen offline', () => {
+  it('shows the code signed on the device, the offline notice and a countdown', async () => {
+    store.pass = passFor(3600_000);
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    const img = await screen.findByRole('img', { name: 'Your entry QR code' });
+    expect(img.getAttribute('data-pass-kind')).toBe('device');
+    const step = Math.floor(Date.now() / 30_000);
+    expect(atob(img.getAttribute('src')!.split(',')[1])).toMatch(
+      new RegExp(`^TP2\\.step-(${step - 1}|${step}|${step + 1})$`),
+    );
+    expect(screen.getByText('Offline — your pass still works')).toBeTruthy();
+    expect(screen.getByTestId('qr-countdown').textContent).toMatch(/^New code in ([1-9]|[12]\d|30) s$/);
+  });
+
+  it('shows the stale state when the device pass has expired', async () => {
+    store.pass = passFor(-1000);
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    expect(await screen.findByText(/Your offline pass has expired/)).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Your entry QR code' })).toBeNull();
+  });
+
+  it('shows an error with a retry when no pass can be produced, and the retry tries again', async () => {
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    expect(await screen.findByText("We couldn't produce your pass.")).toBeTruthy();
+    const before = store.loads;
+    store.pass = passFor(3600_000);
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(store.loads).toBeGreaterThan(before));
+    expect(await screen.findByRole('img', { name: 'Your entry QR code' })).toBeTruthy();
+  });
+});
+
+describe('QR screen online', () => {
+  it('shows the server image while it is fresh', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    fakeApi(({ path }) => {
+      if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
+      if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
+      return jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    await waitFor(() =>
+      expect(screen.getByRole('img', { name: 'Your entry QR code' }).getAttribute('data-pass-kind')).toBe('server'),
+    );
+    expect(screen.queryByText('Offline — your pass still works')).toBeNull();
+  });
+});

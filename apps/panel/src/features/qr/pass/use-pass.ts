@@ -1,0 +1,138 @@
+/**
+ * What the QR screen shows, and why (issue 10 point 2: the screen tells the truth).
+ * - `server`: the API's PNG (spec section 2, polled every ttl) while it is fresh (fetched less than a
+ *   ttl, plus a short grace, ago); the countdown runs to the next poll.
+ * - `device`: no fresh server image (offline, or the poll failed): the code of the current time step,
+ *   signed on this device (device-pass.ts) and drawn in the browser; the countdown runs to the next step.
+ * - `stale`: the device certificate has expired and no fresh server image can be had.
+ * - `error`: neither could be produced (first visit offline, no Ed25519 in this browser); `retry` tries again.
+ * - `loading`: nothing yet.
+ * `offline` is true while the browser says it has no network.
+ */
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
+import { qrDataUrl } from './draw-qr';
+import { deviceCodeFor, forgetDevicePass, loadDevicePass, needsRenewal, renewDevicePass, stepAt } from './device-pass';
+
+export type PassView =
+  | { kind: 'server'; src: string; secondsLeft: number }
+  | { kind: 'device'; src: string; secondsLeft: number; expiresAtMs: number }
+  | { kind: 'stale' }
+  | { kind: 'error' }
+  | { kind: 'loading' };
+
+const subscribeOnline = (l: () => void) => {
+  window.addEventListener('online', l);
+  window.addEventListener('offline', l);
+  return () => {
+    window.removeEventListener('online', l);
+    window.removeEventListener('offline', l);
+  };
+};
+const useOnline = () =>
+  useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+
+/** Re-renders every second (the countdown). */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(id);
+  }, []);
+  return now;
+}
+
+/** The device pass: read from IndexedDB, renewed while online when half its life is gone. */
+function useDevicePass(online: boolean) {
+  return useQuery({
+    queryKey: queryKeys.qr.devicePass,
+    // Runs offline too: the stored pass is what matters then.
+    networkMode: 'always',
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+    refetchInterval: 60_000,
+    queryFn: async () => {
+      const stored = await loadDevicePass();
+      if (!online || !needsRenewal(stored, Date.now())) return stored;
+      try {
+        return await renewDevicePass();
+      } catch (err) {
+        // The sign-in is over: the old certificate must not be shown again.
+        if (err instanceof ApiError && err.status === 401) await forgetDevicePass();
+        else if (stored) return stored;
+        throw err;
+      }
+    },
+  });
+}
+
+/**
+ * @param ttl seconds per step (GET /auth/access/qrCodeData), undefined until known.
+ * @param server the polled PNG query (`useQrImage`): its base64 data, when it was fetched and whether it failed.
+ */
+export function usePassView(
+  ttl: number | undefined,
+  server: { data?: string; dataUpdatedAt: number; isError: boolean },
+): { view: PassView; offline: boolean; retry: () => void } {
+  const online = useOnline();
+  const now = useNow();
+  const device = useDevicePass(online);
+  const pass = device.data ?? null;
+  const { refetch } = device;
+  const retry = useCallback(() => void refetch(), [refetch]);
+  const step = pass ? stepAt(pass, now).step : null;
+  const [drawn, setDrawn] = useState<{ step: number; certificate: string; src: string } | null>(null);
+  const [drawError, setDrawError] = useState(false);
+
+  useEffect(() => {
+    if (!pass || step === null) return;
+    let live = true;
+    deviceCodeFor(pass, step)
+      .then(qrDataUrl)
+      .then(
+        (src) => live && (setDrawn({ step, certificate: pass.certificate, src }), setDrawError(false)),
+        () => live && setDrawError(true),
+      );
+    return () => {
+      live = false;
+    };
+  }, [pass, step]);
+
+  const offline = !online;
+  const period = (ttl ?? 30) * 1000;
+  const serverAge = now - server.dataUpdatedAt;
+  let view: PassView;
+  if (server.data && online && serverAge < period + Math.min(2000, period / 2)) {
+    view = {
+      kind: 'server',
+      src: `data:image/png;base64,${server.data}`,
+      secondsLeft: secondsUntil(period - serverAge),
+    };
+  } else if (pass && pass.expiresAtMs <= now + pass.clockOffsetMs) {
+    view = { kind: 'stale' };
+  } else if (pass && drawn && drawn.certificate === pass.certificate) {
+    // Just after a step turns the previous image stays until the new one is drawn (a few ms; the door
+    // still accepts the previous step).
+    view = {
+      kind: 'device',
+      src: drawn.src,
+      secondsLeft: secondsUntil(stepAt(pass, now).msToNext),
+      expiresAtMs: pass.expiresAtMs,
+    };
+  } else if (drawError || (device.isError && (offline || server.isError)) || (offline && !device.isPending && !pass)) {
+    view = { kind: 'error' };
+  } else if (server.data && !offline && !pass) {
+    // Online with an image a little older than a step and no device pass (e.g. no Ed25519 here).
+    view = { kind: 'server', src: `data:image/png;base64,${server.data}`, secondsLeft: 0 };
+  } else view = { kind: 'loading' };
+  return { view, offline, retry };
+}
+
+const secondsUntil = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
