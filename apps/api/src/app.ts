@@ -193,6 +193,8 @@ export async function buildApp(deps: AppDeps) {
           database,
           scannerKey: config.scannerKey,
           verifyCode: (text) => access.verifyCode(text),
+          verifyCodeAt: (text, at) => access.verifyCode(text, at),
+          passPublicKey: () => null,
           now,
         }),
         limits: {

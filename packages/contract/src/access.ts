@@ -40,3 +40,111 @@ export type CheckInResponse = z.infer<typeof checkInResponse>;
 export const scannerEvent = z.object({ id, name: z.string(), city: z.string(), startsAt: z.string() });
 export const scannerEvents = z.array(scannerEvent);
 export type ScannerEvent = z.infer<typeof scannerEvent>;
+
+// ---------------------------------------------------------------------------------------------------
+// The offline door (issue 10 point 4; decision record 010-offline-door): a snapshot of an event's
+// admissions taken while online, check-ins queued offline and synced later. The admission rule below
+// is the one rule both the server's check-in (apps/api check-in.service.ts) and the offline door apply.
+
+/** A ticket the pass holder holds for the event, as the door sees it (a locked row or a snapshot entry). */
+export const heldTicket = z.object({
+  userTicketId: id,
+  ticketName: z.string(),
+  /** When event access was used (ISO 8601 UTC), null while unused. */
+  usedAt: z.string().nullable(),
+  /** In a live resale listing: does not admit until unlisted (decision 003). */
+  listed: z.boolean(),
+});
+export type HeldTicket = z.infer<typeof heldTicket>;
+
+/**
+ * Which of the holder's tickets a scan admits (decision 003): every ticket whose event access is
+ * unused and that is not listed for resale. Pure; the server marks these used in its transaction, the
+ * offline door in its snapshot.
+ */
+export const admissibleTicketIds = (held: readonly HeldTicket[]): number[] =>
+  held.filter((t) => t.usedAt === null && !t.listed).map((t) => t.userTicketId);
+
+/**
+ * The door's answer once `admittedIds` (a subset of {@link admissibleTicketIds}) were marked used:
+ * used tickets go to `alreadyUsed`, marked ones to `admitted`, listed ones to `listedForResale`.
+ */
+export function checkInAnswer(
+  holderName: string,
+  held: readonly HeldTicket[],
+  admittedIds: ReadonlySet<number>,
+): CheckInResponse {
+  const out: CheckInResponse = { holderName, admitted: [], alreadyUsed: [], listedForResale: [] };
+  for (const t of held) {
+    const ticket = { userTicketId: t.userTicketId, ticketName: t.ticketName };
+    if (t.usedAt !== null) out.alreadyUsed.push({ ...ticket, usedAt: t.usedAt });
+    else if (admittedIds.has(t.userTicketId)) out.admitted.push(ticket);
+    else if (t.listed) out.listedForResale.push(ticket);
+  }
+  return out;
+}
+
+/** Most holders in one page of GET /access/events/:eventId/admissions. */
+export const ADMISSIONS_PAGE_MAX = 1000;
+
+/** GET /access/events/:eventId/admissions query: holders with a user id above `after`, at most `limit`. */
+export const admissionsQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+  limit: z.coerce.number().int().min(1).max(ADMISSIONS_PAGE_MAX).default(500),
+});
+export const eventParams = z.strictObject({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** One holder in the snapshot: the user id a verified pass names, the name the door shows, their tickets. */
+export const admissionHolder = z.object({ userId: id, holderName: z.string(), tickets: z.array(heldTicket) });
+export type AdmissionHolder = z.infer<typeof admissionHolder>;
+
+/**
+ * One page of an event's admissions, ordered by `userId`: `nextAfter` is the `after` of the next page,
+ * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKey` verifies
+ * pass codes with no server (null while the server has no offline pass key).
+ */
+export const admissionsPage = z.object({
+  eventId: id,
+  takenAt: z.string(),
+  passPublicKey: z.string().nullable(),
+  holders: z.array(admissionHolder),
+  nextAfter: id.nullable(),
+});
+export type AdmissionsPage = z.infer<typeof admissionsPage>;
+
+/** Most queued check-ins in one POST /access/sync. */
+export const SYNC_BATCH_MAX = 100;
+
+/**
+ * A check-in the door made offline: `id` (the door's UUID; a resent item gets its first answer back),
+ * the pass text scanned, when (ISO 8601 UTC, the door's clock) and the tickets the door admitted.
+ */
+export const syncItem = z.strictObject({
+  id: z.uuid(),
+  code: z.string().trim().min(1).max(2000),
+  scannedAt: z.iso.datetime(),
+  userTicketIds: z.array(id).min(1).max(50),
+});
+export type SyncItem = z.infer<typeof syncItem>;
+
+/** POST /access/sync body: check-ins queued by one door for one event. */
+export const syncRequest = z.strictObject({ eventId: id, items: z.array(syncItem).min(1).max(SYNC_BATCH_MAX) });
+export type SyncRequest = z.infer<typeof syncRequest>;
+
+/**
+ * Why the server did not record an offline admission: `already_used` (admitted before, e.g. at another
+ * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
+ * `listed` (listed for resale), `invalid_pass` (forged, not valid at `scannedAt`, or its sign-in revoked).
+ */
+export const syncConflictReason = z.enum(['already_used', 'moved', 'listed', 'invalid_pass']);
+export type SyncConflictReason = z.infer<typeof syncConflictReason>;
+
+/** The server's judgement of one queued check-in: the tickets it recorded as admitted, and the conflicts. */
+export const syncResult = z.object({
+  id: z.uuid(),
+  admitted: z.array(id),
+  conflicts: z.array(z.object({ userTicketId: id, reason: syncConflictReason })),
+});
+export type SyncResult = z.infer<typeof syncResult>;
+export const syncResponse = z.object({ results: z.array(syncResult) });
+export type SyncResponse = z.infer<typeof syncResponse>;

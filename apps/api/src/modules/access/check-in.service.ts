@@ -13,12 +13,15 @@
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { displayName, type access } from '@tp/contract';
+import { access, displayName } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/** How old a synced offline scan may be, in hours (a door offline for a long festival day and night). */
+export const SYNC_MAX_AGE_HOURS = 48;
 
 export function createCheckInService(deps: {
   database: Database;
@@ -26,12 +29,19 @@ export function createCheckInService(deps: {
   scannerKey: string;
   /** Checks a scanned pass; returns the holder's user id, or null when invalid or expired (AccessService.verifyCode). */
   verifyCode: (text: string) => number | null;
+  /**
+   * Checks a pass as of `at` (a synced offline scan): the holder's user id, or null when forged, not
+   * valid at `at`, or its sign-in revoked.
+   */
+  verifyCodeAt: (text: string, at: Date) => number | null;
+  /** The public key that verifies passes with no server (in the snapshot), or null when there is none. */
+  passPublicKey: () => string | null;
   now: () => Date;
 }) {
   const { db } = deps.database;
   const expectedKey = sha256(deps.scannerKey);
 
-  return {
+  const service = {
     /** True when an `x-scanner-key` header value is the scanner key (compared in constant time). */
     isScannerKey(key: unknown): boolean {
       return typeof key === 'string' && key.length > 0 && timingSafeEqual(sha256(key), expectedKey);
@@ -63,29 +73,114 @@ export function createCheckInService(deps: {
           tx,
           held.map((t) => t.userTicketId),
         );
-        const at = deps.now();
-        const marked = new Set(
-          await repo.markAccessUsed(
-            tx,
-            held.filter((t) => t.usedAt === null && !listed.has(t.userTicketId)).map((t) => t.userTicketId),
-            at,
-          ),
-        );
-        const out: access.CheckInResponse = {
-          holderName: displayName(holder),
-          admitted: [],
-          alreadyUsed: [],
-          listedForResale: [],
-        };
-        for (const t of held) {
-          const ticket = { userTicketId: t.userTicketId, ticketName: t.ticketName };
-          if (t.usedAt) out.alreadyUsed.push({ ...ticket, usedAt: t.usedAt.toISOString() });
-          else if (marked.has(t.userTicketId)) out.admitted.push(ticket);
-          else if (listed.has(t.userTicketId)) out.listedForResale.push(ticket);
-        }
-        return out;
+        const tickets: access.HeldTicket[] = held.map((t) => ({
+          userTicketId: t.userTicketId,
+          ticketName: t.ticketName,
+          usedAt: t.usedAt?.toISOString() ?? null,
+          listed: listed.has(t.userTicketId),
+        }));
+        const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), deps.now());
+        return access.checkInAnswer(displayName(holder), tickets, new Set(marked));
       });
     },
+
+    /**
+     * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
+     * holders by user id above `after` (at most `limit`), each with the name the door shows and every
+     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`). No e-mail, no other field.
+     * @throws AppError `api.access.event_not_found` (404).
+     */
+    async admissions(eventId: number, after: number, limit: number): Promise<access.AdmissionsPage> {
+      const takenAt = deps.now();
+      return db.transaction(async (tx) => {
+        if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
+        const page = await repo.admissionsPage(tx, eventId, after, limit);
+        const byHolder = new Map<number, access.HeldTicket[]>();
+        for (const t of page.tickets) {
+          const list = byHolder.get(t.holderId!) ?? [];
+          list.push({
+            userTicketId: t.userTicketId,
+            ticketName: t.ticketName,
+            usedAt: t.usedAt?.toISOString() ?? null,
+            listed: t.listed,
+          });
+          byHolder.set(t.holderId!, list);
+        }
+        const holders = page.holders.map((h) => ({
+          userId: h.id,
+          holderName: displayName(h),
+          tickets: byHolder.get(h.id) ?? [],
+        }));
+        return {
+          eventId,
+          takenAt: takenAt.toISOString(),
+          passPublicKey: deps.passPublicKey(),
+          holders,
+          nextAfter: holders.length === limit ? holders[holders.length - 1].userId : null,
+        };
+      });
+    },
+
+    /**
+     * POST /access/sync: judges the check-ins an offline door queued, each in its own transaction, the
+     * server staying the judge. For each item: the pass must verify as of `scannedAt` (else every ticket
+     * is an `invalid_pass` conflict); each ticket the door admitted is recorded as admitted (event access
+     * used at `scannedAt`) when the pass holder still holds it for this event, unused and unlisted, else
+     * reported as a conflict (`moved`, `already_used`, `listed`). Judgements are stored (door_check_ins);
+     * an item id synced before gets its stored judgement back and changes nothing.
+     * `scannedAt` may not be after now (+1 min of clock skew) nor older than {@link SYNC_MAX_AGE_HOURS}.
+     * @throws AppError `api.access.event_not_found` (404), `api.access.sync_bad_time` (400).
+     */
+    async sync(request: access.SyncRequest): Promise<access.SyncResponse> {
+      if (!(await repo.event(db, request.eventId))) throw new AppError('api.access.event_not_found');
+      const now = deps.now().getTime();
+      for (const item of request.items) {
+        const at = Date.parse(item.scannedAt);
+        if (at > now + 60_000 || at < now - SYNC_MAX_AGE_HOURS * 3_600_000)
+          throw new AppError('api.access.sync_bad_time');
+      }
+      const results: access.SyncResult[] = [];
+      for (const item of request.items) results.push(await judge(request.eventId, item));
+      return { results };
+    },
   };
+
+  /** One queued check-in, in one transaction (see `sync`). */
+  async function judge(eventId: number, item: access.SyncItem): Promise<access.SyncResult> {
+    return db.transaction(async (tx) => {
+      const scannedAt = new Date(item.scannedAt);
+      if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
+        const stored = await repo.doorCheckIn(tx, item.id);
+        return {
+          id: item.id,
+          admitted: stored.admittedIds,
+          conflicts: stored.conflicts as access.SyncResult['conflicts'],
+        };
+      }
+      const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
+      const holderId = deps.verifyCodeAt(item.code, scannedAt);
+      const conflicts: access.SyncResult['conflicts'] = [];
+      let admitted: number[] = [];
+      if (holderId === null) {
+        for (const userTicketId of ids) conflicts.push({ userTicketId, reason: 'invalid_pass' });
+      } else {
+        const rows = new Map((await repo.lockTickets(tx, ids)).map((r) => [r.userTicketId, r]));
+        const listed = await repo.listedAmong(tx, ids);
+        const admissible: number[] = [];
+        for (const userTicketId of ids) {
+          const row = rows.get(userTicketId);
+          if (!row || row.holderId !== holderId || row.eventId !== eventId)
+            conflicts.push({ userTicketId, reason: 'moved' });
+          else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
+          else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });
+          else admissible.push(userTicketId);
+        }
+        admitted = await repo.markAccessUsed(tx, admissible, scannedAt);
+      }
+      await repo.judgeDoorCheckIn(tx, item.id, { holderId, admittedIds: admitted, conflicts });
+      return { id: item.id, admitted, conflicts };
+    });
+  }
+  return service;
 }
 export type CheckInService = ReturnType<typeof createCheckInService>;
