@@ -4,6 +4,7 @@
  * `x-scanner-key`).
  */
 import * as z from 'zod';
+import { ADMISSIONS_PAGE_MAX, SYNC_BATCH_MAX } from './admission.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 
@@ -44,7 +45,9 @@ export type ScannerEvent = z.infer<typeof scannerEvent>;
 // ---------------------------------------------------------------------------------------------------
 // The offline door (issue 10 point 4; decision record 010-offline-door): a snapshot of an event's
 // admissions taken while online, check-ins queued offline and synced later. The admission rule below
-// is the one rule both the server's check-in (apps/api check-in.service.ts) and the offline door apply.
+// (admission.ts, re-exported here) is the one rule both the server's check-in (apps/api
+// check-in.service.ts) and the offline door apply.
+export * from './admission.js';
 
 /** A ticket the pass holder holds for the event, as the door sees it (a locked row or a snapshot entry). */
 export const heldTicket = z.object({
@@ -56,36 +59,6 @@ export const heldTicket = z.object({
   listed: z.boolean(),
 });
 export type HeldTicket = z.infer<typeof heldTicket>;
-
-/**
- * Which of the holder's tickets a scan admits (decision 003): every ticket whose event access is
- * unused and that is not listed for resale. Pure; the server marks these used in its transaction, the
- * offline door in its snapshot.
- */
-export const admissibleTicketIds = (held: readonly HeldTicket[]): number[] =>
-  held.filter((t) => t.usedAt === null && !t.listed).map((t) => t.userTicketId);
-
-/**
- * The door's answer once `admittedIds` (a subset of {@link admissibleTicketIds}) were marked used:
- * used tickets go to `alreadyUsed`, marked ones to `admitted`, listed ones to `listedForResale`.
- */
-export function checkInAnswer(
-  holderName: string,
-  held: readonly HeldTicket[],
-  admittedIds: ReadonlySet<number>,
-): CheckInResponse {
-  const out: CheckInResponse = { holderName, admitted: [], alreadyUsed: [], listedForResale: [] };
-  for (const t of held) {
-    const ticket = { userTicketId: t.userTicketId, ticketName: t.ticketName };
-    if (t.usedAt !== null) out.alreadyUsed.push({ ...ticket, usedAt: t.usedAt });
-    else if (admittedIds.has(t.userTicketId)) out.admitted.push(ticket);
-    else if (t.listed) out.listedForResale.push(ticket);
-  }
-  return out;
-}
-
-/** Most holders in one page of GET /access/events/:eventId/admissions. */
-export const ADMISSIONS_PAGE_MAX = 1000;
 
 /** GET /access/events/:eventId/admissions query: holders with a user id above `after`, at most `limit`. */
 export const admissionsQuery = z.strictObject({
@@ -111,9 +84,6 @@ export const admissionsPage = z.object({
   nextAfter: id.nullable(),
 });
 export type AdmissionsPage = z.infer<typeof admissionsPage>;
-
-/** Most queued check-ins in one POST /access/sync. */
-export const SYNC_BATCH_MAX = 100;
 
 /**
  * A check-in the door made offline: `id` (the door's UUID; a resent item gets its first answer back),
