@@ -43,9 +43,10 @@ export default defineConfig({
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {
-            // The page (/scanner, ?lang=es): the network first, the last copy offline.
-            urlPattern: ({ request, url }) =>
-              request.mode === 'navigate' && url.pathname.replace(/\/$/, '') === '/scanner',
+            // The page (/scanner, ?lang=es): the network first, the last copy offline. Not only
+            // navigations: main.ts fetches the page once the worker controls it, so the first visit
+            // is kept too.
+            urlPattern: ({ url }) => url.pathname === '/scanner',
             handler: 'NetworkFirst',
             options: {
               cacheName: 'scanner-page',

@@ -36,5 +36,16 @@ void startScanner({
   doorFor: (key) => offlineDoor({ key, store, verify: passVerifier, win: window }),
 });
 
-if ('serviceWorker' in navigator)
-  void import('virtual:pwa-register').then(({ registerSW }) => registerSW({ immediate: true }));
+/**
+ * The service worker (vite-plugin-pwa): it precaches the scripts and styles, and keeps the page; the
+ * page is fetched once through it as soon as it controls this tab, so a first visit opens offline too.
+ */
+async function installOffline() {
+  if (!('serviceWorker' in navigator)) return;
+  const { registerSW } = await import('virtual:pwa-register');
+  registerSW({ immediate: true });
+  const sw = navigator.serviceWorker;
+  if (!sw.controller) await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }));
+  await fetch(location.href, { credentials: 'same-origin' }).catch(() => undefined);
+}
+void installOffline();
