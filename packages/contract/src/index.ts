@@ -4,6 +4,7 @@ export * from './constants.js';
 export * from './profile.js';
 export * as auth from './auth.js';
 export * as access from './access.js';
+export * as passCode from './pass-code.js';
 export * as tickets from './tickets.js';
 export * as gift from './gift.js';
 export * as resell from './resell.js';

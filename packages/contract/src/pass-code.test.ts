@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import * as ed from '@noble/ed25519';
+import {
+  createDeviceCode,
+  fromBase64Url,
+  passStep,
+  PASS_CODE_PREFIX,
+  publicKeyOf,
+  signCertificate,
+  signServerCode,
+  toBase64Url,
+  verifyPassCode,
+} from './pass-code.js';
+
+const ttl = 30;
+const now = 1_790_000_015; // a fixed instant, unix seconds
+const step = passStep(now, ttl);
+const serverKey = ed.utils.randomSecretKey();
+const otherKey = ed.utils.randomSecretKey();
+const deviceKey = ed.utils.randomSecretKey();
+const sessionId = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
+
+async function keys() {
+  return { pub: await publicKeyOf(serverKey), otherPub: await publicKeyOf(otherKey) };
+}
+async function cert(expiresAt = now + 3600, signer = serverKey) {
+  return signCertificate(signer, {
+    userId: 42,
+    sessionId,
+    devicePublicKey: await publicKeyOf(deviceKey),
+    expiresAt,
+  });
+}
+const deviceSign = (m: Uint8Array) => ed.signAsync(m, deviceKey);
+const opts = (publicKey: Uint8Array | Uint8Array[], nowSeconds = now) => ({
+  publicKey,
+  nowSeconds,
+  ttlSeconds: ttl,
+  skewSteps: 1,
+});
+/** Flips one bit of the code's body at byte `at`. */
+function tamper(code: string, at: number): string {
+  const body = fromBase64Url(code.slice(PASS_CODE_PREFIX.length))!;
+  body[at] ^= 1;
+  return PASS_CODE_PREFIX + toBase64Url(body);
+}
+
+describe('server codes', () => {
+  it('verify with the public key alone for the current and previous step', async () => {
+    const { pub } = await keys();
+    const code = await signServerCode(serverKey, 42, step);
+    expect(code.length).toBeLessThan(110);
+    expect(await verifyPassCode(code, opts(pub))).toEqual({ userId: 42, step, kind: 'server' });
+    expect(await verifyPassCode(code, opts(pub, now + ttl))).toMatchObject({ userId: 42 });
+    expect(await verifyPassCode(code, opts(pub, now + 2 * ttl))).toBeNull();
+    expect(await verifyPassCode(code, opts(pub, now - ttl))).toBeNull(); // a future step
+  });
+  it('refuse a tampered code, another key and garbage', async () => {
+    const { pub, otherPub } = await keys();
+    const code = await signServerCode(serverKey, 42, step);
+    expect(await verifyPassCode(tamper(code, 4), opts(pub))).toBeNull(); // userId 42 -> 43
+    expect(await verifyPassCode(tamper(code, 40), opts(pub))).toBeNull(); // signature
+    expect(await verifyPassCode(code, opts(otherPub))).toBeNull();
+    expect(await verifyPassCode(code, opts([otherPub, pub]))).toMatchObject({ userId: 42 }); // rotation
+    for (const junk of ['', 'TP2.', 'TP2.!!', 'TP1.42.1.abc', code + 'A', code.slice(0, -2)])
+      expect(await verifyPassCode(junk, opts(pub))).toBeNull();
+  });
+});
+
+describe('device codes', () => {
+  it('verify with the server public key alone and carry the session', async () => {
+    const { pub } = await keys();
+    const code = await createDeviceCode(await cert(), step, deviceSign);
+    expect(code.length).toBeLessThan(260);
+    expect(await verifyPassCode(code, opts(pub))).toEqual({
+      userId: 42,
+      step,
+      kind: 'device',
+      sessionId,
+      certificateExpiresAt: now + 3600,
+    });
+  });
+  it('accept current-2 … current+1 with skewSteps 1, and refuse a 3-step-old or 2-step-future code', async () => {
+    const { pub } = await keys();
+    const c = await cert();
+    const at = async (s: number) => verifyPassCode(await createDeviceCode(c, s, deviceSign), opts(pub));
+    expect(await at(step)).not.toBeNull();
+    expect(await at(step - 1)).not.toBeNull();
+    expect(await at(step - 2)).not.toBeNull();
+    expect(await at(step + 1)).not.toBeNull();
+    expect(await at(step - 3)).toBeNull();
+    expect(await at(step + 2)).toBeNull();
+    const strict = { ...opts(pub), skewSteps: 0 };
+    expect(await verifyPassCode(await createDeviceCode(c, step - 2, deviceSign), strict)).toBeNull();
+  });
+  it('refuse an expired certificate', async () => {
+    const { pub } = await keys();
+    const code = await createDeviceCode(await cert(now), step, deviceSign);
+    expect(await verifyPassCode(code, opts(pub))).toBeNull();
+  });
+  it('refuse a certificate signed by another key, a tampered certificate, step or signature', async () => {
+    const { pub } = await keys();
+    const forged = await createDeviceCode(await cert(now + 3600, otherKey), step, deviceSign);
+    expect(await verifyPassCode(forged, opts(pub))).toBeNull();
+    const code = await createDeviceCode(await cert(), step, deviceSign);
+    expect(await verifyPassCode(tamper(code, 4), opts(pub))).toBeNull(); // userId
+    expect(await verifyPassCode(tamper(code, 30), opts(pub))).toBeNull(); // device key
+    expect(await verifyPassCode(tamper(code, 124), opts(pub))).toBeNull(); // step
+    expect(await verifyPassCode(tamper(code, 150), opts(pub))).toBeNull(); // device signature
+  });
+  it('refuse a code signed by a key other than the certified device key', async () => {
+    const { pub } = await keys();
+    const code = await createDeviceCode(await cert(), step, (m) => ed.signAsync(m, otherKey));
+    expect(await verifyPassCode(code, opts(pub))).toBeNull();
+  });
+});
