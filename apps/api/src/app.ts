@@ -195,6 +195,7 @@ export async function buildApp(deps: AppDeps) {
           verifyCode: (text) => access.verifyCode(text),
           verifyCodeAt: (text, at) => access.verifyCode(text, at),
           passPublicKey: () => null,
+          passTtlSeconds: access.ttlSeconds,
           now,
         }),
         limits: {

@@ -73,13 +73,15 @@ export type AdmissionHolder = z.infer<typeof admissionHolder>;
 
 /**
  * One page of an event's admissions, ordered by `userId`: `nextAfter` is the `after` of the next page,
- * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKey` verifies
- * pass codes with no server (null while the server has no offline pass key).
+ * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKey` (the
+ * server's raw Ed25519 public key, base64url; null while the server has none) and `passTtlSeconds` (the
+ * pass time step, QR_TTL_SECONDS) let the door verify pass codes with no server (pass-code.ts).
  */
 export const admissionsPage = z.object({
   eventId: id,
   takenAt: z.string(),
   passPublicKey: z.string().nullable(),
+  passTtlSeconds: z.number().int().positive(),
   holders: z.array(admissionHolder),
   nextAfter: id.nullable(),
 });

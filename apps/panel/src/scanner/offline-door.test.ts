@@ -5,14 +5,15 @@ import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from 
 const KEY_PUB = 'pub-key';
 const EVENT = 7;
 /** A verifier for the test: `ok:<userId>` verifies with the right key, anything else does not. */
-const verify: PassVerifier = (code, publicKey) =>
-  publicKey === KEY_PUB && code.startsWith('ok:') ? Number(code.slice(3)) : null;
+const verify: PassVerifier = (code, { publicKey, ttlSeconds }) =>
+  publicKey === KEY_PUB && ttlSeconds === 30 && code.startsWith('ok:') ? Number(code.slice(3)) : null;
 
 const pages: AdmissionsPage[] = [
   {
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:00.000Z',
     passPublicKey: KEY_PUB,
+    passTtlSeconds: 30,
     holders: [
       {
         userId: 1,
@@ -29,6 +30,7 @@ const pages: AdmissionsPage[] = [
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:01.000Z',
     passPublicKey: KEY_PUB,
+    passTtlSeconds: 30,
     holders: [
       {
         userId: 2,
@@ -119,6 +121,7 @@ describe('the offline door', () => {
     expect(statuses.at(-1)).toEqual({ online: true, queued: 0, snapshotTakenAt: pages[0].takenAt, conflicts: [] });
     expect(store.data.get(`snapshot:${EVENT}`)).toMatchObject({
       passPublicKey: KEY_PUB,
+      passTtlSeconds: 30,
       holders: [{ userId: 1 }, { userId: 2 }],
     });
     const outcome = await door.checkIn('TP1.1.2.x', EVENT);
@@ -256,5 +259,21 @@ describe('the offline door', () => {
     const door = make();
     expect(await door.events()).toEqual({ kind: 'network' });
     expect(await door.checkIn('ok:1', EVENT)).toEqual({ kind: 'offline_unavailable' });
+  });
+});
+
+describe('the pass verifier of the offline door', () => {
+  it("verifies the contract's pass codes with the public key alone, at the scan time", async () => {
+    const { passVerifier } = await import('./pass-verifier');
+    const { publicKeyOf, signServerCode, toBase64Url } = await import('@tp/contract/pass-code');
+    const secret = new Uint8Array(32).fill(7);
+    const publicKey = toBase64Url(await publicKeyOf(secret));
+    const at = new Date('2026-12-01T09:00:00.000Z');
+    const code = await signServerCode(secret, 42, Math.floor(at.getTime() / 1000 / 30));
+    expect(await passVerifier(code, { publicKey, ttlSeconds: 30 }, at)).toBe(42);
+    expect(await passVerifier(code, { publicKey, ttlSeconds: 30 }, new Date(at.getTime() + 90_000))).toBeNull();
+    const other = toBase64Url(await publicKeyOf(new Uint8Array(32).fill(8)));
+    expect(await passVerifier(code, { publicKey: other, ttlSeconds: 30 }, at)).toBeNull();
+    expect(await passVerifier('TP1.42.1.x', { publicKey, ttlSeconds: 30 }, at)).toBeNull();
   });
 });

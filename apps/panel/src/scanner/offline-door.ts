@@ -26,9 +26,14 @@ const MAX_CONFLICTS = 100;
 
 /**
  * Verifies a pass code with the public key alone, as of `at`: the holder's user id, or null when the
- * code is forged, malformed or not valid at `at`. (The contract's pass-code verifier.)
+ * code is forged, malformed or not valid at `at` (pass-verifier.ts: the contract's verifyPassCode).
+ * `key`: the snapshot's public key (base64url) and time step.
  */
-export type PassVerifier = (code: string, publicKey: string, at: Date) => number | null | Promise<number | null>;
+export type PassVerifier = (
+  code: string,
+  key: { publicKey: string; ttlSeconds: number },
+  at: Date,
+) => number | null | Promise<number | null>;
 
 /** Where the door keeps its state across reloads (idb-keyval in the page, a Map in tests). */
 export interface DoorStore {
@@ -42,6 +47,7 @@ export interface Snapshot {
   /** When the server read it (ISO 8601 UTC). */
   takenAt: string;
   passPublicKey: string | null;
+  passTtlSeconds: number;
   holders: AdmissionHolder[];
 }
 
@@ -189,7 +195,8 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     for (const h of holders)
       for (const t of h.tickets)
         if (t.usedAt === null && pending.has(t.userTicketId)) t.usedAt = pending.get(t.userTicketId)!;
-    await saveSnapshot({ eventId, takenAt: first.takenAt, passPublicKey: first.passPublicKey, holders });
+    const { takenAt, passPublicKey, passTtlSeconds } = first;
+    await saveSnapshot({ eventId, takenAt, passPublicKey, passTtlSeconds, holders });
   }
 
   /** Sends the queue; then reads the snapshot again when something was sent, the server was unreachable, or `force`. */
@@ -267,7 +274,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     const snap = await snapshotOf(eventId);
     if (!snap?.passPublicKey || !deps.verify) return { kind: 'offline_unavailable' };
     const at = now();
-    const userId = await deps.verify(code, snap.passPublicKey, at);
+    const userId = await deps.verify(code, { publicKey: snap.passPublicKey, ttlSeconds: snap.passTtlSeconds }, at);
     if (userId === null) return { kind: 'invalid' };
     const holder = snap.holders.find((h) => h.userId === userId);
     if (!holder) return { kind: 'answered', offline: true, answer: checkInAnswer('', [], new Set()) };

@@ -33,9 +33,11 @@ export function createCheckInService(deps: {
    * Checks a pass as of `at` (a synced offline scan): the holder's user id, or null when forged, not
    * valid at `at`, or its sign-in revoked.
    */
-  verifyCodeAt: (text: string, at: Date) => number | null;
-  /** The public key that verifies passes with no server (in the snapshot), or null when there is none. */
+  verifyCodeAt: (text: string, at: Date) => number | null | Promise<number | null>;
+  /** The public key that verifies passes with no server (raw Ed25519, base64url), or null when there is none. */
   passPublicKey: () => string | null;
+  /** The pass time step in seconds (config `qrTtlSeconds`). */
+  passTtlSeconds: number;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -115,6 +117,7 @@ export function createCheckInService(deps: {
           eventId,
           takenAt: takenAt.toISOString(),
           passPublicKey: deps.passPublicKey(),
+          passTtlSeconds: deps.passTtlSeconds,
           holders,
           nextAfter: holders.length === limit ? holders[holders.length - 1].userId : null,
         };
@@ -158,7 +161,7 @@ export function createCheckInService(deps: {
         };
       }
       const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
-      const holderId = deps.verifyCodeAt(item.code, scannedAt);
+      const holderId = await deps.verifyCodeAt(item.code, scannedAt);
       const conflicts: access.SyncResult['conflicts'] = [];
       let admitted: number[] = [];
       if (holderId === null) {
