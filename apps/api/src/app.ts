@@ -194,8 +194,7 @@ export async function buildApp(deps: AppDeps) {
           scannerKey: config.scannerKey,
           verifyCode: (text) => access.verifyCode(text),
           verifyCodeAt: (text, at) => access.verifyCode(text, at),
-          passPublicKey: () => null,
-          passTtlSeconds: access.ttlSeconds,
+          passKeys: () => Promise.resolve({ publicKeys: [], ttl: access.ttlSeconds, skewSteps: 1 }),
           now,
         }),
         limits: {

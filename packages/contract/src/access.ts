@@ -73,15 +73,17 @@ export type AdmissionHolder = z.infer<typeof admissionHolder>;
 
 /**
  * One page of an event's admissions, ordered by `userId`: `nextAfter` is the `after` of the next page,
- * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKey` (the
- * server's raw Ed25519 public key, base64url; null while the server has none) and `passTtlSeconds` (the
- * pass time step, QR_TTL_SECONDS) let the door verify pass codes with no server (pass-code.ts).
+ * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKeys` (the
+ * server's raw Ed25519 public keys, base64url, current first; empty while the server has none),
+ * `passTtlSeconds` (the pass time step, QR_TTL_SECONDS) and `passSkewSteps` (device-code clock allowance)
+ * let the door verify pass codes with no server (pass-code.ts, decision 010-offline-pass).
  */
 export const admissionsPage = z.object({
   eventId: id,
   takenAt: z.string(),
-  passPublicKey: z.string().nullable(),
+  passPublicKeys: z.array(z.string()),
   passTtlSeconds: z.number().int().positive(),
+  passSkewSteps: z.number().int().min(0),
   holders: z.array(admissionHolder),
   nextAfter: id.nullable(),
 });

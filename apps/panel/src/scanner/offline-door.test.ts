@@ -5,15 +5,16 @@ import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from 
 const KEY_PUB = 'pub-key';
 const EVENT = 7;
 /** A verifier for the test: `ok:<userId>` verifies with the right key, anything else does not. */
-const verify: PassVerifier = (code, { publicKey, ttlSeconds }) =>
-  publicKey === KEY_PUB && ttlSeconds === 30 && code.startsWith('ok:') ? Number(code.slice(3)) : null;
+const verify: PassVerifier = (code, { publicKeys, ttlSeconds }) =>
+  publicKeys[0] === KEY_PUB && ttlSeconds === 30 && code.startsWith('ok:') ? Number(code.slice(3)) : null;
 
 const pages: AdmissionsPage[] = [
   {
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:00.000Z',
-    passPublicKey: KEY_PUB,
+    passPublicKeys: [KEY_PUB],
     passTtlSeconds: 30,
+    passSkewSteps: 1,
     holders: [
       {
         userId: 1,
@@ -29,8 +30,9 @@ const pages: AdmissionsPage[] = [
   {
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:01.000Z',
-    passPublicKey: KEY_PUB,
+    passPublicKeys: [KEY_PUB],
     passTtlSeconds: 30,
+    passSkewSteps: 1,
     holders: [
       {
         userId: 2,
@@ -120,7 +122,7 @@ describe('the offline door', () => {
     ]);
     expect(statuses.at(-1)).toEqual({ online: true, queued: 0, snapshotTakenAt: pages[0].takenAt, conflicts: [] });
     expect(store.data.get(`snapshot:${EVENT}`)).toMatchObject({
-      passPublicKey: KEY_PUB,
+      passPublicKeys: [KEY_PUB],
       passTtlSeconds: 30,
       holders: [{ userId: 1 }, { userId: 2 }],
     });
@@ -270,10 +272,16 @@ describe('the pass verifier of the offline door', () => {
     const publicKey = toBase64Url(await publicKeyOf(secret));
     const at = new Date('2026-12-01T09:00:00.000Z');
     const code = await signServerCode(secret, 42, Math.floor(at.getTime() / 1000 / 30));
-    expect(await passVerifier(code, { publicKey, ttlSeconds: 30 }, at)).toBe(42);
-    expect(await passVerifier(code, { publicKey, ttlSeconds: 30 }, new Date(at.getTime() + 90_000))).toBeNull();
+    expect(await passVerifier(code, { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBe(42);
+    expect(
+      await passVerifier(
+        code,
+        { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 },
+        new Date(at.getTime() + 90_000),
+      ),
+    ).toBeNull();
     const other = toBase64Url(await publicKeyOf(new Uint8Array(32).fill(8)));
-    expect(await passVerifier(code, { publicKey: other, ttlSeconds: 30 }, at)).toBeNull();
-    expect(await passVerifier('TP1.42.1.x', { publicKey, ttlSeconds: 30 }, at)).toBeNull();
+    expect(await passVerifier(code, { publicKeys: [other], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
+    expect(await passVerifier('TP1.42.1.x', { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
   });
 });

@@ -27,11 +27,11 @@ const MAX_CONFLICTS = 100;
 /**
  * Verifies a pass code with the public key alone, as of `at`: the holder's user id, or null when the
  * code is forged, malformed or not valid at `at` (pass-verifier.ts: the contract's verifyPassCode).
- * `key`: the snapshot's public key (base64url) and time step.
+ * `keys`: the snapshot's public keys (base64url), time step and skew allowance.
  */
 export type PassVerifier = (
   code: string,
-  key: { publicKey: string; ttlSeconds: number },
+  keys: { publicKeys: string[]; ttlSeconds: number; skewSteps: number },
   at: Date,
 ) => number | null | Promise<number | null>;
 
@@ -46,8 +46,9 @@ export interface Snapshot {
   eventId: number;
   /** When the server read it (ISO 8601 UTC). */
   takenAt: string;
-  passPublicKey: string | null;
+  passPublicKeys: string[];
   passTtlSeconds: number;
+  passSkewSteps: number;
   holders: AdmissionHolder[];
 }
 
@@ -195,8 +196,8 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     for (const h of holders)
       for (const t of h.tickets)
         if (t.usedAt === null && pending.has(t.userTicketId)) t.usedAt = pending.get(t.userTicketId)!;
-    const { takenAt, passPublicKey, passTtlSeconds } = first;
-    await saveSnapshot({ eventId, takenAt, passPublicKey, passTtlSeconds, holders });
+    const { takenAt, passPublicKeys, passTtlSeconds, passSkewSteps } = first;
+    await saveSnapshot({ eventId, takenAt, passPublicKeys, passTtlSeconds, passSkewSteps, holders });
   }
 
   /** Sends the queue; then reads the snapshot again when something was sent, the server was unreachable, or `force`. */
@@ -272,9 +273,10 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   /** A scan with no server: verify with the public key, admit from the snapshot, queue. */
   async function checkInOffline(code: string, eventId: number): Promise<CheckInOutcome> {
     const snap = await snapshotOf(eventId);
-    if (!snap?.passPublicKey || !deps.verify) return { kind: 'offline_unavailable' };
+    if (!snap?.passPublicKeys.length || !deps.verify) return { kind: 'offline_unavailable' };
     const at = now();
-    const userId = await deps.verify(code, { publicKey: snap.passPublicKey, ttlSeconds: snap.passTtlSeconds }, at);
+    const keys = { publicKeys: snap.passPublicKeys, ttlSeconds: snap.passTtlSeconds, skewSteps: snap.passSkewSteps };
+    const userId = await deps.verify(code, keys, at);
     if (userId === null) return { kind: 'invalid' };
     const holder = snap.holders.find((h) => h.userId === userId);
     if (!holder) return { kind: 'answered', offline: true, answer: checkInAnswer('', [], new Set()) };

@@ -7,9 +7,10 @@
 import { fromBase64Url, verifyPassCode } from '@tp/contract/pass-code';
 import type { PassVerifier } from './offline-door';
 
-export const passVerifier: PassVerifier = async (code, { publicKey, ttlSeconds }, at) => {
-  const key = fromBase64Url(publicKey);
-  if (!key || key.length !== 32) return null;
-  const pass = await verifyPassCode(code, { publicKey: key, nowSeconds: Math.floor(at.getTime() / 1000), ttlSeconds });
+export const passVerifier: PassVerifier = async (code, { publicKeys, ttlSeconds, skewSteps }, at) => {
+  const keys = publicKeys.map(fromBase64Url).filter((k): k is Uint8Array => k?.length === 32);
+  if (keys.length === 0) return null;
+  const nowSeconds = Math.floor(at.getTime() / 1000);
+  const pass = await verifyPassCode(code, { publicKey: keys, nowSeconds, ttlSeconds, skewSteps });
   return pass?.userId ?? null;
 };

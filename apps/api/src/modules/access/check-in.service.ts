@@ -34,10 +34,11 @@ export function createCheckInService(deps: {
    * valid at `at`, or its sign-in revoked.
    */
   verifyCodeAt: (text: string, at: Date) => number | null | Promise<number | null>;
-  /** The public key that verifies passes with no server (raw Ed25519, base64url), or null when there is none. */
-  passPublicKey: () => string | null;
-  /** The pass time step in seconds (config `qrTtlSeconds`). */
-  passTtlSeconds: number;
+  /**
+   * What verifies passes with no server (AccessService.passKeys): raw Ed25519 public keys (base64url,
+   * current first), the time step (seconds) and the device-code skew allowance (steps).
+   */
+  passKeys: () => Promise<{ publicKeys: string[]; ttl: number; skewSteps: number }>;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -94,6 +95,7 @@ export function createCheckInService(deps: {
      */
     async admissions(eventId: number, after: number, limit: number): Promise<access.AdmissionsPage> {
       const takenAt = deps.now();
+      const keys = await deps.passKeys();
       return db.transaction(async (tx) => {
         if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
         const page = await repo.admissionsPage(tx, eventId, after, limit);
@@ -116,8 +118,9 @@ export function createCheckInService(deps: {
         return {
           eventId,
           takenAt: takenAt.toISOString(),
-          passPublicKey: deps.passPublicKey(),
-          passTtlSeconds: deps.passTtlSeconds,
+          passPublicKeys: keys.publicKeys,
+          passTtlSeconds: keys.ttl,
+          passSkewSteps: keys.skewSteps,
           holders,
           nextAfter: holders.length === limit ? holders[holders.length - 1].userId : null,
         };
