@@ -40,6 +40,9 @@ export default defineConfig({
       workbox: {
         globPatterns: ['**/*.{js,css,svg,webmanifest}'],
         navigateFallback: null,
+        // Control the open page at once, so its first visit is kept (main.ts).
+        clientsClaim: true,
+        skipWaiting: true,
         cleanupOutdatedCaches: true,
         runtimeCaching: [
           {
