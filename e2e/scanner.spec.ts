@@ -32,7 +32,7 @@ async function passCode(tokens: Tokens): Promise<string> {
     .toBuffer({ resolveWithObject: true });
   const qr = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
   if (!qr) throw new Error('the QR pass did not decode');
-  expect(qr.data).toMatch(/^TP1\./);
+  expect(qr.data).toMatch(/^TP2\./);
   return qr.data;
 }
 
@@ -103,7 +103,7 @@ test('door staff admit a holder once: wrong key refused, ADMITTED, then ALREADY 
   await expectAccessible(page, 'already used');
 
   // Not a pass at all.
-  await code.fill('TP1.not.a.pass');
+  await code.fill('TP2.not.a.pass');
   await code.press('Enter');
   await expect(result.locator('.verdict')).toHaveText('INVALID');
   await expectAccessible(page, 'invalid');

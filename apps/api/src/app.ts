@@ -101,7 +101,15 @@ export async function buildApp(deps: AppDeps) {
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
-  const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
+  const access = createAccessService({
+    database,
+    signingKey: config.passSigningKey,
+    previousPublicKeys: config.passPreviousPublicKeys,
+    ttlSeconds: config.qrTtlSeconds,
+    credentialTtlSeconds: config.passCredentialTtlSeconds,
+    skewSteps: config.passSkewSteps,
+    now,
+  });
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({
     database,
@@ -193,6 +201,7 @@ export async function buildApp(deps: AppDeps) {
           database,
           scannerKey: config.scannerKey,
           verifyCode: (text) => access.verifyCode(text),
+          sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
           now,
         }),
         limits: {

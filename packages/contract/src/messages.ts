@@ -44,6 +44,7 @@ export const MESSAGE_STATUS = {
   'api.access.scanner_unauthorized': 401,
   'api.access.invalid_code': 400,
   'api.access.event_not_found': 404,
+  'api.access.invalid_device_key': 400,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,
   'gift_tickets.not_authorized_to_verify': 403,

@@ -3,7 +3,9 @@
  * that ticket", "the seller's QR no longer admits them").
  *
  * Door staff authenticate with the scanner key (`x-scanner-key` = config SCANNER_KEY). A scanned pass
- * (`TP1.<userId>.<step>.<mac>`, see access.service.ts) names its holder; the check-in admits the tickets
+ * (a `TP2.` server or device code, see `@tp/contract/pass-code` and decision 010) names its holder; a
+ * device code is refused when its sign-in session was revoked (logout) or has ended, which only an
+ * online door can know; the check-in admits the tickets
  * that user HOLDS for the chosen event (holder_id = user), so a ticket gifted or sold away no longer
  * admits on the old holder's pass, and a ticket held under a resale code (holder_id null) admits nobody
  * until it is redeemed. Admission marks `event_access_used_at` in one transaction that locks the holder's
@@ -14,6 +16,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { displayName, type access } from '@tp/contract';
+import type { VerifiedPass } from '@tp/contract/pass-code';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
@@ -24,8 +27,10 @@ export function createCheckInService(deps: {
   database: Database;
   /** The scanner key door staff must present (config `scannerKey`). */
   scannerKey: string;
-  /** Checks a scanned pass; returns the holder's user id, or null when invalid or expired (AccessService.verifyCode). */
-  verifyCode: (text: string) => number | null;
+  /** Checks a scanned pass with the public keys (AccessService.verifyCode): what it says, or null. */
+  verifyCode: (text: string) => Promise<VerifiedPass | null>;
+  /** True when a device code's sign-in session is neither revoked nor ended (AccessService.sessionIsLive). */
+  sessionIsLive: (sessionId: string, userId: number) => Promise<boolean>;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -48,12 +53,15 @@ export function createCheckInService(deps: {
      * @param code the scanned pass text.
      * @returns the holder's name, `admitted` (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO
      *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
-     * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass (never saying
-     *   which), `api.access.event_not_found` (404).
+     * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
+     *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404).
      */
     async checkIn(code: string, eventId: number): Promise<access.CheckInResponse> {
-      const holderId = deps.verifyCode(code);
-      if (holderId === null) throw new AppError('api.access.invalid_code');
+      const pass = await deps.verifyCode(code);
+      if (!pass) throw new AppError('api.access.invalid_code');
+      if (pass.sessionId !== undefined && !(await deps.sessionIsLive(pass.sessionId, pass.userId)))
+        throw new AppError('api.access.invalid_code');
+      const holderId = pass.userId;
       return db.transaction(async (tx) => {
         if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
         const holder = await repo.holder(tx, holderId);
