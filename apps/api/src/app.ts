@@ -101,7 +101,15 @@ export async function buildApp(deps: AppDeps) {
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
-  const access = createAccessService({ secret: config.jwtSecret, ttlSeconds: config.qrTtlSeconds, now });
+  const access = createAccessService({
+    database,
+    signingKey: config.passSigningKey,
+    previousPublicKeys: config.passPreviousPublicKeys,
+    ttlSeconds: config.qrTtlSeconds,
+    credentialTtlSeconds: config.passCredentialTtlSeconds,
+    skewSteps: config.passSkewSteps,
+    now,
+  });
   const tickets = createTicketsService({ database, now });
   const gift = createGiftService({
     database,
@@ -192,9 +200,9 @@ export async function buildApp(deps: AppDeps) {
         checkIn: createCheckInService({
           database,
           scannerKey: config.scannerKey,
-          verifyCode: (text) => access.verifyCode(text),
-          verifyCodeAt: (text, at) => access.verifyCode(text, at),
-          passKeys: () => Promise.resolve({ publicKeys: [], ttl: access.ttlSeconds, skewSteps: 1 }),
+          verifyCode: (text, at) => access.verifyCode(text, at),
+          sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
+          passKeys: () => access.passKeys(),
           now,
         }),
         limits: {

@@ -67,6 +67,21 @@ export interface Config {
   /** HMAC/JWT secret (JWT_SECRET; generated into dataDir when unset). */
   jwtSecret: Uint8Array;
   /**
+   * The 32-byte Ed25519 seed that signs entry passes and device certificates (decision 010):
+   * PASS_SIGNING_KEY (base64url), else derived from the JWT secret under its own label, so every
+   * instance sharing JWT_SECRET signs with the same key and nothing new is stored.
+   */
+  passSigningKey: Uint8Array;
+  /**
+   * Raw 32-byte public keys of earlier pass-signing keys still accepted at the door during a rotation
+   * (PASS_PREVIOUS_PUBLIC_KEYS, comma-separated base64url; default none).
+   */
+  passPreviousPublicKeys: Uint8Array[];
+  /** Longest life of a device pass certificate, seconds (PASS_CREDENTIAL_TTL_SECONDS, default and max 86400). */
+  passCredentialTtlSeconds: number;
+  /** Clock-skew allowance of device codes, in time steps (PASS_SKEW_STEPS, default 1; decision 010). */
+  passSkewSteps: number;
+  /**
    * Server-side pepper of sign-in code hashes (HMAC-SHA256 key): derived from the JWT secret under
    * its own label, so it never equals a key used for tokens or QR codes and is never stored.
    */
@@ -164,6 +179,14 @@ function trustProxyFrom(value: string | undefined): false | number | string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** A base64url 32-byte key from a variable; throws naming the variable when malformed. */
+function key32(name: string, value: string): Uint8Array {
+  const b = Buffer.from(value.trim(), 'base64url');
+  if (b.length !== 32 || !/^[A-Za-z0-9_-]{43}$/.test(value.trim()))
+    throw new Error(`config: ${name} must be 32 bytes in base64url (43 characters)`);
+  return new Uint8Array(b);
 }
 
 /** SCANNER_KEY, or a random key generated once into dataDir/scanner-key (like the JWT secret). */
@@ -266,6 +289,19 @@ function buildConfig(
     qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),
     jwtSecret,
     otpPepper: createHmac('sha256', jwtSecret).update('tp:otp-pepper:v1').digest(),
+    passSigningKey: env.PASS_SIGNING_KEY
+      ? key32('PASS_SIGNING_KEY', env.PASS_SIGNING_KEY)
+      : new Uint8Array(createHmac('sha256', jwtSecret).update('tp:pass-signing:v1').digest()),
+    passPreviousPublicKeys: (env.PASS_PREVIOUS_PUBLIC_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
+      .map((k) => key32('PASS_PREVIOUS_PUBLIC_KEYS', k)),
+    passCredentialTtlSeconds: Math.min(
+      86_400,
+      Math.max(60, int('PASS_CREDENTIAL_TTL_SECONDS', env.PASS_CREDENTIAL_TTL_SECONDS, 86_400)),
+    ),
+    passSkewSteps: Math.min(5, int('PASS_SKEW_STEPS', env.PASS_SKEW_STEPS, 1)),
     accessTokenTtlSeconds: 15 * 60,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
     refreshGraceSeconds: 10,

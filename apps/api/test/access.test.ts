@@ -64,8 +64,10 @@ describe('QR pass', () => {
     const me = (await t.app.inject({ url: '/v1/auth/me', headers: bearer(alice) })).json<{ email: string }>();
     expect(me.email).toBe('alice@example.com');
     const step = Math.floor(t.clock.now().getTime() / 30_000);
-    expect(decoded?.data).toMatch(new RegExp(`^TP1\\.\\d+\\.${step}\\.`));
-    expect(t.app.services.access.verifyCode(decoded!.data)).toBe(Number(decoded!.data.split('.')[1]));
+    expect(decoded?.data).toMatch(/^TP2\./);
+    const pass = await t.app.services.access.verifyCode(decoded!.data);
+    expect(pass).toMatchObject({ step, kind: 'server' });
+    expect(decoded!.data).toBe(await t.app.services.access.codeFor(pass!.userId, step));
   });
 
   it('keeps the image within a step and changes it every ttl', async () => {
@@ -87,14 +89,17 @@ describe('QR pass', () => {
     expect(t.app.services.access.renderCount() - before).toBe(2);
   });
 
-  it('signs the code: valid for this and the previous step only, forged codes refused', () => {
+  it('signs the code: valid for this and the previous step only, forged codes refused', async () => {
     const access = t.app.services.access;
     const step = Math.floor(t.clock.now().getTime() / 30_000);
-    const code = access.codeFor(1, step);
-    expect(access.verifyCode(code)).toBe(1);
-    expect(access.verifyCode(access.codeFor(1, step - 1))).toBe(1);
-    expect(access.verifyCode(access.codeFor(1, step - 2))).toBeNull();
-    expect(access.verifyCode(code.replace(/^TP1\.1\./, 'TP1.2.'))).toBeNull();
+    const code = await access.codeFor(1, step);
+    expect(await access.verifyCode(code)).toMatchObject({ userId: 1, kind: 'server' });
+    expect(await access.verifyCode(await access.codeFor(1, step - 1))).toMatchObject({ userId: 1 });
+    expect(await access.verifyCode(await access.codeFor(1, step - 2))).toBeNull();
+    expect(await access.verifyCode(await access.codeFor(1, step + 1))).toBeNull();
+    const body = Buffer.from(code.slice(4), 'base64url');
+    body[4] ^= 1; // another user id under the same signature
+    expect(await access.verifyCode('TP2.' + body.toString('base64url'))).toBeNull();
   });
 
   it('requires sign-in', async () => {

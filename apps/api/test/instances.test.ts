@@ -90,7 +90,7 @@ describe.skipIf(!run)('two instances on one PostgreSQL and one Redis', () => {
     );
     const { rows } = result as { rows: { user_id: number; event_id: number }[] };
     const step = Math.floor(t.clock.now().getTime() / 1000 / t.config.qrTtlSeconds);
-    const pass = t.apps[0].services.access.codeFor(Number(rows[0].user_id), step);
+    const pass = await t.apps[0].services.access.codeFor(Number(rows[0].user_id), step);
     const scan = await t.apps[1].inject({
       method: 'POST',
       url: '/v1/access/check-in',

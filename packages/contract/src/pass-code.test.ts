@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as ed from '@noble/ed25519';
 import {
+  claimedUserId,
   createDeviceCode,
   fromBase64Url,
   passStep,
@@ -112,5 +113,14 @@ describe('device codes', () => {
     const { pub } = await keys();
     const code = await createDeviceCode(await cert(), step, (m) => ed.signAsync(m, otherKey));
     expect(await verifyPassCode(code, opts(pub))).toBeNull();
+  });
+});
+
+describe('claimedUserId', () => {
+  it('reads the user id of both kinds without verifying, null for other text', async () => {
+    expect(claimedUserId(await signServerCode(otherKey, 42, step))).toBe(42);
+    expect(claimedUserId(await createDeviceCode(await cert(), step, deviceSign))).toBe(42);
+    expect(claimedUserId('TP1.42.1.x')).toBeNull();
+    expect(claimedUserId('TP2.AAAA')).toBeNull();
   });
 });

@@ -262,3 +262,22 @@ export async function createDeviceCode(
 export function publicKeyOf(secretKey: Uint8Array): Promise<Uint8Array> {
   return ed.getPublicKeyAsync(secretKey);
 }
+
+/**
+ * The user id a code CLAIMS, without verifying anything (both kinds carry it at body bytes 1–4): for a
+ * scanner that debounces repeated reads of one holder's phone. Never an admission decision.
+ * @returns null when the text is not a `TP2.` code of a known kind.
+ */
+export function claimedUserId(text: string): number | null {
+  if (!text.startsWith(PASS_CODE_PREFIX)) return null;
+  const body = fromBase64Url(text.slice(PASS_CODE_PREFIX.length));
+  if (
+    !body ||
+    !(
+      (body.length === SERVER_BODY && body[0] === KIND_SERVER) ||
+      (body.length === DEVICE_BODY && body[0] === KIND_DEVICE)
+    )
+  )
+    return null;
+  return readU32(body, 1);
+}

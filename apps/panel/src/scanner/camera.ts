@@ -3,6 +3,7 @@
  * back camera into a `<video>`, a QR read every 200 ms while no check is running, each pass handed
  * to `onCode` once per holder (repeat-guard.ts).
  */
+import { PASS_CODE_PREFIX } from '@tp/contract/pass-code';
 import { createRepeatGuard } from './repeat-guard';
 
 /** The part of the Barcode Detection API used here (not in TypeScript's DOM library yet). */
@@ -15,8 +16,6 @@ interface BarcodeDetectorLike {
 type BarcodeDetectorCtor = new (options: { formats: string[] }) => BarcodeDetectorLike;
 
 const SCAN_EVERY_MS = 200;
-/** Our passes start with this prefix; another QR in view is ignored when a pass is there. */
-const PASS_PREFIX = 'TP1.';
 
 /** True when this browser can scan with the camera. */
 export const cameraSupported = (): boolean =>
@@ -44,7 +43,7 @@ export function createCamera(video: HTMLVideoElement, onCode: (code: string) => 
     try {
       if (video.readyState >= 2) {
         const found = await detector.detect(video);
-        const hit = found.find((b) => b.rawValue.startsWith(PASS_PREFIX)) ?? found[0];
+        const hit = found.find((b) => b.rawValue.startsWith(PASS_CODE_PREFIX)) ?? found[0];
         if (hit && guard.shouldCheck(hit.rawValue, Date.now())) await onCode(hit.rawValue);
       }
     } catch {

@@ -37,7 +37,7 @@ export type CheckInOutcome =
 /** What the scanner needs from the door's back end. */
 export interface Door {
   events(): Promise<EventsOutcome>;
-  /** Checks `code` (the pass text, `TP1.…`) in at event `eventId`. */
+  /** Checks `code` (the pass text, `TP2.…`) in at event `eventId`. */
   checkIn(code: string, eventId: number): Promise<CheckInOutcome>;
 }
 

@@ -3,9 +3,10 @@
  * step. The guard lets one holder's pass through once: the same holder again only after being out of
  * view for `quietMs`, so ADMITTED is not replaced by ALREADY USED while the phone is still held up.
  */
+import { claimedUserId } from '@tp/contract/pass-code';
 
-/** The holder part of a pass text `TP1.<userId>.<step>.<mac>`: `TP1.<userId>`. */
-export const holderOf = (code: string) => code.split('.').slice(0, 2).join('.');
+/** The holder a pass text claims (unverified, `@tp/contract/pass-code`), or the text itself when it is no pass. */
+export const holderOf = (code: string) => String(claimedUserId(code) ?? code);
 
 /** @param quietMs how long a holder must be out of view before a new check (3 s at the door). */
 export function createRepeatGuard(quietMs = 3000) {

@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
-import { doorCheckIns, events, ticketTypes, userTickets, users } from '../../db/schema.js';
+import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
 export interface HeldTicketRow {
@@ -16,6 +16,25 @@ export interface HeldTicketRow {
 }
 
 export const accessRepository = {
+  /**
+   * The sign-in session `id` of `userId` when it is neither revoked nor ended at `at` (its `expiresAt`),
+   * else undefined: device pass certificates are issued for and checked against it (decision 010).
+   */
+  async liveSession(db: DbOrTx, id: string, userId: number, at: Date) {
+    const [row] = await db
+      .select({ id: authSessions.id, expiresAt: authSessions.expiresAt })
+      .from(authSessions)
+      .where(
+        and(
+          eq(authSessions.id, id),
+          eq(authSessions.userId, userId),
+          isNull(authSessions.revokedAt),
+          gt(authSessions.expiresAt, at),
+        ),
+      );
+    return row;
+  },
+
   /** The event with this id, or undefined. */
   async event(db: DbOrTx, eventId: number) {
     const [row] = await db.select({ id: events.id, name: events.name }).from(events).where(eq(events.id, eventId));

@@ -1,7 +1,8 @@
 /**
- * Routes: GET /auth/access/qrCodeData ({ ttl } seconds) and GET /auth/access/qr (base64 PNG, no-store)
- * for the signed-in holder; POST /access/check-in, GET /access/events, and for the offline door
- * GET /access/events/:eventId/admissions and POST /access/sync, for the door scanner (header
+ * Routes: GET /auth/access/qrCodeData ({ ttl } seconds), GET /auth/access/qr (base64 PNG, no-store) and
+ * POST /auth/access/pass-credential (the offline pass's device certificate, decision 010) for the
+ * signed-in holder; POST /access/check-in, GET /access/events, GET /access/pass-keys, and for the offline
+ * door GET /access/events/:eventId/admissions and POST /access/sync, for the door scanner (header
  * `x-scanner-key`, see check-in.service.ts).
  */
 import * as z from 'zod';
@@ -38,6 +39,23 @@ export function accessRoutes(
     async (req, reply) => {
       const png = await deps.access.qrPng(req.auth.userId);
       return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(png);
+    },
+  );
+
+  app.post(
+    '/auth/access/pass-credential',
+    {
+      ...pre,
+      schema: {
+        tags: ['access'],
+        summary: "Certify this device's key for the offline pass",
+        body: access.passCredentialRequest,
+        response: { 200: access.passCredential },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.access.issueCredential(req.auth, req.body.devicePublicKey);
     },
   );
 
@@ -78,6 +96,20 @@ export function accessRoutes(
       reply.header('Cache-Control', 'no-store');
       return deps.checkIn.events();
     },
+  );
+  app.get(
+    '/access/pass-keys',
+    {
+      ...scanner,
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      schema: {
+        tags: ['access'],
+        summary: 'Public keys that verify passes offline',
+        headers: scannerKeyHeader,
+        response: { 200: access.passKeys },
+      },
+    },
+    async () => deps.access.passKeys(),
   );
   app.post(
     '/access/check-in',

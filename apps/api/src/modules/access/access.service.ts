@@ -1,36 +1,66 @@
 /**
- * The entry QR pass (spec section 2, QR). The code is `TP1.<userId>.<step>.<mac>` where
- * step = floor(unix seconds / ttl) and mac = HMAC-SHA256(secret, "qr:<userId>:<step>") truncated to
- * 128 bits, base64url. It changes every ttl seconds; a scanner accepts the current and previous step.
+ * The entry QR pass (spec section 2, QR; decision 010). Codes are the `TP2` family of
+ * `@tp/contract/pass-code`:
+ * - server codes: userId and step = floor(unix seconds / ttl), signed with the server's Ed25519
+ *   pass-signing key; GET /auth/access/qr serves the current one as a PNG. It changes every ttl seconds.
+ * - device codes: the panel certifies a device key once (POST /auth/access/pass-credential, see
+ *   `issueCredential`) and then signs every step itself, offline.
+ * Both verify with the public key alone (`verifyCode`), so an offline door admits what a phone shows.
  * The PNG is rendered once per holder per step and cached (not per request). It is drawn at one pixel
  * per module plus the 4-module quiet zone (a few hundred bytes, about as fast as building the matrix);
  * the panel scales it up to its 396 px box with `image-rendering: pixelated`, so edges stay crisp.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
+import {
+  fromBase64Url,
+  passStep,
+  publicKeyOf,
+  signCertificate,
+  signServerCode,
+  toBase64Url,
+  verifyPassCode,
+  type VerifiedPass,
+} from '@tp/contract/pass-code';
+import type { access } from '@tp/contract';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { accessRepository as repo } from './access.repository.js';
 
-export function createAccessService(deps: { secret: Uint8Array; ttlSeconds: number; now: () => Date }) {
-  const { secret, ttlSeconds, now } = deps;
+export function createAccessService(deps: {
+  database: Database;
+  /** The 32-byte Ed25519 seed (config `passSigningKey`). */
+  signingKey: Uint8Array;
+  /** Public keys of earlier signing keys still accepted (config `passPreviousPublicKeys`). */
+  previousPublicKeys: Uint8Array[];
+  /** Seconds per time step (config `qrTtlSeconds`). */
+  ttlSeconds: number;
+  /** Longest certificate life, seconds (config `passCredentialTtlSeconds`). */
+  credentialTtlSeconds: number;
+  /** Clock-skew allowance of device codes, steps (config `passSkewSteps`). */
+  skewSteps: number;
+  now: () => Date;
+}) {
+  const { signingKey, ttlSeconds, now } = deps;
+  const { db } = deps.database;
+  const publicKeys = publicKeyOf(signingKey).then((pub) => [pub, ...deps.previousPublicKeys]);
   /** Rendered PNGs (base64) by `${userId}:${step}`; older steps are dropped as time moves on. */
   const cache = new Map<string, Promise<string>>();
   let cachedStep = -1;
   let renders = 0;
+  const nowSeconds = () => Math.floor(now().getTime() / 1000);
 
-  const stepAt = (d: Date) => Math.floor(d.getTime() / 1000 / ttlSeconds);
-  const mac = (userId: number, step: number) =>
-    createHmac('sha256', secret).update(`qr:${userId}:${step}`).digest().subarray(0, 16).toString('base64url');
-
-  /** The signed code text for a holder at a step. */
-  function codeFor(userId: number, step: number): string {
-    return `TP1.${userId}.${step}.${mac(userId, step)}`;
+  /** The server code text for a holder at a step (Ed25519 is deterministic: the same text every time). */
+  function codeFor(userId: number, step: number): Promise<string> {
+    return signServerCode(signingKey, userId, step);
   }
 
   return {
     ttlSeconds,
+    skewSteps: deps.skewSteps,
     codeFor,
-    /** Base64 PNG (no data: prefix) of the holder's current code; rendered at most once per step. */
+    /** Base64 PNG (no data: prefix) of the holder's current server code; rendered at most once per step. */
     qrPng(userId: number): Promise<string> {
-      const step = stepAt(now());
+      const step = passStep(nowSeconds(), ttlSeconds);
       if (step !== cachedStep) {
         for (const key of cache.keys()) if (!key.endsWith(`:${step}`)) cache.delete(key);
         cachedStep = step;
@@ -39,31 +69,79 @@ export function createAccessService(deps: { secret: Uint8Array; ttlSeconds: numb
       let png = cache.get(key);
       if (!png) {
         renders++;
-        png = QRCode.toBuffer(codeFor(userId, step), {
-          type: 'png',
-          errorCorrectionLevel: 'M',
-          margin: 4,
-          scale: 1,
-        }).then((b) => b.toString('base64'));
+        png = codeFor(userId, step)
+          .then((code) => QRCode.toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 1 }))
+          .then((b) => b.toString('base64'));
         png.catch(() => cache.delete(key));
         cache.set(key, png);
       }
       return png;
     },
+
+    /** The public keys a door verifies with, base64url, current first (GET /access/pass-keys). */
+    async passKeys(): Promise<access.PassKeys> {
+      return {
+        publicKeys: (await publicKeys).map(toBase64Url),
+        ttl: ttlSeconds,
+        skewSteps: deps.skewSteps,
+      };
+    },
+
     /**
-     * Checks a scanned code: returns the holder's user id when it is valid for the step of `at` (default
-     * now) or the previous step; null otherwise.
+     * Checks a scanned code with the public keys alone: server codes for this or the previous step, device
+     * codes within the skew window and before their certificate's end. Says nothing about revocation:
+     * the check-in looks the device code's session up (`sessionIsLive`).
+     * @param at the instant to check at (default now; a synced offline scan's `scannedAt`).
      */
-    verifyCode(text: string, at: Date = now()): number | null {
-      const m = /^TP1\.(\d{1,10})\.(\d{1,12})\.([A-Za-z0-9_-]{22})$/.exec(text);
-      if (!m) return null;
-      const userId = Number(m[1]);
-      const step = Number(m[2]);
-      const current = stepAt(at);
-      if (step !== current && step !== current - 1) return null;
-      const expected = Buffer.from(mac(userId, step));
-      const given = Buffer.from(m[3]);
-      return expected.length === given.length && timingSafeEqual(expected, given) ? userId : null;
+    async verifyCode(text: string, at: Date = now()): Promise<VerifiedPass | null> {
+      return verifyPassCode(text, {
+        publicKey: await publicKeys,
+        nowSeconds: Math.floor(at.getTime() / 1000),
+        ttlSeconds,
+        skewSteps: deps.skewSteps,
+      });
+    },
+
+    /** True when the sign-in session is neither revoked nor ended (online check of a device code). */
+    async sessionIsLive(sessionId: string, userId: number): Promise<boolean> {
+      return Boolean(await repo.liveSession(db, sessionId, userId, now()));
+    },
+
+    /**
+     * POST /auth/access/pass-credential: certifies the device's public key for this holder and sign-in.
+     * The certificate ends after `credentialTtlSeconds` (≤ 24 h) or at the session's end, whichever is first.
+     * @param devicePublicKey raw 32-byte Ed25519 public key, base64url.
+     * @returns the signed certificate (base64url, 120 bytes), `expiresAt` and `serverTime` (ISO 8601 UTC),
+     *   `ttl` (seconds per step) and `skewSteps`.
+     * @throws AppError `api.access.invalid_device_key` (400) for a key that is not 32 bytes,
+     *   `api.unauthorized` (401) when the session was revoked or ended meanwhile.
+     */
+    async issueCredential(
+      auth: { userId: number; sessionId: string },
+      devicePublicKey: string,
+    ): Promise<access.PassCredential> {
+      const key = fromBase64Url(devicePublicKey);
+      if (!key || key.length !== 32) throw new AppError('api.access.invalid_device_key');
+      const at = now();
+      const session = await repo.liveSession(db, auth.sessionId, auth.userId, at);
+      if (!session) throw new AppError('api.unauthorized');
+      const expiresAt = Math.min(
+        Math.floor(at.getTime() / 1000) + deps.credentialTtlSeconds,
+        Math.floor(session.expiresAt.getTime() / 1000),
+      );
+      const certificate = await signCertificate(signingKey, {
+        userId: auth.userId,
+        sessionId: auth.sessionId,
+        devicePublicKey: key,
+        expiresAt,
+      });
+      return {
+        certificate: toBase64Url(certificate),
+        expiresAt: new Date(expiresAt * 1000).toISOString(),
+        serverTime: at.toISOString(),
+        ttl: ttlSeconds,
+        skewSteps: deps.skewSteps,
+      };
     },
     /** How many PNGs were rendered since start (for tests and metrics). */
     renderCount: () => renders,

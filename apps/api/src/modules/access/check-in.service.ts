@@ -3,7 +3,9 @@
  * that ticket", "the seller's QR no longer admits them").
  *
  * Door staff authenticate with the scanner key (`x-scanner-key` = config SCANNER_KEY). A scanned pass
- * (`TP1.<userId>.<step>.<mac>`, see access.service.ts) names its holder; the check-in admits the tickets
+ * (a `TP2.` server or device code, see `@tp/contract/pass-code` and decision 010) names its holder; a
+ * device code is refused when its sign-in session was revoked (logout) or has ended, which only an
+ * online door can know; the check-in admits the tickets
  * that user HOLDS for the chosen event (holder_id = user), so a ticket gifted or sold away no longer
  * admits on the old holder's pass, and a ticket held under a resale code (holder_id null) admits nobody
  * until it is redeemed. Admission marks `event_access_used_at` in one transaction that locks the holder's
@@ -14,6 +16,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { access, displayName } from '@tp/contract';
+import type { VerifiedPass } from '@tp/contract/pass-code';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
@@ -27,13 +30,13 @@ export function createCheckInService(deps: {
   database: Database;
   /** The scanner key door staff must present (config `scannerKey`). */
   scannerKey: string;
-  /** Checks a scanned pass; returns the holder's user id, or null when invalid or expired (AccessService.verifyCode). */
-  verifyCode: (text: string) => number | null;
   /**
-   * Checks a pass as of `at` (a synced offline scan): the holder's user id, or null when forged, not
-   * valid at `at`, or its sign-in revoked.
+   * Checks a scanned pass with the public keys (AccessService.verifyCode) as of `at` (default now; a
+   * synced offline scan's time): what it says, or null.
    */
-  verifyCodeAt: (text: string, at: Date) => number | null | Promise<number | null>;
+  verifyCode: (text: string, at?: Date) => Promise<VerifiedPass | null>;
+  /** True when a device code's sign-in session is neither revoked nor ended (AccessService.sessionIsLive). */
+  sessionIsLive: (sessionId: string, userId: number) => Promise<boolean>;
   /**
    * What verifies passes with no server (AccessService.passKeys): raw Ed25519 public keys (base64url,
    * current first), the time step (seconds) and the device-code skew allowance (steps).
@@ -61,12 +64,15 @@ export function createCheckInService(deps: {
      * @param code the scanned pass text.
      * @returns the holder's name, `admitted` (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO
      *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
-     * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass (never saying
-     *   which), `api.access.event_not_found` (404).
+     * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
+     *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404).
      */
     async checkIn(code: string, eventId: number): Promise<access.CheckInResponse> {
-      const holderId = deps.verifyCode(code);
-      if (holderId === null) throw new AppError('api.access.invalid_code');
+      const pass = await deps.verifyCode(code);
+      if (!pass) throw new AppError('api.access.invalid_code');
+      if (pass.sessionId !== undefined && !(await deps.sessionIsLive(pass.sessionId, pass.userId)))
+        throw new AppError('api.access.invalid_code');
+      const holderId = pass.userId;
       return db.transaction(async (tx) => {
         if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
         const holder = await repo.holder(tx, holderId);
@@ -164,7 +170,10 @@ export function createCheckInService(deps: {
         };
       }
       const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
-      const holderId = await deps.verifyCodeAt(item.code, scannedAt);
+      // The pass as of the scan; a device code of a sign-in revoked since is refused too.
+      const pass = await deps.verifyCode(item.code, scannedAt);
+      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
+      const holderId = live ? pass.userId : null;
       const conflicts: access.SyncResult['conflicts'] = [];
       let admitted: number[] = [];
       if (holderId === null) {
