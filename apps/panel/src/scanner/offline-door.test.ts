@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AdmissionsPage, SyncResponse } from '@tp/contract/access';
 import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from './offline-door';
 
@@ -107,7 +107,7 @@ function setup(syncAnswer = allAdmitted) {
 async function watched(door: ReturnType<ReturnType<typeof setup>['make']>) {
   const statuses: DoorStatus[] = [];
   door.watch(EVENT, (s) => statuses.push(s));
-  await door.sync();
+  await vi.waitFor(() => expect(statuses.at(-1)?.snapshotTakenAt ?? null).not.toBeNull());
   return statuses;
 }
 
@@ -236,7 +236,7 @@ describe('the offline door', () => {
       queued: 0,
       conflicts: [{ holderName: 'Alice', userTicketId: 11, ticketName: 'GA', reason: 'already_used', eventId: EVENT }],
     });
-    expect(server.calls.at(-1)?.url).toMatch(/admissions\?after=1/);
+    await vi.waitFor(() => expect(server.calls.at(-1)?.url).toMatch(/admissions\?after=1/));
   });
 
   it('keeps the queue when the sync fails on the network, and sends it next time', async () => {

@@ -200,8 +200,8 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     await saveSnapshot({ eventId, takenAt, passPublicKeys, passTtlSeconds, passSkewSteps, holders });
   }
 
-  /** Sends the queue; then reads the snapshot again when something was sent, the server was unreachable, or `force`. */
-  async function syncNow(force: boolean): Promise<void> {
+  /** Sends the queue; then reads the snapshot again when something was sent or the server was unreachable. */
+  async function syncNow(): Promise<void> {
     if (!isOnline()) return;
     const wasUnreachable = !reachable;
     let sent = 0;
@@ -223,7 +223,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       await drop(batch, (r.json as SyncResponse).results);
       sent += batch.length;
     }
-    if (watched !== null && (sent > 0 || wasUnreachable || force)) await refreshEvent(watched);
+    if (watched !== null && (sent > 0 || wasUnreachable)) await refreshEvent(watched);
   }
 
   /** Removes synced items from the queue and keeps their conflicts (a 4xx batch: every ticket `invalid_pass`). */
@@ -262,8 +262,8 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   }
 
   /** One sync at a time; the status is reported after it. */
-  const sync = async (force = false) => {
-    syncing ??= syncNow(force).finally(() => {
+  const sync = async () => {
+    syncing ??= syncNow().finally(() => {
       syncing = null;
     });
     await syncing;
@@ -348,8 +348,13 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
         refreshTimer = win.setInterval(refreshTick, SNAPSHOT_REFRESH_MS);
       }
       void report();
-      // Sync first; the snapshot is read again after.
-      void sync(true);
+      // Sync first (a sync already running may be for the event watched before), then read this
+      // event's snapshot.
+      void sync().then(async () => {
+        if (watched !== eventId) return;
+        await refreshEvent(eventId);
+        await report();
+      });
       return () => {
         if (watched === eventId) {
           watched = null;
@@ -364,7 +369,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       };
     },
 
-    sync: () => sync(),
+    sync,
 
     async refresh() {
       if (watched !== null) await refreshEvent(watched);
