@@ -1,12 +1,15 @@
 /**
  * Builds the door scanner (src/scanner, a page of its own with no React) into dist/scanner: its
  * index.html, which the API serves at /scanner with a strict CSP, and hashed assets under
- * /scanner/assets/. Built apart from the panel so the scanner can later become an installable
- * offline app with its own scope (issue 10).
+ * /scanner/assets/. It installs and opens offline (issue 10): vite-plugin-pwa (Workbox) writes
+ * dist/scanner/sw.js, which precaches the scripts and styles and keeps the page itself network-first
+ * (the API serves no .html file, so the page is cached from its route), and the web app manifest.
+ * The worker is registered with scope `/scanner` (the API sends `Service-Worker-Allowed` for it).
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 import { resolveContractSource } from './vite.shared.ts';
 
 export default defineConfig({
@@ -14,8 +17,53 @@ export default defineConfig({
   base: '/scanner/',
   resolve: resolveContractSource,
   // Brotli and gzip copies, served by Accept-Encoding like the panel's.
-  plugins: [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })],
-  publicDir: false,
+  plugins: [
+    VitePWA({
+      strategies: 'generateSW',
+      registerType: 'autoUpdate',
+      // main.ts registers it (virtual:pwa-register) with no inline script (CSP).
+      injectRegister: false,
+      scope: '/scanner',
+      filename: 'sw.js',
+      manifest: {
+        name: 'Door scanner',
+        short_name: 'Scanner',
+        id: '/scanner',
+        start_url: '/scanner',
+        scope: '/scanner',
+        display: 'standalone',
+        background_color: '#f4f5f7',
+        theme_color: '#1a56db',
+        icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      },
+      includeAssets: ['icon.svg'],
+      workbox: {
+        globPatterns: ['**/*.{js,css,svg,webmanifest}'],
+        navigateFallback: null,
+        // Control the open page at once, so its first visit is kept (main.ts).
+        clientsClaim: true,
+        skipWaiting: true,
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // The page (/scanner, ?lang=es): the network first, the last copy offline. Not only
+            // navigations: main.ts fetches the page once the worker controls it, so the first visit
+            // is kept too.
+            urlPattern: ({ url }) => url.pathname === '/scanner',
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'scanner-page',
+              networkTimeoutSeconds: 4,
+              matchOptions: { ignoreSearch: true },
+              expiration: { maxEntries: 4 },
+            },
+          },
+        ],
+      },
+    }),
+    compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
+  ],
+  publicDir: fileURLToPath(new URL('src/scanner/public', import.meta.url)),
   build: {
     outDir: fileURLToPath(new URL('dist/scanner', import.meta.url)),
     emptyOutDir: true,

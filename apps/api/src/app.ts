@@ -31,7 +31,7 @@ import { profileRoutes } from './modules/profile/profile.routes.js';
 import { createAccessService } from './modules/access/access.service.js';
 import { accessRoutes } from './modules/access/access.routes.js';
 import { createCheckInService } from './modules/access/check-in.service.js';
-import { scannerPageRoutes } from './modules/access/scanner.public.routes.js';
+import { SCANNER_SW_SCOPE, scannerPageRoutes } from './modules/access/scanner.public.routes.js';
 import { createTicketsService } from './modules/tickets/tickets.service.js';
 import { ticketsRoutes } from './modules/tickets/tickets.routes.js';
 import { createGiftService } from './modules/gift/gift.service.js';
@@ -245,8 +245,9 @@ export async function buildApp(deps: AppDeps) {
         checkIn: createCheckInService({
           database,
           scannerKey: config.scannerKey,
-          verifyCode: (text) => access.verifyCode(text),
+          verifyCode: (text, at) => access.verifyCode(text, at),
           sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
+          passKeys: () => access.passKeys(),
           now,
         }),
         limits: {
@@ -374,6 +375,7 @@ async function registerPages(
     setHeaders: (res, path) => {
       res.setHeader('Cache-Control', panelCacheControl(path));
       res.setHeader('Vary', 'Accept-Encoding');
+      if (/\/scanner\/sw\.js(\.br|\.gz)?$/.test(path)) res.setHeader('Service-Worker-Allowed', SCANNER_SW_SCOPE);
     },
   });
   const panelHelmet = routeHelmet(config, 'panel');

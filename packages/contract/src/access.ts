@@ -4,6 +4,7 @@
  * `x-scanner-key`).
  */
 import * as z from 'zod';
+import { ADMISSIONS_PAGE_MAX, SYNC_BATCH_MAX } from './admission.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 
@@ -77,3 +78,85 @@ export type CheckInResponse = z.infer<typeof checkInResponse>;
 export const scannerEvent = z.object({ id, name: z.string(), city: z.string(), startsAt: z.string() });
 export const scannerEvents = z.array(scannerEvent);
 export type ScannerEvent = z.infer<typeof scannerEvent>;
+
+// ---------------------------------------------------------------------------------------------------
+// The offline door (issue 10 point 4; decision record 013-offline-door): a snapshot of an event's
+// admissions taken while online, check-ins queued offline and synced later. The admission rule below
+// (admission.ts, re-exported here) is the one rule both the server's check-in (apps/api
+// check-in.service.ts) and the offline door apply.
+export * from './admission.js';
+
+/** A ticket the pass holder holds for the event, as the door sees it (a locked row or a snapshot entry). */
+export const heldTicket = z.object({
+  userTicketId: id,
+  ticketName: z.string(),
+  /** When event access was used (ISO 8601 UTC), null while unused. */
+  usedAt: z.string().nullable(),
+  /** In a live resale listing: does not admit until unlisted (decision 003). */
+  listed: z.boolean(),
+});
+export type HeldTicket = z.infer<typeof heldTicket>;
+
+/** GET /access/events/:eventId/admissions query: holders with a user id above `after`, at most `limit`. */
+export const admissionsQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+  limit: z.coerce.number().int().min(1).max(ADMISSIONS_PAGE_MAX).default(500),
+});
+export const eventParams = z.strictObject({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+/** One holder in the snapshot: the user id a verified pass names, the name the door shows, their tickets. */
+export const admissionHolder = z.object({ userId: id, holderName: z.string(), tickets: z.array(heldTicket) });
+export type AdmissionHolder = z.infer<typeof admissionHolder>;
+
+/**
+ * One page of an event's admissions, ordered by `userId`: `nextAfter` is the `after` of the next page,
+ * null on the last. `takenAt` (ISO 8601 UTC) is when the server read the page. `passPublicKeys` (the
+ * server's raw Ed25519 public keys, base64url, current first; empty while the server has none),
+ * `passTtlSeconds` (the pass time step, QR_TTL_SECONDS) and `passSkewSteps` (device-code clock allowance)
+ * let the door verify pass codes with no server (pass-code.ts, decision 010-offline-pass).
+ */
+export const admissionsPage = z.object({
+  eventId: id,
+  takenAt: z.string(),
+  passPublicKeys: z.array(z.string()),
+  passTtlSeconds: z.number().int().positive(),
+  passSkewSteps: z.number().int().min(0),
+  holders: z.array(admissionHolder),
+  nextAfter: id.nullable(),
+});
+export type AdmissionsPage = z.infer<typeof admissionsPage>;
+
+/**
+ * A check-in the door made offline: `id` (the door's UUID; a resent item gets its first answer back),
+ * the pass text scanned, when (ISO 8601 UTC, the door's clock) and the tickets the door admitted.
+ */
+export const syncItem = z.strictObject({
+  id: z.uuid(),
+  code: z.string().trim().min(1).max(2000),
+  scannedAt: z.iso.datetime(),
+  userTicketIds: z.array(id).min(1).max(50),
+});
+export type SyncItem = z.infer<typeof syncItem>;
+
+/** POST /access/sync body: check-ins queued by one door for one event. */
+export const syncRequest = z.strictObject({ eventId: id, items: z.array(syncItem).min(1).max(SYNC_BATCH_MAX) });
+export type SyncRequest = z.infer<typeof syncRequest>;
+
+/**
+ * Why the server did not record an offline admission: `already_used` (admitted before, e.g. at another
+ * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
+ * `listed` (listed for resale), `revoked` (the organiser revoked the ticket), `invalid_pass` (forged, not valid at
+ * `scannedAt`, or its sign-in revoked).
+ */
+export const syncConflictReason = z.enum(['already_used', 'moved', 'listed', 'revoked', 'invalid_pass']);
+export type SyncConflictReason = z.infer<typeof syncConflictReason>;
+
+/** The server's judgement of one queued check-in: the tickets it recorded as admitted, and the conflicts. */
+export const syncResult = z.object({
+  id: z.uuid(),
+  admitted: z.array(id),
+  conflicts: z.array(z.object({ userTicketId: id, reason: syncConflictReason })),
+});
+export type SyncResult = z.infer<typeof syncResult>;
+export const syncResponse = z.object({ results: z.array(syncResult) });
+export type SyncResponse = z.infer<typeof syncResponse>;

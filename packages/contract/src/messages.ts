@@ -44,6 +44,7 @@ const PANEL_MESSAGE_STATUS = {
   'api.access.scanner_unauthorized': 401,
   'api.access.invalid_code': 400,
   'api.access.event_not_found': 404,
+  'api.access.sync_bad_time': 400,
   'api.access.invalid_device_key': 400,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,

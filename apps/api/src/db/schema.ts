@@ -514,3 +514,27 @@ export const webhookDeliveryAttempts = pgTable(
   },
   (t) => [index('webhook_delivery_attempts_delivery_idx').on(t.deliveryId)],
 );
+
+/**
+ * Check-ins an offline door queued and synced (POST /v1/access/sync), one row per queued item id (the
+ * door's UUID), so a resent item gets its first answer back. `admittedIds`: the tickets recorded as
+ * admitted (event access used at `scannedAt`); `conflicts`: the rest with a reason (already used at
+ * another door, moved by gift/resale/swap, listed, invalid pass), kept for the organiser.
+ */
+export const doorCheckIns = pgTable(
+  'door_check_ins',
+  {
+    id: uuid('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    /** The pass holder the code named; null when the code did not verify. */
+    holderId: integer('holder_id').references(() => users.id),
+    scannedAt: ts('scanned_at').notNull(),
+    syncedAt: ts('synced_at').notNull().defaultNow(),
+    admittedIds: integer('admitted_ids').array().notNull(),
+    /** `[{ userTicketId, reason }]` (contract access.syncConflictReason). */
+    conflicts: jsonb('conflicts').$type<{ userTicketId: number; reason: string }[]>().notNull(),
+  },
+  (t) => [index('door_check_ins_event_idx').on(t.eventId, t.syncedAt)],
+);

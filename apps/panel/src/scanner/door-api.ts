@@ -3,9 +3,9 @@
  * with the scanner key in header `x-scanner-key` (see apps/api check-in.service.ts). Every HTTP
  * answer and every network failure becomes a typed outcome; nothing throws.
  *
- * The scanner talks only to a {@link Door}. This one asks the server every time; an offline door
- * (issue 10: a snapshot of the event's admissions and a queue of check-ins synced later) will be
- * another `Door` with the same outcomes.
+ * The scanner talks only to a {@link Door}. This one asks the server every time; the offline door
+ * (offline-door.ts: a snapshot of the event's admissions and a queue of check-ins synced later) wraps
+ * it with the same outcomes.
  */
 import type { CheckInResponse, ScannerEvent } from '@tp/contract/access';
 
@@ -20,11 +20,13 @@ export type EventsOutcome =
 
 /**
  * The answer to a scan. `answered`: the server's verdict (admitted, already used, listed for resale,
- * no ticket); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
+ * no ticket), or the offline door's from its snapshot (`offline`, queued to sync); `offline_unavailable`:
+ * no network and no snapshot or key to admit from (offline-door.ts); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
  * scanner key (401); `event_not_found` (404); `too_many`: rate limited (429).
  */
 export type CheckInOutcome =
-  | { kind: 'answered'; answer: CheckInResponse }
+  | { kind: 'answered'; answer: CheckInResponse; offline?: true }
+  | { kind: 'offline_unavailable' }
   | { kind: 'invalid' }
   | { kind: 'unauthorized' }
   | { kind: 'event_not_found' }

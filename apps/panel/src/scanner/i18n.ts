@@ -44,6 +44,22 @@ const en = {
   failed: 'Something went wrong. Scan again.',
   pickEvent: 'Pick an event first.',
   holder: 'Holder',
+  online: 'Online',
+  offline: 'OFFLINE — admitting from the admissions list on this device',
+  queuedNone: 'Nothing waiting to sync',
+  queuedOne: '1 check-in waiting to sync',
+  queuedMany: '{n} check-ins waiting to sync',
+  listAge: 'admissions list from {age}',
+  listNone: 'no admissions list yet',
+  decidedOffline: 'decided offline, will sync',
+  offlineUnavailable: 'Offline, and this device has no admissions list for this event yet. Reconnect to scan.',
+  conflictsTitle: 'Not recorded on sync',
+  conflictsHelp: 'The server refused these offline admissions. Tell the organiser.',
+  conflict_already_used: 'already admitted at another door',
+  conflict_moved: 'gifted, resold or swapped away before the scan',
+  conflict_revoked: 'revoked by the organiser',
+  conflict_listed: 'listed for resale',
+  conflict_invalid_pass: 'pass not valid (signed out, revoked or forged)',
 };
 
 /** A text key of the scanner. */
@@ -89,6 +105,23 @@ const es: Texts = {
   failed: 'Algo ha fallado. Vuelve a escanear.',
   pickEvent: 'Elige primero un evento.',
   holder: 'Titular',
+  online: 'En línea',
+  offline: 'SIN CONEXIÓN — admitiendo con la lista de accesos de este dispositivo',
+  queuedNone: 'Nada pendiente de sincronizar',
+  queuedOne: '1 acceso pendiente de sincronizar',
+  queuedMany: '{n} accesos pendientes de sincronizar',
+  listAge: 'lista de accesos de {age}',
+  listNone: 'aún no hay lista de accesos',
+  decidedOffline: 'decidido sin conexión, se sincronizará',
+  offlineUnavailable:
+    'Sin conexión, y este dispositivo aún no tiene la lista de accesos de este evento. Vuelve a conectarte para escanear.',
+  conflictsTitle: 'No registrados al sincronizar',
+  conflictsHelp: 'El servidor rechazó estos accesos hechos sin conexión. Avisa al organizador.',
+  conflict_already_used: 'ya admitida en otra puerta',
+  conflict_moved: 'regalada, revendida o cambiada antes del escaneo',
+  conflict_revoked: 'revocada por el organizador',
+  conflict_listed: 'en reventa',
+  conflict_invalid_pass: 'pase no válido (sesión cerrada, revocado o falsificado)',
 };
 
 export const catalogues: Record<ScannerLang, Texts> = { en, es };
@@ -105,7 +138,16 @@ export function formatsFor(lang: ScannerLang) {
   const locale = lang === 'es' ? 'es-ES' : 'en-AU';
   const time = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
   const date = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' });
+  const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   return {
+    /** How long ago `iso` (ISO 8601 UTC) was at `nowMs`: "now", "2 minutes ago", "hace 1 hora". */
+    ago: (iso: string, nowMs: number) => {
+      const seconds = Math.max(0, Math.round((nowMs - Date.parse(iso)) / 1000));
+      if (seconds < 60) return relative.format(-seconds, 'second');
+      if (seconds < 3600) return relative.format(-Math.floor(seconds / 60), 'minute');
+      if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), 'hour');
+      return relative.format(-Math.floor(seconds / 86_400), 'day');
+    },
     /** A check-in time (ISO 8601 UTC) in the device's zone. */
     time: (iso: string) => time.format(new Date(iso)),
     /** An event's start date (ISO 8601 UTC). */

@@ -1,13 +1,19 @@
 /**
- * The door scanner's entry (index.html, served at /scanner): texts in the page's language, then the
- * page's behaviour (scanner.ts) against the server (door-api.ts).
+ * The door scanner's entry (index.html, served at /scanner/): texts in the page's language, then the
+ * page's behaviour (scanner.ts) against the offline-capable door (offline-door.ts: the server while
+ * online, the admissions snapshot and queue in IndexedDB while offline), and the service worker that
+ * serves the page with no network (vite-plugin-pwa, vite.scanner.config.ts).
  */
 import './scanner.css';
-import { onlineDoor } from './door-api';
+import { createStore, get, set } from 'idb-keyval';
 import { catalogues, formatsFor, langOf, type TextKey } from './i18n';
+import { offlineDoor, type DoorStore } from './offline-door';
+import { passVerifier } from './pass-verifier';
 import { startScanner } from './scanner';
 
-const lang = langOf(document.documentElement.lang);
+// `?lang=` first: offline, the service worker answers with the page as cached, whatever its language.
+const lang = langOf(new URLSearchParams(location.search).get('lang') ?? document.documentElement.lang);
+document.documentElement.lang = lang;
 const texts = catalogues[lang];
 document.title = texts.title;
 for (const node of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
@@ -18,10 +24,28 @@ const langLink = document.getElementById('lang-link');
 langLink?.setAttribute('href', `?lang=${other}`);
 langLink?.setAttribute('lang', other);
 
+const idb = createStore('tp-scanner', 'door');
+/** The door's snapshot, queue, conflicts and event list: IndexedDB `tp-scanner`, kept across reloads. */
+const store: DoorStore = { get: (key) => get(key, idb), set: (key, value) => set(key, value, idb) };
+
 void startScanner({
   doc: document,
   texts,
   formats: formatsFor(lang),
   storage: sessionStorage,
-  doorFor: (key) => onlineDoor(key),
+  doorFor: (key) => offlineDoor({ key, store, verify: passVerifier, win: window }),
 });
+
+/**
+ * The service worker (vite-plugin-pwa): it precaches the scripts and styles, and keeps the page; the
+ * page is fetched once through it as soon as it controls this tab, so a first visit opens offline too.
+ */
+async function installOffline() {
+  if (!('serviceWorker' in navigator)) return;
+  const { registerSW } = await import('virtual:pwa-register');
+  registerSW({ immediate: true });
+  const sw = navigator.serviceWorker;
+  if (!sw.controller) await new Promise((resolve) => sw.addEventListener('controllerchange', resolve, { once: true }));
+  await fetch(location.href, { credentials: 'same-origin' }).catch(() => undefined);
+}
+void installOffline();

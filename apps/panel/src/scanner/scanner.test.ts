@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CheckInOutcome, Door, EventsOutcome } from './door-api';
 import { catalogues, formatsFor } from './i18n';
+import type { DoorStatus } from './offline-door';
 import { STORAGE, startScanner } from './scanner';
 
 const t = catalogues.en;
@@ -137,5 +138,63 @@ describe('the door scanner page', () => {
     await submit('code-form');
     expect($('result').textContent).toBe(t.pickEvent);
     expect(door.seen.checkIns).toEqual([]);
+  });
+});
+
+describe('the door scanner page with an offline-capable door', () => {
+  it('shows offline, the queue and the admissions list age, marks offline verdicts and lists sync conflicts', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const base = fakeDoor(EVENTS, { ...admitted, offline: true });
+    let report: ((s: DoorStatus) => void) | null = null;
+    const watchedEvents: number[] = [];
+    const doorFor = (key: string) => ({
+      ...base.doorFor(key),
+      watch: (eventId: number, onStatus: (s: DoorStatus) => void) => {
+        watchedEvents.push(eventId);
+        report = onStatus;
+        return () => undefined;
+      },
+      sync: () => Promise.resolve(),
+      refresh: () => Promise.resolve(),
+    });
+    await startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor });
+    expect(watchedEvents).toEqual([1]);
+    const takenAt = new Date(Date.now() - 3 * 60_000).toISOString();
+    report!({ online: false, queued: 2, snapshotTakenAt: takenAt, conflicts: [] });
+    const line = $('door-status');
+    expect(line.hidden).toBe(false);
+    expect(line.dataset.online).toBe('false');
+    expect(line.textContent).toBe(`${t.offline} · 2 check-ins waiting to sync · admissions list from 3 minutes ago`);
+    expect($('conflicts').hidden).toBe(true);
+
+    $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
+    await submit('code-form');
+    expect($('result').querySelector('.verdict')?.textContent).toBe('ADMITTED');
+    expect($('result').textContent).toContain(t.decidedOffline);
+
+    report!({
+      online: true,
+      queued: 0,
+      snapshotTakenAt: new Date().toISOString(),
+      conflicts: [
+        {
+          itemId: 'x',
+          eventId: 1,
+          holderName: 'Alice',
+          userTicketId: 5,
+          ticketName: 'GA',
+          reason: 'already_used',
+          scannedAt: '2026-12-01T08:00:00.000Z',
+        },
+      ],
+    });
+    expect(line.textContent).toMatch(/^Online · Nothing waiting to sync · admissions list from /);
+    expect($('conflicts').hidden).toBe(false);
+    expect($('conflict-list').textContent).toContain('Alice · GA · already admitted at another door');
+
+    const select = $<HTMLSelectElement>('event');
+    select.value = '2';
+    select.dispatchEvent(new Event('change'));
+    expect(watchedEvents).toEqual([1, 2]);
   });
 });

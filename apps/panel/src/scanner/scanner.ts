@@ -7,8 +7,12 @@
 import { cameraSupported, createCamera, type Camera } from './camera';
 import type { Door } from './door-api';
 import type { Formats, Texts } from './i18n';
+import type { DoorStatus, OfflineDoor } from './offline-door';
 import { checkInVerdict, message } from './verdict';
-import { renderVerdict } from './view';
+import { renderDoorStatus, renderVerdict } from './view';
+
+/** How often the status line's "admissions list from 2 minutes ago" is rewritten. */
+const STATUS_EVERY_MS = 15_000;
 
 /** sessionStorage keys. */
 export const STORAGE = { key: 'tp.scanner.key', event: 'tp.scanner.event' } as const;
@@ -19,8 +23,8 @@ export interface ScannerDeps {
   formats: Formats;
   /** The tab's sessionStorage. */
   storage: Storage;
-  /** The door for a scanner key (onlineDoor in the page). */
-  doorFor: (key: string) => Door;
+  /** The door for a scanner key (offlineDoor in the page); an {@link OfflineDoor} shows its status. */
+  doorFor: (key: string) => Door | OfflineDoor;
   /** Defaults to the camera where the browser can scan; tests leave it out. */
   camera?: (video: HTMLVideoElement, onCode: (code: string) => Promise<void>) => Camera | null;
 }
@@ -46,8 +50,27 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   const result = byId(doc, 'result');
   const cameraButton = byId<HTMLButtonElement>(doc, 'camera');
   const video = byId<HTMLVideoElement>(doc, 'video');
+  const statusLine = byId(doc, 'door-status');
+  const conflictsBox = byId(doc, 'conflicts');
+  const conflictList = byId(doc, 'conflict-list');
 
-  let door: Door | null = null;
+  let door: Door | OfflineDoor | null = null;
+  let unwatch: (() => void) | null = null;
+  let lastStatus: DoorStatus | null = null;
+  const showStatus = () => {
+    if (lastStatus) renderDoorStatus(statusLine, conflictsBox, conflictList, lastStatus, t, formats, Date.now());
+  };
+  /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
+  const watchEvent = () => {
+    unwatch?.();
+    unwatch = null;
+    if (door && 'watch' in door && eventSelect.value)
+      unwatch = door.watch(Number(eventSelect.value), (status) => {
+        lastStatus = status;
+        showStatus();
+      });
+  };
+  setInterval(showStatus, STATUS_EVERY_MS);
   let camera: Camera | null = null;
   let busy = false;
   const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(result, verdict);
@@ -56,6 +79,11 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   const toKeyStep = (error: string) => {
     camera?.stop();
     cameraButton.textContent = t.camera;
+    unwatch?.();
+    unwatch = null;
+    lastStatus = null;
+    statusLine.hidden = true;
+    conflictsBox.hidden = true;
     door = null;
     storage.removeItem(STORAGE.key);
     scanStep.hidden = true;
@@ -91,6 +119,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     noEvents.hidden = outcome.events.length > 0;
     keyStep.hidden = true;
     scanStep.hidden = false;
+    watchEvent();
     ready();
     codeInput.focus();
     return true;
@@ -131,6 +160,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   });
   eventSelect.addEventListener('change', () => {
     storage.setItem(STORAGE.event, eventSelect.value);
+    watchEvent();
     ready();
   });
   byId(doc, 'change-key').addEventListener('click', () => toKeyStep(''));

@@ -89,8 +89,15 @@ export function checkInVerdict(
   formats: Formats,
 ): Verdict {
   switch (outcome.kind) {
-    case 'answered':
-      return answerVerdict(outcome.answer, t, formats);
+    case 'answered': {
+      const verdict = answerVerdict(outcome.answer, t, formats);
+      // Offline: say so under the verdict (admitted ones are queued to sync).
+      return outcome.offline
+        ? { ...verdict, detail: [verdict.detail, t.decidedOffline].filter(Boolean).join(' · ') }
+        : verdict;
+    }
+    case 'offline_unavailable':
+      return { ...message('bad', t.offlineUnavailable), buzz: BAD_BUZZ };
     case 'invalid':
       return { ...message('bad', t.invalid, t.invalidDetail), buzz: BAD_BUZZ };
     case 'event_not_found':

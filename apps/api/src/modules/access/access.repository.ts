@@ -3,10 +3,10 @@
  * for one event, row-locked so that two scans of one pass admit each ticket once.
  * Every function takes the database or a transaction.
  */
-import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
-import { authSessions, events, ticketTypes, userTickets, users } from '../../db/schema.js';
+import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
 export interface HeldTicketRow {
@@ -101,5 +101,109 @@ export const accessRepository = {
       .where(and(inArray(userTickets.id, userTicketIds), isNull(userTickets.eventAccessUsedAt)))
       .returning({ id: userTickets.id });
     return rows.map((r) => r.id);
+  },
+
+  /**
+   * Up to `limit` holders of tickets for the event with a user id above `after`, by user id, with every
+   * ticket they hold for it (used or not, listed or not; revoked tickets left out): one page of the offline door's snapshot.
+   */
+  async admissionsPage(db: DbOrTx, eventId: number, after: number, limit: number) {
+    const holderIds = await db
+      .selectDistinct({ id: userTickets.holderId })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(
+        and(
+          eq(ticketTypes.eventId, eventId),
+          isNotNull(userTickets.holderId),
+          gt(userTickets.holderId, after),
+          isNull(userTickets.revokedAt),
+        ),
+      )
+      .orderBy(asc(userTickets.holderId))
+      .limit(limit);
+    const ids = holderIds.map((r) => r.id!);
+    if (ids.length === 0) return { holders: [], tickets: [] };
+    const [holders, tickets] = await Promise.all([
+      db
+        .select({
+          id: users.id,
+          givenName: users.givenName,
+          familyName: users.familyName,
+          nickname: users.nickname,
+          usernameSuffix: users.usernameSuffix,
+        })
+        .from(users)
+        .where(inArray(users.id, ids))
+        .orderBy(asc(users.id)),
+      db
+        .select({
+          holderId: userTickets.holderId,
+          userTicketId: userTickets.id,
+          ticketName: ticketTypes.name,
+          usedAt: userTickets.eventAccessUsedAt,
+          listed: ticketIsListed(userTickets.id),
+        })
+        .from(userTickets)
+        .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+        .where(and(eq(ticketTypes.eventId, eventId), inArray(userTickets.holderId, ids), isNull(userTickets.revokedAt)))
+        .orderBy(asc(userTickets.id)),
+    ]);
+    return { holders, tickets };
+  },
+
+  /**
+   * These tickets, locked FOR UPDATE (user_tickets rows only) until the transaction ends, with their
+   * holder and event: what a synced offline check-in is judged against.
+   */
+  async lockTickets(db: DbOrTx, userTicketIds: number[]) {
+    return db
+      .select({
+        userTicketId: userTickets.id,
+        holderId: userTickets.holderId,
+        eventId: ticketTypes.eventId,
+        usedAt: userTickets.eventAccessUsedAt,
+        revokedAt: userTickets.revokedAt,
+      })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(inArray(userTickets.id, userTicketIds))
+      .orderBy(asc(userTickets.id))
+      .for('update', { of: userTickets });
+  },
+
+  /**
+   * Claims a synced item id: inserts its row (judgement to follow) unless the id exists. True when
+   * claimed; false when the id was synced before (a concurrent claim waits for the first to commit).
+   */
+  async claimDoorCheckIn(db: DbOrTx, row: { id: string; eventId: number; scannedAt: Date }): Promise<boolean> {
+    const inserted = await db
+      .insert(doorCheckIns)
+      .values({ ...row, admittedIds: [], conflicts: [] })
+      .onConflictDoNothing({ target: doorCheckIns.id })
+      .returning({ id: doorCheckIns.id });
+    return inserted.length === 1;
+  },
+
+  /** Stores the judgement of a claimed item. */
+  async judgeDoorCheckIn(
+    db: DbOrTx,
+    id: string,
+    judgement: {
+      holderId: number | null;
+      admittedIds: number[];
+      conflicts: { userTicketId: number; reason: string }[];
+    },
+  ) {
+    await db.update(doorCheckIns).set(judgement).where(eq(doorCheckIns.id, id));
+  },
+
+  /** A synced item's stored judgement, or undefined. */
+  async doorCheckIn(db: DbOrTx, id: string) {
+    const [row] = await db
+      .select({ id: doorCheckIns.id, admittedIds: doorCheckIns.admittedIds, conflicts: doorCheckIns.conflicts })
+      .from(doorCheckIns)
+      .where(eq(doorCheckIns.id, id));
+    return row;
   },
 };

@@ -1,8 +1,9 @@
 /**
  * Routes: GET /auth/access/qrCodeData ({ ttl } seconds), GET /auth/access/qr (base64 PNG, no-store) and
  * POST /auth/access/pass-credential (the offline pass's device certificate, decision 010) for the
- * signed-in holder; POST /access/check-in, GET /access/events and GET /access/pass-keys for the door
- * scanner (header `x-scanner-key`, see check-in.service.ts).
+ * signed-in holder; POST /access/check-in, GET /access/events, GET /access/pass-keys, and for the offline
+ * door GET /access/events/:eventId/admissions and POST /access/sync, for the door scanner (header
+ * `x-scanner-key`, see check-in.service.ts).
  */
 import * as z from 'zod';
 import { access } from '@tp/contract';
@@ -126,6 +127,47 @@ export function accessRoutes(
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
       return deps.checkIn.checkIn(req.body.code, req.body.eventId);
+    },
+  );
+  // The offline door: its snapshot of an event's admissions (paged; counted like event lists) and
+  // the sync of its queued check-ins (counted like check-ins).
+  app.get(
+    '/access/events/:eventId/admissions',
+    {
+      ...scanner,
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      schema: {
+        tags: ['access'],
+        summary: "One page of an event's admissions, for a door that may go offline",
+        headers: scannerKeyHeader,
+        params: access.eventParams,
+        querystring: access.admissionsQuery,
+        response: { 200: access.admissionsPage },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.checkIn.admissions(req.params.eventId, req.query.after, req.query.limit);
+    },
+  );
+  app.post(
+    '/access/sync',
+    {
+      ...scanner,
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
+      // SYNC_BATCH_MAX items of at most 2000-character codes.
+      bodyLimit: 512 * 1024,
+      schema: {
+        tags: ['access'],
+        summary: 'Sync check-ins a door made offline; the server judges each and reports conflicts',
+        headers: scannerKeyHeader,
+        body: access.syncRequest,
+        response: { 200: access.syncResponse },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.checkIn.sync(req.body);
     },
   );
 }

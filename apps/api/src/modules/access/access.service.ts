@@ -91,11 +91,12 @@ export function createAccessService(deps: {
      * Checks a scanned code with the public keys alone: server codes for this or the previous step, device
      * codes within the skew window and before their certificate's end. Says nothing about revocation:
      * the check-in looks the device code's session up (`sessionIsLive`).
+     * @param at the instant to check at (default now; a synced offline scan's `scannedAt`).
      */
-    async verifyCode(text: string): Promise<VerifiedPass | null> {
+    async verifyCode(text: string, at: Date = now()): Promise<VerifiedPass | null> {
       return verifyPassCode(text, {
         publicKey: await publicKeys,
-        nowSeconds: nowSeconds(),
+        nowSeconds: Math.floor(at.getTime() / 1000),
         ttlSeconds,
         skewSteps: deps.skewSteps,
       });

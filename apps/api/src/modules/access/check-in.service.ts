@@ -15,7 +15,7 @@
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { displayName, type access } from '@tp/contract';
+import { access, displayName } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -24,20 +24,31 @@ import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
+/** How old a synced offline scan may be, in hours (a door offline for a long festival day and night). */
+export const SYNC_MAX_AGE_HOURS = 48;
+
 export function createCheckInService(deps: {
   database: Database;
   /** The scanner key door staff must present (config `scannerKey`). */
   scannerKey: string;
-  /** Checks a scanned pass with the public keys (AccessService.verifyCode): what it says, or null. */
-  verifyCode: (text: string) => Promise<VerifiedPass | null>;
+  /**
+   * Checks a scanned pass with the public keys (AccessService.verifyCode) as of `at` (default now; a
+   * synced offline scan's time): what it says, or null.
+   */
+  verifyCode: (text: string, at?: Date) => Promise<VerifiedPass | null>;
   /** True when a device code's sign-in session is neither revoked nor ended (AccessService.sessionIsLive). */
   sessionIsLive: (sessionId: string, userId: number) => Promise<boolean>;
+  /**
+   * What verifies passes with no server (AccessService.passKeys): raw Ed25519 public keys (base64url,
+   * current first), the time step (seconds) and the device-code skew allowance (steps).
+   */
+  passKeys: () => Promise<{ publicKeys: string[]; ttl: number; skewSteps: number }>;
   now: () => Date;
 }) {
   const { db } = deps.database;
   const expectedKey = sha256(deps.scannerKey);
 
-  return {
+  const service = {
     /** True when an `x-scanner-key` header value is the scanner key (compared in constant time). */
     isScannerKey(key: unknown): boolean {
       return typeof key === 'string' && key.length > 0 && timingSafeEqual(sha256(key), expectedKey);
@@ -72,30 +83,124 @@ export function createCheckInService(deps: {
           tx,
           held.map((t) => t.userTicketId),
         );
+        const tickets: access.HeldTicket[] = held.map((t) => ({
+          userTicketId: t.userTicketId,
+          ticketName: t.ticketName,
+          usedAt: t.usedAt?.toISOString() ?? null,
+          listed: listed.has(t.userTicketId),
+        }));
         const at = deps.now();
-        const marked = new Set(
-          await repo.markAccessUsed(
-            tx,
-            held.filter((t) => t.usedAt === null && !listed.has(t.userTicketId)).map((t) => t.userTicketId),
-            at,
-          ),
-        );
-        await enqueueTicketEvents(tx, 'ticket.checked_in', [...marked], at, { eventId });
-        const out: access.CheckInResponse = {
-          holderName: displayName(holder),
-          admitted: [],
-          alreadyUsed: [],
-          listedForResale: [],
-        };
-        for (const t of held) {
-          const ticket = { userTicketId: t.userTicketId, ticketName: t.ticketName };
-          if (t.usedAt) out.alreadyUsed.push({ ...ticket, usedAt: t.usedAt.toISOString() });
-          else if (marked.has(t.userTicketId)) out.admitted.push(ticket);
-          else if (listed.has(t.userTicketId)) out.listedForResale.push(ticket);
-        }
-        return out;
+        const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
+        await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
+        return access.checkInAnswer(displayName(holder), tickets, new Set(marked));
       });
     },
+
+    /**
+     * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
+     * holders by user id above `after` (at most `limit`), each with the name the door shows and every
+     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`). No e-mail, no other field.
+     * @throws AppError `api.access.event_not_found` (404).
+     */
+    async admissions(eventId: number, after: number, limit: number): Promise<access.AdmissionsPage> {
+      const takenAt = deps.now();
+      const keys = await deps.passKeys();
+      return db.transaction(async (tx) => {
+        if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
+        const page = await repo.admissionsPage(tx, eventId, after, limit);
+        const byHolder = new Map<number, access.HeldTicket[]>();
+        for (const t of page.tickets) {
+          const list = byHolder.get(t.holderId!) ?? [];
+          list.push({
+            userTicketId: t.userTicketId,
+            ticketName: t.ticketName,
+            usedAt: t.usedAt?.toISOString() ?? null,
+            listed: t.listed,
+          });
+          byHolder.set(t.holderId!, list);
+        }
+        const holders = page.holders.map((h) => ({
+          userId: h.id,
+          holderName: displayName(h),
+          tickets: byHolder.get(h.id) ?? [],
+        }));
+        return {
+          eventId,
+          takenAt: takenAt.toISOString(),
+          passPublicKeys: keys.publicKeys,
+          passTtlSeconds: keys.ttl,
+          passSkewSteps: keys.skewSteps,
+          holders,
+          nextAfter: holders.length === limit ? holders[holders.length - 1].userId : null,
+        };
+      });
+    },
+
+    /**
+     * POST /access/sync: judges the check-ins an offline door queued, each in its own transaction, the
+     * server staying the judge. For each item: the pass must verify as of `scannedAt` (else every ticket
+     * is an `invalid_pass` conflict); each ticket the door admitted is recorded as admitted (event access
+     * used at `scannedAt`) when the pass holder still holds it for this event, unused and unlisted, else
+     * reported as a conflict (`moved`, `already_used`, `listed`). Judgements are stored (door_check_ins);
+     * an item id synced before gets its stored judgement back and changes nothing.
+     * `scannedAt` may not be after now (+1 min of clock skew) nor older than {@link SYNC_MAX_AGE_HOURS}.
+     * @throws AppError `api.access.event_not_found` (404), `api.access.sync_bad_time` (400).
+     */
+    async sync(request: access.SyncRequest): Promise<access.SyncResponse> {
+      if (!(await repo.event(db, request.eventId))) throw new AppError('api.access.event_not_found');
+      const now = deps.now().getTime();
+      for (const item of request.items) {
+        const at = Date.parse(item.scannedAt);
+        if (at > now + 60_000 || at < now - SYNC_MAX_AGE_HOURS * 3_600_000)
+          throw new AppError('api.access.sync_bad_time');
+      }
+      const results: access.SyncResult[] = [];
+      for (const item of request.items) results.push(await judge(request.eventId, item));
+      return { results };
+    },
   };
+
+  /** One queued check-in, in one transaction (see `sync`). */
+  async function judge(eventId: number, item: access.SyncItem): Promise<access.SyncResult> {
+    return db.transaction(async (tx) => {
+      const scannedAt = new Date(item.scannedAt);
+      if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
+        const stored = await repo.doorCheckIn(tx, item.id);
+        return {
+          id: item.id,
+          admitted: stored.admittedIds,
+          conflicts: stored.conflicts as access.SyncResult['conflicts'],
+        };
+      }
+      const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
+      // The pass as of the scan; a device code of a sign-in revoked since is refused too.
+      const pass = await deps.verifyCode(item.code, scannedAt);
+      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
+      const holderId = live ? pass.userId : null;
+      const conflicts: access.SyncResult['conflicts'] = [];
+      let admitted: number[] = [];
+      if (holderId === null) {
+        for (const userTicketId of ids) conflicts.push({ userTicketId, reason: 'invalid_pass' });
+      } else {
+        const rows = new Map((await repo.lockTickets(tx, ids)).map((r) => [r.userTicketId, r]));
+        const listed = await repo.listedAmong(tx, ids);
+        const admissible: number[] = [];
+        for (const userTicketId of ids) {
+          const row = rows.get(userTicketId);
+          if (!row || row.holderId !== holderId || row.eventId !== eventId)
+            conflicts.push({ userTicketId, reason: 'moved' });
+          else if (row.revokedAt) conflicts.push({ userTicketId, reason: 'revoked' });
+          else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
+          else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });
+          else admissible.push(userTicketId);
+        }
+        admitted = await repo.markAccessUsed(tx, admissible, scannedAt);
+        await enqueueTicketEvents(tx, 'ticket.checked_in', admitted, scannedAt, { eventId, offline: true });
+      }
+      await repo.judgeDoorCheckIn(tx, item.id, { holderId, admittedIds: admitted, conflicts });
+      return { id: item.id, admitted, conflicts };
+    });
+  }
+  return service;
 }
 export type CheckInService = ReturnType<typeof createCheckInService>;

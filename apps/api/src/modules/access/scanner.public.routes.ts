@@ -4,15 +4,23 @@
  * route serves its index.html with `<html lang>` set to the language, which the app reads. The page
  * holds no secret: it asks door staff for the scanner key and calls /v1/access/* with it (see
  * check-in.service.ts). Strict CSP (scripts and styles only from this origin, no inline ones;
- * fetches only to this origin), no framing, no referrer, camera allowed for this origin only.
+ * fetches, its service worker and manifest only from this origin), no framing, no referrer, camera
+ * allowed for this origin only. The page works offline: its service worker (`/scanner/sw.js`, scope
+ * `/scanner`, see {@link SCANNER_SW_SCOPE}) keeps the page and its assets.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../../lib/http.js';
 
+/**
+ * The scanner's service worker lives at /scanner/sw.js but controls the page at /scanner (no trailing
+ * slash), outside its default scope: the static files answer it with `Service-Worker-Allowed`.
+ */
+export const SCANNER_SW_SCOPE = '/scanner';
+
 /** The scanner page's Content-Security-Policy. */
 export const SCANNER_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; worker-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `scanner/index.html` in it. */
 export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {

@@ -1,0 +1,287 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AdmissionsPage, SyncResponse } from '@tp/contract/access';
+import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from './offline-door';
+
+const KEY_PUB = 'pub-key';
+const EVENT = 7;
+/** A verifier for the test: `ok:<userId>` verifies with the right key, anything else does not. */
+const verify: PassVerifier = (code, { publicKeys, ttlSeconds }) =>
+  publicKeys[0] === KEY_PUB && ttlSeconds === 30 && code.startsWith('ok:') ? Number(code.slice(3)) : null;
+
+const pages: AdmissionsPage[] = [
+  {
+    eventId: EVENT,
+    takenAt: '2026-12-01T08:00:00.000Z',
+    passPublicKeys: [KEY_PUB],
+    passTtlSeconds: 30,
+    passSkewSteps: 1,
+    holders: [
+      {
+        userId: 1,
+        holderName: 'Alice',
+        tickets: [
+          { userTicketId: 11, ticketName: 'GA', usedAt: null, listed: false },
+          { userTicketId: 12, ticketName: 'VIP', usedAt: null, listed: true },
+        ],
+      },
+    ],
+    nextAfter: 1,
+  },
+  {
+    eventId: EVENT,
+    takenAt: '2026-12-01T08:00:01.000Z',
+    passPublicKeys: [KEY_PUB],
+    passTtlSeconds: 30,
+    passSkewSteps: 1,
+    holders: [
+      {
+        userId: 2,
+        holderName: 'Bob',
+        tickets: [{ userTicketId: 21, ticketName: 'GA', usedAt: '2026-12-01T07:00:00.000Z', listed: false }],
+      },
+    ],
+    nextAfter: null,
+  },
+];
+
+/** A store in memory (IndexedDB in the page); it outlives the doors made on it, like a reload. */
+function memoryStore(): DoorStore & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>();
+  return {
+    data,
+    get: <T>(key: string) => Promise.resolve(structuredClone(data.get(key)) as T | undefined),
+    set: (key, value) => {
+      data.set(key, structuredClone(value));
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The server: snapshot pages, check-ins, syncs; `down` makes every fetch fail like no network. */
+function fakeServer(syncAnswer: (body: { items: { id: string; userTicketIds: number[] }[] }) => SyncResponse) {
+  const calls: { url: string; body?: unknown }[] = [];
+  const state = { down: false };
+  const impl = (url: string, init?: RequestInit) => {
+    if (state.down) return Promise.reject(new TypeError('Failed to fetch'));
+    const body: unknown = init?.body ? JSON.parse(init.body as string) : undefined;
+    calls.push({ url, body });
+    const json = (status: number, value: unknown) => Promise.resolve(new Response(JSON.stringify(value), { status }));
+    if (url.startsWith(`/v1/access/events/${EVENT}/admissions`))
+      return json(200, new URL(url, 'http://x').searchParams.get('after') === '1' ? pages[1] : pages[0]);
+    if (url === '/v1/access/sync') return json(200, syncAnswer(body as never));
+    if (url === '/v1/access/check-in')
+      return json(200, {
+        holderName: 'Alice',
+        admitted: [{ userTicketId: 11, ticketName: 'GA' }],
+        alreadyUsed: [],
+        listedForResale: [],
+      });
+    return json(404, {});
+  };
+  return { calls, state, impl };
+}
+
+const allAdmitted = (body: { items: { id: string; userTicketIds: number[] }[] }): SyncResponse => ({
+  results: body.items.map((i) => ({ id: i.id, admitted: i.userTicketIds, conflicts: [] })),
+});
+
+function setup(syncAnswer = allAdmitted) {
+  const store = memoryStore();
+  const server = fakeServer(syncAnswer);
+  const net = { online: true };
+  let n = 0;
+  const make = () =>
+    offlineDoor({
+      key: 'k',
+      store,
+      verify,
+      fetchImpl: server.impl,
+      isOnline: () => net.online,
+      now: () => new Date('2026-12-01T09:00:00.000Z'),
+      newId: () => `00000000-0000-4000-8000-00000000000${++n}`,
+    });
+  return { store, server, net, make };
+}
+
+/** Watches the event and waits until the first sync and snapshot read are done. */
+async function watched(door: ReturnType<ReturnType<typeof setup>['make']>) {
+  const statuses: DoorStatus[] = [];
+  door.watch(EVENT, (s) => statuses.push(s));
+  await vi.waitFor(() => expect(statuses.at(-1)?.snapshotTakenAt ?? null).not.toBeNull());
+  return statuses;
+}
+
+describe('the offline door', () => {
+  it('keeps every page of the snapshot while online, and asks the server to check in', async () => {
+    const { make, server, store } = setup();
+    const door = make();
+    const statuses = await watched(door);
+    expect(server.calls.map((c) => c.url)).toEqual([
+      `/v1/access/events/${EVENT}/admissions?after=0&limit=1000`,
+      `/v1/access/events/${EVENT}/admissions?after=1&limit=1000`,
+    ]);
+    expect(statuses.at(-1)).toEqual({ online: true, queued: 0, snapshotTakenAt: pages[0].takenAt, conflicts: [] });
+    expect(store.data.get(`snapshot:${EVENT}`)).toMatchObject({
+      passPublicKeys: [KEY_PUB],
+      passTtlSeconds: 30,
+      holders: [{ userId: 1 }, { userId: 2 }],
+    });
+    const outcome = await door.checkIn('TP1.1.2.x', EVENT);
+    expect(outcome).toMatchObject({ kind: 'answered', answer: { admitted: [{ userTicketId: 11 }] } });
+    expect(outcome).not.toHaveProperty('offline');
+  });
+
+  it('offline: verifies with the public key, admits from the snapshot by the server rule, marks used, queues', async () => {
+    const { make, net, store } = setup();
+    const door = make();
+    await watched(door);
+    net.online = false;
+    expect(await door.checkIn('ok:1', EVENT)).toEqual({
+      kind: 'answered',
+      offline: true,
+      answer: {
+        holderName: 'Alice',
+        admitted: [{ userTicketId: 11, ticketName: 'GA' }],
+        alreadyUsed: [],
+        listedForResale: [{ userTicketId: 12, ticketName: 'VIP' }],
+      },
+    });
+    expect(store.data.get('queue')).toEqual([
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        eventId: EVENT,
+        holderName: 'Alice',
+        code: 'ok:1',
+        scannedAt: '2026-12-01T09:00:00.000Z',
+        userTicketIds: [11],
+      },
+    ]);
+    // The same holder again: already used, nothing more queued.
+    expect(await door.checkIn('ok:1', EVENT)).toMatchObject({
+      kind: 'answered',
+      answer: { admitted: [], alreadyUsed: [{ userTicketId: 11, usedAt: '2026-12-01T09:00:00.000Z' }] },
+    });
+    expect(await door.checkIn('ok:2', EVENT)).toMatchObject({
+      answer: { holderName: 'Bob', admitted: [], alreadyUsed: [{ userTicketId: 21 }] },
+    });
+    expect(await door.checkIn('ok:3', EVENT)).toMatchObject({
+      answer: { admitted: [], alreadyUsed: [], listedForResale: [] },
+    });
+    expect(await door.checkIn('forged', EVENT)).toEqual({ kind: 'invalid' });
+    expect(await door.checkIn('ok:1', 99)).toEqual({ kind: 'offline_unavailable' });
+    expect(store.data.get('queue')).toHaveLength(1);
+
+    // A reload offline: a new door on the same store still has the queue and the snapshot.
+    const again = make();
+    const statuses: DoorStatus[] = [];
+    again.watch(EVENT, (s) => statuses.push(s));
+    await again.sync();
+    expect(statuses.at(-1)).toMatchObject({ online: false, queued: 1, snapshotTakenAt: pages[0].takenAt });
+    expect(await again.checkIn('ok:1', EVENT)).toMatchObject({
+      answer: { admitted: [], alreadyUsed: [{ userTicketId: 11 }] },
+    });
+  });
+
+  it('falls back to the snapshot when the network fails although the browser says online', async () => {
+    const { make, server } = setup();
+    const door = make();
+    await watched(door);
+    server.state.down = true;
+    expect(await door.checkIn('ok:1', EVENT)).toMatchObject({
+      kind: 'answered',
+      offline: true,
+      answer: { admitted: [{ userTicketId: 11 }] },
+    });
+  });
+
+  it('syncs the queue when back online, keeps the conflicts the server reports, and reads the snapshot again', async () => {
+    const { make, net, server, store } = setup((body) => ({
+      results: body.items.map((i) => ({
+        id: i.id,
+        admitted: [],
+        conflicts: [{ userTicketId: 11, reason: 'already_used' }],
+      })),
+    }));
+    const door = make();
+    await watched(door);
+    net.online = false;
+    await door.checkIn('ok:1', EVENT);
+    await door.sync(); // offline: nothing sent
+    expect(server.calls.filter((c) => c.url === '/v1/access/sync')).toEqual([]);
+
+    net.online = true;
+    const statuses: DoorStatus[] = [];
+    door.watch(EVENT, (s) => statuses.push(s));
+    await door.sync();
+    const sent = server.calls.filter((c) => c.url === '/v1/access/sync');
+    expect(sent).toEqual([
+      {
+        url: '/v1/access/sync',
+        body: {
+          eventId: EVENT,
+          items: [
+            {
+              id: '00000000-0000-4000-8000-000000000001',
+              code: 'ok:1',
+              scannedAt: '2026-12-01T09:00:00.000Z',
+              userTicketIds: [11],
+            },
+          ],
+        },
+      },
+    ]);
+    expect(store.data.get('queue')).toEqual([]);
+    expect(statuses.at(-1)).toMatchObject({
+      online: true,
+      queued: 0,
+      conflicts: [{ holderName: 'Alice', userTicketId: 11, ticketName: 'GA', reason: 'already_used', eventId: EVENT }],
+    });
+    await vi.waitFor(() => expect(server.calls.at(-1)?.url).toMatch(/admissions\?after=1/));
+  });
+
+  it('keeps the queue when the sync fails on the network, and sends it next time', async () => {
+    const { make, net, server, store } = setup();
+    const door = make();
+    await watched(door);
+    net.online = false;
+    await door.checkIn('ok:1', EVENT);
+    net.online = true;
+    server.state.down = true;
+    await door.sync();
+    expect(store.data.get('queue')).toHaveLength(1);
+    server.state.down = false;
+    await door.sync();
+    expect(store.data.get('queue')).toEqual([]);
+    expect(store.data.get('conflicts')).toBeUndefined();
+  });
+
+  it('offline with no snapshot kept yet says it cannot admit, and lists the events it kept', async () => {
+    const { make, net } = setup();
+    net.online = false;
+    const door = make();
+    expect(await door.events()).toEqual({ kind: 'network' });
+    expect(await door.checkIn('ok:1', EVENT)).toEqual({ kind: 'offline_unavailable' });
+  });
+});
+
+describe('the pass verifier of the offline door', () => {
+  it("verifies the contract's pass codes with the public key alone, at the scan time", async () => {
+    const { passVerifier } = await import('./pass-verifier');
+    const { publicKeyOf, signServerCode, toBase64Url } = await import('@tp/contract/pass-code');
+    const secret = new Uint8Array(32).fill(7);
+    const publicKey = toBase64Url(await publicKeyOf(secret));
+    const at = new Date('2026-12-01T09:00:00.000Z');
+    const code = await signServerCode(secret, 42, Math.floor(at.getTime() / 1000 / 30));
+    expect(await passVerifier(code, { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBe(42);
+    expect(
+      await passVerifier(
+        code,
+        { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 },
+        new Date(at.getTime() + 90_000),
+      ),
+    ).toBeNull();
+    const other = toBase64Url(await publicKeyOf(new Uint8Array(32).fill(8)));
+    expect(await passVerifier(code, { publicKeys: [other], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
+    expect(await passVerifier('TP1.42.1.x', { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
+  });
+});
