@@ -87,6 +87,9 @@ for (const [lang, theme, width] of [
   await shot('gift', lang, theme, width, '?PANEL_TAB=GIFT', true);
   await shot('resell', lang, theme, width, '?PANEL_TAB=RESELL', true);
 }
+// Wide screens: the 296 px side menu beside the content column (spec breakpoints).
+await shot('tickets', 'en', 'light', 1280, '?PANEL_TAB=MY_TICKET', true);
+await shot('tickets', 'es', 'dark', 1280, '?PANEL_TAB=MY_TICKET', true);
 if (!only || only.includes('host')) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
   const page = await ctx.newPage();
