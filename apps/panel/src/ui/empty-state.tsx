@@ -1,4 +1,7 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from '../lib/use-route';
+import { Button } from './button';
 import { TicketIcon } from './icons';
 import './feedback.css';
 
@@ -16,3 +19,13 @@ export const EmptyState = (p: { message: string; hint?: string; children?: React
     {p.children && <div className="empty__actions">{p.children}</div>}
   </div>
 );
+
+/** The usual next step of an empty list or a finished flow: back to MY_TICKET (the holder's tickets). */
+export function SeeMyTicketsButton(p: { variant?: 'secondary' }) {
+  const { t } = useTranslation();
+  return (
+    <Button variant={p.variant} onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>
+      {t('feedback.see_my_tickets')}
+    </Button>
+  );
+}

@@ -13,7 +13,7 @@ import { navigate, useRoute } from '../../../lib/use-route';
 import { usePanelConfig } from '../../../lib/queries';
 import { storage } from '../../../lib/storage';
 import { Skeleton, ErrorState } from '../../../ui/bits';
-import { EmptyState } from '../../../ui/empty-state';
+import { EmptyState, SeeMyTicketsButton } from '../../../ui/empty-state';
 import { Button } from '../../../ui/button';
 import { Tabs } from '../../../ui/tabs';
 import { useTickets } from '../../../lib/ticket-queries';
@@ -177,12 +177,7 @@ export default function GiftScreen() {
   } else if (!tickets.data?.length) {
     step1 = (
       <EmptyState message={t('gift.empty')} hint={t('feedback.gift_empty_hint')}>
-        <Button
-          variant="secondary"
-          onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
-        >
-          {t('feedback.see_my_tickets')}
-        </Button>
+        <SeeMyTicketsButton variant="secondary" />
       </EmptyState>
     );
   } else {

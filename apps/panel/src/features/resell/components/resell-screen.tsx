@@ -13,7 +13,7 @@ import { assetUrl, formatMoney } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
-import { EmptyState } from '../../../ui/empty-state';
+import { EmptyState, SeeMyTicketsButton } from '../../../ui/empty-state';
 import { TicketIcon } from '../../../ui/icons';
 import { useAvailableForListing } from '../api/resell-available.api';
 import type { ResellableTicket } from '../resell.types';
@@ -128,12 +128,7 @@ export default function ResellScreen() {
   } else if (available.data.length === 0) {
     body = (
       <EmptyState message={t('resell.empty')} hint={t('feedback.resell_empty_hint')}>
-        <Button
-          variant="secondary"
-          onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
-        >
-          {t('feedback.see_my_tickets')}
-        </Button>
+        <SeeMyTicketsButton variant="secondary" />
       </EmptyState>
     );
   } else {

@@ -4,8 +4,8 @@
  */
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/format';
-import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
+import { SeeMyTicketsButton } from '../../../ui/empty-state';
 import { SuccessHeading } from '../../../ui/success-heading';
 import type { SwapSummary } from '../swap-outcome';
 
@@ -40,9 +40,7 @@ export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
         <dd>{money}</dd>
       </dl>
       <div className="swap-done__actions">
-        <Button onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}>
-          {t('feedback.see_my_tickets')}
-        </Button>
+        <SeeMyTicketsButton />
         <Button variant="secondary" onClick={props.onAgain}>
           {t('feedback.swap_again')}
         </Button>

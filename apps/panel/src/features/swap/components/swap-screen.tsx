@@ -18,10 +18,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { clearToastErrors, toast } from '../../../lib/toast';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
-import { navigate, useRoute } from '../../../lib/use-route';
+import { useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
-import { EmptyState } from '../../../ui/empty-state';
+import { EmptyState, SeeMyTicketsButton } from '../../../ui/empty-state';
 import { Modal } from '../../../ui/modal';
 import { SwapIcon } from '../../../ui/icons';
 import { useSwappableTickets, type SwapTicket } from '../api/swappable-tickets.api';
@@ -244,12 +244,7 @@ export default function SwapScreen() {
       <div className="stack">
         {header}
         <EmptyState message={t('swap.empty')} hint={t('feedback.swap_empty_hint')}>
-          <Button
-            variant="secondary"
-            onClick={() => navigate({ tab: 'MY_TICKET', userTicketId: null, ticketName: null })}
-          >
-            {t('feedback.see_my_tickets')}
-          </Button>
+          <SeeMyTicketsButton variant="secondary" />
         </EmptyState>
       </div>
     );
