@@ -336,7 +336,7 @@ describe('organisation API', () => {
     // The door admits nothing for it.
     const [{ id: userId }] = await rows(`select id from users where email = 'holder@example.com'`);
     const [{ id: eventId }] = await rows(`select id from events where external_id = 'evt-1'`);
-    const code = t.app.services.access.codeFor(Number(userId), Math.floor(t.clock.now().getTime() / 1000 / 30));
+    const code = await t.app.services.access.codeFor(Number(userId), Math.floor(t.clock.now().getTime() / 1000 / 30));
     const scan = await t.app.inject({
       method: 'POST',
       url: '/v1/access/check-in',

@@ -432,7 +432,7 @@ describe('webhooks: every event from its flow', () => {
     // Check-in: Bob's pass at the Aotearoa Sound door admits the gifted ticket.
     const [bob] = await rows(`select id from users where email = 'bob@example.com'`);
     const [event] = await rows(`select id from events where name = 'Aotearoa Sound'`);
-    const code = t.app.services.access.codeFor(Number(bob.id), Math.floor(t.clock.now().getTime() / 1000 / 30));
+    const code = await t.app.services.access.codeFor(Number(bob.id), Math.floor(t.clock.now().getTime() / 1000 / 30));
     const scan = await t.app.inject({
       method: 'POST',
       url: '/v1/access/check-in',
