@@ -159,6 +159,24 @@ describe('syncing check-ins made offline', () => {
     expect(stored[0].conflicts).toEqual([{ userTicketId: a['VIP'], reason: 'already_used' }]);
   });
 
+  it('reports a ticket the organiser revoked after the snapshot as revoked, and leaves it out of the next snapshot', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const a = await heldIds('alice@example.com', 'Laneway Sessions');
+    const queued = await item('alice@example.com', [a['VIP'], a['General Admission']]);
+    await rows(`update user_tickets set revoked_at = now() where id = ${a['VIP']}`);
+    const [result] = await synced(laneway, [queued]);
+    expect(result).toEqual({
+      id: queued.id,
+      admitted: [a['General Admission']],
+      conflicts: [{ userTicketId: a['VIP'], reason: 'revoked' }],
+    });
+    expect(await usedAt(a['VIP'])).toBeNull();
+    const page = (await admissions(laneway)).json<access.AdmissionsPage>();
+    const ids = page.holders.flatMap((h) => h.tickets.map((x) => x.userTicketId));
+    expect(ids).toContain(a['General Admission']);
+    expect(ids).not.toContain(a['VIP']);
+  });
+
   it('reports a ticket gifted away after the snapshot as moved, a forged pass as invalid, and refuses a scan time in the future', async () => {
     const laneway = await eventId('Laneway Sessions');
     const a = await heldIds('alice@example.com', 'Laneway Sessions');
