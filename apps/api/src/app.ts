@@ -5,6 +5,8 @@
 import Fastify, { LogController } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -200,6 +202,14 @@ export async function buildApp(deps: AppDeps) {
   };
 
   await registerSecurityHeaders(app, config);
+  // Answers made per request (the panel document with its nonce, JSON) go out brotli/gzip-compressed from
+  // 512 bytes (issue 9: the LOGIN screen's document and /v1/config); built files carry their own .br/.gz.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 512,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   // Limits shared through Redis when REDIS_URL is set (decision 005), else counted in this process.
   const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
   await app.register(fastifyRateLimit, {
