@@ -76,7 +76,7 @@ test('a new person signs in with the mailed code, sees the QR change, browses ti
   await expect(page.getByRole('heading', { name: 'My tickets' })).toBeVisible();
   await expect(page.getByText('No ticket available')).toBeVisible();
   await page.getByRole('tab', { name: 'Past' }).click();
-  await expect(page.getByText('No ticket available')).toBeVisible();
+  await expect(page.getByText('No past events yet')).toBeVisible();
 
   // Spanish: the page reloads under /es/ on the same screen.
   await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
