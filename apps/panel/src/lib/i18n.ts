@@ -21,8 +21,8 @@ const catalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
  * stays within its 120 KiB (e2e/bytes.spec.ts). Same rule as the main catalogues: both hold every key.
  */
 const laterCatalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
-  en: () => import('../locales/later/en.json').then((m) => m.default),
-  es: () => import('../locales/later/es.json').then((m) => m.default),
+  en: () => import('../locales/later/later-en.json').then((m) => m.default),
+  es: () => import('../locales/later/later-es.json').then((m) => m.default),
 };
 let later: Promise<void> | null = null;
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { MESSAGE_KEYS } from '@tp/contract/messages';
 import enMain from './en.json';
 import esMain from './es.json';
-import enLater from './later/en.json';
-import esLater from './later/es.json';
+import enLater from './later/later-en.json';
+import esLater from './later/later-es.json';
 
 function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   return Object.entries(o).flatMap(([k, v]) =>
