@@ -22,6 +22,10 @@ async function audit(page: Page, what: string) {
   // Let lazy screens and their queries settle, and skeletons give way to content.
   await page.waitForLoadState('networkidle');
   await expect(page.locator('[aria-busy="true"], .skeleton')).toHaveCount(0);
+  // A dialog fades in (0.15 s): mid-fade its text is lighter than it will be, and axe would measure that.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const found = result.violations.map(
     (v) =>
