@@ -10,6 +10,7 @@
  */
 import type { Database } from '../../db/client.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
+import { intervalJob } from '../../lib/interval-job.js';
 
 /** What one run deleted. */
 export interface HousekeepingCounts {
@@ -31,8 +32,6 @@ export function createHousekeeping(deps: {
   log: (msg: string, err?: unknown) => void;
 }) {
   const { db } = deps.database;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
   /**
    * One run: deletes what ended before now − retention, in one transaction under the housekeeping lock.
@@ -52,24 +51,12 @@ export function createHousekeeping(deps: {
 
   return {
     runOnce,
-    /** Starts the timer (unref'd: it never keeps the process alive). A failed run is logged and retried next time. */
-    start() {
-      if (timer || deps.intervalSeconds <= 0) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = runOnce()
-          .then((counts) => counts && deps.log(`housekeeping: ${JSON.stringify(counts)}`))
-          .catch((err: unknown) => deps.log('housekeeping failed', err))
-          .finally(() => (running = null));
-      }, deps.intervalSeconds * 1000);
-      timer.unref();
-    },
-    /** Stops the timer and waits for a run in progress. */
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    ...intervalJob({
+      intervalSeconds: deps.intervalSeconds,
+      run: () => runOnce().then((counts) => counts && deps.log(`housekeeping: ${JSON.stringify(counts)}`)),
+      failure: 'housekeeping failed',
+      log: deps.log,
+    }),
   };
 }
 export type Housekeeping = ReturnType<typeof createHousekeeping>;

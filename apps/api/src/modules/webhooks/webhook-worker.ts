@@ -17,6 +17,7 @@ import type { Database } from '../../db/client.js';
 import { backoffSeconds } from './webhook-backoff.js';
 import { type SendResult, sendWebhook } from './webhook-sender.js';
 import { webhooksRepository as repo } from './webhooks.repository.js';
+import { intervalJob } from '../../lib/interval-job.js';
 
 export interface WebhookWorkerDeps {
   database: Database;
@@ -44,8 +45,6 @@ export function signedHeaders(secret: string, messageId: string, at: Date, paylo
 export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const { db } = deps.database;
   const random = deps.random ?? Math.random;
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<unknown> | null = null;
 
   /** One tick. @returns how many deliveries it attempted. */
   async function runOnce(): Promise<number> {
@@ -84,23 +83,12 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
 
   return {
     runOnce,
-    /** Starts the timer (unref'd). A failed tick is logged and the next one runs as usual. */
-    start() {
-      if (timer || deps.intervalSeconds <= 0) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = runOnce()
-          .catch((err: unknown) => deps.log('webhook worker tick failed', err))
-          .finally(() => (running = null));
-      }, deps.intervalSeconds * 1000);
-      timer.unref();
-    },
-    /** Stops the timer and waits for a tick in progress (bounded by the delivery timeout). */
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await running;
-    },
+    ...intervalJob({
+      intervalSeconds: deps.intervalSeconds,
+      run: runOnce,
+      failure: 'webhook worker tick failed',
+      log: deps.log,
+    }),
   };
 }
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
