@@ -9,7 +9,7 @@ import { Transform, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { auth, organisations as contract, type MessageKey } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
-import type { TicketInput } from './org-api.service.js';
+import type { TicketInput } from './org-api/ticket-issuing.js';
 
 export interface ParsedImport {
   rows: { row: number; input: TicketInput }[];

@@ -1,0 +1,91 @@
+/**
+ * The organisation API's ticket types and their benefits (issue 12): PUT /org/ticket-types/{externalId}.
+ */
+import type { organisations as contract } from '@tp/contract';
+import type * as z from 'zod';
+import type { ticketTypes } from '../../../db/schema.js';
+import { AppError } from '../../../lib/app-error.js';
+import { orgApiRepository as repo, type TicketTypeRow } from '../org-api.repository.js';
+import type { RequestOrganisation } from '../org-auth.js';
+import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
+
+type TicketTypeInput = z.infer<typeof contract.ticketTypeUpsertRequest>;
+
+/** The ticket-types part of the organisation API: upsert by externalId, with benefits. */
+export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) {
+  const db = deps.database.db;
+  return {
+    /**
+     * PUT /org/ticket-types/{externalId}. Benefits are matched by their externalId within the type: new ones are
+     * added (and given to the type's live tickets), known ones updated; benefits left out are kept (holders may
+     * have used them). `resaleCapCents` defaults to `priceCents`.
+     * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_event_locked` (409: the type
+     *   exists under another event).
+     */
+    async upsertTicketType(
+      org: RequestOrganisation,
+      externalId: string,
+      input: TicketTypeInput,
+    ): Promise<UpsertStatus> {
+      return db.transaction(async (tx) => {
+        const event = await eventOf(tx, org, input.eventExternalId);
+        const values = {
+          name: input.name,
+          description: input.description ?? null,
+          priceCents: input.priceCents,
+          currencyCode: input.currency,
+          maxResalePriceCents: input.resaleCapCents ?? input.priceCents,
+          isGiftable: input.isGiftable,
+          isResellable: input.isResellable,
+          isSwappable: input.isSwappable,
+        } satisfies Partial<typeof ticketTypes.$inferInsert>;
+        let status: UpsertStatus = 'unchanged';
+        let type: TicketTypeRow | undefined = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
+        if (!type) {
+          type = await repo.insertTicketType(tx, { ...values, organisationId: org.id, externalId, eventId: event.id });
+          if (!type) type = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
+          else status = 'created';
+        }
+        if (!type) throw new AppError('api.service_unavailable');
+        if (type.eventId !== event.id) throw new AppError('api.org.ticket_type_event_locked');
+        if (status !== 'created') {
+          const diff = changed(type, values);
+          if (Object.keys(diff).length) {
+            await repo.updateTicketType(tx, type.id, diff);
+            status = 'updated';
+          }
+        }
+        const known = new Map((await repo.benefitsOfType(tx, type.id)).map((b) => [b.externalId, b] as const));
+        for (const b of input.benefits ?? []) {
+          const benefitValues = {
+            name: b.name,
+            type: b.type,
+            shortDescription: b.shortDescription ?? null,
+            fullDescription: b.fullDescription ?? null,
+            icon: b.iconUrl ?? null,
+            validUntil: b.validUntil ? new Date(b.validUntil) : null,
+            isUnlockable: b.isUnlockable ?? false,
+            redeemCode: b.redeemCode ?? null,
+          };
+          const current = known.get(b.externalId);
+          if (!current) {
+            const row = await repo.insertBenefit(tx, {
+              ...benefitValues,
+              ticketTypeId: type.id,
+              externalId: b.externalId,
+            });
+            await repo.grantBenefitToType(tx, row.id, type.id);
+            if (status === 'unchanged') status = 'updated';
+            continue;
+          }
+          const diff = changed(current, benefitValues);
+          if (Object.keys(diff).length) {
+            await repo.updateBenefit(tx, current.id, diff);
+            if (status === 'unchanged') status = 'updated';
+          }
+        }
+        return status;
+      });
+    },
+  };
+}
