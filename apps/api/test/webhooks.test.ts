@@ -325,7 +325,7 @@ describe('webhooks: retries, log, redelivery', () => {
 describe('webhooks: isolation', () => {
   it("another organisation's webhook ids answer 404 and its list is its own", async () => {
     const hook = await subscribed('https://hooks.example.com/x');
-    await gift();
+    const userTicketId = await gift();
     const [d] = (await deliveries(demoKey, hook.id)).items;
     const other = await t.app.inject({
       method: 'POST',
@@ -345,14 +345,22 @@ describe('webhooks: isolation', () => {
       expect(r.json()).toEqual({ message: 'api.org.webhook_not_found' });
     }
     expect((await as('GET', '/v1/org/webhooks')).json()).toEqual([]);
-    // The other organisation's subscriber hears nothing of the demo organisation's tickets.
-    await subscribe(otherKey, 'https://other.example.com/x');
-    await gift().catch(() => undefined);
+    // The other organisation's subscriber hears nothing of the demo organisation's tickets: a second, real move
+    // (Bob gives the ticket back) after it subscribed reaches the demo subscriber only.
+    expect((await subscribe(otherKey, 'https://other.example.com/x')).statusCode).toBe(201);
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const back = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(bob),
+      payload: { userTicketId, username: 'alice#4821' },
+    });
+    expect(back.statusCode, back.body).toBe(200);
+    expect((await deliveries(demoKey, hook.id)).items).toHaveLength(2);
     const theirs = await rows(
       `select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id join organisations o on o.id = e.organisation_id where o.slug = 'other'`,
     );
     expect(theirs).toEqual([]);
-    expect((await deliveries(demoKey, hook.id)).items).toHaveLength(1);
   });
 });
 
