@@ -1,5 +1,5 @@
 /** The `stripe` payout provider through the real Stripe SDK, pointed at a local fake API. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
 import {
@@ -19,15 +19,21 @@ let fake: Awaited<ReturnType<typeof startStripeFake>>;
 let seen: StripeRequest[];
 let t: TestApp;
 
+// One fake Stripe for the file; a fresh app (database) per test, so that no test depends on another's account.
 beforeAll(async () => {
   fake = await startStripeFake();
   seen = fake.seen;
+});
+afterAll(async () => {
+  await fake.close();
+});
+beforeEach(async () => {
+  seen.length = 0;
   const payouts = createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl: fake.apiUrl });
   t = await createTestApp({ seed: true, payouts });
 });
-afterAll(async () => {
+afterEach(async () => {
   await t.close();
-  await fake.close();
 });
 
 const sign = (payload: string) => Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
@@ -41,16 +47,34 @@ const webhook = (event: object, signature?: string) => {
   });
 };
 
+/** Alice opens a custom Connect account (NZ) through the panel's call; returns her token and the answer. */
+async function connect() {
+  const alice = (await t.signIn('alice@example.com')).accessToken;
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/resell/stripe-connect',
+    headers: bearer(alice),
+    payload: { accountType: 'custom', country: 'NZ' },
+  });
+  expect(r.statusCode, r.body).toBe(200);
+  const accountId = (await rawQuery<{ external_id: string }>(t.database.db, 'select external_id from payout_accounts'))
+    .rows[0].external_id;
+  return { alice, r, accountId };
+}
+
+/** Stripe's signed `account.updated` saying the account may take charges and payouts. */
+const accountVerified = (id: string, accountId: string) => ({
+  id,
+  object: 'event',
+  type: 'account.updated',
+  data: {
+    object: { id: accountId, object: 'account', country: 'NZ', charges_enabled: true, payouts_enabled: true },
+  },
+});
+
 describe('stripe provider', () => {
   it('creates a custom Connect account and an AccountSession through the SDK', async () => {
-    const alice = (await t.signIn('alice@example.com')).accessToken;
-    const r = await t.app.inject({
-      method: 'POST',
-      url: '/v1/resell/stripe-connect',
-      headers: bearer(alice),
-      payload: { accountType: 'custom', country: 'NZ' },
-    });
-    expect(r.statusCode).toBe(200);
+    const { alice, r } = await connect();
     const account = seen.find((s) => s.path === '/v1/accounts')!;
     expect(account.auth).toBe('Bearer sk_test_123');
     expect(account.body.get('type')).toBe('custom');
@@ -63,18 +87,8 @@ describe('stripe provider', () => {
   });
 
   it('verifies the account on a signed account.updated webhook, once per event id', async () => {
-    const alice = (await t.signIn('alice@example.com')).accessToken;
-    const accountId = (
-      await rawQuery<{ external_id: string }>(t.database.db, 'select external_id from payout_accounts')
-    ).rows[0].external_id;
-    const verified = {
-      id: 'evt_1',
-      object: 'event',
-      type: 'account.updated',
-      data: {
-        object: { id: accountId, object: 'account', country: 'NZ', charges_enabled: true, payouts_enabled: true },
-      },
-    };
+    const { alice, accountId } = await connect();
+    const verified = accountVerified('evt_1', accountId);
     expect((await webhook(verified)).statusCode).toBe(200);
     expect(
       (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json<ClientSecretBody>().verified,
@@ -94,7 +108,8 @@ describe('stripe provider', () => {
   });
 
   it('sends the buyer to Stripe Checkout and pays the order on checkout.session.completed', async () => {
-    const alice = (await t.signIn('alice@example.com')).accessToken;
+    const { alice, accountId } = await connect();
+    expect((await webhook(accountVerified('evt_0', accountId))).statusCode).toBe(200);
     const [a] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json<
       ResellableTicketBody[]
     >();
