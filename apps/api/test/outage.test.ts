@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startPostgres, type RunningPostgres } from '../../../scripts/postgres.js';
 import { onPostgres } from './helper.js';
+import { budgetMs } from './timing.js';
 import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,14 +79,17 @@ describe.skipIf(!onPostgres())('PostgreSQL outage under traffic, two instances',
     expect(health.map((r) => r.status)).toEqual([200, 200]);
     await sleep(7000);
 
+    // Baseline: PostgreSQL's own start (pg_ctl -w) on this machine now; healing may take it 3 times, at least 5 s.
+    const restarting = Date.now();
     postgres.restart();
     const back = Date.now();
+    const healBudget = budgetMs(back - restarting, 3, 5000);
     const healedAfter = await Promise.all(
       servers.map(async (_s, server) => {
         for (;;) {
           const a = await ask(server, '/v1/auth/me');
           if (a.status === 200) return Date.now() - back;
-          if (Date.now() - back > 15_000) return Infinity;
+          if (Date.now() - back > 3 * healBudget) return Infinity;
           await sleep(100);
         }
       }),
@@ -95,8 +99,8 @@ describe.skipIf(!onPostgres())('PostgreSQL outage under traffic, two instances',
     await Promise.all(workers);
 
     expect(
-      healedAfter.every((ms) => ms <= 5000),
-      `healed after ${healedAfter.join(', ')} ms; last answers ${JSON.stringify(answers.slice(-6))}; ${servers.map((s) => s.output().slice(-3000)).join('\n----\n')}`,
+      healedAfter.every((ms) => ms <= healBudget),
+      `healed after ${healedAfter.join(', ')} ms (budget ${healBudget} ms); last answers ${JSON.stringify(answers.slice(-6))}; ${servers.map((s) => s.output().slice(-3000)).join('\n----\n')}`,
     ).toBe(true);
     const unexpected = answers.filter((a) => a.status !== 200 && a.status !== 503);
     expect(unexpected, JSON.stringify(unexpected.slice(0, 5))).toEqual([]);

@@ -7,6 +7,7 @@ import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshPostgresUrl, onPostgres } from './helper.js';
 import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
+import { baselineMs, budgetMs } from './timing.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -56,19 +57,28 @@ describe('SIGTERM', () => {
       })
     ).json()) as { userTicketId: number }[];
     const port = server.port;
+    const url = server.url;
+    // Baseline: one request's round trip on this machine now; the waits below are multiples of it.
+    const roundTrip = await baselineMs(() => fetch(`${url}/healthz`).then((r) => r.text()));
     const inFlight = Array.from({ length: 40 }, (_, i) =>
       halfSent(port, accessToken, tickets[i % tickets.length].userTicketId),
     );
-    await sleep(500); // every request has reached the server, its body half read
+    await sleep(budgetMs(roundTrip, 20, 500)); // every request has reached the server, its body half read
     server.child.kill('SIGTERM');
-    await sleep(300);
 
-    // No new connections once the signal is in.
-    const refused = await fetch(`${server.url}/healthz`).then(
-      () => 'answered',
-      (err: Error) => String((err.cause as { code?: string } | undefined)?.code),
-    );
-    expect(refused).toBe('ECONNREFUSED');
+    // No new connections once the signal is in: refused within a few round trips (at least 300 ms), asked until then.
+    const healthz = () =>
+      fetch(`${url}/healthz`).then(
+        () => 'answered',
+        (err: Error) => String((err.cause as { code?: string } | undefined)?.code),
+      );
+    const until = Date.now() + budgetMs(roundTrip, 50, 3000);
+    let refused = await healthz();
+    while (refused !== 'ECONNREFUSED' && Date.now() < until) {
+      await sleep(budgetMs(roundTrip, 1, 20));
+      refused = await healthz();
+    }
+    expect(refused, `round trip ${roundTrip} ms`).toBe('ECONNREFUSED');
 
     for (const r of inFlight) r.finish();
     const answers = await Promise.all(inFlight.map((r) => r.answer));
