@@ -70,6 +70,7 @@ import { organisationsRoutes, registerCsvBody } from './modules/organisations/or
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhookWorker } from './modules/webhooks/webhook-worker.js';
+import { pickLang, queryLang } from './lib/lang.js';
 
 export interface AppDeps {
   config: Config;
@@ -411,8 +412,8 @@ async function registerPages(
   }
   app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
     const cfg = await panelConfig();
-    const query = req.query as { lang?: string; noembed?: string; org?: string };
-    const lang = query.lang === 'es' ? 'es' : 'en';
+    const query = req.query as { noembed?: string; org?: string };
+    const lang = pickLang(queryLang(req));
     const org = typeof query.org === 'string' ? await branding.branding(query.org).catch(() => null) : null;
     return reply.type('text/html; charset=utf-8').send(
       renderDemoHostPage({

@@ -20,6 +20,12 @@ export function pickLang(explicit?: unknown, acceptLanguage?: string): Lang {
   return (ranked[0]?.base as Lang | undefined) ?? 'en';
 }
 
+/** The raw `?lang=` of a request (any type, undefined when absent), for `pickLang`; routes need not declare it. */
+export function queryLang(req: { query: unknown }): unknown {
+  const query = req.query as { lang?: unknown } | null | undefined;
+  return query?.lang;
+}
+
 /**
  * A human date and time of an event in its own time zone (IANA `timeZone`), in the reader's language:
  * "Saturday 14 March 2026 at 7:30 pm AEDT" / "sábado, 14 de marzo de 2026, 19:30 GMT+11".

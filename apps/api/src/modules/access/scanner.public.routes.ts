@@ -11,6 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../../lib/http.js';
+import { pickLang, queryLang } from '../../lib/lang.js';
 
 /**
  * The scanner's service worker lives at /scanner/sw.js but controls the page at /scanner (no trailing
@@ -26,7 +27,7 @@ export const SCANNER_CSP =
 export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {
   const indexFile = join(deps.panelDistDir, 'scanner', 'index.html');
   app.get('/scanner', { schema: { hide: true } }, async (req, reply) => {
-    const lang = (req.query as { lang?: string }).lang === 'es' ? 'es' : 'en';
+    const lang = pickLang(queryLang(req));
     // Read per request (a few KB), like the panel document: a rebuild is served without a restart.
     const html = await readFile(indexFile, 'utf8').catch(() => null);
     if (!html) return reply.code(503).type('text/plain').send('The scanner is not built yet: run npm run build.');

@@ -14,6 +14,7 @@ import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { pickLang } from '../../lib/lang.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
 export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
@@ -79,7 +80,7 @@ export function createGiftService(deps: {
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);
-      const locale = receiverUser.locale === 'es' ? 'es' : 'en';
+      const locale = pickLang(receiverUser.locale);
       const m = giftReceivedMail(locale, {
         giver: displayName(moved.giver),
         ticketName: moved.row.type.name,

@@ -16,6 +16,7 @@ import { resaleRepository as repo, type OrderRow } from './resale.repository.js'
 import { renderCodePdf } from './resale.pdf.js';
 import { displayName, hashCode, newCode } from './resale.code.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { pickLang } from '../../lib/lang.js';
 
 type OrderDetail = NonNullable<Awaited<ReturnType<typeof repo.order>>>;
 
@@ -121,7 +122,7 @@ export function createOrderService(deps: OrderDeps) {
       return null;
     });
     if (!seller) return;
-    const lang: MailLocale = seller.locale === 'es' ? 'es' : 'en';
+    const lang: MailLocale = pickLang(seller.locale);
     await sendMailOrLog(
       deps.mail,
       {
@@ -142,7 +143,7 @@ export function createOrderService(deps: OrderDeps) {
   /** Mails the buyer the code and its PDF. */
   async function mailCode(row: OrderDetail, code: string): Promise<void> {
     const { order, event, type } = row;
-    const lang: MailLocale = order.locale === 'es' ? 'es' : 'en';
+    const lang: MailLocale = pickLang(order.locale);
     const redeemUrl = `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`;
     const pdf = await renderCodePdf({
       lang,
@@ -221,7 +222,7 @@ export function createOrderService(deps: OrderDeps) {
         order = await repo.insertOrder(db, {
           ...request,
           id: randomUUID(),
-          locale: input.locale === 'es' ? 'es' : 'en',
+          locale: pickLang(input.locale),
           feeCents: l.feeCents * input.quantity,
           status: 'PENDING',
           idempotencyKey,
@@ -238,8 +239,8 @@ export function createOrderService(deps: OrderDeps) {
         quantity: order.quantity,
         productName: `${row.event.name} - ${row.type.name}`,
         buyerEmail: order.buyerEmail,
-        successUrl: `${config.publicUrl}/resale/done/${orderId}?lang=${input.locale === 'es' ? 'es' : 'en'}`,
-        cancelUrl: `${config.publicUrl}/r/${token}?lang=${input.locale === 'es' ? 'es' : 'en'}`,
+        successUrl: `${config.publicUrl}/resale/done/${orderId}?lang=${pickLang(input.locale)}`,
+        cancelUrl: `${config.publicUrl}/r/${token}?lang=${pickLang(input.locale)}`,
       });
       await repo.setCheckoutSession(db, orderId, checkout.sessionId);
       return { orderId, url: checkout.url };
@@ -257,7 +258,7 @@ export function createOrderService(deps: OrderDeps) {
       const row = /^[0-9a-f-]{36}$/i.test(orderId) ? await repo.order(db, orderId) : undefined;
       if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code))
         throw new AppError('api.resell.redeem.invalid_code');
-      const lang = row.order.locale === 'es' ? 'es' : 'en';
+      const lang = pickLang(row.order.locale);
       return renderCodePdf({
         lang,
         eventName: row.event.name,

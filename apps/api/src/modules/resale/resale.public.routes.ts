@@ -18,11 +18,11 @@ import {
 } from '../../pages/resale.page.js';
 import { currencySymbol } from '../../lib/money.js';
 
-import { formatEventDateTime, pickLang, type Lang } from '../../lib/lang.js';
+import { formatEventDateTime, pickLang, queryLang, type Lang } from '../../lib/lang.js';
 
 /** The page language: `?lang=`, else the order's language (the buyer chose it on the listing page), else Accept-Language. */
 const langOf = (req: { query: unknown; headers: { 'accept-language'?: string } }, orderLocale?: string): Lang =>
-  pickLang((req.query as { lang?: string } | undefined)?.lang ?? orderLocale, req.headers['accept-language']);
+  pickLang(queryLang(req) ?? orderLocale, req.headers['accept-language']);
 const html = 'text/html; charset=utf-8';
 
 export function resalePublicRoutes(

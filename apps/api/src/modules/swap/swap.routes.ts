@@ -9,6 +9,7 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { SwapService } from './swap.service.js';
 import { renderSwapCheckout, renderCheckoutMessage } from '../../pages/checkout.page.js';
+import { pickLang } from '../../lib/lang.js';
 
 export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
@@ -65,7 +66,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
   const params = z.object({ locale: z.string(), slug: z.string(), orderIdentifier: z.string().max(64) });
   const query = z.object({ redirectDomain: z.string().max(2000).optional(), origin: z.string().max(40).optional() });
   const back = (locale: string, redirect?: string) => {
-    const fallback = `${deps.publicUrl}/${locale === 'es' ? 'es' : 'en'}/?PANEL_TAB=MY_TICKET`;
+    const fallback = `${deps.publicUrl}/${pickLang(locale)}/?PANEL_TAB=MY_TICKET`;
     try {
       return redirect && new URL(redirect).origin === new URL(deps.publicUrl).origin ? redirect : fallback;
     } catch {
@@ -80,7 +81,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
     { schema: { hide: true, params, querystring: query } },
     async (req, reply) => {
       const order = await deps.swap.order(req.params.orderIdentifier);
-      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      const lang = pickLang(req.params.locale);
       if (!order)
         return reply
           .code(404)
@@ -102,7 +103,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
     '/checkout/:locale/:slug/:orderIdentifier',
     { schema: { hide: true, params, querystring: query } },
     async (req, reply) => {
-      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      const lang = pickLang(req.params.locale);
       const order = await deps.swap.order(req.params.orderIdentifier);
       if (!order)
         return reply
@@ -129,7 +130,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
     '/checkout/:locale/:slug/:orderIdentifier/cancel',
     { schema: { hide: true, params, querystring: query } },
     async (req, reply) => {
-      const lang = req.params.locale === 'es' ? 'es' : 'en';
+      const lang = pickLang(req.params.locale);
       await deps.swap.cancel(null, req.params.orderIdentifier).catch(() => undefined);
       return reply.redirect(back(lang, req.query.redirectDomain), 303);
     },

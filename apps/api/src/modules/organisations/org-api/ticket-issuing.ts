@@ -22,6 +22,7 @@ import type { RequestOrganisation } from '../org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
 import { enqueueWebhookEvent } from '../webhook-events.js';
 import type { OrgApiDeps } from './deps.js';
+import { pickLang } from '../../../lib/lang.js';
 
 /** One ticket to issue: the organiser's ids and the holder's e-mail (already validated). */
 export interface TicketInput {
@@ -203,7 +204,7 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         },
         at,
       );
-      const locale = holder.locale === 'es' ? 'es' : 'en';
+      const locale = pickLang(holder.locale);
       mails.push({
         message: {
           to: holder.email,
