@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { hasNoNul } from './fields.js';
 import { OTP_LENGTH } from './constants.js';
-import { PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
+import { NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH, NICKNAME_PATTERN, PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
 export const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
@@ -53,7 +53,7 @@ export const user = z.object({
 });
 export type User = z.infer<typeof user>;
 
-const personName = z.string().trim().min(1).max(100).refine(hasNoNul);
+const personName = z.string().trim().min(1).max(NAME_MAX_LENGTH).refine(hasNoNul);
 /**
  * Fields of the stored User the panel may send back in POST /auth/profile that the server never takes from
  * it (spec section 7: the body is the stored user minus the access token, merged with the change): accepted
@@ -87,14 +87,7 @@ export const profileUpdate = z
   .strictObject({
     givenName: personName.nullable().optional(),
     familyName: personName.nullable().optional(),
-    nickname: z
-      .string()
-      .trim()
-      .min(1)
-      .max(30)
-      .regex(/^[^#\s]+$/)
-      .refine(hasNoNul)
-      .optional(),
+    nickname: z.string().trim().min(1).max(NICKNAME_MAX_LENGTH).regex(NICKNAME_PATTERN).refine(hasNoNul).optional(),
     phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).nullable().optional(),
     locale: z.enum(['en', 'es']).optional(),
     ...ignored,
@@ -113,13 +106,7 @@ export const profileUpdate = z
   );
 /** POST /auth/username body: the new nickname; the numeric suffix never changes. */
 export const usernameUpdate = z.strictObject({
-  username: z
-    .string()
-    .trim()
-    .min(1)
-    .max(30)
-    .regex(/^[^#\s]+$/)
-    .refine(hasNoNul),
+  username: z.string().trim().min(1).max(NICKNAME_MAX_LENGTH).regex(NICKNAME_PATTERN).refine(hasNoNul),
 });
 
 /** Every error body: a message key (see messages.ts), with optional extras. */

@@ -12,3 +12,8 @@ export const rowId = z.number().int().positive().max(INT4_MAX);
 export const count = z.number().int().positive().max(INT4_MAX);
 /** True for text without a NUL character (use with `.refine`). */
 export const hasNoNul = (s: string): boolean => !s.includes('\u0000');
+
+/** A UUID in its text form (8-4-4-4-12 hex digits, any case): ids made by `gen_random_uuid()` / `randomUUID()`. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** True when `value` is a UUID, so a lookup never hands a `uuid` column text it refuses (a 500). */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);

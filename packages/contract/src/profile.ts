@@ -51,6 +51,12 @@ export const PHONE_PATTERN = /^\+?[ ()-]*(?:[0-9][ ()-]*){3,}$/;
 /** Longest phone number accepted, in characters as typed. */
 export const PHONE_MAX_LENGTH = 32;
 
+/** A nickname (the part of a username before `#`): 1 to NICKNAME_MAX_LENGTH characters, no `#` nor whitespace. */
+export const NICKNAME_MAX_LENGTH = 30;
+export const NICKNAME_PATTERN = /^[^#\s]+$/;
+/** A given or family name: 1 to NAME_MAX_LENGTH characters once trimmed. */
+export const NAME_MAX_LENGTH = 100;
+
 /**
  * The stored form of a phone number: a leading `+` kept, every other non-digit dropped, so that
  * "+61 400 000 001" and "+61400000001" are the same number (and collide as `api.profile.email_or_phone_in_use`).

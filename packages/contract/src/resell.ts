@@ -1,6 +1,7 @@
 /** Resale payloads (spec section 3). Prices here are decimal major units as the panel shows them. */
 import * as z from 'zod';
 import { count, rowId } from './fields.js';
+import { NAME_MAX_LENGTH } from './profile.js';
 
 export const resellableTicket = z.object({
   userTicketId: z.number().int(),
@@ -51,8 +52,8 @@ export const clientSecretResponse = z.object({ clientSecret: z.string(), verifie
 /** The sandbox payout onboarding form (what Stripe would collect). */
 export const sandboxOnboardingRequest = z.strictObject({
   country: z.string().length(2),
-  firstName: z.string().trim().min(1).max(100),
-  lastName: z.string().trim().min(1).max(100),
+  firstName: z.string().trim().min(1).max(NAME_MAX_LENGTH),
+  lastName: z.string().trim().min(1).max(NAME_MAX_LENGTH),
   birthdate: z.iso.date(),
   bankAccount: z
     .string()

@@ -16,6 +16,7 @@ import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
 import { hashRefreshToken, newRefreshToken, type AccessTokens } from './auth.tokens.js';
 import { fullName, usernameOf, type User } from '@tp/contract';
+import { isUuid } from '@tp/contract/fields';
 
 export interface AuthDeps {
   database: Database;
@@ -147,7 +148,7 @@ export function createAuthService(deps: AuthDeps) {
     async verifyCode(input: { otp: string; session: string; email: string }) {
       const at = now();
       const outcome = await db.transaction(async (tx) => {
-        const req = /^[0-9a-f-]{36}$/i.test(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
+        const req = isUuid(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
         if (!req || req.email !== input.email || req.closedAt)
           return { error: 'api.auth.login_session_failed' as const };
         if (req.expiresAt <= at) {

@@ -17,6 +17,7 @@ import { renderCodePdf } from './resale.pdf.js';
 import { displayName, hashCode, newCode } from './resale.code.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 import { pickLang } from '../../lib/lang.js';
+import { isUuid } from '@tp/contract/fields';
 
 type OrderDetail = NonNullable<Awaited<ReturnType<typeof repo.order>>>;
 
@@ -247,15 +248,14 @@ export function createOrderService(deps: OrderDeps) {
     },
 
     /** The order with its listing, type and event (checkout and confirmation pages). */
-    order: (orderId: string) =>
-      /^[0-9a-f-]{36}$/i.test(orderId) ? repo.order(db, orderId) : Promise.resolve(undefined),
+    order: (orderId: string) => (isUuid(orderId) ? repo.order(db, orderId) : Promise.resolve(undefined)),
 
     /**
      * POST /resell/{ticketId}: the code PDF of a paid order, for whoever knows its code.
      * @throws AppError `api.resell.redeem.invalid_code` (404).
      */
     async codePdf(orderId: string, code: string): Promise<Buffer> {
-      const row = /^[0-9a-f-]{36}$/i.test(orderId) ? await repo.order(db, orderId) : undefined;
+      const row = isUuid(orderId) ? await repo.order(db, orderId) : undefined;
       if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code))
         throw new AppError('api.resell.redeem.invalid_code');
       const lang = pickLang(row.order.locale);

@@ -11,6 +11,7 @@ import type { Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { isUuid } from '@tp/contract/fields';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
@@ -109,7 +110,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
 
     /** The order behind a checkout page, or undefined. */
     async order(swapId: string) {
-      const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(db, swapId) : undefined;
+      const swap = isUuid(swapId) ? await repo.swap(db, swapId) : undefined;
       if (!swap) return undefined;
       const pair = await repo.pair(db, swap.swapPairId);
       const [base, target] = await Promise.all([
@@ -133,7 +134,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
      */
     async cancel(userId: number | null, swapId: string): Promise<void> {
       await db.transaction(async (tx) => {
-        const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(tx, swapId, true) : undefined;
+        const swap = isUuid(swapId) ? await repo.swap(tx, swapId, true) : undefined;
         if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
         if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
         if (swap.status === 'PENDING' && !swap.paidAt) await repo.updateSwap(tx, swap.id, { status: 'CANCELLED' });
@@ -149,7 +150,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
     async confirm(userId: number | null, swapId: string): Promise<{ swapType: string; quantity: number }> {
       const now = deps.now();
       return db.transaction(async (tx) => {
-        const swap = /^[0-9a-f-]{36}$/i.test(swapId) ? await repo.swap(tx, swapId, true) : undefined;
+        const swap = isUuid(swapId) ? await repo.swap(tx, swapId, true) : undefined;
         if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
         if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
         if (swap.status !== 'PENDING' || (swap.expiresAt <= now && !swap.paidAt))

@@ -1,9 +1,8 @@
 /** Transactional e-mail texts in en and es. */
 import { plural } from '../../lib/lang.js';
+import { escapeHtml } from '../../pages/html.js';
 
 export type MailLocale = 'en' | 'es';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** One line of text: control and format characters (newlines, tabs, bidi overrides) become one space. */
 const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
@@ -41,7 +40,7 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
   return {
     subject: t.subject,
     text: `${t.line} ${code}\n\n${t.valid}`,
-    html: `<p>${esc(t.line)}</p><p style="font-size:28px;font-weight:700;letter-spacing:6px">${esc(code)}</p><p>${esc(t.valid)}</p>`,
+    html: `<p>${escapeHtml(t.line)}</p><p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(code)}</p><p>${escapeHtml(t.valid)}</p>`,
   };
 }
 
@@ -74,7 +73,7 @@ export function giftReceivedMail(
   return {
     subject: t.subject,
     text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
-    html: `<p>${esc(t.line)}</p><p>${esc(t.how)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.how)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
   };
 }
 
@@ -100,7 +99,7 @@ export function resaleCodeMail(
   return {
     subject: t.subject,
     text: `${t.line}\n${t.code}\n\n${t.how}: ${p.link}`,
-    html: `<p>${esc(t.line)}</p><p>${esc(t.code)}</p><p><a href="${esc(p.link)}">${esc(t.how)}</a></p>`,
+    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.code)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.how)}</a></p>`,
   };
 }
 
@@ -137,7 +136,7 @@ export function listingSoldMail(
   return {
     subject: t.subject,
     text: `${t.line}\n${t.owed}\n\n${t.cta}: ${p.link}`,
-    html: `<p>${esc(t.line)}</p><p>${esc(t.owed)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.owed)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
   };
 }
 
@@ -172,6 +171,6 @@ export function ticketIssuedMail(
   return {
     subject: t.subject,
     text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
-    html: `<p>${esc(t.line)}</p><p>${esc(t.how)}</p><p><a href="${esc(p.link)}">${esc(t.cta)}</a></p>`,
+    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.how)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
   };
 }

@@ -1,13 +1,16 @@
 /**
  * Settings account rules of spec section 5. Messages are catalogue keys shown only when a field is touched
- * and in error. Mirrors the API's limits (packages/contract/src/auth.ts: names 1-100 characters, nickname
- * 1-30 without '#' or spaces, phone 3-32 of digits, spaces, ( ) - and a leading +).
+ * and in error. The limits are the contract's (`@tp/contract/profile`: NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH and
+ * NICKNAME_PATTERN, PHONE_PATTERN and PHONE_MAX_LENGTH), the ones the API checks.
  */
 import * as z from 'zod';
 import {
   AVATAR_EXTENSIONS,
   AVATAR_MAX_BYTES,
   AVATAR_MIME_TYPES,
+  NAME_MAX_LENGTH,
+  NICKNAME_MAX_LENGTH,
+  NICKNAME_PATTERN,
   PHONE_MAX_LENGTH,
   PHONE_PATTERN,
 } from '@tp/contract/profile';
@@ -34,8 +37,8 @@ export const nicknameSchema = z.object({
     .string()
     .trim()
     .min(1, 'validation.username_empty')
-    .max(30, 'account.nickname_too_long')
-    .regex(/^[^#\s]+$/, 'account.nickname_invalid'),
+    .max(NICKNAME_MAX_LENGTH, 'account.nickname_too_long')
+    .regex(NICKNAME_PATTERN, 'account.nickname_invalid'),
 });
 
 const name = (required: string, empty: string) =>
@@ -43,7 +46,7 @@ const name = (required: string, empty: string) =>
     .string()
     .min(1, required)
     .refine((v) => v.trim().length > 0, empty)
-    .refine((v) => v.trim().length <= 100, 'account.name_too_long');
+    .refine((v) => v.trim().length <= NAME_MAX_LENGTH, 'account.name_too_long');
 
 export const nameSchema = z.object({
   givenName: name('validation.first_name_required', 'validation.first_name_empty'),

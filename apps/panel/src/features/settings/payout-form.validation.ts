@@ -3,6 +3,7 @@
  * Zealand). Messages are catalogue keys, shown only when a field is touched and in error.
  */
 import * as z from 'zod';
+import { NAME_MAX_LENGTH } from '@tp/contract/profile';
 
 /** Countries where resale and payouts are offered. */
 export const PAYOUT_COUNTRIES = ['AU', 'NZ'] as const;
@@ -23,8 +24,8 @@ export function isAdultOn(iso: string, today: Date, years = PAYOUT_MIN_AGE): boo
 export function payoutFormSchema(today: () => Date = () => new Date()) {
   return z.object({
     country: z.enum(PAYOUT_COUNTRIES, { message: 'api.resell.not_supported_country' }),
-    firstName: z.string().trim().min(1, 'validation.first_name_required').max(100),
-    lastName: z.string().trim().min(1, 'validation.last_name_required').max(100),
+    firstName: z.string().trim().min(1, 'validation.first_name_required').max(NAME_MAX_LENGTH),
+    lastName: z.string().trim().min(1, 'validation.last_name_required').max(NAME_MAX_LENGTH),
     birthdate: z.string().superRefine((v, ctx) => {
       if (v.trim() === '') ctx.addIssue({ code: 'custom', message: 'payout.birthdate_required' });
       else if (!isAdultOn(v.trim(), today())) ctx.addIssue({ code: 'custom', message: 'payout.birthdate_adult' });

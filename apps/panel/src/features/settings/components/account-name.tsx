@@ -14,6 +14,7 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
+import { NAME_MAX_LENGTH } from '@tp/contract/profile';
 
 export function AccountName(props: { user: User }) {
   const { t } = useTranslation();
@@ -52,14 +53,14 @@ export function AccountName(props: { user: User }) {
           <Field
             label={t('personal.first_name')}
             autoComplete="given-name"
-            maxLength={100}
+            maxLength={NAME_MAX_LENGTH}
             error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined}
             {...register('givenName')}
           />
           <Field
             label={t('personal.last_name')}
             autoComplete="family-name"
-            maxLength={100}
+            maxLength={NAME_MAX_LENGTH}
             error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
             {...register('familyName')}
           />

@@ -14,6 +14,7 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { updateUsername, useUpdateUsername } from '../api/profile-username.api';
 import { nicknameSchema, type NicknameForm } from '../account-validation';
+import { NICKNAME_MAX_LENGTH } from '@tp/contract/profile';
 
 export function AccountNickname(props: { user: User }) {
   const { t } = useTranslation();
@@ -50,7 +51,7 @@ export function AccountNickname(props: { user: User }) {
         <Field
           label={t('account.nickname')}
           autoComplete="nickname"
-          maxLength={30}
+          maxLength={NICKNAME_MAX_LENGTH}
           error={e && touched ? t(e.message!) : undefined}
           helper={t('account.nickname_help', { suffix: props.user.uniqueID })}
           {...register('nickname')}
