@@ -1,0 +1,55 @@
+/**
+ * The app's background work and its lifecycle: the webhook delivery worker and housekeeping start when the app is
+ * ready (after Redis, when configured, answers) and stop, with the providers, when it closes.
+ */
+import type { Redis } from 'ioredis';
+import type { AppDeps } from '../app.js';
+import type { App } from '../lib/http.js';
+import { redisReady } from '../lib/rate-limit.js';
+import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
+import { createWebhookWorker } from '../modules/webhooks/webhook-worker.js';
+import type { Services } from './services.js';
+
+/**
+ * Builds the background jobs and hooks their start and stop (and the providers' close) to the app.
+ * @returns the jobs (tests run them by hand)
+ */
+export function registerBackgroundJobs(
+  app: App,
+  deps: Pick<AppDeps, 'config' | 'database'> & { now: () => Date; redis: Redis | null },
+  services: Services,
+) {
+  const { config, database, now, redis } = deps;
+  const { avatars, mailQueue, mail } = services;
+  const webhookWorker = createWebhookWorker({
+    database,
+    now,
+    intervalSeconds: config.webhookWorkerIntervalSeconds,
+    batchSize: config.webhookBatchSize,
+    timeoutSeconds: config.webhookTimeoutSeconds,
+    maxAttempts: config.webhookMaxAttempts,
+    allowLocalUrls: config.webhookAllowLocalUrls,
+    log: (msg, err) => app.log.error({ err }, msg),
+  });
+  const housekeeping = createHousekeeping({
+    database,
+    intervalSeconds: config.housekeepingIntervalSeconds,
+    retentionDays: config.housekeepingRetentionDays,
+    now,
+    log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
+  });
+  app.addHook('onReady', async () => {
+    if (redis) await redisReady(redis, 2000);
+    housekeeping.start();
+    webhookWorker.start();
+  });
+  app.addHook('onClose', async () => {
+    await housekeeping.stop();
+    await webhookWorker.stop();
+    redis?.disconnect();
+    await avatars.close();
+    await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
+    mail.close();
+  });
+  return { webhookWorker, housekeeping };
+}

@@ -1,0 +1,63 @@
+/**
+ * The app's plugins, registered before any route: security headers, compression, rate limits (shared through
+ * Redis when REDIS_URL is set), cookies, multipart, and the OpenAPI document.
+ */
+import { constants as zlibConstants } from 'node:zlib';
+import fastifyCompress from '@fastify/compress';
+import fastifySwagger from '@fastify/swagger';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyCookie from '@fastify/cookie';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { AVATAR_MAX_BYTES, branding as brandingContract } from '@tp/contract';
+import type { Config } from '../config.js';
+import type { App, PreHandler } from '../lib/http.js';
+import { connectRedis, ipKey, rateLimitStore } from '../lib/rate-limit.js';
+import { registerSecurityHeaders } from '../lib/security-headers.js';
+
+/**
+ * Registers the plugins on `app`.
+ * @param requireAuth the holder routes' pre-handler: their OpenAPI entries get the X-Organisation header
+ * @returns the Redis client of the rate limits (null without REDIS_URL); the caller waits for it and closes it
+ */
+export async function registerPlugins(app: App, config: Config, requireAuth: PreHandler) {
+  await registerSecurityHeaders(app, config);
+  // Answers made per request (the panel document with its nonce, JSON) go out brotli/gzip-compressed from
+  // 512 bytes (issue 9: the LOGIN screen's document and /v1/config); built files carry their own .br/.gz.
+  await app.register(fastifyCompress, {
+    global: true,
+    threshold: 512,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
+  // Limits shared through Redis when REDIS_URL is set (decision 005), else counted in this process.
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: rateLimitStore(redis),
+    keyGenerator: ipKey,
+    errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: 'api.too_many_requests', retryAfter: ctx.after }),
+  });
+  // Parses the refresh cookie of the embedded panel (decision 012); no signed cookies.
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Ticket panel API', version: '1.0.0' },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
+          adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  // Every holder route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler === requireAuth) route.schema = { ...route.schema, headers: brandingContract.holderHeaders };
+  });
+
+  return { redis };
+}

@@ -1,0 +1,155 @@
+/**
+ * The services of every module, built once per app from the config, the database and the providers (the
+ * composition root's first step; `app.ts` then registers their routes). No module builds another's service.
+ */
+import type { PanelConfig } from '@tp/contract';
+import type { AppDeps } from '../app.js';
+import type { App } from '../lib/http.js';
+import { requireAuthWith } from '../lib/http.js';
+import { createLocalStorage } from '../providers/storage/storage.provider.js';
+import { createMailProvider } from '../providers/mail/mail.provider.js';
+import { createMailQueue } from '../providers/mail/mail-queue.js';
+import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
+import { createAccessTokens } from '../modules/auth/auth.tokens.js';
+import { createAuthService } from '../modules/auth/auth.service.js';
+import { createAvatarService } from '../modules/profile/avatar.service.js';
+import { createProfileService } from '../modules/profile/profile.service.js';
+import { createAccessService } from '../modules/access/access.service.js';
+import { createCheckInService } from '../modules/access/check-in.service.js';
+import { createTicketsService } from '../modules/tickets/tickets.service.js';
+import { createGiftService } from '../modules/gift/gift.service.js';
+import { createBenefitsService } from '../modules/benefits/benefits.service.js';
+import { createSwapService } from '../modules/swap/swap.service.js';
+import { createListingService } from '../modules/resale/listing.service.js';
+import { createOrderService } from '../modules/resale/order.service.js';
+import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
+import { createWebhookService } from '../modules/resale/webhook.service.js';
+import { createEarningsService } from '../modules/resale/earnings.service.js';
+import { createAccountService } from '../modules/account/account.service.js';
+import { createBrandingService } from '../modules/branding/branding.service.js';
+import { createAdminService } from '../modules/organisations/admin.service.js';
+import { createOrgApiService } from '../modules/organisations/org-api.service.js';
+import { createWebhooksService } from '../modules/webhooks/webhooks.service.js';
+import { organisationRepository } from '../modules/system/organisation.repository.js';
+
+/**
+ * Every module's service, wired to each other where one needs another (gift and the organiser API create
+ * accounts through auth; orders and payouts read the profile).
+ * @param deps the app's dependencies, with the clock resolved
+ * @param log the Fastify logger
+ */
+export function createServices(deps: AppDeps & { now: () => Date }, log: App['log']) {
+  const { config, database, now } = deps;
+  const mail =
+    deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
+  const tokens = createAccessTokens({
+    secret: config.jwtSecret,
+    issuer: config.publicUrl,
+    ttlSeconds: config.accessTokenTtlSeconds,
+  });
+  const auth = createAuthService({ database, config, mail, tokens, now });
+  const branding = createBrandingService({ database, now });
+  const requireAuth = requireAuthWith(
+    (bearer) => auth.authenticate(bearer),
+    (slug) => branding.organisationId(slug),
+  );
+  const storage = createLocalStorage(config.dataDir);
+  const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
+  const profile = createProfileService({ database, avatars });
+  const access = createAccessService({
+    database,
+    signingKey: config.passSigningKey,
+    previousPublicKeys: config.passPreviousPublicKeys,
+    ttlSeconds: config.qrTtlSeconds,
+    credentialTtlSeconds: config.passCredentialTtlSeconds,
+    skewSteps: config.passSkewSteps,
+    now,
+  });
+  const checkIn = createCheckInService({
+    database,
+    scannerKey: config.scannerKey,
+    verifyCode: (text, at) => access.verifyCode(text, at),
+    sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
+    passKeys: () => access.passKeys(),
+    now,
+  });
+  const tickets = createTicketsService({ database, now });
+  const gift = createGiftService({
+    database,
+    config,
+    mail,
+    log: log,
+    now,
+    ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+  });
+  const benefits = createBenefitsService({ database, now });
+  const swap = createSwapService({ database, now });
+  const payouts =
+    deps.payouts ??
+    (config.stripeSecretKey
+      ? createStripePayouts({
+          secretKey: config.stripeSecretKey,
+          webhookSecret: config.stripeWebhookSecret,
+          apiUrl: config.stripeApiUrl,
+        })
+      : createSandboxPayouts(config.publicUrl));
+  const listings = createListingService({ database, config, now });
+  const orders = createOrderService({
+    database,
+    config,
+    mail,
+    log: log,
+    payouts,
+    now,
+    userContact: async (id) => profile.me(id),
+  });
+  const payoutAccounts = createPayoutAccountService({
+    database,
+    config,
+    payouts,
+    now,
+    userEmail: async (id) => (await profile.me(id)).email,
+  });
+  const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts, log: log });
+  const resale = { listings, orders, payoutAccounts, webhook };
+  const earnings = createEarningsService({ database });
+  const account = createAccountService({ database, now, tickets, listings, earnings, storage });
+  // Mails that follow organiser work (issued tickets) go out in the background, after commit.
+  const mailQueue = createMailQueue({ mail, log: log });
+  const webhooks = createWebhooksService({ database, now, allowLocalUrls: config.webhookAllowLocalUrls });
+  const organisations = {
+    admin: createAdminService({ database, now }),
+    org: createOrgApiService({
+      database,
+      config,
+      mailQueue,
+      now,
+      ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+    }),
+    mailQueue,
+  };
+
+  const panelConfig = async (): Promise<PanelConfig> => {
+    const org = await organisationRepository.first(database.db);
+    return {
+      isDev: config.devOutbox,
+      checkoutBaseUrl: config.checkoutBaseUrl,
+      stripePublishableKey: config.stripePublishableKey,
+      orgName: org?.name ?? null,
+      orgLogo: org?.logoUrl ?? null,
+      orgWebsite: org?.website ?? null,
+      productName: config.productName,
+      productSiteUrl: config.productSiteUrl,
+      helpCenterUrl: config.helpCenterUrl,
+      appUrl: config.appUrl,
+      assetsBaseUrl: config.publicUrl,
+      twitterVia: config.twitterVia,
+    };
+  };
+
+  return {
+    ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
+    ...{ payouts, resale, earnings, account, mailQueue, webhooks, organisations, panelConfig },
+  };
+}
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,78 @@
+/**
+ * The /v1 API: one line per module, holder routes first, then the organiser and admin APIs (with their CSV
+ * body parser and their own keys) in a scope of their own.
+ */
+import type { App } from '../lib/http.js';
+import { authRoutes } from '../modules/auth/auth.routes.js';
+import { profileRoutes } from '../modules/profile/profile.routes.js';
+import { accessRoutes } from '../modules/access/access.routes.js';
+import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
+import { giftRoutes } from '../modules/gift/gift.routes.js';
+import { benefitsRoutes } from '../modules/benefits/benefits.routes.js';
+import { swapRoutes } from '../modules/swap/swap.routes.js';
+import { resaleRoutes } from '../modules/resale/resale.routes.js';
+import { earningsRoutes } from '../modules/resale/earnings.routes.js';
+import { v1SystemRoutes } from '../modules/system/system.routes.js';
+import { brandingRoutes } from '../modules/branding/branding.routes.js';
+import { accountRoutes } from '../modules/account/account.routes.js';
+import { requireAdminWith, requireOrganisationWith } from '../modules/organisations/org-auth.js';
+import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
+import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.js';
+import type { AppDeps } from '../app.js';
+import type { Services } from './services.js';
+
+/** Registers every module's /v1 routes on `app`. */
+export async function registerV1Routes(
+  app: App,
+  deps: Pick<AppDeps, 'config' | 'database'> & { now: () => Date },
+  services: Services,
+) {
+  const { config, database, now } = deps;
+  const { auth, requireAuth, profile, access, checkIn, tickets, gift, benefits, swap, resale } = services;
+  const { panelConfig, branding, earnings, account, organisations, webhooks } = services;
+  await app.register(
+    (v1, _opts, done) => {
+      const api = v1 as unknown as App;
+      authRoutes(api, {
+        auth,
+        requireAuth,
+        limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
+        cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
+      });
+      profileRoutes(api, { profile, requireAuth });
+      accessRoutes(api, {
+        access,
+        requireAuth,
+        checkIn,
+        limits: {
+          checkIn: config.checkInPerMinute,
+          events: config.accessEventsPerMinute,
+          scannerKeyFailures: config.scannerKeyFailuresPerMinute,
+        },
+      });
+      ticketsRoutes(api, { tickets, requireAuth });
+      giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
+      benefitsRoutes(api, { benefits, requireAuth });
+      swapRoutes(api, { swap, requireAuth });
+      resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
+      v1SystemRoutes(api, { panelConfig });
+      brandingRoutes(api, { branding });
+      earningsRoutes(api, { earnings, requireAuth });
+      accountRoutes(api, { account, requireAuth });
+      void api.register((scope, _o, next) => {
+        const orgApi = scope as unknown as App;
+        registerCsvBody(orgApi);
+        const requireOrganisation = requireOrganisationWith({ database, now });
+        organisationsRoutes(orgApi, {
+          ...organisations,
+          requireAdmin: requireAdminWith(config.adminKey),
+          requireOrganisation,
+        });
+        webhooksRoutes(orgApi, { webhooks, requireOrganisation });
+        next();
+      });
+      done();
+    },
+    { prefix: '/v1' },
+  );
+}
