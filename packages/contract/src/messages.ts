@@ -119,6 +119,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.import.invalid_rows': 422,
   'api.org.import.invalid_csv': 400,
   'api.org.import.missing_header': 400,
+  /** The file is neither UTF-8 nor UTF-16 (the answer names what was found in `encoding`: `utf-32le`, `utf-32be`, or `unknown` for bytes that are not UTF-8, e.g. a Windows-1252 export). */
+  'api.org.import.unsupported_encoding': 400,
   'api.org.import.too_many_rows': 413,
   'api.org.import.too_large': 413,
   /** No such webhook endpoint in this organisation. */
