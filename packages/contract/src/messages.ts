@@ -21,8 +21,6 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.wrong_otp': 400,
   'api.auth.otp_expired': 400,
   'api.auth.otp_attempts_exceeded': 400,
-  'api.auth.wrong_credentials': 401,
-  'api.auth.username_in_use': 409,
   'api.auth.login_session_failed': 400,
   'api.auth.token_not_authorized': 401,
   'api.auth.internal_error': 500,
