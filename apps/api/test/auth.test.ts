@@ -227,6 +227,81 @@ describe('code verification', () => {
     expect((await verify('alice@example.com', second, secondCode)).statusCode).toBe(200);
   });
 
+  it('a spent sign-in answers with a new sessionId and mails a new code, within the code-request limits (issue 28)', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
+    const code = t.mail.lastCodeFor('alice@example.com');
+    const mails = () => t.mail.sent.filter((m) => m.to === 'alice@example.com').length;
+    for (let i = 0; i < 4; i++) await verify('alice@example.com', sessionId, wrong(code));
+    // Attempts run out within the per-e-mail resend window: no new code yet, and Retry-After says when.
+    const spent = await verify('alice@example.com', sessionId, wrong(code));
+    expect(spent.json()).toEqual({ message: 'api.auth.otp_attempts_exceeded' });
+    expect(Number(spent.headers['retry-after'])).toBeGreaterThan(0);
+    expect(mails()).toBe(1);
+    // After the window, the closed session hands out a new one with a new code; the old code stays dead.
+    t.clock.advance(61_000);
+    const closed = await verify('alice@example.com', sessionId, code);
+    expect(closed.statusCode).toBe(400);
+    const body = closed.json<ErrorBody>();
+    expect(body.message).toBe('api.auth.login_session_failed');
+    expect(body.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.sessionId).not.toBe(sessionId);
+    expect(mails()).toBe(2);
+    const next = t.mail.lastCodeFor('alice@example.com');
+    // No new guessing budget past a code request's: spending the new session at once gives nothing more.
+    for (let i = 0; i < 5; i++) await verify('alice@example.com', body.sessionId!, wrong(next));
+    const again = await verify('alice@example.com', body.sessionId!, next);
+    expect(again.json()).toEqual({ message: 'api.auth.login_session_failed' });
+    expect(mails()).toBe(2);
+    // An expired code answers with a new session too, and the next code signs in.
+    t.clock.advance(10 * 60_000 + 1000);
+    const expired = await verify('alice@example.com', body.sessionId!, next);
+    expect(expired.json<ErrorBody>().message).toBe('api.auth.login_session_failed');
+    const fresh = expired.json<ErrorBody>().sessionId!;
+    expect(fresh).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await verify('alice@example.com', fresh, t.mail.lastCodeFor('alice@example.com'))).statusCode).toBe(200);
+  });
+
+  it('an expired code answers otp_expired with a new session; unknown sessions send nothing', async () => {
+    const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
+    t.clock.advance(10 * 60_000 + 1000);
+    const r = await verify('alice@example.com', sessionId, t.mail.lastCodeFor('alice@example.com'));
+    expect(r.json<ErrorBody>().message).toBe('api.auth.otp_expired');
+    const next = r.json<ErrorBody>().sessionId!;
+    expect((await verify('alice@example.com', next, t.mail.lastCodeFor('alice@example.com'))).statusCode).toBe(200);
+    const before = t.mail.sent.length;
+    const unknown = await verify('bob@example.com', '00000000-0000-4000-8000-000000000000', '123456');
+    expect(unknown.json()).toEqual({ message: 'api.auth.login_session_failed' });
+    const other = await verify('bob@example.com', sessionId, '123456');
+    expect(other.json()).toEqual({ message: 'api.auth.login_session_failed' });
+    expect(t.mail.sent.length).toBe(before);
+  });
+
+  it('a new code from a spent sign-in counts against the per-IP code-request limit (issue 28)', async () => {
+    const limited = await createTestApp({ config: { otpRequestsPerIpPerMinute: 1 } });
+    try {
+      const at = (url: string, payload: object) =>
+        limited.app.inject({ method: 'POST', url: `/v1/auth/${url}`, payload, remoteAddress: '10.0.0.7' });
+      const emails = ['a1@example.com', 'a2@example.com'];
+      const sessions: string[] = [];
+      for (const email of emails) {
+        const r = await limited.app.inject({
+          method: 'POST',
+          url: '/v1/auth/signInOrRegisterAndSignIn',
+          payload: { email },
+          remoteAddress: `10.0.1.${sessions.length}`,
+        });
+        sessions.push(r.json<SignInBody>().sessionId);
+      }
+      limited.clock.advance(10 * 60_000 + 1000);
+      const first = await at('verifyLoginRequest', { email: emails[0], session: sessions[0], otp: '000000' });
+      expect(first.json<ErrorBody>().sessionId).toBeDefined();
+      const second = await at('verifyLoginRequest', { email: emails[1], session: sessions[1], otp: '000000' });
+      expect(second.json()).toEqual({ message: 'api.auth.otp_expired' });
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a session presented with another e-mail', async () => {
     const { sessionId } = (await requestCode('alice@example.com')).json<SignInBody>();
     const r = await verify('bob@example.com', sessionId, t.mail.lastCodeFor('alice@example.com'));

@@ -70,7 +70,7 @@ const upcoming = async (email: string) => {
   expect(r.statusCode).toBe(200);
   return r.json<MyTicket[]>();
 };
-const importCsv = (key: string, csv: string, query = '') =>
+const importCsv = (key: string, csv: string | Buffer, query = '') =>
   t.app.inject({
     method: 'POST',
     url: `/v1/org/tickets/import${query}`,
@@ -477,6 +477,52 @@ describe('CSV import', () => {
     });
     expect(json.statusCode).toBe(400);
     expect((await importCsv(org.apiKey, '')).statusCode).toBe(400);
+  });
+
+  it('reads files as spreadsheets save them: UTF-16 LE/BE (with or without a BOM), tabs, semicolons (issue 28)', async () => {
+    const org = await orgWithType('acme');
+    const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+    // Excel's "Unicode text": UTF-16 LE with a BOM, tab-separated, CRLF; a non-Latin-1 name in another column.
+    const tsv = `holderEmail\texternalId\tticketTypeExternalId\tname\r\nlucja@example.com\tu1\tga\tŁucja Київ\r\nu2@example.com\tu2\tga\tΑθηνά\r\n`;
+    const cases: [string, Buffer][] = [
+      ['UTF-16 LE + BOM, tabs', Buffer.from(`\uFEFF${tsv}`, 'utf16le')],
+      ['UTF-16 BE + BOM, tabs', utf16be(`\uFEFF${tsv}`)],
+      ['UTF-16 LE without BOM', Buffer.from(tsv, 'utf16le')],
+      ['UTF-16 BE without BOM', utf16be(tsv)],
+      ['UTF-8, tabs', Buffer.from(tsv)],
+      ['UTF-8, semicolons', Buffer.from(tsv.replaceAll('\t', ';'))],
+    ];
+    for (const [name, body] of cases) {
+      const r = await importCsv(org.apiKey, body, '?dryRun=true');
+      expect(r.statusCode, `${name}: ${r.body}`).toBe(200);
+      expect(r.json(), name).toEqual({ dryRun: true, created: 2, updated: 0, unchanged: 0 });
+    }
+    // Read byte-exact: the holder's address with its Ł is the one created.
+    expect((await importCsv(org.apiKey, cases[0][1])).json()).toMatchObject({ created: 2 });
+    expect(await upcoming('lucja@example.com')).toHaveLength(1);
+    // A bad row in a UTF-16 file is still reported by its spreadsheet row.
+    const bad = await importCsv(org.apiKey, Buffer.from(`\uFEFF${tsv}u3@example.com\tu3\tnope\r\n`, 'utf16le'));
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({ errors: [{ row: 4, field: 'ticketTypeExternalId' }] });
+  });
+
+  it('refuses text that is neither UTF-8 nor UTF-16, naming the encoding (issue 28)', async () => {
+    const org = await orgWithType('acme');
+    // Windows-1252 (Excel's plain "CSV" on some systems): "Łódź" cannot be written, "José" is 0xE9.
+    const latin1 = Buffer.from(`${header}\nt1,ga,jos\xe9@example.com\n`, 'latin1');
+    const r1 = await importCsv(org.apiKey, latin1);
+    expect(r1.statusCode).toBe(400);
+    expect(r1.json()).toEqual({ message: 'api.org.import.unsupported_encoding', encoding: 'unknown' });
+    const utf32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.from(header, 'utf16le')]);
+    const r2 = await importCsv(org.apiKey, utf32);
+    expect(r2.statusCode).toBe(400);
+    expect(r2.json()).toEqual({ message: 'api.org.import.unsupported_encoding', encoding: 'utf-32le' });
+    // A UTF-16 file cut in the middle of a character.
+    const cut = Buffer.from(`\uFEFF${header}\r\nt1\tga\tx@example.com`, 'utf16le').subarray(0, -1);
+    const r3 = await importCsv(org.apiKey, cut);
+    expect(r3.statusCode).toBe(400);
+    expect(r3.json()).toEqual({ message: 'api.org.import.unsupported_encoding', encoding: 'utf-16le' });
+    expect(await ticketCount(org.id)).toBe(0);
   });
 
   it('imports 1,000 holders in one request', async () => {

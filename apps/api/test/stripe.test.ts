@@ -101,6 +101,36 @@ describe('stripe provider', () => {
     ).toBe(true);
   });
 
+  it('the payout status read asks Stripe nothing; an account session is made only when onboarding opens (issue 28)', async () => {
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const calls = () => seen.filter((s) => s.path.startsWith('/v1/account')).map((s) => s.path);
+    const before = calls().length;
+    const status = () => t.app.inject({ url: '/v1/resell/stripe', headers: bearer(bob) });
+    expect((await status()).json()).toEqual({ clientSecret: '', started: false, verified: false });
+    const connect = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer(bob),
+      payload: { accountType: 'custom', country: 'AU' },
+    });
+    expect(connect.json<ClientSecretBody>().clientSecret).toMatch(/^accs_secret_acct_\d+$/);
+    // One connect and five status reads (the payout tab polling): one account, one session.
+    for (let i = 0; i < 5; i++) {
+      const r = await status();
+      expect(r.statusCode).toBe(200);
+      expect(r.json()).toEqual({ clientSecret: '', started: true, verified: false });
+    }
+    expect(calls().slice(before)).toEqual(['/v1/accounts', '/v1/account_sessions']);
+    // Opening the embedded onboarding again (or its session refresh) makes the next session.
+    await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer(bob),
+      payload: { accountType: 'custom', country: 'AU' },
+    });
+    expect(calls().slice(before)).toEqual(['/v1/accounts', '/v1/account_sessions', '/v1/account_sessions']);
+  });
+
   it('refuses a webhook with a bad signature', async () => {
     const r = await webhook({ id: 'evt_2', type: 'account.updated', data: { object: {} } }, 't=1,v1=deadbeef');
     expect(r.statusCode).toBe(400);

@@ -21,8 +21,6 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.wrong_otp': 400,
   'api.auth.otp_expired': 400,
   'api.auth.otp_attempts_exceeded': 400,
-  'api.auth.wrong_credentials': 401,
-  'api.auth.username_in_use': 409,
   'api.auth.login_session_failed': 400,
   'api.auth.token_not_authorized': 401,
   'api.auth.internal_error': 500,
@@ -119,6 +117,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.import.invalid_rows': 422,
   'api.org.import.invalid_csv': 400,
   'api.org.import.missing_header': 400,
+  /** The file is neither UTF-8 nor UTF-16 (the answer names what was found in `encoding`: `utf-32le`, `utf-32be`, or `unknown` for bytes that are not UTF-8, e.g. a Windows-1252 export). */
+  'api.org.import.unsupported_encoding': 400,
   'api.org.import.too_many_rows': 413,
   'api.org.import.too_large': 413,
   /** No such webhook endpoint in this organisation. */

@@ -237,6 +237,14 @@ export const importRowError = z.object({
 export const importResponse = z
   .object({ dryRun: z.boolean(), created: z.number().int(), updated: z.number().int(), unchanged: z.number().int() })
   .meta({ examples: [{ dryRun: false, created: 998, updated: 0, unchanged: 2 }] });
+/**
+ * 400 answer of an import that cannot be read: no header row naming the three columns, not CSV, or text in
+ * an encoding other than UTF-8 or UTF-16 (`api.org.import.unsupported_encoding`, with `encoding`: `utf-32le`,
+ * `utf-32be`, `utf-16le`/`utf-16be` for a file cut mid-character, `unknown` for bytes that are not UTF-8).
+ */
+export const importRefusedResponse = z
+  .object({ message: z.string(), encoding: z.string().optional() })
+  .meta({ examples: [{ message: 'api.org.import.unsupported_encoding', encoding: 'unknown' }] });
 /** 422 answer of an import with bad rows: nothing was written. */
 export const importErrorResponse = z
   .object({ message: z.literal('api.org.import.invalid_rows'), errors: z.array(importRowError) })

@@ -48,7 +48,16 @@ export const stripeConnectRequest = z.strictObject({
   country: z.string().length(2).optional(),
 });
 /** Payout account state: clientSecret '' when onboarding has not started; verified once the provider verified it. */
-export const clientSecretResponse = z.object({ clientSecret: z.string(), verified: z.boolean().optional() });
+/**
+ * POST /resell/stripe-connect: `clientSecret` of a new account session for the embedded onboarding.
+ * GET /resell/stripe: the stored state; `clientSecret` is '' there (no session is made for a read,
+ * decision 018), `started` true once a payout account exists, `verified` once the provider verified it.
+ */
+export const clientSecretResponse = z.object({
+  clientSecret: z.string(),
+  started: z.boolean().optional(),
+  verified: z.boolean().optional(),
+});
 /** The sandbox payout onboarding form (what Stripe would collect). */
 export const sandboxOnboardingRequest = z.strictObject({
   country: z.string().length(2),

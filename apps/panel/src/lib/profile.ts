@@ -12,7 +12,7 @@ import { api } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** The fields a screen changes. */
-export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber'>>;
+export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber' | 'nickname'>>;
 
 /** The body of POST /auth/profile: `stored` without `accessToken`, overlaid with `change`. */
 export function profilePayload(

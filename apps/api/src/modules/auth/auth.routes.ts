@@ -5,7 +5,7 @@ import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 import { AppError } from '../../lib/app-error.js';
-import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
 
 /**
@@ -66,6 +66,12 @@ export function authRoutes(
     async (req) => deps.auth.requestCode(req.body.email, pickLang(req.body.locale, req.headers['accept-language'])),
   );
 
+  // A spent sign-in hands out a new code (verifyCode) only within the per-IP limit of code requests.
+  const resendLimit = app.createRateLimit({
+    max: deps.limits.request,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `otp-resend:${ipKey(req)}`,
+  });
   app.post(
     '/auth/verifyLoginRequest',
     {
@@ -73,7 +79,10 @@ export function authRoutes(
       schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
     },
     async (req, reply) => {
-      const tokens = await deps.auth.verifyCode(req.body);
+      const tokens = await deps.auth.verifyCode(req.body, async () => {
+        const limit = await resendLimit(req);
+        return limit.isAllowed || !limit.isExceeded;
+      });
       setRefreshCookie(reply, tokens.refreshToken);
       return tokens;
     },

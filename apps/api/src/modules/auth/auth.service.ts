@@ -61,6 +61,17 @@ export function defaultNickname(locale: string): string {
   return locale === 'es' ? 'invitado' : 'guest';
 }
 
+/** Internal: the sign-in session is spent; verifyCode answers `code`, with a new session when it may send one. */
+class SpentSignIn extends Error {
+  constructor(
+    readonly code: 'api.auth.login_session_failed' | 'api.auth.otp_expired' | 'api.auth.otp_attempts_exceeded',
+    readonly email: string,
+    readonly locale: MailLocale,
+  ) {
+    super(code);
+  }
+}
+
 export function createAuthService(deps: AuthDeps) {
   const { database, config, mail, tokens, now } = deps;
   const db = database.db;
@@ -90,7 +101,48 @@ export function createAuthService(deps: AuthDeps) {
     return { accessToken, refreshToken: refresh.token };
   }
 
-  return {
+  /** One verification; a spent sign-in session of the given e-mail throws SpentSignIn (see verifyCode). */
+  async function verifyOnce(input: { otp: string; session: string; email: string }) {
+    const at = now();
+    const outcome = await db.transaction(async (tx) => {
+      const req = isUuid(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
+      if (!req || req.email !== input.email) return { error: 'api.auth.login_session_failed' as const };
+      const spent = { email: req.email, locale: req.locale };
+      if (req.closedAt) return { error: 'api.auth.login_session_failed' as const, spent };
+      if (req.expiresAt <= at) {
+        await repo.updateLoginRequest(tx, req.id, { closedAt: at });
+        return { error: 'api.auth.otp_expired' as const, spent };
+      }
+      const stored = Buffer.from(req.codeHash, 'hex');
+      const given = hashCode(config.otpPepper, input.otp, req.salt);
+      const ok = stored.length === given.length && timingSafeEqual(given, stored);
+      if (!ok) {
+        const attempts = req.attempts + 1;
+        const exhausted = attempts >= config.otpMaxAttempts;
+        await repo.updateLoginRequest(tx, req.id, { attempts, closedAt: exhausted ? at : null });
+        if (exhausted) return { error: 'api.auth.otp_attempts_exceeded' as const, spent };
+        return { error: 'api.auth.wrong_otp' as const };
+      }
+      await repo.updateLoginRequest(tx, req.id, { closedAt: at });
+      const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, req.locale, tx));
+      const sessionId = randomUUID();
+      await repo.insertSession(tx, {
+        id: sessionId,
+        userId: user.id,
+        createdAt: at,
+        expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
+      });
+      return { userId: user.id, sessionId };
+    });
+    if ('error' in outcome) {
+      const spent = 'spent' in outcome ? outcome.spent : undefined;
+      if (spent) throw new SpentSignIn(outcome.error as SpentSignIn['code'], spent.email, spent.locale as MailLocale);
+      throw new AppError(outcome.error!);
+    }
+    return issueTokens(outcome.userId, outcome.sessionId, at);
+  }
+
+  const service = {
     createUser,
 
     /**
@@ -142,41 +194,37 @@ export function createAuthService(deps: AuthDeps) {
     /**
      * POST /auth/verifyLoginRequest: checks the code of the sign-in `session`, creates the account
      * on first sign-in and opens a session.
+     *
+     * When the sign-in session of that e-mail is spent (its attempts ran out, its code expired, or it was
+     * closed) a new code is e-mailed and the error carries its `sessionId` (spec sections 3 and 8: "Error
+     * responses may carry a new sessionId"), so the holder goes on with the next code. The new code is a
+     * code request like any other: the per-e-mail resend window holds (within it, the error comes without a
+     * `sessionId`), and `mayResend` (the route's per-IP limit of code requests) is asked first, so this
+     * opens no guessing budget that asking for codes would not. An unknown session id sends nothing.
      * @throws AppError `api.auth.wrong_otp`, `api.auth.otp_expired`, `api.auth.otp_attempts_exceeded`,
-     *   `api.auth.login_session_failed` (unknown, superseded or used sign-in).
+     *   `api.auth.login_session_failed` (unknown, superseded or used sign-in); the last three with
+     *   `sessionId` when a new code was sent.
      */
-    async verifyCode(input: { otp: string; session: string; email: string }) {
-      const at = now();
-      const outcome = await db.transaction(async (tx) => {
-        const req = isUuid(input.session) ? await repo.lockLoginRequest(tx, input.session) : undefined;
-        if (!req || req.email !== input.email || req.closedAt)
-          return { error: 'api.auth.login_session_failed' as const };
-        if (req.expiresAt <= at) {
-          await repo.updateLoginRequest(tx, req.id, { closedAt: at });
-          return { error: 'api.auth.otp_expired' as const };
+    async verifyCode(
+      input: { otp: string; session: string; email: string },
+      mayResend: () => Promise<boolean> = () => Promise.resolve(true),
+    ) {
+      try {
+        return await verifyOnce(input);
+      } catch (err) {
+        if (!(err instanceof SpentSignIn)) throw err;
+        let next: { sessionId: string } | null = null;
+        let headers: Record<string, string> = {};
+        if (await mayResend()) {
+          try {
+            next = await service.requestCode(err.email, err.locale);
+          } catch (resendErr) {
+            if (!(resendErr instanceof AppError && resendErr.code === 'api.auth.resend_too_soon')) throw resendErr;
+            headers = resendErr.headers; // Retry-After: when asking again hands out a new code
+          }
         }
-        const stored = Buffer.from(req.codeHash, 'hex');
-        const given = hashCode(config.otpPepper, input.otp, req.salt);
-        const ok = stored.length === given.length && timingSafeEqual(given, stored);
-        if (!ok) {
-          const attempts = req.attempts + 1;
-          const exhausted = attempts >= config.otpMaxAttempts;
-          await repo.updateLoginRequest(tx, req.id, { attempts, closedAt: exhausted ? at : null });
-          return { error: exhausted ? ('api.auth.otp_attempts_exceeded' as const) : ('api.auth.wrong_otp' as const) };
-        }
-        await repo.updateLoginRequest(tx, req.id, { closedAt: at });
-        const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, req.locale, tx));
-        const sessionId = randomUUID();
-        await repo.insertSession(tx, {
-          id: sessionId,
-          userId: user.id,
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
-        });
-        return { userId: user.id, sessionId };
-      });
-      if ('error' in outcome) throw new AppError(outcome.error!);
-      return issueTokens(outcome.userId, outcome.sessionId, at);
+        throw new AppError(err.code, next ? { sessionId: next.sessionId } : {}, headers);
+      }
     },
 
     /**
@@ -221,5 +269,6 @@ export function createAuthService(deps: AuthDeps) {
       return claims;
     },
   };
+  return service;
 }
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -172,7 +172,7 @@ export function organisationsRoutes(
         querystring: contract.importQuery,
         response: {
           200: contract.importResponse,
-          400: error,
+          400: contract.importRefusedResponse,
           401: error,
           413: error,
           415: error,

@@ -1,11 +1,14 @@
 /**
  * Streaming parse of a ticket import (issue 12): `text/csv`, a header row naming `externalId`,
  * `ticketTypeExternalId` and `holderEmail` (any order; other columns ignored; a UTF-8 BOM is fine), then one
- * ticket per row. Rows are numbered as a spreadsheet shows them: the header is row 1. Blank rows are skipped
+ * ticket per row. Files as spreadsheets save them are read too (issue 28): UTF-16 LE or BE (with a BOM, or
+ * recognised by its zero bytes: Excel's "Unicode text") and fields separated by tabs or semicolons (the
+ * separator that splits the header row into the three columns); text that is neither UTF-8 nor UTF-16 is
+ * refused with `api.org.import.unsupported_encoding`, naming what was found. Rows are numbered as a spreadsheet shows them: the header is row 1. Blank rows are skipped
  * (but counted). Each field is checked with the contract's schemas; a bad field is reported, not thrown.
  * Bounded: at most `IMPORT_MAX_BYTES` bytes and `IMPORT_MAX_ROWS` data rows.
  */
-import { Transform, type Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { parse } from 'csv-parse';
 import { auth, organisations as contract, type MessageKey } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
@@ -34,20 +37,118 @@ function byteLimit(max: number): Transform {
   });
 }
 
+type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/**
+ * Tells the text encoding from a file's first bytes: a byte-order mark, else (no mark) the zero bytes that
+ * UTF-16 puts beside every ASCII letter; UTF-8 otherwise. Exported for tests.
+ * @throws AppError `api.org.import.unsupported_encoding` (400, with `encoding`) for a UTF-32 mark.
+ */
+export function sniffEncoding(head: Uint8Array): Encoding {
+  const [a, b, c, d] = head;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) throw unsupported('utf-32le');
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) throw unsupported('utf-32be');
+  if (a === 0xff && b === 0xfe) return 'utf-16le';
+  if (a === 0xfe && b === 0xff) return 'utf-16be';
+  if (head.length >= 2 && a !== 0 && b === 0) return 'utf-16le';
+  if (head.length >= 2 && a === 0 && b !== 0) return 'utf-16be';
+  return 'utf-8';
+}
+
+function unsupported(encoding: string): AppError {
+  return new AppError('api.org.import.unsupported_encoding', { encoding });
+}
+
+/**
+ * Decodes the byte stream to text in the sniffed encoding (the BOM dropped); a byte sequence that is not
+ * valid in it is refused rather than read as replacement characters.
+ * @throws AppError `api.org.import.unsupported_encoding` (400, `encoding: 'unknown'` when UTF-8 is invalid,
+ *   e.g. a Windows-1252 or Latin-1 export).
+ */
+async function* decode(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  let decoder: TextDecoder | null = null;
+  let head = Buffer.alloc(0);
+  let encoding: Encoding = 'utf-8';
+  const text = (chunk: Uint8Array, stream: boolean): string => {
+    try {
+      return decoder!.decode(chunk, { stream });
+    } catch {
+      throw unsupported(encoding === 'utf-8' ? 'unknown' : encoding);
+    }
+  };
+  for await (const chunk of bytes) {
+    if (!decoder) {
+      head = Buffer.concat([head, chunk]);
+      if (head.length < 4) continue;
+      encoding = sniffEncoding(head);
+      decoder = new TextDecoder(encoding, { fatal: true });
+      yield text(head, true);
+    } else yield text(chunk, true);
+  }
+  if (!decoder && head.length > 0) {
+    encoding = sniffEncoding(head);
+    decoder = new TextDecoder(encoding, { fatal: true });
+    yield text(head, true);
+  }
+  if (decoder) yield text(new Uint8Array(), false);
+}
+
+const SEPARATORS = [',', '\t', ';'] as const;
+
+/**
+ * The field separator: the first of comma, tab and semicolon that splits the header row into cells naming
+ * every required column; a comma when none does (the header is then reported missing).
+ */
+export function sniffSeparator(headerLine: string): (typeof SEPARATORS)[number] {
+  for (const sep of SEPARATORS) {
+    const cells = headerLine.split(sep).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+    if (contract.IMPORT_COLUMNS.every((name) => cells.includes(name))) return sep;
+  }
+  return ',';
+}
+
+/** Reads text until the end of the first line, then yields it and the rest; hands the separator over. */
+async function withSeparator(text: AsyncIterable<string>): Promise<{ separator: string; text: AsyncIterable<string> }> {
+  const it = text[Symbol.asyncIterator]();
+  let first = '';
+  let done = false;
+  while (!/[\r\n]/.test(first)) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    first += next.value;
+  }
+  async function* rest(): AsyncGenerator<string> {
+    yield first;
+    if (done) return;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  return { separator: sniffSeparator(first.split(/\r?\n|\r/)[0]), text: rest() };
+}
+
 /**
  * Parses the body stream.
  * @throws AppError `api.org.import.missing_header` (400: a required column is missing), `api.org.import.invalid_csv`
- *   (400: not CSV, e.g. an unclosed quote), `api.org.import.too_large` / `api.org.import.too_many_rows` (413).
+ *   (400: not CSV, e.g. an unclosed quote), `api.org.import.unsupported_encoding` (400, with `encoding`: neither
+ *   UTF-8 nor UTF-16), `api.org.import.too_large` / `api.org.import.too_many_rows` (413).
  */
 export async function parseTicketImport(body: Readable): Promise<ParsedImport> {
   const limit = byteLimit(contract.IMPORT_MAX_BYTES);
-  const parser = parse({ bom: true, relax_column_count: true, skip_empty_lines: false, trim: true });
   body.on('error', (err) => limit.destroy(err));
-  body
-    .pipe(limit)
-    .on('error', (err) => parser.destroy(err))
-    .pipe(parser);
   const out: ParsedImport = { rows: [], errors: [] };
+  let parser: ReturnType<typeof parse>;
+  try {
+    const { separator, text } = await withSeparator(decode(body.pipe(limit)));
+    parser = parse({ delimiter: separator, relax_column_count: true, skip_empty_lines: false, trim: true });
+    Readable.from(text)
+      .on('error', (err) => parser.destroy(err))
+      .pipe(parser);
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('api.org.import.invalid_csv', {}, {}, { cause: err });
+  }
   type Columns = Record<(typeof contract.IMPORT_COLUMNS)[number], number>;
   let columns: Columns | null = null;
   let row = 0;

@@ -46,14 +46,15 @@ export function createPayoutAccountService(deps: PayoutAccountDeps) {
   return {
     connect,
 
-    /** GET /resell/stripe: the onboarding client secret, '' when onboarding has not started. Also tells whether verified. */
-    async accountState(userId: number): Promise<{ clientSecret: string; verified: boolean }> {
+    /**
+     * GET /resell/stripe (the payout tab polls it): the stored account state, kept current by the provider's
+     * `account.updated` webhooks; no call to the provider. `clientSecret` is always '' here: an account
+     * session is made only when the embedded onboarding is opened (POST /resell/stripe-connect), since each
+     * one is a billable single-use secret (decision 018). `started` says whether a payout account exists.
+     */
+    async accountState(userId: number): Promise<{ clientSecret: string; started: boolean; verified: boolean }> {
       const account = await repo.payoutAccount(db, userId);
-      if (!account) return { clientSecret: '', verified: false };
-      return {
-        clientSecret: await payouts.createAccountSession(account.externalId),
-        verified: account.status === 'VERIFIED',
-      };
+      return { clientSecret: '', started: Boolean(account), verified: account?.status === 'VERIFIED' };
     },
 
     /**

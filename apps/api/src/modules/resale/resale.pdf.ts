@@ -1,9 +1,45 @@
 /**
  * The resale secret-code PDF (pdfkit): event, ticket, quantity and the single-use code, in the buyer's
  * language; the event's date is written out in the event's time zone (24-hour clock in Spanish).
+ *
+ * Text is set in DejaVu Sans (TrueType files from the `dejavu-fonts-ttf` npm package), embedded and subset by
+ * pdfkit, so every Latin (Extended), Greek and Cyrillic letter of an organiser's names is kept; the
+ * standard Helvetica knows only Windows-1252. A character the font lacks (most emoji) is left out
+ * rather than drawn as a missing-glyph box.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { formatEventDateTime } from '../../lib/lang.js';
+
+const require = createRequire(import.meta.url);
+
+let fonts: { regular: fontkit.Font; bold: fontkit.Font } | undefined;
+/**
+ * The two faces, parsed once per process on first use and shared by every document: fontkit caches
+ * the layout tables and glyphs it has read, so only the first PDF pays for reading them. pdfkit subsets them per document (only the glyphs used).
+ */
+function faces(): { regular: fontkit.Font; bold: fontkit.Font } {
+  const open = (file: string) =>
+    fontkit.create(readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${file}`))) as fontkit.Font;
+  fonts ??= { regular: open('DejaVuSans.ttf'), bold: open('DejaVuSans-Bold.ttf') };
+  return fonts;
+}
+
+/**
+ * Keeps the characters the embedded font can draw: any other (an emoji, a private-use or control
+ * character) is left out, and a space it leaves doubled is folded. Exported for tests.
+ */
+export function printable(text: string): string {
+  const font = faces().regular;
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp === 0x20 || (cp > 0x20 && cp !== 0x7f && font.hasGlyphForCodePoint(cp))) out += ch;
+  }
+  return out.replace(/ {2,}/g, ' ').trim();
+}
 
 export interface CodePdfInput {
   lang: 'en' | 'es';
@@ -42,7 +78,11 @@ const T = {
 /** Renders the PDF to a Buffer. */
 export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
   const t = T[p.lang];
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: t.title } });
+  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: t.title }, font: null as unknown as string });
+  // pdfkit takes a parsed fontkit font as a source too (its typings list only files and buffers).
+  doc.registerFont('Body', faces().regular as unknown as Buffer);
+  doc.registerFont('Bold', faces().bold as unknown as Buffer);
+  doc.font('Body');
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
@@ -53,22 +93,22 @@ export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
     .text(t.event)
     .fillColor('#000')
     .fontSize(14)
-    .text(`${p.eventName}`)
+    .text(printable(p.eventName))
     .fontSize(12)
-    .text(`${p.venue}, ${p.city}`)
+    .text(printable(`${p.venue}, ${p.city}`))
     .text(formatEventDateTime(p.lang, p.startsAt, p.timeZone))
     .moveDown();
-  doc.fillColor('#555').text(t.ticket).fillColor('#000').fontSize(14).text(p.ticketName).moveDown();
+  doc.fillColor('#555').text(t.ticket).fillColor('#000').fontSize(14).text(printable(p.ticketName)).moveDown();
   doc.fontSize(12).fillColor('#555').text(t.qty).fillColor('#000').fontSize(14).text(String(p.quantity)).moveDown();
   doc
     .fontSize(12)
     .fillColor('#555')
     .text(t.code)
     .fillColor('#000')
-    .font('Courier-Bold')
+    .font('Bold')
     .fontSize(24)
-    .text(p.code)
-    .font('Helvetica')
+    .text(p.code, { characterSpacing: 1 })
+    .font('Body')
     .moveDown();
   doc.fontSize(11).text(t.how).moveDown().fillColor('#1a56db').text(p.redeemUrl, { link: p.redeemUrl });
   doc.end();

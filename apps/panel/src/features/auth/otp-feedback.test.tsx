@@ -65,3 +65,39 @@ describe('a refused code', () => {
     expect(input.getAttribute('aria-invalid')).toBeNull();
   });
 });
+
+describe('a spent sign-in (issue 28)', () => {
+  it('stores the new sessionId from the error answer, says a new code was sent, and the next code signs in', async () => {
+    fakeApi((r) => {
+      calls.push(r);
+      if (r.path === '/auth/verifyLoginRequest') {
+        const body = r.body as { session: string; otp: string };
+        if (body.session === 'session-1')
+          return jsonResponse({ message: 'api.auth.otp_attempts_exceeded', sessionId: 'session-9' }, 400);
+        if (body.session === 'session-9' && body.otp === '654321')
+          return jsonResponse({ accessToken: 'a.b.c', refreshToken: 'r' });
+      }
+      if (r.path === '/user') return jsonResponse({ message: 'api.unauthorized' }, 401);
+      return jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<OtpScreen />, { search: 'PANEL_TAB=OTP' });
+    const input = screen.getByRole('textbox', { name: 'Verification code' });
+    const submit = screen.getByRole('button', { name: 'Continue' });
+    fireEvent.change(input, { target: { value: '123456' } });
+    await waitFor(() => expect(submit).toHaveProperty('disabled', false));
+    fireEvent.click(submit);
+    await waitFor(() => expect(localStorage.getItem('tp.sessionId')).toBe('session-9'));
+    const note = document.getElementById(input.getAttribute('aria-describedby')!);
+    expect(note?.textContent).toBe('That code can no longer be used: we have e-mailed you a new one.');
+    fireEvent.change(input, { target: { value: '654321' } });
+    await waitFor(() => expect(submit).toHaveProperty('disabled', false));
+    fireEvent.click(submit);
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/auth/verifyLoginRequest').map((c) => c.body)).toEqual([
+        { otp: '123456', session: 'session-1', email: 'ana@example.com' },
+        { otp: '654321', session: 'session-9', email: 'ana@example.com' },
+      ]),
+    );
+    await waitFor(() => expect(localStorage.getItem('tp.sessionId')).toBeNull());
+  });
+});

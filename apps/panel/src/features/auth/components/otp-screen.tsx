@@ -66,10 +66,12 @@ export default function OtpScreen() {
       });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {};
-      if (typeof body.sessionId === 'string') storage.set('sessionId', body.sessionId);
-      const message = t(
-        err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token',
-      );
+      // A spent sign-in comes back with a new session whose code is on its way (spec sections 3 and 8).
+      const renewed = typeof body.sessionId === 'string';
+      if (renewed) storage.set('sessionId', body.sessionId as string);
+      const message = renewed
+        ? t('otp.new_code_sent')
+        : t(err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token');
       setRefused(message);
       toast.error(message, { action: verifyCode });
     }

@@ -46,7 +46,7 @@ beforeEach(() => {
   fakeApi((request) => {
     calls.push(request);
     const { path } = request;
-    if (path === '/resell/stripe') return jsonResponse({ clientSecret: verified ? 'secret_1' : '', verified });
+    if (path === '/resell/stripe') return jsonResponse({ clientSecret: '', started: verified, verified });
     if (path === '/resell/sandbox-onboarding') {
       verified = true;
       return new Response(null, { status: 204 });

@@ -122,7 +122,7 @@ export function PayoutTab() {
     body = (
       <StripeOnboarding
         publishableKey={config.stripePublishableKey}
-        started={account.data.clientSecret !== ''}
+        started={account.data.started ?? account.data.clientSecret !== ''}
         onExit={() => void account.refetch()}
       />
     );
