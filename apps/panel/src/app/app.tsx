@@ -11,6 +11,8 @@ import { loadLaterTexts } from '../lib/i18n';
 import { useRoute } from '../lib/use-route';
 import { useRouteSync } from './use-route-sync';
 import { useOfflineApp } from './use-offline-app';
+import { useQueryPersistence } from './use-query-persistence';
+import { usePersonalDataPrompt } from './use-personal-data-prompt';
 import { Frame } from './layout';
 import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
@@ -46,6 +48,8 @@ const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').the
 export function App() {
   useRouteSync();
   useOfflineApp();
+  useQueryPersistence();
+  usePersonalDataPrompt();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();
