@@ -2,7 +2,7 @@
  * Offline lists (issue 20 point 7): the holder's tickets and ticket pages seen online stay readable offline.
  * The TICKETS, SINGLE_TICKET and USER cache entries (spec section 4 tags) are written to localStorage
  * (`QUERY_CACHE_KEY`) by TanStack Query's persister and restored at the next start, for 7 days at most.
- * Loaded on demand once the holder is signed in (app/use-query-persistence.ts), so the LOGIN screen's
+ * Loaded on demand once the holder is signed in (app/signed-in-effects.tsx), so the LOGIN screen's
  * bytes do not carry it. Nothing is written while signed out, and logout removes the key
  * (`clearOfflineData`). Where the document has no localStorage (a framed panel whose third-party storage
  * is blocked) nothing is persisted: the lists stay in memory while the panel is open.
