@@ -93,11 +93,12 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // What every screen needs goes out as one file: fewer requests and headers on the first screen.
+        // Not the query persisters nor query-core's hydration: only the signed-in panel loads those (issue 20).
         advancedChunks: {
           groups: [
             {
               name: 'core',
-              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|i18next|react-i18next|use-sync-external-store)[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-query|query-core(?![\\/]build[\\/]modern[\\/]hydration\.js))|i18next|react-i18next|use-sync-external-store)[\\/]/,
             },
             // The sign-in screens' shared card and calls as one file: one request less on LOGIN.
             { name: 'auth', test: /src[\\/]features[\\/]auth[\\/](components[\\/]auth-card|api[\\/]auth\.api)\./ },

@@ -40,6 +40,9 @@ const HubOverlay = lazy(() =>
   import('../features/hub/components/hub-overlay').then((m) => ({ default: m.HubOverlay })),
 );
 
+// What only a signed-in panel does (issue 20): the persisted ticket lists and the personal-data prompt.
+const SignedInEffects = lazy(() => import('./signed-in-effects'));
+
 // The side menu of wide screens (spec section 9), with the hub's code; its CSS shows it from 1025 px only.
 const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').then((m) => ({ default: m.SideMenu })));
 
@@ -68,6 +71,11 @@ export function App() {
       {route.overlay === 'HUB' && !auth && (
         <Suspense fallback={null}>
           <HubOverlay />
+        </Suspense>
+      )}
+      {signedIn && (
+        <Suspense fallback={null}>
+          <SignedInEffects />
         </Suspense>
       )}
       <Toasts position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />

@@ -3,7 +3,8 @@
  * from storage, `X-Organisation` for a panel shown for one organisation. A 401 triggers ONE shared refresh that concurrent requests wait for; the request is
  * then retried once. If another tab already rotated the refresh token, its new tokens (now in
  * storage) are used instead of failing. On a real refresh failure both tokens are cleared and the
- * page reloads. Failures throw ApiError whose `message` is a server message key or `request_failed`.
+ * page reloads. Failures throw ApiError whose `message` is a server message key, `offline` (no network: the
+ * browser says it is offline, issue 20) or `request_failed`.
  */
 import { storage, clearSession } from './storage';
 import { embedMode } from './host-bridge';
@@ -98,7 +99,7 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
       signal: ctrl.signal,
     });
   } catch {
-    throw new ApiError('request_failed', 0);
+    throw new ApiError(isOffline() ? 'offline' : 'request_failed', 0);
   } finally {
     clearTimeout(timer);
   }
@@ -137,6 +138,18 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     throw new ApiError('request_failed', 0);
   }
 }
+
+/** True while the browser says it has no network. */
+export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/**
+ * The message key of a failure to show in place of data: `offline` ("You're offline") when the request
+ * failed for lack of network, else the generic `request_failed`.
+ */
+export const failureKey = (err: unknown): 'offline' | 'request_failed' =>
+  (err instanceof ApiError && err.message === 'offline') || (!(err instanceof ApiError) && isOffline())
+    ? 'offline'
+    : 'request_failed';
 
 /** The translatable key of any error. */
 export const errorKey = (err: unknown, fallback = 'request_failed') =>

@@ -23,5 +23,6 @@ export type Receiver = { kind: 'EMAIL'; value: string } | { kind: 'USERNAME'; va
 
 /** The message key of a failed gift call: the server's key for a client error, else `fallback`. */
 export function giftErrorKey(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.message === 'offline') return 'offline';
   return err instanceof ApiError && err.status > 0 && err.status < 500 ? err.message : fallback;
 }

@@ -9,6 +9,7 @@ import { useEffect, useEffectEvent, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { storage } from '../../../lib/storage';
 import { useUser } from '../../../lib/queries';
@@ -46,7 +47,7 @@ export default function LoginScreen() {
         navigate({ tab: 'OTP' });
         return;
       }
-      toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : 'request_failed'), {
+      toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : failureKey(err)), {
         action: sendCode,
       });
     }

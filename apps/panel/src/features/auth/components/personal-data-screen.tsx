@@ -2,6 +2,7 @@
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
@@ -22,8 +23,8 @@ export default function PersonalDataScreen() {
     try {
       await save.mutateAsync({ givenName: v.givenName.trim(), familyName: v.familyName.trim() });
       navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
-    } catch {
-      toast.error(t('request_failed'), { action: useSaveProfile });
+    } catch (err) {
+      toast.error(t(failureKey(err)), { action: useSaveProfile });
     }
   });
   // Destructured so react-hook-form subscribes to both from the first render (a short-circuited read

@@ -5,7 +5,7 @@
  * replaced (jsdom has neither IndexedDB nor a canvas); the real flow runs in e2e/offline-pass.spec.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderPanel } from '../../../test/render';
 import { fakeApi, jsonResponse } from '../../../test/fetch';
 import type * as DevicePassModule from '../pass/device-pass';
@@ -71,14 +71,53 @@ describe('QR screen offline', () => {
     expect(screen.queryByRole('img', { name: 'Your entry QR code' })).toBeNull();
   });
 
-  it('shows an error with a retry when no pass can be produced, and the retry tries again', async () => {
+  it('says plainly that it needs signal when no pass can be produced, and the retry tries again', async () => {
     renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
-    expect(await screen.findByText("We couldn't produce your pass.")).toBeTruthy();
+    expect(await screen.findByText(/Your pass needs signal to show a new code/)).toBeTruthy();
+    expect(screen.queryByText("We couldn't produce your pass.")).toBeNull();
     const before = store.loads;
     store.pass = passFor(3600_000);
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(store.loads).toBeGreaterThan(before));
     expect(await screen.findByRole('img', { name: 'Your entry QR code' })).toBeTruthy();
+  });
+});
+
+describe('QR screen without a device pass (issue 20: an embed with no storage, no Ed25519)', () => {
+  it('keeps the last server code with a countdown while the door takes it, then says it needs signal', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date', 'setInterval', 'clearInterval'] });
+    try {
+      const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+      let network = true;
+      fakeApi(({ path }) => {
+        if (!network) throw new TypeError('Failed to fetch');
+        if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
+        if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
+        return jsonResponse({ message: 'api.not_found' }, 404);
+      });
+      renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+      await waitFor(() =>
+        expect(screen.getByRole('img', { name: 'Your entry QR code' }).getAttribute('data-pass-kind')).toBe('server'),
+      );
+      // The signal goes: no device pass here (renewDevicePass fails, nothing stored).
+      network = false;
+      online.mockReturnValue(false);
+      act(() => void window.dispatchEvent(new Event('offline')));
+      await act(() => vi.advanceTimersByTimeAsync(10_000));
+      const img = screen.getByRole('img', { name: 'Your entry QR code' });
+      expect(img.getAttribute('data-pass-kind')).toBe('server');
+      expect(img.getAttribute('src')).toBe('data:image/png;base64,iVBORw0KGgo=');
+      expect(screen.getByTestId('qr-countdown').textContent).toMatch(
+        /^Offline — this code works for (1\d|2\d|30) s more$/,
+      );
+      expect(screen.queryByText("We couldn't produce your pass.")).toBeNull();
+      // Past a ttl after it was fetched the door would refuse it: it goes, and the screen says why.
+      await act(() => vi.advanceTimersByTimeAsync(25_000));
+      expect(screen.queryByRole('img', { name: 'Your entry QR code' })).toBeNull();
+      expect(screen.getByText(/Your pass needs signal to show a new code/)).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -4,6 +4,10 @@
  * Issue 10: the pass keeps rotating offline (codes signed on the device, pass/use-pass.ts) and the
  * screen says what it shows: a countdown to the next code, an offline notice, an error with a retry,
  * and a stale state when the offline pass has expired.
+ * Issue 20: with no device pass (the embed where the browser allows none) the last server code stays with a
+ * countdown of how long the door still takes it, then the screen says it needs signal; and the pass names
+ * what it admits: the holder, and for each event of today (or the next ones) its name, date in the event's
+ * time zone, venue, ticket types and count (admits/admitted-events.ts).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,8 +15,11 @@ import { usePanelConfig, useUser } from '../../../lib/queries';
 import { Modal } from '../../../ui/modal';
 import { Skeleton } from '../../../ui/bits';
 import { HelpIcon, LockIcon, ShieldIcon, GiftIcon, SparkIcon } from '../../../ui/icons';
+import { useTickets } from '../../../lib/ticket-queries';
+import { formatRange } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
+import { admittedEvents } from '../admits/admitted-events';
 
 export default function QrScreen() {
   const { t } = useTranslation();
@@ -21,6 +28,8 @@ export default function QrScreen() {
   const ttl = useQrConfig().data?.ttl;
   const image = useQrImage(ttl);
   const { view, offline, retry } = usePassView(ttl, image);
+  const tickets = useTickets('UPCOMING').data;
+  const events = tickets ? admittedEvents(tickets) : null;
   const [learn, setLearn] = useState(false);
   return (
     <div className="qr-screen stack">
@@ -31,15 +40,22 @@ export default function QrScreen() {
             {t('offline_pass.offline')}
           </p>
         )}
-        {view.kind === 'server' || view.kind === 'device' ? (
+        {view.kind === 'server' || view.kind === 'device' || view.kind === 'held' ? (
           <img
             className="qr-box__img"
             src={view.src}
             alt={t('qr.alt')}
             width={396}
             height={396}
-            data-pass-kind={view.kind}
+            data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
           />
+        ) : view.kind === 'needs_signal' ? (
+          <div role="alert" className="qr-box__error">
+            <p>{t('pass.needs_signal')}</p>
+            <button type="button" className="btn btn--secondary" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
         ) : view.kind === 'stale' ? (
           <div role="alert" className="qr-box__error">
             <p>{t('offline_pass.stale')}</p>
@@ -57,13 +73,44 @@ export default function QrScreen() {
         ) : (
           <Skeleton height={300} radius={16} />
         )}
-        {user && <p className="qr-box__name">{user.name ?? user.preferredUsername}</p>}
         {view.kind === 'server' || view.kind === 'device' ? (
           <p className="qr-box__hint" aria-live="off" data-testid="qr-countdown">
             {t('offline_pass.next_code_in', { seconds: view.secondsLeft })}
           </p>
+        ) : view.kind === 'held' ? (
+          <p className="qr-box__hint qr-box__hint--warn" aria-live="off" data-testid="qr-countdown">
+            {t('pass.held', { seconds: view.secondsLeft })}
+          </p>
         ) : (
           <p className="qr-box__hint">{t('qr.refreshes', { count: ttl ?? 30 })}</p>
+        )}
+        {user && (
+          <p className="qr-box__name" data-testid="pass-holder">
+            <span className="qr-box__label">{t('pass.holder')}</span> {user.name ?? user.preferredUsername}
+          </p>
+        )}
+        {events && (
+          <section className="pass-admits" aria-label={t('pass.admits')}>
+            {events.length === 0 ? (
+              <p className="qr-box__hint">{t('pass.no_events')}</p>
+            ) : (
+              <ul>
+                {events.map((e) => (
+                  <li key={e.key} className="pass-admits__event">
+                    <strong className="pass-admits__name">{e.eventName}</strong>
+                    <span>{formatRange(e.eventStartDateTime, e.eventEndDateTime, e.eventTimeZone)}</span>
+                    <span>
+                      {e.eventVenue}, {e.eventCity}
+                    </span>
+                    <span className="pass-admits__tickets">
+                      {t('pass.tickets', { count: e.count })}:{' '}
+                      {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
         )}
       </div>
       <button type="button" className="link link--center" onClick={() => setLearn(true)}>

@@ -2,14 +2,16 @@
  * The offline pass on this device (issue 10, decision 010). While online the panel certifies a device
  * key (POST /auth/access/pass-credential); from then on it computes the code of every time step itself,
  * with no network: `TP2` device codes of `@tp/contract/pass-code`, signed by a WebCrypto Ed25519 key
- * whose private half is not extractable. Key and certificate live in IndexedDB (`PASS_DB`), deleted at
- * logout by `clearOfflineData`. The device's clock is corrected by the offset to the server's clock
+ * whose private half is not extractable. Key and certificate live in IndexedDB (`PASS_DB`); where the
+ * browser gives this document no IndexedDB (the embed with third-party storage blocked: Safari, Firefox
+ * strict, Chrome's phase-out and incognito) in this document's memory (`memoryPass`) for as long as the
+ * panel is open (issue 20). Both are deleted at logout by `clearOfflineData`. The device's clock is corrected by the offset to the server's clock
  * measured when the certificate was issued.
  */
 import type { access } from '@tp/contract';
 import { createDeviceCode, fromBase64Url, passStep, toBase64Url } from '@tp/contract/pass-code';
 import { api } from '../../../lib/api-client';
-import { PASS_DB } from '../../../lib/offline-data';
+import { memoryPass, PASS_DB } from '../../../lib/offline-data';
 
 /** What the device keeps: the key pair, the signed certificate and the clock correction. */
 export interface DevicePass {
@@ -49,12 +51,12 @@ function withStore<T>(mode: IDBTransactionMode, op: (store: IDBObjectStore) => I
   });
 }
 
-/** The stored pass, or null (none yet, logged out, or IndexedDB unavailable). */
+/** The stored pass, or null (none yet, logged out); from memory when IndexedDB is unavailable. */
 export async function loadDevicePass(): Promise<DevicePass | null> {
   try {
     return ((await withStore('readonly', (s) => s.get(KEY))) as DevicePass | undefined) ?? null;
   } catch {
-    return null;
+    return (memoryPass.current as DevicePass | null) ?? null;
   }
 }
 
@@ -85,12 +87,19 @@ export async function renewDevicePass(): Promise<DevicePass> {
     ttl: credential.ttl,
     clockOffsetMs: serverNow - (sentAt + receivedAt) / 2,
   };
-  await withStore('readwrite', (s) => s.put(pass, KEY));
+  try {
+    await withStore('readwrite', (s) => s.put(pass, KEY));
+    memoryPass.current = null;
+  } catch {
+    // No lasting storage for this document (a framed panel whose third-party storage is blocked).
+    memoryPass.current = pass;
+  }
   return pass;
 }
 
 /** Forgets the stored pass (used when the API says the sign-in is over). */
 export async function forgetDevicePass(): Promise<void> {
+  memoryPass.current = null;
   await withStore('readwrite', (s) => s.delete(KEY)).catch(() => undefined);
 }
 

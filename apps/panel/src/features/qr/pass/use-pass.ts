@@ -4,8 +4,12 @@
  *   ttl, plus a short grace, ago); the countdown runs to the next poll.
  * - `device`: no fresh server image (offline, or the poll failed): the code of the current time step,
  *   signed on this device (device-pass.ts) and drawn in the browser; the countdown runs to the next step.
+ * - `held`: offline (or the poll failed) with no device pass (no Ed25519 in this browser, or none could be
+ *   certified): the last server image stays while the door still accepts it (a ttl after it was fetched;
+ *   the door takes the current and the previous step); the countdown runs to that end (issue 20).
+ * - `needs_signal`: offline, no device pass and no server image the door would still accept: say so.
  * - `stale`: the device certificate has expired and no fresh server image can be had.
- * - `error`: neither could be produced (first visit offline, no Ed25519 in this browser); `retry` tries again.
+ * - `error`: the device code could not be drawn, or the pass failed while online; `retry` tries again.
  * - `loading`: nothing yet.
  * `offline` is true while the browser says it has no network.
  */
@@ -19,6 +23,8 @@ import { deviceCodeFor, forgetDevicePass, loadDevicePass, needsRenewal, renewDev
 export type PassView =
   | { kind: 'server'; src: string; secondsLeft: number }
   | { kind: 'device'; src: string; secondsLeft: number; expiresAtMs: number }
+  | { kind: 'held'; src: string; secondsLeft: number }
+  | { kind: 'needs_signal' }
   | { kind: 'stale' }
   | { kind: 'error' }
   | { kind: 'loading' };
@@ -75,18 +81,23 @@ function useDevicePass(online: boolean) {
 
 /**
  * @param ttl seconds per step (GET /auth/access/qrCodeData), undefined until known.
- * @param server the polled PNG query (`useQrImage`): its base64 data, when it was fetched and whether it failed.
+ * @param server the polled PNG query (`useQrImage`): its base64 data, when it was fetched, whether it failed,
+ *   and its refetch (the retry asks for a new image too).
  */
 export function usePassView(
   ttl: number | undefined,
-  server: { data?: string; dataUpdatedAt: number; isError: boolean },
+  server: { data?: string; dataUpdatedAt: number; isError: boolean; refetch?: () => unknown },
 ): { view: PassView; offline: boolean; retry: () => void } {
   const online = useOnline();
   const now = useNow();
   const device = useDevicePass(online);
   const pass = device.data ?? null;
   const { refetch } = device;
-  const retry = useCallback(() => void refetch(), [refetch]);
+  const refetchServer = server.refetch;
+  const retry = useCallback(() => {
+    void refetch();
+    void refetchServer?.();
+  }, [refetch, refetchServer]);
   const step = pass ? stepAt(pass, now).step : null;
   const [drawn, setDrawn] = useState<{ step: number; certificate: string; src: string } | null>(null);
   const [drawError, setDrawError] = useState(false);
@@ -126,7 +137,13 @@ export function usePassView(
       secondsLeft: secondsUntil(stepAt(pass, now).msToNext),
       expiresAtMs: pass.expiresAtMs,
     };
-  } else if (drawError || (device.isError && (offline || server.isError)) || (offline && !device.isPending && !pass)) {
+  } else if (!pass && !device.isPending && (offline || server.isError)) {
+    // No device pass here: the last server code while the door still takes it, then the plain truth.
+    view =
+      server.data && serverAge < period
+        ? { kind: 'held', src: `data:image/png;base64,${server.data}`, secondsLeft: secondsUntil(period - serverAge) }
+        : { kind: 'needs_signal' };
+  } else if (drawError || (device.isError && (offline || server.isError))) {
     view = { kind: 'error' };
   } else if (server.data && !offline && !pass) {
     // Online with an image a little older than a step and no device pass (e.g. no Ed25519 here).

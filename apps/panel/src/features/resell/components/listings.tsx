@@ -5,6 +5,7 @@
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
@@ -34,7 +35,7 @@ function EntryLogo({ path }: { path: string | null }) {
 }
 
 function ListState(props: {
-  query: { isLoading: boolean; isError: boolean; refetch: () => unknown; data?: Listing[] };
+  query: { isLoading: boolean; isError: boolean; error?: unknown; refetch: () => unknown; data?: Listing[] };
   empty: string;
   /** What would show here and how to get it (issue 13). */
   hint: string;
@@ -49,7 +50,7 @@ function ListState(props: {
         <Skeleton height={88} radius={14} />
       </div>
     );
-  if (q.isError || !q.data) return <ErrorState message={t('request_failed')} onRetry={q.refetch} />;
+  if (q.isError || !q.data) return <ErrorState message={t(failureKey(q.error))} onRetry={q.refetch} />;
   if (q.data.length === 0) return <EmptyState message={props.empty} hint={props.hint} />;
   return (
     <ul className="resell-entries">

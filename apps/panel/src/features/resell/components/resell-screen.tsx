@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
 import { assetUrl, formatMoney } from '../../../lib/format';
@@ -124,7 +125,7 @@ export default function ResellScreen() {
       </div>
     );
   } else if (available.isError || !available.data) {
-    body = <ErrorState message={t('request_failed')} onRetry={available.refetch} />;
+    body = <ErrorState message={t(failureKey(available.error))} onRetry={available.refetch} />;
   } else if (available.data.length === 0) {
     body = (
       <EmptyState message={t('resell.empty')} hint={t('feedback.resell_empty_hint')}>

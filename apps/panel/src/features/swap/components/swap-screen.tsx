@@ -232,7 +232,11 @@ export default function SwapScreen() {
       <div className="stack">
         {header}
         <ErrorState
-          message={t(bases.error.message === 'request_failed' ? 'request_failed' : 'api.internal_error')}
+          message={t(
+            bases.error.message === 'request_failed' || bases.error.message === 'offline'
+              ? bases.error.message
+              : 'api.internal_error',
+          )}
           onRetry={bases.refetch}
         />
       </div>

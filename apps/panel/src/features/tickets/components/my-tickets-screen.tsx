@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import type { TicketStatus } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
@@ -46,8 +47,8 @@ export default function MyTicketsScreen() {
               </li>
             ))}
           </ul>
-        ) : tickets.isError ? (
-          <ErrorState message={t('request_failed')} onRetry={tickets.refetch} />
+        ) : tickets.isError && !tickets.data ? (
+          <ErrorState message={t(failureKey(tickets.error))} onRetry={tickets.refetch} />
         ) : tickets.data && tickets.data.length > 0 ? (
           <ul className="ticket-list">
             {tickets.data.map((tk) => (

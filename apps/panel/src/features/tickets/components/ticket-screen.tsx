@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { failureKey } from '../../../lib/api-client';
 import type { Benefit, MyTicket } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { sanitizeHtml } from '../../../lib/sanitize';
@@ -103,11 +104,11 @@ export default function TicketScreen() {
         </EmptyState>
       </div>
     );
-  if (ticket.isError || !ticket.data)
+  if (!ticket.data)
     return (
       <div className="stack">
         {back}
-        <ErrorState message={t('request_failed')} onRetry={ticket.refetch} />
+        <ErrorState message={t(failureKey(ticket.error))} onRetry={ticket.refetch} />
       </div>
     );
 

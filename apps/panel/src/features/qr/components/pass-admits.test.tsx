@@ -1,0 +1,131 @@
+/**
+ * The pass says what it admits (issue 20 point 6): the QR screen names the holder and, for each event of
+ * today (or else the next ones), its name, date in the event's time zone, venue, ticket types and count.
+ * The data is the holder's upcoming tickets (GET /list/ticket_listing?status=UPCOMING), the entry My
+ * tickets shares.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, within } from '@testing-library/react';
+import type { MyTicket } from '@tp/contract';
+import { renderPanel } from '../../../test/render';
+import { fakeApi, jsonResponse } from '../../../test/fetch';
+import { admittedEvents } from '../admits/admitted-events';
+import QrScreen from './qr-screen';
+
+vi.mock('../pass/device-pass', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  loadDevicePass: () => Promise.resolve(null),
+  renewDevicePass: () => Promise.reject(new Error('no Ed25519 in jsdom')),
+}));
+
+const HOUR = 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+function ticket(id: number, over: Partial<MyTicket>): MyTicket {
+  const start = Date.now() + 2 * HOUR;
+  return {
+    userTicketId: id,
+    ticketLogo: null,
+    ticketName: 'General admission',
+    ticketDescription: null,
+    eventName: 'Harbour Lights Festival',
+    eventCity: 'Sydney',
+    eventVenue: 'The Domain',
+    eventAddress1: '1 Art Gallery Rd',
+    eventLatitude: null,
+    eventLongitude: null,
+    eventDescription: null,
+    eventLogo: null,
+    eventImage: null,
+    eventStartDateTime: iso(start),
+    eventEndDateTime: iso(start + 5 * HOUR),
+    eventTimeZone: 'UTC',
+    isLive: false,
+    isGiftable: true,
+    isResellable: true,
+    isSwappable: false,
+    eventAccessStatus: 'UNUSED',
+    eventAccessUsedOn: null,
+    totalBenefitCount: 1,
+    totalBenefitUsedCount: 0,
+    benefits: [],
+    ...over,
+  };
+}
+
+const user = {
+  email: 'alice@example.com',
+  givenName: 'Alice',
+  familyName: 'Smith',
+  middleName: null,
+  name: 'Alice Smith',
+  nickname: 'alice',
+  preferredUsername: 'alice',
+  uniqueID: 'u1',
+  picture: null,
+  phoneNumber: null,
+  locale: 'en',
+  address: null,
+  birthdate: null,
+  gender: null,
+  profile: null,
+  website: null,
+  zoneInfo: null,
+};
+
+beforeEach(() => localStorage.setItem('tp.accessToken', 'token'));
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.restoreAllMocks();
+});
+
+describe('the QR screen names what the pass admits', () => {
+  it('shows the holder and, per event, its name, date, venue, ticket types and count', async () => {
+    const live = ticket(1, { isLive: true, eventStartDateTime: iso(Date.now() - HOUR) });
+    const tickets = [
+      live,
+      { ...live, userTicketId: 2 },
+      { ...live, userTicketId: 3, ticketName: 'VIP' },
+      ticket(4, { eventName: 'Winter Jazz', eventStartDateTime: iso(Date.now() + 40 * 24 * HOUR) }),
+    ];
+    fakeApi(({ path }) => {
+      if (path === '/auth/me') return jsonResponse(user);
+      if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);
+      if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
+      if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
+      return jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    expect((await screen.findByTestId('pass-holder')).textContent).toBe('Holder: Alice Smith');
+    const admits = await screen.findByRole('region', { name: 'What this pass admits' });
+    const events = within(admits).getAllByRole('listitem');
+    // Today's event only: the one in 40 days is not today's nor the next when one is under way.
+    expect(events).toHaveLength(1);
+    const text = events[0].textContent ?? '';
+    expect(text).toContain('Harbour Lights Festival');
+    expect(text).toContain('The Domain, Sydney');
+    expect(text).toContain('3 tickets: 2 × General admission, 1 × VIP');
+    // The date in the event's time zone, with the panel's date helper ("Sat, 28 Nov 07:00PM").
+    expect(text).toMatch(/[A-Z][a-z]{2}, \d{1,2} [A-Z][a-z]{2} \d{2}:\d{2}[AP]M – /);
+  });
+
+  it('with nothing today, names the next event; with nothing upcoming, says so', () => {
+    const now = new Date('2030-03-01T10:00:00Z');
+    const soon = ticket(1, {
+      eventName: 'Spring Fair',
+      eventStartDateTime: '2030-03-05T18:00:00Z',
+      eventEndDateTime: '2030-03-05T23:00:00Z',
+    });
+    const later = ticket(2, { eventStartDateTime: '2030-04-05T18:00:00Z', eventEndDateTime: '2030-04-05T23:00:00Z' });
+    const next = admittedEvents([later, soon, { ...soon, userTicketId: 3 }], now);
+    expect(next.map((e) => [e.eventName, e.count])).toEqual([['Spring Fair', 2]]);
+    // "Today" is the event's own day: 23:30 in Sydney on 1 March is still 1 March there, not 2 March.
+    const sydney = ticket(5, {
+      eventTimeZone: 'Australia/Sydney',
+      eventStartDateTime: '2030-03-01T12:30:00Z', // 23:30 AEDT, 1 March
+      eventEndDateTime: '2030-03-01T14:00:00Z',
+    });
+    expect(admittedEvents([later, sydney], now).map((e) => e.eventName)).toEqual(['Harbour Lights Festival']);
+    expect(admittedEvents([], now)).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * Offline lists (issue 20 point 7): tickets and ticket pages seen online stay readable offline (the query
+ * persistence of lib/query-persistence.ts, restored into a new query client as at the next start), and a
+ * failure for lack of network says "You're offline", not "Request failed".
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, screen, waitFor } from '@testing-library/react';
+import type { MyTicket } from '@tp/contract';
+import { createTestQueryClient, renderPanel } from '../../test/render';
+import { fakeApi, jsonResponse } from '../../test/fetch';
+import { queryKeys } from '../../lib/query-keys';
+import { QUERY_CACHE_KEY, clearOfflineData } from '../../lib/offline-data';
+import { startQueryPersistence } from '../../lib/query-persistence';
+import MyTicketsScreen from './components/my-tickets-screen';
+import TicketScreen from './components/ticket-screen';
+
+const tk = {
+  userTicketId: 7,
+  ticketLogo: null,
+  ticketName: 'General admission',
+  ticketDescription: null,
+  eventName: 'Harbour Lights Festival',
+  eventCity: 'Sydney',
+  eventVenue: 'The Domain',
+  eventAddress1: '1 Art Gallery Rd',
+  eventLatitude: null,
+  eventLongitude: null,
+  eventDescription: null,
+  eventLogo: null,
+  eventImage: null,
+  eventStartDateTime: '2030-01-01T20:00:00Z',
+  eventEndDateTime: '2030-01-01T23:00:00Z',
+  eventTimeZone: 'UTC',
+  isLive: false,
+  isGiftable: false,
+  isResellable: false,
+  isSwappable: false,
+  eventAccessStatus: 'UNUSED',
+  eventAccessUsedOn: null,
+  totalBenefitCount: 1,
+  totalBenefitUsedCount: 0,
+  benefits: [],
+} satisfies MyTicket;
+const config = { assetsBaseUrl: '', orgWebsite: null };
+
+const offline = () => {
+  vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+  fakeApi(() => {
+    throw new TypeError('Failed to fetch');
+  });
+};
+
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('tp.accessToken', 'token');
+});
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.restoreAllMocks();
+});
+
+describe('offline lists', () => {
+  it('a failure for lack of network says "You\'re offline"', async () => {
+    offline();
+    renderPanel(<MyTicketsScreen />, { search: 'PANEL_TAB=MY_TICKET', data: [[queryKeys.config, config]] });
+    expect(await screen.findByText("You're offline. Connect to the internet and try again.")).toBeTruthy();
+    expect(screen.queryByText('Request failed.')).toBeNull();
+  });
+
+  it('tickets and a ticket page seen online are readable offline at the next start; logout removes them', async () => {
+    // Online: the list and the ticket page are fetched and shown.
+    fakeApi(({ path }) => {
+      if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse([tk]);
+      if (path === '/list/ticket_listing/7') return jsonResponse(tk);
+      return jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    const online = createTestQueryClient();
+    await startQueryPersistence(online);
+    const first = renderPanel(<MyTicketsScreen />, {
+      search: 'PANEL_TAB=MY_TICKET',
+      queryClient: online,
+      data: [[queryKeys.config, config]],
+    });
+    expect(await screen.findByText('Harbour Lights Festival')).toBeTruthy();
+    first.unmount();
+    renderPanel(<TicketScreen />, {
+      search: 'PANEL_TAB=TICKET&USER_TICKET_ID=7',
+      queryClient: online,
+      data: [[queryKeys.config, config]],
+    });
+    expect(await screen.findByRole('heading', { name: /Harbour Lights Festival/ })).toBeTruthy();
+    cleanup();
+    await waitFor(() => expect(localStorage.getItem(QUERY_CACHE_KEY)).toContain('Harbour Lights Festival'), {
+      timeout: 3000,
+    });
+
+    // Next start, no network: both are shown from what was kept.
+    offline();
+    const restarted = createTestQueryClient();
+    await startQueryPersistence(restarted);
+    const list = renderPanel(<MyTicketsScreen />, {
+      search: 'PANEL_TAB=MY_TICKET',
+      queryClient: restarted,
+      data: [[queryKeys.config, config]],
+    });
+    expect(await screen.findByText('Harbour Lights Festival')).toBeTruthy();
+    expect(screen.queryByText(/Request failed|You're offline/)).toBeNull();
+    list.unmount();
+    renderPanel(<TicketScreen />, {
+      search: 'PANEL_TAB=TICKET&USER_TICKET_ID=7',
+      queryClient: restarted,
+      data: [[queryKeys.config, config]],
+    });
+    expect(await screen.findByRole('heading', { name: /Harbour Lights Festival/ })).toBeTruthy();
+    expect(screen.queryByText(/Request failed|You're offline/)).toBeNull();
+
+    // Logout removes them.
+    clearOfflineData();
+    expect(localStorage.getItem(QUERY_CACHE_KEY)).toBeNull();
+  });
+});
