@@ -69,6 +69,8 @@ import { requireAdminWith, requireOrganisationWith } from './modules/organisatio
 import { organisationsRoutes, registerCsvBody } from './modules/organisations/organisations.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { createDoorKeysService } from './modules/organisations/door-keys.service.js';
+import { doorKeysRoutes } from './modules/organisations/door-keys.routes.js';
 import { createWebhookWorker } from './modules/webhooks/webhook-worker.js';
 
 export interface AppDeps {
@@ -171,6 +173,7 @@ export async function buildApp(deps: AppDeps) {
   // Mails that follow organiser work (issued tickets) go out in the background, after commit.
   const mailQueue = createMailQueue({ mail, log: app.log });
   const webhooks = createWebhooksService({ database, now, allowLocalUrls: config.webhookAllowLocalUrls });
+  const doorKeys = createDoorKeysService({ database, now });
   const organisations = {
     admin: createAdminService({ database, now }),
     org: createOrgApiService({
@@ -229,6 +232,12 @@ export async function buildApp(deps: AppDeps) {
         securitySchemes: {
           organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
           adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
+          doorKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-scanner-key',
+            description: "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
+          },
         },
       },
     },
@@ -258,6 +267,7 @@ export async function buildApp(deps: AppDeps) {
           verifyCode: (text, at) => access.verifyCode(text, at),
           sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
           passKeys: () => access.passKeys(),
+          doorKeyScope: (key) => doorKeys.scopeOf(key),
           now,
         }),
         limits: {
@@ -285,6 +295,7 @@ export async function buildApp(deps: AppDeps) {
           requireOrganisation,
         });
         webhooksRoutes(orgApi, { webhooks, requireOrganisation });
+        doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
         next();
       });
       done();
@@ -325,6 +336,7 @@ export async function buildApp(deps: AppDeps) {
     database,
     intervalSeconds: config.housekeepingIntervalSeconds,
     retentionDays: config.housekeepingRetentionDays,
+    checkInLogRetentionDays: config.checkInLogRetentionDays,
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
