@@ -240,7 +240,7 @@ describe('the check-in log', () => {
     t.clock.advance(29 * DAY);
     expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ checkInLog: 0 });
     t.clock.advance(2 * DAY);
-    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ checkInLog: 6 });
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ checkInLog: 5 });
     expect(await checkInLogRepository.ofTicket(t.database.db, a.ticketId)).toEqual([]);
   });
 });
