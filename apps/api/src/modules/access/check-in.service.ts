@@ -224,8 +224,12 @@ export function createCheckInService(deps: {
 
   /** One queued check-in, in one transaction (see `sync`). */
   async function judge(eventId: number, item: access.SyncItem, door: Door): Promise<access.SyncResult> {
+    const scannedAt = new Date(item.scannedAt);
+    // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
+    // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
+    const pass = await deps.verifyCode(item.code, scannedAt);
+    const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
     return db.transaction(async (tx) => {
-      const scannedAt = new Date(item.scannedAt);
       if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
         const stored = await repo.doorCheckIn(tx, item.id);
         return {
@@ -235,9 +239,6 @@ export function createCheckInService(deps: {
         };
       }
       const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
-      // The pass as of the scan; a device code of a sign-in revoked since is refused too.
-      const pass = await deps.verifyCode(item.code, scannedAt);
-      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
       const holderId = live ? pass.userId : null;
       const conflicts: access.SyncResult['conflicts'] = [];
       let admitted: number[] = [];
