@@ -16,7 +16,16 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, expect, test, type Browser, type BrowserContext, type FrameLocator, type Locator, type Page } from '@playwright/test';
+import {
+  chromium,
+  expect,
+  test,
+  type Browser,
+  type BrowserContext,
+  type FrameLocator,
+  type Locator,
+  type Page,
+} from '@playwright/test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { chromiumArgs, chromiumExecutable } from './chromium';
@@ -31,7 +40,11 @@ async function writeY4m(file: string, png: Buffer | null) {
   const H = 480;
   const base = sharp({ create: { width: W, height: H, channels: 3, background: '#ffffff' } });
   const picture = png
-    ? await sharp(png).flatten({ background: '#ffffff' }).resize(400, 400, { kernel: 'nearest', fit: 'contain', background: '#ffffff' }).png().toBuffer()
+    ? await sharp(png)
+        .flatten({ background: '#ffffff' })
+        .resize(400, 400, { kernel: 'nearest', fit: 'contain', background: '#ffffff' })
+        .png()
+        .toBuffer()
     : null;
   const { data } = await (picture ? base.composite([{ input: picture, gravity: 'centre' }]) : base)
     .removeAlpha()
@@ -123,9 +136,7 @@ async function organiser(tag: string): Promise<Organiser> {
     ).status,
   ).toBe(201);
   const holderEmail = freshEmail(`gate-${tag}`);
-  expect(
-    (await api('/org/tickets/t-1', 'PUT', apiKey, { ticketTypeExternalId: 'ga', holderEmail })).status,
-  ).toBe(201);
+  expect((await api('/org/tickets/t-1', 'PUT', apiKey, { ticketTypeExternalId: 'ga', holderEmail })).status).toBe(201);
 
   const hooks: { type: string }[] = [];
   const receiver = createServer((req, res) => {

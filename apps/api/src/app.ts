@@ -236,7 +236,8 @@ export async function buildApp(deps: AppDeps) {
             type: 'apiKey',
             in: 'header',
             name: 'x-scanner-key',
-            description: "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
+            description:
+              "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
           },
         },
       },

@@ -77,7 +77,12 @@ async function organiser(slug: string, eventName: string) {
 type Org = Awaited<ReturnType<typeof organiser>>;
 
 const newDoorKey = async (org: Org, body: object = { name: 'North gate' }) => {
-  const r = await t.app.inject({ method: 'POST', url: '/v1/org/door-keys', headers: bearer(org.apiKey), payload: body });
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/org/door-keys',
+    headers: bearer(org.apiKey),
+    payload: body,
+  });
   expect(r.statusCode, r.body).toBe(201);
   return r.json<{ id: number; key: string }>();
 };
@@ -139,7 +144,11 @@ describe('door keys', () => {
     expect(foreign.statusCode).toBe(404);
     expect(await events(made.key)).toEqual([a.evt1]);
 
-    const gone = await t.app.inject({ method: 'DELETE', url: `/v1/org/door-keys/${made.id}`, headers: bearer(a.apiKey) });
+    const gone = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/org/door-keys/${made.id}`,
+      headers: bearer(a.apiKey),
+    });
     expect(gone.statusCode).toBe(204);
     const after = await t.app.inject({ url: '/v1/access/events', headers: door(made.key) });
     expect(after.statusCode).toBe(401);

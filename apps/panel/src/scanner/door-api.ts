@@ -63,7 +63,10 @@ export function onlineDoor(
     try {
       const response = await fetchImpl(`/v1${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { ...doorHeaders(key, deviceId), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...doorHeaders(key, deviceId),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         cache: 'no-store',
       });

@@ -10,7 +10,7 @@ const en = {
   title: 'Door scanner',
   lang: 'Español',
   keyLabel: 'Scanner key',
-  keyHelp: 'Ask the organiser for this door\'s key. It stays on this device until you choose “Forget this door”.',
+  keyHelp: "Ask the organiser for this door's key. It stays on this device until you choose “Forget this door”.",
   start: 'Start scanning',
   wrongKey: 'Wrong scanner key.',
   eventLabel: 'Event',
@@ -79,7 +79,8 @@ const es: Texts = {
   title: 'Control de acceso',
   lang: 'English',
   keyLabel: 'Clave del escáner',
-  keyHelp: 'Pide al organizador la clave de esta puerta. Se queda en este dispositivo hasta que elijas «Olvidar esta puerta».',
+  keyHelp:
+    'Pide al organizador la clave de esta puerta. Se queda en este dispositivo hasta que elijas «Olvidar esta puerta».',
   start: 'Empezar a escanear',
   wrongKey: 'Clave del escáner incorrecta.',
   eventLabel: 'Evento',

@@ -13,7 +13,14 @@
  */
 import { admissibleTicketIds, checkInAnswer, SYNC_BATCH_MAX } from '@tp/contract/admission';
 import type { AdmissionHolder, AdmissionsPage, SyncConflictReason, SyncItem, SyncResponse } from '@tp/contract/access';
-import { doorHeaders, onlineDoor, type CheckInOutcome, type Door, type EventsOutcome, type ScannerEvent } from './door-api';
+import {
+  doorHeaders,
+  onlineDoor,
+  type CheckInOutcome,
+  type Door,
+  type EventsOutcome,
+  type ScannerEvent,
+} from './door-api';
 
 /** How often an online door re-reads the snapshot of the event it scans for. */
 export const SNAPSHOT_REFRESH_MS = 60_000;

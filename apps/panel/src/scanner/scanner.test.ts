@@ -240,7 +240,7 @@ describe('issue 20: every code the contract makes, wedge scanners, and the sync 
     expect(door.seen.checkIns).toEqual([{ code: deviceCode, eventId: 1 }]);
   });
 
-  it('after a sync shows the server\'s final word instead of the stale verdict, refused ones listed', async () => {
+  it("after a sync shows the server's final word instead of the stale verdict, refused ones listed", async () => {
     sessionStorage.setItem(STORAGE.key, 'right');
     const base = fakeDoor(EVENTS, { ...admitted, offline: true });
     let report: ((s: DoorStatus) => void) | null = null;

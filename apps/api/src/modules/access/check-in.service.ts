@@ -69,7 +69,7 @@ export function createCheckInService(deps: {
    */
   passKeys: () => Promise<{ publicKeys: string[]; ttl: number; skewSteps: number }>;
   /** What a door key (`tpd_…`) admits to, or null when it is not a live one (DoorKeysService.scopeOf). */
-  doorKeyScope: (key: string) => Promise<Omit<DoorScope, 'doorKeyId'> & { doorKeyId: number } | null>;
+  doorKeyScope: (key: string) => Promise<(Omit<DoorScope, 'doorKeyId'> & { doorKeyId: number }) | null>;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -108,7 +108,11 @@ export function createCheckInService(deps: {
      *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404),
      *   `api.access.not_for_this_event` (403) for an event outside the door key's scope.
      */
-    async checkIn(code: string, eventId: number, door: Door = { scope: PLATFORM_SCOPE, deviceId: null }): Promise<access.CheckInResponse> {
+    async checkIn(
+      code: string,
+      eventId: number,
+      door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
+    ): Promise<access.CheckInResponse> {
       const scannedAt = deps.now();
       const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
       await eventInScope(eventId, door.scope, () =>

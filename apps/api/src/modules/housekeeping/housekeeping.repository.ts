@@ -1,7 +1,14 @@
 /** SQL of the housekeeping job: deletes of rows whose use has ended, and the lock that lets one instance run it. */
 import { and, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { authSessions, checkInLog, loginRequests, refreshTokens, webhookDeliveries, webhookEvents } from '../../db/schema.js';
+import {
+  authSessions,
+  checkInLog,
+  loginRequests,
+  refreshTokens,
+  webhookDeliveries,
+  webhookEvents,
+} from '../../db/schema.js';
 
 /** Key of the transaction-level advisory lock held by the instance running housekeeping ("tp:hk"). */
 const HOUSEKEEPING_LOCK_KEY = 0x74706b;

@@ -70,9 +70,6 @@ export const doorKeysRepository = {
   /** The external ids of these events (`{ id, externalId }`; null for events made otherwise). */
   async externalIdsOf(db: DbOrTx, eventIds: number[]) {
     if (eventIds.length === 0) return [];
-    return db
-      .select({ id: events.id, externalId: events.externalId })
-      .from(events)
-      .where(inArray(events.id, eventIds));
+    return db.select({ id: events.id, externalId: events.externalId }).from(events).where(inArray(events.id, eventIds));
   },
 };

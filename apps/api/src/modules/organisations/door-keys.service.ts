@@ -33,7 +33,10 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
      * @returns `{ id, key }`; the key is never shown again.
      * @throws AppError `api.org.event_not_found` (404) when one of the events is not the organisation's.
      */
-    async create(org: RequestOrganisation, body: contract.CreateDoorKeyRequest): Promise<contract.CreateDoorKeyResponse> {
+    async create(
+      org: RequestOrganisation,
+      body: contract.CreateDoorKeyRequest,
+    ): Promise<contract.CreateDoorKeyResponse> {
       let eventIds: number[] | null = null;
       if (body.eventExternalIds) {
         const wanted = [...new Set(body.eventExternalIds)];
