@@ -19,6 +19,8 @@ export interface Verdict {
   lists: { heading?: string; items: string[] }[];
   /** navigator.vibrate pattern, milliseconds. */
   buzz?: number | number[];
+  /** The title is a sentence (the sync summary): shown smaller than a one-word verdict. */
+  sentence?: true;
 }
 
 const GOOD_BUZZ = 120;
@@ -94,8 +96,14 @@ export function syncVerdict(summary: { synced: number; refused: number }, lines:
     synced === 1 ? t.syncedOne : fill(t.syncedMany, { n: synced }),
     n === 0 ? t.refusedNone : n === 1 ? t.refusedOne : fill(t.refusedMany, { n }),
   ].join(', ');
-  if (n === 0) return { tone: 'ok', title, lists: [] };
-  return { tone: 'warn', title, lists: [{ heading: t.refusedHeading, items: lines }], buzz: WARN_BUZZ };
+  if (n === 0) return { tone: 'ok', title, lists: [], sentence: true };
+  return {
+    tone: 'warn',
+    title,
+    lists: [{ heading: t.refusedHeading, items: lines }],
+    buzz: WARN_BUZZ,
+    sentence: true,
+  };
 }
 
 /** The verdict of any scan outcome but `unauthorized` (which sends the page back to the key step). */
