@@ -38,7 +38,9 @@ export default defineConfig({
       },
       includeAssets: ['icon.svg'],
       workbox: {
-        globPatterns: ['**/*.{js,css,svg,webmanifest}'],
+        // The camera's QR decoder (zxing-wasm, ~0.9 MB) is kept too, so a door without BarcodeDetector scans offline.
+        globPatterns: ['**/*.{js,css,svg,webmanifest,wasm}'],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
         navigateFallback: null,
         // Control the open page at once, so its first visit is kept (main.ts).
         clientsClaim: true,
@@ -63,6 +65,8 @@ export default defineConfig({
     }),
     compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
   ],
+  // The camera's fallback decoder runs in a module worker (qr-decoder.worker.ts).
+  worker: { format: 'es' },
   publicDir: fileURLToPath(new URL('src/scanner/public', import.meta.url)),
   build: {
     outDir: fileURLToPath(new URL('dist/scanner', import.meta.url)),

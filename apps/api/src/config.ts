@@ -57,6 +57,8 @@ export interface Config {
    * kept before housekeeping deletes them (HOUSEKEEPING_RETENTION_DAYS, default 7).
    */
   housekeepingRetentionDays: number;
+  /** Days a check-in log row (issue 26 point 7) is kept after its scan (CHECKIN_LOG_RETENTION_DAYS, default 400). */
+  checkInLogRetentionDays: number;
   /** Seconds between two ticks of the webhook delivery worker (WEBHOOK_WORKER_INTERVAL_SECONDS, default 5; 0 turns it off). */
   webhookWorkerIntervalSeconds: number;
   /** Deliveries one worker tick sends at most (WEBHOOK_BATCH_SIZE, default 20): a tick is bounded. */
@@ -306,6 +308,7 @@ function buildConfig(
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
+    checkInLogRetentionDays: Math.max(1, int('CHECKIN_LOG_RETENTION_DAYS', env.CHECKIN_LOG_RETENTION_DAYS, 400)),
     webhookWorkerIntervalSeconds: int('WEBHOOK_WORKER_INTERVAL_SECONDS', env.WEBHOOK_WORKER_INTERVAL_SECONDS, 5),
     webhookBatchSize: Math.max(1, int('WEBHOOK_BATCH_SIZE', env.WEBHOOK_BATCH_SIZE, 20)),
     webhookTimeoutSeconds: Math.max(1, int('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10)),

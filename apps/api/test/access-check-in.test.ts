@@ -425,7 +425,7 @@ describe('the /scanner page', () => {
       expect(en.body).toContain('src="/scanner/assets/index-abc.js"');
       const csp = String(en.headers['content-security-policy']);
       expect(csp).toContain("default-src 'none'");
-      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval';");
       expect(csp).toContain("style-src 'self';");
       expect(csp).toContain("connect-src 'self'");
       expect(csp).toContain("frame-ancestors 'none'");

@@ -46,6 +46,7 @@ describe('housekeeping', () => {
       refreshTokens: 0,
       webhookEvents: 0,
       webhookDeliveries: 0,
+      checkInLog: 0,
     });
 
     // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
@@ -56,6 +57,7 @@ describe('housekeeping', () => {
       refreshTokens: 1,
       webhookEvents: 1,
       webhookDeliveries: 0,
+      checkInLog: 0,
     });
     expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, webhookEvents: 0 });
     const refreshed = await t.app.inject({

@@ -64,6 +64,27 @@ async function certified() {
 }
 
 describe('pass credential', () => {
+  it('judges a device code synced from an offline door (the session check does not wait on the sync transaction)', async () => {
+    const { code } = await certified();
+    const [ticket] = (
+      await rawQuery<{ id: number; event_id: number }>(
+        t.database.db,
+        `select ut.id, tt.event_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
+         join users u on u.id = ut.holder_id where u.email = 'alice@example.com' and ut.event_access_used_at is null
+         and ut.revoked_at is null order by ut.id limit 1`,
+      )
+    ).rows;
+    const item = { id: crypto.randomUUID(), code: await code(stepNow()), scannedAt: t.clock.now().toISOString() };
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/sync',
+      headers: { 'x-scanner-key': KEY },
+      payload: { eventId: Number(ticket.event_id), items: [{ ...item, userTicketIds: [Number(ticket.id)] }] },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json()).toEqual({ results: [{ id: item.id, admitted: [Number(ticket.id)], conflicts: [] }] });
+  }, 20_000);
+
   it('certifies the device key for the holder and this sign-in, for at most 24 h', async () => {
     const { device, body, signed } = await certified();
     expect(signed.length).toBe(120);

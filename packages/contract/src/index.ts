@@ -5,6 +5,7 @@ export * from './profile.js';
 export * as auth from './auth.js';
 export * as access from './access.js';
 export * as passCode from './pass-code.js';
+export * as doorKeys from './door-keys.js';
 export * as tickets from './tickets.js';
 export * as gift from './gift.js';
 export * as resell from './resell.js';

@@ -44,6 +44,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.access.event_not_found': 404,
   'api.access.sync_bad_time': 400,
   'api.access.invalid_device_key': 400,
+  /** A door key (issue 20) used for an event outside its organisation or its list of events. */
+  'api.access.not_for_this_event': 403,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,
   'gift_tickets.not_authorized_to_verify': 403,
@@ -127,6 +129,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.webhook_delivery_not_found': 404,
   /** The webhook URL is refused: not https (http only for loopback outside production), or a private address. */
   'api.org.webhook_url_not_allowed': 422,
+  /** No such door key of this organisation (issue 20). */
+  'api.org.door_key_not_found': 404,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */

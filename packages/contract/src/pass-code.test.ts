@@ -5,6 +5,7 @@ import {
   createDeviceCode,
   fromBase64Url,
   passStep,
+  PASS_CODE_MAX_LENGTH,
   PASS_CODE_PREFIX,
   publicKeyOf,
   signCertificate,
@@ -122,5 +123,15 @@ describe('claimedUserId', () => {
     expect(claimedUserId(await createDeviceCode(await cert(), step, deviceSign))).toBe(42);
     expect(claimedUserId('TP1.42.1.x')).toBeNull();
     expect(claimedUserId('TP2.AAAA')).toBeNull();
+  });
+});
+
+describe('PASS_CODE_MAX_LENGTH', () => {
+  it('is the length of the longest code: a device code (256), longer than a server code', async () => {
+    const device = await createDeviceCode(await cert(0xffffffff), 0xffffffff, deviceSign);
+    const server = await signServerCode(serverKey, 0xffffffff, 0xffffffff);
+    expect(device.length).toBe(PASS_CODE_MAX_LENGTH);
+    expect(PASS_CODE_MAX_LENGTH).toBe(256);
+    expect(server.length).toBeLessThan(PASS_CODE_MAX_LENGTH);
   });
 });

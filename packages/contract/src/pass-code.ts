@@ -27,6 +27,14 @@ export const CERTIFICATE_BYTES = 56;
 const SERVER_BODY = 1 + 4 + 4 + 64;
 const DEVICE_SIGNED = 1 + CERTIFICATE_BYTES + 64 + 4;
 const DEVICE_BODY = DEVICE_SIGNED + 64;
+/** Characters of base64url (no padding) for `bytes` bytes. */
+const base64UrlLength = (bytes: number) => Math.ceil((bytes * 4) / 3);
+/**
+ * The longest pass code this format family produces, in characters: a device code, `TP2.` and 189 bytes
+ * in base64url (256). Door inputs (the scanner's code field) and request limits must take at least this.
+ */
+export const PASS_CODE_MAX_LENGTH =
+  PASS_CODE_PREFIX.length + Math.max(base64UrlLength(SERVER_BODY), base64UrlLength(DEVICE_BODY));
 const enc = new TextEncoder();
 const SERVER_LABEL = enc.encode('tp-pass-server-v2');
 const CERT_LABEL = enc.encode('tp-pass-cert-v2');

@@ -35,6 +35,7 @@ export function registerBackgroundJobs(
     database,
     intervalSeconds: config.housekeepingIntervalSeconds,
     retentionDays: config.housekeepingRetentionDays,
+    checkInLogRetentionDays: config.checkInLogRetentionDays,
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });

@@ -49,6 +49,13 @@ export async function registerPlugins(app: App, config: Config, requireAuth: Pre
         securitySchemes: {
           organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
           adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
+          doorKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'x-scanner-key',
+            description:
+              "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
+          },
         },
       },
     },

@@ -30,6 +30,7 @@ import { createBrandingService } from '../modules/branding/branding.service.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { createWebhooksService } from '../modules/webhooks/webhooks.service.js';
+import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 
 /**
@@ -65,12 +66,14 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     skewSteps: config.passSkewSteps,
     now,
   });
+  const doorKeys = createDoorKeysService({ database, now });
   const checkIn = createCheckInService({
     database,
     scannerKey: config.scannerKey,
     verifyCode: (text, at) => access.verifyCode(text, at),
     sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
     passKeys: () => access.passKeys(),
+    doorKeyScope: (key) => doorKeys.scopeOf(key),
     now,
   });
   const tickets = createTicketsService({ database, now });
@@ -149,7 +152,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
-    ...{ payouts, resale, earnings, account, mailQueue, webhooks, organisations, panelConfig },
+    ...{ payouts, resale, earnings, account, mailQueue, webhooks, doorKeys, organisations, panelConfig },
   };
 }
 export type Services = ReturnType<typeof createServices>;

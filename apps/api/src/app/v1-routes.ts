@@ -18,6 +18,7 @@ import { accountRoutes } from '../modules/account/account.routes.js';
 import { requireAdminWith, requireOrganisationWith } from '../modules/organisations/org-auth.js';
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
 import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.js';
+import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -29,7 +30,7 @@ export async function registerV1Routes(
 ) {
   const { config, database, now } = deps;
   const { auth, requireAuth, profile, access, checkIn, tickets, gift, benefits, swap, resale } = services;
-  const { panelConfig, branding, earnings, account, organisations, webhooks } = services;
+  const { panelConfig, branding, earnings, account, organisations, webhooks, doorKeys } = services;
   await app.register(
     (v1, _opts, done) => {
       const api = v1 as unknown as App;
@@ -69,6 +70,7 @@ export async function registerV1Routes(
           requireOrganisation,
         });
         webhooksRoutes(orgApi, { webhooks, requireOrganisation });
+        doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
         next();
       });
       done();

@@ -538,3 +538,59 @@ export const doorCheckIns = pgTable(
   },
   (t) => [index('door_check_ins_event_idx').on(t.eventId, t.syncedAt)],
 );
+
+/**
+ * An organisation's door keys (issue 20 point 4): what its door scanners present in `x-scanner-key`. Stored
+ * as SHA-256 hashes like the organisation API keys (shown once); `prefix` (`tpd_` + 8 characters) finds the
+ * row. `eventIds` null: every event of the organisation; else only those events. A key works while
+ * `revokedAt` is null (DELETE /v1/org/door-keys/{id} sets it, effective at the next request).
+ */
+export const doorKeys = pgTable(
+  'door_keys',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key, hex. */
+    keyHash: text('key_hash').notNull().unique(),
+    eventIds: integer('event_ids').array(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [index('door_keys_prefix_idx').on(t.prefix), index('door_keys_org_idx').on(t.organisationId)],
+);
+
+/**
+ * The check-in log (issue 26 point 7): one row per scan the server hears of, online (POST /access/check-in)
+ * or synced from an offline door (POST /access/sync, `offline` true): which door key (`doorKeyId`; null: the
+ * platform SCANNER_KEY), which device (`deviceId`, the scanner's stable id, or null), when it was scanned
+ * (`scannedAt`), the verdict and the tickets it concerned. Kept CHECKIN_LOG_RETENTION_DAYS (housekeeping).
+ */
+export const checkInLog = pgTable(
+  'check_in_log',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    doorKeyId: integer('door_key_id').references(() => doorKeys.id),
+    deviceId: text('device_id'),
+    /** The pass holder the code named; null when it did not verify. */
+    holderId: integer('holder_id').references(() => users.id),
+    scannedAt: ts('scanned_at').notNull(),
+    recordedAt: ts('recorded_at').notNull().defaultNow(),
+    /** `admitted`, `already_used`, `listed`, `no_ticket`, `invalid`, `refused` (contract `checkInLogVerdict`). */
+    verdict: text('verdict').notNull(),
+    offline: boolean('offline').notNull(),
+    /** The tickets the scan concerned (admitted, refused or found used/listed). */
+    userTicketIds: integer('user_ticket_ids').array().notNull(),
+  },
+  (t) => [
+    index('check_in_log_event_idx').on(t.eventId, t.scannedAt),
+    index('check_in_log_scanned_idx').on(t.scannedAt),
+    index('check_in_log_tickets_idx').using('gin', t.userTicketIds),
+  ],
+);

@@ -1,7 +1,8 @@
 /**
- * Camera scanning where the browser has `BarcodeDetector` (Chrome on Android, among others): the
- * back camera into a `<video>`, a QR read every 200 ms while no check is running, each pass handed
- * to `onCode` once per holder (repeat-guard.ts).
+ * Camera scanning in every evergreen browser (issue 20 point 3): the back camera into a `<video>`, a QR
+ * read every 200 ms while no check is running, each pass handed to `onCode` once per holder
+ * (repeat-guard.ts). The reader is the browser's `BarcodeDetector` where there is one (Chrome on Android,
+ * among others), else zxing-wasm in a worker (qr-decoder.ts), imported only when the camera is opened.
  */
 import { PASS_CODE_PREFIX } from '@tp/contract/pass-code';
 import { createRepeatGuard } from './repeat-guard';
@@ -17,9 +18,21 @@ type BarcodeDetectorCtor = new (options: { formats: string[] }) => BarcodeDetect
 
 const SCAN_EVERY_MS = 200;
 
-/** True when this browser can scan with the camera. */
-export const cameraSupported = (): boolean =>
-  'BarcodeDetector' in window && typeof navigator.mediaDevices?.getUserMedia === 'function';
+/** True when this browser can open a camera (the QR reader is then BarcodeDetector or the worker). */
+export const cameraSupported = (): boolean => typeof navigator.mediaDevices?.getUserMedia === 'function';
+
+/** The browser's BarcodeDetector for QR codes, else the zxing-wasm worker (loaded now, not before). */
+async function makeReader(): Promise<BarcodeDetectorLike> {
+  const Detector = (window as unknown as { BarcodeDetector?: BarcodeDetectorCtor }).BarcodeDetector;
+  if (Detector) {
+    const formats = await (Detector as unknown as { getSupportedFormats?: () => Promise<string[]> })
+      .getSupportedFormats?.()
+      .catch(() => null);
+    if (!formats || formats.includes('qr_code')) return new Detector({ formats: ['qr_code'] });
+  }
+  const { createWorkerQrReader } = await import('./qr-decoder');
+  return createWorkerQrReader();
+}
 
 export interface Camera {
   readonly running: boolean;
@@ -57,8 +70,7 @@ export function createCamera(video: HTMLVideoElement, onCode: (code: string) => 
       return stream !== null;
     },
     async start() {
-      const Detector = (window as unknown as { BarcodeDetector: BarcodeDetectorCtor }).BarcodeDetector;
-      detector ??= new Detector({ formats: ['qr_code'] });
+      detector ??= await makeReader();
       try {
         stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
         video.srcObject = stream;

@@ -22,7 +22,7 @@ export type EventsOutcome =
  * The answer to a scan. `answered`: the server's verdict (admitted, already used, listed for resale,
  * no ticket), or the offline door's from its snapshot (`offline`, queued to sync); `offline_unavailable`:
  * no network and no snapshot or key to admit from (offline-door.ts); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
- * scanner key (401); `event_not_found` (404); `too_many`: rate limited (429).
+ * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `too_many`: rate limited (429).
  */
 export type CheckInOutcome =
   | { kind: 'answered'; answer: CheckInResponse; offline?: true }
@@ -30,6 +30,7 @@ export type CheckInOutcome =
   | { kind: 'invalid' }
   | { kind: 'unauthorized' }
   | { kind: 'event_not_found' }
+  | { kind: 'not_for_this_event' }
   | { kind: 'too_many' }
   | { kind: 'failed'; status: number }
   | { kind: 'network' };
@@ -43,13 +44,29 @@ export interface Door {
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
-/** A door that asks the server at `/v1` (same origin) with the scanner `key` on every call. */
-export function onlineDoor(key: string, fetchImpl: Fetch = (input, init) => fetch(input, init)): Door {
+/**
+ * The headers of every door call: the key (`x-scanner-key`: a door key or the platform key) and the device's
+ * stable id (`x-door-device`, for the server's check-in log) when there is one.
+ */
+export const doorHeaders = (key: string, deviceId?: string): Record<string, string> => ({
+  'x-scanner-key': key,
+  ...(deviceId ? { 'x-door-device': deviceId } : {}),
+});
+
+/** A door that asks the server at `/v1` (same origin) with the door `key` (and device id) on every call. */
+export function onlineDoor(
+  key: string,
+  fetchImpl: Fetch = (input, init) => fetch(input, init),
+  deviceId?: string,
+): Door {
   const call = async (path: string, body?: unknown): Promise<{ status: number; json: unknown } | null> => {
     try {
       const response = await fetchImpl(`/v1${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { 'x-scanner-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...doorHeaders(key, deviceId),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         cache: 'no-store',
       });
@@ -77,6 +94,8 @@ export function onlineDoor(key: string, fetchImpl: Fetch = (input, init) => fetc
           return { kind: 'invalid' };
         case 401:
           return { kind: 'unauthorized' };
+        case 403:
+          return { kind: 'not_for_this_event' };
         case 404:
           return { kind: 'event_not_found' };
         case 429:

@@ -9,7 +9,7 @@ import { createStore, get, set } from 'idb-keyval';
 import { catalogues, formatsFor, langOf, type TextKey } from './i18n';
 import { offlineDoor, type DoorStore } from './offline-door';
 import { passVerifier } from './pass-verifier';
-import { startScanner } from './scanner';
+import { DEVICE_ID_KEY, startScanner } from './scanner';
 
 // `?lang=` first: offline, the service worker answers with the page as cached, whatever its language.
 const lang = langOf(new URLSearchParams(location.search).get('lang') ?? document.documentElement.lang);
@@ -28,12 +28,22 @@ const idb = createStore('tp-scanner', 'door');
 /** The door's snapshot, queue, conflicts and event list: IndexedDB `tp-scanner`, kept across reloads. */
 const store: DoorStore = { get: (key) => get(key, idb), set: (key, value) => set(key, value, idb) };
 
+/** This device's stable id, sent with every door call for the server's check-in log (issue 26 point 7). */
+function deviceId(): string {
+  const kept = localStorage.getItem(DEVICE_ID_KEY);
+  if (kept) return kept;
+  const made = crypto.randomUUID();
+  localStorage.setItem(DEVICE_ID_KEY, made);
+  return made;
+}
+
 void startScanner({
   doc: document,
   texts,
   formats: formatsFor(lang),
-  storage: sessionStorage,
-  doorFor: (key) => offlineDoor({ key, store, verify: passVerifier, win: window }),
+  // The door key stays on the device until "Forget this door" (issue 20 point 4).
+  storage: localStorage,
+  doorFor: (key) => offlineDoor({ key, deviceId: deviceId(), store, verify: passVerifier, win: window }),
 });
 
 /**

@@ -120,7 +120,13 @@ describe('the offline door', () => {
       `/v1/access/events/${EVENT}/admissions?after=0&limit=1000`,
       `/v1/access/events/${EVENT}/admissions?after=1&limit=1000`,
     ]);
-    expect(statuses.at(-1)).toEqual({ online: true, queued: 0, snapshotTakenAt: pages[0].takenAt, conflicts: [] });
+    expect(statuses.at(-1)).toEqual({
+      online: true,
+      queued: 0,
+      snapshotTakenAt: pages[0].takenAt,
+      conflicts: [],
+      lastSync: null,
+    });
     expect(store.data.get(`snapshot:${EVENT}`)).toMatchObject({
       passPublicKeys: [KEY_PUB],
       passTtlSeconds: 30,
@@ -235,8 +241,45 @@ describe('the offline door', () => {
       online: true,
       queued: 0,
       conflicts: [{ holderName: 'Alice', userTicketId: 11, ticketName: 'GA', reason: 'already_used', eventId: EVENT }],
+      // The server's final word on this sync: nothing recorded as made, one check-in refused.
+      lastSync: {
+        id: 1,
+        synced: 0,
+        refused: 1,
+        conflicts: [{ holderName: 'Alice', userTicketId: 11, reason: 'already_used' }],
+      },
     });
     await vi.waitFor(() => expect(server.calls.at(-1)?.url).toMatch(/admissions\?after=1/));
+  });
+
+  it('reports each sync that sent check-ins as its own summary (synced and refused), and sends the device id', async () => {
+    const store = memoryStore();
+    const server = fakeServer(allAdmitted);
+    const net = { online: true };
+    const headers: Record<string, string>[] = [];
+    const door = offlineDoor({
+      key: 'k',
+      deviceId: 'device-1234',
+      store,
+      verify,
+      fetchImpl: (url, init) => {
+        headers.push(init?.headers as Record<string, string>);
+        return server.impl(url, init);
+      },
+      isOnline: () => net.online,
+      now: () => new Date('2026-12-01T09:00:00.000Z'),
+      newId: () => '00000000-0000-4000-8000-000000000009',
+    });
+    const statuses = await watched(door);
+    expect(statuses.at(-1)?.lastSync).toBeNull();
+    net.online = false;
+    await door.checkIn('ok:1', EVENT);
+    net.online = true;
+    await door.sync();
+    expect(statuses.at(-1)?.lastSync).toEqual({ id: 1, synced: 1, refused: 0, conflicts: [] });
+    await door.sync(); // nothing to send: the summary stays the same one
+    expect(statuses.at(-1)?.lastSync?.id).toBe(1);
+    expect(headers.every((h) => h['x-scanner-key'] === 'k' && h['x-door-device'] === 'device-1234')).toBe(true);
   });
 
   it('keeps the queue when the sync fails on the network, and sends it next time', async () => {

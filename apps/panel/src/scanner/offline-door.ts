@@ -13,7 +13,14 @@
  */
 import { admissibleTicketIds, checkInAnswer, SYNC_BATCH_MAX } from '@tp/contract/admission';
 import type { AdmissionHolder, AdmissionsPage, SyncConflictReason, SyncItem, SyncResponse } from '@tp/contract/access';
-import { onlineDoor, type CheckInOutcome, type Door, type EventsOutcome, type ScannerEvent } from './door-api';
+import {
+  doorHeaders,
+  onlineDoor,
+  type CheckInOutcome,
+  type Door,
+  type EventsOutcome,
+  type ScannerEvent,
+} from './door-api';
 
 /** How often an online door re-reads the snapshot of the event it scans for. */
 export const SNAPSHOT_REFRESH_MS = 60_000;
@@ -77,6 +84,19 @@ export interface DoorStatus {
   /** When the snapshot of the watched event was taken (ISO UTC), or null when there is none. */
   snapshotTakenAt: string | null;
   conflicts: Conflict[];
+  /** The last sync that sent check-ins, or null (none since the page opened). */
+  lastSync: SyncSummary | null;
+}
+
+/**
+ * The server's final word on one sync (issue 20 point 5): `synced` check-ins recorded as made, `refused`
+ * check-ins with a ticket the server did not record (their tickets in `conflicts`). `id` grows with each sync.
+ */
+export interface SyncSummary {
+  id: number;
+  synced: number;
+  refused: number;
+  conflicts: Conflict[];
 }
 
 /** An offline-capable {@link Door} with a status to show. */
@@ -93,6 +113,8 @@ type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 export interface OfflineDoorDeps {
   key: string;
+  /** The device's stable id, sent with every call for the server's check-in log. */
+  deviceId?: string;
   store: DoorStore;
   /** Null while no verifier is available: offline scans then say the door needs the network. */
   verify: PassVerifier | null;
@@ -120,7 +142,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   const now = deps.now ?? (() => new Date());
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const { store } = deps;
-  const online = onlineDoor(deps.key, fetchImpl);
+  const online = onlineDoor(deps.key, fetchImpl, deps.deviceId);
 
   /** False after a fetch failed, until one succeeds again. */
   let reachable = true;
@@ -128,6 +150,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   let listener: ((s: DoorStatus) => void) | null = null;
   const snapshots = new Map<number, Snapshot>();
   let syncing: Promise<void> | null = null;
+  let lastSync: SyncSummary | null = null;
 
   const get = async <T>(key: string, fallback: T): Promise<T> => (await store.get<T>(key)) ?? fallback;
   const offline = () => !isOnline() || !reachable;
@@ -153,6 +176,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       queued: (await get<QueuedCheckIn[]>(KEYS.queue, [])).length,
       snapshotTakenAt: snap?.takenAt ?? null,
       conflicts: await get<Conflict[]>(KEYS.conflicts, []),
+      lastSync,
     });
   }
 
@@ -161,7 +185,10 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     try {
       const response = await fetchImpl(`/v1${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: { 'x-scanner-key': deps.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...doorHeaders(deps.key, deps.deviceId),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         cache: 'no-store',
       });
@@ -205,6 +232,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     if (!isOnline()) return;
     const wasUnreachable = !reachable;
     let sent = 0;
+    const outcome = { synced: 0, refused: 0, conflicts: [] as Conflict[] };
     for (;;) {
       const queue = await get<QueuedCheckIn[]>(KEYS.queue, []);
       if (queue.length === 0) break;
@@ -217,17 +245,32 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       if (!r || r.status !== 200) {
         // A batch the server refuses as a whole (an event deleted, a clock far off) would block the rest:
         // its items become conflicts of their own kind only on 4xx; a network or server error retries later.
-        if (r && r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429) await drop(batch, []);
+        if (r && r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429) {
+          tally(outcome, batch, await drop(batch, []));
+          sent += batch.length;
+        }
         break;
       }
-      await drop(batch, (r.json as SyncResponse).results);
+      tally(outcome, batch, await drop(batch, (r.json as SyncResponse).results));
       sent += batch.length;
     }
+    if (sent > 0) lastSync = { id: (lastSync?.id ?? 0) + 1, ...outcome };
     if (watched !== null && (sent > 0 || wasUnreachable)) await refreshEvent(watched);
   }
 
-  /** Removes synced items from the queue and keeps their conflicts (a 4xx batch: every ticket `invalid_pass`). */
-  async function drop(batch: QueuedCheckIn[], results: SyncResponse['results']) {
+  /** Adds a sent batch to a sync's summary: items with a conflict are refused, the others synced. */
+  function tally(outcome: Omit<SyncSummary, 'id'>, batch: QueuedCheckIn[], found: Conflict[]) {
+    const refusedIds = new Set(found.map((c) => c.itemId));
+    outcome.refused += refusedIds.size;
+    outcome.synced += batch.length - refusedIds.size;
+    outcome.conflicts.push(...found);
+  }
+
+  /**
+   * Removes synced items from the queue and keeps their conflicts (a 4xx batch: every ticket `invalid_pass`);
+   * returns this batch's conflicts.
+   */
+  async function drop(batch: QueuedCheckIn[], results: SyncResponse['results']): Promise<Conflict[]> {
     const byId = new Map(results.map((r) => [r.id, r]));
     const found: Conflict[] = [];
     for (const item of batch) {
@@ -257,8 +300,9 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     );
     if (found.length) {
       const kept = await get<Conflict[]>(KEYS.conflicts, []);
-      await store.set(KEYS.conflicts, [...found.reverse(), ...kept].slice(0, MAX_CONFLICTS));
+      await store.set(KEYS.conflicts, [...[...found].reverse(), ...kept].slice(0, MAX_CONFLICTS));
     }
+    return found;
   }
 
   /** One sync at a time; the status is reported after it. */

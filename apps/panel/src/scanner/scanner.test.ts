@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { CheckInOutcome, Door, EventsOutcome } from './door-api';
 import { catalogues, formatsFor } from './i18n';
 import type { DoorStatus } from './offline-door';
+import { PASS_CODE_MAX_LENGTH } from '@tp/contract/pass-code';
 import { STORAGE, startScanner } from './scanner';
 
 const t = catalogues.en;
@@ -160,7 +161,7 @@ describe('the door scanner page with an offline-capable door', () => {
     await startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor });
     expect(watchedEvents).toEqual([1]);
     const takenAt = new Date(Date.now() - 3 * 60_000).toISOString();
-    report!({ online: false, queued: 2, snapshotTakenAt: takenAt, conflicts: [] });
+    report!({ online: false, queued: 2, snapshotTakenAt: takenAt, conflicts: [], lastSync: null });
     const line = $('door-status');
     expect(line.hidden).toBe(false);
     expect(line.dataset.online).toBe('false');
@@ -187,6 +188,7 @@ describe('the door scanner page with an offline-capable door', () => {
           scannedAt: '2026-12-01T08:00:00.000Z',
         },
       ],
+      lastSync: null,
     });
     expect(line.textContent).toMatch(/^Online · Nothing waiting to sync · admissions list from /);
     expect($('conflicts').hidden).toBe(false);
@@ -196,5 +198,106 @@ describe('the door scanner page with an offline-capable door', () => {
     select.value = '2';
     select.dispatchEvent(new Event('change'));
     expect(watchedEvents).toEqual([1, 2]);
+  });
+});
+
+describe('issue 20: every code the contract makes, wedge scanners, and the sync summary', () => {
+  /** A device code's length: the longest the contract makes. */
+  const deviceCode = 'TP2.' + 'A'.repeat(PASS_CODE_MAX_LENGTH - 4);
+
+  it("ties the code field's maxlength to the contract's longest pass code, and passes a device code whole", async () => {
+    const attr = /<input[^>]*id="code"[^>]*>/.exec(html)![0];
+    const fixed = /maxlength="(\d+)"/.exec(attr);
+    if (fixed) expect(Number(fixed[1])).toBeGreaterThanOrEqual(PASS_CODE_MAX_LENGTH);
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const door = fakeDoor();
+    await start(door);
+    expect($<HTMLInputElement>('code').maxLength).toBe(PASS_CODE_MAX_LENGTH);
+    $<HTMLInputElement>('code').value = deviceCode;
+    await submit('code-form');
+    expect(door.seen.checkIns).toEqual([{ code: deviceCode, eventId: 1 }]);
+  });
+
+  it('takes a keyboard-wedge scan typed while the field is not focused (idle page), then Enter', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const door = fakeDoor();
+    await start(door);
+    const code = $<HTMLInputElement>('code');
+    $<HTMLButtonElement>('change-key').focus();
+    code.blur();
+    const typedOn = (el: HTMLElement, key: string) =>
+      el.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+    // The first character moves the focus to the field; the rest (typed on the page) follow into it.
+    for (const ch of deviceCode) typedOn(document.body, ch);
+    expect(document.activeElement).toBe(code);
+    expect(code.value).toBe(deviceCode);
+    // Modified keys (shortcuts) and keys typed into a text field are left alone.
+    expect(typedOn(document.body, 'Shift')).toBe(true);
+    expect(
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'r', ctrlKey: true, cancelable: true })),
+    ).toBe(true);
+    await submit('code-form');
+    expect(door.seen.checkIns).toEqual([{ code: deviceCode, eventId: 1 }]);
+  });
+
+  it("after a sync shows the server's final word instead of the stale verdict, refused ones listed", async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const base = fakeDoor(EVENTS, { ...admitted, offline: true });
+    let report: ((s: DoorStatus) => void) | null = null;
+    const doorFor = (key: string) => ({
+      ...base.doorFor(key),
+      watch: (_eventId: number, onStatus: (s: DoorStatus) => void) => {
+        report = onStatus;
+        return () => undefined;
+      },
+      sync: () => Promise.resolve(),
+      refresh: () => Promise.resolve(),
+    });
+    await startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor });
+    $<HTMLInputElement>('code').value = 'TP2.x';
+    await submit('code-form');
+    expect($('result').textContent).toContain(t.decidedOffline);
+    const refused = {
+      itemId: 'x',
+      eventId: 1,
+      holderName: 'Bob',
+      userTicketId: 9,
+      ticketName: 'VIP',
+      reason: 'already_used' as const,
+      scannedAt: '2026-12-01T08:00:00.000Z',
+    };
+    const status = {
+      online: true,
+      queued: 0,
+      snapshotTakenAt: null,
+      conflicts: [refused],
+      lastSync: { id: 1, synced: 3, refused: 1, conflicts: [refused] },
+    };
+    report!(status);
+    const result = $('result');
+    expect(result.querySelector('.verdict')?.textContent).toBe('3 check-ins synced, 1 refused');
+    expect(result.dataset.tone).toBe('warn');
+    expect(result.textContent).not.toContain(t.decidedOffline);
+    expect(result.querySelector('li')?.textContent).toBe('Bob · VIP · already admitted at another door');
+    // The same summary reported again (a status refresh) does not replace a newer verdict.
+    $<HTMLInputElement>('code').value = 'TP2.y';
+    await submit('code-form');
+    report!(status);
+    expect(result.querySelector('.verdict')?.textContent).toBe('ADMITTED');
+    report!({ ...status, conflicts: [], lastSync: { id: 2, synced: 2, refused: 0, conflicts: [] } });
+    expect(result.querySelector('.verdict')?.textContent).toBe('2 check-ins synced, none refused');
+    expect(result.dataset.tone).toBe('ok');
+
+    const es = catalogues.es;
+    expect([es.syncedMany, es.refusedOne, es.notForThisEvent, es.forgetDoor].every(Boolean)).toBe(true);
+  });
+
+  it('says NOT FOR THIS DOOR for an event the door key does not admit to', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    await start(fakeDoor(EVENTS, { kind: 'not_for_this_event' }));
+    $<HTMLInputElement>('code').value = 'TP2.x';
+    await submit('code-form');
+    expect($('result').querySelector('.verdict')?.textContent).toBe(t.notForThisEvent);
+    expect($('result').dataset.tone).toBe('bad');
   });
 });

@@ -1,27 +1,31 @@
 /**
- * The door scanner page's behaviour (index.html's elements): the key step (the scanner key is kept in
- * the tab's sessionStorage only), the event picker (the last pick is remembered), the code form (a
- * USB/phone scanner types the pass and Enter), the camera button and the result panel.
+ * The door scanner page's behaviour (index.html's elements): the key step (the door key is kept on the
+ * device, localStorage, until "Forget this door"), the event picker (the last pick is remembered), the
+ * code form (a USB/Bluetooth keyboard-wedge scanner types the pass and Enter, wherever the focus is while
+ * the page is idle), the camera button, the result panel and, after a sync, the server's final word.
  * All server calls go through a {@link Door}; the verdicts come from verdict.ts.
  */
+import { PASS_CODE_MAX_LENGTH } from '@tp/contract/pass-code';
 import { cameraSupported, createCamera, type Camera } from './camera';
 import type { Door } from './door-api';
 import type { Formats, Texts } from './i18n';
 import type { DoorStatus, OfflineDoor } from './offline-door';
-import { checkInVerdict, message } from './verdict';
+import { checkInVerdict, message, syncVerdict } from './verdict';
 import { renderDoorStatus, renderVerdict } from './view';
 
 /** How often the status line's "admissions list from 2 minutes ago" is rewritten. */
 const STATUS_EVERY_MS = 15_000;
 
-/** sessionStorage keys. */
+/** Storage keys (localStorage in the page). */
 export const STORAGE = { key: 'tp.scanner.key', event: 'tp.scanner.event' } as const;
+/** localStorage key of the device's stable id (main.ts). */
+export const DEVICE_ID_KEY = 'tp.scanner.device';
 
 export interface ScannerDeps {
   doc: Document;
   texts: Texts;
   formats: Formats;
-  /** The tab's sessionStorage. */
+  /** Where the door key and the picked event are kept: localStorage in the page (until "Forget this door"). */
   storage: Storage;
   /** The door for a scanner key (offlineDoor in the page); an {@link OfflineDoor} shows its status. */
   doorFor: (key: string) => Door | OfflineDoor;
@@ -57,8 +61,20 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   let door: Door | OfflineDoor | null = null;
   let unwatch: (() => void) | null = null;
   let lastStatus: DoorStatus | null = null;
+  /** The last sync summary shown, so each sync's final word replaces the verdict card once. */
+  let shownSync = 0;
   const showStatus = () => {
     if (lastStatus) renderDoorStatus(statusLine, conflictsBox, conflictList, lastStatus, t, formats, Date.now());
+  };
+  /** After a sync that sent check-ins: its summary replaces whatever verdict (e.g. "decided offline") was shown. */
+  const showSync = (status: DoorStatus) => {
+    const summary = status.lastSync;
+    if (!summary || summary.id === shownSync || busy) return;
+    shownSync = summary.id;
+    const lines = summary.conflicts.map((c) =>
+      [c.holderName, c.ticketName || `#${c.userTicketId}`, t[`conflict_${c.reason}`]].filter(Boolean).join(' · '),
+    );
+    show(syncVerdict(summary, lines, t));
   };
   /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
   const watchEvent = () => {
@@ -68,6 +84,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
       unwatch = door.watch(Number(eventSelect.value), (status) => {
         lastStatus = status;
         showStatus();
+        showSync(status);
       });
   };
   setInterval(showStatus, STATUS_EVERY_MS);
@@ -75,6 +92,8 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   let busy = false;
   const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(result, verdict);
   const ready = () => show(message('idle', t.ready, t.readyDetail));
+
+  codeInput.maxLength = PASS_CODE_MAX_LENGTH;
 
   const toKeyStep = (error: string) => {
     camera?.stop();
@@ -164,6 +183,20 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     ready();
   });
   byId(doc, 'change-key').addEventListener('click', () => toKeyStep(''));
+
+  // A keyboard-wedge scanner types the pass and Enter wherever the focus is. While the scan step shows
+  // and the focus is not in a text field, a typed character goes into the code field (and the focus
+  // with it), so the rest of the code and the Enter follow there.
+  doc.addEventListener('keydown', (ev) => {
+    if (scanStep.hidden || ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
+    if (ev.key.length !== 1 || ev.key === ' ') return;
+    const target = ev.target as HTMLElement | null;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target?.isContentEditable)
+      return;
+    ev.preventDefault();
+    if (codeInput.value.length < codeInput.maxLength) codeInput.value += ev.key;
+    codeInput.focus();
+  });
 
   const makeCamera = deps.camera ?? ((v, onCode) => (cameraSupported() ? createCamera(v, onCode) : null));
   camera = makeCamera(video, check);

@@ -19,6 +19,8 @@ export interface Verdict {
   lists: { heading?: string; items: string[] }[];
   /** navigator.vibrate pattern, milliseconds. */
   buzz?: number | number[];
+  /** The title is a sentence (the sync summary): shown smaller than a one-word verdict. */
+  sentence?: true;
 }
 
 const GOOD_BUZZ = 120;
@@ -82,6 +84,28 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
   return { tone: 'bad', title: t.noTicket, detail: t.noTicketDetail, holder, lists: [], buzz: BAD_BUZZ };
 }
 
+/**
+ * The door's card after a sync that sent check-ins: the server's final word ("3 check-ins synced, 1
+ * refused"), green when none was refused, amber with the refused ones listed first otherwise.
+ * @param summary check-ins recorded as they were (`synced`) and check-ins with a ticket refused (`refused`).
+ * @param lines one line per refused ticket (holder · ticket · reason).
+ */
+export function syncVerdict(summary: { synced: number; refused: number }, lines: string[], t: Texts): Verdict {
+  const { synced, refused: n } = summary;
+  const title = [
+    synced === 1 ? t.syncedOne : fill(t.syncedMany, { n: synced }),
+    n === 0 ? t.refusedNone : n === 1 ? t.refusedOne : fill(t.refusedMany, { n }),
+  ].join(', ');
+  if (n === 0) return { tone: 'ok', title, lists: [], sentence: true };
+  return {
+    tone: 'warn',
+    title,
+    lists: [{ heading: t.refusedHeading, items: lines }],
+    buzz: WARN_BUZZ,
+    sentence: true,
+  };
+}
+
 /** The verdict of any scan outcome but `unauthorized` (which sends the page back to the key step). */
 export function checkInVerdict(
   outcome: Exclude<CheckInOutcome, { kind: 'unauthorized' }>,
@@ -102,6 +126,8 @@ export function checkInVerdict(
       return { ...message('bad', t.invalid, t.invalidDetail), buzz: BAD_BUZZ };
     case 'event_not_found':
       return message('bad', t.eventNotFound);
+    case 'not_for_this_event':
+      return { ...message('bad', t.notForThisEvent, t.notForThisEventDetail), buzz: BAD_BUZZ };
     case 'too_many':
       return message('bad', t.tooMany);
     case 'network':

@@ -12,7 +12,7 @@ const el = (tag: string, text: string, className?: string) => {
 
 /** Replaces the result panel's content with `verdict` and vibrates where the device can. */
 export function renderVerdict(result: HTMLElement, verdict: Verdict): void {
-  result.className = `result ${verdict.tone}`;
+  result.className = `result ${verdict.tone}${verdict.sentence ? ' sentence' : ''}`;
   result.dataset.tone = verdict.tone;
   const nodes: HTMLElement[] = [el('p', verdict.title, 'verdict')];
   if (verdict.detail) nodes.push(el('p', verdict.detail, 'detail'));

@@ -35,18 +35,35 @@ export const accessRepository = {
     return row;
   },
 
-  /** The event with this id, or undefined. */
+  /** The event with this id (and its organisation), or undefined. */
   async event(db: DbOrTx, eventId: number) {
-    const [row] = await db.select({ id: events.id, name: events.name }).from(events).where(eq(events.id, eventId));
+    const [row] = await db
+      .select({ id: events.id, name: events.name, organisationId: events.organisationId })
+      .from(events)
+      .where(eq(events.id, eventId));
     return row;
   },
 
-  /** Events that end after `endsAfter`, soonest start first (the scanner's picker). */
-  async eventsEndingAfter(db: DbOrTx, endsAfter: Date) {
+  /**
+   * Events that end after `endsAfter`, soonest start first (the scanner's picker); only the organisation's
+   * (`organisationId`) and only those `eventIds` when given (a door key's scope).
+   */
+  async eventsEndingAfter(
+    db: DbOrTx,
+    endsAfter: Date,
+    scope: { organisationId: number | null; eventIds: number[] | null } = { organisationId: null, eventIds: null },
+  ) {
+    if (scope.eventIds?.length === 0) return [];
     return db
       .select({ id: events.id, name: events.name, city: events.city, startsAt: events.startsAt })
       .from(events)
-      .where(gt(events.endsAt, endsAfter))
+      .where(
+        and(
+          gt(events.endsAt, endsAfter),
+          scope.organisationId === null ? undefined : eq(events.organisationId, scope.organisationId),
+          scope.eventIds === null ? undefined : inArray(events.id, scope.eventIds),
+        ),
+      )
       .orderBy(asc(events.startsAt), asc(events.id));
   },
 

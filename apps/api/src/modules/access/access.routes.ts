@@ -3,7 +3,8 @@
  * POST /auth/access/pass-credential (the offline pass's device certificate, decision 010) for the
  * signed-in holder; POST /access/check-in, GET /access/events, GET /access/pass-keys, and for the offline
  * door GET /access/events/:eventId/admissions and POST /access/sync, for the door scanner (header
- * `x-scanner-key`, see check-in.service.ts).
+ * `x-scanner-key`: the platform SCANNER_KEY or an organisation's door key; `x-door-device`: the device's
+ * stable id for the check-in log; see check-in.service.ts).
  */
 import * as z from 'zod';
 import { access } from '@tp/contract';
@@ -11,8 +12,14 @@ import type { FastifyRequest } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
-import type { CheckInService } from './check-in.service.js';
+import type { CheckInService, Door, DoorScope } from './check-in.service.js';
 import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
+
+const error = z.object({ message: z.string() });
+
+/** The `x-door-device` header as logged: 8-64 letters, digits, `-` or `_` (the scanner sends a UUID), else null. */
+const deviceIdOf = (value: unknown): string | null =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{8,64}$/.test(value) ? value : null;
 
 export function accessRoutes(
   app: App,
@@ -59,27 +66,47 @@ export function accessRoutes(
     },
   );
 
-  // Door routes count two per-IP buckets: requests with the right key against the route's own limit
-  // (wrong keys are not counted there, so guessing cannot lock the door out), and wrong keys against
-  // one slow bucket of failures shared by both routes; past it, wrong keys get 429 instead of 401.
-  const keyOf = (req: FastifyRequest) => req.headers['x-scanner-key'];
-  const rightKeyOnly = (req: FastifyRequest) => !deps.checkIn.isScannerKey(keyOf(req));
+  // Door routes count two per-IP buckets: requests with a right key (the platform SCANNER_KEY or a live
+  // door key) against the route's own limit (wrong keys are not counted there, so guessing cannot lock the
+  // door out), and wrong keys against one slow bucket of failures shared by all door routes; past it, wrong
+  // keys get 429 instead of 401. The key's scope is looked up once per request (the rate limit's
+  // allowList runs first) and is on `req.door` for the handler.
+  const scopes = new WeakMap<FastifyRequest, Promise<DoorScope | null>>();
+  const scopeOf = (req: FastifyRequest) => {
+    let scope = scopes.get(req);
+    if (!scope) {
+      scope = deps.checkIn.scopeOf(req.headers['x-scanner-key']);
+      scopes.set(req, scope);
+    }
+    return scope;
+  };
+  const rightKeyOnly = async (req: FastifyRequest) => (await scopeOf(req)) === null;
   const failures = app.createRateLimit({
     max: deps.limits.scannerKeyFailures,
     timeWindow: '1 minute',
     keyGenerator: ipKey,
   });
+  const doors = new WeakMap<FastifyRequest, Door>();
+  const doorOf = (req: FastifyRequest): Door => doors.get(req)!;
   const scanner = {
     // preValidation: after the route's rate limit (onRequest), before the body is looked at.
     preValidation: async (req: FastifyRequest) => {
-      if (deps.checkIn.isScannerKey(keyOf(req))) return;
+      const scope = await scopeOf(req);
+      if (scope) {
+        doors.set(req, { scope, deviceId: deviceIdOf(req.headers['x-door-device']) });
+        return;
+      }
       const counted = await failures(req);
       if (!counted.isAllowed && counted.isExceeded)
         throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
       throw new AppError('api.access.scanner_unauthorized');
     },
   };
-  const scannerKeyHeader = z.object({ 'x-scanner-key': z.string().optional() });
+  const scannerKeyHeader = z.object({
+    'x-scanner-key': z.string().optional(),
+    'x-door-device': z.string().optional().meta({ description: "the door device's stable id (logged with each scan)" }),
+  });
+  const security = [{ doorKey: [] }];
   app.get(
     '/access/events',
     {
@@ -89,12 +116,13 @@ export function accessRoutes(
         tags: ['access'],
         summary: 'Events the door scanner can admit to',
         headers: scannerKeyHeader,
-        response: { 200: access.scannerEvents },
+        security,
+        response: { 200: access.scannerEvents, 401: error, 429: error },
       },
     },
-    async (_req, reply) => {
+    async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.events();
+      return deps.checkIn.events(doorOf(req).scope);
     },
   );
   app.get(
@@ -106,7 +134,8 @@ export function accessRoutes(
         tags: ['access'],
         summary: 'Public keys that verify passes offline',
         headers: scannerKeyHeader,
-        response: { 200: access.passKeys },
+        security,
+        response: { 200: access.passKeys, 401: error, 429: error },
       },
     },
     async () => deps.access.passKeys(),
@@ -120,13 +149,14 @@ export function accessRoutes(
         tags: ['access'],
         summary: 'Admit a pass holder to an event',
         headers: scannerKeyHeader,
+        security,
         body: access.checkInRequest,
-        response: { 200: access.checkInResponse },
+        response: { 200: access.checkInResponse, 400: error, 401: error, 403: error, 404: error, 429: error },
       },
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.checkIn(req.body.code, req.body.eventId);
+      return deps.checkIn.checkIn(req.body.code, req.body.eventId, doorOf(req));
     },
   );
   // The offline door: its snapshot of an event's admissions (paged; counted like event lists) and
@@ -140,14 +170,15 @@ export function accessRoutes(
         tags: ['access'],
         summary: "One page of an event's admissions, for a door that may go offline",
         headers: scannerKeyHeader,
+        security,
         params: access.eventParams,
         querystring: access.admissionsQuery,
-        response: { 200: access.admissionsPage },
+        response: { 200: access.admissionsPage, 400: error, 401: error, 403: error, 404: error, 429: error },
       },
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.admissions(req.params.eventId, req.query.after, req.query.limit);
+      return deps.checkIn.admissions(req.params.eventId, req.query.after, req.query.limit, doorOf(req).scope);
     },
   );
   app.post(
@@ -161,13 +192,14 @@ export function accessRoutes(
         tags: ['access'],
         summary: 'Sync check-ins a door made offline; the server judges each and reports conflicts',
         headers: scannerKeyHeader,
+        security,
         body: access.syncRequest,
-        response: { 200: access.syncResponse },
+        response: { 200: access.syncResponse, 400: error, 401: error, 403: error, 404: error, 413: error, 429: error },
       },
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.sync(req.body);
+      return deps.checkIn.sync(req.body, doorOf(req));
     },
   );
 }

@@ -11,18 +11,43 @@
  * until it is redeemed. Admission marks `event_access_used_at` in one transaction that locks the holder's
  * tickets for the event, so parallel scans of one pass admit each ticket once.
  *
+ * Door keys (issue 20 point 4): besides the platform SCANNER_KEY (the operator's, every event), an
+ * organisation's door key (`tpd_…`, POST /v1/org/door-keys) sees only that organisation's events, or the
+ * events it was made for; any other event answers `api.access.not_for_this_event` and admits nobody.
+ * Every scan the server hears of, online or synced, goes into the check-in log (issue 26 point 7) with
+ * the door key, the device id the scanner sends (header `x-door-device`), the time, verdict and offline flag.
+ *
  * Tickets the holder has listed for resale do not admit (a buyer could otherwise buy a used ticket);
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { access, displayName } from '@tp/contract';
+import { access, displayName, type doorKeys } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
+import { checkInLogRepository as log } from './check-in-log.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * What the key a door presented admits to: the platform key (`doorKeyId` null, every event) or an
+ * organisation's door key (its events, or only `eventIds`).
+ */
+export interface DoorScope {
+  doorKeyId: number | null;
+  organisationId: number | null;
+  eventIds: number[] | null;
+}
+/** The platform SCANNER_KEY's scope: every event. */
+export const PLATFORM_SCOPE: DoorScope = { doorKeyId: null, organisationId: null, eventIds: null };
+
+/** Who is scanning: the key's scope and the device's stable id (header `x-door-device`, or null). */
+export interface Door {
+  scope: DoorScope;
+  deviceId: string | null;
+}
 
 /** How old a synced offline scan may be, in hours (a door offline for a long festival day and night). */
 export const SYNC_MAX_AGE_HOURS = 48;
@@ -43,6 +68,8 @@ export function createCheckInService(deps: {
    * current first), the time step (seconds) and the device-code skew allowance (steps).
    */
   passKeys: () => Promise<{ publicKeys: string[]; ttl: number; skewSteps: number }>;
+  /** What a door key (`tpd_…`) admits to, or null when it is not a live one (DoorKeysService.scopeOf). */
+  doorKeyScope: (key: string) => Promise<(Omit<DoorScope, 'doorKeyId'> & { doorKeyId: number }) | null>;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -54,30 +81,52 @@ export function createCheckInService(deps: {
       return typeof key === 'string' && key.length > 0 && timingSafeEqual(sha256(key), expectedKey);
     },
 
-    /** GET /access/events: events not over yet, soonest start first; `startsAt` ISO 8601 UTC. */
-    async events(): Promise<access.ScannerEvent[]> {
-      const rows = await repo.eventsEndingAfter(db, deps.now());
+    /**
+     * The scope of an `x-scanner-key` value: the platform key's (every event), a live door key's, or null
+     * for anything else.
+     */
+    async scopeOf(key: unknown): Promise<DoorScope | null> {
+      if (typeof key !== 'string' || key.length === 0) return null;
+      if (service.isScannerKey(key)) return PLATFORM_SCOPE;
+      return deps.doorKeyScope(key);
+    },
+
+    /** GET /access/events: the events of the door's scope not over yet, soonest start first; `startsAt` ISO 8601 UTC. */
+    async events(scope: DoorScope = PLATFORM_SCOPE): Promise<access.ScannerEvent[]> {
+      const rows = await repo.eventsEndingAfter(db, deps.now(), scope);
       return rows.map((r) => ({ id: r.id, name: r.name, city: r.city, startsAt: r.startsAt.toISOString() }));
     },
 
     /**
-     * POST /access/check-in: admits the pass holder's unused tickets for the event and marks them used now.
+     * POST /access/check-in: admits the pass holder's unused tickets for the event and marks them used now;
+     * logs the scan (check-in log) whatever the verdict, once the event is known.
      * @param code the scanned pass text.
+     * @param door the key's scope and the device id (default: the platform key, no device).
      * @returns the holder's name, `admitted` (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO
      *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
-     *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404).
+     *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404),
+     *   `api.access.not_for_this_event` (403) for an event outside the door key's scope.
      */
-    async checkIn(code: string, eventId: number): Promise<access.CheckInResponse> {
+    async checkIn(
+      code: string,
+      eventId: number,
+      door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
+    ): Promise<access.CheckInResponse> {
+      const scannedAt = deps.now();
+      const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
+      await eventInScope(eventId, door.scope, () =>
+        log.record(db, { ...entry, holderId: null, verdict: 'not_for_this_event', userTicketIds: [] }),
+      );
       const pass = await deps.verifyCode(code);
-      if (!pass) throw new AppError('api.access.invalid_code');
-      if (pass.sessionId !== undefined && !(await deps.sessionIsLive(pass.sessionId, pass.userId)))
+      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
+      const holder = live ? await repo.holder(db, pass.userId) : undefined;
+      if (!live || !holder) {
+        await log.record(db, { ...entry, holderId: null, verdict: 'invalid', userTicketIds: [] });
         throw new AppError('api.access.invalid_code');
+      }
       const holderId = pass.userId;
       return db.transaction(async (tx) => {
-        if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
-        const holder = await repo.holder(tx, holderId);
-        if (!holder) throw new AppError('api.access.invalid_code');
         const held = await repo.lockHeldTickets(tx, holderId, eventId);
         const listed = await repo.listedAmong(
           tx,
@@ -92,7 +141,14 @@ export function createCheckInService(deps: {
         const at = deps.now();
         const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
         await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
-        return access.checkInAnswer(displayName(holder), tickets, new Set(marked));
+        const answer = access.checkInAnswer(displayName(holder), tickets, new Set(marked));
+        await log.record(tx, {
+          ...entry,
+          holderId,
+          verdict: verdictOf(answer),
+          userTicketIds: tickets.map((t) => t.userTicketId),
+        });
+        return answer;
       });
     },
 
@@ -100,13 +156,18 @@ export function createCheckInService(deps: {
      * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
      * holders by user id above `after` (at most `limit`), each with the name the door shows and every
      * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`). No e-mail, no other field.
-     * @throws AppError `api.access.event_not_found` (404).
+     * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
      */
-    async admissions(eventId: number, after: number, limit: number): Promise<access.AdmissionsPage> {
+    async admissions(
+      eventId: number,
+      after: number,
+      limit: number,
+      scope: DoorScope = PLATFORM_SCOPE,
+    ): Promise<access.AdmissionsPage> {
       const takenAt = deps.now();
       const keys = await deps.passKeys();
+      await eventInScope(eventId, scope);
       return db.transaction(async (tx) => {
-        if (!(await repo.event(tx, eventId))) throw new AppError('api.access.event_not_found');
         const page = await repo.admissionsPage(tx, eventId, after, limit);
         const byHolder = new Map<number, access.HeldTicket[]>();
         for (const t of page.tickets) {
@@ -144,10 +205,15 @@ export function createCheckInService(deps: {
      * reported as a conflict (`moved`, `already_used`, `listed`). Judgements are stored (door_check_ins);
      * an item id synced before gets its stored judgement back and changes nothing.
      * `scannedAt` may not be after now (+1 min of clock skew) nor older than {@link SYNC_MAX_AGE_HOURS}.
-     * @throws AppError `api.access.event_not_found` (404), `api.access.sync_bad_time` (400).
+     * Each judged item goes into the check-in log (offline, `admitted` or `refused`).
+     * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403),
+     *   `api.access.sync_bad_time` (400).
      */
-    async sync(request: access.SyncRequest): Promise<access.SyncResponse> {
-      if (!(await repo.event(db, request.eventId))) throw new AppError('api.access.event_not_found');
+    async sync(
+      request: access.SyncRequest,
+      door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
+    ): Promise<access.SyncResponse> {
+      await eventInScope(request.eventId, door.scope);
       const now = deps.now().getTime();
       for (const item of request.items) {
         const at = Date.parse(item.scannedAt);
@@ -155,15 +221,19 @@ export function createCheckInService(deps: {
           throw new AppError('api.access.sync_bad_time');
       }
       const results: access.SyncResult[] = [];
-      for (const item of request.items) results.push(await judge(request.eventId, item));
+      for (const item of request.items) results.push(await judge(request.eventId, item, door));
       return { results };
     },
   };
 
   /** One queued check-in, in one transaction (see `sync`). */
-  async function judge(eventId: number, item: access.SyncItem): Promise<access.SyncResult> {
+  async function judge(eventId: number, item: access.SyncItem, door: Door): Promise<access.SyncResult> {
+    const scannedAt = new Date(item.scannedAt);
+    // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
+    // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
+    const pass = await deps.verifyCode(item.code, scannedAt);
+    const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
     return db.transaction(async (tx) => {
-      const scannedAt = new Date(item.scannedAt);
       if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
         const stored = await repo.doorCheckIn(tx, item.id);
         return {
@@ -173,9 +243,6 @@ export function createCheckInService(deps: {
         };
       }
       const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
-      // The pass as of the scan; a device code of a sign-in revoked since is refused too.
-      const pass = await deps.verifyCode(item.code, scannedAt);
-      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
       const holderId = live ? pass.userId : null;
       const conflicts: access.SyncResult['conflicts'] = [];
       let admitted: number[] = [];
@@ -198,9 +265,43 @@ export function createCheckInService(deps: {
         await enqueueTicketEvents(tx, 'ticket.checked_in', admitted, scannedAt, { eventId, offline: true });
       }
       await repo.judgeDoorCheckIn(tx, item.id, { holderId, admittedIds: admitted, conflicts });
+      await log.record(tx, {
+        eventId,
+        doorKeyId: door.scope.doorKeyId,
+        deviceId: door.deviceId,
+        holderId,
+        scannedAt,
+        verdict: conflicts.length > 0 ? 'refused' : 'admitted',
+        offline: true,
+        userTicketIds: ids,
+      });
       return { id: item.id, admitted, conflicts };
     });
   }
+  /**
+   * Resolves when the event exists and is in the door's scope.
+   * @param onRefused run (e.g. logged) before `api.access.not_for_this_event` is thrown.
+   * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
+   */
+  async function eventInScope(eventId: number, scope: DoorScope, onRefused?: () => Promise<void>): Promise<void> {
+    const event = await repo.event(db, eventId);
+    if (!event) throw new AppError('api.access.event_not_found');
+    const inScope =
+      (scope.organisationId === null || scope.organisationId === event.organisationId) &&
+      (scope.eventIds === null || scope.eventIds.includes(eventId));
+    if (inScope) return;
+    await onRefused?.();
+    throw new AppError('api.access.not_for_this_event');
+  }
+
   return service;
+}
+
+/** The check-in log's verdict of an online answer: admitted wins, then already used, listed, no ticket. */
+function verdictOf(answer: access.CheckInResponse): doorKeys.CheckInLogVerdict {
+  if (answer.admitted.length > 0) return 'admitted';
+  if (answer.alreadyUsed.length > 0) return 'already_used';
+  if (answer.listedForResale.length > 0) return 'listed';
+  return 'no_ticket';
 }
 export type CheckInService = ReturnType<typeof createCheckInService>;

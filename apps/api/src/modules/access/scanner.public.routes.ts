@@ -19,9 +19,12 @@ import { pickLang, queryLang } from '../../lib/lang.js';
  */
 export const SCANNER_SW_SCOPE = '/scanner';
 
-/** The scanner page's Content-Security-Policy. */
+/**
+ * The scanner page's Content-Security-Policy. `'wasm-unsafe-eval'`: the camera's fallback QR decoder (zxing-wasm in a worker) compiles WebAssembly;
+ * it allows compiling wasm only, not eval of JavaScript.
+ */
 export const SCANNER_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; worker-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+  "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; connect-src 'self'; img-src 'self' data:; media-src 'self' blob: mediastream:; worker-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /** @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `scanner/index.html` in it. */
 export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {

@@ -1,7 +1,14 @@
 /** SQL of the housekeeping job: deletes of rows whose use has ended, and the lock that lets one instance run it. */
 import { and, inArray, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { authSessions, loginRequests, refreshTokens, webhookDeliveries, webhookEvents } from '../../db/schema.js';
+import {
+  authSessions,
+  checkInLog,
+  loginRequests,
+  refreshTokens,
+  webhookDeliveries,
+  webhookEvents,
+} from '../../db/schema.js';
 
 /** Key of the transaction-level advisory lock held by the instance running housekeeping ("tp:hk"). */
 const HOUSEKEEPING_LOCK_KEY = 0x74706b;
@@ -58,6 +65,12 @@ export const housekeepingRepository = {
       .delete(webhookDeliveries)
       .where(and(lt(webhookDeliveries.createdAt, cutoff), inArray(webhookDeliveries.status, ['DELIVERED', 'FAILED'])))
       .returning({ id: webhookDeliveries.id });
+    return rows.length;
+  },
+
+  /** Deletes check-in log rows (issue 26 point 7) of scans made before `cutoff`; returns how many. */
+  async deleteCheckInLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+    const rows = await tx.delete(checkInLog).where(lt(checkInLog.scannedAt, cutoff)).returning({ id: checkInLog.id });
     return rows.length;
   },
 };

@@ -2,7 +2,8 @@
  * Housekeeping (issue 11): a periodic job that deletes rows whose use has ended, so the tables stay bounded:
  * sign-in requests expired more than the retention ago, sign-ins (sessions) that expired or were revoked more
  * than the retention ago with their refresh tokens, processed webhook event ids older than the retention, and
- * organisation webhook deliveries created before the retention that were delivered or given up (issue 12).
+ * organisation webhook deliveries created before the retention that were delivered or given up (issue 12),
+ * and check-in log rows of scans older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7).
  *
  * Safe with N instances: each run takes `pg_try_advisory_xact_lock`; an instance that finds it taken skips
  * that run (the deletes are idempotent anyway). Interval and retention come from the config
@@ -20,6 +21,8 @@ export interface HousekeepingCounts {
   webhookEvents: number;
   /** Finished organisation webhook deliveries (delivered or given up), with their attempts. */
   webhookDeliveries: number;
+  /** Check-in log rows older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7). */
+  checkInLog: number;
 }
 
 export function createHousekeeping(deps: {
@@ -28,6 +31,8 @@ export function createHousekeeping(deps: {
   intervalSeconds: number;
   /** Days an ended row is kept. */
   retentionDays: number;
+  /** Days a check-in log row is kept after its scan (CHECKIN_LOG_RETENTION_DAYS). */
+  checkInLogRetentionDays: number;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
 }) {
@@ -45,7 +50,11 @@ export function createHousekeeping(deps: {
       const { sessions, refreshTokens } = await repo.deleteSessionsEndedBefore(tx, cutoff);
       const webhookEvents = await repo.deleteWebhookEventsBefore(tx, cutoff);
       const webhookDeliveries = await repo.deleteWebhookDeliveriesBefore(tx, cutoff);
-      return { loginRequests, sessions, refreshTokens, webhookEvents, webhookDeliveries };
+      const checkInLog = await repo.deleteCheckInLogBefore(
+        tx,
+        new Date(deps.now().getTime() - deps.checkInLogRetentionDays * 24 * 3600 * 1000),
+      );
+      return { loginRequests, sessions, refreshTokens, webhookEvents, webhookDeliveries, checkInLog };
     });
   }
 

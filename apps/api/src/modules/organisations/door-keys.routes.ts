@@ -1,0 +1,62 @@
+/**
+ * Routes of door keys (issue 20 point 4), under `/v1/org/door-keys` with the organisation API key: create
+ * (`{ name, eventExternalIds? }` → 201 `{ id, key }`, the key shown once), list (never the key), revoke.
+ */
+import * as z from 'zod';
+import { doorKeys as contract } from '@tp/contract';
+import type { App, PreHandler } from '../../lib/http.js';
+import type { DoorKeysService } from './door-keys.service.js';
+
+const error = z.object({ message: z.string() });
+const security = [{ organisationApiKey: [] }];
+const tags = ['organisation'];
+
+export function doorKeysRoutes(app: App, deps: { doorKeys: DoorKeysService; requireOrganisation: PreHandler }) {
+  const preHandler = deps.requireOrganisation;
+  app.post(
+    '/org/door-keys',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'A door key for your scanners (shown once): your events only, or the ones named',
+        description:
+          'Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.',
+        security,
+        body: contract.createDoorKeyRequest,
+        response: { 201: contract.createDoorKeyResponse, 400: error, 401: error, 404: error },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await deps.doorKeys.create(req.organisation, req.body)),
+  );
+  app.get(
+    '/org/door-keys',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Your live door keys (prefix, name and events; never the key)',
+        security,
+        response: { 200: z.array(contract.doorKeyItem), 401: error },
+      },
+    },
+    async (req) => deps.doorKeys.list(req.organisation),
+  );
+  app.delete(
+    '/org/door-keys/:id',
+    {
+      preHandler,
+      schema: {
+        tags,
+        summary: 'Revoke a door key at once',
+        security,
+        params: contract.doorKeyParams,
+        response: { 204: z.null(), 400: error, 401: error, 404: error },
+      },
+    },
+    async (req, reply) => {
+      await deps.doorKeys.revoke(req.organisation, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

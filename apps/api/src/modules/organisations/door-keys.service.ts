@@ -1,0 +1,96 @@
+/**
+ * Door keys per organisation (issue 20 point 4; decision 016-door-keys): `tpd_<8 characters>_<43
+ * characters>`, 256 random bits, shown once and stored as SHA-256 like the organisation API keys
+ * (api-keys.ts). A door scanner presents one in `x-scanner-key`; `/v1/access/*` then sees only the
+ * organisation's events, or the events named when the key was made. Revocation works at the next request
+ * (nothing is cached).
+ */
+import { randomBytes } from 'node:crypto';
+import type { doorKeys as contract } from '@tp/contract';
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
+import { hashKey, sameHash } from './api-keys.js';
+import { doorKeysRepository as repo } from './door-keys.repository.js';
+import type { RequestOrganisation } from './org-auth.js';
+
+const DOOR_KEY_SHAPE = /^(tpd_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;
+
+/**
+ * What a door key admits to: the key's id, its organisation and its events (null: every event of the
+ * organisation).
+ */
+export interface DoorKeyScope {
+  doorKeyId: number;
+  organisationId: number;
+  eventIds: number[] | null;
+}
+
+export function createDoorKeysService(deps: { database: Database; now: () => Date }) {
+  const { db } = deps.database;
+  return {
+    /**
+     * POST /org/door-keys: a new door key for the organisation, limited to `eventExternalIds` when given.
+     * @returns `{ id, key }`; the key is never shown again.
+     * @throws AppError `api.org.event_not_found` (404) when one of the events is not the organisation's.
+     */
+    async create(
+      org: RequestOrganisation,
+      body: contract.CreateDoorKeyRequest,
+    ): Promise<contract.CreateDoorKeyResponse> {
+      let eventIds: number[] | null = null;
+      if (body.eventExternalIds) {
+        const wanted = [...new Set(body.eventExternalIds)];
+        const found = await repo.eventsByExternalIds(db, org.id, wanted);
+        if (found.length !== wanted.length) throw new AppError('api.org.event_not_found');
+        eventIds = found.map((e) => e.id).sort((a, b) => a - b);
+      }
+      const prefix = `tpd_${randomBytes(6).toString('base64url')}`;
+      const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+      const id = await repo.insert(db, {
+        organisationId: org.id,
+        name: body.name,
+        prefix,
+        keyHash: hashKey(key),
+        eventIds,
+        createdAt: deps.now(),
+      });
+      return { id, key };
+    },
+
+    /** GET /org/door-keys: the organisation's live door keys (prefix, name, events; never the key). */
+    async list(org: RequestOrganisation): Promise<contract.DoorKeyItem[]> {
+      const rows = await repo.liveOf(db, org.id);
+      const externals = new Map(
+        (await repo.externalIdsOf(db, [...new Set(rows.flatMap((r) => r.eventIds ?? []))])).map((e) => [
+          e.id,
+          e.externalId ?? String(e.id),
+        ]),
+      );
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        prefix: r.prefix,
+        eventExternalIds: r.eventIds ? r.eventIds.map((id) => externals.get(id) ?? String(id)) : null,
+        createdAt: r.createdAt.toISOString(),
+      }));
+    },
+
+    /** DELETE /org/door-keys/{id}: revokes the key at once. @throws AppError `api.org.door_key_not_found` (404). */
+    async revoke(org: RequestOrganisation, id: number): Promise<void> {
+      if (!(await repo.revoke(db, org.id, id, deps.now()))) throw new AppError('api.org.door_key_not_found');
+    },
+
+    /**
+     * What a presented door key admits to, or null when it is not a live door key (hashes compared in
+     * constant time after the row is found by the key's public prefix).
+     */
+    async scopeOf(key: string): Promise<DoorKeyScope | null> {
+      const prefix = DOOR_KEY_SHAPE.exec(key)?.[1];
+      if (!prefix) return null;
+      const hash = hashKey(key);
+      const match = (await repo.liveByPrefix(db, prefix)).find((k) => sameHash(k.keyHash, hash));
+      return match ? { doorKeyId: match.id, organisationId: match.organisationId, eventIds: match.eventIds } : null;
+    },
+  };
+}
+export type DoorKeysService = ReturnType<typeof createDoorKeysService>;
