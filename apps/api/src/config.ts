@@ -258,8 +258,9 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * Builds the config from an environment (process.env by default); `overrides` win (tests).
- * @throws Error with a message naming the variable when a value is invalid, or when NODE_ENV=production
- *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`.
+ * @throws Error with a message naming the variable when a value is invalid, when NODE_ENV=production
+ *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`, or when
+ *   NODE_ENV=production has STRIPE_SECRET_KEY without STRIPE_WEBHOOK_SECRET (whatever ALLOW_SANDBOX says).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const problems = productionProblems(env);
@@ -267,6 +268,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length && !allowSandbox)
     throw new Error(
       `config: NODE_ENV=production refuses to start: ${problems.join('; ')}. Set them, or ALLOW_SANDBOX=true to run with sandboxes anyway.`,
+    );
+  // Not a sandbox that ALLOW_SANDBOX could accept: real Stripe whose webhooks cannot be verified never
+  // settles a paid order (issue 19, break 9).
+  if (env.NODE_ENV === 'production' && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
+    throw new Error(
+      'config: NODE_ENV=production refuses to start: STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not (Stripe webhooks could not be verified, so no paid order would ever settle).',
     );
   return buildConfig(env, overrides, {
     allowSandbox,
