@@ -27,6 +27,7 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.token_not_authorized': 401,
   'api.auth.internal_error': 500,
   'api.auth.resend_too_soon': 429,
+  'api.auth.cross_site_request': 403,
   // profile
   'api.profile.internal_error': 500,
   'api.profile.email_or_phone_in_use': 409,
