@@ -40,6 +40,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
   databasePoolMax: number;
+  /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
+  rateLimitIpv6Prefix: number;
   /**
    * REDIS_URL (e.g. redis://127.0.0.1:6379): when set, rate limits are counted in Redis, shared by every
    * instance; unset: in process memory (one instance). See docs/decisions/005-many-instances.md.
@@ -311,6 +313,7 @@ function buildConfig(
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
     webhookWorkerIntervalSeconds: int('WEBHOOK_WORKER_INTERVAL_SECONDS', env.WEBHOOK_WORKER_INTERVAL_SECONDS, 5),

@@ -123,7 +123,7 @@ describe('login CSRF by cookie planting (issue 19, break 2)', () => {
       [JSON.stringify({ refreshToken: attacker.refreshToken }), 'text/plain'],
     ];
     for (const [body, type] of bodies)
-      for (const origin of [{ origin: 'http://evil.test' }, { origin: OWN }, {}]) {
+      for (const origin of [{ origin: 'http://evil.test' }, { origin: OWN }, {}] as Record<string, string>[]) {
         const r = await crossSitePost('/v1/auth/refresh', body, type, origin);
         expect(r.statusCode, `${type} ${JSON.stringify(origin)}`).toBe(403);
         expect(r.json()).toEqual({ message: 'api.auth.cross_site_request' });
@@ -148,7 +148,7 @@ describe('login CSRF by cookie planting (issue 19, break 2)', () => {
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
       { origin: 'http://evil.test', 'sec-fetch-site': 'same-origin' },
-    ]) {
+    ] as Record<string, string>[]) {
       const r = await crossSitePost('/v1/auth/refresh', json, 'application/json', headers);
       expect(r.statusCode, JSON.stringify(headers)).toBe(403);
       expect(refreshCookie(r)).toBeUndefined();

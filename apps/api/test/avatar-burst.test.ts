@@ -26,7 +26,7 @@ afterAll(async () => {
 
 function upload(bytes: Buffer, filename = 'a.png') {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   return fetch(`${server.url}/v1/auth/avatar`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
