@@ -7,7 +7,8 @@
  * Hostile images (issue 14) are handled in three steps:
  * 1. on the main thread, cheap header reads only: the declared size (image-size: PNG, JPG, WEBP and
  *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused, and SVGs outside the policy of
- *    avatar.svg-policy.ts (filters, scripts, images, external references, too many elements) too;
+ *    avatar.svg-policy.ts (decided on the parsed XML and CSS: filters, scripts, images, external
+ *    references, too many elements) too;
  * 2. decoding runs in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
  *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
  *    server's libuv thread pool does image work;
