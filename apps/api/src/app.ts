@@ -52,6 +52,7 @@ import { createSandboxPayouts, createStripePayouts, type PayoutProvider } from '
 import { devMailRoutes, healthRoutes, v1SystemRoutes } from './modules/system/system.routes.js';
 import { organisationRepository } from './modules/system/organisation.repository.js';
 import { renderDemoHostPage } from './pages/demo-host.page.js';
+import { privateLogOptions } from './lib/log-privacy.js';
 import { connectRedis, ipKey, rateLimitStore, redisReady } from './lib/rate-limit.js';
 import { createHousekeeping } from './modules/housekeeping/housekeeping.service.js';
 import { registerSecurityHeaders, routeHelmet, scriptNonce } from './lib/security-headers.js';
@@ -88,7 +89,8 @@ export async function buildApp(deps: AppDeps) {
   const { trustProxy } = config;
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Ids, never e-mails, phone numbers or names (lib/log-privacy.ts).
+    logger: deps.logger ? { ...privateLogOptions, ...(deps.logger === true ? {} : deps.logger) } : false,
     // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
     trustProxy: typeof trustProxy === 'number' ? (_addr: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,

@@ -99,6 +99,7 @@ const PANEL_MESSAGE_STATUS = {
 const ORGANISER_MESSAGE_STATUS = {
   'api.org.organisation_not_found': 404,
   'api.org.slug_taken': 409,
+  'api.conflict': 409,
   'api.org.api_key_not_found': 404,
   'api.org.event_not_found': 404,
   'api.org.ticket_type_not_found': 404,
