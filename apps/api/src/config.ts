@@ -145,6 +145,16 @@ export interface Config {
    */
   scannerKeyFailuresPerMinute: number;
   /** Deadline of one avatar upload's decoding, milliseconds, queue wait included (10 s); see avatar.service.ts. */
+  /** Wrong organisation API keys and wrong ADMIN_KEY per client IP a minute, then 429 (KEY_FAILURES_PER_IP_PER_MINUTE, 10). */
+  keyFailuresPerMinute: number;
+  /** Organisation API requests per organisation a minute, all its keys together (ORG_API_PER_ORGANISATION_PER_MINUTE, 600). */
+  orgApiPerMinute: number;
+  /** Account exports per holder a minute (ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5). */
+  accountExportsPerMinute: number;
+  /** Offline-pass credentials issued per holder a minute (PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10). */
+  passCredentialsPerMinute: number;
+  /** Door sync batches per client IP a minute, right scanner key (DOOR_SYNC_PER_IP_PER_MINUTE, 60). */
+  doorSyncPerMinute: number;
   avatarDeadlineMs: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
@@ -361,6 +371,15 @@ function buildConfig(
       env.SCANNER_KEY_FAILURES_PER_IP_PER_MINUTE,
       10,
     ),
+    keyFailuresPerMinute: int('KEY_FAILURES_PER_IP_PER_MINUTE', env.KEY_FAILURES_PER_IP_PER_MINUTE, 10),
+    orgApiPerMinute: int('ORG_API_PER_ORGANISATION_PER_MINUTE', env.ORG_API_PER_ORGANISATION_PER_MINUTE, 600),
+    accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
+    passCredentialsPerMinute: int(
+      'PASS_CREDENTIALS_PER_USER_PER_MINUTE',
+      env.PASS_CREDENTIALS_PER_USER_PER_MINUTE,
+      10,
+    ),
+    doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
     avatarDeadlineMs: 10_000,
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',

@@ -141,7 +141,7 @@ describe('concurrent organiser upserts', () => {
 
   it('redacts personal fields of any object logged', async () => {
     t.app.log.warn({ holder: { id: 7, email: 'dave@example.com', phoneNumber: '+61412345678', givenName: 'Dave' } }, 'x');
-    const line = t.logs.find((l) => l.msg === 'x') as { holder: Record<string, unknown> };
+    const line = t.logs.find((l) => l.msg === 'x') as unknown as { holder: Record<string, unknown> };
     expect(line.holder).toEqual({ id: 7, email: '[redacted]', phoneNumber: '[redacted]', givenName: '[redacted]' });
   });
 });
