@@ -374,11 +374,7 @@ function buildConfig(
     keyFailuresPerMinute: int('KEY_FAILURES_PER_IP_PER_MINUTE', env.KEY_FAILURES_PER_IP_PER_MINUTE, 10),
     orgApiPerMinute: int('ORG_API_PER_ORGANISATION_PER_MINUTE', env.ORG_API_PER_ORGANISATION_PER_MINUTE, 600),
     accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
-    passCredentialsPerMinute: int(
-      'PASS_CREDENTIALS_PER_USER_PER_MINUTE',
-      env.PASS_CREDENTIALS_PER_USER_PER_MINUTE,
-      10,
-    ),
+    passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
     doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
     avatarDeadlineMs: 10_000,
     seedDemo: env.SEED_DEMO !== 'false',

@@ -9,7 +9,9 @@ import { svgRefusal } from '../src/modules/profile/avatar.svg-policy.js';
 import { bearer, createTestApp } from './helper.js';
 
 const svg = (body: string, attrs = '') =>
-  Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64"${attrs}>${body}</svg>`);
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64"${attrs}>${body}</svg>`,
+  );
 
 describe('SVG policy on the parsed document', () => {
   it('refuses filters however they are spelled', () => {
@@ -53,7 +55,9 @@ describe('SVG policy on the parsed document', () => {
       svg(
         '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="rgb(0 0 255)"/></linearGradient></defs><circle cx="32" cy="32" r="30" fill="url(#g)" stroke="url( \'#g\' )"/>',
       ),
-      svg('<style>.a{fill:#c33;stroke:hsl(10 50% 50%)}</style><rect class="a" width="64" height="64" transform="rotate(5)"/>'),
+      svg(
+        '<style>.a{fill:#c33;stroke:hsl(10 50% 50%)}</style><rect class="a" width="64" height="64" transform="rotate(5)"/>',
+      ),
       svg('<symbol id="s"><path d="M0 0L10 10"/></symbol><use xlink:href="#s"/><text>A &amp; B &#233;</text>'),
       Buffer.from(
         '<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" inkscape:version="1.3"><sodipodi:namedview id="n"/><g inkscape:label="Layer 1" style="opacity:0.5;fill:#123456"><rect width="9" height="9"/></g></svg>',

@@ -35,9 +35,9 @@ describe('production guards', () => {
     expect(() => load({ NODE_ENV: 'production', ...REAL, STRIPE_WEBHOOK_SECRET: undefined })).toThrow(
       /STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/,
     );
-    expect(() =>
-      load({ NODE_ENV: 'production', ...REAL, STRIPE_WEBHOOK_SECRET: '', ALLOW_SANDBOX: 'true' }),
-    ).toThrow(/STRIPE_WEBHOOK_SECRET/);
+    expect(() => load({ NODE_ENV: 'production', ...REAL, STRIPE_WEBHOOK_SECRET: '', ALLOW_SANDBOX: 'true' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
     // Outside production, and in production without Stripe (the sandbox, with ALLOW_SANDBOX), it starts.
     expect(() => load({ ...REAL, STRIPE_WEBHOOK_SECRET: undefined })).not.toThrow();
     expect(() => load({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true' })).not.toThrow();

@@ -14,11 +14,14 @@ beforeEach(async () => {
     logs: true,
     config: { adminKey: ADMIN },
     routes: (app) =>
-      app.get('/test/fails-with-personal-data', async () => {
-        const pgError = Object.assign(new Error('duplicate key value violates unique constraint "users_email_unique"'), {
-          code: '23502',
-          detail: 'Key (email)=(carol.secret@example.com) already exists.',
-        });
+      app.get('/test/fails-with-personal-data', () => {
+        const pgError = Object.assign(
+          new Error('duplicate key value violates unique constraint "users_email_unique"'),
+          {
+            code: '23502',
+            detail: 'Key (email)=(carol.secret@example.com) already exists.',
+          },
+        );
         throw new Error(
           'Failed query: insert into "users" ("email", "phone_number") values ($1, $2)\nparams: carol.secret@example.com,+61 412 345 678',
           { cause: pgError },
@@ -108,7 +111,9 @@ describe('concurrent organiser upserts', () => {
       timeZone: 'Australia/Sydney',
     };
     statuses.push(
-      ...(await Promise.all(Array.from({ length: 10 }, () => put(key, 'events/evt-2', event)))).map((r) => r.statusCode),
+      ...(await Promise.all(Array.from({ length: 10 }, () => put(key, 'events/evt-2', event)))).map(
+        (r) => r.statusCode,
+      ),
     );
     const type = {
       eventExternalId: 'evt-2',
@@ -139,8 +144,11 @@ describe('concurrent organiser upserts', () => {
     expect(text).not.toMatch(/carol\.secret|example\.com|412 345|\+61/);
   });
 
-  it('redacts personal fields of any object logged', async () => {
-    t.app.log.warn({ holder: { id: 7, email: 'dave@example.com', phoneNumber: '+61412345678', givenName: 'Dave' } }, 'x');
+  it('redacts personal fields of any object logged', () => {
+    t.app.log.warn(
+      { holder: { id: 7, email: 'dave@example.com', phoneNumber: '+61412345678', givenName: 'Dave' } },
+      'x',
+    );
     const line = t.logs.find((l) => l.msg === 'x') as unknown as { holder: Record<string, unknown> };
     expect(line.holder).toEqual({ id: 7, email: '[redacted]', phoneNumber: '[redacted]', givenName: '[redacted]' });
   });

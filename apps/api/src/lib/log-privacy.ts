@@ -16,7 +16,10 @@ const PHONE = /\+\d[\d\s-]{6,}\d/g;
 
 /** A message or stack without bound parameters, e-mail addresses or phone numbers. */
 function scrub(text: string): string {
-  return text.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]').replace(EMAIL, '[email]').replace(PHONE, '[phone]');
+  return text
+    .replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')
+    .replace(EMAIL, '[email]')
+    .replace(PHONE, '[phone]');
 }
 
 /** A logged error and its causes: type, scrubbed message and stack, code and constraint; no row values. */
@@ -35,11 +38,15 @@ export function privateError(err: unknown, depth = 0): unknown {
 /** Options merged into every Fastify/pino logger of the app. */
 export const privateLogOptions = {
   redact: {
-    paths: [...PERSONAL_FIELDS, ...PERSONAL_FIELDS.map((f) => `*.${f}`), 'req.headers.authorization', 'req.headers.cookie'],
+    paths: [
+      ...PERSONAL_FIELDS,
+      ...PERSONAL_FIELDS.map((f) => `*.${f}`),
+      'req.headers.authorization',
+      'req.headers.cookie',
+    ],
     censor: '[redacted]',
   },
   serializers: {
-    err: (err: Error) =>
-      privateError(err) as { [key: string]: unknown; type: string; message: string; stack: string },
+    err: (err: Error) => privateError(err) as { [key: string]: unknown; type: string; message: string; stack: string },
   },
 };

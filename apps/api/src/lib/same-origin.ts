@@ -34,9 +34,10 @@ function crossOrigin(req: FastifyRequest, publicOrigin: string): boolean {
  * @throws AppError `api.auth.cross_site_request` (403).
  */
 export function ownOriginJsonOnly(publicOrigin: string) {
-  return async (req: FastifyRequest): Promise<void> => {
+  return (req: FastifyRequest): Promise<void> => {
     const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json' || crossOrigin(req, publicOrigin))
-      throw new AppError('api.auth.cross_site_request');
+      return Promise.reject(new AppError('api.auth.cross_site_request'));
+    return Promise.resolve();
   };
 }

@@ -1,5 +1,5 @@
 /** Routes of spec section 7 under /auth: sign-in, code verification, refresh, logout. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
@@ -67,7 +67,13 @@ export function authRoutes(
       schema: {
         tags: ['auth'],
         body: auth.verifyLoginRequest,
-        response: { 200: auth.tokenPair, 400: auth.errorBody, 401: auth.errorBody, 403: auth.errorBody, 429: auth.errorBody },
+        response: {
+          200: auth.tokenPair,
+          400: auth.errorBody,
+          401: auth.errorBody,
+          403: auth.errorBody,
+          429: auth.errorBody,
+        },
       },
     },
     async (req, reply) => {
@@ -91,7 +97,13 @@ export function authRoutes(
       schema: {
         tags: ['auth'],
         body: auth.refreshRequest,
-        response: { 200: auth.refreshResponse, 400: auth.errorBody, 401: auth.errorBody, 403: auth.errorBody, 429: auth.errorBody },
+        response: {
+          200: auth.refreshResponse,
+          400: auth.errorBody,
+          401: auth.errorBody,
+          403: auth.errorBody,
+          429: auth.errorBody,
+        },
       },
     },
     async (req, reply) => {
