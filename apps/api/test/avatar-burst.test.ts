@@ -47,7 +47,6 @@ async function slowestProbe(rounds: number): Promise<number> {
       // /en/ is 503 when the panel is not built (the tests do not build it); it still has to answer.
       if (path !== '/en/') expect(res.status).toBeLessThan(500);
       worst = Math.max(worst, performance.now() - started);
-      if (process.env.DEBUG_PROBE) console.log(path, res.status, Math.round(performance.now() - started));
     }
     await sleep(100);
   }
