@@ -6,6 +6,7 @@
 import Fastify, { LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import { privateLogOptions } from './lib/log-privacy.js';
 import type { Database } from './db/client.js';
 import type { MailProvider } from './providers/mail/mail.provider.js';
 import type { PayoutProvider } from './providers/payouts/payout.provider.js';
@@ -33,7 +34,8 @@ export async function buildApp(deps: AppDeps) {
   const { trustProxy } = config;
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Ids, never e-mails, phone numbers or names (lib/log-privacy.ts).
+    logger: deps.logger ? { ...privateLogOptions, ...(deps.logger === true ? {} : deps.logger) } : false,
     // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
     trustProxy: typeof trustProxy === 'number' ? (_addr: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,

@@ -40,6 +40,8 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
   databasePoolMax: number;
+  /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
+  rateLimitIpv6Prefix: number;
   /**
    * REDIS_URL (e.g. redis://127.0.0.1:6379): when set, rate limits are counted in Redis, shared by every
    * instance; unset: in process memory (one instance). See docs/decisions/005-many-instances.md.
@@ -145,6 +147,16 @@ export interface Config {
    */
   scannerKeyFailuresPerMinute: number;
   /** Deadline of one avatar upload's decoding, milliseconds, queue wait included (10 s); see avatar.service.ts. */
+  /** Wrong organisation API keys and wrong ADMIN_KEY per client IP a minute, then 429 (KEY_FAILURES_PER_IP_PER_MINUTE, 10). */
+  keyFailuresPerMinute: number;
+  /** Organisation API requests per organisation a minute, all its keys together (ORG_API_PER_ORGANISATION_PER_MINUTE, 600). */
+  orgApiPerMinute: number;
+  /** Account exports per holder a minute (ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5). */
+  accountExportsPerMinute: number;
+  /** Offline-pass credentials issued per holder a minute (PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10). */
+  passCredentialsPerMinute: number;
+  /** Door sync batches per client IP a minute, right scanner key (DOOR_SYNC_PER_IP_PER_MINUTE, 60). */
+  doorSyncPerMinute: number;
   avatarDeadlineMs: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
@@ -260,8 +272,9 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * Builds the config from an environment (process.env by default); `overrides` win (tests).
- * @throws Error with a message naming the variable when a value is invalid, or when NODE_ENV=production
- *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`.
+ * @throws Error with a message naming the variable when a value is invalid, when NODE_ENV=production
+ *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`, or when
+ *   NODE_ENV=production has STRIPE_SECRET_KEY without STRIPE_WEBHOOK_SECRET (whatever ALLOW_SANDBOX says).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const problems = productionProblems(env);
@@ -269,6 +282,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (problems.length && !allowSandbox)
     throw new Error(
       `config: NODE_ENV=production refuses to start: ${problems.join('; ')}. Set them, or ALLOW_SANDBOX=true to run with sandboxes anyway.`,
+    );
+  // Not a sandbox that ALLOW_SANDBOX could accept: real Stripe whose webhooks cannot be verified never
+  // settles a paid order (issue 19, break 9).
+  if (env.NODE_ENV === 'production' && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
+    throw new Error(
+      'config: NODE_ENV=production refuses to start: STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not (Stripe webhooks could not be verified, so no paid order would ever settle).',
     );
   return buildConfig(env, overrides, {
     allowSandbox,
@@ -306,6 +325,7 @@ function buildConfig(
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
     checkInLogRetentionDays: Math.max(1, int('CHECKIN_LOG_RETENTION_DAYS', env.CHECKIN_LOG_RETENTION_DAYS, 400)),
@@ -354,6 +374,11 @@ function buildConfig(
       env.SCANNER_KEY_FAILURES_PER_IP_PER_MINUTE,
       10,
     ),
+    keyFailuresPerMinute: int('KEY_FAILURES_PER_IP_PER_MINUTE', env.KEY_FAILURES_PER_IP_PER_MINUTE, 10),
+    orgApiPerMinute: int('ORG_API_PER_ORGANISATION_PER_MINUTE', env.ORG_API_PER_ORGANISATION_PER_MINUTE, 600),
+    accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
+    passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
+    doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
     avatarDeadlineMs: 10_000,
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',

@@ -75,11 +75,15 @@ describe('the refresh cookie', () => {
 
   it('is not usable from another site or without Origin: no token, no rotation', async () => {
     const { cookie } = await signIn('alice@example.com');
-    for (const origin of ['http://evil.test', 'null', null]) {
+    for (const origin of ['http://evil.test', 'null']) {
       const r = await refreshByCookie(valueOf(cookie), origin);
-      expect(r.statusCode).toBe(401);
-      expect(r.json()).toEqual({ message: 'api.auth.token_not_authorized' });
+      expect(r.statusCode).toBe(403);
+      expect(r.json()).toEqual({ message: 'api.auth.cross_site_request' });
+      expect(refreshCookie(r)).toBeUndefined();
     }
+    const r = await refreshByCookie(valueOf(cookie), null);
+    expect(r.statusCode).toBe(401);
+    expect(r.json()).toEqual({ message: 'api.auth.token_not_authorized' });
     // The holder's cookie was not rotated by those attempts: it still works from the panel.
     expect((await refreshByCookie(valueOf(cookie), OWN)).statusCode).toBe(200);
   });
@@ -100,5 +104,72 @@ describe('the refresh cookie', () => {
   it('without cookie and without body token is 401', async () => {
     const r = await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: {}, headers: { origin: OWN } });
     expect(r.statusCode).toBe(401);
+  });
+});
+
+/** A POST as a plain HTML form (or a no-CORS fetch) on another site could send it. */
+function crossSitePost(url: string, body: string, contentType: string, headers: Record<string, string> = {}) {
+  return t.app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': contentType, ...headers } });
+}
+
+describe('login CSRF by cookie planting (issue 19, break 2)', () => {
+  it('refuses form-encoded, multipart and text/plain bodies to every cookie-setting route with 403, setting no cookie', async () => {
+    const attacker = (await signIn('mallory@example.com')).tokens;
+    const boundary = 'xyz';
+    const multipart = `--${boundary}\r\nContent-Disposition: form-data; name="refreshToken"\r\n\r\n${attacker.refreshToken}\r\n--${boundary}--\r\n`;
+    const bodies: [string, string][] = [
+      [`refreshToken=${attacker.refreshToken}`, 'application/x-www-form-urlencoded'],
+      [multipart, `multipart/form-data; boundary=${boundary}`],
+      [JSON.stringify({ refreshToken: attacker.refreshToken }), 'text/plain'],
+    ];
+    for (const [body, type] of bodies)
+      for (const origin of [{ origin: 'http://evil.test' }, { origin: OWN }, {}] as Record<string, string>[]) {
+        const r = await crossSitePost('/v1/auth/refresh', body, type, origin);
+        expect(r.statusCode, `${type} ${JSON.stringify(origin)}`).toBe(403);
+        expect(r.json()).toEqual({ message: 'api.auth.cross_site_request' });
+        expect(refreshCookie(r)).toBeUndefined();
+      }
+    const verify = await crossSitePost(
+      '/v1/auth/verifyLoginRequest',
+      'email=mallory%40example.com&session=x&otp=123456',
+      'application/x-www-form-urlencoded',
+      { origin: 'http://evil.test' },
+    );
+    expect(verify.statusCode).toBe(403);
+    expect(refreshCookie(verify)).toBeUndefined();
+  });
+
+  it('refuses JSON that a browser marks as from another origin (Origin, or Sec-Fetch-Site without Origin)', async () => {
+    const attacker = (await signIn('mallory@example.com')).tokens;
+    const json = JSON.stringify({ refreshToken: attacker.refreshToken });
+    for (const headers of [
+      { origin: 'http://evil.test' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'http://evil.test', 'sec-fetch-site': 'same-origin' },
+    ] as Record<string, string>[]) {
+      const r = await crossSitePost('/v1/auth/refresh', json, 'application/json', headers);
+      expect(r.statusCode, JSON.stringify(headers)).toBe(403);
+      expect(refreshCookie(r)).toBeUndefined();
+    }
+  });
+
+  it('answers JSON from its own pages and from clients that are not browsers (no Origin, no Sec-Fetch-Site)', async () => {
+    const { tokens } = await signIn('mallory@example.com');
+    const own = await crossSitePost(
+      '/v1/auth/refresh',
+      JSON.stringify({ refreshToken: tokens.refreshToken }),
+      'application/json; charset=utf-8',
+      { origin: OWN, 'sec-fetch-site': 'same-origin' },
+    );
+    expect(own.statusCode).toBe(200);
+    const app = await crossSitePost(
+      '/v1/auth/refresh',
+      JSON.stringify({ refreshToken: own.json<TokenPair>().refreshToken }),
+      'application/json',
+    );
+    expect(app.statusCode).toBe(200);
+    expect(valueOf(refreshCookie(app))).toBe(app.json<TokenPair>().refreshToken);
   });
 });

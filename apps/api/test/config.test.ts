@@ -16,6 +16,7 @@ const load = (env: NodeJS.ProcessEnv) => loadConfig(env, { dataDir, jwtSecret: n
 const REAL = {
   SMTP_URL: 'smtp://mail.example.com:587',
   STRIPE_SECRET_KEY: 'sk_live_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
   CHECKOUT_BASE_URL: 'https://pay.example.com/checkout',
 };
 
@@ -28,6 +29,18 @@ describe('production guards', () => {
     expect(() => load({ NODE_ENV: 'production', STRIPE_SECRET_KEY: 'sk', ALLOW_SANDBOX: '1' })).toThrow(
       /ALLOW_SANDBOX/,
     );
+  });
+
+  it('refuses NODE_ENV=production with STRIPE_SECRET_KEY but no STRIPE_WEBHOOK_SECRET, even with ALLOW_SANDBOX (issue 19, break 9)', () => {
+    expect(() => load({ NODE_ENV: 'production', ...REAL, STRIPE_WEBHOOK_SECRET: undefined })).toThrow(
+      /STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not/,
+    );
+    expect(() => load({ NODE_ENV: 'production', ...REAL, STRIPE_WEBHOOK_SECRET: '', ALLOW_SANDBOX: 'true' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
+    // Outside production, and in production without Stripe (the sandbox, with ALLOW_SANDBOX), it starts.
+    expect(() => load({ ...REAL, STRIPE_WEBHOOK_SECRET: undefined })).not.toThrow();
+    expect(() => load({ NODE_ENV: 'production', ALLOW_SANDBOX: 'true' })).not.toThrow();
   });
 
   it('starts in production with real providers, and with ALLOW_SANDBOX=true with a warning, never with the dev outbox', () => {

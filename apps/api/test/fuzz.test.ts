@@ -548,3 +548,61 @@ describe('fuzz of the OpenAPI document and the public pages', () => {
     expect([...failures.entries()], `replay with FUZZ_SEED=${SEED}; statuses ${JSON.stringify(statuses)}`).toEqual([]);
   });
 });
+
+/*
+ * Issue 19: form-encoded and multipart bodies (what a plain HTML form on any site can send) to every route
+ * that sets the refresh cookie and every organiser route, with and without credentials and a cross-site
+ * Origin. Never a 5xx or a leak; the cookie routes answer 403 and set no cookie.
+ */
+describe('form-encoded and multipart bodies to cookie-setting and organiser routes', () => {
+  it(
+    'answers each without a 5xx; the cookie routes refuse them with 403 and set no cookie',
+    { timeout: 600_000 },
+    async () => {
+      const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json<Parameters<typeof operations>[0]>();
+      const cookieRoutes = ['/v1/auth/refresh', '/v1/auth/verifyLoginRequest'];
+      const targets = operations(doc).filter(
+        (op) =>
+          op.method !== 'GET' &&
+          (cookieRoutes.includes(op.path) || op.path.startsWith('/v1/org/') || op.path.startsWith('/v1/admin/')),
+      );
+      expect(targets.filter((op) => cookieRoutes.includes(op.path))).toHaveLength(2);
+      expect(targets.length).toBeGreaterThan(8);
+      const boundary = 'fuzzboundary';
+      const bodies = [
+        { type: 'application/x-www-form-urlencoded', payload: 'refreshToken=x&email=a%40b.c&name=%00&externalId=1' },
+        { type: 'application/x-www-form-urlencoded', payload: '%00=%00&a[b]=c&=' },
+        {
+          type: `multipart/form-data; boundary=${boundary}`,
+          payload: `--${boundary}\r\nContent-Disposition: form-data; name="refreshToken"\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\nContent-Type: text/csv\r\n\r\nexternalId\r\n1\r\n--${boundary}--\r\n`,
+        },
+        { type: `multipart/form-data; boundary=${boundary}`, payload: `--${boundary}\r\nbroken` },
+      ];
+      const failures: string[] = [];
+      for (const op of targets) {
+        const url = op.path.replace(/\{[^}]+\}/g, 'fuzz-1');
+        const auth = op.path.startsWith('/v1/admin/') ? keys.admin : op.path.startsWith('/v1/org/') ? keys.org : null;
+        for (const body of bodies)
+          for (const headers of [
+            { origin: 'https://evil.example' },
+            { origin: 'http://panel.test', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+          ] as Record<string, string>[]) {
+            const res = await t.app.inject({
+              method: op.method as 'POST',
+              url,
+              headers: { ...headers, 'content-type': body.type },
+              payload: body.payload,
+            });
+            const where = `${op.method} ${op.path} ${body.type.split(';')[0]} ${headers.origin}: ${res.statusCode}`;
+            if (res.statusCode >= 500 || LEAK.test(res.body)) failures.push(`${where} ${res.body.slice(0, 200)}`);
+            if (cookieRoutes.includes(op.path)) {
+              if (res.statusCode !== 403) failures.push(`${where} (expected 403)`);
+              if (String(res.headers['set-cookie'] ?? '').includes('tp_refresh='))
+                failures.push(`${where} set a cookie`);
+            }
+          }
+      }
+      expect(failures).toEqual([]);
+    },
+  );
+});

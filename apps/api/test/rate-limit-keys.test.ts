@@ -4,11 +4,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import { addressKey } from '../src/lib/rate-limit.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
+let open: TestApp | undefined;
 afterEach(async () => {
-  await t?.close();
+  // Each app is closed once, even when a later test builds none.
+  if (t !== open) await t?.close();
+  open = t;
 });
 
 const requestCode = (email: string, headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
@@ -69,5 +73,31 @@ describe('per-account limits', () => {
     expect(
       (await t.app.inject({ url: '/v1/mobile/users/?username=al', headers: bearer(bob.accessToken) })).statusCode,
     ).toBe(200);
+  });
+});
+
+describe('IPv6 clients (issue 19, break 7)', () => {
+  it('30 addresses of one /64 share one bucket; another /64 has its own', async () => {
+    t = await createTestApp({ config: { otpRequestsPerIpPerMinute: 3 } });
+    const statuses = [];
+    for (let i = 1; i <= 30; i++)
+      statuses.push((await requestCode(`v6-${i}@example.com`, {}, `2001:db8:1:2::${i.toString(16)}:${i}`)).statusCode);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.slice(3).every((s) => s === 429)).toBe(true);
+    expect((await requestCode('other@example.com', {}, '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+
+  it('keys by RATE_LIMIT_IPV6_PREFIX bits (default 64), IPv4 and IPv4-mapped addresses as the IPv4 address', () => {
+    const prefix = (RATE_LIMIT_IPV6_PREFIX?: string) =>
+      loadConfig({ RATE_LIMIT_IPV6_PREFIX, JWT_SECRET: 'x', SCANNER_KEY: 'k' }).rateLimitIpv6Prefix;
+    expect(prefix()).toBe(64);
+    expect(prefix('48')).toBe(48);
+    expect(() => prefix('x')).toThrow(/RATE_LIMIT_IPV6_PREFIX/);
+    expect(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
+    expect(addressKey('2001:db8:1:2:aaaa::1', 48)).toBe('2001:db8:1::/48');
+    expect(addressKey('2001:db8::1', 128)).toBe('2001:db8::1/128');
+    expect(addressKey('203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    expect(addressKey('not an ip')).toMatch(/^h:/);
   });
 });

@@ -25,6 +25,7 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.token_not_authorized': 401,
   'api.auth.internal_error': 500,
   'api.auth.resend_too_soon': 429,
+  'api.auth.cross_site_request': 403,
   // profile
   'api.profile.internal_error': 500,
   'api.profile.email_or_phone_in_use': 409,
@@ -98,6 +99,7 @@ const PANEL_MESSAGE_STATUS = {
 const ORGANISER_MESSAGE_STATUS = {
   'api.org.organisation_not_found': 404,
   'api.org.slug_taken': 409,
+  'api.conflict': 409,
   'api.org.api_key_not_found': 404,
   'api.org.event_not_found': 404,
   'api.org.ticket_type_not_found': 404,

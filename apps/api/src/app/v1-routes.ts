@@ -3,6 +3,7 @@
  * body parser and their own keys) in a scope of their own.
  */
 import type { App } from '../lib/http.js';
+import { ipKey } from '../lib/rate-limit.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { profileRoutes } from '../modules/profile/profile.routes.js';
 import { accessRoutes } from '../modules/access/access.routes.js';
@@ -49,6 +50,8 @@ export async function registerV1Routes(
           checkIn: config.checkInPerMinute,
           events: config.accessEventsPerMinute,
           scannerKeyFailures: config.scannerKeyFailuresPerMinute,
+          doorSync: config.doorSyncPerMinute,
+          passCredentials: config.passCredentialsPerMinute,
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
@@ -59,14 +62,25 @@ export async function registerV1Routes(
       v1SystemRoutes(api, { panelConfig });
       brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
-      accountRoutes(api, { account, requireAuth });
+      accountRoutes(api, { account, requireAuth, exportsPerMinute: config.accountExportsPerMinute });
       void api.register((scope, _o, next) => {
         const orgApi = scope as unknown as App;
         registerCsvBody(orgApi);
-        const requireOrganisation = requireOrganisationWith({ database, now });
+        // Wrong organisation or admin keys per IP; requests per organisation (issue 19, break 8).
+        const failures = orgApi.createRateLimit({
+          max: config.keyFailuresPerMinute,
+          timeWindow: '1 minute',
+          keyGenerator: (req) => `keyfail:${ipKey(req)}`,
+        });
+        const perOrganisation = orgApi.createRateLimit({
+          max: config.orgApiPerMinute,
+          timeWindow: '1 minute',
+          keyGenerator: (req) => `org:${req.organisation.id}`,
+        });
+        const requireOrganisation = requireOrganisationWith({ database, now, failures, perOrganisation });
         organisationsRoutes(orgApi, {
           ...organisations,
-          requireAdmin: requireAdminWith(config.adminKey),
+          requireAdmin: requireAdminWith(config.adminKey, failures),
           requireOrganisation,
         });
         webhooksRoutes(orgApi, { webhooks, requireOrganisation });

@@ -15,6 +15,7 @@ import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fasti
 import { ORGANISATION_HEADER } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
+import { uniqueViolation } from '../db/unique-violation.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -82,6 +83,9 @@ function logServerError(req: FastifyRequest, err: unknown): void {
  *   413/415/other 4xx `api.invalid_request_body`.
  * - the database unreachable (PostgreSQL restarting, failing over): 503 `api.service_unavailable` with
  *   `Retry-After`, never a 500.
+ * - a unique violation no repository turned into a rule (two requests creating the same organiser id at
+ *   once: issue 19, break 5): 409 `api.conflict`, the client may retry; logged as a warning with the
+ *   constraint's name only (never the driver's detail, which holds the values).
  * - anything else: 500 `api.internal_error`.
  */
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
@@ -115,6 +119,11 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
       )
       .send({ message });
   }
+  const duplicate = uniqueViolation(err);
+  if (duplicate) {
+    req.log.warn({ constraint: constraintName(duplicate.constraint) }, 'concurrent write refused by a unique key');
+    return reply.code(409).send({ message: 'api.conflict' });
+  }
   const unavailable = databaseUnavailableReason(err);
   if (unavailable) {
     // PostgreSQL restarting or failing over: a generic 503 the client may retry; the pool heals by itself.
@@ -126,6 +135,11 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   }
   logServerError(req, err);
   return reply.code(500).send({ message: 'api.internal_error' });
+}
+
+/** A constraint's name; a driver message (which may quote values) is not logged. */
+function constraintName(c: string): string {
+  return /^[a-z0-9_]+$/i.test(c) ? c : 'unnamed';
 }
 
 /** A route pre-handler such as `requireAuth`. */

@@ -6,11 +6,13 @@
  *
  * Keys never carry request text an attacker can shape: per-IP keys are the client address (Fastify's
  * `req.ip` under TRUST_PROXY) or a hash of it when it is not an IP literal; per-account keys are the
- * verified user id.
+ * verified user id. An IPv6 client is keyed by its network (RATE_LIMIT_IPV6_PREFIX bits, default /64,
+ * issue 19 break 7): one subscriber or host gets a whole /64 and could otherwise take a fresh bucket per
+ * address. `ipKey` is the one key function of every per-IP limit.
  */
 import { createHash } from 'node:crypto';
-import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
@@ -78,10 +80,33 @@ export function rateLimitStore(redis: Redis | null): FastifyRateLimitStoreCtor |
   return Store as unknown as FastifyRateLimitStoreCtor | undefined;
 }
 
-/** Per-IP key: the client address, hashed when it is not an IP literal (a mis-set TRUST_PROXY must not let a header name buckets). */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Bits of an IPv6 address that name one client for per-IP limits (config `rateLimitIpv6Prefix`). */
+    rateLimitIpv6Prefix: number;
+  }
+}
+
+/** Default of RATE_LIMIT_IPV6_PREFIX: a /64 is what one subscriber, host or VM is given. */
+export const DEFAULT_IPV6_PREFIX = 64;
+
+/**
+ * The rate-limit key of an address: an IPv4 address as is (an IPv4-mapped IPv6 address as its IPv4), an
+ * IPv6 address as its first `ipv6Prefix` bits in CIDR form (`2001:db8:1:2::/64`), anything else (a
+ * mis-set TRUST_PROXY letting a header through) as a hash, so it can never name buckets freely.
+ */
+export function addressKey(ip: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
+  if (!ipaddr.isValid(ip)) return `h:${createHash('sha256').update(ip).digest('base64url')}`;
+  const addr = ipaddr.process(ip);
+  if (addr.kind() === 'ipv4') return addr.toString();
+  const bytes = addr.toByteArray();
+  for (let bit = ipv6Prefix; bit < 128; bit++) bytes[bit >> 3] &= ~(0x80 >> (bit & 7));
+  return `${ipaddr.fromByteArray(bytes).toString()}/${ipv6Prefix}`;
+}
+
+/** Per-IP key of every per-IP limit: `addressKey` of the client address (`req.ip`, TRUST_PROXY applied). */
 export function ipKey(req: FastifyRequest): string {
-  const ip = req.ip;
-  return isIP(ip) ? ip : `h:${createHash('sha256').update(ip).digest('base64url')}`;
+  return addressKey(req.ip, req.server.rateLimitIpv6Prefix ?? DEFAULT_IPV6_PREFIX);
 }
 
 /** Route config: at most `max` requests a minute per client IP. */

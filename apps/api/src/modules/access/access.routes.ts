@@ -7,13 +7,13 @@
  * stable id for the check-in log; see check-in.service.ts).
  */
 import * as z from 'zod';
-import { access } from '@tp/contract';
+import { access, auth } from '@tp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService, Door, DoorScope } from './check-in.service.js';
-import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
+import { ipKey, perIpPerMinute, perUserPerMinute } from '../../lib/rate-limit.js';
 
 const error = z.object({ message: z.string() });
 
@@ -31,7 +31,14 @@ export function accessRoutes(
      * Per-IP limits per minute: check-ins and event lists with the right key (config `checkInPerMinute`,
      * `accessEventsPerMinute`), wrong scanner keys on either route (config `scannerKeyFailuresPerMinute`).
      */
-    limits: { checkIn: number; events: number; scannerKeyFailures: number };
+    limits: {
+      checkIn: number;
+      events: number;
+      scannerKeyFailures: number;
+      /** Door sync batches per IP (config `doorSyncPerMinute`); pass credentials per holder (`passCredentialsPerMinute`). */
+      doorSync: number;
+      passCredentials: number;
+    };
   },
 ) {
   const pre = { preHandler: deps.requireAuth };
@@ -53,11 +60,12 @@ export function accessRoutes(
     '/auth/access/pass-credential',
     {
       ...pre,
+      config: perUserPerMinute(deps.limits.passCredentials),
       schema: {
         tags: ['access'],
         summary: "Certify this device's key for the offline pass",
         body: access.passCredentialRequest,
-        response: { 200: access.passCredential },
+        response: { 200: access.passCredential, 400: auth.errorBody, 401: auth.errorBody, 429: auth.errorBody },
       },
     },
     async (req, reply) => {
@@ -185,7 +193,7 @@ export function accessRoutes(
     '/access/sync',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute(deps.limits.doorSync).rateLimit, allowList: rightKeyOnly } },
       // SYNC_BATCH_MAX items of at most 2000-character codes.
       bodyLimit: 512 * 1024,
       schema: {

@@ -2,15 +2,24 @@
  * Account rights routes (issue 13, item 6; beyond the spec, docs/decisions/001):
  * GET /auth/export, POST /auth/logout-others, DELETE /auth/account.
  */
-import { account } from '@tp/contract';
+import { account, auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AccountService } from './account.service.js';
+import { perUserPerMinute } from '../../lib/rate-limit.js';
 
-export function accountRoutes(app: App, deps: { account: AccountService; requireAuth: PreHandler }) {
+export function accountRoutes(
+  app: App,
+  /** `exportsPerMinute`: account exports per holder a minute (config `accountExportsPerMinute`). */
+  deps: { account: AccountService; requireAuth: PreHandler; exportsPerMinute: number },
+) {
   const pre = { preHandler: deps.requireAuth };
   app.get(
     '/auth/export',
-    { ...pre, schema: { tags: ['account'], response: { 200: account.accountExport } } },
+    {
+      ...pre,
+      config: perUserPerMinute(deps.exportsPerMinute),
+      schema: { tags: ['account'], response: { 200: account.accountExport, 401: auth.errorBody, 429: auth.errorBody } },
+    },
     async (req, reply) => {
       const data = await deps.account.exportData(req.auth.userId, req.auth.sessionId);
       const day = data.exportedAt.slice(0, 10);

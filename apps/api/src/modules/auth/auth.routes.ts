@@ -1,5 +1,5 @@
 /** Routes of spec section 7 under /auth: sign-in, code verification, refresh, logout. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
@@ -7,6 +7,7 @@ import type { AuthService } from './auth.service.js';
 import { AppError } from '../../lib/app-error.js';
 import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
+import { isOwnOrigin, ownOriginJsonOnly } from '../../lib/same-origin.js';
 
 /**
  * The refresh cookie (decision 012): the refresh token of the latest sign-in or refresh, HttpOnly,
@@ -33,16 +34,6 @@ function cookieOptions(maxAgeSeconds?: number): CookieSerializeOptions {
   };
 }
 
-/**
- * True when the request was made by a page of this service's own origin (the panel document, which the
- * embed loader frames from here): `Origin` equal to `PUBLIC_URL`'s origin or to the request's own origin.
- * Browsers always send `Origin` on a cross-origin or POST fetch, and a page cannot forge it.
- */
-function fromOwnOrigin(req: FastifyRequest, publicOrigin: string): boolean {
-  const origin = req.headers.origin;
-  return Boolean(origin) && (origin === publicOrigin || origin === `${req.protocol}://${req.host}`);
-}
-
 export function authRoutes(
   app: App,
   deps: {
@@ -55,6 +46,8 @@ export function authRoutes(
   const setRefreshCookie = (reply: FastifyReply, refreshToken: string) =>
     reply.setCookie(REFRESH_COOKIE, refreshToken, cookieOptions(deps.cookie.maxAgeSeconds));
   const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions());
+  // Every route that sets the cookie: JSON from this service's own pages only (login CSRF, decision 012).
+  const cookieGuard = ownOriginJsonOnly(deps.cookie.publicOrigin);
 
   app.post(
     '/auth/signInOrRegisterAndSignIn',
@@ -76,7 +69,18 @@ export function authRoutes(
     '/auth/verifyLoginRequest',
     {
       config: perIpPerMinute(deps.limits.verify),
-      schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
+      onRequest: cookieGuard,
+      schema: {
+        tags: ['auth'],
+        body: auth.verifyLoginRequest,
+        response: {
+          200: auth.tokenPair,
+          400: auth.errorBody,
+          401: auth.errorBody,
+          403: auth.errorBody,
+          429: auth.errorBody,
+        },
+      },
     },
     async (req, reply) => {
       const tokens = await deps.auth.verifyCode(req.body, async () => {
@@ -98,11 +102,22 @@ export function authRoutes(
     '/auth/refresh',
     {
       config: perIpPerMinute(deps.limits.verify),
-      schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
+      onRequest: cookieGuard,
+      schema: {
+        tags: ['auth'],
+        body: auth.refreshRequest,
+        response: {
+          200: auth.refreshResponse,
+          400: auth.errorBody,
+          401: auth.errorBody,
+          403: auth.errorBody,
+          429: auth.errorBody,
+        },
+      },
     },
     async (req, reply) => {
       const fromBody = req.body.refreshToken;
-      const fromCookie = fromOwnOrigin(req, deps.cookie.publicOrigin) ? req.cookies[REFRESH_COOKIE] : undefined;
+      const fromCookie = isOwnOrigin(req, deps.cookie.publicOrigin) ? req.cookies[REFRESH_COOKIE] : undefined;
       const refreshToken = fromBody ?? fromCookie;
       if (!refreshToken) throw new AppError('api.auth.token_not_authorized');
       try {

@@ -5,6 +5,11 @@
  *   overlap (`expiresAt`). Sets `request.organisation = { id, slug }`.
  * - `/v1/admin/*`: `Authorization: Bearer <ADMIN_KEY>`, compared in constant time.
  * Anything else answers 401 `{ message: 'api.unauthorized' }`, as the holder API does.
+ *
+ * Limits (issue 19, break 8): wrong keys of either kind count against one per-IP bucket of failures
+ * (config `keyFailuresPerMinute`); past it they answer 429, so neither an operator-chosen ADMIN_KEY nor
+ * an API key prefix can be guessed online. A right organisation key counts against its organisation's
+ * bucket (config `orgApiPerMinute`, every key of the organisation together).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../../db/client.js';
@@ -12,6 +17,22 @@ import { AppError } from '../../lib/app-error.js';
 import { bearerOf } from '../../lib/http.js';
 import { hashKey, prefixOf, sameHash, sameSecret } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
+
+/** A counter from `app.createRateLimit` (@fastify/rate-limit). */
+export type Limiter = (
+  req: FastifyRequest,
+) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
+
+/**
+ * Counts one request against `limiter`; past the limit throws 429.
+ * @throws AppError `api.too_many_requests` (429, `Retry-After` in seconds).
+ */
+async function count(limiter: Limiter | undefined, req: FastifyRequest): Promise<void> {
+  if (!limiter) return;
+  const counted = await limiter(req);
+  if (!counted.isAllowed && counted.isExceeded)
+    throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
+}
 
 /** The organisation an API key belongs to. */
 export interface RequestOrganisation {
@@ -45,25 +66,37 @@ export async function organisationOfKey(
 
 /**
  * The pre-handler of `/v1/org/*`: requires a live organisation API key.
- * @throws AppError `api.unauthorized` (401) without one.
+ * @param deps.failures per-IP counter of wrong keys; deps.perOrganisation counter keyed by `req.organisation`.
+ * @throws AppError `api.unauthorized` (401) without one, `api.too_many_requests` (429) past either limit.
  */
-export function requireOrganisationWith(deps: { database: Database; now: () => Date }) {
+export function requireOrganisationWith(deps: {
+  database: Database;
+  now: () => Date;
+  failures?: Limiter;
+  perOrganisation?: Limiter;
+}) {
   return async function requireOrganisation(req: FastifyRequest): Promise<void> {
     const key = bearerOf(req);
     const organisation = key ? await organisationOfKey(deps.database, key, deps.now()) : null;
-    if (!organisation) throw new AppError('api.unauthorized');
+    if (!organisation) {
+      await count(deps.failures, req);
+      throw new AppError('api.unauthorized');
+    }
     req.organisation = organisation;
+    await count(deps.perOrganisation, req);
   };
 }
 
 /**
  * The pre-handler of `/v1/admin/*`: requires `Authorization: Bearer <ADMIN_KEY>`.
- * @throws AppError `api.unauthorized` (401) otherwise.
+ * @param failures per-IP counter of wrong keys (shared with the organisation API).
+ * @throws AppError `api.unauthorized` (401) otherwise, `api.too_many_requests` (429) past the failures limit.
  */
-export function requireAdminWith(adminKey: string) {
-  return function requireAdmin(req: FastifyRequest): Promise<void> {
+export function requireAdminWith(adminKey: string, failures?: Limiter) {
+  return async function requireAdmin(req: FastifyRequest): Promise<void> {
     const key = bearerOf(req);
-    if (!key || !sameSecret(key, adminKey)) return Promise.reject(new AppError('api.unauthorized'));
-    return Promise.resolve();
+    if (key && sameSecret(key, adminKey)) return;
+    await count(failures, req);
+    throw new AppError('api.unauthorized');
   };
 }

@@ -7,12 +7,20 @@
  * Hostile images (issue 14) are handled in three steps:
  * 1. on the main thread, cheap header reads only: the declared size (image-size: PNG, JPG, WEBP and
  *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused, and SVGs outside the policy of
- *    avatar.svg-policy.ts (filters, scripts, images, external references, too many elements) too;
+ *    avatar.svg-policy.ts (decided on the parsed XML and CSS: filters, scripts, images, external
+ *    references, too many elements) too;
  * 2. decoding runs in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
  *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
  *    server's libuv thread pool does image work;
  * 3. each upload has a deadline (config `avatarDeadlineMs`, queue wait included): when it passes, the
  *    child process is killed, which ends its libvips/librsvg/libheif work at once.
+ *
+ * Admission is decided here, before the pool sees the task (issue 19, break 1): tinypool attaches the
+ * deadline's abort listener before it checks its own queue limit and leaves it attached on the refused
+ * task; when the deadline passed, that listener failed an assertion outside any handler and the process
+ * exited. So uploads beyond `AVATAR_CONCURRENCY + MAX_QUEUE` in flight are refused with
+ * `api.profile.avatar_busy` without touching the pool, the pool's own queue is unbounded (it never
+ * refuses), and each deadline is a timer of ours that is cleared when the upload ends.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -81,20 +89,31 @@ export function createAvatarService(deps: {
     serialization: 'advanced',
     minThreads: 0,
     maxThreads: AVATAR_CONCURRENCY,
-    maxQueue: MAX_QUEUE,
+    // Bounded by `inFlight` below, never by tinypool (see the module comment).
+    maxQueue: Infinity,
     isolateWorkers: true,
     // The child gets no secrets: only what the image libraries need.
     env: {},
   });
 
+  /** Uploads decoding or waiting for a process. */
+  let inFlight = 0;
+
   async function decode(task: AvatarTask): Promise<AvatarResult> {
+    if (inFlight >= AVATAR_CONCURRENCY + MAX_QUEUE) throw new AppError('api.profile.avatar_busy');
+    inFlight++;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
     try {
-      return (await pool.run(task, { signal: AbortSignal.timeout(deps.deadlineMs) })) as AvatarResult;
+      return (await pool.run(task, { signal: deadline.signal })) as AvatarResult;
     } catch (err) {
+      if (deadline.signal.aborted) throw new AppError('api.profile.avatar_timeout');
       const message = String((err as Error)?.message ?? err);
-      if (/abort/i.test(message)) throw new AppError('api.profile.avatar_timeout');
       if (/queue/i.test(message)) throw new AppError('api.profile.avatar_busy');
       throw new AppError('api.profile.avatar_invalid');
+    } finally {
+      clearTimeout(timer);
+      inFlight--;
     }
   }
 
@@ -124,6 +143,8 @@ export function createAvatarService(deps: {
         );
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.webp));
     },
+    /** Uploads decoding or queued right now (0 when idle: nothing of a finished upload stays behind). */
+    inFlight: () => inFlight,
     /** Ends the decoding processes (app shutdown). */
     async close(): Promise<void> {
       await pool.destroy();

@@ -1,0 +1,108 @@
+/**
+ * Avatar bursts against a real server process (issue 19, break 1): 12 tiny PNGs at once, then 50 mixed
+ * uploads (valid, oversized, hostile, not an image). Uploads past the pool's queue are refused with
+ * `api.profile.avatar_busy`, and a refused upload leaves nothing behind: before the fix tinypool had
+ * already attached the 10 s deadline's abort listener to the refused task, and when the deadline passed
+ * the listener failed an assertion outside any handler, an uncaught exception on which `lib/shutdown.ts`
+ * exits. Here the process must still be up past every deadline, and /healthz, /en/ and /v1/auth/me must
+ * answer within 1 s of their slowest time measured before the burst, in the same test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { freshPostgresUrl, onPostgres } from './helper.js';
+import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
+
+/** The server's upload deadline (config `avatarDeadlineMs`), milliseconds. */
+const DEADLINE_MS = 10_000;
+let server: ServerProcess;
+let token: string;
+beforeAll(async () => {
+  server = await startServerProcess(onPostgres() ? { DATABASE_URL: await freshPostgresUrl() } : {});
+  token = (await signInOver(server.url, 'alice@example.com')).accessToken;
+}, 90_000);
+afterAll(async () => {
+  await server?.dispose();
+});
+
+function upload(bytes: Buffer, filename = 'a.png') {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+  return fetch(`${server.url}/v1/auth/avatar`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message?: string } }));
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** The slowest answer of `rounds` rounds of /healthz, /en/ and /v1/auth/me, milliseconds; every answer < 500. */
+async function slowestProbe(rounds: number): Promise<number> {
+  let worst = 0;
+  for (let i = 0; i < rounds; i++) {
+    for (const path of ['/healthz', '/en/', '/v1/auth/me']) {
+      const started = performance.now();
+      const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      // /en/ is 503 when the panel is not built (the tests do not build it); it still has to answer.
+      if (path !== '/en/') expect(res.status).toBeLessThan(500);
+      worst = Math.max(worst, performance.now() - started);
+    }
+    await sleep(100);
+  }
+  return worst;
+}
+
+function tinyPng(): Promise<Buffer> {
+  return sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
+}
+
+/** 1.4 KB: each group draws the one before it twice, so 2^18 circles (runs into the deadline). */
+function instancingSvg(levels = 18): Buffer {
+  let s =
+    '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><defs><g id="g0"><circle cx="256" cy="256" r="200" fill="#1234" stroke="#f00" stroke-width="9"/></g>';
+  for (let i = 1; i <= levels; i++)
+    s += `<g id="g${i}"><use href="#g${i - 1}"/><use href="#g${i - 1}" transform="rotate(1 256 256)"/></g>`;
+  return Buffer.from(`${s}</defs><use href="#g${levels}"/></svg>`);
+}
+
+describe('avatar bursts', () => {
+  it('12 parallel uploads: the refused ones leave nothing that fires after the deadline; the process stays up', async () => {
+    const png = await tinyPng();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => upload(png)));
+    // 2 decoding and 8 waiting; the others are refused at once.
+    const busy = answers.filter((r) => r.status === 429);
+    expect(busy.length).toBeGreaterThanOrEqual(2);
+    for (const r of busy) expect(r.body).toEqual({ message: 'api.profile.avatar_busy' });
+    // The others are decoded, or run out of time waiting on a loaded machine.
+    for (const r of answers.filter((a) => a.status !== 429))
+      expect(r.status === 200 || r.body.message === 'api.profile.avatar_timeout').toBe(true);
+    await sleep(DEADLINE_MS + 1500);
+    expect(server.child.exitCode, server.output()).toBeNull();
+    expect((await upload(png)).status).toBe(200);
+  }, 60_000);
+
+  it('50 mixed uploads (valid, oversized, hostile): the process stays up and other requests answer within 1 s of the baseline', async () => {
+    const baseline = await slowestProbe(5);
+    const png = await tinyPng();
+    const kinds = [
+      png,
+      Buffer.concat([png, Buffer.alloc(11 * 1024 * 1024)]),
+      instancingSvg(),
+      Buffer.from('GIF89a not really an allowed image'),
+      png,
+    ];
+    const burst = Promise.all(Array.from({ length: 50 }, (_, i) => upload(kinds[i % kinds.length], `f${i}`)));
+    const during = await slowestProbe(15);
+    const answers = await burst;
+    for (const r of answers) expect([200, 400, 413, 422, 429]).toContain(r.status);
+    await sleep(DEADLINE_MS + 1500);
+    expect(server.child.exitCode, server.output()).toBeNull();
+    const after = await slowestProbe(2);
+    const figures = `baseline ${baseline.toFixed(0)} ms, during ${during.toFixed(0)} ms, after ${after.toFixed(0)} ms`;
+    expect(during - baseline, figures).toBeLessThan(1000);
+    expect(after - baseline, figures).toBeLessThan(1000);
+  }, 90_000);
+});

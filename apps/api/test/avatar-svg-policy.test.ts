@@ -1,0 +1,93 @@
+/**
+ * The SVG avatar policy decides on the parsed document (issue 19, break 6): character references
+ * (`&#102;ilter`) and CSS escapes (`fil\74 er`) no longer smuggle a filter, an import or an external
+ * reference past it, while ordinary editor output still passes. One hostile case also goes through the
+ * upload route to show the key the holder sees.
+ */
+import { describe, expect, it } from 'vitest';
+import { svgRefusal } from '../src/modules/profile/avatar.svg-policy.js';
+import { bearer, createTestApp } from './helper.js';
+
+const svg = (body: string, attrs = '') =>
+  Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64"${attrs}>${body}</svg>`,
+  );
+
+describe('SVG policy on the parsed document', () => {
+  it('refuses filters however they are spelled', () => {
+    const bypasses = [
+      svg('<rect width="64" height="64" style="&#102;ilter:blur(150px)"/>'),
+      svg('<rect width="64" height="64" style="&#x66;&#x69;lter: blur(150px)"/>'),
+      svg('<style>rect{fil\\74 er:blur(150px)}</style><rect width="64" height="64"/>'),
+      svg('<style>rect{fil\\000074er:blur(150px)}</style><rect width="64" height="64"/>'),
+      svg('<style><![CDATA[rect{\\66ilter:blur(150px)}]]></style><rect width="64" height="64"/>'),
+      svg('<rect width="64" height="64" style="fil\\74 er:blur(150px)"/>'),
+      svg('<rect width="64" height="64" filter="url(#b)"/>'),
+      svg('<fe&#71;aussianBlur/>'),
+    ];
+    for (const doc of bypasses) expect(svgRefusal(doc), doc.toString()).not.toBeNull();
+  });
+
+  it('refuses escaped imports, external url() and href, entities and stylesheets', () => {
+    const bad = [
+      svg('<style>@\\69mport "https://evil.test/a.css";</style>'),
+      svg('<style>rect{fill:\\75 rl(https://evil.test/x)}</style><rect width="1" height="1"/>'),
+      svg('<rect width="1" height="1" fill="\\75 rl(https://evil.test/x)"/>'),
+      svg('<rect width="1" height="1" fill="url(&#104;ttps://evil.test/x)"/>'),
+      svg('<use xlink:href="&#104;ttps://evil.test/a.svg#a"/>'),
+      svg('<use href=" https://evil.test/a.svg#a"/>'),
+      Buffer.from(
+        '<!DOCTYPE svg [<!ENTITY f "filter">]><svg xmlns="http://www.w3.org/2000/svg"><rect style="&f;:blur(9px)"/></svg>',
+      ),
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect style="&f;:blur(9px)"/></svg>'),
+      Buffer.from('<?xml-stylesheet href="https://evil.test/a.css"?><svg xmlns="http://www.w3.org/2000/svg"/>'),
+      svg('<script>alert(1)</script>'),
+      svg('<rect width="1" height="1"/>', ' onload="alert(1)"'),
+      svg('<image href="#a"/>'),
+      svg('<rect width="1" height="1"'),
+    ];
+    for (const doc of bad) expect(svgRefusal(doc), doc.toString()).not.toBeNull();
+  });
+
+  it('accepts ordinary avatars: shapes, gradients by #id, inline CSS, editor metadata, character references in text', () => {
+    const good = [
+      svg('<rect width="64" height="64" fill="teal"/>'),
+      svg(
+        '<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/><stop offset="1" stop-color="rgb(0 0 255)"/></linearGradient></defs><circle cx="32" cy="32" r="30" fill="url(#g)" stroke="url( \'#g\' )"/>',
+      ),
+      svg(
+        '<style>.a{fill:#c33;stroke:hsl(10 50% 50%)}</style><rect class="a" width="64" height="64" transform="rotate(5)"/>',
+      ),
+      svg('<symbol id="s"><path d="M0 0L10 10"/></symbol><use xlink:href="#s"/><text>A &amp; B &#233;</text>'),
+      Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<!-- made by hand -->\n<svg xmlns="http://www.w3.org/2000/svg" xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape" xmlns:sodipodi="http://sodipodi.sourceforge.net/DTD/sodipodi-0.dtd" inkscape:version="1.3"><sodipodi:namedview id="n"/><g inkscape:label="Layer 1" style="opacity:0.5;fill:#123456"><rect width="9" height="9"/></g></svg>',
+      ),
+    ];
+    for (const doc of good) expect(svgRefusal(doc), doc.toString()).toBeNull();
+  });
+
+  it('answers the upload of a character-reference filter with api.profile.avatar_svg_unsupported', async () => {
+    const t = await createTestApp({ seed: true });
+    try {
+      const { accessToken } = await t.signIn('alice@example.com');
+      const boundary = '----tpsvg';
+      const payload = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.svg"\r\nContent-Type: image/svg+xml\r\n\r\n`,
+        ),
+        svg('<rect width="64" height="64" style="&#102;ilter:blur(150px)"/>'),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/avatar',
+        headers: { ...bearer(accessToken), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload,
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toEqual({ message: 'api.profile.avatar_svg_unsupported' });
+    } finally {
+      await t.close();
+    }
+  });
+});
