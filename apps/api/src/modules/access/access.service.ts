@@ -24,6 +24,7 @@ import {
 import type { access } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { nodeEd25519 } from '../../lib/ed25519.js';
 import { accessRepository as repo } from './access.repository.js';
 
 export function createAccessService(deps: {
@@ -42,7 +43,9 @@ export function createAccessService(deps: {
 }) {
   const { signingKey, ttlSeconds, now } = deps;
   const { db } = deps.database;
-  const publicKeys = publicKeyOf(signingKey).then((pub) => [pub, ...deps.previousPublicKeys]);
+  /** node:crypto, the signing key a KeyObject made once (issue 24). */
+  const ed25519 = nodeEd25519();
+  const publicKeys = publicKeyOf(signingKey, ed25519).then((pub) => [pub, ...deps.previousPublicKeys]);
   /** Rendered PNGs (base64) by `${userId}:${step}`; older steps are dropped as time moves on. */
   const cache = new Map<string, Promise<string>>();
   let cachedStep = -1;
@@ -51,7 +54,7 @@ export function createAccessService(deps: {
 
   /** The server code text for a holder at a step (Ed25519 is deterministic: the same text every time). */
   function codeFor(userId: number, step: number): Promise<string> {
-    return signServerCode(signingKey, userId, step);
+    return signServerCode(signingKey, userId, step, ed25519);
   }
 
   return {
@@ -99,6 +102,7 @@ export function createAccessService(deps: {
         nowSeconds: Math.floor(at.getTime() / 1000),
         ttlSeconds,
         skewSteps: deps.skewSteps,
+        ed25519,
       });
     },
 
@@ -129,12 +133,16 @@ export function createAccessService(deps: {
         Math.floor(at.getTime() / 1000) + deps.credentialTtlSeconds,
         Math.floor(session.expiresAt.getTime() / 1000),
       );
-      const certificate = await signCertificate(signingKey, {
-        userId: auth.userId,
-        sessionId: auth.sessionId,
-        devicePublicKey: key,
-        expiresAt,
-      });
+      const certificate = await signCertificate(
+        signingKey,
+        {
+          userId: auth.userId,
+          sessionId: auth.sessionId,
+          devicePublicKey: key,
+          expiresAt,
+        },
+        ed25519,
+      );
       return {
         certificate: toBase64Url(certificate),
         expiresAt: new Date(expiresAt * 1000).toISOString(),
