@@ -42,7 +42,7 @@ export function ResellForm(props: {
   const { t } = useTranslation();
   const id = useId();
   const tk = props.ticket;
-  const sym = tk.currencySymbol;
+  const sym = tk.currencyCode;
   const schema = useMemo(
     () => resellFormSchema(tk.maxTicketPrice, tk.availableTicketCount),
     [tk.maxTicketPrice, tk.availableTicketCount],
