@@ -1,5 +1,6 @@
 /** Public resale pages: the share-link listing, the sandbox checkout and the confirmation. */
 import { escapeHtml as e } from './html.js';
+import { formatCents } from '@tp/contract/format';
 import { plural, type Lang } from '../lib/lang.js';
 const T = {
   en: {
@@ -55,8 +56,6 @@ const T = {
 } as const;
 export const resaleText = (lang: Lang) => T[lang];
 
-const money = (symbol: string, cents: number) => `${symbol}${(cents / 100).toFixed(2)}`;
-
 export function resaleLayout(lang: Lang, title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:480px;margin:1.5rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
@@ -82,7 +81,8 @@ export function renderListingPage(p: {
     ticketName: string;
     remaining: number;
     unitCents: number;
-    symbol: string;
+    /** ISO 4217 code of unitCents. */
+    currencyCode: string;
   };
 }): string {
   const t = T[p.lang];
@@ -105,7 +105,7 @@ export function renderListingPage(p: {
     `<nav><a href="?lang=${t.langHref}">${t.lang}</a></nav>
 ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted">${t.listing}</p><h1>${e(l.eventName)}</h1>
 <p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${plural(p.lang, l.remaining, t.left)}</p>
-<p><span class="price">${money(l.symbol, l.unitCents)}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
+<p><span class="price">${e(formatCents(l.unitCents, l.currencyCode, p.lang))}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
   );
 }
 
@@ -121,14 +121,15 @@ export function renderResaleCheckout(p: {
   ticketName: string;
   quantity: number;
   totalCents: number;
-  symbol: string;
+  /** ISO 4217 code of totalCents. */
+  currencyCode: string;
 }): string {
   const t = T[p.lang];
   return resaleLayout(
     p.lang,
     t.checkout,
     `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
-<p>${t.total}: <span class="price">${money(p.symbol, p.totalCents)}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
+<p>${t.total}: <span class="price">${e(formatCents(p.totalCents, p.currencyCode, p.lang))}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
   );
 }
 

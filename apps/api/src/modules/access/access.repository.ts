@@ -44,7 +44,13 @@ export const accessRepository = {
   /** Events that end after `endsAfter`, soonest start first (the scanner's picker). */
   async eventsEndingAfter(db: DbOrTx, endsAfter: Date) {
     return db
-      .select({ id: events.id, name: events.name, city: events.city, startsAt: events.startsAt })
+      .select({
+        id: events.id,
+        name: events.name,
+        city: events.city,
+        startsAt: events.startsAt,
+        timeZone: events.timeZone,
+      })
       .from(events)
       .where(gt(events.endsAt, endsAfter))
       .orderBy(asc(events.startsAt), asc(events.id));

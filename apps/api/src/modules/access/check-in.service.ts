@@ -57,7 +57,13 @@ export function createCheckInService(deps: {
     /** GET /access/events: events not over yet, soonest start first; `startsAt` ISO 8601 UTC. */
     async events(): Promise<access.ScannerEvent[]> {
       const rows = await repo.eventsEndingAfter(db, deps.now());
-      return rows.map((r) => ({ id: r.id, name: r.name, city: r.city, startsAt: r.startsAt.toISOString() }));
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        city: r.city,
+        startsAt: r.startsAt.toISOString(),
+        timeZone: r.timeZone,
+      }));
     },
 
     /**

@@ -186,7 +186,7 @@ export function createListingService(deps: ListingDeps) {
         ...row,
         remaining: l.status === 'LISTED' ? l.quantity - l.soldQuantity : 0,
         unitCents: l.priceCents + l.feeCents,
-        symbol: currencySymbol(l.currencyCode),
+        currencyCode: l.currencyCode,
       };
     },
   };

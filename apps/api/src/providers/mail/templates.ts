@@ -1,4 +1,5 @@
 /** Transactional e-mail texts in en and es. */
+import { formatCents } from '@tp/contract/format';
 import { plural } from '../../lib/lang.js';
 
 export type MailLocale = 'en' | 'es';
@@ -78,6 +79,10 @@ export function giftReceivedMail(
   };
 }
 
+/** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */
+export const codePdfFileName = (locale: MailLocale): string =>
+  locale === 'es' ? 'codigo-de-entradas.pdf' : 'tickets-code.pdf';
+
 /** The e-mail a resale buyer gets, with the secret-code PDF attached. */
 export function resaleCodeMail(
   locale: MailLocale,
@@ -116,10 +121,7 @@ export function listingSoldMail(
     link: string;
   },
 ) {
-  const amount = new Intl.NumberFormat(locale === 'es' ? 'es-ES' : 'en-AU', {
-    style: 'currency',
-    currency: p.currencyCode,
-  }).format(p.amountCents / 100);
+  const amount = formatCents(p.amountCents, p.currencyCode, locale);
   const t =
     locale === 'es'
       ? {
