@@ -21,6 +21,14 @@ export function pickLang(explicit?: unknown, acceptLanguage?: string): Lang {
 }
 
 /**
+ * The language of the panel a request comes from (issue 29): the panel sends its active language as
+ * `Accept-Language` on every call (apps/panel/src/lib/api-client.ts); a browser's own header is read the
+ * same way (first of en/es by q-value, else English).
+ */
+export const requestLang = (req: { headers: { 'accept-language'?: string } }): Lang =>
+  pickLang(undefined, req.headers['accept-language']);
+
+/**
  * A human date and time of an event in its own time zone, in the reader's language: the contract's one
  * date helper (`@tp/contract/format`, issue 29), re-exported for the pages, mails and PDF.
  */

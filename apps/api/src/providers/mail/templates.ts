@@ -30,8 +30,8 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
   const t =
     locale === 'es'
       ? {
-          subject: `Tu código de acceso: ${code}`,
-          line: `Tu código de acceso a ${productName} es`,
+          subject: `Tu código para iniciar sesión: ${code}`,
+          line: `Tu código para iniciar sesión en ${productName} es`,
           valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
         }
       : {
