@@ -117,7 +117,7 @@ const es: Texts = {
   offlineUnavailable:
     'Sin conexión, y este dispositivo aún no tiene la lista de accesos de este evento. Vuelve a conectarte para escanear.',
   conflictsTitle: 'No registrados al sincronizar',
-  conflictsHelp: 'El servidor rechazó estos accesos hechos sin conexión. Avisa al organizador.',
+  conflictsHelp: 'El servidor ha rechazado estos accesos hechos sin conexión. Avisa al organizador.',
   conflict_already_used: 'ya admitida en otra puerta',
   conflict_moved: 'regalada, revendida o cambiada antes del escaneo',
   conflict_revoked: 'revocada por el organizador',

@@ -126,7 +126,7 @@ export function listingSoldMail(
     locale === 'es'
       ? {
           subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${p.eventName}`,
-          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que pusiste a la venta.`,
+          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que has puesto a la venta.`,
           owed: `Recibirás ${amount} en tu cuenta de cobros.`,
           cta: 'Ver mis ganancias',
         }
