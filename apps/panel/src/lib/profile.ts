@@ -48,6 +48,8 @@ export function useAccountLanguage(user: User | undefined, lang: string): void {
   const { mutate, isPending, isError } = save;
   useEffect(() => {
     if (!user || isPending || isError) return;
-    if ((lang === 'en' || lang === 'es') && user.locale !== lang) mutate({ locale: lang });
+    // Only a stored language that differs (a user without one, e.g. an old cached entry, is left alone).
+    if ((lang === 'en' || lang === 'es') && typeof user.locale === 'string' && user.locale !== lang)
+      mutate({ locale: lang });
   }, [user, lang, mutate, isPending, isError]);
 }
