@@ -27,6 +27,8 @@ export function useDocumentTitle(): void {
   useEffect(() => {
     const app = t('doc_title.app');
     const screen = SCREEN_TITLE[tab];
-    document.title = screen ? `${t(screen)} · ${app}` : app;
+    const name = screen ? t(screen) : app;
+    // "Mis entradas" is both the list's name and the panel's: said once.
+    document.title = name.toLowerCase() === app.toLowerCase() ? app : `${name} · ${app}`;
   }, [t, i18n.language, tab]);
 }
