@@ -30,7 +30,7 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
   const t =
     locale === 'es'
       ? {
-          subject: `Tu código para iniciar sesión: ${code}`,
+          subject: `${code} es tu código para iniciar sesión`,
           line: `Tu código para iniciar sesión en ${productName} es`,
           valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
         }
