@@ -106,7 +106,7 @@ test('door staff admit a holder once, offline: wrong key refused, ADMITTED from 
   // Online: the door keeps the event's admissions and says how old they are; its service worker keeps
   // the page.
   const status = page.locator('#door-status');
-  await expect(status).toContainText('Online · Nothing waiting to sync · admissions list from');
+  await expect(status).toContainText('Online · Nothing waiting to sync · admissions list updated');
   await expect.poll(() => page.evaluate(pageIsCached), { timeout: 15_000 }).toBe(true);
 
   // The network goes: the phone's code is admitted from the snapshot and queued.

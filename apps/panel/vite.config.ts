@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolveContractSource } from './vite.shared.ts';
+import { languageManifests, panelManifest } from './src/manifests.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -22,21 +23,9 @@ export default defineConfig({
       filename: 'sw.js',
       manifestFilename: 'manifest.webmanifest',
       includeManifestIcons: false,
-      manifest: {
-        name: 'My tickets',
-        short_name: 'Tickets',
-        description: 'Your tickets and entry pass, also offline.',
-        start_url: '/en/?PANEL_TAB=QR',
-        scope: '/',
-        display: 'standalone',
-        background_color: '#ffffff',
-        theme_color: '#14161a',
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
-          { src: '/icons/icon-512-maskable.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
+      // The English manifest under its old name too (installs made before issue 29); each language's is written
+      // by languageManifests() and linked by src/app/offline-app.ts.
+      manifest: panelManifest('en'),
       workbox: {
         globPatterns: ['index.html', 'assets/**/*.{js,css,woff2,svg,png}', 'icons/*.png'],
         // The panel document exists only as /en/ and /es/ (the server fills in lang and the CSP nonce).
@@ -81,6 +70,7 @@ export default defineConfig({
       enforce: 'post',
       transformIndexHtml: { order: 'post', handler: (html) => html.replace(/<link rel="manifest"[^>]*>/, '') },
     },
+    languageManifests(panelManifest),
     compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
   ],
   build: {

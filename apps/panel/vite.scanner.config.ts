@@ -11,6 +11,7 @@ import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolveContractSource } from './vite.shared.ts';
+import { languageManifests, scannerManifest } from './src/manifests.ts';
 
 export default defineConfig({
   root: fileURLToPath(new URL('src/scanner', import.meta.url)),
@@ -25,17 +26,9 @@ export default defineConfig({
       injectRegister: false,
       scope: '/scanner',
       filename: 'sw.js',
-      manifest: {
-        name: 'Door scanner',
-        short_name: 'Scanner',
-        id: '/scanner',
-        start_url: '/scanner',
-        scope: '/scanner',
-        display: 'standalone',
-        background_color: '#f4f5f7',
-        theme_color: '#1a56db',
-        icons: [{ src: 'icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
-      },
+      // English under the plugin's name; each language's is written by languageManifests(), and the page
+      // links its language's (scanner.public.routes.ts).
+      manifest: scannerManifest('en'),
       includeAssets: ['icon.svg'],
       workbox: {
         // The camera's QR decoder (zxing-wasm, ~0.9 MB) is kept too, so a door without BarcodeDetector scans offline.
@@ -63,6 +56,7 @@ export default defineConfig({
         ],
       },
     }),
+    languageManifests(scannerManifest),
     compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
   ],
   // The camera's fallback decoder runs in a module worker (qr-decoder.worker.ts).

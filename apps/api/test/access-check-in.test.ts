@@ -80,6 +80,8 @@ describe('scanner key', () => {
       name: 'Laneway Sessions',
       city: 'Melbourne',
       startsAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
+      // The scanner shows the start in the event's zone, like the panel (issue 29).
+      timeZone: 'Australia/Melbourne',
     });
     for (const headers of [{}, { 'x-scanner-key': 'wrong' }, { 'x-scanner-key': `${KEY}x` }]) {
       const denied = await t.app.inject({ url: '/v1/access/events', headers });

@@ -74,8 +74,17 @@ export const checkInResponse = z.object({
 });
 export type CheckInResponse = z.infer<typeof checkInResponse>;
 
-/** GET /access/events entry: an event the door can admit to; `startsAt` ISO 8601 UTC. */
-export const scannerEvent = z.object({ id, name: z.string(), city: z.string(), startsAt: z.string() });
+/**
+ * GET /access/events entry: an event the door can admit to; `startsAt` ISO 8601 UTC, shown in the event's IANA
+ * `timeZone` like the panel does (issue 29).
+ */
+export const scannerEvent = z.object({
+  id,
+  name: z.string(),
+  city: z.string(),
+  startsAt: z.string(),
+  timeZone: z.string(),
+});
 export const scannerEvents = z.array(scannerEvent);
 export type ScannerEvent = z.infer<typeof scannerEvent>;
 

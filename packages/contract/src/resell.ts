@@ -20,6 +20,8 @@ export const listing = z.object({
   ticketLogo: z.string().nullable(),
   price: z.number(),
   currencySymbol: z.string(),
+  /** Beyond the spec (issue 29): the ISO 4217 code, so the panel writes the price with Intl in its language. */
+  currencyCode: z.string(),
   listedDate: z.string(),
   soldDate: z.string().nullable(),
   shareLinkUrl: z.string(),

@@ -90,7 +90,8 @@ async function registerPages(
   });
   const panelHelmet = routeHelmet(config, 'panel');
   const indexFile = join(config.panelDistDir, 'index.html');
-  for (const lang of ['en', 'es']) {
+  const PANEL_TITLE = { en: 'My tickets', es: 'Mis entradas' } as const;
+  for (const lang of ['en', 'es'] as const) {
     app.get(`/${lang}/`, { schema: { hide: true }, helmet: panelHelmet }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
@@ -101,6 +102,8 @@ async function registerPages(
         .send(
           html
             .replace('<html lang="en"', `<html lang="${lang}"`)
+            // The tab's first title in the page's language (the panel then names the screen, app/document-title.ts).
+            .replace('<title>My tickets</title>', `<title>${PANEL_TITLE[lang]}</title>`)
             // The build's inline theme script and module scripts run under the CSP nonce.
             .replace(/<script(?=[\s>])/g, `<script nonce="${scriptNonce(reply)}"`),
         );

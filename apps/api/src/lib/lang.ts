@@ -27,23 +27,18 @@ export function queryLang(req: { query: unknown }): unknown {
 }
 
 /**
- * A human date and time of an event in its own time zone (IANA `timeZone`), in the reader's language:
- * "Saturday 14 March 2026 at 7:30 pm AEDT" / "sábado, 14 de marzo de 2026, 19:30 GMT+11".
- * Spanish uses the 24-hour clock.
+ * The language of the panel a request comes from (issue 29): the panel sends its active language as
+ * `Accept-Language` on every call (apps/panel/src/lib/api-client.ts); a browser's own header is read the
+ * same way (first of en/es by q-value, else English).
  */
-export function formatEventDateTime(lang: Lang, at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: lang === 'es' ? '2-digit' : 'numeric',
-    minute: '2-digit',
-    hourCycle: lang === 'es' ? 'h23' : 'h12',
-    timeZone,
-    timeZoneName: 'short',
-  }).format(at);
-}
+export const requestLang = (req: { headers: { 'accept-language'?: string } }): Lang =>
+  pickLang(undefined, req.headers['accept-language']);
+
+/**
+ * A human date and time of an event in its own time zone, in the reader's language: the contract's one
+ * date helper (`@tp/contract/format`, issue 29), re-exported for the pages, mails and PDF.
+ */
+export { formatEventDateTime } from '@tp/contract/format';
 
 /**
  * The CLDR plural form of `count` in `lang` (the rules i18next applies in the panel), picking `forms.one`

@@ -1,6 +1,6 @@
 /** Sandbox checkout pages for swaps (served while CHECKOUT_BASE_URL is not set). */
 import { escapeHtml as e } from './html.js';
-import { currencySymbol } from '../lib/money.js';
+import { formatCents } from '@tp/contract/format';
 
 type Lang = 'en' | 'es';
 interface Order {
@@ -75,9 +75,7 @@ export function renderSwapCheckout(p: {
   const t = T[p.lang];
   const { swap, base, target } = p.order;
   const upgrade = swap.swapType === 'UPGRADE';
-  const amount = upgrade
-    ? `${currencySymbol(swap.currencyCode)}${((swap.differenceCents * swap.quantity) / 100).toFixed(2)}`
-    : `${currencySymbol(swap.currencyCode)}0.00`;
+  const amount = e(formatCents(upgrade ? swap.differenceCents * swap.quantity : 0, swap.currencyCode, p.lang));
   const state =
     swap.status === 'CONFIRMED'
       ? `<p role="status">${t.done}</p>`

@@ -56,7 +56,7 @@ const HELP = {
     qa: [
       [
         '¿Cómo inicio sesión?',
-        'Escribe tu correo y te enviamos un código de 6 cifras. Introdúcelo y listo: no hay contraseña. La cuenta se crea la primera vez.',
+        'Escribe tu correo y te enviamos un código de 6 dígitos. Introdúcelo y listo: no hay contraseña. La cuenta se crea la primera vez.',
       ],
       [
         'No me ha llegado el código',
@@ -64,7 +64,7 @@ const HELP = {
       ],
       [
         '¿Cómo entro al evento?',
-        'Abre «Mi código QR» y enséñalo en la entrada. Se renueva cada pocos segundos, así que una captura no sirve; no lo compartas.',
+        'Abre «Mi código QR» y enséñalo en la puerta. Se renueva cada pocos segundos, así que una captura no sirve; no lo compartas.',
       ],
       [
         '¿Puedo dar mi entrada a un amigo?',

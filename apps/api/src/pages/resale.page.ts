@@ -1,5 +1,6 @@
 /** Public resale pages: the share-link listing, the sandbox checkout and the confirmation. */
 import { escapeHtml as e } from './html.js';
+import { formatCents } from '@tp/contract/format';
 import { plural, type Lang } from '../lib/lang.js';
 const T = {
   en: {
@@ -36,7 +37,7 @@ const T = {
     buy: 'Comprar',
     soldOut: 'Estas entradas ya no están disponibles.',
     notFound: 'Este anuncio no existe.',
-    keyReused: 'Este formulario de compra ya se usó para otra compra. Recarga la página y vuelve a intentarlo.',
+    keyReused: 'Este formulario de compra ya se ha usado para otra compra. Recarga la página y vuelve a intentarlo.',
     checkout: 'Pago de prueba',
     sandbox: 'Entorno de prueba: no se cobra nada.',
     total: 'Total',
@@ -47,15 +48,13 @@ const T = {
       'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre Canjear entrada e introdúcelo. Solo funciona una vez.',
     download: 'Descargar PDF',
     redeem: 'Canjear ahora',
-    failed: 'Las entradas se vendieron a otra persona antes de completar tu pago. No se ha cobrado nada.',
+    failed: 'Las entradas se han vendido a otra persona antes de completar tu pago. No se ha cobrado nada.',
     paidAlready: 'Este pedido ya está pagado. Te hemos enviado el código por correo.',
     lang: 'English',
     langHref: 'en',
   },
 } as const;
 export const resaleText = (lang: Lang) => T[lang];
-
-const money = (symbol: string, cents: number) => `${symbol}${(cents / 100).toFixed(2)}`;
 
 export function resaleLayout(lang: Lang, title: string, body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>
@@ -82,7 +81,8 @@ export function renderListingPage(p: {
     ticketName: string;
     remaining: number;
     unitCents: number;
-    symbol: string;
+    /** ISO 4217 code of unitCents. */
+    currencyCode: string;
   };
 }): string {
   const t = T[p.lang];
@@ -105,7 +105,7 @@ export function renderListingPage(p: {
     `<nav><a href="?lang=${t.langHref}">${t.lang}</a></nav>
 ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted">${t.listing}</p><h1>${e(l.eventName)}</h1>
 <p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${plural(p.lang, l.remaining, t.left)}</p>
-<p><span class="price">${money(l.symbol, l.unitCents)}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
+<p><span class="price">${e(formatCents(l.unitCents, l.currencyCode, p.lang))}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
   );
 }
 
@@ -121,14 +121,15 @@ export function renderResaleCheckout(p: {
   ticketName: string;
   quantity: number;
   totalCents: number;
-  symbol: string;
+  /** ISO 4217 code of totalCents. */
+  currencyCode: string;
 }): string {
   const t = T[p.lang];
   return resaleLayout(
     p.lang,
     t.checkout,
     `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
-<p>${t.total}: <span class="price">${money(p.symbol, p.totalCents)}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
+<p>${t.total}: <span class="price">${e(formatCents(p.totalCents, p.currencyCode, p.lang))}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
   );
 }
 

@@ -11,6 +11,7 @@ import { loadLaterTexts } from '../lib/i18n';
 import { useRoute } from '../lib/use-route';
 import { useRouteSync } from './use-route-sync';
 import { useOfflineApp } from './use-offline-app';
+import { useDocumentTitle } from './document-title';
 import { Frame } from './layout';
 import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
@@ -48,6 +49,7 @@ const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').the
 
 export function App() {
   useRouteSync();
+  useDocumentTitle();
   useOfflineApp();
   const route = useRoute();
   const { t } = useTranslation();
@@ -78,7 +80,14 @@ export function App() {
           <SignedInEffects />
         </Suspense>
       )}
-      <Toasts position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} theme={theme} newestOnTop closeOnClick />
+      <Toasts
+        position="top-right"
+        autoClose={TOAST_AUTO_CLOSE_MS}
+        theme={theme}
+        newestOnTop
+        closeOnClick
+        texts={{ region: t('toast.region'), close: t('toast.close'), timer: t('toast.timer') }}
+      />
     </>
   );
 }

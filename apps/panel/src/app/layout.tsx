@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
+import { useAccountLanguage } from '../lib/profile';
 import { assetUrl } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
 import { closePanel, embedMode } from '../lib/host-bridge';
@@ -45,6 +46,8 @@ export function Header() {
   const config = usePanelConfig();
   const signedIn = useSignedIn();
   const user = useUser().data;
+  // The account's mails follow the language of the panel in use (issue 29).
+  useAccountLanguage(signedIn ? user : undefined, i18n.language);
   const { theme } = useTheme();
   const name = config?.orgName ?? config?.productName ?? '';
   // Logo (spec section 2): closes the panel; in dark mode the tab parameter is cleared first.

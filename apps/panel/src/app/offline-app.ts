@@ -1,7 +1,8 @@
 /**
  * Loaded on demand once the holder is signed in in the standalone panel (use-offline-app.ts): registers
  * the service worker (vite-plugin-pwa / Workbox) and links the web app manifest, which the build leaves
- * out of the document so the LOGIN screen carries neither (e2e/bytes.spec.ts).
+ * out of the document so the LOGIN screen carries neither (e2e/bytes.spec.ts). The manifest is the panel
+ * language's (src/manifests.ts): installed from /es/, the app is Spanish and opens /es/ (issue 29).
  */
 import { registerSW } from 'virtual:pwa-register';
 
@@ -9,7 +10,7 @@ export function installOfflineApp(): void {
   if (!document.querySelector('link[rel="manifest"]')) {
     const link = document.createElement('link');
     link.rel = 'manifest';
-    link.href = '/manifest.webmanifest';
+    link.href = `/manifest-${document.documentElement.lang === 'es' ? 'es' : 'en'}.webmanifest`;
     document.head.append(link);
   }
   void registerSW({ immediate: true });

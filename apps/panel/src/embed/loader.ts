@@ -66,6 +66,8 @@ let savedOverflow: string | null = null;
 let opener: HTMLElement | null = null;
 /** Elements made inert while the modal is open, with their former aria-hidden, to restore. */
 let hidden: { el: Element; ariaHidden: string | null }[] = [];
+/** The frame's and the dialog's name when the host gives no `data-title`, in the panel's language (issue 29). */
+const defaultTitle = lang === 'es' ? 'Mis entradas' : 'My tickets';
 
 function toParams(o: OpenOptions = {}): SyncedParams {
   const p: SyncedParams = {};
@@ -88,7 +90,7 @@ function panelUrl(params: SyncedParams, mode: Frame['mode']): string {
 function makeIframe(params: SyncedParams, mode: Frame['mode']): HTMLIFrameElement {
   const iframe = document.createElement('iframe');
   iframe.src = panelUrl(params, mode);
-  iframe.title = script?.dataset.title ?? 'My tickets';
+  iframe.title = script?.dataset.title ?? defaultTitle;
   iframe.allow = 'clipboard-write';
   iframe.setAttribute(
     'style',
@@ -230,7 +232,7 @@ function open(options: OpenOptions = {}, from: Element | null = document.activeE
   backdrop.className = 'backdrop';
   backdrop.setAttribute('role', 'dialog');
   backdrop.setAttribute('aria-modal', 'true');
-  backdrop.setAttribute('aria-label', script?.dataset.title ?? 'My tickets');
+  backdrop.setAttribute('aria-label', script?.dataset.title ?? defaultTitle);
   const box = document.createElement('div');
   box.className = 'box';
   const x = document.createElement('button');

@@ -5,6 +5,8 @@
  * storage) are used instead of failing. On a real refresh failure both tokens are cleared and the
  * page reloads. Failures throw ApiError whose `message` is a server message key, `offline` (no network: the
  * browser says it is offline, issue 20) or `request_failed`.
+ * Every call carries the panel's active language as `Accept-Language` (issue 29): the server writes the
+ * e-mails a call causes (a gift to a new address, ...) in it.
  */
 import { storage, clearSession } from './storage';
 import { embedMode } from './host-bridge';
@@ -83,6 +85,9 @@ async function send(path: string, opts: RequestOptions, token: string | null): P
   // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
   if (organisationSlug) headers['x-organisation'] = encodeURIComponent(organisationSlug);
   if (token) headers.authorization = `Bearer ${token}`;
+  // The panel's language (lib/i18n sets <html lang> from the path), not the browser's.
+  const lang = document.documentElement.lang;
+  if (lang === 'en' || lang === 'es') headers['accept-language'] = lang;
   let body: BodyInit | undefined;
   if (opts.form) body = opts.form;
   else if (opts.body !== undefined) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysUntil, formatDate, formatRange, formatValidUntil } from './format';
+import { daysUntil, formatDate, formatMoney, formatRange, formatValidUntil, formatWhen } from './format';
 
 // 2026-11-28T08:00Z is 19:00 in Sydney (AEDT, UTC+11) and 08:00 in UTC.
 const EVENING = '2026-11-28T08:00:00Z';
@@ -26,9 +26,17 @@ describe('formatDate (spec section 9, Intl in the active language)', () => {
     );
   });
 
-  it('benefit validity is DD.MM.YYYY in the event zone', () => {
+  it('benefit validity is DD.MM.YYYY in English and DD/MM/YYYY in Spanish, in the event zone', () => {
     expect(formatValidUntil('2026-11-28T14:00:00Z', 'Australia/Sydney')).toBe('29.11.2026');
     expect(formatValidUntil('2026-11-28T14:00:00Z', 'UTC')).toBe('28.11.2026');
+    expect(formatValidUntil('2026-12-30T01:00:00Z', 'Australia/Sydney', 'es')).toBe('30/12/2026');
+  });
+
+  it('Spanish days have no leading zero, and a time inside a sentence takes "a las" (issue 29)', () => {
+    expect(formatDate('2026-12-01T08:00:00Z', 'Australia/Sydney', 'es')).toBe('mar, 1 dic 19:00');
+    expect(formatDate('2026-12-01T08:00:00Z', 'Australia/Sydney', 'en')).toBe('Tue, 01 Dec 07:00PM');
+    expect(formatWhen('2026-11-25T10:53:00Z', 'Australia/Sydney', 'es')).toBe('mié, 25 nov a las 21:53');
+    expect(formatWhen('2026-11-25T10:53:00Z', 'Australia/Sydney', 'en')).toBe('Wed, 25 Nov 09:53PM');
   });
 
   it('days until counts calendar days', () => {
@@ -36,5 +44,15 @@ describe('formatDate (spec section 9, Intl in the active language)', () => {
     expect(daysUntil(new Date(2026, 10, 29, 1, 0).toISOString(), now)).toBe(1);
     expect(daysUntil(new Date(2026, 10, 28, 1, 0).toISOString(), now)).toBe(0);
     expect(daysUntil(new Date(2026, 10, 20, 1, 0).toISOString(), now)).toBe(-8);
+  });
+});
+
+describe('formatMoney (issue 29: Intl with the currency, one formatter for every surface)', () => {
+  it('writes English amounts with the symbol and Spanish ones the Spanish way, thousands grouped', () => {
+    expect(formatMoney(45.5, 'NZD', 'en')).toBe('NZ$45.50');
+    expect(formatMoney(45.5, 'NZD', 'es')).toBe('45,50\u00a0NZD');
+    expect(formatMoney(1234.5, 'AUD', 'en')).toBe('A$1,234.50');
+    expect(formatMoney(1234.5, 'AUD', 'es')).toBe('1.234,50\u00a0AUD');
+    expect(formatMoney(0, 'NZD', 'es')).toBe('0,00\u00a0NZD');
   });
 });

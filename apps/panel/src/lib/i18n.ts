@@ -78,3 +78,17 @@ export function missingKey(key: string, defaultValue?: string): string {
   if (defaultValue !== undefined && defaultValue !== key) return defaultValue;
   return key === FALLBACK_KEY ? 'Request failed.' : i18next.t(FALLBACK_KEY);
 }
+
+/**
+ * A link out of the panel (help centre, get the app) carrying the panel's language as `?lang=` (issue 29),
+ * so the page opens in it rather than in the browser's. A URL that does not parse is returned as given.
+ */
+export function linkWithLang(url: string, lang: string): string {
+  try {
+    const u = new URL(url, window.location.href);
+    u.searchParams.set('lang', lang === 'es' ? 'es' : 'en');
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

@@ -6,13 +6,16 @@
  * Answers the updated User; refreshes USER (spec section 4). Errors: ApiError with
  * api.profile.email_or_phone_in_use (409), api.invalid_request_body (400), ...
  */
+import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** The fields a screen changes. */
-export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber' | 'nickname'>>;
+export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber' | 'nickname'>> & {
+  locale?: 'en' | 'es';
+};
 
 /** The body of POST /auth/profile: `stored` without `accessToken`, overlaid with `change`. */
 export function profilePayload(
@@ -35,4 +38,20 @@ export function useSaveProfile() {
       void qc.invalidateQueries({ queryKey: queryKeys.user.all });
     },
   });
+}
+
+/**
+ * Keeps the account's language (User.locale, the language of its e-mails) that of the panel in use
+ * (issue 29): when the signed-in holder's stored language differs from the panel's (they switched language,
+ * or opened the other language's panel), POST /auth/profile {locale} once. `user` is the USER cache entry.
+ */
+export function useAccountLanguage(user: User | undefined, lang: string): void {
+  const save = useSaveProfile();
+  const { mutate, isPending, isError } = save;
+  useEffect(() => {
+    if (!user || isPending || isError) return;
+    // Only a stored language that differs (a user without one, e.g. an old cached entry, is left alone).
+    if ((lang === 'en' || lang === 'es') && typeof user.locale === 'string' && user.locale !== lang)
+      mutate({ locale: lang });
+  }, [user, lang, mutate, isPending, isError]);
 }

@@ -10,7 +10,7 @@
  * query client calls {@link clearToastErrors} with the `mutationFn` of every mutation that succeeds
  * (lib/query-client.ts), and a success toast of the same action clears it too.
  */
-import { lazy, Suspense, useSyncExternalStore, type ComponentProps } from 'react';
+import { lazy, Suspense, useEffect, useRef, useSyncExternalStore, type ComponentProps } from 'react';
 import type * as ToastifyModule from 'react-toastify';
 import type * as ToastErrors from './toast-errors';
 import type { ToastContent, ToastOptions } from 'react-toastify';
@@ -60,14 +60,52 @@ export const toast = {
   },
 };
 
-const Container = lazy(() => load().then(([m]) => ({ default: m.ToastContainer })));
+/** Texts react-toastify writes itself (issue 29): the region's label, the close button's and the progress bar's. */
+export interface ToastTexts {
+  /** The notifications region (react-toastify's "Notifications Alt+T"). */
+  region: string;
+  /** Each toast's close button (its "close", set on each button as it appears). */
+  close: string;
+  /** The progress bar (its "notification timer", which it offers no option for: set on each bar as it appears). */
+  timer: string;
+}
+type ContainerProps = ComponentProps<Toastify['ToastContainer']> & { texts: ToastTexts };
+
+const Container = lazy(() =>
+  load().then(([m]) => ({
+    default: function TranslatedContainer({ texts, ...props }: ContainerProps) {
+      const box = useRef<HTMLDivElement>(null);
+      useEffect(() => {
+        const root = box.current;
+        if (!root) return;
+        const set = (selector: string, text: string) =>
+          root.querySelectorAll(selector).forEach((el) => {
+            if (el.getAttribute('aria-label') !== text) el.setAttribute('aria-label', text);
+          });
+        const label = () => {
+          set('[role="progressbar"]', texts.timer);
+          set('.Toastify__close-button', texts.close);
+        };
+        label();
+        const watch = new MutationObserver(label);
+        watch.observe(root, { childList: true, subtree: true });
+        return () => watch.disconnect();
+      }, [texts.timer, texts.close]);
+      return (
+        <div ref={box} style={{ display: 'contents' }}>
+          <m.ToastContainer {...props} aria-label={texts.region} />
+        </div>
+      );
+    },
+  })),
+);
 const subscribe = (notify: () => void) => {
   listeners.add(notify);
   return () => listeners.delete(notify);
 };
 
-/** react-toastify's container, mounted once the first toast was asked for. */
-export function Toasts(props: ComponentProps<Toastify['ToastContainer']>) {
+/** react-toastify's container in the panel's language, mounted once the first toast was asked for. */
+export function Toasts(props: ContainerProps) {
   const wanted = useSyncExternalStore(subscribe, () => library !== null);
   if (!wanted) return null;
   return (

@@ -3,6 +3,7 @@
  * which the server sets from `?lang=es` (apps/api scanner.public.routes.ts). Elements of
  * index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
  */
+import { formatAt, formatDateTime } from '@tp/contract/format';
 
 export type ScannerLang = 'en' | 'es';
 
@@ -57,7 +58,7 @@ const en = {
   queuedNone: 'Nothing waiting to sync',
   queuedOne: '1 check-in waiting to sync',
   queuedMany: '{n} check-ins waiting to sync',
-  listAge: 'admissions list from {age}',
+  listAge: 'admissions list updated {age}',
   listNone: 'no admissions list yet',
   decidedOffline: 'decided offline, will sync',
   offlineUnavailable: 'Offline, and this device has no admissions list for this event yet. Reconnect to scan.',
@@ -99,7 +100,7 @@ const es: Texts = {
   ticketsOne: '1 entrada',
   ticketsMany: '{n} entradas',
   alreadyUsed: 'YA USADA',
-  usedAt: 'usada {time}',
+  usedAt: 'usada el {time}',
   alsoUsed: 'Ya usadas antes:',
   listed: 'EN REVENTA',
   listedDetail: 'En reventa: el titular debe retirarla de la venta en el panel de entradas antes de entrar.',
@@ -127,13 +128,13 @@ const es: Texts = {
   queuedNone: 'Nada pendiente de sincronizar',
   queuedOne: '1 acceso pendiente de sincronizar',
   queuedMany: '{n} accesos pendientes de sincronizar',
-  listAge: 'lista de accesos de {age}',
+  listAge: 'lista de accesos actualizada {age}',
   listNone: 'aún no hay lista de accesos',
   decidedOffline: 'decidido sin conexión, se sincronizará',
   offlineUnavailable:
     'Sin conexión, y este dispositivo aún no tiene la lista de accesos de este evento. Vuelve a conectarte para escanear.',
   conflictsTitle: 'No registrados al sincronizar',
-  conflictsHelp: 'El servidor rechazó estos accesos hechos sin conexión. Avisa al organizador.',
+  conflictsHelp: 'El servidor ha rechazado estos accesos hechos sin conexión. Avisa al organizador.',
   conflict_already_used: 'ya admitida en otra puerta',
   conflict_moved: 'regalada, revendida o cambiada antes del escaneo',
   conflict_revoked: 'revocada por el organizador',
@@ -150,11 +151,13 @@ export const langOf = (value: string | null | undefined): ScannerLang => (value 
 export const fill = (template: string, vars: Record<string, string | number>): string =>
   template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
-/** Date formats of the page: check-in times and event dates, in the page language. */
+/**
+ * Date formats of the page, through the product's one date helper (`@tp/contract/format`) in the page
+ * language: check-in times in the picked event's time zone (`setTimeZone`), event dates each in its own zone.
+ */
 export function formatsFor(lang: ScannerLang) {
   const locale = lang === 'es' ? 'es-ES' : 'en-AU';
-  const time = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
-  const date = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short' });
+  let zone: string | undefined;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
   return {
     /** How long ago `iso` (ISO 8601 UTC) was at `nowMs`: "now", "2 minutes ago", "hace 1 hora". */
@@ -165,10 +168,14 @@ export function formatsFor(lang: ScannerLang) {
       if (seconds < 86_400) return relative.format(-Math.floor(seconds / 3600), 'hour');
       return relative.format(-Math.floor(seconds / 86_400), 'day');
     },
-    /** A check-in time (ISO 8601 UTC) in the device's zone. */
-    time: (iso: string) => time.format(new Date(iso)),
-    /** An event's start date (ISO 8601 UTC). */
-    date: (iso: string) => date.format(new Date(iso)),
+    /** The IANA zone of the picked event, in which check-in times are shown (the device's until one is picked). */
+    setTimeZone: (timeZone: string | undefined) => {
+      zone = timeZone;
+    },
+    /** A check-in time (ISO 8601 UTC) inside a sentence: "Wed, 25 Nov 09:53PM" / "mié, 25 nov a las 21:53". */
+    time: (iso: string) => formatAt(iso, zone, lang),
+    /** An event's start (ISO 8601 UTC) in its own zone, as the panel's cards: "Tue, 01 Dec 07:00PM" / "mar, 1 dic 19:00". */
+    date: (iso: string, timeZone?: string) => formatDateTime(iso, timeZone, lang),
   };
 }
 export type Formats = ReturnType<typeof formatsFor>;

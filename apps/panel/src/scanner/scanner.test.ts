@@ -12,8 +12,20 @@ const html = readFileSync(join(import.meta.dirname, 'index.html'), 'utf8');
 const EVENTS: EventsOutcome = {
   kind: 'events',
   events: [
-    { id: 1, name: 'Harbour Lights', city: 'Sydney', startsAt: '2026-12-01T08:00:00.000Z' },
-    { id: 2, name: 'River Nights', city: 'Brisbane', startsAt: '2026-12-08T08:00:00.000Z' },
+    {
+      id: 1,
+      name: 'Harbour Lights',
+      city: 'Sydney',
+      startsAt: '2026-12-01T08:00:00.000Z',
+      timeZone: 'Australia/Sydney',
+    },
+    {
+      id: 2,
+      name: 'River Nights',
+      city: 'Brisbane',
+      startsAt: '2026-12-08T08:00:00.000Z',
+      timeZone: 'Australia/Brisbane',
+    },
   ],
 };
 const admitted: CheckInOutcome = {
@@ -70,8 +82,9 @@ describe('the door scanner page', () => {
     expect($('scan-step').hidden).toBe(false);
     const select = $<HTMLSelectElement>('event');
     expect([...select.options].map((o) => o.textContent)).toEqual([
-      expect.stringMatching(/^Harbour Lights · Sydney · /),
-      expect.stringMatching(/^River Nights · Brisbane · /),
+      // Each event's start in its own time zone, as the panel shows it (issue 29), whatever the device's zone.
+      'Harbour Lights · Sydney · Tue, 01 Dec 07:00PM',
+      'River Nights · Brisbane · Tue, 08 Dec 06:00PM',
     ]);
     expect($('result').textContent).toContain(t.ready);
 
@@ -165,7 +178,7 @@ describe('the door scanner page with an offline-capable door', () => {
     const line = $('door-status');
     expect(line.hidden).toBe(false);
     expect(line.dataset.online).toBe('false');
-    expect(line.textContent).toBe(`${t.offline} · 2 check-ins waiting to sync · admissions list from 3 minutes ago`);
+    expect(line.textContent).toBe(`${t.offline} · 2 check-ins waiting to sync · admissions list updated 3 minutes ago`);
     expect($('conflicts').hidden).toBe(true);
 
     $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
@@ -190,7 +203,7 @@ describe('the door scanner page with an offline-capable door', () => {
       ],
       lastSync: null,
     });
-    expect(line.textContent).toMatch(/^Online · Nothing waiting to sync · admissions list from /);
+    expect(line.textContent).toMatch(/^Online · Nothing waiting to sync · admissions list updated /);
     expect($('conflicts').hidden).toBe(false);
     expect($('conflict-list').textContent).toContain('Alice · GA · already admitted at another door');
 

@@ -77,7 +77,10 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     show(syncVerdict(summary, lines, t));
   };
   /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
+  /** Each listed event's IANA zone: times at the door are shown in the picked event's zone, like the panel. */
+  const zones = new Map<string, string | undefined>();
   const watchEvent = () => {
+    formats.setTimeZone(zones.get(eventSelect.value));
     unwatch?.();
     unwatch = null;
     if (door && 'watch' in door && eventSelect.value)
@@ -126,11 +129,13 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
       return false;
     }
     const saved = storage.getItem(STORAGE.event);
+    zones.clear();
+    for (const ev of outcome.events) zones.set(String(ev.id), ev.timeZone);
     eventSelect.replaceChildren(
       ...outcome.events.map((ev) => {
         const option = doc.createElement('option');
         option.value = String(ev.id);
-        option.textContent = `${ev.name} · ${ev.city} · ${formats.date(ev.startsAt)}`;
+        option.textContent = `${ev.name} · ${ev.city} · ${formats.date(ev.startsAt, ev.timeZone)}`;
         return option;
       }),
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, formatsFor } from './i18n';
+import { catalogues, fill, formatsFor } from './i18n';
 import { answerVerdict, checkInVerdict, grouped } from './verdict';
 
 const t = catalogues.en;
@@ -66,5 +66,19 @@ describe('scan verdicts', () => {
     expect(
       answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),
     ).toMatchObject({ title: 'ADMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
+  });
+});
+
+describe('door times (issue 29: the event zone, Spanish conventions)', () => {
+  it('writes check-in times in the picked event zone, "usada el … a las …" in Spanish', () => {
+    const es = formatsFor('es');
+    es.setTimeZone('Australia/Sydney');
+    expect(fill(catalogues.es.usedAt, { time: es.time('2026-11-25T10:53:00.000Z') })).toBe(
+      'usada el mié, 25 nov a las 21:53',
+    );
+    expect(es.date('2026-12-01T08:00:00.000Z', 'Australia/Sydney')).toBe('mar, 1 dic 19:00');
+    const en = formatsFor('en');
+    en.setTimeZone('Australia/Sydney');
+    expect(en.time('2026-11-25T10:53:00.000Z')).toBe('Wed, 25 Nov 09:53PM');
   });
 });

@@ -55,7 +55,13 @@ export const accessRepository = {
   ) {
     if (scope.eventIds?.length === 0) return [];
     return db
-      .select({ id: events.id, name: events.name, city: events.city, startsAt: events.startsAt })
+      .select({
+        id: events.id,
+        name: events.name,
+        city: events.city,
+        startsAt: events.startsAt,
+        timeZone: events.timeZone,
+      })
       .from(events)
       .where(
         and(

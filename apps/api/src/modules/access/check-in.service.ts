@@ -94,7 +94,13 @@ export function createCheckInService(deps: {
     /** GET /access/events: the events of the door's scope not over yet, soonest start first; `startsAt` ISO 8601 UTC. */
     async events(scope: DoorScope = PLATFORM_SCOPE): Promise<access.ScannerEvent[]> {
       const rows = await repo.eventsEndingAfter(db, deps.now(), scope);
-      return rows.map((r) => ({ id: r.id, name: r.name, city: r.city, startsAt: r.startsAt.toISOString() }));
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        city: r.city,
+        startsAt: r.startsAt.toISOString(),
+        timeZone: r.timeZone,
+      }));
     },
 
     /**

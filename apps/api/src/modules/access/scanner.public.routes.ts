@@ -41,6 +41,15 @@ export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('Permissions-Policy', 'camera=(self)')
-      .send(html.replace('<html lang="en"', `<html lang="${lang}"`));
+      .send(
+        html
+          .replace('<html lang="en"', `<html lang="${lang}"`)
+          // The page's title and installed app in its language (issue 29; apps/panel/src/manifests.ts).
+          .replace(
+            '<title>Door scanner</title>',
+            `<title>${lang === 'es' ? 'Control de acceso' : 'Door scanner'}</title>`,
+          )
+          .replace('/scanner/manifest.webmanifest', `/scanner/manifest-${lang}.webmanifest`),
+      );
   });
 }

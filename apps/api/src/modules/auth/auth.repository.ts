@@ -57,6 +57,10 @@ export const authRepository = {
     await db.update(loginRequests).set(set).where(eq(loginRequests.id, id));
   },
 
+  /** Sets the account's language (en | es), the one its e-mails are written in. */
+  async setUserLocale(db: DbOrTx, id: number, locale: string): Promise<void> {
+    await db.update(users).set({ locale }).where(eq(users.id, id));
+  },
   async userByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {
     const [row] = await db.select().from(users).where(eq(users.email, email));
     return row;

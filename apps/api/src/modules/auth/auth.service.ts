@@ -125,6 +125,9 @@ export function createAuthService(deps: AuthDeps) {
       }
       await repo.updateLoginRequest(tx, req.id, { closedAt: at });
       const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(req.email, req.locale, tx));
+      // The account takes the language of the panel it signs in from: its later mails are in it (issue 29).
+      if (user.locale !== req.locale && (req.locale === 'en' || req.locale === 'es'))
+        await repo.setUserLocale(tx, user.id, req.locale);
       const sessionId = randomUUID();
       await repo.insertSession(tx, {
         id: sessionId,
@@ -180,13 +183,8 @@ export function createAuthService(deps: AuthDeps) {
           expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
         });
       });
-      const user = await repo.userByEmail(db, email);
-      const m = signInCodeMail(
-        (user?.locale as MailLocale) ?? locale,
-        code,
-        Math.round(config.otpTtlSeconds / 60),
-        config.productName,
-      );
+      // In the language of the panel that asked (issue 29), not the account's: the holder reads it now.
+      const m = signInCodeMail(locale, code, Math.round(config.otpTtlSeconds / 60), config.productName);
       await mail.send({ to: email, ...m });
       return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };
     },

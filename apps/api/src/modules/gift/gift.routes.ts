@@ -4,6 +4,7 @@ import { gift } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { GiftService } from './gift.service.js';
 import { perUserPerMinute } from '../../lib/rate-limit.js';
+import { requestLang } from '../../lib/lang.js';
 
 export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: PreHandler; searchPerMinute: number }) {
   const pre = { preHandler: deps.requireAuth };
@@ -22,7 +23,7 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
         response: { 200: z.object({ userTicketId: z.number() }) },
       },
     },
-    async (req) => deps.gift.gift(req.auth, req.body.userTicketId, req.body.username),
+    async (req) => deps.gift.gift(req.auth, req.body.userTicketId, req.body.username, requestLang(req)),
   );
   app.get(
     '/mobile/users/',

@@ -10,6 +10,7 @@ import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
+import type { Lang } from '../../lib/lang.js';
 import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
@@ -53,12 +54,18 @@ export function createGiftService(deps: {
 
     /**
      * POST /mobile/giftTicket: moves the ticket to the receiver (e-mail or username).
-     * An unknown e-mail gets an account, so its owner sees the ticket at first sign-in.
+     * An unknown e-mail gets an account in `lang`, the language of the giver's panel (Accept-Language, issue 29),
+     * so its owner sees the ticket at first sign-in and its mails are in that language.
      * @throws AppError `gift_tickets.not_allowed` (403, not the holder, or the ticket belongs to another
      *   organisation than the `X-Organisation` header names), `gift_tickets.cannot_be_gifted` (409),
      *   `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400).
      */
-    async gift(holder: Holder, userTicketId: number, receiverField: string): Promise<{ userTicketId: number }> {
+    async gift(
+      holder: Holder,
+      userTicketId: number,
+      receiverField: string,
+      lang: Lang = 'en',
+    ): Promise<{ userTicketId: number }> {
       const { userId } = holder;
       const receiver = parseReceiver(receiverField);
       if (!receiver) throw new AppError('gift_tickets.receiver_not_found');
@@ -70,8 +77,7 @@ export function createGiftService(deps: {
         const giver = await repo.userById(tx, userId);
         const to =
           'email' in receiver
-            ? ((await repo.userByEmail(tx, receiver.email)) ??
-              (await deps.ensureUser(receiver.email, giver.locale, tx)))
+            ? ((await repo.userByEmail(tx, receiver.email)) ?? (await deps.ensureUser(receiver.email, lang, tx)))
             : await repo.userByUsername(tx, receiver.nickname, receiver.suffix);
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');

@@ -41,6 +41,7 @@ export function createListingService(deps: ListingDeps) {
       ticketLogo: row.type.logo,
       price: fromCents(l.priceCents),
       currencySymbol: currencySymbol(l.currencyCode),
+      currencyCode: l.currencyCode,
       listedDate: l.listedAt.toISOString(),
       soldDate: l.soldAt?.toISOString() ?? null,
       shareLinkUrl: shareUrl(l.shareToken),
@@ -185,7 +186,7 @@ export function createListingService(deps: ListingDeps) {
         ...row,
         remaining: l.status === 'LISTED' ? l.quantity - l.soldQuantity : 0,
         unitCents: l.priceCents + l.feeCents,
-        symbol: currencySymbol(l.currencyCode),
+        currencyCode: l.currencyCode,
       };
     },
   };

@@ -10,7 +10,7 @@ import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
 import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
-import { listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import { codePdfFileName, listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { renderCodePdf } from './resale.pdf.js';
@@ -165,7 +165,7 @@ export function createOrderService(deps: OrderDeps) {
       {
         to: order.buyerEmail,
         ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
-        attachments: [{ filename: 'tickets-code.pdf', content: pdf, contentType: 'application/pdf' }],
+        attachments: [{ filename: codePdfFileName(lang), content: pdf, contentType: 'application/pdf' }],
       },
       { log: deps.log, context: { orderId: order.id }, attempts: 3, backoffMs: 500 },
     );
@@ -254,12 +254,12 @@ export function createOrderService(deps: OrderDeps) {
      * POST /resell/{ticketId}: the code PDF of a paid order, for whoever knows its code.
      * @throws AppError `api.resell.redeem.invalid_code` (404).
      */
-    async codePdf(orderId: string, code: string): Promise<Buffer> {
+    async codePdf(orderId: string, code: string): Promise<{ pdf: Buffer; fileName: string }> {
       const row = isUuid(orderId) ? await repo.order(db, orderId) : undefined;
       if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code))
         throw new AppError('api.resell.redeem.invalid_code');
       const lang = pickLang(row.order.locale);
-      return renderCodePdf({
+      const pdf = await renderCodePdf({
         lang,
         eventName: row.event.name,
         venue: row.event.venue,
@@ -271,6 +271,7 @@ export function createOrderService(deps: OrderDeps) {
         code: code.trim().toUpperCase(),
         redeemUrl: `${config.publicUrl}/${lang}/?PANEL_TAB=REDEEM`,
       });
+      return { pdf, fileName: codePdfFileName(lang) };
     },
 
     /**

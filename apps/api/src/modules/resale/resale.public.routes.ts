@@ -16,7 +16,6 @@ import {
   renderResaleMessage,
   resaleText,
 } from '../../pages/resale.page.js';
-import { currencySymbol } from '../../lib/money.js';
 
 import { formatEventDateTime, pickLang, queryLang, type Lang } from '../../lib/lang.js';
 
@@ -57,7 +56,7 @@ export function resalePublicRoutes(
             ticketName: found.type.name,
             remaining: found.remaining,
             unitCents: found.unitCents,
-            symbol: found.symbol,
+            currencyCode: found.currencyCode,
           },
         }),
       );
@@ -137,7 +136,7 @@ export function resalePublicRoutes(
             ticketName: row.type.name,
             quantity: row.order.quantity,
             totalCents: row.order.totalCents,
-            symbol: currencySymbol(row.order.currencyCode),
+            currencyCode: row.order.currencyCode,
           }),
         );
     });

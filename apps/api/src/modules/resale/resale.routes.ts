@@ -123,10 +123,10 @@ export function resaleRoutes(
       },
     },
     async (req, reply) => {
-      const pdf = await deps.orders.codePdf(req.params.ticketId, req.body.code);
+      const { pdf, fileName } = await deps.orders.codePdf(req.params.ticketId, req.body.code);
       return reply
         .type('application/pdf')
-        .header('Content-Disposition', 'attachment; filename="tickets-code.pdf"')
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
         .header('Cache-Control', 'no-store')
         .send(pdf);
     },

@@ -1,4 +1,5 @@
 /** Transactional e-mail texts in en and es. */
+import { formatCents } from '@tp/contract/format';
 import { plural } from '../../lib/lang.js';
 import { escapeHtml } from '../../pages/html.js';
 
@@ -28,8 +29,8 @@ export function signInCodeMail(locale: MailLocale, code: string, minutes: number
   const t =
     locale === 'es'
       ? {
-          subject: `Tu código de acceso: ${code}`,
-          line: `Tu código de acceso a ${productName} es`,
+          subject: `${code} es tu código para iniciar sesión`,
+          line: `Tu código para iniciar sesión en ${productName} es`,
           valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
         }
       : {
@@ -77,6 +78,10 @@ export function giftReceivedMail(
   };
 }
 
+/** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */
+export const codePdfFileName = (locale: MailLocale): string =>
+  locale === 'es' ? 'codigo-de-entradas.pdf' : 'tickets-code.pdf';
+
 /** The e-mail a resale buyer gets, with the secret-code PDF attached. */
 export function resaleCodeMail(
   locale: MailLocale,
@@ -115,15 +120,12 @@ export function listingSoldMail(
     link: string;
   },
 ) {
-  const amount = new Intl.NumberFormat(locale === 'es' ? 'es-ES' : 'en-AU', {
-    style: 'currency',
-    currency: p.currencyCode,
-  }).format(p.amountCents / 100);
+  const amount = formatCents(p.amountCents, p.currencyCode, locale);
   const t =
     locale === 'es'
       ? {
           subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${p.eventName}`,
-          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que pusiste a la venta.`,
+          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que has puesto a la venta.`,
           owed: `Recibirás ${amount} en tu cuenta de cobros.`,
           cta: 'Ver mis ganancias',
         }

@@ -15,6 +15,8 @@ export interface SwapSummary {
   /** The price difference for all `count` tickets, in major units (two decimals shown). */
   amount: number;
   currencySymbol: string;
+  /** ISO 4217 code the amount is written with (formatMoney); absent in a summary stored before issue 29. */
+  currencyCode?: string;
 }
 
 const KEY = 'tp.swapAtCheckout';

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
+import { linkWithLang } from '../../../lib/i18n';
 import { assetUrl } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Avatar } from '../../../ui/avatar';
@@ -20,7 +21,7 @@ import '../hub.css';
 export { default as SideMenu } from './side-menu';
 
 export function HubOverlay() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useUser().data;
   const config = usePanelConfig();
   const route = useRoute();
@@ -70,11 +71,21 @@ export function HubOverlay() {
         </nav>
         {config && (
           <div className="hub__links">
-            <a className="hub-link" href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer">
+            <a
+              className="hub-link"
+              href={linkWithLang(config.helpCenterUrl, i18n.language)}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               <HelpIcon />
               {t('hub.help_center')}
             </a>
-            <a className="hub-app" href={config.appUrl} target="_blank" rel="noopener noreferrer">
+            <a
+              className="hub-app"
+              href={linkWithLang(config.appUrl, i18n.language)}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
               <PhoneIcon />
               <span>
                 <strong>{t('hub.get_app')}</strong>

@@ -12,6 +12,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
+import { linkWithLang } from '../../../lib/i18n';
 import { Modal } from '../../../ui/modal';
 import { Skeleton } from '../../../ui/bits';
 import { HelpIcon, LockIcon, ShieldIcon, GiftIcon, SparkIcon } from '../../../ui/icons';
@@ -22,7 +23,7 @@ import { usePassView } from '../pass/use-pass';
 import { admittedEvents } from '../admits/admitted-events';
 
 export default function QrScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const config = usePanelConfig();
   const user = useUser().data;
   const ttl = useQrConfig().data?.ttl;
@@ -125,7 +126,7 @@ export default function QrScreen() {
           <strong>{t('qr.need_help')}</strong>
           <p>{t('qr.need_help_text')}</p>
           {config && (
-            <a href={config.helpCenterUrl} target="_blank" rel="noopener noreferrer">
+            <a href={linkWithLang(config.helpCenterUrl, i18n.language)} target="_blank" rel="noopener noreferrer">
               {t('qr.help_center')}
             </a>
           )}

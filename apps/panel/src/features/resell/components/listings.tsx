@@ -7,7 +7,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import { usePanelConfig } from '../../../lib/queries';
-import { assetUrl, formatDate, formatMoney } from '../../../lib/format';
+import { assetUrl, formatMoney, formatWhen } from '../../../lib/format';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
@@ -80,7 +80,7 @@ export function Listings(props: { onUnlisted?: (listing: Listing) => void }) {
         <div className="resell-entry__body">
           <p className="resell-entry__name">{l.name}</p>
           <p className="muted small">
-            {t('resell.per_ticket', { price: formatMoney(l.price, l.currencySymbol) })} ·{' '}
+            {t('resell.per_ticket', { price: formatMoney(l.price, l.currencyCode) })} ·{' '}
             {t('resell.left', { count: l.quantity - l.soldQuantity, total: l.quantity })}
           </p>
           <p className="muted small">
@@ -102,11 +102,11 @@ export function Listings(props: { onUnlisted?: (listing: Listing) => void }) {
       <div className="resell-entry__body">
         <p className="resell-entry__name">{l.name}</p>
         <p className="muted small">
-          {t('resell.sold_count', { count: l.soldQuantity, price: formatMoney(l.price, l.currencySymbol) })}
+          {t('resell.sold_count', { count: l.soldQuantity, price: formatMoney(l.price, l.currencyCode) })}
         </p>
-        {l.soldDate && <p className="small">{t('resell.sold_on', { date: formatDate(l.soldDate) })}</p>}
+        {l.soldDate && <p className="small">{t('resell.sold_on', { date: formatWhen(l.soldDate) })}</p>}
         <p className="small">
-          {t('resell.you_receive', { amount: formatMoney(l.price * l.soldQuantity, l.currencySymbol) })}
+          {t('resell.you_receive', { amount: formatMoney(l.price * l.soldQuantity, l.currencyCode) })}
         </p>
       </div>
     </>

@@ -43,6 +43,7 @@ export function ResellForm(props: {
   const id = useId();
   const tk = props.ticket;
   const sym = tk.currencySymbol;
+  const currency = tk.currencyCode;
   const schema = useMemo(
     () => resellFormSchema(tk.maxTicketPrice, tk.availableTicketCount),
     [tk.maxTicketPrice, tk.availableTicketCount],
@@ -122,7 +123,7 @@ export function ResellForm(props: {
   const priceError = e.price && touched.price ? t(e.price.message!) : undefined;
   const atMin = quantity <= 1;
   const atMax = quantity >= tk.availableTicketCount;
-  const money = (v: number | undefined) => (v === undefined ? '—' : formatMoney(v, sym));
+  const money = (v: number | undefined) => (v === undefined ? '—' : formatMoney(v, currency));
 
   return (
     <form
@@ -173,7 +174,7 @@ export function ResellForm(props: {
         autoComplete="off"
         readOnly={locked}
         error={priceError}
-        helper={t('resell.price_helper', { max: formatMoney(tk.maxTicketPrice, sym) })}
+        helper={t('resell.price_helper', { max: formatMoney(tk.maxTicketPrice, currency) })}
         {...register('price')}
         onFocus={(ev) => ev.currentTarget.select()}
       />
@@ -185,7 +186,10 @@ export function ResellForm(props: {
         <dl>
           <div>
             <dt>
-              {t('resell.summary_price', { count: quantity, price: parsed === null ? '—' : formatMoney(parsed, sym) })}
+              {t('resell.summary_price', {
+                count: quantity,
+                price: parsed === null ? '—' : formatMoney(parsed, currency),
+              })}
             </dt>
             <dd>{money(summary?.basePrice)}</dd>
           </div>

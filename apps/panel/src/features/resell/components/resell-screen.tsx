@@ -49,8 +49,8 @@ function ResellingCard(props: {
         <p className="resell-entry__name">{ticket.ticketName}</p>
         <p className="small">
           {draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
-            ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencySymbol) })
-            : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencySymbol) })}
+            ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencyCode) })
+            : t('resell.face_value', { price: formatMoney(ticket.ticketPrice, ticket.currencyCode) })}
         </p>
       </div>
       {props.onEdit && (

@@ -6,7 +6,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../../lib/api-client';
-import { formatDate, formatMoney } from '../../../lib/format';
+import { formatMoney, formatWhen } from '../../../lib/format';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton } from '../../../ui/bits';
@@ -50,11 +50,11 @@ export function PayoutEarnings() {
             <div className="earnings__main">
               <span className="earnings__name">{e.name}</span>
               <span className="muted earnings__meta">
-                {t('earnings.sold_on', { date: formatDate(e.soldDate), count: e.quantity })}
+                {t('earnings.sold_on', { date: formatWhen(e.soldDate), count: e.quantity })}
               </span>
             </div>
             <div className="earnings__side">
-              <span className="earnings__amount">{formatMoney(e.amountCents / 100, e.currencySymbol)}</span>
+              <span className="earnings__amount">{formatMoney(e.amountCents / 100, e.currencyCode)}</span>
               <span className={`earnings__status earnings__status--${e.payoutStatus.toLowerCase()}`}>
                 {t(`earnings.status_${e.payoutStatus}`)}
               </span>

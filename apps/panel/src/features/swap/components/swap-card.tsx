@@ -21,6 +21,8 @@ export interface SwapCardProps {
   subtitle?: string;
   price?: number;
   currencySymbol?: string;
+  /** ISO 4217 code the price is written with. */
+  currencyCode?: string;
   date?: string;
   venue?: string;
   actions?: CardAction[];
@@ -52,7 +54,7 @@ export function SwapCard(p: SwapCardProps) {
           {p.subtitle && <p className="swap-card__sub">{p.subtitle}</p>}
           {p.date && <p className="swap-card__meta">{p.date}</p>}
           {p.venue && <p className="swap-card__meta">{p.venue}</p>}
-          {p.price !== undefined && <p className="swap-card__price">{formatMoney(p.price, p.currencySymbol ?? '')}</p>}
+          {p.price !== undefined && <p className="swap-card__price">{formatMoney(p.price, p.currencyCode ?? '')}</p>}
           {p.note && <p className="swap-card__note">{p.note}</p>}
         </div>
         {p.isEditable && p.onEdit && (

@@ -12,7 +12,7 @@ import type { SwapSummary } from '../swap-outcome';
 export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
   const { t } = useTranslation();
   const s = props.summary;
-  const amount = formatMoney(s.amount, s.currencySymbol);
+  const amount = formatMoney(s.amount, s.currencyCode ?? 'AUD');
   const money =
     s.amount === 0
       ? t('feedback.swap_even')

@@ -164,6 +164,7 @@ export default function SwapScreen() {
   const base = bases.data?.find((b) => b.id === selection?.baseId);
   const difference = pending && base ? Math.abs(pending.target.price - base.price) * (selection?.count ?? 1) : 0;
   const symbol = pending?.target.currencySymbol ?? base?.currencySymbol ?? '';
+  const currency = pending?.target.currencyCode ?? base?.currencyCode ?? '';
 
   const choose = async (target: SwapTicket) => {
     if (!selection) return;
@@ -192,6 +193,7 @@ export default function SwapScreen() {
       eventName: base.eventName,
       amount: difference,
       currencySymbol: symbol,
+      currencyCode: currency,
     });
     void qc.invalidateQueries({ queryKey: queryKeys.swappableTickets.all });
     void qc.invalidateQueries({ queryKey: queryKeys.tickets.all });
@@ -271,6 +273,7 @@ export default function SwapScreen() {
                   subtitle={b.eventName}
                   price={b.price}
                   currencySymbol={b.currencySymbol}
+                  currencyCode={b.currencyCode}
                   date={cardDate(b)}
                   venue={cardVenue(b)}
                   selected={count > 0}
@@ -308,15 +311,16 @@ export default function SwapScreen() {
                       subtitle={x.eventName}
                       price={x.price}
                       currencySymbol={x.currencySymbol}
+                      currencyCode={x.currencyCode}
                       date={cardDate(x)}
                       venue={cardVenue(x)}
                       note={
                         soldOut
                           ? t('swap.sold_out')
                           : diff > 0
-                            ? t('swap.diff_more', { amount: formatMoney(diff, x.currencySymbol) })
+                            ? t('swap.diff_more', { amount: formatMoney(diff, x.currencyCode) })
                             : diff < 0
-                              ? t('swap.diff_less', { amount: formatMoney(-diff, x.currencySymbol) })
+                              ? t('swap.diff_less', { amount: formatMoney(-diff, x.currencyCode) })
                               : t('swap.diff_same')
                       }
                       actions={[
@@ -375,8 +379,8 @@ export default function SwapScreen() {
             </dl>
             <p className="note" role="note">
               {pending.result.swapType === 'UPGRADE'
-                ? t('swap.disclaimer_upgrade', { amount: formatMoney(difference, symbol) })
-                : t('swap.disclaimer_downgrade', { amount: formatMoney(difference, symbol) })}
+                ? t('swap.disclaimer_upgrade', { amount: formatMoney(difference, currency) })
+                : t('swap.disclaimer_downgrade', { amount: formatMoney(difference, currency) })}
             </p>
             <p className="muted small">{t('swap.disclaimer_final')}</p>
           </div>

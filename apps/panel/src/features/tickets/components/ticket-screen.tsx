@@ -11,7 +11,7 @@ import { failureKey } from '../../../lib/api-client';
 import type { Benefit, MyTicket } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { sanitizeHtml } from '../../../lib/sanitize';
-import { assetUrl, formatDate, formatRange } from '../../../lib/format';
+import { assetUrl, formatRange, formatWhen } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Badge, Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
@@ -122,7 +122,7 @@ export default function TicketScreen() {
     fullDescription: tk.ticketDescription,
     used: accessUsed,
     usedLabel: tk.eventAccessUsedOn
-      ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) })
+      ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
       : undefined,
     validUntil: tk.eventEndDateTime,
     timeZone: tk.eventTimeZone,
@@ -174,7 +174,7 @@ export default function TicketScreen() {
                 <span className="benefit-item__name">{t('ticket.event_access')}</span>
                 <span className="muted small">
                   {accessUsed && tk.eventAccessUsedOn
-                    ? t('ticket.used_on', { date: formatDate(tk.eventAccessUsedOn, tk.eventTimeZone) })
+                    ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
                     : t('ticket.unused')}
                 </span>
               </span>

@@ -1,0 +1,197 @@
+/**
+ * Issue 29, CI check: no English reaches a Spanish surface. Every Spanish e-mail, public page, the resale PDF
+ * and the web app manifests are rendered, and none may contain an English word from the English catalogues
+ * (apps/panel/src/locales) or from the same surface rendered in English. Names (events, tickets, people),
+ * numbers, URLs and a short list of words both languages share are left aside.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractText, getDocumentProxy } from 'unpdf';
+import en from '../../panel/src/locales/en.json' with { type: 'json' };
+import enLater from '../../panel/src/locales/later/later-en.json' with { type: 'json' };
+import { panelManifest, scannerManifest } from '../../panel/src/manifests.js';
+import {
+  giftReceivedMail,
+  listingSoldMail,
+  resaleCodeMail,
+  signInCodeMail,
+  ticketIssuedMail,
+} from '../src/providers/mail/templates.js';
+import {
+  renderListingPage,
+  renderResaleCheckout,
+  renderResaleConfirmation,
+  renderResaleMessage,
+  resaleText,
+} from '../src/pages/resale.page.js';
+import { renderCheckoutMessage, renderSwapCheckout } from '../src/pages/checkout.page.js';
+import { renderAppPage, renderHelpPage } from '../src/pages/info.page.js';
+import { renderCodePdf } from '../src/modules/resale/resale.pdf.js';
+import type { Lang } from '../src/lib/lang.js';
+
+/** Names and values the surfaces are filled with: never counted as English. */
+const NAMES = [
+  'Laneway Sessions',
+  'General Admission',
+  'Alice Nguyen',
+  'Acme Events',
+  'Ticket Panel',
+  'Sydney Showground',
+  'Sydney',
+  'Australia',
+];
+/** Words Spanish shares with English (or brand and format words). */
+const SHARED = new Set([
+  'total',
+  'app',
+  'apps',
+  'email',
+  'mail',
+  'https',
+  'http',
+  'panel',
+  'sandbox',
+  'stripe',
+  'web',
+  'aedt',
+  'online',
+  'offline',
+  'ticket',
+  'tickets',
+  // brands and proper names
+  'iphone',
+  'ipad',
+  'safari',
+  'android',
+  'chrome',
+  'spam',
+]);
+
+const wordsOf = (text: string): string[] =>
+  text
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/\{\{\w+\}\}/g, ' ')
+    .toLowerCase()
+    .match(/\p{L}{4,}/gu) ?? [];
+
+/** Visible text of an HTML document (tags, styles and attributes dropped, entities decoded). */
+const textOfHtml = (html: string) =>
+  html
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))
+    .replace(/&amp;/g, '&');
+
+const stripNames = (text: string) => NAMES.reduce((s, n) => s.split(n).join(' '), text);
+
+function catalogueWords(o: unknown, into: Set<string>): Set<string> {
+  if (typeof o === 'string') for (const w of wordsOf(o)) into.add(w);
+  else if (o && typeof o === 'object') for (const v of Object.values(o)) catalogueWords(v, into);
+  return into;
+}
+const spanishCatalogues = [
+  await import('../../panel/src/locales/es.json', { with: { type: 'json' } }),
+  await import('../../panel/src/locales/later/later-es.json', { with: { type: 'json' } }),
+];
+const spanishWords = spanishCatalogues.reduce((s, c) => catalogueWords(c.default, s), new Set<string>());
+/** English catalogue words that are not also Spanish catalogue words ("error", "local"...). */
+const ENGLISH = [...catalogueWords(enLater, catalogueWords(en, new Set<string>()))].filter(
+  (w) => !spanishWords.has(w) && !SHARED.has(w),
+);
+
+/** What a person reads of a manifest (home screen, install prompt). */
+const manifestText = (m: { name: string; short_name: string; description: string }) =>
+  `${m.name}\n${m.short_name}\n${m.description}`;
+
+/** Each surface rendered in a language: its visible text. */
+async function surfaces(lang: Lang): Promise<Record<string, string>> {
+  const mail = (m: { subject: string; text: string; html: string }) => `${m.subject}\n${m.text}\n${textOfHtml(m.html)}`;
+  const event = { eventName: 'Laneway Sessions', ticketName: 'General Admission' };
+  const listing = {
+    eventName: 'Laneway Sessions',
+    venue: 'Sydney Showground',
+    city: 'Sydney',
+    when: '1 dic',
+    image: null,
+    ticketName: 'General Admission',
+    remaining: 3,
+    unitCents: 123_450,
+    currencyCode: 'AUD',
+  };
+  const order = {
+    swap: { swapType: 'UPGRADE', differenceCents: 1_250, quantity: 2, currencyCode: 'NZD', status: 'PENDING' },
+    base: { event: { name: 'Laneway Sessions' }, type: { name: 'General Admission' } },
+    target: { type: { name: 'General Admission' } },
+    expired: false,
+  };
+  const pdf = await renderCodePdf({
+    lang,
+    eventName: 'Laneway Sessions',
+    venue: 'Sydney Showground',
+    city: 'Sydney',
+    startsAt: new Date('2026-12-01T08:00:00Z'),
+    timeZone: 'Australia/Sydney',
+    ticketName: 'General Admission',
+    quantity: 2,
+    code: 'X7K3-Q9Z2',
+    redeemUrl: 'http://panel.test/es/?PANEL_TAB=REDEEM',
+  });
+  const t = resaleText(lang);
+  return {
+    'sign-in code mail': mail(signInCodeMail(lang, '123456', 10, 'Ticket Panel')),
+    'gift mail': mail(giftReceivedMail(lang, { ...event, giver: 'Alice Nguyen', link: 'http://x.test/es/' })),
+    'resale code mail': mail(
+      resaleCodeMail(lang, { eventName: 'Laneway Sessions', quantity: 2, code: 'C', link: 'u' }),
+    ),
+    'sold mail': mail(
+      listingSoldMail(lang, { ...event, quantity: 2, amountCents: 123_450, currencyCode: 'AUD', link: 'u' }),
+    ),
+    'issued mail': mail(ticketIssuedMail(lang, { ...event, organisationName: 'Acme Events', link: 'u' })),
+    'listing page': textOfHtml(renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing })),
+    'sold-out listing page': textOfHtml(
+      renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing: { ...listing, remaining: 0 } }),
+    ),
+    'resale messages': [t.notFound, t.keyReused, t.failed, t.paidAlready]
+      .map((m) => textOfHtml(renderResaleMessage(lang, t.listing, m)))
+      .join('\n'),
+    'resale checkout page': textOfHtml(
+      renderResaleCheckout({ lang, orderId: 'o', ...event, quantity: 2, totalCents: 123_450, currencyCode: 'AUD' }),
+    ),
+    'resale confirmation page': textOfHtml(renderResaleConfirmation({ lang, orderId: 'o', code: 'C', redeemUrl: 'u' })),
+    'swap checkout page': textOfHtml(
+      renderSwapCheckout({ lang, order: order, action: '/a', backUrl: 'u', redirectDomain: 'd' }),
+    ),
+    'swap checkout messages': ['notFound', 'api.swap.already_confirmed', 'api.swap.expired', 'other']
+      .map((w) => textOfHtml(renderCheckoutMessage(lang, w, 'u')))
+      .join('\n'),
+    'help page': textOfHtml(renderHelpPage({ lang, productName: 'Ticket Panel' })),
+    'app page': textOfHtml(renderAppPage({ lang, productName: 'Ticket Panel' })),
+    'resale PDF': (await extractText(await getDocumentProxy(new Uint8Array(pdf)), { mergePages: true })).text,
+    'panel manifest': manifestText(panelManifest(lang)),
+    'scanner manifest': manifestText(scannerManifest(lang)),
+  };
+}
+
+describe('no English on a Spanish surface (issue 29)', async () => {
+  const es = await surfaces('es');
+  const enSurfaces = await surfaces('en');
+  const spanishHere = (text: string) => new Set(wordsOf(stripNames(text)));
+  for (const [name, text] of Object.entries(es)) {
+    it(`the Spanish ${name} has no English word of the catalogues or of its English version`, () => {
+      const english = new Set([
+        ...ENGLISH,
+        ...wordsOf(stripNames(enSurfaces[name])).filter((w) => !SHARED.has(w) && !spanishWords.has(w)),
+      ]);
+      const found = [...spanishHere(text)].filter((w) => english.has(w));
+      expect(found, text).toEqual([]);
+      expect(text.length).toBeGreaterThan(0);
+    });
+  }
+
+  it('writes amounts and dates the Spanish way there', () => {
+    expect(es['sold mail']).toContain('1.234,50\u00a0AUD');
+    expect(es['listing page']).toContain('1.234,50\u00a0AUD');
+    expect(es['swap checkout page']).toContain('25,00\u00a0NZD');
+    expect(es['resale PDF']).toContain('martes, 1 de diciembre de 2026, 19:00');
+    expect(enSurfaces['listing page']).toContain('A$1,234.50');
+  });
+});
