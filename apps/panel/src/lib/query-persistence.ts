@@ -65,6 +65,7 @@ export async function startQueryPersistence(queryClient: QueryClient): Promise<v
       removeItem: (key) => local.removeItem(key),
     },
   });
+  const startedAt = Date.now();
   const [, restored] = persistQueryClient({
     queryClient,
     persister,
@@ -75,7 +76,11 @@ export async function startQueryPersistence(queryClient: QueryClient): Promise<v
   await restored;
   // Offline nothing is refetched now (a screen shown later tries once, keeping its data when that fails).
   await queryClient.invalidateQueries(
-    { predicate: (q) => isPersisted(q), refetchType: isOffline() ? 'none' : 'active' },
+    // Only what came from storage: an answer fetched since start is current already.
+    {
+      predicate: (q) => isPersisted(q) && q.state.dataUpdatedAt < startedAt,
+      refetchType: isOffline() ? 'none' : 'active',
+    },
     { cancelRefetch: false, throwOnError: false },
   );
 }
