@@ -15,7 +15,6 @@ import fastifyCookie from '@fastify/cookie';
 import { createLocalStorage } from './providers/storage/storage.provider.js';
 import { createAvatarService } from './modules/profile/avatar.service.js';
 import {
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -70,6 +69,7 @@ import { organisationsRoutes, registerCsvBody } from './modules/organisations/or
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhookWorker } from './modules/webhooks/webhook-worker.js';
+import { AUDIENCES, SECURITY_SCHEMES, describeRoute, transformDocument, transformRoute } from './lib/openapi.js';
 
 export interface AppDeps {
   config: Config;
@@ -221,23 +221,30 @@ export async function buildApp(deps: AppDeps) {
   // Parses the refresh cookie of the embedded panel (decision 012); no signed cookies.
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+  // The API document (issue 28): OpenAPI 3.1 from the routes' zod schemas, completed by lib/openapi.ts.
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Ticket panel API', version: '1.0.0' },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
-          adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
-        },
+      openapi: '3.1.0',
+      info: {
+        title: 'Ticket panel API',
+        version: '1.0.0',
+        description:
+          'The /v1 API of the ticket panel: the holder panel, the door scanner, the organiser API and the platform ' +
+          'admin. Every error answer is `{ "message": key }` (schema `Error`).',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      servers: [{ url: config.publicUrl }],
+      tags: Object.entries(AUDIENCES).map(([name, description]) => ({ name, description })),
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: transformRoute,
+    transformObject: transformDocument,
   });
-  // Every holder route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
-  app.addHook('onRoute', (route) => {
-    if (route.preHandler === requireAuth) route.schema = { ...route.schema, headers: brandingContract.holderHeaders };
-  });
+  // Every /v1 route: credential, audience tag and the errors its kind can answer (lib/openapi.ts); every holder
+  // route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
+  app.addHook('onRoute', (route) =>
+    describeRoute(route, { holder: requireAuth, holderHeaders: brandingContract.holderHeaders }),
+  );
 
   await app.register(
     (v1, _opts, done) => {

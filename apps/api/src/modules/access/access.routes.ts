@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService } from './check-in.service.js';
 import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
+import { errors, media, securityOf } from '../../lib/openapi.js';
 
 export function accessRoutes(
   app: App,
@@ -30,12 +31,26 @@ export function accessRoutes(
   const pre = { preHandler: deps.requireAuth };
   app.get(
     '/auth/access/qrCodeData',
-    { ...pre, schema: { tags: ['access'], response: { 200: access.qrCodeData } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getQrCodeData',
+        summary: 'How long a QR pass lives (seconds)',
+        response: { 200: access.qrCodeData },
+      },
+    },
     () => ({ ttl: deps.access.ttlSeconds }),
   );
   app.get(
     '/auth/access/qr',
-    { ...pre, schema: { tags: ['access'], response: { 200: z.string() } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getQrCode',
+        summary: "The holder's QR pass: a base64 PNG as text (spec section 7)",
+        response: { 200: media('text/plain', access.qrPng, 'A base64-encoded PNG, no-store') },
+      },
+    },
     async (req, reply) => {
       const png = await deps.access.qrPng(req.auth.userId);
       return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(png);
@@ -47,7 +62,7 @@ export function accessRoutes(
     {
       ...pre,
       schema: {
-        tags: ['access'],
+        operationId: 'issuePassCredential',
         summary: "Certify this device's key for the offline pass",
         body: access.passCredentialRequest,
         response: { 200: access.passCredential },
@@ -79,16 +94,17 @@ export function accessRoutes(
       throw new AppError('api.access.scanner_unauthorized');
     },
   };
-  const scannerKeyHeader = z.object({ 'x-scanner-key': z.string().optional() });
+  // The door key is a security scheme of the document (`doorKey`), checked by `scanner.preValidation`.
+  const security = securityOf('doorKey');
   app.get(
     '/access/events',
     {
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
-        headers: scannerKeyHeader,
+        security,
         response: { 200: access.scannerEvents },
       },
     },
@@ -103,9 +119,9 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
-        headers: scannerKeyHeader,
+        security,
         response: { 200: access.passKeys },
       },
     },
@@ -117,11 +133,11 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'checkIn',
         summary: 'Admit a pass holder to an event',
-        headers: scannerKeyHeader,
+        security,
         body: access.checkInRequest,
-        response: { 200: access.checkInResponse },
+        response: { 200: access.checkInResponse, ...errors(404) },
       },
     },
     async (req, reply) => {
@@ -137,12 +153,12 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",
-        headers: scannerKeyHeader,
+        security,
         params: access.eventParams,
         querystring: access.admissionsQuery,
-        response: { 200: access.admissionsPage },
+        response: { 200: access.admissionsPage, ...errors(404) },
       },
     },
     async (req, reply) => {
@@ -158,11 +174,11 @@ export function accessRoutes(
       // SYNC_BATCH_MAX items of at most 2000-character codes.
       bodyLimit: 512 * 1024,
       schema: {
-        tags: ['access'],
+        operationId: 'syncCheckIns',
         summary: 'Sync check-ins a door made offline; the server judges each and reports conflicts',
-        headers: scannerKeyHeader,
+        security,
         body: access.syncRequest,
-        response: { 200: access.syncResponse },
+        response: { 200: access.syncResponse, ...errors(404) },
       },
     },
     async (req, reply) => {

@@ -1,10 +1,12 @@
 /** Routes of spec section 7 under /auth: sign-in, code verification, refresh, logout. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
+import * as z from 'zod';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 import { AppError } from '../../lib/app-error.js';
+import { errors } from '../../lib/openapi.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
 
@@ -60,7 +62,12 @@ export function authRoutes(
     '/auth/signInOrRegisterAndSignIn',
     {
       config: perIpPerMinute(deps.limits.request),
-      schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
+      schema: {
+        operationId: 'requestSignInCode',
+        summary: 'E-mail a sign-in code (creates the account on first use)',
+        body: auth.signInRequest,
+        response: { 200: auth.signInResponse },
+      },
     },
     // A new account takes the language of the panel that asked for the code (body `locale`, else Accept-Language).
     async (req) => deps.auth.requestCode(req.body.email, pickLang(req.body.locale, req.headers['accept-language'])),
@@ -70,7 +77,12 @@ export function authRoutes(
     '/auth/verifyLoginRequest',
     {
       config: perIpPerMinute(deps.limits.verify),
-      schema: { tags: ['auth'], body: auth.verifyLoginRequest, response: { 200: auth.tokenPair } },
+      schema: {
+        operationId: 'verifySignInCode',
+        summary: 'Sign in with the e-mailed code: access and refresh tokens',
+        body: auth.verifyLoginRequest,
+        response: { 200: auth.tokenPair },
+      },
     },
     async (req, reply) => {
       const tokens = await deps.auth.verifyCode(req.body);
@@ -89,7 +101,12 @@ export function authRoutes(
     '/auth/refresh',
     {
       config: perIpPerMinute(deps.limits.verify),
-      schema: { tags: ['auth'], body: auth.refreshRequest, response: { 200: auth.refreshResponse } },
+      schema: {
+        operationId: 'refreshTokens',
+        summary: 'Rotate the refresh token (body, or the refresh cookie from our own origin) for new tokens',
+        body: auth.refreshRequest,
+        response: { 200: auth.refreshResponse, ...errors(401) },
+      },
     },
     async (req, reply) => {
       const fromBody = req.body.refreshToken;
@@ -107,9 +124,10 @@ export function authRoutes(
     },
   );
 
-  app.get('/auth/logout', { preHandler: deps.requireAuth, schema: { tags: ['auth'] } }, async (req, reply) => {
+  const logout = { operationId: 'logout', summary: 'Sign out this session', response: { 204: z.null() } };
+  app.get('/auth/logout', { preHandler: deps.requireAuth, schema: logout }, async (req, reply) => {
     await deps.auth.logout(req.auth.sessionId);
     clearRefreshCookie(reply);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }
