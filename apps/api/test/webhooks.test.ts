@@ -568,7 +568,8 @@ describe('webhooks: several workers', () => {
       await service.create({ id: Number(org.id), slug: 'demo' }, { url: rx.url, events: ['ticket.issued'] });
       const N = 60;
       await dbs[0].db.transaction(async (tx) => {
-        for (let i = 0; i < N; i++) await enqueueWebhookEvent(
+        for (let i = 0; i < N; i++)
+          await enqueueWebhookEvent(
             tx,
             Number(org.id),
             'ticket.issued',
