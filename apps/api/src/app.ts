@@ -9,16 +9,13 @@ import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyCookie from '@fastify/cookie';
 import { createLocalStorage } from './providers/storage/storage.provider.js';
 import { createAvatarService } from './modules/profile/avatar.service.js';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AVATAR_MAX_BYTES, branding as brandingContract, type PanelConfig } from '@tp/contract';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
@@ -239,6 +236,13 @@ export async function buildApp(deps: AppDeps) {
     },
     transform: transformRoute,
     transformObject: transformDocument,
+  });
+  // The API reference at /docs (issue 28, decision 016): Swagger UI from the package's own files (no CDN), under
+  // the `page` CSP like any other page (scripts and styles from this origin); it reads /docs/json.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
+    theme: { title: 'Ticket panel API reference' },
   });
   // Every /v1 route: credential, audience tag and the errors its kind can answer (lib/openapi.ts); every holder
   // route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
