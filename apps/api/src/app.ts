@@ -95,7 +95,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (_err, _req, reply: FastifyReply) => {
       void reply.code(400).send({ message: 'api.invalid_request_body' });
     },
-  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

@@ -72,7 +72,8 @@ export function conformanceChecker(document: Document): ConformanceChecker {
       };
       const answer =
         operation.responses[status] ?? operation.responses[`${status[0]}XX`] ?? operation.responses.default;
-      if (!answer) return fail(`status ${status} is not documented (documented: ${Object.keys(operation.responses)})`);
+      if (!answer)
+        return fail(`status ${status} is not documented (documented: ${Object.keys(operation.responses).join(', ')})`);
       const bytes = decoded(res);
       if (!answer.content) {
         if (bytes.length > 0) fail('a body where the document says no content');
@@ -81,7 +82,7 @@ export function conformanceChecker(document: Document): ConformanceChecker {
       const type = String(res.headers['content-type'] ?? '')
         .split(';')[0]
         .trim();
-      if (!(type in answer.content)) fail(`content type "${type}" not in ${Object.keys(answer.content)}`);
+      if (!(type in answer.content)) fail(`content type "${type}" not in ${Object.keys(answer.content).join(', ')}`);
       const pointer = `/paths/${escape(route.path)}/${m}/responses/${status in operation.responses ? status : 'default'}/content/${escape(type)}/schema`;
       if (!answer.content[type].schema) return;
       let body: unknown;

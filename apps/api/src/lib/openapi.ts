@@ -133,7 +133,7 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   if (config?.rateLimit) add(429);
   add(500, 503);
   schema.response = response;
-  route.schema = schema as RouteOptions['schema'];
+  route.schema = schema;
 }
 
 /**
@@ -163,7 +163,7 @@ export const transformRoute: typeof jsonSchemaTransform = (input) => {
     ]),
   );
   const schema = out.schema as Schema;
-  return { ...out, schema: { ...schema, response: { ...schema.response, ...converted } } as typeof out.schema };
+  return { ...out, schema: { ...schema, response: { ...schema.response, ...converted } } };
 };
 
 type Document = ReturnType<typeof jsonSchemaTransformObject>;

@@ -5,7 +5,6 @@
  * door GET /access/events/:eventId/admissions and POST /access/sync, for the door scanner (header
  * `x-scanner-key`, see check-in.service.ts).
  */
-import * as z from 'zod';
 import { access } from '@tp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
