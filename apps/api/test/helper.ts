@@ -17,6 +17,7 @@ import { fromPglite, openDatabase, type Database } from '../src/db/client.js';
 import { seedDemo } from '../src/db/seed.js';
 import type { PayoutProvider } from '../src/providers/payouts/payout.provider.js';
 import type { MailMessage, MailProvider } from '../src/providers/mail/mail.provider.js';
+import { checkAnswersAgainstDocument } from './openapi-conformance.js';
 
 let templateBlob: Blob | null = null;
 
@@ -140,6 +141,8 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts, logger });
   opts.routes?.(app);
   await app.ready();
+  // The one hook of issue 28: every answer a suite reads is checked against the API document.
+  checkAnswersAgainstDocument(app);
   return {
     app,
     database,
@@ -216,6 +219,7 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}) {
   for (const database of databases) {
     const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
     await app.ready();
+    checkAnswersAgainstDocument(app);
     apps.push(app);
   }
   return {

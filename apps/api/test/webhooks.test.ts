@@ -576,7 +576,17 @@ describe('webhooks: several workers', () => {
       await service.create({ id: Number(org.id), slug: 'demo' }, { url: rx.url, events: ['ticket.issued'] });
       const N = 60;
       await dbs[0].db.transaction(async (tx) => {
-        for (let i = 0; i < N; i++) await enqueueWebhookEvent(tx, Number(org.id), 'ticket.issued', { i }, now());
+        for (let i = 0; i < N; i++)
+          await enqueueWebhookEvent(
+            tx,
+            Number(org.id),
+            'ticket.issued',
+            {
+              ...{ ticketExternalId: `T-${i}`, eventExternalId: null, ticketTypeExternalId: null, userTicketId: i + 1 },
+              ...{ holderEmail: 'holder@example.test', reissued: false },
+            },
+            now(),
+          );
       });
       const workers = dbs.map((database) =>
         createWebhookWorker({

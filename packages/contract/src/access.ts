@@ -169,3 +169,6 @@ export const syncResult = z.object({
 export type SyncResult = z.infer<typeof syncResult>;
 export const syncResponse = z.object({ results: z.array(syncResult) });
 export type SyncResponse = z.infer<typeof syncResponse>;
+
+/** GET /auth/access/qr: the QR pass as the spec's text response, a base64-encoded PNG (`text/plain`). */
+export const qrPng = z.string().meta({ contentEncoding: 'base64', contentMediaType: 'image/png' });

@@ -109,10 +109,18 @@ export const usernameUpdate = z.strictObject({
   username: z.string().trim().min(1).max(NICKNAME_MAX_LENGTH).regex(NICKNAME_PATTERN).refine(hasNoNul),
 });
 
-/** Every error body: a message key (see messages.ts), with optional extras. */
-export const errorBody = z.object({
-  message: z.string(),
-  sessionId: z.string().optional(),
-  fields: z.record(z.string(), z.array(z.string())).optional(),
-});
+/**
+ * Every error body: a message key (see messages.ts), with optional extras. The one error schema of the API
+ * document (component `Error`); every route declares it for each error status it can answer.
+ */
+export const errorBody = z
+  .object({
+    message: z.string().meta({ description: 'a message key (`api.unauthorized`, `gift_tickets.not_allowed`…)' }),
+    sessionId: z.string().optional().meta({ description: 'a new sign-in session, where the spec names one' }),
+    fields: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .meta({ description: 'validation failures by field path (400 `api.invalid_request_body`)' }),
+  })
+  .meta({ id: 'Error', examples: [{ message: 'api.unauthorized' }] });
 export type ErrorBody = z.infer<typeof errorBody>;

@@ -80,3 +80,6 @@ export const listingWithTotals = listing.extend({
   total: z.number(),
 });
 export const redeemResponse = z.object({ name: z.string(), logo: z.string().nullable() });
+
+/** POST /resell/{ticketId}: the secret-code PDF (`application/pdf`), bytes. */
+export const codePdf = z.string().meta({ format: 'binary' });

@@ -83,3 +83,65 @@ export const redeliverResponse = z
   .object({ id: z.number().int(), messageId: z.string() })
   .meta({ examples: [{ id: 7, messageId: 'msg_2f1c0d4e9b8a4c7d9e3f6a5b4c3d2e1f' }] });
 export type DeliveryItem = z.infer<typeof deliveryItem>;
+
+/** The ticket an event is about: your ids (null for tickets you did not load through the API) and ours. */
+export const ticketRefs = z.object({
+  ticketExternalId: z
+    .string()
+    .nullable()
+    .meta({ description: 'your id of the ticket (PUT /v1/org/tickets/{externalId})' }),
+  eventExternalId: z.string().nullable().meta({ description: 'your id of its event' }),
+  ticketTypeExternalId: z.string().nullable().meta({ description: 'your id of its ticket type' }),
+  userTicketId: z.number().int().meta({ description: "our id of the holder's ticket" }),
+});
+export type TicketRefs = z.infer<typeof ticketRefs>;
+
+/** The `data` of each event type (what `enqueueTicketEvents`/`enqueueWebhookEvent` send, checked as they queue it). */
+export const webhookEventData = {
+  'ticket.issued': ticketRefs.extend({
+    holderEmail: z.string().meta({ description: 'the e-mail the ticket was issued to' }),
+    reissued: z.boolean().meta({ description: 'true when a PUT with another holderEmail moved an unused ticket' }),
+  }),
+  'ticket.transferred': ticketRefs,
+  'ticket.resold': ticketRefs.extend({ orderId: z.string().meta({ description: 'the paid resale order' }) }),
+  'ticket.swapped': ticketRefs.extend({
+    swapType: z.enum(['UPGRADE', 'DOWNGRADE']),
+    fromTicketTypeId: z.number().int(),
+    toTicketTypeId: z.number().int(),
+  }),
+  'ticket.checked_in': ticketRefs.extend({
+    eventId: z.number().int().meta({ description: 'our id of the event admitted to' }),
+    offline: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'present when a door admitted it offline and synced later' }),
+  }),
+  'ticket.revoked': ticketRefs,
+} satisfies Record<WebhookEventType, z.ZodType>;
+export type WebhookEventData<T extends WebhookEventType> = z.infer<(typeof webhookEventData)[T]>;
+
+/** The signed body of one delivery: `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC. */
+export function webhookEventPayload<T extends WebhookEventType>(type: T) {
+  return z.object({
+    type: z.literal(type),
+    timestamp: z.iso.datetime().meta({ description: 'when it happened, ISO 8601 UTC' }),
+    data: webhookEventData[type],
+  });
+}
+
+/** What each event means, for the API document's `webhooks`. */
+export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
+  'ticket.issued': 'A ticket PUT or CSV row issued (or re-issued) a ticket',
+  'ticket.transferred': 'The holder gifted the ticket to another account',
+  'ticket.resold': "A resale order was paid; the ticket waits for its buyer's redeem",
+  'ticket.swapped': 'A swap to another ticket type was confirmed',
+  'ticket.checked_in': 'The door admitted the ticket',
+  'ticket.revoked': 'You revoked the ticket',
+};
+
+/** The Standard Webhooks headers every delivery carries. */
+export const WEBHOOK_HEADERS = {
+  'webhook-id': 'the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`)',
+  'webhook-timestamp': 'Unix seconds when this attempt was signed',
+  'webhook-signature': '`v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret',
+} as const;

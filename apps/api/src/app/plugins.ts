@@ -8,7 +8,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyCookie from '@fastify/cookie';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { AUDIENCES, SECURITY_SCHEMES, describeRoute, transformDocument, transformRoute } from '../lib/openapi.js';
 import { AVATAR_MAX_BYTES, branding as brandingContract } from '@tp/contract';
 import type { Config } from '../config.js';
 import type { App, PreHandler } from '../lib/http.js';
@@ -42,30 +43,37 @@ export async function registerPlugins(app: App, config: Config, requireAuth: Pre
   // Parses the refresh cookie of the embedded panel (decision 012); no signed cookies.
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 5 } });
+  // The API document (issue 28): OpenAPI 3.1 from the routes' zod schemas, completed by lib/openapi.ts.
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Ticket panel API', version: '1.0.0' },
-      servers: [{ url: config.publicUrl }],
-      components: {
-        securitySchemes: {
-          organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key" },
-          adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_KEY' },
-          doorKey: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'x-scanner-key',
-            description:
-              "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
-          },
-        },
+      openapi: '3.1.0',
+      info: {
+        title: 'Ticket panel API',
+        version: '1.0.0',
+        description:
+          'The /v1 API of the ticket panel: the holder panel, the door scanner, the organiser API and the platform ' +
+          'admin. Every error answer is `{ "message": key }` (schema `Error`).',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      servers: [{ url: config.publicUrl }],
+      tags: Object.entries(AUDIENCES).map(([name, description]) => ({ name, description })),
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
-    transform: jsonSchemaTransform,
+    transform: transformRoute,
+    transformObject: transformDocument,
   });
-  // Every holder route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
-  app.addHook('onRoute', (route) => {
-    if (route.preHandler === requireAuth) route.schema = { ...route.schema, headers: brandingContract.holderHeaders };
+  // The API reference at /docs (issue 28, decision 016): Swagger UI from the package's own files (no CDN), under
+  // the `page` CSP like any other page (scripts and styles from this origin); it reads /docs/json.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: true, validatorUrl: null, tryItOutEnabled: false },
+    theme: { title: 'Ticket panel API reference' },
   });
+  // Every /v1 route: credential, audience tag and the errors its kind can answer (lib/openapi.ts); every holder
+  // route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
+  app.addHook('onRoute', (route) =>
+    describeRoute(route, { holder: requireAuth, holderHeaders: brandingContract.holderHeaders }),
+  );
 
   return { redis };
 }

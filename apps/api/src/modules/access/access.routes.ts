@@ -7,15 +7,14 @@
  * stable id for the check-in log; see check-in.service.ts).
  */
 import * as z from 'zod';
-import { access, auth } from '@tp/contract';
+import { access } from '@tp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService, Door, DoorScope } from './check-in.service.js';
 import { ipKey, perIpPerMinute, perUserPerMinute } from '../../lib/rate-limit.js';
-
-const error = z.object({ message: z.string() });
+import { errors, media, securityOf } from '../../lib/openapi.js';
 
 /** The `x-door-device` header as logged: 8-64 letters, digits, `-` or `_` (the scanner sends a UUID), else null. */
 const deviceIdOf = (value: unknown): string | null =>
@@ -44,12 +43,26 @@ export function accessRoutes(
   const pre = { preHandler: deps.requireAuth };
   app.get(
     '/auth/access/qrCodeData',
-    { ...pre, schema: { tags: ['access'], response: { 200: access.qrCodeData } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getQrCodeData',
+        summary: 'How long a QR pass lives (seconds)',
+        response: { 200: access.qrCodeData },
+      },
+    },
     () => ({ ttl: deps.access.ttlSeconds }),
   );
   app.get(
     '/auth/access/qr',
-    { ...pre, schema: { tags: ['access'], response: { 200: z.string() } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getQrCode',
+        summary: "The holder's QR pass: a base64 PNG as text (spec section 7)",
+        response: { 200: media('text/plain', access.qrPng, 'A base64-encoded PNG, no-store') },
+      },
+    },
     async (req, reply) => {
       const png = await deps.access.qrPng(req.auth.userId);
       return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(png);
@@ -62,10 +75,10 @@ export function accessRoutes(
       ...pre,
       config: perUserPerMinute(deps.limits.passCredentials),
       schema: {
-        tags: ['access'],
+        operationId: 'issuePassCredential',
         summary: "Certify this device's key for the offline pass",
         body: access.passCredentialRequest,
-        response: { 200: access.passCredential, 400: auth.errorBody, 401: auth.errorBody, 429: auth.errorBody },
+        response: { 200: access.passCredential },
       },
     },
     async (req, reply) => {
@@ -110,22 +123,23 @@ export function accessRoutes(
       throw new AppError('api.access.scanner_unauthorized');
     },
   };
+  // The door key is a security scheme of the document (`doorKey`), checked by `scanner.preValidation`;
+  // `x-door-device` is the door device's stable id, logged with each scan.
   const scannerKeyHeader = z.object({
-    'x-scanner-key': z.string().optional(),
     'x-door-device': z.string().optional().meta({ description: "the door device's stable id (logged with each scan)" }),
   });
-  const security = [{ doorKey: [] }];
+  const security = securityOf('doorKey');
   app.get(
     '/access/events',
     {
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
         headers: scannerKeyHeader,
         security,
-        response: { 200: access.scannerEvents, 401: error, 429: error },
+        response: { 200: access.scannerEvents },
       },
     },
     async (req, reply) => {
@@ -139,11 +153,11 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
         headers: scannerKeyHeader,
         security,
-        response: { 200: access.passKeys, 401: error, 429: error },
+        response: { 200: access.passKeys },
       },
     },
     async () => deps.access.passKeys(),
@@ -154,12 +168,12 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'checkIn',
         summary: 'Admit a pass holder to an event',
         headers: scannerKeyHeader,
         security,
         body: access.checkInRequest,
-        response: { 200: access.checkInResponse, 400: error, 401: error, 403: error, 404: error, 429: error },
+        response: { 200: access.checkInResponse, ...errors(403, 404) },
       },
     },
     async (req, reply) => {
@@ -175,13 +189,13 @@ export function accessRoutes(
       ...scanner,
       config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
-        tags: ['access'],
+        operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",
         headers: scannerKeyHeader,
         security,
         params: access.eventParams,
         querystring: access.admissionsQuery,
-        response: { 200: access.admissionsPage, 400: error, 401: error, 403: error, 404: error, 429: error },
+        response: { 200: access.admissionsPage, ...errors(403, 404) },
       },
     },
     async (req, reply) => {
@@ -197,12 +211,12 @@ export function accessRoutes(
       // SYNC_BATCH_MAX items of at most 2000-character codes.
       bodyLimit: 512 * 1024,
       schema: {
-        tags: ['access'],
+        operationId: 'syncCheckIns',
         summary: 'Sync check-ins a door made offline; the server judges each and reports conflicts',
         headers: scannerKeyHeader,
         security,
         body: access.syncRequest,
-        response: { 200: access.syncResponse, 400: error, 401: error, 403: error, 404: error, 413: error, 429: error },
+        response: { 200: access.syncResponse, ...errors(403, 404) },
       },
     },
     async (req, reply) => {

@@ -2,7 +2,9 @@
  * Account rights routes (issue 13, item 6; beyond the spec, docs/decisions/001):
  * GET /auth/export, POST /auth/logout-others, DELETE /auth/account.
  */
-import { account, auth } from '@tp/contract';
+import * as z from 'zod';
+import { account } from '@tp/contract';
+import { errors } from '../../lib/openapi.js';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AccountService } from './account.service.js';
 import { perUserPerMinute } from '../../lib/rate-limit.js';
@@ -18,7 +20,11 @@ export function accountRoutes(
     {
       ...pre,
       config: perUserPerMinute(deps.exportsPerMinute),
-      schema: { tags: ['account'], response: { 200: account.accountExport, 401: auth.errorBody, 429: auth.errorBody } },
+      schema: {
+        operationId: 'exportAccount',
+        summary: 'Everything stored about the holder, as a JSON download',
+        response: { 200: account.accountExport },
+      },
     },
     async (req, reply) => {
       const data = await deps.account.exportData(req.auth.userId, req.auth.sessionId);
@@ -31,11 +37,23 @@ export function accountRoutes(
   );
   app.post(
     '/auth/logout-others',
-    { ...pre, schema: { tags: ['account'], response: { 200: account.logoutOthersResponse } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'logoutOtherSessions',
+        summary: 'Sign out every other session of the holder',
+        response: { 200: account.logoutOthersResponse },
+      },
+    },
     async (req) => deps.account.logoutOthers(req.auth.userId, req.auth.sessionId),
   );
-  app.delete('/auth/account', { ...pre, schema: { tags: ['account'] } }, async (req, reply) => {
+  const deleteAccount = {
+    operationId: 'deleteAccount',
+    summary: 'Delete the account (refused while it holds upcoming tickets or listings)',
+    response: { 204: z.null(), ...errors(409) },
+  };
+  app.delete('/auth/account', { ...pre, schema: deleteAccount }, async (req, reply) => {
     await deps.account.deleteAccount(req.auth.userId);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

@@ -1,10 +1,12 @@
 /** Routes of spec section 7 under /auth: sign-in, code verification, refresh, logout. */
 import type { FastifyReply } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
+import * as z from 'zod';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 import { AppError } from '../../lib/app-error.js';
+import { errors } from '../../lib/openapi.js';
 import { ipKey, perIpPerMinute } from '../../lib/rate-limit.js';
 import { pickLang } from '../../lib/lang.js';
 import { isOwnOrigin, ownOriginJsonOnly } from '../../lib/same-origin.js';
@@ -53,7 +55,12 @@ export function authRoutes(
     '/auth/signInOrRegisterAndSignIn',
     {
       config: perIpPerMinute(deps.limits.request),
-      schema: { tags: ['auth'], body: auth.signInRequest, response: { 200: auth.signInResponse } },
+      schema: {
+        operationId: 'requestSignInCode',
+        summary: 'E-mail a sign-in code (creates the account on first use)',
+        body: auth.signInRequest,
+        response: { 200: auth.signInResponse },
+      },
     },
     // A new account takes the language of the panel that asked for the code (body `locale`, else Accept-Language).
     async (req) => deps.auth.requestCode(req.body.email, pickLang(req.body.locale, req.headers['accept-language'])),
@@ -71,15 +78,10 @@ export function authRoutes(
       config: perIpPerMinute(deps.limits.verify),
       onRequest: cookieGuard,
       schema: {
-        tags: ['auth'],
+        operationId: 'verifySignInCode',
+        summary: 'Sign in with the e-mailed code: access and refresh tokens',
         body: auth.verifyLoginRequest,
-        response: {
-          200: auth.tokenPair,
-          400: auth.errorBody,
-          401: auth.errorBody,
-          403: auth.errorBody,
-          429: auth.errorBody,
-        },
+        response: { 200: auth.tokenPair, ...errors(401, 403) },
       },
     },
     async (req, reply) => {
@@ -104,15 +106,10 @@ export function authRoutes(
       config: perIpPerMinute(deps.limits.verify),
       onRequest: cookieGuard,
       schema: {
-        tags: ['auth'],
+        operationId: 'refreshTokens',
+        summary: 'Rotate the refresh token (body, or the refresh cookie from our own origin) for new tokens',
         body: auth.refreshRequest,
-        response: {
-          200: auth.refreshResponse,
-          400: auth.errorBody,
-          401: auth.errorBody,
-          403: auth.errorBody,
-          429: auth.errorBody,
-        },
+        response: { 200: auth.refreshResponse, ...errors(401, 403) },
       },
     },
     async (req, reply) => {
@@ -131,9 +128,10 @@ export function authRoutes(
     },
   );
 
-  app.get('/auth/logout', { preHandler: deps.requireAuth, schema: { tags: ['auth'] } }, async (req, reply) => {
+  const logout = { operationId: 'logout', summary: 'Sign out this session', response: { 204: z.null() } };
+  app.get('/auth/logout', { preHandler: deps.requireAuth, schema: logout }, async (req, reply) => {
     await deps.auth.logout(req.auth.sessionId);
     clearRefreshCookie(reply);
-    return reply.code(204).send();
+    return reply.code(204).send(null);
   });
 }

@@ -1,6 +1,7 @@
 /** Route: GET /organisations/{slug}, an organisation's public branding (no sign-in; cached briefly). */
 import { branding as brandingContract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
+import { errors } from '../../lib/openapi.js';
 import { CACHE_SECONDS, type BrandingService } from './branding.service.js';
 
 export function brandingRoutes(app: App, deps: { branding: BrandingService }) {
@@ -8,13 +9,13 @@ export function brandingRoutes(app: App, deps: { branding: BrandingService }) {
     '/organisations/:slug',
     {
       schema: {
-        tags: ['organisations'],
+        operationId: 'getOrganisationBranding',
         summary: "An organisation's branding for the panel (`/en/?org=<slug>`, the loader's `data-org`)",
         description:
           'Public. Name, logo, primary colour, web site, help centre and app links of one organisation; ' +
           'null fields fall back to the product defaults. Unknown slug: 404 `api.organisation.not_found`.',
         params: brandingContract.organisationParams,
-        response: { 200: brandingContract.organisationBranding },
+        response: { 200: brandingContract.organisationBranding, ...errors(404) },
       },
     },
     async (req, reply) => {

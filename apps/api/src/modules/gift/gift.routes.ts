@@ -5,12 +5,21 @@ import type { App, PreHandler } from '../../lib/http.js';
 import type { GiftService } from './gift.service.js';
 import { perUserPerMinute } from '../../lib/rate-limit.js';
 import { requestLang } from '../../lib/lang.js';
+import { errors } from '../../lib/openapi.js';
 
 export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: PreHandler; searchPerMinute: number }) {
   const pre = { preHandler: deps.requireAuth };
   app.post(
     '/mobile/gift/verify',
-    { ...pre, schema: { tags: ['gift'], body: gift.giftVerifyRequest, response: { 200: gift.giftVerifyResponse } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'verifyGift',
+        summary: 'Whether a ticket may be gifted',
+        body: gift.giftVerifyRequest,
+        response: { 200: gift.giftVerifyResponse, ...errors(403, 409) },
+      },
+    },
     async (req) => deps.gift.verify(req.auth, req.body.userTicketId),
   );
   app.post(
@@ -18,9 +27,10 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
     {
       ...pre,
       schema: {
-        tags: ['gift'],
+        operationId: 'giftTicket',
+        summary: 'Give a ticket to another account by nickname or e-mail',
         body: gift.giftTicketRequest,
-        response: { 200: z.object({ userTicketId: z.number() }) },
+        response: { 200: z.object({ userTicketId: z.number() }), ...errors(403, 409) },
       },
     },
     async (req) => deps.gift.gift(req.auth, req.body.userTicketId, req.body.username, requestLang(req)),
@@ -31,7 +41,12 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
       ...pre,
       // Per account (after requireAuth): a reshaped Authorization header or a fresh token is the same bucket.
       config: perUserPerMinute(deps.searchPerMinute),
-      schema: { tags: ['gift'], querystring: gift.userSearchQuery, response: { 200: z.array(gift.userSearchResult) } },
+      schema: {
+        operationId: 'searchUsers',
+        summary: 'Find the account to gift to by nickname',
+        querystring: gift.userSearchQuery,
+        response: { 200: z.array(gift.userSearchResult) },
+      },
     },
     async (req) => deps.gift.search(req.auth.userId, req.query.username),
   );

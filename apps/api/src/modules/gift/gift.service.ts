@@ -82,7 +82,7 @@ export function createGiftService(deps: {
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
-        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at);
+        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, {});
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);

@@ -1,5 +1,5 @@
 /**
- * Door keys per organisation (issue 20 point 4; decision 016-door-keys): `tpd_<8 characters>_<43
+ * Door keys per organisation (issue 20 point 4; decision 020): `tpd_<8 characters>_<43
  * characters>`, 256 random bits, shown once and stored as SHA-256 like the organisation API keys
  * (api-keys.ts). A door scanner presents one in `x-scanner-key`; `/v1/access/*` then sees only the
  * organisation's events, or the events named when the key was made. Revocation works at the next request

@@ -10,14 +10,14 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import { errors, securityOf } from '../../lib/openapi.js';
 import type { AdminService } from './admin.service.js';
 import type { OrgApiService } from './org-api.service.js';
 import { parseTicketImport } from './ticket-import.csv.js';
 import { AppError } from '../../lib/app-error.js';
 
-const error = z.object({ message: z.string() });
-const adminSecurity = [{ adminKey: [] }];
-const orgSecurity = [{ organisationApiKey: [] }];
+const adminSecurity = securityOf('adminKey');
+const orgSecurity = securityOf('organisationApiKey');
 
 export function organisationsRoutes(
   app: App,
@@ -31,11 +31,11 @@ export function organisationsRoutes(
     {
       ...admin,
       schema: {
-        tags: ['admin'],
+        operationId: 'createOrganisation',
         summary: 'Create an organisation and its first API key (shown once)',
         security: adminSecurity,
         body: contract.createOrganisationRequest,
-        response: { 201: contract.createOrganisationResponse, 401: error, 409: error },
+        response: { 201: contract.createOrganisationResponse, ...errors(401, 409) },
       },
     },
     async (req, reply) => reply.code(201).send(await deps.admin.createOrganisation(req.body)),
@@ -45,11 +45,11 @@ export function organisationsRoutes(
     {
       ...admin,
       schema: {
-        tags: ['admin'],
+        operationId: 'rotateApiKey',
         summary: 'Rotate: a new API key; the previous keys keep working one hour',
         security: adminSecurity,
         params: contract.organisationParams,
-        response: { 201: contract.rotateApiKeyResponse, 401: error, 404: error },
+        response: { 201: contract.rotateApiKeyResponse, ...errors(401, 404) },
       },
     },
     async (req, reply) => reply.code(201).send(await deps.admin.rotateKey(req.params.id)),
@@ -59,11 +59,11 @@ export function organisationsRoutes(
     {
       ...admin,
       schema: {
-        tags: ['admin'],
+        operationId: 'listApiKeys',
         summary: "An organisation's API keys (prefix and dates, never the key)",
         security: adminSecurity,
         params: contract.organisationParams,
-        response: { 200: z.array(contract.apiKeyItem), 401: error, 404: error },
+        response: { 200: z.array(contract.apiKeyItem), ...errors(401, 404) },
       },
     },
     async (req) => deps.admin.listKeys(req.params.id),
@@ -73,11 +73,11 @@ export function organisationsRoutes(
     {
       ...admin,
       schema: {
-        tags: ['admin'],
+        operationId: 'revokeApiKey',
         summary: 'Revoke an API key at once',
         security: adminSecurity,
         params: contract.apiKeyParams,
-        response: { 204: z.null(), 401: error, 404: error },
+        response: { 204: z.null(), ...errors(401, 404) },
       },
     },
     async (req, reply) => {
@@ -92,12 +92,12 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'upsertEvent',
         summary: 'Create or update an event by your own id',
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.eventUpsertRequest,
-        response: { ...upserted, 400: error, 401: error },
+        response: { ...upserted, ...errors(400, 401) },
       },
     },
     async (req, reply) => {
@@ -110,12 +110,12 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'upsertTicketType',
         summary: 'Create or update a ticket type (and its benefits) by your own id',
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketTypeUpsertRequest,
-        response: { ...upserted, 400: error, 401: error, 404: error, 409: error },
+        response: { ...upserted, ...errors(400, 401, 404, 409) },
       },
     },
     async (req, reply) => {
@@ -128,14 +128,14 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'upsertTicket',
         summary: 'Issue a ticket to a holder by e-mail (the same PUT again changes nothing)',
         description:
           'Creates the account when needed and e-mails the holder in their language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).',
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketUpsertRequest,
-        response: { ...upserted, 400: error, 401: error, 404: error, 409: error },
+        response: { ...upserted, ...errors(400, 401, 404, 409) },
       },
     },
     async (req, reply) => {
@@ -148,11 +148,11 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'revokeTicket',
         summary: "Revoke a ticket: it leaves the holder's lists and no longer admits",
         security: orgSecurity,
         params: contract.externalIdParams,
-        response: { 204: z.null(), 401: error, 404: error, 409: error },
+        response: { 204: z.null(), ...errors(401, 404, 409) },
       },
     },
     async (req, reply) => {
@@ -165,7 +165,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'importTickets',
         summary: 'Issue tickets from a CSV file, all or nothing',
         description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored), at most ${contract.IMPORT_MAX_ROWS} rows and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
         security: orgSecurity,
@@ -173,9 +173,7 @@ export function organisationsRoutes(
         response: {
           200: contract.importResponse,
           400: contract.importRefusedResponse,
-          401: error,
-          413: error,
-          415: error,
+          ...errors(401, 413, 415),
           422: contract.importErrorResponse,
         },
       },
@@ -197,11 +195,11 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        tags: ['organisation'],
+        operationId: 'getAttendance',
         summary: "An event's attendance over its live tickets",
         security: orgSecurity,
         params: contract.externalIdParams,
-        response: { 200: contract.attendanceResponse, 401: error, 404: error },
+        response: { 200: contract.attendanceResponse, ...errors(401, 404) },
       },
     },
     async (req) => deps.org.attendance(req.organisation, req.params.externalId),

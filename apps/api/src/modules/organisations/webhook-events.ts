@@ -3,9 +3,13 @@
  * an event is queued exactly when the change commits: one `webhook_deliveries` row per subscribed endpoint of
  * the organisation, delivered later by the webhook worker (modules/webhooks/webhook-worker.ts).
  *
- * Body sent (and signed): `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC.
+ * Body sent (and signed): `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC; `data` is checked against the
+ * contract's schema of the event (`webhooks.webhookEventData`, the API document's `webhooks`) as it is queued,
+ * so a payload that drifts from the document fails where it is made.
  */
 import { randomUUID } from 'node:crypto';
+import { webhooks } from '@tp/contract';
+type WebhookEventType = webhooks.WebhookEventType;
 import type { DbOrTx } from '../../db/client.js';
 import { webhooksRepository as repo } from '../webhooks/webhooks.repository.js';
 
@@ -17,16 +21,16 @@ import { webhooksRepository as repo } from '../webhooks/webhooks.repository.js';
  * @param data the event's payload (JSON)
  * @param at when it happened (the app's clock; default now): the payload's `timestamp`, and when it is due
  */
-export async function enqueueWebhookEvent(
+export async function enqueueWebhookEvent<T extends WebhookEventType>(
   tx: DbOrTx,
   organisationId: number,
-  type: string,
-  data: Record<string, unknown>,
+  type: T,
+  data: webhooks.WebhookEventData<T>,
   at: Date = new Date(),
 ): Promise<void> {
   const endpoints = (await repo.endpointsOf(tx, organisationId)).filter((e) => e.events.includes(type));
   if (!endpoints.length) return;
-  const payload = JSON.stringify({ type, timestamp: at.toISOString(), data });
+  const payload = JSON.stringify(webhooks.webhookEventPayload(type).parse({ type, timestamp: at.toISOString(), data }));
   await repo.insertDeliveries(
     tx,
     endpoints.map((e) => ({
@@ -45,12 +49,12 @@ export async function enqueueWebhookEvent(
  * `data = { ticketExternalId, eventExternalId, ticketTypeExternalId, userTicketId, ...extra }` (null where the
  * organiser gave no id). Call it inside the move's transaction.
  */
-export async function enqueueTicketEvents(
+export async function enqueueTicketEvents<T extends WebhookEventType>(
   tx: DbOrTx,
-  type: string,
+  type: T,
   userTicketIds: number[],
   at: Date,
-  extra: Record<string, unknown> = {},
+  extra: Omit<webhooks.WebhookEventData<T>, keyof webhooks.TicketRefs>,
 ): Promise<void> {
   for (const t of await repo.ticketRefs(tx, userTicketIds)) {
     await enqueueWebhookEvent(
@@ -63,7 +67,7 @@ export async function enqueueTicketEvents(
         ticketTypeExternalId: t.ticketTypeExternalId,
         userTicketId: t.userTicketId,
         ...extra,
-      },
+      } as webhooks.WebhookEventData<T>,
       at,
     );
   }

@@ -2,21 +2,40 @@
 import { AVATAR_MAX_BYTES, auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
+import { errors } from '../../lib/openapi.js';
 import type { ProfileService } from './profile.service.js';
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
-  app.get('/auth/me', { ...pre, schema: { tags: ['profile'], response: { 200: auth.user } } }, async (req) =>
-    deps.profile.me(req.auth.userId),
+  app.get(
+    '/auth/me',
+    { ...pre, schema: { operationId: 'getMe', summary: 'The signed-in holder', response: { 200: auth.user } } },
+    async (req) => deps.profile.me(req.auth.userId),
   );
   app.post(
     '/auth/profile',
-    { ...pre, schema: { tags: ['profile'], body: auth.profileUpdate, response: { 200: auth.user } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'updateProfile',
+        summary: 'Change name, nickname, e-mail, phone or language',
+        body: auth.profileUpdate,
+        response: { 200: auth.user, ...errors(409) },
+      },
+    },
     async (req) => deps.profile.update(req.auth.userId, req.body),
   );
   app.post(
     '/auth/username',
-    { ...pre, schema: { tags: ['profile'], body: auth.usernameUpdate, response: { 200: auth.user } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'updateUsername',
+        summary: 'Change the nickname',
+        body: auth.usernameUpdate,
+        response: { 200: auth.user, ...errors(409) },
+      },
+    },
     async (req) => deps.profile.update(req.auth.userId, { nickname: req.body.username }),
   );
   app.post(
@@ -24,7 +43,12 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
     {
       ...pre,
       bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
-      schema: { tags: ['profile'], consumes: ['multipart/form-data'], response: { 200: auth.user } },
+      schema: {
+        operationId: 'uploadAvatar',
+        summary: 'Upload a profile picture (multipart `file`; re-encoded to WebP)',
+        consumes: ['multipart/form-data'],
+        response: { 200: auth.user, ...errors(422, 429) },
+      },
     },
     async (req) => {
       if (!req.isMultipart()) throw new AppError('api.invalid_request_body');

@@ -6,7 +6,14 @@ import type { EarningsService } from './earnings.service.js';
 export function earningsRoutes(app: App, deps: { earnings: EarningsService; requireAuth: PreHandler }) {
   app.get(
     '/resell/earnings',
-    { preHandler: deps.requireAuth, schema: { tags: ['resale'], response: { 200: account.earningsResponse } } },
+    {
+      preHandler: deps.requireAuth,
+      schema: {
+        operationId: 'listEarnings',
+        summary: "The holder's resale earnings (payout tab)",
+        response: { 200: account.earningsResponse },
+      },
+    },
     async (req) => deps.earnings.of(req.auth.userId),
   );
 }

@@ -12,6 +12,7 @@ import type { OrderService } from './order.service.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 import type { WebhookService } from './webhook.service.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { errors, media } from '../../lib/openapi.js';
 
 const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.length <= 100 ? h : undefined);
 
@@ -34,7 +35,12 @@ export function resaleRoutes(
     '/resell/tickets/available',
     {
       ...pre,
-      schema: { tags: ['resale'], querystring: availableQuery, response: { 200: z.array(resell.resellableTicket) } },
+      schema: {
+        operationId: 'listResellableTickets',
+        summary: "The holder's tickets that may be listed for resale",
+        querystring: availableQuery,
+        response: { 200: z.array(resell.resellableTicket) },
+      },
     },
     async (req) => deps.listings.available(req.auth, req.query.userTicketId),
   );
@@ -43,7 +49,8 @@ export function resaleRoutes(
     {
       ...pre,
       schema: {
-        tags: ['resale'],
+        operationId: 'calculateResalePrice',
+        summary: 'What a buyer pays and the seller earns at a price',
         body: resell.priceCalculationRequest,
         response: { 200: resell.priceCalculationResponse },
       },
@@ -54,38 +61,68 @@ export function resaleRoutes(
     '/resell',
     {
       ...pre,
-      schema: { tags: ['resale'], body: resell.createResaleRequest, response: { 200: resell.createResaleResponse } },
+      schema: {
+        operationId: 'createResale',
+        summary: 'List tickets for resale (Idempotency-Key honoured)',
+        body: resell.createResaleRequest,
+        response: { 200: resell.createResaleResponse, ...errors(403, 409, 422) },
+      },
     },
     async (req) => deps.listings.create(req.auth, req.body, idemKey(req.headers['idempotency-key'])),
   );
-  app.get('/resell', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
+  const listed = (operationId: string, summary: string) => ({ operationId, summary, response: { 200: listings } });
+  app.get('/resell', { ...pre, schema: listed('listResales', "The holder's listings on sale") }, async (req) =>
     deps.listings.listings(req.auth, 'SALE'),
   );
-  app.get('/resell/ticket/sales', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.listings.listings(req.auth, 'SALE'),
+  app.get(
+    '/resell/ticket/sales',
+    { ...pre, schema: listed('listResaleSales', "The holder's listings on sale (the spec's sales read)") },
+    async (req) => deps.listings.listings(req.auth, 'SALE'),
   );
-  app.get('/resell/tickets/sold', { ...pre, schema: { tags: ['resale'], response: { 200: listings } } }, async (req) =>
-    deps.listings.listings(req.auth, 'SOLD'),
+  app.get(
+    '/resell/tickets/sold',
+    { ...pre, schema: listed('listSoldResales', "The holder's sold listings") },
+    async (req) => deps.listings.listings(req.auth, 'SOLD'),
   );
   app.post(
     '/resell/unlist',
-    { ...pre, schema: { tags: ['resale'], body: resell.unlistRequest } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'unlistResale',
+        summary: 'Take a ticket off resale',
+        body: resell.unlistRequest,
+        response: { 204: z.null(), ...errors(409) },
+      },
+    },
     async (req, reply) => {
       await deps.listings.unlist(req.auth.userId, req.body.userTicketId);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
   app.post(
     '/resell/stripe-connect',
     {
       ...pre,
-      schema: { tags: ['payouts'], body: resell.stripeConnectRequest, response: { 200: resell.clientSecretResponse } },
+      schema: {
+        operationId: 'connectPayoutAccount',
+        summary: 'Open (or reopen) the payout onboarding: a client secret for the embedded onboarding',
+        body: resell.stripeConnectRequest,
+        response: { 200: resell.clientSecretResponse },
+      },
     },
     async (req) => deps.payoutAccounts.connect(req.auth.userId, req.body.country),
   );
   app.get(
     '/resell/stripe',
-    { ...pre, schema: { tags: ['payouts'], response: { 200: resell.clientSecretResponse } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getPayoutAccount',
+        summary: "The state of the holder's payout account",
+        response: { 200: resell.clientSecretResponse },
+      },
+    },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
       return deps.payoutAccounts.accountState(req.auth.userId);
@@ -93,10 +130,18 @@ export function resaleRoutes(
   );
   app.post(
     '/resell/sandbox-onboarding',
-    { ...pre, schema: { tags: ['payouts'], body: resell.sandboxOnboardingRequest } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'completeSandboxOnboarding',
+        summary: 'Complete the payout onboarding of the sandbox provider (no Stripe)',
+        body: resell.sandboxOnboardingRequest,
+        response: { 204: z.null() },
+      },
+    },
     async (req, reply) => {
       await deps.payoutAccounts.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
   app.post(
@@ -105,9 +150,10 @@ export function resaleRoutes(
       ...pre,
       config: perIpPerMinute(deps.redeemPerMinute),
       schema: {
-        tags: ['resale'],
+        operationId: 'redeemResale',
+        summary: "Redeem a bought resale's secret code: the tickets move to the buyer",
         params: z.strictObject({ secret: z.string().min(1).max(64) }),
-        response: { 200: resell.redeemResponse },
+        response: { 200: resell.redeemResponse, ...errors(409) },
       },
     },
     async (req) => deps.orders.redeem(req.auth.userId, req.params.secret),
@@ -116,10 +162,11 @@ export function resaleRoutes(
     '/resell/:ticketId',
     {
       schema: {
-        tags: ['resale'],
+        operationId: 'getResaleCodePdf',
         summary: 'The secret-code PDF of a paid order (ticketId = order id)',
         params: z.strictObject({ ticketId: z.string().max(64) }),
         body: z.object({ code: z.string().min(1).max(64) }),
+        response: { 200: media('application/pdf', resell.codePdf, 'The PDF, as an attachment'), ...errors(404) },
       },
     },
     async (req, reply) => {

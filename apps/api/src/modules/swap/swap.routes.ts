@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { swap } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
+import { errors } from '../../lib/openapi.js';
 import type { SwapService } from './swap.service.js';
 import { renderSwapCheckout, renderCheckoutMessage } from '../../pages/checkout.page.js';
 import { pickLang } from '../../lib/lang.js';
@@ -15,7 +16,14 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
   const pre = { preHandler: deps.requireAuth };
   app.get(
     '/ticket_swap/tickets',
-    { ...pre, schema: { tags: ['swap'], response: { 200: z.array(swap.swapTicket) } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'listSwapTickets',
+        summary: "The holder's tickets that may be swapped",
+        response: { 200: z.array(swap.swapTicket) },
+      },
+    },
     async (req) => deps.swap.baseTickets(req.auth),
   );
   app.get(
@@ -23,7 +31,8 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
     {
       ...pre,
       schema: {
-        tags: ['swap'],
+        operationId: 'listSwapTargets',
+        summary: 'The ticket types a ticket may be swapped to',
         params: z.strictObject({ ticketId: z.coerce.number().int().positive().max(2_147_483_647) }),
         response: { 200: z.array(swap.swapTicket) },
       },
@@ -32,7 +41,15 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
   );
   app.post(
     '/ticket_swap/start_swap',
-    { ...pre, schema: { tags: ['swap'], body: swap.startSwapRequest, response: { 200: swap.startSwapResponse } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'startSwap',
+        summary: 'Start a swap: holds the stock and answers the checkout to pay or confirm at',
+        body: swap.startSwapRequest,
+        response: { 200: swap.startSwapResponse, ...errors(409) },
+      },
+    },
     async (req) => deps.swap.start(req.auth, req.body),
   );
   app.post(
@@ -40,19 +57,28 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
     {
       ...pre,
       schema: {
-        tags: ['swap'],
+        operationId: 'confirmSwap',
+        summary: 'Confirm a started swap (a paid upgrade or a downgrade)',
         params: z.strictObject({ swapIdentifier: z.string().max(64) }),
-        response: { 200: z.object({ swapType: z.string(), quantity: z.number() }) },
+        response: { 200: z.object({ swapType: z.string(), quantity: z.number() }), ...errors(402, 409) },
       },
     },
     async (req) => deps.swap.confirm(req.auth.userId, req.params.swapIdentifier),
   );
   app.post(
     '/ticket_swap/cancel_swap/:swapIdentifier',
-    { ...pre, schema: { tags: ['swap'], params: z.strictObject({ swapIdentifier: z.string().max(64) }) } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'cancelSwap',
+        summary: 'Cancel a started swap and release the held stock',
+        params: z.strictObject({ swapIdentifier: z.string().max(64) }),
+        response: { 204: z.null(), ...errors(409) },
+      },
+    },
     async (req, reply) => {
       await deps.swap.cancel(req.auth.userId, req.params.swapIdentifier);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

@@ -179,7 +179,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         });
         await repo.updateSwap(tx, swap.id, { status: 'CONFIRMED', confirmedAt: now });
         await enqueueTicketEvents(tx, 'ticket.swapped', ids, now, {
-          swapType: swap.swapType,
+          swapType: swap.swapType as 'UPGRADE' | 'DOWNGRADE',
           fromTicketTypeId: pair.fromTicketTypeId,
           toTicketTypeId: pair.toTicketTypeId,
         });

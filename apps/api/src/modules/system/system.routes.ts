@@ -39,8 +39,16 @@ export function devMailRoutes(app: App, deps: { mail: MailProvider }) {
 
 /** Routes inside /v1 that are not a module's: the panel config and the OpenAPI document. */
 export function v1SystemRoutes(app: App, deps: { panelConfig: () => Promise<PanelConfig> }) {
-  app.get('/config', { schema: { tags: ['system'], response: { 200: configContract.panelConfig } } }, async () =>
-    deps.panelConfig(),
+  app.get(
+    '/config',
+    {
+      schema: {
+        operationId: 'getPanelConfig',
+        summary: "The panel's configuration (product, organisation, payout and checkout settings)",
+        response: { 200: configContract.panelConfig },
+      },
+    },
+    async () => deps.panelConfig(),
   );
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 }

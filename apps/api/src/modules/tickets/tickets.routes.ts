@@ -10,7 +10,8 @@ export function ticketsRoutes(app: App, deps: { tickets: TicketsService; require
     {
       ...pre,
       schema: {
-        tags: ['tickets'],
+        operationId: 'listTickets',
+        summary: "The holder's upcoming or past tickets",
         querystring: tickets.ticketListingQuery,
         response: { 200: tickets.ticketListingResponse },
       },
@@ -19,7 +20,15 @@ export function ticketsRoutes(app: App, deps: { tickets: TicketsService; require
   );
   app.get(
     '/list/ticket_listing/:ticketUserId',
-    { ...pre, schema: { tags: ['tickets'], params: tickets.ticketIdParams, response: { 200: tickets.myTicket } } },
+    {
+      ...pre,
+      schema: {
+        operationId: 'getTicket',
+        summary: 'One of the holder’s tickets',
+        params: tickets.ticketIdParams,
+        response: { 200: tickets.myTicket },
+      },
+    },
     async (req) => deps.tickets.one(req.auth, req.params.ticketUserId),
   );
 }

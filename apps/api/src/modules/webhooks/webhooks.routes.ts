@@ -6,11 +6,10 @@
 import * as z from 'zod';
 import { webhooks as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import { errors, securityOf } from '../../lib/openapi.js';
 import type { WebhooksService } from './webhooks.service.js';
 
-const error = z.object({ message: z.string() });
-const security = [{ organisationApiKey: [] }];
-const tags = ['organisation'];
+const security = securityOf('organisationApiKey');
 
 export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requireOrganisation: PreHandler }) {
   const preHandler = deps.requireOrganisation;
@@ -19,11 +18,11 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
     {
       preHandler,
       schema: {
-        tags,
+        operationId: 'createWebhook',
         summary: 'Subscribe a URL to ticket events; the signing secret is shown once',
         security,
         body: contract.createWebhookRequest,
-        response: { 201: contract.createWebhookResponse, 400: error, 401: error, 422: error },
+        response: { 201: contract.createWebhookResponse, ...errors(400, 401, 422) },
       },
     },
     async (req, reply) => reply.code(201).send(await deps.webhooks.create(req.organisation, req.body)),
@@ -33,10 +32,10 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
     {
       preHandler,
       schema: {
-        tags,
+        operationId: 'listWebhooks',
         summary: 'Your webhook endpoints',
         security,
-        response: { 200: z.array(contract.webhookItem), 401: error },
+        response: { 200: z.array(contract.webhookItem), ...errors(401) },
       },
     },
     async (req) => deps.webhooks.list(req.organisation),
@@ -46,11 +45,11 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
     {
       preHandler,
       schema: {
-        tags,
+        operationId: 'deleteWebhook',
         summary: 'Delete a webhook endpoint and its delivery log',
         security,
         params: contract.webhookParams,
-        response: { 204: z.null(), 401: error, 404: error },
+        response: { 204: z.null(), ...errors(401, 404) },
       },
     },
     async (req, reply) => {
@@ -63,12 +62,12 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
     {
       preHandler,
       schema: {
-        tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log, newest first, with each attempt (page with `cursor` = the previous `nextCursor`)',
         security,
         params: contract.webhookParams,
         querystring: contract.deliveriesQuery,
-        response: { 200: contract.deliveriesPage, 400: error, 401: error, 404: error },
+        response: { 200: contract.deliveriesPage, ...errors(400, 401, 404) },
       },
     },
     async (req) => deps.webhooks.deliveries(req.organisation, req.params.id, req.query),
@@ -78,11 +77,11 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
     {
       preHandler,
       schema: {
-        tags,
+        operationId: 'redeliverWebhook',
         summary: 'Send a delivery again (same webhook-id and body), as a new delivery due now',
         security,
         params: contract.deliveryParams,
-        response: { 202: contract.redeliverResponse, 401: error, 404: error },
+        response: { 202: contract.redeliverResponse, ...errors(401, 404) },
       },
     },
     async (req, reply) =>

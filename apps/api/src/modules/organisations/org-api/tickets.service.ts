@@ -53,7 +53,7 @@ export function createOrgTicketsService(
         await repo.insertHistory(tx, [
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
         ]);
-        await enqueueTicketEvents(tx, 'ticket.revoked', [ticket.id], at);
+        await enqueueTicketEvents(tx, 'ticket.revoked', [ticket.id], at, {});
       });
     },
   };
