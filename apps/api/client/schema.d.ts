@@ -969,6 +969,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/door-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your live door keys (prefix, name and events; never the key) */
+        get: operations["getOrgDoorKeys"];
+        put?: never;
+        /**
+         * A door key for your scanners (shown once): your events only, or the ones named
+         * @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.
+         */
+        post: operations["postOrgDoorKeys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/door-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a door key at once */
+        delete: operations["deleteOrgDoorKeysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.issued": {
@@ -1241,6 +1279,24 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -1326,6 +1382,15 @@ export interface operations {
             };
             /** @description Missing or wrong credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2126,6 +2191,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (the body names no internals) */
             500: {
                 headers: {
@@ -2149,7 +2223,10 @@ export interface operations {
     listDoorEvents: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2166,7 +2243,17 @@ export interface operations {
                         name: string;
                         city: string;
                         startsAt: string;
+                        timeZone: string;
                     }[];
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -2210,7 +2297,10 @@ export interface operations {
     getPassKeys: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2227,6 +2317,15 @@ export interface operations {
                         ttl: number;
                         skewSteps: number;
                     };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -2270,7 +2369,10 @@ export interface operations {
     checkIn: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2318,6 +2420,15 @@ export interface operations {
             };
             /** @description Missing or wrong credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2387,7 +2498,10 @@ export interface operations {
                 after?: number;
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
             path: {
                 eventId: number;
             };
@@ -2439,6 +2553,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -2480,7 +2603,10 @@ export interface operations {
     syncCheckIns: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2531,6 +2657,15 @@ export interface operations {
             };
             /** @description Missing or wrong credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3916,6 +4051,7 @@ export interface operations {
                         ticketLogo: string | null;
                         price: number;
                         currencySymbol: string;
+                        currencyCode: string;
                         listedDate: string;
                         soldDate: string | null;
                         shareLinkUrl: string;
@@ -4123,6 +4259,7 @@ export interface operations {
                         ticketLogo: string | null;
                         price: number;
                         currencySymbol: string;
+                        currencyCode: string;
                         listedDate: string;
                         soldDate: string | null;
                         shareLinkUrl: string;
@@ -4205,6 +4342,7 @@ export interface operations {
                         ticketLogo: string | null;
                         price: number;
                         currencySymbol: string;
+                        currencyCode: string;
                         listedDate: string;
                         soldDate: string | null;
                         shareLinkUrl: string;
@@ -4390,6 +4528,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         clientSecret: string;
+                        started?: boolean;
                         verified?: boolean;
                     };
                 };
@@ -4479,6 +4618,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         clientSecret: string;
+                        started?: boolean;
                         verified?: boolean;
                     };
                 };
@@ -5140,6 +5280,7 @@ export interface operations {
                             ticketLogo: string | null;
                             price: number;
                             currencySymbol: string;
+                            currencyCode: string;
                             listedDate: string;
                             soldDate: string | null;
                             shareLinkUrl: string;
@@ -5203,6 +5344,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6436,7 +6586,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "message": "api.org.import.unsupported_encoding",
+                     *       "encoding": "unknown"
+                     *     }
+                     */
+                    "application/json": {
+                        message: string;
+                        encoding?: string;
+                    };
                 };
             };
             /** @description Missing or wrong credential */
@@ -6993,6 +7152,263 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrgDoorKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        prefix: string;
+                        eventExternalIds: string[] | null;
+                        createdAt: string;
+                    }[];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postOrgDoorKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "North gate",
+                 *       "eventExternalIds": [
+                 *         "evt-2027-sydney"
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    eventExternalIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 4,
+                     *       "key": "tpd_Zx8kQ2mN_..."
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        key: string;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOrgDoorKeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
                 };
             };
             /** @description Body too large */
