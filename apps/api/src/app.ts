@@ -10,7 +10,7 @@ import { privateLogOptions } from './lib/log-privacy.js';
 import type { Database } from './db/client.js';
 import type { MailProvider } from './providers/mail/mail.provider.js';
 import type { PayoutProvider } from './providers/payouts/payout.provider.js';
-import { errorHandler, type App } from './lib/http.js';
+import { errorHandler } from './lib/http.js';
 import { createServices } from './app/services.js';
 import { registerPlugins } from './app/plugins.js';
 import { registerV1Routes } from './app/v1-routes.js';
@@ -45,7 +45,7 @@ export async function buildApp(deps: AppDeps) {
     frameworkErrors: (_err, _req, reply: FastifyReply) => {
       void reply.code(400).send({ message: 'api.invalid_request_body' });
     },
-  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);

@@ -59,7 +59,7 @@ export const formatCents = (cents: number, currencyCode: string, lang: Locale): 
 type Shape = 'card' | 'day' | 'long' | 'short';
 
 function dateFormat(lang: Locale, timeZone: string | undefined, shape: Shape): Intl.DateTimeFormat {
-  return cached(`d|${lang}|${timeZone ?? ''}|${shape}`, () => {
+  return cached<Intl.DateTimeFormat>(`d|${lang}|${timeZone ?? ''}|${shape}`, () => {
     const base = { timeZone } as const;
     switch (shape) {
       case 'day':
@@ -99,12 +99,12 @@ function dateFormat(lang: Locale, timeZone: string | undefined, shape: Shape): I
           hourCycle: lang === 'es' ? 'h23' : 'h12',
         });
     }
-  }) as Intl.DateTimeFormat;
+  });
 }
 
 type Parts = Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
 const partsOf = (f: Intl.DateTimeFormat, at: Date | string): Parts =>
-  Object.fromEntries(f.formatToParts(new Date(at)).map((p) => [p.type, p.value])) as Parts;
+  Object.fromEntries(f.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
 /** "sáb." -> "sáb", "sept." -> "sept" (ICU versions differ on the abbreviation dot). */
 const noDot = (s: string | undefined) => (s ?? '').replace(/\.$/, '');
 
