@@ -1,5 +1,5 @@
 /** SQL of the organisation webhooks (issue 12): endpoints, the delivery queue and its attempt log. */
-import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, lte, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   events,
@@ -68,18 +68,48 @@ export const webhooksRepository = {
       .orderBy(asc(webhookDeliveryAttempts.id));
   },
   /**
-   * Claims up to `limit` due PENDING deliveries: `FOR UPDATE SKIP LOCKED` (rows another instance is claiming
-   * are skipped, never waited for), then pushes their `nextAttemptAt` to `leaseUntil`, so once this
-   * transaction commits no other worker sees them due while they are in flight.
-   * @returns the claimed deliveries with their endpoint's URL and secret.
+   * Claims up to `limit` due PENDING deliveries, at most `perEndpoint` of any one endpoint and none of the
+   * endpoints in `skipEndpoints` (those this instance still has in flight), so one endpoint's backlog never fills
+   * a claim: each endpoint's oldest due row comes before any endpoint's second (round robin, oldest first).
+   * The rows are locked `FOR UPDATE SKIP LOCKED` (rows another instance is claiming are skipped, never waited
+   * for) with the due condition checked again on the locked row, then their `nextAttemptAt` is pushed to
+   * `leaseUntil`, so once this transaction commits no other worker sees them due while they are in flight.
+   * @returns the claimed deliveries with their endpoint's id, URL and secret.
    */
-  async claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number) {
+  async claimDue(
+    db: DbOrTx,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    perEndpoint: number,
+    skipEndpoints: readonly number[] = [],
+  ) {
+    const isDue = and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, now));
+    const ranked = db
+      .select({
+        id: webhookDeliveries.id,
+        nextAttemptAt: webhookDeliveries.nextAttemptAt,
+        rank: sql<number>`row_number() over (partition by ${webhookDeliveries.endpointId} order by ${webhookDeliveries.nextAttemptAt}, ${webhookDeliveries.id})`.as(
+          'rank',
+        ),
+      })
+      .from(webhookDeliveries)
+      .where(
+        and(isDue, skipEndpoints.length ? notInArray(webhookDeliveries.endpointId, [...skipEndpoints]) : undefined),
+      )
+      .as('ranked');
+    const picked = db
+      .select({ id: ranked.id })
+      .from(ranked)
+      .where(lte(ranked.rank, perEndpoint))
+      .orderBy(asc(ranked.rank), asc(ranked.nextAttemptAt), asc(ranked.id))
+      .limit(limit);
+    // The due condition is repeated on the outer query: it is what PostgreSQL re-checks on a row that another
+    // worker leased between this query's snapshot and its lock, so such a row is dropped, never sent twice.
     const due = await db
       .select({ id: webhookDeliveries.id })
       .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, now)))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(limit)
+      .where(and(inArray(webhookDeliveries.id, picked), isDue))
       .for('update', { skipLocked: true });
     if (!due.length) return [];
     const ids = due.map((d) => d.id);
@@ -90,6 +120,7 @@ export const webhooksRepository = {
         messageId: webhookDeliveries.messageId,
         payload: webhookDeliveries.payload,
         attempts: webhookDeliveries.attempts,
+        endpointId: webhookDeliveries.endpointId,
         url: webhookEndpoints.url,
         secret: webhookEndpoints.secret,
       })
