@@ -12,14 +12,14 @@ import { enqueueWebhookEvent } from '../src/modules/organisations/webhook-events
 
 const ADMIN = 'admin-key-for-tests';
 
-/** A receiver on 127.0.0.1 answering 200 after `delayMs`; `got` holds each request's arrival (ms, wall clock). */
-async function receiver(delayMs: number) {
+/** A receiver on 127.0.0.1 answering `status` after `delayMs`; `got` holds each request's arrival (ms, wall clock). */
+async function receiver(delayMs: number, status = 200) {
   const got: number[] = [];
   const server: Server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       got.push(Date.now());
-      const answer = setTimeout(() => res.writeHead(200).end('ok'), delayMs);
+      const answer = setTimeout(() => res.writeHead(status).end('ok'), delayMs);
       res.on('close', () => clearTimeout(answer));
     });
   });
@@ -71,6 +71,20 @@ async function organisationWithEndpoint(slug: string, url: string): Promise<numb
   return Number(org.id);
 }
 
+/** The worker on its timer: 1 s ticks, 1 s attempt timeout, 20 rows a claim. */
+const timedWorker = () =>
+  createWebhookWorker({
+    database: t.database,
+    now: t.clock.now,
+    intervalSeconds: 1,
+    batchSize: 20,
+    timeoutSeconds: 1,
+    maxAttempts: 16,
+    allowLocalUrls: true,
+    random: () => 0.5,
+    log: () => {},
+  });
+
 describe('webhooks: fairness between organisations', () => {
   it("a slow organisation's 200-delivery backlog never delays another organisation's due delivery by more than 5 s", async () => {
     const slow = await receiver(1500);
@@ -81,17 +95,7 @@ describe('webhooks: fairness between organisations', () => {
     await t.database.db.transaction(async (tx) => {
       for (let i = 0; i < 200; i++) await enqueueWebhookEvent(tx, orgA, 'ticket.issued', { i }, t.clock.now());
     });
-    w = createWebhookWorker({
-      database: t.database,
-      now: t.clock.now,
-      intervalSeconds: 1,
-      batchSize: 20,
-      timeoutSeconds: 1,
-      maxAttempts: 16,
-      allowLocalUrls: true,
-      random: () => 0.5,
-      log: () => {},
-    });
+    w = timedWorker();
     w.start();
     // Organisation A's receiver is busy timing out when organisation B's delivery becomes due.
     const deadline = Date.now() + 5000;
@@ -123,5 +127,33 @@ describe('webhooks: fairness between organisations', () => {
       )
     ).rows;
     expect(Number(timeouts.n)).toBe(slow.got.length);
+  }, 30_000);
+
+  it("another organisation's delivery queued behind 200 slowly failing ones (500 after 0.9 s) leaves within 5 s", async () => {
+    const failing = await receiver(900, 500);
+    const fast = await receiver(0);
+    receivers = [failing, fast];
+    const orgA = await organisationWithEndpoint('failing-org', failing.url);
+    const orgB = await organisationWithEndpoint('fast-org', fast.url);
+    // All due at the same instant, organisation B's last: the oldest-first claim of 20 would take A's only.
+    await t.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 200; i++) await enqueueWebhookEvent(tx, orgA, 'ticket.issued', { i }, t.clock.now());
+      await enqueueWebhookEvent(tx, orgB, 'ticket.issued', { b: 1 }, t.clock.now());
+    });
+    w = timedWorker();
+    const started = Date.now();
+    w.start();
+    while (!fast.got.length && Date.now() < started + 9000) await new Promise((r) => setTimeout(r, 50));
+    expect(fast.got, 'organisation B received nothing within 9 s').toHaveLength(1);
+    // The first tick comes after 1 s; the claim it makes must already include B's delivery.
+    expect(fast.got[0] - started).toBeLessThan(5000);
+    await w.stop();
+    const [failed] = (
+      await rawQuery<{ n: number }>(
+        t.database.db,
+        `select count(*)::int as n from webhook_delivery_attempts where status_code = 500`,
+      )
+    ).rows;
+    expect(Number(failed.n)).toBe(failing.got.length);
   }, 30_000);
 });
