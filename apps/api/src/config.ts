@@ -63,7 +63,10 @@ export interface Config {
   checkInLogRetentionDays: number;
   /** Seconds between two ticks of the webhook delivery worker (WEBHOOK_WORKER_INTERVAL_SECONDS, default 5; 0 turns it off). */
   webhookWorkerIntervalSeconds: number;
-  /** Deliveries one worker tick sends at most (WEBHOOK_BATCH_SIZE, default 20): a tick is bounded. */
+  /**
+   * Deliveries one claim of the webhook worker takes at most (WEBHOOK_BATCH_SIZE, default 20; at most 2 per
+   * endpoint); an instance has at most 5 × this many in flight.
+   */
   webhookBatchSize: number;
   /** Bound on one delivery (connect + answer), seconds (WEBHOOK_TIMEOUT_SECONDS, default 10). */
   webhookTimeoutSeconds: number;

@@ -1,5 +1,5 @@
 /** SQL of the organisation webhooks (issue 12): endpoints, the delivery queue and its attempt log. */
-import { and, asc, desc, eq, inArray, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   events,
@@ -68,19 +68,48 @@ export const webhooksRepository = {
       .orderBy(asc(webhookDeliveryAttempts.id));
   },
   /**
-   * Claims up to `limit` due PENDING deliveries: `FOR UPDATE SKIP LOCKED` (rows another instance is claiming
-   * are skipped, never waited for), then pushes their `nextAttemptAt` to `leaseUntil`, so once this
-   * transaction commits no other worker sees them due while they are in flight.
-   * @returns the claimed deliveries with their endpoint's URL and secret.
+   * Claims up to `limit` due PENDING deliveries, at most `perEndpoint` of any one endpoint and none of the
+   * endpoints in `skipEndpoints` (those this instance still has in flight), so one endpoint's backlog never fills
+   * a claim: each endpoint's oldest due row comes before any endpoint's second (round robin, oldest first).
+   * Per endpoint, its oldest due rows are locked `FOR UPDATE SKIP LOCKED` (rows another instance is claiming are
+   * skipped, never waited for, and the due condition is checked again on the locked row, so a row another worker
+   * has just leased is dropped, never sent twice); the chosen ones get `nextAttemptAt` = `leaseUntil`, so once
+   * this transaction commits no other worker sees them due while they are in flight. Rows locked but not chosen
+   * stay due and are released at commit.
+   * @returns the claimed deliveries with their endpoint's id, URL and secret.
    */
-  async claimDue(db: DbOrTx, now: Date, leaseUntil: Date, limit: number) {
-    const due = await db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.status, 'PENDING'), lte(webhookDeliveries.nextAttemptAt, now)))
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+  async claimDue(
+    db: DbOrTx,
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    perEndpoint: number,
+    skipEndpoints: readonly number[] = [],
+  ) {
+    const at = now.toISOString();
+    const skip = skipEndpoints.length
+      ? sql`where e.id not in (${sql.join(
+          skipEndpoints.map((id) => sql`${id}`),
+          sql`, `,
+        )})`
+      : sql``;
+    const result: unknown = await db.execute(sql`
+      select ranked.id from (
+        select c.id, c.next_attempt_at,
+               row_number() over (partition by e.id order by c.next_attempt_at, c.id) as rank
+          from ${webhookEndpoints} e
+         cross join lateral (
+           select d.id, d.next_attempt_at from ${webhookDeliveries} d
+            where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${at}::timestamptz
+            order by d.next_attempt_at, d.id
+            limit ${perEndpoint}
+              for update of d skip locked
+         ) c
+         ${skip}
+      ) ranked
+      order by ranked.rank, ranked.next_attempt_at, ranked.id
+      limit ${limit}`);
+    const due = (result as { rows: { id: number | string }[] }).rows.map((r) => ({ id: Number(r.id) }));
     if (!due.length) return [];
     const ids = due.map((d) => d.id);
     await db.update(webhookDeliveries).set({ nextAttemptAt: leaseUntil }).where(inArray(webhookDeliveries.id, ids));
@@ -90,6 +119,7 @@ export const webhooksRepository = {
         messageId: webhookDeliveries.messageId,
         payload: webhookDeliveries.payload,
         attempts: webhookDeliveries.attempts,
+        endpointId: webhookDeliveries.endpointId,
         url: webhookEndpoints.url,
         secret: webhookEndpoints.secret,
       })
