@@ -297,10 +297,7 @@ test.describe('the gate journey', () => {
     }
   });
 
-  // FIXME(issue 20 point 2, branch `holder`): the embedded panel has no offline pass on main yet: 3 s after
-  // going offline its QR becomes "We couldn't produce your pass". The lead enables this after merging `holder`;
-  // everything else it uses is the standalone variant's.
-  test.fixme('embedded panel on an organiser host page: the same journey', async ({ browser }) => {
+  test('embedded panel on an organiser host page: the same journey', async ({ browser }) => {
     test.setTimeout(180_000);
     const org = await organiser('embed');
     try {

@@ -10,6 +10,12 @@ import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 import { createWebhookWorker, type WebhookWorker } from '../src/modules/webhooks/webhook-worker.js';
 import { enqueueWebhookEvent } from '../src/modules/organisations/webhook-events.js';
 
+/** A `ticket.issued` payload as the document describes it (payloads are checked as they are queued). */
+const issued = (ticketExternalId: string, userTicketId: number) => ({
+  ...{ ticketExternalId, eventExternalId: null, ticketTypeExternalId: null, userTicketId },
+  ...{ holderEmail: 'holder@example.test', reissued: false },
+});
+
 const ADMIN = 'admin-key-for-tests';
 
 /** A receiver on 127.0.0.1 answering `status` after `delayMs`; `got` holds each request's arrival (ms, wall clock). */
@@ -93,7 +99,8 @@ describe('webhooks: fairness between organisations', () => {
     const orgA = await organisationWithEndpoint('slow-org', slow.url);
     const orgB = await organisationWithEndpoint('fast-org', fast.url);
     await t.database.db.transaction(async (tx) => {
-      for (let i = 0; i < 200; i++) await enqueueWebhookEvent(tx, orgA, 'ticket.issued', { i }, t.clock.now());
+      for (let i = 0; i < 200; i++)
+        await enqueueWebhookEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
     });
     w = timedWorker();
     w.start();
@@ -103,7 +110,9 @@ describe('webhooks: fairness between organisations', () => {
     expect(slow.got.length).toBeGreaterThan(0);
     await new Promise((r) => setTimeout(r, 300));
     const due = Date.now();
-    await t.database.db.transaction((tx) => enqueueWebhookEvent(tx, orgB, 'ticket.issued', { b: 1 }, t.clock.now()));
+    await t.database.db.transaction((tx) =>
+      enqueueWebhookEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now()),
+    );
     while (!fast.got.length && Date.now() < due + 8000) await new Promise((r) => setTimeout(r, 50));
     expect(fast.got, 'organisation B received nothing within 8 s').toHaveLength(1);
     const waitedMs = fast.got[0] - due;
@@ -137,8 +146,9 @@ describe('webhooks: fairness between organisations', () => {
     const orgB = await organisationWithEndpoint('fast-org', fast.url);
     // All due at the same instant, organisation B's last: the oldest-first claim of 20 would take A's only.
     await t.database.db.transaction(async (tx) => {
-      for (let i = 0; i < 200; i++) await enqueueWebhookEvent(tx, orgA, 'ticket.issued', { i }, t.clock.now());
-      await enqueueWebhookEvent(tx, orgB, 'ticket.issued', { b: 1 }, t.clock.now());
+      for (let i = 0; i < 200; i++)
+        await enqueueWebhookEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
+      await enqueueWebhookEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now());
     });
     w = timedWorker();
     const started = Date.now();

@@ -6,7 +6,7 @@
  *   tag by audience (`holder`, `door`, `organiser`, `platform`);
  * - the errors every route of its kind can answer, with the one error schema (`Error`): 400 when it validates
  *   input, 400/413/415 when it reads a body, 401 with a credential, 404 for the holder's `X-Organisation`, 429 with
- *   a rate limit, 500 and 503 (database unreachable) for all.
+ *   a rate limit or an organiser, platform or door key (their checks are limited), 500 and 503 (database unreachable) for all.
  * `transformDocument` then drops the content of 204 answers and adds the `webhooks` of every event.
  * Drift is caught by the integration tests, whose every answer is validated against this document
  * (apps/api/test/openapi-conformance.ts).
@@ -131,7 +131,9 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   if (security.length) add(401);
   if (isHolder) add(404);
   const config = route.config as { rateLimit?: unknown } | undefined;
-  if (config?.rateLimit) add(429);
+  // Organiser, platform and door keys are limited where they are checked (wrong keys per IP, requests per
+  // organisation: issue 19), besides any route's own limit.
+  if (config?.rateLimit || (scheme && scheme !== 'holderBearer')) add(429);
   add(500, 503);
   schema.response = response;
   route.schema = schema;
