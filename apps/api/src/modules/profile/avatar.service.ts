@@ -6,10 +6,9 @@
  *
  * Hostile images (issue 14) are handled in three steps:
  * 1. on the main thread, cheap header reads only: the declared size (image-size: PNG, JPG, WEBP and
- *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused, and SVGs outside the policy of
- *    avatar.svg-policy.ts (decided on the parsed XML and CSS: filters, scripts, images, external
- *    references, too many elements) too;
- * 2. decoding runs in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
+ *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused;
+ * 2. the SVG policy (avatar.svg-policy.ts, decided on the parsed XML and CSS: filters, scripts, images,
+ *    external references, too many elements) and decoding run in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
  *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
  *    server's libuv thread pool does image work;
  * 3. each upload has a deadline (config `avatarDeadlineMs`, queue wait included): when it passes, the
@@ -18,7 +17,9 @@
  * Admission is decided here, before the pool sees the task (issue 19, break 1): tinypool attaches the
  * deadline's abort listener before it checks its own queue limit and leaves it attached on the refused
  * task; when the deadline passed, that listener failed an assertion outside any handler and the process
- * exited. So uploads beyond `AVATAR_CONCURRENCY + MAX_QUEUE` in flight are refused with
+ * exited. Admission comes first, before any parsing (issue 19, break 1: with 50 mixed uploads at once,
+the parsing of uploads that were refused anyway, on the main thread, delayed every other request). So
+uploads beyond `AVATAR_CONCURRENCY + MAX_QUEUE` in flight are refused with
  * `api.profile.avatar_busy` without touching the pool, the pool's own queue is unbounded (it never
  * refuses), and each deadline is a timer of ours that is cleared when the upload ends.
  */
@@ -30,7 +31,6 @@ import { fileTypeFromBuffer } from 'file-type';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
-import { svgRefusal } from './avatar.svg-policy.js';
 import type { AvatarResult, AvatarTask } from './avatar.worker.js';
 
 /** Uploads decoded at once (child processes). */
@@ -38,6 +38,13 @@ export const AVATAR_CONCURRENCY = 2;
 /** Uploads waiting for a free process before new ones are refused with `api.profile.avatar_busy`. */
 const MAX_QUEUE = 8;
 const SIZE = 512;
+
+/** The message key of each reason the worker refuses an image for. */
+const REFUSALS = {
+  invalid: 'api.profile.avatar_invalid',
+  too_many_pixels: 'api.profile.avatar_too_many_pixels',
+  svg_unsupported: 'api.profile.avatar_svg_unsupported',
+} as const;
 
 /** True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). */
 function looksLikeSvg(bytes: Buffer): boolean {
@@ -99,9 +106,8 @@ export function createAvatarService(deps: {
   /** Uploads decoding or waiting for a process. */
   let inFlight = 0;
 
+  /** Decodes in the pool; the caller holds a slot of `inFlight` (see `store`). */
   async function decode(task: AvatarTask): Promise<AvatarResult> {
-    if (inFlight >= AVATAR_CONCURRENCY + MAX_QUEUE) throw new AppError('api.profile.avatar_busy');
-    inFlight++;
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
     try {
@@ -113,7 +119,6 @@ export function createAvatarService(deps: {
       throw new AppError('api.profile.avatar_invalid');
     } finally {
       clearTimeout(timer);
-      inFlight--;
     }
   }
 
@@ -129,18 +134,19 @@ export function createAvatarService(deps: {
      */
     async store(bytes: Buffer): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
-      const kind = await sniffAvatar(bytes);
-      if (!kind) throw new AppError('api.profile.avatar_invalid');
-      if (kind === 'svg') {
-        if (svgRefusal(bytes)) throw new AppError('api.profile.avatar_svg_unsupported');
-      } else if ((declaredPixels(bytes) ?? 0) > AVATAR_MAX_PIXELS) {
-        throw new AppError('api.profile.avatar_too_many_pixels');
+      if (inFlight >= AVATAR_CONCURRENCY + MAX_QUEUE) throw new AppError('api.profile.avatar_busy');
+      inFlight++;
+      let result: AvatarResult;
+      try {
+        const kind = await sniffAvatar(bytes);
+        if (!kind) throw new AppError('api.profile.avatar_invalid');
+        if (kind !== 'svg' && (declaredPixels(bytes) ?? 0) > AVATAR_MAX_PIXELS)
+          throw new AppError('api.profile.avatar_too_many_pixels');
+        result = await decode({ kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE });
+      } finally {
+        inFlight--;
       }
-      const result = await decode({ kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE });
-      if (!result.ok)
-        throw new AppError(
-          result.reason === 'too_many_pixels' ? 'api.profile.avatar_too_many_pixels' : 'api.profile.avatar_invalid',
-        );
+      if (!result.ok) throw new AppError(REFUSALS[result.reason]);
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.webp));
     },
     /** Uploads decoding or queued right now (0 when idle: nothing of a finished upload stays behind). */

@@ -5,7 +5,7 @@
  * server's own thread pool (files, crypto, DNS) is never taken. One process per upload
  * (`isolateWorkers`), at a lower CPU priority than the server, with one libvips thread.
  *
- * Limits are checked before pixels are decoded: sharp's `limitInputPixels` reads PNG, JPG, WEBP and
+ * An SVG is first held to the policy of avatar.svg-policy.ts. Limits are checked before pixels are decoded: sharp's `limitInputPixels` reads PNG, JPG, WEBP and
  * SVG headers first; HEIC's size comes from libheif's parse of the container (the `ispe` property)
  * before the image is decoded.
  */
@@ -31,7 +31,8 @@ export interface AvatarTask {
 }
 
 /** WebP bytes, or why the image was refused. */
-export type AvatarResult = { ok: true; webp: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' };
+export type AvatarResult =
+  { ok: true; webp: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' };
 
 /** SVGs are rendered so that their longer side is about twice the output size, whatever they declare. */
 async function svgDensity(bytes: Buffer, size: number): Promise<number> {
@@ -45,6 +46,11 @@ export default async function processAvatar(task: AvatarTask): Promise<AvatarRes
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     let input: Sharp;
+    // Here, not in the server process: parsing a hostile document (saxes + css-tree) takes the server's
+    // event loop for tens of milliseconds each, hundreds on a loaded machine (issue 19, break 1).
+    // Loaded only for SVG, like libheif below.
+    if (task.kind === 'svg' && (await import('./avatar.svg-policy.js')).svgRefusal(bytes))
+      return { ok: false, reason: 'svg_unsupported' };
     if (task.kind === 'heic') {
       // Loaded only for HEIC: libheif's WebAssembly is the slowest part of a process start.
       const { default: decodeHeic } = await import('heic-decode');

@@ -1,9 +1,22 @@
 /** Routes: GET /auth/me, POST /auth/profile, POST /auth/username, POST /auth/avatar (multipart `file`). */
 import { AVATAR_MAX_BYTES, auth } from '@tp/contract';
+import type { FastifyReply } from 'fastify';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import { errors } from '../../lib/openapi.js';
 import type { ProfileService } from './profile.service.js';
+
+/** Largest avatar request body, bytes: the file and the multipart framing around it. */
+const UPLOAD_MAX_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
+
+/**
+ * Refuses an oversized upload; `close`: the connection is closed once answered, so that the rest of a body
+ * that passed AVATAR_MAX_BYTES while streaming is not read. @throws AppError `api.profile.avatar_too_large` (413).
+ */
+function tooLarge(reply: FastifyReply, close: boolean): never {
+  if (close) reply.header('connection', 'close');
+  throw new AppError('api.profile.avatar_too_large');
+}
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
   const pre = { preHandler: deps.requireAuth };
@@ -42,21 +55,27 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
     '/auth/avatar',
     {
       ...pre,
-      bodyLimit: AVATAR_MAX_BYTES + 64 * 1024,
+      bodyLimit: UPLOAD_MAX_BYTES,
+      // Decided on the header, before the body is read (issue 19, break 1): an oversized upload is answered
+      // at once and its body is never parsed (Node discards it unread, which lets the client, still sending,
+      // read the answer; closing the connection instead would fail a browser's or fetch's upload with EPIPE).
+      onRequest: async (req, reply) => {
+        if (Number(req.headers['content-length'] ?? 0) > UPLOAD_MAX_BYTES) tooLarge(reply, false);
+      },
       schema: {
         operationId: 'uploadAvatar',
         summary: 'Upload a profile picture (multipart `file`; re-encoded to WebP)',
         consumes: ['multipart/form-data'],
-        response: { 200: auth.user, ...errors(422, 429) },
+        response: { 200: auth.user, ...errors(413, 422, 429) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       if (!req.isMultipart()) throw new AppError('api.invalid_request_body');
       // A malformed multipart body (no boundary, cut short, too many fields before the file) is the
       // client's mistake: busboy's errors carry no HTTP status, so they are named here.
       const malformed = (err: { code?: string }): never => {
         if (err instanceof AppError) throw err;
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('api.profile.avatar_too_large');
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') tooLarge(reply, true);
         throw new AppError('api.invalid_request_body');
       };
       const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
