@@ -3,7 +3,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isUuid } from '@tp/contract/fields';
 import { codePdfFileName } from '../../providers/mail/templates.js';
 import { resaleRepository as repo } from './resale.repository.js';
-import { displayName, hashCode } from './resale.code.js';
+import { ticketTypeTitle, hashCode } from './resale.code.js';
 import { orderCodePdf } from './order-code-pdf.js';
 import type { OrderDeps } from './order.service.js';
 
@@ -37,7 +37,7 @@ export function createRedeem(deps: Pick<OrderDeps, 'database' | 'config' | 'now'
         const ids = await repo.orderTicketIds(tx, order.id);
         await repo.redeem(tx, { orderId: order.id, userId, ticketIds: ids, at });
         const row = await repo.order(tx, order.id);
-        return { name: displayName(row.event, row.type), logo: row.type.logo ?? row.event.logo };
+        return { name: ticketTypeTitle(row.event, row.type), logo: row.type.logo ?? row.event.logo };
       });
     },
   };
