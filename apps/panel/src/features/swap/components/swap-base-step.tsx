@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { assetUrl } from '../../../lib/format';
 import type { SwapTicket } from '../api/swappable-tickets.api';
 import type { SwapSelection } from '../hooks/use-swap-selection';
-import { cardDate, cardVenue } from './card-fields';
+import { cardFields } from './card-fields';
 import { SwapCard } from './swap-card';
 import { SwapStepper } from './swap-stepper';
 
@@ -25,14 +24,7 @@ export function SwapBaseStep(p: {
           return (
             <li key={b.id}>
               <SwapCard
-                image={assetUrl(b.logo, p.assetsBaseUrl)}
-                title={b.name}
-                subtitle={b.eventName}
-                price={b.price}
-                currencySymbol={b.currencySymbol}
-                currencyCode={b.currencyCode}
-                date={cardDate(b)}
-                venue={cardVenue(b)}
+                {...cardFields(b, p.assetsBaseUrl)}
                 selected={count > 0}
                 variant={count > 0 ? 'solid' : 'default'}
               >

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { assetUrl, formatMoney } from '../../../lib/format';
+import { formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
 import { Skeleton } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
@@ -7,7 +7,7 @@ import { SwapIcon } from '../../../ui/icons';
 import type { SwapTicket } from '../api/swappable-tickets.api';
 import { useSwapTargets } from '../api/swap-targets.api';
 import type { SwapSelection } from '../hooks/use-swap-selection';
-import { cardDate, cardVenue } from './card-fields';
+import { cardFields } from './card-fields';
 import { SwapCard } from './swap-card';
 
 /**
@@ -44,14 +44,7 @@ export function SwapTargetStep(p: {
             return (
               <li key={x.id}>
                 <SwapCard
-                  image={assetUrl(x.logo, p.assetsBaseUrl)}
-                  title={x.name}
-                  subtitle={x.eventName}
-                  price={x.price}
-                  currencySymbol={x.currencySymbol}
-                  currencyCode={x.currencyCode}
-                  date={cardDate(x)}
-                  venue={cardVenue(x)}
+                  {...cardFields(x, p.assetsBaseUrl)}
                   note={
                     soldOut
                       ? t('swap.sold_out')
