@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AVATAR_ACCEPT,
-  displayName,
+  holderDisplayName,
   fullName,
   nicknameOf,
   normalizePhone,
@@ -15,10 +15,10 @@ const person = { givenName: 'Alice', familyName: 'Nguyen', nickname: 'alice', us
 
 describe('display names', () => {
   it('names a person by their full name, else by their username nickname#suffix', () => {
-    expect(displayName(person)).toBe('Alice Nguyen');
-    expect(displayName({ ...person, familyName: null })).toBe('Alice');
-    expect(displayName({ ...person, givenName: '  ', familyName: ' Nguyen ' })).toBe('Nguyen');
-    expect(displayName({ ...person, givenName: null, familyName: '' })).toBe('alice#7315');
+    expect(holderDisplayName(person)).toBe('Alice Nguyen');
+    expect(holderDisplayName({ ...person, familyName: null })).toBe('Alice');
+    expect(holderDisplayName({ ...person, givenName: '  ', familyName: ' Nguyen ' })).toBe('Nguyen');
+    expect(holderDisplayName({ ...person, givenName: null, familyName: '' })).toBe('alice#7315');
     expect(fullName({ givenName: null, familyName: null })).toBeNull();
     expect(usernameOf(person)).toBe('alice#7315');
   });

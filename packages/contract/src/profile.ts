@@ -39,7 +39,7 @@ export function fullName(u: Pick<NamedUser, 'givenName' | 'familyName'>): string
 }
 
 /** How other people see a person (gift mails, door check-in): their full name, else their username. */
-export function displayName(u: NamedUser): string {
+export function holderDisplayName(u: NamedUser): string {
   return fullName(u) ?? usernameOf(u);
 }
 

@@ -5,12 +5,13 @@
  * language's (src/manifests.ts): installed from /es/, the app is Spanish and opens /es/ (issue 29).
  */
 import { registerSW } from 'virtual:pwa-register';
+import { langOf } from '@tp/contract/format';
 
 export function installOfflineApp(): void {
   if (!document.querySelector('link[rel="manifest"]')) {
     const link = document.createElement('link');
     link.rel = 'manifest';
-    link.href = `/manifest-${document.documentElement.lang === 'es' ? 'es' : 'en'}.webmanifest`;
+    link.href = `/manifest-${langOf(document.documentElement.lang)}.webmanifest`;
     document.head.append(link);
   }
   void registerSW({ immediate: true });

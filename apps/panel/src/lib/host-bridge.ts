@@ -27,9 +27,6 @@ const hostOrigin = (() => {
 export const embedMode: 'modal' | 'inline' | 'standalone' =
   hostOrigin && (mode === 'modal' || mode === 'inline') ? mode : 'standalone';
 
-/** Query parameters that belong to the embedding, not to the panel's route. */
-export const EMBED_PARAMS = ['embed', 'hostOrigin'];
-
 /** Posts a message to the host page (no-op standalone). */
 export function postToHost(message: Outgoing): void {
   if (embedMode === 'standalone' || !hostOrigin || window.parent === window) return;

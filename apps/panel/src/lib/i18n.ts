@@ -5,6 +5,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALES, type Locale } from '@tp/contract/constants';
+import { langOf } from '@tp/contract/format';
 
 /**
  * Each catalogue is its own chunk, fetched only for the language in use: the
@@ -86,7 +87,7 @@ export function missingKey(key: string, defaultValue?: string): string {
 export function linkWithLang(url: string, lang: string): string {
   try {
     const u = new URL(url, window.location.href);
-    u.searchParams.set('lang', lang === 'es' ? 'es' : 'en');
+    u.searchParams.set('lang', langOf(lang));
     return u.toString();
   } catch {
     return url;

@@ -3,7 +3,7 @@
  * which the server sets from `?lang=es` (apps/api scanner.public.routes.ts). Elements of
  * index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
  */
-import { formatAt, formatDateTime } from '@tp/contract/format';
+import { formatAt, formatDateTime, langOf as contractLangOf } from '@tp/contract/format';
 
 export type ScannerLang = 'en' | 'es';
 
@@ -144,8 +144,8 @@ const es: Texts = {
 
 export const catalogues: Record<ScannerLang, Texts> = { en, es };
 
-/** The page language from a `lang` attribute: Spanish for `es`, English otherwise. */
-export const langOf = (value: string | null | undefined): ScannerLang => (value === 'es' ? 'es' : 'en');
+/** The page language from a `lang` attribute: Spanish for `es`, English otherwise (the contract's helper). */
+export const langOf: (value: string | null | undefined) => ScannerLang = contractLangOf;
 
 /** Fills `{name}` placeholders: `fill('{n} tickets', { n: 2 })` is `2 tickets`. */
 export const fill = (template: string, vars: Record<string, string | number>): string =>

@@ -21,7 +21,7 @@
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { access, displayName, type doorKeys } from '@tp/contract';
+import { access, holderDisplayName, type doorKeys } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -147,7 +147,7 @@ export function createCheckInService(deps: {
         const at = deps.now();
         const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
         await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
-        const answer = access.checkInAnswer(displayName(holder), tickets, new Set(marked));
+        const answer = access.checkInAnswer(holderDisplayName(holder), tickets, new Set(marked));
         await log.record(tx, {
           ...entry,
           holderId,
@@ -188,7 +188,7 @@ export function createCheckInService(deps: {
         }
         const holders = page.holders.map((h) => ({
           userId: h.id,
-          holderName: displayName(h),
+          holderName: holderDisplayName(h),
           tickets: byHolder.get(h.id) ?? [],
         }));
         return {

@@ -12,7 +12,7 @@ import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
 import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
-import { auth, displayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
+import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
 import { pickLang } from '../../lib/lang.js';
@@ -88,7 +88,7 @@ export function createGiftService(deps: {
       const receiverUser = await repo.userById(db, moved.receiverId);
       const locale = pickLang(receiverUser.locale);
       const m = giftReceivedMail(locale, {
-        giver: displayName(moved.giver),
+        giver: holderDisplayName(moved.giver),
         ticketName: moved.row.type.name,
         eventName: moved.row.event.name,
         link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,

@@ -14,7 +14,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
-import { displayName } from './resale.code.js';
+import { ticketTypeTitle } from './resale.code.js';
 
 export interface ListingDeps {
   database: Database;
@@ -37,7 +37,7 @@ export function createListingService(deps: ListingDeps) {
     const l = row.listing;
     return {
       userTicketId: row.firstTicketId,
-      name: displayName(row.event, row.type),
+      name: ticketTypeTitle(row.event, row.type),
       ticketLogo: row.type.logo,
       price: fromCents(l.priceCents),
       currencySymbol: currencySymbol(l.currencyCode),
@@ -64,7 +64,7 @@ export function createListingService(deps: ListingDeps) {
       return rows.map((r) => ({
         userTicketId: r.firstTicketId,
         ticketId: r.type.id,
-        ticketName: displayName(r.event, r.type),
+        ticketName: ticketTypeTitle(r.event, r.type),
         ticketLogo: r.type.logo,
         availableTicketCount: r.count,
         ticketPrice: fromCents(r.type.priceCents),

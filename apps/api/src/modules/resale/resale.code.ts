@@ -24,4 +24,5 @@ export function newCode(): string {
 }
 
 /** How resale names a ticket type to its holder: "Event · Type" (as redeem does). */
-export const displayName = (event: { name: string }, type: { name: string }): string => `${event.name} · ${type.name}`;
+export const ticketTypeTitle = (event: { name: string }, type: { name: string }): string =>
+  `${event.name} · ${type.name}`;
