@@ -9,7 +9,10 @@ import { openPanel, signInContext } from './support';
 
 const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });
 const px = (page: Page, selector: string, property: string) =>
-  page.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
 
 const expected = [
   // width, side menu, content max-width, content left/right padding, root font size
