@@ -174,7 +174,7 @@ async function openDoor(doorBrowser: Browser, org: Organiser): Promise<{ context
   await door.getByRole('button', { name: 'Start scanning' }).click();
   const select = door.getByLabel('Event');
   await expect(select.locator('option')).toHaveText([new RegExp(`^${org.eventName} · Sydney`)]);
-  await expect(door.locator('#door-status')).toContainText(/Online · .*admissions list from/);
+  await expect(door.locator('#door-status')).toContainText(/Online · .*admissions list updated/);
   // The service worker keeps the page and its assets (the camera's decoder too) for offline use.
   await door.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await expect.poll(() => door.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
