@@ -104,8 +104,8 @@ test("?org= standalone: name, logo, colour, help and app links, and only that or
   // Help centre and app links of the organisation in the hub.
   await page.getByRole('button', { name: 'Open menu' }).click();
   const hub = page.getByRole('dialog');
-  await expect(hub.getByRole('link', { name: /help centre/i })).toHaveAttribute('href', ORG.helpCenterUrl);
-  await expect(hub.locator('a.hub-app')).toHaveAttribute('href', ORG.appUrl);
+  await expect(hub.getByRole('link', { name: /help centre/i })).toHaveAttribute('href', `${ORG.helpCenterUrl}?lang=en`);
+  await expect(hub.locator('a.hub-app')).toHaveAttribute('href', `${ORG.appUrl}?lang=en`);
 
   // Without ?org= the same holder sees every organisation's tickets and the default look.
   await page.goto(`${baseUrl()}/en/?PANEL_TAB=MY_TICKET`);

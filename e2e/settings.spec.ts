@@ -178,8 +178,11 @@ test('every hub tile opens its screen; help centre and get-the-app links', async
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   }
   const hub = await openHub(page);
-  await expect(hub.getByRole('link', { name: 'Help centre' })).toHaveAttribute('href', config.helpCenterUrl);
-  await expect(hub.getByRole('link', { name: /Get the app/ })).toHaveAttribute('href', config.appUrl);
+  await expect(hub.getByRole('link', { name: 'Help centre' })).toHaveAttribute(
+    'href',
+    `${config.helpCenterUrl}?lang=en`,
+  );
+  await expect(hub.getByRole('link', { name: /Get the app/ })).toHaveAttribute('href', `${config.appUrl}?lang=en`);
 });
 
 test('logout asks for confirmation, ends the session and returns to sign-in', async ({ page, context }) => {

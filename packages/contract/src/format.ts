@@ -26,8 +26,7 @@ function cached<T extends Intl.NumberFormat | Intl.DateTimeFormat>(id: string, m
   return f;
 }
 
-/** `en` or `es` from any string (a stored locale, `i18next.language`, a `lang` attribute): English unless `es`. */
-export const langOf = (value: string | null | undefined): Locale => (value === 'es' ? 'es' : 'en');
+export { langOf } from './locale.js';
 
 /**
  * An amount in major units (12.5) of an ISO 4217 currency (`currencyCode`, "AUD") in `lang`:

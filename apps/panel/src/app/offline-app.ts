@@ -5,7 +5,7 @@
  * language's (src/manifests.ts): installed from /es/, the app is Spanish and opens /es/ (issue 29).
  */
 import { registerSW } from 'virtual:pwa-register';
-import { langOf } from '@tp/contract/format';
+import { langOf } from '@tp/contract/locale';
 
 export function installOfflineApp(): void {
   if (!document.querySelector('link[rel="manifest"]')) {

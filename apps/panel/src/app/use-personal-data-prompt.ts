@@ -2,19 +2,21 @@
  * The personal-data step is asked until given (issue 20 point 6): a signed-in holder without a first name
  * (who closed the panel at PERSONAL_DATA, or signed up elsewhere) is taken back to PERSONAL_DATA whenever
  * the panel opens or shows a screen, so the door never shows "Holder: guest#…". Not while offline: the
- * name cannot be saved then, and the pass must stay reachable at a gate without signal.
+ * name cannot be saved then, and the pass must stay reachable at a gate without signal. Not in an inline frame
+ * of the host page: it shows the screen the organiser placed there; the modal and the standalone panel ask.
  */
 import { useEffect } from 'react';
 import { useUser } from '../lib/queries';
 import { useRoute, navigate } from '../lib/use-route';
 import { AUTH_TABS } from '../lib/routing';
 import { isOffline } from '../lib/api-client';
+import { embedMode } from '../lib/host-bridge';
 
 export function usePersonalDataPrompt(): void {
   const user = useUser().data;
   const { tab } = useRoute();
   useEffect(() => {
-    if (!user || user.givenName?.trim() || AUTH_TABS.includes(tab) || isOffline()) return;
+    if (!user || user.givenName?.trim() || AUTH_TABS.includes(tab) || isOffline() || embedMode === 'inline') return;
     navigate({ tab: 'PERSONAL_DATA', overlay: null, userTicketId: null, ticketName: null }, { replace: true });
   }, [user, tab]);
 }

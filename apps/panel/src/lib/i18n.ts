@@ -5,7 +5,7 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { LOCALES, type Locale } from '@tp/contract/constants';
-import { langOf } from '@tp/contract/format';
+import { langOf } from '@tp/contract/locale';
 
 /**
  * Each catalogue is its own chunk, fetched only for the language in use: the
