@@ -173,7 +173,7 @@ export function organisationsRoutes(
         response: {
           200: contract.importResponse,
           400: contract.importRefusedResponse,
-          ...errors(401, 413, 415),
+          ...errors(401, 409, 413, 415),
           422: contract.importErrorResponse,
         },
       },
