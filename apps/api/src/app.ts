@@ -58,15 +58,19 @@ export async function buildApp(deps: AppDeps) {
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis }, services);
-  const { webhookWorker, housekeeping } = registerBackgroundJobs(app, { config, database, now, redis }, services);
+  const { outboundDeliveryWorker, housekeeping } = registerBackgroundJobs(
+    app,
+    { config, database, now, redis },
+    services,
+  );
 
   const { auth, profile, access, tickets, gift, benefits, swap, resale, mail, account, earnings } = services;
   return Object.assign(app, {
     services: {
       ...{ auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
       organisations: services.organisations,
-      webhooks: services.webhooks,
-      webhookWorker,
+      outboundWebhooks: services.outboundWebhooks,
+      outboundDeliveryWorker,
     },
   });
 }

@@ -72,7 +72,7 @@ export interface Config {
   webhookTimeoutSeconds: number;
   /**
    * Attempts of one delivery before it is marked failed (WEBHOOK_MAX_ATTEMPTS, default 16: with the backoff of
-   * `webhook-backoff.ts` that is more than a day of retries even with the shortest jitter).
+   * `delivery-backoff.ts` that is more than a day of retries even with the shortest jitter).
    */
   webhookMaxAttempts: number;
   /**

@@ -24,7 +24,7 @@ const counts = async () => ({
   loginRequests: await count('login_requests'),
   sessions: await count('auth_sessions'),
   refreshTokens: await count('refresh_tokens'),
-  webhookEvents: await count('webhook_events'),
+  stripeEvents: await count('webhook_events'),
 });
 
 describe('housekeeping', () => {
@@ -36,7 +36,7 @@ describe('housekeeping', () => {
       sql`insert into webhook_events (id, type, received_at) values ('evt_1', 'account.updated', ${t.clock.now()})`,
     );
     const before = await counts();
-    expect(before).toEqual({ loginRequests: 2, sessions: 2, refreshTokens: 2, webhookEvents: 1 });
+    expect(before).toEqual({ loginRequests: 2, sessions: 2, refreshTokens: 2, stripeEvents: 1 });
 
     // Within the retention nothing goes.
     t.clock.advance(6 * DAY);
@@ -44,8 +44,8 @@ describe('housekeeping', () => {
       loginRequests: 0,
       sessions: 0,
       refreshTokens: 0,
-      webhookEvents: 0,
-      webhookDeliveries: 0,
+      stripeEvents: 0,
+      outboundDeliveries: 0,
       checkInLog: 0,
     });
 
@@ -55,11 +55,11 @@ describe('housekeeping', () => {
       loginRequests: 2,
       sessions: 1,
       refreshTokens: 1,
-      webhookEvents: 1,
-      webhookDeliveries: 0,
+      stripeEvents: 1,
+      outboundDeliveries: 0,
       checkInLog: 0,
     });
-    expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, webhookEvents: 0 });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, stripeEvents: 0 });
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/v1/auth/refresh',
@@ -70,7 +70,7 @@ describe('housekeeping', () => {
     // Alice's sign-in ends after 30 days; 7 days later it goes with its (rotated) refresh tokens.
     t.clock.advance(38 * DAY);
     expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ sessions: 1, refreshTokens: 2 });
-    expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, webhookEvents: 0 });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, stripeEvents: 0 });
   });
 
   it.skipIf(!onPostgres())('skips a run while another instance holds the housekeeping lock', async () => {

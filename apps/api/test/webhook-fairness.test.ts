@@ -7,8 +7,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
-import { createWebhookWorker, type WebhookWorker } from '../src/modules/webhooks/webhook-worker.js';
-import { enqueueWebhookEvent } from '../src/modules/organisations/webhook-events.js';
+import {
+  createOutboundDeliveryWorker,
+  type OutboundDeliveryWorker,
+} from '../src/modules/outbound-webhooks/delivery-worker.js';
+import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
 
 /** A `ticket.issued` payload as the document describes it (payloads are checked as they are queued). */
 const issued = (ticketExternalId: string, userTicketId: number) => ({
@@ -43,7 +46,7 @@ async function receiver(delayMs: number, status = 200) {
 
 let t: TestApp;
 let receivers: Awaited<ReturnType<typeof receiver>>[] = [];
-let w: WebhookWorker | null = null;
+let w: OutboundDeliveryWorker | null = null;
 beforeEach(async () => {
   t = await createTestApp({ seed: true, config: { adminKey: ADMIN, webhookWorkerIntervalSeconds: 0 } });
 });
@@ -79,7 +82,7 @@ async function organisationWithEndpoint(slug: string, url: string): Promise<numb
 
 /** The worker on its timer: 1 s ticks, 1 s attempt timeout, 20 rows a claim. */
 const timedWorker = () =>
-  createWebhookWorker({
+  createOutboundDeliveryWorker({
     database: t.database,
     now: t.clock.now,
     intervalSeconds: 1,
@@ -100,7 +103,7 @@ describe('webhooks: fairness between organisations', () => {
     const orgB = await organisationWithEndpoint('fast-org', fast.url);
     await t.database.db.transaction(async (tx) => {
       for (let i = 0; i < 200; i++)
-        await enqueueWebhookEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
+        await enqueueOutboundEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
     });
     w = timedWorker();
     w.start();
@@ -111,7 +114,7 @@ describe('webhooks: fairness between organisations', () => {
     await new Promise((r) => setTimeout(r, 300));
     const due = Date.now();
     await t.database.db.transaction((tx) =>
-      enqueueWebhookEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now()),
+      enqueueOutboundEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now()),
     );
     while (!fast.got.length && Date.now() < due + 8000) await new Promise((r) => setTimeout(r, 50));
     expect(fast.got, 'organisation B received nothing within 8 s').toHaveLength(1);
@@ -147,8 +150,8 @@ describe('webhooks: fairness between organisations', () => {
     // All due at the same instant, organisation B's last: the oldest-first claim of 20 would take A's only.
     await t.database.db.transaction(async (tx) => {
       for (let i = 0; i < 200; i++)
-        await enqueueWebhookEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
-      await enqueueWebhookEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now());
+        await enqueueOutboundEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
+      await enqueueOutboundEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now());
     });
     w = timedWorker();
     const started = Date.now();

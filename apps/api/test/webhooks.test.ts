@@ -12,10 +12,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { MyTicket, webhooks as contract } from '@tp/contract';
 import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp } from './helper.js';
-import { createWebhookWorker } from '../src/modules/webhooks/webhook-worker.js';
-import { backoffSeconds } from '../src/modules/webhooks/webhook-backoff.js';
-import { guardedLookup, sendWebhook } from '../src/modules/webhooks/webhook-sender.js';
-import { enqueueWebhookEvent } from '../src/modules/organisations/webhook-events.js';
+import { createOutboundDeliveryWorker } from '../src/modules/outbound-webhooks/delivery-worker.js';
+import { backoffSeconds } from '../src/modules/outbound-webhooks/delivery-backoff.js';
+import { guardedLookup, sendOutboundDelivery } from '../src/modules/outbound-webhooks/delivery-sender.js';
+import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
 import type { Database } from '../src/db/client.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -84,8 +84,8 @@ const subscribed = async (url: string, events?: string[]) => {
   return r.json<{ id: number; secret: string }>();
 };
 /** A worker over the test app's database and clock, with a fixed jitter. */
-const worker = (over: Partial<Parameters<typeof createWebhookWorker>[0]> = {}) =>
-  createWebhookWorker({
+const worker = (over: Partial<Parameters<typeof createOutboundDeliveryWorker>[0]> = {}) =>
+  createOutboundDeliveryWorker({
     database: t.database,
     now: t.clock.now,
     intervalSeconds: 0,
@@ -126,7 +126,7 @@ describe('webhooks: subscription and signature', () => {
     expect(JSON.stringify(listed)).not.toContain('whsec_');
 
     const userTicketId = await gift();
-    expect(await t.app.services.webhookWorker.runOnce()).toBe(1);
+    expect(await t.app.services.outboundDeliveryWorker.runOnce()).toBe(1);
     expect(rx.got).toHaveLength(1);
     const { headers, body } = rx.got[0];
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
@@ -256,7 +256,7 @@ describe('webhooks: retries, log, redelivery', () => {
     rx = await receiver([200]);
     const hook = await subscribed(rx.url);
     await gift();
-    await t.app.services.webhookWorker.runOnce();
+    await t.app.services.outboundDeliveryWorker.runOnce();
     const [first] = (await deliveries(demoKey, hook.id)).items;
     const r = await t.app.inject({
       method: 'POST',
@@ -265,7 +265,7 @@ describe('webhooks: retries, log, redelivery', () => {
     });
     expect(r.statusCode, r.body).toBe(202);
     expect(r.json()).toEqual({ id: expect.any(Number) as number, messageId: first.messageId });
-    expect(await t.app.services.webhookWorker.runOnce()).toBe(1);
+    expect(await t.app.services.outboundDeliveryWorker.runOnce()).toBe(1);
     expect(rx.got).toHaveLength(2);
     expect(rx.got[1].body).toBe(rx.got[0].body);
     expect(rx.got[1].headers['webhook-id']).toBe(rx.got[0].headers['webhook-id']);
@@ -305,9 +305,9 @@ describe('webhooks: retries, log, redelivery', () => {
     });
     expect((await deliveries(demoKey, pending.id)).items).toHaveLength(1);
     t.clock.advance(6 * 86_400_000);
-    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ webhookDeliveries: 0 });
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ outboundDeliveries: 0 });
     t.clock.advance(2 * 86_400_000);
-    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ webhookDeliveries: 1 });
+    expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ outboundDeliveries: 1 });
     expect((await deliveries(demoKey, hook.id)).items.map((d) => d.status)).toEqual(['PENDING']);
     expect((await deliveries(demoKey, pending.id)).items.map((d) => d.status)).toEqual(['PENDING']);
   });
@@ -542,7 +542,7 @@ describe('webhooks: SSRF guards', () => {
     );
     expect(guarded?.code).toBe('EFORBIDDENADDRESS');
     rx = await receiver([200]);
-    const viaName = await sendWebhook({
+    const viaName = await sendOutboundDelivery({
       url: rx.url.replace('http://127.0.0.1', `https://${hostname()}`),
       headers: {},
       body: '{}',
@@ -555,7 +555,7 @@ describe('webhooks: SSRF guards', () => {
 
   it('a receiver slower than the timeout is a failed attempt', async () => {
     rx = await receiver([200], { delayMs: 3000 });
-    const r = await sendWebhook({ url: rx.url, headers: {}, body: '{}', timeoutMs: 200, allowLocal: true });
+    const r = await sendOutboundDelivery({ url: rx.url, headers: {}, body: '{}', timeoutMs: 200, allowLocal: true });
     expect(r).toMatchObject({ statusCode: null, error: 'timeout' });
     expect(r.durationMs).toBeLessThan(2000);
   });
@@ -572,12 +572,12 @@ describe('webhooks: several workers', () => {
       rx = await receiver([200], { delayMs: 5 });
       const [org] = (await rawQuery<{ id: number }>(dbs[0].db, `select id from organisations where slug = 'demo'`))
         .rows;
-      const service = multi ? multi.apps[0].services.webhooks : t.app.services.webhooks;
+      const service = multi ? multi.apps[0].services.outboundWebhooks : t.app.services.outboundWebhooks;
       await service.create({ id: Number(org.id), slug: 'demo' }, { url: rx.url, events: ['ticket.issued'] });
       const N = 60;
       await dbs[0].db.transaction(async (tx) => {
         for (let i = 0; i < N; i++)
-          await enqueueWebhookEvent(
+          await enqueueOutboundEvent(
             tx,
             Number(org.id),
             'ticket.issued',
@@ -589,7 +589,7 @@ describe('webhooks: several workers', () => {
           );
       });
       const workers = dbs.map((database) =>
-        createWebhookWorker({
+        createOutboundDeliveryWorker({
           database,
           now,
           intervalSeconds: 0,

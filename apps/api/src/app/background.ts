@@ -7,7 +7,7 @@ import type { AppDeps } from '../app.js';
 import type { App } from '../lib/http.js';
 import { redisReady } from '../lib/rate-limit.js';
 import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
-import { createWebhookWorker } from '../modules/webhooks/webhook-worker.js';
+import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
 import type { Services } from './services.js';
 
 /**
@@ -21,7 +21,7 @@ export function registerBackgroundJobs(
 ) {
   const { config, database, now, redis } = deps;
   const { avatars, mailQueue, mail } = services;
-  const webhookWorker = createWebhookWorker({
+  const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
     intervalSeconds: config.webhookWorkerIntervalSeconds,
@@ -42,15 +42,15 @@ export function registerBackgroundJobs(
   app.addHook('onReady', async () => {
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
-    webhookWorker.start();
+    outboundDeliveryWorker.start();
   });
   app.addHook('onClose', async () => {
     await housekeeping.stop();
-    await webhookWorker.stop();
+    await outboundDeliveryWorker.stop();
     redis?.disconnect();
     await avatars.close();
     await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
     mail.close();
   });
-  return { webhookWorker, housekeeping };
+  return { outboundDeliveryWorker, housekeeping };
 }

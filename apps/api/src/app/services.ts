@@ -23,13 +23,13 @@ import { createSwapService } from '../modules/swap/swap.service.js';
 import { createListingService } from '../modules/resale/listing.service.js';
 import { createOrderService } from '../modules/resale/order.service.js';
 import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
-import { createWebhookService } from '../modules/resale/webhook.service.js';
+import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
 import { createBrandingService } from '../modules/branding/branding.service.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
-import { createWebhooksService } from '../modules/webhooks/webhooks.service.js';
+import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 
@@ -113,13 +113,17 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     now,
     userEmail: async (id) => (await profile.me(id)).email,
   });
-  const webhook = createWebhookService({ database, payouts, now, orders, payoutAccounts, log: log });
-  const resale = { listings, orders, payoutAccounts, webhook };
+  const stripeEvents = createStripeEventService({ database, payouts, now, orders, payoutAccounts, log: log });
+  const resale = { listings, orders, payoutAccounts, stripeEvents };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
   // Mails that follow organiser work (issued tickets) go out in the background, after commit.
   const mailQueue = createMailQueue({ mail, log: log });
-  const webhooks = createWebhooksService({ database, now, allowLocalUrls: config.webhookAllowLocalUrls });
+  const outboundWebhooks = createOutboundWebhooksService({
+    database,
+    now,
+    allowLocalUrls: config.webhookAllowLocalUrls,
+  });
   const organisations = {
     admin: createAdminService({ database, now }),
     org: createOrgApiService({
@@ -152,7 +156,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
-    ...{ payouts, resale, earnings, account, mailQueue, webhooks, doorKeys, organisations, panelConfig },
+    ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
   };
 }
 export type Services = ReturnType<typeof createServices>;

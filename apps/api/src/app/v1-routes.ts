@@ -18,7 +18,7 @@ import { brandingRoutes } from '../modules/branding/branding.routes.js';
 import { accountRoutes } from '../modules/account/account.routes.js';
 import { requireAdminWith, requireOrganisationWith } from '../modules/organisations/org-auth.js';
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
-import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.js';
+import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
@@ -31,7 +31,7 @@ export async function registerV1Routes(
 ) {
   const { config, database, now } = deps;
   const { auth, requireAuth, profile, access, checkIn, tickets, gift, benefits, swap, resale } = services;
-  const { panelConfig, branding, earnings, account, organisations, webhooks, doorKeys } = services;
+  const { panelConfig, branding, earnings, account, organisations, outboundWebhooks, doorKeys } = services;
   await app.register(
     (v1, _opts, done) => {
       const api = v1 as unknown as App;
@@ -83,7 +83,7 @@ export async function registerV1Routes(
           requireAdmin: requireAdminWith(config.adminKey, failures),
           requireOrganisation,
         });
-        webhooksRoutes(orgApi, { webhooks, requireOrganisation });
+        outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
         doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
         next();
       });

@@ -436,16 +436,21 @@ export const payouts = pgTable('payouts', {
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 
-/** Provider webhook event ids already processed (deduplication). */
-export const webhookEvents = pgTable('webhook_events', {
+/**
+ * Incoming Stripe events (POST /resell/stripe/webhook) already processed, by event id (deduplication).
+ * Named `stripeEvents` in code so it is not mistaken for the organisers' outbound webhooks; the table keeps its
+ * old name `webhook_events` (a table rename makes drizzle-kit ask interactively, and other branches regenerate
+ * migrations at merge).
+ */
+export const stripeEvents = pgTable('webhook_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
   receivedAt: ts('received_at').notNull().defaultNow(),
 });
 
 /**
- * An organisation's webhook subscription (issue 12, `POST /v1/org/webhooks`): deliveries of the listed event
- * types go to `url`, signed with `secret` (`whsec_…`, Standard Webhooks).
+ * An organisation's webhook subscription (issue 12, `POST /v1/org/webhooks`): outbound deliveries of the listed
+ * event types go to `url`, signed with `secret` (`whsec_…`, Standard Webhooks).
  */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
@@ -464,12 +469,13 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * The durable delivery queue and log: one row per message per endpoint (a redelivery is a new row with the
+ * Outbound deliveries to organisers' webhook endpoints (table `webhook_deliveries`, name kept: see
+ * `stripeEvents`). The durable delivery queue and log: one row per message per endpoint (a redelivery is a new row with the
  * same `messageId`, the `webhook-id` receivers deduplicate on). PENDING rows whose `nextAttemptAt` has come are
  * claimed by the worker with `FOR UPDATE SKIP LOCKED`; the claim pushes `nextAttemptAt` past the delivery's
  * timeout (a lease), so no other instance takes the row while it is in flight.
  */
-export const webhookDeliveries = pgTable(
+export const outboundDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: serial('id').primaryKey(),
@@ -499,14 +505,14 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** One HTTP attempt of a delivery (the delivery log's detail). */
-export const webhookDeliveryAttempts = pgTable(
+/** One HTTP attempt of an outbound delivery (the delivery log's detail; table `webhook_delivery_attempts`). */
+export const outboundDeliveryAttempts = pgTable(
   'webhook_delivery_attempts',
   {
     id: serial('id').primaryKey(),
     deliveryId: integer('delivery_id')
       .notNull()
-      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+      .references(() => outboundDeliveries.id, { onDelete: 'cascade' }),
     at: ts('at').notNull(),
     statusCode: integer('status_code'),
     error: text('error'),

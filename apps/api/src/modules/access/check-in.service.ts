@@ -27,7 +27,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from './check-in-log.repository.js';
-import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 

@@ -14,7 +14,7 @@ import type { Lang } from '../../lib/lang.js';
 import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
-import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { pickLang } from '../../lib/lang.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */

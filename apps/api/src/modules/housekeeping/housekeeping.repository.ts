@@ -6,8 +6,8 @@ import {
   checkInLog,
   loginRequests,
   refreshTokens,
-  webhookDeliveries,
-  webhookEvents,
+  outboundDeliveries,
+  stripeEvents,
 } from '../../db/schema.js';
 
 /** Key of the transaction-level advisory lock held by the instance running housekeeping ("tp:hk"). */
@@ -52,19 +52,19 @@ export const housekeepingRepository = {
     return { sessions: sessions.length, refreshTokens: tokens.length };
   },
   /** Deletes processed provider webhook event ids received before `cutoff` (providers stop retrying long before). */
-  async deleteWebhookEventsBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  async deleteStripeEventsBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx
-      .delete(webhookEvents)
-      .where(lt(webhookEvents.receivedAt, cutoff))
-      .returning({ id: webhookEvents.id });
+      .delete(stripeEvents)
+      .where(lt(stripeEvents.receivedAt, cutoff))
+      .returning({ id: stripeEvents.id });
     return rows.length;
   },
   /** Deletes finished (DELIVERED or FAILED) webhook deliveries created before the cutoff, with their attempts. */
-  async deleteWebhookDeliveriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+  async deleteOutboundDeliveriesBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx
-      .delete(webhookDeliveries)
-      .where(and(lt(webhookDeliveries.createdAt, cutoff), inArray(webhookDeliveries.status, ['DELIVERED', 'FAILED'])))
-      .returning({ id: webhookDeliveries.id });
+      .delete(outboundDeliveries)
+      .where(and(lt(outboundDeliveries.createdAt, cutoff), inArray(outboundDeliveries.status, ['DELIVERED', 'FAILED'])))
+      .returning({ id: outboundDeliveries.id });
     return rows.length;
   },
 

@@ -18,9 +18,9 @@ export interface HousekeepingCounts {
   loginRequests: number;
   sessions: number;
   refreshTokens: number;
-  webhookEvents: number;
+  stripeEvents: number;
   /** Finished organisation webhook deliveries (delivered or given up), with their attempts. */
-  webhookDeliveries: number;
+  outboundDeliveries: number;
   /** Check-in log rows older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7). */
   checkInLog: number;
 }
@@ -48,13 +48,13 @@ export function createHousekeeping(deps: {
       if (!(await repo.tryLock(tx))) return null;
       const loginRequests = await repo.deleteLoginRequestsExpiredBefore(tx, cutoff);
       const { sessions, refreshTokens } = await repo.deleteSessionsEndedBefore(tx, cutoff);
-      const webhookEvents = await repo.deleteWebhookEventsBefore(tx, cutoff);
-      const webhookDeliveries = await repo.deleteWebhookDeliveriesBefore(tx, cutoff);
+      const stripeEvents = await repo.deleteStripeEventsBefore(tx, cutoff);
+      const outboundDeliveries = await repo.deleteOutboundDeliveriesBefore(tx, cutoff);
       const checkInLog = await repo.deleteCheckInLogBefore(
         tx,
         new Date(deps.now().getTime() - deps.checkInLogRetentionDays * 24 * 3600 * 1000),
       );
-      return { loginRequests, sessions, refreshTokens, webhookEvents, webhookDeliveries, checkInLog };
+      return { loginRequests, sessions, refreshTokens, stripeEvents, outboundDeliveries, checkInLog };
     });
   }
 

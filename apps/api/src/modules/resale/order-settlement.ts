@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import { pickLang } from '../../lib/lang.js';
 import { sendMailOrLog } from '../../providers/mail/mail.provider.js';
 import { codePdfFileName, listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
-import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { hashCode, newCode } from './resale.code.js';
 import { orderCodePdf } from './order-code-pdf.js';

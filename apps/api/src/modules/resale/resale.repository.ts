@@ -14,7 +14,7 @@ import {
   ticketHistory,
   ticketTypes,
   userTickets,
-  webhookEvents,
+  stripeEvents,
 } from '../../db/schema.js';
 
 /** Tickets a holder may list: the one "may this ticket move" rule (db/predicates.ts). */
@@ -321,8 +321,8 @@ export const resaleRepository = {
       );
   },
   /** Records a webhook event id; false when it was seen before. */
-  async recordWebhookEvent(db: DbOrTx, id: string, type: string, at: Date): Promise<boolean> {
-    const rows = await db.insert(webhookEvents).values({ id, type, receivedAt: at }).onConflictDoNothing().returning();
+  async recordStripeEvent(db: DbOrTx, id: string, type: string, at: Date): Promise<boolean> {
+    const rows = await db.insert(stripeEvents).values({ id, type, receivedAt: at }).onConflictDoNothing().returning();
     return rows.length === 1;
   },
 };

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { ListingService } from './listing.service.js';
 import type { OrderService } from './order.service.js';
 import type { PayoutAccountService } from './payout-account.service.js';
-import type { WebhookService } from './webhook.service.js';
+import type { StripeEventService } from './stripe-event.service.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 import { errors, media } from '../../lib/openapi.js';
 
@@ -22,7 +22,7 @@ export function resaleRoutes(
     listings: ListingService;
     orders: OrderService;
     payoutAccounts: PayoutAccountService;
-    webhook: WebhookService;
+    stripeEvents: StripeEventService;
     requireAuth: PreHandler;
     redeemPerMinute: number;
   },
@@ -185,7 +185,7 @@ export function resaleRoutes(
     hook.post('/resell/stripe/webhook', { schema: { hide: true } }, async (req, reply) => {
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new AppError('api.resell.webhook_invalid');
-      await deps.webhook.handle(req.body, signature);
+      await deps.stripeEvents.handle(req.body, signature);
       return reply.send({ received: true });
     });
     done();

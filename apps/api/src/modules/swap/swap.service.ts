@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
-import { enqueueTicketEvents } from '../organisations/webhook-events.js';
+import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { isUuid } from '@tp/contract/fields';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];

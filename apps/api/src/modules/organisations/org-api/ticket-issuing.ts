@@ -20,7 +20,7 @@ import { defaultNickname } from '../../auth/auth.service.js';
 import { orgApiRepository as repo, type IssuedTicketRow, type TicketTypeRow } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
-import { enqueueWebhookEvent } from '../webhook-events.js';
+import { enqueueOutboundEvent } from '../outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
 import { pickLang } from '../../../lib/lang.js';
 
@@ -190,7 +190,7 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
       const userTicketId = idOf.get(p.input.externalId)!;
       const holder = account(p.input.holderEmail);
       const event = eventNames.get(p.type.eventId);
-      await enqueueWebhookEvent(
+      await enqueueOutboundEvent(
         tx,
         org.id,
         'ticket.issued',

@@ -5,7 +5,7 @@
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
-import { enqueueTicketEvents } from '../webhook-events.js';
+import { enqueueTicketEvents } from '../outbound-events.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
 import type { TicketInput, TicketIssuing } from './ticket-issuing.js';
 

@@ -61,7 +61,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * @throws AppError `api.org.webhook_url_not_allowed` when not https (or http on loopback with local URLs
  *   allowed), when it carries credentials, or when it names a forbidden IP literal in production.
  */
-export function checkWebhookUrl(raw: string, allowLocal: boolean): void {
+export function checkWebhookEndpointUrl(raw: string, allowLocal: boolean): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -107,7 +107,7 @@ export interface SendResult {
  * @param p.timeoutMs bound on the whole attempt (connect, send, answer's head and body prefix).
  * @param p.allowLocal skip the address check (tests, local development).
  */
-export function sendWebhook(p: {
+export function sendOutboundDelivery(p: {
   url: string;
   headers: Record<string, string>;
   body: string;
@@ -122,7 +122,7 @@ export function sendWebhook(p: {
   return new Promise((resolve) => {
     let url: URL;
     try {
-      checkWebhookUrl(p.url, p.allowLocal);
+      checkWebhookEndpointUrl(p.url, p.allowLocal);
       url = new URL(p.url);
     } catch {
       return resolve(done({ statusCode: null, error: 'url_not_allowed', responsePrefix: null }));

@@ -7,11 +7,14 @@ import * as z from 'zod';
 import { webhooks as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, securityOf } from '../../lib/openapi.js';
-import type { WebhooksService } from './webhooks.service.js';
+import type { OutboundWebhooksService } from './outbound-webhooks.service.js';
 
 const security = securityOf('organisationApiKey');
 
-export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requireOrganisation: PreHandler }) {
+export function outboundWebhooksRoutes(
+  app: App,
+  deps: { outboundWebhooks: OutboundWebhooksService; requireOrganisation: PreHandler },
+) {
   const preHandler = deps.requireOrganisation;
   app.post(
     '/org/webhooks',
@@ -25,7 +28,7 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
         response: { 201: contract.createWebhookResponse, ...errors(400, 401, 422) },
       },
     },
-    async (req, reply) => reply.code(201).send(await deps.webhooks.create(req.organisation, req.body)),
+    async (req, reply) => reply.code(201).send(await deps.outboundWebhooks.create(req.organisation, req.body)),
   );
   app.get(
     '/org/webhooks',
@@ -38,7 +41,7 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
         response: { 200: z.array(contract.webhookItem), ...errors(401) },
       },
     },
-    async (req) => deps.webhooks.list(req.organisation),
+    async (req) => deps.outboundWebhooks.list(req.organisation),
   );
   app.delete(
     '/org/webhooks/:id',
@@ -53,7 +56,7 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
       },
     },
     async (req, reply) => {
-      await deps.webhooks.remove(req.organisation, req.params.id);
+      await deps.outboundWebhooks.remove(req.organisation, req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -70,7 +73,7 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
         response: { 200: contract.deliveriesPage, ...errors(400, 401, 404) },
       },
     },
-    async (req) => deps.webhooks.deliveries(req.organisation, req.params.id, req.query),
+    async (req) => deps.outboundWebhooks.deliveries(req.organisation, req.params.id, req.query),
   );
   app.post(
     '/org/webhooks/:id/deliveries/:deliveryId/redeliver',
@@ -85,6 +88,8 @@ export function webhooksRoutes(app: App, deps: { webhooks: WebhooksService; requ
       },
     },
     async (req, reply) =>
-      reply.code(202).send(await deps.webhooks.redeliver(req.organisation, req.params.id, req.params.deliveryId)),
+      reply
+        .code(202)
+        .send(await deps.outboundWebhooks.redeliver(req.organisation, req.params.id, req.params.deliveryId)),
   );
 }

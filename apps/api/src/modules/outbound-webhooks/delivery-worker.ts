@@ -21,12 +21,12 @@
  */
 import { Webhook } from 'standardwebhooks';
 import type { Database } from '../../db/client.js';
-import { backoffSeconds } from './webhook-backoff.js';
-import { type SendResult, sendWebhook } from './webhook-sender.js';
-import { webhooksRepository as repo } from './webhooks.repository.js';
+import { backoffSeconds } from './delivery-backoff.js';
+import { type SendResult, sendOutboundDelivery } from './delivery-sender.js';
+import { outboundWebhooksRepository as repo } from './outbound-webhooks.repository.js';
 import { intervalJob } from '../../lib/interval-job.js';
 
-export interface WebhookWorkerDeps {
+export interface OutboundDeliveryWorkerDeps {
   database: Database;
   now: () => Date;
   /** Seconds between ticks; 0 turns the timer off (runOnce still works). */
@@ -59,7 +59,7 @@ export function signedHeaders(secret: string, messageId: string, at: Date, paylo
  * The worker over one database. `runOnce()` claims once, sends and records what it claimed and waits for every
  * send in flight (tests, one-shot runs); `start()`/`stop()` run it on the timer without waiting for sends.
  */
-export function createWebhookWorker(deps: WebhookWorkerDeps) {
+export function createOutboundDeliveryWorker(deps: OutboundDeliveryWorkerDeps) {
   const { db } = deps.database;
   const random = deps.random ?? Math.random;
   const perEndpoint = Math.max(1, deps.perEndpoint ?? 2);
@@ -76,7 +76,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   /** Sends one claimed delivery and records the attempt. Never rejects (a failed record is logged). */
   async function deliver(d: Claimed): Promise<void> {
     const at = deps.now();
-    const result: SendResult = await sendWebhook({
+    const result: SendResult = await sendOutboundDelivery({
       url: d.url,
       headers: signedHeaders(d.secret, d.messageId, at, d.payload),
       body: d.payload,
@@ -180,4 +180,4 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     },
   };
 }
-export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
+export type OutboundDeliveryWorker = ReturnType<typeof createOutboundDeliveryWorker>;

@@ -1,7 +1,7 @@
 /**
- * Emit points of the organisation webhooks (issue 12). Called inside the transaction that made the change, so
- * an event is queued exactly when the change commits: one `webhook_deliveries` row per subscribed endpoint of
- * the organisation, delivered later by the webhook worker (modules/webhooks/webhook-worker.ts).
+ * Emit points of the organisers' outbound webhook events (issue 12). Called inside the transaction that made the change, so
+ * an event is queued exactly when the change commits: one outbound delivery (`webhook_deliveries`) per subscribed
+ * endpoint of the organisation, delivered later by the delivery worker (modules/outbound-webhooks/delivery-worker.ts).
  *
  * Body sent (and signed): `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC; `data` is checked against the
  * contract's schema of the event (`webhooks.webhookEventData`, the API document's `webhooks`) as it is queued,
@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { webhooks } from '@tp/contract';
 type WebhookEventType = webhooks.WebhookEventType;
 import type { DbOrTx } from '../../db/client.js';
-import { webhooksRepository as repo } from '../webhooks/webhooks.repository.js';
+import { outboundWebhooksRepository as repo } from '../outbound-webhooks/outbound-webhooks.repository.js';
 
 /**
  * Queues `type` for every endpoint of `organisationId` subscribed to it.
@@ -21,7 +21,7 @@ import { webhooksRepository as repo } from '../webhooks/webhooks.repository.js';
  * @param data the event's payload (JSON)
  * @param at when it happened (the app's clock; default now): the payload's `timestamp`, and when it is due
  */
-export async function enqueueWebhookEvent<T extends WebhookEventType>(
+export async function enqueueOutboundEvent<T extends WebhookEventType>(
   tx: DbOrTx,
   organisationId: number,
   type: T,
@@ -57,7 +57,7 @@ export async function enqueueTicketEvents<T extends WebhookEventType>(
   extra: Omit<webhooks.WebhookEventData<T>, keyof webhooks.TicketRefs>,
 ): Promise<void> {
   for (const t of await repo.ticketRefs(tx, userTicketIds)) {
-    await enqueueWebhookEvent(
+    await enqueueOutboundEvent(
       tx,
       t.organisationId,
       type,

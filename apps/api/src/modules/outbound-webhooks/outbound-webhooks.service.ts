@@ -7,12 +7,12 @@ import type { webhooks as contract } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { RequestOrganisation } from '../organisations/org-auth.js';
-import { checkWebhookUrl } from './webhook-sender.js';
-import { type DeliveryRow, webhooksRepository as repo } from './webhooks.repository.js';
+import { checkWebhookEndpointUrl } from './delivery-sender.js';
+import { type DeliveryRow, outboundWebhooksRepository as repo } from './outbound-webhooks.repository.js';
 
 type CreateWebhook = { url: string; events: string[] };
 
-export function createWebhooksService(deps: { database: Database; now: () => Date; allowLocalUrls: boolean }) {
+export function createOutboundWebhooksService(deps: { database: Database; now: () => Date; allowLocalUrls: boolean }) {
   const { db } = deps.database;
 
   async function endpoint(org: RequestOrganisation, id: number) {
@@ -48,10 +48,10 @@ export function createWebhooksService(deps: { database: Database; now: () => Dat
   return {
     /**
      * Subscribes a URL; the secret (`whsec_` + 24 random bytes in base64) is returned once.
-     * @throws AppError `api.org.webhook_url_not_allowed` (see webhook-sender.ts `checkWebhookUrl`).
+     * @throws AppError `api.org.webhook_url_not_allowed` (see delivery-sender.ts `checkWebhookEndpointUrl`).
      */
     async create(org: RequestOrganisation, body: CreateWebhook): Promise<{ id: number; secret: string }> {
-      checkWebhookUrl(body.url, deps.allowLocalUrls);
+      checkWebhookEndpointUrl(body.url, deps.allowLocalUrls);
       const secret = `whsec_${randomBytes(24).toString('base64')}`;
       const row = await repo.insertEndpoint(db, {
         organisationId: org.id,
@@ -111,4 +111,4 @@ export function createWebhooksService(deps: { database: Database; now: () => Dat
     },
   };
 }
-export type WebhooksService = ReturnType<typeof createWebhooksService>;
+export type OutboundWebhooksService = ReturnType<typeof createOutboundWebhooksService>;

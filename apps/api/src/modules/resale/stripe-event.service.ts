@@ -1,5 +1,5 @@
 /**
- * Payout provider webhooks (Stripe): signature-checked, deduplicated by event id, then handed to the
+ * Incoming Stripe events (the payout provider's webhook, POST /resell/stripe/webhook): signature-checked, deduplicated by event id, then handed to the
  * use case they concern: `account.updated` to the payout account, `checkout.session.completed` to the order.
  */
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,7 +10,7 @@ import { resaleRepository as repo } from './resale.repository.js';
 import type { OrderService } from './order.service.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 
-export interface WebhookDeps {
+export interface StripeEventDeps {
   database: Database;
   payouts: PayoutProvider;
   now: () => Date;
@@ -20,7 +20,7 @@ export interface WebhookDeps {
   log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
-export function createWebhookService(deps: WebhookDeps) {
+export function createStripeEventService(deps: StripeEventDeps) {
   const { payouts, now, orders, payoutAccounts, log } = deps;
   const db = deps.database.db;
   return {
@@ -37,7 +37,7 @@ export function createWebhookService(deps: WebhookDeps) {
       } catch {
         throw new AppError('api.resell.webhook_invalid');
       }
-      if (!(await repo.recordWebhookEvent(db, event.id, event.type, now()))) return;
+      if (!(await repo.recordStripeEvent(db, event.id, event.type, now()))) return;
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
@@ -63,4 +63,4 @@ export function createWebhookService(deps: WebhookDeps) {
     },
   };
 }
-export type WebhookService = ReturnType<typeof createWebhookService>;
+export type StripeEventService = ReturnType<typeof createStripeEventService>;

@@ -5,14 +5,14 @@ import {
   events,
   ticketTypes,
   userTickets,
-  webhookDeliveries,
-  webhookDeliveryAttempts,
+  outboundDeliveries,
+  outboundDeliveryAttempts,
   webhookEndpoints,
 } from '../../db/schema.js';
 
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type DeliveryRow = typeof outboundDeliveries.$inferSelect;
 
-export const webhooksRepository = {
+export const outboundWebhooksRepository = {
   async insertEndpoint(db: DbOrTx, row: typeof webhookEndpoints.$inferInsert) {
     const [created] = await db.insert(webhookEndpoints).values(row).returning();
     return created;
@@ -39,33 +39,33 @@ export const webhooksRepository = {
       .returning({ id: webhookEndpoints.id });
     return rows.length > 0;
   },
-  async insertDeliveries(db: DbOrTx, rows: (typeof webhookDeliveries.$inferInsert)[]) {
+  async insertDeliveries(db: DbOrTx, rows: (typeof outboundDeliveries.$inferInsert)[]) {
     if (!rows.length) return [];
-    return db.insert(webhookDeliveries).values(rows).returning();
+    return db.insert(outboundDeliveries).values(rows).returning();
   },
   /** A page of an endpoint's deliveries, newest first, with `cursor` the last id of the previous page. */
   async deliveriesOf(db: DbOrTx, endpointId: number, limit: number, cursor?: number) {
     return db
       .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), cursor ? lt(webhookDeliveries.id, cursor) : undefined))
-      .orderBy(desc(webhookDeliveries.id))
+      .from(outboundDeliveries)
+      .where(and(eq(outboundDeliveries.endpointId, endpointId), cursor ? lt(outboundDeliveries.id, cursor) : undefined))
+      .orderBy(desc(outboundDeliveries.id))
       .limit(limit);
   },
   async deliveryOf(db: DbOrTx, endpointId: number, id: number) {
     const [row] = await db
       .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.endpointId, endpointId)));
+      .from(outboundDeliveries)
+      .where(and(eq(outboundDeliveries.id, id), eq(outboundDeliveries.endpointId, endpointId)));
     return row;
   },
   async attemptsOf(db: DbOrTx, deliveryIds: number[]) {
     if (!deliveryIds.length) return [];
     return db
       .select()
-      .from(webhookDeliveryAttempts)
-      .where(inArray(webhookDeliveryAttempts.deliveryId, deliveryIds))
-      .orderBy(asc(webhookDeliveryAttempts.id));
+      .from(outboundDeliveryAttempts)
+      .where(inArray(outboundDeliveryAttempts.deliveryId, deliveryIds))
+      .orderBy(asc(outboundDeliveryAttempts.id));
   },
   /**
    * Claims up to `limit` due PENDING deliveries, at most `perEndpoint` of any one endpoint and none of the
@@ -99,7 +99,7 @@ export const webhooksRepository = {
                row_number() over (partition by e.id order by c.next_attempt_at, c.id) as rank
           from ${webhookEndpoints} e
          cross join lateral (
-           select d.id, d.next_attempt_at from ${webhookDeliveries} d
+           select d.id, d.next_attempt_at from ${outboundDeliveries} d
             where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${at}::timestamptz
             order by d.next_attempt_at, d.id
             limit ${perEndpoint}
@@ -112,21 +112,21 @@ export const webhooksRepository = {
     const due = (result as { rows: { id: number | string }[] }).rows.map((r) => ({ id: Number(r.id) }));
     if (!due.length) return [];
     const ids = due.map((d) => d.id);
-    await db.update(webhookDeliveries).set({ nextAttemptAt: leaseUntil }).where(inArray(webhookDeliveries.id, ids));
+    await db.update(outboundDeliveries).set({ nextAttemptAt: leaseUntil }).where(inArray(outboundDeliveries.id, ids));
     return db
       .select({
-        id: webhookDeliveries.id,
-        messageId: webhookDeliveries.messageId,
-        payload: webhookDeliveries.payload,
-        attempts: webhookDeliveries.attempts,
-        endpointId: webhookDeliveries.endpointId,
+        id: outboundDeliveries.id,
+        messageId: outboundDeliveries.messageId,
+        payload: outboundDeliveries.payload,
+        attempts: outboundDeliveries.attempts,
+        endpointId: outboundDeliveries.endpointId,
         url: webhookEndpoints.url,
         secret: webhookEndpoints.secret,
       })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .where(inArray(webhookDeliveries.id, ids))
-      .orderBy(asc(webhookDeliveries.id));
+      .from(outboundDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, outboundDeliveries.endpointId))
+      .where(inArray(outboundDeliveries.id, ids))
+      .orderBy(asc(outboundDeliveries.id));
   },
   /** Records one attempt and the delivery's new state. */
   async recordAttempt(
@@ -142,7 +142,7 @@ export const webhooksRepository = {
       nextAttemptAt: Date;
     },
   ): Promise<void> {
-    await db.insert(webhookDeliveryAttempts).values({
+    await db.insert(outboundDeliveryAttempts).values({
       deliveryId: p.deliveryId,
       at: p.at,
       statusCode: p.statusCode,
@@ -150,9 +150,9 @@ export const webhooksRepository = {
       durationMs: p.durationMs,
     });
     await db
-      .update(webhookDeliveries)
+      .update(outboundDeliveries)
       .set({
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
+        attempts: sql`${outboundDeliveries.attempts} + 1`,
         status: p.status,
         nextAttemptAt: p.nextAttemptAt,
         lastAttemptAt: p.at,
@@ -161,7 +161,7 @@ export const webhooksRepository = {
         lastResponse: p.responsePrefix,
         deliveredAt: p.status === 'DELIVERED' ? p.at : null,
       })
-      .where(eq(webhookDeliveries.id, p.deliveryId));
+      .where(eq(outboundDeliveries.id, p.deliveryId));
   },
   /**
    * Per ticket: the organisation of its event and the organiser's ids of ticket, ticket type and event
