@@ -38,7 +38,13 @@ export function scriptNonce(reply: FastifyReply): string {
 
 const STRIPE_CONNECT = ['https://connect-js.stripe.com', 'https://js.stripe.com'];
 
-function directives(config: Config, kind: 'page' | 'panel' | 'host'): Directives {
+/** The settings the headers read: the public URL, Stripe's publishable key, form-action and embed origins. */
+export type SecurityHeadersConfig = Pick<
+  Config,
+  'publicUrl' | 'stripePublishableKey' | 'formActionOrigins' | 'embedOrigins'
+>;
+
+function directives(config: SecurityHeadersConfig, kind: 'page' | 'panel' | 'host'): Directives {
   const origin = new URL(config.publicUrl).origin;
   const stripe = kind === 'panel' && config.stripePublishableKey ? STRIPE_CONNECT : [];
   return {
@@ -62,7 +68,7 @@ function directives(config: Config, kind: 'page' | 'panel' | 'host'): Directives
 }
 
 /** Helmet options of one policy (see the module comment). */
-function helmetOptions(config: Config, kind: 'page' | 'panel' | 'host'): FastifyHelmetOptions {
+function helmetOptions(config: SecurityHeadersConfig, kind: 'page' | 'panel' | 'host'): FastifyHelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives: directives(config, kind) },
     // The panel document is framed by organiser sites: frame-ancestors decides, not X-Frame-Options.
@@ -94,7 +100,7 @@ const DOCUMENT_ONLY_HEADERS = [
 ] as const;
 
 /** Registers helmet with the `page` policy for every route; non-HTML answers keep only the headers that apply to them. */
-export async function registerSecurityHeaders(app: App, config: Config): Promise<void> {
+export async function registerSecurityHeaders(app: App, config: SecurityHeadersConfig): Promise<void> {
   await app.register(fastifyHelmet, { global: true, ...helmetOptions(config, 'page') });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
@@ -104,4 +110,4 @@ export async function registerSecurityHeaders(app: App, config: Config): Promise
 }
 
 /** Route option `helmet` of the panel document (/en/, /es/) and of the demo host page (/). */
-export const routeHelmet = (config: Config, kind: 'panel' | 'host') => helmetOptions(config, kind);
+export const routeHelmet = (config: SecurityHeadersConfig, kind: 'panel' | 'host') => helmetOptions(config, kind);

@@ -18,9 +18,24 @@ import { hashRefreshToken, newRefreshToken, type AccessTokens } from './auth.tok
 import { fullName, usernameOf, type User } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
 
+/**
+ * The settings the auth service reads: the code pepper, attempts and lifetimes (seconds), the refresh token's
+ * lifetime and grace (seconds), the product name in the code mail.
+ */
+export type AuthConfig = Pick<
+  Config,
+  | 'otpPepper'
+  | 'otpMaxAttempts'
+  | 'otpTtlSeconds'
+  | 'otpResendSeconds'
+  | 'refreshTokenTtlSeconds'
+  | 'refreshGraceSeconds'
+  | 'productName'
+>;
+
 export interface AuthDeps {
   database: Database;
-  config: Config;
+  config: AuthConfig;
   mail: MailProvider;
   tokens: AccessTokens;
   now: () => Date;

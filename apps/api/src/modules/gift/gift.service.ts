@@ -30,9 +30,12 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
   return parseUsername(v);
 }
 
+/** The settings the gift service reads: the public URL of the panel (links in the gift mail). */
+export type GiftConfig = Pick<Config, 'publicUrl'>;
+
 export function createGiftService(deps: {
   database: Database;
-  config: Config;
+  config: GiftConfig;
   mail: MailProvider;
   /** Where a failed receiver mail is logged. */
   log: MailFailureLog;

@@ -16,9 +16,12 @@ import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { ticketTypeTitle } from './resale.code.js';
 
+/** The settings the listing service reads: the resale fee (basis points), the countries resale is open in, the public URL (share links). */
+export type ListingConfig = Pick<Config, 'resaleFeeBps' | 'resaleCountries' | 'publicUrl'>;
+
 export interface ListingDeps {
   database: Database;
-  config: Config;
+  config: ListingConfig;
   now: () => Date;
 }
 

@@ -13,9 +13,12 @@ import { createPurchase } from './order-purchase.js';
 import { createSettlement } from './order-settlement.js';
 import { createRedeem } from './order-redeem.js';
 
+/** The settings the order service and its parts (purchase, settlement, redeem) read: the public URL (checkout return and mail links). */
+export type OrderConfig = Pick<Config, 'publicUrl'>;
+
 export interface OrderDeps {
   database: Database;
-  config: Config;
+  config: OrderConfig;
   mail: MailProvider;
   /** Where a failed code mail is logged. */
   log: MailFailureLog;

@@ -9,9 +9,12 @@ import type { PayoutProvider } from '../../providers/payouts/payout.provider.js'
 import { AppError } from '../../lib/app-error.js';
 import { resaleRepository as repo } from './resale.repository.js';
 
+/** The settings the payout-account service reads: the countries a payout account can be opened in. */
+export type PayoutAccountConfig = Pick<Config, 'resaleCountries'>;
+
 export interface PayoutAccountDeps {
   database: Database;
-  config: Config;
+  config: PayoutAccountConfig;
   payouts: PayoutProvider;
   now: () => Date;
   userEmail: (userId: number) => Promise<string>;
