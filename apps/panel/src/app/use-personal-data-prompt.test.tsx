@@ -2,10 +2,11 @@
  * The personal-data step is asked until given (issue 20 point 6): a holder who closed the panel at the name
  * step is taken back to PERSONAL_DATA at the next open; a holder with a name, or one offline, is not.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { waitFor } from '@testing-library/react';
 import { renderPanel } from '../test/render';
 import { fakeApi, jsonResponse } from '../test/fetch';
+import { aUser, signedInForEachTest } from '../test/fixtures';
 import { queryKeys } from '../lib/query-keys';
 import { usePersonalDataPrompt } from './use-personal-data-prompt';
 
@@ -14,32 +15,13 @@ function Probe() {
   return null;
 }
 const tab = () => new URLSearchParams(window.location.search).get('PANEL_TAB');
-const me = (givenName: string | null) => ({
-  email: 'guest@example.com',
-  givenName,
-  familyName: givenName ? 'Smith' : null,
-  middleName: null,
-  name: givenName ? `${givenName} Smith` : null,
-  nickname: 'guest',
-  preferredUsername: 'guest#1509197',
-  uniqueID: 'u1',
-  picture: null,
-  phoneNumber: null,
-  locale: 'en',
-  address: null,
-  birthdate: null,
-  gender: null,
-  profile: null,
-  website: null,
-  zoneInfo: null,
-});
+/** The holder, with a first name or (null) without a name at all. */
+const me = (givenName: string | null) =>
+  givenName
+    ? aUser({ givenName, name: `${givenName} Smith` })
+    : aUser({ givenName: null, familyName: null, name: null });
 
-beforeEach(() => localStorage.setItem('tp.accessToken', 'token'));
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.restoreAllMocks();
-});
+signedInForEachTest();
 
 describe('personal data asked until given', () => {
   it('opening on QR without a first name goes to PERSONAL_DATA', async () => {

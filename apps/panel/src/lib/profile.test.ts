@@ -1,26 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '@tp/contract';
+import { aUser } from '../test/fixtures';
 import { profilePayload } from './profile';
 
 const stored: User & { accessToken: string } = {
+  ...aUser({
+    familyName: null,
+    name: null,
+    preferredUsername: 'alice#1234',
+    uniqueID: '#1234',
+    phoneNumber: '+61412345678',
+  }),
   accessToken: 'jwt',
-  email: 'alice@example.com',
-  givenName: 'Alice',
-  familyName: null,
-  middleName: null,
-  name: null,
-  nickname: 'alice',
-  preferredUsername: 'alice#1234',
-  uniqueID: '#1234',
-  picture: null,
-  phoneNumber: '+61412345678',
-  locale: 'en',
-  address: null,
-  birthdate: null,
-  gender: null,
-  profile: null,
-  website: null,
-  zoneInfo: null,
 };
 
 describe('POST /auth/profile body (spec section 7)', () => {

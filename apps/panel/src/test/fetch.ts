@@ -50,3 +50,13 @@ export function fakeApi(handler: (request: FakeRequest) => Response | Promise<Re
   clientHooks.fetch = fetch;
   return fetch;
 }
+
+/**
+ * The server pass's answers (`GET /auth/access/qrCodeData`: a 30 s ttl; `GET /auth/access/qr`: a PNG's
+ * base64), or undefined for any other path, for a handler to answer itself.
+ */
+export function serverPassAnswer(path: string): Response | undefined {
+  if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
+  if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
+  return undefined;
+}

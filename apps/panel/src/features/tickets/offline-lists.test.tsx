@@ -3,44 +3,19 @@
  * persistence of lib/query-persistence.ts, restored into a new query client as at the next start), and a
  * failure for lack of network says "You're offline", not "Request failed".
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import type { MyTicket } from '@tp/contract';
+import type { QueryClient } from '@tanstack/react-query';
 import { createTestQueryClient, renderPanel } from '../../test/render';
 import { fakeApi, jsonResponse } from '../../test/fetch';
+import { aTicket, signedInForEachTest } from '../../test/fixtures';
 import { queryKeys } from '../../lib/query-keys';
 import { QUERY_CACHE_KEY, clearOfflineData } from '../../lib/offline-data';
 import { startQueryPersistence } from '../../lib/query-persistence';
 import MyTicketsScreen from './components/my-tickets-screen';
 import TicketScreen from './components/ticket-screen';
 
-const tk = {
-  userTicketId: 7,
-  ticketLogo: null,
-  ticketName: 'General admission',
-  ticketDescription: null,
-  eventName: 'Harbour Lights Festival',
-  eventCity: 'Sydney',
-  eventVenue: 'The Domain',
-  eventAddress1: '1 Art Gallery Rd',
-  eventLatitude: null,
-  eventLongitude: null,
-  eventDescription: null,
-  eventLogo: null,
-  eventImage: null,
-  eventStartDateTime: '2030-01-01T20:00:00Z',
-  eventEndDateTime: '2030-01-01T23:00:00Z',
-  eventTimeZone: 'UTC',
-  isLive: false,
-  isGiftable: false,
-  isResellable: false,
-  isSwappable: false,
-  eventAccessStatus: 'UNUSED',
-  eventAccessUsedOn: null,
-  totalBenefitCount: 1,
-  totalBenefitUsedCount: 0,
-  benefits: [],
-} satisfies MyTicket;
+const tk = aTicket(7);
 const config = { assetsBaseUrl: '', orgWebsite: null };
 
 const offline = () => {
@@ -50,20 +25,22 @@ const offline = () => {
   });
 };
 
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem('tp.accessToken', 'token');
-});
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.restoreAllMocks();
-});
+signedInForEachTest();
+
+/** My tickets, and ticket 7's page, rendered with the given query client. */
+const showList = (queryClient?: QueryClient) =>
+  renderPanel(<MyTicketsScreen />, { search: 'PANEL_TAB=MY_TICKET', queryClient, data: [[queryKeys.config, config]] });
+const showTicket = (queryClient: QueryClient) =>
+  renderPanel(<TicketScreen />, {
+    search: 'PANEL_TAB=TICKET&USER_TICKET_ID=7',
+    queryClient,
+    data: [[queryKeys.config, config]],
+  });
 
 describe('offline lists', () => {
   it('a failure for lack of network says "You\'re offline"', async () => {
     offline();
-    renderPanel(<MyTicketsScreen />, { search: 'PANEL_TAB=MY_TICKET', data: [[queryKeys.config, config]] });
+    showList();
     expect(await screen.findByText("You're offline. Connect to the internet and try again.")).toBeTruthy();
     expect(screen.queryByText('Request failed.')).toBeNull();
   });
@@ -77,18 +54,10 @@ describe('offline lists', () => {
     });
     const online = createTestQueryClient();
     await startQueryPersistence(online);
-    const first = renderPanel(<MyTicketsScreen />, {
-      search: 'PANEL_TAB=MY_TICKET',
-      queryClient: online,
-      data: [[queryKeys.config, config]],
-    });
+    const first = showList(online);
     expect(await screen.findByText('Harbour Lights Festival')).toBeTruthy();
     first.unmount();
-    renderPanel(<TicketScreen />, {
-      search: 'PANEL_TAB=TICKET&USER_TICKET_ID=7',
-      queryClient: online,
-      data: [[queryKeys.config, config]],
-    });
+    showTicket(online);
     expect(await screen.findByRole('heading', { name: /Harbour Lights Festival/ })).toBeTruthy();
     cleanup();
     await waitFor(() => expect(localStorage.getItem(QUERY_CACHE_KEY)).toContain('Harbour Lights Festival'), {
@@ -99,19 +68,11 @@ describe('offline lists', () => {
     offline();
     const restarted = createTestQueryClient();
     await startQueryPersistence(restarted);
-    const list = renderPanel(<MyTicketsScreen />, {
-      search: 'PANEL_TAB=MY_TICKET',
-      queryClient: restarted,
-      data: [[queryKeys.config, config]],
-    });
+    const list = showList(restarted);
     expect(await screen.findByText('Harbour Lights Festival')).toBeTruthy();
     expect(screen.queryByText(/Request failed|You're offline/)).toBeNull();
     list.unmount();
-    renderPanel(<TicketScreen />, {
-      search: 'PANEL_TAB=TICKET&USER_TICKET_ID=7',
-      queryClient: restarted,
-      data: [[queryKeys.config, config]],
-    });
+    showTicket(restarted);
     expect(await screen.findByRole('heading', { name: /Harbour Lights Festival/ })).toBeTruthy();
     expect(screen.queryByText(/Request failed|You're offline/)).toBeNull();
 

@@ -4,11 +4,12 @@
  * The data is the holder's upcoming tickets (GET /list/ticket_listing?status=UPCOMING), the entry My
  * tickets shares.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, within } from '@testing-library/react';
 import type { MyTicket } from '@tp/contract';
 import { renderPanel } from '../../../test/render';
-import { fakeApi, jsonResponse } from '../../../test/fetch';
+import { fakeApi, jsonResponse, serverPassAnswer } from '../../../test/fetch';
+import { aTicket, aUser, signedInForEachTest } from '../../../test/fixtures';
 import { admittedEvents } from '../admits/admitted-events';
 import QrScreen from './qr-screen';
 
@@ -20,64 +21,19 @@ vi.mock('../pass/device-pass', async (importOriginal) => ({
 
 const HOUR = 3600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
+/** A giftable, resellable ticket whose event starts in two hours (5 hours long) unless `over` says otherwise. */
 function ticket(id: number, over: Partial<MyTicket>): MyTicket {
   const start = Date.now() + 2 * HOUR;
-  return {
-    userTicketId: id,
-    ticketLogo: null,
-    ticketName: 'General admission',
-    ticketDescription: null,
-    eventName: 'Harbour Lights Festival',
-    eventCity: 'Sydney',
-    eventVenue: 'The Domain',
-    eventAddress1: '1 Art Gallery Rd',
-    eventLatitude: null,
-    eventLongitude: null,
-    eventDescription: null,
-    eventLogo: null,
-    eventImage: null,
+  return aTicket(id, {
     eventStartDateTime: iso(start),
     eventEndDateTime: iso(start + 5 * HOUR),
-    eventTimeZone: 'UTC',
-    isLive: false,
     isGiftable: true,
     isResellable: true,
-    isSwappable: false,
-    eventAccessStatus: 'UNUSED',
-    eventAccessUsedOn: null,
-    totalBenefitCount: 1,
-    totalBenefitUsedCount: 0,
-    benefits: [],
     ...over,
-  };
+  });
 }
 
-const user = {
-  email: 'alice@example.com',
-  givenName: 'Alice',
-  familyName: 'Smith',
-  middleName: null,
-  name: 'Alice Smith',
-  nickname: 'alice',
-  preferredUsername: 'alice',
-  uniqueID: 'u1',
-  picture: null,
-  phoneNumber: null,
-  locale: 'en',
-  address: null,
-  birthdate: null,
-  gender: null,
-  profile: null,
-  website: null,
-  zoneInfo: null,
-};
-
-beforeEach(() => localStorage.setItem('tp.accessToken', 'token'));
-afterEach(() => {
-  cleanup();
-  localStorage.clear();
-  vi.restoreAllMocks();
-});
+signedInForEachTest();
 
 describe('the QR screen names what the pass admits', () => {
   it('shows the holder and, per event, its name, date, venue, ticket types and count', async () => {
@@ -89,11 +45,9 @@ describe('the QR screen names what the pass admits', () => {
       ticket(4, { eventName: 'Winter Jazz', eventStartDateTime: iso(Date.now() + 40 * 24 * HOUR) }),
     ];
     fakeApi(({ path }) => {
-      if (path === '/auth/me') return jsonResponse(user);
+      if (path === '/auth/me') return jsonResponse(aUser());
       if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);
-      if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
-      if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
-      return jsonResponse({ message: 'api.not_found' }, 404);
+      return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
     });
     renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
     expect((await screen.findByTestId('pass-holder')).textContent).toBe('Holder: Alice Smith');

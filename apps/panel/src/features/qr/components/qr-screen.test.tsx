@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderPanel } from '../../../test/render';
-import { fakeApi, jsonResponse } from '../../../test/fetch';
+import { fakeApi, jsonResponse, serverPassAnswer } from '../../../test/fetch';
 import type * as DevicePassModule from '../pass/device-pass';
 import type { DevicePass } from '../pass/device-pass';
 import QrScreen from './qr-screen';
@@ -91,9 +91,7 @@ describe('QR screen without a device pass (issue 20: an embed with no storage, n
       let network = true;
       fakeApi(({ path }) => {
         if (!network) throw new TypeError('Failed to fetch');
-        if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
-        if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
-        return jsonResponse({ message: 'api.not_found' }, 404);
+        return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
       });
       renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
       await waitFor(() =>
@@ -125,9 +123,7 @@ describe('QR screen online', () => {
   it('shows the server image while it is fresh', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
     fakeApi(({ path }) => {
-      if (path === '/auth/access/qrCodeData') return jsonResponse({ ttl: 30 });
-      if (path === '/auth/access/qr') return new Response('iVBORw0KGgo=', { status: 200 });
-      return jsonResponse({ message: 'api.not_found' }, 404);
+      return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
     });
     renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
     await waitFor(() =>

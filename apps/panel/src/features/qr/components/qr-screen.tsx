@@ -22,6 +22,13 @@ import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
 import { admittedEvents } from '../admits/admitted-events';
 
+/** What the screen says, above a retry, in each state in which it has no code to show. */
+const NO_CODE_MESSAGE = {
+  needs_signal: 'pass.needs_signal',
+  stale: 'offline_pass.stale',
+  error: 'offline_pass.error',
+} as const;
+
 export default function QrScreen() {
   const { t, i18n } = useTranslation();
   const config = usePanelConfig();
@@ -50,29 +57,15 @@ export default function QrScreen() {
             height={396}
             data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
           />
-        ) : view.kind === 'needs_signal' ? (
-          <div role="alert" className="qr-box__error">
-            <p>{t('pass.needs_signal')}</p>
-            <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('common.retry')}
-            </button>
-          </div>
-        ) : view.kind === 'stale' ? (
-          <div role="alert" className="qr-box__error">
-            <p>{t('offline_pass.stale')}</p>
-            <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('common.retry')}
-            </button>
-          </div>
-        ) : view.kind === 'error' ? (
-          <div role="alert" className="qr-box__error">
-            <p>{t('offline_pass.error')}</p>
-            <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('common.retry')}
-            </button>
-          </div>
-        ) : (
+        ) : view.kind === 'loading' ? (
           <Skeleton height={300} radius={16} />
+        ) : (
+          <div role="alert" className="qr-box__error">
+            <p>{t(NO_CODE_MESSAGE[view.kind])}</p>
+            <button type="button" className="btn btn--secondary" onClick={retry}>
+              {t('common.retry')}
+            </button>
+          </div>
         )}
         {view.kind === 'server' || view.kind === 'device' ? (
           <p className="qr-box__hint" aria-live="off" data-testid="qr-countdown">
