@@ -330,7 +330,7 @@ async function embedOpen(context: BrowserContext, server: { host: string }) {
     });
     const frame = page.frameLocator('[data-ticket-panel="modal"] iframe');
     await frame.locator('img.qr-box__img').waitFor({ timeout: 60_000 });
-    const iframe = (await (await page.locator('[data-ticket-panel="modal"] iframe').elementHandle())!.contentFrame())!;
+    const iframe = (await (await page.locator('[data-ticket-panel="modal"] iframe').elementHandle()).contentFrame())!;
     await iframe.waitForFunction(() => (window as { __qrWall?: number }).__qrWall !== undefined, null, {
       polling: 50,
     });

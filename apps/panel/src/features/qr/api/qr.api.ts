@@ -9,14 +9,23 @@ export const qrConfigQuery = queryOptions({
   queryFn: () => api<QrCodeData>('/auth/access/qrCodeData'),
 });
 
+/**
+ * The base64 PNG (GET /auth/access/qr). Started with the first screen's other requests, before the ttl is
+ * known (app/first-screen-data.ts, issue 30): kept a little while for the screen to take.
+ */
+export const qrImageQuery = queryOptions({
+  queryKey: queryKeys.qr.image,
+  staleTime: 0,
+  gcTime: 10_000,
+  queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
+});
+
 /** The base64 PNG, refetched every `ttl` seconds while the screen is shown. */
 export function useQrImage(ttlSeconds: number | undefined) {
   return useQuery({
-    queryKey: queryKeys.qr.image,
+    ...qrImageQuery,
     enabled: Boolean(ttlSeconds),
     gcTime: 0,
-    staleTime: 0,
-    queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
     refetchInterval: ttlSeconds ? ttlSeconds * 1000 : false,
     refetchIntervalInBackground: false,
   });

@@ -21,6 +21,7 @@ import { formatRange } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
 import { admittedEvents } from '../admits/admitted-events';
+import { markFirstScreenDrawn } from '../../../lib/first-screen';
 
 export default function QrScreen() {
   const { t, i18n } = useTranslation();
@@ -49,6 +50,7 @@ export default function QrScreen() {
             width={396}
             height={396}
             data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
+            onLoad={markFirstScreenDrawn}
           />
         ) : view.kind === 'needs_signal' ? (
           <div role="alert" className="qr-box__error">
