@@ -20,13 +20,20 @@
  * data: URLs) whose image has loaded (`complete && naturalWidth > 0`), seen by a MutationObserver installed
  * before any page script, time from `performance.timeOrigin` (`Date.now()` for the embed, clicked in the
  * host page, drawn in the iframe). Run `npm run build` first. Standalone: `npx tsx bench/time-to-qr.ts
- * [--trace]` (`--trace` writes a Chrome trace of one warm and one cold start to bench/trace-*.json).
+ * [--trace]` (`--trace` writes a Chrome trace of one cold and one warm start to the temp directory, trace-cold.json and trace-warm.json).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type CDPSession,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { freePort } from '../scripts/postgres.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -64,6 +71,7 @@ const MARKER = `(() => {
     if (window.__qrAt === undefined) {
       window.__qrAt = performance.now();
       window.__qrWall = Date.now();
+      if (window.__qrDrawn) window.__qrDrawn(window.__qrAt);
     }
   };
   new MutationObserver(() => {
@@ -166,6 +174,7 @@ async function link(page: Page, conditions: typeof SLOW_4G): Promise<CDPSession>
 
 async function newContext(browser: Browser, tokens?: Tokens): Promise<BrowserContext> {
   const context = await browser.newContext(PHONE);
+  await context.exposeBinding('__qrDrawn', ({ page }) => drawnListeners.get(page)?.());
   await context.addInitScript({ content: MARKER });
   if (tokens)
     await context.addInitScript((t) => {
@@ -177,18 +186,56 @@ async function newContext(browser: Browser, tokens?: Tokens): Promise<BrowserCon
   return context;
 }
 
+/** With BENCH_QR_LOG=1: each request of the page (start and end, ms from the navigation) up to the QR. */
+function logRequests(page: Page, label: string) {
+  if (!process.env.BENCH_QR_LOG) return () => undefined;
+  const t0 = Date.now();
+  const lines: string[] = [];
+  const done = (r: Request) => {
+    const t = r.timing();
+    const path = new URL(r.url()).pathname;
+    lines.push(
+      `${String(Math.round(t.startTime - t0 + (t.responseEnd >= 0 ? t.responseEnd : 0))).padStart(6)} ms end  ` +
+        `${String(Math.round(t.startTime - t0)).padStart(6)} ms start  ${r.method()} ${path}${r.serviceWorker() ? ' (sw)' : ''}`,
+    );
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return () => {
+    page.off('requestfinished', done);
+    page.off('requestfailed', done);
+    console.log(`${label}:\n${lines.sort().join('\n')}`);
+  };
+}
+
 /** Navigates and returns ms from navigation start to the QR drawn. */
-async function timeToQr(page: Page, url: string): Promise<number> {
+async function timeToQr(page: Page, url: string, label = ''): Promise<number> {
+  const print = logRequests(page, label);
+  try {
+    return await measure(page, url);
+  } finally {
+    print();
+  }
+}
+
+/**
+ * Called by the marker through a binding (`__qrDrawn`), so that nothing polls the page while it starts: Playwright's
+ * own page scripts (its waitForFunction and locators) would be evaluated on the slowed CPU during the start.
+ */
+const drawnListeners = new WeakMap<Page, () => void>();
+const qrDrawn = (page: Page) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void page.screenshot({ path: join(tmpdir(), 'time-to-qr-failed.png') }).catch(() => undefined);
+      reject(new Error('no QR within 60 s'));
+    }, 60_000);
+    drawnListeners.set(page, () => (clearTimeout(timer), resolve()));
+  });
+
+async function measure(page: Page, url: string): Promise<number> {
+  const drawn = qrDrawn(page);
   await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
-  await page
-    .waitForFunction(() => (window as { __qrAt?: number }).__qrAt !== undefined, null, {
-      polling: 50,
-      timeout: 60_000,
-    })
-    .catch(async (e: unknown) => {
-      await page.screenshot({ path: join(tmpdir(), 'time-to-qr-failed.png') });
-      throw e;
-    });
+  await drawn;
   return page.evaluate(() => Math.round((window as unknown as { __qrAt: number }).__qrAt));
 }
 
@@ -241,8 +288,8 @@ export async function benchTimeToQr(options: { trace?: boolean } = {}): Promise<
         const page = await context.newPage();
         const cdp = await link(page, SLOW_4G);
         const trace = options.trace && run === 0;
-        if (trace) await browser.startTracing(page, { path: join(root, 'bench/trace-cold.json'), screenshots: false });
-        results.cold.push(await timeToQr(page, panelUrl));
+        if (trace) await browser.startTracing(page, { path: join(tmpdir(), 'trace-cold.json'), screenshots: false });
+        results.cold.push(await timeToQr(page, panelUrl, 'cold'));
         if (trace) await browser.stopTracing();
         // Let the start finish (service worker installed, pass credential stored, caches filled).
         await page.evaluate(async () => {
@@ -250,8 +297,8 @@ export async function benchTimeToQr(options: { trace?: boolean } = {}): Promise<
           await new Promise((r) => setTimeout(r, 1500));
         });
         await page.waitForLoadState('networkidle');
-        if (trace) await browser.startTracing(page, { path: join(root, 'bench/trace-warm.json'), screenshots: false });
-        results.warm.push(await timeToQr(page, panelUrl));
+        if (trace) await browser.startTracing(page, { path: join(tmpdir(), 'trace-warm.json'), screenshots: false });
+        results.warm.push(await timeToQr(page, panelUrl, 'warm'));
         if (trace) await browser.stopTracing();
         await page.waitForLoadState('networkidle');
         await context.setOffline(true);
@@ -323,17 +370,14 @@ async function embedOpen(context: BrowserContext, server: { host: string }) {
     await link(page, SLOW_4G);
     const button = page.getByRole('banner').getByRole('button', { name: 'My tickets' });
     await button.waitFor();
+    const drawn = qrDrawn(page);
     const clickedAt = await button.evaluate((b: HTMLElement) => {
       const at = Date.now();
       b.click();
       return at;
     });
-    const frame = page.frameLocator('[data-ticket-panel="modal"] iframe');
-    await frame.locator('img.qr-box__img').waitFor({ timeout: 60_000 });
+    await drawn;
     const iframe = (await (await page.locator('[data-ticket-panel="modal"] iframe').elementHandle()).contentFrame())!;
-    await iframe.waitForFunction(() => (window as { __qrWall?: number }).__qrWall !== undefined, null, {
-      polling: 50,
-    });
     const drawnAt = await iframe.evaluate(() => (window as unknown as { __qrWall: number }).__qrWall);
     // Let the panel finish its start (the later chunks into the HTTP cache) before the page closes.
     await page.waitForTimeout(3000);

@@ -11,11 +11,12 @@ export const qrConfigQuery = queryOptions({
 
 /**
  * The base64 PNG (GET /auth/access/qr). Started with the first screen's other requests, before the ttl is
- * known (app/first-screen-data.ts, issue 30): kept a little while for the screen to take.
+ * known (main.tsx, issue 30): kept a little while for the screen to take.
  */
 export const qrImageQuery = queryOptions({
   queryKey: queryKeys.qr.image,
-  staleTime: 0,
+  // Not fetched again when the screen mounts right after the start fetched it; the poll runs every ttl.
+  staleTime: 5_000,
   gcTime: 10_000,
   queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
 });

@@ -56,7 +56,7 @@ function useNow(): number {
 
 /**
  * The device pass query: read from IndexedDB, renewed while `online` when half its life is gone. Also started
- * with the first screen's other requests (app/first-screen-data.ts, issue 30), before the screen renders.
+ * with the first screen's other requests (features/qr/prefetch.ts from main.tsx, issue 30), before the screen renders.
  */
 export const devicePassQuery = (online: boolean) =>
   queryOptions({
