@@ -16,7 +16,10 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { data?: { url?: string; frame?: string; stackTrace?: { url: string }[] }; name?: string };
+  args?: {
+    data?: { url?: string; functionName?: string; frame?: string; stackTrace?: { url: string }[] };
+    name?: string;
+  };
 }
 
 const [file] = process.argv.slice(2).filter((a) => !a.startsWith('--') && !/^\d+$/.test(a));
