@@ -32,7 +32,7 @@ const bundle = Object.fromEntries(
 
 function inlineScript(): string {
   const plugin = firstScreenPreload();
-  const hook = plugin.transformIndexHtml as {
+  const hook = plugin.transformIndexHtml as unknown as {
     handler: (html: string, ctx: { bundle: unknown }) => { children: string }[];
   };
   return hook.handler('<html></html>', { bundle })[0].children;
