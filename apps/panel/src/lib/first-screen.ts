@@ -13,7 +13,7 @@ import { resolveRoute } from './routing';
 import { storage } from './storage';
 
 /** Milliseconds after which what waits for the first QR goes ahead anyway. */
-export const FIRST_SCREEN_WAIT_MS = 4000;
+const FIRST_SCREEN_WAIT_MS = 4000;
 
 export const startsOnQr: boolean =
   typeof window !== 'undefined' &&
