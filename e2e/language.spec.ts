@@ -17,7 +17,16 @@ import { waitForCode, mailCount } from './mail';
 import { apiSignIn, baseUrl, freshEmail, openPanel, signInContext, type Tokens } from './support';
 
 type Catalogue = { [k: string]: string | Catalogue };
-const catalogue = JSON.parse(readFileSync('apps/panel/src/locales/en.json', 'utf8')) as Catalogue;
+const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Catalogue;
+/** Both parts of a catalogue merged: the main one and the later one the signed-in screens load (lib/i18n.ts). */
+const merge = (a: Catalogue, b: Catalogue): Catalogue =>
+  Object.fromEntries(
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => {
+      const [x, y] = [a[k], b[k]];
+      return [k, typeof x === 'object' && typeof y === 'object' ? merge(x, y) : (x ?? y)];
+    }),
+  );
+const catalogue = merge(read('apps/panel/src/locales/en.json'), read('apps/panel/src/locales/later/later-en.json'));
 const flatten = (c: Catalogue, prefix = ''): string[] =>
   Object.entries(c).flatMap(([k, v]) => (typeof v === 'string' ? [`${prefix}${k}`] : flatten(v, `${prefix}${k}.`)));
 /** Every catalogue key, with the plural forms' base (`resell.available_count`) too. */

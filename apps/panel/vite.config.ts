@@ -4,6 +4,7 @@ import { compression } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
 import { resolveContractSource } from './vite.shared.ts';
 import { languageManifests, panelManifest } from './src/manifests.ts';
+import { firstScreenPreload } from './src/first-screen-preload.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -71,6 +72,8 @@ export default defineConfig({
       transformIndexHtml: { order: 'post', handler: (html) => html.replace(/<link rel="manifest"[^>]*>/, '') },
     },
     languageManifests(panelManifest),
+    // The first screen's catalogue and, for a QR start, its chunks preloaded by the document (issue 30).
+    firstScreenPreload(),
     compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
   ],
   build: {

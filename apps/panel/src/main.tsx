@@ -5,11 +5,26 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { initI18n, langFromPath } from './lib/i18n';
 import { createQueryClient } from './lib/query-client';
 import { embedMode, postToHost, startHeightReports } from './lib/host-bridge';
+import { configQuery, userQuery } from './lib/queries';
+import { qrConfigQuery, qrImageQuery } from './features/qr/api/qr.api';
+import { startsOnQr } from './lib/first-screen';
 import { App } from './app/app';
 import './app/styles.css';
 
 document.documentElement.dataset.embed = embedMode;
 const queryClient = createQueryClient();
+
+// A signed-in start on the QR screen (issue 30): its requests go out now, together and beside the catalogue,
+// not after the catalogue, the render and each other (config, me, the pass's ttl and the server's image). The
+// device pass (IndexedDB, WebCrypto, the QR drawing) is in the QR screen's chunks, which the document preloads
+// (vite.config.ts): it starts once they are evaluated (features/qr/prefetch).
+if (startsOnQr) {
+  void queryClient.prefetchQuery(configQuery);
+  void queryClient.prefetchQuery(userQuery);
+  void queryClient.prefetchQuery(qrConfigQuery);
+  void queryClient.prefetchQuery(qrImageQuery);
+  void import('./features/qr/prefetch').then((m) => m.prefetchDevicePass(queryClient));
+}
 
 // Only the active language's catalogue is fetched (lib/i18n); embedded, the session is restored from the
 // refresh cookie meanwhile (lib/embed-dialog, loaded only there). The app renders once both are done.

@@ -3,7 +3,15 @@
  * overlay, shows the side menu beside signed-in screens on wide screens, and hosts the toasts (top-right, 5 s;
  * spec section 9).
  */
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+  type ComponentType,
+  type LazyExoticComponent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_AUTO_CLOSE_MS, type PanelTab } from '@tp/contract/constants';
 import { AUTH_TABS } from '../lib/routing';
@@ -17,6 +25,7 @@ import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
 import { Toasts } from '../lib/toast';
 import { useSignedIn } from '../lib/session';
+import { firstScreenDrawn } from '../lib/first-screen';
 
 /** A screen past LOGIN: its code and the later texts (lib/i18n.ts) load together. */
 const withLaterTexts = (load: () => Promise<{ default: ComponentType }>) =>
@@ -44,13 +53,41 @@ const HubOverlay = lazy(() =>
 // What only a signed-in panel does (issue 20): the persisted ticket lists and the personal-data prompt.
 const SignedInEffects = lazy(() => import('./signed-in-effects'));
 
-// The side menu of wide screens (spec section 9), with the hub's code; its CSS shows it from 1025 px only.
+// The side menu of wide screens (spec section 9), with the hub's code: loaded from 1025 px only (its CSS shows
+// it there), so a phone's start carries none of the hub (issue 30).
 const SideMenu = lazy(() => import('../features/hub/components/hub-overlay').then((m) => ({ default: m.SideMenu })));
+const WIDE = '(min-width: 1025px)';
+const subscribeWide = (l: () => void) => {
+  const media = window.matchMedia?.(WIDE);
+  media?.addEventListener('change', l);
+  return () => media?.removeEventListener('change', l);
+};
+const useWide = () =>
+  useSyncExternalStore(
+    subscribeWide,
+    () => window.matchMedia?.(WIDE).matches ?? true,
+    () => true,
+  );
+
+/** False until the first QR is drawn (lib/first-screen.ts); true at once for any other start. */
+function useFirstScreenDrawn(): boolean {
+  const [drawn, setDrawn] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void firstScreenDrawn.then(() => live && setDrawn(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return drawn;
+}
 
 export function App() {
   useRouteSync();
   useDocumentTitle();
-  useOfflineApp();
+  const afterFirstScreen = useFirstScreenDrawn();
+  useOfflineApp(afterFirstScreen);
+  const wide = useWide();
   const route = useRoute();
   const { t } = useTranslation();
   const { theme } = useTheme();
@@ -58,7 +95,7 @@ export function App() {
   const Screen = SCREENS[route.tab];
   const auth = AUTH_TABS.includes(route.tab);
   const aside =
-    signedIn && !auth ? (
+    signedIn && !auth && wide && afterFirstScreen ? (
       <Suspense fallback={null}>
         <SideMenu />
       </Suspense>
@@ -75,7 +112,7 @@ export function App() {
           <HubOverlay />
         </Suspense>
       )}
-      {signedIn && (
+      {signedIn && afterFirstScreen && (
         <Suspense fallback={null}>
           <SignedInEffects />
         </Suspense>

@@ -8,10 +8,14 @@ import { useEffect } from 'react';
 import { useSignedIn } from '../lib/session';
 import { embedMode } from '../lib/host-bridge';
 
-export function useOfflineApp(): void {
+/**
+ * @param ready false while the first QR is not yet drawn (lib/first-screen.ts): workbox-window and the
+ *   registration wait for it (issue 30); the service worker already in control serves the start meanwhile.
+ */
+export function useOfflineApp(ready = true): void {
   const signedIn = useSignedIn();
   useEffect(() => {
-    if (!signedIn || embedMode !== 'standalone' || !('serviceWorker' in navigator)) return;
+    if (!ready || !signedIn || embedMode !== 'standalone' || !('serviceWorker' in navigator)) return;
     void import('./offline-app').then((m) => m.installOfflineApp());
-  }, [signedIn]);
+  }, [signedIn, ready]);
 }

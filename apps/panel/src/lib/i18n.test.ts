@@ -1,9 +1,12 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import i18next from 'i18next';
-import { initI18n } from './i18n';
+import { initI18n, loadLaterTexts } from './i18n';
 
 describe('the one translate path', () => {
-  beforeAll(() => initI18n('es'));
+  beforeAll(async () => {
+    await initI18n('es');
+    await loadLaterTexts();
+  });
   afterEach(() => vi.restoreAllMocks());
 
   it('translates known keys, validation and server keys alike', () => {
@@ -27,6 +30,7 @@ describe('the one translate path', () => {
 describe('plurals (i18next plural rules, Intl.PluralRules)', () => {
   it('picks _one and _other in Spanish', async () => {
     await initI18n('es');
+    await loadLaterTexts();
     expect(i18next.t('resell.available_count', { count: 1 })).toBe('1 disponible');
     expect(i18next.t('resell.available_count', { count: 3 })).toBe('3 disponibles');
     expect(i18next.t('resell.card_price', { count: 1, price: '€10.00' })).toBe('1 entrada × €10.00');
@@ -37,6 +41,7 @@ describe('plurals (i18next plural rules, Intl.PluralRules)', () => {
 
   it('picks _one and _other in English', async () => {
     await initI18n('en');
+    await loadLaterTexts();
     expect(i18next.t('resell.card_price', { count: 1, price: '$10.00' })).toBe('1 ticket × $10.00');
     expect(i18next.t('resell.card_price', { count: 4, price: '$10.00' })).toBe('4 tickets × $10.00');
     expect(i18next.t('tickets.in_days', { count: 1 })).toBe('In 1 day');

@@ -17,9 +17,12 @@ const catalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
 };
 
 /**
- * Texts no LOGIN screen shows (issue 13's feedback: empty states, the swap summary, the resend countdown...):
- * a second chunk per language, loaded with the first screen past LOGIN (app.tsx), so the cold LOGIN screen
- * stays within its 120 KiB (e2e/bytes.spec.ts). Same rule as the main catalogues: both hold every key.
+ * Texts no LOGIN screen shows (issue 13's feedback: empty states, the swap summary, the resend countdown; since
+ * issue 30 every signed-in screen's group: otp, personal, qr, offline_pass, tickets, ticket, gift, swap, account,
+ * settings, resell, redeem, payout...): a second chunk per language, loaded with the first screen past LOGIN
+ * (app.tsx; preloaded by the document for a signed-in start, vite.config.ts), so the cold LOGIN screen stays
+ * within its 120 KiB (e2e/bytes.spec.ts, decision 004). The main catalogue keeps what the frame, the hub, the
+ * toasts and LOGIN show. Same rule as the main catalogues: both hold every key.
  */
 const laterCatalogues: Record<Locale, () => Promise<Record<string, unknown>>> = {
   en: () => import('../locales/later/later-en.json').then((m) => m.default),
@@ -27,7 +30,7 @@ const laterCatalogues: Record<Locale, () => Promise<Record<string, unknown>>> = 
 };
 let later: Promise<void> | null = null;
 
-/** Adds the later texts of the active language to i18next (once); resolves when `t` has them. */
+/** Adds the later texts of the active language to i18next (once per `initI18n`); resolves when `t` has them. */
 export function loadLaterTexts(): Promise<void> {
   later ??= (async () => {
     const lang = langFromPath(`/${i18next.language}/`);
@@ -53,6 +56,7 @@ export function pathWithLang(pathname: string, lang: Locale): string {
 /** Loads the catalogue of `lang` and starts i18next on it; resolves once `t` can translate. */
 export async function initI18n(lang: Locale) {
   const translation = await catalogues[lang]();
+  later = null;
   await i18next.use(initReactI18next).init({
     resources: { [lang]: { translation } },
     lng: lang,

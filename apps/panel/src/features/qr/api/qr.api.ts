@@ -9,14 +9,24 @@ export const qrConfigQuery = queryOptions({
   queryFn: () => api<QrCodeData>('/auth/access/qrCodeData'),
 });
 
+/**
+ * The base64 PNG (GET /auth/access/qr). Started with the first screen's other requests, before the ttl is
+ * known (main.tsx, issue 30): kept a little while for the screen to take.
+ */
+export const qrImageQuery = queryOptions({
+  queryKey: queryKeys.qr.image,
+  // Not fetched again when the screen mounts right after the start fetched it; the poll runs every ttl.
+  staleTime: 5_000,
+  gcTime: 10_000,
+  queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
+});
+
 /** The base64 PNG, refetched every `ttl` seconds while the screen is shown. */
 export function useQrImage(ttlSeconds: number | undefined) {
   return useQuery({
-    queryKey: queryKeys.qr.image,
+    ...qrImageQuery,
     enabled: Boolean(ttlSeconds),
     gcTime: 0,
-    staleTime: 0,
-    queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
     refetchInterval: ttlSeconds ? ttlSeconds * 1000 : false,
     refetchIntervalInBackground: false,
   });

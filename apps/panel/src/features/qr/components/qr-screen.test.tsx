@@ -12,7 +12,11 @@ import type * as DevicePassModule from '../pass/device-pass';
 import type { DevicePass } from '../pass/device-pass';
 import QrScreen from './qr-screen';
 
-const store = vi.hoisted(() => ({ pass: null as DevicePass | null, loads: 0 }));
+const store = vi.hoisted(() => ({
+  pass: null as DevicePass | null,
+  loads: 0,
+  renew: (): Promise<DevicePass> => Promise.reject(new Error('offline')),
+}));
 vi.mock('../pass/device-pass', async (importOriginal) => {
   const real = await importOriginal<typeof DevicePassModule>();
   return {
@@ -21,7 +25,7 @@ vi.mock('../pass/device-pass', async (importOriginal) => {
       store.loads++;
       return Promise.resolve(store.pass);
     },
-    renewDevicePass: () => Promise.reject(new Error('offline')),
+    renewDevicePass: () => store.renew(),
     deviceCodeFor: (_pass: DevicePass, step: number) => Promise.resolve(`TP2.step-${step}`),
   };
 });
@@ -39,6 +43,7 @@ const passFor = (expiresInMs: number): DevicePass => ({
 beforeEach(() => {
   store.pass = null;
   store.loads = 0;
+  store.renew = () => Promise.reject(new Error('offline'));
   localStorage.setItem('tp.accessToken', 'token');
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
   fakeApi(() => {
@@ -80,6 +85,24 @@ describe('QR screen offline', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(store.loads).toBeGreaterThan(before));
     expect(await screen.findByRole('img', { name: 'Your entry QR code' })).toBeTruthy();
+  });
+});
+
+describe('QR screen on lie-fi (issue 30)', () => {
+  it('draws the stored device pass at once while its renewal and every request still wait on the network', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    fakeApi(() => new Promise<Response>(() => undefined)); // the link answers nothing (yet)
+    let renewals = 0;
+    store.renew = () => {
+      renewals++;
+      return new Promise<DevicePass>(() => undefined);
+    };
+    // Past half its life (so due for renewal) and still valid for an hour.
+    store.pass = { ...passFor(3600_000), issuedAtMs: Date.now() - 3 * 3600_000 };
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    const img = await screen.findByRole('img', { name: 'Your entry QR code' });
+    expect(img.getAttribute('data-pass-kind')).toBe('device');
+    expect(renewals).toBeGreaterThan(0);
   });
 });
 

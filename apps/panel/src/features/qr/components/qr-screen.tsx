@@ -21,6 +21,7 @@ import { formatRange } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
 import { admittedEvents } from '../admits/admitted-events';
+import { markFirstScreenDrawn } from '../../../lib/first-screen';
 
 /** What the screen says, above a retry, in each state in which it has no code to show. */
 const NO_CODE_MESSAGE = {
@@ -56,6 +57,7 @@ export default function QrScreen() {
             width={396}
             height={396}
             data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
+            onLoad={markFirstScreenDrawn}
           />
         ) : view.kind === 'loading' ? (
           <Skeleton height={300} radius={16} />

@@ -14,7 +14,7 @@
  * `offline` is true while the browser says it has no network.
  */
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { qrDataUrl } from './draw-qr';
@@ -54,29 +54,46 @@ function useNow(): number {
   return now;
 }
 
-/** The device pass: read from IndexedDB, renewed while online when half its life is gone. */
-function useDevicePass(online: boolean) {
-  return useQuery({
+/**
+ * The device pass query: read from IndexedDB, renewed while `online` when half its life is gone. Also started
+ * with the first screen's other requests (features/qr/prefetch.ts from main.tsx, issue 30), before the screen renders.
+ */
+export const devicePassQuery = (online: boolean) =>
+  queryOptions({
     queryKey: queryKeys.qr.devicePass,
     // Runs offline too: the stored pass is what matters then.
     networkMode: 'always',
     staleTime: 0,
-    gcTime: 0,
     retry: false,
-    refetchInterval: 60_000,
-    queryFn: async () => {
+    queryFn: async ({ client }) => {
       const stored = await loadDevicePass();
       if (!online || !needsRenewal(stored, Date.now())) return stored;
-      try {
-        return await renewDevicePass();
-      } catch (err) {
-        // The sign-in is over: the old certificate must not be shown again.
-        if (err instanceof ApiError && err.status === 401) await forgetDevicePass();
-        else if (stored) return stored;
-        throw err;
+      const renew = async () => {
+        try {
+          return await renewDevicePass();
+        } catch (err) {
+          // The sign-in is over: the old certificate must not be shown again.
+          if (err instanceof ApiError && err.status === 401) await forgetDevicePass();
+          else if (stored) return stored;
+          throw err;
+        }
+      };
+      // A stored pass still valid is shown at once and renewed behind it: a slow link (lie-fi) never holds
+      // the first QR back (issue 30).
+      if (stored && stored.expiresAtMs > Date.now() + stored.clockOffsetMs) {
+        void renew().then(
+          (pass) => client.setQueryData(queryKeys.qr.devicePass, pass),
+          () => client.setQueryData(queryKeys.qr.devicePass, null),
+        );
+        return stored;
       }
+      return renew();
     },
   });
+
+/** The device pass on screen: re-read every minute, dropped from the cache when the screen goes. */
+function useDevicePass(online: boolean) {
+  return useQuery({ ...devicePassQuery(online), gcTime: 0, refetchInterval: 60_000 });
 }
 
 /**

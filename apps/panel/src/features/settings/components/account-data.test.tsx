@@ -8,7 +8,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '../../../lib/query-client';
 import { clientHooks } from '../../../lib/api-client';
-import { initI18n } from '../../../lib/i18n';
+import { initI18n, loadLaterTexts } from '../../../lib/i18n';
 import { AccountData } from './account-data';
 
 const json = (body: unknown, status = 200) =>
@@ -30,6 +30,7 @@ function mount() {
 
 beforeAll(async () => {
   await initI18n('en');
+  await loadLaterTexts();
 });
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');

@@ -8,7 +8,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
 import { createQueryClient } from '../../../lib/query-client';
-import { initI18n } from '../../../lib/i18n';
+import { initI18n, loadLaterTexts } from '../../../lib/i18n';
 import { fakeApi, jsonResponse, type FakeRequest } from '../../../test/fetch';
 import { AccountNickname } from './account-nickname';
 
@@ -26,6 +26,7 @@ let taken: boolean;
 
 beforeAll(async () => {
   await initI18n('en');
+  await loadLaterTexts();
 });
 beforeEach(() => {
   localStorage.setItem('tp.accessToken', 'token');

@@ -1,0 +1,80 @@
+/**
+ * The document preloads what its first screen needs (issue 30, decision 023): a build plugin (vite.config.ts)
+ * writes a small inline script into index.html that, before any module runs, adds `<link rel=modulepreload>`
+ * for the language catalogue of the page's path (`/en/` or `/es/`) and, for a start on the QR screen (a stored
+ * access token, or the embed's iframe, and `PANEL_TAB` QR or none), the later catalogue, the QR screen's chunks
+ * and `features/qr/prefetch` with everything they import that the entry does not. Without it each of those was
+ * requested only after the module before it ran: the catalogue after the entry, the screen after the catalogue.
+ * The file names come from the bundle, so they follow the content hashes. The same document is served (and
+ * precached) for every tab: the choice is made in the browser, from the URL and the storage.
+ */
+import type { Plugin } from 'vite';
+
+interface Chunk {
+  type: 'chunk';
+  fileName: string;
+  facadeModuleId: string | null;
+  isEntry: boolean;
+  imports: string[];
+  viteMetadata?: { importedCss: Set<string> };
+}
+
+/** The modules (path suffixes) of a QR start, beside the main catalogue; `{lang}` is en or es. */
+const QR_START = [
+  '/locales/later/later-{lang}.json',
+  '/features/qr/components/qr-screen.tsx',
+  '/features/qr/prefetch.ts',
+];
+
+/** The inline script; `plan` maps `en`/`es` and `qr-en`/`qr-es` to file URLs. ES5, no module syntax. */
+const script = (plan: Record<string, string[]>) =>
+  `(function(p){try{var l=location.pathname.split('/')[1]==='es'?'es':'en',q=new URLSearchParams(location.search),` +
+  `t=(q.get('PANEL_TAB')||'QR').toUpperCase(),f=p[l];` +
+  `if(t==='QR'&&(localStorage.getItem('tp.accessToken')||q.get('mode')))f=f.concat(p['qr-'+l]);` +
+  `f.forEach(function(h){var e=document.createElement('link');if(/\\.css$/.test(h)){e.rel='preload';e.as='style'}` +
+  `else e.rel='modulepreload';e.href=h;e.crossOrigin='';document.head.appendChild(e)})}catch(e){}})(` +
+  `${JSON.stringify(plan)})`;
+
+export function firstScreenPreload(): Plugin {
+  return {
+    name: 'tp:first-screen-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle) return html;
+        const chunks = Object.values(ctx.bundle).filter((c): c is never => c.type === 'chunk') as unknown as Chunk[];
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (chunk: Chunk | undefined, into = new Set<string>()): Set<string> => {
+          if (!chunk || into.has(chunk.fileName)) return into;
+          into.add(chunk.fileName);
+          for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
+          for (const f of chunk.imports) closure(byFile.get(f), into);
+          return into;
+        };
+        const module = (suffix: string) => {
+          const found = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(suffix));
+          if (!found) throw new Error(`first-screen preload: no chunk for ${suffix}`);
+          return found;
+        };
+        const entry = new Set<string>();
+        for (const c of chunks.filter((c) => c.isEntry)) closure(c, entry);
+        const files = (suffixes: string[], not = entry) => {
+          const all = new Set<string>();
+          for (const s of suffixes) closure(module(s), all);
+          return [...all].filter((f) => !not.has(f)).map((f) => `/${f}`);
+        };
+        const plan: Record<string, string[]> = {};
+        for (const lang of ['en', 'es']) {
+          plan[lang] = files([`/locales/${lang}.json`]);
+          const main = new Set([...entry, ...plan[lang].map((f) => f.slice(1))]);
+          plan[`qr-${lang}`] = files(
+            QR_START.map((s) => s.replace('{lang}', lang)),
+            main,
+          );
+        }
+        return [{ tag: 'script', children: script(plan), injectTo: 'head' }];
+      },
+    },
+  };
+}
