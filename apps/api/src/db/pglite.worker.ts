@@ -17,9 +17,19 @@ const DRIZZLE_PARSERS = Object.fromEntries(
   ]),
 );
 
-const { dataDir, loadDataDir } = workerData as { dataDir?: string; loadDataDir?: Uint8Array<ArrayBuffer> };
+const { dataDir, loadDataDir, ...compiled } = workerData as {
+  dataDir?: string;
+  loadDataDir?: Uint8Array<ArrayBuffer>;
+  /** Compiled once by the main thread (pglite-proxy.ts). */
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+};
 const port = parentPort!;
-const pg = await PGlite.create(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : { dataDir });
+const pg = await PGlite.create({
+  ...compiled,
+  ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : { dataDir }),
+});
 const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<unknown> }>();
 let nextTx = 1;
 
