@@ -1,49 +1,95 @@
 /**
- * Issue 19 break 3 / issue 24: a 10,000-row CSV import must not freeze the instance (targets below not met yet:
- * asserted only with TP_STRICT_IMPORT=1; all or nothing is asserted always). While it runs, the event
- * loop never stalls more than 100 ms beyond what it stalls at rest (perf_hooks.monitorEventLoopDelay, baseline
- * measured in this test on this machine), `/healthz` answers within 100 ms and a holder's `/v1/auth/me` within
- * 1 s at p99 (each beyond its own baseline p99), and the import stays all or nothing. On PGlite the database runs
- * in a worker thread (docs/decisions/020-pglite-worker-thread.md); on PostgreSQL it is another process anyway.
+ * Issue 19 break 3 / issue 24: a 10,000-row CSV import must not freeze the instance (decision 021). While it
+ * runs, `/healthz` and a page (the panel's index) answer within 100 ms at p99, a holder's `/v1/auth/me` and
+ * ticket listing within 1 s at p99, `perf_hooks.monitorEventLoopDelay` sees no stall over 100 ms, and the
+ * import stays all or nothing (a bad last row leaves nothing).
+ *
+ * Machine load: the five probes run first at rest, in the same test; each bound is the issue's absolute target
+ * plus twice the figure measured at rest (`budget` below). On a quiet machine the rest figures are a few
+ * milliseconds, so the bounds are the targets; on a machine shared with other jobs they grow with the load
+ * that was measured, never with a guess. The figures are printed on every run.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
 const ROWS = 10_000;
+/** The issue's targets, in milliseconds. */
+const TARGET = { health: 100, page: 100, me: 1000, listing: 1000, stall: 100 };
+/** Target plus twice the figure at rest: the documented multiplier of the idle baseline (see above). */
+const budget = (target: number, atRest: number) => target + 2 * atRest;
+
 let t: TestApp;
+let dist: string;
 beforeEach(async () => {
-  t = await createTestApp({ config: { adminKey: ADMIN } });
+  dist = mkdtempSync(join(tmpdir(), 'tp-dist-'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
+  t = await createTestApp({ config: { adminKey: ADMIN, panelDistDir: dist } });
 });
 afterEach(async () => {
   await t.close();
+  rmSync(dist, { recursive: true, force: true });
 });
 
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))];
+type Figures = Record<'health' | 'page' | 'me' | 'listing' | 'stall', number> & { probes: number };
 
-/** Probes `/healthz` and `/v1/auth/me` one after the other, each ~20 ms apart, until `until` settles. */
-async function probe(token: string, until: Promise<unknown>) {
+/**
+ * Probes `/healthz`, the panel's index, `/v1/auth/me` and the ticket listing, each in its own loop (a slow
+ * answer of one does not hold back the others), until `until` settles; the event loop's longest stall beside.
+ */
+async function probe(token: string, until: Promise<unknown>): Promise<Figures> {
   let done = false;
-  void until.finally(() => (done = true));
-  const health: number[] = [];
-  const me: number[] = [];
+  const settled = until.then(
+    () => (done = true),
+    () => (done = true),
+  );
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
-  while (!done) {
-    let at = performance.now();
-    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
-    health.push(performance.now() - at);
-    at = performance.now();
-    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(token) })).statusCode).toBe(200);
-    me.push(performance.now() - at);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const timed = async (url: string, auth: boolean, pauseMs: number) => {
+    const times: number[] = [];
+    do {
+      const at = performance.now();
+      const res = await t.app.inject({ url, headers: auth ? bearer(token) : {} });
+      times.push(performance.now() - at);
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      await sleep(pauseMs);
+    } while (!done);
+    return times;
+  };
+  const [health, page, me, listing] = await Promise.all([
+    timed('/healthz', false, 10),
+    timed('/', false, 10),
+    timed('/v1/auth/me', true, 25),
+    timed('/v1/list/ticket_listing?status=UPCOMING', true, 25),
+    settled,
+  ]);
   loop.disable();
-  return { health: p99(health), me: p99(me), stallMs: loop.max / 1e6 - 10, probes: health.length };
+  return {
+    health: p99(health),
+    page: p99(page),
+    me: p99(me),
+    listing: p99(listing),
+    stall: Math.max(0, loop.max / 1e6 - 10),
+    probes: health.length,
+  };
 }
 
-it('a 10,000-row import leaves the event loop, /healthz and holder calls answering; all or nothing', async () => {
+const round = (f: Figures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Math.round(v)]));
+
+function expectWithinTargets(during: Figures, rest: Figures) {
+  for (const k of ['health', 'page', 'me', 'listing', 'stall'] as const)
+    expect(during[k], `${k} p99 ${Math.round(during[k])} ms (at rest ${Math.round(rest[k])} ms)`).toBeLessThanOrEqual(
+      budget(TARGET[k], rest[k]),
+    );
+}
+
+it('a 10,000-row import leaves the event loop, /healthz, pages and holder calls answering; all or nothing', async () => {
   const org = (
     await t.app.inject({
       method: 'POST',
@@ -73,6 +119,17 @@ it('a 10,000-row import leaves the event loop, /healthz and holder calls answeri
   expect(
     (await put('ticket-types/ga', { ...type, isGiftable: true, isResellable: true, isSwappable: false })).statusCode,
   ).toBe(201);
+  // The organisation listens to ticket.issued: the import also queues 10,000 webhook deliveries.
+  expect(
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/v1/org/webhooks',
+        headers: bearer(org.apiKey),
+        payload: { url: 'https://hooks.example.com/tp', events: ['ticket.issued'] },
+      })
+    ).statusCode,
+  ).toBe(201);
   const { accessToken } = await t.signIn('holder@example.com');
   const csv = (n: number, bad = false) =>
     ['externalId,ticketTypeExternalId,holderEmail']
@@ -85,16 +142,21 @@ it('a 10,000-row import leaves the event loop, /healthz and holder calls answeri
       headers: { ...bearer(org.apiKey), 'content-type': 'text/csv' },
       payload: body,
     });
-  const count = async () =>
-    Number((await rawQuery<{ n: string }>(t.database.db, 'select count(*) as n from user_tickets')).rows[0].n);
+  const count = async (table: string) =>
+    Number((await rawQuery<{ n: string }>(t.database.db, `select count(*) as n from ${table}`)).rows[0].n);
+  const users = await count('users');
 
-  const rest = await probe(accessToken, new Promise((r) => setTimeout(r, 1500)));
+  const rest = await probe(accessToken, sleep(1500));
 
   // All or nothing: the last of 10,000 rows names an unknown type; nothing is written.
   const refused = importCsv(csv(ROWS, true));
   const whileRefused = await probe(accessToken, refused);
-  expect((await refused).statusCode).toBe(422);
-  expect(await count()).toBe(0);
+  const refusal = await refused;
+  expect(refusal.statusCode).toBe(422);
+  expect(refusal.json()).toMatchObject({ errors: [{ row: ROWS + 1, field: 'ticketTypeExternalId' }] });
+  expect(await count('user_tickets')).toBe(0);
+  expect(await count('users')).toBe(users);
+  expect(await count('webhook_deliveries')).toBe(0);
 
   const started = performance.now();
   const accepted = importCsv(csv(ROWS));
@@ -103,16 +165,17 @@ it('a 10,000-row import leaves the event loop, /healthz and holder calls answeri
   const importMs = performance.now() - started;
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json()).toMatchObject({ created: ROWS });
-  expect(await count()).toBe(ROWS);
+  expect(await count('user_tickets')).toBe(ROWS);
+  expect(await count('webhook_deliveries')).toBe(ROWS);
 
-  console.log(JSON.stringify({ rest, whileRefused, during, importMs: Math.round(importMs) }));
-  // NOT MET YET (issue 24 report): on both databases the main thread still stalls for seconds (CSV parse and zod
-  // checks of 30,000 fields, drizzle building the 10,000-row statements), and holder calls wait for the import's
-  // transaction. The figures above are printed on every run; TP_STRICT_IMPORT=1 asserts the targets.
-  if (process.env.TP_STRICT_IMPORT)
-    for (const m of [whileRefused, during]) {
-      expect(m.health).toBeLessThanOrEqual(100 + rest.health);
-      expect(m.stallMs).toBeLessThanOrEqual(100 + rest.stallMs);
-      expect(m.me).toBeLessThanOrEqual(1000 + rest.me);
-    }
+  console.log(
+    JSON.stringify({
+      rest: round(rest),
+      whileRefused: round(whileRefused),
+      during: round(during),
+      importMs: Math.round(importMs),
+    }),
+  );
+  expectWithinTargets(whileRefused, rest);
+  expectWithinTargets(during, rest);
 }, 300_000);

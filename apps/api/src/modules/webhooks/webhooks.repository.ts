@@ -43,6 +43,29 @@ export const webhooksRepository = {
     if (!rows.length) return [];
     return db.insert(webhookDeliveries).values(rows).returning();
   },
+  /**
+   * Queues deliveries in one set-based statement: the rows travel as one JSON parameter (`json_to_recordset`),
+   * so 10,000 deliveries of an import cost one short statement, not 60,000 bind parameters (decision 021).
+   * `at` (UTC) is when each is due and was made.
+   */
+  async queueDeliveries(
+    db: DbOrTx,
+    rows: { endpointId: number; messageId: string; eventType: string; payload: string }[],
+    at: Date,
+  ): Promise<void> {
+    if (!rows.length) return;
+    const data = JSON.stringify(
+      rows.map((r) => ({
+        endpoint_id: r.endpointId,
+        message_id: r.messageId,
+        event_type: r.eventType,
+        payload: r.payload,
+      })),
+    );
+    await db.execute(sql`insert into ${webhookDeliveries} (endpoint_id, message_id, event_type, payload, next_attempt_at, created_at)
+      select r.endpoint_id, r.message_id, r.event_type, r.payload, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
+        from json_to_recordset(${data}::json) as r(endpoint_id integer, message_id text, event_type text, payload text)`);
+  },
   /** A page of an endpoint's deliveries, newest first, with `cursor` the last id of the previous page. */
   async deliveriesOf(db: DbOrTx, endpointId: number, limit: number, cursor?: number) {
     return db
