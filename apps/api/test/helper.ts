@@ -40,7 +40,7 @@ export async function freshPostgresUrl(opts: { empty?: boolean } = {}): Promise<
 async function freshDatabase(): Promise<Database> {
   const template = inject('dbTemplate');
   if (template.startsWith('pglite:')) {
-    // On its worker thread, as the server runs it (decision 020).
+    // On its worker thread, as the server runs it (decision 021).
     templateBytes ??= new Uint8Array(readFileSync(template.slice('pglite:'.length)));
     return openPgliteThread({ loadDataDir: templateBytes });
   }

@@ -1,6 +1,6 @@
 /**
  * Database connection: PGlite (embedded, under DATA_DIR, on its own worker thread: pglite-proxy.ts and
- * decision 020) by default, a `pg` Pool when DATABASE_URL is set. Both expose the same Drizzle API;
+ * decision 021) by default, a `pg` Pool when DATABASE_URL is set. Both expose the same Drizzle API;
  * migrations run at start-up.
  */
 import { join, resolve } from 'node:path';
@@ -47,7 +47,7 @@ export function fromPglite(client: PGlite): Database {
 }
 
 /**
- * PGlite on a worker thread (decision 020): the server's and the tests' embedded database. `source` is a data
+ * PGlite on a worker thread (decision 021): the server's and the tests' embedded database. `source` is a data
  * directory, or a dump (`dumpDataDir` bytes) to load, as the tests load the migrated template.
  */
 export async function openPgliteThread(source: { dataDir: string } | { loadDataDir: Uint8Array }): Promise<Database> {

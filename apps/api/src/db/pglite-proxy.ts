@@ -1,5 +1,5 @@
 /**
- * PGlite in a worker thread (docs/decisions/020-pglite-worker-thread.md, issue 24 and issue 19 break 3): the
+ * PGlite in a worker thread (docs/decisions/021-pglite-worker-thread.md, issue 24 and issue 19 break 3): the
  * embedded database's WASM runs on its own thread, so the HTTP event loop keeps answering while a statement
  * runs (a 10,000-row import), and query planning and execution overlap the request work of the main thread.
  *

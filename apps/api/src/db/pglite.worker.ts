@@ -1,5 +1,5 @@
 /**
- * The embedded database's thread (docs/decisions/020-pglite-worker-thread.md): PGlite runs here, off the
+ * The embedded database's thread (docs/decisions/021-pglite-worker-thread.md): PGlite runs here, off the
  * HTTP event loop, and answers the requests of `pglite-proxy.ts`. One PGlite, one connection: statements
  * outside a transaction wait for an open transaction to end (PGlite's own lock), statements of a transaction
  * run on its handle by id.
