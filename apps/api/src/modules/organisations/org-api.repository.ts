@@ -123,7 +123,12 @@ export const orgApiRepository = {
     lock: boolean,
   ): Promise<IssuedTicketRow[]> {
     if (externalIds.length === 0) return [];
-    const q = db
+    const ofOrg = and(eq(userTickets.organisationId, organisationId), inJson(userTickets.externalId, externalIds));
+    // The lock first, the read after, in a statement of its own: under READ COMMITTED a row locked after
+    // waiting for another transaction is its new version, but a subquery of the same statement (who it was
+    // issued to) would still read the old snapshot and see a re-issue's holder without its history row.
+    if (lock) await db.select({ id: userTickets.id }).from(userTickets).where(ofOrg).for('update');
+    const rows = await db
       .select({
         id: userTickets.id,
         externalId: sql<string>`${userTickets.externalId}`,
@@ -135,8 +140,7 @@ export const orgApiRepository = {
         issuedToId: issuedTo,
       })
       .from(userTickets)
-      .where(and(eq(userTickets.organisationId, organisationId), inJson(userTickets.externalId, externalIds)));
-    const rows = lock ? await q.for('update', { of: userTickets }) : await q;
+      .where(ofOrg);
     const ids = [...new Set(rows.map((r) => r.issuedToId).filter((v): v is number => v !== null))];
     const emails = new Map(
       ids.length
