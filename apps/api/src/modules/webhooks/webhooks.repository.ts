@@ -1,6 +1,7 @@
 /** SQL of the organisation webhooks (issue 12): endpoints, the delivery queue and its attempt log. */
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { mapSliced } from '../../lib/time-slice.js';
 import {
   events,
   ticketTypes,
@@ -54,14 +55,15 @@ export const webhooksRepository = {
     at: Date,
   ): Promise<void> {
     if (!rows.length) return;
-    const data = JSON.stringify(
-      rows.map((r) => ({
+    const parts = await mapSliced(rows, (r) =>
+      JSON.stringify({
         endpoint_id: r.endpointId,
         message_id: r.messageId,
         event_type: r.eventType,
         payload: r.payload,
-      })),
+      }),
     );
+    const data = `[${parts.join(',')}]`;
     await db.execute(sql`insert into ${webhookDeliveries} (endpoint_id, message_id, event_type, payload, next_attempt_at, created_at)
       select r.endpoint_id, r.message_id, r.event_type, r.payload, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz
         from json_to_recordset(${data}::json) as r(endpoint_id integer, message_id text, event_type text, payload text)`);
