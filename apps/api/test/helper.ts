@@ -6,20 +6,19 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { z } from 'zod';
 import type { auth, gift, resell, swap } from '@tp/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { fromPglite, openDatabase, type Database } from '../src/db/client.js';
+import { openDatabase, openPgliteThread, type Database } from '../src/db/client.js';
 import { seedDemo } from '../src/db/seed.js';
 import type { PayoutProvider } from '../src/providers/payouts/payout.provider.js';
 import type { MailMessage, MailProvider } from '../src/providers/mail/mail.provider.js';
 import { checkAnswersAgainstDocument } from './openapi-conformance.js';
 
-let templateBlob: Blob | null = null;
+let templateBytes: Uint8Array | null = null;
 
 /** True in the PostgreSQL project: tests that need a server (several instances, outages) skip on PGlite. */
 export const onPostgres = (): boolean => inject('dbTemplate').startsWith('pg:');
@@ -41,8 +40,9 @@ export async function freshPostgresUrl(opts: { empty?: boolean } = {}): Promise<
 async function freshDatabase(): Promise<Database> {
   const template = inject('dbTemplate');
   if (template.startsWith('pglite:')) {
-    templateBlob ??= new Blob([readFileSync(template.slice('pglite:'.length))]);
-    return fromPglite(await PGlite.create({ loadDataDir: templateBlob }));
+    // On its worker thread, as the server runs it (decision 021).
+    templateBytes ??= new Uint8Array(readFileSync(template.slice('pglite:'.length)));
+    return openPgliteThread({ loadDataDir: templateBytes });
   }
   return openDatabase({ databaseUrl: await freshPostgresUrl(), dataDir: '' });
 }

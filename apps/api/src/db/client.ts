@@ -1,10 +1,11 @@
 /**
- * Database connection: PGlite (embedded, under DATA_DIR) by default, a `pg` Pool when
- * DATABASE_URL is set. Both expose the same Drizzle API; migrations run at start-up.
+ * Database connection: PGlite (embedded, under DATA_DIR, on its own worker thread: pglite-proxy.ts and
+ * decision 021) by default, a `pg` Pool when DATABASE_URL is set. Both expose the same Drizzle API;
+ * migrations run at start-up.
  */
 import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -14,6 +15,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
+import { PgliteProxy } from './pglite-proxy.js';
 
 type Schema = typeof schema;
 /** The Drizzle database, whichever driver backs it. */
@@ -41,6 +43,23 @@ export function fromPglite(client: PGlite): Database {
       return true;
     },
     close: () => client.close(),
+  };
+}
+
+/**
+ * PGlite on a worker thread (decision 021): the server's and the tests' embedded database. `source` is a data
+ * directory, or a dump (`dumpDataDir` bytes) to load, as the tests load the migrated template.
+ */
+export async function openPgliteThread(source: { dataDir: string } | { loadDataDir: Uint8Array }): Promise<Database> {
+  const proxy = await PgliteProxy.open(source);
+  const db = drizzlePglite({ client: proxy as unknown as PGlite, schema }) as unknown as Db;
+  return {
+    db,
+    ping: async () => {
+      await proxy.query('select 1');
+      return true;
+    },
+    close: () => proxy.close(),
   };
 }
 
@@ -115,8 +134,7 @@ export async function openDatabase(opts: {
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
-  const database = fromPglite(client);
+  const database = await openPgliteThread({ dataDir: dir });
   await migrate(database, 'pglite');
   return database;
 }

@@ -13,11 +13,18 @@ export function createOrgTicketImportService(
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
-  const { planTickets, applyPlan } = issuing;
+  const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf } = issuing;
   return {
     /**
-     * POST /org/tickets/import (rows already parsed): all or nothing, in one transaction. Any bad row: nothing is
-     * written and the errors come back with their spreadsheet row numbers. `dryRun`: the same checks, no writes.
+     * POST /org/tickets/import (rows already parsed): all or nothing. Any bad row: nothing is written and the
+     * errors come back with their spreadsheet row numbers. `dryRun`: the same checks, no writes.
+     *
+     * In steps so the one connection of the embedded database is held briefly (decision 021): the rows are
+     * checked first without a transaction (a refused or dry-run import never opens one), the holders' missing
+     * accounts are created in statements of 1,000 and every row to write is made (ticket ids reserved, history,
+     * webhook payloads); then one short transaction checks the rows again under row locks and, when nothing
+     * changed meanwhile, writes what was made in a few set-based statements (else makes it again inside);
+     * mails are built and queued after the commit.
      * @param rows `{ row, input }` valid by shape, and `{ row, message, field }` already refused by the parser
      */
     async importTickets(
@@ -30,14 +37,9 @@ export function createOrgTicketImportService(
       | { result: { dryRun: boolean; created: number; updated: number; unchanged: number } }
     > {
       const at = deps.now();
-      const outcome = await db.transaction(async (tx) => {
-        const plan = await planTickets(
-          tx,
-          org,
-          rows.map((r) => r.input),
-          !dryRun,
-        );
-        const errors = [
+      const inputs = rows.map((r) => r.input);
+      const errorsOf = (plan: Awaited<ReturnType<typeof planTickets>>) =>
+        [
           ...parseErrors,
           ...plan.flatMap((p, i) =>
             p.kind === 'error'
@@ -45,13 +47,24 @@ export function createOrgTicketImportService(
               : [],
           ),
         ].sort((a, b) => a.row - b.row);
-        if (errors.length) return { errors } as const;
-        const mails = dryRun ? [] : await applyPlan(tx, org, plan, at);
-        return { counts: countPlan(plan), mails } as const;
+      const checked = await planTickets(db, org, inputs, false);
+      const early = errorsOf(checked);
+      if (early.length) return { errors: early };
+      if (dryRun) return { result: { dryRun, ...countPlan(checked) } };
+      await prepareAccounts(db, checked);
+      const prepared = await prepareWrite(db, org, checked, at);
+      const outcome = await db.transaction(async (tx) => {
+        // Again under row locks: a gift, resale or import since the first check is seen here.
+        const plan = await planTickets(tx, org, inputs, true);
+        const errors = errorsOf(plan);
+        if (errors.length) return { errors, counts: null, issued: null };
+        const issued = (await stillFits(tx, checked, plan, prepared))
+          ? await writePrepared(tx, prepared)
+          : await applyPlan(tx, org, plan, at); // something changed meanwhile: made again, in the transaction
+        return { errors: null, counts: countPlan(plan), issued };
       });
-      if ('errors' in outcome)
-        return { errors: outcome.errors as { row: number; message: MessageKey; field?: string }[] };
-      deps.mailQueue.push(outcome.mails);
+      if (outcome.errors) return { errors: outcome.errors };
+      deps.mailQueue.push(await mailsOf(org, outcome.issued));
       return { result: { dryRun, ...outcome.counts } };
     },
   };

@@ -10,7 +10,7 @@
  *   (`api.org.ticket_moved`, `api.org.ticket_used`, `api.org.ticket_in_resale`, `api.org.ticket_revoked`);
  * - another ticket type is refused (`api.org.ticket_type_locked`): revoke the ticket and issue a new one.
  * Holders are e-mailed in their account's language after the transaction commits, through the mail queue
- * (never holding up the request): `applyPlan` returns the mails to push.
+ * (never holding up the request): `applyPlan` returns what was issued, `mailsOf` builds the mails to push.
  */
 import { randomInt } from 'node:crypto';
 import type { MessageKey } from '@tp/contract';
@@ -20,9 +20,10 @@ import { defaultNickname } from '../../auth/auth.service.js';
 import { orgApiRepository as repo, type IssuedTicketRow, type TicketTypeRow } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
-import { enqueueOutboundEvent } from '../outbound-events.js';
+import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
 import { pickLang } from '../../../lib/lang.js';
+import { mapSliced } from '../../../lib/time-slice.js';
 
 /** One ticket to issue: the organiser's ids and the holder's e-mail (already validated). */
 export interface TicketInput {
@@ -37,6 +38,24 @@ type PlannedRow =
   | { kind: 'reissue'; input: TicketInput; type: TicketTypeRow; ticket: IssuedTicketRow }
   | { kind: 'unchanged'; input: TicketInput }
   | { kind: 'error'; input: TicketInput; message: MessageKey; field?: string };
+
+/** Accounts per INSERT statement when a plan's holders are new. */
+const ACCOUNTS_PER_STATEMENT = 1000;
+
+/** What a written plan issued: enough to build the holders' mails after the commit. */
+export interface IssuedBatch {
+  organisationName: string;
+  items: {
+    userTicketId: number;
+    input: TicketInput;
+    reissued: boolean;
+    email: string;
+    locale: ReturnType<typeof pickLang>;
+    ticketName: string;
+    eventName: string;
+    eventExternalId: string | null;
+  }[];
+}
 
 /** How many rows of a plan create, re-issue (`updated`) and change nothing. */
 export const countPlan = (plan: PlannedRow[]) => ({
@@ -96,21 +115,23 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
     });
   }
 
-  /** The accounts of these e-mails, created in bulk when missing. */
+  /** The accounts of these e-mails, created in bulk (statements of 1,000) when missing. */
   async function accountsOf(tx: DbOrTx, emails: string[]) {
     const wanted = [...new Set(emails)];
     const found = new Map((await repo.usersByEmails(tx, wanted)).map((u) => [u.email, u] as const));
     const missing = wanted.filter((e) => !found.has(e));
-    const inserted = await repo.insertUsers(
-      tx,
-      missing.map((email) => ({
-        email,
-        nickname: defaultNickname('en'),
-        usernameSuffix: randomInt(1000, 10_000_000),
-        locale: 'en',
-      })),
-    );
-    for (const u of inserted) found.set(u.email, u);
+    for (let i = 0; i < missing.length; i += ACCOUNTS_PER_STATEMENT) {
+      const inserted = await repo.insertUsers(
+        tx,
+        missing.slice(i, i + ACCOUNTS_PER_STATEMENT).map((email) => ({
+          email,
+          nickname: defaultNickname('en'),
+          usernameSuffix: randomInt(1000, 10_000_000),
+          locale: 'en',
+        })),
+      );
+      for (const u of inserted) found.set(u.email, u);
+    }
     // A username clash (or a concurrent sign-up) skipped a row: the auth module's one-by-one path settles it.
     for (const email of missing.filter((e) => !found.has(e))) {
       const user = await deps.ensureUser(email, 'en', tx);
@@ -120,53 +141,49 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
     return found;
   }
 
-  /** Writes a plan without errors; returns the mails to send once committed. */
-  async function applyPlan(tx: DbOrTx, org: RequestOrganisation, plan: PlannedRow[], at: Date) {
-    const toIssue = plan.filter((p) => p.kind === 'create' || p.kind === 'reissue');
-    if (toIssue.length === 0) return [];
+  /**
+   * Creates the accounts a checked plan will issue to, before its transaction (the CSV import, decision 021):
+   * statements of 1,000 accounts outside any transaction, so other requests run between them and the import's
+   * transaction stays short. An account is what the holder's first sign-in would make anyway; should the
+   * import then fail its second check (a concurrent change), the accounts stay, without tickets.
+   */
+  async function prepareAccounts(db: DbOrTx, plan: PlannedRow[]): Promise<void> {
+    await accountsOf(
+      db,
+      plan.flatMap((p) => (p.kind === 'create' || p.kind === 'reissue' ? [p.input.holderEmail] : [])),
+    );
+  }
+
+  /**
+   * Makes everything a plan without errors will write (ticket ids reserved, history, webhook deliveries, what
+   * the mails need) without writing it: the import runs this before its transaction (decision 021), so the
+   * transaction is only a few set-based statements. The holders' accounts must exist ({@link prepareAccounts}).
+   */
+  async function prepareWrite(db: DbOrTx, org: RequestOrganisation, plan: PlannedRow[], at: Date) {
+    const toIssue = plan.filter(
+      (p): p is Extract<PlannedRow, { kind: 'create' | 'reissue' }> => p.kind === 'create' || p.kind === 'reissue',
+    );
     const accounts = await accountsOf(
-      tx,
+      db,
       toIssue.map((p) => p.input.holderEmail),
     );
     const account = (email: string) => accounts.get(email)!;
-    const creates = plan.filter((p): p is Extract<PlannedRow, { kind: 'create' }> => p.kind === 'create');
-    const created = await repo.insertTickets(
-      tx,
-      creates.map((p) => ({
-        organisationId: org.id,
-        externalId: p.input.externalId,
-        ticketTypeId: p.type.id,
-        holderId: account(p.input.holderEmail).id,
-        createdAt: at,
-      })),
-    );
-    const idOf = new Map(created.map((c) => [c.externalId!, c.id] as const));
-    const benefitsByType = new Map<number, number[]>();
-    for (const b of await repo.benefitsOfTypes(tx, [...new Set(creates.map((p) => p.type.id))]))
-      benefitsByType.set(b.ticketTypeId, [...(benefitsByType.get(b.ticketTypeId) ?? []), b.id]);
-    await repo.insertTicketBenefits(
-      tx,
-      created.flatMap((c) =>
-        (benefitsByType.get(c.ticketTypeId) ?? []).map((benefitId) => ({
-          userTicketId: c.id,
-          benefitId,
-          purchasedAmount: 1,
-        })),
-      ),
-    );
-    const reissues = plan.filter((p): p is Extract<PlannedRow, { kind: 'reissue' }> => p.kind === 'reissue');
-    for (const p of reissues) {
-      idOf.set(p.input.externalId, p.ticket.id);
-      await repo.setHolder(tx, p.ticket.id, account(p.input.holderEmail).id);
-    }
-    await repo.insertHistory(tx, [
-      ...creates.map((p) => ({
-        userTicketId: idOf.get(p.input.externalId)!,
-        fromUserId: null,
-        toUserId: account(p.input.holderEmail).id,
-        kind: 'ISSUE',
-        at,
-      })),
+    const creates = toIssue.filter((p) => p.kind === 'create');
+    const reissues = toIssue.filter((p) => p.kind === 'reissue');
+    const ids = await repo.reserveTicketIds(db, creates.length);
+    const tickets = creates.map((p, i) => ({
+      id: ids[i],
+      organisationId: org.id,
+      externalId: p.input.externalId,
+      ticketTypeId: p.type.id,
+      holderId: account(p.input.holderEmail).id,
+      createdAt: at,
+    }));
+    const idOf = new Map<string, number>(tickets.map((t) => [t.externalId, t.id] as const));
+    for (const p of reissues) idOf.set(p.input.externalId, p.ticket.id);
+    const moves = reissues.map((p) => ({ userTicketId: p.ticket.id, holderId: account(p.input.holderEmail).id }));
+    const history = [
+      ...tickets.map((t) => ({ userTicketId: t.id, fromUserId: null, toUserId: t.holderId, kind: 'ISSUE', at })),
       ...reissues.map((p) => ({
         userTicketId: p.ticket.id,
         fromUserId: p.ticket.holderId,
@@ -174,53 +191,105 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         kind: 'REISSUE',
         at,
       })),
-    ]);
-    const eventIds = [
-      ...new Set(toIssue.map((p) => (p.kind === 'create' || p.kind === 'reissue' ? p.type.eventId : 0))),
     ];
     const eventNames = new Map<number, { name: string; externalId: string | null }>();
-    for (const id of eventIds) {
-      const e = await repo.eventById(tx, id);
+    for (const id of new Set(toIssue.map((p) => p.type.eventId))) {
+      const e = await repo.eventById(db, id);
       if (e) eventNames.set(id, { name: e.name, externalId: e.externalId });
     }
-    const organisation = await organisationsRepository.organisationById(tx, org.id);
-    const mails = [];
-    for (const p of toIssue) {
-      if (p.kind !== 'create' && p.kind !== 'reissue') continue;
-      const userTicketId = idOf.get(p.input.externalId)!;
+    const organisation = toIssue.length ? await organisationsRepository.organisationById(db, org.id) : undefined;
+    const items = toIssue.map((p) => {
       const holder = account(p.input.holderEmail);
       const event = eventNames.get(p.type.eventId);
-      await enqueueOutboundEvent(
-        tx,
-        org.id,
-        'ticket.issued',
-        {
-          ticketExternalId: p.input.externalId,
-          eventExternalId: event?.externalId ?? null,
-          ticketTypeExternalId: p.input.ticketTypeExternalId,
-          userTicketId,
-          holderEmail: p.input.holderEmail,
-          reissued: p.kind === 'reissue',
+      return {
+        userTicketId: idOf.get(p.input.externalId)!,
+        input: p.input,
+        reissued: p.kind === 'reissue',
+        email: holder.email,
+        locale: pickLang(holder.locale),
+        ticketName: p.type.name,
+        eventName: event?.name ?? '',
+        eventExternalId: event?.externalId ?? null,
+      };
+    });
+    const deliveries = await outboundDeliveriesOf(
+      db,
+      org.id,
+      items.map((i) => ({
+        type: 'ticket.issued' as const,
+        data: {
+          ticketExternalId: i.input.externalId,
+          eventExternalId: i.eventExternalId,
+          ticketTypeExternalId: i.input.ticketTypeExternalId,
+          userTicketId: i.userTicketId,
+          holderEmail: i.input.holderEmail,
+          reissued: i.reissued,
         },
-        at,
-      );
-      const locale = pickLang(holder.locale);
-      mails.push({
-        message: {
-          to: holder.email,
-          ...ticketIssuedMail(locale, {
-            organisationName: organisation?.name ?? deps.config.productName,
-            ticketName: p.type.name,
-            eventName: event?.name ?? '',
-            link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,
-          }),
-        },
-        context: { organisationId: org.id, userTicketId },
-      });
-    }
-    return mails;
+      })),
+      at,
+    );
+    const batch: IssuedBatch = { organisationName: organisation?.name ?? deps.config.productName, items };
+    return { orgId: org.id, tickets, moves, history, deliveries, batch };
+  }
+  type PreparedWrite = Awaited<ReturnType<typeof prepareWrite>>;
+
+  /**
+   * Writes a prepared plan: tickets (with one of each benefit of their type), re-issues, history, webhook
+   * deliveries, in a few set-based statements. Call it inside the transaction whose locked plan it was made
+   * for; returns what the mails need.
+   */
+  async function writePrepared(tx: DbOrTx, w: PreparedWrite): Promise<IssuedBatch> {
+    await repo.insertTickets(tx, w.tickets);
+    await repo.grantTypeBenefits(tx, w.tickets);
+    await repo.setHolders(tx, w.moves);
+    await repo.insertHistory(tx, w.history);
+    await queueDeliveries(tx, w.deliveries);
+    return w.batch;
   }
 
-  return { planTickets, applyPlan };
+  /**
+   * Whether a write prepared from `before` (checked without locks) still fits `locked` (the same rows checked
+   * again under row locks) and the organisation's webhook endpoints: then it may be written as made.
+   */
+  async function stillFits(tx: DbOrTx, before: PlannedRow[], locked: PlannedRow[], w: PreparedWrite) {
+    const same = (a: PlannedRow, b: PlannedRow) =>
+      a.kind === b.kind &&
+      (a.kind !== 'reissue' ||
+        (b.kind === 'reissue' && a.ticket.id === b.ticket.id && a.ticket.holderId === b.ticket.holderId));
+    return (
+      before.length === locked.length &&
+      before.every((p, i) => same(p, locked[i])) &&
+      (await endpointsUnchanged(tx, w.orgId, w.deliveries))
+    );
+  }
+
+  /**
+   * Writes a plan without errors in a few set-based statements, inside the caller's transaction; returns what
+   * the holders' mails need, to build and send once committed ({@link mailsOf}).
+   */
+  async function applyPlan(tx: DbOrTx, org: RequestOrganisation, plan: PlannedRow[], at: Date): Promise<IssuedBatch> {
+    return writePrepared(tx, await prepareWrite(tx, org, plan, at));
+  }
+
+  /**
+   * The holders' "ticket issued" mails of a written plan, in each account's language; built in time slices
+   * (10,000 mails never hold the event loop). Push them to the mail queue once the transaction committed.
+   */
+  async function mailsOf(org: RequestOrganisation, batch: IssuedBatch) {
+    return mapSliced(batch.items, (i) => ({
+      message: {
+        to: i.email,
+        ...ticketIssuedMail(i.locale, {
+          organisationName: batch.organisationName,
+          ticketName: i.ticketName,
+          eventName: i.eventName,
+          link: `${deps.config.publicUrl}/${i.locale}/?PANEL_TAB=MY_TICKET`,
+        }),
+      },
+      context: { organisationId: org.id, userTicketId: i.userTicketId },
+    }));
+  }
+
+  return { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf };
 }
 export type TicketIssuing = ReturnType<typeof createTicketIssuing>;

@@ -15,7 +15,7 @@ export function createOrgTicketsService(
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
-  const { planTickets, applyPlan } = issuing;
+  const { planTickets, applyPlan, mailsOf } = issuing;
   return {
     /**
      * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules.
@@ -24,15 +24,15 @@ export function createOrgTicketsService(
      */
     async upsertTicket(org: RequestOrganisation, input: TicketInput): Promise<UpsertStatus> {
       const at = deps.now();
-      const { status, mails } = await db.transaction(async (tx) => {
+      const { status, issued } = await db.transaction(async (tx) => {
         const [row] = await planTickets(tx, org, [input], true);
         if (row.kind === 'error') throw new AppError(row.message);
-        const mails = await applyPlan(tx, org, [row], at);
+        const issued = await applyPlan(tx, org, [row], at);
         const status: UpsertStatus =
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
-        return { status, mails };
+        return { status, issued };
       });
-      deps.mailQueue.push(mails);
+      deps.mailQueue.push(await mailsOf(org, issued));
       return status;
     },
 

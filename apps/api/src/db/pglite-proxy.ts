@@ -1,0 +1,178 @@
+/**
+ * PGlite in a worker thread (docs/decisions/021-pglite-worker-thread.md, issue 24 and issue 19 break 3): the
+ * embedded database's WASM runs on its own thread, so the HTTP event loop keeps answering while a statement
+ * runs (a 10,000-row import), and query planning and execution overlap the request work of the main thread.
+ *
+ * `PgliteProxy` has the part of PGlite's client API that drizzle-orm/pglite and this app use (`query`,
+ * `exec`, `transaction`, `close`); each call is a message to `pglite.worker.ts`. Errors come back as Errors with
+ * PostgreSQL's fields (`code`, `constraint`, `detail`...), as PGlite throws them.
+ */
+import { readFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+
+/** A request to the database thread. `tx`: run inside that open transaction. */
+export type WorkerRequest = { id: number } & (
+  | {
+      op: 'query';
+      sql: string;
+      params?: unknown[];
+      rowMode?: 'array' | 'object';
+      /** Apply drizzle-orm/pglite's parsers (dates and intervals stay text). */
+      drizzleParsers?: boolean;
+      tx?: number;
+    }
+  | { op: 'exec'; sql: string; tx?: number }
+  | { op: 'begin' }
+  | { op: 'end'; tx: number; commit: boolean }
+  | { op: 'close' }
+);
+/** The database thread's answer to request `id` (id 0: the thread is ready). */
+export type WorkerReply =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
+
+type Body<T = WorkerRequest> = T extends unknown ? Omit<T, 'id'> : never;
+type QueryOptions = { rowMode?: 'array' | 'object'; parsers?: object };
+/** What a query answers (PGlite's `Results`). */
+export interface ProxyResults<T = Record<string, unknown>> {
+  rows: T[];
+  affectedRows?: number;
+  fields: { name: string; dataTypeID: number }[];
+}
+
+/**
+ * The worker: the compiled .js next to this module, or (dev, tests) the .ts source through tsx, registered
+ * inside the thread (a worker's `--import` does not carry loader hooks on Node 20).
+ */
+function startWorker(workerData: unknown): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(fileURLToPath(new URL('./pglite.worker.js', import.meta.url)), { workerData });
+  const entry = new URL('./pglite.worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(boot, { eval: true, workerData });
+}
+
+/**
+ * PGlite's WebAssembly modules and file-system bundle, read and compiled once per process and handed to each
+ * database thread (a WebAssembly.Module crosses threads without recompiling): a thread then opens in about
+ * the time an in-process PGlite does.
+ */
+let assets: Promise<{
+  pgliteWasmModule: WebAssembly.Module;
+  initdbWasmModule: WebAssembly.Module;
+  fsBundle: Blob;
+}> | null = null;
+function pgliteAssets() {
+  assets ??= (async () => {
+    const at = (name: string) => new URL(`./${name}`, import.meta.resolve('@electric-sql/pglite'));
+    const [pglite, initdb, bundle] = await Promise.all(
+      ['pglite.wasm', 'initdb.wasm', 'pglite.data'].map((f) => readFile(at(f))),
+    );
+    const [pgliteWasmModule, initdbWasmModule] = await Promise.all([
+      WebAssembly.compile(pglite),
+      WebAssembly.compile(initdb),
+    ]);
+    return { pgliteWasmModule, initdbWasmModule, fsBundle: new Blob([bundle]) };
+  })();
+  return assets;
+}
+
+/** One open transaction's client: statements go to that transaction. */
+class TxClient {
+  constructor(
+    private readonly proxy: PgliteProxy,
+    readonly txId: number,
+  ) {}
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<ProxyResults<T>> {
+    return this.proxy.query<T>(sql, params, options, this.txId);
+  }
+  exec(sql: string): Promise<ProxyResults[]> {
+    return this.proxy.exec(sql, this.txId);
+  }
+}
+
+/** PGlite on a worker thread; open with {@link PgliteProxy.open}. */
+export class PgliteProxy {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private dead: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on('message', (reply: WorkerReply) => {
+      const waiting = this.pending.get(reply.id);
+      if (!waiting) return;
+      this.pending.delete(reply.id);
+      if (reply.ok) waiting.resolve(reply.value);
+      else waiting.reject(Object.assign(new Error(reply.error.message), reply.error));
+    });
+    const fail = (err: Error) => {
+      this.dead = err;
+      for (const w of this.pending.values()) w.reject(err);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`pglite: database thread exited (${code})`)));
+  }
+
+  /**
+   * Starts the database thread on a data directory, or on a dump (`dumpDataDir`, tests load the migrated
+   * template), and waits until PGlite is open.
+   */
+  static async open(source: { dataDir: string } | { loadDataDir: Uint8Array }): Promise<PgliteProxy> {
+    const worker = startWorker({ ...source, ...(await pgliteAssets()) });
+    const proxy = new PgliteProxy(worker);
+    await new Promise<void>((resolve, reject) => {
+      proxy.pending.set(0, { resolve: () => resolve(), reject });
+    });
+    return proxy;
+  }
+
+  private send<T>(req: Body): Promise<T> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...req, id });
+    });
+  }
+
+  /** A statement; `options.parsers` (drizzle's) are applied on the database thread. */
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<ProxyResults<T>> {
+    return this.send({
+      op: 'query',
+      sql,
+      params,
+      ...(options?.rowMode ? { rowMode: options.rowMode } : {}),
+      ...(options?.parsers ? { drizzleParsers: true } : {}),
+      ...(tx ? { tx } : {}),
+    });
+  }
+
+  /** Several statements, no parameters (migrations). */
+  exec(sql: string, tx?: number): Promise<ProxyResults[]> {
+    return this.send({ op: 'exec', sql, ...(tx ? { tx } : {}) });
+  }
+
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(fn: (tx: TxClient) => Promise<T>): Promise<T> {
+    const txId = await this.send<number>({ op: 'begin' });
+    let result: T;
+    try {
+      result = await fn(new TxClient(this, txId));
+    } catch (err) {
+      await this.send({ op: 'end', tx: txId, commit: false }).catch(() => undefined);
+      throw err;
+    }
+    await this.send({ op: 'end', tx: txId, commit: true });
+    return result;
+  }
+
+  /** Closes PGlite and ends the thread. */
+  async close(): Promise<void> {
+    if (this.dead) return;
+    await this.send({ op: 'close' }).catch(() => undefined);
+    await this.worker.terminate();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * `npx tsx bench/db-ratio.ts` (issue 24, decision 021): requests per second of `/v1/auth/me` and the ticket
+ * listing on PGlite (on its worker thread) against PostgreSQL, in one run. Both servers run the compiled API
+ * (`npm run build` first) side by side and are measured in alternation (PGlite, PostgreSQL, PGlite, ...), so a
+ * change in the machine's load reaches both alike. Prints each round and the ratio of the medians; target
+ * PGlite ≥ 0.5 × PostgreSQL. BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 3).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { freePort, startPostgres } from '../scripts/postgres.js';
+
+const root = resolve(import.meta.dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const json = { 'content-type': 'application/json' };
+
+async function start(name: string, databaseUrl: string | null) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(join(tmpdir(), 'tp-bench-'));
+  const child = spawn('node', ['apps/api/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      LOG_LEVEL: 'warn',
+      OTP_RESEND_SECONDS: '0',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
+    if (
+      await fetch(`${base}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
+    if (Date.now() - started > 120_000) throw new Error(`${name} did not start`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log(`${name} ready in ${Date.now() - started} ms`);
+  return { name, base, child, dataDir };
+}
+
+async function stop(s: { child: ChildProcess; dataDir: string }) {
+  s.child.kill('SIGTERM');
+  await new Promise((r) => s.child.once('exit', r));
+  rmSync(s.dataDir, { recursive: true, force: true });
+}
+
+/** Signs alice in (code read from the dev outbox); returns the bearer header value. */
+async function signIn(base: string, email: string): Promise<string> {
+  const r = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email }),
+  });
+  const { sessionId } = (await r.json()) as { sessionId: string };
+  const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
+  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  const v = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, session: sessionId, otp }),
+  });
+  if (!v.ok) throw new Error(`sign-in: ${v.status} ${await v.text()}`);
+  return `Bearer ${((await v.json()) as { accessToken: string }).accessToken}`;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const paths = ['/v1/auth/me', '/v1/list/ticket_listing?status=UPCOMING'];
+
+const pg = await startPostgres();
+const servers = [await start('pglite', null), await start('postgres', pg.url('postgres'))];
+try {
+  const auth = Object.fromEntries(
+    await Promise.all(servers.map(async (s) => [s.name, await signIn(s.base, 'alice@example.com')] as const)),
+  );
+  const results: Record<string, Record<string, number[]>> = {};
+  for (let round = 1; round <= ROUNDS; round++)
+    for (const path of paths)
+      for (const s of servers) {
+        const r = await autocannon({
+          url: `${s.base}${path}`,
+          connections: 10,
+          duration: SECONDS,
+          headers: { authorization: auth[s.name] },
+        });
+        const errors = r.errors + r.timeouts + r.non2xx;
+        ((results[path] ??= {})[s.name] ??= []).push(Math.round(r.requests.average));
+        console.log(
+          `round ${round} ${s.name.padEnd(8)} ${path.padEnd(40)} ${String(Math.round(r.requests.average)).padStart(6)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms${errors ? `  errors ${errors}` : ''}`,
+        );
+      }
+  console.log(
+    `\n${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}, Node ${process.version}`,
+  );
+  for (const path of paths) {
+    const a = median(results[path].pglite);
+    const b = median(results[path].postgres);
+    console.log(`${path}: PGlite ${a} req/s, PostgreSQL ${b} req/s, ratio ${(a / b).toFixed(2)} (target ≥ 0.5)`);
+  }
+} finally {
+  for (const s of servers) await stop(s);
+  pg.stop();
+}
