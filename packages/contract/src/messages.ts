@@ -133,6 +133,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.webhook_url_not_allowed': 422,
   /** No such door key of this organisation (issue 20). */
   'api.org.door_key_not_found': 404,
+  /** A list's `cursor` that no page of this list answered (issue 21). */
+  'api.org.invalid_cursor': 400,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */

@@ -266,3 +266,153 @@ export const attendanceResponse = z
     resold: z.number().int(),
   })
   .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
+
+// ----- organisation API: reads (issue 21) -----
+
+/** Most items one page of a list answers; `limit` defaults to 50. */
+export const PAGE_MAX_LIMIT = 200;
+/** The paging query of every list: `cursor` is the `nextCursor` of the page before (opaque). */
+export const pageQuery = z.object({
+  cursor: z.string().max(200).optional().meta({ description: 'the `nextCursor` of the previous page (opaque)' }),
+  limit: z.coerce.number().int().min(1).max(PAGE_MAX_LIMIT).default(50),
+});
+/** A page of `item`: `nextCursor` null on the last page. */
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** Query of GET /v1/org/events: `when=upcoming` (default; not ended, soonest first) or `past` (ended, latest first). */
+export const eventListQuery = pageQuery.extend({ when: z.enum(['upcoming', 'past']).default('upcoming') });
+/** An event as the organisation API reads it back (times ISO 8601 UTC). */
+export const eventItem = z.object({
+  externalId: z.string().nullable(),
+  name: z.string(),
+  venue: z.string(),
+  city: z.string(),
+  country: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  timeZone: z.string(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+});
+export const eventPage = page(eventItem).meta({
+  examples: [
+    {
+      items: [
+        {
+          externalId: 'evt-2027-sydney',
+          name: 'Harbour Lights Festival',
+          venue: 'The Domain',
+          city: 'Sydney',
+          country: 'AU',
+          startsAt: '2027-03-06T03:00:00.000Z',
+          endsAt: '2027-03-06T12:00:00.000Z',
+          timeZone: 'Australia/Sydney',
+          address: 'Art Gallery Rd',
+          latitude: -33.8688,
+          longitude: 151.2153,
+          description: null,
+          imageUrl: null,
+          logoUrl: null,
+        },
+      ],
+      nextCursor: null,
+    },
+  ],
+});
+
+/** Query of GET /v1/org/ticket-types: the event's externalId. */
+export const ticketTypeListQuery = pageQuery.extend({ event: externalId });
+/** A ticket type as read back. `stock`: swap stock left (tickets a swap may still give out). */
+export const ticketTypeItem = z.object({
+  externalId: z.string().nullable(),
+  eventExternalId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priceCents: z.number().int(),
+  currency: z.string(),
+  resaleCapCents: z.number().int(),
+  isGiftable: z.boolean(),
+  isResellable: z.boolean(),
+  isSwappable: z.boolean(),
+  stock: z.number().int(),
+});
+export const ticketTypePage = page(ticketTypeItem);
+
+/**
+ * A ticket's status, first that applies: `revoked`, `checked_in` (event access used), `listed` (in a live resale
+ * listing), `resold` (sold through resale at least once), `transferred` (gifted or swapped since issue), `issued`.
+ */
+export const ticketStatus = z.enum(['issued', 'transferred', 'listed', 'resold', 'checked_in', 'revoked']);
+export type TicketStatus = z.infer<typeof ticketStatus>;
+/**
+ * Query of GET /v1/org/tickets: `event` (externalId), `status`, and `search`: the start of the current holder's
+ * e-mail, of their name (given or family), or of the ticket's externalId (case-insensitive; `%` and `_` are
+ * plain characters).
+ */
+export const ticketListQuery = pageQuery.extend({
+  event: externalId.optional(),
+  status: ticketStatus.optional(),
+  search: z.string().trim().min(1).max(200).refine(hasNoNul).optional(),
+});
+/** A person as the organiser sees them: null once the account was deleted (personal data erased). */
+const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
+/** A ticket as read back: its current holder (null while held under a resale code, or erased). */
+export const ticketItem = z.object({
+  externalId: z.string().nullable(),
+  ticketTypeExternalId: z.string().nullable(),
+  eventExternalId: z.string().nullable(),
+  status: ticketStatus,
+  holder: person,
+  createdAt: z.string(),
+  checkedInAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export const ticketPage = page(ticketItem).meta({
+  examples: [
+    {
+      items: [
+        {
+          externalId: 'T-0001',
+          ticketTypeExternalId: 'ga-2027-sydney',
+          eventExternalId: 'evt-2027-sydney',
+          status: 'issued',
+          holder: { email: 'alex@example.com', name: 'Alex Doe' },
+          createdAt: '2027-01-10T00:00:00.000Z',
+          checkedInAt: null,
+          revokedAt: null,
+        },
+      ],
+      nextCursor: 'eyJpIjoxMn0',
+    },
+  ],
+});
+
+/**
+ * One entry of a ticket's history, oldest first: `issued`, `reissued`, `transferred` (a gift: `from` → `to`),
+ * `listed` (put on resale), `resold` (sold: `from` the seller), `redeemed` (the buyer took it: `to`), `swapped`,
+ * `checked_in` (`doorKey` name, null for the platform key; `offline`; `at` the scan time), `revoked`.
+ */
+export const ticketHistoryEntry = z.object({
+  kind: z.enum([
+    'issued',
+    'reissued',
+    'transferred',
+    'listed',
+    'resold',
+    'redeemed',
+    'swapped',
+    'checked_in',
+    'revoked',
+  ]),
+  at: z.string(),
+  from: person.optional(),
+  to: person.optional(),
+  doorKey: z.string().nullable().optional(),
+  offline: z.boolean().optional(),
+});
+/** GET /v1/org/tickets/{externalId}: the ticket and its history. */
+export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });

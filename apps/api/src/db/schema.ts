@@ -83,7 +83,11 @@ export const users = pgTable(
     /** Set when the holder deleted the account: personal data erased, rows kept for history (DELETE /auth/account). */
     deletedAt: ts('deleted_at'),
   },
-  (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)],
+  (t) => [
+    uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix),
+    /** The organiser's holder search by the start of an e-mail (`like 'x%'`, issue 21). */
+    index('users_email_pattern_idx').on(t.email.op('text_pattern_ops')),
+  ],
 );
 
 /** One sign-in attempt: a code sent to an e-mail. Only the newest live one per e-mail works. */
@@ -217,6 +221,8 @@ export const userTickets = pgTable(
     index('user_tickets_holder_idx').on(t.holderId),
     index('user_tickets_type_idx').on(t.ticketTypeId),
     uniqueIndex('user_tickets_org_external_uq').on(t.organisationId, t.externalId),
+    /** The organiser's ticket search by the start of an externalId (`like 'x%'`, issue 21). */
+    index('user_tickets_org_external_pattern_idx').on(t.organisationId, t.externalId.op('text_pattern_ops')),
   ],
 );
 

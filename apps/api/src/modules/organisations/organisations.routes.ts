@@ -191,6 +191,78 @@ export function organisationsRoutes(
     },
   );
   app.get(
+    '/org/events',
+    {
+      ...org,
+      schema: {
+        operationId: 'listEvents',
+        summary: "The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor",
+        security: orgSecurity,
+        querystring: contract.eventListQuery,
+        response: { 200: contract.eventPage, ...errors(400, 401) },
+      },
+    },
+    async (req) => deps.org.listEvents(req.organisation, req.query),
+  );
+  app.get(
+    '/org/events/:externalId',
+    {
+      ...org,
+      schema: {
+        operationId: 'getEvent',
+        summary: 'One event by your own id',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.eventItem, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getEvent(req.organisation, req.params.externalId),
+  );
+  app.get(
+    '/org/ticket-types',
+    {
+      ...org,
+      schema: {
+        operationId: 'listTicketTypes',
+        summary: "An event's ticket types, paged by cursor",
+        security: orgSecurity,
+        querystring: contract.ticketTypeListQuery,
+        response: { 200: contract.ticketTypePage, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.listTicketTypes(req.organisation, req.query),
+  );
+  app.get(
+    '/org/tickets',
+    {
+      ...org,
+      schema: {
+        operationId: 'listTickets',
+        summary: 'Tickets with their current holder, by event, status and search, paged by cursor',
+        description:
+          "`search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.",
+        security: orgSecurity,
+        querystring: contract.ticketListQuery,
+        response: { 200: contract.ticketPage, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.listTickets(req.organisation, req.query),
+  );
+  app.get(
+    '/org/tickets/:externalId',
+    {
+      ...org,
+      schema: {
+        operationId: 'getTicket',
+        summary: 'One ticket, its current holder and its history',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.ticketDetail, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getTicket(req.organisation, req.params.externalId),
+  );
+  app.get(
     '/org/events/:externalId/attendance',
     {
       ...org,
