@@ -4,6 +4,7 @@
  * transferred from → to, checked in by a named door key, revoked); another organisation's key sees none of it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -230,5 +231,61 @@ describe('organisation reads', () => {
     expect((await get(a.apiKey, 'tickets/only-b-ticket')).statusCode).toBe(404);
     expect((await get(b.apiKey, 'tickets/only-b-ticket')).statusCode).toBe(200);
     expect((await get('tpk_wrong_key', 'tickets')).statusCode).toBe(401);
+  });
+});
+
+describe('attendee export', () => {
+  it('streams every ticket past one batch, en/es headers, formula cells neutralised', async () => {
+    const org = await organiser('acme', 0);
+    const lines = ['externalId,ticketTypeExternalId,holderEmail'];
+    for (let i = 1; i <= 1005; i++) lines.push(`a${String(i).padStart(4, '0')},ga,fan${i}@example.com`);
+    const imported = await t.app.inject({
+      method: 'POST',
+      url: '/v1/org/tickets/import',
+      headers: { ...bearer(org.apiKey), 'content-type': 'text/csv' },
+      payload: lines.join('\n'),
+    });
+    expect(imported.statusCode, imported.body).toBe(200);
+    const hostile = ['=HYPERLINK("https://evil.example","x")', '+1+1', '-2', '@SUM(A1)', '\tTab', '\rCR'];
+    for (const [i, name] of hostile.entries())
+      await rows(`update users set given_name = '${name.replace(/'/g, "''")}' where email = 'fan${i + 1}@example.com'`);
+    await rows(`update users set given_name = 'José', family_name = 'Núñez' where email = 'fan7@example.com'`);
+
+    const en = await get(org.apiKey, 'events/soon/attendees.csv');
+    expect(en.statusCode, en.body).toBe(200);
+    expect(en.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(en.headers['content-disposition']).toBe('attachment; filename="attendees-soon.csv"');
+    expect(en.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+    const parsed: string[][] = parse(en.rawPayload, { bom: true });
+    expect(parsed[0]).toEqual([
+      'Ticket',
+      'Ticket type',
+      'Status',
+      'Holder e-mail',
+      'Holder name',
+      'Checked in at (UTC)',
+      'Revoked at (UTC)',
+    ]);
+    expect(parsed).toHaveLength(1006);
+    expect(new Set(parsed.slice(1).map((r) => r[0])).size).toBe(1005);
+    const names = parsed.slice(1, 8).map((r) => r[4]);
+    expect(names).toEqual([...hostile.map((n) => `'${n}`), 'José Núñez']);
+    expect(parsed[1]).toEqual(['a0001', 'ga', 'issued', 'fan1@example.com', `'${hostile[0]}`, '', '']);
+
+    const es = await get(org.apiKey, 'events/soon/attendees.csv', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' });
+    expect(es.headers['content-language']).toBe('es');
+    const esRows: string[][] = parse(es.rawPayload, { bom: true, to_line: 1 });
+    expect(esRows[0]).toEqual([
+      'Entrada',
+      'Tipo de entrada',
+      'Estado',
+      'Correo del titular',
+      'Nombre del titular',
+      'Entrada registrada (UTC)',
+      'Anulada (UTC)',
+    ]);
+    expect((await get(org.apiKey, 'events/nope/attendees.csv')).json()).toEqual({ message: 'api.org.event_not_found' });
+    const other = await createOrg('bravo');
+    expect((await get(other.apiKey, 'events/soon/attendees.csv')).statusCode).toBe(404);
   });
 });

@@ -10,7 +10,8 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
-import { errors, securityOf } from '../../lib/openapi.js';
+import { errors, media, securityOf } from '../../lib/openapi.js';
+import { pickLang } from '../../lib/lang.js';
 import type { AdminService } from './admin.service.js';
 import type { OrgApiService } from './org-api.service.js';
 import { parseTicketImport } from './ticket-import.csv.js';
@@ -217,6 +218,31 @@ export function organisationsRoutes(
       },
     },
     async (req) => deps.org.getEvent(req.organisation, req.params.externalId),
+  );
+  app.get(
+    '/org/events/:externalId/attendees.csv',
+    {
+      ...org,
+      schema: {
+        operationId: 'exportAttendees',
+        summary: "An event's tickets and their current holders as CSV (streamed)",
+        description:
+          "UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`. Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: media('text/csv', z.string(), 'The CSV file, as an attachment'), ...errors(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const lang = pickLang(undefined, req.headers['accept-language']);
+      const { stream, fileName } = await deps.org.attendeesCsv(req.organisation, req.params.externalId, lang);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .header('Content-Language', lang)
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    },
   );
   app.get(
     '/org/ticket-types',

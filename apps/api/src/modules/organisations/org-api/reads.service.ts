@@ -9,6 +9,8 @@ import type * as z from 'zod';
 import { AppError } from '../../../lib/app-error.js';
 import { likePrefix, orgReadsRepository as repo, type EventRow } from '../org-reads.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
+import type { Lang } from '../../../lib/lang.js';
+import { ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
 import { eventOf, type OrgApiDeps } from './deps.js';
 
 type EventItem = z.infer<typeof contract.eventItem>;
@@ -160,6 +162,41 @@ export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>
         afterId,
       });
       return paged(rows, q.limit, (r) => ({ i: r.id }), ticketItemOf);
+    },
+
+    /**
+     * GET /org/events/{externalId}/attendees.csv: every ticket of the event (revoked ones too, with their status)
+     * and its current holder, as a CSV stream read page by page (see attendees-csv.ts); times ISO 8601 UTC.
+     * @throws AppError `api.org.event_not_found` (404), before anything is streamed.
+     */
+    async attendeesCsv(org: RequestOrganisation, externalId: string, lang: Lang) {
+      const event = await eventOf(db, org, externalId);
+      async function* records(): AsyncGenerator<AttendeeRecord> {
+        let afterId: number | undefined;
+        for (;;) {
+          const rows = await repo.tickets(db, {
+            organisationId: org.id,
+            eventId: event.id,
+            limit: ATTENDEES_BATCH,
+            afterId,
+          });
+          for (const r of rows.slice(0, ATTENDEES_BATCH)) {
+            const holder = personOf(r.holderEmail, r.holderGivenName, r.holderFamilyName, r.holderDeletedAt);
+            yield {
+              ticket: r.externalId ?? '',
+              ticketType: r.ticketTypeExternalId ?? '',
+              status: r.status,
+              email: holder?.email ?? '',
+              name: holder?.name ?? '',
+              checkedInAt: r.checkedInAt?.toISOString() ?? '',
+              revokedAt: r.revokedAt?.toISOString() ?? '',
+            };
+          }
+          if (rows.length <= ATTENDEES_BATCH) return;
+          afterId = rows[ATTENDEES_BATCH - 1].id;
+        }
+      }
+      return { stream: attendeesCsv(records(), lang), fileName: `attendees-${externalId}.csv` };
     },
 
     /**
