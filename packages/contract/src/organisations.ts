@@ -65,6 +65,7 @@ export const createOrganisationRequest = z
     name: text(200),
     primaryColor: colour.optional(),
     logoUrl: httpsUrl.optional(),
+    websiteUrl: httpsUrl.optional(),
     helpCenterUrl: httpsUrl.optional(),
     appUrl: httpsUrl.optional(),
   })
@@ -416,3 +417,46 @@ export const ticketHistoryEntry = z.object({
 });
 /** GET /v1/org/tickets/{externalId}: the ticket and its history. */
 export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });
+
+// ----- organisation API: the organisation itself (issue 21) -----
+
+/**
+ * PATCH /v1/org/organisation body: the fields given change (validated as at creation: https URLs, `#rrggbb`);
+ * `null` clears a link, the logo or the colour (the panel's defaults then apply).
+ */
+export const updateOrganisationRequest = z
+  .strictObject({
+    name: text(200).optional(),
+    logoUrl: httpsUrl.nullable().optional(),
+    primaryColor: colour.nullable().optional(),
+    websiteUrl: httpsUrl.nullable().optional(),
+    helpCenterUrl: httpsUrl.nullable().optional(),
+    appUrl: httpsUrl.nullable().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
+  .meta({ examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }] });
+export type UpdateOrganisationRequest = z.infer<typeof updateOrganisationRequest>;
+/** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
+export const organisationItem = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    logoUrl: z.string().nullable(),
+    primaryColor: z.string().nullable(),
+    websiteUrl: z.string().nullable(),
+    helpCenterUrl: z.string().nullable(),
+    appUrl: z.string().nullable(),
+  })
+  .meta({
+    examples: [
+      {
+        slug: 'southern-lights',
+        name: 'Southern Lights Live',
+        logoUrl: 'https://southernlights.example/logo.svg',
+        primaryColor: '#0f766e',
+        websiteUrl: 'https://southernlights.example',
+        helpCenterUrl: null,
+        appUrl: null,
+      },
+    ],
+  });

@@ -7,12 +7,14 @@
  * - `ticket-issuing.ts`: the issuing rules the last two share (plan, then apply);
  * - `reads.service.ts`: GET /org/events, /org/events/{externalId}, /org/ticket-types, /org/tickets and
  *   /org/tickets/{externalId} (issue 21);
+ * - `organisation.service.ts`: GET and PATCH /org/organisation (the brand, issue 21);
  * - `deps.ts`: the dependencies and helpers every part takes.
  * Everything is scoped to the calling organisation: another organisation's ids are not found (404). Upserts are
  * idempotent by the organiser's own ids and say what they did: `created`, `updated` or `unchanged`.
  */
 import { createOrgEventsService } from './org-api/events.service.js';
 import type { OrgApiDeps } from './org-api/deps.js';
+import { createOrgOrganisationService } from './org-api/organisation.service.js';
 import { createOrgReadsService } from './org-api/reads.service.js';
 import { createOrgTicketImportService } from './org-api/ticket-import.service.js';
 import { createTicketIssuing } from './org-api/ticket-issuing.js';
@@ -28,6 +30,7 @@ export function createOrgApiService(deps: OrgApiDeps) {
     ...createOrgTicketsService(deps, issuing),
     ...createOrgTicketImportService(deps, issuing),
     ...createOrgReadsService(deps),
+    ...createOrgOrganisationService(deps),
   };
 }
 export type OrgApiService = ReturnType<typeof createOrgApiService>;

@@ -192,6 +192,35 @@ export function organisationsRoutes(
     },
   );
   app.get(
+    '/org/organisation',
+    {
+      ...org,
+      schema: {
+        operationId: 'getOrganisation',
+        summary: "Your organisation's brand: name, logo, colour and links",
+        security: orgSecurity,
+        response: { 200: contract.organisationItem, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getOrganisation(req.organisation),
+  );
+  app.patch(
+    '/org/organisation',
+    {
+      ...org,
+      schema: {
+        operationId: 'updateOrganisation',
+        summary: "Change your organisation's brand (the panel shows it within a minute)",
+        description:
+          'Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).',
+        security: orgSecurity,
+        body: contract.updateOrganisationRequest,
+        response: { 200: contract.organisationItem, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.updateOrganisation(req.organisation, req.body),
+  );
+  app.get(
     '/org/events',
     {
       ...org,
