@@ -135,6 +135,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.door_key_not_found': 404,
   /** A list's `cursor` that no page of this list answered (issue 21). */
   'api.org.invalid_cursor': 400,
+  /** A ticket type's swap target is the type itself or of another event (issue 21). */
+  'api.org.swap_target_invalid': 422,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */

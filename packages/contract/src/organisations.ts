@@ -171,6 +171,15 @@ export const benefitUpsert = z.strictObject({
   redeemCode: optionalText(200),
 });
 
+/**
+ * A type of the same event that a holder of this one may swap to; `priceDifferenceCents` what the holder pays per
+ * ticket (negative: a downgrade, nothing refunded), default the target's price minus this type's.
+ */
+export const swapTarget = z.strictObject({
+  ticketTypeExternalId: externalId,
+  priceDifferenceCents: z.number().int().min(-100_000_000).max(100_000_000).optional(),
+});
+
 /** PUT /v1/org/ticket-types/{externalId} body. `resaleCapCents` defaults to `priceCents`. */
 export const ticketTypeUpsertRequest = z
   .strictObject({
@@ -184,6 +193,18 @@ export const ticketTypeUpsertRequest = z
     description: optionalText(20_000),
     resaleCapCents: cents.optional(),
     benefits: z.array(benefitUpsert).max(50).optional(),
+    stock: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .optional()
+      .meta({ description: 'tickets of this type swaps may still give out (decremented by each swap to it)' }),
+    swapTargets: z
+      .array(swapTarget)
+      .max(50)
+      .optional()
+      .meta({ description: 'types of the same event a holder of this type may swap to (targets left out are kept)' }),
   })
   .meta({
     examples: [
@@ -340,6 +361,9 @@ export const ticketTypeItem = z.object({
   isResellable: z.boolean(),
   isSwappable: z.boolean(),
   stock: z.number().int(),
+  swapTargets: z.array(
+    z.object({ ticketTypeExternalId: z.string().nullable(), priceDifferenceCents: z.number().int().nullable() }),
+  ),
 });
 export const ticketTypePage = page(ticketTypeItem);
 

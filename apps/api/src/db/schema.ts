@@ -295,6 +295,11 @@ export const swapPairs = pgTable(
     toTicketTypeId: integer('to_ticket_type_id')
       .notNull()
       .references(() => ticketTypes.id),
+    /**
+     * What a holder pays per ticket for this swap, minor units (negative: a downgrade, nothing refunded); null:
+     * the target's price minus the base's (issue 21: the organiser's `swapTargets[].priceDifferenceCents`).
+     */
+    priceDifferenceCents: integer('price_difference_cents'),
   },
   (t) => [uniqueIndex('swap_pairs_uq').on(t.fromTicketTypeId, t.toTicketTypeId)],
 );

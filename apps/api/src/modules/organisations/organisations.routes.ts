@@ -116,7 +116,7 @@ export function organisationsRoutes(
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketTypeUpsertRequest,
-        response: { ...upserted, ...errors(400, 401, 404, 409) },
+        response: { ...upserted, ...errors(400, 401, 404, 409, 422) },
       },
     },
     async (req, reply) => {

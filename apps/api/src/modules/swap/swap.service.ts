@@ -57,10 +57,19 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
     async targets(ticketTypeId: number) {
       const now = deps.now();
       const pairs = await repo.pairsFrom(db, ticketTypeId);
+      const base = pairs.some((p) => p.pair.priceDifferenceCents !== null)
+        ? await repo.typeWithEvent(db, ticketTypeId)
+        : undefined;
       return Promise.all(
         pairs.map(async ({ pair, target, event }) => {
           const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
-          return toSwapTicket(target, event, pair.id, left);
+          // A pair with the organiser's own price difference shows the target at base price + difference, so that
+          // the panel's "target - base" is what the holder pays (issue 21).
+          const shown =
+            base && pair.priceDifferenceCents !== null
+              ? { ...target, priceCents: base.type.priceCents + pair.priceDifferenceCents }
+              : target;
+          return toSwapTicket(shown, event, pair.id, left);
         }),
       );
     },
@@ -88,7 +97,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         await repo.cancelPending(tx, userId, pair.id);
         const left = target.type.stock - (await repo.reserved(tx, target.type.id, now));
         if (input.swapQuantity > left) throw new AppError('api.swap.out_of_stock');
-        const differenceCents = target.type.priceCents - base.type.priceCents;
+        const differenceCents = pair.priceDifferenceCents ?? target.type.priceCents - base.type.priceCents;
         const swapType = differenceCents > 0 ? ('UPGRADE' as const) : ('DOWNGRADE' as const);
         const id = randomUUID();
         await repo.insertSwap(tx, {

@@ -7,6 +7,7 @@
 import type { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
 import { AppError } from '../../../lib/app-error.js';
+import { orgApiRepository } from '../org-api.repository.js';
 import { likePrefix, orgReadsRepository as repo, type EventRow } from '../org-reads.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { Lang } from '../../../lib/lang.js';
@@ -136,11 +137,18 @@ export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>
       const afterId = idCursor(q.cursor);
       const event = await eventOf(db, org, q.event);
       const rows = await repo.ticketTypes(db, { eventId: event.id, limit: q.limit, afterId });
+      const targets = await orgApiRepository.swapTargetsOf(
+        db,
+        rows.map((r) => r.id),
+      );
       return paged(
         rows,
         q.limit,
         (r) => ({ i: r.id }),
-        ({ id: _id, ...item }) => item,
+        ({ id, ...item }) => ({
+          ...item,
+          swapTargets: targets.filter((x) => x.fromTypeId === id).map(({ fromTypeId: _f, ...x }) => x),
+        }),
       );
     },
 
