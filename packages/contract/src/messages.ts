@@ -47,6 +47,10 @@ const PANEL_MESSAGE_STATUS = {
   'api.access.invalid_device_key': 400,
   /** A door key (issue 20) used for an event outside its organisation or its list of events. */
   'api.access.not_for_this_event': 403,
+  /** The holder's pass is not shown yet: no ticket's event has reached its `passRevealAt` (issue 21); with `revealAt`. */
+  'api.access.pass_not_yet_available': 409,
+  /** Gift, resale and swap are closed: the event's `transfersCloseAt` has passed (issue 21). */
+  'api.ticket.transfers_closed': 409,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,
   'gift_tickets.not_authorized_to_verify': 403,

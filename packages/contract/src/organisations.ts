@@ -134,6 +134,14 @@ export const eventUpsertRequest = z
     description: optionalText(20_000).meta({ description: 'HTML; the panel sanitises it before showing it' }),
     imageUrl: httpsUrl.optional(),
     logoUrl: httpsUrl.optional(),
+    passRevealAt: instant
+      .nullable()
+      .optional()
+      .meta({ description: "before it the holder's QR pass is not shown (the QR screen says when it appears)" }),
+    transfersCloseAt: instant
+      .nullable()
+      .optional()
+      .meta({ description: 'from it gift, resale and swap are refused (409 api.ticket.transfers_closed)' }),
   })
   .refine((e) => Date.parse(e.startsAt) < Date.parse(e.endsAt), {
     path: ['endsAt'],
@@ -319,6 +327,8 @@ export const eventItem = z.object({
   description: z.string().nullable(),
   imageUrl: z.string().nullable(),
   logoUrl: z.string().nullable(),
+  passRevealAt: z.string().nullable(),
+  transfersCloseAt: z.string().nullable(),
 });
 export const eventPage = page(eventItem).meta({
   examples: [
@@ -339,6 +349,8 @@ export const eventPage = page(eventItem).meta({
           description: null,
           imageUrl: null,
           logoUrl: null,
+          passRevealAt: '2027-03-06T02:00:00.000Z',
+          transfersCloseAt: '2027-03-05T03:00:00.000Z',
         },
       ],
       nextCursor: null,

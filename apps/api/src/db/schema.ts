@@ -161,6 +161,10 @@ export const events = pgTable(
     endsAt: ts('ends_at').notNull(),
     image: text('image'),
     logo: text('logo'),
+    /** Before this time the holder's QR pass is not shown (the QR screen says when it appears); null: always. */
+    passRevealAt: ts('pass_reveal_at'),
+    /** From this time gift, resale and swap are refused (`api.ticket.transfers_closed`); null: until the end. */
+    transfersCloseAt: ts('transfers_close_at'),
   },
   (t) => [uniqueIndex('events_org_external_uq').on(t.organisationId, t.externalId)],
 );

@@ -11,7 +11,7 @@ import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../pro
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
-import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
+import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
@@ -73,6 +73,7 @@ export function createGiftService(deps: {
       const moved = await db.transaction(async (tx) => {
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || !isHeldBy(row, holder)) throw new AppError('gift_tickets.not_allowed');
+        if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
         if (!ticketMayMove('gift', row, holder, at)) throw new AppError('gift_tickets.cannot_be_gifted');
         const giver = await repo.userById(tx, userId);
         const to =

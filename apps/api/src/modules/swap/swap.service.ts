@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { Holder } from '../../db/predicates.js';
+import { transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/webhook-events.js';
@@ -90,6 +90,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (!pair || pair.fromTicketTypeId !== input.baseTicketId) throw new AppError('api.swap.pair_not_found');
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
         const base = await repo.typeWithEvent(tx, pair.fromTicketTypeId);
+        if (transfersClosed(base.event, now)) throw new AppError('api.ticket.transfers_closed');
         const held = await repo.eligibleTicketIds(tx, holder, base.type.id, now);
         const { userId } = holder;
         if (held.length === 0) throw new AppError('api.swap.not_swappable');
@@ -167,6 +168,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (swap.swapType === 'UPGRADE' && !swap.paidAt) throw new AppError('api.swap.payment_required');
         const pair = await repo.pair(tx, swap.swapPairId);
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
+        if (transfersClosed(target.event, now) && !swap.paidAt) throw new AppError('api.ticket.transfers_closed');
         if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity)
           throw new AppError('api.swap.out_of_stock');
         const ids = (

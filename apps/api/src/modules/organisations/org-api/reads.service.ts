@@ -70,6 +70,8 @@ export function eventItemOf(e: EventRow): EventItem {
     description: e.description,
     imageUrl: e.image,
     logoUrl: e.logo,
+    passRevealAt: e.passRevealAt?.toISOString() ?? null,
+    transfersCloseAt: e.transfersCloseAt?.toISOString() ?? null,
   };
 }
 
