@@ -82,7 +82,7 @@ describe('organisation reads', () => {
     });
     const one = await get(org.apiKey, 'events/soon');
     expect(one.json()).toMatchObject({ externalId: 'soon', city: 'Sydney', timeZone: 'Australia/Sydney', address: '' });
-    expect((await get(org.apiKey, 'events/nope')).json()).toEqual({ message: 'api.org.event_not_found' });
+    expect((await get(org.apiKey, 'events/nope')).json()).toMatchObject({ message: 'api.org.event_not_found' });
     const types = await get(org.apiKey, 'ticket-types?event=soon');
     expect(types.json<Page<{ externalId: string }>>().items).toMatchObject([
       { externalId: 'ga', eventExternalId: 'soon', priceCents: 8900, currency: 'AUD', resaleCapCents: 8900, stock: 0 },
@@ -120,7 +120,39 @@ describe('organisation reads', () => {
       const r = await get(org.apiKey, `tickets?${bad}`);
       expect(r.statusCode, bad).toBe(400);
     }
-    expect((await get(org.apiKey, 'tickets?cursor=e30')).json()).toEqual({ message: 'api.org.invalid_cursor' });
+    expect((await get(org.apiKey, 'tickets?cursor=e30')).json()).toEqual({
+      message: 'api.org.invalid_cursor',
+      detail: 'cursor: pass the nextCursor of the previous page as it was given.',
+    });
+    const limit = (await get(org.apiKey, 'tickets?limit=0')).json<{ detail: string }>();
+    expect(limit.detail).toMatch(/^Invalid limit \(/);
+    // A CSV without a column names it; a bad cell names its column.
+    const csv = (body: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/org/tickets/import?dryRun=true',
+        headers: { ...bearer(org.apiKey), 'content-type': 'text/csv' },
+        payload: body,
+      });
+    expect((await csv('externalId;holderEmail\nx;a@example.com\n')).json()).toEqual({
+      message: 'api.org.import.missing_header',
+      detail: 'The header row has no column ticketTypeExternalId (found: externalId, holderEmail).',
+    });
+    const bad = await csv('externalId,ticketTypeExternalId,holderEmail\nx y,ga,not-an-email\n');
+    expect(bad.json<{ errors: unknown[] }>().errors).toEqual([
+      {
+        row: 2,
+        message: 'api.invalid_request_body',
+        field: 'externalId',
+        detail: expect.stringMatching(/^Column externalId: /) as string,
+      },
+      {
+        row: 2,
+        message: 'api.invalid_request_body',
+        field: 'holderEmail',
+        detail: expect.stringMatching(/^Column holderEmail: /) as string,
+      },
+    ]);
   });
 
   it('searches by the start of e-mail, name or externalId, with % and _ taken literally; filters by status', async () => {
@@ -210,7 +242,7 @@ describe('organisation reads', () => {
       { kind: 'checked_in', doorKey: 'North gate', offline: false },
       { kind: 'revoked', from: { email: 'friend@example.com', name: null } },
     ]);
-    expect((await get(org.apiKey, 'tickets/nope')).json()).toEqual({ message: 'api.org.ticket_not_found' });
+    expect((await get(org.apiKey, 'tickets/nope')).json()).toMatchObject({ message: 'api.org.ticket_not_found' });
   });
 
   it("a key of organisation A never sees B's events, ticket types or tickets", async () => {
@@ -284,7 +316,9 @@ describe('attendee export', () => {
       'Entrada registrada (UTC)',
       'Anulada (UTC)',
     ]);
-    expect((await get(org.apiKey, 'events/nope/attendees.csv')).json()).toEqual({ message: 'api.org.event_not_found' });
+    expect((await get(org.apiKey, 'events/nope/attendees.csv')).json()).toMatchObject({
+      message: 'api.org.event_not_found',
+    });
     const other = await createOrg('bravo');
     expect((await get(other.apiKey, 'events/soon/attendees.csv')).statusCode).toBe(404);
   });

@@ -262,6 +262,8 @@ export const importRowError = z.object({
   row: z.number().int(),
   message: z.string(),
   field: z.string().optional(),
+  /** An English sentence naming the column and what is wrong with it (issue 21). */
+  detail: z.string().optional(),
 });
 /** 200 answer of an import (with `dryRun`, what it would do). */
 export const importResponse = z

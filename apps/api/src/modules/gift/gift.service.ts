@@ -83,7 +83,8 @@ export function createGiftService(deps: {
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
-        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, {});
+        const newHolderEmail = 'email' in receiver ? receiver.email : (await repo.userById(tx, to.id)).email;
+        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);

@@ -225,7 +225,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        operationId: 'listEvents',
+        operationId: 'listOrgEvents',
         summary: "The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor",
         security: orgSecurity,
         querystring: contract.eventListQuery,
@@ -239,7 +239,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        operationId: 'getEvent',
+        operationId: 'getOrgEvent',
         summary: 'One event by your own id',
         security: orgSecurity,
         params: contract.externalIdParams,
@@ -278,7 +278,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        operationId: 'listTicketTypes',
+        operationId: 'listOrgTicketTypes',
         summary: "An event's ticket types, paged by cursor",
         security: orgSecurity,
         querystring: contract.ticketTypeListQuery,
@@ -292,7 +292,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        operationId: 'listTickets',
+        operationId: 'listOrgTickets',
         summary: 'Tickets with their current holder, by event, status and search, paged by cursor',
         description:
           "`search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.",
@@ -308,7 +308,7 @@ export function organisationsRoutes(
     {
       ...org,
       schema: {
-        operationId: 'getTicket',
+        operationId: 'getOrgTicket',
         summary: 'One ticket, its current holder and its history',
         security: orgSecurity,
         params: contract.externalIdParams,
