@@ -7015,6 +7015,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                         encoding?: string;
+                        detail?: string;
                     };
                 };
             };
@@ -7081,6 +7082,7 @@ export interface operations {
                             field?: string;
                             detail?: string;
                         }[];
+                        detail?: string;
                     };
                 };
             };

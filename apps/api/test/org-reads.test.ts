@@ -134,7 +134,7 @@ describe('organisation reads', () => {
         headers: { ...bearer(org.apiKey), 'content-type': 'text/csv' },
         payload: body,
       });
-    expect((await csv('externalId;holderEmail\nx;a@example.com\n')).json()).toEqual({
+    expect((await csv('externalId,holderEmail\nx,a@example.com\n')).json()).toEqual({
       message: 'api.org.import.missing_header',
       detail: 'The header row has no column ticketTypeExternalId (found: externalId, holderEmail).',
     });

@@ -317,12 +317,12 @@ describe('organisation API', () => {
     // Listed for resale.
     await issue(org.apiKey, 't3', 'first@example.com');
     await listForResale('t3');
-    expect((await issue(org.apiKey, 't3', 'other@example.com')).json()).toEqual({
+    expect((await issue(org.apiKey, 't3', 'other@example.com')).json()).toMatchObject({
       message: 'api.org.ticket_in_resale',
     });
     // Another ticket type.
     await put(org.apiKey, 'ticket-types/vip', ticketType({ name: 'VIP' }));
-    expect((await issue(org.apiKey, 't3', 'first@example.com', 'vip')).json()).toEqual({
+    expect((await issue(org.apiKey, 't3', 'first@example.com', 'vip')).json()).toMatchObject({
       message: 'api.org.ticket_type_locked',
     });
     expect((await issue(org.apiKey, 't9', 'x@example.com', 'nope')).statusCode).toBe(404);
@@ -350,7 +350,7 @@ describe('organisation API', () => {
     expect(
       (await t.app.inject({ method: 'DELETE', url: '/v1/org/tickets/t1', headers: bearer(org.apiKey) })).statusCode,
     ).toBe(204);
-    expect((await issue(org.apiKey, 't1', 'holder@example.com')).json()).toEqual({
+    expect((await issue(org.apiKey, 't1', 'holder@example.com')).json()).toMatchObject({
       message: 'api.org.ticket_revoked',
     });
     expect(
@@ -435,7 +435,7 @@ describe('CSV import', () => {
     ].join('\n');
     const r = await importCsv(org.apiKey, csv);
     expect(r.statusCode).toBe(422);
-    expect(r.json()).toEqual({
+    expect(r.json()).toMatchObject({
       message: 'api.org.import.invalid_rows',
       errors: [
         { row: 3, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },

@@ -275,11 +275,15 @@ export const importResponse = z
  * `utf-32be`, `utf-16le`/`utf-16be` for a file cut mid-character, `unknown` for bytes that are not UTF-8).
  */
 export const importRefusedResponse = z
-  .object({ message: z.string(), encoding: z.string().optional() })
+  .object({ message: z.string(), encoding: z.string().optional(), detail: z.string().optional() })
   .meta({ examples: [{ message: 'api.org.import.unsupported_encoding', encoding: 'unknown' }] });
 /** 422 answer of an import with bad rows: nothing was written. */
 export const importErrorResponse = z
-  .object({ message: z.literal('api.org.import.invalid_rows'), errors: z.array(importRowError) })
+  .object({
+    message: z.literal('api.org.import.invalid_rows'),
+    errors: z.array(importRowError),
+    detail: z.string().optional(),
+  })
   .meta({
     examples: [
       {
