@@ -147,7 +147,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** How long a QR pass lives (seconds) */
+        /** How long a QR pass lives (seconds), and when it appears if not yet */
         get: operations["getQrCodeData"];
         put?: never;
         post?: never;
@@ -815,7 +815,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One event by your own id */
+        get: operations["getOrgEvent"];
         /** Create or update an event by your own id */
         put: operations["upsertEvent"];
         post?: never;
@@ -849,7 +850,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One ticket, its current holder and its history */
+        get: operations["getOrgTicket"];
         /**
          * Issue a ticket to a holder by e-mail (the same PUT again changes nothing)
          * @description Creates the account when needed and e-mails the holder in their language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).
@@ -877,6 +879,101 @@ export interface paths {
          * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored), at most 10000 rows and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
          */
         post: operations["importTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organisation's brand: name, logo, colour and links */
+        get: operations["getOrganisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change your organisation's brand (the panel shows it within a minute)
+         * @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).
+         */
+        patch: operations["updateOrganisation"];
+        trace?: never;
+    };
+    "/v1/org/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor */
+        get: operations["listOrgEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/attendees.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's tickets and their current holders as CSV (streamed)
+         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`. Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
+         */
+        get: operations["exportAttendees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/ticket-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's ticket types, paged by cursor */
+        get: operations["listOrgTicketTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets with their current holder, by event, status and search, paged by cursor
+         * @description `search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.
+         */
+        get: operations["listOrgTickets"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1146,6 +1243,10 @@ export interface components {
             fields?: {
                 [key: string]: string[];
             };
+            /** @description organiser API: an English sentence naming the field or CSV column at fault */
+            detail?: string;
+            /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+            revealAt?: string;
         };
     };
     responses: never;
@@ -1995,6 +2096,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         ttl: number;
+                        passRevealAt?: string | null;
                     };
                 };
             };
@@ -2093,6 +2195,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (the body names no internals) */
             500: {
                 headers: {
@@ -2166,6 +2277,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5595,6 +5715,11 @@ export interface operations {
                      * Format: uri
                      * @description an absolute https URL
                      */
+                    websiteUrl?: string;
+                    /**
+                     * Format: uri
+                     * @description an absolute https URL
+                     */
                     helpCenterUrl?: string;
                     /**
                      * Format: uri
@@ -5982,6 +6107,100 @@ export interface operations {
             };
         };
     };
+    getOrgEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        externalId: string | null;
+                        name: string;
+                        venue: string;
+                        city: string;
+                        country: string;
+                        startsAt: string;
+                        endsAt: string;
+                        timeZone: string;
+                        address: string;
+                        latitude: number | null;
+                        longitude: number | null;
+                        description: string | null;
+                        imageUrl: string | null;
+                        logoUrl: string | null;
+                        passRevealAt: string | null;
+                        transfersCloseAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     upsertEvent: {
         parameters: {
             query?: never;
@@ -6041,6 +6260,10 @@ export interface operations {
                      * @description an absolute https URL
                      */
                     logoUrl?: string;
+                    /** @description before it the holder's QR pass is not shown (the QR screen says when it appears) */
+                    passRevealAt?: string | null;
+                    /** @description from it gift, resale and swap are refused (409 api.ticket.transfers_closed) */
+                    transfersCloseAt?: string | null;
                 };
             };
         };
@@ -6226,6 +6449,17 @@ export interface operations {
                         isUnlockable?: boolean;
                         redeemCode?: string;
                     }[];
+                    /** @description tickets of this type swaps may still give out (decremented by each swap to it) */
+                    stock?: number;
+                    /** @description types of the same event a holder of this type may swap to (targets left out are kept) */
+                    swapTargets?: {
+                        /**
+                         * @description the organiser's own id (letters, digits . _ : -, at most 100)
+                         * @example evt-2027-sydney
+                         */
+                        ticketTypeExternalId: string;
+                        priceDifferenceCents?: number;
+                    }[];
                 };
             };
         };
@@ -6323,6 +6557,120 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Well-formed but refused */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrgTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        externalId: string | null;
+                        ticketTypeExternalId: string | null;
+                        eventExternalId: string | null;
+                        /** @enum {string} */
+                        status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                        holder: {
+                            email: string;
+                            name: string | null;
+                        } | null;
+                        createdAt: string;
+                        checkedInAt: string | null;
+                        revokedAt: string | null;
+                        history: {
+                            /** @enum {string} */
+                            kind: "issued" | "reissued" | "transferred" | "listed" | "resold" | "redeemed" | "swapped" | "checked_in" | "revoked";
+                            at: string;
+                            from?: {
+                                email: string;
+                                name: string | null;
+                            } | null;
+                            to?: {
+                                email: string;
+                                name: string | null;
+                            } | null;
+                            doorKey?: string | null;
+                            offline?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6667,6 +7015,7 @@ export interface operations {
                     "application/json": {
                         message: string;
                         encoding?: string;
+                        detail?: string;
                     };
                 };
             };
@@ -6731,8 +7080,631 @@ export interface operations {
                             row: number;
                             message: string;
                             field?: string;
+                            detail?: string;
                         }[];
+                        detail?: string;
                     };
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "southern-lights",
+                     *       "name": "Southern Lights Live",
+                     *       "logoUrl": "https://southernlights.example/logo.svg",
+                     *       "primaryColor": "#0f766e",
+                     *       "websiteUrl": "https://southernlights.example",
+                     *       "helpCenterUrl": null,
+                     *       "appUrl": null
+                     *     }
+                     */
+                    "application/json": {
+                        slug: string;
+                        name: string;
+                        logoUrl: string | null;
+                        primaryColor: string | null;
+                        websiteUrl: string | null;
+                        helpCenterUrl: string | null;
+                        appUrl: string | null;
+                    };
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "primaryColor": "#0f766e",
+                 *       "websiteUrl": "https://southernlights.example"
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    logoUrl?: string | null;
+                    primaryColor?: string | null;
+                    websiteUrl?: string | null;
+                    helpCenterUrl?: string | null;
+                    appUrl?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "slug": "southern-lights",
+                     *       "name": "Southern Lights Live",
+                     *       "logoUrl": "https://southernlights.example/logo.svg",
+                     *       "primaryColor": "#0f766e",
+                     *       "websiteUrl": "https://southernlights.example",
+                     *       "helpCenterUrl": null,
+                     *       "appUrl": null
+                     *     }
+                     */
+                    "application/json": {
+                        slug: string;
+                        name: string;
+                        logoUrl: string | null;
+                        primaryColor: string | null;
+                        websiteUrl: string | null;
+                        helpCenterUrl: string | null;
+                        appUrl: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgEvents: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                when?: "upcoming" | "past";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "evt-2027-sydney",
+                     *           "name": "Harbour Lights Festival",
+                     *           "venue": "The Domain",
+                     *           "city": "Sydney",
+                     *           "country": "AU",
+                     *           "startsAt": "2027-03-06T03:00:00.000Z",
+                     *           "endsAt": "2027-03-06T12:00:00.000Z",
+                     *           "timeZone": "Australia/Sydney",
+                     *           "address": "Art Gallery Rd",
+                     *           "latitude": -33.8688,
+                     *           "longitude": 151.2153,
+                     *           "description": null,
+                     *           "imageUrl": null,
+                     *           "logoUrl": null,
+                     *           "passRevealAt": "2027-03-06T02:00:00.000Z",
+                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            name: string;
+                            venue: string;
+                            city: string;
+                            country: string;
+                            startsAt: string;
+                            endsAt: string;
+                            timeZone: string;
+                            address: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            description: string | null;
+                            imageUrl: string | null;
+                            logoUrl: string | null;
+                            passRevealAt: string | null;
+                            transfersCloseAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttendees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgTicketTypes: {
+        parameters: {
+            query: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            eventExternalId: string | null;
+                            name: string;
+                            description: string | null;
+                            priceCents: number;
+                            currency: string;
+                            resaleCapCents: number;
+                            isGiftable: boolean;
+                            isResellable: boolean;
+                            isSwappable: boolean;
+                            stock: number;
+                            swapTargets: {
+                                ticketTypeExternalId: string | null;
+                                priceDifferenceCents: number | null;
+                            }[];
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgTickets: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event?: string;
+                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "T-0001",
+                     *           "ticketTypeExternalId": "ga-2027-sydney",
+                     *           "eventExternalId": "evt-2027-sydney",
+                     *           "status": "issued",
+                     *           "holder": {
+                     *             "email": "alex@example.com",
+                     *             "name": "Alex Doe"
+                     *           },
+                     *           "createdAt": "2027-01-10T00:00:00.000Z",
+                     *           "checkedInAt": null,
+                     *           "revokedAt": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJpIjoxMn0"
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            ticketTypeExternalId: string | null;
+                            eventExternalId: string | null;
+                            /** @enum {string} */
+                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                            holder: {
+                                email: string;
+                                name: string | null;
+                            } | null;
+                            createdAt: string;
+                            checkedInAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests (see Retry-After where sent) */
@@ -7711,6 +8683,8 @@ export interface operations {
                         ticketTypeExternalId: string | null;
                         /** @description our id of the holder's ticket */
                         userTicketId: number;
+                        /** @description the e-mail of the account the ticket was gifted to (issue 21) */
+                        newHolderEmail: string;
                     };
                 };
             };

@@ -168,7 +168,7 @@ describe('GET /v1/organisations/{slug}', () => {
     for (const slug of ['nobody', 'UPPER', '-x', 'a'.repeat(70)]) {
       const res = await t.app.inject({ url: `/v1/organisations/${slug}` });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'api.organisation.not_found' });
+      expect(res.json()).toMatchObject({ message: 'api.organisation.not_found' });
     }
   });
 });
@@ -197,7 +197,7 @@ describe('X-Organisation on the holder API', () => {
     ]) {
       const res = await t.app.inject({ url, headers: headers('nobody') });
       expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ message: 'api.organisation.not_found' });
+      expect(res.json()).toMatchObject({ message: 'api.organisation.not_found' });
     }
   });
 
@@ -213,7 +213,7 @@ describe('X-Organisation on the holder API', () => {
     const url = `/v1/list/ticket_listing/${riverTicketIds[0]}`;
     const other = await t.app.inject({ url, headers: headers('demo') });
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ message: 'api.ticket.not_found' });
+    expect(other.json()).toMatchObject({ message: 'api.ticket.not_found' });
     expect((await t.app.inject({ url, headers: headers('river') })).statusCode).toBe(200);
     expect((await t.app.inject({ url, headers: headers() })).statusCode).toBe(200);
   });
@@ -235,7 +235,7 @@ describe('X-Organisation on the holder API', () => {
       payload: { userTicketId: riverTicketIds[0], username: 'bob@example.com' },
     });
     expect(gift.statusCode).toBe(403);
-    expect(gift.json()).toEqual({ message: 'gift_tickets.not_allowed' });
+    expect(gift.json()).toMatchObject({ message: 'gift_tickets.not_allowed' });
     expect(ids(await list('UPCOMING', 'river'))).toEqual(riverTicketIds);
   });
 
@@ -253,7 +253,7 @@ describe('X-Organisation on the holder API', () => {
       payload: { baseTicketId: riverTypeId, swapPairId: pair.id, swapQuantity: 1 },
     });
     expect(start.statusCode).toBe(409);
-    expect(start.json()).toEqual({ message: 'api.swap.not_swappable' });
+    expect(start.json()).toMatchObject({ message: 'api.swap.not_swappable' });
   });
 
   it("resale: tickets available, listings for sale and a new listing are the organisation's only", async () => {
@@ -281,7 +281,7 @@ describe('X-Organisation on the holder API', () => {
       },
     });
     expect(create.statusCode).toBe(409);
-    expect(create.json()).toEqual({ message: 'api.resell.create.not_resellable' });
+    expect(create.json()).toMatchObject({ message: 'api.resell.create.not_resellable' });
   });
 
   it('benefit unlock on a ticket of another organisation answers invalid_benefit_id; in its own, the code', async () => {
@@ -294,7 +294,7 @@ describe('X-Organisation on the holder API', () => {
       });
     const other = await unlock('demo');
     expect(other.statusCode).toBe(404);
-    expect(other.json()).toEqual({ message: 'api.unlock.invalid_benefit_id' });
+    expect(other.json()).toMatchObject({ message: 'api.unlock.invalid_benefit_id' });
     expect((await unlock('river')).json()).toEqual({ redeemCode: 'RIVER-1' });
   });
 });

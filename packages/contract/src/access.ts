@@ -9,7 +9,14 @@ import { ADMISSIONS_PAGE_MAX, SYNC_BATCH_MAX } from './admission.js';
 const id = z.number().int().positive().max(2_147_483_647);
 
 /** QR config: ttl in seconds; the panel polls /auth/access/qr every ttl. */
-export const qrCodeData = z.object({ ttl: z.number().int().positive() });
+export const qrCodeData = z.object({
+  ttl: z.number().int().positive(),
+  /**
+   * When the holder's pass appears (ISO 8601 UTC; issue 21): until then /auth/access/qr and the device credential
+   * answer 409 `api.access.pass_not_yet_available`. Null or absent: the pass shows now.
+   */
+  passRevealAt: z.string().nullable().optional(),
+});
 export type QrCodeData = z.infer<typeof qrCodeData>;
 
 /**

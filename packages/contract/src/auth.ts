@@ -121,6 +121,14 @@ export const errorBody = z
       .record(z.string(), z.array(z.string()))
       .optional()
       .meta({ description: 'validation failures by field path (400 `api.invalid_request_body`)' }),
+    detail: z
+      .string()
+      .optional()
+      .meta({ description: 'organiser API: an English sentence naming the field or CSV column at fault' }),
+    revealAt: z
+      .string()
+      .optional()
+      .meta({ description: 'when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC' }),
   })
   .meta({ id: 'Error', examples: [{ message: 'api.unauthorized' }] });
 export type ErrorBody = z.infer<typeof errorBody>;

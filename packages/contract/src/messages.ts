@@ -47,6 +47,10 @@ const PANEL_MESSAGE_STATUS = {
   'api.access.invalid_device_key': 400,
   /** A door key (issue 20) used for an event outside its organisation or its list of events. */
   'api.access.not_for_this_event': 403,
+  /** The holder's pass is not shown yet: no ticket's event has reached its `passRevealAt` (issue 21); with `revealAt`. */
+  'api.access.pass_not_yet_available': 409,
+  /** Gift, resale and swap are closed: the event's `transfersCloseAt` has passed (issue 21). */
+  'api.ticket.transfers_closed': 409,
   // gift (spec section 8, Gift verify / Gift)
   'gift_tickets.cannot_be_gifted': 409,
   'gift_tickets.not_authorized_to_verify': 403,
@@ -133,6 +137,10 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.webhook_url_not_allowed': 422,
   /** No such door key of this organisation (issue 20). */
   'api.org.door_key_not_found': 404,
+  /** A list's `cursor` that no page of this list answered (issue 21). */
+  'api.org.invalid_cursor': 400,
+  /** A ticket type's swap target is the type itself or of another event (issue 21). */
+  'api.org.swap_target_invalid': 422,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */
@@ -145,3 +153,42 @@ export type MessageKey = keyof typeof MESSAGE_STATUS;
 export const MESSAGE_KEYS = Object.keys(PANEL_MESSAGE_STATUS) as MessageKey[];
 /** The organiser side's keys (never shown by the panel). */
 export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as MessageKey[];
+
+/**
+ * The English sentence the organiser API sends as `detail` beside each of its message keys (issue 21): what is
+ * wrong and with which field, id or column. Integrators log it; the key stays the thing to branch on.
+ */
+export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
+  'api.unauthorized': 'The Authorization header must be "Bearer <API key>" with a live key.',
+  'api.too_many_requests': 'Too many requests: wait the Retry-After seconds and try again.',
+  'api.not_found': 'No such route.',
+  'api.invalid_request_body': 'The request is not valid: see `fields`.',
+  'api.conflict': 'Another request changed the same record at the same time: retry.',
+  'api.org.organisation_not_found': 'No organisation with this id.',
+  'api.org.slug_taken': 'The slug is taken by another organisation.',
+  'api.org.api_key_not_found': 'No API key with this id in this organisation.',
+  'api.org.event_not_found': 'No event of your organisation has this externalId (path, `event` or eventExternalId).',
+  'api.org.ticket_type_not_found':
+    'No ticket type of your organisation has this ticketTypeExternalId (or swapTargets[].ticketTypeExternalId).',
+  'api.org.ticket_not_found': 'No ticket of your organisation has this externalId.',
+  'api.org.ticket_type_event_locked': 'eventExternalId: this ticket type already belongs to another event.',
+  'api.org.ticket_type_locked': 'ticketTypeExternalId: a ticket keeps its type; revoke it and issue another.',
+  'api.org.ticket_revoked': 'The ticket was revoked and cannot be issued again.',
+  'api.org.ticket_in_resale': 'The ticket is listed for resale or sold and awaiting its buyer.',
+  'api.org.ticket_used': 'holderEmail: the ticket was used at the door and keeps its holder.',
+  'api.org.ticket_moved': 'holderEmail: the holder gifted, resold or swapped the ticket since it was issued.',
+  'api.org.import.duplicate_external_id': 'Column externalId: the same id appears on an earlier row.',
+  'api.org.import.invalid_rows': 'Some rows are not valid: see `errors` (row, column, message); nothing was written.',
+  'api.org.import.invalid_csv': 'The body is not readable CSV.',
+  'api.org.import.missing_header':
+    'The first row must name the columns externalId, ticketTypeExternalId and holderEmail.',
+  'api.org.import.unsupported_encoding': 'The file must be UTF-8 or UTF-16 text: see `encoding`.',
+  'api.org.import.too_many_rows': 'The file has more data rows than one import takes (10,000).',
+  'api.org.import.too_large': 'The file is larger than one import takes (5 MiB).',
+  'api.org.webhook_not_found': 'No webhook endpoint with this id in your organisation.',
+  'api.org.webhook_delivery_not_found': 'No delivery with this id for this webhook endpoint.',
+  'api.org.webhook_url_not_allowed': 'url: must be https and not a private or loopback address.',
+  'api.org.door_key_not_found': 'No door key with this id in your organisation.',
+  'api.org.invalid_cursor': 'cursor: pass the nextCursor of the previous page as it was given.',
+  'api.org.swap_target_invalid': 'swapTargets[].ticketTypeExternalId: a target must be another type of the same event.',
+};

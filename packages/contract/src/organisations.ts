@@ -65,6 +65,7 @@ export const createOrganisationRequest = z
     name: text(200),
     primaryColor: colour.optional(),
     logoUrl: httpsUrl.optional(),
+    websiteUrl: httpsUrl.optional(),
     helpCenterUrl: httpsUrl.optional(),
     appUrl: httpsUrl.optional(),
   })
@@ -133,6 +134,14 @@ export const eventUpsertRequest = z
     description: optionalText(20_000).meta({ description: 'HTML; the panel sanitises it before showing it' }),
     imageUrl: httpsUrl.optional(),
     logoUrl: httpsUrl.optional(),
+    passRevealAt: instant
+      .nullable()
+      .optional()
+      .meta({ description: "before it the holder's QR pass is not shown (the QR screen says when it appears)" }),
+    transfersCloseAt: instant
+      .nullable()
+      .optional()
+      .meta({ description: 'from it gift, resale and swap are refused (409 api.ticket.transfers_closed)' }),
   })
   .refine((e) => Date.parse(e.startsAt) < Date.parse(e.endsAt), {
     path: ['endsAt'],
@@ -170,6 +179,15 @@ export const benefitUpsert = z.strictObject({
   redeemCode: optionalText(200),
 });
 
+/**
+ * A type of the same event that a holder of this one may swap to; `priceDifferenceCents` what the holder pays per
+ * ticket (negative: a downgrade, nothing refunded), default the target's price minus this type's.
+ */
+export const swapTarget = z.strictObject({
+  ticketTypeExternalId: externalId,
+  priceDifferenceCents: z.number().int().min(-100_000_000).max(100_000_000).optional(),
+});
+
 /** PUT /v1/org/ticket-types/{externalId} body. `resaleCapCents` defaults to `priceCents`. */
 export const ticketTypeUpsertRequest = z
   .strictObject({
@@ -183,6 +201,18 @@ export const ticketTypeUpsertRequest = z
     description: optionalText(20_000),
     resaleCapCents: cents.optional(),
     benefits: z.array(benefitUpsert).max(50).optional(),
+    stock: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000_000)
+      .optional()
+      .meta({ description: 'tickets of this type swaps may still give out (decremented by each swap to it)' }),
+    swapTargets: z
+      .array(swapTarget)
+      .max(50)
+      .optional()
+      .meta({ description: 'types of the same event a holder of this type may swap to (targets left out are kept)' }),
   })
   .meta({
     examples: [
@@ -232,6 +262,8 @@ export const importRowError = z.object({
   row: z.number().int(),
   message: z.string(),
   field: z.string().optional(),
+  /** An English sentence naming the column and what is wrong with it (issue 21). */
+  detail: z.string().optional(),
 });
 /** 200 answer of an import (with `dryRun`, what it would do). */
 export const importResponse = z
@@ -243,11 +275,15 @@ export const importResponse = z
  * `utf-32be`, `utf-16le`/`utf-16be` for a file cut mid-character, `unknown` for bytes that are not UTF-8).
  */
 export const importRefusedResponse = z
-  .object({ message: z.string(), encoding: z.string().optional() })
+  .object({ message: z.string(), encoding: z.string().optional(), detail: z.string().optional() })
   .meta({ examples: [{ message: 'api.org.import.unsupported_encoding', encoding: 'unknown' }] });
 /** 422 answer of an import with bad rows: nothing was written. */
 export const importErrorResponse = z
-  .object({ message: z.literal('api.org.import.invalid_rows'), errors: z.array(importRowError) })
+  .object({
+    message: z.literal('api.org.import.invalid_rows'),
+    errors: z.array(importRowError),
+    detail: z.string().optional(),
+  })
   .meta({
     examples: [
       {
@@ -266,3 +302,203 @@ export const attendanceResponse = z
     resold: z.number().int(),
   })
   .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
+
+// ----- organisation API: reads (issue 21) -----
+
+/** Most items one page of a list answers; `limit` defaults to 50. */
+export const PAGE_MAX_LIMIT = 200;
+/** The paging query of every list: `cursor` is the `nextCursor` of the page before (opaque). */
+export const pageQuery = z.object({
+  cursor: z.string().max(200).optional().meta({ description: 'the `nextCursor` of the previous page (opaque)' }),
+  limit: z.coerce.number().int().min(1).max(PAGE_MAX_LIMIT).default(50),
+});
+/** A page of `item`: `nextCursor` null on the last page. */
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** Query of GET /v1/org/events: `when=upcoming` (default; not ended, soonest first) or `past` (ended, latest first). */
+export const eventListQuery = pageQuery.extend({ when: z.enum(['upcoming', 'past']).default('upcoming') });
+/** An event as the organisation API reads it back (times ISO 8601 UTC). */
+export const eventItem = z.object({
+  externalId: z.string().nullable(),
+  name: z.string(),
+  venue: z.string(),
+  city: z.string(),
+  country: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  timeZone: z.string(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  description: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  logoUrl: z.string().nullable(),
+  passRevealAt: z.string().nullable(),
+  transfersCloseAt: z.string().nullable(),
+});
+export const eventPage = page(eventItem).meta({
+  examples: [
+    {
+      items: [
+        {
+          externalId: 'evt-2027-sydney',
+          name: 'Harbour Lights Festival',
+          venue: 'The Domain',
+          city: 'Sydney',
+          country: 'AU',
+          startsAt: '2027-03-06T03:00:00.000Z',
+          endsAt: '2027-03-06T12:00:00.000Z',
+          timeZone: 'Australia/Sydney',
+          address: 'Art Gallery Rd',
+          latitude: -33.8688,
+          longitude: 151.2153,
+          description: null,
+          imageUrl: null,
+          logoUrl: null,
+          passRevealAt: '2027-03-06T02:00:00.000Z',
+          transfersCloseAt: '2027-03-05T03:00:00.000Z',
+        },
+      ],
+      nextCursor: null,
+    },
+  ],
+});
+
+/** Query of GET /v1/org/ticket-types: the event's externalId. */
+export const ticketTypeListQuery = pageQuery.extend({ event: externalId });
+/** A ticket type as read back. `stock`: swap stock left (tickets a swap may still give out). */
+export const ticketTypeItem = z.object({
+  externalId: z.string().nullable(),
+  eventExternalId: z.string().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  priceCents: z.number().int(),
+  currency: z.string(),
+  resaleCapCents: z.number().int(),
+  isGiftable: z.boolean(),
+  isResellable: z.boolean(),
+  isSwappable: z.boolean(),
+  stock: z.number().int(),
+  swapTargets: z.array(
+    z.object({ ticketTypeExternalId: z.string().nullable(), priceDifferenceCents: z.number().int().nullable() }),
+  ),
+});
+export const ticketTypePage = page(ticketTypeItem);
+
+/**
+ * A ticket's status, first that applies: `revoked`, `checked_in` (event access used), `listed` (in a live resale
+ * listing), `resold` (sold through resale at least once), `transferred` (gifted or swapped since issue), `issued`.
+ */
+export const ticketStatus = z.enum(['issued', 'transferred', 'listed', 'resold', 'checked_in', 'revoked']);
+export type TicketStatus = z.infer<typeof ticketStatus>;
+/**
+ * Query of GET /v1/org/tickets: `event` (externalId), `status`, and `search`: the start of the current holder's
+ * e-mail, of their name (given or family), or of the ticket's externalId (case-insensitive; `%` and `_` are
+ * plain characters).
+ */
+export const ticketListQuery = pageQuery.extend({
+  event: externalId.optional(),
+  status: ticketStatus.optional(),
+  search: z.string().trim().min(1).max(200).refine(hasNoNul).optional(),
+});
+/** A person as the organiser sees them: null once the account was deleted (personal data erased). */
+const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
+/** A ticket as read back: its current holder (null while held under a resale code, or erased). */
+export const ticketItem = z.object({
+  externalId: z.string().nullable(),
+  ticketTypeExternalId: z.string().nullable(),
+  eventExternalId: z.string().nullable(),
+  status: ticketStatus,
+  holder: person,
+  createdAt: z.string(),
+  checkedInAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export const ticketPage = page(ticketItem).meta({
+  examples: [
+    {
+      items: [
+        {
+          externalId: 'T-0001',
+          ticketTypeExternalId: 'ga-2027-sydney',
+          eventExternalId: 'evt-2027-sydney',
+          status: 'issued',
+          holder: { email: 'alex@example.com', name: 'Alex Doe' },
+          createdAt: '2027-01-10T00:00:00.000Z',
+          checkedInAt: null,
+          revokedAt: null,
+        },
+      ],
+      nextCursor: 'eyJpIjoxMn0',
+    },
+  ],
+});
+
+/**
+ * One entry of a ticket's history, oldest first: `issued`, `reissued`, `transferred` (a gift: `from` → `to`),
+ * `listed` (put on resale), `resold` (sold: `from` the seller), `redeemed` (the buyer took it: `to`), `swapped`,
+ * `checked_in` (`doorKey` name, null for the platform key; `offline`; `at` the scan time), `revoked`.
+ */
+export const ticketHistoryEntry = z.object({
+  kind: z.enum([
+    'issued',
+    'reissued',
+    'transferred',
+    'listed',
+    'resold',
+    'redeemed',
+    'swapped',
+    'checked_in',
+    'revoked',
+  ]),
+  at: z.string(),
+  from: person.optional(),
+  to: person.optional(),
+  doorKey: z.string().nullable().optional(),
+  offline: z.boolean().optional(),
+});
+/** GET /v1/org/tickets/{externalId}: the ticket and its history. */
+export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });
+
+// ----- organisation API: the organisation itself (issue 21) -----
+
+/**
+ * PATCH /v1/org/organisation body: the fields given change (validated as at creation: https URLs, `#rrggbb`);
+ * `null` clears a link, the logo or the colour (the panel's defaults then apply).
+ */
+export const updateOrganisationRequest = z
+  .strictObject({
+    name: text(200).optional(),
+    logoUrl: httpsUrl.nullable().optional(),
+    primaryColor: colour.nullable().optional(),
+    websiteUrl: httpsUrl.nullable().optional(),
+    helpCenterUrl: httpsUrl.nullable().optional(),
+    appUrl: httpsUrl.nullable().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
+  .meta({ examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }] });
+export type UpdateOrganisationRequest = z.infer<typeof updateOrganisationRequest>;
+/** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
+export const organisationItem = z
+  .object({
+    slug: z.string(),
+    name: z.string(),
+    logoUrl: z.string().nullable(),
+    primaryColor: z.string().nullable(),
+    websiteUrl: z.string().nullable(),
+    helpCenterUrl: z.string().nullable(),
+    appUrl: z.string().nullable(),
+  })
+  .meta({
+    examples: [
+      {
+        slug: 'southern-lights',
+        name: 'Southern Lights Live',
+        logoUrl: 'https://southernlights.example/logo.svg',
+        primaryColor: '#0f766e',
+        websiteUrl: 'https://southernlights.example',
+        helpCenterUrl: null,
+        appUrl: null,
+      },
+    ],
+  });

@@ -102,7 +102,9 @@ export const webhookEventData = {
     holderEmail: z.string().meta({ description: 'the e-mail the ticket was issued to' }),
     reissued: z.boolean().meta({ description: 'true when a PUT with another holderEmail moved an unused ticket' }),
   }),
-  'ticket.transferred': ticketRefs,
+  'ticket.transferred': ticketRefs.extend({
+    newHolderEmail: z.string().meta({ description: 'the e-mail of the account the ticket was gifted to (issue 21)' }),
+  }),
   'ticket.resold': ticketRefs.extend({ orderId: z.string().meta({ description: 'the paid resale order' }) }),
   'ticket.swapped': ticketRefs.extend({
     swapType: z.enum(['UPGRADE', 'DOWNGRADE']),

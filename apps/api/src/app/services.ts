@@ -132,6 +132,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
       mailQueue,
       now,
       ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+      brandingChanged: (slug) => branding.forget(slug),
     }),
     mailQueue,
   };

@@ -96,6 +96,13 @@ export interface MoveCandidate {
   listed: boolean;
 }
 
+/**
+ * Whether the event's transfers have closed at `now` (issue 21: `transfersCloseAt`); gift, resale and swap then
+ * answer 409 `api.ticket.transfers_closed` rather than the generic refusal, so the holder learns why.
+ */
+export const transfersClosed = (event: { transfersCloseAt: Date | null }, now: Date): boolean =>
+  event.transfersCloseAt !== null && event.transfersCloseAt <= now;
+
 /** "May this ticket move" over a loaded row: the TypeScript twin of `ticketMayMoveSql`. */
 export function ticketMayMove(move: TicketMove, row: MoveCandidate, holder: Holder, now: Date): boolean {
   return (

@@ -83,7 +83,11 @@ export const users = pgTable(
     /** Set when the holder deleted the account: personal data erased, rows kept for history (DELETE /auth/account). */
     deletedAt: ts('deleted_at'),
   },
-  (t) => [uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix)],
+  (t) => [
+    uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix),
+    /** The organiser's holder search by the start of an e-mail (`like 'x%'`, issue 21). */
+    index('users_email_pattern_idx').on(t.email.op('text_pattern_ops')),
+  ],
 );
 
 /** One sign-in attempt: a code sent to an e-mail. Only the newest live one per e-mail works. */
@@ -157,6 +161,10 @@ export const events = pgTable(
     endsAt: ts('ends_at').notNull(),
     image: text('image'),
     logo: text('logo'),
+    /** Before this time the holder's QR pass is not shown (the QR screen says when it appears); null: always. */
+    passRevealAt: ts('pass_reveal_at'),
+    /** From this time gift, resale and swap are refused (`api.ticket.transfers_closed`); null: until the end. */
+    transfersCloseAt: ts('transfers_close_at'),
   },
   (t) => [uniqueIndex('events_org_external_uq').on(t.organisationId, t.externalId)],
 );
@@ -217,6 +225,8 @@ export const userTickets = pgTable(
     index('user_tickets_holder_idx').on(t.holderId),
     index('user_tickets_type_idx').on(t.ticketTypeId),
     uniqueIndex('user_tickets_org_external_uq').on(t.organisationId, t.externalId),
+    /** The organiser's ticket search by the start of an externalId (`like 'x%'`, issue 21). */
+    index('user_tickets_org_external_pattern_idx').on(t.organisationId, t.externalId.op('text_pattern_ops')),
   ],
 );
 
@@ -289,6 +299,11 @@ export const swapPairs = pgTable(
     toTicketTypeId: integer('to_ticket_type_id')
       .notNull()
       .references(() => ticketTypes.id),
+    /**
+     * What a holder pays per ticket for this swap, minor units (negative: a downgrade, nothing refunded); null:
+     * the target's price minus the base's (issue 21: the organiser's `swapTargets[].priceDifferenceCents`).
+     */
+    priceDifferenceCents: integer('price_difference_cents'),
   },
   (t) => [uniqueIndex('swap_pairs_uq').on(t.fromTicketTypeId, t.toTicketTypeId)],
 );

@@ -12,7 +12,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ORGANISATION_HEADER } from '@tp/contract';
+import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
 import { uniqueViolation } from '../db/unique-violation.js';
@@ -88,11 +88,30 @@ function logServerError(req: FastifyRequest, err: unknown): void {
  *   constraint's name only (never the driver's detail, which holds the values).
  * - anything else: 500 `api.internal_error`.
  */
+/**
+ * The organiser API's `detail` (issue 21): on `/v1/org/` and `/v1/admin/` every error body also carries an English
+ * sentence naming the field, id or column (`ORGANISER_DETAILS`, or the invalid fields of a 400).
+ */
+function withDetail(req: FastifyRequest, reply: FastifyReply) {
+  const send = reply.send.bind(reply);
+  if (!/^\/v1\/(org|admin)\//.test(req.url)) return send;
+  return (body: { message: string; detail?: string; fields?: Record<string, string[]> }) => {
+    if (body.detail) return send(body);
+    const fields = body.fields && Object.entries(body.fields);
+    const detail = fields?.length
+      ? `Invalid ${fields.map(([k, v]) => `${k === '_' ? 'body' : k} (${v.join('; ')})`).join(', ')}.`
+      : (ORGANISER_DETAILS[body.message as MessageKey] ?? 'See the message key in the API document.');
+    return send({ ...body, detail });
+  };
+}
+
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const send = withDetail(req, reply);
   if (err instanceof AppError) {
     if (err.status >= 500) logServerError(req, err);
     reply.headers(err.headers);
-    return reply.code(err.status).send({ message: err.code, ...err.extra });
+    reply.code(err.status);
+    return send({ message: err.code, ...err.extra });
   }
   if (hasZodFastifySchemaValidationErrors(err)) {
     const fields: Record<string, string[]> = {};
@@ -103,26 +122,28 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
         '_';
       (fields[path] ??= []).push(v.message ?? 'invalid');
     }
-    return reply.code(400).send({ message: 'api.invalid_request_body', fields });
+    reply.code(400);
+    return send({ message: 'api.invalid_request_body', fields });
   }
   const e = err as { statusCode?: number; code?: string };
-  if (e.statusCode === 429) return reply.code(429).send({ message: 'api.too_many_requests' });
+  if (e.statusCode === 429) {
+    reply.code(429);
+    return send({ message: 'api.too_many_requests' });
+  }
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own client errors: bad JSON, wrong content type, body too large.
     const message =
       e.statusCode === 404 ? 'api.not_found' : e.statusCode === 401 ? 'api.unauthorized' : 'api.invalid_request_body';
-    return reply
-      .code(
-        e.statusCode === 404 || e.statusCode === 401 || e.statusCode === 413 || e.statusCode === 415
-          ? e.statusCode
-          : 400,
-      )
-      .send({ message });
+    reply.code(
+      e.statusCode === 404 || e.statusCode === 401 || e.statusCode === 413 || e.statusCode === 415 ? e.statusCode : 400,
+    );
+    return send({ message });
   }
   const duplicate = uniqueViolation(err);
   if (duplicate) {
     req.log.warn({ constraint: constraintName(duplicate.constraint) }, 'concurrent write refused by a unique key');
-    return reply.code(409).send({ message: 'api.conflict' });
+    reply.code(409);
+    return send({ message: 'api.conflict' });
   }
   const unavailable = databaseUnavailableReason(err);
   if (unavailable) {

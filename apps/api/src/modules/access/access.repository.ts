@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsListed } from '../../db/predicates.js';
+import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
 import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users } from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
@@ -16,6 +16,19 @@ export interface HeldTicketRow {
 }
 
 export const accessRepository = {
+  /**
+   * `passRevealAt` of the events of the holder's live tickets (not revoked, event not ended at `now`), one row per
+   * ticket type held (issue 21).
+   */
+  async revealTimes(db: DbOrTx, holder: Holder, now: Date): Promise<(Date | null)[]> {
+    const rows = await db
+      .selectDistinct({ revealAt: events.passRevealAt, typeId: ticketTypes.id })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(and(heldBy(holder), isNull(userTickets.revokedAt), gt(events.endsAt, now)));
+    return rows.map((r) => r.revealAt);
+  },
   /**
    * The sign-in session `id` of `userId` when it is neither revoked nor ended at `at` (its `expiresAt`),
    * else undefined: device pass certificates are issued for and checked against it (decision 010).

@@ -47,11 +47,14 @@ export function accessRoutes(
       ...pre,
       schema: {
         operationId: 'getQrCodeData',
-        summary: 'How long a QR pass lives (seconds)',
+        summary: 'How long a QR pass lives (seconds), and when it appears if not yet',
         response: { 200: access.qrCodeData },
       },
     },
-    () => ({ ttl: deps.access.ttlSeconds }),
+    async (req) => {
+      const revealAt = await deps.access.passRevealAt(req.auth);
+      return { ttl: deps.access.ttlSeconds, passRevealAt: revealAt?.toISOString() ?? null };
+    },
   );
   app.get(
     '/auth/access/qr',
@@ -60,10 +63,11 @@ export function accessRoutes(
       schema: {
         operationId: 'getQrCode',
         summary: "The holder's QR pass: a base64 PNG as text (spec section 7)",
-        response: { 200: media('text/plain', access.qrPng, 'A base64-encoded PNG, no-store') },
+        response: { 200: media('text/plain', access.qrPng, 'A base64-encoded PNG, no-store'), ...errors(409) },
       },
     },
     async (req, reply) => {
+      await deps.access.assertPassRevealed(req.auth);
       const png = await deps.access.qrPng(req.auth.userId);
       return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(png);
     },
@@ -78,11 +82,12 @@ export function accessRoutes(
         operationId: 'issuePassCredential',
         summary: "Certify this device's key for the offline pass",
         body: access.passCredentialRequest,
-        response: { 200: access.passCredential },
+        response: { 200: access.passCredential, ...errors(409) },
       },
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
+      await deps.access.assertPassRevealed(req.auth);
       return deps.access.issueCredential(req.auth, req.body.devicePublicKey);
     },
   );

@@ -25,6 +25,7 @@ import type { access } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
+import type { Holder } from '../../db/predicates.js';
 import { accessRepository as repo } from './access.repository.js';
 
 export function createAccessService(deps: {
@@ -61,6 +62,25 @@ export function createAccessService(deps: {
     ttlSeconds,
     skewSteps: deps.skewSteps,
     codeFor,
+    /**
+     * When the holder's pass appears (issue 21), or null when it shows now: the earliest `passRevealAt` of the
+     * events of their live tickets, unless one of those events has none or has reached it (the pass is one for
+     * all their tickets, so one revealed event shows it). No live ticket: null.
+     */
+    async passRevealAt(holder: Holder): Promise<Date | null> {
+      const at = now();
+      const times = await repo.revealTimes(db, holder, at);
+      if (times.length === 0 || times.some((t) => t === null || t <= at)) return null;
+      return new Date(Math.min(...times.map((t) => (t as Date).getTime())));
+    },
+    /**
+     * Refuses a pass (QR or device credential) before it is revealed.
+     * @throws AppError `api.access.pass_not_yet_available` (409, with `revealAt` ISO 8601 UTC).
+     */
+    async assertPassRevealed(holder: Holder): Promise<void> {
+      const revealAt = await this.passRevealAt(holder);
+      if (revealAt) throw new AppError('api.access.pass_not_yet_available', { revealAt: revealAt.toISOString() });
+    },
     /** Base64 PNG (no data: prefix) of the holder's current server code; rendered at most once per step. */
     qrPng(userId: number): Promise<string> {
       const step = passStep(nowSeconds(), ttlSeconds);

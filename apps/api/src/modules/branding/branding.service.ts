@@ -4,7 +4,7 @@
  *
  * Slugs are looked up in the database and kept in this process for `CACHE_SECONDS` (a slug's id never
  * changes; a renamed or recoloured organisation shows within that time, as the HTTP cache of the branding
- * answer allows too). Unknown slugs are not kept, so an organisation created a moment ago is found at once.
+ * answer allows too; `PATCH /v1/org/organisation` drops it from this process's cache at once). Unknown slugs are not kept, so an organisation created a moment ago is found at once.
  */
 import type { OrganisationBranding } from '@tp/contract';
 import { branding as brandingContract, organisations as organisationsContract } from '@tp/contract';
@@ -71,6 +71,13 @@ export function createBrandingService(deps: { database: Database; now: () => Dat
      */
     async organisationId(slug: string): Promise<number> {
       return (await find(slug)).id;
+    },
+    /**
+     * Drops the slug from this process's cache (its organisation changed its brand, issue 21): this instance
+     * answers the new brand at once, other instances within `CACHE_SECONDS`.
+     */
+    forget(slug: string): void {
+      cache.delete(slug);
     },
   };
 }

@@ -11,7 +11,7 @@ import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../pro
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
-import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
+import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
@@ -76,6 +76,7 @@ export function createGiftService(deps: {
       const moved = await db.transaction(async (tx) => {
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || !isHeldBy(row, holder)) throw new AppError('gift_tickets.not_allowed');
+        if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
         if (!ticketMayMove('gift', row, holder, at)) throw new AppError('gift_tickets.cannot_be_gifted');
         const giver = await repo.userById(tx, userId);
         const to =
@@ -85,7 +86,8 @@ export function createGiftService(deps: {
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
-        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, {});
+        const newHolderEmail = 'email' in receiver ? receiver.email : (await repo.userById(tx, to.id)).email;
+        await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);

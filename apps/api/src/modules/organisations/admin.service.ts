@@ -39,6 +39,7 @@ export function createAdminService(deps: { database: Database; now: () => Date }
           name: input.name,
           primaryColor: input.primaryColor ?? null,
           logoUrl: input.logoUrl ?? null,
+          website: input.websiteUrl ?? null,
           helpCenterUrl: input.helpCenterUrl ?? null,
           appUrl: input.appUrl ?? null,
           createdAt: at,

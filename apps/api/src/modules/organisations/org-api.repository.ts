@@ -17,6 +17,7 @@ import {
   userTickets,
   users,
   resaleListingTickets,
+  swapPairs,
 } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { mapSliced } from '../../lib/time-slice.js';
@@ -247,6 +248,34 @@ export const orgApiRepository = {
   },
   async revoke(db: DbOrTx, userTicketId: number, at: Date): Promise<void> {
     await db.update(userTickets).set({ revokedAt: at }).where(eq(userTickets.id, userTicketId));
+  },
+
+  /** Adds the swap pair `fromTypeId` → `toTypeId` or sets its price difference; true when something changed. */
+  async upsertSwapPair(db: DbOrTx, fromTypeId: number, toTypeId: number, priceDifferenceCents: number | null) {
+    const rows = await db
+      .insert(swapPairs)
+      .values({ fromTicketTypeId: fromTypeId, toTicketTypeId: toTypeId, priceDifferenceCents })
+      .onConflictDoUpdate({
+        target: [swapPairs.fromTicketTypeId, swapPairs.toTicketTypeId],
+        set: { priceDifferenceCents },
+        setWhere: sql`${swapPairs.priceDifferenceCents} is distinct from ${priceDifferenceCents}`,
+      })
+      .returning({ id: swapPairs.id });
+    return rows.length > 0;
+  },
+  /** The swap targets of these ticket types, with the target's externalId. */
+  async swapTargetsOf(db: DbOrTx, fromTypeIds: number[]) {
+    if (fromTypeIds.length === 0) return [];
+    return db
+      .select({
+        fromTypeId: swapPairs.fromTicketTypeId,
+        ticketTypeExternalId: ticketTypes.externalId,
+        priceDifferenceCents: swapPairs.priceDifferenceCents,
+      })
+      .from(swapPairs)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, swapPairs.toTicketTypeId))
+      .where(inArray(swapPairs.fromTicketTypeId, fromTypeIds))
+      .orderBy(swapPairs.id);
   },
 
   /** Attendance of an event over its live (not revoked) tickets. */

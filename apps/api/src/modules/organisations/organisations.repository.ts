@@ -43,6 +43,17 @@ export const organisationsRepository = {
     return row;
   },
 
+  /** Sets the given fields of an organisation; returns the row as it now is. */
+  async updateOrganisation(
+    db: DbOrTx,
+    id: number,
+    values: Partial<typeof organisations.$inferInsert>,
+  ): Promise<OrganisationRow | undefined> {
+    if (Object.keys(values).length === 0) return this.organisationById(db, id);
+    const [row] = await db.update(organisations).set(values).where(eq(organisations.id, id)).returning();
+    return row;
+  },
+
   async organisationBySlug(db: DbOrTx, slug: string): Promise<OrganisationRow | undefined> {
     const [row] = await db.select().from(organisations).where(eq(organisations.slug, slug));
     return row;

@@ -10,7 +10,8 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
-import { errors, securityOf } from '../../lib/openapi.js';
+import { errors, media, securityOf } from '../../lib/openapi.js';
+import { pickLang } from '../../lib/lang.js';
 import type { AdminService } from './admin.service.js';
 import type { OrgApiService } from './org-api.service.js';
 import { parseTicketImport } from './ticket-import.csv.js';
@@ -115,7 +116,7 @@ export function organisationsRoutes(
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketTypeUpsertRequest,
-        response: { ...upserted, ...errors(400, 401, 404, 409) },
+        response: { ...upserted, ...errors(400, 401, 404, 409, 422) },
       },
     },
     async (req, reply) => {
@@ -189,6 +190,132 @@ export function organisationsRoutes(
         });
       return outcome.result;
     },
+  );
+  app.get(
+    '/org/organisation',
+    {
+      ...org,
+      schema: {
+        operationId: 'getOrganisation',
+        summary: "Your organisation's brand: name, logo, colour and links",
+        security: orgSecurity,
+        response: { 200: contract.organisationItem, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getOrganisation(req.organisation),
+  );
+  app.patch(
+    '/org/organisation',
+    {
+      ...org,
+      schema: {
+        operationId: 'updateOrganisation',
+        summary: "Change your organisation's brand (the panel shows it within a minute)",
+        description:
+          'Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).',
+        security: orgSecurity,
+        body: contract.updateOrganisationRequest,
+        response: { 200: contract.organisationItem, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.updateOrganisation(req.organisation, req.body),
+  );
+  app.get(
+    '/org/events',
+    {
+      ...org,
+      schema: {
+        operationId: 'listOrgEvents',
+        summary: "The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor",
+        security: orgSecurity,
+        querystring: contract.eventListQuery,
+        response: { 200: contract.eventPage, ...errors(400, 401) },
+      },
+    },
+    async (req) => deps.org.listEvents(req.organisation, req.query),
+  );
+  app.get(
+    '/org/events/:externalId',
+    {
+      ...org,
+      schema: {
+        operationId: 'getOrgEvent',
+        summary: 'One event by your own id',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.eventItem, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getEvent(req.organisation, req.params.externalId),
+  );
+  app.get(
+    '/org/events/:externalId/attendees.csv',
+    {
+      ...org,
+      schema: {
+        operationId: 'exportAttendees',
+        summary: "An event's tickets and their current holders as CSV (streamed)",
+        description:
+          "UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`. Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: media('text/csv', z.string(), 'The CSV file, as an attachment'), ...errors(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      const lang = pickLang(undefined, req.headers['accept-language']);
+      const { stream, fileName } = await deps.org.attendeesCsv(req.organisation, req.params.externalId, lang);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .header('Content-Language', lang)
+        .header('Cache-Control', 'no-store')
+        .send(stream);
+    },
+  );
+  app.get(
+    '/org/ticket-types',
+    {
+      ...org,
+      schema: {
+        operationId: 'listOrgTicketTypes',
+        summary: "An event's ticket types, paged by cursor",
+        security: orgSecurity,
+        querystring: contract.ticketTypeListQuery,
+        response: { 200: contract.ticketTypePage, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.listTicketTypes(req.organisation, req.query),
+  );
+  app.get(
+    '/org/tickets',
+    {
+      ...org,
+      schema: {
+        operationId: 'listOrgTickets',
+        summary: 'Tickets with their current holder, by event, status and search, paged by cursor',
+        description:
+          "`search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.",
+        security: orgSecurity,
+        querystring: contract.ticketListQuery,
+        response: { 200: contract.ticketPage, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.listTickets(req.organisation, req.query),
+  );
+  app.get(
+    '/org/tickets/:externalId',
+    {
+      ...org,
+      schema: {
+        operationId: 'getOrgTicket',
+        summary: 'One ticket, its current holder and its history',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.ticketDetail, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.getTicket(req.organisation, req.params.externalId),
   );
   app.get(
     '/org/events/:externalId/attendance',

@@ -19,7 +19,7 @@ import type { TicketInput } from './org-api/ticket-issuing.js';
 
 export interface ParsedImport {
   rows: { row: number; input: TicketInput }[];
-  errors: { row: number; message: MessageKey; field?: string }[];
+  errors: { row: number; message: MessageKey; field?: string; detail?: string }[];
 }
 
 const FIELD_SCHEMAS = {
@@ -180,7 +180,11 @@ export async function parseTicketImport(body: Readable): Promise<ParsedImport> {
       if (!columns) {
         const names = record.map((c) => c.trim());
         const at = Object.fromEntries(contract.IMPORT_COLUMNS.map((c) => [c, names.indexOf(c)]));
-        if (Object.values(at).some((i) => i < 0)) throw new AppError('api.org.import.missing_header');
+        const missing = contract.IMPORT_COLUMNS.filter((c) => at[c] < 0);
+        if (missing.length)
+          throw new AppError('api.org.import.missing_header', {
+            detail: `The header row has no column ${missing.join(', ')} (found: ${names.filter(Boolean).join(', ') || 'nothing'}).`,
+          });
         columns = at as Columns;
         continue;
       }
@@ -193,7 +197,12 @@ export async function parseTicketImport(body: Readable): Promise<ParsedImport> {
         if (parsed.success) input[name] = parsed.data;
         else {
           ok = false;
-          out.errors.push({ row, message: 'api.invalid_request_body', field: name });
+          out.errors.push({
+            row,
+            message: 'api.invalid_request_body',
+            field: name,
+            detail: `Column ${name}: ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+          });
         }
       }
       if (ok) out.rows.push({ row, input: input as unknown as TicketInput });

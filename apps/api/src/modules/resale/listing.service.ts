@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import { isHeldBy, ticketMayMove, type Holder } from '../../db/predicates.js';
+import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { ticketTypeTitle } from './resale.code.js';
@@ -130,6 +130,7 @@ export function createListingService(deps: ListingDeps) {
         const row = await repo.ticketWithType(tx, input.userTicketId);
         if (!row || !isHeldBy(row, holder)) throw new AppError('api.resell.create.not_resellable');
         if (row.listed) throw new AppError('api.resell.create.already_listed');
+        if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
         if (!ticketMayMove('resell', row, holder, at)) throw new AppError('api.resell.create.not_resellable');
         if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
         if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { Holder } from '../../db/predicates.js';
+import { transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
@@ -57,10 +57,19 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
     async targets(ticketTypeId: number) {
       const now = deps.now();
       const pairs = await repo.pairsFrom(db, ticketTypeId);
+      const base = pairs.some((p) => p.pair.priceDifferenceCents !== null)
+        ? await repo.typeWithEvent(db, ticketTypeId)
+        : undefined;
       return Promise.all(
         pairs.map(async ({ pair, target, event }) => {
           const left = Math.max(0, target.stock - (await repo.reserved(db, target.id, now)));
-          return toSwapTicket(target, event, pair.id, left);
+          // A pair with the organiser's own price difference shows the target at base price + difference, so that
+          // the panel's "target - base" is what the holder pays (issue 21).
+          const shown =
+            base && pair.priceDifferenceCents !== null
+              ? { ...target, priceCents: base.type.priceCents + pair.priceDifferenceCents }
+              : target;
+          return toSwapTicket(shown, event, pair.id, left);
         }),
       );
     },
@@ -81,6 +90,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (!pair || pair.fromTicketTypeId !== input.baseTicketId) throw new AppError('api.swap.pair_not_found');
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
         const base = await repo.typeWithEvent(tx, pair.fromTicketTypeId);
+        if (transfersClosed(base.event, now)) throw new AppError('api.ticket.transfers_closed');
         const held = await repo.eligibleTicketIds(tx, holder, base.type.id, now);
         const { userId } = holder;
         if (held.length === 0) throw new AppError('api.swap.not_swappable');
@@ -88,7 +98,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         await repo.cancelPending(tx, userId, pair.id);
         const left = target.type.stock - (await repo.reserved(tx, target.type.id, now));
         if (input.swapQuantity > left) throw new AppError('api.swap.out_of_stock');
-        const differenceCents = target.type.priceCents - base.type.priceCents;
+        const differenceCents = pair.priceDifferenceCents ?? target.type.priceCents - base.type.priceCents;
         const swapType = differenceCents > 0 ? ('UPGRADE' as const) : ('DOWNGRADE' as const);
         const id = randomUUID();
         await repo.insertSwap(tx, {
@@ -158,6 +168,7 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
         if (swap.swapType === 'UPGRADE' && !swap.paidAt) throw new AppError('api.swap.payment_required');
         const pair = await repo.pair(tx, swap.swapPairId);
         const target = await repo.typeWithEvent(tx, pair.toTicketTypeId, true);
+        if (transfersClosed(target.event, now) && !swap.paidAt) throw new AppError('api.ticket.transfers_closed');
         if (target.type.stock - (await repo.reserved(tx, target.type.id, now, swap.id)) < swap.quantity)
           throw new AppError('api.swap.out_of_stock');
         const ids = (

@@ -26,6 +26,8 @@ export interface OrgApiDeps {
   ensureUser: EnsureUser;
   /** The app's clock (UTC). */
   now: () => Date;
+  /** Called after an organisation's brand changed (the branding cache forgets the slug). */
+  brandingChanged?: (slug: string) => void;
 }
 
 const same = (a: unknown, b: unknown) =>

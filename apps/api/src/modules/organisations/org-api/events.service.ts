@@ -34,6 +34,8 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database'>) {
         description: input.description ?? null,
         image: input.imageUrl ?? null,
         logo: input.logoUrl ?? null,
+        passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
+        transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
       } satisfies Partial<typeof events.$inferInsert>;
       return db.transaction(async (tx) => {
         for (let attempt = 0; attempt < 2; attempt++) {

@@ -18,9 +18,12 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) 
     /**
      * PUT /org/ticket-types/{externalId}. Benefits are matched by their externalId within the type: new ones are
      * added (and given to the type's live tickets), known ones updated; benefits left out are kept (holders may
-     * have used them). `resaleCapCents` defaults to `priceCents`.
-     * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_event_locked` (409: the type
-     *   exists under another event).
+     * have used them). `resaleCapCents` defaults to `priceCents`. `stock` (when given) is set as it is: the swap
+     * stock left. `swapTargets` add swap pairs to other types of the same event (or change their price
+     * difference); pairs left out are kept (holders may have swaps under way).
+     * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404: a swap target),
+     *   `api.org.ticket_type_event_locked` (409: the type exists under another event),
+     *   `api.org.swap_target_invalid` (422: the type itself or another event's type).
      */
     async upsertTicketType(
       org: RequestOrganisation,
@@ -38,6 +41,7 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) 
           isGiftable: input.isGiftable,
           isResellable: input.isResellable,
           isSwappable: input.isSwappable,
+          ...(input.stock !== undefined ? { stock: input.stock } : {}),
         } satisfies Partial<typeof ticketTypes.$inferInsert>;
         let status: UpsertStatus = 'unchanged';
         let type: TicketTypeRow | undefined = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
@@ -83,6 +87,13 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) 
             await repo.updateBenefit(tx, current.id, diff);
             if (status === 'unchanged') status = 'updated';
           }
+        }
+        for (const target of input.swapTargets ?? []) {
+          const to = await repo.ticketTypeByExternalId(tx, org.id, target.ticketTypeExternalId);
+          if (!to) throw new AppError('api.org.ticket_type_not_found');
+          if (to.id === type.id || to.eventId !== type.eventId) throw new AppError('api.org.swap_target_invalid');
+          if (await repo.upsertSwapPair(tx, type.id, to.id, target.priceDifferenceCents ?? null))
+            if (status === 'unchanged') status = 'updated';
         }
         return status;
       });

@@ -17,7 +17,7 @@ import { Modal } from '../../../ui/modal';
 import { Skeleton } from '../../../ui/bits';
 import { HelpIcon, LockIcon, ShieldIcon, GiftIcon, SparkIcon } from '../../../ui/icons';
 import { useTickets } from '../../../lib/ticket-queries';
-import { formatRange } from '../../../lib/format';
+import { formatRange, formatWhen } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
 import { admittedEvents } from '../admits/admitted-events';
@@ -34,7 +34,10 @@ export default function QrScreen() {
   const { t, i18n } = useTranslation();
   const config = usePanelConfig();
   const user = useUser().data;
-  const ttl = useQrConfig().data?.ttl;
+  const qrConfig = useQrConfig().data;
+  // Issue 21: before the organiser's passRevealAt the server gives no pass; the screen says when it appears.
+  const revealAt = qrConfig?.passRevealAt ?? null;
+  const ttl = revealAt ? undefined : qrConfig?.ttl;
   const image = useQrImage(ttl);
   const { view, offline, retry } = usePassView(ttl, image);
   const tickets = useTickets('UPCOMING').data;
@@ -49,7 +52,13 @@ export default function QrScreen() {
             {t('offline_pass.offline')}
           </p>
         )}
-        {view.kind === 'server' || view.kind === 'device' || view.kind === 'held' ? (
+        {revealAt ? (
+          <p role="status" className="qr-box__error" data-testid="pass-reveal">
+            {t('qr.pass_appears_at', {
+              time: formatWhen(revealAt, tickets?.[0]?.eventTimeZone, i18n.language === 'es' ? 'es' : 'en'),
+            })}
+          </p>
+        ) : view.kind === 'server' || view.kind === 'device' || view.kind === 'held' ? (
           <img
             className="qr-box__img"
             src={view.src}

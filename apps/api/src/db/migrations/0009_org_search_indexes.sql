@@ -1,0 +1,2 @@
+CREATE INDEX "user_tickets_org_external_pattern_idx" ON "user_tickets" USING btree ("organisation_id","external_id" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "users_email_pattern_idx" ON "users" USING btree ("email" text_pattern_ops);

@@ -1,0 +1,1 @@
+ALTER TABLE "swap_pairs" ADD COLUMN "price_difference_cents" integer;

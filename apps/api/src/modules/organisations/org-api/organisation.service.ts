@@ -1,0 +1,61 @@
+/**
+ * The organisation API's own organisation (issue 21): GET and PATCH /org/organisation (name, logo, colour and
+ * links of the panel's branding). The panel's branding answer shows a change at once on this instance (the
+ * branding cache forgets the slug) and within `CACHE_SECONDS` (60 s) on any other.
+ */
+import type { organisations as contract } from '@tp/contract';
+import type * as z from 'zod';
+import type { organisations } from '../../../db/schema.js';
+import { AppError } from '../../../lib/app-error.js';
+import { organisationsRepository as repo, type OrganisationRow } from '../organisations.repository.js';
+import type { RequestOrganisation } from '../org-auth.js';
+import type { OrgApiDeps } from './deps.js';
+
+type OrganisationItem = z.infer<typeof contract.organisationItem>;
+
+const itemOf = (row: OrganisationRow): OrganisationItem => ({
+  slug: row.slug,
+  name: row.name,
+  logoUrl: row.logoUrl,
+  primaryColor: row.primaryColor,
+  websiteUrl: row.website,
+  helpCenterUrl: row.helpCenterUrl,
+  appUrl: row.appUrl,
+});
+
+/** The organisation part of the organisation API. */
+export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' | 'brandingChanged'>) {
+  const db = deps.database.db;
+  return {
+    /**
+     * GET /org/organisation: the calling organisation's brand.
+     * @throws AppError `api.org.organisation_not_found` (404; the organisation went away under its key).
+     */
+    async getOrganisation(org: RequestOrganisation): Promise<OrganisationItem> {
+      const row = await repo.organisationById(db, org.id);
+      if (!row) throw new AppError('api.org.organisation_not_found');
+      return itemOf(row);
+    },
+
+    /**
+     * PATCH /org/organisation: changes the fields given (`null` clears one); the branding cache forgets the slug.
+     * @throws AppError `api.org.organisation_not_found` (404).
+     */
+    async updateOrganisation(
+      org: RequestOrganisation,
+      input: z.infer<typeof contract.updateOrganisationRequest>,
+    ): Promise<OrganisationItem> {
+      const values: Partial<typeof organisations.$inferInsert> = {};
+      if (input.name !== undefined) values.name = input.name;
+      if (input.logoUrl !== undefined) values.logoUrl = input.logoUrl;
+      if (input.primaryColor !== undefined) values.primaryColor = input.primaryColor?.toLowerCase() ?? null;
+      if (input.websiteUrl !== undefined) values.website = input.websiteUrl;
+      if (input.helpCenterUrl !== undefined) values.helpCenterUrl = input.helpCenterUrl;
+      if (input.appUrl !== undefined) values.appUrl = input.appUrl;
+      const row = await repo.updateOrganisation(db, org.id, values);
+      if (!row) throw new AppError('api.org.organisation_not_found');
+      deps.brandingChanged?.(row.slug);
+      return itemOf(row);
+    },
+  };
+}
