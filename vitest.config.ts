@@ -40,6 +40,10 @@ if (!withPg) console.warn('[vitest] PostgreSQL binaries not found: skipping the 
 
 export default defineConfig({
   test: {
+    // Vitest's default on 2 cores is 1 worker (cores - 1). The main lane uses 2: its files are independent (a database
+    // each) and the cores are otherwise idle while a file waits; the timing lane runs its files one at a time.
+    ...(lane === 'main' && { maxWorkers: 2 }),
+    ...(lane === 'timing' && { fileParallelism: false }),
     projects: [
       // The timing lane is API files only.
       ...(lane === 'timing'
