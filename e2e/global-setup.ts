@@ -74,7 +74,12 @@ export default async function globalSetup() {
     } catch {
       /* not yet */
     }
-    if (Date.now() > deadline) throw new Error(`server did not become ready in ${Date.now() - started} ms`);
+    if (Date.now() > deadline) {
+      // Stop what this setup started: Playwright runs no teardown after a failed setup.
+      server.kill('SIGKILL');
+      smtp.close(() => {});
+      throw new Error(`server did not become ready in ${Date.now() - started} ms`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   console.log(`[e2e] server ready in ${Date.now() - started} ms`);
