@@ -1,13 +1,33 @@
 import { defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './scripts/postgres.js';
+
+/**
+ * API test files that measure time against real processes (outage healing, graceful shutdown, avatar bursts,
+ * webhook fairness): `npm test` runs them in a lane of their own, after the other suites and Playwright, so that
+ * nothing else competes for the cores while they measure (scripts/test.sh).
+ */
+export const timingFiles = [
+  'test/outage.test.ts',
+  'test/shutdown.test.ts',
+  'test/avatar-burst.test.ts',
+  'test/avatar-hostile.test.ts',
+  // CPU-heavy image work under the 30 s cap: timed out (29.6 s) beside Playwright on a loaded machine.
+  'test/avatar.test.ts',
+  'test/webhook-fairness.test.ts',
+];
+
+// TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
+const lane = process.env.TEST_LANE;
+if (lane && lane !== 'main' && lane !== 'timing') throw new Error(`TEST_LANE=${lane}: expected main or timing`);
 
 const apiProject = (name: string, globalSetup: string) => ({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
   test: {
     name,
     root: './apps/api',
-    include: ['test/**/*.test.ts'],
+    include: lane === 'timing' ? timingFiles : ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : [])],
     environment: 'node',
     globalSetup: [globalSetup],
     testTimeout: 30_000,
@@ -22,9 +42,25 @@ if (!withPg) console.warn('[vitest] PostgreSQL binaries not found: skipping the 
 
 export default defineConfig({
   test: {
+    // Vitest's default on 2 cores is 1 worker (cores - 1). The main lane uses 2: its files are independent (a database
+    // each) and the cores are otherwise idle while a file waits; the timing lane runs its files one at a time.
+    ...(lane === 'main' && { maxWorkers: 2 }),
+    ...(lane === 'timing' && { fileParallelism: false }),
     projects: [
-      'apps/panel/vitest.config.ts',
-      { test: { name: 'contract', root: './packages/contract', include: ['src/**/*.test.ts'], environment: 'node' } },
+      // The timing lane is API files only.
+      ...(lane === 'timing'
+        ? []
+        : [
+            'apps/panel/vitest.config.ts',
+            {
+              test: {
+                name: 'contract',
+                root: './packages/contract',
+                include: ['src/**/*.test.ts'],
+                environment: 'node',
+              },
+            },
+          ]),
       apiProject('api-pglite', './test/setup/global-pglite.ts'),
       ...(withPg ? [apiProject('api-pg', './test/setup/global-pg.ts')] : []),
     ],
