@@ -15,6 +15,7 @@ export const timingFiles = [
   // CPU-heavy image work under the 30 s cap: timed out (29.6 s) beside Playwright on a loaded machine.
   'test/avatar.test.ts',
   'test/webhook-fairness.test.ts',
+  'test/import-no-freeze.test.ts',
 ];
 
 // TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
