@@ -25,7 +25,7 @@ const qr = (token: string) => t.app.inject({ url: '/v1/auth/access/qr', headers:
 describe('QR pass', () => {
   it('gives the ttl in seconds', async () => {
     const r = await t.app.inject({ url: '/v1/auth/access/qrCodeData', headers: bearer(alice) });
-    expect(r.json()).toEqual({ ttl: 30 });
+    expect(r.json()).toEqual({ ttl: 30, passRevealAt: null });
   });
 
   it('serves a base64 PNG, not cached by anyone', async () => {
