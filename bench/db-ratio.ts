@@ -11,11 +11,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, startPostgres } from '../scripts/postgres.js';
+import { signIn } from './sign-in.js';
 
 const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const json = { 'content-type': 'application/json' };
 
 async function start(name: string, databaseUrl: string | null) {
   const port = await freePort();
@@ -55,25 +55,6 @@ async function stop(s: { child: ChildProcess; dataDir: string }) {
   s.child.kill('SIGTERM');
   await new Promise((r) => s.child.once('exit', r));
   rmSync(s.dataDir, { recursive: true, force: true });
-}
-
-/** Signs alice in (code read from the dev outbox); returns the bearer header value. */
-async function signIn(base: string, email: string): Promise<string> {
-  const r = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email }),
-  });
-  const { sessionId } = (await r.json()) as { sessionId: string };
-  const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  const v = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email, session: sessionId, otp }),
-  });
-  if (!v.ok) throw new Error(`sign-in: ${v.status} ${await v.text()}`);
-  return `Bearer ${((await v.json()) as { accessToken: string }).accessToken}`;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -23,6 +23,8 @@ import autocannon from 'autocannon';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { freePort, startPostgres } from '../scripts/postgres.js';
+import { chromiumArgs } from '../e2e/chromium.js';
+import { signIn } from './sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -106,25 +108,6 @@ async function record(server: string, test: string, opts: Options) {
 }
 
 const json = { 'content-type': 'application/json' };
-
-/** Signs one person in through the API (code read from the dev outbox); returns the bearer header value. */
-async function signIn(base: string, email: string): Promise<string> {
-  const r = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email }),
-  });
-  const { sessionId } = (await r.json()) as { sessionId: string };
-  const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  const v = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email, session: sessionId, otp }),
-  });
-  if (!v.ok) throw new Error(`sign-in of ${email}: ${v.status} ${await v.text()}`);
-  return `Bearer ${((await v.json()) as { accessToken: string }).accessToken}`;
-}
 
 /** Signs `count` new holders in through the API (codes read from the dev outbox); returns bearer headers. */
 async function seedHolders(base: string, count: number): Promise<string[]> {
@@ -314,15 +297,7 @@ async function lighthouseRuns() {
   );
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    chromeFlags: ['--headless=new', ...chromiumArgs],
   });
   const metrics = async (url: string) => {
     const result = await lighthouse(url, {

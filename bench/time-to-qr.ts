@@ -35,18 +35,13 @@ import {
   type Request,
 } from '@playwright/test';
 import { freePort } from '../scripts/postgres.js';
+import { chromiumArgs } from '../e2e/chromium.js';
 
 const root = resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_QR_RUNS ?? 5);
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
+  ...chromiumArgs,
   // The embed's iframe (another site) in the host page's process, so that the page's emulated link and CPU reach it.
   '--disable-site-isolation-trials',
   '--disable-features=IsolateOrigins,site-per-process',

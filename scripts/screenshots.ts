@@ -4,6 +4,7 @@
  */
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { chromiumArgs } from '../e2e/chromium.js';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8080';
 const out = process.argv[3] ?? 'docs/screenshots';
@@ -29,14 +30,7 @@ async function tokensFor(email: string) {
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
+  args: chromiumArgs,
 });
 const tokens = await tokensFor(process.env.SHOT_EMAIL ?? 'alice@example.com');
 

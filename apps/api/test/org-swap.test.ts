@@ -115,7 +115,6 @@ describe('organiser swap offers', () => {
       (await put(key, 'ticket-types/ga', type('GA', 9000, { swapTargets: [{ ticketTypeExternalId: 'ga' }] }))).json(),
     ).toMatchObject({
       message: 'api.org.swap_target_invalid',
-      detail: expect.stringContaining('swapTargets'),
     });
     expect(
       (await put(key, 'ticket-types/ga', type('GA', 9000, { swapTargets: [{ ticketTypeExternalId: 'nope' }] })))
