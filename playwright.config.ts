@@ -13,7 +13,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry: a test that fails twice fails the run; one that passes on its retry is reported as flaky.
+  retries: 1,
   reporter: [['list']],
   globalSetup: './e2e/global-setup.ts',
   use: {

@@ -22,10 +22,15 @@ const LIVE_EVENT = 'Harbour Lights Festival';
 async function shownCode(page: Page): Promise<string> {
   const img = page.locator('img.qr-box__img');
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-  const shot = PNG.sync.read(await img.screenshot());
-  const decoded = jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height);
-  if (!decoded) throw new Error('the QR on screen did not decode');
-  return decoded.data;
+  // The code rotates every second: a screenshot taken while the image swaps may catch no whole code, so read
+  // again, as a door camera does, for up to 5 s.
+  for (let tries = 0; tries < 10; tries += 1) {
+    const shot = PNG.sync.read(await img.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(shot.data), shot.width, shot.height);
+    if (decoded) return decoded.data;
+    await page.waitForTimeout(500);
+  }
+  throw new Error('the QR on screen did not decode');
 }
 
 /** The time step a device code carries (body bytes 121–124, see @tp/contract/pass-code). */
