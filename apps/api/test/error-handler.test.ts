@@ -19,6 +19,11 @@ beforeAll(async () => {
           cause: Object.assign(new Error(SQL_FAILURE), { code: '42P01' }),
         });
       });
+      app.get('/test/deadlock', () => {
+        throw new Error('Failed query: insert into "user_tickets" …', {
+          cause: Object.assign(new Error('deadlock detected'), { code: '40P01' }),
+        });
+      });
       app.get('/test/app-error-5xx', () => {
         throw new AppError('gift_tickets.internal_error', {}, {}, { cause: new Error('smtp: 421 try later') });
       });
@@ -59,6 +64,14 @@ describe('global error handler', () => {
     // The cause is logged beside the error (lib/log-privacy.ts), with its code and without row values.
     expect(JSON.stringify(logged[0].err)).toContain(SQL_FAILURE);
     expect(JSON.stringify(logged[0].err)).toContain('42P01');
+  });
+
+  it('answers a deadlock (a concurrent write rolled back by PostgreSQL) with 409 api.conflict, not a 500', async () => {
+    const { r, logged } = await call('/test/deadlock');
+    expect(r.statusCode).toBe(409);
+    expect(r.json()).toMatchObject({ message: 'api.conflict' });
+    expect(logged).toHaveLength(0);
+    expect(t.logs.some((l) => l.msg === 'concurrent write rolled back by the database')).toBe(true);
   });
 
   it('answers an AppError of 500 with its key only and logs its cause', async () => {

@@ -129,7 +129,11 @@ describe('concurrent organiser upserts', () => {
         (r) => r.statusCode,
       ),
     );
-    expect(statuses.filter((s) => !ok(s))).toEqual([]);
+    const failures = t.logs.filter((l) => l.msg === 'request failed');
+    expect(
+      statuses.filter((s) => !ok(s)),
+      JSON.stringify(failures),
+    ).toEqual([]);
     expect(JSON.stringify(t.logs)).not.toMatch(/@example\.com/);
   });
 

@@ -29,5 +29,23 @@ export function uniqueViolation(err: unknown): { constraint: string } | undefine
   return undefined;
 }
 
+/** SQLSTATEs of a write PostgreSQL refused because of another transaction: deadlock, serialization failure. */
+const CONCURRENCY_FAILURES = new Set(['40P01', '40001']);
+
+/**
+ * The SQLSTATE when `err` (or an error in its `cause` chain) is a deadlock or serialization failure: two
+ * concurrent writes of the same rows, one of them rolled back. The request answers 409 `api.conflict` as a
+ * unique violation does (nothing was written; the client may retry); undefined for any other error.
+ */
+export function concurrencyFailure(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && CONCURRENCY_FAILURES.has(code)) return code;
+    e = cause;
+  }
+  return undefined;
+}
+
 /** The result of a write that a unique key may refuse. */
 export type UniqueWrite<T> = { ok: true; value: T } | { ok: false; reason: 'duplicate'; constraint: string };

@@ -15,7 +15,7 @@ import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fasti
 import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
-import { uniqueViolation } from '../db/unique-violation.js';
+import { concurrencyFailure, uniqueViolation } from '../db/unique-violation.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -142,6 +142,12 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   const duplicate = uniqueViolation(err);
   if (duplicate) {
     req.log.warn({ constraint: constraintName(duplicate.constraint) }, 'concurrent write refused by a unique key');
+    reply.code(409);
+    return send({ message: 'api.conflict' });
+  }
+  const concurrency = concurrencyFailure(err);
+  if (concurrency) {
+    req.log.warn({ sqlstate: concurrency }, 'concurrent write rolled back by the database');
     reply.code(409);
     return send({ message: 'api.conflict' });
   }
