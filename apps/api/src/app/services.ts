@@ -26,7 +26,8 @@ import { createPayoutAccountService } from '../modules/resale/payout-account.ser
 import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
-import { createBrandingService } from '../modules/branding/branding.service.js';
+import { CACHE_SECONDS, createBrandingService } from '../modules/branding/branding.service.js';
+import { readCache } from '../lib/read-cache.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
@@ -132,13 +133,23 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
       mailQueue,
       now,
       ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
-      brandingChanged: (slug) => branding.forget(slug),
+      brandingChanged: (slug) => {
+        branding.forget(slug);
+        firstOrganisation.forget('first');
+      },
     }),
     mailQueue,
   };
 
+  // The first organisation, read outside the request path once cached (decision 027): the demo host page and
+  // GET /v1/config never wait for the database (a long import holds the embedded one's only connection).
+  const firstOrganisation = readCache(async (_key: 'first') => organisationRepository.first(database.db), {
+    ttlMs: CACHE_SECONDS * 1000,
+    now: () => now().getTime(),
+  });
+  /** GET /v1/config and the demo host page: the panel's settings and the first organisation's brand. */
   const panelConfig = async (): Promise<PanelConfig> => {
-    const org = await organisationRepository.first(database.db);
+    const org = await firstOrganisation.get('first');
     return {
       isDev: config.devOutbox,
       checkoutBaseUrl: config.checkoutBaseUrl,

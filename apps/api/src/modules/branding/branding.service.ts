@@ -2,9 +2,12 @@
  * The panel per organiser (issue 12, point 3): the public branding of an organisation
  * (`GET /v1/organisations/{slug}`) and the organisation an `X-Organisation` header names.
  *
- * Slugs are looked up in the database and kept in this process for `CACHE_SECONDS` (a slug's id never
- * changes; a renamed or recoloured organisation shows within that time, as the HTTP cache of the branding
- * answer allows too; `PATCH /v1/org/organisation` drops it from this process's cache at once). Unknown slugs are not kept, so an organisation created a moment ago is found at once.
+ * Slugs are looked up in the database and kept in this process (`lib/read-cache.ts`): for `CACHE_SECONDS` as
+ * they are, then answered once more while the row is read again in the background, so a page naming an
+ * organisation never waits for the database (decision 027). A slug's id never changes; a renamed or
+ * recoloured organisation shows within that time, as the HTTP cache of the branding answer allows too;
+ * `PATCH /v1/org/organisation` drops it from this process's cache at once. Unknown slugs are not kept, so an
+ * organisation created a moment ago is found at once.
  */
 import type { OrganisationBranding } from '@tp/contract';
 import { branding as brandingContract, organisations as organisationsContract } from '@tp/contract';
@@ -13,6 +16,7 @@ import type { organisations } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { brandingRepository as repo } from './branding.repository.js';
 import { brandTheme } from './brand-colors.js';
+import { readCache } from '../../lib/read-cache.js';
 
 /** Seconds a looked-up organisation is reused, here and in the branding answer's `Cache-Control`. */
 export const CACHE_SECONDS = 60;
@@ -43,20 +47,23 @@ export function toBranding(row: OrganisationRow): OrganisationBranding {
 }
 
 export function createBrandingService(deps: { database: Database; now: () => Date }) {
-  const cache = new Map<string, { row: OrganisationRow; until: number }>();
+  const cache = readCache(
+    async (slug: string): Promise<OrganisationRow> => {
+      const row = organisationsContract.slug.safeParse(slug).success
+        ? await repo.bySlug(deps.database.db, slug)
+        : undefined;
+      if (!row) throw new AppError('api.organisation.not_found');
+      return row;
+    },
+    {
+      ttlMs: CACHE_SECONDS * 1000,
+      now: () => deps.now().getTime(),
+      maxEntries: CACHE_MAX,
+      isGone: (err) => err instanceof AppError && err.code === 'api.organisation.not_found',
+    },
+  );
   /** @throws AppError `api.organisation.not_found` (404) for a slug no organisation has. */
-  async function find(slug: string): Promise<OrganisationRow> {
-    const at = deps.now().getTime();
-    const hit = cache.get(slug);
-    if (hit && hit.until > at) return hit.row;
-    const row = organisationsContract.slug.safeParse(slug).success
-      ? await repo.bySlug(deps.database.db, slug)
-      : undefined;
-    if (!row) throw new AppError('api.organisation.not_found');
-    if (cache.size >= CACHE_MAX) cache.clear();
-    cache.set(slug, { row, until: at + CACHE_SECONDS * 1000 });
-    return row;
-  }
+  const find = (slug: string) => cache.get(slug);
   return {
     /**
      * GET /v1/organisations/{slug}
@@ -77,7 +84,7 @@ export function createBrandingService(deps: { database: Database; now: () => Dat
      * answers the new brand at once, other instances within `CACHE_SECONDS`.
      */
     forget(slug: string): void {
-      cache.delete(slug);
+      cache.forget(slug);
     },
   };
 }
