@@ -1,6 +1,6 @@
 /**
- * `lib/read-cache.ts` (decision 027): a page reads the organisation from a cache that answers at once, even when
- * its value is old (refreshed in the background) or the database fails. Pure: no app, no database.
+ * `lib/read-cache.ts` (decision 027): a page reads the organisation from a cache that answers at once, refreshed
+ * in the background, also while the database fails. Pure: no app, no database.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -26,15 +26,18 @@ describe('readCache', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('answers a stale value at once and replaces it by one background read', async () => {
+  it('past half its time answers the value at once and replaces it by one background read; never older than ttl', async () => {
     let now = 0;
     const { load, calls } = manualLoader();
     const cache = readCache(load, { ttlMs: 1000, now: () => now });
     const first = cache.get('k');
     calls[0].resolve('v1');
     await first;
-    now = 1000;
-    // The background read is still pending: both gets answer the old value, and only one read is made.
+    now = 499;
+    expect(await cache.get('k')).toBe('v1');
+    expect(calls).toHaveLength(1);
+    now = 500;
+    // The background read is still pending: both gets answer the value, and only one read is made.
     expect(await cache.get('k')).toBe('v1');
     expect(await cache.get('k')).toBe('v1');
     expect(calls).toHaveLength(2);
@@ -42,9 +45,15 @@ describe('readCache', () => {
     await nextTurn();
     expect(await cache.get('k')).toBe('v2');
     expect(calls).toHaveLength(2);
+    // Not asked for during the second half of its time: past ttl, the caller waits for a fresh read.
+    now = 500 + 1000;
+    const late = cache.get('k');
+    expect(calls).toHaveLength(3);
+    calls[2].resolve('v3');
+    expect(await late).toBe('v3');
   });
 
-  it('keeps the old value when the background read fails, and drops it when the loader says it is gone', async () => {
+  it('keeps the value when the background read fails, and drops it when the loader says it is gone', async () => {
     let now = 0;
     const { load, calls } = manualLoader();
     const gone = new Error('gone');
@@ -52,7 +61,7 @@ describe('readCache', () => {
     const first = cache.get('k');
     calls[0].resolve('v1');
     await first;
-    now = 2000;
+    now = 600;
     expect(await cache.get('k')).toBe('v1');
     calls[1].reject(new Error('database down'));
     await nextTurn();

@@ -3,16 +3,17 @@
  * decision 027): a page must not wait for the database, and on the embedded one a read waits for any open
  * write transaction (a 10,000-row import holds the one connection for seconds).
  *
- * Stale while revalidate: a value younger than `ttlMs` is answered as is; an older one is still answered at
- * once while one read in the background replaces it. Only a key never read (or forgotten) waits for the
- * database; concurrent first reads share one. A failed background read keeps the old value (a database
- * outage leaves pages answering); a value the loader refuses with `isGone` is dropped.
+ * Refresh ahead: a value is answered as is for `ttlMs` (never older); once older than half of it, the next
+ * `get` still answers it at once and starts one read in the background that replaces it. So while pages are
+ * asked for, none waits; only a key never read, forgotten, or not asked for during the second half of its time
+ * reads the database in the request. Concurrent first reads share one. A failed background read keeps the value until
+ * its time is up (the next `get` tries again); a value the loader refuses with `isGone` is dropped.
  */
 
 /** A cache of `load(key)`; see the module's comment. */
 export interface ReadCache<K, V> {
   /**
-   * The key's value: cached (fresh or stale, a stale one is then refreshed in the background), else loaded.
+   * The key's value: cached (refreshed in the background once past half its time), else loaded.
    * @throws what `load` throws for a key not cached (nothing is kept then)
    */
   get(key: K): Promise<V>;
@@ -22,7 +23,7 @@ export interface ReadCache<K, V> {
 
 /**
  * @param load reads the value of a key from the database
- * @param opts.ttlMs milliseconds a value is answered without a refresh
+ * @param opts.ttlMs milliseconds a value is answered at most (refreshed in the background after half of it)
  * @param opts.now the clock, in milliseconds
  * @param opts.maxEntries at most this many keys are kept; the cache is emptied when full (default 1,000)
  * @param opts.isGone a background refresh that throws this error drops the key instead of keeping the old value
@@ -32,17 +33,19 @@ export function readCache<K, V>(
   opts: { ttlMs: number; now: () => number; maxEntries?: number; isGone?: (err: unknown) => boolean },
 ): ReadCache<K, V> {
   const maxEntries = opts.maxEntries ?? 1000;
-  const entries = new Map<K, { value: V; until: number; refreshing: boolean }>();
+  const entries = new Map<K, { value: V; refreshAt: number; until: number; refreshing: boolean }>();
   const loading = new Map<K, Promise<V>>();
   const keep = (key: K, value: V) => {
     if (!entries.has(key) && entries.size >= maxEntries) entries.clear();
-    entries.set(key, { value, until: opts.now() + opts.ttlMs, refreshing: false });
+    const at = opts.now();
+    entries.set(key, { value, refreshAt: at + opts.ttlMs / 2, until: at + opts.ttlMs, refreshing: false });
   };
   return {
     get(key) {
       const hit = entries.get(key);
-      if (hit) {
-        if (hit.until <= opts.now() && !hit.refreshing) {
+      const at = opts.now();
+      if (hit && hit.until > at) {
+        if (hit.refreshAt <= at && !hit.refreshing) {
           hit.refreshing = true;
           load(key).then(
             (value) => entries.get(key) === hit && keep(key, value),

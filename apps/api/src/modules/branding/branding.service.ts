@@ -2,9 +2,9 @@
  * The panel per organiser (issue 12, point 3): the public branding of an organisation
  * (`GET /v1/organisations/{slug}`) and the organisation an `X-Organisation` header names.
  *
- * Slugs are looked up in the database and kept in this process (`lib/read-cache.ts`): for `CACHE_SECONDS` as
- * they are, then answered once more while the row is read again in the background, so a page naming an
- * organisation never waits for the database (decision 027). A slug's id never changes; a renamed or
+ * Slugs are looked up in the database and kept in this process for `CACHE_SECONDS` (`lib/read-cache.ts`),
+ * read again in the background after half of it, so a page naming an organisation does not wait for the
+ * database (decision 027). A slug's id never changes; a renamed or
  * recoloured organisation shows within that time, as the HTTP cache of the branding answer allows too;
  * `PATCH /v1/org/organisation` drops it from this process's cache at once. Unknown slugs are not kept, so an
  * organisation created a moment ago is found at once.
