@@ -876,7 +876,7 @@ export interface paths {
         put?: never;
         /**
          * Issue tickets from a CSV file, all or nothing
-         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored), at most 10000 rows and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
+         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored), at most 10000 rows (an instance on the embedded database takes fewer, `PGLITE_IMPORT_MAX_ROWS`, default 2000: the 413's `detail` names the limit) and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
          */
         post: operations["importTickets"];
         delete?: never;

@@ -6,6 +6,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { getDomain } from 'tldts';
+import { organisations as orgContract } from '@tp/contract';
 
 export interface Config {
   /** NODE_ENV: `production` turns on the production guards (see `productionProblems`); default `development`. */
@@ -40,6 +41,13 @@ export interface Config {
   databaseUrl: string | null;
   /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
   databasePoolMax: number;
+  /**
+   * Most data rows one CSV ticket import takes on the embedded database (PGLITE_IMPORT_MAX_ROWS, 1 to 10,000,
+   * default {@link PGLITE_IMPORT_MAX_ROWS}; decision 027). PGlite has one connection and an import's write
+   * transaction holds it: every other request waits for it, about 0.2-0.4 ms per row. PostgreSQL takes the
+   * contract's `IMPORT_MAX_ROWS` (10,000).
+   */
+  pgliteImportMaxRows: number;
   /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
   rateLimitIpv6Prefix: number;
   /**
@@ -192,6 +200,16 @@ export interface Config {
 
 const apiRoot = resolve(import.meta.dirname, '..');
 
+/** Default of `pgliteImportMaxRows`: the largest import measured to keep holder calls within 1 s (decision 027). */
+export const PGLITE_IMPORT_MAX_ROWS = 2000;
+
+function pgliteImportMaxRows(value: string | undefined): number {
+  const n = int('PGLITE_IMPORT_MAX_ROWS', value, PGLITE_IMPORT_MAX_ROWS);
+  if (n < 1 || n > orgContract.IMPORT_MAX_ROWS)
+    throw new Error(`config: PGLITE_IMPORT_MAX_ROWS must be between 1 and ${orgContract.IMPORT_MAX_ROWS}`);
+  return n;
+}
+
 function int(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -326,6 +344,7 @@ function buildConfig(
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
+    pgliteImportMaxRows: pgliteImportMaxRows(env.PGLITE_IMPORT_MAX_ROWS),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),

@@ -1,6 +1,6 @@
 /**
  * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
- * and real payments unless ALLOW_SANDBOX=true; never the dev outbox) and EMBED_ORIGINS.
+ * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS and PGLITE_IMPORT_MAX_ROWS.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -103,5 +103,15 @@ describe('EMBED_ORIGINS', () => {
       'https://a.example/path',
     ])
       expect(() => load({ EMBED_ORIGINS: bad }), bad).toThrow(/EMBED_ORIGINS/);
+  });
+});
+
+describe('PGLITE_IMPORT_MAX_ROWS (decision 027)', () => {
+  it('defaults to 2,000, takes 1 to 10,000, and refuses anything else by name', () => {
+    expect(load({}).pgliteImportMaxRows).toBe(2000);
+    expect(load({ PGLITE_IMPORT_MAX_ROWS: '10000' }).pgliteImportMaxRows).toBe(10_000);
+    expect(load({ PGLITE_IMPORT_MAX_ROWS: '1' }).pgliteImportMaxRows).toBe(1);
+    for (const bad of ['0', '10001', '2.5', 'lots', '-3'])
+      expect(() => load({ PGLITE_IMPORT_MAX_ROWS: bad }), bad).toThrow(/PGLITE_IMPORT_MAX_ROWS/);
   });
 });

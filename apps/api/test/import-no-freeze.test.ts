@@ -1,20 +1,16 @@
 /**
- * Issue 19 break 3 / issue 24: a 10,000-row CSV import must not freeze the instance (decision 021). While it
- * runs, `/healthz` and a page (the panel's index) answer within 100 ms at p99, a holder's `/v1/auth/me` and
- * ticket listing within 1 s at p99, `perf_hooks.monitorEventLoopDelay` sees no stall over 100 ms, and the
- * import stays all or nothing (a bad last row leaves nothing).
+ * Issue 19 break 3 / issue 24: the largest import an instance takes must not freeze it (decisions 021, 027).
+ * While it runs, `/healthz` and a page (the demo host page, which names the first organisation) answer within
+ * 100 ms at p99, a holder's `/v1/auth/me` and ticket listing within 1 s at p99,
+ * `perf_hooks.monitorEventLoopDelay` sees no stall over 100 ms, and the import stays all or nothing (a bad last
+ * row leaves nothing). The largest import: 10,000 rows on PostgreSQL, `pgliteImportMaxRows` (default 2,000) on
+ * the embedded database, whose one connection the import's write transaction holds (decision 027); one row
+ * more answers 413 naming the limit.
  *
- * Machine load: the probes run first at rest, in the same test, and each bound is derived from the issue's
- * absolute target and the figures measured in this run (`budget` below), never from a guess of the machine:
- * - `/healthz` and the event-loop stall (the main thread's work): target + 5 × the figure at rest (on a quiet
- *   machine a few milliseconds: the target; under a load average of 16-18 on 2 cores the figure at rest
- *   itself is 100-300 ms);
- * - the page and the holder calls, which read the database and on PGlite wait for the import's one write
- *   transaction on the one connection: the larger of the target and 80 % of the import's duration (before
- *   decision 021 they waited for the whole import: 115.4 s of 117 s; at rest on this branch about half of it,
- *   2.3 s of 4.4 s on PGlite). On a quiet machine that write transaction is short and
- *   the figures printed are the ones to compare with the issue's targets; on a loaded one (the 2-core machine
- *   shared by five sessions) they are not met yet, see decision 021.
+ * Machine load: the probes run first at rest, in the same test, and each bound is the issue's target plus
+ * twice the figure measured at rest in this run (on a quiet machine a few milliseconds: the target itself; on
+ * the 2-core machine shared by six sessions the figure at rest is 50-350 ms, and a bound without it would
+ * measure the neighbours). The figures are printed for the decision's table.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,15 +18,14 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { organisations } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
-const ROWS = 10_000;
 /** The issue's targets, in milliseconds. */
 const TARGET = { health: 100, page: 100, me: 1000, listing: 1000, stall: 100 };
-/** The documented bounds (see above), from the figures of this run. */
-const budget = (k: keyof typeof TARGET, atRest: number, importMs: number) =>
-  k === 'health' || k === 'stall' ? TARGET[k] + 5 * atRest : Math.max(TARGET[k], importMs * 0.8);
+/** The documented bound (see above): the target plus twice the figure at rest in this run. */
+const budget = (k: keyof typeof TARGET, atRest: number) => TARGET[k] + 2 * atRest;
 
 let t: TestApp;
 let dist: string;
@@ -110,14 +105,14 @@ async function probe(token: string, until: Promise<unknown>): Promise<Figures> {
 
 const round = (f: Figures) => Object.fromEntries(Object.entries(f).map(([k, v]) => [k, Math.round(v)]));
 
-function expectWithinTargets(during: Figures, rest: Figures, importMs: number) {
+function expectWithinTargets(during: Figures, rest: Figures) {
   for (const k of ['health', 'page', 'me', 'listing', 'stall'] as const)
     expect(during[k], `${k} p99 ${Math.round(during[k])} ms (at rest ${Math.round(rest[k])} ms)`).toBeLessThanOrEqual(
-      budget(k, rest[k], importMs),
+      budget(k, rest[k]),
     );
 }
 
-it('a 10,000-row import leaves the event loop, /healthz, pages and holder calls answering; all or nothing', async () => {
+it('the largest import leaves the event loop, /healthz, pages and holder calls answering; all or nothing', async () => {
   const org = (
     await t.app.inject({
       method: 'POST',
@@ -173,12 +168,18 @@ it('a 10,000-row import leaves the event loop, /healthz, pages and holder calls 
   const count = async (table: string) =>
     Number((await rawQuery<{ n: string }>(t.database.db, `select count(*) as n from ${table}`)).rows[0].n);
   const users = await count('users');
+  // The largest import this instance takes; one row more is refused before anything is checked or written.
+  const ROWS = t.database.kind === 'pglite' ? t.config.pgliteImportMaxRows : organisations.IMPORT_MAX_ROWS;
+  const tooMany = await importCsv(csv(ROWS + 1));
+  expect(tooMany.statusCode).toBe(413);
+  expect(tooMany.json()).toMatchObject({ message: 'api.org.import.too_many_rows' });
+  expect(tooMany.json<{ detail: string }>().detail).toContain(`at most ${ROWS} data rows`);
 
   for (const url of ['/healthz', '/', '/v1/auth/me', '/v1/list/ticket_listing?status=UPCOMING'])
     await t.app.inject({ url, headers: bearer(accessToken) }); // warm: the first answer of a route compiles it
   const rest = await probe(accessToken, sleep(1500));
 
-  // All or nothing: the last of 10,000 rows names an unknown type; nothing is written.
+  // All or nothing: the last of the rows names an unknown type; nothing is written.
   const refusedAt = performance.now();
   const refused = importCsv(csv(ROWS, true));
   const whileRefused = await probe(accessToken, refused);
@@ -202,6 +203,8 @@ it('a 10,000-row import leaves the event loop, /healthz, pages and holder calls 
 
   console.log(
     JSON.stringify({
+      database: t.database.kind,
+      rows: ROWS,
       rest: round(rest),
       whileRefused: round(whileRefused),
       refusedMs: Math.round(refusedMs),
@@ -209,6 +212,6 @@ it('a 10,000-row import leaves the event loop, /healthz, pages and holder calls 
       importMs: Math.round(importMs),
     }),
   );
-  expectWithinTargets(whileRefused, rest, refusedMs);
-  expectWithinTargets(during, rest, importMs);
+  expectWithinTargets(whileRefused, rest);
+  expectWithinTargets(during, rest);
 }, 300_000);

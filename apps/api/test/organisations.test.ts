@@ -527,6 +527,25 @@ describe('CSV import', () => {
     expect(await ticketCount(org.id)).toBe(0);
   });
 
+  it('takes at most 10,000 rows on PostgreSQL and PGLITE_IMPORT_MAX_ROWS on the embedded database, with a 413 naming the limit (decision 027)', async () => {
+    await t.close();
+    t = await createTestApp({ seed: true, config: { adminKey: ADMIN, pgliteImportMaxRows: 3 } });
+    const org = await orgWithType('acme');
+    const file = (n: number) =>
+      [header, ...Array.from({ length: n }, (_, i) => `t${i},ga,holder${i}@example.com`)].join('\n');
+    const limit = t.database.kind === 'pglite' ? 3 : 10_000;
+    expect((await importCsv(org.apiKey, file(limit), '?dryRun=true')).json()).toMatchObject({ created: limit });
+    // Blank rows are not counted.
+    expect((await importCsv(org.apiKey, `${file(limit)}\n\n\n`, '?dryRun=true')).statusCode).toBe(200);
+    const over = await importCsv(org.apiKey, file(limit + 1));
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toEqual({
+      message: 'api.org.import.too_many_rows',
+      detail: `This service takes at most ${limit} data rows per import: split the file into several imports (each is all or nothing).`,
+    });
+    expect(await ticketCount(org.id)).toBe(0);
+  });
+
   it('imports 1,000 holders in one request', async () => {
     const org = await orgWithType('acme');
     const lines = Array.from({ length: 1000 }, (_, i) => `t${i},ga,holder${i}@example.com`);

@@ -183,7 +183,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.import.missing_header':
     'The first row must name the columns externalId, ticketTypeExternalId and holderEmail.',
   'api.org.import.unsupported_encoding': 'The file must be UTF-8 or UTF-16 text: see `encoding`.',
-  'api.org.import.too_many_rows': 'The file has more data rows than one import takes (10,000).',
+  'api.org.import.too_many_rows':
+    'The file has more data rows than one import takes (10,000; fewer on the embedded database: see detail).',
   'api.org.import.too_large': 'The file is larger than one import takes (5 MiB).',
   'api.org.webhook_not_found': 'No webhook endpoint with this id in your organisation.',
   'api.org.webhook_delivery_not_found': 'No delivery with this id for this webhook endpoint.',

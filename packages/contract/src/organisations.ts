@@ -245,7 +245,11 @@ export const upsertResponse = z
   .object({ externalId, status: upsertStatus })
   .meta({ examples: [{ externalId: 'evt-2027-sydney', status: 'created' }] });
 
-/** Most data rows one import takes (the header row not counted); more answers 413 `api.org.import.too_many_rows`. */
+/**
+ * Most data rows one import takes (the header row not counted); more answers 413 `api.org.import.too_many_rows`.
+ * An instance on the embedded database takes fewer (its `PGLITE_IMPORT_MAX_ROWS`, default 2,000; the 413's
+ * `detail` names the limit).
+ */
 export const IMPORT_MAX_ROWS = 10_000;
 /** Largest CSV body one import takes, bytes (5 MiB); more answers 413 `api.org.import.too_large`. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;

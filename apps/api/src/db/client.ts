@@ -26,6 +26,8 @@ export type DbOrTx = Db | Tx;
 
 export interface Database {
   db: Db;
+  /** Which engine: the embedded PGlite (one connection, decision 021) or a PostgreSQL server. */
+  kind: 'pglite' | 'pg';
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export function fromPglite(client: PGlite): Database {
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
+    kind: 'pglite',
     ping: async () => {
       await client.query('select 1');
       return true;
@@ -55,6 +58,7 @@ export async function openPgliteThread(source: { dataDir: string } | { loadDataD
   const db = drizzlePglite({ client: proxy as unknown as PGlite, schema }) as unknown as Db;
   return {
     db,
+    kind: 'pglite',
     ping: async () => {
       await proxy.query('select 1');
       return true;
@@ -123,6 +127,7 @@ export async function openDatabase(opts: {
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const database: Database = {
       db,
+      kind: 'pg',
       ping: async () => {
         await db.execute(sql`select 1`);
         return true;

@@ -16,6 +16,7 @@ import type { AdminService } from './admin.service.js';
 import type { OrgApiService } from './org-api.service.js';
 import { parseTicketImport } from './ticket-import.csv.js';
 import { AppError } from '../../lib/app-error.js';
+import { PGLITE_IMPORT_MAX_ROWS } from '../../config.js';
 
 const adminSecurity = securityOf('adminKey');
 const orgSecurity = securityOf('organisationApiKey');
@@ -168,7 +169,7 @@ export function organisationsRoutes(
       schema: {
         operationId: 'importTickets',
         summary: 'Issue tickets from a CSV file, all or nothing',
-        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored), at most ${contract.IMPORT_MAX_ROWS} rows and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
+        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored), at most ${contract.IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, default ${PGLITE_IMPORT_MAX_ROWS}: the 413's \`detail\` names the limit) and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
         security: orgSecurity,
         querystring: contract.importQuery,
         response: {
@@ -181,7 +182,7 @@ export function organisationsRoutes(
     },
     async (req) => {
       if (!req.headers['content-type']?.startsWith('text/csv')) throw new AppError('api.invalid_request_body');
-      const parsed = await parseTicketImport(req.body as Readable);
+      const parsed = await parseTicketImport(req.body as Readable, deps.org.importMaxRows);
       const dryRun = req.query.dryRun === 'true';
       const outcome = await deps.org.importTickets(req.organisation, parsed.rows, parsed.errors, dryRun);
       if ('errors' in outcome)

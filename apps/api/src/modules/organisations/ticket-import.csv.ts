@@ -6,7 +6,7 @@
  * separator that splits the header row into the three columns); text that is neither UTF-8 nor UTF-16 is
  * refused with `api.org.import.unsupported_encoding`, naming what was found. Rows are numbered as a spreadsheet shows them: the header is row 1. Blank rows are skipped
  * (but counted). Each field is checked with the contract's schemas; a bad field is reported, not thrown.
- * Bounded: at most `IMPORT_MAX_BYTES` bytes and `IMPORT_MAX_ROWS` data rows. The text reaches the CSV parser in
+ * Bounded: at most `IMPORT_MAX_BYTES` bytes and `maxRows` data rows (`IMPORT_MAX_ROWS`, fewer on PGlite). The text reaches the CSV parser in
  * pieces of at most 16,384 characters and the row loop gives the event loop a turn every few milliseconds
  * (`lib/time-slice.ts`), so a 10,000-row file never holds the main thread for long (decision 021).
  */
@@ -149,11 +149,13 @@ async function withSeparator(text: AsyncIterable<string>): Promise<{ separator: 
 
 /**
  * Parses the body stream.
+ * @param maxRows most data rows taken (`IMPORT_MAX_ROWS`, or the smaller `pgliteImportMaxRows` on the
+ *   embedded database: decision 027)
  * @throws AppError `api.org.import.missing_header` (400: a required column is missing), `api.org.import.invalid_csv`
  *   (400: not CSV, e.g. an unclosed quote), `api.org.import.unsupported_encoding` (400, with `encoding`: neither
- *   UTF-8 nor UTF-16), `api.org.import.too_large` / `api.org.import.too_many_rows` (413).
+ *   UTF-8 nor UTF-16), `api.org.import.too_large` / `api.org.import.too_many_rows` (413, with `detail` naming `maxRows`).
  */
-export async function parseTicketImport(body: Readable): Promise<ParsedImport> {
+export async function parseTicketImport(body: Readable, maxRows: number): Promise<ParsedImport> {
   const limit = byteLimit(contract.IMPORT_MAX_BYTES);
   body.on('error', (err) => limit.destroy(err));
   const out: ParsedImport = { rows: [], errors: [] };
@@ -189,7 +191,10 @@ export async function parseTicketImport(body: Readable): Promise<ParsedImport> {
         continue;
       }
       if (record.every((c) => c === '')) continue;
-      if (row - 1 > contract.IMPORT_MAX_ROWS) throw new AppError('api.org.import.too_many_rows');
+      if (row - 1 > maxRows)
+        throw new AppError('api.org.import.too_many_rows', {
+          detail: `This service takes at most ${maxRows} data rows per import: split the file into several imports (each is all or nothing).`,
+        });
       const input: Record<string, string> = {};
       let ok = true;
       for (const name of contract.IMPORT_COLUMNS) {

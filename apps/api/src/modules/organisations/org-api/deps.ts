@@ -15,8 +15,11 @@ export type UpsertStatus = z.infer<typeof contract.upsertStatus>;
 /** Creates (or finds) an account by e-mail inside the transaction; provided by the auth module. */
 export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
 
-/** The settings the organisation API reads: the product name and public URL (the issued ticket's mail). */
-export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl'>;
+/**
+ * The settings the organisation API reads: the product name and public URL (the issued ticket's mail), the
+ * import's row limit on the embedded database.
+ */
+export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl' | 'pgliteImportMaxRows'>;
 
 /** The organisation API's dependencies (one object, shared by its parts). */
 export interface OrgApiDeps {

@@ -2,19 +2,25 @@
  * The organisation API's ticket import (issue 12): POST /org/tickets/import, rows already parsed from the CSV
  * (`../ticket-import.csv.ts`), issued with the same rules as one ticket (`ticket-issuing.ts`).
  */
-import type { MessageKey } from '@tp/contract';
+import { organisations as contract, type MessageKey } from '@tp/contract';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { countPlan, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
 
 /** The import part of the organisation API: many tickets at once, all or nothing. */
 export function createOrgTicketImportService(
-  deps: Pick<OrgApiDeps, 'database' | 'mailQueue' | 'now'>,
+  deps: Pick<OrgApiDeps, 'database' | 'mailQueue' | 'now' | 'config'>,
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
   const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf } = issuing;
   return {
+    /**
+     * Most data rows one import takes here: the contract's `IMPORT_MAX_ROWS` (10,000) on PostgreSQL, the
+     * smaller `pgliteImportMaxRows` on the embedded database, whose one connection the import's write
+     * transaction holds while every other request waits (decision 027).
+     */
+    importMaxRows: deps.database.kind === 'pglite' ? deps.config.pgliteImportMaxRows : contract.IMPORT_MAX_ROWS,
     /**
      * POST /org/tickets/import (rows already parsed): all or nothing. Any bad row: nothing is written and the
      * errors come back with their spreadsheet row numbers. `dryRun`: the same checks, no writes.
