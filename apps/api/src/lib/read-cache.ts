@@ -5,9 +5,10 @@
  *
  * Refresh ahead: a value is answered as is for `ttlMs` (never older); once older than half of it, the next
  * `get` still answers it at once and starts one read in the background that replaces it. So while pages are
- * asked for, none waits; only a key never read, forgotten, or not asked for during the second half of its time
- * reads the database in the request. Concurrent first reads share one. A failed background read keeps the value until
- * its time is up (the next `get` tries again); a value the loader refuses with `isGone` is dropped.
+ * asked for, none waits; only a key never read, forgotten, or not asked for during the second half of its
+ * time reads the database in the request. Concurrent first reads share one. A failed background read keeps
+ * the value until its time is up (the next `get` tries again); a value the loader refuses with `isGone` is
+ * dropped.
  */
 
 /** A cache of `load(key)`; see the module's comment. */

@@ -4,10 +4,9 @@
  *
  * Slugs are looked up in the database and kept in this process for `CACHE_SECONDS` (`lib/read-cache.ts`),
  * read again in the background after half of it, so a page naming an organisation does not wait for the
- * database (decision 027). A slug's id never changes; a renamed or
- * recoloured organisation shows within that time, as the HTTP cache of the branding answer allows too;
- * `PATCH /v1/org/organisation` drops it from this process's cache at once. Unknown slugs are not kept, so an
- * organisation created a moment ago is found at once.
+ * database (decision 027). A slug's id never changes; a renamed or recoloured organisation shows within that
+ * time, as the HTTP cache of the branding answer allows too; `PATCH /v1/org/organisation` drops it from this
+ * process's cache at once. Unknown slugs are not kept, so an organisation created a moment ago is found at once.
  */
 import type { OrganisationBranding } from '@tp/contract';
 import { branding as brandingContract, organisations as organisationsContract } from '@tp/contract';
