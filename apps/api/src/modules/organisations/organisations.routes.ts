@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import type { RequireOrganisation } from './org-auth.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
 import { pickLang } from '../../lib/lang.js';
 import type { AdminService } from './admin.service.js';
@@ -22,10 +23,11 @@ const orgSecurity = securityOf('organisationApiKey');
 
 export function organisationsRoutes(
   app: App,
-  deps: { admin: AdminService; org: OrgApiService; requireAdmin: PreHandler; requireOrganisation: PreHandler },
+  deps: { admin: AdminService; org: OrgApiService; requireAdmin: PreHandler; requireOrganisation: RequireOrganisation },
 ) {
   const admin = { preHandler: deps.requireAdmin };
-  const org = { preHandler: deps.requireOrganisation };
+  // Events, ticket types, tickets, imports, attendance: owners and staff (contract ORG_AREA_ROLES).
+  const org = { preHandler: deps.requireOrganisation('events') };
 
   app.post(
     '/admin/organisations',
@@ -194,7 +196,7 @@ export function organisationsRoutes(
   app.get(
     '/org/organisation',
     {
-      ...org,
+      preHandler: deps.requireOrganisation('read'),
       schema: {
         operationId: 'getOrganisation',
         summary: "Your organisation's brand: name, logo, colour and links",
@@ -207,7 +209,7 @@ export function organisationsRoutes(
   app.patch(
     '/org/organisation',
     {
-      ...org,
+      preHandler: deps.requireOrganisation('owner'),
       schema: {
         operationId: 'updateOrganisation',
         summary: "Change your organisation's brand (the panel shows it within a minute)",
