@@ -69,7 +69,12 @@ describe('members and console sessions', () => {
     expect(put.statusCode, put.body).toBe(201);
     const members = await call(session.accessToken, 'GET', '/v1/org/members');
     expect(members.json()).toEqual([
-      { id: expect.any(Number) as number, email: 'owner@harbour.example', role: 'owner', createdAt: expect.any(String) as string },
+      {
+        id: expect.any(Number) as number,
+        email: 'owner@harbour.example',
+        role: 'owner',
+        createdAt: expect.any(String) as string,
+      },
     ]);
   });
 

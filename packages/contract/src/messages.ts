@@ -201,7 +201,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.door_key_not_found': 'No door key with this id in your organisation.',
   'api.org.invalid_cursor': 'cursor: pass the nextCursor of the previous page as it was given.',
   'api.org.swap_target_invalid': 'swapTargets[].ticketTypeExternalId: a target must be another type of the same event.',
-  'api.org.role_forbidden': "Your member role does not allow this: owners do everything, staff events, tickets, imports and webhooks, door only door keys.",
+  'api.org.role_forbidden':
+    'Your member role does not allow this: owners do everything, staff events, tickets, imports and webhooks, door only door keys.',
   'api.org.not_a_member': 'organisationId: your account is not a member of this organisation.',
   'api.org.member_not_found': 'No member with this id in your organisation.',
   'api.org.member_exists': 'email: this account is already a member of your organisation.',

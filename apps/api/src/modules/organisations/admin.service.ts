@@ -51,7 +51,12 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
         const key = await addKey(tx, org.id, at);
         if (input.ownerEmail) {
           const owner = await deps.ensureUser(input.ownerEmail, 'en', tx);
-          await membersRepository.insertMember(tx, { organisationId: org.id, userId: owner.id, role: 'owner', createdAt: at });
+          await membersRepository.insertMember(tx, {
+            organisationId: org.id,
+            userId: owner.id,
+            role: 'owner',
+            createdAt: at,
+          });
         }
         return { id: org.id, slug: org.slug, apiKey: key.apiKey };
       });

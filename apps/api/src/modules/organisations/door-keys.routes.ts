@@ -12,7 +12,10 @@ const error = z.object({ message: z.string() });
 const security = [{ organisationApiKey: [] }];
 const tags = ['organisation'];
 
-export function doorKeysRoutes(app: App, deps: { doorKeys: DoorKeysService; requireOrganisation: RequireOrganisation }) {
+export function doorKeysRoutes(
+  app: App,
+  deps: { doorKeys: DoorKeysService; requireOrganisation: RequireOrganisation },
+) {
   const preHandler = deps.requireOrganisation('door');
   app.post(
     '/org/door-keys',

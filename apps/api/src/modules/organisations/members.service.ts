@@ -38,7 +38,12 @@ export function createMembersService(deps: { database: Database; now: () => Date
     /** GET /org/members: the organisation's members, oldest first. */
     async list(org: RequestOrganisation): Promise<contract.MemberItem[]> {
       const rows = await repo.membersOf(db, org.id);
-      return rows.map((m) => ({ id: m.id, email: m.email, role: asRole(m.role), createdAt: m.createdAt.toISOString() }));
+      return rows.map((m) => ({
+        id: m.id,
+        email: m.email,
+        role: asRole(m.role),
+        createdAt: m.createdAt.toISOString(),
+      }));
     },
 
     /**
