@@ -262,7 +262,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
         <Button onClick={() => setEditing('new')}>{t('console.types.new')}</Button>
       </div>
       {all.length === 0 && types.isSuccess && <p className="muted">{t('console.types.none')}</p>}
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label={t('console.events.ticket_types')}>
         <table>
           <thead>
             <tr>

@@ -71,7 +71,7 @@ export function HoldersScreen() {
         <Button type="submit">{t('console.holders.find')}</Button>
       </form>
       {tickets.isError && <p className="error">{errorText(t, tickets.error)}</p>}
-      <div className="table-wrap card">
+      <div className="table-wrap card" tabIndex={0} role="region" aria-label={t('console.holders.title')}>
         <table>
           <caption className="visually-hidden">{t('console.holders.title')}</caption>
           <thead>

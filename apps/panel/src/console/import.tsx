@@ -93,7 +93,7 @@ export function ImportScreen() {
           ))}
       </div>
       {rows.length > 0 && (
-        <div className="card table-wrap">
+        <div className="card table-wrap" tabIndex={0} role="region" aria-label={t('console.import.problem')}>
           <table>
             <caption>{t('console.import.errors_caption', { count: rows.length })}</caption>
             <thead>
