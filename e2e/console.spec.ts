@@ -1,7 +1,8 @@
 /**
  * The organiser's console (issue 21) walked as an owner on a fresh organisation: sign in with the e-mailed
  * code, create an event and a ticket type by form, import a CSV by upload (a bad file first: every error shown
- * per row and column, nothing written), find a holder by e-mail, open the ticket's history, revoke it. Then axe
+ * per row and column, nothing written), find a holder by e-mail, open the ticket's history, revoke it, add a
+ * member (and be refused removing the last owner). Then axe
  * on the console's screens in both themes, and screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console/ to look at.
  */
@@ -123,6 +124,18 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await expect(drawer.getByRole('listitem').last()).toContainText('Revoked');
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(table.locator('tbody tr')).toContainText('Revoked');
+
+  // Members: add a door member; the last owner cannot be removed.
+  await page.getByRole('navigation').getByRole('button', { name: 'Members' }).click();
+  await page.getByLabel('E-mail').fill(`door-${tag}@console.example`);
+  await page.getByLabel('Role').selectOption('door');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  const members = page.getByRole('table');
+  await expect(members.getByRole('row', { name: new RegExp(`door-${tag}@console.example door`) })).toBeVisible();
+  await members.getByRole('button', { name: `Remove: ${owner}` }).click();
+  await page.getByRole('button', { name: 'Yes, remove' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The organisation must keep an owner: add another owner first.');
+  await audit(page, 'members');
 });
 
 for (const theme of ['light', 'dark'] as const) {
@@ -146,7 +159,7 @@ for (const theme of ['light', 'dark'] as const) {
       await signIn(page, email, lang);
       await expect(page.getByRole('navigation')).toBeVisible();
       const nav = page.getByRole('navigation');
-      for (const [i, name] of ['events', 'holders', 'import', 'branding'].entries()) {
+      for (const [i, name] of ['events', 'holders', 'import', 'branding', 'members'].entries()) {
         await nav.getByRole('button').nth(i).click();
         await page.waitForLoadState('networkidle');
         await audit(page, `${name} ${theme} ${lang}`);

@@ -13,13 +13,15 @@ import { EventsScreen } from './events';
 import { HoldersScreen } from './holders';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
+import { MembersScreen } from './members';
 
-type Screen = 'events' | 'holders' | 'import' | 'branding';
+type Screen = 'events' | 'holders' | 'import' | 'branding' | 'members';
 const SCREENS: { id: Screen; area: keyof typeof ORG_AREA_ROLES }[] = [
   { id: 'events', area: 'events' },
   { id: 'holders', area: 'events' },
   { id: 'import', area: 'events' },
   { id: 'branding', area: 'owner' },
+  { id: 'members', area: 'owner' },
 ];
 
 type State =
@@ -138,6 +140,7 @@ export function ConsoleApp() {
         {current === 'holders' && <HoldersScreen />}
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={state.membership.slug} />}
+        {current === 'members' && <MembersScreen />}
         {!current && <p>{t('console.door_only')}</p>}
       </main>
     </>

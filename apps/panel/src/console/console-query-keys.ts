@@ -17,6 +17,7 @@ export const consoleKeys = {
     detail: (externalId: string) => ['ORG_TICKETS', 'detail', externalId] as const,
   },
   organisation: ['ORG_ORGANISATION'] as const,
+  members: ['ORG_MEMBERS'] as const,
   /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
   branding: (slug: string) => ['ORG_BRANDING', slug] as const,
 };

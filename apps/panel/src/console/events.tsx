@@ -14,6 +14,7 @@ import { Field } from '../ui/field';
 import { ApiError, org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { TableRegion } from './table-region';
 import { isoToZoned, zonedToIso } from './zoned-time';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
@@ -262,7 +263,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
         <Button onClick={() => setEditing('new')}>{t('console.types.new')}</Button>
       </div>
       {all.length === 0 && types.isSuccess && <p className="muted">{t('console.types.none')}</p>}
-      <div className="table-wrap" tabIndex={0} role="region" aria-label={t('console.events.ticket_types')}>
+      <TableRegion label={t('console.events.ticket_types')}>
         <table>
           <thead>
             <tr>
@@ -301,7 +302,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
             ))}
           </tbody>
         </table>
-      </div>
+      </TableRegion>
     </section>
   );
 }

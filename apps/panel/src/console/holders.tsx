@@ -12,6 +12,7 @@ import { Field } from '../ui/field';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { TableRegion } from './table-region';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
@@ -71,7 +72,7 @@ export function HoldersScreen() {
         <Button type="submit">{t('console.holders.find')}</Button>
       </form>
       {tickets.isError && <p className="error">{errorText(t, tickets.error)}</p>}
-      <div className="table-wrap card" tabIndex={0} role="region" aria-label={t('console.holders.title')}>
+      <TableRegion label={t('console.holders.title')} card>
         <table>
           <caption className="visually-hidden">{t('console.holders.title')}</caption>
           <thead>
@@ -111,7 +112,7 @@ export function HoldersScreen() {
           </tbody>
         </table>
         {tickets.data?.items.length === 0 && <p className="muted">{t('console.holders.none')}</p>}
-      </div>
+      </TableRegion>
       <div className="row">
         <Button
           variant="ghost"

@@ -9,6 +9,7 @@ import { IMPORT_COLUMNS } from '@tp/contract/organisations';
 import { Button } from '../ui/button';
 import { ApiError, org } from './api';
 import { errorText } from './errors';
+import { TableRegion } from './table-region';
 
 type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: number };
 type RowError = NonNullable<ApiError['body']['errors']>[number];
@@ -93,7 +94,7 @@ export function ImportScreen() {
           ))}
       </div>
       {rows.length > 0 && (
-        <div className="card table-wrap" tabIndex={0} role="region" aria-label={t('console.import.problem')}>
+        <TableRegion label={t('console.import.problem')} card>
           <table>
             <caption>{t('console.import.errors_caption', { count: rows.length })}</caption>
             <thead>
@@ -116,7 +117,7 @@ export function ImportScreen() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </section>
   );
