@@ -185,7 +185,13 @@ export function organisationsRoutes(
       if (!req.headers['content-type']?.startsWith('text/csv')) throw new AppError('api.invalid_request_body');
       const parsed = await parseTicketImport(req.body as Readable);
       const dryRun = req.query.dryRun === 'true';
-      const outcome = await deps.org.importTickets(req.organisation, parsed.rows, parsed.errors, dryRun);
+      const outcome = await deps.org.importTickets(
+        req.organisation,
+        parsed.rows,
+        parsed.errors,
+        dryRun,
+        parsed.refusedTypes,
+      );
       if ('errors' in outcome)
         throw new AppError('api.org.import.invalid_rows', {
           errors: outcome.errors.slice(0, contract.IMPORT_MAX_ERRORS),
