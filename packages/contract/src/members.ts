@@ -36,11 +36,9 @@ export const memberCreateRequest = z
 export type MemberCreateRequest = z.infer<typeof memberCreateRequest>;
 
 /** One member: its id (for DELETE), e-mail, role and when it was added (ISO 8601 UTC). */
-export const memberItem = z
-  .object({ id, email: z.string(), role: orgRole, createdAt: z.string() })
-  .meta({
-    examples: [{ id: 3, email: 'door@southern-lights.example', role: 'door', createdAt: '2027-01-05T09:00:00.000Z' }],
-  });
+export const memberItem = z.object({ id, email: z.string(), role: orgRole, createdAt: z.string() }).meta({
+  examples: [{ id: 3, email: 'door@southern-lights.example', role: 'door', createdAt: '2027-01-05T09:00:00.000Z' }],
+});
 export type MemberItem = z.infer<typeof memberItem>;
 export const memberList = z.array(memberItem);
 
