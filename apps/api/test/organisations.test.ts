@@ -448,6 +448,23 @@ describe('CSV import', () => {
     expect(await rows(`select 1 from users where email = 'one@example.com'`)).toEqual([]);
   });
 
+  it('a row lists all its errors: every bad column, and an unknown ticket type beside a bad e-mail', async () => {
+    const org = await orgWithType('acme');
+    const csv = [header, 'r1,nope,not-an-email', ',ga,', 'r3,nope,three@example.com'].join('\n');
+    for (const query of ['', '?dryRun=true']) {
+      const r = await importCsv(org.apiKey, csv, query);
+      expect(r.statusCode).toBe(422);
+      expect(r.json<{ errors: object[] }>().errors).toEqual([
+        expect.objectContaining({ row: 2, message: 'api.invalid_request_body', field: 'holderEmail' }),
+        { row: 2, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },
+        expect.objectContaining({ row: 3, message: 'api.invalid_request_body', field: 'externalId' }),
+        expect.objectContaining({ row: 3, message: 'api.invalid_request_body', field: 'holderEmail' }),
+        { row: 4, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },
+      ]);
+    }
+    expect(await ticketCount(org.id)).toBe(0);
+  });
+
   it('dry run checks and counts without writing; the import then creates, and again changes nothing', async () => {
     const org = await orgWithType('acme');
     await issue(org.apiKey, 'r1', 'one@example.com');

@@ -579,7 +579,10 @@ describe('webhooks: several workers', () => {
       const [org] = (await rawQuery<{ id: number }>(dbs[0].db, `select id from organisations where slug = 'demo'`))
         .rows;
       const service = multi ? multi.apps[0].services.outboundWebhooks : t.app.services.outboundWebhooks;
-      await service.create({ id: Number(org.id), slug: 'demo' }, { url: rx.url, events: ['ticket.issued'] });
+      await service.create(
+        { id: Number(org.id), slug: 'demo', role: 'owner' },
+        { url: rx.url, events: ['ticket.issued'] },
+      );
       const N = 60;
       await dbs[0].db.transaction(async (tx) => {
         for (let i = 0; i < N; i++)

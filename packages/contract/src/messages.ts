@@ -141,6 +141,16 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.invalid_cursor': 400,
   /** A ticket type's swap target is the type itself or of another event (issue 21). */
   'api.org.swap_target_invalid': 422,
+  /** The member's role does not open this area (issue 21, contract `ORG_AREA_ROLES`). */
+  'api.org.role_forbidden': 403,
+  /** The signed-in account is not a member of this organisation (POST /v1/console/session). */
+  'api.org.not_a_member': 403,
+  /** No such member of this organisation. */
+  'api.org.member_not_found': 404,
+  /** That e-mail is already a member of this organisation. */
+  'api.org.member_exists': 409,
+  /** An organisation keeps at least one owner: the last one cannot be removed. */
+  'api.org.last_owner': 409,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */
@@ -159,7 +169,7 @@ export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as M
  * wrong and with which field, id or column. Integrators log it; the key stays the thing to branch on.
  */
 export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
-  'api.unauthorized': 'The Authorization header must be "Bearer <API key>" with a live key.',
+  'api.unauthorized': 'The Authorization header must be "Bearer <API key>" with a live key, or a console token.',
   'api.too_many_requests': 'Too many requests: wait the Retry-After seconds and try again.',
   'api.not_found': 'No such route.',
   'api.invalid_request_body': 'The request is not valid: see `fields`.',
@@ -192,4 +202,10 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.door_key_not_found': 'No door key with this id in your organisation.',
   'api.org.invalid_cursor': 'cursor: pass the nextCursor of the previous page as it was given.',
   'api.org.swap_target_invalid': 'swapTargets[].ticketTypeExternalId: a target must be another type of the same event.',
+  'api.org.role_forbidden':
+    'Your member role does not allow this: owners do everything, staff events, tickets, imports and webhooks, door only door keys.',
+  'api.org.not_a_member': 'organisationId: your account is not a member of this organisation.',
+  'api.org.member_not_found': 'No member with this id in your organisation.',
+  'api.org.member_exists': 'email: this account is already a member of your organisation.',
+  'api.org.last_owner': 'The organisation must keep an owner: add another owner before removing this one.',
 };

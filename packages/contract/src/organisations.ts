@@ -68,6 +68,8 @@ export const createOrganisationRequest = z
     websiteUrl: httpsUrl.optional(),
     helpCenterUrl: httpsUrl.optional(),
     appUrl: httpsUrl.optional(),
+    /** The first owner's e-mail (issue 21): they sign in to the console with an e-mail code. */
+    ownerEmail: email.optional(),
   })
   .meta({
     examples: [
@@ -78,6 +80,7 @@ export const createOrganisationRequest = z
         logoUrl: 'https://southernlights.example/logo.svg',
         helpCenterUrl: 'https://southernlights.example/help',
         appUrl: 'https://southernlights.example/app',
+        ownerEmail: 'owner@southernlights.example',
       },
     ],
   });

@@ -13,6 +13,7 @@ import { pickLang, queryLang } from '../lib/lang.js';
 import { routeHelmet, scriptNonce } from '../lib/security-headers.js';
 import type { BrandingService } from '../modules/branding/branding.service.js';
 import { SCANNER_SW_SCOPE, scannerPageRoutes } from '../modules/access/scanner.public.routes.js';
+import { consolePageRoutes } from '../modules/organisations/console.public.routes.js';
 import { resalePublicRoutes } from '../modules/resale/resale.public.routes.js';
 import { sandboxCheckoutRoutes } from '../modules/swap/swap.routes.js';
 import { devMailRoutes, healthRoutes } from '../modules/system/system.routes.js';
@@ -34,6 +35,7 @@ export async function registerPublicRoutes(
   healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
   resalePublicRoutes(app, { listings, orders, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
+  consolePageRoutes(app, { panelDistDir: config.panelDistDir });
   infoPageRoutes(app, { productName: config.productName });
   if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
   // Never in production: the outbox shows everyone's sign-in codes.
@@ -80,7 +82,7 @@ async function registerPages(
     preCompressed: true,
     // `send` would otherwise overwrite our Cache-Control with `public, max-age=0`.
     cacheControl: false,
-    // HTML documents go out only through their routes (/en/, /es/, /scanner), with their headers.
+    // HTML documents go out only through their routes (/en/, /es/, /scanner, /console), with their headers.
     allowedPath: (path) => !/\.html(\.br|\.gz)?$/.test(path),
     setHeaders: (res, path) => {
       res.setHeader('Cache-Control', panelCacheControl(path));

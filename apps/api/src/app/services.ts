@@ -10,7 +10,7 @@ import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
 import { createMailQueue } from '../providers/mail/mail-queue.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
-import { createAccessTokens } from '../modules/auth/auth.tokens.js';
+import { createAccessTokens, createConsoleTokens } from '../modules/auth/auth.tokens.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
 import { createAvatarService } from '../modules/profile/avatar.service.js';
 import { createProfileService } from '../modules/profile/profile.service.js';
@@ -30,6 +30,7 @@ import { CACHE_SECONDS, createBrandingService } from '../modules/branding/brandi
 import { readCache } from '../lib/read-cache.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
+import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
@@ -49,7 +50,12 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     issuer: config.publicUrl,
     ttlSeconds: config.accessTokenTtlSeconds,
   });
-  const auth = createAuthService({ database, config, mail, tokens, now });
+  const consoleTokens = createConsoleTokens({
+    secret: config.jwtSecret,
+    issuer: config.publicUrl,
+    ttlSeconds: config.accessTokenTtlSeconds,
+  });
+  const auth = createAuthService({ database, config, mail, tokens, consoleTokens, now });
   const branding = createBrandingService({ database, now });
   const requireAuth = requireAuthWith(
     (bearer) => auth.authenticate(bearer),
@@ -126,7 +132,16 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     allowLocalUrls: config.webhookAllowLocalUrls,
   });
   const organisations = {
-    admin: createAdminService({ database, now }),
+    admin: createAdminService({
+      database,
+      now,
+      ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+    }),
+    members: createMembersService({
+      database,
+      now,
+      ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
+    }),
     org: createOrgApiService({
       database,
       config,

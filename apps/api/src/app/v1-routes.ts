@@ -20,6 +20,7 @@ import { requireAdminWith, requireOrganisationWith } from '../modules/organisati
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
+import { membersRoutes } from '../modules/organisations/members.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -77,11 +78,24 @@ export async function registerV1Routes(
           timeWindow: '1 minute',
           keyGenerator: (req) => `org:${req.organisation.id}`,
         });
-        const requireOrganisation = requireOrganisationWith({ database, now, failures, perOrganisation });
+        const requireOrganisation = requireOrganisationWith({
+          database,
+          now,
+          authenticateConsole: (bearer) => auth.authenticateConsole(bearer),
+          failures,
+          perOrganisation,
+        });
         organisationsRoutes(orgApi, {
-          ...organisations,
+          admin: organisations.admin,
+          org: organisations.org,
           requireAdmin: requireAdminWith(config.adminKey, failures),
           requireOrganisation,
+        });
+        membersRoutes(orgApi, {
+          members: organisations.members,
+          requireOrganisation,
+          requireAuth,
+          consoleToken: (claims, organisationId) => auth.consoleToken(claims, organisationId),
         });
         outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
         doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });

@@ -66,6 +66,30 @@ export const organisationApiKeys = pgTable(
   ],
 );
 
+/**
+ * The people of an organisation (issue 21): who signs in to the console with their e-mail code, and with which
+ * role (`owner`: everything, keys, members and branding; `staff`: events, tickets, imports, attendance and
+ * webhooks; `door`: door keys and the scanner; contract `ORG_ROLES`). One row per organisation and account.
+ */
+export const organisationMembers = pgTable(
+  'organisation_members',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('organisation_members_org_user_idx').on(t.organisationId, t.userId),
+    index('organisation_members_user_idx').on(t.userId),
+  ],
+);
+
 export const users = pgTable(
   'users',
   {

@@ -40,7 +40,12 @@ export const SECURITY_SCHEMES = {
     description:
       "A door key of an organisation (POST /v1/org/door-keys: its events only) or the platform's SCANNER_KEY",
   },
-  organisationApiKey: { type: 'http', scheme: 'bearer', description: "An organisation's API key (`tpk_…`)" },
+  organisationApiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "An organisation's API key (`tpk_…`, acts as an owner) or a member's console token (POST /v1/console/session, with the member's role)",
+  },
   adminKey: { type: 'http', scheme: 'bearer', description: 'The platform key (ADMIN_KEY)' },
 } as const;
 type SchemeName = keyof typeof SECURITY_SCHEMES;
@@ -129,6 +134,8 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   if (schema.body || schema.querystring || schema.params || schema.headers) add(400);
   if (methods.some((m) => BODY_METHODS.has(m))) add(400, 413, 415);
   if (security.length) add(401);
+  // A member's role outside the route's area (issue 21).
+  if (scheme === 'organisationApiKey') add(403);
   if (isHolder) add(404);
   const config = route.config as { rateLimit?: unknown } | undefined;
   // Organiser, platform and door keys are limited where they are checked (wrong keys per IP, requests per

@@ -14,7 +14,13 @@ import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
-import { hashRefreshToken, newRefreshToken, type AccessTokens } from './auth.tokens.js';
+import {
+  hashRefreshToken,
+  newRefreshToken,
+  type AccessTokens,
+  type ConsoleClaims,
+  type ConsoleTokens,
+} from './auth.tokens.js';
 import { fullName, usernameOf, type User } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
 
@@ -38,6 +44,8 @@ export interface AuthDeps {
   config: AuthConfig;
   mail: MailProvider;
   tokens: AccessTokens;
+  /** Console tokens (issue 21): the organiser routes take them, the holder routes never. */
+  consoleTokens: ConsoleTokens;
   now: () => Date;
 }
 
@@ -88,7 +96,13 @@ class SpentSignIn extends Error {
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { database, config, mail, tokens, now } = deps;
+  const { database, config, mail, tokens, consoleTokens, now } = deps;
+
+  /** Whether the sign-in session is open and the account's. */
+  async function sessionIsLive(sessionId: string, userId: number, at: Date): Promise<boolean> {
+    const session = await repo.sessionById(db, sessionId);
+    return !!session && !session.revokedAt && session.expiresAt > at && session.userId === userId;
+  }
   const db = database.db;
 
   /** Creates a user with a fresh unique numeric suffix (4 digits, more if crowded). */
@@ -277,9 +291,28 @@ export function createAuthService(deps: AuthDeps) {
       const at = now();
       const claims = await tokens.verify(bearer, at);
       if (!claims) return null;
-      const session = await repo.sessionById(db, claims.sessionId);
-      if (!session || session.revokedAt || session.expiresAt <= at || session.userId !== claims.userId) return null;
-      return claims;
+      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
+    },
+
+    /**
+     * A console token (issue 21) for the signed-in holder session, acting on `organisationId`; the caller has
+     * checked the membership. Valid `accessTokenTtlSeconds`; ends with the sign-in session (logout ends both).
+     * @returns the token and its lifetime, seconds.
+     */
+    async consoleToken(claims: { userId: number; sessionId: string }, organisationId: number) {
+      const accessToken = await consoleTokens.sign({ ...claims, organisationId }, now());
+      return { accessToken, expiresIn: consoleTokens.ttlSeconds };
+    },
+
+    /**
+     * Resolves a console token to its account, session and organisation; null when it is not a console token
+     * (a holder token is not one), is expired, or its sign-in was revoked or ended.
+     */
+    async authenticateConsole(bearer: string): Promise<ConsoleClaims | null> {
+      const at = now();
+      const claims = await consoleTokens.verify(bearer, at);
+      if (!claims) return null;
+      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
     },
   };
   return service;

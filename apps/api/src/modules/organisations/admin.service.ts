@@ -10,13 +10,15 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { newApiKey } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
+import { membersRepository } from './members.repository.js';
+import type { EnsureUser } from './org-api/deps.js';
 
 /** How long the previous keys keep working after a rotation, seconds (1 hour). */
 export const KEY_ROTATION_OVERLAP_SECONDS = 3600;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function createAdminService(deps: { database: Database; now: () => Date }) {
+export function createAdminService(deps: { database: Database; now: () => Date; ensureUser: EnsureUser }) {
   const db = deps.database.db;
 
   /** A new key for the organisation, stored hashed; returns the key itself (shown once). */
@@ -28,7 +30,8 @@ export function createAdminService(deps: { database: Database; now: () => Date }
 
   return {
     /**
-     * POST /v1/admin/organisations: the organisation and its first API key.
+     * POST /v1/admin/organisations: the organisation, its first API key and, with `ownerEmail`, its first owner
+     * (issue 21; the account is created when there is none), in one transaction.
      * @throws AppError `api.org.slug_taken` (409).
      */
     async createOrganisation(input: z.infer<typeof contract.createOrganisationRequest>) {
@@ -46,6 +49,15 @@ export function createAdminService(deps: { database: Database; now: () => Date }
         });
         if (!org) throw new AppError('api.org.slug_taken');
         const key = await addKey(tx, org.id, at);
+        if (input.ownerEmail) {
+          const owner = await deps.ensureUser(input.ownerEmail, 'en', tx);
+          await membersRepository.insertMember(tx, {
+            organisationId: org.id,
+            userId: owner.id,
+            role: 'owner',
+            createdAt: at,
+          });
+        }
         return { id: org.id, slug: org.slug, apiKey: key.apiKey };
       });
     },

@@ -4,15 +4,19 @@
  */
 import * as z from 'zod';
 import { doorKeys as contract } from '@tp/contract';
-import type { App, PreHandler } from '../../lib/http.js';
+import type { App } from '../../lib/http.js';
+import type { RequireOrganisation } from './org-auth.js';
 import type { DoorKeysService } from './door-keys.service.js';
 
 const error = z.object({ message: z.string() });
 const security = [{ organisationApiKey: [] }];
 const tags = ['organisation'];
 
-export function doorKeysRoutes(app: App, deps: { doorKeys: DoorKeysService; requireOrganisation: PreHandler }) {
-  const preHandler = deps.requireOrganisation;
+export function doorKeysRoutes(
+  app: App,
+  deps: { doorKeys: DoorKeysService; requireOrganisation: RequireOrganisation },
+) {
+  const preHandler = deps.requireOrganisation('door');
   app.post(
     '/org/door-keys',
     {

@@ -2,7 +2,11 @@
  * Authentication of the organiser side (issue 12):
  * - `/v1/org/*`: `Authorization: Bearer <apiKey>`; the key's row is found by its public prefix, then the
  *   SHA-256 hashes are compared in constant time; a key works while not revoked and not past its rotation
- *   overlap (`expiresAt`). Sets `request.organisation = { id, slug }`.
+ *   overlap (`expiresAt`), and acts as an owner. Or (issue 21) `Bearer <console token>` of a member's
+ *   sign-in (POST /v1/console/session): its organisation, and the member's role read now from the members
+ *   table (a removed member or a changed role counts at the next request). Each route names its area
+ *   (contract `ORG_AREA_ROLES`); a role outside it answers 403 `api.org.role_forbidden`. A holder's access
+ *   token is neither (its audience differs) and answers 401. Sets `request.organisation = { id, slug, role }`.
  * - `/v1/admin/*`: `Authorization: Bearer <ADMIN_KEY>`, compared in constant time.
  * Anything else answers 401 `{ message: 'api.unauthorized' }`, as the holder API does.
  *
@@ -12,11 +16,13 @@
  * bucket (config `orgApiPerMinute`, every key of the organisation together).
  */
 import type { FastifyRequest } from 'fastify';
+import { ORG_AREA_ROLES, type OrgArea, type OrgRole } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { bearerOf } from '../../lib/http.js';
 import { hashKey, prefixOf, sameHash, sameSecret } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
+import { membersRepository } from './members.repository.js';
 
 /** A counter from `app.createRateLimit` (@fastify/rate-limit). */
 export type Limiter = (
@@ -34,15 +40,16 @@ async function count(limiter: Limiter | undefined, req: FastifyRequest): Promise
     throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
 }
 
-/** The organisation an API key belongs to. */
+/** The organisation an API key or a member's console token acts on, and with which role (a key: owner). */
 export interface RequestOrganisation {
   id: number;
   slug: string;
+  role: OrgRole;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by `requireOrganisation` (org API key auth). */
+    /** Set by `requireOrganisation` (an org API key or a member's console token). */
     organisation: RequestOrganisation;
   }
 }
@@ -61,29 +68,65 @@ export async function organisationOfKey(
   const hash = hashKey(apiKey);
   const candidates = await repo.liveKeysByPrefix(database.db, prefix, now);
   const match = candidates.find((k) => sameHash(k.keyHash, hash));
-  return match ? { id: match.organisationId, slug: match.slug } : null;
+  return match ? { id: match.organisationId, slug: match.slug, role: 'owner' } : null;
 }
 
+/** A console token's account, sign-in and organisation; provided by the auth module (null: not a live one). */
+export type AuthenticateConsole = (
+  bearer: string,
+) => Promise<{ userId: number; sessionId: string; organisationId: number } | null>;
+
+/** The organisation and the member's current role of a live console token, or null (not a member any more). */
+async function organisationOfMember(
+  database: Database,
+  authenticateConsole: AuthenticateConsole,
+  token: string,
+): Promise<RequestOrganisation | null> {
+  const claims = await authenticateConsole(token);
+  if (!claims) return null;
+  const member = await membersRepository.membership(database.db, claims.organisationId, claims.userId);
+  return member ? { id: claims.organisationId, slug: member.slug, role: member.role as OrgRole } : null;
+}
+
+/** The pre-handler of one area of `/v1/org/*` (see `requireOrganisationWith`). */
+export type RequireOrganisation = (area: OrgArea) => (req: FastifyRequest) => Promise<void>;
+
 /**
- * The pre-handler of `/v1/org/*`: requires a live organisation API key.
+ * The pre-handlers of `/v1/org/*`, one per area: each requires a live organisation API key or a member's console
+ * token whose role the area lets in (contract `ORG_AREA_ROLES`).
  * @param deps.failures per-IP counter of wrong keys; deps.perOrganisation counter keyed by `req.organisation`.
- * @throws AppError `api.unauthorized` (401) without one, `api.too_many_requests` (429) past either limit.
+ * @throws AppError `api.unauthorized` (401) without either, `api.org.role_forbidden` (403) for a role outside the
+ *   area, `api.too_many_requests` (429) past either limit.
  */
 export function requireOrganisationWith(deps: {
   database: Database;
   now: () => Date;
+  authenticateConsole: AuthenticateConsole;
   failures?: Limiter;
   perOrganisation?: Limiter;
-}) {
-  return async function requireOrganisation(req: FastifyRequest): Promise<void> {
-    const key = bearerOf(req);
-    const organisation = key ? await organisationOfKey(deps.database, key, deps.now()) : null;
-    if (!organisation) {
-      await count(deps.failures, req);
-      throw new AppError('api.unauthorized');
-    }
-    req.organisation = organisation;
-    await count(deps.perOrganisation, req);
+}): RequireOrganisation {
+  const byArea = new Map<OrgArea, (req: FastifyRequest) => Promise<void>>();
+  return (area) => {
+    const existing = byArea.get(area);
+    if (existing) return existing;
+    const allowed: readonly OrgRole[] = ORG_AREA_ROLES[area];
+    const requireOrganisation = async (req: FastifyRequest): Promise<void> => {
+      const bearer = bearerOf(req);
+      const organisation = !bearer
+        ? null
+        : prefixOf(bearer)
+          ? await organisationOfKey(deps.database, bearer, deps.now())
+          : await organisationOfMember(deps.database, deps.authenticateConsole, bearer);
+      if (!organisation) {
+        await count(deps.failures, req);
+        throw new AppError('api.unauthorized');
+      }
+      req.organisation = organisation;
+      await count(deps.perOrganisation, req);
+      if (!allowed.includes(organisation.role)) throw new AppError('api.org.role_forbidden');
+    };
+    byArea.set(area, requireOrganisation);
+    return requireOrganisation;
   };
 }
 

@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
+import type { RequireOrganisation } from './org-auth.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
 import { pickLang } from '../../lib/lang.js';
 import type { AdminService } from './admin.service.js';
@@ -23,10 +24,11 @@ const orgSecurity = securityOf('organisationApiKey');
 
 export function organisationsRoutes(
   app: App,
-  deps: { admin: AdminService; org: OrgApiService; requireAdmin: PreHandler; requireOrganisation: PreHandler },
+  deps: { admin: AdminService; org: OrgApiService; requireAdmin: PreHandler; requireOrganisation: RequireOrganisation },
 ) {
   const admin = { preHandler: deps.requireAdmin };
-  const org = { preHandler: deps.requireOrganisation };
+  // Events, ticket types, tickets, imports, attendance: owners and staff (contract ORG_AREA_ROLES).
+  const org = { preHandler: deps.requireOrganisation('events') };
 
   app.post(
     '/admin/organisations',
@@ -184,7 +186,13 @@ export function organisationsRoutes(
       if (!req.headers['content-type']?.startsWith('text/csv')) throw new AppError('api.invalid_request_body');
       const parsed = await parseTicketImport(req.body as Readable, deps.org.importMaxRows);
       const dryRun = req.query.dryRun === 'true';
-      const outcome = await deps.org.importTickets(req.organisation, parsed.rows, parsed.errors, dryRun);
+      const outcome = await deps.org.importTickets(
+        req.organisation,
+        parsed.rows,
+        parsed.errors,
+        dryRun,
+        parsed.refusedTypes,
+      );
       if ('errors' in outcome)
         throw new AppError('api.org.import.invalid_rows', {
           errors: outcome.errors.slice(0, contract.IMPORT_MAX_ERRORS),
@@ -195,7 +203,7 @@ export function organisationsRoutes(
   app.get(
     '/org/organisation',
     {
-      ...org,
+      preHandler: deps.requireOrganisation('read'),
       schema: {
         operationId: 'getOrganisation',
         summary: "Your organisation's brand: name, logo, colour and links",
@@ -208,7 +216,7 @@ export function organisationsRoutes(
   app.patch(
     '/org/organisation',
     {
-      ...org,
+      preHandler: deps.requireOrganisation('owner'),
       schema: {
         operationId: 'updateOrganisation',
         summary: "Change your organisation's brand (the panel shows it within a minute)",

@@ -20,6 +20,11 @@ import type { TicketInput } from './org-api/ticket-issuing.js';
 export interface ParsedImport {
   rows: { row: number; input: TicketInput }[];
   errors: { row: number; message: MessageKey; field?: string; detail?: string }[];
+  /**
+   * The well-formed ticketTypeExternalId of each row refused for another column (issue 21: a row lists all its
+   * errors, so the import also says when that type does not exist).
+   */
+  refusedTypes: { row: number; ticketTypeExternalId: string }[];
 }
 
 const FIELD_SCHEMAS = {
@@ -158,7 +163,7 @@ async function withSeparator(text: AsyncIterable<string>): Promise<{ separator: 
 export async function parseTicketImport(body: Readable, maxRows: number): Promise<ParsedImport> {
   const limit = byteLimit(contract.IMPORT_MAX_BYTES);
   body.on('error', (err) => limit.destroy(err));
-  const out: ParsedImport = { rows: [], errors: [] };
+  const out: ParsedImport = { rows: [], errors: [], refusedTypes: [] };
   let parser: ReturnType<typeof parse>;
   try {
     const { separator, text } = await withSeparator(decode(body.pipe(limit)));
@@ -211,6 +216,8 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
         }
       }
       if (ok) out.rows.push({ row, input: input as unknown as TicketInput });
+      else if (input.ticketTypeExternalId !== undefined)
+        out.refusedTypes.push({ row, ticketTypeExternalId: input.ticketTypeExternalId });
     }
   } catch (err) {
     if (err instanceof AppError) throw err;

@@ -5,7 +5,8 @@
  */
 import * as z from 'zod';
 import { webhooks as contract } from '@tp/contract';
-import type { App, PreHandler } from '../../lib/http.js';
+import type { App } from '../../lib/http.js';
+import type { RequireOrganisation } from '../organisations/org-auth.js';
 import { errors, securityOf } from '../../lib/openapi.js';
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js';
 
@@ -13,9 +14,9 @@ const security = securityOf('organisationApiKey');
 
 export function outboundWebhooksRoutes(
   app: App,
-  deps: { outboundWebhooks: OutboundWebhooksService; requireOrganisation: PreHandler },
+  deps: { outboundWebhooks: OutboundWebhooksService; requireOrganisation: RequireOrganisation },
 ) {
-  const preHandler = deps.requireOrganisation;
+  const preHandler = deps.requireOrganisation('events');
   app.post(
     '/org/webhooks',
     {

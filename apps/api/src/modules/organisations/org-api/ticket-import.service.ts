@@ -6,6 +6,7 @@ import { organisations as contract, type MessageKey } from '@tp/contract';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { countPlan, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
+import { orgApiRepository as repo } from '../org-api.repository.js';
 
 /** The import part of the organisation API: many tickets at once, all or nothing. */
 export function createOrgTicketImportService(
@@ -32,21 +33,33 @@ export function createOrgTicketImportService(
      * changed meanwhile, writes what was made in a few set-based statements (else makes it again inside);
      * mails are built and queued after the commit.
      * @param rows `{ row, input }` valid by shape, and `{ row, message, field }` already refused by the parser
+     * @param refusedTypes the well-formed ticketTypeExternalId of each refused row: an unknown one is reported
+     *   too (`api.org.ticket_type_not_found`), so a row lists all its errors (issue 21)
      */
     async importTickets(
       org: RequestOrganisation,
       rows: { row: number; input: TicketInput }[],
       parseErrors: { row: number; message: MessageKey; field?: string }[],
       dryRun: boolean,
+      refusedTypes: { row: number; ticketTypeExternalId: string }[] = [],
     ): Promise<
       | { errors: { row: number; message: MessageKey; field?: string }[] }
       | { result: { dryRun: boolean; created: number; updated: number; unchanged: number } }
     > {
       const at = deps.now();
       const inputs = rows.map((r) => r.input);
+      const known = new Set(
+        (
+          await repo.ticketTypesByExternalIds(db, org.id, [...new Set(refusedTypes.map((r) => r.ticketTypeExternalId))])
+        ).map((t) => t.externalId),
+      );
+      const unknownTypes = refusedTypes
+        .filter((r) => !known.has(r.ticketTypeExternalId))
+        .map((r) => ({ row: r.row, message: 'api.org.ticket_type_not_found' as const, field: 'ticketTypeExternalId' }));
       const errorsOf = (plan: Awaited<ReturnType<typeof planTickets>>) =>
         [
           ...parseErrors,
+          ...unknownTypes,
           ...plan.flatMap((p, i) =>
             p.kind === 'error'
               ? [{ row: rows[i].row, message: p.message, ...(p.field ? { field: p.field } : {}) }]

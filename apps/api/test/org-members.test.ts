@@ -1,0 +1,198 @@
+/**
+ * Members and the console's sign-in (issue 21): the admin creates an organisation with its first owner; the owner
+ * signs in with the holders' e-mail code, exchanges the holder token for a console token of the organisation,
+ * adds staff and door members; every organiser route checks the role; a holder token never reaches organiser
+ * routes and a console token never reaches holder routes; one organisation's member never reads another's data;
+ * the last owner stays.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+const ADMIN = 'admin-key-for-tests';
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp({ config: { adminKey: ADMIN } });
+});
+afterEach(async () => {
+  await t.close();
+});
+
+const createOrg = async (slug: string, ownerEmail?: string) => {
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/admin/organisations',
+    headers: bearer(ADMIN),
+    payload: { slug, name: `Org ${slug}`, ...(ownerEmail ? { ownerEmail } : {}) },
+  });
+  expect(r.statusCode, r.body).toBe(201);
+  return r.json<{ id: number; apiKey: string }>();
+};
+
+/** Signs in by e-mail code and opens a console session on the organisation; returns the console token. */
+const consoleToken = async (email: string, organisationId: number) => {
+  const { accessToken } = await t.signIn(email);
+  const r = await t.app.inject({
+    method: 'POST',
+    url: '/v1/console/session',
+    headers: bearer(accessToken),
+    payload: { organisationId },
+  });
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json<{ accessToken: string; expiresIn: number; membership: { role: string } }>();
+};
+
+const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+const event = {
+  name: 'Harbour Nights',
+  startsAt: '2027-03-01T18:00:00+11:00',
+  endsAt: '2027-03-01T23:00:00+11:00',
+  timeZone: 'Australia/Sydney',
+  venue: 'Pier 2',
+  city: 'Sydney',
+  country: 'AU',
+};
+
+describe('members and console sessions', () => {
+  it('the first owner signs in, lists their organisations and acts with a console token', async () => {
+    const org = await createOrg('harbour', 'Owner@Harbour.example');
+    const { accessToken } = await t.signIn('owner@harbour.example');
+    const list = await call(accessToken, 'GET', '/v1/console/organisations');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual([{ organisationId: org.id, slug: 'harbour', name: 'Org harbour', role: 'owner' }]);
+
+    const session = await consoleToken('owner@harbour.example', org.id);
+    expect(session.membership.role).toBe('owner');
+    expect(session.expiresIn).toBeGreaterThan(0);
+    const put = await call(session.accessToken, 'PUT', '/v1/org/events/evt-1', event);
+    expect(put.statusCode, put.body).toBe(201);
+    const members = await call(session.accessToken, 'GET', '/v1/org/members');
+    expect(members.json()).toEqual([
+      {
+        id: expect.any(Number) as number,
+        email: 'owner@harbour.example',
+        role: 'owner',
+        createdAt: expect.any(String) as string,
+      },
+    ]);
+  });
+
+  it('roles open their areas only: staff events not members nor door keys, door door keys only', async () => {
+    const org = await createOrg('harbour', 'owner@harbour.example');
+    for (const [email, role] of [
+      ['staff@harbour.example', 'staff'],
+      ['door@harbour.example', 'door'],
+    ]) {
+      const r = await call(org.apiKey, 'POST', '/v1/org/members', { email, role });
+      expect(r.statusCode, r.body).toBe(201);
+      expect(r.json()).toMatchObject({ email, role });
+    }
+    const staff = (await consoleToken('staff@harbour.example', org.id)).accessToken;
+    const door = (await consoleToken('door@harbour.example', org.id)).accessToken;
+
+    expect((await call(staff, 'PUT', '/v1/org/events/evt-1', event)).statusCode).toBe(201);
+    expect((await call(staff, 'GET', '/v1/org/events')).statusCode).toBe(200);
+    expect((await call(staff, 'GET', '/v1/org/webhooks')).statusCode).toBe(200);
+    expect((await call(staff, 'GET', '/v1/org/organisation')).statusCode).toBe(200);
+    for (const [method, url, body] of [
+      ['GET', '/v1/org/members'],
+      ['POST', '/v1/org/members', { email: 'x@harbour.example', role: 'owner' }],
+      ['PATCH', '/v1/org/organisation', { name: 'Taken over' }],
+      ['GET', '/v1/org/door-keys'],
+    ] as const) {
+      const r = await call(staff, method, url, body);
+      expect(r.statusCode, `${method} ${url}`).toBe(403);
+      expect(r.json()).toMatchObject({ message: 'api.org.role_forbidden', detail: expect.any(String) as string });
+    }
+
+    const key = await call(door, 'POST', '/v1/org/door-keys', { name: 'Gate A' });
+    expect(key.statusCode, key.body).toBe(201);
+    expect((await call(door, 'GET', '/v1/org/door-keys')).statusCode).toBe(200);
+    for (const [method, url] of [
+      ['GET', '/v1/org/events'],
+      ['GET', '/v1/org/tickets'],
+      ['PUT', '/v1/org/events/evt-2'],
+      ['GET', '/v1/org/webhooks'],
+      ['GET', '/v1/org/members'],
+    ] as const) {
+      const r = await call(door, method, url, method === 'PUT' ? event : undefined);
+      expect(r.statusCode, `${method} ${url}`).toBe(403);
+    }
+  });
+
+  it('a holder token never reaches organiser routes, nor a console token holder routes', async () => {
+    const org = await createOrg('harbour', 'owner@harbour.example');
+    const { accessToken } = await t.signIn('owner@harbour.example');
+    for (const url of ['/v1/org/events', '/v1/org/organisation', '/v1/org/members']) {
+      const r = await call(accessToken, 'GET', url);
+      expect(r.statusCode, url).toBe(401);
+      expect(r.json()).toMatchObject({ message: 'api.unauthorized' });
+    }
+    const session = await consoleToken('owner@harbour.example', org.id);
+    for (const url of ['/v1/auth/me', '/v1/console/organisations']) {
+      expect((await call(session.accessToken, 'GET', url)).statusCode, url).toBe(401);
+    }
+  });
+
+  it("one organisation's member never reaches another's data", async () => {
+    const harbour = await createOrg('harbour', 'owner@harbour.example');
+    const river = await createOrg('river', 'owner@river.example');
+    expect((await call(river.apiKey, 'PUT', '/v1/org/events/river-evt', event)).statusCode).toBe(201);
+    // Not a member of river: no console session for it.
+    const { accessToken } = await t.signIn('owner@harbour.example');
+    const refused = await call(accessToken, 'POST', '/v1/console/session', { organisationId: river.id });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ message: 'api.org.not_a_member' });
+    // A harbour console token reads harbour only: river's event is not found, lists are empty.
+    const token = (await consoleToken('owner@harbour.example', harbour.id)).accessToken;
+    expect((await call(token, 'GET', '/v1/org/events/river-evt')).statusCode).toBe(404);
+    expect((await call(token, 'GET', '/v1/org/events')).json()).toMatchObject({ items: [] });
+    const riverMembers = (await call(river.apiKey, 'GET', '/v1/org/members')).json<{ id: number }[]>();
+    expect((await call(token, 'DELETE', `/v1/org/members/${riverMembers[0].id}`)).statusCode).toBe(404);
+    expect((await call(river.apiKey, 'GET', '/v1/org/members')).json()).toHaveLength(1);
+  });
+
+  it('a removed member loses access at the next request; the last owner cannot be removed', async () => {
+    const org = await createOrg('harbour', 'owner@harbour.example');
+    const staff = await call(org.apiKey, 'POST', '/v1/org/members', { email: 'staff@harbour.example', role: 'staff' });
+    const staffToken = (await consoleToken('staff@harbour.example', org.id)).accessToken;
+    expect((await call(staffToken, 'GET', '/v1/org/events')).statusCode).toBe(200);
+    const again = await call(org.apiKey, 'POST', '/v1/org/members', { email: 'staff@harbour.example', role: 'door' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: 'api.org.member_exists' });
+
+    expect((await call(org.apiKey, 'DELETE', `/v1/org/members/${staff.json<{ id: number }>().id}`)).statusCode).toBe(
+      204,
+    );
+    expect((await call(staffToken, 'GET', '/v1/org/events')).statusCode).toBe(401);
+
+    const owner = (await call(org.apiKey, 'GET', '/v1/org/members')).json<{ id: number }[]>()[0];
+    const last = await call(org.apiKey, 'DELETE', `/v1/org/members/${owner.id}`);
+    expect(last.statusCode).toBe(409);
+    expect(last.json()).toMatchObject({ message: 'api.org.last_owner' });
+    // With a second owner, the first may go.
+    await call(org.apiKey, 'POST', '/v1/org/members', { email: 'second@harbour.example', role: 'owner' });
+    expect((await call(org.apiKey, 'DELETE', `/v1/org/members/${owner.id}`)).statusCode).toBe(204);
+    expect((await call(org.apiKey, 'DELETE', '/v1/org/members/999999')).statusCode).toBe(404);
+  });
+
+  it('two owners removing each other at once: one stays', async () => {
+    const org = await createOrg('harbour', 'a@harbour.example');
+    await call(org.apiKey, 'POST', '/v1/org/members', { email: 'b@harbour.example', role: 'owner' });
+    const ids = (await call(org.apiKey, 'GET', '/v1/org/members')).json<{ id: number }[]>().map((m) => m.id);
+    const answers = await Promise.all(ids.map((id) => call(org.apiKey, 'DELETE', `/v1/org/members/${id}`)));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([204, 409]);
+    expect((await call(org.apiKey, 'GET', '/v1/org/members')).json()).toHaveLength(1);
+  });
+
+  it('signing out ends the console token too', async () => {
+    const org = await createOrg('harbour', 'owner@harbour.example');
+    const { accessToken } = await t.signIn('owner@harbour.example');
+    const session = await call(accessToken, 'POST', '/v1/console/session', { organisationId: org.id });
+    const token = session.json<{ accessToken: string }>().accessToken;
+    expect((await call(token, 'GET', '/v1/org/events')).statusCode).toBe(200);
+    expect((await call(accessToken, 'GET', '/v1/auth/logout')).statusCode).toBe(204);
+    expect((await call(token, 'GET', '/v1/org/events')).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,23 @@
+/**
+ * Every TanStack Query key of the console (decision 024), in one factory like the panel's lib/query-keys.ts:
+ * the organiser API's resources. Each `all` key is what a change invalidates; the other keys sit under it.
+ */
+export const consoleKeys = {
+  events: {
+    all: ['ORG_EVENTS'] as const,
+    list: (when: 'upcoming' | 'past') => ['ORG_EVENTS', when] as const,
+  },
+  ticketTypes: {
+    of: (event: string | null) => ['ORG_TICKET_TYPES', event] as const,
+  },
+  tickets: {
+    all: ['ORG_TICKETS'] as const,
+    list: (search: string, status: string, cursor: string | undefined) =>
+      ['ORG_TICKETS', 'list', search, status, cursor] as const,
+    detail: (externalId: string) => ['ORG_TICKETS', 'detail', externalId] as const,
+  },
+  organisation: ['ORG_ORGANISATION'] as const,
+  members: ['ORG_MEMBERS'] as const,
+  /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
+  branding: (slug: string) => ['ORG_BRANDING', slug] as const,
+};

@@ -1,0 +1,437 @@
+/**
+ * Events (issue 21): the organisation's events, upcoming or past; create or edit one by form (PUT
+ * /v1/org/events/{externalId}); its ticket types, created or edited by form (PUT /v1/org/ticket-types/{externalId})
+ * with stock and swap targets.
+ */
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { organisations } from '@tp/contract';
+import type * as z from 'zod';
+import { Button } from '../ui/button';
+import { Field } from '../ui/field';
+import { ApiError, org, query } from './api';
+import { consoleKeys } from './console-query-keys';
+import { errorText } from './errors';
+import { TableRegion } from './table-region';
+import { isoToZoned, zonedToIso } from './zoned-time';
+
+type EventItem = z.infer<typeof organisations.eventItem>;
+type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
+type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** The 400 answer's invalid fields as react-hook-form errors, else the message as the form's error. */
+function useServerErrors<T extends Record<string, unknown>>(
+  form: ReturnType<typeof useForm<T>>,
+  rename: Record<string, string> = {},
+) {
+  const { t } = useTranslation();
+  const [formError, setFormError] = useState<string | null>(null);
+  const show = (err: unknown) => {
+    const fields = err instanceof ApiError ? err.body.fields : undefined;
+    if (fields)
+      for (const [name, message] of Object.entries(fields))
+        form.setError((rename[name] ?? name) as never, { message: `${t('console.invalid')}: ${message}` });
+    setFormError(errorText(t, err));
+  };
+  return { formError, setFormError, show };
+}
+
+export function EventsScreen() {
+  const { t } = useTranslation();
+  const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
+  const [editing, setEditing] = useState<EventItem | 'new' | null>(null);
+  const [typesOf, setTypesOf] = useState<EventItem | null>(null);
+  const events = useQuery({
+    queryKey: consoleKeys.events.list(when),
+    queryFn: () => org<Page<EventItem>>(`/events${query({ when, limit: 100 })}`),
+  });
+
+  if (editing) return <EventForm event={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />;
+  if (typesOf) return <TicketTypes event={typesOf} onBack={() => setTypesOf(null)} />;
+  return (
+    <section className="stack">
+      <div className="row">
+        <h1 style={{ marginRight: 'auto' }}>{t('console.events.title')}</h1>
+        <Button onClick={() => setEditing('new')}>{t('console.events.new')}</Button>
+      </div>
+      <div className="row" role="group" aria-label={t('console.events.when')}>
+        {(['upcoming', 'past'] as const).map((w) => (
+          <Button
+            key={w}
+            variant={w === when ? 'primary' : 'ghost'}
+            className="btn--small"
+            aria-pressed={w === when}
+            onClick={() => setWhen(w)}
+          >
+            {t(`console.events.${w}`)}
+          </Button>
+        ))}
+      </div>
+      {events.isError && <p className="error">{errorText(t, events.error)}</p>}
+      {events.data?.items.length === 0 && <p className="muted">{t('console.events.none')}</p>}
+      <div className="grid">
+        {events.data?.items.map((e) => (
+          <article key={e.externalId} className="card stack">
+            <h2>{e.name}</h2>
+            <p className="muted">
+              {new Date(e.startsAt).toLocaleString(document.documentElement.lang, {
+                timeZone: e.timeZone,
+                dateStyle: 'medium',
+                timeStyle: 'short',
+              })}
+              {' · '}
+              {e.venue}, {e.city}
+            </p>
+            <div className="row">
+              <Button
+                variant="secondary"
+                className="btn--small"
+                onClick={() => setEditing(e)}
+                aria-label={`${t('console.edit')}: ${e.name}`}
+              >
+                {t('console.edit')}
+              </Button>
+              <Button
+                variant="secondary"
+                className="btn--small"
+                onClick={() => setTypesOf(e)}
+                aria-label={`${t('console.events.ticket_types')}: ${e.name}`}
+              >
+                {t('console.events.ticket_types')}
+              </Button>
+            </div>
+          </article>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+type EventFields = {
+  externalId: string;
+  name: string;
+  venue: string;
+  city: string;
+  country: 'AU' | 'NZ';
+  address: string;
+  timeZone: string;
+  startsAt: string;
+  endsAt: string;
+  passRevealAt: string;
+  transfersCloseAt: string;
+};
+
+function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const tz = event?.timeZone ?? 'Australia/Sydney';
+  const form = useForm<EventFields>({
+    defaultValues: {
+      externalId: event?.externalId ?? '',
+      name: event?.name ?? '',
+      venue: event?.venue ?? '',
+      city: event?.city ?? '',
+      country: (event?.country as 'AU' | 'NZ') ?? 'AU',
+      address: event?.address ?? '',
+      timeZone: tz,
+      startsAt: isoToZoned(event?.startsAt ?? null, tz),
+      endsAt: isoToZoned(event?.endsAt ?? null, tz),
+      passRevealAt: isoToZoned(event?.passRevealAt ?? null, tz),
+      transfersCloseAt: isoToZoned(event?.transfersCloseAt ?? null, tz),
+    },
+  });
+  const { formError, show } = useServerErrors(form);
+  const save = useMutation({
+    mutationFn: (v: EventFields) =>
+      org(`/events/${encodeURIComponent(v.externalId)}`, {
+        method: 'PUT',
+        body: JSON.stringify({
+          name: v.name,
+          venue: v.venue,
+          city: v.city,
+          country: v.country,
+          timeZone: v.timeZone,
+          ...(v.address ? { address: v.address } : {}),
+          startsAt: zonedToIso(v.startsAt, v.timeZone) ?? v.startsAt,
+          endsAt: zonedToIso(v.endsAt, v.timeZone) ?? v.endsAt,
+          passRevealAt: zonedToIso(v.passRevealAt, v.timeZone),
+          transfersCloseAt: zonedToIso(v.transfersCloseAt, v.timeZone),
+        }),
+      }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: consoleKeys.events.all });
+      onDone();
+    },
+    onError: show,
+  });
+  const err = (name: keyof EventFields) => form.formState.errors[name]?.message;
+  const required = { required: t('console.required') };
+  return (
+    <form className="card stack" onSubmit={(e) => void form.handleSubmit((v) => save.mutate(v))(e)} noValidate>
+      <h1>{event ? t('console.events.edit_title', { name: event.name }) : t('console.events.new_title')}</h1>
+      <div className="grid">
+        <Field
+          label={t('console.events.external_id')}
+          readOnly={!!event}
+          error={err('externalId')}
+          {...form.register('externalId', required)}
+        />
+        <Field label={t('console.events.name')} error={err('name')} {...form.register('name', required)} />
+        <Field label={t('console.events.venue')} error={err('venue')} {...form.register('venue', required)} />
+        <Field label={t('console.events.address')} error={err('address')} {...form.register('address')} />
+        <Field label={t('console.events.city')} error={err('city')} {...form.register('city', required)} />
+        <div className="field">
+          <label className="field__label" htmlFor="event-country">
+            {t('console.events.country')}
+          </label>
+          <select id="event-country" className="select" {...form.register('country')}>
+            <option value="AU">Australia</option>
+            <option value="NZ">New Zealand</option>
+          </select>
+        </div>
+        <Field label={t('console.events.time_zone')} error={err('timeZone')} {...form.register('timeZone', required)} />
+        <Field
+          label={t('console.events.starts_at')}
+          type="datetime-local"
+          error={err('startsAt')}
+          {...form.register('startsAt', required)}
+        />
+        <Field
+          label={t('console.events.ends_at')}
+          type="datetime-local"
+          error={err('endsAt')}
+          {...form.register('endsAt', required)}
+        />
+        <Field
+          label={t('console.events.pass_reveal_at')}
+          type="datetime-local"
+          helper={t('console.events.pass_reveal_help')}
+          error={err('passRevealAt')}
+          {...form.register('passRevealAt')}
+        />
+        <Field
+          label={t('console.events.transfers_close_at')}
+          type="datetime-local"
+          helper={t('console.events.transfers_close_help')}
+          error={err('transfersCloseAt')}
+          {...form.register('transfersCloseAt')}
+        />
+      </div>
+      {formError && (
+        <p className="error" role="alert">
+          {formError}
+        </p>
+      )}
+      <div className="row">
+        <Button type="submit" loading={save.isPending}>
+          {t('console.save')}
+        </Button>
+        <Button variant="ghost" onClick={onDone}>
+          {t('console.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState<TicketTypeItem | 'new' | null>(null);
+  const types = useQuery({
+    queryKey: consoleKeys.ticketTypes.of(event.externalId),
+    queryFn: () => org<Page<TicketTypeItem>>(`/ticket-types${query({ event: event.externalId ?? '', limit: 200 })}`),
+  });
+  const all = types.data?.items ?? [];
+  if (editing)
+    return (
+      <TicketTypeForm
+        event={event}
+        type={editing === 'new' ? null : editing}
+        others={all}
+        onDone={() => setEditing(null)}
+      />
+    );
+  return (
+    <section className="stack">
+      <div className="row">
+        <Button variant="ghost" className="btn--small" onClick={onBack}>
+          {t('console.back')}
+        </Button>
+        <h1 style={{ marginRight: 'auto' }}>{t('console.types.title', { event: event.name })}</h1>
+        <Button onClick={() => setEditing('new')}>{t('console.types.new')}</Button>
+      </div>
+      {all.length === 0 && types.isSuccess && <p className="muted">{t('console.types.none')}</p>}
+      <TableRegion label={t('console.events.ticket_types')}>
+        <table>
+          <thead>
+            <tr>
+              <th>{t('console.types.external_id')}</th>
+              <th>{t('console.types.name')}</th>
+              <th>{t('console.types.price')}</th>
+              <th>{t('console.types.stock')}</th>
+              <th>
+                <span className="visually-hidden">{t('console.edit')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {all.map((ty) => (
+              <tr key={ty.externalId}>
+                <td>{ty.externalId}</td>
+                <td>{ty.name}</td>
+                <td>
+                  {new Intl.NumberFormat(document.documentElement.lang, {
+                    style: 'currency',
+                    currency: ty.currency,
+                  }).format(ty.priceCents / 100)}
+                </td>
+                <td>{ty.stock}</td>
+                <td>
+                  <Button
+                    variant="secondary"
+                    className="btn--small"
+                    onClick={() => setEditing(ty)}
+                    aria-label={`${t('console.edit')}: ${ty.name}`}
+                  >
+                    {t('console.edit')}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableRegion>
+    </section>
+  );
+}
+
+type TypeFields = {
+  externalId: string;
+  name: string;
+  price: string;
+  currency: string;
+  stock: string;
+  isGiftable: boolean;
+  isResellable: boolean;
+  isSwappable: boolean;
+  swapTargets: string[];
+};
+
+function TicketTypeForm(props: {
+  event: EventItem;
+  type: TicketTypeItem | null;
+  others: TicketTypeItem[];
+  onDone: () => void;
+}) {
+  const { event, type, onDone } = props;
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const form = useForm<TypeFields>({
+    defaultValues: {
+      externalId: type?.externalId ?? '',
+      name: type?.name ?? '',
+      price: type ? (type.priceCents / 100).toFixed(2) : '',
+      currency: type?.currency ?? (event.country === 'NZ' ? 'NZD' : 'AUD'),
+      stock: type ? String(type.stock) : '',
+      isGiftable: type?.isGiftable ?? true,
+      isResellable: type?.isResellable ?? true,
+      isSwappable: type?.isSwappable ?? false,
+      swapTargets: type?.swapTargets.map((s) => s.ticketTypeExternalId ?? '') ?? [],
+    },
+  });
+  const { formError, show } = useServerErrors(form, { priceCents: 'price' });
+  const save = useMutation({
+    mutationFn: (v: TypeFields) =>
+      org(`/ticket-types/${encodeURIComponent(v.externalId)}`, {
+        method: 'PUT',
+        body: JSON.stringify({
+          eventExternalId: event.externalId,
+          name: v.name,
+          priceCents: Math.round(Number(v.price.replace(',', '.')) * 100),
+          currency: v.currency,
+          isGiftable: v.isGiftable,
+          isResellable: v.isResellable,
+          isSwappable: v.isSwappable,
+          ...(v.stock !== '' ? { stock: Number(v.stock) } : {}),
+          swapTargets: v.swapTargets.map((id) => ({ ticketTypeExternalId: id })),
+        }),
+      }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: consoleKeys.ticketTypes.of(event.externalId) });
+      onDone();
+    },
+    onError: show,
+  });
+  const err = (name: keyof TypeFields) => form.formState.errors[name]?.message;
+  const required = { required: t('console.required') };
+  const targets = props.others.filter((o) => o.externalId && o.externalId !== type?.externalId);
+  return (
+    <form className="card stack" onSubmit={(e) => void form.handleSubmit((v) => save.mutate(v))(e)} noValidate>
+      <h1>{type ? t('console.types.edit_title', { name: type.name }) : t('console.types.new_title')}</h1>
+      <div className="grid">
+        <Field
+          label={t('console.types.external_id')}
+          readOnly={!!type}
+          error={err('externalId')}
+          {...form.register('externalId', required)}
+        />
+        <Field label={t('console.types.name')} error={err('name')} {...form.register('name', required)} />
+        <Field
+          label={t('console.types.price')}
+          inputMode="decimal"
+          error={err('price')}
+          {...form.register('price', required)}
+        />
+        <div className="field">
+          <label className="field__label" htmlFor="type-currency">
+            {t('console.types.currency')}
+          </label>
+          <select id="type-currency" className="select" {...form.register('currency')}>
+            <option value="AUD">AUD</option>
+            <option value="NZD">NZD</option>
+          </select>
+        </div>
+        <Field
+          label={t('console.types.stock')}
+          inputMode="numeric"
+          helper={t('console.types.stock_help')}
+          error={err('stock')}
+          {...form.register('stock')}
+        />
+      </div>
+      <fieldset className="stack">
+        <legend>{t('console.types.holders_may')}</legend>
+        {(['isGiftable', 'isResellable', 'isSwappable'] as const).map((k) => (
+          <label key={k} className="check">
+            <input type="checkbox" {...form.register(k)} /> {t(`console.types.${k}`)}
+          </label>
+        ))}
+      </fieldset>
+      {targets.length > 0 && (
+        <fieldset className="stack">
+          <legend>{t('console.types.swap_targets')}</legend>
+          {targets.map((o) => (
+            <label key={o.externalId} className="check">
+              <input type="checkbox" value={o.externalId ?? ''} {...form.register('swapTargets')} /> {o.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+      {formError && (
+        <p className="error" role="alert">
+          {formError}
+        </p>
+      )}
+      <div className="row">
+        <Button type="submit" loading={save.isPending}>
+          {t('console.save')}
+        </Button>
+        <Button variant="ghost" onClick={onDone}>
+          {t('console.cancel')}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * Import (issue 21): upload a CSV, see the dry run's every error per row and column in a table, then import it
+ * (POST /v1/org/tickets/import, all or nothing). The file goes as it is (the API detects UTF-8/UTF-16, a BOM,
+ * comma or semicolon).
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { IMPORT_COLUMNS } from '@tp/contract/organisations';
+import { Button } from '../ui/button';
+import { ApiError, org } from './api';
+import { errorText } from './errors';
+import { TableRegion } from './table-region';
+
+type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: number };
+type RowError = NonNullable<ApiError['body']['errors']>[number];
+
+export function ImportScreen() {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [rows, setRows] = useState<RowError[]>([]);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(chosen: File, dryRun: boolean) {
+    setBusy(true);
+    setError(null);
+    setRows([]);
+    setOutcome(null);
+    try {
+      setOutcome(
+        await org<Outcome>(`/tickets/import${dryRun ? '?dryRun=true' : ''}`, {
+          method: 'POST',
+          headers: { 'content-type': 'text/csv' },
+          body: chosen,
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ApiError && err.body.errors) setRows(err.body.errors);
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="stack">
+      <h1>{t('console.import.title')}</h1>
+      <div className="card stack">
+        <p className="muted">{t('console.import.help', { columns: IMPORT_COLUMNS.join(', ') })}</p>
+        <label className="field__label" htmlFor="import-file">
+          {t('console.import.file')}
+        </label>
+        <input
+          id="import-file"
+          type="file"
+          accept=".csv,text/csv"
+          onChange={(e) => {
+            const chosen = e.target.files?.[0] ?? null;
+            setFile(chosen);
+            if (chosen) void run(chosen, true);
+          }}
+        />
+      </div>
+      <div aria-live="polite" className="stack">
+        {busy && <p>{t('console.import.checking')}</p>}
+        {error && (
+          <p className="error" role="alert">
+            {error}
+          </p>
+        )}
+        {outcome &&
+          (outcome.dryRun ? (
+            <div className="card stack">
+              <p>
+                {t('console.import.ready', {
+                  created: outcome.created,
+                  updated: outcome.updated,
+                  unchanged: outcome.unchanged,
+                })}
+              </p>
+              <Button onClick={() => file && void run(file, false)} loading={busy}>
+                {t('console.import.run')}
+              </Button>
+            </div>
+          ) : (
+            <p className="card">
+              {t('console.import.done', {
+                created: outcome.created,
+                updated: outcome.updated,
+                unchanged: outcome.unchanged,
+              })}
+            </p>
+          ))}
+      </div>
+      {rows.length > 0 && (
+        <TableRegion label={t('console.import.problem')} card>
+          <table>
+            <caption>{t('console.import.errors_caption', { count: rows.length })}</caption>
+            <thead>
+              <tr>
+                <th>{t('console.import.row')}</th>
+                <th>{t('console.import.column')}</th>
+                <th>{t('console.import.problem')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <tr key={i}>
+                  <td>{r.row}</td>
+                  <td>{r.field ?? '—'}</td>
+                  <td>
+                    {t(r.message, { defaultValue: r.detail ?? r.message })}
+                    {r.detail && <div className="muted">{r.detail}</div>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableRegion>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,78 @@
+/** Sign-in by e-mail code (the holders' flow, `/v1/auth/*`): the e-mail, then the 6-digit code. */
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../ui/button';
+import { Field } from '../ui/field';
+import { requestCode, verifyCode } from './api';
+import { errorText } from './errors';
+
+export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
+  const { t, i18n } = useTranslation();
+  const [sent, setSent] = useState<{ email: string; session: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const emailForm = useForm<{ email: string }>();
+  const codeForm = useForm<{ code: string }>();
+
+  const submitEmail = emailForm.handleSubmit(async ({ email }) => {
+    setError(null);
+    try {
+      setSent({ email, session: await requestCode(email, i18n.language) });
+    } catch (err) {
+      setError(errorText(t, err));
+    }
+  });
+  const submitCode = codeForm.handleSubmit(async ({ code }) => {
+    setError(null);
+    try {
+      await verifyCode(sent!.email, sent!.session, code.trim());
+      await onSignedIn();
+    } catch (err) {
+      setError(errorText(t, err));
+    }
+  });
+
+  return (
+    <section className="card narrow">
+      <h1>{t('console.sign_in_title')}</h1>
+      {!sent ? (
+        <form className="stack" onSubmit={(e) => void submitEmail(e)} noValidate>
+          <p className="muted">{t('console.sign_in_help')}</p>
+          <Field
+            label={t('console.email')}
+            type="email"
+            autoComplete="email"
+            {...emailForm.register('email', { required: true })}
+          />
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <Button type="submit" loading={emailForm.formState.isSubmitting}>
+            {t('console.send_code')}
+          </Button>
+        </form>
+      ) : (
+        <form className="stack" onSubmit={(e) => void submitCode(e)} noValidate>
+          <p className="muted">{t('console.code_sent', { email: sent.email })}</p>
+          <Field
+            label={t('console.code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            {...codeForm.register('code', { required: true })}
+          />
+          {error && (
+            <p className="error" role="alert">
+              {error}
+            </p>
+          )}
+          <Button type="submit" loading={codeForm.formState.isSubmitting}>
+            {t('console.sign_in')}
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}
