@@ -11,6 +11,7 @@ import { useSignedIn } from '../lib/session';
 import { useAccountLanguage } from '../lib/profile';
 import { assetUrl } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
+import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
 import { PhoneIcon } from '../ui/icons';
@@ -107,6 +108,8 @@ export function Footer() {
   const { mode } = useTheme();
   const config = usePanelConfig();
   const changeLang = (lang: Locale) => {
+    // Embedded, the host page sets the language on each load: remember the holder's choice (lib/embed-language).
+    rememberEmbedLanguage(lang);
     window.location.assign(`${pathWithLang(window.location.pathname, lang)}${window.location.search}`);
   };
   return (
