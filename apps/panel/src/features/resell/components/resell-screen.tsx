@@ -13,7 +13,7 @@ import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
 import { usePayoutAccount } from '../../../lib/payout-account';
 import { forgetResellDraft } from '../../../lib/resell-draft';
-import { assetUrl, formatMoney } from '../../../lib/format';
+import { assetUrl, formatMoney, ticketNumber } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
@@ -51,6 +51,7 @@ function ResellingCard(props: {
       <div className="resell-entry__body">
         <p className="muted small">{t('resell.you_are_reselling')}</p>
         <p className="resell-entry__name">{ticket.ticketName}</p>
+        <p className="muted small">{t('tickets.number', { number: ticketNumber(ticket.userTicketId) })}</p>
         <p className="small">
           {draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
             ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencyCode) })
