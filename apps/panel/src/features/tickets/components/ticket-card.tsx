@@ -42,7 +42,8 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
             {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
           </span>
           <span className="ticket-card__type">
-            {tk.ticketName} <span className="ticket-card__number">· {number}</span>
+            {/* The dot stays with the type when the number wraps to the next line. */}
+            {tk.ticketName}&nbsp;· <span className="ticket-card__number">{number}</span>
           </span>
           <span className="ticket-card__meta">
             {tk.eventCity} · {tk.eventVenue}
