@@ -47,3 +47,48 @@ test('a wrong code errs next to its field and below the header; the right code c
   await expect(page.getByRole('dialog')).toBeVisible();
   await expect(errorToast).toHaveCount(0, { timeout: 2_000 });
 });
+
+/** Whether two boxes overlap (touching edges do not count). */
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+type Box = { x: number; y: number; width: number; height: number };
+
+for (const viewport of [
+  { width: 360, height: 740 },
+  { width: 1280, height: 800 },
+]) {
+  test(`toasts cover no heading and no field at ${viewport.width} px (issue 23)`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    await openPanel(page, 'PANEL_TAB=LOGIN');
+    const before = mailCount();
+    await page.getByRole('textbox', { name: 'Email' }).fill('alice@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const code = await waitForCode('alice@example.com', before);
+    const input = page.getByRole('textbox', { name: 'Verification code' });
+    await input.fill(wrong(code));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const errorToast = page.locator('.Toastify__toast--error');
+    await expect(errorToast).toHaveText(/Wrong OTP/);
+    // A second toast on top of the first (a new code sent): the stack still covers nothing.
+    await page.getByRole('button', { name: 'Resend code' }).click();
+    await expect(page.locator('.Toastify__toast--success')).toBeVisible();
+    await expect.poll(() => page.locator('.Toastify__toast').count()).toBe(2);
+    await page.waitForTimeout(500); // the entering animation
+
+    const toasts = await page
+      .locator('.Toastify__toast')
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as Box));
+    const guarded = await page
+      .locator('h1, h2, input, select, textarea, label, header.header')
+      .evaluateAll((els) =>
+        els
+          .filter((el) => (el as HTMLElement).offsetParent !== null || el.tagName === 'HEADER')
+          .map((el) => ({ what: el.outerHTML.slice(0, 60), box: el.getBoundingClientRect().toJSON() as Box })),
+      );
+    expect(guarded.length).toBeGreaterThan(2);
+    for (const t of toasts) for (const g of guarded) expect(overlaps(t, g.box), `a toast covers ${g.what}`).toBe(false);
+    await page.screenshot({ path: test.info().outputPath(`toasts-${viewport.width}.png`) });
+    await context.close();
+  });
+}

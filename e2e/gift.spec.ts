@@ -31,8 +31,11 @@ const idsOf = (list: Listed[], eventName: string, ticketName: string) =>
   list.filter((t) => t.eventName === eventName && t.ticketName === ticketName).map((t) => t.userTicketId);
 
 /** The My-tickets card of a ticket: its accessible name is "<event>, <ticket type>". */
+/** A My-tickets card by event and ticket type, whatever its ticket number (issue 23: "…, Ticket #12"). */
 const card = (page: Page, eventName: string, ticketName: string) =>
-  page.getByRole('button', { name: `${eventName}, ${ticketName}`, exact: true });
+  page.getByRole('button', {
+    name: new RegExp(`^${`${eventName}, ${ticketName}`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, Ticket #\\d+$`),
+  });
 
 async function openMyTickets(page: Page) {
   await openPanel(page, 'PANEL_TAB=MY_TICKET');

@@ -1309,8 +1309,10 @@ export interface components {
         Error: {
             /** @description a message key (`api.unauthorized`, `gift_tickets.not_allowed`…) */
             message: string;
-            /** @description a new sign-in session, where the spec names one */
+            /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
             sessionId?: string;
+            /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+            resendAfterSeconds?: number;
             /** @description validation failures by field path (400 `api.invalid_request_body`) */
             fields?: {
                 [key: string]: string[];

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { seedDemo } from './db/seed.js';
 import { buildApp } from './app.js';
 import { closeGracefully } from './lib/shutdown.js';
+import { listenFailure } from './lib/listen.js';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -26,7 +27,17 @@ if (seeded) {
 }
 closeGracefully({ app, database, timeoutSeconds: config.shutdownTimeoutSeconds });
 for (const warning of config.warnings) app.log.warn(warning);
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (err) {
+  // A busy port (or an address this machine lacks): one line naming PORT or HOST, then exit 1.
+  const line = listenFailure(err, config);
+  if (!line) throw err;
+  console.error(line);
+  await app.close();
+  await database.close();
+  process.exit(1);
+}
 console.log(
   `\n  Ticket panel is running.\n  Demo host page: ${config.publicUrl}/\n  Panel:          ${config.publicUrl}/en/?PANEL_TAB=LOGIN\n  Door scanner:   ${config.publicUrl}/scanner (key: SCANNER_KEY, else the one in ${join(config.dataDir, 'scanner-key')})\n  Organiser API:  ${config.publicUrl}/v1/org (demo organisation's key in ${demoKeyFile}; admin key: ADMIN_KEY, else ${join(config.dataDir, 'admin-key')})\n  ${config.smtpUrl ? `Mail via ${config.smtpUrl}` : config.devOutbox ? `Dev outbox:     ${config.publicUrl}/dev/mail` : 'Mail: console only (no SMTP_URL)'}\n`,
 );

@@ -64,10 +64,44 @@ describe('code request', () => {
     t.clock.advance(20_000);
     const again = await requestCode('alice@example.com');
     expect(again.statusCode).toBe(429);
-    expect(again.json()).toEqual({ message: 'api.auth.resend_too_soon' });
+    // Issue 23: the code already sent is still open, so the answer names its session and the countdown.
+    const firstSession = first.json<SignInBody>().sessionId;
+    expect(again.json()).toEqual({
+      message: 'api.auth.resend_too_soon',
+      sessionId: firstSession,
+      resendAfterSeconds: 40,
+    });
     expect(Number(again.headers['retry-after'])).toBe(40);
+    expect(t.mail.sent.filter((m) => m.to === 'alice@example.com')).toHaveLength(1);
     t.clock.advance(41_000);
     expect((await requestCode('alice@example.com')).statusCode).toBe(200);
+  });
+
+  it('the session named by resend_too_soon signs in with the code already mailed (issue 23)', async () => {
+    await requestCode('alice@example.com');
+    const code = t.mail.lastCodeFor('alice@example.com');
+    t.clock.advance(5_000);
+    const again = (await requestCode('alice@example.com')).json<ErrorBody>();
+    const tokens = await verify('alice@example.com', again.sessionId!, code);
+    expect(tokens.statusCode).toBe(200);
+    expect(tokens.json<TokenPair>().accessToken).toBeTruthy();
+  });
+
+  it('names no session within the resend window once the code is used or out of attempts', async () => {
+    const used = (await requestCode('alice@example.com')).json<SignInBody>();
+    expect(
+      (await verify('alice@example.com', used.sessionId, t.mail.lastCodeFor('alice@example.com'))).statusCode,
+    ).toBe(200);
+    const afterUse = await requestCode('alice@example.com');
+    expect(afterUse.statusCode).toBe(429);
+    expect(afterUse.json()).toEqual({ message: 'api.auth.resend_too_soon' });
+
+    const spent = (await requestCode('bob@example.com')).json<SignInBody>();
+    const code = t.mail.lastCodeFor('bob@example.com');
+    for (let i = 0; i < t.config.otpMaxAttempts; i++) await verify('bob@example.com', spent.sessionId, wrong(code));
+    const afterAttempts = await requestCode('bob@example.com');
+    expect(afterAttempts.statusCode).toBe(429);
+    expect(afterAttempts.json()).toEqual({ message: 'api.auth.resend_too_soon' });
   });
 
   it('limits code requests per IP', async () => {

@@ -116,7 +116,13 @@ export const usernameUpdate = z.strictObject({
 export const errorBody = z
   .object({
     message: z.string().meta({ description: 'a message key (`api.unauthorized`, `gift_tickets.not_allowed`…)' }),
-    sessionId: z.string().optional().meta({ description: 'a new sign-in session, where the spec names one' }),
+    sessionId: z.string().optional().meta({
+      description:
+        'a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent',
+    }),
+    resendAfterSeconds: z.number().int().nonnegative().optional().meta({
+      description: 'with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for',
+    }),
     fields: z
       .record(z.string(), z.array(z.string()))
       .optional()

@@ -102,7 +102,20 @@ export function App() {
     ) : null;
   return (
     <>
-      <Frame auth={auth} aside={aside}>
+      <Frame
+        auth={auth}
+        aside={aside}
+        notices={
+          <Toasts
+            position="top-right"
+            autoClose={TOAST_AUTO_CLOSE_MS}
+            theme={theme}
+            newestOnTop
+            closeOnClick
+            texts={{ region: t('toast.region'), close: t('toast.close'), timer: t('toast.timer') }}
+          />
+        }
+      >
         <Suspense fallback={<Loading label={t('common.loading')} />}>
           <Screen key={route.tab} />
         </Suspense>
@@ -117,14 +130,6 @@ export function App() {
           <SignedInEffects />
         </Suspense>
       )}
-      <Toasts
-        position="top-right"
-        autoClose={TOAST_AUTO_CLOSE_MS}
-        theme={theme}
-        newestOnTop
-        closeOnClick
-        texts={{ region: t('toast.region'), close: t('toast.close'), timer: t('toast.timer') }}
-      />
     </>
   );
 }

@@ -11,6 +11,7 @@ import { useSignedIn } from '../lib/session';
 import { useAccountLanguage } from '../lib/profile';
 import { assetUrl } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
+import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
 import { PhoneIcon } from '../ui/icons';
@@ -107,6 +108,8 @@ export function Footer() {
   const { mode } = useTheme();
   const config = usePanelConfig();
   const changeLang = (lang: Locale) => {
+    // Embedded, the host page sets the language on each load: remember the holder's choice (lib/embed-language).
+    rememberEmbedLanguage(lang);
     window.location.assign(`${pathWithLang(window.location.pathname, lang)}${window.location.search}`);
   };
   return (
@@ -141,13 +144,16 @@ export function Footer() {
 /**
  * The page (spec section 2 Layout): header, content column, footer. The light theme shows the auth card
  * inside the page with header and footer; the dark theme shows only the card. `aside`: the side menu of
- * wide screens, beside the content.
+ * wide screens, beside the content. `notices`: the toasts, at the top of the content column (issue 23: in the
+ * screen's flow, so they push it down instead of covering its heading or a field; styles.css keeps them
+ * under the header while the screen scrolls).
  */
-export function Frame(props: { auth: boolean; aside?: ReactNode; children: ReactNode }) {
+export function Frame(props: { auth: boolean; aside?: ReactNode; notices?: ReactNode; children: ReactNode }) {
   const { theme } = useTheme();
   const bare = props.auth && theme === 'dark';
   const main = (
     <main className="content" id="main">
+      {props.notices}
       {props.children}
     </main>
   );

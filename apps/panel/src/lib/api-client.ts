@@ -9,14 +9,9 @@
  * e-mails a call causes (a gift to a new address, ...) in it.
  */
 import { storage, clearSession } from './storage';
-import { embedMode } from './host-bridge';
+import { embedMode, organisationSlug } from './host-bridge';
 
 export const API_BASE = '/v1';
-/**
- * The organisation the panel is shown for (`?org=<slug>`, which the loader sets from its `data-org`), read
- * once; null: none. Sent as `X-Organisation` on every call, so the API lists only that organisation's tickets.
- */
-export const organisationSlug = new URLSearchParams(window.location.search).get('org') || null;
 const TIMEOUT_MS = 20_000;
 
 /** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */

@@ -51,4 +51,10 @@ export function daysUntil(startIso: string, now: Date = new Date()): number {
 export const formatMoney = (amount: number, currencyCode: string, lang: Locale = activeLang()) =>
   money(amount, currencyCode, lang);
 
+/**
+ * What tells two tickets of the same event and type apart (issue 23): `#` and the entry's `userTicketId`, the id
+ * the API already gives every held ticket entry (and the panel's USER_TICKET_ID), shown in cards and pickers.
+ */
+export const ticketNumber = (userTicketId: number): string => `#${userTicketId}`;
+
 export { assetUrl } from './asset-url';

@@ -23,6 +23,13 @@ const hostOrigin = (() => {
   }
 })();
 
+/**
+ * The organisation the panel is shown for (`?org=<slug>`, which the loader sets from its `data-org`), read
+ * once; null: none. Sent as `X-Organisation` on every call (api-client), so the API lists only that
+ * organisation's tickets; the holder's language and theme are kept per organisation (storage).
+ */
+export const organisationSlug = params.get('org') || null;
+
 /** How the panel is shown: 'modal', 'inline' or 'standalone'. */
 export const embedMode: 'modal' | 'inline' | 'standalone' =
   hostOrigin && (mode === 'modal' || mode === 'inline') ? mode : 'standalone';

@@ -4,7 +4,8 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PanelConfig, User } from '@tp/contract';
-import { api, organisationSlug } from './api-client';
+import { api } from './api-client';
+import { organisationSlug } from './host-bridge';
 import type { BrandedConfig } from './branding';
 import { useSignedIn } from './session';
 import { queryKeys } from './query-keys';

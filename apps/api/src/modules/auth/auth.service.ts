@@ -181,6 +181,10 @@ export function createAuthService(deps: AuthDeps) {
      * POST /auth/signInOrRegisterAndSignIn: e-mails a new code and returns the sign-in session id and the seconds
      * until another code may be asked for (`otpResendSeconds`).
      * @throws AppError `api.auth.resend_too_soon` (429, Retry-After seconds) within `otpResendSeconds` of the last code.
+     *   While that code is still open (not used, expired or out of attempts) the error also carries its `sessionId`
+     *   and `resendAfterSeconds` (issue 23): the panel opens the code step of the code already in the inbox,
+     *   with the resend countdown. It names no session a new request would not hand out (anyone may ask for a
+     *   code for an e-mail), and the code's attempts stay limited by `otpMaxAttempts`.
      */
     async requestCode(
       email: string,
@@ -198,7 +202,12 @@ export function createAuthService(deps: AuthDeps) {
           const waited = (at.getTime() - last.createdAt.getTime()) / 1000;
           if (waited < config.otpResendSeconds) {
             const retryAfter = Math.ceil(config.otpResendSeconds - waited);
-            throw new AppError('api.auth.resend_too_soon', {}, { 'Retry-After': String(retryAfter) });
+            const open = !last.closedAt && last.expiresAt > at && last.attempts < config.otpMaxAttempts;
+            throw new AppError(
+              'api.auth.resend_too_soon',
+              open ? { sessionId: last.id, resendAfterSeconds: retryAfter } : {},
+              { 'Retry-After': String(retryAfter) },
+            );
           }
         }
         await repo.closeOpenLoginRequests(tx, email, at);

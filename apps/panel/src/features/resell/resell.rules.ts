@@ -20,8 +20,9 @@ export function clampQuantity(n: number, max: number): number {
 
 /**
  * The resale form for an entry whose cap is `maxTicketPrice` (major units) and that holds `available` tickets:
- * price required ('resell.price_required', also for 0), a price with at most two decimals and at most the cap
- * plus RESALE_PRICE_TOLERANCE ('invalid_prices'); quantity an integer in 1..available.
+ * price required ('resell.price_required', also for 0), a price with at most two decimals ('invalid_prices') and at
+ * most the cap plus RESALE_PRICE_TOLERANCE ('resell.price_above_cap', whose `{{max}}` names the cap, issue 23);
+ * quantity an integer in 1..available.
  */
 export function resellFormSchema(maxTicketPrice: number, available: number) {
   return z.object({
@@ -39,7 +40,8 @@ export function resellFormSchema(maxTicketPrice: number, available: number) {
         ctx.addIssue({ code: 'custom', message: 'resell.price_required' });
         return;
       }
-      if (value > maxTicketPrice + RESALE_PRICE_TOLERANCE) ctx.addIssue({ code: 'custom', message: 'invalid_prices' });
+      if (value > maxTicketPrice + RESALE_PRICE_TOLERANCE)
+        ctx.addIssue({ code: 'custom', message: 'resell.price_above_cap' });
     }),
     quantity: z.number().int().min(1).max(Math.max(1, available)),
   });

@@ -1,6 +1,6 @@
 /** Sign-in calls: request a code, verify it (personal data is saved through lib/profile). */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 
 /** POST /auth/signInOrRegisterAndSignIn: the sign-in session id, and the seconds until another code may be asked for. */
@@ -15,6 +15,17 @@ export function rememberResendAfter(seconds: number): number {
   storage.set('codeResendAt', String(at));
   return at;
 }
+/**
+ * The code already sent, from a refused code request (429 `api.auth.resend_too_soon` names the session of a
+ * code still open and the seconds until another may be asked for, issue 23); null for any other failure.
+ */
+export function pendingCode(err: unknown): { sessionId: string; resendAfterSeconds: number } | null {
+  if (!(err instanceof ApiError) || err.message !== 'api.auth.resend_too_soon') return null;
+  const { sessionId, resendAfterSeconds } = err.body;
+  if (typeof sessionId !== 'string') return null;
+  return { sessionId, resendAfterSeconds: typeof resendAfterSeconds === 'number' ? resendAfterSeconds : 0 };
+}
+
 export const verifyCode = (input: { otp: string; session: string; email: string }) =>
   api<{ accessToken: string; refreshToken: string }>('/auth/verifyLoginRequest', { body: input });
 

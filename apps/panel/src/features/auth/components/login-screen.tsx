@@ -2,8 +2,9 @@
  * LOGIN (spec section 2): e-mail and Continue; stores the e-mail and session id, then OTP.
  * A stored e-mail (kept from the login request until the code is verified, spec section 3) with a token:
  * load the user first; with no token: send the login request by itself, once (spec 2 Login). When a code
- * was sent less than OTP_RESEND_SECONDS ago (api.auth.resend_too_soon) and its session is still stored,
- * that code is still good: go to OTP without an error.
+ * was sent less than OTP_RESEND_SECONDS ago (api.auth.resend_too_soon) and that code is still open, the
+ * answer names its session and the seconds left (issue 23): go to OTP with the resend countdown, for the
+ * holder asking by hand as for the automatic request. A stored session is used when the answer names none.
  */
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useForm } from 'react-hook-form';
@@ -16,7 +17,7 @@ import { useUser } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { rememberResendAfter, sendCode, useRequestCode } from '../api/auth.api';
+import { pendingCode, rememberResendAfter, sendCode, useRequestCode } from '../api/auth.api';
 import { emailSchema, type EmailForm } from '../validation';
 import { AuthCard } from './auth-card';
 
@@ -43,6 +44,15 @@ export default function LoginScreen() {
       navigate({ tab: 'OTP' });
     } catch (err) {
       const key = (err as Error).message;
+      const pending = pendingCode(err);
+      if (pending) {
+        // The code already sent is still good: its code step, counting down to when another may be asked for.
+        storage.set('email', email);
+        storage.set('sessionId', pending.sessionId);
+        rememberResendAfter(pending.resendAfterSeconds);
+        navigate({ tab: 'OTP' });
+        return;
+      }
       if (auto && key === 'api.auth.resend_too_soon' && storage.get('sessionId')) {
         navigate({ tab: 'OTP' });
         return;

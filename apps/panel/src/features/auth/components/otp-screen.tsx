@@ -22,7 +22,14 @@ import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
-import { rememberResendAfter, sendCode, useRequestCode, useVerifyCode, verifyCode } from '../api/auth.api';
+import {
+  pendingCode,
+  rememberResendAfter,
+  sendCode,
+  useRequestCode,
+  useVerifyCode,
+  verifyCode,
+} from '../api/auth.api';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';
@@ -85,6 +92,13 @@ export default function OtpScreen() {
       setResendAt(rememberResendAfter(resendAfterSeconds));
       toast.success(t('otp.resent'), { action: sendCode });
     } catch (err) {
+      const pending = pendingCode(err);
+      if (pending) {
+        // Asked too soon but the code already sent is open: keep its session and show the countdown.
+        storage.set('sessionId', pending.sessionId);
+        setResendAt(rememberResendAfter(pending.resendAfterSeconds));
+        return;
+      }
       toast.error(t(err instanceof ApiError ? err.message : 'request_failed'), { action: sendCode });
     }
   };

@@ -1,14 +1,15 @@
 /**
  * The gift screen's ticket dropdown (spec section 2 Gift): the holder's upcoming tickets in the panel's
- * listbox (ui/listbox `Select`), each with its logo and name; busy while the choice is verified.
+ * listbox (ui/listbox `Select`), each with its logo, name and ticket number (issue 23: tickets of the same event
+ * and type told apart); busy while the choice is verified.
  */
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
-import { assetUrl } from '../../../lib/format';
+import { assetUrl, ticketNumber } from '../../../lib/format';
 import { Select } from '../../../ui/listbox';
 
-/** "Event · Ticket type", the accessible and visible name of a ticket. */
-export const ticketLabel = (tk: MyTicket) => `${tk.eventName} · ${tk.ticketName}`;
+/** "Event · Ticket type · #number", the accessible and visible name of a ticket. */
+export const ticketLabel = (tk: MyTicket) => `${tk.eventName} · ${tk.ticketName} · ${ticketNumber(tk.userTicketId)}`;
 
 function TicketOption(props: { ticket: MyTicket; assetsBaseUrl?: string }) {
   const tk = props.ticket;
@@ -23,7 +24,9 @@ function TicketOption(props: { ticket: MyTicket; assetsBaseUrl?: string }) {
       />
       <span className="gift-option__text">
         <span className="gift-option__name">{tk.eventName}</span>
-        <span className="muted small">{tk.ticketName}</span>
+        <span className="muted small">
+          {tk.ticketName} · {ticketNumber(tk.userTicketId)}
+        </span>
       </span>
     </span>
   );

@@ -2,7 +2,8 @@
  * The resale form rules (spec sections 4 Resell flow and 5): quantity clamped with +/- disabled at the
  * bounds, the summary re-requested on every price or quantity change, Continue disabled until dirty and
  * valid and while the summary loads, then locked with the terms checkbox; POST /resell with an
- * Idempotency-Key; the no-payout toast.
+ * Idempotency-Key; the no-payout toast. Issue 23: the price starts empty with the cap as its hint, a price above
+ * the cap names it, and the form kept for the payout tab comes back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
@@ -68,6 +69,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 describe('resell form', () => {
@@ -91,9 +93,15 @@ describe('resell form', () => {
 
   it('re-requests the summary on every price or quantity change; Continue waits for it and for a valid price', async () => {
     mount();
-    await waitFor(() => expect(calcCalls()).toEqual([{ ticketId: 7, selectedPrice: 0, quantity: 1 }]));
-    expect(price()).toHaveProperty('value', '0');
-    expect(cont().disabled).toBe(true); // not dirty, and 0 is no price
+    // Issue 23: the price starts empty with the cap as its hint; no summary is asked for without a price.
+    expect(price()).toHaveProperty('value', '');
+    expect(price().getAttribute('placeholder')).toBe('Up to A$86.90');
+    expect(cont().disabled).toBe(true);
+    const summary = () => screen.getByRole('region', { name: 'Pricing summary' }).textContent;
+    expect(summary()).toContain('Enter a price up to A$86.90 to see what the buyer pays.');
+    expect(summary()).not.toContain('—');
+    await new Promise((r) => setTimeout(r, 400));
+    expect(calcCalls()).toEqual([]);
 
     fireEvent.change(price(), { target: { value: '40' } });
     await waitFor(() => expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 40, quantity: 1 }));
@@ -112,16 +120,20 @@ describe('resell form', () => {
     await waitFor(() => expect(cont().disabled).toBe(false));
     expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$88.00');
 
-    // Above the cap (86.90 + 0.001): 'Invalid price', no request, Continue disabled.
+    // Above the cap (86.90 + 0.001), while typing: a field error naming the cap, no request, no dashes.
     const before = calcCalls().length;
     fireEvent.change(price(), { target: { value: '86.91' } });
-    fireEvent.blur(price());
-    expect((await screen.findByRole('alert')).textContent).toBe('Invalid price');
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('The most you can ask is A$86.90 per ticket');
+    expect(price().getAttribute('aria-describedby')).toContain(alert.id);
     expect(cont().disabled).toBe(true);
+    expect(summary()).not.toContain('—');
+    expect(summary()).toContain('Enter a price up to A$86.90');
     await new Promise((r) => setTimeout(r, 400));
     expect(calcCalls().length).toBe(before);
 
     fireEvent.change(price(), { target: { value: '' } });
+    fireEvent.blur(price());
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Price is required'));
     expect(cont().disabled).toBe(true);
   });
@@ -164,5 +176,23 @@ describe('resell form', () => {
     expect(link.closest('[role="alert"]')?.textContent).toContain('Please verify your payout account to continue');
     expect(link.parentElement?.textContent).toBe('Set up your payout account here to get paid for your sales.');
     expect(onListed).not.toHaveBeenCalled();
+    // Following it keeps the form for the way back (issue 23).
+    fireEvent.click(link);
+    expect(JSON.parse(sessionStorage.getItem('tp.resellDraft')!)).toEqual({ userTicketId: 41, quantity: 1, price: '50' });
+    expect(window.location.search).toContain('SETTINGS_TAB=ACCOUNT_VERIFICATION');
+  });
+
+  it('restores the form kept for the payout tab, for its ticket only (issue 23)', async () => {
+    sessionStorage.setItem('tp.resellDraft', JSON.stringify({ userTicketId: 41, quantity: 2, price: '60' }));
+    mount();
+    await waitFor(() => expect(price()).toHaveProperty('value', '60'));
+    expect(screen.getByRole<HTMLInputElement>('textbox', { name: 'Quantity' }).value).toBe('2');
+    await waitFor(() => expect(cont().disabled).toBe(false));
+    expect(calcCalls().at(-1)).toEqual({ ticketId: 7, selectedPrice: 60, quantity: 2 });
+    cleanup();
+    sessionStorage.setItem('tp.resellDraft', JSON.stringify({ userTicketId: 99, quantity: 2, price: '60' }));
+    mount();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(price()).toHaveProperty('value', '');
   });
 });

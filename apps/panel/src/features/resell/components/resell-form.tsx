@@ -1,15 +1,21 @@
 /**
  * The resale form for one chosen ticket entry (spec sections 2 Resell, 4 Resell flow, 5): quantity
- * (1..availableTicketCount, +/- disabled at the bounds), price per ticket (starts at 0), the pricing summary
+ * (1..availableTicketCount, +/- disabled at the bounds), price per ticket, the pricing summary
  * re-requested on every price or quantity change, Continue (disabled until dirty and valid and while the
  * summary loads), then the form locks and the terms checkbox enables "List for resale". Cancel resets all.
- * Mounted with `key` = the entry, so choosing another ticket starts again at quantity 1, price 0.
+ * Issue 23: the price starts empty with the cap as its hint, and a price above the cap is a field error that
+ * names the cap (the summary then waits for a price instead of showing dashes). A draft kept while the holder
+ * set up a payout account (lib/resell-draft) is restored for its ticket.
+ * Mounted with `key` = the entry, so choosing another ticket starts again at quantity 1, no price.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../../lib/toast';
+import { payoutAccountQuery } from '../../../lib/payout-account';
+import { forgetResellDraft, readResellDraft } from '../../../lib/resell-draft';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { errorKey } from '../../../lib/api-client';
 import { formatMoney } from '../../../lib/format';
@@ -25,7 +31,7 @@ import {
   type ResellForm as FormValues,
 } from '../resell.rules';
 import type { ResellableTicket } from '../resell.types';
-import { showNoPayoutToast } from './no-payout-toast';
+import { showNoPayoutToast } from './no-payout';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 
 /** Debounce for the summary request while the user types (still one request per settled change). */
@@ -50,13 +56,14 @@ export function ResellForm(props: {
   );
   const { register, handleSubmit, formState, control, setValue } = useForm<FormValues>({
     resolver: zodResolver(schema),
-    mode: 'onTouched',
-    defaultValues: { price: '0', quantity: 1 },
+    mode: 'onChange',
+    defaultValues: { price: '', quantity: 1 },
   });
   const [locked, setLocked] = useState(false);
   const [terms, setTerms] = useState(false);
   const [idemKey, setIdemKey] = useState('');
   const create = useCreateResale();
+  const qc = useQueryClient();
 
   const price = useWatch({ control, name: 'price' });
   const quantity = useWatch({ control, name: 'quantity' });
@@ -69,7 +76,17 @@ export function ResellForm(props: {
     onLockedChange(locked);
   }, [locked, onLockedChange]);
 
-  // The summary: requested for any well-formed price up to the cap (0 included, as the flow starts there).
+  // The form as the holder left it for the payout tab (issue 23), once, for this ticket.
+  const restore = useEffectEvent(() => {
+    const kept = readResellDraft();
+    if (kept?.userTicketId !== tk.userTicketId) return;
+    const opts = { shouldDirty: true, shouldTouch: true, shouldValidate: true };
+    setValue('quantity', clampQuantity(kept.quantity, tk.availableTicketCount), opts);
+    if (kept.price) setValue('price', kept.price, opts);
+  });
+  useEffect(() => restore(), []);
+
+  // The summary: requested for any well-formed price up to the cap.
   const input: CalculationInput | null =
     parsed !== null && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
       ? { ticketId: tk.ticketId, selectedPrice: parsed, quantity }
@@ -110,20 +127,26 @@ export function ResellForm(props: {
         },
         idempotencyKey: idemKey,
       });
+      forgetResellDraft();
       props.onListed(shareLinkUrl);
     } catch (err) {
       const key = errorKey(err);
-      if (key === 'api.resell.create.no_stripe') showNoPayoutToast();
-      else toast.error(t(key), { action: createListing });
+      if (key === 'api.resell.create.no_stripe') {
+        showNoPayoutToast({ userTicketId: tk.userTicketId, quantity, price });
+        // The notice above the form then names the requirement too (it reads the payout account).
+        void qc.invalidateQueries({ queryKey: payoutAccountQuery.queryKey });
+      } else toast.error(t(key), { action: createListing });
     }
   };
 
   const e = formState.errors;
   const touched = formState.touchedFields;
-  const priceError = e.price && touched.price ? t(e.price.message!) : undefined;
+  const capText = formatMoney(tk.maxTicketPrice, currency);
+  const priceError = e.price && (touched.price || formState.dirtyFields.price) ? t(e.price.message!, { max: capText }) : undefined;
   const atMin = quantity <= 1;
   const atMax = quantity >= tk.availableTicketCount;
-  const money = (v: number | undefined) => (v === undefined ? '—' : formatMoney(v, currency));
+  // While the summary of a valid price loads, an ellipsis (the region is aria-busy meanwhile).
+  const money = (v: number | undefined) => (v === undefined ? '…' : formatMoney(v, currency));
 
   return (
     <form
@@ -174,7 +197,8 @@ export function ResellForm(props: {
         autoComplete="off"
         readOnly={locked}
         error={priceError}
-        helper={t('resell.price_helper', { max: formatMoney(tk.maxTicketPrice, currency) })}
+        placeholder={t('resell.price_placeholder', { max: capText })}
+        helper={t('resell.price_helper', { max: capText })}
         {...register('price')}
         onFocus={(ev) => ev.currentTarget.select()}
       />
@@ -183,25 +207,24 @@ export function ResellForm(props: {
         <h2 id={`${id}-sum`} className="section-title">
           {t('resell.summary')}
         </h2>
-        <dl>
-          <div>
-            <dt>
-              {t('resell.summary_price', {
-                count: quantity,
-                price: parsed === null ? '—' : formatMoney(parsed, currency),
-              })}
-            </dt>
-            <dd>{money(summary?.basePrice)}</dd>
-          </div>
-          <div>
-            <dt>{t('resell.service_fee')}</dt>
-            <dd>{money(summary?.serviceFee)}</dd>
-          </div>
-          <div className="resell-summary__total">
-            <dt>{t('resell.total')}</dt>
-            <dd>{money(summary?.totalPrice)}</dd>
-          </div>
-        </dl>
+        {input ? (
+          <dl>
+            <div>
+              <dt>{t('resell.summary_price', { count: quantity, price: formatMoney(input.selectedPrice, currency) })}</dt>
+              <dd>{money(summary?.basePrice)}</dd>
+            </div>
+            <div>
+              <dt>{t('resell.service_fee')}</dt>
+              <dd>{money(summary?.serviceFee)}</dd>
+            </div>
+            <div className="resell-summary__total">
+              <dt>{t('resell.total')}</dt>
+              <dd>{money(summary?.totalPrice)}</dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="muted small">{t('resell.summary_waiting', { max: capText })}</p>
+        )}
         {calc.isError && input ? (
           <p className="field__error" role="alert">
             {t(errorKey(calc.error))}

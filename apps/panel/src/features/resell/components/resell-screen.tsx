@@ -3,14 +3,17 @@
  * from USER_TICKET_ID), set quantity and price, see the pricing summary, Continue, accept the terms, list.
  * Success: "Your ticket is now listed for resale!" (focused), the share box and "resell more"; unlisting
  * that listing below clears them (issue 13). A card says what you are reselling. Below: the SALE and SOLD
- * tabs of the user's listings.
+ * tabs of the user's listings. Issue 23: without a verified payout account the requirement stands above the
+ * form (PayoutNotice), and its link keeps the form for the way back.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
-import { assetUrl, formatMoney } from '../../../lib/format';
+import { usePayoutAccount } from '../../../lib/payout-account';
+import { forgetResellDraft } from '../../../lib/resell-draft';
+import { assetUrl, formatMoney, ticketNumber } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
@@ -19,6 +22,7 @@ import { TicketIcon } from '../../../ui/icons';
 import { useAvailableForListing } from '../api/resell-available.api';
 import type { ResellableTicket } from '../resell.types';
 import { Listings } from './listings';
+import { PayoutNotice } from './no-payout';
 import { ResellForm } from './resell-form';
 import { ShareBox } from './share-box';
 import { TicketPicker } from './ticket-picker';
@@ -47,6 +51,7 @@ function ResellingCard(props: {
       <div className="resell-entry__body">
         <p className="muted small">{t('resell.you_are_reselling')}</p>
         <p className="resell-entry__name">{ticket.ticketName}</p>
+        <p className="muted small">{t('tickets.number', { number: ticketNumber(ticket.userTicketId) })}</p>
         <p className="small">
           {draft.price !== null && draft.price > 0 && draft.price <= ticket.maxTicketPrice + RESALE_PRICE_TOLERANCE
             ? t('resell.card_price', { count: draft.quantity, price: formatMoney(draft.price, ticket.currencyCode) })
@@ -68,8 +73,9 @@ export default function ResellScreen() {
   const config = usePanelConfig();
   const prefer = route.userTicketId;
   const available = useAvailableForListing(prefer);
+  const payout = usePayoutAccount();
   const [selectedId, setSelectedId] = useState<number | null>(null);
-  const [draft, setDraft] = useState<{ quantity: number; price: number | null }>({ quantity: 1, price: 0 });
+  const [draft, setDraft] = useState<{ quantity: number; price: number | null }>({ quantity: 1, price: null });
   const [locked, setLocked] = useState(false);
   const [listed, setListed] = useState<{ url: string; title: string } | null>(null);
   const preselected = useRef(false);
@@ -91,7 +97,8 @@ export default function ResellScreen() {
   const reset = () => {
     setSelectedId(null);
     setLocked(false);
-    setDraft({ quantity: 1, price: 0 });
+    setDraft({ quantity: 1, price: null });
+    forgetResellDraft();
     if (route.userTicketId) navigate({ userTicketId: null, ticketName: null }, { replace: true });
   };
   const onDraft = useCallback((d: { quantity: number; price: number | null }) => setDraft(d), []);
@@ -135,6 +142,17 @@ export default function ResellScreen() {
   } else {
     body = (
       <div className="stack">
+        {payout.data && !payout.data.verified && (
+          <PayoutNotice
+            draft={() =>
+              selected && {
+                userTicketId: selected.userTicketId,
+                quantity: draft.quantity,
+                price: draft.price === null ? '' : String(draft.price),
+              }
+            }
+          />
+        )}
         {selected && (
           <ResellingCard
             ticket={selected}
@@ -151,7 +169,7 @@ export default function ResellScreen() {
           logoUrl={logoUrl}
           onChange={(tk) => {
             setSelectedId(tk.userTicketId);
-            setDraft({ quantity: 1, price: 0 });
+            setDraft({ quantity: 1, price: null });
           }}
         />
         {selected ? (

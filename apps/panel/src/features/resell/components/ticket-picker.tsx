@@ -1,10 +1,12 @@
 /**
  * The ticket dropdown of the resell screen (spec section 2 Resell): the listable tickets in the panel's
- * listbox (ui/listbox `Select`); options show the ticket's logo, name and how many are available.
+ * listbox (ui/listbox `Select`); options show the ticket's logo, name, ticket number (issue 23: entries of the same
+ * event and type told apart) and how many are available.
  */
 import { useTranslation } from 'react-i18next';
 import { TicketIcon } from '../../../ui/icons';
 import { Select } from '../../../ui/listbox';
+import { ticketNumber } from '../../../lib/format';
 import type { ResellableTicket } from '../resell.types';
 
 function Logo(props: { src?: string }) {
@@ -37,7 +39,12 @@ export function TicketPicker(props: {
       renderValue={(tk) => (
         <span className="resell-option">
           <Logo src={props.logoUrl(tk.ticketLogo)} />
-          <span className="resell-option__name">{tk.ticketName}</span>
+          <span className="resell-option__name">
+            {tk.ticketName}
+            <span className="muted small resell-option__count">
+              {t('tickets.number', { number: ticketNumber(tk.userTicketId) })}
+            </span>
+          </span>
         </span>
       )}
       renderOption={(tk) => (
@@ -46,6 +53,7 @@ export function TicketPicker(props: {
           <span className="resell-option__name">
             {tk.ticketName}
             <span className="muted small resell-option__count">
+              {t('tickets.number', { number: ticketNumber(tk.userTicketId) })} ·{' '}
               {t('resell.available_count', { count: tk.availableTicketCount })}
             </span>
           </span>

@@ -1,25 +1,16 @@
 /**
- * Payout account calls (spec sections 2 Settings payout, 3 Payout account, 7, 9: the payout state is not kept):
- * GET /v1/resell/stripe (never cached), POST /v1/resell/stripe-connect, POST /v1/resell/sandbox-onboarding.
+ * Payout account calls (spec sections 2 Settings payout, 3 Payout account, 7): POST /v1/resell/stripe-connect,
+ * POST /v1/resell/sandbox-onboarding. The account's state (GET /v1/resell/stripe) is lib/payout-account, which
+ * the resell screen reads too.
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type * as z from 'zod';
 import type { resell } from '@tp/contract';
 import { api } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
+import { payoutAccountQuery, type PayoutAccountState } from '../../../lib/payout-account';
 
-/** `clientSecret` '' when onboarding has not started; `verified` once the provider verified the account. */
-export type PayoutAccountState = z.infer<typeof resell.clientSecretResponse>;
 /** What the sandbox onboarding collects (what Stripe would): country AU or NZ, names, ISO birth date, bank account. */
 export type SandboxOnboarding = z.infer<typeof resell.sandboxOnboardingRequest>;
-
-export const payoutAccountQuery = queryOptions({
-  queryKey: queryKeys.user.payoutAccount,
-  queryFn: () => api<PayoutAccountState>('/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
-  staleTime: 0,
-  gcTime: 0,
-});
-export const usePayoutAccount = () => useQuery(payoutAccountQuery);
 
 /**
  * Creates the payout account if needed and returns an onboarding client secret (embedded onboarding).

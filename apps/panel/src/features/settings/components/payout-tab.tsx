@@ -14,7 +14,9 @@ import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Loading, Skeleton, ErrorState } from '../../../ui/bits';
 import { ShieldIcon } from '../../../ui/icons';
-import { connectPayoutAccount, usePayoutAccount } from '../api/payout-account.api';
+import { usePayoutAccount } from '../../../lib/payout-account';
+import { resellReturnRoute } from '../../../lib/resell-draft';
+import { connectPayoutAccount } from '../api/payout-account.api';
 import { PAYOUT_COUNTRIES } from '../payout-form.validation';
 import { PayoutSandboxForm } from './payout-sandbox-form';
 import { PayoutEarnings } from './payout-earnings';
@@ -31,7 +33,8 @@ function Verified() {
       </span>
       <h2 className="section-title">{t('payout.verified_title')}</h2>
       <p className="muted">{t('payout.verified_text')}</p>
-      <Button onClick={() => navigate({ tab: 'RESELL', settingsTab: null })}>{t('payout.go_resell')}</Button>
+      {/* Back to the resale form as it was left for this tab (issue 23), else to an empty one. */}
+      <Button onClick={() => navigate(resellReturnRoute())}>{t('payout.go_resell')}</Button>
     </div>
   );
 }

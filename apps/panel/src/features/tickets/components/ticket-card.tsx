@@ -1,10 +1,11 @@
 /**
  * A My-tickets card (spec section 2 My tickets): logo, name, city, venue, date range, days until or
- * since, a live badge and the used/total count of event access and benefits.
+ * since, a live badge and the used/total count of event access and benefits; and the ticket number, which tells
+ * tickets of the same event and type apart (issue 23).
  */
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
-import { daysUntil, formatRange, assetUrl } from '../../../lib/format';
+import { daysUntil, formatRange, assetUrl, ticketNumber } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { ChevronIcon } from '../../../ui/icons';
 
@@ -12,6 +13,7 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
   const { t } = useTranslation();
   const tk = props.ticket;
   const days = daysUntil(tk.eventStartDateTime, props.now);
+  const number = t('tickets.number', { number: ticketNumber(tk.userTicketId) });
   const when = tk.isLive
     ? t('tickets.live_now')
     : days === 0
@@ -25,7 +27,7 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
         type="button"
         className="ticket-card"
         onClick={props.onOpen}
-        aria-label={`${tk.eventName}, ${tk.ticketName}`}
+        aria-label={`${tk.eventName}, ${tk.ticketName}, ${number}`}
       >
         <img
           className="ticket-card__logo"
@@ -39,7 +41,10 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
             <span className="ticket-card__name">{tk.eventName}</span>
             {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
           </span>
-          <span className="ticket-card__type">{tk.ticketName}</span>
+          <span className="ticket-card__type">
+            {/* The dot stays with the type when the number wraps to the next line. */}
+            {tk.ticketName}&nbsp;· <span className="ticket-card__number">{number}</span>
+          </span>
           <span className="ticket-card__meta">
             {tk.eventCity} · {tk.eventVenue}
           </span>

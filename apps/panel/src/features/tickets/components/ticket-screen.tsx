@@ -3,7 +3,8 @@
  * description clamped to 3 lines with read more, and the benefit list (purchasedAmount > 0) whose
  * items open a detail modal (with Unlock for unlockable digital benefits); no benefit: an empty state with
  * the organiser's site. The actions: Gift, and a menu with Swap and Resell (see ticket-actions.tsx). Without
- * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13).
+ * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13). Under the date
+ * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx).
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +22,7 @@ import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
+import { AddToCalendar } from './add-to-calendar';
 import '../tickets.css';
 import { eventPlace } from './event-place';
 
@@ -159,6 +161,7 @@ export default function TicketScreen() {
             </a>
           </span>
         </p>
+        <AddToCalendar ticket={tk} />
       </header>
       <section aria-labelledby="access-title" className="stack-sm">
         <h2 id="access-title" className="section-title">
