@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { inject } from 'vitest';
 import type { z } from 'zod';
 import type { auth, gift, resell, swap } from '@tp/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
@@ -55,9 +55,11 @@ async function openTemplateCopy(): Promise<Database> {
  * gives the template's state, serials included.
  */
 const idleDatabases: Database[] = [];
-afterAll(async () => {
+
+/** Closes the idle databases: after each test file (test/setup/close-databases.ts, a setup file of both projects). */
+export async function closeIdleDatabases(): Promise<void> {
   await Promise.all(idleDatabases.splice(0).map((d) => d.close()));
-});
+}
 
 async function freshDatabase(): Promise<Database> {
   return idleDatabases.pop() ?? openTemplateCopy();
