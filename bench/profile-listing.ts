@@ -5,7 +5,8 @@
  * BENCH_SECONDS each, default 8) in BENCH_ROUNDS alternating rounds (default 3), prints the rates and the ratio of
  * the medians (target listing ≥ 0.6 × me), then the
  * server's CPU profile: self time by function and by package, largest first (BENCH_TOP rows, default 20).
- * The profile covers both phases; `--only-listing` drives the listing alone for a profile of it only.
+ * The profile covers both phases; `--only <path>` drives that one path alone (e.g. `--only /healthz`: what every
+ * answer pays, hooks and headers) for a profile of it only.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -19,7 +20,9 @@ const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const TOP = Number(process.env.BENCH_TOP ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const onlyListing = process.argv.includes('--only-listing');
+const onlyAt = process.argv.indexOf('--only');
+/** `--only <path>`: drive that path alone (anonymous, e.g. `/healthz`) for a profile of it only. */
+const only = onlyAt > 0 ? process.argv[onlyAt + 1] : null;
 
 interface ProfileNode {
   id: number;
@@ -143,10 +146,14 @@ try {
   const me: { rate: number; cpu: number }[] = [];
   const listing: { rate: number; cpu: number }[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    if (!onlyListing) me.push(await rate('/v1/auth/me'));
+    if (only) {
+      await rate(only);
+      continue;
+    }
+    me.push(await rate('/v1/auth/me'));
     listing.push(await rate('/v1/list/ticket_listing?status=UPCOMING'));
   }
-  if (!onlyListing) {
+  if (!only) {
     const rates = median(listing.map((x) => x.rate)) / median(me.map((x) => x.rate));
     const cpu = median(me.map((x) => x.cpu)) / median(listing.map((x) => x.cpu));
     console.log(
