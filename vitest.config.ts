@@ -31,6 +31,11 @@ const apiProject = (name: string, globalSetup: string) => ({
     exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : [])],
     environment: 'node',
     globalSetup: [globalSetup],
+    setupFiles: ['./test/setup/close-databases.ts'],
+    // Files share a worker's modules: the app's imports and PGlite's compiled WebAssembly (pglite-proxy.ts) load
+    // once per worker, not once per file (a third of the API files' CPU time). The app keeps no state in its
+    // modules beyond caches, the tests mock no module, and each test builds its own app on its own database.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -11,8 +11,9 @@
  *   targets /healthz p99 ≤ 50 ms and ≥ 95 % of code requests answered within 1 s (PGlite).
  *
  * Then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with and
- * without the loader (`/?noembed=1`), and time to QR on an emulated cheap phone (bench/time-to-qr.ts, issue 30).
- * Prints a table and writes bench/results.json. ~8 minutes.
+ * without the loader (`/?noembed=1`), time to QR on an emulated cheap phone (bench/time-to-qr.ts, issue 30), and
+ * the gate simulation (bench/gate.ts, issue 24: the largest event one instance serves, BENCH_GATE_* knobs).
+ * Prints a table and writes bench/results.json. ~12 minutes.
  * Run the panel build first (`npm run build`; `npm start` does it) so the loader exists.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,6 +27,7 @@ import { freePort, startPostgres } from '../scripts/postgres.js';
 import { chromiumArgs } from '../e2e/chromium.js';
 import { signIn } from './sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
+import { benchGate } from './gate.js';
 
 const root = resolve(import.meta.dirname, '..');
 const HOLDERS = Number(process.env.BENCH_HOLDERS ?? 220);
@@ -353,6 +355,8 @@ const lh = await lighthouseRuns();
 console.log('\nTime to QR (issue 30): cheap phone (CPU 4×), Slow 4G, median of 5');
 const timeToQr = await benchTimeToQr();
 console.log(qrTable(timeToQr));
+console.log('\nGate simulation (bench/gate.ts): largest N holders with p99 ≤ 200 ms');
+const gate = await benchGate();
 for (const row of rows) row.ratio = Math.round((row.reqPerSec / bare.reqPerSec) * 1000) / 1000;
 
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -365,6 +369,6 @@ console.log(`\nMachine: ${machine}; run took ${Math.round((Date.now() - started)
 for (const [name, n] of Object.entries(notes)) console.log(`${name}: ${JSON.stringify(n)}`);
 writeFileSync(
   join(root, 'bench/results.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), machine, rows, targets: notes, lighthouse: lh, timeToQr }, null, 2)}\n`,
+  `${JSON.stringify({ at: new Date().toISOString(), machine, rows, targets: notes, lighthouse: lh, timeToQr, gate }, null, 2)}\n`,
 );
 console.log('Wrote bench/results.json');

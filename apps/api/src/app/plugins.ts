@@ -22,7 +22,7 @@ import { registerSecurityHeaders } from '../lib/security-headers.js';
  * @returns the Redis client of the rate limits (null without REDIS_URL); the caller waits for it and closes it
  */
 export async function registerPlugins(app: App, config: Config, requireAuth: PreHandler) {
-  await registerSecurityHeaders(app, config);
+  registerSecurityHeaders(app, config);
   // Answers made per request (the panel document with its nonce, JSON) go out brotli/gzip-compressed from
   // 512 bytes (issue 9: the LOGIN screen's document and /v1/config); built files carry their own .br/.gz.
   await app.register(fastifyCompress, {

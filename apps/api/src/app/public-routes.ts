@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { App } from '../lib/http.js';
 import { pickLang, queryLang } from '../lib/lang.js';
-import { routeHelmet, scriptNonce } from '../lib/security-headers.js';
+import { scriptNonce } from '../lib/security-headers.js';
 import type { BrandingService } from '../modules/branding/branding.service.js';
 import { SCANNER_SW_SCOPE, scannerPageRoutes } from '../modules/access/scanner.public.routes.js';
 import { consolePageRoutes } from '../modules/organisations/console.public.routes.js';
@@ -90,11 +90,10 @@ async function registerPages(
       if (/\/scanner\/sw\.js(\.br|\.gz)?$/.test(path)) res.setHeader('Service-Worker-Allowed', SCANNER_SW_SCOPE);
     },
   });
-  const panelHelmet = routeHelmet(config, 'panel');
   const indexFile = join(config.panelDistDir, 'index.html');
   const PANEL_TITLE = { en: 'My tickets', es: 'Mis entradas' } as const;
   for (const lang of ['en', 'es'] as const) {
-    app.get(`/${lang}/`, { schema: { hide: true }, helmet: panelHelmet }, async (_req, reply) => {
+    app.get(`/${lang}/`, { schema: { hide: true }, config: { securityHeaders: 'panel' } }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
       if (!html) return reply.code(503).type('text/plain').send('The panel is not built yet: run npm run build.');
@@ -114,7 +113,7 @@ async function registerPages(
       reply.redirect(`/${lang}/${req.url.slice(3)}`),
     );
   }
-  app.get('/', { schema: { hide: true }, helmet: routeHelmet(config, 'host') }, async (req, reply) => {
+  app.get('/', { schema: { hide: true }, config: { securityHeaders: 'host' } }, async (req, reply) => {
     const cfg = await panelConfig();
     const query = req.query as { noembed?: string; org?: string };
     const lang = pickLang(queryLang(req));

@@ -4,17 +4,22 @@
  * Every response carries `X-Content-Type-Options: nosniff`, `Referrer-Policy: no-referrer`, a
  * Content-Security-Policy and, when PUBLIC_URL is https, `Strict-Transport-Security`. Three policies:
  * - `page` (the default: resale pages, sandbox checkout and payout pages, the dev outbox, the scanner,
- *   JSON): scripts from this origin or inline with the per-response nonce (`scriptNonce(reply)`),
- *   styles from this origin or inline, no plugins, no framing anywhere (`frame-ancestors 'none'`,
- *   `X-Frame-Options: DENY`);
- * - `panel` (the panel document at /en/ and /es/): the same, framable only by EMBED_ORIGINS (config
- *   `embedOrigins`: 'self' and PUBLIC_URL's site by default), and, when STRIPE_PUBLISHABLE_KEY is set,
- *   Stripe's Connect.js script, frames and images for the payout tab;
- * - `host` (the demo organiser page at /): loads /embed.js and frames the panel from PUBLIC_URL.
+ *   JSON): scripts from this origin, styles from this origin or inline, no plugins, no framing anywhere
+ *   (`frame-ancestors 'none'`, `X-Frame-Options: DENY`); no page of this kind has an inline script;
+ * - `panel` (the panel document at /en/ and /es/): the same plus inline scripts with the per-response nonce
+ *   (`scriptNonce(reply)`), framable only by EMBED_ORIGINS (config `embedOrigins`: 'self' and PUBLIC_URL's
+ *   site by default), and, when STRIPE_PUBLISHABLE_KEY is set, Stripe's Connect.js script, frames and images
+ *   for the payout tab;
+ * - `host` (the demo organiser page at /): the nonce too; loads /embed.js and frames the panel from PUBLIC_URL.
+ *
+ * A route picks its policy with `config: { securityHeaders: 'panel' | 'host' }` (default `page`). The three
+ * `helmet` middlewares are made once at start: @fastify/helmet built a new one on every request (parsing the
+ * whole policy each time), and drew a nonce for every answer, JSON included; together about 16 % of the CPU of a
+ * `/healthz` answer (decision 028).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import type { App } from './http.js';
@@ -49,7 +54,12 @@ function directives(config: SecurityHeadersConfig, kind: 'page' | 'panel' | 'hos
   const stripe = kind === 'panel' && config.stripePublishableKey ? STRIPE_CONNECT : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", nonceSource, ...(kind === 'host' ? [origin] : []), ...stripe],
+    'script-src': [
+      "'self'",
+      ...(kind === 'page' ? [] : [nonceSource]),
+      ...(kind === 'host' ? [origin] : []),
+      ...stripe,
+    ],
     // Inline style attributes and injected <style> (toasts) are allowed: CSS cannot run script.
     'style-src': ["'self'", "'unsafe-inline'"],
     // PUBLIC_URL serves the event images and logos, also to the demo host page on another origin.
@@ -67,8 +77,11 @@ function directives(config: SecurityHeadersConfig, kind: 'page' | 'panel' | 'hos
   };
 }
 
+/** The policies a route may pick (see the module comment). */
+export type SecurityHeadersKind = 'page' | 'panel' | 'host';
+
 /** Helmet options of one policy (see the module comment). */
-function helmetOptions(config: SecurityHeadersConfig, kind: 'page' | 'panel' | 'host'): FastifyHelmetOptions {
+function helmetOptions(config: SecurityHeadersConfig, kind: SecurityHeadersKind): HelmetOptions {
   return {
     contentSecurityPolicy: { useDefaults: false, directives: directives(config, kind) },
     // The panel document is framed by organiser sites: frame-ancestors decides, not X-Frame-Options.
@@ -99,15 +112,28 @@ const DOCUMENT_ONLY_HEADERS = [
   'x-xss-protection',
 ] as const;
 
-/** Registers helmet with the `page` policy for every route; non-HTML answers keep only the headers that apply to them. */
-export async function registerSecurityHeaders(app: App, config: SecurityHeadersConfig): Promise<void> {
-  await app.register(fastifyHelmet, { global: true, ...helmetOptions(config, 'page') });
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's security-header policy (lib/security-headers.ts); default `page`. */
+    securityHeaders?: SecurityHeadersKind;
+  }
+}
+
+/** Sets each route's policy on every answer; non-HTML answers keep only the headers that apply to them. */
+export function registerSecurityHeaders(app: App, config: SecurityHeadersConfig): void {
+  const policies = Object.fromEntries(
+    (['page', 'panel', 'host'] as const).map((kind) => [kind, helmet(helmetOptions(config, kind))]),
+  ) as Record<SecurityHeadersKind, ReturnType<typeof helmet>>;
+  app.addHook('onRequest', (req, reply, done) => {
+    try {
+      policies[req.routeOptions.config.securityHeaders ?? 'page'](req.raw, reply.raw, () => done());
+    } catch (err) {
+      done(err as Error);
+    }
+  });
   app.addHook('onSend', async (_req, reply, payload) => {
     if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
       for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
     return payload;
   });
 }
-
-/** Route option `helmet` of the panel document (/en/, /es/) and of the demo host page (/). */
-export const routeHelmet = (config: SecurityHeadersConfig, kind: 'panel' | 'host') => helmetOptions(config, kind);

@@ -1,5 +1,5 @@
 /** SQL for the holder's tickets with their event, type and benefits. */
-import { and, asc, desc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -42,6 +42,17 @@ const listStatement = (status: 'UPCOMING' | 'PAST') =>
   );
 const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatement('PAST') };
 
+/** The benefits of a page of tickets: the listing's second statement, prepared like the first. */
+const benefitsStatement = preparedStatement((db) =>
+  db
+    .select({ held: userTicketBenefits, benefit: benefits })
+    .from(userTicketBenefits)
+    .innerJoin(benefits, eq(benefits.id, userTicketBenefits.benefitId))
+    .where(sql`${userTicketBenefits.userTicketId} = any(${sql.placeholder('ids')}::int[])`)
+    .orderBy(asc(userTicketBenefits.id))
+    .prepare('tickets_benefits_of'),
+);
+
 export const ticketsRepository = {
   /**
    * Live (not revoked) tickets `holder` holds (in its organisation, when it names one): UPCOMING = event not
@@ -64,14 +75,9 @@ export const ticketsRepository = {
       .where(and(heldBy(holder), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
     return row;
   },
-  /** Benefits of the given user tickets. */
+  /** Benefits of the given user tickets (one prepared statement, the ids as one array parameter). */
   async benefitsOf(db: DbOrTx, userTicketIds: number[]): Promise<BenefitRow[]> {
     if (userTicketIds.length === 0) return [];
-    return db
-      .select({ held: userTicketBenefits, benefit: benefits })
-      .from(userTicketBenefits)
-      .innerJoin(benefits, eq(benefits.id, userTicketBenefits.benefitId))
-      .where(inArray(userTicketBenefits.userTicketId, userTicketIds))
-      .orderBy(asc(userTicketBenefits.id));
+    return benefitsStatement(db).execute({ ids: userTicketIds });
   },
 };

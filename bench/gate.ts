@@ -1,0 +1,376 @@
+/**
+ * Gate simulation (issue 24; `npm run bench` runs it, or `npx tsx bench/gate.ts` alone after `npm run build`):
+ * how many holders one instance serves while the doors are open, on PGlite and on PostgreSQL.
+ *
+ * An event of N holders, each holding one ticket to an event that is live. During a trial of BENCH_GATE_SECONDS:
+ * - every holder's phone polls the pass (`GET /v1/auth/access/qr`) once per the spec's ttl (QR_TTL_SECONDS, the
+ *   server's default 30 s; spec section 7): N / ttl requests a second, each a freshly rendered pass;
+ * - holders arrive over BENCH_GATE_ARRIVAL_MINUTES (default 30) and open the ticket list on arrival
+ *   (`GET /v1/list/ticket_listing?status=UPCOMING`): N / arrival window a second;
+ * - the doors sync BENCH_GATE_CHECKINS_PER_MINUTE (default 200) offline check-ins a minute (`POST /v1/access/sync`,
+ *   batches of SYNC_BATCH_MAX, real pass codes signed with the server's pass key);
+ * - a sign-in storm: BENCH_GATE_SIGNINS_PER_SECOND code requests a second (default N / 1000; distinct e-mails).
+ * Requests are sent open-loop at those rates (a late answer does not slow the phones down). A trial passes when
+ * the p99 of the holders' answers (pass, listing, sign-in) is ≤ 200 ms and no request failed; a door's sync of
+ * 100 check-ins is a batch (each judged in its own transaction), not a person waiting at a screen, so its time is
+ * printed beside it and not held to 200 ms. The search starts at BENCH_GATE_HOLDERS (default 20,000), after a
+ * short warm-up, doubles or halves until it has a passing and a failing N (at most BENCH_GATE_MAX holders, default
+ * 40,000, all seeded), then
+ * bisects BENCH_GATE_STEPS times (default 2); prints the largest passing N and holders per core.
+ *
+ * Holders are seeded with set-based SQL (users, tickets, sign-in sessions: `generate_series`), and their access
+ * tokens minted with the server's JWT_SECRET, not signed in one by one. Each trial polls the slice of holders after
+ * the previous trial's (wrapping around), so passes are mostly rendered afresh rather than read from the server's
+ * per-step cache.
+ * The load generator shares the machine's cores with the server (and PostgreSQL): the figures are a floor.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createSecretKey, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { access, passCode } from '@tp/contract';
+import { freePort, startPostgres } from '../scripts/postgres.js';
+
+const root = resolve(import.meta.dirname, '..');
+const env = (name: string, fallback: number) => Number(process.env[`BENCH_GATE_${name}`] ?? fallback);
+const START = env('HOLDERS', 20_000);
+const MAX = env('MAX', 40_000);
+const SECONDS = env('SECONDS', 15);
+const STEPS = env('STEPS', 2);
+const ARRIVAL_MINUTES = env('ARRIVAL_MINUTES', 30);
+const CHECKINS_PER_MINUTE = env('CHECKINS_PER_MINUTE', 200);
+const P99_TARGET_MS = 200;
+/** The spec's pass ttl: the server's default QR_TTL_SECONDS, which the bench leaves as it is. */
+const TTL_SECONDS = 30;
+
+const JWT_SECRET = 'gate-bench-jwt-secret-'.padEnd(48, 'x');
+const PASS_SIGNING_KEY = new Uint8Array(32).fill(7);
+const SCANNER_KEY = 'gate-bench-scanner-key';
+
+interface Holder {
+  userId: number;
+  userTicketId: number;
+  authorization: string;
+}
+
+/** The bench's event and holders, in set-based SQL (runs on either driver through `query`). */
+async function seed(query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>, count: number) {
+  const one = async (sql: string) => (await query(sql)).rows[0];
+  const org = (await one(`insert into organisations (slug, name) values ('gate-bench', 'Gate bench') returning id`))
+    .id as number;
+  const event = (
+    await one(`insert into events (organisation_id, name, city, country, venue, address1, time_zone, starts_at, ends_at)
+      values (${org}, 'Gate bench', 'Wellington', 'NZ', 'Bench Stadium', '1 Bench Street', 'Pacific/Auckland',
+              now() - interval '1 hour', now() + interval '6 hours') returning id`)
+  ).id as number;
+  const type = (
+    await one(`insert into ticket_types (organisation_id, event_id, name, price_cents, currency_code, max_resale_price_cents)
+      values (${org}, ${event}, 'General Admission', 5000, 'NZD', 5000) returning id`)
+  ).id as number;
+  await query(`insert into users (email, nickname, username_suffix)
+    select 'gate' || g || '@bench.test', 'gatebench', g from generate_series(1, ${count}) g`);
+  await query(`insert into user_tickets (organisation_id, ticket_type_id, holder_id)
+    select ${org}, ${type}, id from users where nickname = 'gatebench'`);
+  await query(`insert into auth_sessions (id, user_id, expires_at)
+    select gen_random_uuid(), id, now() + interval '1 day' from users where nickname = 'gatebench'`);
+  const { rows } = await query(`select u.id as user_id, t.id as ticket_id, s.id as session_id
+    from users u join user_tickets t on t.holder_id = u.id join auth_sessions s on s.user_id = u.id
+    where u.nickname = 'gatebench' order by u.id`);
+  return { event, rows };
+}
+
+/** Access tokens as the server signs them (auth.tokens.ts): HS256, audience ticket-panel, issuer PUBLIC_URL. */
+async function holdersOf(rows: Record<string, unknown>[], issuer: string): Promise<Holder[]> {
+  const key = createSecretKey(new TextEncoder().encode(JWT_SECRET));
+  const iat = Math.floor(Date.now() / 1000);
+  return Promise.all(
+    rows.map(async (r) => ({
+      userId: Number(r.user_id),
+      userTicketId: Number(r.ticket_id),
+      authorization: `Bearer ${await new SignJWT({ sid: String(r.session_id) })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(String(r.user_id))
+        .setAudience('ticket-panel')
+        .setIssuer(issuer)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 3600)
+        .sign(key)}`,
+    })),
+  );
+}
+
+function startServer(base: string, port: number, dataDir: string, databaseUrl: string | null): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['apps/api/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      JWT_SECRET,
+      PASS_SIGNING_KEY: Buffer.from(PASS_SIGNING_KEY).toString('base64url'),
+      SCANNER_KEY,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      OTP_REQUESTS_PER_IP_PER_MINUTE: '100000000',
+      DOOR_SYNC_PER_IP_PER_MINUTE: '100000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return (async () => {
+    for (const started = Date.now(); ;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      if (
+        await fetch(`${base}/readyz`)
+          .then((r) => r.ok)
+          .catch(() => false)
+      )
+        return child;
+      if (Date.now() - started > 120_000) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+}
+
+async function stopServer(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+type Kind = 'pass' | 'listing' | 'sync' | 'sign-in';
+interface Trial {
+  holders: number;
+  requests: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  byKind: Record<Kind, { n: number; p99: number }>;
+  /** The slowest door sync (ms): reported, not held to the target. */
+  syncMaxMs: number;
+  passed: boolean;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] : NaN;
+
+/** One trial at `n` holders (the slice starting at `offset` of `all`). */
+async function trial(
+  base: string,
+  all: Holder[],
+  offset: number,
+  n: number,
+  eventId: number,
+  agent: http.Agent,
+  seconds = SECONDS,
+): Promise<Trial> {
+  const holder = (i: number) => all[(offset + i) % all.length];
+  const latencies: Record<Kind, number[]> = { pass: [], listing: [], sync: [], 'sign-in': [] };
+  let failed = 0;
+  const url = new URL(base);
+  const send = (kind: Kind, method: string, path: string, headers: Record<string, string>, body?: string) =>
+    new Promise<void>((done) => {
+      const t0 = performance.now();
+      const req = http.request(
+        { host: url.hostname, port: url.port, method, path, agent, headers, timeout: 30_000 },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies[kind].push(performance.now() - t0);
+            if (res.statusCode !== 200) failed++;
+            done();
+          });
+        },
+      );
+      req.on('error', () => {
+        failed++;
+        latencies[kind].push(performance.now() - t0);
+        done();
+      });
+      req.on('timeout', () => req.destroy());
+      req.end(body);
+    });
+
+  const rates: Record<Kind, number> = {
+    pass: n / TTL_SECONDS,
+    listing: n / (ARRIVAL_MINUTES * 60),
+    sync: CHECKINS_PER_MINUTE / access.SYNC_BATCH_MAX / 60,
+    'sign-in': env('SIGNINS_PER_SECOND', n / 1000),
+  };
+  let admitted = 0;
+  const make: Record<Kind, (i: number) => Promise<void>> = {
+    pass: (i) => send('pass', 'GET', '/v1/auth/access/qr', { authorization: holder(i).authorization }),
+    listing: (i) =>
+      send('listing', 'GET', '/v1/list/ticket_listing?status=UPCOMING', {
+        authorization: holder(n - 1 - (i % n)).authorization,
+      }),
+    sync: async () => {
+      const step = Math.floor(Date.now() / 1000 / TTL_SECONDS);
+      const batch = Array.from({ length: access.SYNC_BATCH_MAX }, () => holder(admitted++ % n));
+      const items = await Promise.all(
+        batch.map(async (h) => ({
+          id: randomUUID(),
+          code: await passCode.signServerCode(PASS_SIGNING_KEY, h.userId, step),
+          scannedAt: new Date().toISOString(),
+          userTicketIds: [h.userTicketId],
+        })),
+      );
+      return send(
+        'sync',
+        'POST',
+        '/v1/access/sync',
+        { 'content-type': 'application/json', 'x-scanner-key': SCANNER_KEY },
+        JSON.stringify({ eventId, items }),
+      );
+    },
+    'sign-in': (i) =>
+      send(
+        'sign-in',
+        'POST',
+        '/v1/auth/signInOrRegisterAndSignIn',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ email: `storm-${offset}-${i}@bench.test` }),
+      ),
+  };
+
+  const inFlight: Promise<void>[] = [];
+  const started = performance.now();
+  const sent: Record<Kind, number> = { pass: 0, listing: 0, sync: 0, 'sign-in': 0 };
+  for (;;) {
+    const elapsed = (performance.now() - started) / 1000;
+    if (elapsed >= seconds) break;
+    for (const kind of Object.keys(rates) as Kind[]) {
+      // The first sync goes out at once, then at its rate (a trial is shorter than a minute).
+      const due = Math.floor(elapsed * rates[kind]) + (kind === 'sync' ? 1 : 0);
+      while (sent[kind] < due) inFlight.push(make[kind](sent[kind]++));
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(inFlight);
+  const every = [...latencies.pass, ...latencies.listing, ...latencies['sign-in']].sort((a, b) => a - b);
+  const syncs = [...latencies.sync].sort((a, b) => a - b);
+  const byKind = Object.fromEntries(
+    (Object.keys(latencies) as Kind[]).map((k) => {
+      const sorted = [...latencies[k]].sort((a, b) => a - b);
+      return [k, { n: sorted.length, p99: Math.round(percentile(sorted, 0.99)) }];
+    }),
+  ) as Trial['byKind'];
+  const p99 = Math.round(percentile(every, 0.99));
+  return {
+    holders: n,
+    requests: every.length,
+    failed,
+    p50: Math.round(percentile(every, 0.5)),
+    p99,
+    byKind,
+    syncMaxMs: Math.round(syncs.at(-1) ?? NaN),
+    passed: failed === 0 && p99 <= P99_TARGET_MS,
+  };
+}
+
+/** The search over N on one server; returns the largest passing N (0 when even the smallest tried fails). */
+async function search(name: string, base: string, all: Holder[], eventId: number) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const tried: Trial[] = [];
+  let offset = 0;
+  // Warm-up (JIT, the database's caches, the connections), not counted.
+  await trial(base, all, all.length - 500, 500, eventId, agent, 3);
+  const run = async (n: number) => {
+    const t = await trial(base, all, offset, n, eventId, agent);
+    offset += n;
+    tried.push(t);
+    const kinds = Object.entries(t.byKind)
+      .filter(([k]) => k !== 'sync')
+      .map(([k, v]) => `${k} ${v.n} p99 ${v.p99}`)
+      .join(', ');
+    console.log(
+      `  ${name.padEnd(8)} N ${String(n).padStart(6)}: ${t.passed ? 'pass' : 'FAIL'}  p50 ${t.p50} ms  p99 ${t.p99} ms  failed ${t.failed}  (${kinds}; door sync ${t.byKind.sync.n}, slowest ${t.syncMaxMs} ms)`,
+    );
+    return t.passed;
+  };
+  let pass = 0;
+  let fail = 0;
+  let n = Math.min(START, MAX);
+  while (pass === 0 || fail === 0) {
+    if (await run(n)) {
+      pass = n;
+      if (n >= MAX) break;
+      n = Math.min(MAX, n * 2);
+    } else {
+      fail = n;
+      if (n <= 250) break;
+      n = Math.floor(n / 2);
+    }
+  }
+  for (let i = 0; i < STEPS && pass > 0 && fail > 0 && fail - pass > 500; i++) {
+    const mid = Math.round((pass + fail) / 2 / 100) * 100;
+    if (await run(mid)) pass = mid;
+    else fail = mid;
+  }
+  agent.destroy();
+  return { largest: pass, firstFailing: fail || null, tried };
+}
+
+/** Runs the search on PGlite and on PostgreSQL; returns the figures for bench/results.json. */
+export async function benchGate() {
+  const seedCount = MAX;
+  const results: Record<string, unknown> = {};
+  const postgres = await startPostgres();
+  try {
+    for (const name of ['pglite', 'postgres'] as const) {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const dataDir = mkdtempSync(join(tmpdir(), 'tp-gate-'));
+      const databaseUrl = name === 'postgres' ? postgres.url('postgres') : null;
+      try {
+        // Migrate (the server's start), then seed; PGlite's data dir is the server's alone, so seed it stopped.
+        let server = await startServer(base, port, dataDir, databaseUrl);
+        const t0 = Date.now();
+        let seeded: Awaited<ReturnType<typeof seed>>;
+        if (databaseUrl) {
+          const client = new pg.Client({ connectionString: databaseUrl });
+          await client.connect();
+          seeded = await seed((sql) => client.query(sql), seedCount);
+          await client.end();
+        } else {
+          await stopServer(server);
+          const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
+          seeded = await seed((sql) => db.query(sql), seedCount);
+          await db.close();
+          server = await startServer(base, port, dataDir, databaseUrl);
+        }
+        const holders = await holdersOf(seeded.rows, base);
+        console.log(`\n${name}: ${holders.length} holders seeded and their tokens minted in ${Date.now() - t0} ms`);
+        try {
+          const found = await search(name, base, holders, seeded.event);
+          const perCore = Math.round(found.largest / cpus().length);
+          console.log(
+            `  ${name}: largest N with p99 ≤ ${P99_TARGET_MS} ms: ${found.largest} holders (${perCore} per core, ${cpus().length} cores)`,
+          );
+          results[name] = { ...found, holdersPerCore: perCore };
+        } finally {
+          await stopServer(server);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    postgres.stop();
+  }
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
+  console.log(`  load average after: ${load}`);
+  return { ...results, settings: { START, MAX, SECONDS, STEPS, ARRIVAL_MINUTES, CHECKINS_PER_MINUTE }, load };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchGate();
