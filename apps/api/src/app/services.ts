@@ -33,6 +33,8 @@ import { createOrgApiService } from '../modules/organisations/org-api.service.js
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
+import { createWalletService } from '../modules/wallet/wallet.service.js';
+import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -78,6 +80,14 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     now,
   });
   const tickets = createTicketsService({ database, now });
+  ensureWalletTestCredentials(config.wallet);
+  const wallet = createWalletService({
+    database,
+    config: config.wallet,
+    signingKey: config.passSigningKey,
+    publicUrl: config.publicUrl,
+    now,
+  });
   const gift = createGiftService({
     database,
     config,
@@ -169,6 +179,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
+    wallet,
   };
 }
 export type Services = ReturnType<typeof createServices>;

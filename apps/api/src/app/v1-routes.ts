@@ -20,6 +20,7 @@ import { requireAdminWith, requireOrganisationWith } from '../modules/organisati
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
+import { walletRoutes } from '../modules/wallet/wallet.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -55,6 +56,11 @@ export async function registerV1Routes(
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
+      walletRoutes(api, {
+        wallet: services.wallet,
+        requireAuth,
+        testCaPath: config.wallet.testMode ? (config.wallet.apple?.wwdrPath ?? null) : null,
+      });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });

@@ -1,0 +1,51 @@
+/**
+ * Routes: GET /tickets/{userTicketId}/wallet/apple (the holder's signed `.pkpass`) and, in wallet test mode only,
+ * GET /wallet/test-ca.pem (the CA that signs test passes, so anyone can verify one). Decision 029.
+ */
+import { readFileSync } from 'node:fs';
+import { wallet } from '@tp/contract';
+import type { App, PreHandler } from '../../lib/http.js';
+import { errors, media } from '../../lib/openapi.js';
+import type { WalletService } from './wallet.service.js';
+
+export function walletRoutes(
+  app: App,
+  deps: { wallet: WalletService; requireAuth: PreHandler; testCaPath: string | null },
+) {
+  app.get(
+    '/tickets/:userTicketId/wallet/apple',
+    {
+      preHandler: deps.requireAuth,
+      schema: {
+        operationId: 'getApplePass',
+        summary: 'The held ticket as a signed Apple Wallet pass (.pkpass)',
+        params: wallet.walletTicketParams,
+        response: {
+          200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, no-store'),
+          ...errors(404, 409),
+        },
+      },
+    },
+    async (req, reply) => {
+      const pkpass = await deps.wallet.applePass(req.auth, req.params.userTicketId);
+      return reply
+        .type(wallet.PKPASS_MEDIA_TYPE)
+        .header('Content-Disposition', `attachment; filename="ticket-${req.params.userTicketId}.pkpass"`)
+        .header('Cache-Control', 'no-store')
+        .send(pkpass);
+    },
+  );
+  const testCaPath = deps.testCaPath;
+  if (testCaPath)
+    app.get(
+      '/wallet/test-ca.pem',
+      {
+        schema: {
+          operationId: 'getWalletTestCa',
+          summary: "Wallet test mode's CA certificate (PEM), which signs every test pass",
+          response: { 200: media('application/x-pem-file', wallet.testCaPem, 'The CA certificate, PEM') },
+        },
+      },
+      async (_req, reply) => reply.type('application/x-pem-file').send(readFileSync(testCaPath, 'utf8')),
+    );
+}

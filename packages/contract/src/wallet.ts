@@ -1,0 +1,18 @@
+/**
+ * Wallet passes (issue 22, decision 029): the holder's ticket in Apple Wallet and Google Wallet.
+ * GET /tickets/{userTicketId}/wallet/apple answers the signed `.pkpass` (`application/vnd.apple.pkpass`);
+ * GET /wallet/test-ca.pem the test mode's CA (PEM) that signs it.
+ */
+import * as z from 'zod';
+
+/** The `.pkpass` media type Apple Wallet opens. */
+export const PKPASS_MEDIA_TYPE = 'application/vnd.apple.pkpass';
+
+/** Path parameters of the wallet routes: the held ticket (user_tickets.id). */
+export const walletTicketParams = z.strictObject({ userTicketId: z.coerce.number().int().positive().max(2147483647) });
+
+/** GET /tickets/{userTicketId}/wallet/apple: the `.pkpass` zip, bytes. */
+export const applePass = z.string().meta({ format: 'binary' });
+
+/** GET /wallet/test-ca.pem: the test CA's certificate, PEM text. */
+export const testCaPem = z.string();
