@@ -5,7 +5,7 @@
  * admitted by the door's check-in until the ticket is gifted away.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -192,6 +192,82 @@ describe('Apple Wallet pass', () => {
   });
 });
 
+describe('Google Wallet pass', () => {
+  const googleSave = (userTicketId: number, token = alice) =>
+    t.app.inject({ url: `/v1/tickets/${userTicketId}/wallet/google`, headers: bearer(token) });
+  const part = (jwt: string, i: number) => JSON.parse(Buffer.from(jwt.split('.')[i], 'base64url').toString()) as Row;
+
+  it('answers a save link whose RS256 JWT verifies with the service account key and names the object the fake holds', async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const r = await googleSave(vip);
+    expect(r.statusCode, r.body).toBe(200);
+    const { saveUrl } = r.json<{ saveUrl: string }>();
+    expect(saveUrl.startsWith('https://pay.google.com/gp/v/save/')).toBe(true);
+    const jwt = saveUrl.slice('https://pay.google.com/gp/v/save/'.length);
+
+    // Verified with node:crypto and the public half of the service account's key, not with the code that signed it.
+    const account = JSON.parse(readFileSync(t.config.wallet.google!.serviceAccountKeyPath, 'utf8')) as {
+      client_email: string;
+      private_key: string;
+    };
+    const [h, p, sig] = jwt.split('.');
+    const publicKey = createPublicKey(account.private_key);
+    expect(verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(sig, 'base64url'))).toBe(true);
+    expect(verify('sha256', Buffer.from(`${h}.${p}x`), publicKey, Buffer.from(sig, 'base64url'))).toBe(false);
+    expect(part(jwt, 0)).toMatchObject({ alg: 'RS256' });
+    const claims = part(jwt, 1) as { payload: { eventTicketObjects: { id: string }[] } } & Row;
+    expect(claims).toMatchObject({ iss: account.client_email, aud: 'google', typ: 'savetowallet' });
+    expect(claims.payload.eventTicketObjects).toHaveLength(1);
+    const objectId = claims.payload.eventTicketObjects[0].id;
+
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row>; classes: Map<string, Row> };
+    const object = fake.objects.get(objectId) as
+      (Row & { classId: string; rotatingBarcode: { valuePattern: string; totpDetails: Row } }) | undefined;
+    expect(object).toBeDefined();
+    expect(object).toMatchObject({ state: 'ACTIVE', ticketType: { defaultValue: { value: 'VIP' } } });
+    expect(fake.classes.get(object!.classId)).toMatchObject({
+      eventName: { defaultValue: { value: 'Laneway Sessions' } },
+    });
+    expect(object!.rotatingBarcode.totpDetails).toMatchObject({ algorithm: 'TOTP_SHA1', periodMillis: 30_000 });
+    const pattern = object!.rotatingBarcode.valuePattern;
+    expect(pattern).toMatch(/^TP2\.[A-Za-z0-9_-]+\.\{totp_timestamp_seconds\}\.\{totp_value_0\}$/);
+
+    // What the phone shows, its TOTP filled in: the door admits its signed part for that ticket.
+    const shown = pattern
+      .replace('{totp_timestamp_seconds}', String(Math.floor(t.clock.now().getTime() / 1000)))
+      .replace('{totp_value_0}', '12345678');
+    const admitted = await scan(shown, laneway);
+    expect(admitted.statusCode, admitted.body).toBe(200);
+    expect(admitted.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([
+      vip,
+    ]);
+  });
+
+  it("after a gift the old holder's Google code admits nothing", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    expect((await googleSave(vip)).statusCode).toBe(200);
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
+    const [object] = [...fake.objects.values()] as { rotatingBarcode: { valuePattern: string } }[];
+    const shown = object.rotatingBarcode.valuePattern
+      .replace('{totp_timestamp_seconds}', '1')
+      .replace('{totp_value_0}', '1');
+    const gift = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: vip, username: 'bob#7315' },
+    });
+    expect(gift.statusCode).toBe(200);
+    const r = await scan(shown, laneway);
+    expect(r.json<{ admitted: unknown[] }>().admitted).toEqual([]);
+    expect((await googleSave(vip)).statusCode).toBe(404);
+  });
+});
+
 describe('wallet settings', () => {
   it('WALLET_TEST_MODE is refused in production; without settings neither wallet is configured', () => {
     expect(() =>
@@ -199,5 +275,21 @@ describe('wallet settings', () => {
     ).toThrow(/WALLET_TEST_MODE/);
     const plain = loadConfig({}, { dataDir: work, jwtSecret: new Uint8Array(32) });
     expect(plain.wallet).toMatchObject({ testMode: false, apple: null, google: null });
+  });
+  it('without them the pass and the test CA answer 404 api.wallet.not_configured', async () => {
+    const off = await createTestApp({ seed: true });
+    try {
+      const token = (await off.signIn('alice@example.com')).accessToken;
+      const id = (await rawQuery<Row>(off.database.db, `select min(id) as id from user_tickets`)).rows[0].id as number;
+      for (const r of [
+        await off.app.inject({ url: `/v1/tickets/${id}/wallet/apple`, headers: bearer(token) }),
+        await off.app.inject({ url: '/v1/wallet/test-ca.pem' }),
+      ]) {
+        expect(r.statusCode).toBe(404);
+        expect(r.json()).toEqual({ message: 'api.wallet.not_configured' });
+      }
+    } finally {
+      await off.close();
+    }
   });
 });

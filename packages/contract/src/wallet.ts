@@ -1,7 +1,8 @@
 /**
  * Wallet passes (issue 22, decision 029): the holder's ticket in Apple Wallet and Google Wallet.
  * GET /tickets/{userTicketId}/wallet/apple answers the signed `.pkpass` (`application/vnd.apple.pkpass`);
- * GET /wallet/test-ca.pem the test mode's CA (PEM) that signs it.
+ * GET /tickets/{userTicketId}/wallet/google answers `{ saveUrl }`; GET /wallet/test-ca.pem the test mode's CA
+ * (PEM) that signs Apple passes.
  */
 import * as z from 'zod';
 
@@ -16,3 +17,7 @@ export const applePass = z.string().meta({ format: 'binary' });
 
 /** GET /wallet/test-ca.pem: the test CA's certificate, PEM text. */
 export const testCaPem = z.string();
+
+/** GET /tickets/{userTicketId}/wallet/google: Google's save link, `https://pay.google.com/gp/v/save/<JWT>`. */
+export const googleSaveLink = z.object({ saveUrl: z.url().meta({ description: "Google Wallet's save link" }) });
+export type GoogleSaveLink = z.infer<typeof googleSaveLink>;

@@ -2,6 +2,7 @@
  * The services of every module, built once per app from the config, the database and the providers (the
  * composition root's first step; `app.ts` then registers their routes). No module builds another's service.
  */
+import { readFileSync } from 'node:fs';
 import type { PanelConfig } from '@tp/contract';
 import type { AppDeps } from '../app.js';
 import type { App } from '../lib/http.js';
@@ -35,6 +36,11 @@ import { createDoorKeysService } from '../modules/organisations/door-keys.servic
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
+import {
+  createFakeGoogleWalletApi,
+  createGoogleWalletApi,
+  type ServiceAccountKey,
+} from '../providers/google-wallet/google-wallet.provider.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -81,7 +87,16 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   });
   const tickets = createTicketsService({ database, now });
   ensureWalletTestCredentials(config.wallet);
+  const googleKey = config.wallet.google
+    ? (JSON.parse(readFileSync(config.wallet.google.serviceAccountKeyPath, 'utf8')) as ServiceAccountKey)
+    : null;
+  const googleWallet = googleKey
+    ? config.wallet.testMode
+      ? createFakeGoogleWalletApi()
+      : createGoogleWalletApi(googleKey)
+    : null;
   const wallet = createWalletService({
+    google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
     database,
     config: config.wallet,
     signingKey: config.passSigningKey,
@@ -179,7 +194,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
-    wallet,
+    ...{ wallet, googleWallet },
   };
 }
 export type Services = ReturnType<typeof createServices>;

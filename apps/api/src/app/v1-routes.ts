@@ -56,11 +56,7 @@ export async function registerV1Routes(
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
-      walletRoutes(api, {
-        wallet: services.wallet,
-        requireAuth,
-        testCaPath: config.wallet.testMode ? (config.wallet.apple?.wwdrPath ?? null) : null,
-      });
+      walletRoutes(api, { wallet: services.wallet, requireAuth });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });

@@ -1,17 +1,14 @@
 /**
- * Routes: GET /tickets/{userTicketId}/wallet/apple (the holder's signed `.pkpass`) and, in wallet test mode only,
- * GET /wallet/test-ca.pem (the CA that signs test passes, so anyone can verify one). Decision 029.
+ * Routes: GET /tickets/{userTicketId}/wallet/apple (the holder's signed `.pkpass`),
+ * GET /tickets/{userTicketId}/wallet/google (`{ saveUrl }`) and GET /wallet/test-ca.pem
+ * (in wallet test mode, the CA that signs test passes, so anyone can verify one). Decision 029.
  */
-import { readFileSync } from 'node:fs';
 import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, media } from '../../lib/openapi.js';
 import type { WalletService } from './wallet.service.js';
 
-export function walletRoutes(
-  app: App,
-  deps: { wallet: WalletService; requireAuth: PreHandler; testCaPath: string | null },
-) {
+export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler }) {
   app.get(
     '/tickets/:userTicketId/wallet/apple',
     {
@@ -35,17 +32,28 @@ export function walletRoutes(
         .send(pkpass);
     },
   );
-  const testCaPath = deps.testCaPath;
-  if (testCaPath)
-    app.get(
-      '/wallet/test-ca.pem',
-      {
-        schema: {
-          operationId: 'getWalletTestCa',
-          summary: "Wallet test mode's CA certificate (PEM), which signs every test pass",
-          response: { 200: media('application/x-pem-file', wallet.testCaPem, 'The CA certificate, PEM') },
-        },
+  app.get(
+    '/tickets/:userTicketId/wallet/google',
+    {
+      preHandler: deps.requireAuth,
+      schema: {
+        operationId: 'getGoogleSaveLink',
+        summary: 'The held ticket saved to Google Wallet: its save link',
+        params: wallet.walletTicketParams,
+        response: { 200: wallet.googleSaveLink, ...errors(404, 409) },
       },
-      async (_req, reply) => reply.type('application/x-pem-file').send(readFileSync(testCaPath, 'utf8')),
-    );
+    },
+    async (req) => deps.wallet.googleSaveUrl(req.auth, req.params.userTicketId),
+  );
+  app.get(
+    '/wallet/test-ca.pem',
+    {
+      schema: {
+        operationId: 'getWalletTestCa',
+        summary: "Wallet test mode's CA certificate (PEM), which signs every test pass (404 outside test mode)",
+        response: { 200: media('application/x-pem-file', wallet.testCaPem, 'The CA certificate, PEM'), ...errors(404) },
+      },
+    },
+    async (_req, reply) => reply.type('application/x-pem-file').send(deps.wallet.testCaPem()),
+  );
 }

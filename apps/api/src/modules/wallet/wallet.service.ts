@@ -3,9 +3,14 @@
  * code (`@tp/contract/pass-code`, kind 3) signed with the pass-signing key, so the door's public-key check
  * admits it online and offline; it is valid from the event's `passRevealAt` (or 24 h before the event starts
  * when unset) until the event ends, and the online door admits it only while its holder still holds the ticket.
+ * Google Wallet: an event-ticket class per event and an object per held ticket inserted through the REST API
+ * (a local fake in test mode), the save link a JWT naming only the object's id; its rotating barcode shows
+ * `<ticket code>.{totp_timestamp_seconds}.{totp_value_0}`.
  */
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
+import { importPKCS8, SignJWT } from 'jose';
 import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
 import { signTicketCode } from '@tp/contract/pass-code';
@@ -14,10 +19,15 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
+import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
 import { walletRepository as repo, type WalletTicketRow } from './wallet.repository.js';
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */
 export const WALLET_DEFAULT_REVEAL_SECONDS = 24 * 3600;
+/** Google's save link prefix: the signed JWT follows. */
+export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';
+/** Seconds per TOTP value of a Google rotating barcode. */
+const TOTP_PERIOD_SECONDS = 30;
 /** The pass's colours when the organisation has no brand colour. */
 const DEFAULT_COLOR = '#1f2937';
 
@@ -39,8 +49,10 @@ export function createWalletService(deps: {
   config: WalletConfig;
   /** The 32-byte Ed25519 seed that signs pass codes (config `passSigningKey`). */
   signingKey: Uint8Array;
-  /** Public URL of this service (the pass's web links). */
+  /** Public URL of this service (the save JWT's `origins`). */
   publicUrl: string;
+  /** The Google Wallet REST API (a local fake in test mode) and the service account key; null when not configured. */
+  google: { api: GoogleWalletApi; key: ServiceAccountKey } | null;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -124,7 +136,90 @@ export function createWalletService(deps: {
     };
   }
 
+  const googleKey = deps.google ? importPKCS8(deps.google.key.private_key, 'RS256') : null;
+  /** Google ids: `<issuer>.<suffix>`; the object's names its holder, so a new holder gets a new object. */
+  const googleIds = (row: WalletTicketRow, issuerId: string) => ({
+    classId: `${issuerId}.event-${row.event.id}`,
+    objectId: `${issuerId}.ticket-${row.userTicketId}-${row.holderId}`,
+  });
+  /** The per-pass TOTP secret (hex, 20 bytes): derived from the signing key, never stored. */
+  const totpSecret = (row: WalletTicketRow) =>
+    createHmac('sha256', deps.signingKey)
+      .update(`tp-wallet-totp-v1:${row.userTicketId}:${row.holderId}`)
+      .digest()
+      .subarray(0, 20)
+      .toString('hex');
+  const text = (value: string) => ({ defaultValue: { language: 'en', value } });
+
   return {
+    /**
+     * GET /tickets/{userTicketId}/wallet/google: inserts (or updates) the event's class and the ticket's object
+     * in Google Wallet and answers the save link, `https://pay.google.com/gp/v/save/<JWT>` (RS256 by the service
+     * account; `payload.eventTicketObjects` holds only the object's id).
+     * @throws AppError `api.wallet.not_configured` (404), `api.ticket.not_found` (404),
+     *   `api.wallet.not_yet_available` (409), `api.wallet.event_ended` (409).
+     */
+    async googleSaveUrl(holder: Holder, userTicketId: number): Promise<{ saveUrl: string }> {
+      const google = deps.google;
+      const issuerId = deps.config.google?.issuerId;
+      if (!google || !googleKey || !issuerId) throw new AppError('api.wallet.not_configured');
+      const { row, code } = await issuable(holder, userTicketId);
+      const { event } = row;
+      const { classId, objectId } = googleIds(row, issuerId);
+      const color = row.primaryColor ?? DEFAULT_COLOR;
+      await google.api.upsertClass({
+        id: classId,
+        issuerName: row.organisationName,
+        reviewStatus: 'UNDER_REVIEW',
+        eventName: text(event.name),
+        venue: { name: text(event.venue), address: text(`${event.address1}, ${event.city}`) },
+        dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
+        hexBackgroundColor: color,
+      });
+      await google.api.upsertObject({
+        id: objectId,
+        classId,
+        state: 'ACTIVE',
+        ticketHolderName: holderDisplayName(row.holder),
+        ticketType: text(row.ticketName),
+        hexBackgroundColor: color,
+        validTimeInterval: {
+          start: { date: walletRevealAt(event).toISOString() },
+          end: { date: event.endsAt.toISOString() },
+        },
+        ...(event.latitude !== null && event.longitude !== null
+          ? { locations: [{ latitude: event.latitude, longitude: event.longitude }] }
+          : {}),
+        rotatingBarcode: {
+          type: 'QR_CODE',
+          valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
+          totpDetails: {
+            periodMillis: TOTP_PERIOD_SECONDS * 1000,
+            algorithm: 'TOTP_SHA1',
+            parameters: [{ key: totpSecret(row), valueLength: 8 }],
+          },
+        },
+      });
+      const jwt = await new SignJWT({
+        typ: 'savetowallet',
+        origins: [deps.publicUrl],
+        payload: { eventTicketObjects: [{ id: objectId }] },
+      })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setIssuer(google.key.client_email)
+        .setAudience('google')
+        .setIssuedAt(seconds(deps.now()))
+        .sign(await googleKey);
+      return { saveUrl: GOOGLE_SAVE_URL + jwt };
+    },
+    /**
+     * GET /wallet/test-ca.pem: the test CA's certificate (PEM), read when asked.
+     * @throws AppError `api.wallet.not_configured` (404) outside wallet test mode.
+     */
+    testCaPem(): string {
+      if (!deps.config.testMode || !apple) throw new AppError('api.wallet.not_configured');
+      return readFileSync(apple.wwdrPath, 'utf8');
+    },
     /** True when the operator configured Apple Wallet (or test mode). */
     appleConfigured: apple !== null,
     /** True when the operator configured Google Wallet (or test mode). */
