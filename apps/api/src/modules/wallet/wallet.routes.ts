@@ -8,6 +8,7 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { errors, media } from '../../lib/openapi.js';
 import type { WalletService } from './wallet.service.js';
 
+/** Registers the wallet routes; the pass routes take the holder's token (`requireAuth`), the test CA none. */
 export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler }) {
   app.get(
     '/tickets/:userTicketId/wallet/apple',

@@ -44,6 +44,10 @@ function rgb(hex: string): string {
   return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
 }
 
+/**
+ * The wallet service: Apple passes, Google save links and test mode's CA. A wallet whose settings are missing
+ * (`WalletConfig.apple` / `google` null) answers `api.wallet.not_configured`.
+ */
 export function createWalletService(deps: {
   database: Database;
   config: WalletConfig;
@@ -220,11 +224,6 @@ export function createWalletService(deps: {
       if (!deps.config.testMode || !apple) throw new AppError('api.wallet.not_configured');
       return readFileSync(apple.wwdrPath, 'utf8');
     },
-    /** True when the operator configured Apple Wallet (or test mode). */
-    appleConfigured: apple !== null,
-    /** True when the operator configured Google Wallet (or test mode). */
-    googleConfigured: deps.config.google !== null,
-
     /**
      * GET /tickets/{userTicketId}/wallet/apple: the signed `.pkpass` (zip: pass.json, icons, manifest.json
      * with each file's SHA-1, detached PKCS #7 `signature` by the Pass Type ID certificate).
