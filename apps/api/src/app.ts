@@ -71,6 +71,8 @@ export async function buildApp(deps: AppDeps) {
       organisations: services.organisations,
       outboundWebhooks: services.outboundWebhooks,
       outboundDeliveryWorker,
+      wallet: services.wallet,
+      googleWallet: services.googleWallet,
     },
   });
 }

@@ -196,6 +196,97 @@ export interface Config {
   /** Static files (images, demo page assets). */
   publicDir: string;
   logLevel: string;
+  /** Wallet passes (issue 22, decision 029): which wallets are configured, and where their credentials are. */
+  wallet: WalletConfig;
+}
+
+/**
+ * Apple Wallet's credentials: the Pass Type ID certificate and key (PEM files), chained to Apple's WWDR
+ * intermediate (PEM). In test mode they are the server's own, made in DATA_DIR/wallet-test.
+ */
+export interface AppleWalletConfig {
+  /** APPLE_PASS_TYPE_ID, e.g. `pass.com.example.tickets`. */
+  passTypeId: string;
+  /** APPLE_TEAM_ID (10 characters). */
+  teamId: string;
+  /** APPLE_PASS_CERT_PATH: the Pass Type ID certificate, PEM. */
+  certPath: string;
+  /** APPLE_PASS_KEY_PATH: its private key, PEM. */
+  keyPath: string;
+  /** APPLE_PASS_KEY_PASSPHRASE: the key's passphrase, if it has one. */
+  keyPassphrase: string | null;
+  /** APPLE_WWDR_CERT_PATH: Apple's WWDR intermediate certificate (G4), PEM. */
+  wwdrPath: string;
+}
+
+/** Google Wallet's credentials. In test mode a local RSA key in DATA_DIR/wallet-test. */
+export interface GoogleWalletConfig {
+  /** GOOGLE_WALLET_ISSUER_ID: the issuer's numeric id in the Google Pay & Wallet console. */
+  issuerId: string;
+  /** GOOGLE_WALLET_SERVICE_ACCOUNT_KEY_PATH: the service account's JSON key (`client_email`, `private_key`). */
+  serviceAccountKeyPath: string;
+}
+
+/** Wallet passes' settings (decision 029). A wallet is null when not configured: no button, its route 404s. */
+export interface WalletConfig {
+  /**
+   * WALLET_TEST_MODE=true (refused with NODE_ENV=production): the server makes its own CA, Pass Type certificate
+   * and Google key in `dir` and serves the CA at GET /v1/wallet/test-ca.pem, so passes are issued and verified
+   * with no Apple or Google account. Both wallets are then configured.
+   */
+  testMode: boolean;
+  /** Where test mode keeps what it made (DATA_DIR/wallet-test). */
+  dir: string;
+  apple: AppleWalletConfig | null;
+  google: GoogleWalletConfig | null;
+}
+
+/** Test mode's Apple pass type identifier and team id (the certificates are made for them). */
+export const WALLET_TEST_PASS_TYPE_ID = 'pass.test.ticketpanel';
+export const WALLET_TEST_TEAM_ID = 'TESTTEAM00';
+/** Test mode's Google issuer id (made up: the Google calls go to a local fake). */
+export const WALLET_TEST_ISSUER_ID = '3388000000000000000';
+
+/** The wallet settings from the environment (see {@link WalletConfig}). */
+function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
+  const dir = join(dataDir, 'wallet-test');
+  if (env.WALLET_TEST_MODE === 'true')
+    return {
+      testMode: true,
+      dir,
+      apple: {
+        passTypeId: WALLET_TEST_PASS_TYPE_ID,
+        teamId: WALLET_TEST_TEAM_ID,
+        certPath: join(dir, 'pass-signer.pem'),
+        keyPath: join(dir, 'pass-signer-key.pem'),
+        keyPassphrase: null,
+        wwdrPath: join(dir, 'test-ca.pem'),
+      },
+      google: { issuerId: WALLET_TEST_ISSUER_ID, serviceAccountKeyPath: join(dir, 'google-service-account.json') },
+    };
+  const apple =
+    env.APPLE_PASS_TYPE_ID &&
+    env.APPLE_TEAM_ID &&
+    env.APPLE_PASS_CERT_PATH &&
+    env.APPLE_PASS_KEY_PATH &&
+    env.APPLE_WWDR_CERT_PATH
+      ? {
+          passTypeId: env.APPLE_PASS_TYPE_ID,
+          teamId: env.APPLE_TEAM_ID,
+          certPath: resolve(env.APPLE_PASS_CERT_PATH),
+          keyPath: resolve(env.APPLE_PASS_KEY_PATH),
+          keyPassphrase: env.APPLE_PASS_KEY_PASSPHRASE || null,
+          wwdrPath: resolve(env.APPLE_WWDR_CERT_PATH),
+        }
+      : null;
+  const google =
+    env.GOOGLE_WALLET_ISSUER_ID && env.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY_PATH
+      ? {
+          issuerId: env.GOOGLE_WALLET_ISSUER_ID,
+          serviceAccountKeyPath: resolve(env.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY_PATH),
+        }
+      : null;
+  return { testMode: false, dir, apple, google };
 }
 
 const apiRoot = resolve(import.meta.dirname, '..');
@@ -295,7 +386,8 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
  * Builds the config from an environment (process.env by default); `overrides` win (tests).
  * @throws Error with a message naming the variable when a value is invalid, when NODE_ENV=production
  *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`, or when
- *   NODE_ENV=production has STRIPE_SECRET_KEY without STRIPE_WEBHOOK_SECRET (whatever ALLOW_SANDBOX says).
+ *   NODE_ENV=production has STRIPE_SECRET_KEY without STRIPE_WEBHOOK_SECRET or has WALLET_TEST_MODE=true
+ *   (whatever ALLOW_SANDBOX says).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const problems = productionProblems(env);
@@ -309,6 +401,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (env.NODE_ENV === 'production' && env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET)
     throw new Error(
       'config: NODE_ENV=production refuses to start: STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not (Stripe webhooks could not be verified, so no paid order would ever settle).',
+    );
+  if (env.NODE_ENV === 'production' && env.WALLET_TEST_MODE === 'true')
+    throw new Error(
+      'config: NODE_ENV=production refuses to start: WALLET_TEST_MODE=true (wallet passes signed by a test CA anyone can make).',
     );
   return buildConfig(env, overrides, {
     allowSandbox,
@@ -419,6 +515,7 @@ function buildConfig(
     panelDistDir: resolve(env.PANEL_DIST_DIR ?? join(apiRoot, '../panel/dist')),
     publicDir: join(apiRoot, 'public'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    wallet: walletFrom(env, dataDir),
     ...overrides,
   };
 }

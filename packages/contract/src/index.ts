@@ -7,6 +7,7 @@ export * as access from './access.js';
 export * as passCode from './pass-code.js';
 export * as doorKeys from './door-keys.js';
 export * as tickets from './tickets.js';
+export * as wallet from './wallet.js';
 export * as gift from './gift.js';
 export * as resell from './resell.js';
 export * as swap from './swap.js';

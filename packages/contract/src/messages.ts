@@ -49,6 +49,12 @@ const PANEL_MESSAGE_STATUS = {
   'api.access.not_for_this_event': 403,
   /** The holder's pass is not shown yet: no ticket's event has reached its `passRevealAt` (issue 21); with `revealAt`. */
   'api.access.pass_not_yet_available': 409,
+  /** A wallet pass (issue 22) before the event's `passRevealAt` (or 24 h before it starts); with `revealAt`. */
+  'api.wallet.not_yet_available': 409,
+  /** A wallet pass for an event that has ended (its code would never admit). */
+  'api.wallet.event_ended': 409,
+  /** The operator has not configured this wallet (Apple or Google). */
+  'api.wallet.not_configured': 404,
   /** Gift, resale and swap are closed: the event's `transfersCloseAt` has passed (issue 21). */
   'api.ticket.transfers_closed': 409,
   // gift (spec section 8, Gift verify / Gift)

@@ -10,6 +10,7 @@ import {
   publicKeyOf,
   signCertificate,
   signServerCode,
+  signTicketCode,
   toBase64Url,
   verifyPassCode,
 } from './pass-code.js';
@@ -133,5 +134,28 @@ describe('PASS_CODE_MAX_LENGTH', () => {
     expect(device.length).toBe(PASS_CODE_MAX_LENGTH);
     expect(PASS_CODE_MAX_LENGTH).toBe(256);
     expect(server.length).toBeLessThan(PASS_CODE_MAX_LENGTH);
+  });
+});
+
+describe('ticket codes (wallet passes, decision 029)', () => {
+  const fields = { userTicketId: 7, holderId: 42, validFrom: now - 3600, validUntil: now + 3600 };
+  it('verify inside their validity with the public key alone, naming the ticket and its holder', async () => {
+    const { pub, otherPub } = await keys();
+    const code = await signTicketCode(serverKey, fields);
+    expect(code.length).toBeLessThanOrEqual(PASS_CODE_MAX_LENGTH);
+    expect(await verifyPassCode(code, opts(pub))).toEqual({ userId: 42, step, kind: 'ticket', userTicketId: 7 });
+    expect(claimedUserId(code)).toBe(42);
+    expect(await verifyPassCode(code, opts(otherPub))).toBeNull();
+    expect(await verifyPassCode(code, opts(pub, fields.validFrom - 1))).toBeNull();
+    expect(await verifyPassCode(code, opts(pub, fields.validUntil))).toBeNull();
+  });
+  it("take Google's rotating suffix `.<seconds>.<totp>`, and only on a ticket code", async () => {
+    const { pub } = await keys();
+    const code = await signTicketCode(serverKey, fields);
+    expect((await verifyPassCode(`${code}.${now}.123456`, opts(pub)))?.userTicketId).toBe(7);
+    expect(await verifyPassCode(`${code}.${now}`, opts(pub))).toBeNull();
+    expect(await verifyPassCode(`${code}.x.123456`, opts(pub))).toBeNull();
+    const server = await signServerCode(serverKey, 42, step);
+    expect(await verifyPassCode(`${server}.${now}.123456`, opts(pub))).toBeNull();
   });
 });

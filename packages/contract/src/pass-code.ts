@@ -17,6 +17,13 @@
  *   deviceSig is the device key's signature over `"tp-pass-device-v2" | body[0..125)` (the kind, the
  *   certificate, its signature and the step), so a step cannot be re-signed without the device key.
  *
+ * - ticket code (kind 3, 81 bytes; wallet passes, decision 029): `3 | userTicketId u32 | holderId u32 |
+ *   validFrom u32 | validUntil u32 | serverSig 64` (unix seconds, UTC). serverSig is the server's signature over
+ *   `"tp-pass-ticket-v1" | body[0..17)`. One ticket of one holder, static between validFrom and validUntil
+ *   (an Apple Wallet barcode cannot rotate); the online door admits it only while that holder still holds
+ *   that ticket. A Google Wallet rotating barcode shows `<ticket code>.<unix seconds>.<TOTP value>`: the
+ *   verifier checks the ticket code's signature and ignores the TOTP suffix (freshness is a later step).
+ *
  * Integers are big-endian. step = floor(unix seconds / ttlSeconds).
  */
 import * as ed from '@noble/ed25519';
@@ -25,11 +32,14 @@ import * as ed from '@noble/ed25519';
 export const PASS_CODE_PREFIX = 'TP2.';
 const KIND_SERVER = 1;
 const KIND_DEVICE = 2;
+const KIND_TICKET = 3;
 /** Certificate length in bytes: userId 4, sessionId 16, device public key 32, expiresAt 4. */
 export const CERTIFICATE_BYTES = 56;
 const SERVER_BODY = 1 + 4 + 4 + 64;
 const DEVICE_SIGNED = 1 + CERTIFICATE_BYTES + 64 + 4;
 const DEVICE_BODY = DEVICE_SIGNED + 64;
+const TICKET_SIGNED = 1 + 4 + 4 + 4 + 4;
+const TICKET_BODY = TICKET_SIGNED + 64;
 /** Characters of base64url (no padding) for `bytes` bytes. */
 const base64UrlLength = (bytes: number) => Math.ceil((bytes * 4) / 3);
 /**
@@ -42,6 +52,7 @@ const enc = new TextEncoder();
 const SERVER_LABEL = enc.encode('tp-pass-server-v2');
 const CERT_LABEL = enc.encode('tp-pass-cert-v2');
 const DEVICE_LABEL = enc.encode('tp-pass-device-v2');
+const TICKET_LABEL = enc.encode('tp-pass-ticket-v1');
 /** Strict RFC 8032 verification (rejects non-canonical encodings), as WebCrypto does. */
 const STRICT = { zip215: false } as const;
 
@@ -158,8 +169,11 @@ export function browserEd25519(): Promise<Ed25519> {
 /** What a valid pass code says. `step` = floor(unix seconds / ttlSeconds). */
 export interface VerifiedPass {
   userId: number;
+  /** Server and device codes: the code's step; ticket codes: the verifier's current step. */
   step: number;
-  kind: 'server' | 'device';
+  kind: 'server' | 'device' | 'ticket';
+  /** Ticket codes (wallet passes): the one ticket the code admits, while `userId` holds it. */
+  userTicketId?: number;
   /** Device codes: the sign-in session (auth_sessions.id, UUID text) the certificate was issued to. */
   sessionId?: string;
   /** Device codes: when the certificate stops being valid, unix seconds UTC. */
@@ -314,11 +328,20 @@ async function signedByServer(
  */
 export async function verifyPassCode(text: string, opts: VerifyOptions): Promise<VerifiedPass | null> {
   if (typeof text !== 'string' || !text.startsWith(PASS_CODE_PREFIX) || text.length > 400) return null;
-  const body = fromBase64Url(text.slice(PASS_CODE_PREFIX.length));
+  const [encoded, ...suffix] = text.slice(PASS_CODE_PREFIX.length).split('.');
+  const body = fromBase64Url(encoded);
   if (!body) return null;
+  if (suffix.length > 0 && !(suffix.length === 2 && suffix.every((p) => /^[0-9]{1,12}$/.test(p)))) return null;
   const keys: readonly Uint8Array[] = opts.publicKey instanceof Uint8Array ? [opts.publicKey] : opts.publicKey;
   const impl = opts.ed25519 ?? nobleEd25519;
   const current = passStep(opts.nowSeconds, opts.ttlSeconds);
+  if (body.length === TICKET_BODY && body[0] === KIND_TICKET) {
+    const fields = decodeTicketFields(body);
+    if (opts.nowSeconds < fields.validFrom || opts.nowSeconds >= fields.validUntil) return null;
+    if (!(await signedByServer(body.subarray(TICKET_SIGNED), ticketCodeMessage(fields), keys, impl))) return null;
+    return { userId: fields.holderId, step: current, kind: 'ticket', userTicketId: fields.userTicketId };
+  }
+  if (suffix.length > 0) return null; // only a wallet's ticket code carries the rotating suffix
   if (body.length === SERVER_BODY && body[0] === KIND_SERVER) {
     const userId = readU32(body, 1);
     const step = readU32(body, 5);
@@ -347,6 +370,52 @@ export async function verifyPassCode(text: string, opts: VerifyOptions): Promise
     };
   }
   return null;
+}
+
+/** What a ticket code (kind 3, wallet passes; decision 029) says. Times are unix seconds, UTC. */
+export interface TicketCodeFields {
+  userTicketId: number;
+  /** The holder the code was issued to; the door admits only while they still hold the ticket. */
+  holderId: number;
+  /** First second the code admits. */
+  validFrom: number;
+  /** First second it no longer admits (the event's end). */
+  validUntil: number;
+}
+
+function decodeTicketFields(body: Uint8Array): TicketCodeFields {
+  return {
+    userTicketId: readU32(body, 1),
+    holderId: readU32(body, 5),
+    validFrom: readU32(body, 9),
+    validUntil: readU32(body, 13),
+  };
+}
+
+/** The bytes the server signs for a ticket code: `"tp-pass-ticket-v1" | 3 | the four u32 fields`. @throws RangeError */
+export function ticketCodeMessage(f: TicketCodeFields): Uint8Array {
+  return concat(
+    TICKET_LABEL,
+    new Uint8Array([KIND_TICKET]),
+    u32(f.userTicketId),
+    u32(f.holderId),
+    u32(f.validFrom),
+    u32(f.validUntil),
+  );
+}
+
+/**
+ * A ticket code (wallet passes, decision 029) signed with the server's 32-byte Ed25519 secret key:
+ * `TP2.<base64url(81 bytes)>`, 112 characters. @throws RangeError on a field that is not a u32.
+ */
+export async function signTicketCode(
+  secretKey: Uint8Array,
+  f: TicketCodeFields,
+  impl: Ed25519 = nobleEd25519,
+): Promise<string> {
+  const message = ticketCodeMessage(f);
+  const signature = await impl.sign(message, secretKey);
+  return PASS_CODE_PREFIX + toBase64Url(concat(message.subarray(TICKET_LABEL.length), signature));
 }
 
 /**
@@ -399,14 +468,15 @@ export function publicKeyOf(secretKey: Uint8Array, impl: Ed25519 = nobleEd25519)
  */
 export function claimedUserId(text: string): number | null {
   if (!text.startsWith(PASS_CODE_PREFIX)) return null;
-  const body = fromBase64Url(text.slice(PASS_CODE_PREFIX.length));
+  const body = fromBase64Url(text.slice(PASS_CODE_PREFIX.length).split('.')[0]);
   if (
     !body ||
     !(
       (body.length === SERVER_BODY && body[0] === KIND_SERVER) ||
-      (body.length === DEVICE_BODY && body[0] === KIND_DEVICE)
+      (body.length === DEVICE_BODY && body[0] === KIND_DEVICE) ||
+      (body.length === TICKET_BODY && body[0] === KIND_TICKET)
     )
   )
     return null;
-  return readU32(body, 1);
+  return readU32(body, body[0] === KIND_TICKET ? 5 : 1);
 }

@@ -2,6 +2,7 @@
  * The services of every module, built once per app from the config, the database and the providers (the
  * composition root's first step; `app.ts` then registers their routes). No module builds another's service.
  */
+import { readFileSync } from 'node:fs';
 import type { PanelConfig } from '@tp/contract';
 import type { AppDeps } from '../app.js';
 import type { App } from '../lib/http.js';
@@ -34,6 +35,13 @@ import { createMembersService } from '../modules/organisations/members.service.j
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
+import { createWalletService } from '../modules/wallet/wallet.service.js';
+import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
+import {
+  createFakeGoogleWalletApi,
+  createGoogleWalletApi,
+  type ServiceAccountKey,
+} from '../providers/google-wallet/google-wallet.provider.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -84,6 +92,23 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     now,
   });
   const tickets = createTicketsService({ database, now });
+  ensureWalletTestCredentials(config.wallet);
+  const googleKey = config.wallet.google
+    ? (JSON.parse(readFileSync(config.wallet.google.serviceAccountKeyPath, 'utf8')) as ServiceAccountKey)
+    : null;
+  const googleWallet = googleKey
+    ? config.wallet.testMode
+      ? createFakeGoogleWalletApi()
+      : createGoogleWalletApi(googleKey)
+    : null;
+  const wallet = createWalletService({
+    google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
+    database,
+    config: config.wallet,
+    signingKey: config.passSigningKey,
+    publicUrl: config.publicUrl,
+    now,
+  });
   const gift = createGiftService({
     database,
     config,
@@ -184,6 +209,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
+    ...{ wallet, googleWallet },
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -21,6 +21,7 @@ import { organisationsRoutes, registerCsvBody } from '../modules/organisations/o
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
+import { walletRoutes } from '../modules/wallet/wallet.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -56,6 +57,7 @@ export async function registerV1Routes(
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
+      walletRoutes(api, { wallet: services.wallet, requireAuth });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });

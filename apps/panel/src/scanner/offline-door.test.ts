@@ -4,9 +4,15 @@ import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from 
 
 const KEY_PUB = 'pub-key';
 const EVENT = 7;
-/** A verifier for the test: `ok:<userId>` verifies with the right key, anything else does not. */
-const verify: PassVerifier = (code, { publicKeys, ttlSeconds }) =>
-  publicKeys[0] === KEY_PUB && ttlSeconds === 30 && code.startsWith('ok:') ? Number(code.slice(3)) : null;
+/**
+ * A verifier for the test: `ok:<userId>` (a holder's pass) and `ok:<userId>:<userTicketId>` (a wallet ticket code)
+ * verify with the right key, anything else does not.
+ */
+const verify: PassVerifier = (code, { publicKeys, ttlSeconds }) => {
+  if (publicKeys[0] !== KEY_PUB || ttlSeconds !== 30 || !code.startsWith('ok:')) return null;
+  const [userId, userTicketId] = code.slice(3).split(':').map(Number);
+  return userTicketId === undefined ? { userId } : { userId, userTicketId };
+};
 
 const pages: AdmissionsPage[] = [
   {
@@ -298,6 +304,20 @@ describe('the offline door', () => {
     expect(store.data.get('conflicts')).toBeUndefined();
   });
 
+  it("offline: a wallet pass's ticket code admits its one ticket, not the holder's others", async () => {
+    const { make, net } = setup();
+    const door = make();
+    await watched(door);
+    net.online = false;
+    // Alice holds 11 (GA) and 12 (VIP, listed): the code for 12 admits nothing, and does not let 11 in.
+    expect(await door.checkIn('ok:1:12', EVENT)).toMatchObject({
+      answer: { admitted: [], alreadyUsed: [], listedForResale: [{ userTicketId: 12 }] },
+    });
+    expect(await door.checkIn('ok:1:11', EVENT)).toMatchObject({
+      answer: { admitted: [{ userTicketId: 11 }], listedForResale: [] },
+    });
+  });
+
   it('offline with no snapshot kept yet says it cannot admit, and lists the events it kept', async () => {
     const { make, net } = setup();
     net.online = false;
@@ -315,7 +335,9 @@ describe('the pass verifier of the offline door', () => {
     const publicKey = toBase64Url(await publicKeyOf(secret));
     const at = new Date('2026-12-01T09:00:00.000Z');
     const code = await signServerCode(secret, 42, Math.floor(at.getTime() / 1000 / 30));
-    expect(await passVerifier(code, { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBe(42);
+    expect(await passVerifier(code, { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toEqual({
+      userId: 42,
+    });
     expect(
       await passVerifier(
         code,
@@ -326,5 +348,17 @@ describe('the pass verifier of the offline door', () => {
     const other = toBase64Url(await publicKeyOf(new Uint8Array(32).fill(8)));
     expect(await passVerifier(code, { publicKeys: [other], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
     expect(await passVerifier('TP1.42.1.x', { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toBeNull();
+    const { signTicketCode } = await import('@tp/contract/pass-code');
+    const seconds = at.getTime() / 1000;
+    const ticketCode = await signTicketCode(secret, {
+      userTicketId: 7,
+      holderId: 42,
+      validFrom: seconds - 60,
+      validUntil: seconds + 60,
+    });
+    expect(await passVerifier(ticketCode, { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 }, at)).toEqual({
+      userId: 42,
+      userTicketId: 7,
+    });
   });
 });

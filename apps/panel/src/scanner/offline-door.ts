@@ -32,7 +32,16 @@ const MAX_SNAPSHOT_PAGES = 200;
 const MAX_CONFLICTS = 100;
 
 /**
- * Verifies a pass code with the public key alone, as of `at`: the holder's user id, or null when the
+ * What a verified pass names: its holder, and for a wallet pass's ticket code (decision 029) the one ticket it
+ * admits.
+ */
+export interface VerifiedHolder {
+  userId: number;
+  userTicketId?: number;
+}
+
+/**
+ * Verifies a pass code with the public key alone, as of `at`: what it names, or null when the
  * code is forged, malformed or not valid at `at` (pass-verifier.ts: the contract's verifyPassCode).
  * `keys`: the snapshot's public keys (base64url), time step and skew allowance.
  */
@@ -40,7 +49,7 @@ export type PassVerifier = (
   code: string,
   keys: { publicKeys: string[]; ttlSeconds: number; skewSteps: number },
   at: Date,
-) => number | null | Promise<number | null>;
+) => VerifiedHolder | null | Promise<VerifiedHolder | null>;
 
 /** Where the door keeps its state across reloads (idb-keyval in the page, a Map in tests). */
 export interface DoorStore {
@@ -320,12 +329,16 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     if (!snap?.passPublicKeys.length || !deps.verify) return { kind: 'offline_unavailable' };
     const at = now();
     const keys = { publicKeys: snap.passPublicKeys, ttlSeconds: snap.passTtlSeconds, skewSteps: snap.passSkewSteps };
-    const userId = await deps.verify(code, keys, at);
-    if (userId === null) return { kind: 'invalid' };
-    const holder = snap.holders.find((h) => h.userId === userId);
+    const pass = await deps.verify(code, keys, at);
+    if (pass === null) return { kind: 'invalid' };
+    const holder = snap.holders.find((h) => h.userId === pass.userId);
     if (!holder) return { kind: 'answered', offline: true, answer: checkInAnswer('', [], new Set()) };
-    const admit = admissibleTicketIds(holder.tickets);
-    const answer = checkInAnswer(holder.holderName, holder.tickets, new Set(admit));
+    // A wallet pass's ticket code admits its one ticket (decision 029), the holder's other tickets stay out.
+    const tickets = holder.tickets.filter(
+      (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
+    );
+    const admit = admissibleTicketIds(tickets);
+    const answer = checkInAnswer(holder.holderName, tickets, new Set(admit));
     if (admit.length > 0) {
       const scannedAt = at.toISOString();
       for (const t of holder.tickets) if (admit.includes(t.userTicketId)) t.usedAt = scannedAt;

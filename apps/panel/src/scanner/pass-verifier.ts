@@ -1,7 +1,7 @@
 /**
  * The offline door's pass verifier: the contract's `verifyPassCode` (pass-code.ts, decision record
  * 010-offline-pass) with the server's public key from the admissions snapshot, no network. Server codes
- * and device codes both verify; a device code's revoked sign-in cannot be known offline (the server
+ * device codes and wallet ticket codes (decision 029, naming their one ticket) verify; a device code's revoked sign-in cannot be known offline (the server
  * reports it on sync as `invalid_pass`). Signatures verify through WebCrypto where the browser has Ed25519,
  * else through noble (`browserEd25519`).
  */
@@ -19,5 +19,7 @@ export const passVerifier: PassVerifier = async (code, { publicKeys, ttlSeconds,
     skewSteps,
     ed25519: await browserEd25519(),
   });
-  return pass?.userId ?? null;
+  return pass
+    ? { userId: pass.userId, ...(pass.userTicketId !== undefined && { userTicketId: pass.userTicketId }) }
+    : null;
 };

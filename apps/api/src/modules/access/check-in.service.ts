@@ -17,6 +17,9 @@
  * Every scan the server hears of, online or synced, goes into the check-in log (issue 26 point 7) with
  * the door key, the device id the scanner sends (header `x-door-device`), the time, verdict and offline flag.
  *
+ * A wallet pass's ticket code (kind 3, decision 029) names one ticket and its holder: it admits that ticket
+ * only, and only while that holder still holds it (a gift, sale, swap or revocation voids it).
+ *
  * Tickets the holder has listed for resale do not admit (a buyer could otherwise buy a used ticket);
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
@@ -133,7 +136,10 @@ export function createCheckInService(deps: {
       }
       const holderId = pass.userId;
       return db.transaction(async (tx) => {
-        const held = await repo.lockHeldTickets(tx, holderId, eventId);
+        // A wallet pass's ticket code (decision 029) admits its one ticket, while this holder still holds it.
+        const held = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
+          (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
+        );
         const listed = await repo.listedAmong(
           tx,
           held.map((t) => t.userTicketId),
@@ -260,7 +266,9 @@ export function createCheckInService(deps: {
         const admissible: number[] = [];
         for (const userTicketId of ids) {
           const row = rows.get(userTicketId);
-          if (!row || row.holderId !== holderId || row.eventId !== eventId)
+          if (pass?.userTicketId !== undefined && userTicketId !== pass.userTicketId)
+            conflicts.push({ userTicketId, reason: 'invalid_pass' });
+          else if (!row || row.holderId !== holderId || row.eventId !== eventId)
             conflicts.push({ userTicketId, reason: 'moved' });
           else if (row.revokedAt) conflicts.push({ userTicketId, reason: 'revoked' });
           else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });

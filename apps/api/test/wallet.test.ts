@@ -1,0 +1,295 @@
+/**
+ * Wallet passes (issue 22, decision 029), in wallet test mode: the Apple `.pkpass` is checked with tools that
+ * did not make it (unzip, SHA-1 of each file against manifest.json, `openssl cms -verify` of the detached
+ * signature against the test CA served at GET /v1/wallet/test-ca.pem), its pass.json fields, and its barcode
+ * admitted by the door's check-in until the ticket is gifted away.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, createPublicKey, verify } from 'node:crypto';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+
+const KEY = 'door-key-for-tests';
+let t: TestApp;
+let alice: string;
+let work: string;
+beforeEach(async () => {
+  const wallet = loadConfig(
+    { WALLET_TEST_MODE: 'true' },
+    { dataDir: mkdtempSync(join(tmpdir(), 'tp-wallet-')) },
+  ).wallet;
+  t = await createTestApp({ seed: true, config: { scannerKey: KEY, wallet } });
+  alice = (await t.signIn('alice@example.com')).accessToken;
+  await t.signIn('bob@example.com');
+  work = mkdtempSync(join(tmpdir(), 'tp-pkpass-'));
+});
+afterEach(async () => {
+  await t.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+type Row = Record<string, unknown>;
+const rows = async (sql: string) => (await rawQuery<Row>(t.database.db, sql)).rows;
+const eventId = async (name: string) => Number((await rows(`select id from events where name = '${name}'`))[0].id);
+const heldIds = async (email: string, event: string) =>
+  Object.fromEntries(
+    (
+      await rows(
+        `select ut.id, tt.name from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id join users u on u.id = ut.holder_id
+   where u.email = '${email}' and e.name = '${event}' order by ut.id`,
+      )
+    ).map((r) => [r.name as string, Number(r.id)]),
+  );
+const revealAt = (event: string, at: Date) =>
+  rows(`update events set pass_reveal_at = '${at.toISOString()}' where name = '${event}'`);
+const applePass = (userTicketId: number, token = alice) =>
+  t.app.inject({ url: `/v1/tickets/${userTicketId}/wallet/apple`, headers: bearer(token) });
+const scan = (code: string, event: number) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/v1/access/check-in',
+    headers: { 'x-scanner-key': KEY },
+    payload: { code, eventId: event },
+  });
+
+/** Unzips a .pkpass into a fresh folder of `work` and returns the folder. */
+function unzip(pkpass: Buffer): string {
+  const dir = mkdtempSync(join(work, 'pass-'));
+  writeFileSync(join(dir, '..', 'p.pkpass'), pkpass);
+  execFileSync('unzip', ['-q', '-o', join(dir, '..', 'p.pkpass'), '-d', dir]);
+  return dir;
+}
+
+describe('Apple Wallet pass', () => {
+  it('is a .pkpass whose manifest hashes every file and whose signature verifies against the served test CA', async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const r = await applePass(vip);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.headers['content-type']).toBe('application/vnd.apple.pkpass');
+    const dir = unzip(r.rawPayload);
+
+    const files = readdirSync(dir).sort();
+    expect(files).toEqual(
+      expect.arrayContaining(['icon.png', 'icon@2x.png', 'manifest.json', 'pass.json', 'signature']),
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(manifest).sort()).toEqual(files.filter((f) => f !== 'manifest.json' && f !== 'signature'));
+    for (const [file, sha1] of Object.entries(manifest))
+      expect(
+        createHash('sha1')
+          .update(readFileSync(join(dir, file)))
+          .digest('hex'),
+        file,
+      ).toBe(sha1);
+
+    const ca = await t.app.inject({ url: '/v1/wallet/test-ca.pem' });
+    expect(ca.statusCode).toBe(200);
+    expect(ca.body).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    writeFileSync(join(work, 'ca.pem'), ca.body);
+    const verify = (content: string) =>
+      execFileSync(
+        'openssl',
+        [
+          'cms',
+          '-verify',
+          '-binary',
+          '-inform',
+          'DER',
+          '-in',
+          join(dir, 'signature'),
+          '-content',
+          content,
+          '-CAfile',
+          join(work, 'ca.pem'),
+          '-purpose',
+          'any',
+          '-out',
+          '/dev/null',
+        ],
+        { stdio: 'pipe' },
+      );
+    expect(() => verify(join(dir, 'manifest.json'))).not.toThrow();
+    // The same check fails on a manifest changed by one byte (the check can fail).
+    writeFileSync(join(work, 'tampered.json'), readFileSync(join(dir, 'manifest.json'), 'utf8').replace('{', '{ '));
+    expect(() => verify(join(work, 'tampered.json'))).toThrow();
+
+    const pass = JSON.parse(readFileSync(join(dir, 'pass.json'), 'utf8')) as Record<string, unknown> & {
+      eventTicket: { primaryFields: { value: string }[] };
+      barcodes: { message: string; format: string }[];
+      semantics: Record<string, unknown>;
+    };
+    const event = (await rows(`select starts_at, ends_at, venue from events where name = 'Laneway Sessions'`))[0] as {
+      starts_at: Date | string;
+      ends_at: Date | string;
+      venue: string;
+    };
+    expect(pass).toMatchObject({
+      formatVersion: 1,
+      passTypeIdentifier: 'pass.test.ticketpanel',
+      teamIdentifier: 'TESTTEAM00',
+      serialNumber: `ticket-${vip}`,
+    });
+    expect(new Date(pass.relevantDate as string).getTime()).toBe(new Date(event.starts_at).getTime());
+    expect(new Date(pass.expirationDate as string).getTime()).toBe(new Date(event.ends_at).getTime());
+    expect(pass.eventTicket.primaryFields[0].value).toBe('Laneway Sessions');
+    expect(pass.semantics).toMatchObject({ eventName: 'Laneway Sessions', venueName: event.venue });
+    expect(pass.barcodes[0].format).toBe('PKBarcodeFormatQR');
+    expect(pass.barcodes[0].message).toMatch(/^TP2\./);
+  });
+
+  it("the door admits the barcode's code for that one ticket, and no longer once the ticket is gifted", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const alices = await heldIds('alice@example.com', 'Laneway Sessions');
+    const codeOf = async (id: number) => {
+      const r = await applePass(id);
+      expect(r.statusCode, r.body).toBe(200);
+      const pass = JSON.parse(readFileSync(join(unzip(r.rawPayload), 'pass.json'), 'utf8')) as {
+        barcodes: { message: string }[];
+      };
+      return pass.barcodes[0].message;
+    };
+    const gaCode = await codeOf(alices['General Admission']);
+    const vipCode = await codeOf(alices['VIP']);
+
+    const gift = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: alices['VIP'], username: 'bob#7315' },
+    });
+    expect(gift.statusCode).toBe(200);
+    // The gifted ticket's old pass admits nothing; the kept ticket's pass admits that ticket only.
+    const old = await scan(vipCode, laneway);
+    expect(old.statusCode, old.body).toBe(200);
+    expect(old.json<{ admitted: unknown[] }>().admitted).toEqual([]);
+    const kept = await scan(gaCode, laneway);
+    expect(kept.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([
+      alices['General Admission'],
+    ]);
+    // A forged code (one signature byte changed) is refused outright.
+    const forged = gaCode.slice(0, -2) + (gaCode.endsWith('A') ? 'B' : 'A') + gaCode.slice(-1);
+    expect((await scan(forged, laneway)).statusCode).toBe(400);
+  });
+
+  it('is 409 with the reveal time before passRevealAt, and 404 for a ticket the caller does not hold', async () => {
+    const at = new Date(t.clock.now().getTime() + 3_600_000);
+    await revealAt('Laneway Sessions', at);
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const early = await applePass(vip);
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toEqual({ message: 'api.wallet.not_yet_available', revealAt: at.toISOString() });
+
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const notHis = await applePass(vip, bob);
+    expect(notHis.statusCode).toBe(404);
+    expect(notHis.json()).toEqual({ message: 'api.ticket.not_found' });
+  });
+});
+
+describe('Google Wallet pass', () => {
+  const googleSave = (userTicketId: number, token = alice) =>
+    t.app.inject({ url: `/v1/tickets/${userTicketId}/wallet/google`, headers: bearer(token) });
+  const part = (jwt: string, i: number) => JSON.parse(Buffer.from(jwt.split('.')[i], 'base64url').toString()) as Row;
+
+  it('answers a save link whose RS256 JWT verifies with the service account key and names the object the fake holds', async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const r = await googleSave(vip);
+    expect(r.statusCode, r.body).toBe(200);
+    const { saveUrl } = r.json<{ saveUrl: string }>();
+    expect(saveUrl.startsWith('https://pay.google.com/gp/v/save/')).toBe(true);
+    const jwt = saveUrl.slice('https://pay.google.com/gp/v/save/'.length);
+
+    // Verified with node:crypto and the public half of the service account's key, not with the code that signed it.
+    const account = JSON.parse(readFileSync(t.config.wallet.google!.serviceAccountKeyPath, 'utf8')) as {
+      client_email: string;
+      private_key: string;
+    };
+    const [h, p, sig] = jwt.split('.');
+    const publicKey = createPublicKey(account.private_key);
+    expect(verify('sha256', Buffer.from(`${h}.${p}`), publicKey, Buffer.from(sig, 'base64url'))).toBe(true);
+    expect(verify('sha256', Buffer.from(`${h}.${p}x`), publicKey, Buffer.from(sig, 'base64url'))).toBe(false);
+    expect(part(jwt, 0)).toMatchObject({ alg: 'RS256' });
+    const claims = part(jwt, 1) as { payload: { eventTicketObjects: { id: string }[] } } & Row;
+    expect(claims).toMatchObject({ iss: account.client_email, aud: 'google', typ: 'savetowallet' });
+    expect(claims.payload.eventTicketObjects).toHaveLength(1);
+    const objectId = claims.payload.eventTicketObjects[0].id;
+
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row>; classes: Map<string, Row> };
+    const object = fake.objects.get(objectId) as
+      (Row & { classId: string; rotatingBarcode: { valuePattern: string; totpDetails: Row } }) | undefined;
+    expect(object).toBeDefined();
+    expect(object).toMatchObject({ state: 'ACTIVE', ticketType: { defaultValue: { value: 'VIP' } } });
+    expect(fake.classes.get(object!.classId)).toMatchObject({
+      eventName: { defaultValue: { value: 'Laneway Sessions' } },
+    });
+    expect(object!.rotatingBarcode.totpDetails).toMatchObject({ algorithm: 'TOTP_SHA1', periodMillis: 30_000 });
+    const pattern = object!.rotatingBarcode.valuePattern;
+    expect(pattern).toMatch(/^TP2\.[A-Za-z0-9_-]+\.\{totp_timestamp_seconds\}\.\{totp_value_0\}$/);
+
+    // What the phone shows, its TOTP filled in: the door admits its signed part for that ticket.
+    const shown = pattern
+      .replace('{totp_timestamp_seconds}', String(Math.floor(t.clock.now().getTime() / 1000)))
+      .replace('{totp_value_0}', '12345678');
+    const admitted = await scan(shown, laneway);
+    expect(admitted.statusCode, admitted.body).toBe(200);
+    expect(admitted.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([
+      vip,
+    ]);
+  });
+
+  it("after a gift the old holder's Google code admits nothing", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    expect((await googleSave(vip)).statusCode).toBe(200);
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
+    const [object] = [...fake.objects.values()] as { rotatingBarcode: { valuePattern: string } }[];
+    const shown = object.rotatingBarcode.valuePattern
+      .replace('{totp_timestamp_seconds}', '1')
+      .replace('{totp_value_0}', '1');
+    const gift = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: vip, username: 'bob#7315' },
+    });
+    expect(gift.statusCode).toBe(200);
+    const r = await scan(shown, laneway);
+    expect(r.json<{ admitted: unknown[] }>().admitted).toEqual([]);
+    expect((await googleSave(vip)).statusCode).toBe(404);
+  });
+});
+
+describe('wallet settings', () => {
+  it('WALLET_TEST_MODE is refused in production; without settings neither wallet is configured', () => {
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', WALLET_TEST_MODE: 'true', ALLOW_SANDBOX: 'true' }, { dataDir: work }),
+    ).toThrow(/WALLET_TEST_MODE/);
+    const plain = loadConfig({}, { dataDir: work, jwtSecret: new Uint8Array(32) });
+    expect(plain.wallet).toMatchObject({ testMode: false, apple: null, google: null });
+  });
+  it('without them the pass and the test CA answer 404 api.wallet.not_configured', async () => {
+    const off = await createTestApp({ seed: true });
+    try {
+      const token = (await off.signIn('alice@example.com')).accessToken;
+      const id = (await rawQuery<Row>(off.database.db, `select min(id) as id from user_tickets`)).rows[0].id as number;
+      for (const r of [
+        await off.app.inject({ url: `/v1/tickets/${id}/wallet/apple`, headers: bearer(token) }),
+        await off.app.inject({ url: '/v1/wallet/test-ca.pem' }),
+      ]) {
+        expect(r.statusCode).toBe(404);
+        expect(r.json()).toEqual({ message: 'api.wallet.not_configured' });
+      }
+    } finally {
+      await off.close();
+    }
+  });
+});
