@@ -9,7 +9,7 @@
  * what it admits: the holder, and for each event of today (or the next ones) its name, date in the event's
  * time zone, venue, ticket types and count (admits/admitted-events.ts).
  */
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
@@ -43,6 +43,13 @@ export default function QrScreen() {
   const tickets = useTickets('UPCOMING').data;
   const events = tickets ? admittedEvents(tickets) : null;
   const [learn, setLearn] = useState(false);
+  // The first screen is drawn in the commit that shows this screen's code, or its message when it has none: the
+  // first QR drawn before the app (first-qr.ts) leaves before the next paint, so the page never shows two codes
+  // nor a code this screen says it does not have.
+  const settled = Boolean(revealAt) || view.kind !== 'loading';
+  useLayoutEffect(() => {
+    if (settled) markFirstScreenDrawn();
+  }, [settled]);
   return (
     <div className="qr-screen stack">
       <h1 className="screen-title">{t('qr.title')}</h1>
@@ -66,7 +73,6 @@ export default function QrScreen() {
             width={396}
             height={396}
             data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
-            onLoad={markFirstScreenDrawn}
           />
         ) : view.kind === 'loading' ? (
           <Skeleton height={300} radius={16} />
