@@ -14,9 +14,9 @@
  *
  * What it never shows: another account's pass (the certificate's user id must be the access token's `sub`), a
  * pass whose certificate has expired (by the clock corrected at issue), a pass before the organiser's
- * `passRevealAt` (issue 21: the last `qrCodeData` the service worker cached must say `passRevealAt: null`; the
- * server's image is refused then), anything embedded (the session is only known after the refresh cookie is
- * used) or signed out.
+ * `passRevealAt` (issue 21: the last `qrCodeData` the service worker cached, if any, must say `passRevealAt: null`,
+ * and the QR screen forgets the stored pass when it is told of a reveal; the server's image is refused then),
+ * anything embedded (the session is only known after the refresh cookie is used) or signed out.
  */
 import type { QrCodeData } from '@tp/contract';
 import { decodeCertificate, fromBase64Url, CERTIFICATE_BYTES } from '@tp/contract/pass-code';
@@ -63,12 +63,14 @@ async function cachedQrCodeData(): Promise<QrCodeData | null> {
 
 /**
  * The current step's code drawn from the stored device pass, or null when none may be shown now: no pass, one
- * certified to another account than `userId`, an expired one, or no cached `qrCodeData` saying the pass shows now.
+ * certified to another account than `userId`, an expired one, or a cached `qrCodeData` saying the pass shows later.
  * @param nowMs device clock, Unix milliseconds.
  */
 export async function storedPassSrc(userId: number, nowMs = Date.now()): Promise<string | null> {
   const [pass, data] = await Promise.all([loadDevicePass(), cachedQrCodeData()]);
-  if (!pass || !data || data.passRevealAt !== null) return null;
+  // No cached answer (the first start the service worker controls): a pass is only certified once revealed, and
+  // the QR screen forgets it when it learns of a later reveal.
+  if (!pass || (data && data.passRevealAt !== null)) return null;
   const certificate = fromBase64Url(pass.certificate);
   const fields = certificate && decodeCertificate(certificate.subarray(0, CERTIFICATE_BYTES));
   if (!fields || fields.userId !== userId) return null;
