@@ -5,10 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeCertificate, toBase64Url } from '@tp/contract/pass-code';
-import type { DevicePass } from './pass/device-pass';
-import { storedPassSrc, tokenUserId } from './first-qr';
+import { tokenUserId, type DevicePass } from './pass/device-pass';
+import { storedPassSrc } from './first-qr';
 
-const stored = vi.hoisted(() => ({ pass: null }));
+const stored = vi.hoisted(() => ({ pass: null as DevicePass | null }));
 vi.mock('./pass/device-pass', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   loadDevicePass: () => Promise.resolve(stored.pass),

@@ -19,35 +19,18 @@
  * anything embedded (the session is only known after the refresh cookie is used) or signed out.
  */
 import type { QrCodeData } from '@tp/contract';
-import { decodeCertificate, fromBase64Url, CERTIFICATE_BYTES } from '@tp/contract/pass-code';
 import { API_BASE } from '../../lib/api-client';
 import { embedMode } from '../../lib/host-bridge';
 import { PERSONAL_CACHE } from '../../lib/offline-data';
 import { firstQrRequests, firstScreenDrawn, startsOnQr, type FirstQrRequests } from '../../lib/first-screen';
 import { storage } from '../../lib/storage';
-import { deviceCodeFor, loadDevicePass, stepAt } from './pass/device-pass';
+import { deviceCodeFor, loadDevicePass, ownPass, stepAt, tokenUserId } from './pass/device-pass';
 import { qrDataUrl } from './pass/draw-qr';
 
 const ELEMENT_ID = 'first-qr';
 /** Milliseconds after this module's evaluation after which the app starts even without a first QR. */
 const FIRST_QR_WAIT_MS = 1500;
 let dismissed = false;
-
-/**
- * The user id (`sub`) of a stored access token, read without verifying it (the server does): only to tell
- * whose device pass may be shown. Null when there is no token or it cannot be read.
- */
-export function tokenUserId(token: string | null): number | null {
-  try {
-    const payload = token?.split('.')[1];
-    if (!payload) return null;
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
-    const sub = Number(claims.sub);
-    return Number.isSafeInteger(sub) && sub > 0 ? sub : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The last `qrCodeData` answer the service worker cached (network-first, lib/offline-data), or null. */
 async function cachedQrCodeData(): Promise<QrCodeData | null> {
@@ -67,13 +50,11 @@ async function cachedQrCodeData(): Promise<QrCodeData | null> {
  * @param nowMs device clock, Unix milliseconds.
  */
 export async function storedPassSrc(userId: number, nowMs = Date.now()): Promise<string | null> {
-  const [pass, data] = await Promise.all([loadDevicePass(), cachedQrCodeData()]);
+  const [stored, data] = await Promise.all([loadDevicePass(), cachedQrCodeData()]);
+  const pass = ownPass(stored, userId);
   // No cached answer (the first start the service worker controls): a pass is only certified once revealed, and
   // the QR screen forgets it when it learns of a later reveal.
   if (!pass || (data && data.passRevealAt !== null)) return null;
-  const certificate = fromBase64Url(pass.certificate);
-  const fields = certificate && decodeCertificate(certificate.subarray(0, CERTIFICATE_BYTES));
-  if (!fields || fields.userId !== userId) return null;
   if (pass.expiresAtMs <= nowMs + pass.clockOffsetMs) return null;
   return qrDataUrl(await deviceCodeFor(pass, stepAt(pass, nowMs).step));
 }
