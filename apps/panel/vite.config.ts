@@ -101,7 +101,7 @@ export default defineConfig({
             // client, storage, routing, the first screen's state. Else it would share a chunk that imports core.
             {
               name: 'boot',
-              test: /src[\\/]lib[\\/](api-client|storage|host-bridge|offline-data|routing|first-screen)\.ts|contract[\\/]src[\\/](constants|embed)\.ts|vite[\\/]preload-helper/,
+              test: /src[\\/]lib[\\/](api-client|storage|host-bridge|offline-data|routing|first-screen)\.ts|contract[\\/]src[\\/](constants|embed|locale)\.ts|vite[\\/]preload-helper/,
             },
             // The sign-in screens' shared card and calls as one file: one request less on LOGIN.
             { name: 'auth', test: /src[\\/]features[\\/]auth[\\/](components[\\/]auth-card|api[\\/]auth\.api)\./ },
