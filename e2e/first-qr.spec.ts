@@ -102,8 +102,6 @@ test('a reload draws the signed-in account’s stored pass before the app, never
   }, bob);
   const second = await reloadAndRead(page);
   if (second) expect(userIdOf(decodeDataUrl(second.src))).toBe(subOf(bob.accessToken));
-  const shown = await page
-    .locator('#root img.qr-box__img')
-    .evaluate((img: HTMLImageElement) => img.src);
+  const shown = await page.locator('#root img.qr-box__img').evaluate((img: HTMLImageElement) => img.src);
   expect(userIdOf(decodeDataUrl(shown))).toBe(subOf(bob.accessToken));
 });
