@@ -77,6 +77,21 @@ describe('first-screen preload', () => {
     ]);
     expect(preloads('/en/', 'token')).toHaveLength(9);
   });
+  it('served by the service worker, a signed-in QR start preloads the first QR only (the rest is local)', () => {
+    const controller = Object.getOwnPropertyDescriptor(window.navigator, 'serviceWorker');
+    Object.defineProperty(window.navigator, 'serviceWorker', { configurable: true, value: { controller: {} } });
+    try {
+      expect(preloads('/en/?PANEL_TAB=QR', 'token')).toEqual([
+        'modulepreload /assets/first-qr-1.js high',
+        'modulepreload /assets/draw-qr-1.js high',
+        'modulepreload /assets/later-en-1.js high',
+      ]);
+      expect(preloads('/en/?PANEL_TAB=LOGIN', null)).toEqual([...APP, 'modulepreload /assets/en-1.js']);
+    } finally {
+      if (controller) Object.defineProperty(window.navigator, 'serviceWorker', controller);
+      else delete (window.navigator as { serviceWorker?: unknown }).serviceWorker;
+    }
+  });
   it('an embedded QR start preloads the QR chunks but not the first QR (no session known yet)', () => {
     expect(preloads('/en/?PANEL_TAB=QR&embed=modal&mode=modal', null)).toEqual([
       ...APP,

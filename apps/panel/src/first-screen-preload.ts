@@ -36,7 +36,9 @@ const FIRST_QR = '/features/qr/first-qr.ts';
  * `first-qr-en`/`first-qr-es` to the first QR's entry, its imports and its texts (the later catalogue). On a
  * standalone signed-in QR start those go first with a high fetch priority and the rest with a low one: HTTP/1.1
  * gives a page six connections, and the first QR's requests (features/qr/first-qr.ts) must not queue behind the
- * app's code. ES5, no module syntax.
+ * app's code. When the service worker serves the page (a warm, offline or lie-fi start) the rest is not preloaded
+ * at all: it comes from the device's cache in a few milliseconds when the app is imported, and compiling 300 kB of
+ * it on a slow CPU must not come before the first QR. ES5, no module syntax.
  */
 const script = (plan: Record<string, string[]>) =>
   `(function(p){try{var l=location.pathname.split('/')[1]==='es'?'es':'en',q=new URLSearchParams(location.search),` +
@@ -45,7 +47,8 @@ const script = (plan: Record<string, string[]>) =>
   `if(t==='QR'&&(a||q.get('mode')))f=f.concat(p['qr-'+l]);` +
   `function add(u,r){var e=document.createElement('link');if(/\\.css$/.test(u)){e.rel='preload';e.as='style'}` +
   `else e.rel='modulepreload';e.href=u;e.crossOrigin='';if(h.length)e.fetchPriority=r;document.head.appendChild(e)}` +
-  `h.forEach(function(u){add(u,'high')});f.forEach(function(u){if(h.indexOf(u)<0)add(u,'low')})}catch(e){}})(` +
+  `h.forEach(function(u){add(u,'high')});if(h.length&&navigator.serviceWorker&&navigator.serviceWorker.controller)return;` +
+  `f.forEach(function(u){if(h.indexOf(u)<0)add(u,'low')})}catch(e){}})(` +
   `${JSON.stringify(plan)})`;
 
 export function firstScreenPreload(): Plugin {

@@ -109,10 +109,12 @@ function dismissFirstQr(): void {
 /** Draws the first QR (see the module comment); never throws. */
 async function drawFirstQr(requests: FirstQrRequests, userId: number): Promise<void> {
   try {
-    const text = texts();
+    const text = texts().catch(() => null);
     const device = await storedPassSrc(userId).catch(() => null);
     const src = device ?? (await serverSrc(requests));
-    if (src) await paint(src, device ? 'device' : 'server', await text);
+    const shown = await text;
+    // Never a code without its name for a screen reader: no texts, no first QR (the app draws its own).
+    if (src && shown) await paint(src, device ? 'device' : 'server', shown);
   } catch {
     /* nothing drawn: the app's screen says what there is */
   }
