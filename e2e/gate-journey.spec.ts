@@ -71,7 +71,8 @@ async function writeY4m(file: string, png: Buffer | null) {
 
 /** The QR image on the phone, once drawn. */
 async function qrImage(phone: Page | FrameLocator): Promise<Locator> {
-  const img = phone.locator('img.qr-box__img');
+  // The QR screen's image: the first QR drawn before the app (features/qr/first-qr.ts) leaves once it is shown.
+  const img = phone.locator('#root img.qr-box__img');
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   return img;
 }

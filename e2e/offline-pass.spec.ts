@@ -20,7 +20,8 @@ const LIVE_EVENT = 'Harbour Lights Festival';
 
 /** The pass text on screen now, decoded from a screenshot of the QR image as a door camera would. */
 async function shownCode(page: Page): Promise<string> {
-  const img = page.locator('img.qr-box__img');
+  // The QR screen's image: the first QR drawn before the app (features/qr/first-qr.ts) leaves once it is shown.
+  const img = page.locator('#root img.qr-box__img');
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   // The code rotates every second: a screenshot taken while the image swaps may catch no whole code, so read
   // again, as a door camera does, for up to 5 s.

@@ -11,7 +11,8 @@ import { openPanel, signInContext } from './support';
 test('the QR pass on screen decodes to the holder’s signed code', async ({ page, context }) => {
   await signInContext(context, 'alice@example.com');
   await openPanel(page, 'PANEL_TAB=QR');
-  const img = page.locator('img.qr-box__img');
+  // The QR screen's image: the first QR drawn before the app (features/qr/first-qr.ts) leaves once it is shown.
+  const img = page.locator('#root img.qr-box__img');
   await expect(img).toBeVisible();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
 

@@ -84,6 +84,10 @@ export default defineConfig({
     // Every browser the panel supports has <link rel=modulepreload>.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      // The document, and the first QR drawn before the app (features/qr/first-qr.ts, issue 30): an entry of its
+      // own, which the document's inline script imports on a signed-in QR start, so that it shares chunks with
+      // the app but never waits for the app's.
+      input: { index: 'index.html', 'first-qr': 'src/features/qr/first-qr.ts' },
       output: {
         // What every screen needs goes out as one file: fewer requests and headers on the first screen.
         // Not the query persisters nor query-core's hydration: only the signed-in panel loads those (issue 20).
@@ -92,6 +96,12 @@ export default defineConfig({
             {
               name: 'core',
               test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](react-query|query-core(?![\\/]build[\\/]modern[\\/]hydration\.js))|i18next|react-i18next|use-sync-external-store)[\\/]/,
+            },
+            // What the first QR (features/qr/first-qr.ts, an entry) shares with the app, without React: the API
+            // client, storage, routing, the first screen's state. Else it would share a chunk that imports core.
+            {
+              name: 'boot',
+              test: /src[\\/]lib[\\/](api-client|storage|host-bridge|offline-data|routing|first-screen)\.ts|contract[\\/]src[\\/](constants|embed|locale)\.ts|vite[\\/]preload-helper/,
             },
             // The sign-in screens' shared card and calls as one file: one request less on LOGIN.
             { name: 'auth', test: /src[\\/]features[\\/]auth[\\/](components[\\/]auth-card|api[\\/]auth\.api)\./ },

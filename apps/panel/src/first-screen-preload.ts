@@ -26,13 +26,29 @@ const QR_START = [
   '/features/qr/prefetch.ts',
 ];
 
-/** The inline script; `plan` maps `en`/`es` and `qr-en`/`qr-es` to file URLs. ES5, no module syntax. */
+/** The app's start (React, TanStack Query, i18next, the router), imported by the entry (main.tsx) on every start. */
+const APP = '/app/start-app.tsx';
+/** The first QR's own entry (features/qr/first-qr.ts): drawn before the app on a standalone signed-in QR start. */
+const FIRST_QR = '/features/qr/first-qr.ts';
+
+/**
+ * The inline script; `plan` maps `app` to the app's chunks, `en`/`es` and `qr-en`/`qr-es` to file URLs, and
+ * `first-qr-en`/`first-qr-es` to the first QR's entry, its imports and its texts (the later catalogue). On a
+ * standalone signed-in QR start those go first with a high fetch priority and the rest with a low one: HTTP/1.1
+ * gives a page six connections, and the first QR's requests (features/qr/first-qr.ts) must not queue behind the
+ * app's code. When the service worker serves the page (a warm, offline or lie-fi start) the rest is not preloaded
+ * at all: it comes from the device's cache in a few milliseconds when the app is imported, and compiling 300 kB of
+ * it on a slow CPU must not come before the first QR. ES5, no module syntax.
+ */
 const script = (plan: Record<string, string[]>) =>
   `(function(p){try{var l=location.pathname.split('/')[1]==='es'?'es':'en',q=new URLSearchParams(location.search),` +
-  `t=(q.get('PANEL_TAB')||'QR').toUpperCase(),f=p[l];` +
-  `if(t==='QR'&&(localStorage.getItem('tp.accessToken')||q.get('mode')))f=f.concat(p['qr-'+l]);` +
-  `f.forEach(function(h){var e=document.createElement('link');if(/\\.css$/.test(h)){e.rel='preload';e.as='style'}` +
-  `else e.rel='modulepreload';e.href=h;e.crossOrigin='';document.head.appendChild(e)})}catch(e){}})(` +
+  `t=(q.get('PANEL_TAB')||'QR').toUpperCase(),a=localStorage.getItem('tp.accessToken'),` +
+  `h=t==='QR'&&a&&!q.get('embed')?p['first-qr-'+l]:[],f=p.app.concat(p[l]);` +
+  `if(t==='QR'&&(a||q.get('mode')))f=f.concat(p['qr-'+l]);` +
+  `function add(u,r){var e=document.createElement('link');if(/\\.css$/.test(u)){e.rel='preload';e.as='style'}` +
+  `else e.rel='modulepreload';e.href=u;e.crossOrigin='';if(h.length)e.fetchPriority=r;document.head.appendChild(e)}` +
+  `h.forEach(function(u){add(u,'high')});if(h.length&&navigator.serviceWorker&&navigator.serviceWorker.controller)return;` +
+  `f.forEach(function(u){if(h.indexOf(u)<0)add(u,'low')})}catch(e){}})(` +
   `${JSON.stringify(plan)})`;
 
 export function firstScreenPreload(): Plugin {
@@ -57,23 +73,28 @@ export function firstScreenPreload(): Plugin {
           if (!found) throw new Error(`first-screen preload: no chunk for ${suffix}`);
           return found;
         };
-        const entry = new Set<string>();
-        for (const c of chunks.filter((c) => c.isEntry)) closure(c, entry);
-        const files = (suffixes: string[], not = entry) => {
+        // The document's entry (main.tsx): what it imports is loaded by its own tags.
+        const index = new Set<string>();
+        for (const c of chunks.filter((c) => c.isEntry && !c.facadeModuleId?.replace(/\\/g, '/').endsWith(FIRST_QR)))
+          closure(c, index);
+        const files = (suffixes: string[], not: Set<string>) => {
           const all = new Set<string>();
           for (const s of suffixes) closure(module(s), all);
           return [...all].filter((f) => !not.has(f)).map((f) => `/${f}`);
         };
-        const plan: Record<string, string[]> = {};
+        const plan: Record<string, string[]> = { app: files([APP], index) };
+        const entry = new Set([...index, ...plan.app.map((f) => f.slice(1))]);
         for (const lang of ['en', 'es']) {
-          plan[lang] = files([`/locales/${lang}.json`]);
+          plan[`first-qr-${lang}`] = files([FIRST_QR, `/locales/later/later-${lang}.json`], index);
+          plan[lang] = files([`/locales/${lang}.json`], entry);
           const main = new Set([...entry, ...plan[lang].map((f) => f.slice(1))]);
           plan[`qr-${lang}`] = files(
             QR_START.map((s) => s.replace('{lang}', lang)),
             main,
           );
         }
-        return [{ tag: 'script', children: script(plan), injectTo: 'head' }];
+        // First in the head: a script after the stylesheet's link would wait for the stylesheet.
+        return [{ tag: 'script', children: script(plan), injectTo: 'head-prepend' }];
       },
     },
   };

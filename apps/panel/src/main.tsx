@@ -1,51 +1,33 @@
-/** Boot: language from the path, i18n, query client, host bridge (and the embedded session), then the app. */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { initI18n, langFromPath } from './lib/i18n';
-import { rememberedLanguageUrl } from './lib/embed-language';
-import { createQueryClient } from './lib/query-client';
-import { embedMode, postToHost, startHeightReports } from './lib/host-bridge';
-import { configQuery, userQuery } from './lib/queries';
-import { qrConfigQuery, qrImageQuery } from './features/qr/api/qr.api';
+/**
+ * The entry (issue 30, decision 023): small and free of React, so that on a standalone signed-in start on the
+ * QR screen the first QR (features/qr/first-qr.ts) is drawn from what the device holds, or from the server's
+ * first answer, before the app's code (React, TanStack Query, i18next: app/start-app.tsx) is evaluated on a
+ * slow phone's CPU. The document preloads both (first-screen-preload.ts), so nothing waits for the network
+ * here: only the evaluation of the app waits until the first QR is on screen (or will not be, or
+ * `FIRST_QR_WAIT_MS` has passed).
+ */
+import { embedMode } from './lib/host-bridge';
 import { startsOnQr } from './lib/first-screen';
-import { App } from './app/app';
 import './app/styles.css';
 
 document.documentElement.dataset.embed = embedMode;
-const queryClient = createQueryClient();
+
 // Embedded, the language the holder chose before the host page reloaded wins over the host's (issue 23): the
-// document is loaded again under that language's path, before anything renders or is asked for.
-const relocate = rememberedLanguageUrl(window.location);
-if (relocate) window.location.replace(relocate);
-
-// A signed-in start on the QR screen (issue 30): its requests go out now, together and beside the catalogue,
-// not after the catalogue, the render and each other (config, me, the pass's ttl and the server's image). The
-// device pass (IndexedDB, WebCrypto, the QR drawing) is in the QR screen's chunks, which the document preloads
-// (vite.config.ts): it starts once they are evaluated (features/qr/prefetch).
-if (startsOnQr && !relocate) {
-  void queryClient.prefetchQuery(configQuery);
-  void queryClient.prefetchQuery(userQuery);
-  void queryClient.prefetchQuery(qrConfigQuery);
-  void queryClient.prefetchQuery(qrImageQuery);
-  void import('./features/qr/prefetch').then((m) => m.prefetchDevicePass(queryClient));
-}
-
-// Only the active language's catalogue is fetched (lib/i18n); embedded, the session is restored from the
-// refresh cookie meanwhile (lib/embed-dialog, loaded only there). The app renders once both are done.
-const embedded =
-  relocate || embedMode === 'standalone'
-    ? null
-    : import('./lib/embed-dialog').then((m) => m.startEmbedded()).catch(() => undefined); // signed out, then
-if (!relocate)
-  void Promise.all([initI18n(langFromPath(window.location.pathname)), embedded]).then(() => {
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
-      </StrictMode>,
-    );
-    postToHost({ type: 'ready' });
-    startHeightReports();
-  });
+// document is loaded again under that language's path before the app starts. Standalone, the path is the language.
+const relocated: Promise<boolean> =
+  embedMode === 'standalone'
+    ? Promise.resolve(false)
+    : import('./lib/embed-language')
+        .then((m) => {
+          const url = m.rememberedLanguageUrl(window.location);
+          if (url) window.location.replace(url);
+          return url !== null;
+        })
+        .catch(() => false);
+const firstQr =
+  embedMode === 'standalone' && startsOnQr
+    ? import('./features/qr/first-qr').then((m) => m.firstQrShown).catch(() => undefined)
+    : Promise.resolve();
+void Promise.all([relocated, firstQr]).then(([moved]) => {
+  if (!moved) void import('./app/start-app');
+});

@@ -25,7 +25,7 @@ import { useTheme } from '../lib/theme';
 import { Loading } from '../ui/bits';
 import { Toasts } from '../lib/toast';
 import { useSignedIn } from '../lib/session';
-import { firstScreenDrawn } from '../lib/first-screen';
+import { firstScreenDrawn, markFirstScreenDrawn } from '../lib/first-screen';
 
 /** A screen past LOGIN: its code and the later texts (lib/i18n.ts) load together. */
 const withLaterTexts = (load: () => Promise<{ default: ComponentType }>) =>
@@ -93,6 +93,10 @@ export function App() {
   const { theme } = useTheme();
   const signedIn = useSignedIn();
   const Screen = SCREENS[route.tab];
+  // Any screen but QR is the first screen once shown (the QR screen says so itself, features/qr).
+  useEffect(() => {
+    if (route.tab !== 'QR') markFirstScreenDrawn();
+  }, [route.tab]);
   const auth = AUTH_TABS.includes(route.tab);
   const aside =
     signedIn && !auth && wide && afterFirstScreen ? (

@@ -8,7 +8,11 @@
  *   QR screen), at once for any other start, and after `FIRST_SCREEN_WAIT_MS` at the latest (a screen that
  *   can draw no QR must not hold the rest back). The side menu, the service worker's registration and the
  *   signed-in effects (app.tsx) wait for it: nothing the QR screen does not show runs before it.
+ * - `firstQrRequests`: the QR screen's first two requests, started once by whichever runs first, the first QR
+ *   drawn before the app (features/qr/first-qr.ts) or the entry (main.tsx), and shared by both.
  */
+import type { QrCodeData } from '@tp/contract';
+import { api } from './api-client';
 import { resolveRoute } from './routing';
 import { storage } from './storage';
 
@@ -28,7 +32,30 @@ export const firstScreenDrawn: Promise<void> = new Promise<void>((resolve) => {
   else setTimeout(resolve, FIRST_SCREEN_WAIT_MS);
 });
 
-/** Called by the QR screen when its first image is on screen; later calls do nothing. */
+/**
+ * Called when the first screen is on the page: by the QR screen in the commit that shows its code (or its
+ * message when it has none), by the app for any other screen; later calls do nothing.
+ */
 export function markFirstScreenDrawn(): void {
   drawn();
+}
+
+/** The QR screen's first requests (see the module comment). */
+export interface FirstQrRequests {
+  /** GET /auth/access/qrCodeData. */
+  qrCodeData: Promise<QrCodeData>;
+  /** GET /auth/access/qr: the server's PNG, base64. */
+  qrImage: Promise<string>;
+}
+let qrRequests: FirstQrRequests | null = null;
+
+/**
+ * Starts the QR screen's first requests, once per document: later calls return the same promises (the query
+ * cache takes them, features/qr/api polls afterwards). Rejections are the callers' to handle (ApiError).
+ */
+export function firstQrRequests(): FirstQrRequests {
+  return (qrRequests ??= {
+    qrCodeData: api<QrCodeData>('/auth/access/qrCodeData'),
+    qrImage: api<string>('/auth/access/qr', { responseType: 'text' }),
+  });
 }

@@ -65,7 +65,6 @@ export async function startQueryPersistence(queryClient: QueryClient): Promise<v
       removeItem: (key) => local.removeItem(key),
     },
   });
-  const startedAt = Date.now();
   const [, restored] = persistQueryClient({
     queryClient,
     persister,
@@ -76,9 +75,10 @@ export async function startQueryPersistence(queryClient: QueryClient): Promise<v
   await restored;
   // Offline nothing is refetched now (a screen shown later tries once, keeping its data when that fails).
   await queryClient.invalidateQueries(
-    // Only what came from storage: an answer fetched since start is current already.
+    // Only what came from storage: an answer fetched since this document started (the first screen's user and
+    // tickets, before this ran) is current already; refetching it was the start's duplicate requests (issue 30).
     {
-      predicate: (q) => isPersisted(q) && q.state.dataUpdatedAt < startedAt,
+      predicate: (q) => isPersisted(q) && q.state.dataUpdatedAt < performance.timeOrigin,
       refetchType: isOffline() ? 'none' : 'active',
     },
     { cancelRefetch: false, throwOnError: false },

@@ -1,13 +1,15 @@
 /**
  * The QR screen tells the truth (issue 10 point 2): offline with a valid device pass it shows the
  * device's code, the offline notice and a countdown; an expired pass shows the stale state; with no pass
- * and no network it shows an error whose retry tries again. The device key store and the QR drawing are
+ * and no network it shows an error whose retry tries again; another account's stored pass is never shown
+ * (issue 30). The device key store and the QR drawing are
  * replaced (jsdom has neither IndexedDB nor a canvas); the real flow runs in e2e/offline-pass.spec.ts.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderPanel } from '../../../test/render';
 import { fakeApi, jsonResponse, serverPassAnswer } from '../../../test/fetch';
+import { encodeCertificate, toBase64Url } from '@tp/contract/pass-code';
 import type * as DevicePassModule from '../pass/device-pass';
 import type { DevicePass } from '../pass/device-pass';
 import QrScreen from './qr-screen';
@@ -31,9 +33,25 @@ vi.mock('../pass/device-pass', async (importOriginal) => {
 });
 vi.mock('../pass/draw-qr', () => ({ qrDataUrl: (code: string) => `data:image/png;base64,${btoa(code)}` }));
 
-const passFor = (expiresInMs: number): DevicePass => ({
+/** A signed certificate (120 bytes, base64url) of `userId`'s device. */
+function certificateOf(userId: number): string {
+  const signed = new Uint8Array(120);
+  signed.set(
+    encodeCertificate({
+      userId,
+      sessionId: '0b8f6c4e-8a55-4d7b-9a4e-2f7d7c1b2a3c',
+      devicePublicKey: new Uint8Array(32),
+      expiresAt: Math.floor(Date.now() / 1000) + 86_400,
+    }),
+  );
+  return toBase64Url(signed);
+}
+/** The signed-in account's access token (only its `sub` is read by the panel). */
+const TOKEN_OF_7 = `h.${btoa(JSON.stringify({ sub: '7', sid: 's' })).replace(/=+$/, '')}.s`;
+
+const passFor = (expiresInMs: number, userId = 7): DevicePass => ({
   privateKey: {} as CryptoKey,
-  certificate: 'cert',
+  certificate: certificateOf(userId),
   expiresAtMs: Date.now() + expiresInMs,
   issuedAtMs: Date.now() - 1000,
   ttl: 30,
@@ -44,7 +62,7 @@ beforeEach(() => {
   store.pass = null;
   store.loads = 0;
   store.renew = () => Promise.reject(new Error('offline'));
-  localStorage.setItem('tp.accessToken', 'token');
+  localStorage.setItem('tp.accessToken', TOKEN_OF_7);
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
   fakeApi(() => {
     throw new TypeError('Failed to fetch'); // no network
@@ -85,6 +103,12 @@ describe('QR screen offline', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(store.loads).toBeGreaterThan(before));
     expect(await screen.findByRole('img', { name: 'Your entry QR code' })).toBeTruthy();
+  });
+  it('never shows another account’s stored pass (issue 30): offline it says it needs signal', async () => {
+    store.pass = passFor(3600_000, 8);
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    expect(await screen.findByText(/Your pass needs signal to show a new code/)).toBeTruthy();
+    expect(screen.queryByRole('img', { name: 'Your entry QR code' })).toBeNull();
   });
 });
 

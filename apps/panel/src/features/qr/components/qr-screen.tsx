@@ -9,7 +9,7 @@
  * what it admits: the holder, and for each event of today (or the next ones) its name, date in the event's
  * time zone, venue, ticket types and count (admits/admitted-events.ts).
  */
-import { useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
@@ -20,6 +20,7 @@ import { useTickets } from '../../../lib/ticket-queries';
 import { formatRange, formatWhen } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
+import { forgetDevicePass } from '../pass/device-pass';
 import { admittedEvents } from '../admits/admitted-events';
 import { markFirstScreenDrawn } from '../../../lib/first-screen';
 
@@ -43,6 +44,18 @@ export default function QrScreen() {
   const tickets = useTickets('UPCOMING').data;
   const events = tickets ? admittedEvents(tickets) : null;
   const [learn, setLearn] = useState(false);
+  // Before the reveal no code may show, also not a pass stored earlier: forgotten here, the first QR drawn before
+  // the app (first-qr.ts) finds none at the next start.
+  useEffect(() => {
+    if (revealAt) void forgetDevicePass();
+  }, [revealAt]);
+  // The first screen is drawn in the commit that shows this screen's code, or its message when it has none: the
+  // first QR drawn before the app (first-qr.ts) leaves before the next paint, so the page never shows two codes
+  // nor a code this screen says it does not have.
+  const settled = Boolean(revealAt) || view.kind !== 'loading';
+  useLayoutEffect(() => {
+    if (settled) markFirstScreenDrawn();
+  }, [settled]);
   return (
     <div className="qr-screen stack">
       <h1 className="screen-title">{t('qr.title')}</h1>
@@ -66,7 +79,6 @@ export default function QrScreen() {
             width={396}
             height={396}
             data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
-            onLoad={markFirstScreenDrawn}
           />
         ) : view.kind === 'loading' ? (
           <Skeleton height={300} radius={16} />

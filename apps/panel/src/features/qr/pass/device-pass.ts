@@ -9,7 +9,14 @@
  * measured when the certificate was issued.
  */
 import type { access } from '@tp/contract';
-import { createDeviceCode, fromBase64Url, passStep, toBase64Url } from '@tp/contract/pass-code';
+import {
+  CERTIFICATE_BYTES,
+  createDeviceCode,
+  decodeCertificate,
+  fromBase64Url,
+  passStep,
+  toBase64Url,
+} from '@tp/contract/pass-code';
 import { api } from '../../../lib/api-client';
 import { memoryPass, PASS_DB } from '../../../lib/offline-data';
 
@@ -58,6 +65,32 @@ export async function loadDevicePass(): Promise<DevicePass | null> {
   } catch {
     return (memoryPass.current as DevicePass | null) ?? null;
   }
+}
+
+/**
+ * The user id (`sub`) of an access token, read without verifying it (the server does): only to tell whose stored
+ * pass may be shown. Null when there is no token or it cannot be read.
+ */
+export function tokenUserId(token: string | null): number | null {
+  try {
+    const payload = token?.split('.')[1];
+    if (!payload) return null;
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { sub?: unknown };
+    const sub = Number(claims.sub);
+    return Number.isSafeInteger(sub) && sub > 0 ? sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `pass` when its certificate names `userId` (the signed-in account, `tokenUserId`), else null: another
+ * account's pass (left by a sign-in that did not go through logout) is never shown (issue 30).
+ */
+export function ownPass(pass: DevicePass | null, userId: number | null): DevicePass | null {
+  const certificate = pass && fromBase64Url(pass.certificate);
+  const fields = certificate && decodeCertificate(certificate.subarray(0, CERTIFICATE_BYTES));
+  return pass && fields && userId !== null && fields.userId === userId ? pass : null;
 }
 
 /** True when the pass should be renewed: under half its life left (renewed only when online). */

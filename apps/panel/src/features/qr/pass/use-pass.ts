@@ -18,7 +18,17 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 import { qrDataUrl } from './draw-qr';
-import { deviceCodeFor, forgetDevicePass, loadDevicePass, needsRenewal, renewDevicePass, stepAt } from './device-pass';
+import { storage } from '../../../lib/storage';
+import {
+  deviceCodeFor,
+  forgetDevicePass,
+  loadDevicePass,
+  needsRenewal,
+  ownPass,
+  renewDevicePass,
+  stepAt,
+  tokenUserId,
+} from './device-pass';
 
 export type PassView =
   | { kind: 'server'; src: string; secondsLeft: number }
@@ -55,7 +65,8 @@ function useNow(): number {
 }
 
 /**
- * The device pass query: read from IndexedDB, renewed while `online` when half its life is gone. Also started
+ * The device pass query: read from IndexedDB (the signed-in account's only), renewed while `online` when half
+ * its life is gone. Also started
  * with the first screen's other requests (features/qr/prefetch.ts from main.tsx, issue 30), before the screen renders.
  */
 export const devicePassQuery = (online: boolean) =>
@@ -66,7 +77,8 @@ export const devicePassQuery = (online: boolean) =>
     staleTime: 0,
     retry: false,
     queryFn: async ({ client }) => {
-      const stored = await loadDevicePass();
+      // Only the signed-in account's: another's is treated as none (and replaced when online).
+      const stored = ownPass(await loadDevicePass(), tokenUserId(storage.get('accessToken')));
       if (!online || !needsRenewal(stored, Date.now())) return stored;
       const renew = async () => {
         try {
