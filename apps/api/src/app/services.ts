@@ -48,8 +48,15 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     issuer: config.publicUrl,
     ttlSeconds: config.accessTokenTtlSeconds,
   });
-  const auth = createAuthService({ database, config, mail, tokens, now });
   const branding = createBrandingService({ database, now });
+  const auth = createAuthService({
+    database,
+    config,
+    mail,
+    tokens,
+    now,
+    organisationOf: (slug) => branding.branding(slug),
+  });
   const requireAuth = requireAuthWith(
     (bearer) => auth.authenticate(bearer),
     (slug) => branding.organisationId(slug),
