@@ -27,6 +27,18 @@ export interface CalendarEvent {
   sequence?: number;
 }
 
+/** VTIMEZONE components by zone: generating one takes about a millisecond, the zones of a run are few. */
+const vtimezones = new Map<string, string | null>();
+/** The VTIMEZONE of `zone`, generated once per process (@touch4it/ical-timezones); null for an unknown zone. */
+function vtimezoneOf(zone: string): string | null {
+  let v = vtimezones.get(zone);
+  if (v === undefined) {
+    v = getVtimezoneComponent(zone) ?? null;
+    vtimezones.set(zone, v);
+  }
+  return v;
+}
+
 /** The `.ics` attachment's content type. */
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
 
@@ -36,7 +48,7 @@ export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
  */
 export function calendarFile(e: CalendarEvent): Buffer {
   const cal = ical({ prodId: { company: 'ticket-panel', product: 'mail' }, method: ICalCalendarMethod.PUBLISH });
-  cal.timezone({ name: e.timeZone, generator: getVtimezoneComponent });
+  cal.timezone({ name: e.timeZone, generator: vtimezoneOf });
   cal.createEvent({
     id: e.uid,
     sequence: e.sequence ?? 0,

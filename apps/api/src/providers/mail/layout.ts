@@ -148,9 +148,6 @@ function compiledLayout(shape: Shape, lang: MailLocale, brand: MailBrand): Promi
   return html;
 }
 
-/** How many layouts are compiled and cached (for the rendering benchmark and tests). */
-export const compiledLayoutCount = (): number => compiled.size;
-
 /** The plain-text part: the same content, one block per paragraph, links written out. */
 function textPart(c: MailContent): string {
   const blocks = [c.brand.name, c.heading, ...c.paragraphs];
