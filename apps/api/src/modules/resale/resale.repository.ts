@@ -168,10 +168,11 @@ export const resaleRepository = {
   },
   async listingByToken(db: DbOrTx, token: string) {
     const [row] = await db
-      .select({ listing: resaleListings, ...typeEvent })
+      .select({ listing: resaleListings, ...typeEvent, organisation: organisations })
       .from(resaleListings)
       .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
       .where(eq(resaleListings.shareToken, token));
     return row;
   },
