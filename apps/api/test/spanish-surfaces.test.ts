@@ -16,6 +16,7 @@ import {
   reminderMail,
   resaleCodeMail,
   signInCodeMail,
+  swapDoneMail,
   ticketIssuedMail,
 } from '../src/providers/mail/templates.js';
 import { acmeBrand, productBrand, sampleTicket } from './mail-fixtures.js';
@@ -159,6 +160,7 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
     'issued mail': mail(await ticketIssuedMail(lang, ticketMail)),
     'reminder mail': mail(await reminderMail(lang, ticketMail)),
     'event changed mail': mail(await eventChangedMail(lang, { ...ticketMail, sequence: 1 })),
+    'swap done mail': mail(await swapDoneMail(lang, { ...ticketMail, quantity: 2 })),
     'listing page': textOfHtml(renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing })),
     'sold-out listing page': textOfHtml(
       renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing: { ...listing, remaining: 0 } }),

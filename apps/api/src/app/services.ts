@@ -93,7 +93,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
   const benefits = createBenefitsService({ database, now });
-  const swap = createSwapService({ database, now });
+  const swap = createSwapService({ database, now, mail, log, config });
   const payouts =
     deps.payouts ??
     (config.stripeSecretKey

@@ -401,3 +401,43 @@ export async function eventChangedMail(
     attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
   };
 }
+
+/**
+ * The e-mail a holder gets when a swap is done (spec section 4 Swap): their `quantity` tickets are now of the
+ * new type, with the event's facts, a link to the panel (with `?org=`) and the `.ics`.
+ */
+export async function swapDoneMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
+  const n = input.quantity;
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Cambio hecho: tus entradas para ${eventName}`,
+          line: `${n === 1 ? 'Tu entrada para' : `Tus ${n} entradas para`} ${eventName} ${n === 1 ? 'es' : 'son'} ahora «${ticketName}».`,
+          how: 'Tu pase QR sigue en tu panel. El evento está en el archivo de calendario adjunto.',
+          cta: 'Ver mis entradas',
+        }
+      : {
+          subject: `Swap done: your tickets for ${eventName}`,
+          line: `${n === 1 ? 'Your ticket' : `Your ${n} tickets`} for ${eventName} ${n === 1 ? 'is' : 'are'} now "${ticketName}".`,
+          how: 'Your pass is still in your panel. The event is in the attached calendar file.',
+          cta: 'View my tickets',
+        };
+  return {
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
+  };
+}
