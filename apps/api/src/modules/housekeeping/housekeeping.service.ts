@@ -14,8 +14,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { pickLang } from '../../lib/lang.js';
 import { mailBrand, panelLink } from '../../providers/mail/brand.js';
-import type { MailMessage } from '../../providers/mail/mail.provider.js';
-import type { MailQueue } from '../../providers/mail/mail-queue.js';
+import type { MailQueue, QueuedMail } from '../../providers/mail/mail-queue.js';
 import { reminderMail } from '../../providers/mail/templates.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
 import { intervalJob } from '../../lib/interval-job.js';
@@ -93,7 +92,7 @@ export function createHousekeeping(deps: {
       if (rows === null) return queued > 0 ? queued : null;
       if (rows.length === 0) return queued;
       const slice = timeSlicer();
-      const mails: { message: MailMessage; context: Record<string, unknown> }[] = [];
+      const mails: QueuedMail[] = [];
       for (const r of rows) {
         await slice.tick();
         const lang = pickLang(r.locale);

@@ -12,7 +12,7 @@ import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js'
 import { pickLang } from '../../../lib/lang.js';
 import { timeSlicer } from '../../../lib/time-slice.js';
 import { mailBrand, panelLink } from '../../../providers/mail/brand.js';
-import type { MailMessage } from '../../../providers/mail/mail.provider.js';
+import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
 import { eventChangedMail } from '../../../providers/mail/templates.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
@@ -35,16 +35,16 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
   const db = deps.database.db;
 
   /**
-   * Queues the "event changed" e-mail to every holder of a live ticket of the event (issue 23), each in their
+   * The "event changed" e-mail to every holder of a live ticket of the event (issue 23), each in their
    * language under the organisation's brand, with the new facts and an updated `.ics` (same UID; SEQUENCE is the
    * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
    */
-  async function tellHolders(eventId: number): Promise<void> {
+  async function holderMails(eventId: number): Promise<QueuedMail[]> {
     const at = deps.now();
     const rows = await repo.heldTicketsOfEvent(db, eventId);
-    if (rows.length === 0 || rows[0].event.endsAt <= at) return;
+    if (rows.length === 0 || rows[0].event.endsAt <= at) return [];
     const slice = timeSlicer();
-    const mails: { message: MailMessage; context: Record<string, unknown> }[] = [];
+    const mails: QueuedMail[] = [];
     for (const r of rows) {
       await slice.tick();
       const lang = pickLang(r.locale);
@@ -57,13 +57,13 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
       });
       mails.push({ message: { to: r.email, ...m }, context: { userTicketId: r.userTicketId, eventId } });
     }
-    deps.mailQueue.push(mails);
+    return mails;
   }
 
   return {
     /**
      * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders are e-mailed
-     * once the change is committed (`tellHolders`).
+     * once the change is committed (`holderMails`, built in the mail queue).
      * @returns what it did; `created` when the externalId was new to the organisation.
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
@@ -100,7 +100,9 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
         }
         throw new AppError('api.service_unavailable');
       });
-      if (outcome.moved !== null) await tellHolders(outcome.moved);
+      const moved = outcome.moved;
+      // Built in the mail queue's turn: the organiser's PUT does not wait for the holders' mails.
+      if (moved !== null) deps.mailQueue.pushBuilt(() => holderMails(moved), { eventId: moved });
       return outcome.status;
     },
 

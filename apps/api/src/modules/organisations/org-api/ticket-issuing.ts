@@ -17,7 +17,7 @@ import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
 import { ticketIssuedMail } from '../../../providers/mail/templates.js';
 import { mailBrand, panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
-import type { MailMessage } from '../../../providers/mail/mail.provider.js';
+import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
 import { defaultNickname } from '../../auth/auth.service.js';
 import {
   orgApiRepository as repo,
@@ -283,14 +283,15 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
   /**
    * The holders' "ticket issued" mails of a written plan, in each account's language, under the organisation's
    * brand with its `.ics` (issue 23); built in time slices (10,000 mails never hold the event loop: the MJML
-   * layout is compiled once, each mail fills it). Push them to the mail queue once the transaction committed.
+   * layout is compiled once, each mail fills it). Hand it to the mail queue's `pushBuilt` once the transaction
+   * committed, so the organiser's request does not wait for the rendering.
    */
   async function mailsOf(org: RequestOrganisation, batch: IssuedBatch) {
     const brand = mailBrand(batch.organisation, deps.config);
     const slug = batch.organisation?.slug ?? null;
     const at = deps.now();
     const slice = timeSlicer();
-    const out: { message: MailMessage; context: Record<string, unknown> }[] = [];
+    const out: QueuedMail[] = [];
     for (const i of batch.items) {
       await slice.tick();
       const m = await ticketIssuedMail(i.locale, {
