@@ -63,6 +63,11 @@ export interface Config {
   /** Seconds between two housekeeping runs (HOUSEKEEPING_INTERVAL_SECONDS, default 3600; 0 turns it off). */
   housekeepingIntervalSeconds: number;
   /**
+   * Hours before an event's start when its holders get the reminder e-mail (REMINDER_HOURS, default 24; issue 23),
+   * sent by the housekeeping run that first finds the event within them (so up to one housekeeping interval later).
+   */
+  reminderHours: number;
+  /**
    * Days expired sign-in requests, ended sessions with their refresh tokens, and processed webhook events are
    * kept before housekeeping deletes them (HOUSEKEEPING_RETENTION_DAYS, default 7).
    */
@@ -446,6 +451,7 @@ function buildConfig(
     rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),
     housekeepingIntervalSeconds: int('HOUSEKEEPING_INTERVAL_SECONDS', env.HOUSEKEEPING_INTERVAL_SECONDS, 3600),
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
+    reminderHours: int('REMINDER_HOURS', env.REMINDER_HOURS, 24),
     checkInLogRetentionDays: Math.max(1, int('CHECKIN_LOG_RETENTION_DAYS', env.CHECKIN_LOG_RETENTION_DAYS, 400)),
     webhookWorkerIntervalSeconds: int('WEBHOOK_WORKER_INTERVAL_SECONDS', env.WEBHOOK_WORKER_INTERVAL_SECONDS, 5),
     webhookBatchSize: Math.max(1, int('WEBHOOK_BATCH_SIZE', env.WEBHOOK_BATCH_SIZE, 20)),

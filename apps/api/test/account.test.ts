@@ -202,7 +202,7 @@ describe('selling', () => {
     const mail = t.mail.sent.find((m) => m.to === 'alice@example.com' && !m.subject.includes('code'))!;
     expect(mail.subject).toBe('Has vendido una entrada para Laneway Sessions');
     expect(mail.text).toContain('80,00');
-    expect(mail.text).toContain('/es/?PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION');
+    expect(mail.text).toMatch(/\/es\/\?org=[a-z-]+&PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION/);
     const earnings = (await get(alice, '/v1/resell/earnings')).json<Earning[]>();
     expect(earnings).toEqual([
       expect.objectContaining({

@@ -1,4 +1,5 @@
 /** Issue 13, item 3 (server side): /help and /app pages in both languages; the language of the resale listing page carries to checkout, receipt, mail and PDF. */
+import { accentPalette } from '../src/modules/branding/brand-colors.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { sql } from 'drizzle-orm';
@@ -42,7 +43,12 @@ describe('help and app pages', () => {
 });
 
 describe('the language of a resale purchase', () => {
-  it('carries from the listing page to checkout, receipt, buyer mail and PDF; PDF date human, in the event time zone, 24 h in Spanish', async () => {
+  it("carries from the listing page to checkout, receipt, buyer mail and PDF; PDF date human, in the event time zone, 24 h in Spanish; the pages carry the listing organisation's brand (issue 23)", async () => {
+    // Every organisation gets a logo and a light orange (darkened to 4.5:1 on the pages' white).
+    await t.database.db.execute(
+      `update organisations set logo = 'https://brand.example/logo.png', primary_color = '#ff9900'`,
+    );
+    const accent = accentPalette('#ff9900', 'light')!.accent;
     const alice = (await t.signIn('alice@example.com')).accessToken;
     await t.app.inject({
       method: 'POST',
@@ -72,6 +78,12 @@ describe('the language of a resale purchase', () => {
     const page = await t.app.inject({ url: path, headers: { 'accept-language': 'es-ES' } });
     expect(page.body).toContain('<html lang="es"');
     expect(page.body).toContain(`action="${path}?lang=es"`);
+    const orgName =
+      /<header class="brand"><img src="https:\/\/brand\.example\/logo\.png" alt=""><span>([^<]+)<\/span>/.exec(
+        page.body,
+      )?.[1];
+    expect(orgName).toBeTruthy();
+    expect(page.body).toContain(`background:${accent}`);
     const started = await t.app.inject({
       method: 'POST',
       url: `${path}?lang=es`,
@@ -87,6 +99,8 @@ describe('the language of a resale purchase', () => {
     // The checkout URL carries no language: the page takes the order's.
     const checkout = await t.app.inject({ url: checkoutPath });
     expect(checkout.body).toContain('<h1>Pago de prueba</h1>');
+    expect(checkout.body).toContain(`<span>${orgName}</span>`);
+    expect(checkout.body).toContain(`background:${accent}`);
     const receipt = await t.app.inject({
       method: 'POST',
       url: checkoutPath,
@@ -94,7 +108,8 @@ describe('the language of a resale purchase', () => {
       payload: '',
     });
     expect(receipt.body).toContain('<h1>Pago recibido</h1>');
-    expect(receipt.body).toContain('http://panel.test/es/?PANEL_TAB=REDEEM');
+    expect(receipt.body).toMatch(/http:\/\/panel\.test\/es\/\?org=[a-z-]+&amp;PANEL_TAB=REDEEM/);
+    expect(receipt.body).toContain(`<span>${orgName}</span>`);
     const orderId = checkoutPath.split('/').pop()!;
     expect((await t.app.inject({ url: `/resale/done/${orderId}` })).body).toContain('<html lang="es"');
     const mail = t.mail.sent.find((m) => m.to === 'compra@example.com')!;

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatEventDateTime, plural } from '../src/lib/lang.js';
 import { resaleCodeMail, signInCodeMail } from '../src/providers/mail/templates.js';
+import { productBrand, sampleTicket } from './mail-fixtures.js';
 
 describe('plural (CLDR rules through Intl.PluralRules)', () => {
   const forms = { one: 'disponible', other: 'disponibles' };
@@ -13,16 +14,20 @@ describe('plural (CLDR rules through Intl.PluralRules)', () => {
     expect(plural('en', 2, { one: 'ticket', other: 'tickets' })).toBe('tickets');
   });
 
-  it('mails say "1 entrada" and "3 entradas", never "entrada(s)"', () => {
-    const one = resaleCodeMail('es', { eventName: 'River Nights', quantity: 1, code: 'X', link: 'https://x' });
-    const three = resaleCodeMail('es', { eventName: 'River Nights', quantity: 3, code: 'X', link: 'https://x' });
-    expect(one.text).toContain('Has comprado 1 entrada de reventa');
-    expect(three.text).toContain('Has comprado 3 entradas de reventa');
-    expect(resaleCodeMail('en', { eventName: 'E', quantity: 1, code: 'X', link: 'https://x' }).text).toContain(
-      'You bought 1 resale ticket for',
-    );
-    expect(signInCodeMail('es', '123456', 1, 'P').text).toContain('Caduca en 1 minuto.');
-    expect(signInCodeMail('en', '123456', 10, 'P').text).toContain('It expires in 10 minutes.');
+  it('mails say "1 entrada" and "3 entradas", never "entrada(s)"', async () => {
+    const bought = (lang: 'en' | 'es', quantity: number) =>
+      resaleCodeMail(lang, {
+        ticket: sampleTicket('River Nights'),
+        quantity,
+        link: 'https://x.test/',
+        brand: productBrand,
+        at: new Date(),
+      });
+    expect((await bought('es', 1)).text).toContain('Has comprado 1 entrada de reventa');
+    expect((await bought('es', 3)).text).toContain('Has comprado 3 entradas de reventa');
+    expect((await bought('en', 1)).text).toContain('You bought 1 resale ticket for');
+    expect((await signInCodeMail('es', '123456', 1, productBrand)).text).toContain('Caduca en 1 minuto.');
+    expect((await signInCodeMail('en', '123456', 10, productBrand)).text).toContain('It expires in 10 minutes.');
   });
 
   it('event times in Spanish are on the 24-hour clock', () => {

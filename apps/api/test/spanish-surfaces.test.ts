@@ -10,12 +10,16 @@ import en from '../../panel/src/locales/en.json' with { type: 'json' };
 import enLater from '../../panel/src/locales/later/later-en.json' with { type: 'json' };
 import { panelManifest, scannerManifest } from '../../panel/src/manifests.js';
 import {
+  eventChangedMail,
   giftReceivedMail,
   listingSoldMail,
+  reminderMail,
   resaleCodeMail,
   signInCodeMail,
+  swapDoneMail,
   ticketIssuedMail,
 } from '../src/providers/mail/templates.js';
+import { acmeBrand, productBrand, sampleTicket } from './mail-fixtures.js';
 import {
   renderListingPage,
   renderResaleCheckout,
@@ -36,6 +40,7 @@ const NAMES = [
   'Acme Events',
   'Ticket Panel',
   'Sydney Showground',
+  '1 Showground Rd',
   'Sydney',
   'Australia',
 ];
@@ -106,6 +111,7 @@ const manifestText = (m: { name: string; short_name: string; description: string
 async function surfaces(lang: Lang): Promise<Record<string, string>> {
   const mail = (m: { subject: string; text: string; html: string }) => `${m.subject}\n${m.text}\n${textOfHtml(m.html)}`;
   const event = { eventName: 'Laneway Sessions', ticketName: 'General Admission' };
+  const ticketMail = { ticket: sampleTicket(), link: 'http://x.test/', brand: acmeBrand, at: new Date() };
   const listing = {
     eventName: 'Laneway Sessions',
     venue: 'Sydney Showground',
@@ -137,15 +143,24 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
   });
   const t = resaleText(lang);
   return {
-    'sign-in code mail': mail(signInCodeMail(lang, '123456', 10, 'Ticket Panel')),
-    'gift mail': mail(giftReceivedMail(lang, { ...event, giver: 'Alice Nguyen', link: 'http://x.test/es/' })),
-    'resale code mail': mail(
-      resaleCodeMail(lang, { eventName: 'Laneway Sessions', quantity: 2, code: 'C', link: 'u' }),
-    ),
+    'sign-in code mail': mail(await signInCodeMail(lang, '123456', 10, productBrand)),
+    'branded sign-in code mail': mail(await signInCodeMail(lang, '123456', 10, acmeBrand)),
+    'gift mail': mail(await giftReceivedMail(lang, { giver: 'Alice Nguyen', ...ticketMail })),
+    'resale code mail': mail(await resaleCodeMail(lang, { quantity: 2, ...ticketMail })),
     'sold mail': mail(
-      listingSoldMail(lang, { ...event, quantity: 2, amountCents: 123_450, currencyCode: 'AUD', link: 'u' }),
+      await listingSoldMail(lang, {
+        ...event,
+        quantity: 2,
+        amountCents: 123_450,
+        currencyCode: 'AUD',
+        link: 'http://x.test/',
+        brand: productBrand,
+      }),
     ),
-    'issued mail': mail(ticketIssuedMail(lang, { ...event, organisationName: 'Acme Events', link: 'u' })),
+    'issued mail': mail(await ticketIssuedMail(lang, ticketMail)),
+    'reminder mail': mail(await reminderMail(lang, ticketMail)),
+    'event changed mail': mail(await eventChangedMail(lang, { ...ticketMail, sequence: 1 })),
+    'swap done mail': mail(await swapDoneMail(lang, { ...ticketMail, quantity: 2 })),
     'listing page': textOfHtml(renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing })),
     'sold-out listing page': textOfHtml(
       renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing: { ...listing, remaining: 0 } }),

@@ -85,6 +85,13 @@ describe('swap', () => {
     expect((await confirm(alice, started.json<StartSwapBody>().orderIdentifier)).statusCode).toBe(200);
     expect(await typesOf(alice)).toContain('Laneway Sessions/General Admission');
     expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/General Admission')).toHaveLength(2);
+    // The swap-done mail (issue 23): the new type, the event's facts, the organisation's panel, the .ics.
+    const done = t.mail.sent.at(-1)!;
+    expect(done.to).toBe('alice@example.com');
+    expect(done.subject).toBe('Swap done: your tickets for Laneway Sessions');
+    expect(done.text).toContain('Your ticket for Laneway Sessions is now "General Admission".');
+    expect(done.text).toMatch(/http:\/\/panel\.test\/en\/\?org=[a-z-]+&PANEL_TAB=MY_TICKET/);
+    expect(done.attachments?.map((a) => a.filename)).toEqual(['event.ics']);
     const again = await confirm(alice, started.json<StartSwapBody>().orderIdentifier);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'api.swap.already_confirmed' });

@@ -36,6 +36,8 @@ export function registerBackgroundJobs(
     intervalSeconds: config.housekeepingIntervalSeconds,
     retentionDays: config.housekeepingRetentionDays,
     checkInLogRetentionDays: config.checkInLogRetentionDays,
+    config,
+    mailQueue,
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });

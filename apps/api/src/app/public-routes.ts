@@ -33,7 +33,13 @@ export async function registerPublicRoutes(
   const { listings, orders } = resale;
   const payouts = services.payouts;
   healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
-  resalePublicRoutes(app, { listings, orders, publicUrl: config.publicUrl, sandbox: payouts.kind === 'sandbox' });
+  resalePublicRoutes(app, {
+    listings,
+    orders,
+    publicUrl: config.publicUrl,
+    sandbox: payouts.kind === 'sandbox',
+    brandingOf: (slug) => branding.branding(slug),
+  });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   consolePageRoutes(app, { panelDistDir: config.panelDistDir });
   infoPageRoutes(app, { productName: config.productName });

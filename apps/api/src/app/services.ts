@@ -63,8 +63,16 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     issuer: config.publicUrl,
     ttlSeconds: config.accessTokenTtlSeconds,
   });
-  const auth = createAuthService({ database, config, mail, tokens, consoleTokens, now });
   const branding = createBrandingService({ database, now });
+  const auth = createAuthService({
+    database,
+    config,
+    mail,
+    tokens,
+    consoleTokens,
+    now,
+    organisationOf: (slug) => branding.branding(slug),
+  });
   const requireAuth = requireAuthWith(
     (bearer) => auth.authenticate(bearer),
     (slug) => branding.organisationId(slug),
@@ -118,7 +126,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
   const benefits = createBenefitsService({ database, now });
-  const swap = createSwapService({ database, now });
+  const swap = createSwapService({ database, now, mail, log, config });
   const payouts =
     deps.payouts ??
     (config.stripeSecretKey

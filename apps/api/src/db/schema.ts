@@ -312,6 +312,23 @@ export const ticketHistory = pgTable('ticket_history', {
   at: ts('at').notNull().defaultNow(),
 });
 
+/**
+ * One reminder e-mail sent before an event (issue 23, REMINDER_HOURS): claimed by the housekeeping job in the
+ * transaction that decides to send it. The key (ticket, event start) lets a ticket be reminded once per start
+ * time: never twice, even with several instances, and again when the organiser moves the event.
+ */
+export const ticketReminders = pgTable(
+  'ticket_reminders',
+  {
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    eventStartsAt: ts('event_starts_at').notNull(),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userTicketId, t.eventStartsAt] })],
+);
+
 /** Organiser-defined swap pairs: a holder of `fromTicketTypeId` may swap to `toTicketTypeId` (same event). */
 export const swapPairs = pgTable(
   'swap_pairs',

@@ -1,4 +1,5 @@
 /** Public resale pages: the share-link listing, the sandbox checkout and the confirmation. */
+import type { OrganisationBranding } from '@tp/contract';
 import { escapeHtml as e } from './html.js';
 import { formatCents } from '@tp/contract/format';
 import { plural, type Lang } from '../lib/lang.js';
@@ -56,20 +57,40 @@ const T = {
 } as const;
 export const resaleText = (lang: Lang) => T[lang];
 
-export function resaleLayout(lang: Lang, title: string, body: string): string {
+/**
+ * The listing's organisation on a resale page (issue 23): its name and logo in a header, its colour on buttons
+ * in both themes (the palettes of `GET /v1/organisations/{slug}`, at 4.5:1); null: the product's look.
+ */
+function brandParts(brand: OrganisationBranding | null | undefined): { css: string; header: string } {
+  if (!brand) return { css: '', header: '' };
+  const { light, dark } = brand.theme ?? { light: null, dark: null };
+  const css =
+    (light ? `button,a.btn{background:${light.accent};color:${light.accentText}}` : '') +
+    (dark
+      ? `@media (prefers-color-scheme:dark){button,a.btn{background:${dark.accent};color:${dark.accentText}}}`
+      : '') +
+    `.brand{display:flex;align-items:center;gap:.6rem;font-weight:700;margin:0 0 .75rem}.brand img{width:40px;height:40px;border-radius:8px;object-fit:contain}`;
+  const logo = brand.logoUrl ? `<img src="${e(brand.logoUrl)}" alt="">` : '';
+  return { css, header: `<header class="brand">${logo}<span>${e(brand.name)}</span></header>` };
+}
+
+export function resaleLayout(lang: Lang, title: string, body: string, brand?: OrganisationBranding | null): string {
+  const b = brandParts(brand);
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:480px;margin:1.5rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 img.hero{width:100%;border-radius:12px;aspect-ratio:2/1;object-fit:cover}h1{font-size:1.35rem;margin:.75rem 0 .25rem}.muted{color:#5b6270}.price{font-size:1.6rem;font-weight:700}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}
 label{display:block;margin-top:.75rem;font-weight:600}input,select{width:100%;box-sizing:border-box;padding:.7rem;border:1px solid #c8ccd3;border-radius:10px;font:inherit;margin-top:.25rem}
 button,a.btn{display:block;width:100%;box-sizing:border-box;text-align:center;padding:.85rem;border-radius:10px;border:0;font:inherit;font-weight:600;margin-top:1rem;cursor:pointer;text-decoration:none;background:#1a56db;color:#fff}
 a.btn.secondary,button.secondary{background:#eef0f3;color:#15171a}.code{font:700 1.5rem/1.2 ui-monospace,monospace;letter-spacing:.08em;background:#f1f5ff;border-radius:10px;padding:.75rem;text-align:center}
-nav{text-align:right}nav a{color:inherit;font-size:.9rem}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}.muted{color:#aab}input,select{background:#111;color:#eee;border-color:#444}.code{background:#22283a}.note{background:#3a3410}a.btn.secondary{background:#2a2c30;color:#eee}}</style></head>
-<body><main>${body}</main></body></html>`;
+nav{text-align:right}nav a{color:inherit;font-size:.9rem}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}.muted{color:#aab}input,select{background:#111;color:#eee;border-color:#444}.code{background:#22283a}.note{background:#3a3410}a.btn.secondary{background:#2a2c30;color:#eee}}${b.css}</style></head>
+<body><main>${b.header}${body}</main></body></html>`;
 }
 
 /** The page behind `shareLinkUrl`: event, ticket, quantity, price per ticket including the fee, Buy. */
 export function renderListingPage(p: {
   lang: Lang;
+  /** The listing's organisation (issue 23); null or absent: the product's look. */
+  brand?: OrganisationBranding | null;
   token: string;
   idempotencyKey: string;
   listing: {
@@ -106,6 +127,7 @@ export function renderListingPage(p: {
 ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted">${t.listing}</p><h1>${e(l.eventName)}</h1>
 <p class="muted">${e(l.venue)}, ${e(l.city)} · ${e(l.when)}</p><p><strong>${e(l.ticketName)}</strong> · ${l.remaining} ${plural(p.lang, l.remaining, t.left)}</p>
 <p><span class="price">${e(formatCents(l.unitCents, l.currencyCode, p.lang))}</span> <span class="muted">${t.perTicket}</span></p>${form}`,
+    p.brand,
   );
 }
 
@@ -116,6 +138,8 @@ export function renderResaleMessage(lang: Lang, title: string, message: string):
 /** The sandbox payment page of an order. */
 export function renderResaleCheckout(p: {
   lang: Lang;
+  /** The listing's organisation (issue 23); null or absent: the product's look. */
+  brand?: OrganisationBranding | null;
   orderId: string;
   eventName: string;
   ticketName: string;
@@ -130,11 +154,20 @@ export function renderResaleCheckout(p: {
     t.checkout,
     `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
 <p>${t.total}: <span class="price">${e(formatCents(p.totalCents, p.currencyCode, p.lang))}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
+    p.brand,
   );
 }
 
 /** After payment: the code, the PDF download and the way to redeem. */
-export function renderResaleConfirmation(p: { lang: Lang; orderId: string; code: string; redeemUrl: string }): string {
+export function renderResaleConfirmation(p: {
+  lang: Lang;
+  orderId: string;
+  code: string;
+  /** The panel's redeem tab, on the listing's organisation's panel (`?org=`). */
+  redeemUrl: string;
+  /** The listing's organisation (issue 23); null or absent: the product's look. */
+  brand?: OrganisationBranding | null;
+}): string {
   const t = T[p.lang];
   return resaleLayout(
     p.lang,
@@ -142,5 +175,6 @@ export function renderResaleConfirmation(p: { lang: Lang; orderId: string; code:
     `<h1>${t.thanks}</h1><p>${t.codeIs}</p><p class="code" data-testid="resale-code">${e(p.code)}</p><p class="muted">${t.codeHelp}</p>
 <form method="post" action="/v1/resell/${e(p.orderId)}"><input type="hidden" name="code" value="${e(p.code)}"><button type="submit" class="secondary">${t.download}</button></form>
 <a class="btn" href="${e(p.redeemUrl)}">${t.redeem}</a>`,
+    p.brand,
   );
 }

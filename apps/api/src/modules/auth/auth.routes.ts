@@ -2,7 +2,7 @@
 import type { FastifyReply } from 'fastify';
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import * as z from 'zod';
-import { auth } from '@tp/contract';
+import { auth, branding } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import type { AuthService } from './auth.service.js';
 import { AppError } from '../../lib/app-error.js';
@@ -59,11 +59,18 @@ export function authRoutes(
         operationId: 'requestSignInCode',
         summary: 'E-mail a sign-in code (creates the account on first use)',
         body: auth.signInRequest,
-        response: { 200: auth.signInResponse },
+        headers: branding.holderHeaders,
+        response: { 200: auth.signInResponse, ...errors(404) },
       },
     },
-    // A new account takes the language of the panel that asked for the code (body `locale`, else Accept-Language).
-    async (req) => deps.auth.requestCode(req.body.email, pickLang(req.body.locale, req.headers['accept-language'])),
+    // A new account takes the language of the panel that asked for the code (body `locale`, else Accept-Language);
+    // the code mail, the brand of the organisation whose panel asked (X-Organisation, issue 23).
+    async (req) =>
+      deps.auth.requestCode(
+        req.body.email,
+        pickLang(req.body.locale, req.headers['accept-language']),
+        req.headers['x-organisation'] ?? null,
+      ),
   );
 
   // A spent sign-in hands out a new code (verifyCode) only within the per-IP limit of code requests.
@@ -81,14 +88,19 @@ export function authRoutes(
         operationId: 'verifySignInCode',
         summary: 'Sign in with the e-mailed code: access and refresh tokens',
         body: auth.verifyLoginRequest,
-        response: { 200: auth.tokenPair, ...errors(401, 403) },
+        headers: branding.holderHeaders,
+        response: { 200: auth.tokenPair, ...errors(401, 403, 404) },
       },
     },
     async (req, reply) => {
-      const tokens = await deps.auth.verifyCode(req.body, async () => {
-        const limit = await resendLimit(req);
-        return limit.isAllowed || !limit.isExceeded;
-      });
+      const tokens = await deps.auth.verifyCode(
+        req.body,
+        async () => {
+          const limit = await resendLimit(req);
+          return limit.isAllowed || !limit.isExceeded;
+        },
+        req.headers['x-organisation'] ?? null,
+      );
       setRefreshCookie(reply, tokens.refreshToken);
       return tokens;
     },

@@ -12,6 +12,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import { mailBrand, type MailOrganisation } from '../../providers/mail/brand.js';
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
 import {
@@ -26,7 +27,7 @@ import { isUuid } from '@tp/contract/fields';
 
 /**
  * The settings the auth service reads: the code pepper, attempts and lifetimes (seconds), the refresh token's
- * lifetime and grace (seconds), the product name in the code mail.
+ * lifetime and grace (seconds), the product name and public URL of the code mail's brand.
  */
 export type AuthConfig = Pick<
   Config,
@@ -37,6 +38,7 @@ export type AuthConfig = Pick<
   | 'refreshTokenTtlSeconds'
   | 'refreshGraceSeconds'
   | 'productName'
+  | 'publicUrl'
 >;
 
 export interface AuthDeps {
@@ -47,6 +49,11 @@ export interface AuthDeps {
   /** Console tokens (issue 21): the organiser routes take them, the holder routes never. */
   consoleTokens: ConsoleTokens;
   now: () => Date;
+  /**
+   * The organisation a panel's `X-Organisation` slug names, for the code mail's brand (issue 23).
+   * @throws AppError `api.organisation.not_found` (404) for an unknown slug
+   */
+  organisationOf: (slug: string) => Promise<MailOrganisation>;
 }
 
 /** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `timingSafeEqual`. */
@@ -179,17 +186,21 @@ export function createAuthService(deps: AuthDeps) {
 
     /**
      * POST /auth/signInOrRegisterAndSignIn: e-mails a new code and returns the sign-in session id and the seconds
-     * until another code may be asked for (`otpResendSeconds`).
+     * until another code may be asked for (`otpResendSeconds`). The mail is in `locale` and, from an
+     * organisation's panel (`orgSlug`, its `X-Organisation`), carries that organisation's name, logo and colour.
      * @throws AppError `api.auth.resend_too_soon` (429, Retry-After seconds) within `otpResendSeconds` of the last code.
      *   While that code is still open (not used, expired or out of attempts) the error also carries its `sessionId`
      *   and `resendAfterSeconds` (issue 23): the panel opens the code step of the code already in the inbox,
      *   with the resend countdown. It names no session a new request would not hand out (anyone may ask for a
      *   code for an e-mail), and the code's attempts stay limited by `otpMaxAttempts`.
+     *   `api.organisation.not_found` (404) for an unknown `orgSlug` (before any code is made).
      */
     async requestCode(
       email: string,
       locale: MailLocale = 'en',
+      orgSlug: string | null = null,
     ): Promise<{ sessionId: string; resendAfterSeconds: number }> {
+      const organisation = orgSlug ? await deps.organisationOf(orgSlug) : null;
       const at = now();
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const salt = randomBytes(16).toString('hex');
@@ -222,7 +233,8 @@ export function createAuthService(deps: AuthDeps) {
         });
       });
       // In the language of the panel that asked (issue 29), not the account's: the holder reads it now.
-      const m = signInCodeMail(locale, code, Math.round(config.otpTtlSeconds / 60), config.productName);
+      const brand = mailBrand(organisation, config);
+      const m = await signInCodeMail(locale, code, Math.round(config.otpTtlSeconds / 60), brand);
       await mail.send({ to: email, ...m });
       return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };
     },
@@ -244,6 +256,7 @@ export function createAuthService(deps: AuthDeps) {
     async verifyCode(
       input: { otp: string; session: string; email: string },
       mayResend: () => Promise<boolean> = () => Promise.resolve(true),
+      orgSlug: string | null = null,
     ) {
       try {
         return await verifyOnce(input);
@@ -253,7 +266,7 @@ export function createAuthService(deps: AuthDeps) {
         let headers: Record<string, string> = {};
         if (await mayResend()) {
           try {
-            next = await service.requestCode(err.email, err.locale);
+            next = await service.requestCode(err.email, err.locale, orgSlug);
           } catch (resendErr) {
             if (!(resendErr instanceof AppError && resendErr.code === 'api.auth.resend_too_soon')) throw resendErr;
             headers = resendErr.headers; // Retry-After: when asking again hands out a new code

@@ -2,16 +2,31 @@
 import { and, asc, eq, exists, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
-import { authSessions, events, ticketHistory, ticketTypes, userTickets, users } from '../../db/schema.js';
+import {
+  authSessions,
+  events,
+  organisations,
+  ticketHistory,
+  ticketTypes,
+  userTickets,
+  users,
+} from '../../db/schema.js';
 
 export const giftRepository = {
   /** The ticket with its type and event, row-locked for the transaction when `lock`. */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
     const q = db
-      .select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) })
+      .select({
+        ticket: userTickets,
+        type: ticketTypes,
+        event: events,
+        organisation: organisations,
+        listed: ticketIsListed(userTickets.id),
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
       .where(eq(userTickets.id, userTicketId));
     const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
     return row;

@@ -8,6 +8,7 @@
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
+import { mailBrand, panelLink } from '../../providers/mail/brand.js';
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
@@ -31,7 +32,7 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
 }
 
 /** The settings the gift service reads: the public URL of the panel (links in the gift mail). */
-export type GiftConfig = Pick<Config, 'publicUrl'>;
+export type GiftConfig = Pick<Config, 'publicUrl' | 'productName'>;
 
 export function createGiftService(deps: {
   database: Database;
@@ -92,11 +93,13 @@ export function createGiftService(deps: {
       });
       const receiverUser = await repo.userById(db, moved.receiverId);
       const locale = pickLang(receiverUser.locale);
-      const m = giftReceivedMail(locale, {
+      const { organisation, event, type } = moved.row;
+      const m = await giftReceivedMail(locale, {
         giver: holderDisplayName(moved.giver),
-        ticketName: moved.row.type.name,
-        eventName: moved.row.event.name,
-        link: `${deps.config.publicUrl}/${locale}/?PANEL_TAB=MY_TICKET`,
+        ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
+        link: panelLink(deps.config.publicUrl, locale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+        brand: mailBrand(organisation, deps.config),
+        at,
       });
       // The ticket has moved: a mail failure is logged, not reported to the giver.
       await sendMailOrLog(deps.mail, { to: receiverUser.email, ...m }, { log: deps.log, context: { userTicketId } });

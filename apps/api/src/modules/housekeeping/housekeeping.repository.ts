@@ -1,9 +1,18 @@
-/** SQL of the housekeeping job: deletes of rows whose use has ended, and the lock that lets one instance run it. */
-import { and, inArray, lt, or, sql } from 'drizzle-orm';
+/**
+ * SQL of the housekeeping job: deletes of rows whose use has ended, the reminders it claims before events, and
+ * the lock that lets one instance run it.
+ */
+import { and, eq, gt, inArray, isNotNull, isNull, lte, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   authSessions,
   checkInLog,
+  events,
+  organisations,
+  ticketReminders,
+  ticketTypes,
+  userTickets,
+  users,
   loginRequests,
   refreshTokens,
   outboundDeliveries,
@@ -72,5 +81,62 @@ export const housekeepingRepository = {
   async deleteCheckInLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx.delete(checkInLog).where(lt(checkInLog.scannedAt, cutoff)).returning({ id: checkInLog.id });
     return rows.length;
+  },
+
+  /**
+   * Claims the reminders due now: one `ticket_reminders` row per held ticket (a holder, access not used, not
+   * revoked) whose event starts after `now` and at most at `until`, unless that ticket was reminded for that
+   * start already (the key). At most `limit` per call. Run in the housekeeping transaction.
+   * @returns the claimed tickets' ids
+   */
+  async claimDueReminders(tx: DbOrTx, now: Date, until: Date, limit: number): Promise<number[]> {
+    const due = tx
+      .select({
+        userTicketId: userTickets.id,
+        eventStartsAt: events.startsAt,
+        sentAt: sql`${now.toISOString()}::timestamptz`.as('sent_at'),
+      })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(
+        and(
+          isNotNull(userTickets.holderId),
+          isNull(userTickets.eventAccessUsedAt),
+          isNull(userTickets.revokedAt),
+          gt(events.startsAt, now),
+          lte(events.startsAt, until),
+          sql`not exists (select 1 from ${ticketReminders} r where r.user_ticket_id = ${userTickets.id} and r.event_starts_at = ${events.startsAt})`,
+        ),
+      )
+      .orderBy(userTickets.id)
+      .limit(limit);
+    const rows = await tx
+      .insert(ticketReminders)
+      .select(due)
+      .onConflictDoNothing()
+      .returning({ userTicketId: ticketReminders.userTicketId });
+    return rows.map((r) => r.userTicketId);
+  },
+
+  /** What the reminder e-mails of `ids` need: holder, ticket type, event and organisation. */
+  async reminderDetails(tx: DbOrTx, ids: number[]) {
+    if (ids.length === 0) return [];
+    return tx
+      .select({
+        userTicketId: userTickets.id,
+        email: users.email,
+        locale: users.locale,
+        ticketName: ticketTypes.name,
+        event: events,
+        organisation: organisations,
+      })
+      .from(userTickets)
+      .innerJoin(users, eq(users.id, userTickets.holderId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
+      .where(inArray(userTickets.id, ids))
+      .orderBy(userTickets.id);
   },
 };

@@ -11,6 +11,7 @@ import { ticketIsListed } from '../../db/predicates.js';
 import {
   benefits,
   events,
+  organisations,
   ticketHistory,
   ticketTypes,
   userTicketBenefits,
@@ -279,6 +280,28 @@ export const orgApiRepository = {
   },
 
   /** Attendance of an event over its live (not revoked) tickets. */
+  /**
+   * The tickets of an event that a person holds and may still use (a holder, access not used, not revoked), with
+   * what the "event changed" e-mail needs: holder, ticket type, event and organisation.
+   */
+  async heldTicketsOfEvent(db: DbOrTx, eventId: number) {
+    return db
+      .select({
+        userTicketId: userTickets.id,
+        email: users.email,
+        locale: users.locale,
+        ticketName: ticketTypes.name,
+        event: events,
+        organisation: organisations,
+      })
+      .from(userTickets)
+      .innerJoin(users, eq(users.id, userTickets.holderId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
+      .where(and(eq(events.id, eventId), isNull(userTickets.eventAccessUsedAt), isNull(userTickets.revokedAt)))
+      .orderBy(userTickets.id);
+  },
   async attendance(db: DbOrTx, eventId: number) {
     const sold = sql<boolean>`exists (select 1 from ${resaleListingTickets} where ${resaleListingTickets.userTicketId} = ${userTickets.id} and ${resaleListingTickets.status} = 'SOLD')`;
     const [row] = await db

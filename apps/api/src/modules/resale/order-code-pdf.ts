@@ -1,5 +1,6 @@
 import { renderCodePdf } from './resale.pdf.js';
 import { pickLang } from '../../lib/lang.js';
+import { panelLink } from '../../providers/mail/brand.js';
 import type { OrderDetail } from './order-detail.js';
 
 /**
@@ -9,7 +10,7 @@ import type { OrderDetail } from './order-detail.js';
 export async function orderCodePdf(publicUrl: string, row: OrderDetail, code: string) {
   const { order, event, type } = row;
   const lang = pickLang(order.locale);
-  const redeemUrl = `${publicUrl}/${lang}/?PANEL_TAB=REDEEM`;
+  const redeemUrl = panelLink(publicUrl, lang, row.organisation.slug, { PANEL_TAB: 'REDEEM' });
   const pdf = await renderCodePdf({
     lang,
     eventName: event.name,

@@ -6,6 +6,7 @@
 import { AppError } from '../../lib/app-error.js';
 import { pickLang } from '../../lib/lang.js';
 import { sendMailOrLog } from '../../providers/mail/mail.provider.js';
+import { mailBrand, panelLink } from '../../providers/mail/brand.js';
 import { codePdfFileName, listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
@@ -94,14 +95,18 @@ export function createSettlement(deps: OrderDeps) {
       deps.mail,
       {
         to: seller.email,
-        ...listingSoldMail(lang, {
+        ...(await listingSoldMail(lang, {
           eventName: row.event.name,
           ticketName: row.type.name,
           quantity: row.order.quantity,
           amountCents: row.order.totalCents - row.order.feeCents,
           currencyCode: row.order.currencyCode,
-          link: `${config.publicUrl}/${lang}/?PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION`,
-        }),
+          link: panelLink(config.publicUrl, lang, row.organisation.slug, {
+            PANEL_TAB: 'SETTINGS',
+            SETTINGS_TAB: 'ACCOUNT_VERIFICATION',
+          }),
+          brand: mailBrand(row.organisation, config),
+        })),
       },
       { log: deps.log, context, attempts: 3, backoffMs: 500 },
     );
@@ -111,14 +116,24 @@ export function createSettlement(deps: OrderDeps) {
   async function mailCode(row: OrderDetail, code: string): Promise<void> {
     const { order, event } = row;
     const { pdf, lang, redeemUrl } = await orderCodePdf(config.publicUrl, row, code);
+    const m = await resaleCodeMail(lang, {
+      ticket: { event, ticketName: row.type.name, calendarId: `order-${order.id}` },
+      quantity: order.quantity,
+      link: redeemUrl,
+      brand: mailBrand(row.organisation, config),
+      at: deps.now(),
+    });
     // The order is paid and the tickets are held under the code: the mail is tried 3 times (0.5 s then 1 s
     // apart), then its failure is logged with the order id.
     await sendMailOrLog(
       deps.mail,
       {
         to: order.buyerEmail,
-        ...resaleCodeMail(lang, { eventName: event.name, quantity: order.quantity, code, link: redeemUrl }),
-        attachments: [{ filename: codePdfFileName(lang), content: pdf, contentType: 'application/pdf' }],
+        ...m,
+        attachments: [
+          { filename: codePdfFileName(lang), content: pdf, contentType: 'application/pdf' },
+          ...m.attachments,
+        ],
       },
       { log: deps.log, context: { orderId: order.id }, attempts: 3, backoffMs: 500 },
     );

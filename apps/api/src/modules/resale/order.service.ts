@@ -14,7 +14,7 @@ import { createSettlement } from './order-settlement.js';
 import { createRedeem } from './order-redeem.js';
 
 /** The settings the order service and its parts (purchase, settlement, redeem) read: the public URL (checkout return and mail links). */
-export type OrderConfig = Pick<Config, 'publicUrl'>;
+export type OrderConfig = Pick<Config, 'publicUrl' | 'productName'>;
 
 export interface OrderDeps {
   database: Database;

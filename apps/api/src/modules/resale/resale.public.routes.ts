@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
-import { auth } from '@tp/contract';
+import { auth, type OrganisationBranding } from '@tp/contract';
+import { panelLink } from '../../providers/mail/brand.js';
 import type { App } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ListingService } from './listing.service.js';
@@ -26,7 +27,14 @@ const html = 'text/html; charset=utf-8';
 
 export function resalePublicRoutes(
   app: App,
-  deps: { listings: ListingService; orders: OrderService; publicUrl: string; sandbox: boolean },
+  deps: {
+    listings: ListingService;
+    orders: OrderService;
+    publicUrl: string;
+    sandbox: boolean;
+    /** The public branding of an organisation by slug (the branding module's, cached). */
+    brandingOf: (slug: string) => Promise<OrganisationBranding>;
+  },
 ) {
   // Share tokens are base64url (resale listing); order ids are UUIDs (a uuid column refuses anything else).
   const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -45,6 +53,7 @@ export function resalePublicRoutes(
       .send(
         renderListingPage({
           lang,
+          brand: await deps.brandingOf(found.organisation.slug),
           token: req.params.token,
           idempotencyKey: randomUUID(),
           listing: {
@@ -131,6 +140,7 @@ export function resalePublicRoutes(
         .send(
           renderResaleCheckout({
             lang,
+            brand: await deps.brandingOf(row.organisation.slug),
             orderId: row.order.id,
             eventName: row.event.name,
             ticketName: row.type.name,
@@ -141,7 +151,8 @@ export function resalePublicRoutes(
         );
     });
     app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const lang = langOf(req, (await deps.orders.order(req.params.orderId))?.order.locale);
+      const found = await deps.orders.order(req.params.orderId);
+      const lang = langOf(req, found?.order.locale);
       try {
         const paid = await deps.orders.payOrder(req.params.orderId);
         if (!paid)
@@ -156,7 +167,8 @@ export function resalePublicRoutes(
               lang,
               orderId: req.params.orderId,
               code: paid.code,
-              redeemUrl: `${deps.publicUrl}/${lang}/?PANEL_TAB=REDEEM`,
+              redeemUrl: panelLink(deps.publicUrl, lang, found?.organisation.slug ?? null, { PANEL_TAB: 'REDEEM' }),
+              brand: found ? await deps.brandingOf(found.organisation.slug) : null,
             }),
           );
       } catch (err) {

@@ -7,6 +7,7 @@ import {
   events,
   payoutAccounts,
   payouts,
+  organisations,
   resaleListingTickets,
   resaleListings,
   resaleOrderTickets,
@@ -167,10 +168,11 @@ export const resaleRepository = {
   },
   async listingByToken(db: DbOrTx, token: string) {
     const [row] = await db
-      .select({ listing: resaleListings, ...typeEvent })
+      .select({ listing: resaleListings, ...typeEvent, organisation: organisations })
       .from(resaleListings)
       .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
       .where(eq(resaleListings.shareToken, token));
     return row;
   },
@@ -201,11 +203,12 @@ export const resaleRepository = {
   },
   async order(db: DbOrTx, id: string, lock = false) {
     const q = db
-      .select({ order: resaleOrders, listing: resaleListings, ...typeEvent })
+      .select({ order: resaleOrders, listing: resaleListings, ...typeEvent, organisation: organisations })
       .from(resaleOrders)
       .innerJoin(resaleListings, eq(resaleListings.id, resaleOrders.listingId))
       .innerJoin(ticketTypes, eq(ticketTypes.id, resaleListings.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
       .where(eq(resaleOrders.id, id));
     const [row] = lock ? await q.for('update', { of: resaleOrders }) : await q;
     return row;

@@ -5,12 +5,14 @@ import type { DbOrTx } from '../../db/client.js';
 import {
   benefits,
   events,
+  organisations,
   swapPairs,
   swaps,
   ticketHistory,
   ticketTypes,
   userTicketBenefits,
   userTickets,
+  users,
 } from '../../db/schema.js';
 
 /** Tickets a holder may swap: the one "may this ticket move" rule (db/predicates.ts). */
@@ -73,6 +75,15 @@ export const swapRepository = {
     return row;
   },
   /** A ticket type with its event; row-locked when `lock`. */
+  /** The holder's e-mail and language and the organisation of an event: what the "swap done" mail needs. */
+  async mailContext(db: DbOrTx, userId: number, organisationId: number) {
+    const [user] = await db
+      .select({ email: users.email, locale: users.locale })
+      .from(users)
+      .where(eq(users.id, userId));
+    const [organisation] = await db.select().from(organisations).where(eq(organisations.id, organisationId));
+    return user && organisation ? { user, organisation } : undefined;
+  },
   async typeWithEvent(db: DbOrTx, ticketTypeId: number, lock = false) {
     const q = db
       .select({ type: ticketTypes, event: events })

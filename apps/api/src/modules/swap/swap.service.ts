@@ -12,6 +12,11 @@ import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { isUuid } from '@tp/contract/fields';
+import type { Config } from '../../config.js';
+import { pickLang } from '../../lib/lang.js';
+import { mailBrand, panelLink } from '../../providers/mail/brand.js';
+import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
+import { swapDoneMail } from '../../providers/mail/templates.js';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
@@ -36,9 +41,44 @@ const toSwapTicket = (type: TypeRow, event: EventRow, id: number, quantity: numb
   eventTimeZone: event.timeZone,
 });
 
-export function createSwapService(deps: { database: Database; now: () => Date; reservationSeconds?: number }) {
+export function createSwapService(deps: {
+  database: Database;
+  now: () => Date;
+  reservationSeconds?: number;
+  /** The "swap done" mail (issue 23): sent after the commit; a failure is logged, never reported. */
+  mail: MailProvider;
+  log: MailFailureLog;
+  config: Pick<Config, 'publicUrl' | 'productName'>;
+}) {
   const db = deps.database.db;
   const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
+
+  /** E-mails the holder that their tickets are of the new type, with the event's facts and `.ics`. */
+  async function mailSwapDone(done: {
+    userId: number;
+    ticketIds: number[];
+    target: { type: TypeRow; event: EventRow };
+  }) {
+    const ctx = await repo.mailContext(db, done.userId, done.target.event.organisationId);
+    if (!ctx) return;
+    const lang = pickLang(ctx.user.locale);
+    const m = await swapDoneMail(lang, {
+      ticket: {
+        event: done.target.event,
+        ticketName: done.target.type.name,
+        calendarId: `ticket-${done.ticketIds[0]}`,
+      },
+      quantity: done.ticketIds.length,
+      link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+      brand: mailBrand(ctx.organisation, deps.config),
+      at: deps.now(),
+    });
+    await sendMailOrLog(
+      deps.mail,
+      { to: ctx.user.email, ...m },
+      { log: deps.log, context: { ticketIds: done.ticketIds } },
+    );
+  }
 
   return {
     /**
@@ -153,13 +193,14 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
 
     /**
      * POST /ticket_swap/confirm_swap/{swapIdentifier}: changes the type of the caller's tickets in one
-     * transaction (swap row, target type and tickets locked), moves stock, records history.
+     * transaction (swap row, target type and tickets locked), moves stock, records history; then e-mails the
+     * holder (issue 23, `swapDoneMail`).
      * @throws AppError `api.swap.not_found` (404), `api.swap.already_confirmed` (409), `api.swap.expired` (409),
      *   `api.swap.payment_required` (402, an unpaid upgrade), `api.swap.not_swappable` (409, tickets no longer eligible).
      */
     async confirm(userId: number | null, swapId: string): Promise<{ swapType: string; quantity: number }> {
       const now = deps.now();
-      return db.transaction(async (tx) => {
+      const done = await db.transaction(async (tx) => {
         const swap = isUuid(swapId) ? await repo.swap(tx, swapId, true) : undefined;
         if (!swap || (userId !== null && swap.userId !== userId)) throw new AppError('api.swap.not_found');
         if (swap.status === 'CONFIRMED') throw new AppError('api.swap.already_confirmed');
@@ -194,8 +235,10 @@ export function createSwapService(deps: { database: Database; now: () => Date; r
           fromTicketTypeId: pair.fromTicketTypeId,
           toTicketTypeId: pair.toTicketTypeId,
         });
-        return { swapType: swap.swapType, quantity: swap.quantity };
+        return { swapType: swap.swapType, quantity: swap.quantity, userId: swap.userId, ticketIds: ids, target };
       });
+      await mailSwapDone(done);
+      return { swapType: done.swapType, quantity: done.quantity };
     },
   };
 }

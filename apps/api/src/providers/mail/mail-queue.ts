@@ -8,11 +8,23 @@ import { sendMailOrLog, type MailFailureLog, type MailMessage, type MailProvider
 
 export interface MailQueue {
   /** Queues mails (with the context logged if one fails); returns at once. */
-  push(items: { message: MailMessage; context: Record<string, unknown> }[]): void;
-  /** Resolves once every mail queued so far was sent or given up on. */
+  push(items: QueuedMail[]): void;
+  /**
+   * Queues mails that are still to be built (issue 23: 10,000 rendered mails take seconds, which the request that
+   * caused them must not wait for): `build` runs in the queue's turn, its mails are sent after it. A failed build
+   * is logged with `context`, never thrown.
+   */
+  pushBuilt(build: () => Promise<QueuedMail[]>, context: Record<string, unknown>): void;
+  /** Resolves once every mail queued so far (and every mail their builds queued) was sent or given up on. */
   idle(): Promise<void>;
   /** Waits for the queue to drain, at most `timeoutMs`; logs how many were left. */
   close(timeoutMs: number): Promise<void>;
+}
+
+/** A mail for the queue, with what to log if it fails. */
+export interface QueuedMail {
+  message: MailMessage;
+  context: Record<string, unknown>;
 }
 
 export function createMailQueue(deps: {
@@ -24,7 +36,18 @@ export function createMailQueue(deps: {
 }): MailQueue {
   let tail: Promise<void> = Promise.resolve();
   let pending = 0;
-  return {
+  const queue: MailQueue = {
+    pushBuilt(build, context) {
+      pending++;
+      tail = tail.then(async () => {
+        try {
+          queue.push(await build());
+        } catch (err) {
+          deps.log.error({ ...context, err }, 'mails not built');
+        }
+        pending--;
+      });
+    },
     push(items) {
       for (const item of items) {
         pending++;
@@ -39,7 +62,14 @@ export function createMailQueue(deps: {
         });
       }
     },
-    idle: () => tail,
+    async idle() {
+      // A build queues its mails behind itself: wait until no new work was chained meanwhile.
+      let seen: Promise<void>;
+      do {
+        seen = tail;
+        await seen;
+      } while (seen !== tail);
+    },
     async close(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([tail, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
@@ -47,4 +77,5 @@ export function createMailQueue(deps: {
       if (pending > 0) deps.log.error({ pending }, 'mails not sent at shutdown');
     },
   };
+  return queue;
 }

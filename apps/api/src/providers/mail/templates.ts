@@ -1,7 +1,14 @@
-/** Transactional e-mail texts in en and es. */
-import { formatCents } from '@tp/contract/format';
+/**
+ * Transactional e-mail texts in en and es (issue 23): what each e-mail says, laid out by `layout.ts` (MJML, one
+ * HTML and text part per mail) under the organisation's brand (`brand.ts`). Ticket e-mails name the event, its
+ * date and time in the event's time zone, the venue with a map link and the ticket type, and carry the event as
+ * an `.ics` calendar file (`calendar.ts`).
+ */
+import { formatCents, formatEventDateTime } from '@tp/contract/format';
+import { eventPlace } from '@tp/contract/place';
 import { plural } from '../../lib/lang.js';
-import { escapeHtml } from '../../pages/html.js';
+import { calendarFile, ICS_CONTENT_TYPE } from './calendar.js';
+import { renderMail, type MailBrand, type MailFact, type RenderedMail } from './layout.js';
 
 export type MailLocale = 'en' | 'es';
 
@@ -24,57 +31,171 @@ export function mailName(name: string): string {
   return short.replace(/:\/\//g, '[:]//').replace(/(?<=[\p{L}\p{N}])([.@])(?=[\p{L}\p{N}])/gu, '[$1]');
 }
 
-/** The sign-in code e-mail (the code is valid for `minutes`). */
-export function signInCodeMail(locale: MailLocale, code: string, minutes: number, productName: string) {
+/** An event as a ticket e-mail shows it (a row of `events`). */
+export interface MailEvent {
+  name: string;
+  startsAt: Date;
+  endsAt: Date;
+  /** IANA zone of the event: its date and time are written there. */
+  timeZone: string;
+  venue: string;
+  address1: string;
+  city: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+/** A mail's file attachment (the mail provider's shape). */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/** A ticket e-mail: the rendered mail and its `.ics` calendar file. */
+export type TicketMail = RenderedMail & { attachments: MailAttachment[] };
+
+/** What a ticket e-mail is about: the event, the ticket type and a stable id for the calendar entry. */
+export interface MailTicket {
+  event: MailEvent;
+  ticketName: string;
+  /** The calendar entry's UID: `ticket-<userTicketId>` or `order-<orderId>`, unique per holder's entry. */
+  calendarId: string;
+}
+
+/** The small print: who sent the e-mail (the product, for the organisation when branded). */
+function footer(locale: MailLocale, brand: MailBrand): string {
+  const org = mailName(brand.name);
+  if (locale === 'es')
+    return brand.organisation
+      ? `Enviado por ${brand.productName} en nombre de ${org}.`
+      : `Enviado por ${brand.productName}.`;
+  return brand.organisation ? `Sent by ${brand.productName} on behalf of ${org}.` : `Sent by ${brand.productName}.`;
+}
+
+/** The event's date and time in its own time zone, as e-mails write it (`formatEventDateTime`). */
+const eventWhen = (locale: MailLocale, e: MailEvent) => formatEventDateTime(locale, e.startsAt, e.timeZone);
+
+/** The facts of a ticket e-mail: event, date and time (event's zone), venue with its map link, ticket type. */
+function ticketFacts(locale: MailLocale, t: MailTicket): MailFact[] {
+  const { place, mapUrl } = eventPlace(t.event);
+  const l =
+    locale === 'es'
+      ? { event: 'Evento', when: 'Fecha y hora', venue: 'Lugar', type: 'Tipo de entrada' }
+      : { event: 'Event', when: 'Date and time', venue: 'Venue', type: 'Ticket type' };
+  return [
+    { label: l.event, value: oneLine(t.event.name) },
+    { label: l.when, value: eventWhen(locale, t.event) },
+    { label: l.venue, value: oneLine(place), href: mapUrl },
+    { label: l.type, value: oneLine(t.ticketName) },
+  ];
+}
+
+/** The file name of the calendar attachment, in the holder's language. */
+export const calendarFileName = (locale: MailLocale): string => (locale === 'es' ? 'evento.ics' : 'event.ics');
+
+/**
+ * The `.ics` attachment of a ticket e-mail: the event in its own time zone, linking to `link` (the panel).
+ * `stamp` is when the mail is made; `sequence` grows when the event changed.
+ */
+function calendarAttachment(
+  locale: MailLocale,
+  t: MailTicket,
+  link: string,
+  stamp: Date,
+  sequence = 0,
+): MailAttachment {
+  const { place } = eventPlace(t.event);
+  const content = calendarFile({
+    uid: `${t.calendarId}@${new URL(link).host}`,
+    name: oneLine(t.event.name),
+    startsAt: t.event.startsAt,
+    endsAt: t.event.endsAt,
+    timeZone: t.event.timeZone,
+    location: oneLine(place),
+    url: link,
+    description: `${locale === 'es' ? 'Tipo de entrada' : 'Ticket type'}: ${oneLine(t.ticketName)}\n${link}`,
+    stamp,
+    sequence,
+  });
+  return { filename: calendarFileName(locale), content, contentType: ICS_CONTENT_TYPE };
+}
+
+/**
+ * The sign-in code e-mail (the code is valid for `minutes`), naming the organisation of the panel that asked
+ * (`brand`; the product's name on the unbranded panel).
+ */
+export async function signInCodeMail(
+  locale: MailLocale,
+  code: string,
+  minutes: number,
+  brand: MailBrand,
+): Promise<RenderedMail> {
+  const name = mailName(brand.name);
   const t =
     locale === 'es'
       ? {
-          subject: `${code} es tu código para iniciar sesión`,
-          line: `Tu código para iniciar sesión en ${productName} es`,
+          subject: `${code} es tu código para iniciar sesión en ${name}`,
+          heading: 'Tu código para iniciar sesión',
+          line: `Escribe este código para iniciar sesión y ver tus entradas de ${name}:`,
           valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
         }
       : {
-          subject: `Your sign-in code: ${code}`,
-          line: `Your ${productName} sign-in code is`,
+          subject: `Your ${name} sign-in code: ${code}`,
+          heading: 'Your sign-in code',
+          line: `Enter this code to sign in and see your ${name} tickets:`,
           valid: `It expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}. If you did not ask for it, ignore this e-mail.`,
         };
-  return {
+  return renderMail({
+    lang: locale,
+    brand,
     subject: t.subject,
-    text: `${t.line} ${code}\n\n${t.valid}`,
-    html: `<p>${escapeHtml(t.line)}</p><p style="font-size:28px;font-weight:700;letter-spacing:6px">${escapeHtml(code)}</p><p>${escapeHtml(t.valid)}</p>`,
-  };
+    heading: t.heading,
+    paragraphs: [t.line],
+    code,
+    facts: [],
+    footer: `${t.valid} ${footer(locale, brand)}`,
+  });
 }
 
-/** The e-mail a gift receiver gets: who gifted what (the giver's name through `mailName`), with a link to the panel. */
-export function giftReceivedMail(
+/**
+ * The e-mail a gift receiver gets: who gifted what (the giver's name through `mailName`), the event's facts, a
+ * link to the panel (`link`, with `?org=`) and the `.ics` file. `at`: when it is sent (the calendar's stamp).
+ */
+export async function giftReceivedMail(
   locale: MailLocale,
-  input: { giver: string; ticketName: string; eventName: string; link: string },
-) {
+  input: { giver: string; ticket: MailTicket; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
   // The giver's name is typed by any user: plain, single-line, never a link (mailName).
-  const p = {
-    ...input,
-    giver: mailName(input.giver),
-    ticketName: oneLine(input.ticketName),
-    eventName: oneLine(input.eventName),
-  };
+  const giver = mailName(input.giver);
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
   const t =
     locale === 'es'
       ? {
-          subject: `${p.giver} te ha regalado una entrada`,
-          line: `${p.giver} te ha regalado «${p.ticketName}» para ${p.eventName}.`,
+          subject: `${giver} te ha regalado una entrada`,
+          line: `${giver} te ha regalado «${ticketName}» para ${eventName}.`,
           cta: 'Ver mis entradas',
-          how: 'Inicia sesión con este correo para verla.',
+          how: 'Inicia sesión con este correo para verla. El evento está en el archivo de calendario adjunto.',
         }
       : {
-          subject: `${p.giver} gifted you a ticket`,
-          line: `${p.giver} gifted you "${p.ticketName}" for ${p.eventName}.`,
+          subject: `${giver} gifted you a ticket`,
+          line: `${giver} gifted you "${ticketName}" for ${eventName}.`,
           cta: 'View my tickets',
-          how: 'Sign in with this e-mail address to see it.',
+          how: 'Sign in with this e-mail address to see it. The event is in the attached calendar file.',
         };
   return {
-    subject: t.subject,
-    text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
-    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.how)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
   };
 }
 
@@ -82,34 +203,46 @@ export function giftReceivedMail(
 export const codePdfFileName = (locale: MailLocale): string =>
   locale === 'es' ? 'codigo-de-entradas.pdf' : 'tickets-code.pdf';
 
-/** The e-mail a resale buyer gets, with the secret-code PDF attached. */
-export function resaleCodeMail(
+/**
+ * The e-mail a resale buyer gets: what they bought, the event's facts, where to redeem the code (`link`, the
+ * panel with `?org=`) and the `.ics` file; the caller attaches the secret-code PDF too.
+ */
+export async function resaleCodeMail(
   locale: MailLocale,
-  p: { eventName: string; quantity: number; code: string; link: string },
-) {
+  p: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
+  const eventName = oneLine(p.ticket.event.name);
   const t =
     locale === 'es'
       ? {
-          subject: `Tus entradas para ${p.eventName}`,
-          line: `Has comprado ${p.quantity} ${plural('es', p.quantity, { one: 'entrada', other: 'entradas' })} de reventa para ${p.eventName}.`,
-          code: 'Tu código secreto está en el PDF adjunto.',
-          how: 'Canjéalo aquí',
+          subject: `Tus entradas para ${eventName}`,
+          line: `Has comprado ${p.quantity} ${plural('es', p.quantity, { one: 'entrada', other: 'entradas' })} de reventa para ${eventName}.`,
+          code: 'Tu código secreto está en el PDF adjunto; el evento, en el archivo de calendario.',
+          how: 'Canjear mi código',
         }
       : {
-          subject: `Your tickets for ${p.eventName}`,
-          line: `You bought ${p.quantity} resale ${plural('en', p.quantity, { one: 'ticket', other: 'tickets' })} for ${p.eventName}.`,
-          code: 'Your secret code is in the attached PDF.',
-          how: 'Redeem it here',
+          subject: `Your tickets for ${eventName}`,
+          line: `You bought ${p.quantity} resale ${plural('en', p.quantity, { one: 'ticket', other: 'tickets' })} for ${eventName}.`,
+          code: 'Your secret code is in the attached PDF, the event in the calendar file.',
+          how: 'Redeem my code',
         };
   return {
-    subject: t.subject,
-    text: `${t.line}\n${t.code}\n\n${t.how}: ${p.link}`,
-    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.code)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.how)}</a></p>`,
+    ...(await renderMail({
+      lang: locale,
+      brand: p.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.code],
+      facts: ticketFacts(locale, p.ticket),
+      cta: { label: t.how, href: p.link },
+      footer: footer(locale, p.brand),
+    })),
+    attachments: [calendarAttachment(locale, p.ticket, p.link, p.at)],
   };
 }
 
 /** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
-export function listingSoldMail(
+export async function listingSoldMail(
   locale: MailLocale,
   p: {
     eventName: string;
@@ -118,61 +251,193 @@ export function listingSoldMail(
     amountCents: number;
     currencyCode: string;
     link: string;
+    brand: MailBrand;
   },
-) {
+): Promise<RenderedMail> {
   const amount = formatCents(p.amountCents, p.currencyCode, locale);
+  const eventName = oneLine(p.eventName);
+  const ticketName = oneLine(p.ticketName);
   const t =
     locale === 'es'
       ? {
-          subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${p.eventName}`,
-          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${p.ticketName}» de ${p.eventName} que has puesto a la venta.`,
+          subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${eventName}`,
+          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${ticketName}» de ${eventName} que has puesto a la venta.`,
           owed: `Recibirás ${amount} en tu cuenta de cobros.`,
           cta: 'Ver mis ganancias',
         }
       : {
-          subject: `You sold ${p.quantity === 1 ? 'a ticket' : `${p.quantity} tickets`} for ${p.eventName}`,
-          line: `${p.quantity === 1 ? '1 ticket' : `${p.quantity} tickets`} "${p.ticketName}" for ${p.eventName} you listed for resale sold.`,
+          subject: `You sold ${p.quantity === 1 ? 'a ticket' : `${p.quantity} tickets`} for ${eventName}`,
+          line: `${p.quantity === 1 ? '1 ticket' : `${p.quantity} tickets`} "${ticketName}" for ${eventName} you listed for resale sold.`,
           owed: `You will receive ${amount} in your payout account.`,
           cta: 'See my earnings',
         };
-  return {
+  return renderMail({
+    lang: locale,
+    brand: p.brand,
     subject: t.subject,
-    text: `${t.line}\n${t.owed}\n\n${t.cta}: ${p.link}`,
-    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.owed)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
+    heading: t.subject,
+    paragraphs: [t.line, t.owed],
+    cta: { label: t.cta, href: p.link },
+    footer: footer(locale, p.brand),
+  });
+}
+
+/**
+ * The e-mail a holder gets when an organiser issues them a ticket (issue 12): who issued what, the event's facts,
+ * a link to the panel (with `?org=`) and the `.ics` file. The organisation's name is set by the platform admin,
+ * but is still kept to one plain line (`mailName`).
+ */
+export async function ticketIssuedMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
+  const org = mailName(input.brand.name);
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Tu entrada para ${eventName}`,
+          line: `${org} te ha enviado «${ticketName}» para ${eventName}.`,
+          cta: 'Ver mis entradas',
+          how: 'Inicia sesión con este correo para verla y mostrar tu pase QR en la puerta. El evento está en el archivo de calendario adjunto.',
+        }
+      : {
+          subject: `Your ticket for ${eventName}`,
+          line: `${org} sent you "${ticketName}" for ${eventName}.`,
+          cta: 'View my tickets',
+          how: 'Sign in with this e-mail address to see it and show your pass at the door. The event is in the attached calendar file.',
+        };
+  return {
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
   };
 }
 
 /**
- * The e-mail a holder gets when an organiser issues them a ticket (issue 12): who issued what, with a link to the
- * panel. The organisation's name is set by the platform admin, but is still kept to one plain line (`mailName`).
+ * The reminder before an event (issue 23, REMINDER_HOURS): the event's facts and a link to the pass (`link`,
+ * `PANEL_TAB=QR` with `?org=`), with the `.ics` file.
  */
-export function ticketIssuedMail(
+export async function reminderMail(
   locale: MailLocale,
-  input: { organisationName: string; ticketName: string; eventName: string; link: string },
-) {
-  const p = {
-    ...input,
-    organisationName: mailName(input.organisationName),
-    ticketName: oneLine(input.ticketName),
-    eventName: oneLine(input.eventName),
-  };
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
+  const eventName = oneLine(input.ticket.event.name);
+  const when = eventWhen(locale, input.ticket.event);
   const t =
     locale === 'es'
       ? {
-          subject: `Tu entrada para ${p.eventName}`,
-          line: `${p.organisationName} te ha enviado «${p.ticketName}» para ${p.eventName}.`,
-          cta: 'Ver mis entradas',
-          how: 'Inicia sesión con este correo para verla y mostrar tu pase en la puerta.',
+          subject: `Recordatorio: ${eventName}, ${when}`,
+          heading: `${eventName} se acerca`,
+          line: `Tu entrada «${oneLine(input.ticket.ticketName)}» es para el ${when}.`,
+          how: 'Muestra tu pase QR en la puerta; lo tienes en tu panel.',
+          cta: 'Ver mi pase QR',
         }
       : {
-          subject: `Your ticket for ${p.eventName}`,
-          line: `${p.organisationName} sent you "${p.ticketName}" for ${p.eventName}.`,
-          cta: 'View my tickets',
-          how: 'Sign in with this e-mail address to see it and show your pass at the door.',
+          subject: `Reminder: ${eventName}, ${when}`,
+          heading: `${eventName} is coming up`,
+          line: `Your ticket "${oneLine(input.ticket.ticketName)}" is for ${when}.`,
+          how: 'Show your pass at the door; it is in your panel.',
+          cta: 'Show my pass',
         };
   return {
-    subject: t.subject,
-    text: `${t.line}\n\n${t.how}\n${t.cta}: ${p.link}`,
-    html: `<p>${escapeHtml(t.line)}</p><p>${escapeHtml(t.how)}</p><p><a href="${escapeHtml(p.link)}">${escapeHtml(t.cta)}</a></p>`,
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.heading,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
+  };
+}
+
+/**
+ * The e-mail holders get when the organiser changes an event's time or venue (issue 23): the new facts and an
+ * updated `.ics` (same UID, higher `sequence`, so calendars replace the entry).
+ */
+export async function eventChangedMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number },
+): Promise<TicketMail> {
+  const eventName = oneLine(input.ticket.event.name);
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Cambio en ${eventName}: revisa la fecha y el lugar`,
+          line: `${mailName(input.brand.name)} ha cambiado la fecha, la hora o el lugar de ${eventName}. Así queda:`,
+          how: 'El archivo de calendario adjunto sustituye al anterior.',
+          cta: 'Ver mis entradas',
+        }
+      : {
+          subject: `Change to ${eventName}: check the date and venue`,
+          line: `${mailName(input.brand.name)} changed the date, time or venue of ${eventName}. It is now:`,
+          how: 'The attached calendar file replaces the previous one.',
+          cta: 'View my tickets',
+        };
+  return {
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
+  };
+}
+
+/**
+ * The e-mail a holder gets when a swap is done (spec section 4 Swap): their `quantity` tickets are now of the
+ * new type, with the event's facts, a link to the panel (with `?org=`) and the `.ics`.
+ */
+export async function swapDoneMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
+): Promise<TicketMail> {
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
+  const n = input.quantity;
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Cambio hecho: tus entradas para ${eventName}`,
+          line: `${n === 1 ? 'Tu entrada para' : `Tus ${n} entradas para`} ${eventName} ${n === 1 ? 'es' : 'son'} ahora «${ticketName}».`,
+          how: 'Tu pase QR sigue en tu panel. El evento está en el archivo de calendario adjunto.',
+          cta: 'Ver mis entradas',
+        }
+      : {
+          subject: `Swap done: your tickets for ${eventName}`,
+          line: `${n === 1 ? 'Your ticket' : `Your ${n} tickets`} for ${eventName} ${n === 1 ? 'is' : 'are'} now "${ticketName}".`,
+          how: 'Your pass is still in your panel. The event is in the attached calendar file.',
+          cta: 'View my tickets',
+        };
+  return {
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: t.subject,
+      heading: t.subject,
+      paragraphs: [t.line, t.how],
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: t.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The organisation API's events (issue 12): PUT /org/events/{externalId} and the event's attendance.
+ * The organisation API's events (issue 12): PUT /org/events/{externalId} and the event's attendance. A change of
+ * an event's time or place tells its holders (issue 23).
  */
 import type { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
@@ -8,15 +9,61 @@ import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
+import { pickLang } from '../../../lib/lang.js';
+import { timeSlicer } from '../../../lib/time-slice.js';
+import { mailBrand, panelLink } from '../../../providers/mail/brand.js';
+import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
+import { eventChangedMail } from '../../../providers/mail/templates.js';
+
+/** The fields whose change holders are told about: when and where the event is. */
+const TIME_AND_PLACE = [
+  'startsAt',
+  'endsAt',
+  'timeZone',
+  'venue',
+  'address1',
+  'city',
+  'country',
+  'latitude',
+  'longitude',
+] as const;
 
 type EventInput = z.infer<typeof contract.eventUpsertRequest>;
 
 /** The events part of the organisation API: upsert by externalId, attendance. */
-export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database'>) {
+export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'mailQueue' | 'now'>) {
   const db = deps.database.db;
+
+  /**
+   * The "event changed" e-mail to every holder of a live ticket of the event (issue 23), each in their
+   * language under the organisation's brand, with the new facts and an updated `.ics` (same UID; SEQUENCE is the
+   * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
+   */
+  async function holderMails(eventId: number): Promise<QueuedMail[]> {
+    const at = deps.now();
+    const rows = await repo.heldTicketsOfEvent(db, eventId);
+    if (rows.length === 0 || rows[0].event.endsAt <= at) return [];
+    const slice = timeSlicer();
+    const mails: QueuedMail[] = [];
+    for (const r of rows) {
+      await slice.tick();
+      const lang = pickLang(r.locale);
+      const m = await eventChangedMail(lang, {
+        ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+        link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+        brand: mailBrand(r.organisation, deps.config),
+        at,
+        sequence: Math.floor(at.getTime() / 1000),
+      });
+      mails.push({ message: { to: r.email, ...m }, context: { userTicketId: r.userTicketId, eventId } });
+    }
+    return mails;
+  }
+
   return {
     /**
-     * PUT /org/events/{externalId}.
+     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders are e-mailed
+     * once the change is committed (`holderMails`, built in the mail queue).
      * @returns what it did; `created` when the externalId was new to the organisation.
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
@@ -37,20 +84,26 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database'>) {
         passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
         transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
       } satisfies Partial<typeof events.$inferInsert>;
-      return db.transaction(async (tx) => {
+      const outcome = await db.transaction(async (tx) => {
         for (let attempt = 0; attempt < 2; attempt++) {
           const current = await repo.eventByExternalId(tx, org.id, externalId, true);
           if (!current) {
-            if (await repo.insertEvent(tx, { ...values, organisationId: org.id, externalId })) return 'created';
+            if (await repo.insertEvent(tx, { ...values, organisationId: org.id, externalId }))
+              return { status: 'created' as const, moved: null };
             continue; // created concurrently: update it instead
           }
           const diff = changed(current, values);
-          if (Object.keys(diff).length === 0) return 'unchanged';
+          if (Object.keys(diff).length === 0) return { status: 'unchanged' as const, moved: null };
           await repo.updateEvent(tx, current.id, diff);
-          return 'updated';
+          const moved = TIME_AND_PLACE.some((k) => k in diff) ? current.id : null;
+          return { status: 'updated' as const, moved };
         }
         throw new AppError('api.service_unavailable');
       });
+      const moved = outcome.moved;
+      // Built in the mail queue's turn: the organiser's PUT does not wait for the holders' mails.
+      if (moved !== null) deps.mailQueue.pushBuilt(() => holderMails(moved), { eventId: moved });
+      return outcome.status;
     },
 
     /**

@@ -16,14 +16,21 @@ import { randomInt } from 'node:crypto';
 import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
 import { ticketIssuedMail } from '../../../providers/mail/templates.js';
+import { mailBrand, panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
+import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
 import { defaultNickname } from '../../auth/auth.service.js';
-import { orgApiRepository as repo, type IssuedTicketRow, type TicketTypeRow } from '../org-api.repository.js';
+import {
+  orgApiRepository as repo,
+  type EventRow,
+  type IssuedTicketRow,
+  type TicketTypeRow,
+} from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
 import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
 import { pickLang } from '../../../lib/lang.js';
-import { mapSliced } from '../../../lib/time-slice.js';
+import { timeSlicer } from '../../../lib/time-slice.js';
 
 /** One ticket to issue: the organiser's ids and the holder's e-mail (already validated). */
 export interface TicketInput {
@@ -44,7 +51,8 @@ const ACCOUNTS_PER_STATEMENT = 1000;
 
 /** What a written plan issued: enough to build the holders' mails after the commit. */
 export interface IssuedBatch {
-  organisationName: string;
+  /** The issuing organisation: the mails' brand and `?org=`; null only when nothing was issued. */
+  organisation: MailOrganisation | null;
   items: {
     userTicketId: number;
     input: TicketInput;
@@ -52,7 +60,7 @@ export interface IssuedBatch {
     email: string;
     locale: ReturnType<typeof pickLang>;
     ticketName: string;
-    eventName: string;
+    event: EventRow;
     eventExternalId: string | null;
   }[];
 }
@@ -65,7 +73,7 @@ export const countPlan = (plan: PlannedRow[]) => ({
 });
 
 /** The issuing rules (`planTickets`, `applyPlan`), built once and shared by the tickets and import parts. */
-export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUser'>) {
+export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUser' | 'now'>) {
   /**
    * Decides, row by row, what issuing would do (no writes). Rows are locked when `lock` (not for a dry run).
    * Errors name the field they are about.
@@ -192,15 +200,16 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         at,
       })),
     ];
-    const eventNames = new Map<number, { name: string; externalId: string | null }>();
+    const eventRows = new Map<number, EventRow>();
     for (const id of new Set(toIssue.map((p) => p.type.eventId))) {
       const e = await repo.eventById(db, id);
-      if (e) eventNames.set(id, { name: e.name, externalId: e.externalId });
+      if (e) eventRows.set(id, e);
     }
     const organisation = toIssue.length ? await organisationsRepository.organisationById(db, org.id) : undefined;
     const items = toIssue.map((p) => {
       const holder = account(p.input.holderEmail);
-      const event = eventNames.get(p.type.eventId);
+      // A ticket type's event exists (foreign key) and was read just above.
+      const event = eventRows.get(p.type.eventId)!;
       return {
         userTicketId: idOf.get(p.input.externalId)!,
         input: p.input,
@@ -208,8 +217,8 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         email: holder.email,
         locale: pickLang(holder.locale),
         ticketName: p.type.name,
-        eventName: event?.name ?? '',
-        eventExternalId: event?.externalId ?? null,
+        event,
+        eventExternalId: event.externalId,
       };
     });
     const deliveries = await outboundDeliveriesOf(
@@ -228,7 +237,7 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
       })),
       at,
     );
-    const batch: IssuedBatch = { organisationName: organisation?.name ?? deps.config.productName, items };
+    const batch: IssuedBatch = { organisation: organisation ?? null, items };
     return { orgId: org.id, tickets, moves, history, deliveries, batch };
   }
   type PreparedWrite = Awaited<ReturnType<typeof prepareWrite>>;
@@ -272,22 +281,28 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
   }
 
   /**
-   * The holders' "ticket issued" mails of a written plan, in each account's language; built in time slices
-   * (10,000 mails never hold the event loop). Push them to the mail queue once the transaction committed.
+   * The holders' "ticket issued" mails of a written plan, in each account's language, under the organisation's
+   * brand with its `.ics` (issue 23); built in time slices (10,000 mails never hold the event loop: the MJML
+   * layout is compiled once, each mail fills it). Hand it to the mail queue's `pushBuilt` once the transaction
+   * committed, so the organiser's request does not wait for the rendering.
    */
   async function mailsOf(org: RequestOrganisation, batch: IssuedBatch) {
-    return mapSliced(batch.items, (i) => ({
-      message: {
-        to: i.email,
-        ...ticketIssuedMail(i.locale, {
-          organisationName: batch.organisationName,
-          ticketName: i.ticketName,
-          eventName: i.eventName,
-          link: `${deps.config.publicUrl}/${i.locale}/?PANEL_TAB=MY_TICKET`,
-        }),
-      },
-      context: { organisationId: org.id, userTicketId: i.userTicketId },
-    }));
+    const brand = mailBrand(batch.organisation, deps.config);
+    const slug = batch.organisation?.slug ?? null;
+    const at = deps.now();
+    const slice = timeSlicer();
+    const out: QueuedMail[] = [];
+    for (const i of batch.items) {
+      await slice.tick();
+      const m = await ticketIssuedMail(i.locale, {
+        ticket: { event: i.event, ticketName: i.ticketName, calendarId: `ticket-${i.userTicketId}` },
+        link: panelLink(deps.config.publicUrl, i.locale, slug, { PANEL_TAB: 'MY_TICKET' }),
+        brand,
+        at,
+      });
+      out.push({ message: { to: i.email, ...m }, context: { organisationId: org.id, userTicketId: i.userTicketId } });
+    }
+    return out;
   }
 
   return { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf };

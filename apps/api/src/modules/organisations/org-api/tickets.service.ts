@@ -32,7 +32,7 @@ export function createOrgTicketsService(
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
         return { status, issued };
       });
-      deps.mailQueue.push(await mailsOf(org, issued));
+      deps.mailQueue.pushBuilt(() => mailsOf(org, issued), { organisationId: org.id });
       return status;
     },
 

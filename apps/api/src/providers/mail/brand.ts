@@ -1,0 +1,66 @@
+/**
+ * The brand and panel links of an e-mail (issue 23): an organisation's name, logo and colour when the ticket or
+ * panel is an organisation's, the product's otherwise; every link that opens the panel carries the organisation
+ * (`?org=<slug>`), so it opens the organisation's panel (decision 015).
+ */
+import { accentPalette } from '../../modules/branding/brand-colors.js';
+import type { MailBrand } from './layout.js';
+import type { MailLocale } from './templates.js';
+
+/** The product's accent (the panel's light theme, apps/panel/src/app/styles.css). */
+const PRODUCT_ACCENT = '#3b5bfd';
+
+/** The organisation fields an e-mail's brand comes from (a row of `organisations`). */
+export interface MailOrganisation {
+  slug: string;
+  name: string;
+  logoUrl: string | null;
+  primaryColor: string | null;
+}
+
+/** A logo URL as a mail client can load it: absolute http(s) (a path is resolved on `publicUrl`); else null. */
+function absoluteLogo(logoUrl: string | null, publicUrl: string): string | null {
+  if (!logoUrl) return null;
+  try {
+    const url = new URL(logoUrl, `${publicUrl}/`);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The brand of an e-mail: the organisation's (its colour moved to 4.5:1 on white as the panel does, its logo
+ * made absolute) or, with `org` null, the product's name and accent.
+ */
+export function mailBrand(
+  org: MailOrganisation | null,
+  product: { productName: string; publicUrl: string },
+): MailBrand {
+  const palette =
+    accentPalette(org?.primaryColor ?? PRODUCT_ACCENT, 'light') ?? accentPalette(PRODUCT_ACCENT, 'light')!;
+  return {
+    name: org?.name ?? product.productName,
+    logoUrl: absoluteLogo(org?.logoUrl ?? null, product.publicUrl),
+    accent: palette.accent,
+    accentText: palette.accentText,
+    productName: product.productName,
+    organisation: org !== null,
+  };
+}
+
+/**
+ * A link that opens the panel: `${publicUrl}/${lang}/?org=<slug>&…` with the organisation when there is one
+ * (spec section 2, Routing: PANEL_TAB and its companions as query parameters).
+ */
+export function panelLink(
+  publicUrl: string,
+  lang: MailLocale,
+  orgSlug: string | null,
+  params: Record<string, string>,
+): string {
+  const query = new URLSearchParams();
+  if (orgSlug) query.set('org', orgSlug);
+  for (const [k, v] of Object.entries(params)) query.set(k, v);
+  return `${publicUrl}/${lang}/?${query.toString()}`;
+}
