@@ -35,7 +35,9 @@ let dismissed = false;
 /** The last `qrCodeData` answer the service worker cached (network-first, lib/offline-data), or null. */
 async function cachedQrCodeData(): Promise<QrCodeData | null> {
   try {
-    const res = await (await caches.open(PERSONAL_CACHE)).match(`${API_BASE}/auth/access/qrCodeData`, {
+    const res = await (
+      await caches.open(PERSONAL_CACHE)
+    ).match(`${API_BASE}/auth/access/qrCodeData`, {
       ignoreVary: true,
     });
     return res ? ((await res.json()) as QrCodeData) : null;

@@ -22,14 +22,7 @@ import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
-import {
-  pendingCode,
-  rememberResendAfter,
-  sendCode,
-  useRequestCode,
-  useVerifyCode,
-  verifyCode,
-} from '../api/auth.api';
+import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCode, verifyCode } from '../api/auth.api';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';

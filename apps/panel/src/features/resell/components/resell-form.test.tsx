@@ -178,7 +178,11 @@ describe('resell form', () => {
     expect(onListed).not.toHaveBeenCalled();
     // Following it keeps the form for the way back (issue 23).
     fireEvent.click(link);
-    expect(JSON.parse(sessionStorage.getItem('tp.resellDraft')!)).toEqual({ userTicketId: 41, quantity: 1, price: '50' });
+    expect(JSON.parse(sessionStorage.getItem('tp.resellDraft')!)).toEqual({
+      userTicketId: 41,
+      quantity: 1,
+      price: '50',
+    });
     expect(window.location.search).toContain('SETTINGS_TAB=ACCOUNT_VERIFICATION');
   });
 

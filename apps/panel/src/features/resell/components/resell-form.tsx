@@ -142,7 +142,8 @@ export function ResellForm(props: {
   const e = formState.errors;
   const touched = formState.touchedFields;
   const capText = formatMoney(tk.maxTicketPrice, currency);
-  const priceError = e.price && (touched.price || formState.dirtyFields.price) ? t(e.price.message!, { max: capText }) : undefined;
+  const priceError =
+    e.price && (touched.price || formState.dirtyFields.price) ? t(e.price.message!, { max: capText }) : undefined;
   const atMin = quantity <= 1;
   const atMax = quantity >= tk.availableTicketCount;
   // While the summary of a valid price loads, an ellipsis (the region is aria-busy meanwhile).
@@ -210,7 +211,9 @@ export function ResellForm(props: {
         {input ? (
           <dl>
             <div>
-              <dt>{t('resell.summary_price', { count: quantity, price: formatMoney(input.selectedPrice, currency) })}</dt>
+              <dt>
+                {t('resell.summary_price', { count: quantity, price: formatMoney(input.selectedPrice, currency) })}
+              </dt>
               <dd>{money(summary?.basePrice)}</dd>
             </div>
             <div>
