@@ -236,6 +236,11 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
 
     await completed(genuine);
     expect((await orderOfKey(key)).status).toBe('PAID');
-    expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);
+    // The buyer's mail carries the resale code's PDF and the event's calendar file.
+    const bought = t.mail.sent.find((m) => m.to === 'zed@example.com' && m.attachments?.length);
+    expect(bought?.attachments?.map((a) => a.contentType)).toEqual([
+      'application/pdf',
+      expect.stringMatching(/^text\/calendar/),
+    ]);
   });
 });

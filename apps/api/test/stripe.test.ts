@@ -185,7 +185,12 @@ describe('stripe provider', () => {
       },
     };
     expect((await webhook(done)).statusCode).toBe(200);
-    expect(t.mail.sent.some((m) => m.to === 'zed@example.com' && m.attachments?.length === 1)).toBe(true);
+    // The buyer's mail carries the resale code's PDF and the event's calendar file.
+    const bought = t.mail.sent.find((m) => m.to === 'zed@example.com' && m.attachments?.length);
+    expect(bought?.attachments?.map((a) => a.contentType)).toEqual([
+      'application/pdf',
+      expect.stringMatching(/^text\/calendar/),
+    ]);
     const sold = (await t.app.inject({ url: '/v1/resell/tickets/sold', headers: bearer(alice) })).json<ListingBody[]>();
     expect(sold).toHaveLength(1);
   });

@@ -12,22 +12,8 @@ import './app/styles.css';
 
 document.documentElement.dataset.embed = embedMode;
 
-// Embedded, the language the holder chose before the host page reloaded wins over the host's (issue 23): the
-// document is loaded again under that language's path before the app starts. Standalone, the path is the language.
-const relocated: Promise<boolean> =
-  embedMode === 'standalone'
-    ? Promise.resolve(false)
-    : import('./lib/embed-language')
-        .then((m) => {
-          const url = m.rememberedLanguageUrl(window.location);
-          if (url) window.location.replace(url);
-          return url !== null;
-        })
-        .catch(() => false);
 const firstQr =
   embedMode === 'standalone' && startsOnQr
     ? import('./features/qr/first-qr').then((m) => m.firstQrShown).catch(() => undefined)
     : Promise.resolve();
-void Promise.all([relocated, firstQr]).then(([moved]) => {
-  if (!moved) void import('./app/start-app');
-});
+void firstQr.then(() => import('./app/start-app'));

@@ -16,12 +16,12 @@ const TIMEOUT_MS = 20_000;
 
 /** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */
 export class ApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly body: Record<string, unknown> = {},
-  ) {
+  // Declared, not class fields: an es2020 build would down-level fields with a helper on the first screen.
+  declare readonly status: number;
+  declare readonly body: Record<string, unknown>;
+  constructor(message: string, status: number, body: Record<string, unknown> = {}) {
     super(message);
+    Object.assign(this, { status, body });
   }
 }
 
