@@ -122,6 +122,30 @@ function calendarAttachment(
 }
 
 /**
+ * A ticket e-mail: `texts` around the ticket's facts, a button to `input.link`, and the event's `.ics` attached
+ * (`input.sequence` grows when the event changed). `heading` defaults to the subject.
+ */
+async function ticketMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
+  texts: { subject: string; heading?: string; paragraphs: string[]; cta: string },
+): Promise<TicketMail> {
+  return {
+    ...(await renderMail({
+      lang: locale,
+      brand: input.brand,
+      subject: texts.subject,
+      heading: texts.heading ?? texts.subject,
+      paragraphs: texts.paragraphs,
+      facts: ticketFacts(locale, input.ticket),
+      cta: { label: texts.cta, href: input.link },
+      footer: footer(locale, input.brand),
+    })),
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
+  };
+}
+
+/**
  * The sign-in code e-mail (the code is valid for `minutes`), naming the organisation of the panel that asked
  * (`brand`; the product's name on the unbranded panel).
  */
@@ -184,19 +208,7 @@ export async function giftReceivedMail(
           cta: 'View my tickets',
           how: 'Sign in with this e-mail address to see it. The event is in the attached calendar file.',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: input.brand,
-      subject: t.subject,
-      heading: t.subject,
-      paragraphs: [t.line, t.how],
-      facts: ticketFacts(locale, input.ticket),
-      cta: { label: t.cta, href: input.link },
-      footer: footer(locale, input.brand),
-    })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
-  };
+  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
 /** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */
@@ -226,19 +238,7 @@ export async function resaleCodeMail(
           code: 'Your secret code is in the attached PDF, the event in the calendar file.',
           how: 'Redeem my code',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: p.brand,
-      subject: t.subject,
-      heading: t.subject,
-      paragraphs: [t.line, t.code],
-      facts: ticketFacts(locale, p.ticket),
-      cta: { label: t.how, href: p.link },
-      footer: footer(locale, p.brand),
-    })),
-    attachments: [calendarAttachment(locale, p.ticket, p.link, p.at)],
-  };
+  return ticketMail(locale, p, { subject: t.subject, paragraphs: [t.line, t.code], cta: t.how });
 }
 
 /** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
@@ -308,19 +308,7 @@ export async function ticketIssuedMail(
           cta: 'View my tickets',
           how: 'Sign in with this e-mail address to see it and show your pass at the door. The event is in the attached calendar file.',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: input.brand,
-      subject: t.subject,
-      heading: t.subject,
-      paragraphs: [t.line, t.how],
-      facts: ticketFacts(locale, input.ticket),
-      cta: { label: t.cta, href: input.link },
-      footer: footer(locale, input.brand),
-    })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
-  };
+  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
 /**
@@ -349,19 +337,7 @@ export async function reminderMail(
           how: 'Show your pass at the door; it is in your panel.',
           cta: 'Show my pass',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: input.brand,
-      subject: t.subject,
-      heading: t.heading,
-      paragraphs: [t.line, t.how],
-      facts: ticketFacts(locale, input.ticket),
-      cta: { label: t.cta, href: input.link },
-      footer: footer(locale, input.brand),
-    })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
-  };
+  return ticketMail(locale, input, { subject: t.subject, heading: t.heading, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
 /**
@@ -387,19 +363,7 @@ export async function eventChangedMail(
           how: 'The attached calendar file replaces the previous one.',
           cta: 'View my tickets',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: input.brand,
-      subject: t.subject,
-      heading: t.subject,
-      paragraphs: [t.line, t.how],
-      facts: ticketFacts(locale, input.ticket),
-      cta: { label: t.cta, href: input.link },
-      footer: footer(locale, input.brand),
-    })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
-  };
+  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
 /**
@@ -427,17 +391,5 @@ export async function swapDoneMail(
           how: 'Your pass is still in your panel. The event is in the attached calendar file.',
           cta: 'View my tickets',
         };
-  return {
-    ...(await renderMail({
-      lang: locale,
-      brand: input.brand,
-      subject: t.subject,
-      heading: t.subject,
-      paragraphs: [t.line, t.how],
-      facts: ticketFacts(locale, input.ticket),
-      cta: { label: t.cta, href: input.link },
-      footer: footer(locale, input.brand),
-    })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at)],
-  };
+  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
