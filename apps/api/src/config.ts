@@ -388,6 +388,14 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
+ * Where the data lives, for the database tools (`npm run db:export`, `db:import`; decision 033) that need no more
+ * of the configuration: DATA_DIR (resolved; default ./.data) and DATABASE_URL (null: PGlite under DATA_DIR/pglite).
+ */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl'> {
+  return { dataDir: resolve(env.DATA_DIR ?? './.data'), databaseUrl: env.DATABASE_URL || null };
+}
+
+/**
  * Builds the config from an environment (process.env by default); `overrides` win (tests).
  * @throws Error with a message naming the variable when a value is invalid, when NODE_ENV=production
  *   lacks SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL and ALLOW_SANDBOX is not `true`, or when
@@ -423,7 +431,7 @@ function buildConfig(
   guards: { allowSandbox: boolean; warnings: string[] },
 ): Config {
   const port = int('PORT', env.PORT, 8080);
-  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './.data');
+  const dataDir = overrides.dataDir ? resolve(overrides.dataDir) : loadDatabaseConfig(env).dataDir;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   const jwtSecret = overrides.jwtSecret ?? secretFrom(env, dataDir);
   const smtpUrl = overrides.smtpUrl !== undefined ? overrides.smtpUrl : env.SMTP_URL || null;
@@ -443,7 +451,7 @@ function buildConfig(
     host: env.HOST ?? '127.0.0.1',
     publicUrl,
     dataDir,
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl: loadDatabaseConfig(env).databaseUrl,
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
     pgliteImportMaxRows: pgliteImportMaxRows(env.PGLITE_IMPORT_MAX_ROWS),
     redisUrl: env.REDIS_URL || null,
