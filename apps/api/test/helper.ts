@@ -159,6 +159,8 @@ export interface TestAppOptions {
   logs?: boolean;
   /** Adds routes before the app is ready (e.g. a route that throws, for the error handler). */
   routes?: (app: BuiltApp) => void;
+  /** Runs on this database instead of a fresh template copy; `close()` leaves it open (its owner closes it). */
+  database?: Database;
 }
 
 /** One parsed pino log line. */
@@ -169,7 +171,7 @@ export type LogLine = { level: number; msg: string; err?: { type: string; messag
 
 /** A built app with its database, a movable clock and captured mail. Call `close()` after. */
 export async function createTestApp(opts: TestAppOptions = {}) {
-  const database = await freshDatabase();
+  const database = opts.database ?? (await freshDatabase());
   let current = opts.start ?? new Date();
   const clock = {
     now: () => current,
@@ -202,7 +204,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
       if (closed) return;
       closed = true;
       await app.close();
-      await releaseDatabase(database);
+      if (!opts.database) await releaseDatabase(database);
       rmSync(dataDir, { recursive: true, force: true });
     },
     /** Signs in through the real endpoints and returns the tokens. */

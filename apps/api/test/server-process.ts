@@ -24,10 +24,13 @@ export interface ServerProcess {
 
 const apiRoot = resolve(import.meta.dirname, '..');
 
-/** Starts a server with `env` on top of test defaults; resolves once /healthz answers (60 s at most). */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+/**
+ * Starts a server with `env` on top of test defaults; resolves once /healthz answers (60 s at most).
+ * `dataDir`: an existing DATA_DIR to run on (default: a new one); `dispose` removes it either way.
+ */
+export async function startServerProcess(env: Record<string, string> = {}, dataDirIn?: string): Promise<ServerProcess> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'tp-proc-'));
+  const dataDir = dataDirIn ?? mkdtempSync(join(tmpdir(), 'tp-proc-'));
   // `source`: @tp/contract from its TypeScript source, like the rest of the tests (decision 008).
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
     cwd: apiRoot,

@@ -33,7 +33,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = resolve(import.meta.dirname, 'migrations');
+/** The checked-in migrations (SQL files and drizzle's meta/_journal.json). */
+export const migrationsFolder = resolve(import.meta.dirname, 'migrations');
 
 /** Wraps an existing PGlite instance (tests clone a migrated template per file). */
 export function fromPglite(client: PGlite): Database {
@@ -67,10 +68,13 @@ export async function openPgliteThread(source: { dataDir: string } | { loadDataD
   };
 }
 
-/** Applies the checked-in migrations (idempotent). */
-export async function migrate(database: Database, kind: 'pglite' | 'pg'): Promise<void> {
-  if (kind === 'pglite') await migratePglite(database.db as never, { migrationsFolder });
-  else await migratePg(database.db as never, { migrationsFolder });
+/**
+ * Applies the checked-in migrations (idempotent). `folder`: another migrations folder of the same layout (the
+ * upgrade test applies the first N of the checked-in ones, test/upgrade.test.ts).
+ */
+export async function migrate(database: Database, kind: 'pglite' | 'pg', folder = migrationsFolder): Promise<void> {
+  if (kind === 'pglite') await migratePglite(database.db as never, { migrationsFolder: folder });
+  else await migratePg(database.db as never, { migrationsFolder: folder });
 }
 
 /** Key of the session-level advisory lock that serialises migrations across instances ("tp:migrate"). */
@@ -81,12 +85,12 @@ const MIGRATION_LOCK_KEY = 0x74706d67;
  * together on an empty database migrate one after the other (the later ones find nothing to do).
  * Runs on one dedicated connection: the lock, the migrator's transaction and the unlock share it.
  */
-async function migrateLocked(pool: pg.Pool): Promise<void> {
+async function migrateLocked(pool: pg.Pool, folder: string): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
@@ -114,13 +118,16 @@ function createPool(url: string, max: number, log: (msg: string, err: unknown) =
  * @param databaseUrl PostgreSQL URL, or null for PGlite under `dataDir/pglite`.
  * @param databasePoolMax connections in the `pg` pool (default 10).
  * @param log where connection errors go (default console.warn).
+ * @param migrationsFolder the migrations to apply (default the checked-in ones; the upgrade test passes fewer).
  */
 export async function openDatabase(opts: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolMax?: number;
   log?: (msg: string, err: unknown) => void;
+  migrationsFolder?: string;
 }): Promise<Database> {
+  const folder = opts.migrationsFolder ?? migrationsFolder;
   if (opts.databaseUrl) {
     const log = opts.log ?? ((msg, err) => console.warn(msg, (err as Error)?.message ?? err));
     const pool = createPool(opts.databaseUrl, opts.databasePoolMax ?? 10, log);
@@ -134,12 +141,12 @@ export async function openDatabase(opts: {
       },
       close: () => pool.end(),
     };
-    await migrateLocked(pool);
+    await migrateLocked(pool, folder);
     return database;
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
   const database = await openPgliteThread({ dataDir: dir });
-  await migrate(database, 'pglite');
+  await migrate(database, 'pglite', folder);
   return database;
 }

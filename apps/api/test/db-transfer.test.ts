@@ -1,0 +1,221 @@
+/**
+ * Out of the embedded database (issue 25, decision 033): a real server on PGlite gets a signed-in holder, an
+ * avatar, an organisation API key, a door key and a queued webhook delivery; it is stopped, `db:export` writes its
+ * DATA_DIR's database, `db:import` loads it into an empty PostgreSQL database, and a server on PostgreSQL with the
+ * DATA_DIR's other files copied keeps all of it: the holder's refresh token still works. PostgreSQL project only
+ * (the target is a server).
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshPostgresUrl, onPostgres } from './helper.js';
+import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
+
+const run = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const transfer = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/scripts/db-transfer.ts', ...args], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH, ...env },
+  });
+const json = (body: unknown) => ({
+  method: 'PUT',
+  headers: { 'content-type': 'application/json', authorization: '' },
+  body: JSON.stringify(body),
+});
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+const servers: ServerProcess[] = [];
+const temp: string[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.dispose()));
+  for (const dir of temp) rmSync(dir, { recursive: true, force: true });
+});
+
+describe.runIf(onPostgres())('db:export from PGlite, db:import into PostgreSQL', () => {
+  it(
+    'keeps holders, tickets, sessions, keys, door keys, the webhook queue and avatars',
+    { timeout: 240_000 },
+    async () => {
+      const env = { WEBHOOK_WORKER_INTERVAL_SECONDS: '0', WEBHOOK_ALLOW_LOCAL_URLS: 'true' };
+      const before = await startServerProcess(env);
+      servers.push(before);
+      const url = before.url;
+      const orgKey = readFileSync(join(before.dataDir, 'demo-org-api-key'), 'utf8').trim();
+
+      // A holder signs in and sets an avatar; the organisation adds a door key and a webhook endpoint, then issues
+      // a ticket (a delivery queued: the worker is off).
+      const holder = await signInOver(url, 'mover@example.com');
+      const png = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#3080c0' } })
+        .png()
+        .toBuffer();
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
+      const avatar = await fetch(`${url}/v1/auth/avatar`, {
+        method: 'POST',
+        headers: bearer(holder.accessToken),
+        body: form,
+      });
+      expect(avatar.status, await avatar.clone().text()).toBe(200);
+      const picture = ((await avatar.json()) as { picture: string }).picture;
+      const doorKey = (await (
+        await fetch(`${url}/v1/org/door-keys`, {
+          ...json({ name: 'North gate' }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...bearer(orgKey) },
+        })
+      ).json()) as { id: number; key: string };
+      expect(doorKey.key).toMatch(/^tpd_/);
+      const hook = await fetch(`${url}/v1/org/webhooks`, {
+        ...json({ url: 'http://127.0.0.1:9/hook', events: ['ticket.issued'] }),
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bearer(orgKey) },
+      });
+      expect(hook.status).toBe(201);
+      const put = (base: string, path: string, body: unknown) =>
+        fetch(`${base}/v1/org/${path}`, {
+          ...json(body),
+          headers: { 'content-type': 'application/json', ...bearer(orgKey) },
+        });
+      const event = await put(url, 'events/evt-move', {
+        name: 'Harbour Lights',
+        venue: 'The Domain',
+        city: 'Sydney',
+        country: 'AU',
+        timeZone: 'Australia/Sydney',
+        startsAt: '2030-03-06T14:00:00+11:00',
+        endsAt: '2030-03-06T23:00:00+11:00',
+      });
+      expect(event.status, await event.clone().text()).toBe(201);
+      const type = await put(url, 'ticket-types/ga-move', {
+        eventExternalId: 'evt-move',
+        name: 'General Admission',
+        priceCents: 8900,
+        currency: 'AUD',
+        isGiftable: true,
+        isResellable: true,
+        isSwappable: false,
+      });
+      expect(type.status, await type.clone().text()).toBe(201);
+      const types = [{ externalId: 'ga-move' }];
+      const issued = await put(url, 'tickets/MOVE-1', {
+        ticketTypeExternalId: types[0].externalId,
+        holderEmail: 'mover@example.com',
+      });
+      expect(issued.status, await issued.clone().text()).toBe(201);
+      const listing = async (base: string, token: string) => {
+        const r = await fetch(`${base}/v1/list/ticket_listing?status=UPCOMING`, { headers: bearer(token) });
+        expect(r.status).toBe(200);
+        return (await r.json()) as unknown[];
+      };
+      const ticketsBefore = await listing(url, holder.accessToken);
+      expect(ticketsBefore.length).toBeGreaterThan(0);
+
+      // The export refuses while the server has the database open, then runs once it has stopped.
+      const out = join(mkdtempSync(join(tmpdir(), 'tp-export-')), 'export.jsonl');
+      temp.push(resolve(out, '..'));
+      const refused = await transfer(['export', '--out', out], { DATA_DIR: before.dataDir }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('postmaster.pid') as string });
+      before.child.kill('SIGTERM');
+      expect(await before.exited).toBe(0);
+      const exported = await transfer(['export', '--out', out], { DATA_DIR: before.dataDir });
+      expect(exported.stdout).toMatch(/exported \d+ rows of \d+ tables/);
+
+      // Into an empty PostgreSQL database; a second import into it is refused, --force replaces.
+      const databaseUrl = await freshPostgresUrl({ empty: true });
+      const imported = await transfer(['import', '--in', out], { DATABASE_URL: databaseUrl });
+      expect(imported.stdout).toMatch(/imported \d+ rows/);
+      const again = await transfer(['import', '--in', out], { DATABASE_URL: databaseUrl }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('--force') as string });
+      await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl });
+
+      // A cut file is refused and writes nothing (all or nothing).
+      const cut = `${out}.cut`;
+      writeFileSync(cut, readFileSync(out, 'utf8').split('\n').slice(0, -3).join('\n'));
+      const emptyUrl = await freshPostgresUrl({ empty: true });
+      const cutRun = await transfer(['import', '--in', cut], { DATABASE_URL: emptyUrl }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(cutRun).toMatchObject({ code: 1 });
+      const emptyCheck = new pg.Client({ connectionString: emptyUrl });
+      await emptyCheck.connect();
+      expect((await emptyCheck.query('select count(*)::int as n from users')).rows[0]).toEqual({ n: 0 });
+      await emptyCheck.end();
+
+      // Row counts match table by table.
+      const counts = async (client: pg.Client) => {
+        const tables = await client.query<{ t: string }>(
+          `select schemaname || '.' || tablename as t from pg_tables where schemaname = 'public' order by 1`,
+        );
+        const result: Record<string, number> = {};
+        for (const { t } of tables.rows)
+          result[t] = (await client.query<{ n: number }>(`select count(*)::int as n from ${t}`)).rows[0].n;
+        return result;
+      };
+      // The file's table lines, each followed by its rows (a row is never read as a table line).
+      const lines = readFileSync(out, 'utf8').trim().split('\n');
+      const announced: Record<string, number> = {};
+      for (let i = 1; i < lines.length; i++) {
+        const line = JSON.parse(lines[i]) as { table?: string; rows?: number };
+        if (line.table === undefined || line.rows === undefined) continue;
+        announced[line.table] = line.rows;
+        i += line.rows;
+      }
+      const target = new pg.Client({ connectionString: databaseUrl });
+      await target.connect();
+      expect(await counts(target)).toEqual(announced);
+      expect(announced['public.webhook_deliveries']).toBeGreaterThan(0);
+      expect(announced['public.refresh_tokens']).toBeGreaterThan(0);
+      expect(announced['public.auth_sessions']).toBeGreaterThan(0);
+      expect(announced['public.door_keys']).toBeGreaterThan(0);
+      await target.end();
+
+      // A server on PostgreSQL with the DATA_DIR's files but its database: everything answers as before.
+      const movedDir = mkdtempSync(join(tmpdir(), 'tp-moved-'));
+      cpSync(before.dataDir, movedDir, {
+        recursive: true,
+        filter: (src) => !src.startsWith(join(before.dataDir, 'pglite')),
+      });
+      expect(existsSync(join(movedDir, 'pglite'))).toBe(false);
+      const after = await startServerProcess({ ...env, DATABASE_URL: databaseUrl, SEED_DEMO: 'false' }, movedDir);
+      servers.push(after);
+      const refreshed = await fetch(`${after.url}/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refreshToken: holder.refreshToken }),
+      });
+      expect(refreshed.status).toBe(200);
+      const { accessToken } = (await refreshed.json()) as { accessToken: string };
+      expect(await listing(after.url, accessToken)).toEqual(ticketsBefore);
+      const me = (await (await fetch(`${after.url}/v1/auth/me`, { headers: bearer(accessToken) })).json()) as {
+        picture: string;
+      };
+      expect(me.picture).toBe(picture);
+      expect((await fetch(`${after.url}${picture}`)).status).toBe(200);
+      const doorKeys = (await (await fetch(`${after.url}/v1/org/door-keys`, { headers: bearer(orgKey) })).json()) as {
+        id: number;
+      }[];
+      expect(doorKeys.map((k) => k.id)).toContain(doorKey.id);
+      const doorEvents = await fetch(`${after.url}/v1/access/events`, {
+        headers: { 'x-scanner-key': doorKey.key, 'x-door-device': 'dbmove-test-device' },
+      });
+      expect(doorEvents.status).toBe(200);
+      // Sequences continue past the imported rows: a new holder and a new ticket get new ids.
+      await signInOver(after.url, 'newcomer@example.com');
+      const next = await put(after.url, 'tickets/MOVE-2', {
+        ticketTypeExternalId: types[0].externalId,
+        holderEmail: 'newcomer@example.com',
+      });
+      expect(next.status, await next.clone().text()).toBe(201);
+    },
+  );
+});
