@@ -148,7 +148,10 @@ export async function exportData(
       for (const table of tables) {
         const key = await primaryKey(tx, table);
         const order = key.length ? ` order by ${key.map((k) => `t."${k.replaceAll('"', '""')}"`).join(', ')}` : '';
-        const data = await rows<{ r: string }>(tx, sql.raw(`select row_to_json(t)::text as r from ${ident(table)} t${order}`));
+        const data = await rows<{ r: string }>(
+          tx,
+          sql.raw(`select row_to_json(t)::text as r from ${ident(table)} t${order}`),
+        );
         await write(JSON.stringify({ table, rows: data.length } satisfies Line) + '\n');
         for (const d of data) await write(d.r + '\n');
         total += data.length;
@@ -170,8 +173,8 @@ export async function exportData(
   );
 }
 
-/** Why an import was refused (the CLI prints it; nothing was written). */
-export class ImportRefused extends Error {}
+/** Why an export or import was refused (the CLI prints it; nothing was written). */
+export class TransferRefused extends Error {}
 
 /**
  * Loads an export into `db`, which must already be migrated to the export's migrations, in one transaction: all
@@ -179,7 +182,7 @@ export class ImportRefused extends Error {}
  * exported position, or past the largest value of the column it feeds when that is larger (`setval`).
  * @param lines the file's lines, in order (empty lines ignored).
  * @param opts.force when the target holds rows: empty every app table first (same transaction) instead of refusing.
- * @throws ImportRefused the file is not an export, is cut short, was made at another migration count, names a
+ * @throws TransferRefused the file is not an export, is cut short, was made at another migration count, names a
  *   table the target lacks, or the target holds rows and `force` is not set.
  */
 export async function importData(
@@ -198,11 +201,11 @@ export async function importData(
   const first = await next();
   const header = first ? (JSON.parse(first) as Partial<Header>) : null;
   if (header?.format !== FORMAT || header.version !== VERSION)
-    throw new ImportRefused(`not a ${FORMAT} file of version ${VERSION}`);
+    throw new TransferRefused(`not a ${FORMAT} file of version ${VERSION}`);
   return db.transaction(async (tx) => {
     const migrations = await appliedMigrations(tx);
     if (migrations !== header.migrations)
-      throw new ImportRefused(
+      throw new TransferRefused(
         `the export was made at ${header.migrations} migrations, this database has ${migrations}: export and import with the same release`,
       );
     const tables = await tablesInForeignKeyOrder(tx);
@@ -213,7 +216,7 @@ export async function importData(
       if (r?.any) nonEmpty.push(t);
     }
     if (nonEmpty.length && !opts.force)
-      throw new ImportRefused(
+      throw new TransferRefused(
         `the target database holds rows (${nonEmpty.join(', ')}); import into an empty one, or pass --force to empty it first`,
       );
     // Children first, so no foreign key is ever left dangling (DELETE, not TRUNCATE: rows only, in the transaction).
@@ -234,12 +237,14 @@ export async function importData(
       if (!current) return;
       await flush();
       if (current.seen !== current.expected)
-        throw new ImportRefused(`${current.table}: ${current.seen} rows read, the export announced ${current.expected}`);
+        throw new TransferRefused(
+          `${current.table}: ${current.seen} rows read, the export announced ${current.expected}`,
+        );
       current = null;
     };
     for (;;) {
       const line = await next();
-      if (line === null) throw new ImportRefused('the file ends before its last line: it was cut short');
+      if (line === null) throw new TransferRefused('the file ends before its last line: it was cut short');
       if (current && current.seen < current.expected) {
         current.batch.push(line);
         current.seen++;
@@ -250,8 +255,14 @@ export async function importData(
       await closeTable();
       const item = JSON.parse(line) as Line;
       if ('table' in item) {
-        if (!known.has(item.table)) throw new ImportRefused(`the target database has no table ${item.table}`);
-        current = { table: item.table, expected: item.rows, columns: await insertableColumns(tx, item.table), seen: 0, batch: [] };
+        if (!known.has(item.table)) throw new TransferRefused(`the target database has no table ${item.table}`);
+        current = {
+          table: item.table,
+          expected: item.rows,
+          columns: await insertableColumns(tx, item.table),
+          seen: 0,
+          batch: [],
+        };
         tableCount++;
       } else if ('sequence' in item) {
         // The exported position, or past the rows now present if a column it feeds holds more (e.g. rows given ids).
@@ -274,10 +285,14 @@ export async function importData(
             isCalled = true;
           }
         }
-        await tx.execute(sql`select setval(${ident(item.sequence)}::regclass, ${value.toString()}::bigint, ${isCalled})`);
+        await tx.execute(
+          sql`select setval(${ident(item.sequence)}::regclass, ${value.toString()}::bigint, ${isCalled})`,
+        );
       } else if ('end' in item) {
         if (item.tables !== tableCount || item.rows !== total)
-          throw new ImportRefused(`the export announced ${item.tables} tables and ${item.rows} rows, ${tableCount} and ${total} were read`);
+          throw new TransferRefused(
+            `the export announced ${item.tables} tables and ${item.rows} rows, ${tableCount} and ${total} were read`,
+          );
         return { tables: tableCount, rows: total };
       }
     }
