@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { loadDatabaseConfig } from '../src/config.js';
 import { fromPglite, migrate, openDatabase } from '../src/db/client.js';
-import { exportData, importData, TransferRefused } from '../src/db/transfer.js';
+import { exportData, importData } from '../src/db/transfer.js';
 
 const USAGE = 'usage: db-transfer.ts export --out FILE | import --in FILE [--force]';
 /** Paths on the command line are the caller's (npm runs scripts from the root; INIT_CWD is where it was typed). */
@@ -33,9 +33,9 @@ const apiRoot = resolve(import.meta.dirname, '..');
 async function runExport(out: string): Promise<void> {
   const dataDir = process.env.DATA_DIR ? callerPath(process.env.DATA_DIR) : join(apiRoot, '.data');
   const dir = join(dataDir, 'pglite');
-  if (!existsSync(join(dir, 'PG_VERSION'))) throw new TransferRefused(`no embedded database in ${dir} (set DATA_DIR)`);
+  if (!existsSync(join(dir, 'PG_VERSION'))) throw new Error(`no embedded database in ${dir} (set DATA_DIR)`);
   if (existsSync(join(dir, 'postmaster.pid')))
-    throw new TransferRefused(
+    throw new Error(
       `${join(dir, 'postmaster.pid')} exists: a server has this database open. Stop it (Ctrl-C or SIGTERM, then wait for it to exit) and run the export again. If no server runs (it was killed), start it once and stop it with Ctrl-C.`,
     );
   const database = fromPglite(await PGlite.create({ dataDir: dir }));
@@ -60,8 +60,8 @@ async function runExport(out: string): Promise<void> {
 
 async function runImport(input: string, force: boolean): Promise<void> {
   const { databaseUrl } = loadDatabaseConfig();
-  if (!databaseUrl) throw new TransferRefused('set DATABASE_URL to the PostgreSQL database to import into');
-  if (!existsSync(input)) throw new TransferRefused(`${input} does not exist`);
+  if (!databaseUrl) throw new Error('set DATABASE_URL to the PostgreSQL database to import into');
+  if (!existsSync(input)) throw new Error(`${input} does not exist`);
   const database = await openDatabase({ databaseUrl, dataDir: '', databasePoolMax: 2 });
   try {
     const lines = createInterface({ input: createReadStream(input, 'utf8'), crlfDelay: Infinity });
@@ -84,6 +84,7 @@ try {
     process.exitCode = 2;
   }
 } catch (err) {
-  console.error(err instanceof TransferRefused ? `refused: ${err.message}` : err);
+  // A refusal or a database error: its message (PostgreSQL's names the table and constraint); nothing was written.
+  console.error(`db-transfer: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;
 }

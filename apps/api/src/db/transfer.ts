@@ -173,16 +173,13 @@ export async function exportData(
   );
 }
 
-/** Why an export or import was refused (the CLI prints it; nothing was written). */
-export class TransferRefused extends Error {}
-
 /**
  * Loads an export into `db`, which must already be migrated to the export's migrations, in one transaction: all
  * or nothing. Rows go in foreign-key order with every constraint checked; then each sequence is set to the
  * exported position, or past the largest value of the column it feeds when that is larger (`setval`).
  * @param lines the file's lines, in order (empty lines ignored).
  * @param opts.force when the target holds rows: empty every app table first (same transaction) instead of refusing.
- * @throws TransferRefused the file is not an export, is cut short, was made at another migration count, names a
+ * @throws Error (nothing written) when the file is not an export, is cut short, was made at another migration count, names a
  *   table the target lacks, or the target holds rows and `force` is not set.
  */
 export async function importData(
@@ -201,11 +198,11 @@ export async function importData(
   const first = await next();
   const header = first ? (JSON.parse(first) as Partial<Header>) : null;
   if (header?.format !== FORMAT || header.version !== VERSION)
-    throw new TransferRefused(`not a ${FORMAT} file of version ${VERSION}`);
+    throw new Error(`not a ${FORMAT} file of version ${VERSION}`);
   return db.transaction(async (tx) => {
     const migrations = await appliedMigrations(tx);
     if (migrations !== header.migrations)
-      throw new TransferRefused(
+      throw new Error(
         `the export was made at ${header.migrations} migrations, this database has ${migrations}: export and import with the same release`,
       );
     const tables = await tablesInForeignKeyOrder(tx);
@@ -216,7 +213,7 @@ export async function importData(
       if (r?.any) nonEmpty.push(t);
     }
     if (nonEmpty.length && !opts.force)
-      throw new TransferRefused(
+      throw new Error(
         `the target database holds rows (${nonEmpty.join(', ')}); import into an empty one, or pass --force to empty it first`,
       );
     // Children first, so no foreign key is ever left dangling (DELETE, not TRUNCATE: rows only, in the transaction).
@@ -237,14 +234,12 @@ export async function importData(
       if (!current) return;
       await flush();
       if (current.seen !== current.expected)
-        throw new TransferRefused(
-          `${current.table}: ${current.seen} rows read, the export announced ${current.expected}`,
-        );
+        throw new Error(`${current.table}: ${current.seen} rows read, the export announced ${current.expected}`);
       current = null;
     };
     for (;;) {
       const line = await next();
-      if (line === null) throw new TransferRefused('the file ends before its last line: it was cut short');
+      if (line === null) throw new Error('the file ends before its last line: it was cut short');
       if (current && current.seen < current.expected) {
         current.batch.push(line);
         current.seen++;
@@ -255,7 +250,7 @@ export async function importData(
       await closeTable();
       const item = JSON.parse(line) as Line;
       if ('table' in item) {
-        if (!known.has(item.table)) throw new TransferRefused(`the target database has no table ${item.table}`);
+        if (!known.has(item.table)) throw new Error(`the target database has no table ${item.table}`);
         current = {
           table: item.table,
           expected: item.rows,
@@ -290,7 +285,7 @@ export async function importData(
         );
       } else if ('end' in item) {
         if (item.tables !== tableCount || item.rows !== total)
-          throw new TransferRefused(
+          throw new Error(
             `the export announced ${item.tables} tables and ${item.rows} rows, ${tableCount} and ${total} were read`,
           );
         return { tables: tableCount, rows: total };
