@@ -31,7 +31,7 @@ const callerPath = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(),
 const apiRoot = resolve(import.meta.dirname, '..');
 
 async function runExport(out: string): Promise<void> {
-  const dataDir = process.env.DATA_DIR ? callerPath(process.env.DATA_DIR) : join(apiRoot, '.data');
+  const { dataDir } = loadDatabaseConfig(process.env, join(apiRoot, '.data'));
   const dir = join(dataDir, 'pglite');
   if (!existsSync(join(dir, 'PG_VERSION'))) throw new Error(`no embedded database in ${dir} (set DATA_DIR)`);
   if (existsSync(join(dir, 'postmaster.pid')))

@@ -389,10 +389,14 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
 
 /**
  * Where the data lives, for the database tools (`npm run db:export`, `db:import`; decision 033) that need no more
- * of the configuration: DATA_DIR (resolved; default ./.data) and DATABASE_URL (null: PGlite under DATA_DIR/pglite).
+ * of the configuration: DATA_DIR (resolved against the working directory; default `defaultDataDir`, else ./.data)
+ * and DATABASE_URL (null: PGlite under DATA_DIR/pglite).
  */
-export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): Pick<Config, 'dataDir' | 'databaseUrl'> {
-  return { dataDir: resolve(env.DATA_DIR ?? './.data'), databaseUrl: env.DATABASE_URL || null };
+export function loadDatabaseConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  defaultDataDir = './.data',
+): Pick<Config, 'dataDir' | 'databaseUrl'> {
+  return { dataDir: resolve(env.DATA_DIR ?? defaultDataDir), databaseUrl: env.DATABASE_URL || null };
 }
 
 /**
