@@ -58,7 +58,9 @@ async function start(env: Record<string, string>): Promise<Server> {
         () => false,
       )
     ) {
-      const headers = PATH.startsWith('/v1/') ? { authorization: await signIn(base, 'alice@example.com') } : {};
+      const headers: Record<string, string> = PATH.startsWith('/v1/')
+        ? { authorization: await signIn(base, 'alice@example.com') }
+        : {};
       return { child, base, dataDir, headers };
     }
     if (Date.now() - started > 120_000) throw new Error('server did not start');

@@ -4,7 +4,11 @@
  * offline sync) counts them with route templates, never raw URLs; rate-limit refusals by limit name; queue levels.
  */
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
@@ -12,7 +16,8 @@ const KEY = 'door-key-for-tests';
 const ADMIN = 'admin-key-for-tests';
 let t: TestApp;
 afterEach(async () => {
-  await t.close();
+  // Closing twice is a no-op: the config test builds no app.
+  await t?.close();
 });
 
 const scrape = async () => {
@@ -28,6 +33,27 @@ const sample = (text: string, series: string): number | undefined => {
 };
 const rows = async (sql: string) => (await rawQuery<Record<string, unknown>>(t.database.db, sql)).rows;
 const idOf = async (sql: string) => Number((await rows(sql))[0].id);
+
+describe('METRICS_* variables', () => {
+  it('are off by default, and refuse a short token or a port out of range', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tp-metrics-config-'));
+    const load = (env: NodeJS.ProcessEnv) =>
+      loadConfig(env, { dataDir, jwtSecret: new Uint8Array(32), scannerKey: 'k', adminKey: 'a' });
+    try {
+      expect(load({})).toMatchObject({ metricsPort: null, metricsHost: '127.0.0.1', metricsToken: null });
+      expect(load({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5', METRICS_TOKEN: TOKEN })).toMatchObject({
+        metricsPort: 9464,
+        metricsHost: '10.0.0.5',
+        metricsToken: TOKEN,
+      });
+      expect(() => load({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+      expect(() => load({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+      expect(() => load({ METRICS_PORT: 'abc' })).toThrow(/METRICS_PORT/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('where the metrics are served', () => {
   it('has no /metrics without METRICS_TOKEN or METRICS_PORT', async () => {
@@ -52,9 +78,9 @@ describe('where the metrics are served', () => {
     const text = await scrape();
     expect(text).toContain('# TYPE tp_http_request_duration_seconds histogram');
     // The refused scrapes above were timed under the route's template.
-    expect(sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/metrics",status_code="401"}')).toBe(
-      4,
-    );
+    expect(
+      sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/metrics",status_code="401"}'),
+    ).toBe(4);
   });
 
   it('serves the metrics on a listener of its own with METRICS_PORT, on METRICS_HOST', async () => {
@@ -66,9 +92,9 @@ describe('where the metrics are served', () => {
     const r = await fetch(`${base}/metrics`);
     expect(r.status).toBe(200);
     const text = await r.text();
-    expect(sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}')).toBe(
-      1,
-    );
+    expect(
+      sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}'),
+    ).toBe(1);
     expect((await fetch(`${base}/`)).status).toBe(404);
     expect((await fetch(`${base}/metrics`, { method: 'POST' })).status).toBe(404);
     // Not on the main port: the token is not set.
@@ -160,7 +186,10 @@ describe('a scrape after a journey', () => {
     expect(sample(text, 'tp_check_ins_total{mode="online",result="refused",reason="invalid"}')).toBe(1);
     expect(text).toMatch(/^tp_check_ins_total\{mode="offline",result="refused",reason="(moved|already_used)"\} 1$/m);
     expect(
-      sample(text, 'tp_http_request_duration_seconds_count{method="POST",route="/v1/access/check-in",status_code="200"}'),
+      sample(
+        text,
+        'tp_http_request_duration_seconds_count{method="POST",route="/v1/access/check-in",status_code="200"}',
+      ),
     ).toBe(2);
     expect(
       sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/v1/auth/access/qr",status_code="200"}'),
@@ -188,8 +217,7 @@ describe('a scrape after a journey', () => {
     t = await createTestApp({
       config: { metricsToken: TOKEN, scannerKey: KEY, redeemPerMinute: 1, scannerKeyFailuresPerMinute: 1 },
     });
-    const redeem = () =>
-      t.app.inject({ method: 'POST', url: '/v1/resell/redeem/2AMS-NOT-A-CODE' });
+    const redeem = () => t.app.inject({ method: 'POST', url: '/v1/resell/redeem/2AMS-NOT-A-CODE' });
     await redeem();
     expect((await redeem()).statusCode).toBe(429);
     const wrongKey = () => t.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': 'wrong' } });
@@ -206,9 +234,9 @@ describe('a scrape after a journey', () => {
     try {
       await other.app.inject({ url: '/healthz' });
       const text = await scrape();
-      expect(sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}')).toBe(
-        undefined,
-      );
+      expect(
+        sample(text, 'tp_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}'),
+      ).toBe(undefined);
     } finally {
       await other.close();
     }
