@@ -23,7 +23,7 @@ const lane = process.env.TEST_LANE;
 if (lane && lane !== 'main' && lane !== 'timing') throw new Error(`TEST_LANE=${lane}: expected main or timing`);
 
 const apiProject = (name: string, globalSetup: string) => ({
-  ssr: { resolve: { conditions: ['source', ...defaultServerConditions] } },
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     name,
     root: './apps/api',

@@ -16,6 +16,9 @@ import { registerPlugins } from './app/plugins.js';
 import { registerV1Routes } from './app/v1-routes.js';
 import { registerPublicRoutes } from './app/public-routes.js';
 import { registerBackgroundJobs } from './app/background.js';
+import { registerMetrics } from './app/metrics.js';
+import { createMetrics } from './lib/metrics.js';
+import { registerRequestId, requestIdGenerator, requestIdMixin } from './lib/request-id.js';
 
 export interface AppDeps {
   config: Config;
@@ -34,8 +37,12 @@ export async function buildApp(deps: AppDeps) {
   const { trustProxy } = config;
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
-    // Ids, never e-mails, phone numbers or names (lib/log-privacy.ts).
-    logger: deps.logger ? { ...privateLogOptions, ...(deps.logger === true ? {} : deps.logger) } : false,
+    // Ids, never e-mails, phone numbers or names (lib/log-privacy.ts); every line of a request carries its id.
+    logger: deps.logger
+      ? { ...privateLogOptions, mixin: requestIdMixin, ...(deps.logger === true ? {} : deps.logger) }
+      : false,
+    // The id of each request: a trusted proxy's sane x-request-id, else a UUID (lib/request-id.ts).
+    genReqId: requestIdGenerator(trustProxy),
     // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
     trustProxy: typeof trustProxy === 'number' ? (_addr: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
@@ -54,7 +61,11 @@ export async function buildApp(deps: AppDeps) {
   );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
-  const services = createServices({ ...deps, now }, app.log);
+  await registerRequestId(app);
+  // One registry per app (tests build many apps in one process), decision 031.
+  const metrics = createMetrics();
+  const services = createServices({ ...deps, now, metrics }, app.log);
+  const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis }, services);
@@ -74,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
       wallet: services.wallet,
       googleWallet: services.googleWallet,
     },
+    metricsAddress,
   });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;

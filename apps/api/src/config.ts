@@ -33,6 +33,18 @@ export interface Config {
   port: number;
   /** Listen address (default 127.0.0.1). */
   host: string;
+  /**
+   * METRICS_PORT: when set, the Prometheus metrics (decision 031) are served at `/metrics` on a listener of their
+   * own on `metricsHost`:METRICS_PORT; unset (default): no such listener. `0` takes a free port (tests).
+   */
+  metricsPort: number | null;
+  /** METRICS_HOST: address of the metrics listener (default 127.0.0.1: only this machine can scrape). */
+  metricsHost: string;
+  /**
+   * METRICS_TOKEN: when set (16 characters or more), `GET /metrics` on the main port answers the metrics to
+   * `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); unset (default): the main port has no /metrics.
+   */
+  metricsToken: string | null;
   /** Public origin of this service, no trailing slash (default http://localhost:PORT). */
   publicUrl: string;
   /** Directory of the embedded database and generated secrets (default ./.data). */
@@ -313,6 +325,22 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n;
 }
 
+/** METRICS_PORT: unset or empty -> null (no metrics listener), else a port number. */
+function metricsPortFrom(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const n = int('METRICS_PORT', value.trim(), 0);
+  if (n > 65535) throw new Error('config: METRICS_PORT must be a port number (0-65535)');
+  return n;
+}
+
+/** METRICS_TOKEN: unset or empty -> null (no /metrics on the main port); shorter than 16 characters is refused. */
+function metricsTokenFrom(value: string | undefined): string | null {
+  const token = (value ?? '').trim();
+  if (token === '') return null;
+  if (token.length < 16) throw new Error('config: METRICS_TOKEN must be at least 16 characters');
+  return token;
+}
+
 function secretFrom(env: NodeJS.ProcessEnv, dataDir: string): Uint8Array {
   if (env.JWT_SECRET) return new TextEncoder().encode(env.JWT_SECRET);
   mkdirSync(dataDir, { recursive: true });
@@ -453,6 +481,9 @@ function buildConfig(
     ],
     port,
     host: env.HOST ?? '127.0.0.1',
+    metricsPort: metricsPortFrom(env.METRICS_PORT),
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsToken: metricsTokenFrom(env.METRICS_TOKEN),
     publicUrl,
     dataDir,
     databaseUrl: loadDatabaseConfig(env).databaseUrl,

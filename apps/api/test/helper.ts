@@ -155,8 +155,11 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   start?: Date;
   payouts?: PayoutProvider;
-  /** Keep the app's log lines of level warn and above in `logs` (the app logs nothing otherwise). */
-  logs?: boolean;
+  /**
+   * Keep the app's log lines in `logs` (the app logs nothing otherwise): `true` those of level warn and above,
+   * `'debug'` every line of level debug and above.
+   */
+  logs?: boolean | 'debug';
   /** Adds routes before the app is ready (e.g. a route that throws, for the error handler). */
   routes?: (app: BuiltApp) => void;
   /** Runs on this database instead of a fresh template copy; `close()` leaves it open (its owner closes it). */
@@ -185,7 +188,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   if (opts.seed) await seedDemo(database.db, current);
   const logs: LogLine[] = [];
   const logger = opts.logs
-    ? { level: 'warn', stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) } }
+    ? { level: opts.logs === 'debug' ? 'debug' : 'warn', stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) } }
     : undefined;
   const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts, logger });
   opts.routes?.(app);

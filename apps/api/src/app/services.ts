@@ -29,6 +29,7 @@ import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
 import { CACHE_SECONDS, createBrandingService } from '../modules/branding/branding.service.js';
 import { readCache } from '../lib/read-cache.js';
+import type { Metrics } from '../lib/metrics.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { createMembersService } from '../modules/organisations/members.service.js';
@@ -46,11 +47,11 @@ import {
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
  * accounts through auth; orders and payouts read the profile).
- * @param deps the app's dependencies, with the clock resolved
+ * @param deps the app's dependencies, with the clock resolved and the app's metrics
  * @param log the Fastify logger
  */
-export function createServices(deps: AppDeps & { now: () => Date }, log: App['log']) {
-  const { config, database, now } = deps;
+export function createServices(deps: AppDeps & { now: () => Date; metrics: Metrics }, log: App['log']) {
+  const { config, database, now, metrics } = deps;
   const mail =
     deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
   const tokens = createAccessTokens({
@@ -72,6 +73,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     consoleTokens,
     now,
     organisationOf: (slug) => branding.branding(slug),
+    metrics,
   });
   const requireAuth = requireAuthWith(
     (bearer) => auth.authenticate(bearer),
@@ -97,6 +99,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     sessionIsLive: (sessionId, userId) => access.sessionIsLive(sessionId, userId),
     passKeys: () => access.passKeys(),
     doorKeyScope: (key) => doorKeys.scopeOf(key),
+    metrics,
     now,
   });
   const tickets = createTicketsService({ database, now });

@@ -30,7 +30,21 @@ export interface Database {
   kind: 'pglite' | 'pg';
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * The connections right now (metrics, decision 031): `size` open, `inUse` checked out, `waiting` requests
+   * queued for one. `pg`: the Pool's counts. PGlite on its thread: one connection; `inUse` is 1 while a statement
+   * runs, `waiting` the statements sent to the thread behind it. PGlite in this thread (`fromPglite`, the tests'
+   * template build): 1, 0, 0 (it keeps no queue to read).
+   */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/** Connections of a database: open, checked out, and requests waiting for one. */
+export interface PoolStats {
+  size: number;
+  inUse: number;
+  waiting: number;
 }
 
 /** The checked-in migrations (SQL files and drizzle's meta/_journal.json). */
@@ -46,6 +60,7 @@ export function fromPglite(client: PGlite): Database {
       await client.query('select 1');
       return true;
     },
+    poolStats: () => ({ size: 1, inUse: 0, waiting: 0 }),
     close: () => client.close(),
   };
 }
@@ -63,6 +78,10 @@ export async function openPgliteThread(source: { dataDir: string } | { loadDataD
     ping: async () => {
       await proxy.query('select 1');
       return true;
+    },
+    poolStats: () => {
+      const sent = proxy.inFlight();
+      return { size: 1, inUse: Math.min(sent, 1), waiting: Math.max(sent - 1, 0) };
     },
     close: () => proxy.close(),
   };
@@ -139,6 +158,11 @@ export async function openDatabase(opts: {
         await db.execute(sql`select 1`);
         return true;
       },
+      poolStats: () => ({
+        size: pool.totalCount,
+        inUse: pool.totalCount - pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       close: () => pool.end(),
     };
     await migrateLocked(pool, folder);

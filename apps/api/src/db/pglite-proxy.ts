@@ -169,6 +169,11 @@ export class PgliteProxy {
     return result;
   }
 
+  /** Requests sent to the database thread and not answered yet (one runs, the rest wait behind it). */
+  inFlight(): number {
+    return this.pending.size;
+  }
+
   /** Closes PGlite and ends the thread. */
   async close(): Promise<void> {
     if (this.dead) return;

@@ -17,6 +17,7 @@ import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import { AppError } from './app-error.js';
 
 /** Prefix of every rate-limit key in Redis. */
 const REDIS_PREFIX = 'tp:rl:';
@@ -109,23 +110,72 @@ export function ipKey(req: FastifyRequest): string {
   return addressKey(req.ip, req.server.rateLimitIpv6Prefix ?? DEFAULT_IPV6_PREFIX);
 }
 
-/** Route config: at most `max` requests a minute per client IP. */
-export function perIpPerMinute(max: number) {
-  return { rateLimit: { max, timeWindow: '1 minute', keyGenerator: ipKey } };
+/**
+ * Names of the rate limits: the `limit` label of `tp_rate_limit_refusals_total` (decision 031; the README's
+ * metrics table lists them with the variable that sets each).
+ */
+export type LimitName =
+  | 'sign_in_request'
+  | 'sign_in_verify'
+  | 'token_refresh'
+  | 'pass_credentials'
+  | 'door_events'
+  | 'check_in'
+  | 'door_sync'
+  | 'scanner_key_failures'
+  | 'key_failures'
+  | 'org_api'
+  | 'username_search'
+  | 'account_export'
+  | 'resale_redeem';
+
+/** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
+export function countRefusal(req: FastifyRequest, name: LimitName): void {
+  req.server.metrics.rateLimited(name);
+}
+
+/**
+ * Counts one request against a limiter of `app.createRateLimit` (@fastify/rate-limit); past the limit counts the
+ * refusal and throws.
+ * @throws AppError `api.too_many_requests` (429, `Retry-After` in seconds)
+ */
+export async function withinLimit(limiter: Limiter, req: FastifyRequest, name: LimitName): Promise<void> {
+  const counted = await limiter(req);
+  if (counted.isAllowed || !counted.isExceeded) return;
+  countRefusal(req, name);
+  throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
+}
+
+/** A counter from `app.createRateLimit` (@fastify/rate-limit). */
+export type Limiter = (
+  req: FastifyRequest,
+) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
+
+/** Route config: at most `max` requests a minute per client IP; a refusal counts under `name`. */
+export function perIpPerMinute(name: LimitName, max: number) {
+  return {
+    rateLimit: {
+      max,
+      timeWindow: '1 minute',
+      keyGenerator: ipKey,
+      onExceeded: (req: FastifyRequest) => countRefusal(req, name),
+    },
+  };
 }
 
 /**
  * Route config: at most `max` requests a minute per signed-in account. Runs after the route's
  * `requireAuth` pre-handler and keys on the verified user id, so neither new tokens of one account nor
- * a reshaped `Authorization` header open a new bucket.
+ * a reshaped `Authorization` header open a new bucket. A refusal counts under `name`.
  */
-export function perUserPerMinute(max: number) {
+export function perUserPerMinute(name: LimitName, max: number) {
   return {
     rateLimit: {
       max,
       timeWindow: '1 minute',
       hook: 'preHandler' as const,
       keyGenerator: (req: FastifyRequest) => `user:${req.auth.userId}`,
+      onExceeded: (req: FastifyRequest) => countRefusal(req, name),
     },
   };
 }

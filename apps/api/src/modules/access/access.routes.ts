@@ -13,7 +13,7 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService, Door, DoorScope } from './check-in.service.js';
-import { ipKey, perIpPerMinute, perUserPerMinute } from '../../lib/rate-limit.js';
+import { ipKey, perIpPerMinute, perUserPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
 
 /** The `x-door-device` header as logged: 8-64 letters, digits, `-` or `_` (the scanner sends a UUID), else null. */
@@ -77,7 +77,7 @@ export function accessRoutes(
     '/auth/access/pass-credential',
     {
       ...pre,
-      config: perUserPerMinute(deps.limits.passCredentials),
+      config: perUserPerMinute('pass_credentials', deps.limits.passCredentials),
       schema: {
         operationId: 'issuePassCredential',
         summary: "Certify this device's key for the offline pass",
@@ -122,9 +122,7 @@ export function accessRoutes(
         doors.set(req, { scope, deviceId: deviceIdOf(req.headers['x-door-device']) });
         return;
       }
-      const counted = await failures(req);
-      if (!counted.isAllowed && counted.isExceeded)
-        throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
+      await withinLimit(failures, req, 'scanner_key_failures');
       throw new AppError('api.access.scanner_unauthorized');
     },
   };
@@ -138,7 +136,7 @@ export function accessRoutes(
     '/access/events',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
         operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
@@ -156,7 +154,7 @@ export function accessRoutes(
     '/access/pass-keys',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
         operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
@@ -171,7 +169,7 @@ export function accessRoutes(
     '/access/check-in',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute('check_in', deps.limits.checkIn).rateLimit, allowList: rightKeyOnly } },
       schema: {
         operationId: 'checkIn',
         summary: 'Admit a pass holder to an event',
@@ -192,7 +190,7 @@ export function accessRoutes(
     '/access/events/:eventId/admissions',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
       schema: {
         operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",
@@ -212,7 +210,7 @@ export function accessRoutes(
     '/access/sync',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute(deps.limits.doorSync).rateLimit, allowList: rightKeyOnly } },
+      config: { rateLimit: { ...perIpPerMinute('door_sync', deps.limits.doorSync).rateLimit, allowList: rightKeyOnly } },
       // SYNC_BATCH_MAX items of at most 2000-character codes.
       bodyLimit: 512 * 1024,
       schema: {

@@ -31,6 +31,7 @@ import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from './check-in-log.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import type { Metrics } from '../../lib/metrics.js';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
@@ -73,6 +74,8 @@ export function createCheckInService(deps: {
   passKeys: () => Promise<{ publicKeys: string[]; ttl: number; skewSteps: number }>;
   /** What a door key (`tpd_…`) admits to, or null when it is not a live one (DoorKeysService.scopeOf). */
   doorKeyScope: (key: string) => Promise<(Omit<DoorScope, 'doorKeyId'> & { doorKeyId: number }) | null>;
+  /** Counts each judged check-in (`tp_check_ins_total`, decision 031). */
+  metrics: Pick<Metrics, 'checkIn'>;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -124,18 +127,20 @@ export function createCheckInService(deps: {
     ): Promise<access.CheckInResponse> {
       const scannedAt = deps.now();
       const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
-      await eventInScope(eventId, door.scope, () =>
-        log.record(db, { ...entry, holderId: null, verdict: 'not_for_this_event', userTicketIds: [] }),
-      );
+      await eventInScope(eventId, door.scope, async () => {
+        await log.record(db, { ...entry, holderId: null, verdict: 'not_for_this_event', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'not_for_this_event');
+      });
       const pass = await deps.verifyCode(code);
       const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
       const holder = live ? await repo.holder(db, pass.userId) : undefined;
       if (!live || !holder) {
         await log.record(db, { ...entry, holderId: null, verdict: 'invalid', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'invalid');
         throw new AppError('api.access.invalid_code');
       }
       const holderId = pass.userId;
-      return db.transaction(async (tx) => {
+      const answer = await db.transaction(async (tx) => {
         // A wallet pass's ticket code (decision 029) admits its one ticket, while this holder still holds it.
         const held = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
           (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
@@ -162,6 +167,9 @@ export function createCheckInService(deps: {
         });
         return answer;
       });
+      const verdict = verdictOf(answer);
+      deps.metrics.checkIn('online', verdict === 'admitted' ? null : verdict);
+      return answer;
     },
 
     /**
@@ -245,13 +253,14 @@ export function createCheckInService(deps: {
     // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
     const pass = await deps.verifyCode(item.code, scannedAt);
     const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
-    return db.transaction(async (tx) => {
+    const judged = await db.transaction(async (tx) => {
       if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
         const stored = await repo.doorCheckIn(tx, item.id);
         return {
           id: item.id,
           admitted: stored.admittedIds,
           conflicts: stored.conflicts as access.SyncResult['conflicts'],
+          again: true,
         };
       }
       const ids = [...new Set(item.userTicketIds)].sort((a, b) => a - b);
@@ -289,8 +298,11 @@ export function createCheckInService(deps: {
         offline: true,
         userTicketIds: ids,
       });
-      return { id: item.id, admitted, conflicts };
+      return { id: item.id, admitted, conflicts, again: false };
     });
+    // An item synced before was counted then.
+    if (!judged.again) deps.metrics.checkIn('offline', judged.conflicts[0]?.reason ?? null);
+    return { id: judged.id, admitted: judged.admitted, conflicts: judged.conflicts };
   }
   /**
    * Resolves when the event exists and is in the door's scope.

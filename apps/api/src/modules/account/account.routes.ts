@@ -19,7 +19,7 @@ export function accountRoutes(
     '/auth/export',
     {
       ...pre,
-      config: perUserPerMinute(deps.exportsPerMinute),
+      config: perUserPerMinute('account_export', deps.exportsPerMinute),
       schema: {
         operationId: 'exportAccount',
         summary: 'Everything stored about the holder, as a JSON download',

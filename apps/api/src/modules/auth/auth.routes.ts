@@ -54,7 +54,7 @@ export function authRoutes(
   app.post(
     '/auth/signInOrRegisterAndSignIn',
     {
-      config: perIpPerMinute(deps.limits.request),
+      config: perIpPerMinute('sign_in_request', deps.limits.request),
       schema: {
         operationId: 'requestSignInCode',
         summary: 'E-mail a sign-in code (creates the account on first use)',
@@ -82,7 +82,7 @@ export function authRoutes(
   app.post(
     '/auth/verifyLoginRequest',
     {
-      config: perIpPerMinute(deps.limits.verify),
+      config: perIpPerMinute('sign_in_verify', deps.limits.verify),
       onRequest: cookieGuard,
       schema: {
         operationId: 'verifySignInCode',
@@ -115,7 +115,7 @@ export function authRoutes(
   app.post(
     '/auth/refresh',
     {
-      config: perIpPerMinute(deps.limits.verify),
+      config: perIpPerMinute('token_refresh', deps.limits.verify),
       onRequest: cookieGuard,
       schema: {
         operationId: 'refreshTokens',

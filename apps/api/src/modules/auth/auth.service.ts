@@ -24,6 +24,7 @@ import {
 } from './auth.tokens.js';
 import { fullName, usernameOf, type User } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
+import type { Metrics } from '../../lib/metrics.js';
 
 /**
  * The settings the auth service reads: the code pepper, attempts and lifetimes (seconds), the refresh token's
@@ -54,6 +55,8 @@ export interface AuthDeps {
    * @throws AppError `api.organisation.not_found` (404) for an unknown slug
    */
   organisationOf: (slug: string) => Promise<MailOrganisation>;
+  /** Counts codes sent, verified and refused (`tp_sign_ins_total`, decision 031). */
+  metrics: Pick<Metrics, 'signIn'>;
 }
 
 /** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `timingSafeEqual`. */
@@ -236,6 +239,7 @@ export function createAuthService(deps: AuthDeps) {
       const brand = mailBrand(organisation, config);
       const m = await signInCodeMail(locale, code, Math.round(config.otpTtlSeconds / 60), brand);
       await mail.send({ to: email, ...m });
+      deps.metrics.signIn('code_sent');
       return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };
     },
 
@@ -259,8 +263,11 @@ export function createAuthService(deps: AuthDeps) {
       orgSlug: string | null = null,
     ) {
       try {
-        return await verifyOnce(input);
+        const pair = await verifyOnce(input);
+        deps.metrics.signIn('verified');
+        return pair;
       } catch (err) {
+        if (err instanceof AppError || err instanceof SpentSignIn) deps.metrics.signIn('failed');
         if (!(err instanceof SpentSignIn)) throw err;
         let next: { sessionId: string } | null = null;
         let headers: Record<string, string> = {};

@@ -40,7 +40,7 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
     {
       ...pre,
       // Per account (after requireAuth): a reshaped Authorization header or a fresh token is the same bucket.
-      config: perUserPerMinute(deps.searchPerMinute),
+      config: perUserPerMinute('username_search', deps.searchPerMinute),
       schema: {
         operationId: 'searchUsers',
         summary: 'Find the account to gift to by nickname',

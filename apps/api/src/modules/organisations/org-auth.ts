@@ -20,24 +20,17 @@ import { ORG_AREA_ROLES, type OrgArea, type OrgRole } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { bearerOf } from '../../lib/http.js';
+import { withinLimit, type Limiter, type LimitName } from '../../lib/rate-limit.js';
 import { hashKey, prefixOf, sameHash, sameSecret } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
 import { membersRepository } from './members.repository.js';
 
-/** A counter from `app.createRateLimit` (@fastify/rate-limit). */
-export type Limiter = (
-  req: FastifyRequest,
-) => Promise<{ isAllowed: true } | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number }>;
-
 /**
- * Counts one request against `limiter`; past the limit throws 429.
+ * Counts one request against `limiter` (none: no limit); past the limit counts the refusal under `name` and throws.
  * @throws AppError `api.too_many_requests` (429, `Retry-After` in seconds).
  */
-async function count(limiter: Limiter | undefined, req: FastifyRequest): Promise<void> {
-  if (!limiter) return;
-  const counted = await limiter(req);
-  if (!counted.isAllowed && counted.isExceeded)
-    throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
+async function count(limiter: Limiter | undefined, req: FastifyRequest, name: LimitName): Promise<void> {
+  if (limiter) await withinLimit(limiter, req, name);
 }
 
 /** The organisation an API key or a member's console token acts on, and with which role (a key: owner). */
@@ -118,11 +111,11 @@ export function requireOrganisationWith(deps: {
           ? await organisationOfKey(deps.database, bearer, deps.now())
           : await organisationOfMember(deps.database, deps.authenticateConsole, bearer);
       if (!organisation) {
-        await count(deps.failures, req);
+        await count(deps.failures, req, 'key_failures');
         throw new AppError('api.unauthorized');
       }
       req.organisation = organisation;
-      await count(deps.perOrganisation, req);
+      await count(deps.perOrganisation, req, 'org_api');
       if (!allowed.includes(organisation.role)) throw new AppError('api.org.role_forbidden');
     };
     byArea.set(area, requireOrganisation);
@@ -139,7 +132,7 @@ export function requireAdminWith(adminKey: string, failures?: Limiter) {
   return async function requireAdmin(req: FastifyRequest): Promise<void> {
     const key = bearerOf(req);
     if (key && sameSecret(key, adminKey)) return;
-    await count(failures, req);
+    await count(failures, req, 'key_failures');
     throw new AppError('api.unauthorized');
   };
 }

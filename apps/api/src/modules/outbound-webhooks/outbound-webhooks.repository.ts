@@ -1,5 +1,5 @@
 /** SQL of the organisation webhooks (issue 12): endpoints, the delivery queue and its attempt log. */
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { mapSliced } from '../../lib/time-slice.js';
 import {
@@ -187,6 +187,17 @@ export const outboundWebhooksRepository = {
         deliveredAt: p.status === 'DELIVERED' ? p.at : null,
       })
       .where(eq(outboundDeliveries.id, p.deliveryId));
+  },
+  /**
+   * The delivery queue (metrics, decision 031): how many deliveries are PENDING (due or waiting for a retry) and
+   * when the oldest of them was queued (null when none is).
+   */
+  async queueStats(db: DbOrTx): Promise<{ depth: number; oldestCreatedAt: Date | null }> {
+    const [row] = await db
+      .select({ depth: count(), oldest: min(outboundDeliveries.createdAt) })
+      .from(outboundDeliveries)
+      .where(eq(outboundDeliveries.status, 'PENDING'));
+    return { depth: row?.depth ?? 0, oldestCreatedAt: row?.oldest ?? null };
   },
   /**
    * Per ticket: the organisation of its event and the organiser's ids of ticket, ticket type and event

@@ -109,6 +109,16 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
       ]);
       return { id: copy.id, messageId: copy.messageId };
     },
+
+    /**
+     * The delivery queue for the metrics (decision 031): `depth` deliveries not yet delivered nor given up, and
+     * `oldestAgeSeconds` since the oldest of them was queued (0 when the queue is empty).
+     */
+    async queueStats(): Promise<{ depth: number; oldestAgeSeconds: number }> {
+      const { depth, oldestCreatedAt } = await repo.queueStats(db);
+      const age = oldestCreatedAt ? (deps.now().getTime() - oldestCreatedAt.getTime()) / 1000 : 0;
+      return { depth, oldestAgeSeconds: Math.max(0, age) };
+    },
   };
 }
 export type OutboundWebhooksService = ReturnType<typeof createOutboundWebhooksService>;

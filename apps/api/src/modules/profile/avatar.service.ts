@@ -151,6 +151,11 @@ export function createAvatarService(deps: {
     },
     /** Uploads decoding or queued right now (0 when idle: nothing of a finished upload stays behind). */
     inFlight: () => inFlight,
+    /**
+     * The decoding pool right now (metrics, decision 031): `queued` uploads waiting for a free process in the
+     * pool's queue, `busy` the other uploads in flight (being checked or decoded; at most AVATAR_CONCURRENCY decode).
+     */
+    poolStats: () => ({ busy: inFlight - pool.queueSize, queued: pool.queueSize }),
     /** Ends the decoding processes (app shutdown). */
     async close(): Promise<void> {
       await pool.destroy();

@@ -148,7 +148,7 @@ export function resaleRoutes(
     '/resell/redeem/:secret',
     {
       ...pre,
-      config: perIpPerMinute(deps.redeemPerMinute),
+      config: perIpPerMinute('resale_redeem', deps.redeemPerMinute),
       schema: {
         operationId: 'redeemResale',
         summary: "Redeem a bought resale's secret code: the tickets move to the buyer",

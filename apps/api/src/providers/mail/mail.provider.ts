@@ -66,7 +66,8 @@ export interface MailFailureLog {
  * Sends a mail that follows work already committed (a gift moved, an order paid), so a failure must not undo
  * that work nor reach the caller: tries up to `attempts` times (default 1), waiting `backoffMs` (default 500 ms)
  * before the second try and twice as long before each next one; logs every failed try but the last as a warning
- * and the final failure as an error, both with `context` (e.g. `{ orderId }`) and the error. Never throws.
+ * and the final failure as an error, both with `context` (e.g. `{ orderId }`) and the error, never the recipient or
+ * the subject (lib/log-privacy.ts). Never throws.
  * @returns true once sent, false when every try failed.
  */
 export async function sendMailOrLog(
@@ -81,7 +82,8 @@ export async function sendMailOrLog(
       await mail.send(message);
       return true;
     } catch (err) {
-      const entry = { ...opts.context, err, attempt, attempts, subject: message.subject };
+      // No subject: it can name a person ("Perpetua Quennell gifted you a ticket"); `context` names the mail by id.
+      const entry = { ...opts.context, err, attempt, attempts };
       if (attempt >= attempts) {
         opts.log.error(entry, 'mail not sent');
         return false;

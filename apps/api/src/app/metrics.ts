@@ -1,0 +1,134 @@
+/**
+ * The app's metrics endpoint and the levels read at scrape time (issue 25, decision 031). Never public by default:
+ * with METRICS_TOKEN, `GET /metrics` on the main port answers a `Bearer <METRICS_TOKEN>` (401 otherwise); with
+ * METRICS_PORT, a listener of its own on METRICS_HOST (127.0.0.1 by default) answers `GET /metrics` to anyone who
+ * can reach it. Without either, there is no /metrics and requests are not timed (the counters still count).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { AppError } from '../lib/app-error.js';
+import { bearerOf, type App } from '../lib/http.js';
+import { perScrape, type Metrics } from '../lib/metrics.js';
+import type { Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics registry and counters (lib/metrics.ts). */
+    metrics: Metrics;
+  }
+}
+
+/** Route label of a request no route matched (404s of unknown paths): never the raw URL. */
+const UNMATCHED_ROUTE = 'unmatched';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+
+/**
+ * Decorates the app with `metrics`, adds the scrape-time levels, and serves them as configured.
+ * @returns `metricsAddress()`: where the metrics listener listens once the app is ready (null without METRICS_PORT)
+ */
+export function registerMetrics(
+  app: App,
+  deps: { config: Pick<Config, 'metricsPort' | 'metricsHost' | 'metricsToken'>; database: Database },
+  services: Pick<Services, 'access' | 'avatars' | 'outboundWebhooks'>,
+  metrics: Metrics,
+) {
+  const { config, database } = deps;
+  app.decorate('metrics', metrics);
+
+  metrics.addGauge({
+    name: 'db_pool_connections',
+    help: 'Database connections open (pg: the pool; PGlite: its one connection)',
+    collect: () => database.poolStats().size,
+  });
+  metrics.addGauge({
+    name: 'db_pool_in_use',
+    help: 'Database connections checked out (PGlite: 1 while a statement runs on its thread)',
+    collect: () => database.poolStats().inUse,
+  });
+  metrics.addGauge({
+    name: 'db_pool_waiting',
+    help: 'Requests waiting for a database connection (PGlite: statements queued on its thread)',
+    collect: () => database.poolStats().waiting,
+  });
+  const webhookQueue = perScrape(() => services.outboundWebhooks.queueStats());
+  metrics.addGauge({
+    name: 'webhook_queue_depth',
+    help: 'Outbound webhook deliveries pending (due or waiting for a retry)',
+    collect: async () => (await webhookQueue()).depth,
+  });
+  metrics.addGauge({
+    name: 'webhook_queue_oldest_age_seconds',
+    help: 'Seconds since the oldest pending outbound webhook delivery was queued (0 when none is)',
+    collect: async () => (await webhookQueue()).oldestAgeSeconds,
+  });
+  metrics.addCounter({
+    name: 'qr_renders_total',
+    help: 'QR pass PNGs rendered by this instance',
+    collect: () => services.access.renderCount(),
+  });
+  metrics.addGauge({
+    name: 'avatar_pool_busy',
+    help: 'Avatar uploads being checked or decoded',
+    collect: () => services.avatars.poolStats().busy,
+  });
+  metrics.addGauge({
+    name: 'avatar_pool_queued',
+    help: 'Avatar uploads waiting for a free decoding process',
+    collect: () => services.avatars.poolStats().queued,
+  });
+
+  const enabled = config.metricsToken !== null || config.metricsPort !== null;
+  if (enabled)
+    app.addHook('onResponse', (req, reply, done) => {
+      const route = req.routeOptions.url ?? UNMATCHED_ROUTE;
+      metrics.observeRequest(req.method, route, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+
+  if (config.metricsToken !== null) {
+    const expected = sha256(config.metricsToken);
+    app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+      const token = bearerOf(req);
+      if (!token || !timingSafeEqual(sha256(token), expected)) throw new AppError('api.unauthorized');
+      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    });
+  }
+
+  let listener: Server | null = null;
+  if (config.metricsPort !== null) {
+    const port = config.metricsPort;
+    app.addHook('onReady', async () => {
+      listener = createServer((req, res) => {
+        if (req.method !== 'GET' || req.url !== '/metrics') {
+          res.writeHead(404).end();
+          return;
+        }
+        metrics.registry.metrics().then(
+          (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+          (err: unknown) => {
+            app.log.error({ err }, 'metrics: scrape failed');
+            res.writeHead(500).end();
+          },
+        );
+      });
+      const server = listener;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, config.metricsHost, () => resolve());
+      });
+    });
+    app.addHook('onClose', async () => {
+      const server = listener;
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+  }
+
+  return {
+    /** The metrics listener's address and port (METRICS_PORT=0 takes a free one), or null. */
+    metricsAddress: (): AddressInfo | null => (listener?.address() as AddressInfo | null) ?? null,
+  };
+}
