@@ -30,4 +30,4 @@ export { ORG_ROLES, ORG_AREA_ROLES } from './members.js';
 export type { OrgRole, OrgArea, Membership, MemberItem } from './members.js';
 export * as audit from './audit.js';
 export { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from './audit.js';
-export type { AuditAction, AuditActorKind, AuditEntry, AuditPage } from './audit.js';
+export type { AuditAction, AuditActorKind, AuditEntry, AuditPage, AuditResourceType } from './audit.js';
