@@ -23,6 +23,9 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
   return actor.label ?? t('console.activity.actor.erased');
 }
 
+/** The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) rather than its row id. */
+const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e.detail.prefix : e.resourceId);
+
 export function ActivityScreen() {
   const { t } = useTranslation();
   const [action, setAction] = useState('');
@@ -93,7 +96,7 @@ export function ActivityScreen() {
                   <td>{actorText(t, e.actor)}</td>
                   <td>{t(`console.activity.action.${e.action}`)}</td>
                   <td>
-                    {t(`console.activity.resource_type.${e.resourceType}`)} <code>{e.resourceId}</code>
+                    {t(`console.activity.resource_type.${e.resourceType}`)} <code>{resourceText(e)}</code>
                   </td>
                   <td>{e.ip ?? '—'}</td>
                 </tr>
