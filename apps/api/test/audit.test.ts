@@ -156,6 +156,18 @@ describe('audit trail', () => {
     const webhookId = (await call(key, 'GET', '/v1/org/webhooks')).json<{ id: number }[]>()[0].id;
     const doorKeyId = (await call(key, 'GET', '/v1/org/door-keys')).json<{ id: number }[]>()[0].id;
     expect((await call(key, 'DELETE', `/v1/org/door-keys/${doorKeyId}`)).statusCode).toBe(204);
+    // A ticket issued now has a delivery for the endpoint; sending it again is recorded too.
+    const issued = await call(key, 'PUT', '/v1/org/tickets/T-5', {
+      ticketTypeExternalId: 'ga',
+      holderEmail: 'lee@example.com',
+    });
+    expect(issued.statusCode).toBe(201);
+    const deliveries = (await call(key, 'GET', `/v1/org/webhooks/${webhookId}/deliveries`)).json<{
+      items: { id: number }[];
+    }>();
+    const deliveryId = deliveries.items[0].id;
+    const again = await call(key, 'POST', `/v1/org/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`);
+    expect(again.statusCode, again.body).toBeLessThan(300);
     expect((await call(key, 'DELETE', `/v1/org/webhooks/${webhookId}`)).statusCode).toBe(204);
 
     const log = (await wholeLog(key)).filter((e) => e.actor.kind === 'api_key').reverse();
@@ -172,6 +184,8 @@ describe('audit trail', () => {
       ['webhook.created', String(webhookId)],
       ['door_key.created', String(doorKeyId)],
       ['door_key.revoked', String(doorKeyId)],
+      ['ticket.issued', 'T-5'],
+      ['webhook.redelivered', String(webhookId)],
       ['webhook.deleted', String(webhookId)],
     ]);
     for (const e of log) expect(e).toMatchObject({ actor: { kind: 'api_key', id: keyId, label: prefix }, ip: KEY_IP });
@@ -180,9 +194,11 @@ describe('audit trail', () => {
     expect(by('import.completed')).toEqual({ rows: 1, created: 1, updated: 0, unchanged: 0 });
     expect(by('branding.updated')).toEqual({ fields: ['name', 'primaryColor'] });
     expect(by('webhook.created')).toEqual({ host: 'hooks.harbour.example', events: ['ticket.issued'] });
+    expect(by('webhook.redelivered')).toMatchObject({ deliveryId, eventType: 'ticket.issued' });
     // No holder e-mail, no webhook secret or query, no key in any entry.
     const text = JSON.stringify(log);
-    for (const secret of ['alex@', 'sam@', 'kim@', 'token=secret', 'whsec_', key]) expect(text).not.toContain(secret);
+    for (const secret of ['alex@', 'sam@', 'kim@', 'lee@', 'token=secret', 'whsec_', key])
+      expect(text).not.toContain(secret);
   });
 
   it('records a console member by account id and e-mail; staff and door members may not read the log', async () => {
