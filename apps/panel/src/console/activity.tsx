@@ -90,7 +90,7 @@ export function ActivityScreen() {
             <tbody>
               {log.data.items.map((e) => (
                 <tr key={e.id}>
-                  <td>
+                  <td style={{ whiteSpace: 'nowrap' }}>
                     <time dateTime={e.at}>{consoleTime(e.at)}</time>
                   </td>
                   <td>{actorText(t, e.actor)}</td>
