@@ -1227,6 +1227,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who changed what in your organisation, newest first, paged by cursor (owners)
+         * @description Every change made through the organiser API, the console or by the platform admin: the actor (`api_key` with its prefix, `console_member` with the e-mail, `platform_admin`), the action, the resource (your externalId where it has one), the IP and a small `detail`. Kept `AUDIT_RETENTION_DAYS` (default 365).
+         */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.issued": {
@@ -9611,6 +9631,134 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered";
+                /** @description only entries at or after this instant, ISO 8601 with an offset */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 42,
+                     *           "at": "2027-01-10T09:30:00.000Z",
+                     *           "actor": {
+                     *             "kind": "console_member",
+                     *             "id": 7,
+                     *             "label": "owner@southern-lights.example"
+                     *           },
+                     *           "action": "event.updated",
+                     *           "resourceType": "event",
+                     *           "resourceId": "evt-2027-sydney",
+                     *           "ip": "203.0.113.7",
+                     *           "detail": {
+                     *             "fields": [
+                     *               "startsAt",
+                     *               "endsAt"
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJpIjo0Mn0"
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            id: number;
+                            at: string;
+                            actor: {
+                                /** @enum {string} */
+                                kind: "platform_admin" | "api_key" | "console_member";
+                                id: number | null;
+                                label: string | null;
+                            };
+                            /** @enum {string} */
+                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered";
+                            /** @enum {string} */
+                            resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook";
+                            resourceId: string;
+                            ip: string | null;
+                            detail: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

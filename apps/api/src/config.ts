@@ -86,6 +86,8 @@ export interface Config {
   housekeepingRetentionDays: number;
   /** Days a check-in log row (issue 26 point 7) is kept after its scan (CHECKIN_LOG_RETENTION_DAYS, default 400). */
   checkInLogRetentionDays: number;
+  /** Days an audit trail entry (issue 25) is kept (AUDIT_RETENTION_DAYS, default 365; at least 1). */
+  auditRetentionDays: number;
   /** Seconds between two ticks of the webhook delivery worker (WEBHOOK_WORKER_INTERVAL_SECONDS, default 5; 0 turns it off). */
   webhookWorkerIntervalSeconds: number;
   /**
@@ -496,6 +498,7 @@ function buildConfig(
     housekeepingRetentionDays: int('HOUSEKEEPING_RETENTION_DAYS', env.HOUSEKEEPING_RETENTION_DAYS, 7),
     reminderHours: int('REMINDER_HOURS', env.REMINDER_HOURS, 24),
     checkInLogRetentionDays: Math.max(1, int('CHECKIN_LOG_RETENTION_DAYS', env.CHECKIN_LOG_RETENTION_DAYS, 400)),
+    auditRetentionDays: Math.max(1, int('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365)),
     webhookWorkerIntervalSeconds: int('WEBHOOK_WORKER_INTERVAL_SECONDS', env.WEBHOOK_WORKER_INTERVAL_SECONDS, 5),
     webhookBatchSize: Math.max(1, int('WEBHOOK_BATCH_SIZE', env.WEBHOOK_BATCH_SIZE, 20)),
     webhookTimeoutSeconds: Math.max(1, int('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10)),

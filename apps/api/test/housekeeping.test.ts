@@ -47,6 +47,7 @@ describe('housekeeping', () => {
       stripeEvents: 0,
       outboundDeliveries: 0,
       checkInLog: 0,
+      auditLog: 0,
     });
 
     // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
@@ -58,6 +59,7 @@ describe('housekeeping', () => {
       stripeEvents: 1,
       outboundDeliveries: 0,
       checkInLog: 0,
+      auditLog: 0,
     });
     expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, stripeEvents: 0 });
     const refreshed = await t.app.inject({

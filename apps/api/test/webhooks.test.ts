@@ -580,7 +580,7 @@ describe('webhooks: several workers', () => {
         .rows;
       const service = multi ? multi.apps[0].services.outboundWebhooks : t.app.services.outboundWebhooks;
       await service.create(
-        { id: Number(org.id), slug: 'demo', role: 'owner' },
+        { id: Number(org.id), slug: 'demo', role: 'owner', actor: { kind: 'platform_admin', id: null, ip: null } },
         { url: rx.url, events: ['ticket.issued'] },
       );
       const N = 60;

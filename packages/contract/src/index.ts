@@ -28,3 +28,6 @@ export * as webhooks from './webhooks.js';
 export * as members from './members.js';
 export { ORG_ROLES, ORG_AREA_ROLES } from './members.js';
 export type { OrgRole, OrgArea, Membership, MemberItem } from './members.js';
+export * as audit from './audit.js';
+export { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS } from './audit.js';
+export type { AuditAction, AuditActorKind, AuditEntry, AuditPage, AuditResourceType } from './audit.js';

@@ -24,7 +24,7 @@ export const ORG_AREA_ROLES = {
   events: ['owner', 'staff'],
   /** Door keys (the scanner's keys). */
   door: ['owner', 'door'],
-  /** Branding, members. */
+  /** Branding, members, the audit log (issue 25). */
   owner: ['owner'],
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgArea = keyof typeof ORG_AREA_ROLES;

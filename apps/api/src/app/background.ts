@@ -36,6 +36,7 @@ export function registerBackgroundJobs(
     intervalSeconds: config.housekeepingIntervalSeconds,
     retentionDays: config.housekeepingRetentionDays,
     checkInLogRetentionDays: config.checkInLogRetentionDays,
+    auditRetentionDays: config.auditRetentionDays,
     config,
     mailQueue,
     now,

@@ -35,6 +35,7 @@ import { createOrgApiService } from '../modules/organisations/org-api.service.js
 import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
+import { createAuditService } from '../modules/audit/audit.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
@@ -220,7 +221,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet },
+    ...{ wallet, googleWallet, audit: createAuditService({ database }) },
   };
 }
 export type Services = ReturnType<typeof createServices>;

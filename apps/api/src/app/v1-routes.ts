@@ -21,6 +21,7 @@ import { organisationsRoutes, registerCsvBody } from '../modules/organisations/o
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
+import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
@@ -101,6 +102,7 @@ export async function registerV1Routes(
         });
         outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
         doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
+        auditRoutes(orgApi, { audit: services.audit, requireOrganisation });
         next();
       });
       done();

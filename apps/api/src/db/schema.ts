@@ -656,3 +656,35 @@ export const checkInLog = pgTable(
     index('check_in_log_tickets_idx').using('gin', t.userTicketIds),
   ],
 );
+
+/**
+ * The audit trail (issue 25, decision 032): one row per change an organiser or the platform admin made to an
+ * organisation, written in the same transaction as the change (a row exists iff the change committed). `at`
+ * UTC; `actorKind` `platform_admin` | `api_key` | `console_member` (contract `AUDIT_ACTOR_KINDS`) and
+ * `actorId`: the API key's id, the member's account (user) id, null for the platform admin (never a key);
+ * `action` a contract `AUDIT_ACTIONS` name; the resource's type and id (the organiser's externalId where it has
+ * one); `ip` from Fastify's `request.ip` (honours TRUST_PROXY); `detail` a small JSON without secrets or holder
+ * data beyond ids. Kept AUDIT_RETENTION_DAYS (housekeeping).
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    at: ts('at').notNull(),
+    actorKind: text('actor_kind').notNull(),
+    actorId: integer('actor_id'),
+    action: text('action').notNull(),
+    resourceType: text('resource_type').notNull(),
+    resourceId: text('resource_id').notNull(),
+    ip: text('ip'),
+    detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_log_org_idx').on(t.organisationId, t.id),
+    index('audit_log_org_action_idx').on(t.organisationId, t.action, t.id),
+    index('audit_log_at_idx').on(t.at),
+  ],
+);

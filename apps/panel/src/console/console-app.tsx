@@ -14,14 +14,16 @@ import { HoldersScreen } from './holders';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members';
+import { ActivityScreen } from './activity';
 
-type Screen = 'events' | 'holders' | 'import' | 'branding' | 'members';
+type Screen = 'events' | 'holders' | 'import' | 'branding' | 'members' | 'activity';
 const SCREENS: { id: Screen; area: keyof typeof ORG_AREA_ROLES }[] = [
   { id: 'events', area: 'events' },
   { id: 'holders', area: 'events' },
   { id: 'import', area: 'events' },
   { id: 'branding', area: 'owner' },
   { id: 'members', area: 'owner' },
+  { id: 'activity', area: 'owner' },
 ];
 
 type State =
@@ -141,6 +143,7 @@ export function ConsoleApp() {
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={state.membership.slug} />}
         {current === 'members' && <MembersScreen />}
+        {current === 'activity' && <ActivityScreen />}
         {!current && <p>{t('console.door_only')}</p>}
       </main>
     </>

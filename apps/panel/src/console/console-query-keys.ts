@@ -18,6 +18,10 @@ export const consoleKeys = {
   },
   organisation: ['ORG_ORGANISATION'] as const,
   members: ['ORG_MEMBERS'] as const,
+  /** The audit trail (issue 25): one page per action filter and cursor. */
+  auditLog: {
+    list: (action: string, cursor: string | undefined) => ['ORG_AUDIT_LOG', action, cursor] as const,
+  },
   /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
   branding: (slug: string) => ['ORG_BRANDING', slug] as const,
 };

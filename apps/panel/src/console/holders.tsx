@@ -13,13 +13,11 @@ import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
+import { consoleTime as when } from './zoned-time';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
 type Page<T> = { items: T[]; nextCursor: string | null };
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function HoldersScreen() {
   const { t } = useTranslation();

@@ -36,3 +36,10 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
   const ms = Date.parse(iso);
   return new Date(ms + offsetAt(ms, timeZone)).toISOString().slice(0, 16);
 }
+
+/**
+ * An instant as the console's lists show it: date and time in the browser's time zone and the page's language
+ * (`medium` date, `short` time; Spanish on the 24-hour clock).
+ */
+export const consoleTime = (iso: string) =>
+  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });

@@ -5,6 +5,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lte, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
+  auditLog,
   authSessions,
   checkInLog,
   events,
@@ -78,6 +79,11 @@ export const housekeepingRepository = {
   },
 
   /** Deletes check-in log rows (issue 26 point 7) of scans made before `cutoff`; returns how many. */
+  /** Deletes audit trail entries (issue 25) recorded before `cutoff`; returns how many. */
+  async deleteAuditLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+    const rows = await tx.delete(auditLog).where(lt(auditLog.at, cutoff)).returning({ id: auditLog.id });
+    return rows.length;
+  },
   async deleteCheckInLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx.delete(checkInLog).where(lt(checkInLog.scannedAt, cutoff)).returning({ id: checkInLog.id });
     return rows.length;

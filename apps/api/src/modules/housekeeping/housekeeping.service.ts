@@ -3,7 +3,8 @@
  * sign-in requests expired more than the retention ago, sign-ins (sessions) that expired or were revoked more
  * than the retention ago with their refresh tokens, processed webhook event ids older than the retention, and
  * organisation webhook deliveries created before the retention that were delivered or given up (issue 12),
- * and check-in log rows of scans older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7). Each run then sends
+ * check-in log rows of scans older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7), and audit trail entries
+ * older than AUDIT_RETENTION_DAYS (issue 25). Each run then sends
  * the reminder e-mails of events starting within REMINDER_HOURS (issue 23, `remindOnce`).
  *
  * Safe with N instances: each run takes `pg_try_advisory_xact_lock`; an instance that finds it taken skips
@@ -33,6 +34,8 @@ export interface HousekeepingCounts {
   outboundDeliveries: number;
   /** Check-in log rows older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7). */
   checkInLog: number;
+  /** Audit trail entries older than AUDIT_RETENTION_DAYS (issue 25). */
+  auditLog: number;
 }
 
 export function createHousekeeping(deps: {
@@ -43,6 +46,8 @@ export function createHousekeeping(deps: {
   retentionDays: number;
   /** Days a check-in log row is kept after its scan (CHECKIN_LOG_RETENTION_DAYS). */
   checkInLogRetentionDays: number;
+  /** Days an audit trail entry is kept (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
   /** Hours before an event its holders are reminded (REMINDER_HOURS), the product name and the panel's URL. */
   config: Pick<Config, 'reminderHours' | 'productName' | 'publicUrl'>;
   /** Where the reminder e-mails go (sent after the claiming transaction commits). */
@@ -57,18 +62,17 @@ export function createHousekeeping(deps: {
    * @returns the counts, or null when another instance holds the lock.
    */
   async function runOnce(): Promise<HousekeepingCounts | null> {
-    const cutoff = new Date(deps.now().getTime() - deps.retentionDays * 24 * 3600 * 1000);
+    const daysAgo = (days: number) => new Date(deps.now().getTime() - days * 24 * 3600 * 1000);
+    const cutoff = daysAgo(deps.retentionDays);
     return db.transaction(async (tx) => {
       if (!(await repo.tryLock(tx))) return null;
       const loginRequests = await repo.deleteLoginRequestsExpiredBefore(tx, cutoff);
       const { sessions, refreshTokens } = await repo.deleteSessionsEndedBefore(tx, cutoff);
       const stripeEvents = await repo.deleteStripeEventsBefore(tx, cutoff);
       const outboundDeliveries = await repo.deleteOutboundDeliveriesBefore(tx, cutoff);
-      const checkInLog = await repo.deleteCheckInLogBefore(
-        tx,
-        new Date(deps.now().getTime() - deps.checkInLogRetentionDays * 24 * 3600 * 1000),
-      );
-      return { loginRequests, sessions, refreshTokens, stripeEvents, outboundDeliveries, checkInLog };
+      const checkInLog = await repo.deleteCheckInLogBefore(tx, daysAgo(deps.checkInLogRetentionDays));
+      const auditLog = await repo.deleteAuditLogBefore(tx, daysAgo(deps.auditRetentionDays));
+      return { loginRequests, sessions, refreshTokens, stripeEvents, outboundDeliveries, checkInLog, auditLog };
     });
   }
 

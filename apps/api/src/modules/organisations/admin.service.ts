@@ -2,7 +2,8 @@
  * The platform admin's rules (issue 12, `/v1/admin/*`): create organisations and rotate or revoke their API
  * keys. A key is shown once and stored as a SHA-256 hash (api-keys.ts). Rotation issues a new key and lets
  * the keys live until then work `KEY_ROTATION_OVERLAP_SECONDS` more (so a deployment can switch without a
- * gap); revocation ends one key at once.
+ * gap); revocation ends one key at once. Each change is recorded in the organisation's audit trail (issue 25) in
+ * its transaction, with the platform admin as actor.
  */
 import type { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
@@ -12,6 +13,7 @@ import { newApiKey } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
 import { membersRepository } from './members.repository.js';
 import type { EnsureUser } from './org-api/deps.js';
+import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
 
 /** How long the previous keys keep working after a rotation, seconds (1 hour). */
 export const KEY_ROTATION_OVERLAP_SECONDS = 3600;
@@ -31,10 +33,11 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
   return {
     /**
      * POST /v1/admin/organisations: the organisation, its first API key and, with `ownerEmail`, its first owner
-     * (issue 21; the account is created when there is none), in one transaction.
+     * (issue 21; the account is created when there is none), in one transaction with their audit entries
+     * (`organisation.created`, `api_key.created`, `member.added`).
      * @throws AppError `api.org.slug_taken` (409).
      */
-    async createOrganisation(input: z.infer<typeof contract.createOrganisationRequest>) {
+    async createOrganisation(input: z.infer<typeof contract.createOrganisationRequest>, actor: AuditActor) {
       const at = deps.now();
       return db.transaction(async (tx) => {
         const org = await repo.insertOrganisation(tx, {
@@ -49,14 +52,33 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
         });
         if (!org) throw new AppError('api.org.slug_taken');
         const key = await addKey(tx, org.id, at);
+        await appendAudit(tx, org.id, actor, at, {
+          action: 'organisation.created',
+          resourceType: 'organisation',
+          resourceId: org.id,
+          detail: { slug: org.slug },
+        });
+        await appendAudit(tx, org.id, actor, at, {
+          action: 'api_key.created',
+          resourceType: 'api_key',
+          resourceId: key.id,
+          detail: { prefix: key.prefix },
+        });
         if (input.ownerEmail) {
           const owner = await deps.ensureUser(input.ownerEmail, 'en', tx);
-          await membersRepository.insertMember(tx, {
+          const member = await membersRepository.insertMember(tx, {
             organisationId: org.id,
             userId: owner.id,
             role: 'owner',
             createdAt: at,
           });
+          if (member)
+            await appendAudit(tx, org.id, actor, at, {
+              action: 'member.added',
+              resourceType: 'member',
+              resourceId: member.id,
+              detail: { userId: owner.id, role: 'owner' },
+            });
         }
         return { id: org.id, slug: org.slug, apiKey: key.apiKey };
       });
@@ -64,27 +86,44 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
 
     /**
      * POST /v1/admin/organisations/{id}/api-keys: rotation. The previous live keys stop working
-     * `KEY_ROTATION_OVERLAP_SECONDS` from now (sooner if they were already due to).
+     * `KEY_ROTATION_OVERLAP_SECONDS` from now (sooner if they were already due to). Audited `api_key.created`.
      * @throws AppError `api.org.organisation_not_found` (404).
      */
-    async rotateKey(organisationId: number) {
+    async rotateKey(organisationId: number, actor: AuditActor) {
       const at = deps.now();
       return db.transaction(async (tx) => {
         if (!(await repo.organisationById(tx, organisationId))) throw new AppError('api.org.organisation_not_found');
         const key = await addKey(tx, organisationId, at);
         const until = new Date(at.getTime() + KEY_ROTATION_OVERLAP_SECONDS * 1000);
         await repo.expireOtherKeys(tx, organisationId, key.id, until, at);
+        await appendAudit(tx, organisationId, actor, at, {
+          action: 'api_key.created',
+          resourceType: 'api_key',
+          resourceId: key.id,
+          detail: { prefix: key.prefix, previousKeysExpireAt: until.toISOString() },
+        });
         return { ...key, previousKeysExpireAt: until.toISOString() };
       });
     },
 
     /**
-     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId}: the key stops working at once (idempotent).
+     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId}: the key stops working at once (idempotent: revoking
+     * a revoked key changes and records nothing). Audited `api_key.revoked`.
      * @throws AppError `api.org.api_key_not_found` (404).
      */
-    async revokeKey(organisationId: number, keyId: number): Promise<void> {
-      if (!(await repo.revokeKey(db, organisationId, keyId, deps.now())))
-        throw new AppError('api.org.api_key_not_found');
+    async revokeKey(organisationId: number, keyId: number, actor: AuditActor): Promise<void> {
+      const at = deps.now();
+      await db.transaction(async (tx) => {
+        const outcome = await repo.revokeKey(tx, organisationId, keyId, at);
+        if (!outcome) throw new AppError('api.org.api_key_not_found');
+        if (outcome.prefix)
+          await appendAudit(tx, organisationId, actor, at, {
+            action: 'api_key.revoked',
+            resourceType: 'api_key',
+            resourceId: keyId,
+            detail: { prefix: outcome.prefix },
+          });
+      });
     },
 
     /**

@@ -3,7 +3,7 @@
  * characters>`, 256 random bits, shown once and stored as SHA-256 like the organisation API keys
  * (api-keys.ts). A door scanner presents one in `x-scanner-key`; `/v1/access/*` then sees only the
  * organisation's events, or the events named when the key was made. Revocation works at the next request
- * (nothing is cached).
+ * (nothing is cached). Creation and revocation are recorded in the audit trail (issue 25) in their transaction.
  */
 import { randomBytes } from 'node:crypto';
 import type { doorKeys as contract } from '@tp/contract';
@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error.js';
 import { hashKey, sameHash } from './api-keys.js';
 import { doorKeysRepository as repo } from './door-keys.repository.js';
 import type { RequestOrganisation } from './org-auth.js';
+import { appendAudit } from '../audit/audit.repository.js';
 
 const DOOR_KEY_SHAPE = /^(tpd_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;
 
@@ -46,13 +47,23 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
       }
       const prefix = `tpd_${randomBytes(6).toString('base64url')}`;
       const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
-      const id = await repo.insert(db, {
-        organisationId: org.id,
-        name: body.name,
-        prefix,
-        keyHash: hashKey(key),
-        eventIds,
-        createdAt: deps.now(),
+      const at = deps.now();
+      const id = await db.transaction(async (tx) => {
+        const inserted = await repo.insert(tx, {
+          organisationId: org.id,
+          name: body.name,
+          prefix,
+          keyHash: hashKey(key),
+          eventIds,
+          createdAt: at,
+        });
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'door_key.created',
+          resourceType: 'door_key',
+          resourceId: inserted,
+          detail: { prefix, events: body.eventExternalIds ?? null },
+        });
+        return inserted;
       });
       return { id, key };
     },
@@ -75,9 +86,20 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
       }));
     },
 
-    /** DELETE /org/door-keys/{id}: revokes the key at once. @throws AppError `api.org.door_key_not_found` (404). */
+    /**
+     * DELETE /org/door-keys/{id}: revokes the key at once; audited `door_key.revoked`.
+     * @throws AppError `api.org.door_key_not_found` (404; a revoked key too).
+     */
     async revoke(org: RequestOrganisation, id: number): Promise<void> {
-      if (!(await repo.revoke(db, org.id, id, deps.now()))) throw new AppError('api.org.door_key_not_found');
+      const at = deps.now();
+      await db.transaction(async (tx) => {
+        if (!(await repo.revoke(tx, org.id, id, at))) throw new AppError('api.org.door_key_not_found');
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'door_key.revoked',
+          resourceType: 'door_key',
+          resourceId: id,
+        });
+      });
     },
 
     /**

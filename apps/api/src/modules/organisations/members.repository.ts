@@ -41,7 +41,7 @@ export const membersRepository = {
    */
   async lockMembersOf(tx: DbOrTx, organisationId: number) {
     return tx
-      .select({ id: organisationMembers.id, role: organisationMembers.role })
+      .select({ id: organisationMembers.id, userId: organisationMembers.userId, role: organisationMembers.role })
       .from(organisationMembers)
       .where(eq(organisationMembers.organisationId, organisationId))
       .orderBy(asc(organisationMembers.id))

@@ -1,7 +1,8 @@
 /**
  * An organisation's members (issue 21): add by e-mail with a role, list, remove; and the console's side of a
  * member's sign-in: which organisations an account belongs to. Roles are contract `ORG_ROLES`; what each opens
- * is `ORG_AREA_ROLES` (checked by org-auth.ts on every organiser request).
+ * is `ORG_AREA_ROLES` (checked by org-auth.ts on every organiser request). Adding and removing are recorded in
+ * the audit trail (issue 25) in their transaction, by account id (no e-mail in the entry).
  */
 import type { members as contract, Membership, OrgRole } from '@tp/contract';
 import type { Database } from '../../db/client.js';
@@ -9,6 +10,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { EnsureUser } from './org-api/deps.js';
 import type { RequestOrganisation } from './org-auth.js';
 import { membersRepository as repo } from './members.repository.js';
+import { appendAudit } from '../audit/audit.repository.js';
 
 const asRole = (role: string) => role as OrgRole;
 
@@ -31,6 +33,12 @@ export function createMembersService(deps: { database: Database; now: () => Date
           createdAt: at,
         });
         if (!row) throw new AppError('api.org.member_exists');
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'member.added',
+          resourceType: 'member',
+          resourceId: row.id,
+          detail: { userId: user.id, role: body.role },
+        });
         return { id: row.id, email: body.email, role: body.role, createdAt: at.toISOString() };
       });
     },
@@ -58,6 +66,12 @@ export function createMembersService(deps: { database: Database; now: () => Date
         if (member.role === 'owner' && rows.filter((m) => m.role === 'owner').length === 1)
           throw new AppError('api.org.last_owner');
         await repo.deleteMember(tx, id);
+        await appendAudit(tx, org.id, org.actor, deps.now(), {
+          action: 'member.removed',
+          resourceType: 'member',
+          resourceId: id,
+          detail: { userId: member.userId, role: member.role },
+        });
       });
     },
 

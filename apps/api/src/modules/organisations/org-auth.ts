@@ -9,6 +9,8 @@
  *   token is neither (its audience differs) and answers 401. Sets `request.organisation = { id, slug, role }`.
  * - `/v1/admin/*`: `Authorization: Bearer <ADMIN_KEY>`, compared in constant time.
  * Anything else answers 401 `{ message: 'api.unauthorized' }`, as the holder API does.
+ * Both set `request.auditActor` (issue 25): who acts (the key's id, the member's account id, the platform admin)
+ * and from which IP (`request.ip`, which honours TRUST_PROXY); the services record it with each change.
  *
  * Limits (issue 19, break 8): wrong keys of either kind count against one per-IP bucket of failures
  * (config `keyFailuresPerMinute`); past it they answer 429, so neither an operator-chosen ADMIN_KEY nor
@@ -24,6 +26,7 @@ import { withinLimit, type Limiter, type LimitName } from '../../lib/rate-limit.
 import { hashKey, prefixOf, sameHash, sameSecret } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
 import { membersRepository } from './members.repository.js';
+import type { AuditActor } from '../audit/audit.repository.js';
 
 /**
  * Counts one request against `limiter` (none: no limit); past the limit counts the refusal under `name` and throws.
@@ -33,35 +36,45 @@ async function count(limiter: Limiter | undefined, req: FastifyRequest, name: Li
   if (limiter) await withinLimit(limiter, req, name);
 }
 
-/** The organisation an API key or a member's console token acts on, and with which role (a key: owner). */
+/**
+ * The organisation an API key or a member's console token acts on, with which role (a key: owner), and who
+ * acts for the audit trail (issue 25).
+ */
 export interface RequestOrganisation {
   id: number;
   slug: string;
   role: OrgRole;
+  actor: AuditActor;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `requireOrganisation` (an org API key or a member's console token). */
     organisation: RequestOrganisation;
+    /** Set by `requireOrganisation` and `requireAdmin`: who acts, from which IP (issue 25). */
+    auditActor: AuditActor;
   }
 }
 
 /**
- * The organisation whose live key this is, or null.
+ * The organisation whose live key this is, or null; the actor is the key (its id).
  * @param now the request's clock: a rotated key stops working at its `expiresAt`.
+ * @param ip the request's IP (`request.ip`)
  */
 export async function organisationOfKey(
   database: Database,
   apiKey: string,
   now: Date,
+  ip: string | null,
 ): Promise<RequestOrganisation | null> {
   const prefix = prefixOf(apiKey);
   if (!prefix) return null;
   const hash = hashKey(apiKey);
   const candidates = await repo.liveKeysByPrefix(database.db, prefix, now);
   const match = candidates.find((k) => sameHash(k.keyHash, hash));
-  return match ? { id: match.organisationId, slug: match.slug, role: 'owner' } : null;
+  return match
+    ? { id: match.organisationId, slug: match.slug, role: 'owner', actor: { kind: 'api_key', id: match.id, ip } }
+    : null;
 }
 
 /** A console token's account, sign-in and organisation; provided by the auth module (null: not a live one). */
@@ -69,16 +82,22 @@ export type AuthenticateConsole = (
   bearer: string,
 ) => Promise<{ userId: number; sessionId: string; organisationId: number } | null>;
 
-/** The organisation and the member's current role of a live console token, or null (not a member any more). */
+/**
+ * The organisation and the member's current role of a live console token, or null (not a member any more); the
+ * actor is the member's account (user id).
+ */
 async function organisationOfMember(
   database: Database,
   authenticateConsole: AuthenticateConsole,
   token: string,
+  ip: string | null,
 ): Promise<RequestOrganisation | null> {
   const claims = await authenticateConsole(token);
   if (!claims) return null;
   const member = await membersRepository.membership(database.db, claims.organisationId, claims.userId);
-  return member ? { id: claims.organisationId, slug: member.slug, role: member.role as OrgRole } : null;
+  if (!member) return null;
+  const actor: AuditActor = { kind: 'console_member', id: claims.userId, ip };
+  return { id: claims.organisationId, slug: member.slug, role: member.role as OrgRole, actor };
 }
 
 /** The pre-handler of one area of `/v1/org/*` (see `requireOrganisationWith`). */
@@ -108,13 +127,14 @@ export function requireOrganisationWith(deps: {
       const organisation = !bearer
         ? null
         : prefixOf(bearer)
-          ? await organisationOfKey(deps.database, bearer, deps.now())
-          : await organisationOfMember(deps.database, deps.authenticateConsole, bearer);
+          ? await organisationOfKey(deps.database, bearer, deps.now(), req.ip)
+          : await organisationOfMember(deps.database, deps.authenticateConsole, bearer, req.ip);
       if (!organisation) {
         await count(deps.failures, req, 'key_failures');
         throw new AppError('api.unauthorized');
       }
       req.organisation = organisation;
+      req.auditActor = organisation.actor;
       await count(deps.perOrganisation, req, 'org_api');
       if (!allowed.includes(organisation.role)) throw new AppError('api.org.role_forbidden');
     };
@@ -124,14 +144,17 @@ export function requireOrganisationWith(deps: {
 }
 
 /**
- * The pre-handler of `/v1/admin/*`: requires `Authorization: Bearer <ADMIN_KEY>`.
+ * The pre-handler of `/v1/admin/*`: requires `Authorization: Bearer <ADMIN_KEY>`; sets `request.auditActor`.
  * @param failures per-IP counter of wrong keys (shared with the organisation API).
  * @throws AppError `api.unauthorized` (401) otherwise, `api.too_many_requests` (429) past the failures limit.
  */
 export function requireAdminWith(adminKey: string, failures?: Limiter) {
   return async function requireAdmin(req: FastifyRequest): Promise<void> {
     const key = bearerOf(req);
-    if (key && sameSecret(key, adminKey)) return;
+    if (key && sameSecret(key, adminKey)) {
+      req.auditActor = { kind: 'platform_admin', id: null, ip: req.ip };
+      return;
+    }
     await count(failures, req, 'key_failures');
     throw new AppError('api.unauthorized');
   };

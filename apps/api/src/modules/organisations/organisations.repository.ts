@@ -18,7 +18,12 @@ export const organisationsRepository = {
   /** Live keys with this public prefix (normally one), with their organisation's slug. */
   async liveKeysByPrefix(db: DbOrTx, prefix: string, now: Date) {
     return db
-      .select({ keyHash: organisationApiKeys.keyHash, organisationId: organisations.id, slug: organisations.slug })
+      .select({
+        id: organisationApiKeys.id,
+        keyHash: organisationApiKeys.keyHash,
+        organisationId: organisations.id,
+        slug: organisations.slug,
+      })
       .from(organisationApiKeys)
       .innerJoin(organisations, eq(organisations.id, organisationApiKeys.organisationId))
       .where(and(eq(organisationApiKeys.prefix, prefix), live(now)));
@@ -78,16 +83,29 @@ export const organisationsRepository = {
         await db.update(organisationApiKeys).set({ expiresAt }).where(eq(organisationApiKeys.id, r.id));
   },
 
-  /** Sets `revokedAt` on one key of the organisation; false when there is no such key. */
-  async revokeKey(db: DbOrTx, organisationId: number, keyId: number, at: Date): Promise<boolean> {
+  /**
+   * Sets `revokedAt` on one key of the organisation (row locked): `{ prefix }` of the key revoked now, `{ prefix: null }`
+   * when it was revoked already, null when there is no such key.
+   */
+  async revokeKey(
+    db: DbOrTx,
+    organisationId: number,
+    keyId: number,
+    at: Date,
+  ): Promise<{ prefix: string | null } | null> {
     const [row] = await db
-      .select({ id: organisationApiKeys.id, revokedAt: organisationApiKeys.revokedAt })
+      .select({
+        id: organisationApiKeys.id,
+        prefix: organisationApiKeys.prefix,
+        revokedAt: organisationApiKeys.revokedAt,
+      })
       .from(organisationApiKeys)
-      .where(and(eq(organisationApiKeys.organisationId, organisationId), eq(organisationApiKeys.id, keyId)));
-    if (!row) return false;
-    if (!row.revokedAt)
-      await db.update(organisationApiKeys).set({ revokedAt: at }).where(eq(organisationApiKeys.id, keyId));
-    return true;
+      .where(and(eq(organisationApiKeys.organisationId, organisationId), eq(organisationApiKeys.id, keyId)))
+      .for('update');
+    if (!row) return null;
+    if (row.revokedAt) return { prefix: null };
+    await db.update(organisationApiKeys).set({ revokedAt: at }).where(eq(organisationApiKeys.id, keyId));
+    return { prefix: row.prefix };
   },
 
   async keysOf(db: DbOrTx, organisationId: number): Promise<ApiKeyRow[]> {

@@ -42,7 +42,7 @@ export function organisationsRoutes(
         response: { 201: contract.createOrganisationResponse, ...errors(401, 409) },
       },
     },
-    async (req, reply) => reply.code(201).send(await deps.admin.createOrganisation(req.body)),
+    async (req, reply) => reply.code(201).send(await deps.admin.createOrganisation(req.body, req.auditActor)),
   );
   app.post(
     '/admin/organisations/:id/api-keys',
@@ -56,7 +56,7 @@ export function organisationsRoutes(
         response: { 201: contract.rotateApiKeyResponse, ...errors(401, 404) },
       },
     },
-    async (req, reply) => reply.code(201).send(await deps.admin.rotateKey(req.params.id)),
+    async (req, reply) => reply.code(201).send(await deps.admin.rotateKey(req.params.id, req.auditActor)),
   );
   app.get(
     '/admin/organisations/:id/api-keys',
@@ -85,7 +85,7 @@ export function organisationsRoutes(
       },
     },
     async (req, reply) => {
-      await deps.admin.revokeKey(req.params.id, req.params.keyId);
+      await deps.admin.revokeKey(req.params.id, req.params.keyId, req.auditActor);
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,8 @@
 /**
  * Organisation webhooks (issue 12): endpoints (create, list, delete), the delivery log and redelivery. Every
- * lookup is scoped to the calling organisation: another organisation's ids answer 404.
+ * lookup is scoped to the calling organisation: another organisation's ids answer 404. Creating, deleting and
+ * redelivering are recorded in the audit trail (issue 25) in their transaction: the endpoint's host, never its
+ * path, query or secret.
  */
 import { randomBytes } from 'node:crypto';
 import type { webhooks as contract } from '@tp/contract';
@@ -8,6 +10,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { RequestOrganisation } from '../organisations/org-auth.js';
 import { checkWebhookEndpointUrl } from './delivery-sender.js';
+import { appendAudit } from '../audit/audit.repository.js';
 import { type DeliveryRow, outboundWebhooksRepository as repo } from './outbound-webhooks.repository.js';
 
 type CreateWebhook = { url: string; events: string[] };
@@ -53,12 +56,23 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
     async create(org: RequestOrganisation, body: CreateWebhook): Promise<{ id: number; secret: string }> {
       checkWebhookEndpointUrl(body.url, deps.allowLocalUrls);
       const secret = `whsec_${randomBytes(24).toString('base64')}`;
-      const row = await repo.insertEndpoint(db, {
-        organisationId: org.id,
-        url: body.url,
-        events: [...new Set(body.events)],
-        secret,
-        createdAt: deps.now(),
+      const at = deps.now();
+      const events = [...new Set(body.events)];
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insertEndpoint(tx, {
+          organisationId: org.id,
+          url: body.url,
+          events,
+          secret,
+          createdAt: at,
+        });
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'webhook.created',
+          resourceType: 'webhook',
+          resourceId: inserted.id,
+          detail: { host: new URL(body.url).host, events },
+        });
+        return inserted;
       });
       return { id: row.id, secret };
     },
@@ -67,9 +81,17 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
       const rows = await repo.endpointsOf(db, org.id);
       return rows.map((r) => ({ id: r.id, url: r.url, events: r.events, createdAt: r.createdAt.toISOString() }));
     },
-    /** Deletes an endpoint and its delivery log. @throws AppError `api.org.webhook_not_found`. */
+    /** Deletes an endpoint and its delivery log; audited `webhook.deleted`. @throws AppError `api.org.webhook_not_found`. */
     async remove(org: RequestOrganisation, id: number): Promise<void> {
-      if (!(await repo.deleteEndpoint(db, org.id, id))) throw new AppError('api.org.webhook_not_found');
+      const at = deps.now();
+      await db.transaction(async (tx) => {
+        if (!(await repo.deleteEndpoint(tx, org.id, id))) throw new AppError('api.org.webhook_not_found');
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'webhook.deleted',
+          resourceType: 'webhook',
+          resourceId: id,
+        });
+      });
     },
     /**
      * A page of an endpoint's deliveries, newest first, each with its attempts.
@@ -90,23 +112,33 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
     },
     /**
      * Sends a delivery again: a new delivery row with the same message (`webhook-id`, body), due now, with its
-     * own retries. @throws AppError `api.org.webhook_not_found`, `api.org.webhook_delivery_not_found`.
+     * own retries; audited `webhook.redelivered`. @throws AppError `api.org.webhook_not_found`,
+     * `api.org.webhook_delivery_not_found`.
      */
     async redeliver(org: RequestOrganisation, id: number, deliveryId: number) {
       await endpoint(org, id);
       const original = await repo.deliveryOf(db, id, deliveryId);
       if (!original) throw new AppError('api.org.webhook_delivery_not_found');
       const at = deps.now();
-      const [copy] = await repo.insertDeliveries(db, [
-        {
-          endpointId: id,
-          messageId: original.messageId,
-          eventType: original.eventType,
-          payload: original.payload,
-          nextAttemptAt: at,
-          createdAt: at,
-        },
-      ]);
+      const copy = await db.transaction(async (tx) => {
+        const [inserted] = await repo.insertDeliveries(tx, [
+          {
+            endpointId: id,
+            messageId: original.messageId,
+            eventType: original.eventType,
+            payload: original.payload,
+            nextAttemptAt: at,
+            createdAt: at,
+          },
+        ]);
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'webhook.redelivered',
+          resourceType: 'webhook',
+          resourceId: id,
+          detail: { deliveryId, newDeliveryId: inserted.id, eventType: original.eventType },
+        });
+        return inserted;
+      });
       return { id: copy.id, messageId: copy.messageId };
     },
 

@@ -9,6 +9,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
+import { appendAudit } from '../../audit/audit.repository.js';
 import { pickLang } from '../../../lib/lang.js';
 import { timeSlicer } from '../../../lib/time-slice.js';
 import { mailBrand, panelLink } from '../../../providers/mail/brand.js';
@@ -63,7 +64,8 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
   return {
     /**
      * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders are e-mailed
-     * once the change is committed (`holderMails`, built in the mail queue).
+     * once the change is committed (`holderMails`, built in the mail queue). Audited `event.created` or
+     * `event.updated` (with the changed field names) in the same transaction; `unchanged` records nothing.
      * @returns what it did; `created` when the externalId was new to the organisation.
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
@@ -84,17 +86,30 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
         passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
         transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
       } satisfies Partial<typeof events.$inferInsert>;
+      const at = deps.now();
       const outcome = await db.transaction(async (tx) => {
         for (let attempt = 0; attempt < 2; attempt++) {
           const current = await repo.eventByExternalId(tx, org.id, externalId, true);
           if (!current) {
-            if (await repo.insertEvent(tx, { ...values, organisationId: org.id, externalId }))
+            if (await repo.insertEvent(tx, { ...values, organisationId: org.id, externalId })) {
+              await appendAudit(tx, org.id, org.actor, at, {
+                action: 'event.created',
+                resourceType: 'event',
+                resourceId: externalId,
+              });
               return { status: 'created' as const, moved: null };
+            }
             continue; // created concurrently: update it instead
           }
           const diff = changed(current, values);
           if (Object.keys(diff).length === 0) return { status: 'unchanged' as const, moved: null };
           await repo.updateEvent(tx, current.id, diff);
+          await appendAudit(tx, org.id, org.actor, at, {
+            action: 'event.updated',
+            resourceType: 'event',
+            resourceId: externalId,
+            detail: { fields: Object.keys(diff) },
+          });
           const moved = TIME_AND_PLACE.some((k) => k in diff) ? current.id : null;
           return { status: 'updated' as const, moved };
         }

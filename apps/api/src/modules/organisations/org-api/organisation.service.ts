@@ -10,6 +10,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { organisationsRepository as repo, type OrganisationRow } from '../organisations.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
+import { appendAudit } from '../../audit/audit.repository.js';
 
 type OrganisationItem = z.infer<typeof contract.organisationItem>;
 
@@ -24,7 +25,7 @@ const itemOf = (row: OrganisationRow): OrganisationItem => ({
 });
 
 /** The organisation part of the organisation API. */
-export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' | 'brandingChanged'>) {
+export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' | 'brandingChanged' | 'now'>) {
   const db = deps.database.db;
   return {
     /**
@@ -39,6 +40,7 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
 
     /**
      * PATCH /org/organisation: changes the fields given (`null` clears one); the branding cache forgets the slug.
+     * Audited `branding.updated` with the field names given, in the same transaction.
      * @throws AppError `api.org.organisation_not_found` (404).
      */
     async updateOrganisation(
@@ -52,8 +54,17 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
       if (input.websiteUrl !== undefined) values.website = input.websiteUrl;
       if (input.helpCenterUrl !== undefined) values.helpCenterUrl = input.helpCenterUrl;
       if (input.appUrl !== undefined) values.appUrl = input.appUrl;
-      const row = await repo.updateOrganisation(db, org.id, values);
-      if (!row) throw new AppError('api.org.organisation_not_found');
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateOrganisation(tx, org.id, values);
+        if (!updated) throw new AppError('api.org.organisation_not_found');
+        await appendAudit(tx, org.id, org.actor, deps.now(), {
+          action: 'branding.updated',
+          resourceType: 'organisation',
+          resourceId: org.id,
+          detail: { fields: Object.keys(input) },
+        });
+        return updated;
+      });
       deps.brandingChanged?.(row.slug);
       return itemOf(row);
     },

@@ -7,6 +7,7 @@
 import type { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
 import { AppError } from '../../../lib/app-error.js';
+import { decodeCursor, idCursor, paged } from '../../../lib/cursor.js';
 import { orgApiRepository } from '../org-api.repository.js';
 import { likePrefix, orgReadsRepository as repo, type EventRow } from '../org-reads.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
@@ -18,35 +19,6 @@ type EventItem = z.infer<typeof contract.eventItem>;
 type TicketItem = z.infer<typeof contract.ticketItem>;
 type HistoryEntry = z.infer<typeof contract.ticketHistoryEntry>;
 type Person = { email: string; name: string | null } | null;
-
-/** The opaque cursor of a key. */
-const encodeCursor = (key: Record<string, string | number>) => Buffer.from(JSON.stringify(key)).toString('base64url');
-
-/**
- * The key in a cursor, checked by `valid`.
- * @throws AppError `api.org.invalid_cursor` (400) for anything this API did not hand out.
- */
-function decodeCursor<T>(cursor: string, valid: (v: Record<string, unknown>) => T | undefined): T {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const key = v && typeof v === 'object' ? valid(v as Record<string, unknown>) : undefined;
-    if (key !== undefined) return key;
-  } catch {
-    // fall through
-  }
-  throw new AppError('api.org.invalid_cursor');
-}
-const idCursor = (cursor: string | undefined) =>
-  cursor === undefined
-    ? undefined
-    : decodeCursor(cursor, (v) => (Number.isSafeInteger(v.i) && (v.i as number) > 0 ? (v.i as number) : undefined));
-
-/** `rows` cut to `limit` and the cursor of the next page (null on the last). */
-function paged<R, T>(rows: R[], limit: number, key: (r: R) => Record<string, string | number>, item: (r: R) => T) {
-  const more = rows.length > limit;
-  const items = rows.slice(0, limit);
-  return { items: items.map(item), nextCursor: more ? encodeCursor(key(items[items.length - 1])) : null };
-}
 
 const personOf = (email: string | null, given: string | null, family: string | null, deletedAt: Date | null): Person =>
   email === null || deletedAt !== null

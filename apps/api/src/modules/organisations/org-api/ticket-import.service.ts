@@ -7,6 +7,7 @@ import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { countPlan, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
+import { appendAudit } from '../../audit/audit.repository.js';
 
 /** The import part of the organisation API: many tickets at once, all or nothing. */
 export function createOrgTicketImportService(
@@ -31,7 +32,8 @@ export function createOrgTicketImportService(
      * accounts are created in statements of 1,000 and every row to write is made (ticket ids reserved, history,
      * webhook payloads); then one short transaction checks the rows again under row locks and, when nothing
      * changed meanwhile, writes what was made in a few set-based statements (else makes it again inside);
-     * mails are built and queued after the commit.
+     * mails are built and queued after the commit. The write transaction records one `import.completed` entry
+     * with the counts (not one per row; a refused or dry-run import records nothing).
      * @param rows `{ row, input }` valid by shape, and `{ row, message, field }` already refused by the parser
      * @param refusedTypes the well-formed ticketTypeExternalId of each refused row: an unknown one is reported
      *   too (`api.org.ticket_type_not_found`), so a row lists all its errors (issue 21)
@@ -80,7 +82,14 @@ export function createOrgTicketImportService(
         const issued = (await stillFits(tx, checked, plan, prepared))
           ? await writePrepared(tx, prepared)
           : await applyPlan(tx, org, plan, at); // something changed meanwhile: made again, in the transaction
-        return { errors: null, counts: countPlan(plan), issued };
+        const counts = countPlan(plan);
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'import.completed',
+          resourceType: 'import',
+          resourceId: at.toISOString(),
+          detail: { rows: inputs.length, ...counts },
+        });
+        return { errors: null, counts, issued };
       });
       if (outcome.errors) return { errors: outcome.errors };
       // Built in the queue's turn: the import answers without waiting for 10,000 rendered mails (issue 23).

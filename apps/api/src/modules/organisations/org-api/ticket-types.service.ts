@@ -8,11 +8,12 @@ import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo, type TicketTypeRow } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
+import { appendAudit } from '../../audit/audit.repository.js';
 
 type TicketTypeInput = z.infer<typeof contract.ticketTypeUpsertRequest>;
 
 /** The ticket-types part of the organisation API: upsert by externalId, with benefits. */
-export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) {
+export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 'now'>) {
   const db = deps.database.db;
   return {
     /**
@@ -20,7 +21,9 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) 
      * added (and given to the type's live tickets), known ones updated; benefits left out are kept (holders may
      * have used them). `resaleCapCents` defaults to `priceCents`. `stock` (when given) is set as it is: the swap
      * stock left. `swapTargets` add swap pairs to other types of the same event (or change their price
-     * difference); pairs left out are kept (holders may have swaps under way).
+     * difference); pairs left out are kept (holders may have swaps under way). Audited `ticket_type.created` or
+     * `ticket_type.updated` in the same transaction (nothing when unchanged; nothing when refused, as the
+     * transaction rolls back).
      * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404: a swap target),
      *   `api.org.ticket_type_event_locked` (409: the type exists under another event),
      *   `api.org.swap_target_invalid` (422: the type itself or another event's type).
@@ -95,6 +98,13 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database'>) 
           if (await repo.upsertSwapPair(tx, type.id, to.id, target.priceDifferenceCents ?? null))
             if (status === 'unchanged') status = 'updated';
         }
+        if (status !== 'unchanged')
+          await appendAudit(tx, org.id, org.actor, deps.now(), {
+            action: status === 'created' ? 'ticket_type.created' : 'ticket_type.updated',
+            resourceType: 'ticket_type',
+            resourceId: externalId,
+            detail: { eventExternalId: input.eventExternalId },
+          });
         return status;
       });
     },

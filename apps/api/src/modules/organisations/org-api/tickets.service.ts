@@ -7,6 +7,7 @@ import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { enqueueTicketEvents } from '../outbound-events.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
+import { appendAudit } from '../../audit/audit.repository.js';
 import type { TicketInput, TicketIssuing } from './ticket-issuing.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
@@ -18,7 +19,8 @@ export function createOrgTicketsService(
   const { planTickets, applyPlan, mailsOf } = issuing;
   return {
     /**
-     * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules.
+     * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules. Audited
+     * `ticket.issued` or `ticket.reissued` in the same transaction (ids only: no holder e-mail).
      * @throws AppError `api.org.ticket_type_not_found` (404), `api.org.ticket_revoked`, `api.org.ticket_type_locked`,
      *   `api.org.ticket_in_resale`, `api.org.ticket_used`, `api.org.ticket_moved` (409).
      */
@@ -30,6 +32,13 @@ export function createOrgTicketsService(
         const issued = await applyPlan(tx, org, [row], at);
         const status: UpsertStatus =
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
+        if (status !== 'unchanged')
+          await appendAudit(tx, org.id, org.actor, at, {
+            action: status === 'created' ? 'ticket.issued' : 'ticket.reissued',
+            resourceType: 'ticket',
+            resourceId: input.externalId,
+            detail: { ticketTypeExternalId: input.ticketTypeExternalId },
+          });
         return { status, issued };
       });
       deps.mailQueue.pushBuilt(() => mailsOf(org, issued), { organisationId: org.id });
@@ -38,7 +47,8 @@ export function createOrgTicketsService(
 
     /**
      * DELETE /org/tickets/{externalId}: revokes the ticket (it leaves the holder's lists, may not move and no
-     * longer admits); queues `ticket.revoked`. Revoking a revoked ticket changes nothing.
+     * longer admits); queues `ticket.revoked` and records it in the audit trail, in one transaction. Revoking a
+     * revoked ticket changes (and records) nothing.
      * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_in_resale` (409: listed for resale, or sold
      *   and awaiting its buyer's redeem).
      */
@@ -54,6 +64,11 @@ export function createOrgTicketsService(
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
         ]);
         await enqueueTicketEvents(tx, 'ticket.revoked', [ticket.id], at, {});
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'ticket.revoked',
+          resourceType: 'ticket',
+          resourceId: externalId,
+        });
       });
     },
   };

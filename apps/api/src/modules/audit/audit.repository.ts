@@ -1,0 +1,95 @@
+/**
+ * SQL of the audit trail (issue 25, decision 032): `appendAudit` writes one entry inside the caller's
+ * transaction (so an entry exists iff the change committed); `page` reads an organisation's entries newest
+ * first with who acted (the API key's prefix, the member's e-mail).
+ */
+import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import type { AuditAction, AuditActorKind, AuditResourceType } from '@tp/contract';
+import type { DbOrTx } from '../../db/client.js';
+import { auditLog, organisationApiKeys, users } from '../../db/schema.js';
+
+/**
+ * Who makes a request and from where, derived once per request by the organiser and admin pre-handlers
+ * (org-auth.ts): `id` the API key's id, the member's account id, or null for the platform admin (never a key);
+ * `ip` Fastify's `request.ip` (honours TRUST_PROXY).
+ */
+export interface AuditActor {
+  kind: AuditActorKind;
+  id: number | null;
+  ip: string | null;
+}
+
+/** One change to record: what was done to which resource, with a small detail (no secrets, ids only). */
+export interface AuditChange {
+  action: AuditAction;
+  resourceType: AuditResourceType;
+  resourceId: string | number;
+  detail?: Record<string, unknown>;
+}
+
+/** An entry as read back, with the actor's label columns (key prefix; member e-mail and erasure). */
+export type AuditRow = Awaited<ReturnType<typeof auditRepository.page>>[number];
+
+/**
+ * Records `change` by `actor` on the organisation, inside `tx` (the transaction of the change itself).
+ * @param at the change's time (UTC)
+ */
+export async function appendAudit(
+  tx: DbOrTx,
+  organisationId: number,
+  actor: AuditActor,
+  at: Date,
+  change: AuditChange,
+): Promise<void> {
+  await tx.insert(auditLog).values({
+    organisationId,
+    at,
+    actorKind: actor.kind,
+    actorId: actor.id,
+    ip: actor.ip,
+    action: change.action,
+    resourceType: change.resourceType,
+    resourceId: String(change.resourceId),
+    detail: change.detail ?? {},
+  });
+}
+
+export const auditRepository = {
+  /**
+   * Up to `limit` entries of the organisation, newest first (by id), before the entry `beforeId` when given,
+   * of one `action` and at or after `since` when given.
+   */
+  async page(
+    db: DbOrTx,
+    q: { organisationId: number; limit: number; beforeId?: number; action?: AuditAction; since?: Date },
+  ) {
+    const where: SQL[] = [eq(auditLog.organisationId, q.organisationId)];
+    if (q.beforeId !== undefined) where.push(lt(auditLog.id, q.beforeId));
+    if (q.action) where.push(eq(auditLog.action, q.action));
+    if (q.since) where.push(gte(auditLog.at, q.since));
+    return db
+      .select({
+        id: auditLog.id,
+        at: auditLog.at,
+        actorKind: auditLog.actorKind,
+        actorId: auditLog.actorId,
+        action: auditLog.action,
+        resourceType: auditLog.resourceType,
+        resourceId: auditLog.resourceId,
+        ip: auditLog.ip,
+        detail: auditLog.detail,
+        keyPrefix: organisationApiKeys.prefix,
+        memberEmail: users.email,
+        memberDeletedAt: users.deletedAt,
+      })
+      .from(auditLog)
+      .leftJoin(
+        organisationApiKeys,
+        and(eq(auditLog.actorKind, 'api_key'), eq(organisationApiKeys.id, auditLog.actorId)),
+      )
+      .leftJoin(users, and(eq(auditLog.actorKind, 'console_member'), eq(users.id, auditLog.actorId)))
+      .where(and(...where))
+      .orderBy(desc(auditLog.id))
+      .limit(q.limit);
+  },
+};

@@ -1,0 +1,129 @@
+/**
+ * Activity (issue 25, decision 032): the organisation's audit trail for owners (`GET /v1/org/audit-log`): who
+ * (a member's e-mail, an API key's prefix, the platform operator), what, on which resource, when (the browser's
+ * time zone, as the other console screens show times) and from which IP; newest first, paged by cursor and
+ * filtered by action.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
+import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from '@tp/contract';
+import { Button } from '../ui/button';
+import { org, query } from './api';
+import { consoleKeys } from './console-query-keys';
+import { errorText } from './errors';
+import { TableRegion } from './table-region';
+import { consoleTime } from './zoned-time';
+
+/** Who acted, as a person reads it. */
+function actorText(t: TFunction, actor: AuditEntry['actor']): string {
+  if (actor.kind === 'platform_admin') return t('console.activity.actor.platform_admin');
+  if (actor.kind === 'api_key') return t('console.activity.actor.api_key', { prefix: actor.label ?? actor.id });
+  return actor.label ?? t('console.activity.actor.erased');
+}
+
+/** The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) rather than its row id. */
+const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e.detail.prefix : e.resourceId);
+
+export function ActivityScreen() {
+  const { t } = useTranslation();
+  const [action, setAction] = useState('');
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const log = useQuery({
+    queryKey: consoleKeys.auditLog.list(action, cursor),
+    queryFn: () => org<AuditPage>(`/audit-log${query({ action, cursor, limit: 25 })}`),
+    // Changes made on the other screens a moment ago show when this one opens.
+    staleTime: 0,
+  });
+  return (
+    <section className="stack">
+      <h1>{t('console.activity.title')}</h1>
+      <p className="muted">{t('console.activity.help')}</p>
+      <div className="row">
+        <div className="field">
+          <label className="field__label" htmlFor="activity-action">
+            {t('console.activity.action_filter')}
+          </label>
+          <select
+            id="activity-action"
+            className="select"
+            value={action}
+            onChange={(e) => {
+              setAction(e.target.value);
+              setCursors([]);
+            }}
+          >
+            <option value="">{t('console.activity.any_action')}</option>
+            {AUDIT_ACTIONS.map((a) => (
+              <option key={a} value={a}>
+                {t(`console.activity.action.${a}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {log.isError && (
+        <p className="error" role="alert">
+          {errorText(t, log.error)}
+        </p>
+      )}
+      {log.isPending && (
+        <p className="muted" role="status">
+          {t('console.activity.loading')}
+        </p>
+      )}
+      {log.data && (
+        <TableRegion label={t('console.activity.title')} card>
+          <table>
+            <caption className="visually-hidden">{t('console.activity.title')}</caption>
+            <thead>
+              <tr>
+                <th>{t('console.activity.when')}</th>
+                <th>{t('console.activity.who')}</th>
+                <th>{t('console.activity.what')}</th>
+                <th>{t('console.activity.resource')}</th>
+                <th>{t('console.activity.ip')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data.items.map((e) => (
+                <tr key={e.id}>
+                  <td style={{ whiteSpace: 'nowrap' }}>
+                    <time dateTime={e.at}>{consoleTime(e.at)}</time>
+                  </td>
+                  <td>{actorText(t, e.actor)}</td>
+                  <td>{t(`console.activity.action.${e.action}`)}</td>
+                  <td>
+                    {t(`console.activity.resource_type.${e.resourceType}`)} <code>{resourceText(e)}</code>
+                  </td>
+                  <td>{e.ip ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {log.data.items.length === 0 && <p className="muted">{t('console.activity.none')}</p>}
+        </TableRegion>
+      )}
+      <div className="row">
+        <Button
+          variant="ghost"
+          className="btn--small"
+          disabled={cursors.length === 0}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
+        >
+          {t('console.previous')}
+        </Button>
+        <Button
+          variant="ghost"
+          className="btn--small"
+          disabled={!log.data?.nextCursor}
+          onClick={() => setCursors((c) => [...c, log.data!.nextCursor!])}
+        >
+          {t('console.next')}
+        </Button>
+      </div>
+    </section>
+  );
+}

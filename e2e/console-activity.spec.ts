@@ -1,0 +1,119 @@
+/**
+ * The console's Activity page (issue 25): an owner adds a member on the Members page and finds it on the
+ * Activity page with their e-mail, next to the platform operator's creation of the organisation and an API key's
+ * event; the action filter keeps one action. Then axe and screenshots of the page (en/es, light/dark, 360 px and
+ * desktop) in test-results/console/ to look at.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { mailCount, waitForCode } from './mail';
+import { baseUrl } from './support';
+
+const tag = Date.now().toString(36);
+
+/** Creates an organisation with its first owner (the platform admin); returns its API key. */
+async function createOrganisation(slug: string, ownerEmail: string): Promise<string> {
+  const r = await fetch(`${baseUrl()}/v1/admin/organisations`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${process.env.E2E_ADMIN_KEY!}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ slug, name: `Activity ${tag}`, ownerEmail }),
+  });
+  expect(r.status, await r.clone().text()).toBe(201);
+  return ((await r.json()) as { apiKey: string }).apiKey;
+}
+
+/** An event put by the organisation's API key (an integration's change). */
+async function putEvent(apiKey: string, externalId: string) {
+  const r = await fetch(`${baseUrl()}/v1/org/events/${externalId}`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Harbour Nights',
+      startsAt: '2030-03-01T18:00:00+11:00',
+      endsAt: '2030-03-01T23:00:00+11:00',
+      timeZone: 'Australia/Sydney',
+      venue: 'Pier 2',
+      city: 'Sydney',
+      country: 'AU',
+    }),
+  });
+  expect(r.status, await r.clone().text()).toBe(201);
+}
+
+async function signIn(page: Page, email: string, lang = 'en') {
+  await page.goto(`${baseUrl()}/console?lang=${lang}`);
+  const before = mailCount();
+  await page.getByLabel(lang === 'es' ? 'Correo electrónico' : 'E-mail').fill(email);
+  await page.getByRole('button', { name: lang === 'es' ? 'Enviarme un código' : 'E-mail me a code' }).click();
+  const code = await waitForCode(email, before);
+  await page.getByLabel(lang === 'es' ? 'Código' : 'Code').fill(code);
+  await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Sign in' }).click();
+}
+
+async function audit(page: Page, what: string) {
+  await page.waitForLoadState('networkidle');
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.map(
+    (v) => `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
+  );
+  expect(found, found.join('\n')).toEqual([]);
+}
+
+test('an owner adds a member and sees it, with who did it, on the Activity page', async ({ page }) => {
+  const owner = `owner-${tag}@activity.example`;
+  const door = `door-${tag}@activity.example`;
+  const apiKey = await createOrganisation(`activity-${tag}`, owner);
+  await putEvent(apiKey, 'evt-activity');
+  await signIn(page, owner);
+  const nav = page.getByRole('navigation');
+  await nav.getByRole('button', { name: 'Members' }).click();
+  await page.getByLabel('E-mail').fill(door);
+  await page.getByLabel('Role').selectOption('door');
+  await page.getByRole('button', { name: 'Add member' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(`${door} door`) })).toBeVisible();
+
+  await nav.getByRole('button', { name: 'Activity' }).click();
+  const table = page.getByRole('table', { name: 'Activity' });
+  const rows = table.locator('tbody tr');
+  // Newest first: the member the owner just added, the API key's event, then the platform operator's set-up.
+  await expect(rows.first()).toContainText('Member added');
+  await expect(rows.first()).toContainText(owner);
+  await expect(rows.first()).toContainText('member');
+  await expect(table.getByRole('row').filter({ hasText: 'Event created' })).toContainText(/API key tpk_/);
+  await expect(table.getByRole('row').filter({ hasText: 'Event created' })).toContainText('evt-activity');
+  await expect(table.getByRole('row').filter({ hasText: 'Organisation created' })).toContainText('Platform operator');
+  await expect(rows).toHaveCount(5); // organisation, API key, first owner, event, member
+
+  await page.getByLabel('Action').selectOption({ label: 'Member added' });
+  await expect(rows).toHaveCount(2); // the first owner (by the platform operator) and the door member
+  await expect(rows.filter({ hasText: owner })).toHaveCount(1);
+  await page.getByLabel('Action').selectOption({ label: 'Webhook deleted' });
+  await expect(page.getByText('No activity yet.')).toBeVisible();
+  await audit(page, 'activity');
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  for (const lang of ['en', 'es'] as const) {
+    test(`activity: axe and screenshots, ${theme}, ${lang}`, async ({ page }) => {
+      const email = `owner-act-${theme}-${lang}-${tag}@activity.example`;
+      const apiKey = await createOrganisation(`act-${theme}-${lang}-${tag}`, email);
+      await putEvent(apiKey, 'evt-shots');
+      await page.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);
+      await page.setViewportSize({ width: 360, height: 780 });
+      await signIn(page, email, lang);
+      await page
+        .getByRole('navigation')
+        .getByRole('button', { name: lang === 'es' ? 'Actividad' : 'Activity' })
+        .click();
+      await expect(page.getByRole('table', { name: lang === 'es' ? 'Actividad' : 'Activity' })).toBeVisible();
+      await audit(page, `activity ${theme} ${lang}`);
+      for (const [width, height] of [
+        [360, 780],
+        [1280, 800],
+      ]) {
+        await page.setViewportSize({ width, height });
+        await page.screenshot({ path: `test-results/console/activity-${lang}-${theme}-${width}.png`, fullPage: true });
+      }
+    });
+  }
+}
