@@ -1048,6 +1048,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/events/{externalId}/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's check-ins per 5 minutes on the event day and its offline-door conflicts */
+        get: operations["getCheckIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org/members": {
         parameters: {
             query?: never;
@@ -8246,6 +8263,132 @@ export interface operations {
                         checkedIn: number;
                         listedForResale: number;
                         resold: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckIns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bucketSeconds": 300,
+                     *       "from": "2027-03-05T21:00:00.000Z",
+                     *       "to": "2027-03-06T12:00:00.000Z",
+                     *       "buckets": [
+                     *         {
+                     *           "at": "2027-03-06T02:00:00.000Z",
+                     *           "count": 41
+                     *         },
+                     *         {
+                     *           "at": "2027-03-06T02:05:00.000Z",
+                     *           "count": 77
+                     *         }
+                     *       ],
+                     *       "conflicts": [
+                     *         {
+                     *           "ticketExternalId": "tkt-000123",
+                     *           "reason": "already_used",
+                     *           "scannedAt": "2027-03-06T02:07:12.000Z",
+                     *           "syncedAt": "2027-03-06T02:31:40.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        bucketSeconds: number;
+                        from: string;
+                        to: string;
+                        buckets: {
+                            at: string;
+                            count: number;
+                        }[];
+                        conflicts: {
+                            ticketExternalId: string | null;
+                            /** @enum {string} */
+                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass";
+                            scannedAt: string;
+                            syncedAt: string;
+                        }[];
                     };
                 };
             };

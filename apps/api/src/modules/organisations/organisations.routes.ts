@@ -340,6 +340,20 @@ export function organisationsRoutes(
     },
     async (req) => deps.org.attendance(req.organisation, req.params.externalId),
   );
+  app.get(
+    '/org/events/:externalId/check-ins',
+    {
+      ...org,
+      schema: {
+        operationId: 'getCheckIns',
+        summary: "An event's check-ins per 5 minutes on the event day and its offline-door conflicts",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.checkInsResponse, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.checkIns(req.organisation, req.params.externalId),
+  );
 }
 
 /** The raw request stream as the body of `text/csv` requests (parsed by the import route as it streams). */
