@@ -6,6 +6,9 @@ export const consoleKeys = {
   events: {
     all: ['ORG_EVENTS'] as const,
     list: (when: 'upcoming' | 'past') => ['ORG_EVENTS', when] as const,
+    /** The event dashboard: attendance counts and check-ins (GET /org/events/{externalId}/attendance, /check-ins). */
+    attendance: (event: string) => ['ORG_EVENTS', 'attendance', event] as const,
+    checkIns: (event: string) => ['ORG_EVENTS', 'check-ins', event] as const,
   },
   ticketTypes: {
     of: (event: string | null) => ['ORG_TICKET_TYPES', event] as const,
