@@ -120,6 +120,16 @@ export const apiKeyItem = z.object({
   revokedAt: z.string().nullable(),
 });
 
+/**
+ * POST /v1/org/api-keys answer (an owner in the console, issue 21): a new API key for machines, shown once; the
+ * organisation's other keys keep working (no rotation: revoke them one by one).
+ */
+export const createApiKeyResponse = z
+  .object({ id, prefix: z.string(), apiKey: z.string() })
+  .meta({ examples: [{ id: 4, prefix: 'tpk_Zx8kQ2mN', apiKey: 'tpk_Zx8kQ2mN_...' }] });
+/** Path parameters `{ id }` of one of the calling organisation's API keys. */
+export const orgApiKeyParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
 // ----- organisation API -----
 
 /** PUT /v1/org/events/{externalId} body. */
@@ -516,6 +526,13 @@ export const ticketHistoryEntry = z.object({
 });
 /** GET /v1/org/tickets/{externalId}: the ticket and its history. */
 export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });
+
+/** How many times an hour one ticket's e-mail may be re-sent (POST /v1/org/tickets/{externalId}/resend). */
+export const TICKET_RESENDS_PER_HOUR = 3;
+/** POST /v1/org/tickets/{externalId}/resend answer (202): the current holder's e-mail the ticket mail goes to. */
+export const resendTicketResponse = z
+  .object({ email: z.string() })
+  .meta({ examples: [{ email: 'ana@example.com' }] });
 
 // ----- organisation API: the organisation itself (issue 21) -----
 

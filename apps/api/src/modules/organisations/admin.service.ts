@@ -79,7 +79,16 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
     },
 
     /**
-     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId}: the key stops working at once (idempotent).
+     * POST /v1/org/api-keys (an owner, issue 21): one more API key for the organisation, shown once; the other
+     * keys are left as they are. Returns `{ id, prefix, apiKey }`.
+     */
+    async createKey(organisationId: number) {
+      return addKey(db, organisationId, deps.now());
+    },
+
+    /**
+     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId} and /v1/org/api-keys/{id}: the key stops working at
+     * once (idempotent).
      * @throws AppError `api.org.api_key_not_found` (404).
      */
     async revokeKey(organisationId: number, keyId: number): Promise<void> {
@@ -88,7 +97,8 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
     },
 
     /**
-     * GET /v1/admin/organisations/{id}/api-keys: every key with its prefix and dates (never the key).
+     * GET /v1/admin/organisations/{id}/api-keys and /v1/org/api-keys: every key with its prefix and dates (never the
+     * key).
      * @throws AppError `api.org.organisation_not_found` (404).
      */
     async listKeys(organisationId: number) {

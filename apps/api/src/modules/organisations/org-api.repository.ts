@@ -349,6 +349,26 @@ export const orgApiRepository = {
       .orderBy(sql`${doorCheckIns.syncedAt} desc`, sql`${doorCheckIns.scannedAt} desc`)
       .limit(limit);
   },
+  /**
+   * One ticket of the organisation with what its "your ticket" e-mail needs: the current holder (null under a
+   * resale code), the type's name, the event; undefined when there is no such ticket.
+   */
+  async ticketForMail(db: DbOrTx, organisationId: number, externalId: string) {
+    const [row] = await db
+      .select({
+        userTicketId: userTickets.id,
+        revokedAt: userTickets.revokedAt,
+        holder: { email: users.email, locale: users.locale },
+        ticketName: ticketTypes.name,
+        event: events,
+      })
+      .from(userTickets)
+      .leftJoin(users, eq(users.id, userTickets.holderId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(and(eq(userTickets.organisationId, organisationId), eq(userTickets.externalId, externalId)));
+    return row;
+  },
   /** The organiser's ids of these tickets (`userTicketId` → externalId, null when it has none). */
   async ticketExternalIds(db: DbOrTx, ids: number[]) {
     if (ids.length === 0) return new Map<number, string | null>();
