@@ -14,12 +14,16 @@ import { HoldersScreen } from './holders';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members';
+import { KeysScreen } from './keys';
+import { WebhooksScreen } from './webhooks';
 
-type Screen = 'events' | 'holders' | 'import' | 'branding' | 'members';
+type Screen = 'events' | 'holders' | 'import' | 'webhooks' | 'keys' | 'branding' | 'members';
 const SCREENS: { id: Screen; area: keyof typeof ORG_AREA_ROLES }[] = [
   { id: 'events', area: 'events' },
   { id: 'holders', area: 'events' },
   { id: 'import', area: 'events' },
+  { id: 'webhooks', area: 'events' },
+  { id: 'keys', area: 'door' },
   { id: 'branding', area: 'owner' },
   { id: 'members', area: 'owner' },
 ];
@@ -141,6 +145,8 @@ export function ConsoleApp() {
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={state.membership.slug} />}
         {current === 'members' && <MembersScreen />}
+        {current === 'webhooks' && <WebhooksScreen />}
+        {current === 'keys' && <KeysScreen owner={(ORG_AREA_ROLES.owner as readonly string[]).includes(role)} />}
         {!current && <p>{t('console.door_only')}</p>}
       </main>
     </>

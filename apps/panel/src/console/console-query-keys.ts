@@ -15,12 +15,19 @@ export const consoleKeys = {
   },
   tickets: {
     all: ['ORG_TICKETS'] as const,
-    list: (search: string, status: string, cursor: string | undefined) =>
-      ['ORG_TICKETS', 'list', search, status, cursor] as const,
+    list: (search: string, status: string, event: string, cursor: string | undefined) =>
+      ['ORG_TICKETS', 'list', search, status, event, cursor] as const,
     detail: (externalId: string) => ['ORG_TICKETS', 'detail', externalId] as const,
   },
   organisation: ['ORG_ORGANISATION'] as const,
   members: ['ORG_MEMBERS'] as const,
+  doorKeys: ['ORG_DOOR_KEYS'] as const,
+  apiKeys: ['ORG_API_KEYS'] as const,
+  webhooks: {
+    all: ['ORG_WEBHOOKS'] as const,
+    deliveries: (endpointId: number, cursor: number | undefined) =>
+      ['ORG_WEBHOOKS', 'deliveries', endpointId, cursor] as const,
+  },
   /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
   branding: (slug: string) => ['ORG_BRANDING', slug] as const,
 };
