@@ -234,7 +234,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Admit a pass holder to an event */
+        /**
+         * Admit a pass holder to an event
+         * @description 409 `api.access.pass_not_yet_available` (with `revealAt`) before the event's passRevealAt.
+         */
         post: operations["checkIn"];
         delete?: never;
         options?: never;
@@ -2786,6 +2789,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -2981,7 +2993,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass";
+                                reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
                             }[];
                         }[];
                     };
@@ -8835,7 +8847,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass";
+                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
                             scannedAt: string;
                             syncedAt: string;
                         }[];
