@@ -119,7 +119,7 @@ function DoorKeys() {
         <table>
           <thead>
             <tr>
-              <th>{t('console.keys.door_name')}</th>
+              <th>{t('console.keys.name')}</th>
               <th>{t('console.keys.prefix')}</th>
               <th>{t('console.keys.events')}</th>
               <th>{t('console.keys.created')}</th>
