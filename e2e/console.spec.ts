@@ -182,6 +182,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await expect(drawer.getByRole('status')).toHaveText(`Sent again to ${friend}.`);
   await waitForMail(friend, { after: beforeResend, match: (raw) => raw.includes('Harbour Nights') });
   await audit(page, 'ticket drawer');
+  await page.screenshot({ path: 'test-results/console/drawer-en-light-1280.png' });
   await drawer.getByRole('button', { name: 'Revoke ticket' }).click();
   await drawer.getByRole('button', { name: 'Yes, revoke' }).click();
   await expect(drawer.getByRole('listitem').last()).toContainText('Revoked');
@@ -194,7 +195,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await page.getByRole('button', { name: 'Export attendees (CSV)' }).click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('attendees.csv');
-  const csv = readFileSync((await file.path()), 'utf8');
+  const csv = readFileSync(await file.path(), 'utf8');
   expect(csv).toContain('T-2');
   expect(csv).toContain(`b-${holder}`);
 

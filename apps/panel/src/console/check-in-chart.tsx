@@ -29,6 +29,7 @@ export default function CheckInChart({
     if (!el) return;
     const css = getComputedStyle(document.documentElement);
     const token = (name: string) => css.getPropertyValue(name).trim();
+    const hour = new Intl.DateTimeFormat(document.documentElement.lang, { timeZone, timeStyle: 'short' });
     const axis = {
       stroke: token('--muted'),
       grid: { stroke: token('--border') },
@@ -42,7 +43,14 @@ export default function CheckInChart({
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
-        axes: [axis, { ...axis, size: 40 }],
+        axes: [
+          {
+            ...axis,
+            // Hours in the console's language and the event's zone (24-hour in Spanish), not uPlot's English.
+            values: (_u, splits) => splits.map((x) => hour.format(new Date(x * 1000))),
+          },
+          { ...axis, size: 40 },
+        ],
         series: [
           {},
           {

@@ -230,7 +230,8 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
       opener?.focus();
     };
   }, [onClose]);
-  const person = (p: { email: string; name: string | null } | null | undefined) => (p ? (p.name ?? p.email) : '—');
+  const person = (p: { email: string; name: string | null } | null | undefined) =>
+    p ? (p.name ? `${p.name} (${p.email})` : p.email) : '—';
   const tk = ticket.data;
   return (
     <div className="drawer-backdrop">
