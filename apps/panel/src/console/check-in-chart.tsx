@@ -48,6 +48,8 @@ export default function CheckInChart({
             ...axis,
             // Hours in the console's language and the event's zone (24-hour in Spanish), not uPlot's English.
             values: (_u, splits) => splits.map((x) => hour.format(new Date(x * 1000))),
+            // At least 80 px between hour labels, so a phone shows fewer, not overlapping ones.
+            space: 80,
           },
           { ...axis, size: 40 },
         ],
