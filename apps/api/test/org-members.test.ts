@@ -3,7 +3,7 @@
  * signs in with the holders' e-mail code, exchanges the holder token for a console token of the organisation,
  * adds staff and door members; every organiser route checks the role; a holder token never reaches organiser
  * routes and a console token never reaches holder routes; one organisation's member never reads another's data;
- * the last owner stays.
+ * the last owner stays; an owner manages the organisation's API keys from the console (staff may not).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helper.js';
