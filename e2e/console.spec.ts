@@ -1,15 +1,21 @@
 /**
- * The organiser's console (issue 21) walked as an owner on a fresh organisation: sign in with the e-mailed
- * code, create an event and a ticket type by form, import a CSV by upload (a bad file first: every error shown
- * per row and column, nothing written), find a holder by e-mail, open the ticket's history, revoke it, add a
- * member (and be refused removing the last owner). Then axe
+ * The organiser's console (issue 21, "Done when") walked as an owner on a fresh organisation: sign in with the
+ * e-mailed code, create an event (today, so its dashboard charts the check-in) and a ticket type by form, import a
+ * CSV by upload (a bad file first: every error shown per row and column, nothing written), find a holder by e-mail;
+ * the holder gifts the ticket in the real holder panel and the console's history shows it; revoke it, export the
+ * attendees and open the CSV, change the colour and see the branded panel change, create a door key, admit the
+ * other holder with it on the real /scanner page and see the dashboard count the check-in; add a member (and be
+ * refused removing the last owner). Then axe
  * on the console's screens in both themes, and screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console/ to look at.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { mailCount, waitForCode } from './mail';
-import { baseUrl } from './support';
+import { readFileSync } from 'node:fs';
+import jsQR from 'jsqr';
+import sharp from 'sharp';
+import { mailCount, waitForCode, waitForMail } from './mail';
+import { apiSignIn, baseUrl, openPanel, signInContext, type Tokens } from './support';
 
 const tag = Date.now().toString(36);
 const owner = `owner-${tag}@console.example`;
@@ -34,6 +40,29 @@ async function signIn(page: Page, email: string, lang = 'en') {
   await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Sign in' }).click();
 }
 
+/** The holder's current pass code, read from their QR as the door's camera would. */
+async function passCode(tokens: Tokens): Promise<string> {
+  const r = await fetch(`${baseUrl()}/v1/auth/access/qr`, {
+    headers: { authorization: `Bearer ${tokens.accessToken}` },
+  });
+  expect(r.status).toBe(200);
+  const base64 = (await r.text()).replace(/^data:image\/png;base64,/, '');
+  const { data, info } = await sharp(Buffer.from(base64, 'base64'))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const qr = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+  if (!qr) throw new Error('the QR pass did not decode');
+  return qr.data;
+}
+
+/** `datetime-local` value of now + `hours` in UTC (the event's time zone in this walk). */
+const utcWall = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString().slice(0, 16);
+
+/** The holder panel's accent colour as drawn. */
+const accentOf = (page: Page) =>
+  page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim().toLowerCase());
+
 async function audit(page: Page, what: string) {
   await page.waitForLoadState('networkidle');
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
@@ -45,7 +74,9 @@ async function audit(page: Page, what: string) {
 
 test('an owner creates an event and a ticket type, imports holders, finds one and revokes their ticket', async ({
   page,
+  browser,
 }) => {
+  test.setTimeout(240_000);
   const slug = `harbour-${tag}`;
   await createOrganisation(slug, owner);
   await signIn(page, owner);
@@ -57,8 +88,9 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await page.getByLabel('Name').fill('Harbour Nights');
   await page.getByLabel('Venue').fill('Pier 2');
   await page.getByLabel('City').fill('Sydney');
-  await page.getByLabel("Starts (event's local time)").fill('2030-03-01T18:00');
-  await page.getByLabel("Ends (event's local time)").fill('2030-03-01T23:00');
+  await page.getByLabel(/^Time zone/).fill('UTC');
+  await page.getByLabel("Starts (event's local time)").fill(utcWall(-1));
+  await page.getByLabel("Ends (event's local time)").fill(utcWall(6));
   await page.getByRole('button', { name: 'Save' }).click();
   const card = page.getByRole('article').filter({ hasText: 'Harbour Nights' });
   await expect(card).toContainText('Pier 2, Sydney');
@@ -115,15 +147,113 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   const table = page.getByRole('table', { name: 'Holders' });
   await expect(table.locator('tbody tr')).toHaveCount(1);
   await expect(table.locator('tbody tr')).toContainText(holder);
+  await expect(table.locator('tbody tr')).toContainText('T-1');
+
+  // The holder gifts T-1 in the real holder panel, by e-mail.
+  const friend = `friend-${tag}@console.example`;
+  await apiSignIn(friend);
+  const holderCtx = await browser.newContext();
+  await signInContext(holderCtx, holder);
+  const panel = await holderCtx.newPage();
+  await openPanel(panel, `org=${slug}&PANEL_TAB=MY_TICKET`);
+  await panel
+    .getByRole('button', { name: /^Harbour Nights, General Admission/ })
+    .first()
+    .click();
+  await panel.getByRole('button', { name: 'Gift', exact: true }).click();
+  await panel.getByRole('textbox', { name: "Recipient's email" }).fill(friend);
+  await panel.getByRole('button', { name: 'Confirm recipient' }).click();
+  await panel.getByRole('checkbox', { name: /permanently transferred and cannot be taken back/ }).check();
+  await panel.getByRole('button', { name: 'Gift ticket' }).click();
+  await expect(panel.getByRole('heading', { name: 'Ticket gifted!' })).toBeVisible();
+  await holderCtx.close();
+
+  // The console: T-1 is now the friend's; its history says who gifted it to whom. Re-send its e-mail, revoke it.
+  await page.getByLabel('Search by e-mail, name or ticket id').fill('T-1');
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(table.locator('tbody tr')).toContainText(friend);
+  await expect(table.locator('tbody tr')).toContainText('Transferred');
   await table.getByRole('button', { name: 'Details: T-1' }).click();
   const drawer = page.getByRole('dialog', { name: 'Ticket T-1' });
   await expect(drawer.getByRole('listitem').first()).toContainText('Issued');
+  await expect(drawer.getByRole('listitem').nth(1)).toContainText('Gifted');
+  const beforeResend = mailCount();
+  await drawer.getByRole('button', { name: 'Re-send ticket e-mail' }).click();
+  await expect(drawer.getByRole('status')).toHaveText(`Sent again to ${friend}.`);
+  await waitForMail(friend, { after: beforeResend, match: (raw) => raw.includes('Harbour Nights') });
   await audit(page, 'ticket drawer');
+  await page.screenshot({ path: 'test-results/console/drawer-en-light-1280.png' });
   await drawer.getByRole('button', { name: 'Revoke ticket' }).click();
   await drawer.getByRole('button', { name: 'Yes, revoke' }).click();
   await expect(drawer.getByRole('listitem').last()).toContainText('Revoked');
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(table.locator('tbody tr')).toContainText('Revoked');
+
+  // Export the event's attendees and open the file.
+  await page.getByLabel('Event', { exact: true }).selectOption({ label: 'Harbour Nights' });
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export attendees (CSV)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('attendees.csv');
+  const csv = readFileSync(await file.path(), 'utf8');
+  expect(csv).toContain('T-2');
+  expect(csv).toContain(`b-${holder}`);
+
+  // Branding: a new colour; the branded holder panel shows it.
+  await page.getByRole('navigation').getByRole('button', { name: 'Branding' }).click();
+  await page.getByLabel('Colour (#rrggbb)').fill('#0e7490');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Saved. The holder panel shows it within a minute.')).toBeVisible();
+  // In the light theme the teal is dark enough to be drawn as given (the dark theme lightens it for contrast).
+  const viewer = await browser.newPage();
+  await viewer.addInitScript(() => localStorage.setItem('tp.theme', 'light'));
+  await viewer.goto(`${baseUrl()}/en/?org=${slug}`);
+  await expect.poll(() => accentOf(viewer)).toBe('#0e7490');
+  await viewer.close();
+
+  // A door key, shown once; the real scanner page admits T-2's holder with it.
+  await page.getByRole('navigation').getByRole('button', { name: 'Keys' }).click();
+  await page.getByLabel('Name (e.g. North gate)').fill('North gate');
+  await page.getByRole('button', { name: 'Create door key' }).click();
+  const doorKey = (await page.getByTestId('shown-once').textContent())!.trim();
+  expect(doorKey).toMatch(/^tpd_/);
+  await expect(page.getByRole('row', { name: /^North gate tpd_/ })).toBeVisible();
+  await audit(page, 'keys');
+  const door = await browser.newPage();
+  await door.goto(`${baseUrl()}/scanner`);
+  await door.getByLabel('Scanner key').fill(doorKey);
+  await door.getByRole('button', { name: 'Start scanning' }).click();
+  const eventSelect = door.getByLabel('Event');
+  const option = eventSelect.locator('option', { hasText: 'Harbour Nights' });
+  await eventSelect.selectOption((await option.first().getAttribute('value')) ?? '');
+  await expect(door.getByRole('status')).toContainText('Ready');
+  const code = door.getByLabel('Pass code');
+  await code.fill(await passCode(await apiSignIn(`b-${holder}`)));
+  await code.press('Enter');
+  await expect(door.getByRole('status').locator('.verdict')).toHaveText('ADMITTED');
+  await door.close();
+
+  // The dashboard counts it: checked in 1, one bar in the chart.
+  await page.getByRole('navigation').getByRole('button', { name: 'Events' }).click();
+  await page.getByRole('button', { name: 'Dashboard: Harbour Nights' }).click();
+  await expect(page.getByTestId('stat-checkedIn')).toHaveText('1');
+  await expect(page.getByTestId('stat-issued')).toHaveText('1');
+  await expect(page.getByTestId('chart-summary')).toContainText('1 check-in;');
+  await expect(page.getByTestId('check-in-chart').locator('canvas')).toBeVisible();
+  await audit(page, 'dashboard');
+  for (const theme of ['light', 'dark'] as const) {
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `test-results/console/dashboard-en-${theme}-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    if (theme === 'light') {
+      await page.getByRole('button', { name: 'Dark theme' }).click();
+      await audit(page, 'dashboard dark');
+    }
+  }
+  await page.getByRole('button', { name: 'Light theme' }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
 
   // Members: add a door member; the last owner cannot be removed.
   await page.getByRole('navigation').getByRole('button', { name: 'Members' }).click();
@@ -159,7 +289,7 @@ for (const theme of ['light', 'dark'] as const) {
       await signIn(page, email, lang);
       await expect(page.getByRole('navigation')).toBeVisible();
       const nav = page.getByRole('navigation');
-      for (const [i, name] of ['events', 'holders', 'import', 'branding', 'members'].entries()) {
+      for (const [i, name] of ['events', 'holders', 'import', 'webhooks', 'keys', 'branding', 'members'].entries()) {
         await nav.getByRole('button').nth(i).click();
         await page.waitForLoadState('networkidle');
         await audit(page, `${name} ${theme} ${lang}`);

@@ -1,17 +1,20 @@
 /**
  * Event settings (issue 21 point 5): before `passRevealAt` the QR screen data says when the pass appears and the
  * server issues no QR nor device credential (409 api.access.pass_not_yet_available); from `transfersCloseAt`
- * gift and swap answer 409 api.ticket.transfers_closed. Both read back on GET /org/events/{externalId}.
+ * gift and swap answer 409 api.ticket.transfers_closed. Both read back on GET /org/events/{externalId}. The door
+ * refuses the event's tickets before `passRevealAt` (online 409, offline sync a `not_revealed` conflict), even on a
+ * pass the holder shows for another, revealed event.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
+const DOOR = 'platform-door';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp({ config: { adminKey: ADMIN, accessTokenTtlSeconds: 30 * 86_400 } });
+  t = await createTestApp({ config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400 } });
 });
 afterEach(async () => {
   await t.close();
@@ -120,5 +123,50 @@ describe('event settings', () => {
     });
     expect(swap.statusCode).toBe(409);
     expect(swap.json()).toEqual({ message: 'api.ticket.transfers_closed' });
+  });
+
+  it("the door admits none of the event's tickets before passRevealAt, online or synced; after it, it does", async () => {
+    await setUp({ passRevealAt: iso(5 * DAY) });
+    const [{ id: eventId }] = (await rawQuery<{ id: number }>(t.database.db, `select id from events`)).rows;
+    const [{ id: userId }] = (
+      await rawQuery<{ id: number }>(t.database.db, `select id from users where email = 'h@example.com'`)
+    ).rows;
+    // A pass as the holder's phone could show it (e.g. revealed for another event): signed by the server.
+    const pass = () => t.app.services.access.codeFor(Number(userId), Math.floor(t.clock.now().getTime() / 30_000));
+    const checkIn = async () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/access/check-in',
+        headers: { 'x-scanner-key': DOOR },
+        payload: { code: await pass(), eventId: Number(eventId) },
+      });
+    const early = await checkIn();
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json()).toMatchObject({ message: 'api.access.pass_not_yet_available' });
+    const [t1] = await ticketIds();
+    const sync = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/sync',
+      headers: { 'x-scanner-key': DOOR },
+      payload: {
+        eventId: Number(eventId),
+        items: [{ id: crypto.randomUUID(), code: await pass(), scannedAt: iso(0), userTicketIds: [t1] }],
+      },
+    });
+    expect(sync.statusCode, sync.body).toBe(200);
+    expect(sync.json<{ results: { admitted: number[]; conflicts: unknown[] }[] }>().results[0]).toMatchObject({
+      admitted: [],
+      conflicts: [{ userTicketId: t1, reason: 'not_revealed' }],
+    });
+    const used = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from user_tickets where event_access_used_at is not null`,
+    );
+    expect(Number(used.rows[0].n)).toBe(0);
+
+    t.clock.advance(5 * DAY);
+    const late = await checkIn();
+    expect(late.statusCode, late.body).toBe(200);
+    expect(late.json<{ admitted: unknown[] }>().admitted).toHaveLength(2);
   });
 });

@@ -3,7 +3,7 @@
  * signs in with the holders' e-mail code, exchanges the holder token for a console token of the organisation,
  * adds staff and door members; every organiser route checks the role; a holder token never reaches organiser
  * routes and a console token never reaches holder routes; one organisation's member never reads another's data;
- * the last owner stays.
+ * the last owner stays; an owner manages the organisation's API keys from the console (staff may not).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, type TestApp } from './helper.js';
@@ -194,5 +194,47 @@ describe('members and console sessions', () => {
     expect((await call(token, 'GET', '/v1/org/events')).statusCode).toBe(200);
     expect((await call(accessToken, 'GET', '/v1/auth/logout')).statusCode).toBe(204);
     expect((await call(token, 'GET', '/v1/org/events')).statusCode).toBe(401);
+  });
+
+  it('an owner creates, lists and revokes API keys from the console; staff may not', async () => {
+    const org = await createOrg('harbour', 'owner@harbour.example');
+    const owner = (await consoleToken('owner@harbour.example', org.id)).accessToken;
+    const created = await call(owner, 'POST', '/v1/org/api-keys');
+    expect(created.statusCode, created.body).toBe(201);
+    const key = created.json<{ id: number; prefix: string; apiKey: string }>();
+    expect(key.apiKey.startsWith(`${key.prefix}_`)).toBe(true);
+    expect((await call(key.apiKey, 'PUT', '/v1/org/events/evt-1', event)).statusCode).toBe(201);
+    // The first key still works: a console key is one more, not a rotation.
+    expect((await call(org.apiKey, 'GET', '/v1/org/events')).statusCode).toBe(200);
+    const list = await call(owner, 'GET', '/v1/org/api-keys');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.body).not.toContain(key.apiKey);
+    expect(list.json<{ id: number; prefix: string; revokedAt: string | null }[]>()).toHaveLength(2);
+
+    expect(
+      (await call(owner, 'POST', '/v1/org/members', { email: 'staff@harbour.example', role: 'staff' })).statusCode,
+    ).toBe(201);
+    const staff = (await consoleToken('staff@harbour.example', org.id)).accessToken;
+    for (const [method, url] of [
+      ['GET', '/v1/org/api-keys'],
+      ['POST', '/v1/org/api-keys'],
+      ['DELETE', `/v1/org/api-keys/${key.id}`],
+    ] as const) {
+      const r = await call(staff, method, url);
+      expect(r.statusCode, `${method} ${url}`).toBe(403);
+      expect(r.json()).toEqual({ message: 'api.org.role_forbidden', detail: expect.any(String) as string });
+    }
+
+    expect((await call(owner, 'DELETE', `/v1/org/api-keys/${key.id}`)).statusCode).toBe(204);
+    expect((await call(key.apiKey, 'GET', '/v1/org/events')).statusCode).toBe(401);
+    expect(
+      (await call(owner, 'GET', '/v1/org/api-keys')).json<{ id: number; revokedAt: string | null }[]>(),
+    ).toContainEqual(expect.objectContaining({ id: key.id, revokedAt: expect.any(String) as string }));
+    // Another organisation's key id is not found.
+    const other = await createOrg('bravo', 'owner@bravo.example');
+    const otherOwner = (await consoleToken('owner@bravo.example', other.id)).accessToken;
+    expect((await call(otherOwner, 'DELETE', `/v1/org/api-keys/${key.id}`)).json()).toMatchObject({
+      message: 'api.org.api_key_not_found',
+    });
   });
 });

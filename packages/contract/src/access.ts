@@ -164,7 +164,15 @@ export type SyncRequest = z.infer<typeof syncRequest>;
  * `listed` (listed for resale), `revoked` (the organiser revoked the ticket), `invalid_pass` (forged, not valid at
  * `scannedAt`, or its sign-in revoked).
  */
-export const syncConflictReason = z.enum(['already_used', 'moved', 'listed', 'revoked', 'invalid_pass']);
+/** Why a synced offline admission was not recorded; `not_revealed`: scanned before the event's `passRevealAt`. */
+export const syncConflictReason = z.enum([
+  'already_used',
+  'moved',
+  'listed',
+  'revoked',
+  'invalid_pass',
+  'not_revealed',
+]);
 export type SyncConflictReason = z.infer<typeof syncConflictReason>;
 
 /** The server's judgement of one queued check-in: the tickets it recorded as admitted, and the conflicts. */

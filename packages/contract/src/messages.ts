@@ -126,6 +126,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.ticket_used': 409,
   /** The holder gifted or sold the ticket since it was issued: the organiser cannot re-issue it to someone else. */
   'api.org.ticket_moved': 409,
+  /** Re-send of the ticket e-mail: the ticket is revoked or held under a resale code, so no one holds it. */
+  'api.org.ticket_not_held': 409,
   /** An externalId appears twice in one import. */
   'api.org.import.duplicate_external_id': 422,
   'api.org.import.invalid_rows': 422,
@@ -193,6 +195,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.ticket_in_resale': 'The ticket is listed for resale or sold and awaiting its buyer.',
   'api.org.ticket_used': 'holderEmail: the ticket was used at the door and keeps its holder.',
   'api.org.ticket_moved': 'holderEmail: the holder gifted, resold or swapped the ticket since it was issued.',
+  'api.org.ticket_not_held':
+    'The ticket is revoked or held under a resale code awaiting its buyer: there is no holder to e-mail.',
   'api.org.import.duplicate_external_id': 'Column externalId: the same id appears on an earlier row.',
   'api.org.import.invalid_rows': 'Some rows are not valid: see `errors` (row, column, message); nothing was written.',
   'api.org.import.invalid_csv': 'The body is not readable CSV.',

@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { email } from './auth.js';
 import { hasNoNul } from './fields.js';
+import { syncConflictReason } from './access.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 const httpsUrl = z
@@ -118,6 +119,16 @@ export const apiKeyItem = z.object({
   expiresAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
 });
+
+/**
+ * POST /v1/org/api-keys answer (an owner in the console, issue 21): a new API key for machines, shown once; the
+ * organisation's other keys keep working (no rotation: revoke them one by one).
+ */
+export const createApiKeyResponse = z
+  .object({ id, prefix: z.string(), apiKey: z.string() })
+  .meta({ examples: [{ id: 4, prefix: 'tpk_Zx8kQ2mN', apiKey: 'tpk_Zx8kQ2mN_...' }] });
+/** Path parameters `{ id }` of one of the calling organisation's API keys. */
+export const orgApiKeyParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 
 // ----- organisation API -----
 
@@ -310,6 +321,55 @@ export const attendanceResponse = z
   })
   .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
 
+/** Width of one bar of the console's check-in chart, in seconds: check-ins per 5 minutes (issue 21). */
+export const CHECK_IN_BUCKET_SECONDS = 300;
+/**
+ * GET /v1/org/events/{externalId}/check-ins: the event dashboard's chart and conflicts (issue 21). The event day is
+ * `from` (6 hours before the start, when doors may open) to `to` (the end); `buckets` are the check-ins (tickets
+ * admitted, online or synced) per {@link CHECK_IN_BUCKET_SECONDS} in that window, one per bucket with any, `at`
+ * the bucket's start (ISO 8601 UTC), oldest first. `conflicts`: what offline doors admitted that the server refused
+ * when they synced (newest first, at most 200), by the ticket's externalId.
+ */
+export const checkInsResponse = z
+  .object({
+    bucketSeconds: z.number().int(),
+    from: z.string(),
+    to: z.string(),
+    buckets: z.array(z.object({ at: z.string(), count: z.number().int() })),
+    conflicts: z.array(
+      z.object({
+        ticketExternalId: z.string().nullable(),
+        reason: syncConflictReason,
+        scannedAt: z.string(),
+        syncedAt: z.string(),
+      }),
+    ),
+  })
+  .meta({
+    examples: [
+      {
+        bucketSeconds: 300,
+        from: '2027-03-05T21:00:00.000Z',
+        to: '2027-03-06T12:00:00.000Z',
+        buckets: [
+          { at: '2027-03-06T02:00:00.000Z', count: 41 },
+          { at: '2027-03-06T02:05:00.000Z', count: 77 },
+        ],
+        conflicts: [
+          {
+            ticketExternalId: 'tkt-000123',
+            reason: 'already_used',
+            scannedAt: '2027-03-06T02:07:12.000Z',
+            syncedAt: '2027-03-06T02:31:40.000Z',
+          },
+        ],
+      },
+    ],
+  });
+export type CheckInsBody = z.infer<typeof checkInsResponse>;
+/** Most offline-door conflicts GET /v1/org/events/{externalId}/check-ins answers. */
+export const CHECK_IN_CONFLICTS_MAX = 200;
+
 // ----- organisation API: reads (issue 21) -----
 
 /** Most items one page of a list answers; `limit` defaults to 50. */
@@ -466,6 +526,13 @@ export const ticketHistoryEntry = z.object({
 });
 /** GET /v1/org/tickets/{externalId}: the ticket and its history. */
 export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });
+
+/** How many times an hour one ticket's e-mail may be re-sent (POST /v1/org/tickets/{externalId}/resend). */
+export const TICKET_RESENDS_PER_HOUR = 3;
+/** POST /v1/org/tickets/{externalId}/resend answer (202): the current holder's e-mail the ticket mail goes to. */
+export const resendTicketResponse = z
+  .object({ email: z.string() })
+  .meta({ examples: [{ email: 'ana@example.com' }] });
 
 // ----- organisation API: the organisation itself (issue 21) -----
 

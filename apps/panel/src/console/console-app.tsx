@@ -15,12 +15,16 @@ import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members';
 import { ActivityScreen } from './activity';
+import { KeysScreen } from './keys';
+import { WebhooksScreen } from './webhooks';
 
-type Screen = 'events' | 'holders' | 'import' | 'branding' | 'members' | 'activity';
+type Screen = 'events' | 'holders' | 'import' | 'webhooks' | 'keys' | 'branding' | 'members' | 'activity';
 const SCREENS: { id: Screen; area: keyof typeof ORG_AREA_ROLES }[] = [
   { id: 'events', area: 'events' },
   { id: 'holders', area: 'events' },
   { id: 'import', area: 'events' },
+  { id: 'webhooks', area: 'events' },
+  { id: 'keys', area: 'door' },
   { id: 'branding', area: 'owner' },
   { id: 'members', area: 'owner' },
   { id: 'activity', area: 'owner' },
@@ -143,6 +147,8 @@ export function ConsoleApp() {
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={state.membership.slug} />}
         {current === 'members' && <MembersScreen />}
+        {current === 'webhooks' && <WebhooksScreen />}
+        {current === 'keys' && <KeysScreen owner={(ORG_AREA_ROLES.owner as readonly string[]).includes(role)} />}
         {current === 'activity' && <ActivityScreen />}
         {!current && <p>{t('console.door_only')}</p>}
       </main>

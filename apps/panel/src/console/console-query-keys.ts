@@ -6,14 +6,17 @@ export const consoleKeys = {
   events: {
     all: ['ORG_EVENTS'] as const,
     list: (when: 'upcoming' | 'past') => ['ORG_EVENTS', when] as const,
+    /** The event dashboard: attendance counts and check-ins (GET /org/events/{externalId}/attendance, /check-ins). */
+    attendance: (event: string) => ['ORG_EVENTS', 'attendance', event] as const,
+    checkIns: (event: string) => ['ORG_EVENTS', 'check-ins', event] as const,
   },
   ticketTypes: {
     of: (event: string | null) => ['ORG_TICKET_TYPES', event] as const,
   },
   tickets: {
     all: ['ORG_TICKETS'] as const,
-    list: (search: string, status: string, cursor: string | undefined) =>
-      ['ORG_TICKETS', 'list', search, status, cursor] as const,
+    list: (search: string, status: string, event: string, cursor: string | undefined) =>
+      ['ORG_TICKETS', 'list', search, status, event, cursor] as const,
     detail: (externalId: string) => ['ORG_TICKETS', 'detail', externalId] as const,
   },
   organisation: ['ORG_ORGANISATION'] as const,
@@ -21,6 +24,13 @@ export const consoleKeys = {
   /** The audit trail (issue 25): one page per action filter and cursor. */
   auditLog: {
     list: (action: string, cursor: string | undefined) => ['ORG_AUDIT_LOG', action, cursor] as const,
+  },
+  doorKeys: ['ORG_DOOR_KEYS'] as const,
+  apiKeys: ['ORG_API_KEYS'] as const,
+  webhooks: {
+    all: ['ORG_WEBHOOKS'] as const,
+    deliveries: (endpointId: number, cursor: number | undefined) =>
+      ['ORG_WEBHOOKS', 'deliveries', endpointId, cursor] as const,
   },
   /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
   branding: (slug: string) => ['ORG_BRANDING', slug] as const,

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import en from './locales/console-en.json';
 import es from './locales/console-es.json';
 import { isoToZoned, zonedToIso } from './zoned-time';
+import { chartSeries } from './chart-series';
 
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) =>
@@ -22,5 +23,21 @@ describe('console', () => {
     expect(isoToZoned('2027-07-01T08:00:00.000Z', 'Australia/Sydney')).toBe('2027-07-01T18:00');
     expect(zonedToIso('', 'UTC')).toBeNull();
     expect(isoToZoned(null, 'UTC')).toBe('');
+  });
+
+  it('draws every 5-minute bucket of the event day, empty ones as zero', () => {
+    const [xs, ys] = chartSeries({
+      bucketSeconds: 300,
+      from: '2027-03-01T01:00:00.000Z',
+      to: '2027-03-01T01:30:00.000Z',
+      buckets: [
+        { at: '2027-03-01T01:05:00.000Z', count: 3 },
+        { at: '2027-03-01T01:20:00.000Z', count: 1 },
+      ],
+      conflicts: [],
+    });
+    const start = Date.parse('2027-03-01T01:00:00.000Z') / 1000;
+    expect(xs).toEqual([0, 1, 2, 3, 4, 5].map((i) => start + i * 300));
+    expect(ys).toEqual([0, 3, 0, 0, 1, 0]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Events (issue 21): the organisation's events, upcoming or past; create or edit one by form (PUT
  * /v1/org/events/{externalId}); its ticket types, created or edited by form (PUT /v1/org/ticket-types/{externalId})
- * with stock and swap targets.
+ * with stock and swap targets; its dashboard (dashboard.tsx).
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,6 +13,7 @@ import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { ApiError, org, query } from './api';
 import { consoleKeys } from './console-query-keys';
+import { Dashboard } from './dashboard';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
 import { isoToZoned, zonedToIso } from './zoned-time';
@@ -43,6 +44,7 @@ export function EventsScreen() {
   const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
   const [editing, setEditing] = useState<EventItem | 'new' | null>(null);
   const [typesOf, setTypesOf] = useState<EventItem | null>(null);
+  const [dashboardOf, setDashboardOf] = useState<(EventItem & { externalId: string }) | null>(null);
   const events = useQuery({
     queryKey: consoleKeys.events.list(when),
     queryFn: () => org<Page<EventItem>>(`/events${query({ when, limit: 100 })}`),
@@ -50,6 +52,7 @@ export function EventsScreen() {
 
   if (editing) return <EventForm event={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />;
   if (typesOf) return <TicketTypes event={typesOf} onBack={() => setTypesOf(null)} />;
+  if (dashboardOf) return <Dashboard event={dashboardOf} onBack={() => setDashboardOf(null)} />;
   return (
     <section className="stack">
       <div className="row">
@@ -101,6 +104,16 @@ export function EventsScreen() {
               >
                 {t('console.events.ticket_types')}
               </Button>
+              {e.externalId !== null && (
+                <Button
+                  variant="secondary"
+                  className="btn--small"
+                  onClick={() => setDashboardOf({ ...e, externalId: e.externalId! })}
+                  aria-label={`${t('console.events.dashboard')}: ${e.name}`}
+                >
+                  {t('console.events.dashboard')}
+                </Button>
+              )}
             </div>
           </article>
         ))}

@@ -1,6 +1,8 @@
 /**
  * Holders (issue 21): the organisation's tickets with their current holder, searched by e-mail, name or id,
- * filtered by event and status, paged by cursor; a ticket's drawer with its history, and revoke with a confirm.
+ * filtered by event and status, paged by cursor; a ticket's drawer with its history, re-send of the ticket e-mail
+ * (POST /v1/org/tickets/{externalId}/resend) and revoke with a confirm; the chosen event's attendees as a CSV file
+ * (GET /v1/org/events/{externalId}/attendees.csv, headers in the console's language), saved as `attendees.csv`.
  */
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,19 +19,45 @@ import { consoleTime as when } from './zoned-time';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
+type EventItem = z.infer<typeof organisations.eventItem>;
 type Page<T> = { items: T[]; nextCursor: string | null };
 
 export function HoldersScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
+  const [event, setEvent] = useState('');
+  const upcoming = useQuery({
+    queryKey: consoleKeys.events.list('upcoming'),
+    queryFn: () => org<Page<EventItem>>(`/events${query({ when: 'upcoming', limit: 100 })}`),
+  });
+  const past = useQuery({
+    queryKey: consoleKeys.events.list('past'),
+    queryFn: () => org<Page<EventItem>>(`/events${query({ when: 'past', limit: 100 })}`),
+  });
+  const events = [...(upcoming.data?.items ?? []), ...(past.data?.items ?? [])].filter((e) => e.externalId !== null);
+  const exportCsv = useMutation({
+    mutationFn: async () => {
+      const csv = await org<string>(`/events/${encodeURIComponent(event)}/attendees.csv`, {
+        headers: { 'accept-language': i18n.language },
+      });
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'attendees.csv';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+  });
   const [cursors, setCursors] = useState<string[]>([]);
   const [open, setOpen] = useState<string | null>(null);
   const cursor = cursors.at(-1);
   const tickets = useQuery({
-    queryKey: consoleKeys.tickets.list(search, status, cursor),
+    queryKey: consoleKeys.tickets.list(search, status, event, cursor),
     queryFn: () =>
-      org<Page<TicketItem>>(`/tickets${query({ search: search.trim() || undefined, status, cursor, limit: 25 })}`),
+      org<Page<TicketItem>>(
+        `/tickets${query({ search: search.trim() || undefined, status, event: event || undefined, cursor, limit: 25 })}`,
+      ),
   });
   return (
     <section className="stack">
@@ -67,8 +95,45 @@ export function HoldersScreen() {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label className="field__label" htmlFor="holders-event">
+            {t('console.holders.event')}
+          </label>
+          <select
+            id="holders-event"
+            className="select"
+            value={event}
+            onChange={(e) => {
+              setEvent(e.target.value);
+              setCursors([]);
+            }}
+          >
+            <option value="">{t('console.holders.any_event')}</option>
+            {events.map((e) => (
+              <option key={e.externalId} value={e.externalId!}>
+                {e.name}
+              </option>
+            ))}
+          </select>
+        </div>
         <Button type="submit">{t('console.holders.find')}</Button>
+        <Button
+          type="button"
+          variant="secondary"
+          disabled={!event}
+          loading={exportCsv.isPending}
+          onClick={() => exportCsv.mutate()}
+          title={event ? undefined : t('console.holders.export_choose')}
+        >
+          {t('console.holders.export')}
+        </Button>
       </form>
+      {!event && <p className="muted">{t('console.holders.export_choose')}</p>}
+      {exportCsv.isError && (
+        <p className="error" role="alert">
+          {errorText(t, exportCsv.error)}
+        </p>
+      )}
       {tickets.isError && <p className="error">{errorText(t, tickets.error)}</p>}
       <TableRegion label={t('console.holders.title')} card>
         <table>
@@ -143,6 +208,9 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
     queryKey: consoleKeys.tickets.detail(externalId),
     queryFn: () => org<TicketDetail>(`/tickets/${encodeURIComponent(externalId)}`),
   });
+  const resend = useMutation({
+    mutationFn: () => org<{ email: string }>(`/tickets/${encodeURIComponent(externalId)}/resend`, { method: 'POST' }),
+  });
   const revoke = useMutation({
     mutationFn: () => org(`/tickets/${encodeURIComponent(externalId)}`, { method: 'DELETE' }),
     onSuccess: async () => {
@@ -160,7 +228,8 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
       opener?.focus();
     };
   }, [onClose]);
-  const person = (p: { email: string; name: string | null } | null | undefined) => (p ? (p.name ?? p.email) : '—');
+  const person = (p: { email: string; name: string | null } | null | undefined) =>
+    p ? (p.name ? `${p.name} (${p.email})` : p.email) : '—';
   const tk = ticket.data;
   return (
     <div className="drawer-backdrop">
@@ -205,6 +274,21 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
                 </li>
               ))}
             </ol>
+            {tk.status !== 'revoked' && tk.holder && (
+              <div className="stack">
+                <div className="row">
+                  <Button variant="secondary" loading={resend.isPending} onClick={() => resend.mutate()}>
+                    {t('console.holders.resend')}
+                  </Button>
+                </div>
+                {resend.isSuccess && <p role="status">{t('console.holders.resent', { email: resend.data.email })}</p>}
+                {resend.isError && (
+                  <p className="error" role="alert">
+                    {errorText(t, resend.error)}
+                  </p>
+                )}
+              </div>
+            )}
             {tk.status !== 'revoked' &&
               (confirming ? (
                 <div className="card stack" role="alertdialog" aria-labelledby="revoke-q">

@@ -22,7 +22,7 @@ export type EventsOutcome =
  * The answer to a scan. `answered`: the server's verdict (admitted, already used, listed for resale,
  * no ticket), or the offline door's from its snapshot (`offline`, queued to sync); `offline_unavailable`:
  * no network and no snapshot or key to admit from (offline-door.ts); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
- * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `too_many`: rate limited (429).
+ * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `not_revealed`: before the event's passRevealAt no pass admits (409); `too_many`: rate limited (429).
  */
 export type CheckInOutcome =
   | { kind: 'answered'; answer: CheckInResponse; offline?: true }
@@ -31,6 +31,7 @@ export type CheckInOutcome =
   | { kind: 'unauthorized' }
   | { kind: 'event_not_found' }
   | { kind: 'not_for_this_event' }
+  | { kind: 'not_revealed' }
   | { kind: 'too_many' }
   | { kind: 'failed'; status: number }
   | { kind: 'network' };
@@ -98,6 +99,8 @@ export function onlineDoor(
           return { kind: 'not_for_this_event' };
         case 404:
           return { kind: 'event_not_found' };
+        case 409:
+          return { kind: 'not_revealed' };
         case 429:
           return { kind: 'too_many' };
         default:

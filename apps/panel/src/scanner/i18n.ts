@@ -41,6 +41,8 @@ const en = {
   noTicketDetail: 'No ticket for this event.',
   notForThisEvent: 'NOT FOR THIS DOOR',
   notForThisEventDetail: 'This door key does not admit to this event. Pick one of its events.',
+  notRevealed: 'NOT YET',
+  notRevealedDetail: 'Passes for this event do not admit yet: the organiser set when they appear.',
   syncedOne: '1 check-in synced',
   syncedMany: '{n} check-ins synced',
   refusedNone: 'none refused',
@@ -69,6 +71,7 @@ const en = {
   conflict_revoked: 'revoked by the organiser',
   conflict_listed: 'listed for resale',
   conflict_invalid_pass: 'pass not valid (signed out, revoked or forged)',
+  conflict_not_revealed: 'scanned before passes for this event admit',
 };
 
 /** A text key of the scanner. */
@@ -111,6 +114,8 @@ const es: Texts = {
   noTicketDetail: 'No tiene entrada para este evento.',
   notForThisEvent: 'NO ES DE ESTA PUERTA',
   notForThisEventDetail: 'La clave de esta puerta no admite a este evento. Elige uno de sus eventos.',
+  notRevealed: 'AÚN NO',
+  notRevealedDetail: 'Los pases de este evento aún no admiten: el organizador ha fijado cuándo aparecen.',
   syncedOne: '1 acceso sincronizado',
   syncedMany: '{n} accesos sincronizados',
   refusedNone: 'ninguno rechazado',
@@ -140,6 +145,7 @@ const es: Texts = {
   conflict_revoked: 'revocada por el organizador',
   conflict_listed: 'en reventa',
   conflict_invalid_pass: 'pase no válido (sesión cerrada, revocado o falsificado)',
+  conflict_not_revealed: 'escaneado antes de que los pases de este evento admitan',
 };
 
 export const catalogues: Record<ScannerLang, Texts> = { en, es };

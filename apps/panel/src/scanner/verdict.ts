@@ -128,6 +128,8 @@ export function checkInVerdict(
       return message('bad', t.eventNotFound);
     case 'not_for_this_event':
       return { ...message('bad', t.notForThisEvent, t.notForThisEventDetail), buzz: BAD_BUZZ };
+    case 'not_revealed':
+      return { ...message('bad', t.notRevealed, t.notRevealedDetail), buzz: BAD_BUZZ };
     case 'too_many':
       return message('bad', t.tooMany);
     case 'network':

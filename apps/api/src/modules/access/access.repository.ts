@@ -51,7 +51,12 @@ export const accessRepository = {
   /** The event with this id (and its organisation), or undefined. */
   async event(db: DbOrTx, eventId: number) {
     const [row] = await db
-      .select({ id: events.id, name: events.name, organisationId: events.organisationId })
+      .select({
+        id: events.id,
+        name: events.name,
+        organisationId: events.organisationId,
+        passRevealAt: events.passRevealAt,
+      })
       .from(events)
       .where(eq(events.id, eventId));
     return row;

@@ -173,10 +173,11 @@ export function accessRoutes(
       schema: {
         operationId: 'checkIn',
         summary: 'Admit a pass holder to an event',
+        description: "409 `api.access.pass_not_yet_available` (with `revealAt`) before the event's passRevealAt.",
         headers: scannerKeyHeader,
         security,
         body: access.checkInRequest,
-        response: { 200: access.checkInResponse, ...errors(403, 404) },
+        response: { 200: access.checkInResponse, ...errors(403, 404, 409) },
       },
     },
     async (req, reply) => {

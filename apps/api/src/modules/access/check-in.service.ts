@@ -118,7 +118,8 @@ export function createCheckInService(deps: {
      *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
      *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404),
-     *   `api.access.not_for_this_event` (403) for an event outside the door key's scope.
+     *   `api.access.not_for_this_event` (403) for an event outside the door key's scope,
+     *   `api.access.pass_not_yet_available` (409, with `revealAt`) before the event's `passRevealAt` (issue 21).
      */
     async checkIn(
       code: string,
@@ -127,7 +128,7 @@ export function createCheckInService(deps: {
     ): Promise<access.CheckInResponse> {
       const scannedAt = deps.now();
       const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
-      await eventInScope(eventId, door.scope, async () => {
+      const event = await eventInScope(eventId, door.scope, async () => {
         await log.record(db, { ...entry, holderId: null, verdict: 'not_for_this_event', userTicketIds: [] });
         deps.metrics.checkIn('online', 'not_for_this_event');
       });
@@ -140,6 +141,12 @@ export function createCheckInService(deps: {
         throw new AppError('api.access.invalid_code');
       }
       const holderId = pass.userId;
+      // Before the event's passRevealAt no pass admits to it (issue 21), not even one shown for another event.
+      if (event.passRevealAt && scannedAt < event.passRevealAt) {
+        await log.record(db, { ...entry, holderId, verdict: 'refused', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'not_revealed');
+        throw new AppError('api.access.pass_not_yet_available', { revealAt: event.passRevealAt.toISOString() });
+      }
       const answer = await db.transaction(async (tx) => {
         // A wallet pass's ticket code (decision 029) admits its one ticket, while this holder still holds it.
         const held = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
@@ -222,7 +229,8 @@ export function createCheckInService(deps: {
      * server staying the judge. For each item: the pass must verify as of `scannedAt` (else every ticket
      * is an `invalid_pass` conflict); each ticket the door admitted is recorded as admitted (event access
      * used at `scannedAt`) when the pass holder still holds it for this event, unused and unlisted, else
-     * reported as a conflict (`moved`, `already_used`, `listed`). Judgements are stored (door_check_ins);
+     * reported as a conflict (`moved`, `revoked`, `not_revealed` (scanned before the event's `passRevealAt`),
+     * `already_used`, `listed`). Judgements are stored (door_check_ins);
      * an item id synced before gets its stored judgement back and changes nothing.
      * `scannedAt` may not be after now (+1 min of clock skew) nor older than {@link SYNC_MAX_AGE_HOURS}.
      * Each judged item goes into the check-in log (offline, `admitted` or `refused`).
@@ -233,7 +241,7 @@ export function createCheckInService(deps: {
       request: access.SyncRequest,
       door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
     ): Promise<access.SyncResponse> {
-      await eventInScope(request.eventId, door.scope);
+      const event = await eventInScope(request.eventId, door.scope);
       const now = deps.now().getTime();
       for (const item of request.items) {
         const at = Date.parse(item.scannedAt);
@@ -241,13 +249,18 @@ export function createCheckInService(deps: {
           throw new AppError('api.access.sync_bad_time');
       }
       const results: access.SyncResult[] = [];
-      for (const item of request.items) results.push(await judge(request.eventId, item, door));
+      for (const item of request.items) results.push(await judge(request.eventId, item, door, event.passRevealAt));
       return { results };
     },
   };
 
   /** One queued check-in, in one transaction (see `sync`). */
-  async function judge(eventId: number, item: access.SyncItem, door: Door): Promise<access.SyncResult> {
+  async function judge(
+    eventId: number,
+    item: access.SyncItem,
+    door: Door,
+    revealAt: Date | null,
+  ): Promise<access.SyncResult> {
     const scannedAt = new Date(item.scannedAt);
     // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
     // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
@@ -280,6 +293,7 @@ export function createCheckInService(deps: {
           else if (!row || row.holderId !== holderId || row.eventId !== eventId)
             conflicts.push({ userTicketId, reason: 'moved' });
           else if (row.revokedAt) conflicts.push({ userTicketId, reason: 'revoked' });
+          else if (revealAt && scannedAt < revealAt) conflicts.push({ userTicketId, reason: 'not_revealed' });
           else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
           else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });
           else admissible.push(userTicketId);
@@ -305,17 +319,17 @@ export function createCheckInService(deps: {
     return { id: judged.id, admitted: judged.admitted, conflicts: judged.conflicts };
   }
   /**
-   * Resolves when the event exists and is in the door's scope.
+   * The event (id, organisation, `passRevealAt`) when it exists and is in the door's scope.
    * @param onRefused run (e.g. logged) before `api.access.not_for_this_event` is thrown.
    * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
    */
-  async function eventInScope(eventId: number, scope: DoorScope, onRefused?: () => Promise<void>): Promise<void> {
+  async function eventInScope(eventId: number, scope: DoorScope, onRefused?: () => Promise<void>) {
     const event = await repo.event(db, eventId);
     if (!event) throw new AppError('api.access.event_not_found');
     const inScope =
       (scope.organisationId === null || scope.organisationId === event.organisationId) &&
       (scope.eventIds === null || scope.eventIds.includes(eventId));
-    if (inScope) return;
+    if (inScope) return event;
     await onRefused?.();
     throw new AppError('api.access.not_for_this_event');
   }

@@ -107,8 +107,26 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
     },
 
     /**
-     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId}: the key stops working at once (idempotent: revoking
-     * a revoked key changes and records nothing). Audited `api_key.revoked`.
+     * POST /v1/org/api-keys (an owner, issue 21): one more API key for the organisation, shown once; the other
+     * keys are left as they are. Audited `api_key.created`. Returns `{ id, prefix, apiKey }`.
+     */
+    async createKey(organisationId: number, actor: AuditActor) {
+      const at = deps.now();
+      return db.transaction(async (tx) => {
+        const key = await addKey(tx, organisationId, at);
+        await appendAudit(tx, organisationId, actor, at, {
+          action: 'api_key.created',
+          resourceType: 'api_key',
+          resourceId: key.id,
+          detail: { prefix: key.prefix },
+        });
+        return key;
+      });
+    },
+
+    /**
+     * DELETE /v1/admin/organisations/{id}/api-keys/{keyId} and /v1/org/api-keys/{id}: the key stops working at
+     * once (idempotent: revoking a revoked key changes and records nothing). Audited `api_key.revoked`.
      * @throws AppError `api.org.api_key_not_found` (404).
      */
     async revokeKey(organisationId: number, keyId: number, actor: AuditActor): Promise<void> {
@@ -127,7 +145,8 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
     },
 
     /**
-     * GET /v1/admin/organisations/{id}/api-keys: every key with its prefix and dates (never the key).
+     * GET /v1/admin/organisations/{id}/api-keys and /v1/org/api-keys: every key with its prefix and dates (never the
+     * key).
      * @throws AppError `api.org.organisation_not_found` (404).
      */
     async listKeys(organisationId: number) {

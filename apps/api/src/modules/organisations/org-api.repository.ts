@@ -19,6 +19,7 @@ import {
   users,
   resaleListingTickets,
   swapPairs,
+  doorCheckIns,
 } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { mapSliced } from '../../lib/time-slice.js';
@@ -315,6 +316,67 @@ export const orgApiRepository = {
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .where(and(eq(ticketTypes.eventId, eventId), isNull(userTickets.revokedAt)));
     return row;
+  },
+  /**
+   * The event's check-ins (tickets whose event access was used, revoked ones included: they did get in) between
+   * `from` and `to`, counted per `bucketSeconds`: `at` the bucket's start, oldest first, only buckets with any.
+   */
+  async checkInBuckets(db: DbOrTx, eventId: number, from: Date, to: Date, bucketSeconds: number) {
+    // The width is written into the statement (an integer), so the select and the group by are one expression.
+    const width = sql.raw(String(Math.trunc(bucketSeconds)));
+    const bucket = sql<number>`floor(extract(epoch from ${userTickets.eventAccessUsedAt}) / ${width})::bigint`;
+    const rows = await db
+      .select({ bucket: bucket.mapWith(Number), count: count() })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(
+        and(
+          eq(ticketTypes.eventId, eventId),
+          sql`${userTickets.eventAccessUsedAt} >= ${from.toISOString()}`,
+          sql`${userTickets.eventAccessUsedAt} < ${to.toISOString()}`,
+        ),
+      )
+      .groupBy(bucket)
+      .orderBy(bucket);
+    return rows.map((r) => ({ at: new Date(r.bucket * bucketSeconds * 1000), count: r.count }));
+  },
+  /** The offline doors' synced check-ins of the event that had conflicts, newest first, at most `limit`. */
+  async conflictedDoorCheckIns(db: DbOrTx, eventId: number, limit: number) {
+    return db
+      .select({ scannedAt: doorCheckIns.scannedAt, syncedAt: doorCheckIns.syncedAt, conflicts: doorCheckIns.conflicts })
+      .from(doorCheckIns)
+      .where(and(eq(doorCheckIns.eventId, eventId), sql`jsonb_array_length(${doorCheckIns.conflicts}) > 0`))
+      .orderBy(sql`${doorCheckIns.syncedAt} desc`, sql`${doorCheckIns.scannedAt} desc`)
+      .limit(limit);
+  },
+  /**
+   * One ticket of the organisation with what its "your ticket" e-mail needs: the current holder (null under a
+   * resale code), the type's name, the event; undefined when there is no such ticket.
+   */
+  async ticketForMail(db: DbOrTx, organisationId: number, externalId: string) {
+    const [row] = await db
+      .select({
+        userTicketId: userTickets.id,
+        revokedAt: userTickets.revokedAt,
+        holder: { email: users.email, locale: users.locale },
+        ticketName: ticketTypes.name,
+        event: events,
+      })
+      .from(userTickets)
+      .leftJoin(users, eq(users.id, userTickets.holderId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(and(eq(userTickets.organisationId, organisationId), eq(userTickets.externalId, externalId)));
+    return row;
+  },
+  /** The organiser's ids of these tickets (`userTicketId` → externalId, null when it has none). */
+  async ticketExternalIds(db: DbOrTx, ids: number[]) {
+    if (ids.length === 0) return new Map<number, string | null>();
+    const rows = await db
+      .select({ id: userTickets.id, externalId: userTickets.externalId })
+      .from(userTickets)
+      .where(inArray(userTickets.id, ids));
+    return new Map(rows.map((r) => [r.id, r.externalId] as const));
   },
 };
 

@@ -1,6 +1,6 @@
 /**
  * The organisation API (issue 12, `/v1/org/*`), composed from its parts by resource (folder `org-api/`):
- * - `events.service.ts`: PUT /org/events/{externalId}, GET /org/events/{externalId}/attendance;
+ * - `events.service.ts`: PUT /org/events/{externalId}, GET /org/events/{externalId}/attendance and /check-ins;
  * - `ticket-types.service.ts`: PUT /org/ticket-types/{externalId} (with the type's benefits);
  * - `tickets.service.ts`: PUT and DELETE /org/tickets/{externalId};
  * - `ticket-import.service.ts`: POST /org/tickets/import;

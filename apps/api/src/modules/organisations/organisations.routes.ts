@@ -7,6 +7,7 @@
  * Registered as their own plugin so the `text/csv` body parser (a stream, parsed by ticket-import.csv.ts) is theirs.
  */
 import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
@@ -86,6 +87,52 @@ export function organisationsRoutes(
     },
     async (req, reply) => {
       await deps.admin.revokeKey(req.params.id, req.params.keyId, req.auditActor);
+      return reply.code(204).send(null);
+    },
+  );
+
+  // The organisation's own API keys, from the console: owners only (contract ORG_AREA_ROLES).
+  const owner = { preHandler: deps.requireOrganisation('owner') };
+  app.post(
+    '/org/api-keys',
+    {
+      ...owner,
+      schema: {
+        operationId: 'createOrgApiKey',
+        summary: 'A new API key for your machines (shown once); your other keys keep working',
+        security: orgSecurity,
+        response: { 201: contract.createApiKeyResponse, ...errors(401) },
+      },
+    },
+    async (req, reply) => reply.code(201).send(await deps.admin.createKey(req.organisation.id, req.auditActor)),
+  );
+  app.get(
+    '/org/api-keys',
+    {
+      ...owner,
+      schema: {
+        operationId: 'listOrgApiKeys',
+        summary: 'Your API keys (prefix and dates, never the key)',
+        security: orgSecurity,
+        response: { 200: z.array(contract.apiKeyItem), ...errors(401) },
+      },
+    },
+    async (req) => deps.admin.listKeys(req.organisation.id),
+  );
+  app.delete(
+    '/org/api-keys/:id',
+    {
+      ...owner,
+      schema: {
+        operationId: 'revokeOrgApiKey',
+        summary: 'Revoke one of your API keys at once',
+        security: orgSecurity,
+        params: contract.orgApiKeyParams,
+        response: { 204: z.null(), ...errors(401, 404) },
+      },
+    },
+    async (req, reply) => {
+      await deps.admin.revokeKey(req.organisation.id, req.params.id, req.auditActor);
       return reply.code(204).send(null);
     },
   );
@@ -339,6 +386,45 @@ export function organisationsRoutes(
       },
     },
     async (req) => deps.org.attendance(req.organisation, req.params.externalId),
+  );
+  app.post(
+    '/org/tickets/:externalId/resend',
+    {
+      ...org,
+      // Per ticket, after the organisation is known: a mis-click or a script cannot flood one holder's inbox.
+      config: {
+        rateLimit: {
+          max: contract.TICKET_RESENDS_PER_HOUR,
+          timeWindow: '1 hour',
+          hook: 'preHandler' as const,
+          keyGenerator: (req: FastifyRequest) =>
+            `resend:${req.organisation.id}:${(req.params as { externalId: string }).externalId}`,
+        },
+      },
+      schema: {
+        operationId: 'resendTicketMail',
+        summary: "E-mail the ticket's current holder their ticket again",
+        description: `At most ${contract.TICKET_RESENDS_PER_HOUR} times an hour per ticket (then 429).`,
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 202: contract.resendTicketResponse, ...errors(401, 404, 409, 429) },
+      },
+    },
+    async (req, reply) => reply.code(202).send(await deps.org.resendTicketMail(req.organisation, req.params.externalId)),
+  );
+  app.get(
+    '/org/events/:externalId/check-ins',
+    {
+      ...org,
+      schema: {
+        operationId: 'getCheckIns',
+        summary: "An event's check-ins per 5 minutes on the event day and its offline-door conflicts",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.checkInsResponse, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.checkIns(req.organisation, req.params.externalId),
   );
 }
 

@@ -1,8 +1,8 @@
 /**
- * The organisation API's events (issue 12): PUT /org/events/{externalId} and the event's attendance. A change of
+ * The organisation API's events (issue 12): PUT /org/events/{externalId}, the event's attendance and check-ins. A change of
  * an event's time or place tells its holders (issue 23).
  */
-import type { organisations as contract } from '@tp/contract';
+import { organisations as contract, type access } from '@tp/contract';
 import type * as z from 'zod';
 import type { events } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
@@ -30,6 +30,10 @@ const TIME_AND_PLACE = [
 ] as const;
 
 type EventInput = z.infer<typeof contract.eventUpsertRequest>;
+const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
+
+/** How long before an event's start its check-in chart begins (doors may open early), in seconds. */
+const DOORS_OPEN_BEFORE_START_SECONDS = 6 * 3600;
 
 /** The events part of the organisation API: upsert by externalId, attendance. */
 export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'mailQueue' | 'now'>) {
@@ -129,6 +133,36 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
     async attendance(org: RequestOrganisation, externalId: string) {
       const event = await eventOf(db, org, externalId);
       return repo.attendance(db, event.id);
+    },
+
+    /**
+     * GET /org/events/{externalId}/check-ins: the dashboard's check-ins per 5 minutes over the event day (6 hours
+     * before the start to the end, UTC) and the offline doors' conflicts (contract `checkInsResponse`, issue 21).
+     * @throws AppError `api.org.event_not_found` (404).
+     */
+    async checkIns(org: RequestOrganisation, externalId: string): Promise<z.infer<typeof contract.checkInsResponse>> {
+      const event = await eventOf(db, org, externalId);
+      const bucketSeconds = CHECK_IN_BUCKET_SECONDS;
+      const from = new Date(event.startsAt.getTime() - DOORS_OPEN_BEFORE_START_SECONDS * 1000);
+      const to = event.endsAt;
+      const buckets = await repo.checkInBuckets(db, event.id, from, to, bucketSeconds);
+      const synced = await repo.conflictedDoorCheckIns(db, event.id, CHECK_IN_CONFLICTS_MAX);
+      const conflicts = synced
+        .flatMap((s) => s.conflicts.map((c) => ({ ...c, scannedAt: s.scannedAt, syncedAt: s.syncedAt })))
+        .slice(0, CHECK_IN_CONFLICTS_MAX);
+      const externalIds = await repo.ticketExternalIds(db, [...new Set(conflicts.map((c) => c.userTicketId))]);
+      return {
+        bucketSeconds,
+        from: from.toISOString(),
+        to: to.toISOString(),
+        buckets: buckets.map((b) => ({ at: b.at.toISOString(), count: b.count })),
+        conflicts: conflicts.map((c) => ({
+          ticketExternalId: externalIds.get(c.userTicketId) ?? null,
+          reason: c.reason as access.SyncConflictReason,
+          scannedAt: c.scannedAt.toISOString(),
+          syncedAt: c.syncedAt.toISOString(),
+        })),
+      };
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The organisation API's tickets (issue 12): PUT /org/tickets/{externalId} issues or re-issues one ticket (the
- * rules are in `ticket-issuing.ts`), DELETE revokes it.
+ * rules are in `ticket-issuing.ts`), DELETE revokes it, POST …/resend e-mails the holder their ticket again.
  */
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
@@ -8,7 +8,9 @@ import type { RequestOrganisation } from '../org-auth.js';
 import { enqueueTicketEvents } from '../outbound-events.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
-import type { TicketInput, TicketIssuing } from './ticket-issuing.js';
+import type { IssuedBatch, TicketInput, TicketIssuing } from './ticket-issuing.js';
+import { organisationsRepository } from '../organisations.repository.js';
+import { pickLang } from '../../../lib/lang.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
 export function createOrgTicketsService(
@@ -43,6 +45,39 @@ export function createOrgTicketsService(
       });
       deps.mailQueue.pushBuilt(() => mailsOf(org, issued), { organisationId: org.id });
       return status;
+    },
+
+    /**
+     * POST /org/tickets/{externalId}/resend (issue 21): e-mails the ticket's current holder their "your ticket"
+     * mail again (the issue mail: in their language, under the organisation's brand, with the `.ics`), through the
+     * mail queue after the answer. The route limits it to `TICKET_RESENDS_PER_HOUR` per ticket.
+     * @returns the e-mail it goes to.
+     * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_not_held` (409: revoked, or held under a
+     *   resale code).
+     */
+    async resendTicketMail(org: RequestOrganisation, externalId: string): Promise<{ email: string }> {
+      const ticket = await repo.ticketForMail(db, org.id, externalId);
+      if (!ticket) throw new AppError('api.org.ticket_not_found');
+      if (ticket.revokedAt || !ticket.holder) throw new AppError('api.org.ticket_not_held');
+      const holder = ticket.holder;
+      const organisation = (await organisationsRepository.organisationById(db, org.id)) ?? null;
+      const batch: IssuedBatch = {
+        organisation,
+        items: [
+          {
+            userTicketId: ticket.userTicketId,
+            input: { externalId, ticketTypeExternalId: '', holderEmail: holder.email },
+            reissued: false,
+            email: holder.email,
+            locale: pickLang(holder.locale),
+            ticketName: ticket.ticketName,
+            event: ticket.event,
+            eventExternalId: ticket.event.externalId,
+          },
+        ],
+      };
+      deps.mailQueue.pushBuilt(() => mailsOf(org, batch), { organisationId: org.id });
+      return { email: holder.email };
     },
 
     /**

@@ -1,0 +1,225 @@
+/**
+ * Webhooks (issue 21, owners and staff): the organisation's endpoints (GET/POST/DELETE /v1/org/webhooks; the
+ * signing secret shown once), one endpoint's delivery log, newest first, paged (GET …/deliveries), and redeliver
+ * (POST …/deliveries/{deliveryId}/redeliver: the same webhook-id and body, due now).
+ */
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { webhooks } from '@tp/contract';
+import type * as z from 'zod';
+import { Button } from '../ui/button';
+import { Field } from '../ui/field';
+import { org, query } from './api';
+import { consoleKeys } from './console-query-keys';
+import { errorText } from './errors';
+import { ShownOnce } from './shown-once';
+import { TableRegion } from './table-region';
+
+type WebhookItem = z.infer<typeof webhooks.webhookItem>;
+type DeliveriesPage = z.infer<typeof webhooks.deliveriesPage>;
+type Created = z.infer<typeof webhooks.createWebhookResponse>;
+
+const date = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
+
+export function WebhooksScreen() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [logOf, setLogOf] = useState<WebhookItem | null>(null);
+  const list = useQuery({ queryKey: consoleKeys.webhooks.all, queryFn: () => org<WebhookItem[]>('/webhooks') });
+  const form = useForm<{ url: string; events: string[] }>({
+    defaultValues: { url: '', events: [...webhooks.WEBHOOK_EVENT_TYPES] },
+  });
+  const create = useMutation({
+    mutationFn: (v: { url: string; events: string[] }) =>
+      org<Created>('/webhooks', { method: 'POST', body: JSON.stringify(v) }),
+    onSuccess: async (r) => {
+      setSecret(r.secret);
+      form.reset();
+      await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
+    },
+  });
+  const remove = useMutation({
+    mutationFn: (id: number) => org(`/webhooks/${id}`, { method: 'DELETE' }),
+    onSuccess: async () => {
+      setLogOf(null);
+      await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
+    },
+  });
+  if (logOf) return <DeliveryLog endpoint={logOf} onBack={() => setLogOf(null)} />;
+  return (
+    <section className="stack">
+      <h1>{t('console.webhooks.title')}</h1>
+      <p className="muted">{t('console.webhooks.help')}</p>
+      <form className="card stack" onSubmit={(e) => void form.handleSubmit((v) => create.mutate(v))(e)} noValidate>
+        <Field
+          label={t('console.webhooks.url')}
+          type="url"
+          placeholder="https://"
+          error={form.formState.errors.url?.message}
+          {...form.register('url', { required: t('console.required') })}
+        />
+        <fieldset className="checks">
+          <legend>{t('console.webhooks.events')}</legend>
+          {webhooks.WEBHOOK_EVENT_TYPES.map((e) => (
+            <label key={e}>
+              <input type="checkbox" value={e} {...form.register('events', { required: t('console.required') })} />{' '}
+              <code>{e}</code>
+            </label>
+          ))}
+        </fieldset>
+        <div className="row">
+          <Button type="submit" loading={create.isPending}>
+            {t('console.webhooks.add')}
+          </Button>
+        </div>
+      </form>
+      {create.isError && (
+        <p className="error" role="alert">
+          {errorText(t, create.error)}
+        </p>
+      )}
+      {secret && <ShownOnce label={t('console.webhooks.secret')} value={secret} onDone={() => setSecret(null)} />}
+      <TableRegion label={t('console.webhooks.title')} card>
+        <table>
+          <thead>
+            <tr>
+              <th>{t('console.webhooks.url')}</th>
+              <th>{t('console.webhooks.events')}</th>
+              <th>
+                <span className="visually-hidden">{t('console.webhooks.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.map((w) => (
+              <tr key={w.id}>
+                <td className="wrap">{w.url}</td>
+                <td>{w.events.join(', ')}</td>
+                <td className="row">
+                  <Button
+                    variant="secondary"
+                    className="btn--small"
+                    onClick={() => setLogOf(w)}
+                    aria-label={`${t('console.webhooks.log')}: ${w.url}`}
+                  >
+                    {t('console.webhooks.log')}
+                  </Button>
+                  <Button
+                    variant="ghost"
+                    className="btn--small"
+                    loading={remove.isPending && remove.variables === w.id}
+                    onClick={() => remove.mutate(w.id)}
+                    aria-label={`${t('console.webhooks.delete')}: ${w.url}`}
+                  >
+                    {t('console.webhooks.delete')}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.data?.length === 0 && <p className="muted">{t('console.webhooks.none')}</p>}
+      </TableRegion>
+    </section>
+  );
+}
+
+function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () => void }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const [cursors, setCursors] = useState<number[]>([]);
+  const cursor = cursors.at(-1);
+  const log = useQuery({
+    queryKey: consoleKeys.webhooks.deliveries(endpoint.id, cursor),
+    queryFn: () => org<DeliveriesPage>(`/webhooks/${endpoint.id}/deliveries${query({ cursor, limit: 20 })}`),
+  });
+  const redeliver = useMutation({
+    mutationFn: (deliveryId: number) =>
+      org(`/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, { method: 'POST' }),
+    onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.webhooks.all }),
+  });
+  return (
+    <section className="stack">
+      <div className="row">
+        <h1 style={{ marginRight: 'auto' }}>{t('console.webhooks.log_title')}</h1>
+        <Button variant="ghost" onClick={onBack}>
+          {t('console.back')}
+        </Button>
+      </div>
+      <p className="wrap">
+        <code>{endpoint.url}</code>
+      </p>
+      {(log.isError || redeliver.isError) && (
+        <p className="error" role="alert">
+          {errorText(t, log.error ?? redeliver.error)}
+        </p>
+      )}
+      {redeliver.isSuccess && <p role="status">{t('console.webhooks.redelivered')}</p>}
+      <TableRegion label={t('console.webhooks.log_title')} card>
+        <table>
+          <thead>
+            <tr>
+              <th>{t('console.webhooks.event')}</th>
+              <th>{t('console.webhooks.status')}</th>
+              <th>{t('console.webhooks.attempts')}</th>
+              <th>{t('console.webhooks.last')}</th>
+              <th>{t('console.webhooks.created')}</th>
+              <th>
+                <span className="visually-hidden">{t('console.webhooks.redeliver')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {log.data?.items.map((d) => (
+              <tr key={d.id}>
+                <td>
+                  <code>{d.eventType}</code>
+                </td>
+                <td>
+                  <span className="badge">{t(`console.webhooks.state.${d.status}`)}</span>
+                </td>
+                <td>{d.attempts}</td>
+                <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
+                <td>{date(d.createdAt)}</td>
+                <td>
+                  <Button
+                    variant="secondary"
+                    className="btn--small"
+                    loading={redeliver.isPending && redeliver.variables === d.id}
+                    onClick={() => redeliver.mutate(d.id)}
+                    aria-label={`${t('console.webhooks.redeliver')}: ${d.eventType} ${d.messageId}`}
+                  >
+                    {t('console.webhooks.redeliver')}
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {log.data?.items.length === 0 && <p className="muted">{t('console.webhooks.log_none')}</p>}
+      </TableRegion>
+      <div className="row">
+        <Button
+          variant="ghost"
+          className="btn--small"
+          disabled={cursors.length === 0}
+          onClick={() => setCursors((c) => c.slice(0, -1))}
+        >
+          {t('console.previous')}
+        </Button>
+        <Button
+          variant="ghost"
+          className="btn--small"
+          disabled={!log.data?.nextCursor}
+          onClick={() => setCursors((c) => [...c, log.data!.nextCursor!])}
+        >
+          {t('console.next')}
+        </Button>
+      </div>
+    </section>
+  );
+}
