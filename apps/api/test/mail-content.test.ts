@@ -92,7 +92,7 @@ async function spanishAccount(email: string) {
 
 const issue = (key: string, externalId: string, holderEmail: string) =>
   put(key, `tickets/${externalId}`, { ticketTypeExternalId: 'ga', holderEmail });
-const drain = () => t.app.services.organisations.mailQueue.idle();
+const drain = () => t.app.services.jobs.runDue();
 const mailsTo = (email: string) => t.mail.sent.filter((m) => m.to === email);
 const lastTo = (email: string) => mailsTo(email).at(-1)!;
 

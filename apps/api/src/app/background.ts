@@ -21,7 +21,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mailQueue, mail, jobHandlers } = services;
+  const { avatars, mail, jobHandlers } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -38,7 +38,6 @@ export function registerBackgroundJobs(
     retentionDays: config.housekeepingRetentionDays,
     checkInLogRetentionDays: config.checkInLogRetentionDays,
     config,
-    mailQueue,
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
@@ -58,7 +57,9 @@ export function registerBackgroundJobs(
     jobWorker = startJobWorker({
       db: database.db,
       handlers: jobHandlers,
-      log: (msg, err) => app.log.error({ err }, msg),
+      // A failure that will be retried is a warning; one kept as failed (or a claim that failed) an error.
+      log: (msg, err, fields) =>
+        fields?.willRetry ? app.log.warn({ err, ...fields }, msg) : app.log.error({ err, ...fields }, msg),
       pollMs: config.jobPollMs,
       leaseSeconds: config.jobLeaseSeconds,
       attempts: config.jobMaxAttempts,
@@ -71,7 +72,6 @@ export function registerBackgroundJobs(
     await jobWorker?.stop();
     redis?.disconnect();
     await avatars.close();
-    await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
     mail.close();
   });
   return { outboundDeliveryWorker, housekeeping, jobs };

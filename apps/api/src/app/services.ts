@@ -9,7 +9,7 @@ import type { App } from '../lib/http.js';
 import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
-import { createMailQueue } from '../providers/mail/mail-queue.js';
+import { createMailJobHandler, MAIL_JOB } from '../providers/mail/mail-jobs.js';
 import type { JobHandler } from '../providers/jobs/job-queue.js';
 import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
@@ -69,7 +69,6 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   const auth = createAuthService({
     database,
     config,
-    mail,
     tokens,
     consoleTokens,
     now,
@@ -122,13 +121,11 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   const gift = createGiftService({
     database,
     config,
-    mail,
-    log: log,
     now,
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
   const benefits = createBenefitsService({ database, now });
-  const swap = createSwapService({ database, now, mail, log, config });
+  const swap = createSwapService({ database, now, config });
   const payouts =
     deps.payouts ??
     (config.stripeSecretKey
@@ -139,15 +136,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
         })
       : createSandboxPayouts(config.publicUrl));
   const listings = createListingService({ database, config, now });
-  const orders = createOrderService({
-    database,
-    config,
-    mail,
-    log: log,
-    payouts,
-    now,
-    userContact: async (id) => profile.me(id),
-  });
+  const orders = createOrderService({ database, config, payouts, now });
   const payoutAccounts = createPayoutAccountService({
     database,
     config,
@@ -159,8 +148,6 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   const resale = { listings, orders, payoutAccounts, stripeEvents };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
-  // Mails that follow organiser work (issued tickets) go out in the background, after commit.
-  const mailQueue = createMailQueue({ mail, log: log });
   const outboundWebhooks = createOutboundWebhooksService({
     database,
     now,
@@ -180,7 +167,6 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     org: createOrgApiService({
       database,
       config,
-      mailQueue,
       now,
       ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
       brandingChanged: (slug) => {
@@ -188,11 +174,12 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
         firstOrganisation.forget('first');
       },
     }),
-    mailQueue,
   };
 
   // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
-  const jobHandlers: Record<string, JobHandler> = {};
+  const jobHandlers: Record<string, JobHandler> = {
+    [MAIL_JOB]: createMailJobHandler({ mail, config }),
+  };
   const jobsAdmin = createJobsAdminService({ database, now });
 
   // The first organisation, read outside the request path once cached (decision 027): the demo host page and
@@ -222,7 +209,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
-    ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
+    ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
     ...{ wallet, googleWallet, jobHandlers, jobsAdmin },
   };
 }

@@ -675,6 +675,8 @@ export const jobs = pgTable(
     payload: jsonb('payload').notNull(),
     /** Not before this time (UTC). */
     runAt: ts('run_at').notNull().defaultNow(),
+    /** Higher first among due jobs (a sign-in code before an import's 10,000 ticket mails); default 0. */
+    priority: integer('priority').notNull().default(0),
     /** Claims so far (a claim counts before the handler runs). */
     attempts: integer('attempts').notNull().default(0),
     /** The claim's lease: no other worker takes the job before this time. Null: not claimed. */
@@ -686,7 +688,7 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_due_idx')
-      .on(t.runAt, t.id)
+      .on(t.priority.desc(), t.runAt, t.id)
       .where(sql`${t.failedAt} is null`),
     index('jobs_failed_idx')
       .on(t.failedAt)

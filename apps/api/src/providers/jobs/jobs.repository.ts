@@ -33,14 +33,17 @@ export interface JobKindStats {
 }
 
 export const jobsRepository = {
-  /** Inserts jobs; a missing `runAt` is the database's now. */
-  async insert(db: DbOrTx, rows: { kind: string; payload: unknown; runAt?: Date }[]): Promise<void> {
+  /** Inserts jobs; a missing `runAt` is the database's now, a missing `priority` 0. */
+  async insert(db: DbOrTx, rows: { kind: string; payload: unknown; runAt?: Date; priority?: number }[]): Promise<void> {
     if (!rows.length) return;
-    await db.insert(jobs).values(rows.map((r) => ({ kind: r.kind, payload: r.payload, runAt: r.runAt })));
+    await db
+      .insert(jobs)
+      .values(rows.map((r) => ({ kind: r.kind, payload: r.payload, runAt: r.runAt, priority: r.priority })));
   },
 
   /**
-   * Claims at most `limit` due jobs of `kinds` (run_at ≤ now, not failed, no live lease), oldest first, skipping rows
+   * Claims at most `limit` due jobs of `kinds` (run_at ≤ now, not failed, no live lease), highest priority then
+   * oldest first, skipping rows
    * another transaction holds (`FOR UPDATE SKIP LOCKED`), and leases them until `leaseUntil` counting the claim in
    * `attempts`. One statement: a job is claimed by one worker at a time.
    */
@@ -57,16 +60,25 @@ export const jobsRepository = {
                kinds.map((k) => sql`${k}`),
                sql`, `,
              )})
-           order by run_at, id
+           order by priority desc, run_at, id
            limit ${limit}
              for update skip locked
         ) due
        where j.id = due.id
-      returning j.id, j.kind, j.payload, j.attempts`);
-    const rows = (result as { rows: { id: number | string; kind: string; payload: unknown; attempts: number }[] }).rows;
+      returning j.id, j.kind, j.payload, j.attempts, j.priority, extract(epoch from j.run_at)::float8 as run_at_s`);
+    type Row = { id: number | string; kind: string; payload: unknown; attempts: number; priority: number };
+    const rows = (result as { rows: (Row & { run_at_s: number | string })[] }).rows.map((r) => ({
+      id: Number(r.id),
+      kind: r.kind,
+      payload: r.payload,
+      attempts: Number(r.attempts),
+      priority: Number(r.priority),
+      runAt: Number(r.run_at_s),
+    }));
+    // In the claim's order (RETURNING keeps none).
     return rows
-      .map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts) }))
-      .sort((a, b) => a.id - b.id);
+      .sort((a, b) => b.priority - a.priority || a.runAt - b.runAt || a.id - b.id)
+      .map(({ id, kind, payload, attempts }) => ({ id, kind, payload, attempts }));
   },
 
   /** A job's handler succeeded: the job is gone (whoever holds it now). */

@@ -4,16 +4,15 @@
  */
 import type { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
+import type { DbOrTx } from '../../../db/client.js';
 import type { events } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { pickLang } from '../../../lib/lang.js';
-import { timeSlicer } from '../../../lib/time-slice.js';
-import { mailBrand, panelLink } from '../../../providers/mail/brand.js';
-import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
-import { eventChangedMail } from '../../../providers/mail/templates.js';
+import { panelLink } from '../../../providers/mail/brand.js';
+import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
 const TIME_AND_PLACE = [
@@ -31,42 +30,47 @@ const TIME_AND_PLACE = [
 type EventInput = z.infer<typeof contract.eventUpsertRequest>;
 
 /** The events part of the organisation API: upsert by externalId, attendance. */
-export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'mailQueue' | 'now'>) {
+export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'now'>) {
   const db = deps.database.db;
 
   /**
-   * The "event changed" e-mail to every holder of a live ticket of the event (issue 23), each in their
+   * Enqueues, in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
+   * ticket of the event (issue 23), each in their
    * language under the organisation's brand, with the new facts and an updated `.ics` (same UID; SEQUENCE is the
    * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
    */
-  async function holderMails(eventId: number): Promise<QueuedMail[]> {
-    const at = deps.now();
-    const rows = await repo.heldTicketsOfEvent(db, eventId);
-    if (rows.length === 0 || rows[0].event.endsAt <= at) return [];
-    const slice = timeSlicer();
-    const mails: QueuedMail[] = [];
-    for (const r of rows) {
-      await slice.tick();
-      const lang = pickLang(r.locale);
-      const m = await eventChangedMail(lang, {
-        ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
-        link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-        brand: mailBrand(r.organisation, deps.config),
-        at,
-        sequence: Math.floor(at.getTime() / 1000),
-      });
-      mails.push({ message: { to: r.email, ...m }, context: { userTicketId: r.userTicketId, eventId } });
-    }
-    return mails;
+  async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date): Promise<void> {
+    const rows = await repo.heldTicketsOfEvent(tx, eventId);
+    if (rows.length === 0 || rows[0].event.endsAt <= at) return;
+    await enqueueMails(
+      tx,
+      at,
+      rows.map((r) => {
+        const lang = pickLang(r.locale);
+        return {
+          template: 'eventChanged' as const,
+          to: r.email,
+          locale: lang,
+          org: r.organisation,
+          params: {
+            ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+            link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+            at,
+            sequence: Math.floor(at.getTime() / 1000),
+          },
+        };
+      }),
+    );
   }
 
   return {
     /**
-     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders are e-mailed
-     * once the change is committed (`holderMails`, built in the mail queue).
+     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders' e-mails are
+     * mail jobs of the same transaction (`enqueueHolderMails`).
      * @returns what it did; `created` when the externalId was new to the organisation.
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
+      const at = deps.now();
       const values = {
         name: input.name,
         venue: input.venue,
@@ -89,20 +93,17 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
           const current = await repo.eventByExternalId(tx, org.id, externalId, true);
           if (!current) {
             if (await repo.insertEvent(tx, { ...values, organisationId: org.id, externalId }))
-              return { status: 'created' as const, moved: null };
+              return { status: 'created' as const };
             continue; // created concurrently: update it instead
           }
           const diff = changed(current, values);
-          if (Object.keys(diff).length === 0) return { status: 'unchanged' as const, moved: null };
+          if (Object.keys(diff).length === 0) return { status: 'unchanged' as const };
           await repo.updateEvent(tx, current.id, diff);
-          const moved = TIME_AND_PLACE.some((k) => k in diff) ? current.id : null;
-          return { status: 'updated' as const, moved };
+          if (TIME_AND_PLACE.some((k) => k in diff)) await enqueueHolderMails(tx, current.id, at);
+          return { status: 'updated' as const };
         }
         throw new AppError('api.service_unavailable');
       });
-      const moved = outcome.moved;
-      // Built in the mail queue's turn: the organiser's PUT does not wait for the holders' mails.
-      if (moved !== null) deps.mailQueue.pushBuilt(() => holderMails(moved), { eventId: moved });
       return outcome.status;
     },
 

@@ -11,11 +11,11 @@ import type { TicketInput, TicketIssuing } from './ticket-issuing.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
 export function createOrgTicketsService(
-  deps: Pick<OrgApiDeps, 'database' | 'mailQueue' | 'now'>,
+  deps: Pick<OrgApiDeps, 'database' | 'now'>,
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
-  const { planTickets, applyPlan, mailsOf } = issuing;
+  const { planTickets, applyPlan, enqueueIssuedMails } = issuing;
   return {
     /**
      * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules.
@@ -24,16 +24,14 @@ export function createOrgTicketsService(
      */
     async upsertTicket(org: RequestOrganisation, input: TicketInput): Promise<UpsertStatus> {
       const at = deps.now();
-      const { status, issued } = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const [row] = await planTickets(tx, org, [input], true);
         if (row.kind === 'error') throw new AppError(row.message);
-        const issued = await applyPlan(tx, org, [row], at);
+        await enqueueIssuedMails(tx, await applyPlan(tx, org, [row], at), at);
         const status: UpsertStatus =
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
-        return { status, issued };
+        return status;
       });
-      deps.mailQueue.pushBuilt(() => mailsOf(org, issued), { organisationId: org.id });
-      return status;
     },
 
     /**
