@@ -40,9 +40,6 @@ export interface JobContext {
 /** Runs one job. Rejecting means "failed": the job is retried after the backoff or kept as failed. */
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
 
-/** Rows per INSERT when enqueueing many jobs (far below PostgreSQL's 65,535 parameters; short to build). */
-const INSERT_CHUNK = 500;
-
 /** This process's workers, woken after a local enqueue. */
 const localWorkers = new Set<() => void>();
 
@@ -51,7 +48,7 @@ const localWorkers = new Set<() => void>();
  * and wakes this process's workers.
  */
 export async function enqueueJobs(db: DbOrTx, jobs: readonly JobInput[]): Promise<void> {
-  for (let i = 0; i < jobs.length; i += INSERT_CHUNK) await repo.insert(db, jobs.slice(i, i + INSERT_CHUNK));
+  await repo.insert(db, jobs);
   if (jobs.length) for (const wake of localWorkers) wake();
 }
 

@@ -2,6 +2,7 @@
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { jobs } from '../../db/schema.js';
+import { mapSliced } from '../../lib/time-slice.js';
 
 /** A job as a worker claimed it. `attempts` counts this claim. */
 export interface ClaimedJob {
@@ -33,12 +34,22 @@ export interface JobKindStats {
 }
 
 export const jobsRepository = {
-  /** Inserts jobs; a missing `runAt` is the database's now, a missing `priority` 0. */
-  async insert(db: DbOrTx, rows: { kind: string; payload: unknown; runAt?: Date; priority?: number }[]): Promise<void> {
+  /**
+   * Inserts jobs in one statement with one JSON parameter (10,000 jobs are one string built in time slices, not
+   * 40,000 bind parameters); a missing `runAt` is the database's now, a missing `priority` 0.
+   */
+  async insert(
+    db: DbOrTx,
+    rows: readonly { kind: string; payload: unknown; runAt?: Date; priority?: number }[],
+  ): Promise<void> {
     if (!rows.length) return;
-    await db
-      .insert(jobs)
-      .values(rows.map((r) => ({ kind: r.kind, payload: r.payload, runAt: r.runAt, priority: r.priority })));
+    const parts = await mapSliced(rows, (r) =>
+      JSON.stringify({ kind: r.kind, payload: r.payload, run_at: r.runAt ?? null, priority: r.priority ?? 0 }),
+    );
+    await db.execute(sql`insert into ${jobs} (kind, payload, run_at, priority)
+      select r.kind, r.payload, coalesce(r.run_at, now()), r.priority
+        from jsonb_to_recordset(${`[${parts.join(',')}]`}::jsonb)
+          as r(kind text, payload jsonb, run_at timestamptz, priority integer)`);
   },
 
   /**
