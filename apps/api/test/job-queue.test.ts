@@ -219,6 +219,26 @@ describe('durable job queue', () => {
 });
 
 describe.skipIf(!onPostgres())('two apps on one PostgreSQL', () => {
+  it('send each of 40 sign-in codes requested on either app once', async () => {
+    const apps = await createTestApps(2, { config: { otpRequestsPerIpPerMinute: 1000 } });
+    try {
+      const emails = Array.from({ length: 40 }, (_, i) => `twice-${i}@example.com`);
+      const answers = await Promise.all(
+        emails.map((email, i) =>
+          apps.apps[i % 2].inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } }),
+        ),
+      );
+      expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+      await Promise.all(apps.apps.map((app) => app.services.jobs.runDue()));
+      const sent = apps.mail.sent.map((m) => m.to).sort();
+      expect(sent).toEqual([...emails].sort());
+      const left = await rawQuery<{ n: number }>(apps.databases[0].db, 'select count(*)::int as n from jobs');
+      expect(left.rows[0].n).toBe(0);
+    } finally {
+      await apps.close();
+    }
+  });
+
   it('never run one job twice', async () => {
     const apps = await createTestApps(2);
     const runs = new Map<number, number[]>();
