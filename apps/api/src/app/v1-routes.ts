@@ -89,7 +89,12 @@ export async function registerV1Routes(
           perOrganisation,
         });
         const requireAdmin = requireAdminWith(config.adminKey, failures);
-        organisationsRoutes(orgApi, { admin: organisations.admin, org: organisations.org, requireAdmin, requireOrganisation });
+        organisationsRoutes(orgApi, {
+          admin: organisations.admin,
+          org: organisations.org,
+          requireAdmin,
+          requireOrganisation,
+        });
         jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
         membersRoutes(orgApi, {
           members: organisations.members,

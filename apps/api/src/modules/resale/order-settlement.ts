@@ -129,7 +129,9 @@ export function createSettlement(deps: OrderDeps) {
           link: redeemUrl,
           at,
         },
-        attachments: [{ filename: codePdfFileName(lang), contentBase64: pdf.toString('base64'), contentType: 'application/pdf' }],
+        attachments: [
+          { filename: codePdfFileName(lang), contentBase64: pdf.toString('base64'), contentType: 'application/pdf' },
+        ],
       },
     ]);
   }

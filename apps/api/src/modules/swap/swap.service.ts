@@ -160,7 +160,7 @@ export function createSwapService(deps: {
       });
     },
 
-    /** The order behind a checkout page, or undefined. */
+    /** The order behind a checkout page (with its organisation's slug, for the page's brand), or undefined. */
     async order(swapId: string) {
       const swap = isUuid(swapId) ? await repo.swap(db, swapId) : undefined;
       if (!swap) return undefined;
@@ -169,7 +169,8 @@ export function createSwapService(deps: {
         repo.typeWithEvent(db, pair.fromTicketTypeId),
         repo.typeWithEvent(db, pair.toTicketTypeId),
       ]);
-      return { swap, base: base, target: target, expired: swap.expiresAt <= deps.now() };
+      const organisationSlug = (await repo.organisationSlug(db, base.event.organisationId)) ?? null;
+      return { swap, base: base, target: target, expired: swap.expiresAt <= deps.now(), organisationSlug };
     },
 
     /** Records the (sandbox) payment of an upgrade. */
