@@ -25,7 +25,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { freePort, startPostgres } from '../scripts/postgres.js';
 import { chromiumArgs } from '../e2e/chromium.js';
-import { signIn } from './sign-in.js';
+import { codesFrom, signIn } from './sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
 
@@ -128,8 +128,8 @@ async function seedHolders(base: string, count: number): Promise<string[]> {
         return ((await r.json()) as { sessionId: string }).sessionId;
       }),
     );
-    const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
-    const codeOf = (email: string) => outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+    const codes = await codesFrom(base, emails);
+    const codeOf = (email: string) => codes.get(email);
     const signedIn = await Promise.all(
       emails.map(async (email, i) => {
         const r = await fetch(`${base}/v1/auth/verifyLoginRequest`, {

@@ -18,8 +18,14 @@ async function tokensFor(email: string) {
     body: JSON.stringify({ email }),
   });
   const { sessionId } = (await r1.json()) as { sessionId: string };
-  const mails = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; subject: string }[];
-  const otp = mails.find((m) => m.to === email)!.subject.match(/(\d{6})/)![1];
+  // The code mail is a job sent a moment after the answer (decision 030): wait for it, 10 s at most.
+  let otp: string | undefined;
+  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline;) {
+    const mails = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; subject: string }[];
+    otp = mails.find((m) => m.to === email)?.subject.match(/(\d{6})/)?.[1];
+    if (!otp) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!otp) throw new Error(`no sign-in code mailed to ${email}`);
   const r2 = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -69,7 +69,7 @@ export async function buildApp(deps: AppDeps) {
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis }, services);
-  const { outboundDeliveryWorker, housekeeping } = registerBackgroundJobs(
+  const { outboundDeliveryWorker, housekeeping, jobs } = registerBackgroundJobs(
     app,
     { config, database, now, redis },
     services,
@@ -82,6 +82,7 @@ export async function buildApp(deps: AppDeps) {
       organisations: services.organisations,
       outboundWebhooks: services.outboundWebhooks,
       outboundDeliveryWorker,
+      jobs,
       wallet: services.wallet,
       googleWallet: services.googleWallet,
     },

@@ -164,6 +164,11 @@ export interface TestAppOptions {
   routes?: (app: BuiltApp) => void;
   /** Runs on this database instead of a fresh template copy; `close()` leaves it open (its owner closes it). */
   database?: Database;
+  /**
+   * false: `app.inject` answers without running the due jobs (a test of timing, whose probes must not wait for
+   * the mails); the app's worker still sends them on its own.
+   */
+  runJobs?: boolean;
 }
 
 /** One parsed pino log line. */
@@ -195,6 +200,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   await app.ready();
   // The one hook of issue 28: every answer a suite reads is checked against the API document.
   checkAnswersAgainstDocument(app);
+  if (opts.runJobs !== false) runJobsAfterEachRequest(app);
   let closed = false;
   return {
     app,
@@ -215,6 +221,23 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   };
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * After each `app.inject(opts)`, runs the jobs that are due on the app's clock (decision 030: every e-mail is a job
+ * the worker sends a moment after the commit), so a test reads the mails of a request as soon as it answered. A job
+ * that failed waits its backoff on the test clock: advance it and call `app.services.jobs.runDue()`.
+ * The worker's own timing (a woken worker sends within a second) is tested in job-queue.test.ts.
+ */
+function runJobsAfterEachRequest(app: BuiltApp): void {
+  const inject = (app.inject as (...args: unknown[]) => unknown).bind(app);
+  (app as { inject: unknown }).inject = (...args: unknown[]) => {
+    if (args.length !== 1 || args[0] === undefined) return inject(...args);
+    return (inject(args[0]) as Promise<unknown>).then(async (res) => {
+      await app.services.jobs.runDue();
+      return res;
+    });
+  };
+}
 
 /** The config every test app gets, with `overrides` on top. */
 function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
@@ -238,6 +261,7 @@ type Clock = { now: () => Date; advance: (ms: number) => void };
 async function signInThrough(app: BuiltApp, mail: ReturnType<typeof captureMail>, clock: Clock, email: string) {
   const r1 = await app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: { email } });
   if (r1.statusCode !== 200) throw new Error(`sign-in request ${r1.statusCode} ${r1.body}`);
+  await app.services.jobs.runDue(); // the code mail is a job (decision 030)
   const r2 = await app.inject({
     method: 'POST',
     url: '/v1/auth/verifyLoginRequest',
@@ -275,6 +299,7 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}) {
     const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
     await app.ready();
     checkAnswersAgainstDocument(app);
+    runJobsAfterEachRequest(app);
     apps.push(app);
   }
   return {

@@ -32,7 +32,7 @@ let dist: string;
 beforeEach(async () => {
   dist = mkdtempSync(join(tmpdir(), 'tp-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
-  t = await createTestApp({ config: { adminKey: ADMIN, panelDistDir: dist } });
+  t = await createTestApp({ config: { adminKey: ADMIN, panelDistDir: dist }, runJobs: false });
 });
 afterEach(async () => {
   await t.close();

@@ -92,7 +92,7 @@ async function spanishAccount(email: string) {
 
 const issue = (key: string, externalId: string, holderEmail: string) =>
   put(key, `tickets/${externalId}`, { ticketTypeExternalId: 'ga', holderEmail });
-const drain = () => t.app.services.organisations.mailQueue.idle();
+const drain = () => t.app.services.jobs.runDue();
 const mailsTo = (email: string) => t.mail.sent.filter((m) => m.to === email);
 const lastTo = (email: string) => mailsTo(email).at(-1)!;
 
@@ -264,6 +264,12 @@ describe('the reminder before the event (issue 23)', () => {
     t.clock.advance(7 * HOUR);
     const [a, b] = await Promise.all([housekeeping.remindOnce(), housekeeping.remindOnce()]);
     expect((a ?? 0) + (b ?? 0)).toBe(2);
+    // Each claim committed with its mail job (decision 030): a process lost now loses no reminder.
+    const queued = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from jobs where kind = 'mail' and payload->>'template' = 'reminder'`,
+    );
+    expect(queued.rows[0].n).toBe(2);
     await drain();
     expect(await housekeeping.remindOnce()).toBe(0);
     t.clock.advance(HOUR);

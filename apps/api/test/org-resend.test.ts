@@ -17,7 +17,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const drain = () => t.app.services.organisations.mailQueue.idle();
+const drain = () => t.app.services.jobs.runDue();
 const put = async (key: string, path: string, payload: object) => {
   const r = await t.app.inject({ method: 'PUT', url: `/v1/org/${path}`, headers: bearer(key), payload });
   expect(r.statusCode, r.body).toBeLessThan(300);

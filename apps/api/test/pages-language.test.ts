@@ -111,7 +111,13 @@ describe('the language of a resale purchase', () => {
     expect(receipt.body).toMatch(/http:\/\/panel\.test\/es\/\?org=[a-z-]+&amp;PANEL_TAB=REDEEM/);
     expect(receipt.body).toContain(`<span>${orgName}</span>`);
     const orderId = checkoutPath.split('/').pop()!;
-    expect((await t.app.inject({ url: `/resale/done/${orderId}` })).body).toContain('<html lang="es"');
+    // Stripe's return page too carries the listing's organisation (issue 23).
+    const done = (await t.app.inject({ url: `/resale/done/${orderId}` })).body;
+    expect(done).toContain('<html lang="es"');
+    expect(done).toContain(
+      `<header class="brand"><img src="https://brand.example/logo.png" alt=""><span>${orgName}</span>`,
+    );
+    expect(done).toContain(`background:${accent}`);
     const mail = t.mail.sent.find((m) => m.to === 'compra@example.com')!;
     expect(mail.subject).toBe('Tus entradas para Laneway Sessions');
     const pdf = await getDocumentProxy(new Uint8Array(mail.attachments![0].content));

@@ -90,8 +90,13 @@ export async function signInOver(url: string, email: string): Promise<{ accessTo
   const r1 = await post('/v1/auth/signInOrRegisterAndSignIn', { email });
   if (!r1.ok) throw new Error(`sign-in request ${r1.status}`);
   const { sessionId } = (await r1.json()) as { sessionId: string };
-  const outbox = (await (await fetch(`${url}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  // The code mail is a job sent a moment after the answer (decision 030): wait for it, 10 s at most.
+  let otp: string | undefined;
+  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline; ) {
+    const outbox = (await (await fetch(`${url}/dev/mail.json`)).json()) as { to: string; text: string }[];
+    otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+    if (!otp) await new Promise((r) => setTimeout(r, 50));
+  }
   const r2 = await post('/v1/auth/verifyLoginRequest', { email, session: sessionId, otp });
   if (!r2.ok) throw new Error(`verify ${r2.status}`);
   return (await r2.json()) as { accessToken: string; refreshToken: string };

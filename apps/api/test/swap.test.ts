@@ -1,7 +1,8 @@
 /** Swap rules (issue: swap, settings, hub and logout). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
-import { bearer, createTestApp, type TestApp, type StartSwapBody } from './helper.js';
+import { accentPalette } from '../src/modules/branding/brand-colors.js';
+import { bearer, createTestApp, rawQuery, type TestApp, type StartSwapBody } from './helper.js';
 
 let t: TestApp;
 let alice: string;
@@ -150,9 +151,22 @@ describe('swap', () => {
     const { orderIdentifier } = (await start(alice, ga.id, target.id, 1)).json<StartSwapBody>();
     const back = encodeURIComponent('http://panel.test/en/?PANEL_TAB=MY_TICKET');
     const url = `/checkout/en/laneway-sessions-${ga.eventId}/${orderIdentifier}?redirectDomain=${back}&origin=ticket_swap`;
+    await rawQuery(
+      t.database.db,
+      `update organisations set logo = 'https://brand.example/logo.png', primary_color = '#ff9900'`,
+    );
+    const org = await rawQuery<{ name: string }>(
+      t.database.db,
+      `select o.name from organisations o join events e on e.organisation_id = o.id where e.id = ${ga.eventId}`,
+    );
+    const brandHeader = `<header class="brand"><img src="https://brand.example/logo.png" alt=""><span>${org.rows[0].name}</span></header>`;
+    const accent = accentPalette('#ff9900', 'light')!.accent;
     const page = await t.app.inject({ url });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Pay with sandbox card');
+    // The ticket's organisation's brand, like the resale pages (issue 23): name, logo, colour on the pay button.
+    expect(page.body).toContain(brandHeader);
+    expect(page.body).toContain(`button:not(.secondary){background:${accent}`);
     const paid = await t.app.inject({
       method: 'POST',
       url,
@@ -170,5 +184,6 @@ describe('swap', () => {
     });
     expect(evil.statusCode).toBe(409);
     expect(evil.body).not.toContain('evil.example');
+    expect(evil.body).toContain(brandHeader);
   });
 });

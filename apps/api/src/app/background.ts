@@ -8,6 +8,7 @@ import type { App } from '../lib/http.js';
 import { redisReady } from '../lib/rate-limit.js';
 import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
+import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
 import type { Services } from './services.js';
 
 /**
@@ -20,7 +21,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mailQueue, mail } = services;
+  const { avatars, mail, jobHandlers } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -38,22 +39,42 @@ export function registerBackgroundJobs(
     checkInLogRetentionDays: config.checkInLogRetentionDays,
     auditRetentionDays: config.auditRetentionDays,
     config,
-    mailQueue,
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
+  // The durable job queue's worker (decision 030): started when the app is ready, drained when it closes.
+  let jobWorker: JobWorker | null = null;
+  const jobs = {
+    /**
+     * Claims and runs every due job now (tests; the worker does it on its own otherwise); nothing before the app is
+     * ready or after it closed. @returns jobs run
+     */
+    runDue: async (): Promise<number> => (jobWorker ? jobWorker.runOnce() : 0),
+  };
   app.addHook('onReady', async () => {
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
     outboundDeliveryWorker.start();
+    jobWorker = startJobWorker({
+      db: database.db,
+      handlers: jobHandlers,
+      // A failure that will be retried is a warning; one kept as failed (or a claim that failed) an error.
+      log: (msg, err, fields) =>
+        fields?.willRetry ? app.log.warn({ err, ...fields }, msg) : app.log.error({ err, ...fields }, msg),
+      pollMs: config.jobPollMs,
+      leaseSeconds: config.jobLeaseSeconds,
+      attempts: config.jobMaxAttempts,
+      now,
+    });
   });
   app.addHook('onClose', async () => {
     await housekeeping.stop();
     await outboundDeliveryWorker.stop();
+    await jobWorker?.stop();
+    jobWorker = null;
     redis?.disconnect();
     await avatars.close();
-    await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
     mail.close();
   });
-  return { outboundDeliveryWorker, housekeeping };
+  return { outboundDeliveryWorker, housekeeping, jobs };
 }

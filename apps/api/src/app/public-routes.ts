@@ -43,7 +43,8 @@ export async function registerPublicRoutes(
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   consolePageRoutes(app, { panelDistDir: config.panelDistDir });
   infoPageRoutes(app, { productName: config.productName });
-  if (config.sandboxCheckout) sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl });
+  if (config.sandboxCheckout)
+    sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl, brandingOf: (slug) => branding.branding(slug) });
   // Never in production: the outbox shows everyone's sign-in codes.
   if (config.devOutbox) devMailRoutes(app, { mail });
   await registerPages(app, config, panelConfig, branding);

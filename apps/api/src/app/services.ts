@@ -9,7 +9,9 @@ import type { App } from '../lib/http.js';
 import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
-import { createMailQueue } from '../providers/mail/mail-queue.js';
+import { createMailJobHandler, MAIL_JOB } from '../providers/mail/mail-jobs.js';
+import type { JobHandler } from '../providers/jobs/job-queue.js';
+import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
 import { createAccessTokens, createConsoleTokens } from '../modules/auth/auth.tokens.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
@@ -69,7 +71,6 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   const auth = createAuthService({
     database,
     config,
-    mail,
     tokens,
     consoleTokens,
     now,
@@ -124,13 +125,11 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   const gift = createGiftService({
     database,
     config,
-    mail,
-    log: log,
     now,
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
   const benefits = createBenefitsService({ database, now });
-  const swap = createSwapService({ database, now, mail, log, config });
+  const swap = createSwapService({ database, now, config });
   const payouts =
     deps.payouts ??
     (config.stripeSecretKey
@@ -141,15 +140,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
         })
       : createSandboxPayouts(config.publicUrl));
   const listings = createListingService({ database, config, now });
-  const orders = createOrderService({
-    database,
-    config,
-    mail,
-    log: log,
-    payouts,
-    now,
-    userContact: async (id) => profile.me(id),
-  });
+  const orders = createOrderService({ database, config, payouts, now });
   const payoutAccounts = createPayoutAccountService({
     database,
     config,
@@ -161,8 +152,6 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   const resale = { listings, orders, payoutAccounts, stripeEvents };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
-  // Mails that follow organiser work (issued tickets) go out in the background, after commit.
-  const mailQueue = createMailQueue({ mail, log: log });
   const outboundWebhooks = createOutboundWebhooksService({
     database,
     now,
@@ -182,7 +171,6 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     org: createOrgApiService({
       database,
       config,
-      mailQueue,
       now,
       ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
       brandingChanged: (slug) => {
@@ -190,8 +178,13 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
         firstOrganisation.forget('first');
       },
     }),
-    mailQueue,
   };
+
+  // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
+  const jobHandlers: Record<string, JobHandler> = {
+    [MAIL_JOB]: createMailJobHandler({ mail, config }),
+  };
+  const jobsAdmin = createJobsAdminService({ database, now });
 
   // The first organisation, read outside the request path once cached (decision 027): the demo host page and
   // GET /v1/config never wait for the database (a long import holds the embedded one's only connection).
@@ -220,8 +213,8 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
-    ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet, audit: createAuditService({ database }) },
+    ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
+    ...{ wallet, googleWallet, jobHandlers, jobsAdmin, audit: createAuditService({ database }) },
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -23,6 +23,7 @@ import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
+import { jobsRoutes } from '../modules/jobs/jobs.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -88,12 +89,14 @@ export async function registerV1Routes(
           failures,
           perOrganisation,
         });
+        const requireAdmin = requireAdminWith(config.adminKey, failures);
         organisationsRoutes(orgApi, {
           admin: organisations.admin,
           org: organisations.org,
-          requireAdmin: requireAdminWith(config.adminKey, failures),
+          requireAdmin,
           requireOrganisation,
         });
+        jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
         membersRoutes(orgApi, {
           members: organisations.members,
           requireOrganisation,

@@ -1,5 +1,9 @@
-/** Sandbox checkout pages for swaps (served while CHECKOUT_BASE_URL is not set). */
-import { escapeHtml as e } from './html.js';
+/**
+ * Sandbox checkout pages for swaps (served while CHECKOUT_BASE_URL is not set), under the ticket's organisation's
+ * brand like the resale pages (issue 23).
+ */
+import type { OrganisationBranding } from '@tp/contract';
+import { escapeHtml as e, pageBrand } from './html.js';
 import { formatCents } from '@tp/contract/format';
 
 type Lang = 'en' | 'es';
@@ -49,14 +53,15 @@ const T = {
   },
 } as const;
 
-const layout = (
-  lang: Lang,
-  body: string,
-) => `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${T[lang].title}</title>
+/** A checkout page; `brand`: the ticket's organisation (its name, logo and colour on the primary button). */
+const layout = (lang: Lang, body: string, brand?: OrganisationBranding | null) => {
+  const b = pageBrand(brand, 'button:not(.secondary)');
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${T[lang].title}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:440px;margin:2rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 h1{font-size:1.3rem;margin:0 0 .25rem}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#5b6270}dd{margin:0;font-weight:600}
 button,a.btn{display:block;width:100%;box-sizing:border-box;text-align:center;padding:.8rem;border-radius:10px;border:0;font:inherit;font-weight:600;margin-top:.75rem;cursor:pointer;text-decoration:none}
-button{background:#1a56db;color:#fff}a.btn,button.secondary{background:#eef0f3;color:#15171a}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}a.btn,button.secondary{background:#2a2c30;color:#eee}dt{color:#aab}.note{background:#3a3410}}</style></head><body><main>${body}</main></body></html>`;
+button{background:#1a56db;color:#fff}a.btn,button.secondary{background:#eef0f3;color:#15171a}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1d20}a.btn,button.secondary{background:#2a2c30;color:#eee}dt{color:#aab}.note{background:#3a3410}}${b.css}</style></head><body><main>${b.header}${body}</main></body></html>`;
+};
 
 /** The cancel action of an order page (`…/{orderIdentifier}/cancel`, keeping the query). */
 const cancelAction = (action: string) => {
@@ -68,6 +73,8 @@ const cancelAction = (action: string) => {
 export function renderSwapCheckout(p: {
   lang: Lang;
   order: Order;
+  /** The ticket's organisation; null or absent: the product's look. */
+  brand?: OrganisationBranding | null;
   action: string;
   backUrl: string;
   redirectDomain: string;
@@ -91,11 +98,17 @@ export function renderSwapCheckout(p: {
         ? `<form method="post" action="${e(cancelAction(p.action))}"><button type="submit" class="secondary">${t.cancel}</button></form>`
         : `<a class="btn" href="${e(p.backUrl)}">${t.cancel}</a>`
     }`,
+    p.brand,
   );
 }
 
 /** A short message page (not found, cannot confirm) with a way back. */
-export function renderCheckoutMessage(lang: Lang, what: string, backUrl: string): string {
+export function renderCheckoutMessage(
+  lang: Lang,
+  what: string,
+  backUrl: string,
+  brand?: OrganisationBranding | null,
+): string {
   const t = T[lang];
   const text =
     what === 'notFound'
@@ -108,5 +121,6 @@ export function renderCheckoutMessage(lang: Lang, what: string, backUrl: string)
   return layout(
     lang,
     `<h1>${t.title}</h1><p role="alert">${text}</p><a class="btn" href="${e(backUrl)}">${t.cancel}</a>`,
+    brand,
   );
 }

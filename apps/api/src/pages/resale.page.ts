@@ -1,6 +1,6 @@
 /** Public resale pages: the share-link listing, the sandbox checkout and the confirmation. */
 import type { OrganisationBranding } from '@tp/contract';
-import { escapeHtml as e } from './html.js';
+import { escapeHtml as e, pageBrand } from './html.js';
 import { formatCents } from '@tp/contract/format';
 import { plural, type Lang } from '../lib/lang.js';
 const T = {
@@ -57,25 +57,9 @@ const T = {
 } as const;
 export const resaleText = (lang: Lang) => T[lang];
 
-/**
- * The listing's organisation on a resale page (issue 23): its name and logo in a header, its colour on buttons
- * in both themes (the palettes of `GET /v1/organisations/{slug}`, at 4.5:1); null: the product's look.
- */
-function brandParts(brand: OrganisationBranding | null | undefined): { css: string; header: string } {
-  if (!brand) return { css: '', header: '' };
-  const { light, dark } = brand.theme ?? { light: null, dark: null };
-  const css =
-    (light ? `button,a.btn{background:${light.accent};color:${light.accentText}}` : '') +
-    (dark
-      ? `@media (prefers-color-scheme:dark){button,a.btn{background:${dark.accent};color:${dark.accentText}}}`
-      : '') +
-    `.brand{display:flex;align-items:center;gap:.6rem;font-weight:700;margin:0 0 .75rem}.brand img{width:40px;height:40px;border-radius:8px;object-fit:contain}`;
-  const logo = brand.logoUrl ? `<img src="${e(brand.logoUrl)}" alt="">` : '';
-  return { css, header: `<header class="brand">${logo}<span>${e(brand.name)}</span></header>` };
-}
-
+/** A resale page (listing, checkout, confirmation, messages) under the listing's organisation's brand, if any. */
 export function resaleLayout(lang: Lang, title: string, body: string, brand?: OrganisationBranding | null): string {
-  const b = brandParts(brand);
+  const b = pageBrand(brand);
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:480px;margin:1.5rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 img.hero{width:100%;border-radius:12px;aspect-ratio:2/1;object-fit:cover}h1{font-size:1.35rem;margin:.75rem 0 .25rem}.muted{color:#5b6270}.price{font-size:1.6rem;font-weight:700}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}
@@ -131,8 +115,14 @@ ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted
   );
 }
 
-export function renderResaleMessage(lang: Lang, title: string, message: string): string {
-  return resaleLayout(lang, title, `<h1>${e(title)}</h1><p role="alert">${e(message)}</p>`);
+/** A short message page (not found, paid already, Stripe's return page), under the listing's brand when known. */
+export function renderResaleMessage(
+  lang: Lang,
+  title: string,
+  message: string,
+  brand?: OrganisationBranding | null,
+): string {
+  return resaleLayout(lang, title, `<h1>${e(title)}</h1><p role="alert">${e(message)}</p>`, brand);
 }
 
 /** The sandbox payment page of an order. */

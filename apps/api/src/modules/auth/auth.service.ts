@@ -10,9 +10,9 @@
 import { createHmac, randomInt, randomUUID, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import type { MailProvider } from '../../providers/mail/mail.provider.js';
-import { signInCodeMail, type MailLocale } from '../../providers/mail/templates.js';
-import { mailBrand, type MailOrganisation } from '../../providers/mail/brand.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
+import type { MailLocale } from '../../providers/mail/templates.js';
+import type { MailOrganisation } from '../../providers/mail/brand.js';
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
 import {
@@ -45,7 +45,6 @@ export type AuthConfig = Pick<
 export interface AuthDeps {
   database: Database;
   config: AuthConfig;
-  mail: MailProvider;
   tokens: AccessTokens;
   /** Console tokens (issue 21): the organiser routes take them, the holder routes never. */
   consoleTokens: ConsoleTokens;
@@ -106,7 +105,7 @@ class SpentSignIn extends Error {
 }
 
 export function createAuthService(deps: AuthDeps) {
-  const { database, config, mail, tokens, consoleTokens, now } = deps;
+  const { database, config, tokens, consoleTokens, now } = deps;
 
   /** Whether the sign-in session is open and the account's. */
   async function sessionIsLive(sessionId: string, userId: number, at: Date): Promise<boolean> {
@@ -234,11 +233,18 @@ export function createAuthService(deps: AuthDeps) {
           createdAt: at,
           expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
         });
+        // A mail job with the request (decision 030), sent at once by this instance's woken worker. In the
+        // language of the panel that asked (issue 29), not the account's: the holder reads it now.
+        await enqueueMails(tx, at, [
+          {
+            template: 'signInCode',
+            to: email,
+            locale,
+            org: organisation,
+            params: { code, minutes: Math.round(config.otpTtlSeconds / 60) },
+          },
+        ]);
       });
-      // In the language of the panel that asked (issue 29), not the account's: the holder reads it now.
-      const brand = mailBrand(organisation, config);
-      const m = await signInCodeMail(locale, code, Math.round(config.otpTtlSeconds / 60), brand);
-      await mail.send({ to: email, ...m });
       deps.metrics.signIn('code_sent');
       return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };
     },

@@ -3,13 +3,12 @@
  * rule allows it (db/predicates.ts: held by the caller, type giftable, event access unused, event not over,
  * not listed for resale). The move runs in one
  * transaction that locks the ticket row, re-checks every rule, changes the holder and records
- * the move in the ticket history; the receiver is e-mailed after commit.
+ * the move in the ticket history; the receiver's e-mail is a mail job of that transaction (decision 030).
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
-import { mailBrand, panelLink } from '../../providers/mail/brand.js';
-import { giftReceivedMail } from '../../providers/mail/templates.js';
+import { panelLink } from '../../providers/mail/brand.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
 import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
@@ -37,9 +36,6 @@ export type GiftConfig = Pick<Config, 'publicUrl' | 'productName'>;
 export function createGiftService(deps: {
   database: Database;
   config: GiftConfig;
-  mail: MailProvider;
-  /** Where a failed receiver mail is logged. */
-  log: MailFailureLog;
   ensureUser: EnsureUser;
   now: () => Date;
 }) {
@@ -74,7 +70,7 @@ export function createGiftService(deps: {
       const receiver = parseReceiver(receiverField);
       if (!receiver) throw new AppError('gift_tickets.receiver_not_found');
       const at = deps.now();
-      const moved = await db.transaction(async (tx) => {
+      await db.transaction(async (tx) => {
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || !isHeldBy(row, holder)) throw new AppError('gift_tickets.not_allowed');
         if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
@@ -87,22 +83,26 @@ export function createGiftService(deps: {
         if (!to) throw new AppError('gift_tickets.receiver_not_found');
         if (to.id === userId) throw new AppError('gift_tickets.cannot_gift_to_self');
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
-        const newHolderEmail = 'email' in receiver ? receiver.email : (await repo.userById(tx, to.id)).email;
+        const receiverUser = await repo.userById(tx, to.id);
+        const newHolderEmail = 'email' in receiver ? receiver.email : receiverUser.email;
         await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
-        return { row, giver, receiverId: to.id };
+        const locale = pickLang(receiverUser.locale);
+        const { organisation, event, type } = row;
+        await enqueueMails(tx, at, [
+          {
+            template: 'giftReceived',
+            to: receiverUser.email,
+            locale,
+            org: organisation,
+            params: {
+              giver: holderDisplayName(giver),
+              ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
+              link: panelLink(deps.config.publicUrl, locale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+              at,
+            },
+          },
+        ]);
       });
-      const receiverUser = await repo.userById(db, moved.receiverId);
-      const locale = pickLang(receiverUser.locale);
-      const { organisation, event, type } = moved.row;
-      const m = await giftReceivedMail(locale, {
-        giver: holderDisplayName(moved.giver),
-        ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
-        link: panelLink(deps.config.publicUrl, locale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-        brand: mailBrand(organisation, deps.config),
-        at,
-      });
-      // The ticket has moved: a mail failure is logged, not reported to the giver.
-      await sendMailOrLog(deps.mail, { to: receiverUser.email, ...m }, { log: deps.log, context: { userTicketId } });
       return { userTicketId };
     },
 

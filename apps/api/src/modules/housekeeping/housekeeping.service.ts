@@ -14,12 +14,10 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { pickLang } from '../../lib/lang.js';
-import { mailBrand, panelLink } from '../../providers/mail/brand.js';
-import type { MailQueue, QueuedMail } from '../../providers/mail/mail-queue.js';
-import { reminderMail } from '../../providers/mail/templates.js';
+import { panelLink } from '../../providers/mail/brand.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
 import { intervalJob } from '../../lib/interval-job.js';
-import { timeSlicer } from '../../lib/time-slice.js';
 
 /** Reminders claimed per transaction; a run claims batches until none is left. */
 const REMINDER_BATCH = 500;
@@ -48,10 +46,8 @@ export function createHousekeeping(deps: {
   checkInLogRetentionDays: number;
   /** Days an audit trail entry is kept (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
-  /** Hours before an event its holders are reminded (REMINDER_HOURS), the product name and the panel's URL. */
-  config: Pick<Config, 'reminderHours' | 'productName' | 'publicUrl'>;
-  /** Where the reminder e-mails go (sent after the claiming transaction commits). */
-  mailQueue: MailQueue;
+  /** Hours before an event its holders are reminded (REMINDER_HOURS) and the panel's URL. */
+  config: Pick<Config, 'reminderHours' | 'publicUrl'>;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
 }) {
@@ -77,11 +73,12 @@ export function createHousekeeping(deps: {
   }
 
   /**
-   * Sends the reminders due now (issue 23): under the housekeeping lock, claims a `ticket_reminders` row per
+   * Enqueues the reminders due now (issue 23): under the housekeeping lock, claims a `ticket_reminders` row per
    * held, unused, unrevoked ticket whose event starts within REMINDER_HOURS and was not reminded for that start
-   * (the row's key makes it once, whatever the instances), then, once committed, queues each holder's e-mail in
-   * their language, under the organisation's brand, with a link to the pass (`PANEL_TAB=QR`, `?org=`) and the
-   * `.ics`. A reminder whose mail fails after its retries is logged, not sent again.
+   * (the row's key makes it once, whatever the instances) and, in the same transaction, enqueues each holder's
+   * reminder as a mail job (decision 030): in their language, under the organisation's brand, with a link to the
+   * pass (`PANEL_TAB=QR`, `?org=`) and the `.ics`. The claim and the job commit together, so a process lost after
+   * the claim no longer loses the reminder; the job is retried with backoff, and kept as failed when it runs out.
    * @returns how many reminders were queued, or null when another instance holds the lock.
    */
   async function remindOnce(): Promise<number | null> {
@@ -89,27 +86,32 @@ export function createHousekeeping(deps: {
     const until = new Date(at.getTime() + deps.config.reminderHours * 3600 * 1000);
     let queued = 0;
     for (;;) {
-      const rows = await db.transaction(async (tx) => {
+      const count = await db.transaction(async (tx) => {
         if (!(await repo.tryLock(tx))) return null;
-        return repo.reminderDetails(tx, await repo.claimDueReminders(tx, at, until, REMINDER_BATCH));
-      });
-      if (rows === null) return queued > 0 ? queued : null;
-      if (rows.length === 0) return queued;
-      const slice = timeSlicer();
-      const mails: QueuedMail[] = [];
-      for (const r of rows) {
-        await slice.tick();
-        const lang = pickLang(r.locale);
-        const m = await reminderMail(lang, {
-          ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
-          link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'QR' }),
-          brand: mailBrand(r.organisation, deps.config),
+        const rows = await repo.reminderDetails(tx, await repo.claimDueReminders(tx, at, until, REMINDER_BATCH));
+        await enqueueMails(
+          tx,
           at,
-        });
-        mails.push({ message: { to: r.email, ...m }, context: { userTicketId: r.userTicketId, reminder: true } });
-      }
-      deps.mailQueue.push(mails);
-      queued += mails.length;
+          rows.map((r) => {
+            const lang = pickLang(r.locale);
+            return {
+              template: 'reminder' as const,
+              to: r.email,
+              locale: lang,
+              org: r.organisation,
+              params: {
+                ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+                link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'QR' }),
+                at,
+              },
+            };
+          }),
+        );
+        return rows.length;
+      });
+      if (count === null) return queued > 0 ? queued : null;
+      if (count === 0) return queued;
+      queued += count;
     }
   }
 

@@ -1,13 +1,15 @@
 /**
  * Settling a resale order (spec sections 4 Resell flow, 7): on payment, in one transaction, the tickets leave
  * the seller and are held under the code (80 random bits, stored as SHA-256); the seller is owed the price (a
- * PENDING payout, minor units); then the buyer is mailed the code and the seller told of the sale.
+ * PENDING payout, minor units); the buyer's code mail and the seller's sale notice are mail jobs of that same
+ * transaction (decision 030).
  */
 import { AppError } from '../../lib/app-error.js';
 import { pickLang } from '../../lib/lang.js';
-import { sendMailOrLog } from '../../providers/mail/mail.provider.js';
-import { mailBrand, panelLink } from '../../providers/mail/brand.js';
-import { codePdfFileName, listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
+import type { DbOrTx } from '../../db/client.js';
+import { panelLink } from '../../providers/mail/brand.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
+import { codePdfFileName, type MailLocale } from '../../providers/mail/templates.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { hashCode, newCode } from './resale.code.js';
@@ -73,29 +75,27 @@ export function createSettlement(deps: OrderDeps) {
         at,
       });
       await enqueueTicketEvents(tx, 'ticket.resold', ids, at, { orderId });
-      return { status: 'paid', row } as const;
+      await mailCode(tx, at, row, code);
+      await notifySeller(tx, at, row);
+      return { status: 'paid' } as const;
     });
     if (result.status === 'unavailable') throw new AppError('api.resell.listing_unavailable');
     if (result.status !== 'paid') return result;
-    await mailCode(result.row, code);
-    await notifySeller(result.row);
     return { status: 'paid', code };
   }
 
-  /** E-mails the seller of a paid order, in the seller's language, with a link to the payout tab (issue 13). */
-  async function notifySeller(row: OrderDetail): Promise<void> {
-    const context = { orderId: row.order.id, sellerId: row.listing.sellerId };
-    const seller = await deps.userContact(row.listing.sellerId).catch((err: unknown) => {
-      deps.log.error({ ...context, err }, 'seller not found for the sale e-mail');
-      return null;
-    });
+  /** Enqueues the seller's sale notice (issue 13) in `tx`: in the seller's language, linking to the payout tab. */
+  async function notifySeller(tx: DbOrTx, at: Date, row: OrderDetail): Promise<void> {
+    const seller = await repo.userContact(tx, row.listing.sellerId);
     if (!seller) return;
     const lang: MailLocale = pickLang(seller.locale);
-    await sendMailOrLog(
-      deps.mail,
+    await enqueueMails(tx, at, [
       {
+        template: 'listingSold',
         to: seller.email,
-        ...(await listingSoldMail(lang, {
+        locale: lang,
+        org: row.organisation,
+        params: {
           eventName: row.event.name,
           ticketName: row.type.name,
           quantity: row.order.quantity,
@@ -105,38 +105,35 @@ export function createSettlement(deps: OrderDeps) {
             PANEL_TAB: 'SETTINGS',
             SETTINGS_TAB: 'ACCOUNT_VERIFICATION',
           }),
-          brand: mailBrand(row.organisation, config),
-        })),
+        },
       },
-      { log: deps.log, context, attempts: 3, backoffMs: 500 },
-    );
+    ]);
   }
 
-  /** Mails the buyer the code and its PDF. */
-  async function mailCode(row: OrderDetail, code: string): Promise<void> {
+  /**
+   * Enqueues the buyer's code mail in `tx`, with its PDF made now (the code is never stored in clear but in this
+   * job until it is sent; decision 030) and the event's `.ics`.
+   */
+  async function mailCode(tx: DbOrTx, at: Date, row: OrderDetail, code: string): Promise<void> {
     const { order, event } = row;
     const { pdf, lang, redeemUrl } = await orderCodePdf(config.publicUrl, row, code);
-    const m = await resaleCodeMail(lang, {
-      ticket: { event, ticketName: row.type.name, calendarId: `order-${order.id}` },
-      quantity: order.quantity,
-      link: redeemUrl,
-      brand: mailBrand(row.organisation, config),
-      at: deps.now(),
-    });
-    // The order is paid and the tickets are held under the code: the mail is tried 3 times (0.5 s then 1 s
-    // apart), then its failure is logged with the order id.
-    await sendMailOrLog(
-      deps.mail,
+    await enqueueMails(tx, at, [
       {
+        template: 'resaleCode',
         to: order.buyerEmail,
-        ...m,
+        locale: lang,
+        org: row.organisation,
+        params: {
+          ticket: { event, ticketName: row.type.name, calendarId: `order-${order.id}` },
+          quantity: order.quantity,
+          link: redeemUrl,
+          at,
+        },
         attachments: [
-          { filename: codePdfFileName(lang), content: pdf, contentType: 'application/pdf' },
-          ...m.attachments,
+          { filename: codePdfFileName(lang), contentBase64: pdf.toString('base64'), contentType: 'application/pdf' },
         ],
       },
-      { log: deps.log, context: { orderId: order.id }, attempts: 3, backoffMs: 500 },
-    );
+    ]);
   }
 
   return {

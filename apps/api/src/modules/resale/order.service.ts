@@ -5,7 +5,6 @@
  */
 import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import type { MailFailureLog, MailProvider } from '../../providers/mail/mail.provider.js';
 import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
 import { isUuid } from '@tp/contract/fields';
 import { resaleRepository as repo } from './resale.repository.js';
@@ -19,13 +18,8 @@ export type OrderConfig = Pick<Config, 'publicUrl' | 'productName'>;
 export interface OrderDeps {
   database: Database;
   config: OrderConfig;
-  mail: MailProvider;
-  /** Where a failed code mail is logged. */
-  log: MailFailureLog;
   payouts: PayoutProvider;
   now: () => Date;
-  /** The e-mail and language of a user (the seller's sale notice). */
-  userContact: (userId: number) => Promise<{ email: string; locale: string }>;
 }
 
 /** The order service: purchase, settlement and the code, plus the order and payout reads. */

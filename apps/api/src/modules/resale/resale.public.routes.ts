@@ -191,8 +191,13 @@ export function resalePublicRoutes(
     '/resale/done/:orderId',
     { schema: { hide: true, params: z.object({ orderId: z.uuid() }) } },
     async (req, reply) => {
-      const lang = langOf(req, (await deps.orders.order(req.params.orderId))?.order.locale);
-      return reply.type(html).send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready));
+      const row = await deps.orders.order(req.params.orderId);
+      const lang = langOf(req, row?.order.locale);
+      // Under the listing's organisation's brand, like the listing and checkout pages (issue 23).
+      const brand = row ? await deps.brandingOf(row.organisation.slug) : null;
+      return reply
+        .type(html)
+        .send(renderResaleMessage(lang, resaleText(lang).thanks, resaleText(lang).paidAlready, brand));
     },
   );
 }

@@ -15,6 +15,7 @@ import {
   ticketHistory,
   ticketTypes,
   userTickets,
+  users,
   stripeEvents,
 } from '../../db/schema.js';
 
@@ -26,6 +27,11 @@ export type ListingRow = typeof resaleListings.$inferSelect;
 export type OrderRow = typeof resaleOrders.$inferSelect;
 
 export const resaleRepository = {
+  /** A user's e-mail and language (the seller's sale notice), or undefined. */
+  async userContact(db: DbOrTx, userId: number) {
+    const [row] = await db.select({ email: users.email, locale: users.locale }).from(users).where(eq(users.id, userId));
+    return row;
+  },
   /**
    * Eligible tickets of a user grouped by type, with the lowest ticket id of each group, or `preferId`
    * for the group that holds it (the ticket the user came from).

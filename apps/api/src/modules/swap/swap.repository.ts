@@ -76,6 +76,14 @@ export const swapRepository = {
   },
   /** A ticket type with its event; row-locked when `lock`. */
   /** The holder's e-mail and language and the organisation of an event: what the "swap done" mail needs. */
+  /** An organisation's slug (the checkout page's brand). */
+  async organisationSlug(db: DbOrTx, organisationId: number): Promise<string | undefined> {
+    const [row] = await db
+      .select({ slug: organisations.slug })
+      .from(organisations)
+      .where(eq(organisations.id, organisationId));
+    return row?.slug;
+  },
   async mailContext(db: DbOrTx, userId: number, organisationId: number) {
     const [user] = await db
       .select({ email: users.email, locale: users.locale })

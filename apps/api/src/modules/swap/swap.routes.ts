@@ -4,7 +4,7 @@
  * releases the held stock at once); and the sandbox checkout pages (outside /v1).
  */
 import * as z from 'zod';
-import { swap } from '@tp/contract';
+import { swap, type OrganisationBranding } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import { errors } from '../../lib/openapi.js';
@@ -88,7 +88,15 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
  * shows the order; paying (upgrade) or confirming (downgrade) confirms the swap and returns to `redirectDomain`
  * when it is on the panel's own origin.
  */
-export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publicUrl: string }) {
+export function sandboxCheckoutRoutes(
+  app: App,
+  deps: {
+    swap: SwapService;
+    publicUrl: string;
+    /** The ticket's organisation's brand (issue 23: the checkout page wears it like the resale pages). */
+    brandingOf: (slug: string) => Promise<OrganisationBranding>;
+  },
+) {
   const params = z.object({ locale: z.string(), slug: z.string(), orderIdentifier: z.string().max(64) });
   const query = z.object({ redirectDomain: z.string().max(2000).optional(), origin: z.string().max(40).optional() });
   const back = (locale: string, redirect?: string) => {
@@ -99,6 +107,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
       return fallback;
     }
   };
+  const brandOf = (slug: string | null) => (slug ? deps.brandingOf(slug) : Promise.resolve(null));
   const html = (reply: { type: (t: string) => { send: (s: string) => unknown } }, body: string) =>
     reply.type('text/html; charset=utf-8').send(body);
 
@@ -118,6 +127,7 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
         renderSwapCheckout({
           lang,
           order,
+          brand: await brandOf(order.organisationSlug),
           action: req.url,
           backUrl: back(lang, req.query.redirectDomain),
           redirectDomain: req.query.redirectDomain ?? '',
@@ -146,7 +156,14 @@ export function sandboxCheckoutRoutes(app: App, deps: { swap: SwapService; publi
         return reply
           .code(409)
           .type('text/html; charset=utf-8')
-          .send(renderCheckoutMessage(lang, code, back(lang, req.query.redirectDomain)));
+          .send(
+            renderCheckoutMessage(
+              lang,
+              code,
+              back(lang, req.query.redirectDomain),
+              await brandOf(order.organisationSlug),
+            ),
+          );
       }
       return reply.redirect(back(lang, req.query.redirectDomain), 303);
     },

@@ -14,9 +14,9 @@ import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { isUuid } from '@tp/contract/fields';
 import type { Config } from '../../config.js';
 import { pickLang } from '../../lib/lang.js';
-import { mailBrand, panelLink } from '../../providers/mail/brand.js';
-import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
-import { swapDoneMail } from '../../providers/mail/templates.js';
+import type { DbOrTx } from '../../db/client.js';
+import { panelLink } from '../../providers/mail/brand.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
 type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
@@ -45,39 +45,41 @@ export function createSwapService(deps: {
   database: Database;
   now: () => Date;
   reservationSeconds?: number;
-  /** The "swap done" mail (issue 23): sent after the commit; a failure is logged, never reported. */
-  mail: MailProvider;
-  log: MailFailureLog;
   config: Pick<Config, 'publicUrl' | 'productName'>;
 }) {
   const db = deps.database.db;
   const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
 
-  /** E-mails the holder that their tickets are of the new type, with the event's facts and `.ics`. */
-  async function mailSwapDone(done: {
-    userId: number;
-    ticketIds: number[];
-    target: { type: TypeRow; event: EventRow };
-  }) {
-    const ctx = await repo.mailContext(db, done.userId, done.target.event.organisationId);
+  /**
+   * Enqueues the "swap done" e-mail (issue 23) in the swap's transaction `tx` (decision 030): the holder's tickets
+   * are of the new type, with the event's facts and `.ics`, in the holder's language under the organisation's brand.
+   */
+  async function mailSwapDone(
+    tx: DbOrTx,
+    at: Date,
+    done: { userId: number; ticketIds: number[]; target: { type: TypeRow; event: EventRow } },
+  ) {
+    const ctx = await repo.mailContext(tx, done.userId, done.target.event.organisationId);
     if (!ctx) return;
     const lang = pickLang(ctx.user.locale);
-    const m = await swapDoneMail(lang, {
-      ticket: {
-        event: done.target.event,
-        ticketName: done.target.type.name,
-        calendarId: `ticket-${done.ticketIds[0]}`,
+    await enqueueMails(tx, at, [
+      {
+        template: 'swapDone',
+        to: ctx.user.email,
+        locale: lang,
+        org: ctx.organisation,
+        params: {
+          ticket: {
+            event: done.target.event,
+            ticketName: done.target.type.name,
+            calendarId: `ticket-${done.ticketIds[0]}`,
+          },
+          quantity: done.ticketIds.length,
+          link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+          at,
+        },
       },
-      quantity: done.ticketIds.length,
-      link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-      brand: mailBrand(ctx.organisation, deps.config),
-      at: deps.now(),
-    });
-    await sendMailOrLog(
-      deps.mail,
-      { to: ctx.user.email, ...m },
-      { log: deps.log, context: { ticketIds: done.ticketIds } },
-    );
+    ]);
   }
 
   return {
@@ -158,7 +160,7 @@ export function createSwapService(deps: {
       });
     },
 
-    /** The order behind a checkout page, or undefined. */
+    /** The order behind a checkout page (with its organisation's slug, for the page's brand), or undefined. */
     async order(swapId: string) {
       const swap = isUuid(swapId) ? await repo.swap(db, swapId) : undefined;
       if (!swap) return undefined;
@@ -167,7 +169,8 @@ export function createSwapService(deps: {
         repo.typeWithEvent(db, pair.fromTicketTypeId),
         repo.typeWithEvent(db, pair.toTicketTypeId),
       ]);
-      return { swap, base: base, target: target, expired: swap.expiresAt <= deps.now() };
+      const organisationSlug = (await repo.organisationSlug(db, base.event.organisationId)) ?? null;
+      return { swap, base: base, target: target, expired: swap.expiresAt <= deps.now(), organisationSlug };
     },
 
     /** Records the (sandbox) payment of an upgrade. */
@@ -235,9 +238,9 @@ export function createSwapService(deps: {
           fromTicketTypeId: pair.fromTicketTypeId,
           toTicketTypeId: pair.toTicketTypeId,
         });
-        return { swapType: swap.swapType, quantity: swap.quantity, userId: swap.userId, ticketIds: ids, target };
+        await mailSwapDone(tx, now, { userId: swap.userId, ticketIds: ids, target });
+        return { swapType: swap.swapType, quantity: swap.quantity };
       });
-      await mailSwapDone(done);
       return { swapType: done.swapType, quantity: done.quantity };
     },
   };

@@ -6,7 +6,6 @@ import type * as z from 'zod';
 import type { Config } from '../../../config.js';
 import type { Database, DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../../lib/app-error.js';
-import type { MailQueue } from '../../../providers/mail/mail-queue.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 
@@ -25,7 +24,6 @@ export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl' | 'pgliteImp
 export interface OrgApiDeps {
   database: Database;
   config: OrgApiConfig;
-  mailQueue: MailQueue;
   ensureUser: EnsureUser;
   /** The app's clock (UTC). */
   now: () => Date;

@@ -4,6 +4,7 @@
  */
 import { organisations as contract, type access } from '@tp/contract';
 import type * as z from 'zod';
+import type { DbOrTx } from '../../../db/client.js';
 import type { events } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
@@ -11,10 +12,8 @@ import type { RequestOrganisation } from '../org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { pickLang } from '../../../lib/lang.js';
-import { timeSlicer } from '../../../lib/time-slice.js';
-import { mailBrand, panelLink } from '../../../providers/mail/brand.js';
-import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
-import { eventChangedMail } from '../../../providers/mail/templates.js';
+import { panelLink } from '../../../providers/mail/brand.js';
+import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
 const TIME_AND_PLACE = [
@@ -36,43 +35,48 @@ const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
 const DOORS_OPEN_BEFORE_START_SECONDS = 6 * 3600;
 
 /** The events part of the organisation API: upsert by externalId, attendance. */
-export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'mailQueue' | 'now'>) {
+export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'now'>) {
   const db = deps.database.db;
 
   /**
-   * The "event changed" e-mail to every holder of a live ticket of the event (issue 23), each in their
+   * Enqueues, in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
+   * ticket of the event (issue 23), each in their
    * language under the organisation's brand, with the new facts and an updated `.ics` (same UID; SEQUENCE is the
    * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
    */
-  async function holderMails(eventId: number): Promise<QueuedMail[]> {
-    const at = deps.now();
-    const rows = await repo.heldTicketsOfEvent(db, eventId);
-    if (rows.length === 0 || rows[0].event.endsAt <= at) return [];
-    const slice = timeSlicer();
-    const mails: QueuedMail[] = [];
-    for (const r of rows) {
-      await slice.tick();
-      const lang = pickLang(r.locale);
-      const m = await eventChangedMail(lang, {
-        ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
-        link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-        brand: mailBrand(r.organisation, deps.config),
-        at,
-        sequence: Math.floor(at.getTime() / 1000),
-      });
-      mails.push({ message: { to: r.email, ...m }, context: { userTicketId: r.userTicketId, eventId } });
-    }
-    return mails;
+  async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date): Promise<void> {
+    const rows = await repo.heldTicketsOfEvent(tx, eventId);
+    if (rows.length === 0 || rows[0].event.endsAt <= at) return;
+    await enqueueMails(
+      tx,
+      at,
+      rows.map((r) => {
+        const lang = pickLang(r.locale);
+        return {
+          template: 'eventChanged' as const,
+          to: r.email,
+          locale: lang,
+          org: r.organisation,
+          params: {
+            ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+            link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+            at,
+            sequence: Math.floor(at.getTime() / 1000),
+          },
+        };
+      }),
+    );
   }
 
   return {
     /**
-     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders are e-mailed
-     * once the change is committed (`holderMails`, built in the mail queue). Audited `event.created` or
-     * `event.updated` (with the changed field names) in the same transaction; `unchanged` records nothing.
+     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders' e-mails are
+     * mail jobs of the same transaction (`enqueueHolderMails`). Audited `event.created` or `event.updated` (with the
+     * changed field names) in the same transaction; `unchanged` records nothing.
      * @returns what it did; `created` when the externalId was new to the organisation.
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
+      const at = deps.now();
       const values = {
         name: input.name,
         venue: input.venue,
@@ -90,7 +94,6 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
         passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
         transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
       } satisfies Partial<typeof events.$inferInsert>;
-      const at = deps.now();
       const outcome = await db.transaction(async (tx) => {
         for (let attempt = 0; attempt < 2; attempt++) {
           const current = await repo.eventByExternalId(tx, org.id, externalId, true);
@@ -101,12 +104,12 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
                 resourceType: 'event',
                 resourceId: externalId,
               });
-              return { status: 'created' as const, moved: null };
+              return { status: 'created' as const };
             }
             continue; // created concurrently: update it instead
           }
           const diff = changed(current, values);
-          if (Object.keys(diff).length === 0) return { status: 'unchanged' as const, moved: null };
+          if (Object.keys(diff).length === 0) return { status: 'unchanged' as const };
           await repo.updateEvent(tx, current.id, diff);
           await appendAudit(tx, org.id, org.actor, at, {
             action: 'event.updated',
@@ -114,14 +117,11 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
             resourceId: externalId,
             detail: { fields: Object.keys(diff) },
           });
-          const moved = TIME_AND_PLACE.some((k) => k in diff) ? current.id : null;
-          return { status: 'updated' as const, moved };
+          if (TIME_AND_PLACE.some((k) => k in diff)) await enqueueHolderMails(tx, current.id, at);
+          return { status: 'updated' as const };
         }
         throw new AppError('api.service_unavailable');
       });
-      const moved = outcome.moved;
-      // Built in the mail queue's turn: the organiser's PUT does not wait for the holders' mails.
-      if (moved !== null) deps.mailQueue.pushBuilt(() => holderMails(moved), { eventId: moved });
       return outcome.status;
     },
 

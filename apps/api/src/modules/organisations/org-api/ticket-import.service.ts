@@ -11,11 +11,12 @@ import { appendAudit } from '../../audit/audit.repository.js';
 
 /** The import part of the organisation API: many tickets at once, all or nothing. */
 export function createOrgTicketImportService(
-  deps: Pick<OrgApiDeps, 'database' | 'mailQueue' | 'now' | 'config'>,
+  deps: Pick<OrgApiDeps, 'database' | 'now' | 'config'>,
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
-  const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf } = issuing;
+  const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails } =
+    issuing;
   return {
     /**
      * Most data rows one import takes here: the contract's `IMPORT_MAX_ROWS` (10,000) on PostgreSQL, the
@@ -32,8 +33,9 @@ export function createOrgTicketImportService(
      * accounts are created in statements of 1,000 and every row to write is made (ticket ids reserved, history,
      * webhook payloads); then one short transaction checks the rows again under row locks and, when nothing
      * changed meanwhile, writes what was made in a few set-based statements (else makes it again inside);
-     * mails are built and queued after the commit. The write transaction records one `import.completed` entry
-     * with the counts (not one per row; a refused or dry-run import records nothing).
+     * the holders' mails are small mail jobs of that transaction, rendered when sent (decision 030). The write
+     * transaction records one `import.completed` entry with the counts (not one per row; a refused or dry-run
+     * import records nothing).
      * @param rows `{ row, input }` valid by shape, and `{ row, message, field }` already refused by the parser
      * @param refusedTypes the well-formed ticketTypeExternalId of each refused row: an unknown one is reported
      *   too (`api.org.ticket_type_not_found`), so a row lists all its errors (issue 21)
@@ -78,7 +80,7 @@ export function createOrgTicketImportService(
         // Again under row locks: a gift, resale or import since the first check is seen here.
         const plan = await planTickets(tx, org, inputs, true);
         const errors = errorsOf(plan);
-        if (errors.length) return { errors, counts: null, issued: null };
+        if (errors.length) return { errors, counts: null };
         const issued = (await stillFits(tx, checked, plan, prepared))
           ? await writePrepared(tx, prepared)
           : await applyPlan(tx, org, plan, at); // something changed meanwhile: made again, in the transaction
@@ -89,11 +91,11 @@ export function createOrgTicketImportService(
           resourceId: at.toISOString(),
           detail: { rows: inputs.length, ...counts },
         });
-        return { errors: null, counts, issued };
+        // Rows, not rendered mails: the import answers without waiting for 10,000 renders (issue 23).
+        await enqueueIssuedMails(tx, issued, at);
+        return { errors: null, counts };
       });
       if (outcome.errors) return { errors: outcome.errors };
-      // Built in the queue's turn: the import answers without waiting for 10,000 rendered mails (issue 23).
-      deps.mailQueue.pushBuilt(() => mailsOf(org, outcome.issued), { organisationId: org.id });
       return { result: { dryRun, ...outcome.counts } };
     },
   };

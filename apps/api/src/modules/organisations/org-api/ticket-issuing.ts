@@ -9,15 +9,14 @@
  *   with the account it was issued to, unused, not listed for resale and not revoked; otherwise 409
  *   (`api.org.ticket_moved`, `api.org.ticket_used`, `api.org.ticket_in_resale`, `api.org.ticket_revoked`);
  * - another ticket type is refused (`api.org.ticket_type_locked`): revoke the ticket and issue a new one.
- * Holders are e-mailed in their account's language after the transaction commits, through the mail queue
- * (never holding up the request): `applyPlan` returns what was issued, `mailsOf` builds the mails to push.
+ * Holders are e-mailed in their account's language through the durable job queue: `applyPlan` returns what was
+ * issued, `enqueueIssuedMails` enqueues their mail jobs in the same transaction (rendered when sent, decision 030).
  */
 import { randomInt } from 'node:crypto';
 import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
-import { ticketIssuedMail } from '../../../providers/mail/templates.js';
-import { mailBrand, panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
-import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
+import { panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
+import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 import { defaultNickname } from '../../auth/auth.service.js';
 import {
   orgApiRepository as repo,
@@ -30,7 +29,6 @@ import { organisationsRepository } from '../organisations.repository.js';
 import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
 import { pickLang } from '../../../lib/lang.js';
-import { timeSlicer } from '../../../lib/time-slice.js';
 
 /** One ticket to issue: the organiser's ids and the holder's e-mail (already validated). */
 export interface TicketInput {
@@ -274,37 +272,36 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
 
   /**
    * Writes a plan without errors in a few set-based statements, inside the caller's transaction; returns what
-   * the holders' mails need, to build and send once committed ({@link mailsOf}).
+   * the holders' mails need ({@link enqueueIssuedMails}, in the same transaction).
    */
   async function applyPlan(tx: DbOrTx, org: RequestOrganisation, plan: PlannedRow[], at: Date): Promise<IssuedBatch> {
     return writePrepared(tx, await prepareWrite(tx, org, plan, at));
   }
 
   /**
-   * The holders' "ticket issued" mails of a written plan, in each account's language, under the organisation's
-   * brand with its `.ics` (issue 23); built in time slices (10,000 mails never hold the event loop: the MJML
-   * layout is compiled once, each mail fills it). Hand it to the mail queue's `pushBuilt` once the transaction
-   * committed, so the organiser's request does not wait for the rendering.
+   * Enqueues the holders' "ticket issued" mails of a written plan in its transaction `tx` (decision 030): one small
+   * mail job per ticket (template, params, recipient, language, organisation), rendered when sent — in each
+   * account's language, under the organisation's brand, with its `.ics` (issue 23). `at` is the write's time.
    */
-  async function mailsOf(org: RequestOrganisation, batch: IssuedBatch) {
-    const brand = mailBrand(batch.organisation, deps.config);
+  async function enqueueIssuedMails(tx: DbOrTx, batch: IssuedBatch, at: Date): Promise<void> {
     const slug = batch.organisation?.slug ?? null;
-    const at = deps.now();
-    const slice = timeSlicer();
-    const out: QueuedMail[] = [];
-    for (const i of batch.items) {
-      await slice.tick();
-      const m = await ticketIssuedMail(i.locale, {
-        ticket: { event: i.event, ticketName: i.ticketName, calendarId: `ticket-${i.userTicketId}` },
-        link: panelLink(deps.config.publicUrl, i.locale, slug, { PANEL_TAB: 'MY_TICKET' }),
-        brand,
-        at,
-      });
-      out.push({ message: { to: i.email, ...m }, context: { organisationId: org.id, userTicketId: i.userTicketId } });
-    }
-    return out;
+    await enqueueMails(
+      tx,
+      at,
+      batch.items.map((i) => ({
+        template: 'ticketIssued' as const,
+        to: i.email,
+        locale: i.locale,
+        org: batch.organisation,
+        params: {
+          ticket: { event: i.event, ticketName: i.ticketName, calendarId: `ticket-${i.userTicketId}` },
+          link: panelLink(deps.config.publicUrl, i.locale, slug, { PANEL_TAB: 'MY_TICKET' }),
+          at,
+        },
+      })),
+    );
   }
 
-  return { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, mailsOf };
+  return { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails };
 }
 export type TicketIssuing = ReturnType<typeof createTicketIssuing>;

@@ -14,11 +14,11 @@ import { pickLang } from '../../../lib/lang.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
 export function createOrgTicketsService(
-  deps: Pick<OrgApiDeps, 'database' | 'mailQueue' | 'now'>,
+  deps: Pick<OrgApiDeps, 'database' | 'now'>,
   issuing: TicketIssuing,
 ) {
   const db = deps.database.db;
-  const { planTickets, applyPlan, mailsOf } = issuing;
+  const { planTickets, applyPlan, enqueueIssuedMails } = issuing;
   return {
     /**
      * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules. Audited
@@ -28,10 +28,10 @@ export function createOrgTicketsService(
      */
     async upsertTicket(org: RequestOrganisation, input: TicketInput): Promise<UpsertStatus> {
       const at = deps.now();
-      const { status, issued } = await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const [row] = await planTickets(tx, org, [input], true);
         if (row.kind === 'error') throw new AppError(row.message);
-        const issued = await applyPlan(tx, org, [row], at);
+        await enqueueIssuedMails(tx, await applyPlan(tx, org, [row], at), at);
         const status: UpsertStatus =
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
         if (status !== 'unchanged')
@@ -41,16 +41,14 @@ export function createOrgTicketsService(
             resourceId: input.externalId,
             detail: { ticketTypeExternalId: input.ticketTypeExternalId },
           });
-        return { status, issued };
+        return status;
       });
-      deps.mailQueue.pushBuilt(() => mailsOf(org, issued), { organisationId: org.id });
-      return status;
     },
 
     /**
      * POST /org/tickets/{externalId}/resend (issue 21): e-mails the ticket's current holder their "your ticket"
-     * mail again (the issue mail: in their language, under the organisation's brand, with the `.ics`), through the
-     * mail queue after the answer. The route limits it to `TICKET_RESENDS_PER_HOUR` per ticket.
+     * mail again (the issue mail: in their language, under the organisation's brand, with the `.ics`), as a mail
+     * job (decision 030). The route limits it to `TICKET_RESENDS_PER_HOUR` per ticket.
      * @returns the e-mail it goes to.
      * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_not_held` (409: revoked, or held under a
      *   resale code).
@@ -76,7 +74,7 @@ export function createOrgTicketsService(
           },
         ],
       };
-      deps.mailQueue.pushBuilt(() => mailsOf(org, batch), { organisationId: org.id });
+      await enqueueIssuedMails(db, batch, deps.now());
       return { email: holder.email };
     },
 

@@ -1,0 +1,165 @@
+/**
+ * Every e-mail is a `mail` job of the durable queue (issue 25, decision 030): the payload says what to render — the
+ * template, its params, the recipient, the language and the organisation — and the mail is rendered when it is sent
+ * (a 10,000-row import enqueues 10,000 small rows, not 10,000 rendered HTML bodies). `enqueueMails` takes the
+ * transaction of the work that causes the mails, so they exist iff it commits; the job worker runs
+ * `createMailJobHandler`'s handler, which renders (`templates.ts`, under `brand.ts`'s brand) and sends.
+ */
+import * as z from 'zod';
+import type { DbOrTx } from '../../db/client.js';
+import { mapSliced } from '../../lib/time-slice.js';
+import { enqueueJobs, type JobHandler, type JobInput } from '../jobs/job-queue.js';
+import { mailBrand } from './brand.js';
+import type { RenderedMail } from './layout.js';
+import type { MailProvider } from './mail.provider.js';
+import {
+  eventChangedMail,
+  giftReceivedMail,
+  listingSoldMail,
+  reminderMail,
+  resaleCodeMail,
+  signInCodeMail,
+  swapDoneMail,
+  ticketIssuedMail,
+  type MailAttachment,
+} from './templates.js';
+
+/** The job kind of e-mails. */
+export const MAIL_JOB = 'mail';
+
+/** A time: a Date when enqueued, its ISO 8601 string in the stored JSON. */
+const time = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((v) => new Date(v));
+
+/** The organisation whose brand the mail wears (a row of `organisations`), or null for the product's. */
+const organisation = z
+  .object({ slug: z.string(), name: z.string(), logoUrl: z.string().nullable(), primaryColor: z.string().nullable() })
+  .nullable();
+
+/** `templates.ts`'s `MailTicket`: the event's facts (its own time zone), the ticket type, the calendar id. */
+const ticket = z.object({
+  event: z.object({
+    name: z.string(),
+    startsAt: time,
+    endsAt: time,
+    timeZone: z.string(),
+    venue: z.string(),
+    address1: z.string(),
+    city: z.string(),
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+  }),
+  ticketName: z.string(),
+  calendarId: z.string(),
+});
+
+/** A ticket e-mail's params: the ticket, the panel link (with `?org=`), when it was made (the `.ics` stamp). */
+const ticketParams = { ticket, link: z.string(), at: time };
+
+const common = {
+  to: z.string(),
+  locale: z.enum(['en', 'es']),
+  org: organisation,
+  /** Files made by the module that enqueues (the resale code's PDF), base64: not something a template renders. */
+  attachments: z
+    .array(z.object({ filename: z.string(), contentBase64: z.string(), contentType: z.string() }))
+    .optional(),
+};
+
+/** A `mail` job's payload: one variant per template of `templates.ts`. */
+const mailPayload = z.discriminatedUnion('template', [
+  z.object({ ...common, template: z.literal('signInCode'), params: z.object({ code: z.string(), minutes: z.number() }) }),
+  z.object({ ...common, template: z.literal('giftReceived'), params: z.object({ ...ticketParams, giver: z.string() }) }),
+  z.object({
+    ...common,
+    template: z.literal('resaleCode'),
+    params: z.object({ ...ticketParams, quantity: z.number().int() }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('listingSold'),
+    params: z.object({
+      eventName: z.string(),
+      ticketName: z.string(),
+      quantity: z.number().int(),
+      amountCents: z.number().int(),
+      currencyCode: z.string(),
+      link: z.string(),
+    }),
+  }),
+  z.object({ ...common, template: z.literal('ticketIssued'), params: z.object(ticketParams) }),
+  z.object({ ...common, template: z.literal('reminder'), params: z.object(ticketParams) }),
+  z.object({
+    ...common,
+    template: z.literal('eventChanged'),
+    params: z.object({ ...ticketParams, sequence: z.number().int() }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('swapDone'),
+    params: z.object({ ...ticketParams, quantity: z.number().int() }),
+  }),
+]);
+
+/** An e-mail to enqueue: template, params, recipient (`to`), language, organisation (extra fields are dropped). */
+export type MailJobInput = z.input<typeof mailPayload>;
+type MailPayload = z.output<typeof mailPayload>;
+
+/**
+ * Enqueues e-mails as `mail` jobs, due at `at` (the caller's clock, UTC), in `db` — the transaction of the work that
+ * causes them where there is one. Each is checked against its template's params now (a wrong payload fails here,
+ * not in the worker) and stored without the fields the template does not read.
+ */
+export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJobInput[]): Promise<void> {
+  // Sliced: 10,000 parses never hold the event loop (issue 19 break 3).
+  const jobs: JobInput[] = await mapSliced(mails, (m) => ({
+    kind: MAIL_JOB,
+    payload: mailPayload.parse(m),
+    runAt: at,
+    // The holder waits for the sign-in code on the screen: before any other mail that is due.
+    priority: m.template === 'signInCode' ? 10 : 0,
+  }));
+  await enqueueJobs(db, jobs);
+}
+
+/** Renders a payload's mail in its language under `brand`. */
+async function render(p: MailPayload, brand: ReturnType<typeof mailBrand>): Promise<RenderedMail & { attachments?: MailAttachment[] }> {
+  switch (p.template) {
+    case 'signInCode':
+      return signInCodeMail(p.locale, p.params.code, p.params.minutes, brand);
+    case 'giftReceived':
+      return giftReceivedMail(p.locale, { ...p.params, brand });
+    case 'resaleCode':
+      return resaleCodeMail(p.locale, { ...p.params, brand });
+    case 'listingSold':
+      return listingSoldMail(p.locale, { ...p.params, brand });
+    case 'ticketIssued':
+      return ticketIssuedMail(p.locale, { ...p.params, brand });
+    case 'reminder':
+      return reminderMail(p.locale, { ...p.params, brand });
+    case 'eventChanged':
+      return eventChangedMail(p.locale, { ...p.params, brand });
+    case 'swapDone':
+      return swapDoneMail(p.locale, { ...p.params, brand });
+  }
+}
+
+/**
+ * The `mail` job handler: parses the payload, renders the mail under the organisation's brand (the product's when
+ * `org` is null) and sends it. A send that fails rejects, so the job is retried with backoff (decision 030).
+ */
+export function createMailJobHandler(deps: {
+  mail: MailProvider;
+  config: { productName: string; publicUrl: string };
+}): JobHandler {
+  return async (payload) => {
+    const p = mailPayload.parse(payload);
+    const m = await render(p, mailBrand(p.org, deps.config));
+    const extra = (p.attachments ?? []).map((a) => ({
+      filename: a.filename,
+      content: Buffer.from(a.contentBase64, 'base64'),
+      contentType: a.contentType,
+    }));
+    const attachments = [...extra, ...(m.attachments ?? [])];
+    await deps.mail.send({ to: p.to, ...m, ...(attachments.length ? { attachments } : {}) });
+  };
+}
