@@ -73,6 +73,7 @@ export async function buildApp(deps: AppDeps) {
       outboundDeliveryWorker,
       wallet: services.wallet,
       googleWallet: services.googleWallet,
+      fakeApns: services.fakeApns,
     },
   });
 }

@@ -132,7 +132,9 @@ describe('Apple Wallet pass', () => {
       formatVersion: 1,
       passTypeIdentifier: 'pass.test.ticketpanel',
       teamIdentifier: 'TESTTEAM00',
-      serialNumber: `ticket-${vip}`,
+      serialNumber: expect.stringMatching(new RegExp(`^ticket-${vip}-\\d+$`)),
+      webServiceURL: expect.stringMatching(/\/v1\/wallet\/apple\/$/),
+      authenticationToken: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
     });
     expect(new Date(pass.relevantDate as string).getTime()).toBe(new Date(event.starts_at).getTime());
     expect(new Date(pass.expirationDate as string).getTime()).toBe(new Date(event.ends_at).getTime());

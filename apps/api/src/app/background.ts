@@ -20,7 +20,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mailQueue, mail } = services;
+  const { avatars, mailQueue, mail, apns, fakeApns } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -53,6 +53,8 @@ export function registerBackgroundJobs(
     await avatars.close();
     await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
     mail.close();
+    await apns?.close();
+    await fakeApns?.close();
   });
   return { outboundDeliveryWorker, housekeeping };
 }

@@ -42,6 +42,7 @@ import {
   createGoogleWalletApi,
   type ServiceAccountKey,
 } from '../providers/google-wallet/google-wallet.provider.js';
+import { createApnsClient, createFakeApns } from '../providers/apns/apns.provider.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -109,7 +110,23 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
       ? createFakeGoogleWalletApi()
       : createGoogleWalletApi(googleKey)
     : null;
+  const appleWallet = config.wallet.apple;
+  // Wallet test mode pushes to a local HTTP/2 fake; Apple's APNs takes the Pass Type ID certificate and key.
+  const fakeApns = appleWallet && !appleWallet.apnsUrl ? createFakeApns() : null;
+  const apns = appleWallet
+    ? createApnsClient(async () =>
+        fakeApns
+          ? { url: await fakeApns.url() }
+          : {
+              url: appleWallet.apnsUrl ?? '',
+              cert: readFileSync(appleWallet.certPath),
+              key: readFileSync(appleWallet.keyPath),
+              ...(appleWallet.keyPassphrase ? { passphrase: appleWallet.keyPassphrase } : {}),
+            },
+      )
+    : null;
   const wallet = createWalletService({
+    apns,
     google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
     database,
     config: config.wallet,
@@ -217,7 +234,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet },
+    ...{ wallet, googleWallet, apns, fakeApns },
   };
 }
 export type Services = ReturnType<typeof createServices>;
