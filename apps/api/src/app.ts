@@ -58,7 +58,7 @@ export async function buildApp(deps: AppDeps) {
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis }, services);
-  const { outboundDeliveryWorker, housekeeping } = registerBackgroundJobs(
+  const { outboundDeliveryWorker, housekeeping, jobs } = registerBackgroundJobs(
     app,
     { config, database, now, redis },
     services,
@@ -71,6 +71,7 @@ export async function buildApp(deps: AppDeps) {
       organisations: services.organisations,
       outboundWebhooks: services.outboundWebhooks,
       outboundDeliveryWorker,
+      jobs,
       wallet: services.wallet,
       googleWallet: services.googleWallet,
       fakeApns: services.fakeApns,

@@ -94,6 +94,21 @@ export interface Config {
    * private, loopback and link-local addresses refused after DNS resolution).
    */
   webhookAllowLocalUrls: boolean;
+  /**
+   * Milliseconds between two polls of the durable job queue's worker (JOB_POLL_MS, default 2000; 0 turns the timer
+   * off). A job enqueued by this instance is claimed at once anyway; the poll finds other instances' jobs and retries.
+   */
+  jobPollMs: number;
+  /**
+   * Seconds a worker's claim on a job is leased (JOB_LEASE_SECONDS, default 300): no other worker takes the job
+   * meanwhile; a job of a worker that died is run again once its lease has passed.
+   */
+  jobLeaseSeconds: number;
+  /**
+   * Attempts of one job (an e-mail) before it is kept as failed for the operator (JOB_MAX_ATTEMPTS, default 8: with
+   * the backoff of 30 s doubling to at most one hour, about an hour of retries).
+   */
+  jobMaxAttempts: number;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;
   /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
@@ -472,6 +487,9 @@ function buildConfig(
     webhookAllowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS
       ? env.WEBHOOK_ALLOW_LOCAL_URLS === 'true'
       : nodeEnv !== 'production',
+    jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, 2000),
+    jobLeaseSeconds: Math.max(1, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 300)),
+    jobMaxAttempts: Math.max(1, int('JOB_MAX_ATTEMPTS', env.JOB_MAX_ATTEMPTS, 8)),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
@@ -132,9 +132,9 @@ describe("Apple's pass update web service", () => {
   });
 });
 
-describe('kept true after a gift', () => {
-  it('the Apple job pushes each registered device once and the service serves a voided pass; the Google job sets the object INACTIVE', async () => {
-    const vip = await vipOf('alice@example.com');
+describe('kept true after a move', () => {
+  /** Registers two devices for alice's VIP pass and saves it to Google; answers the pass and the object id. */
+  async function installed(vip: number) {
     const pass = passJson(
       (await t.app.inject({ url: `/v1/tickets/${vip}/wallet/apple`, headers: bearer(alice) })).rawPayload,
     );
@@ -155,16 +155,33 @@ describe('kept true after a gift', () => {
     expect((await t.app.inject({ url: `/v1/tickets/${vip}/wallet/google`, headers: bearer(alice) })).statusCode).toBe(
       200,
     );
-    const google = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
-    const [objectId] = [...google.objects.keys()];
+    const [objectId] = [...google().objects.keys()];
+    return { pass, objectId };
+  }
+  const google = () => t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
+  const queued = async () =>
+    (await rawQuery<Row>(t.database.db, `select kind from jobs where kind like 'wallet.%' order by kind`)).rows.map(
+      (r) => r.kind,
+    );
+
+  it('a gift enqueues the wallet jobs in its transaction; the worker pushes each device once, the service then serves a voided pass and the Google object is INACTIVE', async () => {
+    const vip = await vipOf('alice@example.com');
+    const { pass, objectId } = await installed(vip);
+    const fake = t.app.services.fakeApns!;
     const before = (await t.app.inject({ url: web(`/devices/device-a/registrations/${PTI}`) })).json<{
       lastUpdated: string;
     }>();
+    t.clock.advance(1000);
 
-    // While alice still holds it, the jobs change nothing.
-    expect(await t.app.services.wallet.appleUpdate([vip])).toBe(0);
-    expect(await t.app.services.wallet.googleUpdate([vip])).toBe(0);
-    expect(google.objects.get(objectId)).toMatchObject({ state: 'ACTIVE' });
+    // A refused gift (to oneself) commits nothing and queues nothing.
+    const self = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: vip, email: 'alice@example.com' },
+    });
+    expect(self.statusCode).not.toBe(200);
+    expect(await queued()).toEqual([]);
 
     const gift = await t.app.inject({
       method: 'POST',
@@ -173,15 +190,21 @@ describe('kept true after a gift', () => {
       payload: { userTicketId: vip, username: 'bob#7315' },
     });
     expect(gift.statusCode).toBe(200);
-    t.clock.advance(1000);
-
-    expect(await t.app.services.wallet.appleUpdate([vip])).toBe(2);
-    const fake = t.app.services.fakeApns!;
+    // The worker (woken by the enqueue) runs both jobs; runDue picks up any it has not claimed yet.
+    await vi.waitFor(
+      async () => {
+        await t.app.services.jobs.runDue();
+        expect(fake.pushes).toHaveLength(2);
+        expect(google().objects.get(objectId)).toMatchObject({ state: 'INACTIVE' });
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(fake.pushes.map((p) => [p.pushToken, p.topic]).sort()).toEqual([
       ['push-a', PTI],
       ['push-b', PTI],
     ]);
-    // Run again (a retried job): no second push.
+    expect(await queued()).toEqual([]);
+    // A retried job pushes nothing more.
     expect(await t.app.services.wallet.appleUpdate([vip])).toBe(0);
     expect(fake.pushes).toHaveLength(2);
 
@@ -199,9 +222,6 @@ describe('kept true after a gift', () => {
     expect(voided.voided).toBe(true);
     expect(voided.barcodes ?? []).toEqual([]);
 
-    expect(await t.app.services.wallet.googleUpdate([vip])).toBe(1);
-    expect(google.objects.get(objectId)).toMatchObject({ state: 'INACTIVE' });
-
     // The new holder's pass is a new serial with a barcode.
     const bob = (await t.signIn('bob@example.com')).accessToken;
     const bobs = passJson(
@@ -209,5 +229,35 @@ describe('kept true after a gift', () => {
     );
     expect(bobs.serialNumber).not.toBe(pass.serialNumber);
     expect(bobs.barcodes?.[0].message).toMatch(/^TP2\./);
+  });
+
+  it('a revoked ticket is voided; a ticket still held (a swap changed it) is updated and pushed, not voided', async () => {
+    const vip = await vipOf('alice@example.com');
+    const { pass, objectId } = await installed(vip);
+    const fake = t.app.services.fakeApns!;
+
+    expect(await t.app.services.wallet.appleUpdate([vip])).toBe(2);
+    expect(await t.app.services.wallet.googleUpdate([vip])).toBe(1);
+    expect(google().objects.get(objectId)).toMatchObject({
+      state: 'ACTIVE',
+      ticketType: { defaultValue: { value: 'VIP' } },
+    });
+    const still = passJson(
+      (await t.app.inject({ url: web(`/passes/${PTI}/${pass.serialNumber}`), headers: auth(pass.authenticationToken) }))
+        .rawPayload,
+    );
+    expect(still.voided).toBeUndefined();
+    expect(still.barcodes?.[0].message).toMatch(/^TP2\./);
+
+    await rawQuery(t.database.db, `update user_tickets set revoked_at = now() where id = ${vip}`);
+    expect(await t.app.services.wallet.appleUpdate([vip])).toBe(2);
+    expect(fake.pushes).toHaveLength(4);
+    expect(await t.app.services.wallet.googleUpdate([vip])).toBe(1);
+    expect(google().objects.get(objectId)).toMatchObject({ state: 'INACTIVE' });
+    const gone = passJson(
+      (await t.app.inject({ url: web(`/passes/${PTI}/${pass.serialNumber}`), headers: auth(pass.authenticationToken) }))
+        .rawPayload,
+    );
+    expect(gone.voided).toBe(true);
   });
 });

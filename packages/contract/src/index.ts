@@ -25,6 +25,7 @@ export { ORGANISATION_HEADER } from './branding.js';
 export type { OrganisationBranding } from './branding.js';
 export * as organisations from './organisations.js';
 export * as webhooks from './webhooks.js';
+export * as jobs from './jobs.js';
 export * as members from './members.js';
 export { ORG_ROLES, ORG_AREA_ROLES } from './members.js';
 export type { OrgRole, OrgArea, Membership, MemberItem } from './members.js';

@@ -157,6 +157,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.member_exists': 409,
   /** An organisation keeps at least one owner: the last one cannot be removed. */
   'api.org.last_owner': 409,
+  /** No failed job with this id (POST /v1/admin/jobs/{id}/retry, issue 25). */
+  'api.admin.job_not_found': 404,
 } as const;
 
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */
@@ -214,4 +216,5 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.member_not_found': 'No member with this id in your organisation.',
   'api.org.member_exists': 'email: this account is already a member of your organisation.',
   'api.org.last_owner': 'The organisation must keep an owner: add another owner before removing this one.',
+  'api.admin.job_not_found': 'No failed job with this id (it may have been retried or never failed).',
 };

@@ -8,6 +8,7 @@ import type { App } from '../lib/http.js';
 import { redisReady } from '../lib/rate-limit.js';
 import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
+import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
 import type { Services } from './services.js';
 
 /**
@@ -20,7 +21,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mailQueue, mail, apns, fakeApns } = services;
+  const { avatars, mailQueue, mail, jobHandlers, apns, fakeApns } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -41,14 +42,33 @@ export function registerBackgroundJobs(
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
+  // The durable job queue's worker (decision 030): started when the app is ready, drained when it closes.
+  let jobWorker: JobWorker | null = null;
+  const jobs = {
+    /** Claims and runs every due job now (tests; the worker does it on its own otherwise). @returns jobs run */
+    runDue: async (): Promise<number> => {
+      if (!jobWorker) throw new Error('the job worker starts when the app is ready');
+      return jobWorker.runOnce();
+    },
+  };
   app.addHook('onReady', async () => {
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
     outboundDeliveryWorker.start();
+    jobWorker = startJobWorker({
+      db: database.db,
+      handlers: jobHandlers,
+      log: (msg, err) => app.log.error({ err }, msg),
+      pollMs: config.jobPollMs,
+      leaseSeconds: config.jobLeaseSeconds,
+      attempts: config.jobMaxAttempts,
+      now,
+    });
   });
   app.addHook('onClose', async () => {
     await housekeeping.stop();
     await outboundDeliveryWorker.stop();
+    await jobWorker?.stop();
     redis?.disconnect();
     await avatars.close();
     await mailQueue.close(config.shutdownTimeoutSeconds * 1000);
@@ -56,5 +76,5 @@ export function registerBackgroundJobs(
     await apns?.close();
     await fakeApns?.close();
   });
-  return { outboundDeliveryWorker, housekeeping };
+  return { outboundDeliveryWorker, housekeeping, jobs };
 }

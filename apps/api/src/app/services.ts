@@ -10,6 +10,8 @@ import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
 import { createMailQueue } from '../providers/mail/mail-queue.js';
+import type { JobHandler } from '../providers/jobs/job-queue.js';
+import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
 import { createAccessTokens, createConsoleTokens } from '../modules/auth/auth.tokens.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
@@ -37,6 +39,7 @@ import { createDoorKeysService } from '../modules/organisations/door-keys.servic
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
+import { walletJobHandlers } from '../modules/wallet/wallet-jobs.js';
 import {
   createFakeGoogleWalletApi,
   createGoogleWalletApi,
@@ -206,6 +209,10 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
     mailQueue,
   };
 
+  // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
+  const jobHandlers: Record<string, JobHandler> = { ...walletJobHandlers(wallet) };
+  const jobsAdmin = createJobsAdminService({ database, now });
+
   // The first organisation, read outside the request path once cached (decision 027): the demo host page and
   // GET /v1/config never wait for the database (a long import holds the embedded one's only connection).
   const firstOrganisation = readCache(async (_key: 'first') => organisationRepository.first(database.db), {
@@ -234,7 +241,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, mailQueue, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet, apns, fakeApns },
+    ...{ wallet, googleWallet, apns, fakeApns, jobHandlers, jobsAdmin },
   };
 }
 export type Services = ReturnType<typeof createServices>;

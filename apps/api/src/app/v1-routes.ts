@@ -22,6 +22,7 @@ import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-we
 import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
+import { jobsRoutes } from '../modules/jobs/jobs.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -87,12 +88,9 @@ export async function registerV1Routes(
           failures,
           perOrganisation,
         });
-        organisationsRoutes(orgApi, {
-          admin: organisations.admin,
-          org: organisations.org,
-          requireAdmin: requireAdminWith(config.adminKey, failures),
-          requireOrganisation,
-        });
+        const requireAdmin = requireAdminWith(config.adminKey, failures);
+        organisationsRoutes(orgApi, { admin: organisations.admin, org: organisations.org, requireAdmin, requireOrganisation });
+        jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
         membersRoutes(orgApi, {
           members: organisations.members,
           requireOrganisation,

@@ -705,3 +705,40 @@ export const walletAppleRegistrations = pgTable(
     index('wallet_apple_registrations_serial_idx').on(t.serialNumber),
   ],
 );
+
+/**
+ * The durable job queue (issue 25, decision 030): background work that must survive a restart or `kill -9` (every
+ * e-mail is a `mail` job). A job is written in the transaction of the work that causes it, claimed by one worker
+ * with `FOR UPDATE SKIP LOCKED` and leased until `lockedUntil` (a crashed worker's job is claimed again once the
+ * lease has passed), deleted when its handler succeeds. A failing job waits `runAt` (backoff) and is tried again
+ * until the worker's attempts run out; then `failedAt` and `lastError` keep it for the operator
+ * (`GET /v1/admin/jobs/failed`). `attempts` counts claims, so a job that kills its worker is not retried forever.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: serial('id').primaryKey(),
+    /** Which handler runs it, e.g. `mail`. */
+    kind: text('kind').notNull(),
+    /** What the handler needs (JSON; never rendered output, e.g. a mail's template and params). */
+    payload: jsonb('payload').notNull(),
+    /** Not before this time (UTC). */
+    runAt: ts('run_at').notNull().defaultNow(),
+    /** Claims so far (a claim counts before the handler runs). */
+    attempts: integer('attempts').notNull().default(0),
+    /** The claim's lease: no other worker takes the job before this time. Null: not claimed. */
+    lockedUntil: ts('locked_until'),
+    lastError: text('last_error'),
+    /** Set when the attempts ran out: the job is kept, never claimed again. */
+    failedAt: ts('failed_at'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('jobs_due_idx')
+      .on(t.runAt, t.id)
+      .where(sql`${t.failedAt} is null`),
+    index('jobs_failed_idx')
+      .on(t.failedAt)
+      .where(sql`${t.failedAt} is not null`),
+  ],
+);

@@ -16,6 +16,7 @@ import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { pickLang } from '../../lib/lang.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
@@ -89,6 +90,7 @@ export function createGiftService(deps: {
         await repo.moveTicket(tx, userTicketId, userId, to.id, 'GIFT', at);
         const newHolderEmail = 'email' in receiver ? receiver.email : (await repo.userById(tx, to.id)).email;
         await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
+        await enqueueTicketMovedJobs(tx, [userTicketId]);
         return { row, giver, receiverId: to.id };
       });
       const receiverUser = await repo.userById(db, moved.receiverId);

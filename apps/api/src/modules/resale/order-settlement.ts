@@ -9,6 +9,7 @@ import { sendMailOrLog } from '../../providers/mail/mail.provider.js';
 import { mailBrand, panelLink } from '../../providers/mail/brand.js';
 import { codePdfFileName, listingSoldMail, resaleCodeMail, type MailLocale } from '../../providers/mail/templates.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { hashCode, newCode } from './resale.code.js';
 import { orderCodePdf } from './order-code-pdf.js';
@@ -73,6 +74,7 @@ export function createSettlement(deps: OrderDeps) {
         at,
       });
       await enqueueTicketEvents(tx, 'ticket.resold', ids, at, { orderId });
+      await enqueueTicketMovedJobs(tx, ids);
       return { status: 'paid', row } as const;
     });
     if (result.status === 'unavailable') throw new AppError('api.resell.listing_unavailable');

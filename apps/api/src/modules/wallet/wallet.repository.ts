@@ -108,6 +108,11 @@ export const walletRepository = {
     return rows.length > 0;
   },
 
+  /** Moves the pass's update tag to `at` (its content changed, e.g. a swapped ticket type). */
+  async touchPass(db: DbOrTx, serialNumber: string, at: Date): Promise<void> {
+    await db.update(walletPasses).set({ updatedAt: at }).where(eq(walletPasses.serialNumber, serialNumber));
+  },
+
   /** Registers a device for a pass's pushes (or updates its push token); answers true when it is new. */
   async register(db: DbOrTx, deviceLibraryIdentifier: string, serialNumber: string, pushToken: string) {
     const existing = await db

@@ -12,6 +12,12 @@ import { errors, media } from '../../lib/openapi.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 import type { WalletService } from './wallet.service.js';
 
+/**
+ * Apple's web service answers 200/201 with an empty body (the document: no content); Fastify sends nothing for an
+ * undefined payload, where `null` would be serialised as `null`.
+ */
+const NO_BODY = undefined as unknown as null;
+
 /** Registers the wallet routes; the pass routes take the holder's token (`requireAuth`), the test CA none. */
 export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler; perMinute: number }) {
   const config = perIpPerMinute(deps.perMinute);
@@ -30,7 +36,7 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
     },
     async (req, reply) => {
       const status = await deps.wallet.register(req.params, req.headers.authorization, req.body.pushToken);
-      return reply.code(status).send();
+      return reply.code(status).send(NO_BODY);
     },
   );
   app.delete(
@@ -46,7 +52,7 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
     },
     async (req, reply) => {
       await deps.wallet.unregister(req.params, req.headers.authorization);
-      return reply.code(200).send();
+      return reply.code(200).send(NO_BODY);
     },
   );
   app.get(
@@ -108,7 +114,7 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
     },
     async (req, reply) => {
       for (const line of req.body.logs) req.log.warn({ applePassLog: line }, 'apple wallet device log');
-      return reply.code(200).send();
+      return reply.code(200).send(NO_BODY);
     },
   );
   app.get(

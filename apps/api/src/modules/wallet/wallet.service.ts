@@ -378,9 +378,10 @@ export function createWalletService(deps: {
     },
 
     /**
-     * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved (gift, resale, swap, revocation);
-     * each pass whose holder no longer holds its ticket is voided and every device registered for it is pushed,
-     * so it fetches the voided pass. Idempotent (a pass already voided is not pushed again).
+     * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
+     * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
+     * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
+     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing).
      * @returns the pushes sent
      */
     async appleUpdate(userTicketIds: number[]): Promise<number> {
@@ -389,8 +390,8 @@ export function createWalletService(deps: {
       for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
         if (pass.voidedAt) continue;
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
-        if (row?.held) continue;
-        if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
+        if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
+        else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
         for (const token of await repo.pushTokens(db, pass.serialNumber)) {
           await deps.apns.push(token, apple.passTypeId);
           pushes++;
@@ -400,10 +401,10 @@ export function createWalletService(deps: {
     },
 
     /**
-     * Job `wallet.google_update` (decision 029, "kept true"): each Google object of the moved tickets whose
-     * holder no longer holds the ticket is PATCHed `state: INACTIVE` (the new holder gets a new object when they
-     * save theirs). Idempotent.
-     * @returns the objects set INACTIVE
+     * Job `wallet.google_update` (decision 029, "kept true"): each Google object of the tickets whose holder no
+     * longer holds the ticket is PATCHed `state: INACTIVE` (the new holder gets a new object when they save
+     * theirs); one still held gets its ticket type PATCHed (a swap). Idempotent.
+     * @returns the objects PATCHed
      */
     async googleUpdate(userTicketIds: number[]): Promise<number> {
       if (!deps.google) return 0;
@@ -411,8 +412,10 @@ export function createWalletService(deps: {
       for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
         if (!pass.googleObjectId) continue;
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
-        if (row?.held) continue;
-        await deps.google.api.patchObject(pass.googleObjectId, { state: 'INACTIVE' });
+        await deps.google.api.patchObject(
+          pass.googleObjectId,
+          row?.held ? { state: 'ACTIVE', ticketType: text(row.ticketName) } : { state: 'INACTIVE' },
+        );
         patched++;
       }
       return patched;

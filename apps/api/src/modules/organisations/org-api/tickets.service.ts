@@ -6,6 +6,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { enqueueTicketEvents } from '../outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../../providers/jobs/ticket-moved-jobs.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
 import type { TicketInput, TicketIssuing } from './ticket-issuing.js';
 
@@ -54,6 +55,7 @@ export function createOrgTicketsService(
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
         ]);
         await enqueueTicketEvents(tx, 'ticket.revoked', [ticket.id], at, {});
+        await enqueueTicketMovedJobs(tx, [ticket.id]);
       });
     },
   };

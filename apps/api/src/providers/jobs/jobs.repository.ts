@@ -1,0 +1,141 @@
+/** SQL of the durable job queue (issue 25, decision 030): table `jobs`. Takes the database or a transaction. */
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import { jobs } from '../../db/schema.js';
+
+/** A job as a worker claimed it. `attempts` counts this claim. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+}
+
+/** A job whose attempts ran out, as the operator lists it (no payload: it may hold an address or a sign-in code). */
+export interface FailedJobRow {
+  id: number;
+  kind: string;
+  attempts: number;
+  lastError: string | null;
+  failedAt: Date;
+  createdAt: Date;
+}
+
+/** Queue figures of one kind (metrics gauges). */
+export interface JobKindStats {
+  kind: string;
+  /** Jobs not done and not failed (due, waiting for a retry, or claimed). */
+  depth: number;
+  /** Seconds since the oldest of them was enqueued (0 when none). */
+  oldestAgeSeconds: number;
+  /** Failed jobs kept for the operator. */
+  failed: number;
+}
+
+export const jobsRepository = {
+  /** Inserts jobs; a missing `runAt` is the database's now. */
+  async insert(db: DbOrTx, rows: { kind: string; payload: unknown; runAt?: Date }[]): Promise<void> {
+    if (!rows.length) return;
+    await db.insert(jobs).values(rows.map((r) => ({ kind: r.kind, payload: r.payload, runAt: r.runAt })));
+  },
+
+  /**
+   * Claims at most `limit` due jobs of `kinds` (run_at ≤ now, not failed, no live lease), oldest first, skipping rows
+   * another transaction holds (`FOR UPDATE SKIP LOCKED`), and leases them until `leaseUntil` counting the claim in
+   * `attempts`. One statement: a job is claimed by one worker at a time.
+   */
+  async claim(db: DbOrTx, kinds: readonly string[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedJob[]> {
+    if (!kinds.length || limit <= 0) return [];
+    const at = now.toISOString();
+    const result: unknown = await db.execute(sql`
+      update ${jobs} j set locked_until = ${leaseUntil.toISOString()}::timestamptz, attempts = j.attempts + 1
+        from (
+          select id from ${jobs}
+           where failed_at is null and run_at <= ${at}::timestamptz
+             and (locked_until is null or locked_until <= ${at}::timestamptz)
+             and kind in (${sql.join(
+               kinds.map((k) => sql`${k}`),
+               sql`, `,
+             )})
+           order by run_at, id
+           limit ${limit}
+             for update skip locked
+        ) due
+       where j.id = due.id
+      returning j.id, j.kind, j.payload, j.attempts`);
+    const rows = (result as { rows: { id: number | string; kind: string; payload: unknown; attempts: number }[] }).rows;
+    return rows
+      .map((r) => ({ id: Number(r.id), kind: r.kind, payload: r.payload, attempts: Number(r.attempts) }))
+      .sort((a, b) => a.id - b.id);
+  },
+
+  /** A job's handler succeeded: the job is gone (whoever holds it now). */
+  async complete(db: DbOrTx, id: number): Promise<void> {
+    await db.delete(jobs).where(eq(jobs.id, id));
+  },
+
+  /**
+   * A job's handler failed: it is tried again at `retryAt`, or kept as failed when `retryAt` is null. Only while the
+   * claim is still this worker's (`leaseUntil` unchanged); a job another worker re-claimed is left to it.
+   */
+  async fail(db: DbOrTx, id: number, leaseUntil: Date, error: string, retryAt: Date | null, now: Date) {
+    await db
+      .update(jobs)
+      .set(
+        retryAt
+          ? { runAt: retryAt, lockedUntil: null, lastError: error }
+          : { failedAt: now, lockedUntil: null, lastError: error },
+      )
+      .where(and(eq(jobs.id, id), eq(jobs.lockedUntil, leaseUntil)));
+  },
+
+  /** Failed jobs, newest failure first. */
+  async failed(db: DbOrTx, limit: number): Promise<FailedJobRow[]> {
+    const rows = await db
+      .select({
+        id: jobs.id,
+        kind: jobs.kind,
+        attempts: jobs.attempts,
+        lastError: jobs.lastError,
+        failedAt: jobs.failedAt,
+        createdAt: jobs.createdAt,
+      })
+      .from(jobs)
+      .where(isNotNull(jobs.failedAt))
+      .orderBy(desc(jobs.failedAt), desc(jobs.id))
+      .limit(limit);
+    return rows.map((r) => ({ ...r, failedAt: r.failedAt ?? r.createdAt }));
+  },
+
+  /** Puts a failed job back in the queue, due at `now` with its attempts reset. @returns whether it was failed. */
+  async retry(db: DbOrTx, id: number, now: Date): Promise<boolean> {
+    const rows = await db
+      .update(jobs)
+      .set({ failedAt: null, attempts: 0, runAt: now, lockedUntil: null })
+      .where(and(eq(jobs.id, id), isNotNull(jobs.failedAt)))
+      .returning({ id: jobs.id });
+    return rows.length > 0;
+  },
+
+  /** Depth, oldest age and failed count per kind (the database's clock). */
+  async stats(db: DbOrTx): Promise<JobKindStats[]> {
+    const rows = await db
+      .select({
+        kind: jobs.kind,
+        depth: sql<number>`count(*) filter (where ${jobs.failedAt} is null)`.mapWith(Number),
+        oldest: sql<number>`coalesce(extract(epoch from now() - min(${jobs.createdAt}) filter (where ${jobs.failedAt} is null)), 0)`.mapWith(
+          Number,
+        ),
+        failed: sql<number>`count(*) filter (where ${jobs.failedAt} is not null)`.mapWith(Number),
+      })
+      .from(jobs)
+      .groupBy(jobs.kind)
+      .orderBy(jobs.kind);
+    return rows.map((r) => ({
+      kind: r.kind,
+      depth: r.depth,
+      oldestAgeSeconds: Math.max(0, Math.floor(r.oldest)),
+      failed: r.failed,
+    }));
+  },
+};

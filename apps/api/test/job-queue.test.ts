@@ -1,0 +1,257 @@
+/**
+ * The durable job queue (issue 25, decision 030) on a real database (both projects): a job exists iff the
+ * transaction that enqueued it committed; a local enqueue wakes the worker (no poll); failures are retried after
+ * the backoff and, when the attempts are spent, kept for the operator (GET /v1/admin/jobs/failed, retry); a job of
+ * a worker that died mid-run comes back once the lease has passed; two workers (two apps on one PostgreSQL, or
+ * two workers on the one embedded database) never run one job twice; the stats per kind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import {
+  enqueueJobs,
+  jobQueueStats,
+  startJobWorker,
+  type JobHandler,
+  type JobWorker,
+} from '../src/providers/jobs/job-queue.js';
+import { jobsRepository } from '../src/providers/jobs/jobs.repository.js';
+import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp } from './helper.js';
+
+const ADMIN = 'admin-key-for-tests';
+let t: TestApp;
+let seq = 0;
+/** A kind of this test alone (the app's own worker never claims it). */
+const kind = () => `test-${++seq}`;
+const workers: JobWorker[] = [];
+const log: { msg: string; err?: unknown }[] = [];
+
+function worker(handlers: Record<string, JobHandler>, opts: Partial<Parameters<typeof startJobWorker>[0]> = {}) {
+  const w = startJobWorker({
+    db: t.database.db,
+    handlers,
+    log: (msg, err) => log.push({ msg, err }),
+    pollMs: 0,
+    now: t.clock.now,
+    ...opts,
+  });
+  workers.push(w);
+  return w;
+}
+/** A handler that does `fn` and resolves. */
+const sync =
+  (fn: (payload: unknown, ctx: { attempt: number }) => unknown): JobHandler =>
+  (payload, ctx) => {
+    fn(payload, ctx);
+    return Promise.resolve();
+  };
+const jobsOf = (k: string) =>
+  rawQuery<{ id: number; attempts: number; last_error: string | null; failed: boolean; run_at_ms: number }>(
+    t.database.db,
+    `select id, attempts, last_error, failed_at is not null as failed,
+            (extract(epoch from run_at) * 1000)::float8 as run_at_ms
+       from jobs where kind = '${k}' order by id`,
+  ).then((r) => r.rows.map((row) => ({ ...row, id: Number(row.id), run_at_ms: Number(row.run_at_ms) })));
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { adminKey: ADMIN } });
+});
+afterAll(async () => {
+  for (const w of workers) await w.stop();
+  await t?.close();
+});
+
+describe('durable job queue', () => {
+  it('enqueues in the caller transaction: a rolled-back job never exists, a committed one runs and is gone', async () => {
+    const k = kind();
+    const seen: unknown[] = [];
+    await t.database.db
+      .transaction(async (tx) => {
+        await enqueueJobs(tx, [{ kind: k, payload: { n: 1 } }]);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    await t.database.db.transaction((tx) => enqueueJobs(tx, [{ kind: k, payload: { n: 2 }, runAt: t.clock.now() }]));
+    const w = worker({ [k]: sync((payload) => seen.push(payload)) });
+    await w.runOnce();
+    expect(seen).toEqual([{ n: 2 }]);
+    expect(await jobsOf(k)).toEqual([]);
+  });
+
+  it('wakes a worker without a poll as soon as a job is enqueued in this process', async () => {
+    const k = kind();
+    let ran: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (ran = resolve));
+    worker({ [k]: sync(() => ran()) });
+    const started = Date.now();
+    await t.database.db.transaction((tx) => enqueueJobs(tx, [{ kind: k, payload: {}, runAt: t.clock.now() }]));
+    await done;
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('retries after the backoff, then keeps the job as failed for the operator, who can put it back', async () => {
+    const k = kind();
+    let calls = 0;
+    let failing = true;
+    const w = worker(
+      {
+        [k]: () => {
+          calls++;
+          return failing ? Promise.reject(new Error('smtp: 421 try later')) : Promise.resolve();
+        },
+      },
+      { attempts: 2, backoff: (attempt) => 60 * attempt },
+    );
+    await enqueueJobs(t.database.db, [{ kind: k, payload: { to: 'x' }, runAt: t.clock.now() }]);
+    await w.runOnce();
+    const [first] = await jobsOf(k);
+    expect(calls).toBe(1);
+    expect(first).toMatchObject({ attempts: 1, last_error: 'smtp: 421 try later', failed: false });
+    expect(first.run_at_ms).toBe(t.clock.now().getTime() + 60_000);
+
+    // Not before the backoff has passed.
+    t.clock.advance(59_000);
+    await w.runOnce();
+    expect(calls).toBe(1);
+    t.clock.advance(1_000);
+    await w.runOnce();
+    expect(calls).toBe(2);
+    const [failed] = await jobsOf(k);
+    expect(failed).toMatchObject({ attempts: 2, last_error: 'smtp: 421 try later', failed: true });
+    // Kept, never claimed again.
+    t.clock.advance(3600_000);
+    await w.runOnce();
+    expect(calls).toBe(2);
+
+    expect((await t.app.inject({ method: 'GET', url: '/v1/admin/jobs/failed' })).statusCode).toBe(401);
+    const listed = await t.app.inject({ method: 'GET', url: '/v1/admin/jobs/failed', headers: bearer(ADMIN) });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toContainEqual(
+      expect.objectContaining({ id: failed.id, kind: k, attempts: 2, lastError: 'smtp: 421 try later' }),
+    );
+    expect(JSON.stringify(listed.json())).not.toContain('"to"');
+
+    const stats = await jobQueueStats(t.database.db);
+    expect(stats.find((s) => s.kind === k)).toEqual({ kind: k, depth: 0, oldestAgeSeconds: 0, failed: 1 });
+
+    failing = false;
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/v1/admin/jobs/${failed.id}/retry`,
+      headers: bearer(ADMIN),
+    });
+    expect(retry.statusCode).toBe(204);
+    await w.runOnce();
+    expect(calls).toBe(3);
+    expect(await jobsOf(k)).toEqual([]);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/v1/admin/jobs/${failed.id}/retry`,
+      headers: bearer(ADMIN),
+    });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toMatchObject({ message: 'api.admin.job_not_found' });
+  });
+
+  it('runs again a job whose worker died mid-run, once its lease has passed, and not before', async () => {
+    const k = kind();
+    await enqueueJobs(t.database.db, [{ kind: k, payload: { n: 7 }, runAt: t.clock.now() }]);
+    // An instance claims it (lease 300 s) and dies before finishing: nothing records the outcome.
+    const lease = new Date(t.clock.now().getTime() + 300_000);
+    const claimed = await jobsRepository.claim(t.database.db, [k], t.clock.now(), lease, 10);
+    expect(claimed).toHaveLength(1);
+
+    const seen: { payload: unknown; attempt: number }[] = [];
+    const w = worker({ [k]: sync((payload, ctx) => seen.push({ payload, attempt: ctx.attempt })) });
+    t.clock.advance(299_000);
+    await w.runOnce();
+    expect(seen).toEqual([]);
+    t.clock.advance(1_000);
+    await w.runOnce();
+    expect(seen).toEqual([{ payload: { n: 7 }, attempt: 2 }]);
+    expect(await jobsOf(k)).toEqual([]);
+  });
+
+  it('gives up on a job that keeps killing its worker (claims count as attempts)', async () => {
+    const k = kind();
+    await enqueueJobs(t.database.db, [{ kind: k, payload: {}, runAt: t.clock.now() }]);
+    for (let i = 0; i < 2; i++) {
+      await jobsRepository.claim(t.database.db, [k], t.clock.now(), new Date(t.clock.now().getTime() + 1000), 10);
+      t.clock.advance(1000);
+    }
+    let calls = 0;
+    await worker({ [k]: sync(() => calls++) }, { attempts: 2 }).runOnce();
+    expect(calls).toBe(0);
+    const [row] = await jobsOf(k);
+    expect(row.failed).toBe(true);
+    expect(row.last_error).toMatch(/claimed 3 times/);
+  });
+
+  it('reports depth and the oldest age per kind', async () => {
+    const k = kind();
+    await t.database.db.execute(
+      sql`insert into jobs (kind, payload, created_at) values (${k}, '{}', now() - interval '90 seconds'), (${k}, '{}', now())`,
+    );
+    const stats = await jobQueueStats(t.database.db);
+    const mine = stats.find((s) => s.kind === k);
+    expect(mine).toMatchObject({ kind: k, depth: 2, failed: 0 });
+    expect(mine?.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
+    expect(mine?.oldestAgeSeconds).toBeLessThan(120);
+  });
+
+  it('two workers on one embedded database never run one job twice', async () => {
+    const k = kind();
+    const runs = new Map<number, number>();
+    const handler: JobHandler = async (payload) => {
+      const n = (payload as { n: number }).n;
+      runs.set(n, (runs.get(n) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+    const a = worker({ [k]: handler }, { batch: 7 });
+    const b = worker({ [k]: handler }, { batch: 7 });
+    await enqueueJobs(
+      t.database.db,
+      Array.from({ length: 100 }, (_, n) => ({ kind: k, payload: { n }, runAt: t.clock.now() })),
+    );
+    await Promise.all([a.runOnce(), b.runOnce()]);
+    expect(runs.size).toBe(100);
+    expect([...runs.values()].every((c) => c === 1)).toBe(true);
+  });
+});
+
+describe.skipIf(!onPostgres())('two apps on one PostgreSQL', () => {
+  it('never run one job twice', async () => {
+    const apps = await createTestApps(2);
+    const runs = new Map<number, number[]>();
+    const ws = apps.databases.map((database, i) =>
+      startJobWorker({
+        db: database.db,
+        handlers: {
+          twice: async (payload) => {
+            const n = (payload as { n: number }).n;
+            runs.set(n, [...(runs.get(n) ?? []), i]);
+            await new Promise((resolve) => setTimeout(resolve, 2));
+          },
+        },
+        log: () => undefined,
+        pollMs: 0,
+        batch: 5,
+        now: apps.clock.now,
+      }),
+    );
+    try {
+      await enqueueJobs(
+        apps.databases[0].db,
+        Array.from({ length: 300 }, (_, n) => ({ kind: 'twice', payload: { n }, runAt: apps.clock.now() })),
+      );
+      await Promise.all(ws.map((w) => w.runOnce()));
+      expect(runs.size).toBe(300);
+      expect([...runs.values()].every((by) => by.length === 1)).toBe(true);
+      // Both instances took part.
+      const by = new Set([...runs.values()].map(([i]) => i));
+      expect(by).toEqual(new Set([0, 1]));
+    } finally {
+      for (const w of ws) await w.stop();
+      await apps.close();
+    }
+  });
+});
