@@ -2902,6 +2902,10 @@ export interface operations {
                                 usedAt: string | null;
                                 listed: boolean;
                             }[];
+                            walletTotpSecrets?: {
+                                userTicketId: number;
+                                totpSecret: string;
+                            }[];
                         }[];
                         nextAfter: number | null;
                     };

@@ -14,6 +14,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
 import { signTicketCode } from '@tp/contract/pass-code';
+import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
 import type { WalletConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -27,8 +28,6 @@ import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } fr
 export const WALLET_DEFAULT_REVEAL_SECONDS = 24 * 3600;
 /** Google's save link prefix: the signed JWT follows. */
 export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';
-/** Seconds per TOTP value of a Google rotating barcode. */
-const TOTP_PERIOD_SECONDS = 30;
 /** Path of Apple's pass update web service under the API (the pass's `webServiceURL` ends with it). */
 export const APPLE_WEB_SERVICE_PATH = '/v1/wallet/apple';
 
@@ -273,9 +272,9 @@ export function createWalletService(deps: {
           type: 'QR_CODE',
           valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
           totpDetails: {
-            periodMillis: TOTP_PERIOD_SECONDS * 1000,
+            periodMillis: WALLET_TOTP_PERIOD_SECONDS * 1000,
             algorithm: 'TOTP_SHA1',
-            parameters: [{ key: pass.totpSecret, valueLength: 8 }],
+            parameters: [{ key: pass.totpSecret, valueLength: WALLET_TOTP_DIGITS }],
           },
         },
       });
