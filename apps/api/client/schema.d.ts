@@ -6007,6 +6007,10 @@ export interface operations {
                         appUrl: string;
                         assetsBaseUrl: string;
                         twitterVia: string;
+                        wallets: {
+                            apple: boolean;
+                            google: boolean;
+                        };
                     };
                 };
             };

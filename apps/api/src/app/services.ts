@@ -235,6 +235,7 @@ export function createServices(deps: AppDeps & { now: () => Date }, log: App['lo
       appUrl: config.appUrl,
       assetsBaseUrl: config.publicUrl,
       twitterVia: config.twitterVia,
+      wallets: { apple: config.wallet.apple !== null, google: config.wallet.google !== null },
     };
   };
 

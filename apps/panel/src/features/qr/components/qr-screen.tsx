@@ -8,8 +8,10 @@
  * countdown of how long the door still takes it, then the screen says it needs signal; and the pass names
  * what it admits: the holder, and for each event of today (or the next ones) its name, date in the event's
  * time zone, venue, ticket types and count (admits/admitted-events.ts).
+ * Issue 22: when the operator configured a wallet, each upcoming ticket with its wallet badges (ui/wallet-buttons.tsx,
+ * loaded lazily).
  */
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
@@ -23,6 +25,9 @@ import { usePassView } from '../pass/use-pass';
 import { forgetDevicePass } from '../pass/device-pass';
 import { admittedEvents } from '../admits/admitted-events';
 import { markFirstScreenDrawn } from '../../../lib/first-screen';
+
+/** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
+const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
 
 /** What the screen says, above a retry, in each state in which it has no code to show. */
 const NO_CODE_MESSAGE = {
@@ -128,6 +133,20 @@ export default function QrScreen() {
               </ul>
             )}
           </section>
+        )}
+        {(config?.wallets.apple || config?.wallets.google) && tickets && tickets.length > 0 && (
+          <Suspense fallback={null}>
+            <ul className="pass-wallets" aria-label={t('wallet.label')}>
+              {tickets.map((tk) => (
+                <li key={tk.userTicketId} className="pass-wallets__ticket">
+                  <span className="small">
+                    {tk.eventName} · {tk.ticketName}
+                  </span>
+                  <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
+                </li>
+              ))}
+            </ul>
+          </Suspense>
         )}
       </div>
       <button type="button" className="link link--center" onClick={() => setLearn(true)}>
