@@ -29,6 +29,9 @@ import { markFirstScreenDrawn } from '../../../lib/first-screen';
 /** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
 const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
 
+/** How soon an event must start for the QR screen to offer its tickets' wallet badges (the default reveal, 24 h). */
+const WALLET_SOON_MS = 24 * 3_600_000;
+
 /** What the screen says, above a retry, in each state in which it has no code to show. */
 const NO_CODE_MESSAGE = {
   needs_signal: 'pass.needs_signal',
@@ -48,6 +51,11 @@ export default function QrScreen() {
   const { view, offline, retry } = usePassView(ttl, image);
   const tickets = useTickets('UPCOMING').data;
   const events = tickets ? admittedEvents(tickets) : null;
+  // Wallet badges for the tickets whose pass is issued by default now: live, or starting within a day (decision 029).
+  const [openedAt] = useState(() => Date.now());
+  const walletTickets = (tickets ?? []).filter(
+    (tk) => tk.isLive || Date.parse(tk.eventStartDateTime) - openedAt < WALLET_SOON_MS,
+  );
   const [learn, setLearn] = useState(false);
   // Before the reveal no code may show, also not a pass stored earlier: forgotten here, the first QR drawn before
   // the app (first-qr.ts) finds none at the next start.
@@ -134,10 +142,10 @@ export default function QrScreen() {
             )}
           </section>
         )}
-        {(config?.wallets.apple || config?.wallets.google) && tickets && tickets.length > 0 && (
+        {(config?.wallets?.apple || config?.wallets?.google) && walletTickets.length > 0 && (
           <Suspense fallback={null}>
             <ul className="pass-wallets" aria-label={t('wallet.label')}>
-              {tickets.map((tk) => (
+              {walletTickets.map((tk) => (
                 <li key={tk.userTicketId} className="pass-wallets__ticket">
                   <span className="small">
                     {tk.eventName} · {tk.ticketName}

@@ -166,7 +166,7 @@ export default function TicketScreen() {
           </span>
         </p>
         <AddToCalendar ticket={tk} />
-        {(config?.wallets.apple || config?.wallets.google) && (
+        {(config?.wallets?.apple || config?.wallets?.google) && (
           <Suspense fallback={null}>
             <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
           </Suspense>
