@@ -54,7 +54,7 @@ afterEach(() => {
 });
 
 describe('wallet badges', () => {
-  it('show only the configured wallets, none when neither is', async () => {
+  it('show only the configured wallets, none when neither is', () => {
     const { unmount } = mount({ apple: false, google: true });
     expect(screen.queryByRole('button', { name: 'Add to Apple Wallet' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Add to Google Wallet' })).toBeTruthy();
