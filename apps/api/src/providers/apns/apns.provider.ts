@@ -8,9 +8,6 @@
 import { connect, createServer, type ClientHttp2Session, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 
-/** Apple's production APNs host. */
-export const APNS_URL = 'https://api.push.apple.com';
-
 /** One push as the fake received it. */
 export interface ApnsPush {
   pushToken: string;
