@@ -190,6 +190,14 @@ describe('kept true after a move', () => {
       payload: { userTicketId: vip, username: 'bob#7315' },
     });
     expect(gift.statusCode).toBe(200);
+    // The receiver's mail links both wallets to the ticket's page in the panel (the pass needs their sign-in).
+    await vi.waitFor(() => expect(t.mail.sent.some((m) => m.to === 'bob@example.com')).toBe(true));
+    const mail = t.mail.sent.filter((m) => m.to === 'bob@example.com').at(-1)!;
+    const ticketPage = `PANEL_TAB=TICKET&amp;USER_TICKET_ID=${vip}`;
+    expect(mail.html).toContain('Add to Apple Wallet');
+    expect(mail.html).toContain('Add to Google Wallet');
+    expect(mail.html).toContain(ticketPage);
+    expect(mail.text).toContain(`PANEL_TAB=TICKET&USER_TICKET_ID=${vip}`);
     // The worker (woken by the enqueue) runs both jobs; runDue picks up any it has not claimed yet.
     await vi.waitFor(
       async () => {

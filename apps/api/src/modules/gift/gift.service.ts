@@ -8,7 +8,7 @@
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { sendMailOrLog, type MailFailureLog, type MailProvider } from '../../providers/mail/mail.provider.js';
-import { mailBrand, panelLink } from '../../providers/mail/brand.js';
+import { mailBrand, panelLink, walletLinks } from '../../providers/mail/brand.js';
 import { giftReceivedMail } from '../../providers/mail/templates.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
@@ -33,7 +33,7 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
 }
 
 /** The settings the gift service reads: the public URL of the panel (links in the gift mail). */
-export type GiftConfig = Pick<Config, 'publicUrl' | 'productName'>;
+export type GiftConfig = Pick<Config, 'publicUrl' | 'productName' | 'wallet'>;
 
 export function createGiftService(deps: {
   database: Database;
@@ -98,7 +98,12 @@ export function createGiftService(deps: {
       const { organisation, event, type } = moved.row;
       const m = await giftReceivedMail(locale, {
         giver: holderDisplayName(moved.giver),
-        ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
+        ticket: {
+          event,
+          ticketName: type.name,
+          calendarId: `ticket-${userTicketId}`,
+          wallet: walletLinks(deps.config, locale, organisation.slug, userTicketId),
+        },
         link: panelLink(deps.config.publicUrl, locale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
         brand: mailBrand(organisation, deps.config),
         at,

@@ -16,7 +16,7 @@ import { randomInt } from 'node:crypto';
 import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
 import { ticketIssuedMail } from '../../../providers/mail/templates.js';
-import { mailBrand, panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
+import { mailBrand, panelLink, type MailOrganisation, walletLinks } from '../../../providers/mail/brand.js';
 import type { QueuedMail } from '../../../providers/mail/mail-queue.js';
 import { defaultNickname } from '../../auth/auth.service.js';
 import {
@@ -295,7 +295,12 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
     for (const i of batch.items) {
       await slice.tick();
       const m = await ticketIssuedMail(i.locale, {
-        ticket: { event: i.event, ticketName: i.ticketName, calendarId: `ticket-${i.userTicketId}` },
+        ticket: {
+          event: i.event,
+          ticketName: i.ticketName,
+          calendarId: `ticket-${i.userTicketId}`,
+          wallet: walletLinks(deps.config, i.locale, slug, i.userTicketId),
+        },
         link: panelLink(deps.config.publicUrl, i.locale, slug, { PANEL_TAB: 'MY_TICKET' }),
         brand,
         at,
