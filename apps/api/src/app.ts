@@ -85,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
       jobs,
       wallet: services.wallet,
       googleWallet: services.googleWallet,
+      fakeApns: services.fakeApns,
     },
     metricsAddress,
   });

@@ -198,6 +198,11 @@ export interface Config {
   orgApiPerMinute: number;
   /** Account exports per holder a minute (ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5). */
   accountExportsPerMinute: number;
+  /**
+   * Wallet requests a minute per client IP (WALLET_PER_IP_PER_MINUTE, 60): the pass and save-link routes
+   * (each signs a pass or calls Google) and Apple's pass update web service.
+   */
+  walletPerMinute: number;
   /** Offline-pass credentials issued per holder a minute (PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10). */
   passCredentialsPerMinute: number;
   /** Door sync batches per client IP a minute, right scanner key (DOOR_SYNC_PER_IP_PER_MINUTE, 60). */
@@ -251,6 +256,11 @@ export interface AppleWalletConfig {
   keyPassphrase: string | null;
   /** APPLE_WWDR_CERT_PATH: Apple's WWDR intermediate certificate (G4), PEM. */
   wwdrPath: string;
+  /**
+   * APPLE_APNS_URL: where pass update pushes go (default `https://api.push.apple.com`, authenticated with the
+   * Pass Type ID certificate and key above); null in test mode: a local HTTP/2 fake.
+   */
+  apnsUrl: string | null;
 }
 
 /** Google Wallet's credentials. In test mode a local RSA key in DATA_DIR/wallet-test. */
@@ -295,6 +305,7 @@ function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
         keyPath: join(dir, 'pass-signer-key.pem'),
         keyPassphrase: null,
         wwdrPath: join(dir, 'test-ca.pem'),
+        apnsUrl: null,
       },
       google: { issuerId: WALLET_TEST_ISSUER_ID, serviceAccountKeyPath: join(dir, 'google-service-account.json') },
     };
@@ -311,6 +322,7 @@ function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
           keyPath: resolve(env.APPLE_PASS_KEY_PATH),
           keyPassphrase: env.APPLE_PASS_KEY_PASSPHRASE || null,
           wwdrPath: resolve(env.APPLE_WWDR_CERT_PATH),
+          apnsUrl: env.APPLE_APNS_URL || 'https://api.push.apple.com',
         }
       : null;
   const google =
@@ -565,6 +577,7 @@ function buildConfig(
     keyFailuresPerMinute: int('KEY_FAILURES_PER_IP_PER_MINUTE', env.KEY_FAILURES_PER_IP_PER_MINUTE, 10),
     orgApiPerMinute: int('ORG_API_PER_ORGANISATION_PER_MINUTE', env.ORG_API_PER_ORGANISATION_PER_MINUTE, 600),
     accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
+    walletPerMinute: int('WALLET_PER_IP_PER_MINUTE', env.WALLET_PER_IP_PER_MINUTE, 60),
     passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
     doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
     avatarDeadlineMs: 10_000,

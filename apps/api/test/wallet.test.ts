@@ -5,11 +5,12 @@
  * admitted by the door's check-in until the ticket is gifted away.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash, createPublicKey, verify } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { walletTotp } from '@tp/contract/wallet-totp';
 import { loadConfig } from '../src/config.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
@@ -44,6 +45,16 @@ const heldIds = async (email: string, event: string) =>
       )
     ).map((r) => [r.name as string, Number(r.id)]),
   );
+/** A live door key of organisation `organisationId`, written as POST /v1/org/door-keys writes it (SHA-256 hex). */
+async function doorKey(organisationId: number): Promise<string> {
+  const prefix = `tpd_${randomBytes(6).toString('base64url')}`;
+  const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  const hash = createHash('sha256').update(key).digest('hex');
+  await rows(
+    `insert into door_keys (organisation_id, name, prefix, key_hash) values (${organisationId}, 'Gate', '${prefix}', '${hash}')`,
+  );
+  return key;
+}
 const revealAt = (event: string, at: Date) =>
   rows(`update events set pass_reveal_at = '${at.toISOString()}' where name = '${event}'`);
 const applePass = (userTicketId: number, token = alice) =>
@@ -132,8 +143,10 @@ describe('Apple Wallet pass', () => {
       formatVersion: 1,
       passTypeIdentifier: 'pass.test.ticketpanel',
       teamIdentifier: 'TESTTEAM00',
-      serialNumber: `ticket-${vip}`,
     });
+    expect(pass.serialNumber).toMatch(new RegExp(`^ticket-${vip}-\\d+$`));
+    expect(pass.webServiceURL).toMatch(/\/v1\/wallet\/apple\/$/);
+    expect(pass.authenticationToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(new Date(pass.relevantDate as string).getTime()).toBe(new Date(event.starts_at).getTime());
     expect(new Date(pass.expirationDate as string).getTime()).toBe(new Date(event.ends_at).getTime());
     expect(pass.eventTicket.primaryFields[0].value).toBe('Laneway Sessions');
@@ -234,15 +247,69 @@ describe('Google Wallet pass', () => {
     const pattern = object!.rotatingBarcode.valuePattern;
     expect(pattern).toMatch(/^TP2\.[A-Za-z0-9_-]+\.\{totp_timestamp_seconds\}\.\{totp_value_0\}$/);
 
-    // What the phone shows, its TOTP filled in: the door admits its signed part for that ticket.
-    const shown = pattern
-      .replace('{totp_timestamp_seconds}', String(Math.floor(t.clock.now().getTime() / 1000)))
-      .replace('{totp_value_0}', '12345678');
-    const admitted = await scan(shown, laneway);
+    // What the phone shows, its TOTP filled in from the object's own secret: the door admits that ticket.
+    const secret = (object!.rotatingBarcode.totpDetails as { parameters: { key: string }[] }).parameters[0].key;
+    expect(secret).toMatch(/^[0-9a-f]{40}$/);
+    const nowS = Math.floor(t.clock.now().getTime() / 1000);
+    const shown = async (at: number, value?: string) =>
+      pattern
+        .replace('{totp_timestamp_seconds}', String(at))
+        .replace('{totp_value_0}', value ?? (await walletTotp(secret, at)));
+    // A screenshot (a value of 5 minutes ago) and a made-up value are refused as stale, with that reason.
+    for (const stale of [await shown(nowS - 300), await shown(nowS, '12345678')]) {
+      const r = await scan(stale, laneway);
+      expect(r.statusCode, r.body).toBe(400);
+      expect(r.json()).toEqual({ message: 'api.access.stale_code' });
+    }
+    const admitted = await scan(await shown(nowS - 10), laneway);
     expect(admitted.statusCode, admitted.body).toBe(200);
     expect(admitted.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([
       vip,
     ]);
+  });
+
+  it("the admissions snapshot carries the pass's TOTP secret to the event's own doors only", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const laneway = await eventId('Laneway Sessions');
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const admissions = (key: string) =>
+      t.app.inject({ url: `/v1/access/events/${laneway}/admissions`, headers: { 'x-scanner-key': key } });
+    type Page = { holders: { userId: number; walletTotpSecrets?: { userTicketId: number; totpSecret: string }[] }[] };
+    const secretsIn = (page: Page) => page.holders.flatMap((h) => h.walletTotpSecrets ?? []);
+    // No Google pass yet: no secret.
+    expect(secretsIn((await admissions(KEY)).json<Page>())).toEqual([]);
+    expect((await googleSave(vip)).statusCode).toBe(200);
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
+    const [object] = [...fake.objects.values()] as {
+      rotatingBarcode: { totpDetails: { parameters: { key: string }[] } };
+    }[];
+    const secret = object.rotatingBarcode.totpDetails.parameters[0].key;
+
+    // The event's organisation's door key and the platform key receive it.
+    const [org] = await rows(`select organisation_id from events where id = ${laneway}`);
+    const ownKey = await doorKey(Number(org.organisation_id));
+    for (const key of [KEY, ownKey]) {
+      const page = await admissions(key);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(secretsIn(page.json<Page>())).toEqual([{ userTicketId: vip, totpSecret: secret }]);
+    }
+    // Another organisation's door key is refused the event, and the answer carries no secret.
+    const [other] = await rows(`insert into organisations (slug, name) values ('other-org', 'Other') returning id`);
+    const otherKey = await doorKey(Number(other.id));
+    const refused = await admissions(otherKey);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain(secret);
+    expect(refused.body).not.toContain('walletTotpSecrets');
+
+    // Once the ticket is gifted away, the old pass's secret leaves the snapshot.
+    const gift = await t.app.inject({
+      method: 'POST',
+      url: '/v1/mobile/giftTicket',
+      headers: bearer(alice),
+      payload: { userTicketId: vip, username: 'bob#7315' },
+    });
+    expect(gift.statusCode).toBe(200);
+    expect(secretsIn((await admissions(KEY)).json<Page>())).toEqual([]);
   });
 
   it("after a gift the old holder's Google code admits nothing", async () => {

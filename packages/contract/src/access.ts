@@ -121,7 +121,17 @@ export const admissionsQuery = z.strictObject({
 export const eventParams = z.strictObject({ eventId: z.coerce.number().int().positive().max(2_147_483_647) });
 
 /** One holder in the snapshot: the user id a verified pass names, the name the door shows, their tickets. */
-export const admissionHolder = z.object({ userId: id, holderName: z.string(), tickets: z.array(heldTicket) });
+export const admissionHolder = z.object({
+  userId: id,
+  holderName: z.string(),
+  tickets: z.array(heldTicket),
+  /**
+   * The TOTP secrets (hex) of the holder's Google Wallet passes for these tickets (decision 029), so an offline
+   * door checks a rotating barcode's freshness; absent when none. Only in the snapshot of the event's own
+   * organisation's doors (and the platform key).
+   */
+  walletTotpSecrets: z.array(z.object({ userTicketId: id, totpSecret: z.string() })).optional(),
+});
 export type AdmissionHolder = z.infer<typeof admissionHolder>;
 
 /**

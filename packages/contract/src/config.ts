@@ -18,5 +18,7 @@ export const panelConfig = z.object({
   assetsBaseUrl: z.string(),
   /** Twitter via handle for share links (without @). */
   twitterVia: z.string(),
+  /** Which wallet passes the operator configured (decision 029): the panel shows only their buttons. */
+  wallets: z.object({ apple: z.boolean(), google: z.boolean() }),
 });
 export type PanelConfig = z.infer<typeof panelConfig>;

@@ -42,6 +42,8 @@ const PANEL_MESSAGE_STATUS = {
   // door check-in (scanner page)
   'api.access.scanner_unauthorized': 401,
   'api.access.invalid_code': 400,
+  /** A Google Wallet rotating barcode whose TOTP is not fresh (a screenshot, or the phone's clock far off). */
+  'api.access.stale_code': 400,
   'api.access.event_not_found': 404,
   'api.access.sync_bad_time': 400,
   'api.access.invalid_device_key': 400,

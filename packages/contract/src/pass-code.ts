@@ -22,7 +22,8 @@
  *   `"tp-pass-ticket-v1" | body[0..17)`. One ticket of one holder, static between validFrom and validUntil
  *   (an Apple Wallet barcode cannot rotate); the online door admits it only while that holder still holds
  *   that ticket. A Google Wallet rotating barcode shows `<ticket code>.<unix seconds>.<TOTP value>`: the
- *   verifier checks the ticket code's signature and ignores the TOTP suffix (freshness is a later step).
+ *   verifier checks the ticket code's signature and answers the suffix (`totp`); a door that has the pass's
+ *   TOTP secret checks its freshness (`wallet-totp.ts`).
  *
  * Integers are big-endian. step = floor(unix seconds / ttlSeconds).
  */
@@ -174,6 +175,11 @@ export interface VerifiedPass {
   kind: 'server' | 'device' | 'ticket';
   /** Ticket codes (wallet passes): the one ticket the code admits, while `userId` holds it. */
   userTicketId?: number;
+  /**
+   * Ticket codes shown by a Google rotating barcode: the suffix's timestamp (unix seconds) and TOTP value, for a
+   * door that has the pass's secret to check freshness (`wallet-totp.ts`). Absent on a bare ticket code (Apple).
+   */
+  totp?: { timestampSeconds: number; value: string };
   /** Device codes: the sign-in session (auth_sessions.id, UUID text) the certificate was issued to. */
   sessionId?: string;
   /** Device codes: when the certificate stops being valid, unix seconds UTC. */
@@ -339,7 +345,13 @@ export async function verifyPassCode(text: string, opts: VerifyOptions): Promise
     const fields = decodeTicketFields(body);
     if (opts.nowSeconds < fields.validFrom || opts.nowSeconds >= fields.validUntil) return null;
     if (!(await signedByServer(body.subarray(TICKET_SIGNED), ticketCodeMessage(fields), keys, impl))) return null;
-    return { userId: fields.holderId, step: current, kind: 'ticket', userTicketId: fields.userTicketId };
+    return {
+      userId: fields.holderId,
+      step: current,
+      kind: 'ticket',
+      userTicketId: fields.userTicketId,
+      ...(suffix.length === 2 && { totp: { timestampSeconds: Number(suffix[0]), value: suffix[1] } }),
+    };
   }
   if (suffix.length > 0) return null; // only a wallet's ticket code carries the rotating suffix
   if (body.length === SERVER_BODY && body[0] === KIND_SERVER) {

@@ -21,3 +21,38 @@ export const testCaPem = z.string();
 /** GET /tickets/{userTicketId}/wallet/google: Google's save link, `https://pay.google.com/gp/v/save/<JWT>`. */
 export const googleSaveLink = z.object({ saveUrl: z.url().meta({ description: "Google Wallet's save link" }) });
 export type GoogleSaveLink = z.infer<typeof googleSaveLink>;
+
+/**
+ * Apple's pass update web service (the pass's `webServiceURL` is `<API>/v1/wallet/apple/`; paths as Apple's
+ * reference names them). Device calls carry `Authorization: ApplePass <authenticationToken>`.
+ */
+const identifier = z.string().min(1).max(200);
+
+/** Path of register / unregister: `/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`. */
+export const appleRegistrationParams = z.strictObject({
+  deviceLibraryIdentifier: identifier,
+  passTypeIdentifier: identifier,
+  serialNumber: identifier,
+});
+
+/** Body of register: the device's APNs push token. */
+export const appleRegistrationBody = z.object({ pushToken: z.string().min(1).max(200) });
+
+/** Path of the changed serials: `/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}`. */
+export const appleDeviceParams = z.strictObject({
+  deviceLibraryIdentifier: identifier,
+  passTypeIdentifier: identifier,
+});
+
+/** Query of the changed serials: the tag of the last answer (`lastUpdated`), absent on the first call. */
+export const appleUpdatedSinceQuery = z.object({ passesUpdatedSince: z.string().max(40).optional() });
+
+/** The changed serials; `lastUpdated` is the tag for the next call (ms since the epoch, as text). */
+export const appleSerialNumbers = z.object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() });
+export type AppleSerialNumbers = z.infer<typeof appleSerialNumbers>;
+
+/** Path of the latest pass: `/v1/passes/{passTypeIdentifier}/{serialNumber}`. */
+export const applePassParams = z.strictObject({ passTypeIdentifier: identifier, serialNumber: identifier });
+
+/** Body of the log endpoint: messages from devices about errors with the web service. */
+export const appleLogBody = z.object({ logs: z.array(z.string().max(2000)).max(100) });

@@ -21,7 +21,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mail, jobHandlers } = services;
+  const { avatars, mail, jobHandlers, apns, fakeApns } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -75,6 +75,8 @@ export function registerBackgroundJobs(
     redis?.disconnect();
     await avatars.close();
     mail.close();
+    await apns?.close();
+    await fakeApns?.close();
   });
   return { outboundDeliveryWorker, housekeeping, jobs };
 }

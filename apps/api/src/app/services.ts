@@ -41,11 +41,13 @@ import { createAuditService } from '../modules/audit/audit.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
+import { walletJobHandlers } from '../modules/wallet/wallet-jobs.js';
 import {
   createFakeGoogleWalletApi,
   createGoogleWalletApi,
   type ServiceAccountKey,
 } from '../providers/google-wallet/google-wallet.provider.js';
+import { createApnsClient, createFakeApns } from '../providers/apns/apns.provider.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -114,7 +116,23 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       ? createFakeGoogleWalletApi()
       : createGoogleWalletApi(googleKey)
     : null;
+  const appleWallet = config.wallet.apple;
+  // Wallet test mode pushes to a local HTTP/2 fake; Apple's APNs takes the Pass Type ID certificate and key.
+  const fakeApns = appleWallet && !appleWallet.apnsUrl ? createFakeApns() : null;
+  const apns = appleWallet
+    ? createApnsClient(async () =>
+        fakeApns
+          ? { url: await fakeApns.url() }
+          : {
+              url: appleWallet.apnsUrl ?? '',
+              cert: readFileSync(appleWallet.certPath),
+              key: readFileSync(appleWallet.keyPath),
+              ...(appleWallet.keyPassphrase ? { passphrase: appleWallet.keyPassphrase } : {}),
+            },
+      )
+    : null;
   const wallet = createWalletService({
+    apns,
     google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
     database,
     config: config.wallet,
@@ -183,6 +201,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
   const jobHandlers: Record<string, JobHandler> = {
     [MAIL_JOB]: createMailJobHandler({ mail, config }),
+    ...walletJobHandlers(wallet),
   };
   const jobsAdmin = createJobsAdminService({ database, now });
 
@@ -208,13 +227,14 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       appUrl: config.appUrl,
       assetsBaseUrl: config.publicUrl,
       twitterVia: config.twitterVia,
+      wallets: { apple: config.wallet.apple !== null, google: config.wallet.google !== null },
     };
   };
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet, jobHandlers, jobsAdmin, audit: createAuditService({ database }) },
+    ...{ wallet, googleWallet, apns, fakeApns, jobHandlers, jobsAdmin, audit: createAuditService({ database }) },
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -59,7 +59,7 @@ export async function registerV1Routes(
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
-      walletRoutes(api, { wallet: services.wallet, requireAuth });
+      walletRoutes(api, { wallet: services.wallet, requireAuth, perMinute: config.walletPerMinute });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });

@@ -690,6 +690,55 @@ export const auditLog = pgTable(
 );
 
 /**
+ * A wallet pass issued to one holder for one ticket (issue 22, decision 029): made the first time the holder asks
+ * for the Apple `.pkpass` or the Google save link, kept when the ticket moves so the installed pass can be
+ * updated and voided. `serialNumber` (`ticket-<userTicketId>-<holderId>`) is the Apple serial and the Google
+ * object's suffix; `authenticationToken` authenticates Apple's update web service calls (`ApplePass <token>`);
+ * `totpSecret` (hex, 20 bytes) seeds the Google rotating barcode's TOTP; `updatedAt` is the pass's last change
+ * (Apple's update tag, unix seconds); `voidedAt` is set once the holder no longer holds the ticket.
+ */
+export const walletPasses = pgTable(
+  'wallet_passes',
+  {
+    serialNumber: text('serial_number').primaryKey(),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => users.id),
+    authenticationToken: text('authentication_token').notNull(),
+    totpSecret: text('totp_secret').notNull(),
+    /** Set once the pass was added to Google Wallet (its object exists at Google). */
+    googleObjectId: text('google_object_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    voidedAt: ts('voided_at'),
+  },
+  (t) => [index('wallet_passes_ticket_idx').on(t.userTicketId)],
+);
+
+/**
+ * A device registered for a pass's updates through Apple's pass update web service (register / unregister):
+ * its push token receives an APNs push when the pass changes.
+ */
+export const walletAppleRegistrations = pgTable(
+  'wallet_apple_registrations',
+  {
+    deviceLibraryIdentifier: text('device_library_identifier').notNull(),
+    serialNumber: text('serial_number')
+      .notNull()
+      .references(() => walletPasses.serialNumber),
+    pushToken: text('push_token').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceLibraryIdentifier, t.serialNumber] }),
+    index('wallet_apple_registrations_serial_idx').on(t.serialNumber),
+  ],
+);
+
+/**
  * The durable job queue (issue 25, decision 030): background work that must survive a restart or `kill -9` (every
  * e-mail is a `mail` job). A job is written in the transaction of the work that causes it, claimed by one worker
  * with `FOR UPDATE SKIP LOCKED` and leased until `lockedUntil` (a crashed worker's job is claimed again once the

@@ -127,7 +127,8 @@ export type LimitName =
   | 'org_api'
   | 'username_search'
   | 'account_export'
-  | 'resale_redeem';
+  | 'resale_redeem'
+  | 'wallet';
 
 /** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
 export function countRefusal(req: FastifyRequest, name: LimitName): void {

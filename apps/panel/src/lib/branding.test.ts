@@ -19,6 +19,7 @@ const CONFIG: PanelConfig = {
   appUrl: 'http://localhost/app',
   assetsBaseUrl: 'http://localhost',
   twitterVia: 'ticketpanel',
+  wallets: { apple: false, google: false },
 };
 const RIVER: OrganisationBranding = {
   slug: 'river',

@@ -28,6 +28,8 @@ export type CheckInOutcome =
   | { kind: 'answered'; answer: CheckInResponse; offline?: true }
   | { kind: 'offline_unavailable' }
   | { kind: 'invalid' }
+  /** A Google Wallet rotating barcode whose TOTP is not fresh (`api.access.stale_code`, decision 029). */
+  | { kind: 'stale' }
   | { kind: 'unauthorized' }
   | { kind: 'event_not_found' }
   | { kind: 'not_for_this_event' }
@@ -92,7 +94,9 @@ export function onlineDoor(
         case 200:
           return { kind: 'answered', answer: r.json as CheckInResponse };
         case 400:
-          return { kind: 'invalid' };
+          return (r.json as { message?: string } | null)?.message === 'api.access.stale_code'
+            ? { kind: 'stale' }
+            : { kind: 'invalid' };
         case 401:
           return { kind: 'unauthorized' };
         case 403:

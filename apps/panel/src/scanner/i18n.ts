@@ -37,6 +37,7 @@ const en = {
   alsoListed: 'Not admitted, listed for resale:',
   invalid: 'INVALID',
   invalidDetail: 'This pass is not valid or has expired. Ask the holder to open their QR pass again.',
+  staleDetail: 'This Google Wallet code is not live (a screenshot?). Ask the holder to open the pass in Google Wallet.',
   noTicket: 'NO TICKET',
   noTicketDetail: 'No ticket for this event.',
   notForThisEvent: 'NOT FOR THIS DOOR',
@@ -110,6 +111,8 @@ const es: Texts = {
   alsoListed: 'No admitidas, en reventa:',
   invalid: 'NO VÁLIDO',
   invalidDetail: 'Este pase no es válido o ha caducado. Pide al titular que vuelva a abrir su pase QR.',
+  staleDetail:
+    'Este código de Google Wallet no está vivo (¿una captura?). Pide al titular que abra el pase en Google Wallet.',
   noTicket: 'SIN ENTRADA',
   noTicketDetail: 'No tiene entrada para este evento.',
   notForThisEvent: 'NO ES DE ESTA PUERTA',

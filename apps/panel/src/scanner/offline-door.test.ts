@@ -1,17 +1,25 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AdmissionsPage, SyncResponse } from '@tp/contract/access';
+import { walletTotp } from '@tp/contract/wallet-totp';
 import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from './offline-door';
 
 const KEY_PUB = 'pub-key';
+const TOTP_SECRET = 'ab'.repeat(20);
 const EVENT = 7;
 /**
- * A verifier for the test: `ok:<userId>` (a holder's pass) and `ok:<userId>:<userTicketId>` (a wallet ticket code)
- * verify with the right key, anything else does not.
+ * A verifier for the test: `ok:<userId>` (a holder's pass), `ok:<userId>:<userTicketId>` (a wallet ticket code)
+ * and `ok:<userId>:<userTicketId>:<timestamp>:<totp>` (a Google rotating barcode) verify with the right key,
+ * anything else does not.
  */
 const verify: PassVerifier = (code, { publicKeys, ttlSeconds }) => {
   if (publicKeys[0] !== KEY_PUB || ttlSeconds !== 30 || !code.startsWith('ok:')) return null;
-  const [userId, userTicketId] = code.slice(3).split(':').map(Number);
-  return userTicketId === undefined ? { userId } : { userId, userTicketId };
+  const [userId, userTicketId, timestampSeconds, value] = code.slice(3).split(':');
+  if (userTicketId === undefined) return { userId: Number(userId) };
+  return {
+    userId: Number(userId),
+    userTicketId: Number(userTicketId),
+    ...(value !== undefined && { totp: { timestampSeconds: Number(timestampSeconds), value } }),
+  };
 };
 
 const pages: AdmissionsPage[] = [
@@ -29,6 +37,7 @@ const pages: AdmissionsPage[] = [
           { userTicketId: 11, ticketName: 'GA', usedAt: null, listed: false },
           { userTicketId: 12, ticketName: 'VIP', usedAt: null, listed: true },
         ],
+        walletTotpSecrets: [{ userTicketId: 11, totpSecret: TOTP_SECRET }],
       },
     ],
     nextAfter: 1,
@@ -141,6 +150,25 @@ describe('the offline door', () => {
     const outcome = await door.checkIn('TP1.1.2.x', EVENT);
     expect(outcome).toMatchObject({ kind: 'answered', answer: { admitted: [{ userTicketId: 11 }] } });
     expect(outcome).not.toHaveProperty('offline');
+  });
+
+  it("offline: a Google rotating barcode is admitted only when its TOTP is fresh by the snapshot's secret", async () => {
+    const { make, net, store } = setup();
+    const door = make();
+    await watched(door);
+    net.online = false;
+    const nowS = Date.parse('2026-12-01T09:00:00.000Z') / 1000;
+    const screenshot = `ok:1:11:${nowS - 600}:${await walletTotp(TOTP_SECRET, nowS - 600)}`;
+    const madeUp = `ok:1:11:${nowS}:${(await walletTotp(TOTP_SECRET, nowS)) === '00000000' ? '00000001' : '00000000'}`;
+    expect(await door.checkIn(screenshot, EVENT)).toEqual({ kind: 'stale' });
+    expect(await door.checkIn(madeUp, EVENT)).toEqual({ kind: 'stale' });
+    expect(store.data.get('queue') ?? []).toEqual([]);
+    const live = `ok:1:11:${nowS - 5}:${await walletTotp(TOTP_SECRET, nowS - 5)}`;
+    expect(await door.checkIn(live, EVENT)).toMatchObject({
+      kind: 'answered',
+      offline: true,
+      answer: { admitted: [{ userTicketId: 11 }] },
+    });
   });
 
   it('offline: verifies with the public key, admits from the snapshot by the server rule, marks used, queues', async () => {

@@ -20,6 +20,10 @@ export const passVerifier: PassVerifier = async (code, { publicKeys, ttlSeconds,
     ed25519: await browserEd25519(),
   });
   return pass
-    ? { userId: pass.userId, ...(pass.userTicketId !== undefined && { userTicketId: pass.userTicketId }) }
+    ? {
+        userId: pass.userId,
+        ...(pass.userTicketId !== undefined && { userTicketId: pass.userTicketId }),
+        ...(pass.totp && { totp: pass.totp }),
+      }
     : null;
 };

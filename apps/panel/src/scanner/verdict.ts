@@ -124,6 +124,8 @@ export function checkInVerdict(
       return { ...message('bad', t.offlineUnavailable), buzz: BAD_BUZZ };
     case 'invalid':
       return { ...message('bad', t.invalid, t.invalidDetail), buzz: BAD_BUZZ };
+    case 'stale':
+      return { ...message('bad', t.invalid, t.staleDetail), buzz: BAD_BUZZ };
     case 'event_not_found':
       return message('bad', t.eventNotFound);
     case 'not_for_this_event':

@@ -6,7 +6,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
-import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users } from '../../db/schema.js';
+import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users, walletPasses } from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
 export interface HeldTicketRow {
@@ -15,7 +15,31 @@ export interface HeldTicketRow {
   usedAt: Date | null;
 }
 
+/**
+ * The live Google Wallet pass (decision 029) of a user_tickets row's current holder: its TOTP secret is what a
+ * door checks a rotating barcode's freshness with.
+ */
+const walletPassWithTotp = and(
+  eq(walletPasses.userTicketId, userTickets.id),
+  eq(walletPasses.holderId, userTickets.holderId),
+  isNotNull(walletPasses.googleObjectId),
+  isNull(walletPasses.voidedAt),
+);
+
 export const accessRepository = {
+  /**
+   * The TOTP secret (hex) of the Google Wallet pass of `userTicketId` issued to `holderId`, while that holder
+   * holds it; undefined when the pass was never saved to Google (an Apple pass shows the bare code).
+   */
+  async walletTotpSecret(db: DbOrTx, userTicketId: number, holderId: number): Promise<string | undefined> {
+    const [row] = await db
+      .select({ totpSecret: walletPasses.totpSecret })
+      .from(userTickets)
+      .innerJoin(walletPasses, walletPassWithTotp)
+      .where(and(eq(userTickets.id, userTicketId), eq(userTickets.holderId, holderId)));
+    return row?.totpSecret;
+  },
+
   /**
    * `passRevealAt` of the events of the holder's live tickets (not revoked, event not ended at `now`), one row per
    * ticket type held (issue 21).
@@ -184,9 +208,11 @@ export const accessRepository = {
           ticketName: ticketTypes.name,
           usedAt: userTickets.eventAccessUsedAt,
           listed: ticketIsListed(userTickets.id),
+          walletTotpSecret: walletPasses.totpSecret,
         })
         .from(userTickets)
         .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+        .leftJoin(walletPasses, walletPassWithTotp)
         .where(and(eq(ticketTypes.eventId, eventId), inArray(userTickets.holderId, ids), isNull(userTickets.revokedAt)))
         .orderBy(asc(userTickets.id)),
     ]);

@@ -26,6 +26,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { access, holderDisplayName, type doorKeys } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
+import { walletTotpFresh } from '@tp/contract/wallet-totp';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
@@ -117,7 +118,8 @@ export function createCheckInService(deps: {
      * @returns the holder's name, `admitted` (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO
      *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
-     *   code of a revoked or ended sign-in (never saying which), `api.access.event_not_found` (404),
+     *   code of a revoked or ended sign-in (never saying which), `api.access.stale_code` (400) for a Google
+     *   Wallet rotating barcode whose TOTP is not fresh (decision 029), `api.access.event_not_found` (404),
      *   `api.access.not_for_this_event` (403) for an event outside the door key's scope,
      *   `api.access.pass_not_yet_available` (409, with `revealAt`) before the event's `passRevealAt` (issue 21).
      */
@@ -139,6 +141,19 @@ export function createCheckInService(deps: {
         await log.record(db, { ...entry, holderId: null, verdict: 'invalid', userTicketIds: [] });
         deps.metrics.checkIn('online', 'invalid');
         throw new AppError('api.access.invalid_code');
+      }
+      // A Google Wallet rotating barcode (decision 029): its TOTP must be fresh where the pass has a secret.
+      if (pass.totp && pass.userTicketId !== undefined) {
+        const secret = await repo.walletTotpSecret(db, pass.userTicketId, pass.userId);
+        if (secret && !(await walletTotpFresh(secret, pass.totp, Math.floor(scannedAt.getTime() / 1000)))) {
+          await log.record(db, {
+            ...entry,
+            holderId: pass.userId,
+            verdict: 'invalid',
+            userTicketIds: [pass.userTicketId],
+          });
+          throw new AppError('api.access.stale_code');
+        }
       }
       const holderId = pass.userId;
       // Before the event's passRevealAt no pass admits to it (issue 21), not even one shown for another event.
@@ -197,7 +212,13 @@ export function createCheckInService(deps: {
       return db.transaction(async (tx) => {
         const page = await repo.admissionsPage(tx, eventId, after, limit);
         const byHolder = new Map<number, access.HeldTicket[]>();
+        const secrets = new Map<number, { userTicketId: number; totpSecret: string }[]>();
         for (const t of page.tickets) {
+          if (t.walletTotpSecret)
+            secrets.set(t.holderId!, [
+              ...(secrets.get(t.holderId!) ?? []),
+              { userTicketId: t.userTicketId, totpSecret: t.walletTotpSecret },
+            ]);
           const list = byHolder.get(t.holderId!) ?? [];
           list.push({
             userTicketId: t.userTicketId,
@@ -211,6 +232,7 @@ export function createCheckInService(deps: {
           userId: h.id,
           holderName: holderDisplayName(h),
           tickets: byHolder.get(h.id) ?? [],
+          ...(secrets.has(h.id) && { walletTotpSecrets: secrets.get(h.id) }),
         }));
         return {
           eventId,

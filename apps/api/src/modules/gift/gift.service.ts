@@ -7,7 +7,7 @@
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
-import { panelLink } from '../../providers/mail/brand.js';
+import { panelLink, walletLinks } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Lang } from '../../lib/lang.js';
@@ -15,6 +15,7 @@ import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { pickLang } from '../../lib/lang.js';
 
 /** Creates (or finds) the account of an e-mail; provided by the auth module. */
@@ -31,7 +32,7 @@ export function parseReceiver(value: string): { email: string } | { nickname: st
 }
 
 /** The settings the gift service reads: the public URL of the panel (links in the gift mail). */
-export type GiftConfig = Pick<Config, 'publicUrl' | 'productName'>;
+export type GiftConfig = Pick<Config, 'publicUrl' | 'productName' | 'wallet'>;
 
 export function createGiftService(deps: {
   database: Database;
@@ -86,6 +87,7 @@ export function createGiftService(deps: {
         const receiverUser = await repo.userById(tx, to.id);
         const newHolderEmail = 'email' in receiver ? receiver.email : receiverUser.email;
         await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
+        await enqueueTicketMovedJobs(tx, [userTicketId]);
         const locale = pickLang(receiverUser.locale);
         const { organisation, event, type } = row;
         await enqueueMails(tx, at, [
@@ -96,7 +98,12 @@ export function createGiftService(deps: {
             org: organisation,
             params: {
               giver: holderDisplayName(giver),
-              ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
+              ticket: {
+                event,
+                ticketName: type.name,
+                calendarId: `ticket-${userTicketId}`,
+                wallet: walletLinks(deps.config, locale, organisation.slug, userTicketId),
+              },
               link: panelLink(deps.config.publicUrl, locale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
               at,
             },

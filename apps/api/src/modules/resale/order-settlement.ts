@@ -11,6 +11,7 @@ import { panelLink } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { codePdfFileName, type MailLocale } from '../../providers/mail/templates.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { hashCode, newCode } from './resale.code.js';
 import { orderCodePdf } from './order-code-pdf.js';
@@ -75,6 +76,7 @@ export function createSettlement(deps: OrderDeps) {
         at,
       });
       await enqueueTicketEvents(tx, 'ticket.resold', ids, at, { orderId });
+      await enqueueTicketMovedJobs(tx, ids);
       await mailCode(tx, at, row, code);
       await notifySeller(tx, at, row);
       return { status: 'paid' } as const;

@@ -11,6 +11,7 @@ import { transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { isUuid } from '@tp/contract/fields';
 import type { Config } from '../../config.js';
 import { pickLang } from '../../lib/lang.js';
@@ -238,6 +239,7 @@ export function createSwapService(deps: {
           fromTicketTypeId: pair.fromTicketTypeId,
           toTicketTypeId: pair.toTicketTypeId,
         });
+        await enqueueTicketMovedJobs(tx, ids);
         await mailSwapDone(tx, now, { userId: swap.userId, ticketIds: ids, target });
         return { swapType: swap.swapType, quantity: swap.quantity };
       });

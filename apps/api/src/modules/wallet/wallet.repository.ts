@@ -1,8 +1,19 @@
-/** SQL of wallet passes (issue 22): one held ticket with what its pass shows. */
-import { and, eq, isNull } from 'drizzle-orm';
+/**
+ * SQL of wallet passes (issue 22): one held ticket with what its pass shows, the issued passes
+ * (`wallet_passes`) and the devices registered for their updates (`wallet_apple_registrations`).
+ */
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, type Holder } from '../../db/predicates.js';
-import { events, organisations, ticketTypes, users, userTickets } from '../../db/schema.js';
+import {
+  events,
+  organisations,
+  ticketTypes,
+  users,
+  userTickets,
+  walletAppleRegistrations,
+  walletPasses,
+} from '../../db/schema.js';
 
 /** A held ticket as its wallet pass shows it. */
 export interface WalletTicketRow {
@@ -16,24 +27,152 @@ export interface WalletTicketRow {
   primaryColor: string | null;
 }
 
+/** An issued pass (a `wallet_passes` row). */
+export type WalletPassRow = typeof walletPasses.$inferSelect;
+
+const ticketColumns = {
+  userTicketId: userTickets.id,
+  holderId: users.id,
+  holder: {
+    givenName: users.givenName,
+    familyName: users.familyName,
+    nickname: users.nickname,
+    usernameSuffix: users.usernameSuffix,
+  },
+  ticketName: ticketTypes.name,
+  event: events,
+  organisationName: organisations.name,
+  primaryColor: organisations.primaryColor,
+};
+
 export const walletRepository = {
+  /**
+   * A pass's ticket as its pass shows it, for the pass's holder `holderId` whether or not they still hold it,
+   * with `held`: true while that holder holds it and it is not revoked.
+   */
+  async passTicket(
+    db: DbOrTx,
+    userTicketId: number,
+    holderId: number,
+  ): Promise<(WalletTicketRow & { held: boolean }) | undefined> {
+    const [row] = await db
+      .select({ ...ticketColumns, currentHolderId: userTickets.holderId, revokedAt: userTickets.revokedAt })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
+      .innerJoin(users, eq(users.id, holderId))
+      .where(eq(userTickets.id, userTicketId));
+    if (!row) return undefined;
+    const { currentHolderId, revokedAt, ...ticket } = row;
+    return { ...ticket, held: currentHolderId === holderId && revokedAt === null };
+  },
+
+  /** The pass of `serialNumber`, or undefined. */
+  async pass(db: DbOrTx, serialNumber: string): Promise<WalletPassRow | undefined> {
+    const [row] = await db.select().from(walletPasses).where(eq(walletPasses.serialNumber, serialNumber));
+    return row;
+  },
+
+  /** Inserts the pass unless its serial exists; answers the stored row (the existing one on conflict). */
+  async ensurePass(
+    db: DbOrTx,
+    pass: Pick<
+      WalletPassRow,
+      'serialNumber' | 'userTicketId' | 'holderId' | 'authenticationToken' | 'totpSecret' | 'updatedAt'
+    >,
+  ): Promise<WalletPassRow> {
+    await db.insert(walletPasses).values(pass).onConflictDoNothing();
+    const [row] = await db.select().from(walletPasses).where(eq(walletPasses.serialNumber, pass.serialNumber));
+    return row;
+  },
+
+  /** Records that the pass was added to Google Wallet as object `googleObjectId`. */
+  async setGoogleObject(db: DbOrTx, serialNumber: string, googleObjectId: string): Promise<void> {
+    await db.update(walletPasses).set({ googleObjectId }).where(eq(walletPasses.serialNumber, serialNumber));
+  },
+
+  /** The passes issued for these tickets (voided or not). */
+  async passesOfTickets(db: DbOrTx, userTicketIds: number[]): Promise<WalletPassRow[]> {
+    if (!userTicketIds.length) return [];
+    return db.select().from(walletPasses).where(inArray(walletPasses.userTicketId, userTicketIds));
+  },
+
+  /** Marks the pass voided at `at` (its update tag moves to `at`); answers false when it already was. */
+  async voidPass(db: DbOrTx, serialNumber: string, at: Date): Promise<boolean> {
+    const rows = await db
+      .update(walletPasses)
+      .set({ voidedAt: at, updatedAt: at })
+      .where(and(eq(walletPasses.serialNumber, serialNumber), isNull(walletPasses.voidedAt)))
+      .returning({ serialNumber: walletPasses.serialNumber });
+    return rows.length > 0;
+  },
+
+  /** Moves the pass's update tag to `at` (its content changed, e.g. a swapped ticket type). */
+  async touchPass(db: DbOrTx, serialNumber: string, at: Date): Promise<void> {
+    await db.update(walletPasses).set({ updatedAt: at }).where(eq(walletPasses.serialNumber, serialNumber));
+  },
+
+  /** Registers a device for a pass's pushes (or updates its push token); answers true when it is new. */
+  async register(db: DbOrTx, deviceLibraryIdentifier: string, serialNumber: string, pushToken: string) {
+    const existing = await db
+      .select({ pushToken: walletAppleRegistrations.pushToken })
+      .from(walletAppleRegistrations)
+      .where(
+        and(
+          eq(walletAppleRegistrations.deviceLibraryIdentifier, deviceLibraryIdentifier),
+          eq(walletAppleRegistrations.serialNumber, serialNumber),
+        ),
+      );
+    await db
+      .insert(walletAppleRegistrations)
+      .values({ deviceLibraryIdentifier, serialNumber, pushToken })
+      .onConflictDoUpdate({
+        target: [walletAppleRegistrations.deviceLibraryIdentifier, walletAppleRegistrations.serialNumber],
+        set: { pushToken },
+      });
+    return existing.length === 0;
+  },
+
+  /** Removes a device's registration for a pass. */
+  async unregister(db: DbOrTx, deviceLibraryIdentifier: string, serialNumber: string): Promise<void> {
+    await db
+      .delete(walletAppleRegistrations)
+      .where(
+        and(
+          eq(walletAppleRegistrations.deviceLibraryIdentifier, deviceLibraryIdentifier),
+          eq(walletAppleRegistrations.serialNumber, serialNumber),
+        ),
+      );
+  },
+
+  /** The passes a device is registered for, changed after `since` (all when null), with their update times. */
+  async devicePasses(db: DbOrTx, deviceLibraryIdentifier: string, since: Date | null) {
+    return db
+      .select({ serialNumber: walletPasses.serialNumber, updatedAt: walletPasses.updatedAt })
+      .from(walletAppleRegistrations)
+      .innerJoin(walletPasses, eq(walletPasses.serialNumber, walletAppleRegistrations.serialNumber))
+      .where(
+        and(
+          eq(walletAppleRegistrations.deviceLibraryIdentifier, deviceLibraryIdentifier),
+          since ? gt(walletPasses.updatedAt, since) : undefined,
+        ),
+      );
+  },
+
+  /** The push tokens registered for a pass. */
+  async pushTokens(db: DbOrTx, serialNumber: string): Promise<string[]> {
+    const rows = await db
+      .select({ pushToken: walletAppleRegistrations.pushToken })
+      .from(walletAppleRegistrations)
+      .where(eq(walletAppleRegistrations.serialNumber, serialNumber));
+    return [...new Set(rows.map((r) => r.pushToken))];
+  },
+
   /** The ticket `holder` holds (not revoked), with its event, type and organisation; undefined otherwise. */
   async heldTicket(db: DbOrTx, holder: Holder, userTicketId: number): Promise<WalletTicketRow | undefined> {
     const [row] = await db
-      .select({
-        userTicketId: userTickets.id,
-        holderId: users.id,
-        holder: {
-          givenName: users.givenName,
-          familyName: users.familyName,
-          nickname: users.nickname,
-          usernameSuffix: users.usernameSuffix,
-        },
-        ticketName: ticketTypes.name,
-        event: events,
-        organisationName: organisations.name,
-        primaryColor: organisations.primaryColor,
-      })
+      .select(ticketColumns)
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))

@@ -1,18 +1,126 @@
 /**
  * Routes: GET /tickets/{userTicketId}/wallet/apple (the holder's signed `.pkpass`),
- * GET /tickets/{userTicketId}/wallet/google (`{ saveUrl }`) and GET /wallet/test-ca.pem
- * (in wallet test mode, the CA that signs test passes, so anyone can verify one). Decision 029.
+ * GET /tickets/{userTicketId}/wallet/google (`{ saveUrl }`), GET /wallet/test-ca.pem
+ * (in wallet test mode, the CA that signs test passes, so anyone can verify one) and Apple's pass update web
+ * service under /wallet/apple/v1 (register, unregister, changed serials, latest pass, log). Decision 029.
+ * Every wallet route is limited per client IP (WALLET_PER_IP_PER_MINUTE).
  */
+import * as z from 'zod';
 import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, media } from '../../lib/openapi.js';
+import { perIpPerMinute } from '../../lib/rate-limit.js';
 import type { WalletService } from './wallet.service.js';
 
+/**
+ * Apple's web service answers 200/201 with an empty body (the document: no content); Fastify sends nothing for an
+ * undefined payload, where `null` would be serialised as `null`.
+ */
+const NO_BODY = undefined as unknown as null;
+
 /** Registers the wallet routes; the pass routes take the holder's token (`requireAuth`), the test CA none. */
-export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler }) {
+export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler; perMinute: number }) {
+  const config = perIpPerMinute('wallet', deps.perMinute);
+  const web = '/wallet/apple/v1';
+  app.post(
+    `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
+    {
+      config,
+      schema: {
+        operationId: 'registerApplePassDevice',
+        summary: "Apple's pass update web service: a device registers for a pass's pushes (ApplePass token)",
+        params: wallet.appleRegistrationParams,
+        body: wallet.appleRegistrationBody,
+        response: { 200: z.null(), 201: z.null(), ...errors(400, 401) },
+      },
+    },
+    async (req, reply) => {
+      const status = await deps.wallet.register(req.params, req.headers.authorization, req.body.pushToken);
+      return reply.code(status).send(NO_BODY);
+    },
+  );
+  app.delete(
+    `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
+    {
+      config,
+      schema: {
+        operationId: 'unregisterApplePassDevice',
+        summary: "Apple's pass update web service: a device stops a pass's pushes (ApplePass token)",
+        params: wallet.appleRegistrationParams,
+        response: { 200: z.null(), ...errors(401) },
+      },
+    },
+    async (req, reply) => {
+      await deps.wallet.unregister(req.params, req.headers.authorization);
+      return reply.code(200).send(NO_BODY);
+    },
+  );
+  app.get(
+    `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier`,
+    {
+      config,
+      schema: {
+        operationId: 'getApplePassSerials',
+        summary: "Apple's pass update web service: the device's passes changed since a tag (204 when none)",
+        params: wallet.appleDeviceParams,
+        querystring: wallet.appleUpdatedSinceQuery,
+        response: { 200: wallet.appleSerialNumbers, 204: z.null() },
+      },
+    },
+    async (req, reply) => {
+      const { deviceLibraryIdentifier, passTypeIdentifier } = req.params;
+      const changed = await deps.wallet.updatedSerials(
+        deviceLibraryIdentifier,
+        passTypeIdentifier,
+        req.query.passesUpdatedSince,
+      );
+      return changed ? changed : reply.code(204).send(null);
+    },
+  );
+  app.get(
+    `${web}/passes/:passTypeIdentifier/:serialNumber`,
+    {
+      config,
+      schema: {
+        operationId: 'getLatestApplePass',
+        summary: "Apple's pass update web service: the pass as it is now (voided once the ticket moved)",
+        params: wallet.applePassParams,
+        response: {
+          200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, Last-Modified'),
+          ...errors(401, 404),
+        },
+      },
+    },
+    async (req, reply) => {
+      const { passTypeIdentifier, serialNumber } = req.params;
+      const latest = await deps.wallet.latestPass(passTypeIdentifier, serialNumber, req.headers.authorization);
+      return reply
+        .type(wallet.PKPASS_MEDIA_TYPE)
+        .header('Last-Modified', latest.lastModified.toUTCString())
+        .header('Cache-Control', 'no-store')
+        .send(latest.pkpass);
+    },
+  );
+  app.post(
+    `${web}/log`,
+    {
+      config,
+      schema: {
+        operationId: 'logApplePassErrors',
+        summary: "Apple's pass update web service: devices report errors (logged)",
+        body: wallet.appleLogBody,
+        response: { 200: z.null(), ...errors(400) },
+      },
+    },
+    async (req, reply) => {
+      for (const line of req.body.logs) req.log.warn({ applePassLog: line }, 'apple wallet device log');
+      return reply.code(200).send(NO_BODY);
+    },
+  );
   app.get(
     '/tickets/:userTicketId/wallet/apple',
     {
+      config,
       preHandler: deps.requireAuth,
       schema: {
         operationId: 'getApplePass',
@@ -36,6 +144,7 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
   app.get(
     '/tickets/:userTicketId/wallet/google',
     {
+      config,
       preHandler: deps.requireAuth,
       schema: {
         operationId: 'getGoogleSaveLink',
@@ -49,6 +158,7 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
   app.get(
     '/wallet/test-ca.pem',
     {
+      config,
       schema: {
         operationId: 'getWalletTestCa',
         summary: "Wallet test mode's CA certificate (PEM), which signs every test pass (404 outside test mode)",

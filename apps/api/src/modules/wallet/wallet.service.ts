@@ -7,27 +7,39 @@
  * (a local fake in test mode), the save link a JWT naming only the object's id; its rotating barcode shows
  * `<ticket code>.{totp_timestamp_seconds}.{totp_value_0}`.
  */
-import { createHmac } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { importPKCS8, SignJWT } from 'jose';
 import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
 import { signTicketCode } from '@tp/contract/pass-code';
+import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
 import type { WalletConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
-import { walletRepository as repo, type WalletTicketRow } from './wallet.repository.js';
+import type { ApnsClient } from '../../providers/apns/apns.provider.js';
+import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */
 export const WALLET_DEFAULT_REVEAL_SECONDS = 24 * 3600;
 /** Google's save link prefix: the signed JWT follows. */
 export const GOOGLE_SAVE_URL = 'https://pay.google.com/gp/v/save/';
-/** Seconds per TOTP value of a Google rotating barcode. */
-const TOTP_PERIOD_SECONDS = 30;
+/** Path of Apple's pass update web service under the API (the pass's `webServiceURL` ends with it). */
+export const APPLE_WEB_SERVICE_PATH = '/v1/wallet/apple';
+
+/** A pass's serial number (Apple) and Google object suffix: one per ticket and holder. */
+export const walletSerialNumber = (userTicketId: number, holderId: number) => `ticket-${userTicketId}-${holderId}`;
+
+/** Compares two secrets in constant time. */
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
 /** The pass's colours when the organisation has no brand colour. */
 const DEFAULT_COLOR = '#1f2937';
 
@@ -57,6 +69,8 @@ export function createWalletService(deps: {
   publicUrl: string;
   /** The Google Wallet REST API (a local fake in test mode) and the service account key; null when not configured. */
   google: { api: GoogleWalletApi; key: ServiceAccountKey } | null;
+  /** APNs (a local fake in test mode); null when Apple is not configured. */
+  apns: ApnsClient | null;
   now: () => Date;
 }) {
   const { db } = deps.database;
@@ -98,28 +112,41 @@ export function createWalletService(deps: {
     const revealAt = walletRevealAt(row.event);
     if (at < revealAt) throw new AppError('api.wallet.not_yet_available', { revealAt: revealAt.toISOString() });
     if (at >= row.event.endsAt) throw new AppError('api.wallet.event_ended');
-    const code = await signTicketCode(
+    const pass = await repo.ensurePass(db, {
+      serialNumber: walletSerialNumber(row.userTicketId, row.holderId),
+      userTicketId: row.userTicketId,
+      holderId: row.holderId,
+      authenticationToken: randomBytes(24).toString('base64url'),
+      totpSecret: randomBytes(20).toString('hex'),
+      updatedAt: at,
+    });
+    return { row, pass, code: await ticketCode(row) };
+  }
+
+  /** The ticket code of a held ticket's pass (valid from the reveal time to the event's end). */
+  const ticketCode = (row: WalletTicketRow) =>
+    signTicketCode(
       deps.signingKey,
       {
         userTicketId: row.userTicketId,
         holderId: row.holderId,
-        validFrom: seconds(revealAt),
+        validFrom: seconds(walletRevealAt(row.event)),
         validUntil: seconds(row.event.endsAt),
       },
       ed25519,
     );
-    return { row, code };
-  }
 
   /** The pass.json fields of a ticket (eventTicket style, semantic tags, relevance). */
-  function passProps(row: WalletTicketRow, a: NonNullable<WalletConfig['apple']>) {
+  function passProps(row: WalletTicketRow, pass: WalletPassRow, a: NonNullable<WalletConfig['apple']>) {
     const color = row.primaryColor ?? DEFAULT_COLOR;
     const { event } = row;
     return {
       formatVersion: 1 as const,
       passTypeIdentifier: a.passTypeId,
       teamIdentifier: a.teamId,
-      serialNumber: `ticket-${row.userTicketId}`,
+      serialNumber: pass.serialNumber,
+      webServiceURL: `${deps.publicUrl}${APPLE_WEB_SERVICE_PATH}/`,
+      authenticationToken: pass.authenticationToken,
       organizationName: row.organisationName,
       description: `${event.name} — ${row.ticketName}`,
       logoText: row.organisationName,
@@ -142,17 +169,64 @@ export function createWalletService(deps: {
 
   const googleKey = deps.google ? importPKCS8(deps.google.key.private_key, 'RS256') : null;
   /** Google ids: `<issuer>.<suffix>`; the object's names its holder, so a new holder gets a new object. */
-  const googleIds = (row: WalletTicketRow, issuerId: string) => ({
+  const googleIds = (row: WalletTicketRow, pass: WalletPassRow, issuerId: string) => ({
     classId: `${issuerId}.event-${row.event.id}`,
-    objectId: `${issuerId}.ticket-${row.userTicketId}-${row.holderId}`,
+    objectId: `${issuerId}.${pass.serialNumber}`,
   });
-  /** The per-pass TOTP secret (hex, 20 bytes): derived from the signing key, never stored. */
-  const totpSecret = (row: WalletTicketRow) =>
-    createHmac('sha256', deps.signingKey)
-      .update(`tp-wallet-totp-v1:${row.userTicketId}:${row.holderId}`)
-      .digest()
-      .subarray(0, 20)
-      .toString('hex');
+
+  /**
+   * The signed `.pkpass` of an issued pass: its ticket code in the barcode while the pass's holder holds the
+   * ticket (`code`), else voided (`voided: true`, no barcode).
+   */
+  async function pkpass(row: WalletTicketRow, pass: WalletPassRow, code: string | null): Promise<Buffer> {
+    if (!apple || !appleCertificates) throw new AppError('api.wallet.not_configured');
+    const color = row.primaryColor ?? DEFAULT_COLOR;
+    const file = new PKPass(
+      {
+        'icon.png': await icon(color, 29),
+        'icon@2x.png': await icon(color, 58),
+        'logo.png': await icon(color, 50),
+      },
+      appleCertificates(),
+      { ...passProps(row, pass, apple), ...(code ? {} : { voided: true }) },
+    );
+    file.type = 'eventTicket';
+    const { event } = row;
+    file.primaryFields.push({ key: 'event', label: 'EVENT', value: event.name });
+    file.secondaryFields.push(
+      { key: 'ticket', label: 'TICKET', value: row.ticketName },
+      { key: 'holder', label: 'HOLDER', value: holderDisplayName(row.holder) },
+    );
+    file.auxiliaryFields.push(
+      {
+        key: 'starts',
+        label: 'STARTS',
+        value: event.startsAt.toISOString(),
+        dateStyle: 'PKDateStyleMedium',
+        timeStyle: 'PKDateStyleShort',
+      },
+      { key: 'venue', label: 'VENUE', value: `${event.venue}, ${event.city}` },
+    );
+    file.backFields.push({ key: 'address', label: 'ADDRESS', value: `${event.address1}, ${event.city}` });
+    if (code) file.setBarcodes({ message: code, format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1' });
+    file.setRelevantDate(event.startsAt);
+    file.setExpirationDate(event.endsAt);
+    if (event.latitude !== null && event.longitude !== null)
+      file.setLocations({ latitude: event.latitude, longitude: event.longitude, relevantText: event.name });
+    return file.getAsBuffer();
+  }
+
+  /**
+   * The pass of `serialNumber` when `passTypeIdentifier` is this service's and `authorization` is
+   * `ApplePass <its authenticationToken>`.
+   * @throws AppError `api.unauthorized` (401) otherwise (an unknown serial too, as Apple's reference asks).
+   */
+  async function authorizedPass(passTypeIdentifier: string, serialNumber: string, authorization: string | undefined) {
+    const pass = apple && passTypeIdentifier === apple.passTypeId ? await repo.pass(db, serialNumber) : undefined;
+    const token = authorization?.startsWith('ApplePass ') ? authorization.slice('ApplePass '.length) : '';
+    if (!pass || !sameSecret(token, pass.authenticationToken)) throw new AppError('api.unauthorized');
+    return pass;
+  }
   const text = (value: string) => ({ defaultValue: { language: 'en', value } });
 
   return {
@@ -167,9 +241,9 @@ export function createWalletService(deps: {
       const google = deps.google;
       const issuerId = deps.config.google?.issuerId;
       if (!google || !googleKey || !issuerId) throw new AppError('api.wallet.not_configured');
-      const { row, code } = await issuable(holder, userTicketId);
+      const { row, pass, code } = await issuable(holder, userTicketId);
       const { event } = row;
-      const { classId, objectId } = googleIds(row, issuerId);
+      const { classId, objectId } = googleIds(row, pass, issuerId);
       const color = row.primaryColor ?? DEFAULT_COLOR;
       await google.api.upsertClass({
         id: classId,
@@ -198,9 +272,9 @@ export function createWalletService(deps: {
           type: 'QR_CODE',
           valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
           totpDetails: {
-            periodMillis: TOTP_PERIOD_SECONDS * 1000,
+            periodMillis: WALLET_TOTP_PERIOD_SECONDS * 1000,
             algorithm: 'TOTP_SHA1',
-            parameters: [{ key: totpSecret(row), valueLength: 8 }],
+            parameters: [{ key: pass.totpSecret, valueLength: WALLET_TOTP_DIGITS }],
           },
         },
       });
@@ -214,6 +288,7 @@ export function createWalletService(deps: {
         .setAudience('google')
         .setIssuedAt(seconds(deps.now()))
         .sign(await googleKey);
+      await repo.setGoogleObject(db, pass.serialNumber, objectId);
       return { saveUrl: GOOGLE_SAVE_URL + jwt };
     },
     /**
@@ -231,42 +306,118 @@ export function createWalletService(deps: {
      *   `api.wallet.not_yet_available` (409), `api.wallet.event_ended` (409).
      */
     async applePass(holder: Holder, userTicketId: number): Promise<Buffer> {
-      if (!apple || !appleCertificates) throw new AppError('api.wallet.not_configured');
-      const { row, code } = await issuable(holder, userTicketId);
-      const color = row.primaryColor ?? DEFAULT_COLOR;
-      const pass = new PKPass(
-        {
-          'icon.png': await icon(color, 29),
-          'icon@2x.png': await icon(color, 58),
-          'logo.png': await icon(color, 50),
-        },
-        appleCertificates(),
-        passProps(row, apple),
-      );
-      pass.type = 'eventTicket';
-      const { event } = row;
-      pass.primaryFields.push({ key: 'event', label: 'EVENT', value: event.name });
-      pass.secondaryFields.push(
-        { key: 'ticket', label: 'TICKET', value: row.ticketName },
-        { key: 'holder', label: 'HOLDER', value: holderDisplayName(row.holder) },
-      );
-      pass.auxiliaryFields.push(
-        {
-          key: 'starts',
-          label: 'STARTS',
-          value: event.startsAt.toISOString(),
-          dateStyle: 'PKDateStyleMedium',
-          timeStyle: 'PKDateStyleShort',
-        },
-        { key: 'venue', label: 'VENUE', value: `${event.venue}, ${event.city}` },
-      );
-      pass.backFields.push({ key: 'address', label: 'ADDRESS', value: `${event.address1}, ${event.city}` });
-      pass.setBarcodes({ message: code, format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1' });
-      pass.setRelevantDate(event.startsAt);
-      pass.setExpirationDate(event.endsAt);
-      if (event.latitude !== null && event.longitude !== null)
-        pass.setLocations({ latitude: event.latitude, longitude: event.longitude, relevantText: event.name });
-      return pass.getAsBuffer();
+      if (!apple) throw new AppError('api.wallet.not_configured');
+      const { row, pass, code } = await issuable(holder, userTicketId);
+      return pkpass(row, pass, code);
+    },
+
+    /**
+     * Apple's pass update web service, register: `POST /v1/devices/{deviceLibraryIdentifier}/registrations/
+     * {passTypeIdentifier}/{serialNumber}` with `{ pushToken }`. Answers 201 when the device is new for this
+     * pass, 200 when it was registered (its push token updated).
+     * @throws AppError `api.unauthorized` (401) for a wrong pass type, serial or authentication token.
+     */
+    async register(
+      p: { deviceLibraryIdentifier: string; passTypeIdentifier: string; serialNumber: string },
+      authorization: string | undefined,
+      pushToken: string,
+    ): Promise<200 | 201> {
+      const pass = await authorizedPass(p.passTypeIdentifier, p.serialNumber, authorization);
+      return (await repo.register(db, p.deviceLibraryIdentifier, pass.serialNumber, pushToken)) ? 201 : 200;
+    },
+
+    /**
+     * Unregister: `DELETE /v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`.
+     * @throws AppError `api.unauthorized` (401) as {@link register}.
+     */
+    async unregister(
+      p: { deviceLibraryIdentifier: string; passTypeIdentifier: string; serialNumber: string },
+      authorization: string | undefined,
+    ): Promise<void> {
+      const pass = await authorizedPass(p.passTypeIdentifier, p.serialNumber, authorization);
+      await repo.unregister(db, p.deviceLibraryIdentifier, pass.serialNumber);
+    },
+
+    /**
+     * Changed serials: `GET /v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}
+     * ?passesUpdatedSince=<tag>`. The tag is the last change's time in ms since the epoch (UTC), as text.
+     * Answers `{ serialNumbers, lastUpdated }`, or null (204) when none changed since the tag.
+     */
+    async updatedSerials(
+      deviceLibraryIdentifier: string,
+      passTypeIdentifier: string,
+      passesUpdatedSince: string | undefined,
+    ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
+      if (!apple || passTypeIdentifier !== apple.passTypeId) return null;
+      const since =
+        passesUpdatedSince && /^\d{1,15}$/.test(passesUpdatedSince) ? new Date(Number(passesUpdatedSince)) : null;
+      const rows = await repo.devicePasses(db, deviceLibraryIdentifier, since);
+      if (!rows.length) return null;
+      return {
+        serialNumbers: rows.map((r) => r.serialNumber),
+        lastUpdated: String(Math.max(...rows.map((r) => r.updatedAt.getTime()))),
+      };
+    },
+
+    /**
+     * Latest pass: `GET /v1/passes/{passTypeIdentifier}/{serialNumber}`: the pass as it is now, signed; voided
+     * (`voided: true`, no barcode) once its holder no longer holds the ticket. `lastModified` is its update time.
+     * @throws AppError `api.unauthorized` (401) as {@link register}; `api.wallet.not_configured` (404).
+     */
+    async latestPass(
+      passTypeIdentifier: string,
+      serialNumber: string,
+      authorization: string | undefined,
+    ): Promise<{ pkpass: Buffer; lastModified: Date }> {
+      const pass = await authorizedPass(passTypeIdentifier, serialNumber, authorization);
+      const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
+      if (!row) throw new AppError('api.unauthorized');
+      const live = row.held && !pass.voidedAt;
+      return { pkpass: await pkpass(row, pass, live ? await ticketCode(row) : null), lastModified: pass.updatedAt };
+    },
+
+    /**
+     * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
+     * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
+     * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
+     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing).
+     * @returns the pushes sent
+     */
+    async appleUpdate(userTicketIds: number[]): Promise<number> {
+      if (!deps.apns || !apple) return 0;
+      let pushes = 0;
+      for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
+        if (pass.voidedAt) continue;
+        const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
+        if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
+        else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
+        for (const token of await repo.pushTokens(db, pass.serialNumber)) {
+          await deps.apns.push(token, apple.passTypeId);
+          pushes++;
+        }
+      }
+      return pushes;
+    },
+
+    /**
+     * Job `wallet.google_update` (decision 029, "kept true"): each Google object of the tickets whose holder no
+     * longer holds the ticket is PATCHed `state: INACTIVE` (the new holder gets a new object when they save
+     * theirs); one still held gets its ticket type PATCHed (a swap). Idempotent.
+     * @returns the objects PATCHed
+     */
+    async googleUpdate(userTicketIds: number[]): Promise<number> {
+      if (!deps.google) return 0;
+      let patched = 0;
+      for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
+        if (!pass.googleObjectId) continue;
+        const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
+        await deps.google.api.patchObject(
+          pass.googleObjectId,
+          row?.held ? { state: 'ACTIVE', ticketType: text(row.ticketName) } : { state: 'INACTIVE' },
+        );
+        patched++;
+      }
+      return patched;
     },
   };
 }

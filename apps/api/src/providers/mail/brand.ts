@@ -64,3 +64,24 @@ export function panelLink(
   for (const [k, v] of Object.entries(params)) query.set(k, v);
   return `${publicUrl}/${lang}/?${query.toString()}`;
 }
+
+/**
+ * The wallet links of a ticket e-mail (issue 22): the wallets the operator configured and the panel's page of the
+ * ticket (`PANEL_TAB=TICKET&USER_TICKET_ID=…`), where the signed-in holder adds it; undefined when neither wallet
+ * is configured.
+ */
+export function walletLinks(
+  config: { publicUrl: string; wallet: { apple: unknown; google: unknown } },
+  lang: MailLocale,
+  orgSlug: string | null,
+  userTicketId: number,
+): { apple: boolean; google: boolean; link: string } | undefined {
+  const apple = config.wallet.apple !== null;
+  const google = config.wallet.google !== null;
+  if (!apple && !google) return undefined;
+  const link = panelLink(config.publicUrl, lang, orgSlug, {
+    PANEL_TAB: 'TICKET',
+    USER_TICKET_ID: String(userTicketId),
+  });
+  return { apple, google, link };
+}

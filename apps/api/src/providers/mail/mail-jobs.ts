@@ -50,6 +50,7 @@ const ticket = z.object({
   }),
   ticketName: z.string(),
   calendarId: z.string(),
+  wallet: z.object({ apple: z.boolean(), google: z.boolean(), link: z.string() }).optional(),
 });
 
 /** A ticket e-mail's params: the ticket, the panel link (with `?org=`), when it was made (the `.ics` stamp). */

@@ -61,6 +61,11 @@ export interface MailTicket {
   ticketName: string;
   /** The calendar entry's UID: `ticket-<userTicketId>` or `order-<orderId>`, unique per holder's entry. */
   calendarId: string;
+  /**
+   * Wallet passes (issue 22, decision 029): which wallets the operator configured and the panel's page of this
+   * ticket, where the holder signed in adds it (a pass needs the holder's token, so the mail links to the page).
+   */
+  wallet?: { apple: boolean; google: boolean; link: string };
 }
 
 /** The small print: who sent the e-mail (the product, for the organisation when branded). */
@@ -83,11 +88,18 @@ function ticketFacts(locale: MailLocale, t: MailTicket): MailFact[] {
     locale === 'es'
       ? { event: 'Evento', when: 'Fecha y hora', venue: 'Lugar', type: 'Tipo de entrada' }
       : { event: 'Event', when: 'Date and time', venue: 'Venue', type: 'Ticket type' };
+  const w = t.wallet;
+  const wallets =
+    locale === 'es'
+      ? { apple: 'Añadir a Apple Wallet', google: 'Añadir a Google Wallet' }
+      : { apple: 'Add to Apple Wallet', google: 'Add to Google Wallet' };
   return [
     { label: l.event, value: oneLine(t.event.name) },
     { label: l.when, value: eventWhen(locale, t.event) },
     { label: l.venue, value: oneLine(place), href: mapUrl },
     { label: l.type, value: oneLine(t.ticketName) },
+    ...(w?.apple ? [{ label: 'Apple Wallet', value: wallets.apple, href: w.link }] : []),
+    ...(w?.google ? [{ label: 'Google Wallet', value: wallets.google, href: w.link }] : []),
   ];
 }
 

@@ -18,7 +18,7 @@ export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<
  * The settings the organisation API reads: the product name and public URL (the issued ticket's mail), the
  * import's row limit on the embedded database.
  */
-export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl' | 'pgliteImportMaxRows'>;
+export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl' | 'pgliteImportMaxRows' | 'wallet'>;
 
 /** The organisation API's dependencies (one object, shared by its parts). */
 export interface OrgApiDeps {

@@ -15,7 +15,7 @@
 import { randomInt } from 'node:crypto';
 import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
-import { panelLink, type MailOrganisation } from '../../../providers/mail/brand.js';
+import { panelLink, type MailOrganisation, walletLinks } from '../../../providers/mail/brand.js';
 import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 import { defaultNickname } from '../../auth/auth.service.js';
 import {
@@ -294,7 +294,12 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         locale: i.locale,
         org: batch.organisation,
         params: {
-          ticket: { event: i.event, ticketName: i.ticketName, calendarId: `ticket-${i.userTicketId}` },
+          ticket: {
+            event: i.event,
+            ticketName: i.ticketName,
+            calendarId: `ticket-${i.userTicketId}`,
+            wallet: walletLinks(deps.config, i.locale, slug, i.userTicketId),
+          },
           link: panelLink(deps.config.publicUrl, i.locale, slug, { PANEL_TAB: 'MY_TICKET' }),
           at,
         },

@@ -6,6 +6,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import { enqueueTicketEvents } from '../outbound-events.js';
+import { enqueueTicketMovedJobs } from '../../../providers/jobs/ticket-moved-jobs.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import type { IssuedBatch, TicketInput, TicketIssuing } from './ticket-issuing.js';
@@ -102,6 +103,7 @@ export function createOrgTicketsService(
           resourceType: 'ticket',
           resourceId: externalId,
         });
+        await enqueueTicketMovedJobs(tx, [ticket.id]);
       });
     },
   };

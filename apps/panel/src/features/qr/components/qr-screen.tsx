@@ -8,8 +8,10 @@
  * countdown of how long the door still takes it, then the screen says it needs signal; and the pass names
  * what it admits: the holder, and for each event of today (or the next ones) its name, date in the event's
  * time zone, venue, ticket types and count (admits/admitted-events.ts).
+ * Issue 22: when the operator configured a wallet, each upcoming ticket with its wallet badges (ui/wallet-buttons.tsx,
+ * loaded lazily).
  */
-import { useEffect, useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
@@ -23,6 +25,12 @@ import { usePassView } from '../pass/use-pass';
 import { forgetDevicePass } from '../pass/device-pass';
 import { admittedEvents } from '../admits/admitted-events';
 import { markFirstScreenDrawn } from '../../../lib/first-screen';
+
+/** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
+const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
+
+/** How soon an event must start for the QR screen to offer its tickets' wallet badges (the default reveal, 24 h). */
+const WALLET_SOON_MS = 24 * 3_600_000;
 
 /** What the screen says, above a retry, in each state in which it has no code to show. */
 const NO_CODE_MESSAGE = {
@@ -43,6 +51,11 @@ export default function QrScreen() {
   const { view, offline, retry } = usePassView(ttl, image);
   const tickets = useTickets('UPCOMING').data;
   const events = tickets ? admittedEvents(tickets) : null;
+  // Wallet badges for the tickets whose pass is issued by default now: live, or starting within a day (decision 029).
+  const [openedAt] = useState(() => Date.now());
+  const walletTickets = (tickets ?? []).filter(
+    (tk) => tk.isLive || Date.parse(tk.eventStartDateTime) - openedAt < WALLET_SOON_MS,
+  );
   const [learn, setLearn] = useState(false);
   // Before the reveal no code may show, also not a pass stored earlier: forgotten here, the first QR drawn before
   // the app (first-qr.ts) finds none at the next start.
@@ -128,6 +141,20 @@ export default function QrScreen() {
               </ul>
             )}
           </section>
+        )}
+        {(config?.wallets?.apple || config?.wallets?.google) && walletTickets.length > 0 && (
+          <Suspense fallback={null}>
+            <ul className="pass-wallets" aria-label={t('wallet.label')}>
+              {walletTickets.map((tk) => (
+                <li key={tk.userTicketId} className="pass-wallets__ticket">
+                  <span className="small">
+                    {tk.eventName} · {tk.ticketName}
+                  </span>
+                  <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
+                </li>
+              ))}
+            </ul>
+          </Suspense>
         )}
       </div>
       <button type="button" className="link link--center" onClick={() => setLearn(true)}>

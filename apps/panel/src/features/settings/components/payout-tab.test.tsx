@@ -23,6 +23,7 @@ const config: PanelConfig = {
   appUrl: '',
   assetsBaseUrl: '',
   twitterVia: 'x',
+  wallets: { apple: false, google: false },
 };
 const user = { givenName: 'Bob', familyName: 'Taylor', email: 'bob@example.com' } as unknown as User;
 const connectScript = () => document.querySelector('script[src*="connect-js.stripe.com"]');

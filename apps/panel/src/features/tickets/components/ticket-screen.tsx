@@ -4,9 +4,10 @@
  * items open a detail modal (with Unlock for unlockable digital benefits); no benefit: an empty state with
  * the organiser's site. The actions: Gift, and a menu with Swap and Resell (see ticket-actions.tsx). Without
  * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13). Under the date
- * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx).
+ * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx), and the
+ * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import type { Benefit, MyTicket } from '@tp/contract';
@@ -25,6 +26,9 @@ import { TicketActions } from './ticket-actions';
 import { AddToCalendar } from './add-to-calendar';
 import '../tickets.css';
 import { eventPlace } from './event-place';
+
+/** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
+const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -162,6 +166,11 @@ export default function TicketScreen() {
           </span>
         </p>
         <AddToCalendar ticket={tk} />
+        {(config?.wallets?.apple || config?.wallets?.google) && (
+          <Suspense fallback={null}>
+            <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
+          </Suspense>
+        )}
       </header>
       <section aria-labelledby="access-title" className="stack-sm">
         <h2 id="access-title" className="section-title">
