@@ -213,6 +213,24 @@ describe('a scrape after a journey', () => {
     expect(sample(text, 'tp_avatar_pool_queued')).toBe(0);
   });
 
+  it('reads the mail queue: a sign-in code waiting to be sent, then none once the worker ran', async () => {
+    t = await createTestApp({ runJobs: false, config: { metricsToken: TOKEN } });
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/v1/auth/signInOrRegisterAndSignIn',
+      payload: { email: 'queue.reader@example.com' },
+    });
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const before = await scrape();
+    expect(sample(before, 'tp_mail_queue_depth')).toBeGreaterThanOrEqual(1);
+    expect(sample(before, 'tp_mail_queue_failed')).toBe(0);
+    await t.app.services.jobs.runDue();
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // past the gauges' one-second read cache
+    const after = await scrape();
+    expect(sample(after, 'tp_mail_queue_depth')).toBe(0);
+    expect(sample(after, 'tp_mail_queue_oldest_age_seconds')).toBe(0);
+  });
+
   it('counts rate-limit refusals by limit name', async () => {
     t = await createTestApp({
       config: { metricsToken: TOKEN, scannerKey: KEY, redeemPerMinute: 1, scannerKeyFailuresPerMinute: 1 },

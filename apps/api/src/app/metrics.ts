@@ -12,6 +12,8 @@ import type { Database } from '../db/client.js';
 import { AppError } from '../lib/app-error.js';
 import { bearerOf, type App } from '../lib/http.js';
 import { perScrape, type Metrics } from '../lib/metrics.js';
+import { jobQueueStats } from '../providers/jobs/job-queue.js';
+import { MAIL_JOB } from '../providers/mail/mail-jobs.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -64,6 +66,26 @@ export function registerMetrics(
     name: 'webhook_queue_oldest_age_seconds',
     help: 'Seconds since the oldest pending outbound webhook delivery was queued (0 when none is)',
     collect: async () => (await webhookQueue()).oldestAgeSeconds,
+  });
+  // Every e-mail is a `mail` job of the durable queue (decision 030).
+  const mailQueue = perScrape(async () => {
+    const stats = (await jobQueueStats(database.db)).find((k) => k.kind === MAIL_JOB);
+    return stats ?? { depth: 0, oldestAgeSeconds: 0, failed: 0 };
+  });
+  metrics.addGauge({
+    name: 'mail_queue_depth',
+    help: 'E-mails waiting in the job queue (due, waiting for a retry, or being sent)',
+    collect: async () => (await mailQueue()).depth,
+  });
+  metrics.addGauge({
+    name: 'mail_queue_oldest_age_seconds',
+    help: 'Seconds since the oldest e-mail waiting in the job queue was enqueued (0 when none is)',
+    collect: async () => (await mailQueue()).oldestAgeSeconds,
+  });
+  metrics.addGauge({
+    name: 'mail_queue_failed',
+    help: 'E-mails whose attempts ran out, kept for the operator (GET /v1/admin/jobs/failed)',
+    collect: async () => (await mailQueue()).failed,
   });
   metrics.addCounter({
     name: 'qr_renders_total',
