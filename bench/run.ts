@@ -310,6 +310,8 @@ async function alternatingRounds(bareBase: string, servers: Server[]): Promise<R
   const results = new Map<Test, Awaited<ReturnType<typeof cannon>>[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const t of order) {
+      // A pause between tests: what the previous one left running (its last answers, GC) does not land on this one.
+      await new Promise((r) => setTimeout(r, 1000));
       const r = await cannon(t.opts);
       results.set(t, [...(results.get(t) ?? []), r]);
       console.log(
