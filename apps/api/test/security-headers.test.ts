@@ -56,6 +56,24 @@ describe('security headers', () => {
     }
   });
 
+  it('puts the same headers on error answers (404, 401, 400)', async () => {
+    for (const [url, status] of [
+      ['/v1/nope', 404],
+      ['/v1/auth/me', 401],
+      ['/v1/list/ticket_listing?status=NOPE', 400],
+    ] as const) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
+      expect(res.headers['content-security-policy'], url).toBeUndefined();
+    }
+    const bad = await t.app.inject({ method: 'POST', url: '/v1/auth/signInOrRegisterAndSignIn', payload: {} });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('gives every HTML page a CSP, nosniff and no-referrer, and no HSTS over http', async () => {
     for (const url of PAGES) {
       const res = await t.app.inject({ url });

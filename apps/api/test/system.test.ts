@@ -58,6 +58,18 @@ describe('system', () => {
     expect(r.body).not.toContain('TicketPanel');
   });
 
+  it('keeps only the loader and its open buttons with ?inline=0 (the Lighthouse page of the benchmark)', async () => {
+    const full = await t.app.inject({ url: '/' });
+    expect(full.body).toContain('id="ticket-panel-inline"');
+    expect(full.body).toContain('/demo-host.js');
+    const r = await t.app.inject({ url: '/?inline=0' });
+    expect(r.statusCode).toBe(200);
+    expect(r.body).toContain('/embed.js');
+    expect(r.body).toContain('data-ticket-panel-open');
+    expect(r.body).not.toContain('id="ticket-panel-inline"');
+    expect(r.body).not.toContain('/demo-host.js');
+  });
+
   it('serves seeded images', async () => {
     const r = await t.app.inject({ url: '/public/images/harbour-lights.svg' });
     expect(r.statusCode).toBe(200);

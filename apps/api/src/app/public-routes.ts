@@ -122,7 +122,7 @@ async function registerPages(
   }
   app.get('/', { schema: { hide: true }, config: { securityHeaders: 'host' } }, async (req, reply) => {
     const cfg = await panelConfig();
-    const query = req.query as { noembed?: string; org?: string };
+    const query = req.query as { noembed?: string; inline?: string; org?: string };
     const lang = pickLang(queryLang(req));
     const org = typeof query.org === 'string' ? await branding.branding(query.org).catch(() => null) : null;
     return reply.type('text/html; charset=utf-8').send(
@@ -134,6 +134,7 @@ async function registerPages(
         panelOrigin: config.publicUrl,
         lang,
         embed: query.noembed === undefined,
+        inline: query.inline !== '0',
         nonce: scriptNonce(reply),
       }),
     );

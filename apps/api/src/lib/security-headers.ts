@@ -15,7 +15,8 @@
  * A route picks its policy with `config: { securityHeaders: 'panel' | 'host' }` (default `page`). The three
  * `helmet` middlewares are made once at start: @fastify/helmet built a new one on every request (parsing the
  * whole policy each time), and drew a nonce for every answer, JSON included; together about 16 % of the CPU of a
- * `/healthz` answer (decision 028).
+ * `/healthz` answer (decision 028). The `page` policy has no nonce: its headers are collected from its middleware
+ * once and copied onto each reply.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -119,21 +120,44 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The headers a helmet middleware sets, collected once: for a policy without a nonce they are the same on every
+ * answer, so they are made at start and copied onto each reply (Fastify writes them with the status line)
+ * instead of running helmet's twelve middlewares, each a `setHeader`, per answer (decision 028).
+ */
+function staticHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => undefined,
+  } as unknown as ServerResponse;
+  middleware({} as IncomingMessage, res, () => undefined);
+  return headers;
+}
+
 /** Sets each route's policy on every answer; non-HTML answers keep only the headers that apply to them. */
 export function registerSecurityHeaders(app: App, config: SecurityHeadersConfig): void {
   const policies = Object.fromEntries(
     (['page', 'panel', 'host'] as const).map((kind) => [kind, helmet(helmetOptions(config, kind))]),
   ) as Record<SecurityHeadersKind, ReturnType<typeof helmet>>;
+  const pageHeaders = staticHeaders(policies.page);
   app.addHook('onRequest', (req, reply, done) => {
+    const kind = req.routeOptions.config.securityHeaders ?? 'page';
+    if (kind === 'page') {
+      reply.headers(pageHeaders);
+      done();
+      return;
+    }
     try {
-      policies[req.routeOptions.config.securityHeaders ?? 'page'](req.raw, reply.raw, () => done());
+      policies[kind](req.raw, reply.raw, () => done());
     } catch (err) {
       done(err as Error);
     }
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    if (!String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('text/html'))
       for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name);
-    return payload;
+    done(null, payload);
   });
 }

@@ -5,7 +5,9 @@
  * writes the loader's onClose / onLogout callbacks into a visible status line, so a person (or a test)
  * sees them fire. `?lang=es` shows the page and the panel in Spanish; `?noembed=1` leaves the loader
  * and that script out (the same page without the panel, the baseline of the benchmark's Lighthouse
- * comparison); `?org=<slug>` is the site of that organisation, its panel branded through the loader's
+ * comparison); `?inline=0` keeps the loader and its open buttons but leaves the inline panel and its script
+ * out (the page the benchmark's Lighthouse run measures: an organiser's site with only the open button);
+ * `?org=<slug>` is the site of that organisation, its panel branded through the loader's
  * `data-org` (issue 12). No inline script.
  */
 import { escapeHtml as e } from './html.js';
@@ -69,13 +71,16 @@ export function renderDemoHostPage(opts: {
   orgWebsite: string;
   panelOrigin: string;
   lang: Lang;
-  /** Include the loader and the inline panel (default true). */
+  /** Include the loader and its open buttons (default true). */
   embed?: boolean;
+  /** With the loader, also the inline panel and the page's script that mounts it (default true). */
+  inline?: boolean;
 }): string {
   const t = TEXT[opts.lang];
+  const inline = opts.embed !== false && opts.inline !== false;
   const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="${e(opts.orgSlug)}" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
-<script src="${e(opts.panelOrigin)}/demo-host.js"></script>
-`;
+${inline ? `<script src="${e(opts.panelOrigin)}/demo-host.js"></script>
+` : ''}`;
   const cards = EVENTS.map(
     (ev) =>
       `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`,
@@ -124,11 +129,15 @@ footer{padding:24px 20px;text-align:center;color:#5b5675;font-size:.9rem}
 <main>
   <h2 id="events">${t.events}</h2>
   <ul class="cards">${cards}</ul>
-  <section class="inline" aria-labelledby="inline-title">
+  ${
+    inline
+      ? `<section class="inline" aria-labelledby="inline-title">
     <h2 id="inline-title">${t.inline}</h2>
     <p>${t.inlineLead}</p>
     <div id="ticket-panel-inline" class="inline-frame"></div>
-  </section>
+  </section>`
+      : ''
+  }
   <section class="status" aria-labelledby="status-title">
     <h2 id="status-title">${t.status}</h2>
     <p id="panel-status" role="status" aria-live="polite" data-closed="${e(t.closed)}" data-logged-out="${e(t.loggedOut)}">${t.idle}</p>

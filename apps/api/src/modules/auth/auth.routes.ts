@@ -126,7 +126,10 @@ export function authRoutes(
     },
     async (req, reply) => {
       const fromBody = req.body.refreshToken;
-      const fromCookie = isOwnOrigin(req, deps.cookie.publicOrigin) ? req.cookies[REFRESH_COOKIE] : undefined;
+      // The one route that reads a cookie parses it here (the plugin does not parse every request's: app/plugins.ts).
+      const fromCookie = isOwnOrigin(req, deps.cookie.publicOrigin)
+        ? app.parseCookie(req.headers.cookie ?? '')[REFRESH_COOKIE]
+        : undefined;
       const refreshToken = fromBody ?? fromCookie;
       if (!refreshToken) throw new AppError('api.auth.token_not_authorized');
       try {

@@ -43,9 +43,9 @@ export function toBenefit({ held, benefit }: BenefitRow, holderId: number | null
  * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
  * and swap accept: false once event access is used, the event is over or the ticket is listed for resale.
  */
-export function toMyTicket(row: TicketRow, held: BenefitRow[], holder: Holder, now: Date): MyTicket {
+export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket {
   const { ticket, type, event } = row;
-  const shown = held.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
+  const shown = row.benefits.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
   const accessUsed = ticket.eventAccessUsedAt !== null;
   return {
     userTicketId: ticket.id,
@@ -78,25 +78,11 @@ export function toMyTicket(row: TicketRow, held: BenefitRow[], holder: Holder, n
 
 export function createTicketsService(deps: { database: Database; now: () => Date }) {
   const db = deps.database.db;
-  async function withBenefits(rows: TicketRow[], holder: Holder, now: Date): Promise<MyTicket[]> {
-    const held = await repo.benefitsOf(
-      db,
-      rows.map((r) => r.ticket.id),
-    );
-    return rows.map((r) =>
-      toMyTicket(
-        r,
-        held.filter((b) => b.held.userTicketId === r.ticket.id),
-        holder,
-        now,
-      ),
-    );
-  }
   return {
     /** GET /list/ticket_listing?status= (only the header's organisation's tickets with `X-Organisation`) */
     async list(holder: Holder, status: TicketStatus): Promise<MyTicket[]> {
       const now = deps.now();
-      return withBenefits(await repo.listByHolder(db, holder, status, now), holder, now);
+      return (await repo.listByHolder(db, holder, status, now)).map((row) => toMyTicket(row, holder, now));
     },
     /**
      * GET /list/ticket_listing/{ticketUserId}
@@ -107,8 +93,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       const now = deps.now();
       const row = await repo.oneByHolder(db, holder, userTicketId);
       if (!row) throw new AppError('api.ticket.not_found');
-      const [ticket] = await withBenefits([row], holder, now);
-      return ticket;
+      return toMyTicket(row, holder, now);
     },
   };
 }
