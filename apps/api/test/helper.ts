@@ -193,7 +193,10 @@ export async function createTestApp(opts: TestAppOptions = {}) {
   if (opts.seed) await seedDemo(database.db, current);
   const logs: LogLine[] = [];
   const logger = opts.logs
-    ? { level: opts.logs === 'debug' ? 'debug' : 'warn', stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) } }
+    ? {
+        level: opts.logs === 'debug' ? 'debug' : 'warn',
+        stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) },
+      }
     : undefined;
   const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts, logger });
   opts.routes?.(app);

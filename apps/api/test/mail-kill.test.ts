@@ -79,7 +79,7 @@ describe('kill -9 during a burst of e-mails', () => {
     expect(answers.every((s) => s === 200)).toBe(true);
 
     // Mid-burst: some mails have reached the sink, most have not.
-    for (const deadline = Date.now() + 30_000; sink.received.length < 5 && Date.now() < deadline; ) await sleep(20);
+    for (const deadline = Date.now() + 30_000; sink.received.length < 5 && Date.now() < deadline;) await sleep(20);
     first.child.kill('SIGKILL');
     await first.exited;
     const atKill = new Set(sink.received.map((m) => m.to)).size;
@@ -89,7 +89,7 @@ describe('kill -9 during a burst of e-mails', () => {
     // The same data (PostgreSQL database or PGlite DATA_DIR), a new process.
     const second = await startServerProcess({ ...env, DATA_DIR: first.dataDir });
     servers.push(second);
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline;) {
       if (new Set(sink.received.map((m) => m.to)).size >= MAILS) break;
       await sleep(100);
     }

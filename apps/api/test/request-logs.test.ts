@@ -102,9 +102,9 @@ describe('no e-mail, phone number or name in any log line', () => {
     });
     expect(onboarded.statusCode, onboarded.body).toBe(204);
     type Available = { userTicketId: number; currencyCode: string; currencySymbol: string };
-    const [resellable] = (
-      await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })
-    ).json<Available[]>();
+    const [resellable] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json<
+      Available[]
+    >();
     const listed = await post('/v1/resell', {
       userTicketId: resellable.userTicketId,
       amountCount: 1,

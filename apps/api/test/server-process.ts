@@ -92,7 +92,7 @@ export async function signInOver(url: string, email: string): Promise<{ accessTo
   const { sessionId } = (await r1.json()) as { sessionId: string };
   // The code mail is a job sent a moment after the answer (decision 030): wait for it, 10 s at most.
   let otp: string | undefined;
-  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline;) {
     const outbox = (await (await fetch(`${url}/dev/mail.json`)).json()) as { to: string; text: string }[];
     otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
     if (!otp) await new Promise((r) => setTimeout(r, 50));

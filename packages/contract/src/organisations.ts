@@ -530,9 +530,7 @@ export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEn
 /** How many times an hour one ticket's e-mail may be re-sent (POST /v1/org/tickets/{externalId}/resend). */
 export const TICKET_RESENDS_PER_HOUR = 3;
 /** POST /v1/org/tickets/{externalId}/resend answer (202): the current holder's e-mail the ticket mail goes to. */
-export const resendTicketResponse = z
-  .object({ email: z.string() })
-  .meta({ examples: [{ email: 'ana@example.com' }] });
+export const resendTicketResponse = z.object({ email: z.string() }).meta({ examples: [{ email: 'ana@example.com' }] });
 
 // ----- organisation API: the organisation itself (issue 21) -----
 

@@ -79,8 +79,12 @@ export function renderDemoHostPage(opts: {
   const t = TEXT[opts.lang];
   const inline = opts.embed !== false && opts.inline !== false;
   const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="${e(opts.orgSlug)}" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
-${inline ? `<script src="${e(opts.panelOrigin)}/demo-host.js"></script>
-` : ''}`;
+${
+  inline
+    ? `<script src="${e(opts.panelOrigin)}/demo-host.js"></script>
+`
+    : ''
+}`;
   const cards = EVENTS.map(
     (ev) =>
       `<li class="card"><img src="${e(opts.panelOrigin)}/public/images/${ev.img}.svg" alt="" width="320" height="160"><div><strong>${e(ev.name)}</strong><span>${e(ev.city)}</span></div></li>`,

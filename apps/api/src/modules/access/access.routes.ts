@@ -136,7 +136,9 @@ export function accessRoutes(
     '/access/events',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: {
+        rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly },
+      },
       schema: {
         operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
@@ -154,7 +156,9 @@ export function accessRoutes(
     '/access/pass-keys',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: {
+        rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly },
+      },
       schema: {
         operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
@@ -191,7 +195,9 @@ export function accessRoutes(
     '/access/events/:eventId/admissions',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly } },
+      config: {
+        rateLimit: { ...perIpPerMinute('door_events', deps.limits.events).rateLimit, allowList: rightKeyOnly },
+      },
       schema: {
         operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",
@@ -211,7 +217,9 @@ export function accessRoutes(
     '/access/sync',
     {
       ...scanner,
-      config: { rateLimit: { ...perIpPerMinute('door_sync', deps.limits.doorSync).rateLimit, allowList: rightKeyOnly } },
+      config: {
+        rateLimit: { ...perIpPerMinute('door_sync', deps.limits.doorSync).rateLimit, allowList: rightKeyOnly },
+      },
       // SYNC_BATCH_MAX items of at most 2000-character codes.
       bodyLimit: 512 * 1024,
       schema: {

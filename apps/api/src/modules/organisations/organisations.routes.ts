@@ -410,7 +410,8 @@ export function organisationsRoutes(
         response: { 202: contract.resendTicketResponse, ...errors(401, 404, 409, 429) },
       },
     },
-    async (req, reply) => reply.code(202).send(await deps.org.resendTicketMail(req.organisation, req.params.externalId)),
+    async (req, reply) =>
+      reply.code(202).send(await deps.org.resendTicketMail(req.organisation, req.params.externalId)),
   );
   app.get(
     '/org/events/:externalId/check-ins',

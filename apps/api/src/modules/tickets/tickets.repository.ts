@@ -29,7 +29,10 @@ export type BenefitRow = {
 
 /** A held benefit as the listing's JSON column carries it: timestamps as ISO 8601 text. */
 type BenefitJson = {
-  held: Omit<BenefitRow['held'], 'lastUsedAt' | 'unlockedAt'> & { lastUsedAt: string | null; unlockedAt: string | null };
+  held: Omit<BenefitRow['held'], 'lastUsedAt' | 'unlockedAt'> & {
+    lastUsedAt: string | null;
+    unlockedAt: string | null;
+  };
   benefit: Omit<BenefitRow['benefit'], 'validUntil'> & { validUntil: string | null };
 };
 

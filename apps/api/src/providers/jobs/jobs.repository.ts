@@ -146,9 +146,10 @@ export const jobsRepository = {
       .select({
         kind: jobs.kind,
         depth: sql<number>`count(*) filter (where ${jobs.failedAt} is null)`.mapWith(Number),
-        oldest: sql<number>`coalesce(extract(epoch from now() - min(${jobs.createdAt}) filter (where ${jobs.failedAt} is null)), 0)`.mapWith(
-          Number,
-        ),
+        oldest:
+          sql<number>`coalesce(extract(epoch from now() - min(${jobs.createdAt}) filter (where ${jobs.failedAt} is null)), 0)`.mapWith(
+            Number,
+          ),
         failed: sql<number>`count(*) filter (where ${jobs.failedAt} is not null)`.mapWith(Number),
       })
       .from(jobs)

@@ -68,8 +68,16 @@ const common = {
 
 /** A `mail` job's payload: one variant per template of `templates.ts`. */
 const mailPayload = z.discriminatedUnion('template', [
-  z.object({ ...common, template: z.literal('signInCode'), params: z.object({ code: z.string(), minutes: z.number() }) }),
-  z.object({ ...common, template: z.literal('giftReceived'), params: z.object({ ...ticketParams, giver: z.string() }) }),
+  z.object({
+    ...common,
+    template: z.literal('signInCode'),
+    params: z.object({ code: z.string(), minutes: z.number() }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('giftReceived'),
+    params: z.object({ ...ticketParams, giver: z.string() }),
+  }),
   z.object({
     ...common,
     template: z.literal('resaleCode'),
@@ -123,7 +131,10 @@ export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJob
 }
 
 /** Renders a payload's mail in its language under `brand`. */
-async function render(p: MailPayload, brand: ReturnType<typeof mailBrand>): Promise<RenderedMail & { attachments?: MailAttachment[] }> {
+async function render(
+  p: MailPayload,
+  brand: ReturnType<typeof mailBrand>,
+): Promise<RenderedMail & { attachments?: MailAttachment[] }> {
   switch (p.template) {
     case 'signInCode':
       return signInCodeMail(p.locale, p.params.code, p.params.minutes, brand);

@@ -14,10 +14,7 @@ import { organisationsRepository } from '../organisations.repository.js';
 import { pickLang } from '../../../lib/lang.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
-export function createOrgTicketsService(
-  deps: Pick<OrgApiDeps, 'database' | 'now'>,
-  issuing: TicketIssuing,
-) {
+export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now'>, issuing: TicketIssuing) {
   const db = deps.database.db;
   const { planTickets, applyPlan, enqueueIssuedMails } = issuing;
   return {
