@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { App } from '../lib/http.js';
 import { pickLang, queryLang } from '../lib/lang.js';
+import { REQUEST_ID_HEADER } from '../lib/request-id.js';
 import { scriptNonce } from '../lib/security-headers.js';
 import type { BrandingService } from '../modules/branding/branding.service.js';
 import { SCANNER_SW_SCOPE, scannerPageRoutes } from '../modules/access/scanner.public.routes.js';
@@ -71,8 +72,11 @@ async function registerPages(
   branding: BrandingService,
 ) {
   // An immutable file is never revalidated: its ETag, Last-Modified and Accept-Ranges are dead
-  // weight (~90 bytes a file, about 1 KiB of the LOGIN screen's dozen files; issue 9 budget).
-  app.addHook('onSend', async (_req, reply, payload) => {
+  // weight (~90 bytes a file, about 1 KiB of the LOGIN screen's dozen files; issue 9 budget). A static file (the
+  // wildcard routes of @fastify/static) drops its request id too (~55 bytes a file): serving one writes no log line
+  // to find by it (decision 031).
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.routeOptions.url?.endsWith('*')) reply.removeHeader(REQUEST_ID_HEADER);
     if (String(reply.getHeader('cache-control') ?? '').includes('immutable'))
       for (const name of ['etag', 'last-modified', 'accept-ranges']) reply.removeHeader(name);
     return payload;
