@@ -14,10 +14,17 @@ export interface Tokens {
   refreshToken: string;
 }
 
-/** Signs `email` in through the API (code read from the mail sink); a new account gets `names`. */
-export async function apiSignIn(email: string, names = { givenName: 'Test', familyName: 'Person' }): Promise<Tokens> {
+/**
+ * Signs `email` in through the API (code read from the mail sink); a new account gets `names`. `base`: another
+ * server mailing to the same sink (a spec's own, e2e/server.ts).
+ */
+export async function apiSignIn(
+  email: string,
+  names = { givenName: 'Test', familyName: 'Person' },
+  base = baseUrl(),
+): Promise<Tokens> {
   const before = mailCount();
-  const r1 = await fetch(`${baseUrl()}/v1/auth/signInOrRegisterAndSignIn`, {
+  const r1 = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email }),
@@ -25,7 +32,7 @@ export async function apiSignIn(email: string, names = { givenName: 'Test', fami
   if (!r1.ok) throw new Error(`sign-in request failed: ${r1.status} ${await r1.text()}`);
   const { sessionId } = (await r1.json()) as { sessionId: string };
   const otp = await waitForCode(email, before);
-  const r2 = await fetch(`${baseUrl()}/v1/auth/verifyLoginRequest`, {
+  const r2 = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, session: sessionId, otp }),
@@ -33,10 +40,10 @@ export async function apiSignIn(email: string, names = { givenName: 'Test', fami
   if (!r2.ok) throw new Error(`verify failed: ${r2.status} ${await r2.text()}`);
   const tokens = (await r2.json()) as Tokens;
   const me = (await (
-    await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+    await fetch(`${base}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
   ).json()) as { givenName?: string | null };
   if (!me.givenName) {
-    await fetch(`${baseUrl()}/v1/auth/profile`, {
+    await fetch(`${base}/v1/auth/profile`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens.accessToken}` },
       body: JSON.stringify(names),
@@ -45,9 +52,9 @@ export async function apiSignIn(email: string, names = { givenName: 'Test', fami
   return tokens;
 }
 
-/** Puts a signed-in session for `email` into the context's storage (before any page loads). */
-export async function signInContext(context: BrowserContext, email: string): Promise<Tokens> {
-  const tokens = await apiSignIn(email);
+/** Puts a signed-in session for `email` into the context's storage (before any page loads); `base` as apiSignIn's. */
+export async function signInContext(context: BrowserContext, email: string, base = baseUrl()): Promise<Tokens> {
+  const tokens = await apiSignIn(email, undefined, base);
   await context.addInitScript((t) => {
     if (!sessionStorage.getItem('e2e.seeded')) {
       localStorage.setItem('tp.accessToken', t.accessToken);

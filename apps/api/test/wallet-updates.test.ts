@@ -239,6 +239,29 @@ describe('kept true after a move', () => {
     expect(bobs.barcodes?.[0].message).toMatch(/^TP2\./);
   });
 
+  it('GET /v1/wallet/test-fakes answers what the fakes received (test mode only), for a journey in another process', async () => {
+    const vip = await vipOf('alice@example.com');
+    const { objectId } = await installed(vip);
+    expect(await t.app.services.wallet.appleUpdate([vip])).toBe(2);
+    const r = await t.app.inject({ url: '/v1/wallet/test-fakes' });
+    expect(r.statusCode, r.body).toBe(200);
+    const body = r.json<{ apnsPushes: { pushToken: string; topic: string }[]; googleObjects: Row[] }>();
+    expect(body.apnsPushes.map((p) => [p.pushToken, p.topic]).sort()).toEqual([
+      ['push-a', PTI],
+      ['push-b', PTI],
+    ]);
+    expect(body.googleObjects).toEqual([google().objects.get(objectId)]);
+
+    const off = await createTestApp({ seed: true });
+    try {
+      const none = await off.app.inject({ url: '/v1/wallet/test-fakes' });
+      expect(none.statusCode).toBe(404);
+      expect(none.json()).toEqual({ message: 'api.wallet.not_configured' });
+    } finally {
+      await off.close();
+    }
+  });
+
   it('a revoked ticket is voided; a ticket still held (a swap changed it) is updated and pushed, not voided', async () => {
     const vip = await vipOf('alice@example.com');
     const { pass, objectId } = await installed(vip);

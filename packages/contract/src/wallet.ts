@@ -2,7 +2,7 @@
  * Wallet passes (issue 22, decision 029): the holder's ticket in Apple Wallet and Google Wallet.
  * GET /tickets/{userTicketId}/wallet/apple answers the signed `.pkpass` (`application/vnd.apple.pkpass`);
  * GET /tickets/{userTicketId}/wallet/google answers `{ saveUrl }`; GET /wallet/test-ca.pem the test mode's CA
- * (PEM) that signs Apple passes.
+ * (PEM) that signs Apple passes, and GET /wallet/test-fakes what its local APNs and Google fakes received.
  */
 import * as z from 'zod';
 
@@ -17,6 +17,17 @@ export const applePass = z.string().meta({ format: 'binary' });
 
 /** GET /wallet/test-ca.pem: the test CA's certificate, PEM text. */
 export const testCaPem = z.string();
+
+/**
+ * GET /wallet/test-fakes (wallet test mode only, 404 otherwise): what the server's local fakes received, so a
+ * browser journey in another process can check it: the pushes the APNs fake recorded and the objects the Google
+ * Wallet fake holds (with their TOTP secrets: test passes only).
+ */
+export const walletTestFakes = z.object({
+  apnsPushes: z.array(z.object({ pushToken: z.string(), topic: z.string(), at: z.number() })),
+  googleObjects: z.array(z.looseObject({ id: z.string() })),
+});
+export type WalletTestFakes = z.infer<typeof walletTestFakes>;
 
 /** GET /tickets/{userTicketId}/wallet/google: Google's save link, `https://pay.google.com/gp/v/save/<JWT>`. */
 export const googleSaveLink = z.object({ saveUrl: z.url().meta({ description: "Google Wallet's save link" }) });

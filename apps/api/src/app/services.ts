@@ -111,11 +111,8 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   const googleKey = config.wallet.google
     ? (JSON.parse(readFileSync(config.wallet.google.serviceAccountKeyPath, 'utf8')) as ServiceAccountKey)
     : null;
-  const googleWallet = googleKey
-    ? config.wallet.testMode
-      ? createFakeGoogleWalletApi()
-      : createGoogleWalletApi(googleKey)
-    : null;
+  const fakeGoogleWallet = googleKey && config.wallet.testMode ? createFakeGoogleWalletApi() : null;
+  const googleWallet = googleKey ? (fakeGoogleWallet ?? createGoogleWalletApi(googleKey)) : null;
   const appleWallet = config.wallet.apple;
   // Wallet test mode pushes to a local HTTP/2 fake; Apple's APNs takes the Pass Type ID certificate and key.
   const fakeApns = appleWallet && !appleWallet.apnsUrl ? createFakeApns() : null;
@@ -234,7 +231,16 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
     ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
-    ...{ wallet, googleWallet, apns, fakeApns, jobHandlers, jobsAdmin, audit: createAuditService({ database }) },
+    ...{
+      wallet,
+      googleWallet,
+      fakeGoogleWallet,
+      apns,
+      fakeApns,
+      jobHandlers,
+      jobsAdmin,
+      audit: createAuditService({ database }),
+    },
   };
 }
 export type Services = ReturnType<typeof createServices>;

@@ -59,7 +59,16 @@ export async function registerV1Routes(
         },
       });
       ticketsRoutes(api, { tickets, requireAuth });
-      walletRoutes(api, { wallet: services.wallet, requireAuth, perMinute: config.walletPerMinute });
+      const { fakeApns, fakeGoogleWallet } = services;
+      walletRoutes(api, {
+        wallet: services.wallet,
+        requireAuth,
+        perMinute: config.walletPerMinute,
+        fakes:
+          config.wallet.testMode && fakeApns && fakeGoogleWallet
+            ? { apnsPushes: () => fakeApns.pushes, googleObjects: () => [...fakeGoogleWallet.objects.values()] }
+            : null,
+      });
       giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });

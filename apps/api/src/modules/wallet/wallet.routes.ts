@@ -1,7 +1,8 @@
 /**
  * Routes: GET /tickets/{userTicketId}/wallet/apple (the holder's signed `.pkpass`),
  * GET /tickets/{userTicketId}/wallet/google (`{ saveUrl }`), GET /wallet/test-ca.pem
- * (in wallet test mode, the CA that signs test passes, so anyone can verify one) and Apple's pass update web
+ * (in wallet test mode, the CA that signs test passes, so anyone can verify one), GET /wallet/test-fakes (in
+ * wallet test mode, what the local APNs and Google fakes received, for browser journeys) and Apple's pass update web
  * service under /wallet/apple/v1 (register, unregister, changed serials, latest pass, log). Decision 029.
  * Every wallet route is limited per client IP (WALLET_PER_IP_PER_MINUTE).
  */
@@ -10,6 +11,9 @@ import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, media } from '../../lib/openapi.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { AppError } from '../../lib/app-error.js';
+import type { ApnsPush } from '../../providers/apns/apns.provider.js';
+import type { WalletResource } from '../../providers/google-wallet/google-wallet.provider.js';
 import type { WalletService } from './wallet.service.js';
 
 /**
@@ -19,7 +23,16 @@ import type { WalletService } from './wallet.service.js';
 const NO_BODY = undefined as unknown as null;
 
 /** Registers the wallet routes; the pass routes take the holder's token (`requireAuth`), the test CA none. */
-export function walletRoutes(app: App, deps: { wallet: WalletService; requireAuth: PreHandler; perMinute: number }) {
+export function walletRoutes(
+  app: App,
+  deps: {
+    wallet: WalletService;
+    requireAuth: PreHandler;
+    perMinute: number;
+    /** Wallet test mode's local fakes (null otherwise): GET /wallet/test-fakes reads them. */
+    fakes: { apnsPushes: () => ApnsPush[]; googleObjects: () => WalletResource[] } | null;
+  },
+) {
   const config = perIpPerMinute('wallet', deps.perMinute);
   const web = '/wallet/apple/v1';
   app.post(
@@ -166,5 +179,22 @@ export function walletRoutes(app: App, deps: { wallet: WalletService; requireAut
       },
     },
     async (_req, reply) => reply.type('application/x-pem-file').send(deps.wallet.testCaPem()),
+  );
+  app.get(
+    '/wallet/test-fakes',
+    {
+      config,
+      schema: {
+        operationId: 'getWalletTestFakes',
+        summary:
+          "Wallet test mode's local fakes: the APNs pushes and Google Wallet objects they received (404 outside test mode)",
+        response: { 200: wallet.walletTestFakes, ...errors(404) },
+      },
+    },
+    () => {
+      const fakes = deps.fakes;
+      if (!fakes) return Promise.reject(new AppError('api.wallet.not_configured'));
+      return Promise.resolve({ apnsPushes: fakes.apnsPushes(), googleObjects: fakes.googleObjects() });
+    },
   );
 }
