@@ -264,12 +264,14 @@ describe('the reminder before the event (issue 23)', () => {
     t.clock.advance(7 * HOUR);
     const [a, b] = await Promise.all([housekeeping.remindOnce(), housekeeping.remindOnce()]);
     expect((a ?? 0) + (b ?? 0)).toBe(2);
-    // Each claim committed with its mail job (decision 030): a process lost now loses no reminder.
+    // Each claim committed with its mail job (decision 030): a process lost now loses no reminder. The app's own
+    // worker may already have sent some: each reminder is still a job when counted, or was sent before (read after).
     const queued = await rawQuery<{ n: number }>(
       t.database.db,
       `select count(*)::int as n from jobs where kind = 'mail' and payload->>'template' = 'reminder'`,
     );
-    expect(queued.rows[0].n).toBe(2);
+    const sentAlready = t.mail.sent.length - before;
+    expect(queued.rows[0].n + sentAlready).toBeGreaterThanOrEqual(2);
     await drain();
     expect(await housekeeping.remindOnce()).toBe(0);
     t.clock.advance(HOUR);

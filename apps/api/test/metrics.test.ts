@@ -213,22 +213,23 @@ describe('a scrape after a journey', () => {
     expect(sample(text, 'tp_avatar_pool_queued')).toBe(0);
   });
 
-  it('reads the mail queue: a sign-in code waiting to be sent, then none once the worker ran', async () => {
-    t = await createTestApp({ runJobs: false, config: { metricsToken: TOKEN } });
-    const asked = await t.app.inject({
-      method: 'POST',
-      url: '/v1/auth/signInOrRegisterAndSignIn',
-      payload: { email: 'queue.reader@example.com' },
-    });
-    expect(asked.statusCode, asked.body).toBeLessThan(300);
-    const before = await scrape();
-    expect(sample(before, 'tp_mail_queue_depth')).toBeGreaterThanOrEqual(1);
-    expect(sample(before, 'tp_mail_queue_failed')).toBe(0);
-    await t.app.services.jobs.runDue();
+  it('reads the mail queue: e-mails waiting, how old the oldest is, and the failed ones', async () => {
+    t = await createTestApp({ config: { metricsToken: TOKEN } });
+    const empty = await scrape();
+    expect(sample(empty, 'tp_mail_queue_depth')).toBe(0);
+    expect(sample(empty, 'tp_mail_queue_failed')).toBe(0);
+    // Not due for an hour (the worker leaves them), one enqueued two minutes ago; and one whose attempts ran out.
+    await rows(
+      `insert into jobs (kind, payload, run_at, created_at) values
+         ('mail', '{}', now() + interval '1 hour', now() - interval '2 minutes'),
+         ('mail', '{}', now() + interval '1 hour', now())`,
+    );
+    await rows(`insert into jobs (kind, payload, failed_at, last_error) values ('mail', '{}', now(), '550 5.1.1')`);
     await new Promise((resolve) => setTimeout(resolve, 1100)); // past the gauges' one-second read cache
-    const after = await scrape();
-    expect(sample(after, 'tp_mail_queue_depth')).toBe(0);
-    expect(sample(after, 'tp_mail_queue_oldest_age_seconds')).toBe(0);
+    const text = await scrape();
+    expect(sample(text, 'tp_mail_queue_depth')).toBe(2);
+    expect(sample(text, 'tp_mail_queue_oldest_age_seconds')).toBeGreaterThanOrEqual(119);
+    expect(sample(text, 'tp_mail_queue_failed')).toBe(1);
   });
 
   it('counts rate-limit refusals by limit name', async () => {

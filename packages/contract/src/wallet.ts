@@ -37,7 +37,11 @@ export type GoogleSaveLink = z.infer<typeof googleSaveLink>;
  * Apple's pass update web service (the pass's `webServiceURL` is `<API>/v1/wallet/apple/`; paths as Apple's
  * reference names them). Device calls carry `Authorization: ApplePass <authenticationToken>`.
  */
-const identifier = z.string().min(1).max(200);
+/**
+ * A device library id, pass type id or serial: Apple's are hex or reverse-DNS, ours `ticket-<id>-<holder>`; at most 100
+ * URL-safe characters (the router's limit of a path parameter).
+ */
+const identifier = z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/);
 
 /** Path of register / unregister: `/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}/{serialNumber}`. */
 export const appleRegistrationParams = z.strictObject({

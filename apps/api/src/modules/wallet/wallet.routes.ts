@@ -35,6 +35,7 @@ export function walletRoutes(
 ) {
   const config = perIpPerMinute('wallet', deps.perMinute);
   const web = '/wallet/apple/v1';
+  // 404 on the device routes: a path parameter over 100 characters is not one the router matches.
   app.post(
     `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
     {
@@ -44,7 +45,7 @@ export function walletRoutes(
         summary: "Apple's pass update web service: a device registers for a pass's pushes (ApplePass token)",
         params: wallet.appleRegistrationParams,
         body: wallet.appleRegistrationBody,
-        response: { 200: z.null(), 201: z.null(), ...errors(400, 401) },
+        response: { 200: z.null(), 201: z.null(), ...errors(400, 401, 404) },
       },
     },
     async (req, reply) => {
@@ -60,7 +61,7 @@ export function walletRoutes(
         operationId: 'unregisterApplePassDevice',
         summary: "Apple's pass update web service: a device stops a pass's pushes (ApplePass token)",
         params: wallet.appleRegistrationParams,
-        response: { 200: z.null(), ...errors(401) },
+        response: { 200: z.null(), ...errors(401, 404) },
       },
     },
     async (req, reply) => {
@@ -77,7 +78,7 @@ export function walletRoutes(
         summary: "Apple's pass update web service: the device's passes changed since a tag (204 when none)",
         params: wallet.appleDeviceParams,
         querystring: wallet.appleUpdatedSinceQuery,
-        response: { 200: wallet.appleSerialNumbers, 204: z.null() },
+        response: { 200: wallet.appleSerialNumbers, 204: z.null(), ...errors(404) },
       },
     },
     async (req, reply) => {
