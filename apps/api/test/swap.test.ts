@@ -93,6 +93,8 @@ describe('swap', () => {
     expect(done.text).toContain('Your ticket for Laneway Sessions is now "General Admission".');
     expect(done.text).toMatch(/http:\/\/panel\.test\/en\/\?org=[a-z-]+&PANEL_TAB=MY_TICKET/);
     expect(done.attachments?.map((a) => a.filename)).toEqual(['event.ics']);
+    // No wallet configured here: no wallet links.
+    expect(done.html).not.toContain('Wallet');
     const again = await confirm(alice, started.json<StartSwapBody>().orderIdentifier);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({ message: 'api.swap.already_confirmed' });

@@ -262,6 +262,35 @@ describe('kept true after a move', () => {
     }
   });
 
+  it("the swap-done mail links both wallets to the swapped ticket's page", async () => {
+    const vip = await vipOf('alice@example.com');
+    type Base = { id: number; name: string; userTicketIds: number[] };
+    const bases = (await t.app.inject({ url: '/v1/ticket_swap/tickets', headers: bearer(alice) })).json<Base[]>();
+    const base = bases.find((b) => b.userTicketIds.includes(vip))!;
+    const [target] = (await t.app.inject({ url: `/v1/ticket_swap/tickets/${base.id}`, headers: bearer(alice) })).json<
+      { id: number }[]
+    >();
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/v1/ticket_swap/start_swap',
+      headers: bearer(alice),
+      payload: { baseTicketId: base.id, swapPairId: target.id, swapQuantity: 1 },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    const id = started.json<{ orderIdentifier: string }>().orderIdentifier;
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/v1/ticket_swap/confirm_swap/${id}`,
+      headers: bearer(alice),
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const done = t.mail.sent.filter((m) => m.subject.startsWith('Swap done')).at(-1)!;
+    expect(done.to).toBe('alice@example.com');
+    expect(done.html).toContain('Add to Apple Wallet');
+    expect(done.html).toContain('Add to Google Wallet');
+    expect(done.text).toContain(`PANEL_TAB=TICKET&USER_TICKET_ID=${vip}`);
+  });
+
   it('a revoked ticket is voided; a ticket still held (a swap changed it) is updated and pushed, not voided', async () => {
     const vip = await vipOf('alice@example.com');
     const { pass, objectId } = await installed(vip);

@@ -16,7 +16,7 @@ import { isUuid } from '@tp/contract/fields';
 import type { Config } from '../../config.js';
 import { pickLang } from '../../lib/lang.js';
 import type { DbOrTx } from '../../db/client.js';
-import { panelLink } from '../../providers/mail/brand.js';
+import { panelLink, walletLinks } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 
 type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
@@ -46,7 +46,7 @@ export function createSwapService(deps: {
   database: Database;
   now: () => Date;
   reservationSeconds?: number;
-  config: Pick<Config, 'publicUrl' | 'productName'>;
+  config: Pick<Config, 'publicUrl' | 'productName' | 'wallet'>;
 }) {
   const db = deps.database.db;
   const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
@@ -74,6 +74,7 @@ export function createSwapService(deps: {
             event: done.target.event,
             ticketName: done.target.type.name,
             calendarId: `ticket-${done.ticketIds[0]}`,
+            wallet: walletLinks(deps.config, lang, ctx.organisation.slug, done.ticketIds[0]),
           },
           quantity: done.ticketIds.length,
           link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
