@@ -262,6 +262,25 @@ describe('kept true after a move', () => {
     }
   });
 
+  it('the reminder before the event links both wallets to the ticket', async () => {
+    const vip = await vipOf('alice@example.com');
+    const soon = new Date(t.clock.now().getTime() + 2 * 3600_000);
+    await rawQuery(
+      t.database.db,
+      `update events set starts_at = '${soon.toISOString()}' where id = (select tt.event_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id where ut.id = ${vip})`,
+    );
+    expect(await t.app.services.housekeeping.remindOnce()).toBeGreaterThanOrEqual(1);
+    await t.app.services.jobs.runDue();
+    // One reminder per held ticket: this ticket's links to its own page.
+    const reminder = t.mail.sent.find(
+      (m) =>
+        m.to === 'alice@example.com' && m.subject.startsWith('Reminder') && m.text.includes(`USER_TICKET_ID=${vip}`),
+    )!;
+    expect(reminder.text).toContain(`PANEL_TAB=TICKET&USER_TICKET_ID=${vip}`);
+    expect(reminder.html).toContain('Add to Apple Wallet');
+    expect(reminder.html).toContain('Add to Google Wallet');
+  });
+
   it("the swap-done mail links both wallets to the swapped ticket's page", async () => {
     const vip = await vipOf('alice@example.com');
     type Base = { id: number; name: string; userTicketIds: number[] };

@@ -14,7 +14,7 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { pickLang } from '../../lib/lang.js';
-import { panelLink } from '../../providers/mail/brand.js';
+import { panelLink, walletLinks } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
 import { intervalJob } from '../../lib/interval-job.js';
@@ -47,7 +47,7 @@ export function createHousekeeping(deps: {
   /** Days an audit trail entry is kept (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
   /** Hours before an event its holders are reminded (REMINDER_HOURS) and the panel's URL. */
-  config: Pick<Config, 'reminderHours' | 'publicUrl'>;
+  config: Pick<Config, 'reminderHours' | 'publicUrl' | 'wallet'>;
   now: () => Date;
   log: (msg: string, err?: unknown) => void;
 }) {
@@ -100,7 +100,12 @@ export function createHousekeeping(deps: {
               locale: lang,
               org: r.organisation,
               params: {
-                ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+                ticket: {
+                  event: r.event,
+                  ticketName: r.ticketName,
+                  calendarId: `ticket-${r.userTicketId}`,
+                  wallet: walletLinks(deps.config, lang, r.organisation.slug, r.userTicketId),
+                },
                 link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'QR' }),
                 at,
               },
