@@ -98,8 +98,13 @@ async function signIn(base: string, email: string): Promise<{ accessToken: strin
   const r1 = await post(`${base}/v1/auth/signInOrRegisterAndSignIn`, { email });
   if (!r1.ok) throw new Error(`sign-in request ${r1.status}`);
   const { sessionId } = (await r1.json()) as { sessionId: string };
-  const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
-  const otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  // The code mail is a job the server's worker sends a moment after the answer (decision 030): wait for it.
+  let otp: string | undefined;
+  for (const deadline = Date.now() + 15_000; !otp; await new Promise((r) => setTimeout(r, 100))) {
+    if (Date.now() > deadline) throw new Error(`no sign-in code mailed to ${email}`);
+    const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
+    otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
+  }
   const r2 = await post(`${base}/v1/auth/verifyLoginRequest`, { email, session: sessionId, otp });
   if (!r2.ok) throw new Error(`verify ${r2.status}`);
   return (await r2.json()) as { accessToken: string; refreshToken: string };
