@@ -201,6 +201,8 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
 
   // Branding: a new colour; the branded holder panel shows it.
   await page.getByRole('navigation').getByRole('button', { name: 'Branding' }).click();
+  // The form comes filled with the saved brand; nothing typed is overwritten by a late answer.
+  await expect(page.getByLabel('Colour (#rrggbb)')).toHaveValue('#7c3aed');
   await page.getByLabel('Colour (#rrggbb)').fill('#0e7490');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Saved. The holder panel shows it within a minute.')).toBeVisible();

@@ -3,7 +3,6 @@
  * a preview of the holder panel's accent in both themes as the panel shows it: the contrast-adjusted colours the
  * branding answer carries (GET /v1/organisations/{slug}, `theme`).
  */
-import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -26,84 +25,31 @@ type Fields = {
 };
 const LINKS = ['logoUrl', 'websiteUrl', 'helpCenterUrl', 'appUrl'] as const;
 
+/**
+ * The branding screen: the form appears once the organisation is loaded, filled with it, so nothing typed is
+ * overwritten by a late answer; the preview follows the saved brand.
+ */
 export function BrandingScreen({ slug }: { slug: string }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const current = useQuery({ queryKey: consoleKeys.organisation, queryFn: () => org<Organisation>('/organisation') });
   const panel = useQuery({
     queryKey: consoleKeys.branding(slug),
     queryFn: async () =>
       (await fetch(`/v1/organisations/${encodeURIComponent(slug)}`)).json() as Promise<OrganisationBranding>,
   });
-  const form = useForm<Fields>();
-  useEffect(() => {
-    const o = current.data;
-    if (o)
-      form.reset({
-        name: o.name,
-        primaryColor: o.primaryColor ?? '',
-        ...Object.fromEntries(LINKS.map((k) => [k, o[k] ?? ''])),
-      });
-  }, [current.data, form]);
-  const save = useMutation({
-    mutationFn: (v: Fields) =>
-      org<Organisation>('/organisation', {
-        method: 'PATCH',
-        body: JSON.stringify({
-          name: v.name,
-          primaryColor: v.primaryColor || null,
-          ...Object.fromEntries(LINKS.map((k) => [k, v[k].trim() || null])),
-        }),
-      }),
-    onSuccess: async (o) => {
-      client.setQueryData(consoleKeys.organisation, o);
-      await client.invalidateQueries({ queryKey: consoleKeys.branding(slug) });
-    },
-    onError: (err) => {
-      const fields = err instanceof ApiError ? err.body.fields : undefined;
-      for (const [name, message] of Object.entries(fields ?? {}))
-        form.setError(name as keyof Fields, { message: `${t('console.invalid')}: ${message}` });
-    },
-  });
-  const err = (name: keyof Fields) => form.formState.errors[name]?.message;
   const brand = panel.data;
   return (
     <section className="stack">
       <h1>{t('console.branding.title')}</h1>
-      <form className="card stack" onSubmit={(e) => void form.handleSubmit((v) => save.mutate(v))(e)} noValidate>
-        <div className="grid">
-          <Field
-            label={t('console.branding.name')}
-            error={err('name')}
-            {...form.register('name', { required: t('console.required') })}
-          />
-          <Field
-            label={t('console.branding.colour')}
-            placeholder="#7c3aed"
-            error={err('primaryColor')}
-            {...form.register('primaryColor')}
-          />
-          {LINKS.map((k) => (
-            <Field
-              key={k}
-              label={t(`console.branding.${k}`)}
-              type="url"
-              placeholder="https://"
-              error={err(k)}
-              {...form.register(k)}
-            />
-          ))}
-        </div>
-        {save.isError && (
-          <p className="error" role="alert">
-            {errorText(t, save.error)}
-          </p>
-        )}
-        {save.isSuccess && <p role="status">{t('console.branding.saved')}</p>}
-        <Button type="submit" loading={save.isPending}>
-          {t('console.save')}
-        </Button>
-      </form>
+      {current.isPending ? (
+        <p role="status">{t('console.branding.loading')}</p>
+      ) : current.isError ? (
+        <p className="error" role="alert">
+          {errorText(t, current.error)}
+        </p>
+      ) : (
+        <BrandingForm slug={slug} organisation={current.data} />
+      )}
       <h2>{t('console.branding.preview')}</h2>
       <div className="grid">
         {(['light', 'dark'] as const).map((mode) => {
@@ -126,5 +72,74 @@ export function BrandingScreen({ slug }: { slug: string }) {
         })}
       </div>
     </section>
+  );
+}
+
+function BrandingForm({ slug, organisation: o }: { slug: string; organisation: Organisation }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const form = useForm<Fields>({
+    defaultValues: {
+      name: o.name,
+      primaryColor: o.primaryColor ?? '',
+      ...Object.fromEntries(LINKS.map((k) => [k, o[k] ?? ''])),
+    },
+  });
+  const save = useMutation({
+    mutationFn: (v: Fields) =>
+      org<Organisation>('/organisation', {
+        method: 'PATCH',
+        body: JSON.stringify({
+          name: v.name,
+          primaryColor: v.primaryColor || null,
+          ...Object.fromEntries(LINKS.map((k) => [k, v[k].trim() || null])),
+        }),
+      }),
+    onSuccess: async (o) => {
+      client.setQueryData(consoleKeys.organisation, o);
+      await client.invalidateQueries({ queryKey: consoleKeys.branding(slug) });
+    },
+    onError: (err) => {
+      const fields = err instanceof ApiError ? err.body.fields : undefined;
+      for (const [name, message] of Object.entries(fields ?? {}))
+        form.setError(name as keyof Fields, { message: `${t('console.invalid')}: ${message}` });
+    },
+  });
+  const err = (name: keyof Fields) => form.formState.errors[name]?.message;
+  return (
+    <form className="card stack" onSubmit={(e) => void form.handleSubmit((v) => save.mutate(v))(e)} noValidate>
+      <div className="grid">
+        <Field
+          label={t('console.branding.name')}
+          error={err('name')}
+          {...form.register('name', { required: t('console.required') })}
+        />
+        <Field
+          label={t('console.branding.colour')}
+          placeholder="#7c3aed"
+          error={err('primaryColor')}
+          {...form.register('primaryColor')}
+        />
+        {LINKS.map((k) => (
+          <Field
+            key={k}
+            label={t(`console.branding.${k}`)}
+            type="url"
+            placeholder="https://"
+            error={err(k)}
+            {...form.register(k)}
+          />
+        ))}
+      </div>
+      {save.isError && (
+        <p className="error" role="alert">
+          {errorText(t, save.error)}
+        </p>
+      )}
+      {save.isSuccess && <p role="status">{t('console.branding.saved')}</p>}
+      <Button type="submit" loading={save.isPending}>
+        {t('console.save')}
+      </Button>
+    </form>
   );
 }
