@@ -18,7 +18,7 @@ import { registerPublicRoutes } from './app/public-routes.js';
 import { registerBackgroundJobs } from './app/background.js';
 import { registerMetrics } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
-import { registerRequestId, requestIdGenerator, requestIdMixin } from './lib/request-id.js';
+import { registerRequestId, requestIdGenerator } from './lib/request-id.js';
 
 export interface AppDeps {
   config: Config;
@@ -38,9 +38,7 @@ export async function buildApp(deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
   const app = Fastify({
     // Ids, never e-mails, phone numbers or names (lib/log-privacy.ts); every line of a request carries its id.
-    logger: deps.logger
-      ? { ...privateLogOptions, mixin: requestIdMixin, ...(deps.logger === true ? {} : deps.logger) }
-      : false,
+    logger: deps.logger ? { ...privateLogOptions, ...(deps.logger === true ? {} : deps.logger) } : false,
     // The id of each request: a trusted proxy's sane x-request-id, else a UUID (lib/request-id.ts).
     genReqId: requestIdGenerator(trustProxy),
     // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
@@ -61,10 +59,10 @@ export async function buildApp(deps: AppDeps) {
   );
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
-  await registerRequestId(app);
+  registerRequestId(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
-  const services = createServices({ ...deps, now, metrics }, app.log);
+  const services = createServices({ ...deps, now, metrics });
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   await registerV1Routes(app, { config, database, now }, services);

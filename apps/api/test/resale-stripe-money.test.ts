@@ -30,7 +30,7 @@ beforeEach(async () => {
     webhookSecret: WEBHOOK_SECRET,
     apiUrl: fake.apiUrl,
   });
-  t = await createTestApp({ seed: true, payouts });
+  t = await createTestApp({ seed: true, payouts, logs: true });
   alice = (await t.signIn('alice@example.com')).accessToken;
   bob = (await t.signIn('bob@example.com')).accessToken;
 });
@@ -220,8 +220,12 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
       { ...genuine, id: 'cs_test_someone_elses' },
     ];
     for (const f of forged) {
-      expect((await completed(f)).statusCode).toBe(200);
+      const res = await completed(f);
+      expect(res.statusCode).toBe(200);
       expect((await orderOfKey(key)).status).toBe('PENDING');
+      // Reported for someone to look at, on the line of the webhook's request (its id).
+      const reported = t.logs.filter((l) => l.msg === 'resale payment does not match its order: not paid');
+      expect(reported.at(-1)?.reqId).toBe(res.headers['x-request-id']);
     }
     const unpaid = await webhook('checkout.session.completed', {
       id: genuine.id,

@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import type { PanelConfig } from '@tp/contract';
 import type { AppDeps } from '../app.js';
-import type { App } from '../lib/http.js';
 import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
@@ -53,9 +52,8 @@ import { createApnsClient, createFakeApns } from '../providers/apns/apns.provide
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
  * accounts through auth; orders and payouts read the profile).
  * @param deps the app's dependencies, with the clock resolved and the app's metrics
- * @param log the Fastify logger
  */
-export function createServices(deps: AppDeps & { now: () => Date; metrics: Metrics }, log: App['log']) {
+export function createServices(deps: AppDeps & { now: () => Date; metrics: Metrics }) {
   const { config, database, now, metrics } = deps;
   const mail =
     deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
@@ -163,7 +161,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     now,
     userEmail: async (id) => (await profile.me(id)).email,
   });
-  const stripeEvents = createStripeEventService({ database, payouts, now, orders, payoutAccounts, log: log });
+  const stripeEvents = createStripeEventService({ database, payouts, now, orders, payoutAccounts });
   const resale = { listings, orders, payoutAccounts, stripeEvents };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });

@@ -185,7 +185,7 @@ export function resaleRoutes(
     hook.post('/resell/stripe/webhook', { schema: { hide: true } }, async (req, reply) => {
       const signature = req.headers['stripe-signature'];
       if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new AppError('api.resell.webhook_invalid');
-      await deps.stripeEvents.handle(req.body, signature);
+      await deps.stripeEvents.handle(req.body, signature, req.log);
       return reply.send({ received: true });
     });
     done();

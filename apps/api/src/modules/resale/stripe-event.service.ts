@@ -16,21 +16,21 @@ export interface StripeEventDeps {
   now: () => Date;
   orders: Pick<OrderService, 'confirmProviderPayment'>;
   payoutAccounts: Pick<PayoutAccountService, 'accountUpdated'>;
-  /** Where a payment that does not match its order is reported (the server log). */
-  log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export function createStripeEventService(deps: StripeEventDeps) {
-  const { payouts, now, orders, payoutAccounts, log } = deps;
+  const { payouts, now, orders, payoutAccounts } = deps;
   const db = deps.database.db;
   return {
     /**
      * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. A replayed event id does nothing.
      * `checkout.session.completed` pays its order only when session, amount and currency are the order's
      * (a mismatch is logged and leaves the order PENDING).
+     * @param log the request's logger (`req.log`, whose lines carry the request id): where a payment that does not
+     *   match its order is reported
      * @throws AppError `api.resell.webhook_invalid` (400) on a bad signature.
      */
-    async handle(rawBody: Buffer, signature: string): Promise<void> {
+    async handle(rawBody: Buffer, signature: string, log: Pick<FastifyBaseLogger, 'warn'>): Promise<void> {
       let event: PayoutEvent;
       try {
         event = payouts.parseWebhook(rawBody, signature);
