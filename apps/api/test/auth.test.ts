@@ -361,16 +361,35 @@ describe('tokens', () => {
     expect(expired.json()).toEqual({ message: 'api.unauthorized' });
   });
 
-  it('rejects a token signed for another audience', async () => {
+  it('accepts a token only with HS256, its audience, its issuer, an unexpired exp and no future nbf', async () => {
     const { SignJWT } = await import('jose');
-    const forged = await new SignJWT({ sid: '00000000-0000-0000-0000-000000000000' })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('1')
-      .setAudience('someone-else')
-      .setIssuer('http://panel.test')
-      .setExpirationTime('5m')
-      .sign(t.config.jwtSecret);
-    expect((await t.app.inject({ url: '/v1/auth/me', headers: bearer(forged) })).statusCode).toBe(401);
+    const { accessToken } = await t.signIn('alice@example.com');
+    const { sid, sub } = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()) as {
+      sid: string;
+      sub: string;
+    };
+    const now = Math.floor(t.clock.now().getTime() / 1000);
+    const token = (change: { alg?: string; aud?: string; iss?: string; exp?: number | null; nbf?: number }) => {
+      const jwt = new SignJWT({ sid, ...(change.nbf !== undefined && { nbf: change.nbf }) })
+        .setProtectedHeader({ alg: change.alg ?? 'HS256' })
+        .setSubject(sub)
+        .setAudience(change.aud ?? 'ticket-panel')
+        .setIssuer(change.iss ?? 'http://panel.test')
+        .setIssuedAt(now);
+      if (change.exp !== null) jwt.setExpirationTime(change.exp ?? now + 300);
+      return jwt.sign(t.config.jwtSecret);
+    };
+    const status = async (jwt: Promise<string>) =>
+      (await t.app.inject({ url: '/v1/auth/me', headers: bearer(await jwt) })).statusCode;
+    // Signed by another library with the right claims: accepted (so each refusal below is for its one change).
+    expect(await status(token({}))).toBe(200);
+    expect(await status(token({ aud: 'someone-else' }))).toBe(401);
+    expect(await status(token({ aud: 'ticket-console' }))).toBe(401);
+    expect(await status(token({ iss: 'https://elsewhere.example' }))).toBe(401);
+    expect(await status(token({ alg: 'HS512' }))).toBe(401);
+    expect(await status(token({ exp: null }))).toBe(401);
+    expect(await status(token({ exp: now }))).toBe(401);
+    expect(await status(token({ nbf: now + 60 }))).toBe(401);
   });
 
   it('rotates the refresh token on every use', async () => {

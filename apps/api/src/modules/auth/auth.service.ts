@@ -135,7 +135,7 @@ export function createAuthService(deps: AuthDeps) {
   async function issueTokens(userId: number, sessionId: string, at: Date) {
     const refresh = newRefreshToken();
     await repo.insertRefreshToken(db, refresh.hash, sessionId, at);
-    const accessToken = await tokens.sign({ userId, sessionId }, at);
+    const accessToken = tokens.sign({ userId, sessionId }, at);
     return { accessToken, refreshToken: refresh.token };
   }
 
@@ -324,7 +324,7 @@ export function createAuthService(deps: AuthDeps) {
      */
     async authenticate(bearer: string): Promise<{ userId: number; sessionId: string } | null> {
       const at = now();
-      const claims = await tokens.verify(bearer, at);
+      const claims = tokens.verify(bearer, at);
       if (!claims) return null;
       return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
     },
@@ -334,8 +334,8 @@ export function createAuthService(deps: AuthDeps) {
      * checked the membership. Valid `accessTokenTtlSeconds`; ends with the sign-in session (logout ends both).
      * @returns the token and its lifetime, seconds.
      */
-    async consoleToken(claims: { userId: number; sessionId: string }, organisationId: number) {
-      const accessToken = await consoleTokens.sign({ ...claims, organisationId }, now());
+    consoleToken(claims: { userId: number; sessionId: string }, organisationId: number) {
+      const accessToken = consoleTokens.sign({ ...claims, organisationId }, now());
       return { accessToken, expiresIn: consoleTokens.ttlSeconds };
     },
 
@@ -345,7 +345,7 @@ export function createAuthService(deps: AuthDeps) {
      */
     async authenticateConsole(bearer: string): Promise<ConsoleClaims | null> {
       const at = now();
-      const claims = await consoleTokens.verify(bearer, at);
+      const claims = consoleTokens.verify(bearer, at);
       if (!claims) return null;
       return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
     },

@@ -24,7 +24,7 @@ export function membersRoutes(
     consoleToken: (
       claims: { userId: number; sessionId: string },
       organisationId: number,
-    ) => Promise<{ accessToken: string; expiresIn: number }>;
+    ) => { accessToken: string; expiresIn: number };
   },
 ) {
   const owner = { preHandler: deps.requireOrganisation('owner') };
@@ -100,7 +100,7 @@ export function membersRoutes(
     },
     async (req) => {
       const membership = await deps.members.membershipOf(req.auth.userId, req.body.organisationId);
-      const token = await deps.consoleToken(
+      const token = deps.consoleToken(
         { userId: req.auth.userId, sessionId: req.auth.sessionId },
         membership.organisationId,
       );

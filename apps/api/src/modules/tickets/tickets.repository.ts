@@ -53,18 +53,52 @@ const benefitsJson = sql<BenefitJson[]>`coalesce((select json_agg(json_build_obj
   from ${userTicketBenefits} inner join ${benefits} on ${benefits.id} = ${userTicketBenefits.benefitId}
   where ${userTicketBenefits.userTicketId} = ${userTickets.id}), '[]'::json)`;
 
+/**
+ * The columns a My-ticket item and the "may this ticket move" rule read (tickets.service.ts `toMyTicket`,
+ * db/predicates.ts `ticketMayMove`), not the tables' every column: each column costs PostgreSQL, `pg`'s row
+ * parsing and Drizzle's mapping on every ticket of every listing (decision 028, issue 24).
+ */
 const ticketColumns = {
-  ticket: userTickets,
-  type: ticketTypes,
-  event: events,
+  ticket: {
+    id: userTickets.id,
+    holderId: userTickets.holderId,
+    eventAccessUsedAt: userTickets.eventAccessUsedAt,
+    revokedAt: userTickets.revokedAt,
+  },
+  type: {
+    name: ticketTypes.name,
+    description: ticketTypes.description,
+    logo: ticketTypes.logo,
+    isGiftable: ticketTypes.isGiftable,
+    isResellable: ticketTypes.isResellable,
+    isSwappable: ticketTypes.isSwappable,
+  },
+  event: {
+    organisationId: events.organisationId,
+    name: events.name,
+    description: events.description,
+    city: events.city,
+    venue: events.venue,
+    address1: events.address1,
+    latitude: events.latitude,
+    longitude: events.longitude,
+    timeZone: events.timeZone,
+    startsAt: events.startsAt,
+    endsAt: events.endsAt,
+    image: events.image,
+    logo: events.logo,
+  },
   listed: ticketIsListed(userTickets.id),
   benefits: benefitsJson,
 };
-/** A held ticket with its type, event and held benefits; `listed` while it is in a live resale listing. */
+/**
+ * A held ticket with the type and event columns it is shown with, its held benefits, and `listed` while it is in a
+ * live resale listing.
+ */
 export type TicketRow = {
-  ticket: typeof userTickets.$inferSelect;
-  type: typeof ticketTypes.$inferSelect;
-  event: typeof events.$inferSelect;
+  ticket: Pick<typeof userTickets.$inferSelect, keyof typeof ticketColumns.ticket>;
+  type: Pick<typeof ticketTypes.$inferSelect, keyof typeof ticketColumns.type>;
+  event: Pick<typeof events.$inferSelect, keyof typeof ticketColumns.event>;
   listed: boolean;
   benefits: BenefitRow[];
 };
