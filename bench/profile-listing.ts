@@ -14,7 +14,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, startPostgres } from '../scripts/postgres.js';
-import { signIn } from './sign-in.js';
+import { signIn } from '../scripts/dev-sign-in.js';
 
 const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

@@ -27,7 +27,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { freePort, startPostgres } from '../scripts/postgres.js';
 import { chromiumArgs } from '../e2e/chromium.js';
-import { codesFrom, signIn } from './sign-in.js';
+import { codesFrom, signIn } from '../scripts/dev-sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
 import { importStall, loopMonitorEnv, type ImportStall } from './import-stall.js';

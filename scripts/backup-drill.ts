@@ -17,6 +17,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { devSignIn } from './dev-sign-in.js';
 import { freePort, startPostgres } from './postgres.js';
 
 const apiRoot = resolve(import.meta.dirname, '../apps/api');
@@ -93,22 +94,8 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 const post = (url: string, body: unknown) =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-/** Signs in through the e-mailed code (read from the dev outbox); returns the tokens. */
-async function signIn(base: string, email: string): Promise<{ accessToken: string; refreshToken: string }> {
-  const r1 = await post(`${base}/v1/auth/signInOrRegisterAndSignIn`, { email });
-  if (!r1.ok) throw new Error(`sign-in request ${r1.status}`);
-  const { sessionId } = (await r1.json()) as { sessionId: string };
-  // The code mail is a job the server's worker sends a moment after the answer (decision 030): wait for it.
-  let otp: string | undefined;
-  for (const deadline = Date.now() + 15_000; !otp; await new Promise((r) => setTimeout(r, 100))) {
-    if (Date.now() > deadline) throw new Error(`no sign-in code mailed to ${email}`);
-    const outbox = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; text: string }[];
-    otp = outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  }
-  const r2 = await post(`${base}/v1/auth/verifyLoginRequest`, { email, session: sessionId, otp });
-  if (!r2.ok) throw new Error(`verify ${r2.status}`);
-  return (await r2.json()) as { accessToken: string; refreshToken: string };
-}
+/** Signs in through the e-mailed code (read from the dev outbox, 15 s at most); returns the tokens. */
+const signIn = (base: string, email: string) => devSignIn(base, email, 15_000);
 
 /**
  * On the restored server: the holder's refresh token of before the backup still works and /me answers the holder

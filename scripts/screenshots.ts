@@ -5,34 +5,14 @@
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { chromiumArgs } from '../e2e/chromium.js';
+import { devSignIn } from './dev-sign-in.js';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8080';
 const out = process.argv[3] ?? 'docs/screenshots';
 const only = process.env.SHOTS?.split(',');
 mkdirSync(out, { recursive: true });
 
-async function tokensFor(email: string) {
-  const r1 = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email }),
-  });
-  const { sessionId } = (await r1.json()) as { sessionId: string };
-  // The code mail is a job sent a moment after the answer (decision 030): wait for it, 10 s at most.
-  let otp: string | undefined;
-  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline;) {
-    const mails = (await (await fetch(`${base}/dev/mail.json`)).json()) as { to: string; subject: string }[];
-    otp = mails.find((m) => m.to === email)?.subject.match(/(\d{6})/)?.[1];
-    if (!otp) await new Promise((r) => setTimeout(r, 50));
-  }
-  if (!otp) throw new Error(`no sign-in code mailed to ${email}`);
-  const r2 = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, session: sessionId, otp }),
-  });
-  return (await r2.json()) as { accessToken: string; refreshToken: string };
-}
+const tokensFor = (email: string) => devSignIn(base, email);
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',

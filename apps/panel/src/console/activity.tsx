@@ -9,11 +9,10 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from '@tp/contract';
-import { Button } from '../ui/button';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
-import { TableRegion } from './table-region';
+import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime } from './zoned-time';
 
 /** Who acted, as a person reads it. */
@@ -29,8 +28,8 @@ const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e
 export function ActivityScreen() {
   const { t } = useTranslation();
   const [action, setAction] = useState('');
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages<string>();
+  const { cursor } = pages;
   const log = useQuery({
     queryKey: consoleKeys.auditLog.list(action, cursor),
     queryFn: () => org<AuditPage>(`/audit-log${query({ action, cursor, limit: 25 })}`),
@@ -52,7 +51,7 @@ export function ActivityScreen() {
             value={action}
             onChange={(e) => {
               setAction(e.target.value);
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('console.activity.any_action')}</option>
@@ -106,24 +105,7 @@ export function ActivityScreen() {
           {log.data.items.length === 0 && <p className="muted">{t('console.activity.none')}</p>}
         </TableRegion>
       )}
-      <div className="row">
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={cursors.length === 0}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
-          {t('console.previous')}
-        </Button>
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={!log.data?.nextCursor}
-          onClick={() => setCursors((c) => [...c, log.data!.nextCursor!])}
-        >
-          {t('console.next')}
-        </Button>
-      </div>
+      <Pager pages={pages} nextCursor={log.data?.nextCursor} />
     </section>
   );
 }

@@ -14,7 +14,7 @@ import { Field } from '../ui/field';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
-import { TableRegion } from './table-region';
+import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
@@ -49,9 +49,9 @@ export function HoldersScreen() {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
   });
-  const [cursors, setCursors] = useState<string[]>([]);
+  const pages = useCursorPages<string>();
   const [open, setOpen] = useState<string | null>(null);
-  const cursor = cursors.at(-1);
+  const { cursor } = pages;
   const tickets = useQuery({
     queryKey: consoleKeys.tickets.list(search, status, event, cursor),
     queryFn: () =>
@@ -70,7 +70,7 @@ export function HoldersScreen() {
           const data = new FormData(e.currentTarget);
           const value = data.get('search');
           setSearch(typeof value === 'string' ? value : '');
-          setCursors([]);
+          pages.reset();
         }}
       >
         <Field label={t('console.holders.search')} name="search" type="search" defaultValue={search} />
@@ -84,7 +84,7 @@ export function HoldersScreen() {
             value={status}
             onChange={(e) => {
               setStatus(e.target.value);
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('console.holders.any_status')}</option>
@@ -105,7 +105,7 @@ export function HoldersScreen() {
             value={event}
             onChange={(e) => {
               setEvent(e.target.value);
-              setCursors([]);
+              pages.reset();
             }}
           >
             <option value="">{t('console.holders.any_event')}</option>
@@ -176,24 +176,7 @@ export function HoldersScreen() {
         </table>
         {tickets.data?.items.length === 0 && <p className="muted">{t('console.holders.none')}</p>}
       </TableRegion>
-      <div className="row">
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={cursors.length === 0}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
-          {t('console.previous')}
-        </Button>
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={!tickets.data?.nextCursor}
-          onClick={() => setCursors((c) => [...c, tickets.data!.nextCursor!])}
-        >
-          {t('console.next')}
-        </Button>
-      </div>
+      <Pager pages={pages} nextCursor={tickets.data?.nextCursor} />
       {open && <TicketDrawer externalId={open} onClose={() => setOpen(null)} />}
     </section>
   );

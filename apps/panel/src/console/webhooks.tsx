@@ -15,7 +15,7 @@ import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { ShownOnce } from './shown-once';
-import { TableRegion } from './table-region';
+import { Pager, TableRegion, useCursorPages } from './table-region';
 
 type WebhookItem = z.infer<typeof webhooks.webhookItem>;
 type DeliveriesPage = z.infer<typeof webhooks.deliveriesPage>;
@@ -131,8 +131,8 @@ export function WebhooksScreen() {
 function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () => void }) {
   const { t } = useTranslation();
   const client = useQueryClient();
-  const [cursors, setCursors] = useState<number[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = useCursorPages<number>();
+  const { cursor } = pages;
   const log = useQuery({
     queryKey: consoleKeys.webhooks.deliveries(endpoint.id, cursor),
     queryFn: () => org<DeliveriesPage>(`/webhooks/${endpoint.id}/deliveries${query({ cursor, limit: 20 })}`),
@@ -202,24 +202,7 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
         </table>
         {log.data?.items.length === 0 && <p className="muted">{t('console.webhooks.log_none')}</p>}
       </TableRegion>
-      <div className="row">
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={cursors.length === 0}
-          onClick={() => setCursors((c) => c.slice(0, -1))}
-        >
-          {t('console.previous')}
-        </Button>
-        <Button
-          variant="ghost"
-          className="btn--small"
-          disabled={!log.data?.nextCursor}
-          onClick={() => setCursors((c) => [...c, log.data!.nextCursor!])}
-        >
-          {t('console.next')}
-        </Button>
-      </div>
+      <Pager pages={pages} nextCursor={log.data?.nextCursor} />
     </section>
   );
 }
