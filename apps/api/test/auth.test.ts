@@ -361,21 +361,38 @@ describe('tokens', () => {
     expect(expired.json()).toEqual({ message: 'api.unauthorized' });
   });
 
-  it('accepts a token only with HS256, its audience, its issuer, an unexpired exp and no future nbf', async () => {
+  it('accepts a token only with HS256, its audience and issuer present, an unexpired exp and no future nbf', async () => {
     const { SignJWT } = await import('jose');
     const { accessToken } = await t.signIn('alice@example.com');
-    const { sid, sub } = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()) as {
-      sid: string;
-      sub: string;
-    };
+    const issued = JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()) as Record<
+      string,
+      unknown
+    >;
+    const { sid, sub } = issued as { sid: string; sub: string };
     const now = Math.floor(t.clock.now().getTime() / 1000);
-    const token = (change: { alg?: string; aud?: string; iss?: string; exp?: number | null; nbf?: number }) => {
+    // What we sign: our audience and issuer, when it was issued (the sign-in moved the clock), for 15 minutes.
+    expect(issued).toEqual({
+      sub,
+      sid,
+      aud: 'ticket-panel',
+      iss: 'http://panel.test',
+      iat: expect.any(Number) as number,
+      exp: (issued.iat as number) + 900,
+    });
+    expect(issued.iat).toBeLessThanOrEqual(now);
+    const token = (change: {
+      alg?: string;
+      aud?: string | null;
+      iss?: string | null;
+      exp?: number | null;
+      nbf?: number;
+    }) => {
       const jwt = new SignJWT({ sid, ...(change.nbf !== undefined && { nbf: change.nbf }) })
         .setProtectedHeader({ alg: change.alg ?? 'HS256' })
         .setSubject(sub)
-        .setAudience(change.aud ?? 'ticket-panel')
-        .setIssuer(change.iss ?? 'http://panel.test')
         .setIssuedAt(now);
+      if (change.aud !== null) jwt.setAudience(change.aud ?? 'ticket-panel');
+      if (change.iss !== null) jwt.setIssuer(change.iss ?? 'http://panel.test');
       if (change.exp !== null) jwt.setExpirationTime(change.exp ?? now + 300);
       return jwt.sign(t.config.jwtSecret);
     };
@@ -385,6 +402,8 @@ describe('tokens', () => {
     expect(await status(token({}))).toBe(200);
     expect(await status(token({ aud: 'someone-else' }))).toBe(401);
     expect(await status(token({ aud: 'ticket-console' }))).toBe(401);
+    expect(await status(token({ aud: null }))).toBe(401);
+    expect(await status(token({ iss: null }))).toBe(401);
     expect(await status(token({ iss: 'https://elsewhere.example' }))).toBe(401);
     expect(await status(token({ alg: 'HS512' }))).toBe(401);
     expect(await status(token({ exp: null }))).toBe(401);
