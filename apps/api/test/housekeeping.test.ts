@@ -1,6 +1,7 @@
 /**
  * Housekeeping (issue 11): expired sign-in requests, ended sign-ins with their refresh tokens and processed
- * webhook events leave the database once the retention has passed; live ones stay. The clock is moved.
+ * webhook events and jobs that failed for good leave the database once the retention has passed; live ones and
+ * pending jobs stay. The clock is moved.
  */
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { sql } from 'drizzle-orm';
@@ -25,6 +26,7 @@ const counts = async () => ({
   sessions: await count('auth_sessions'),
   refreshTokens: await count('refresh_tokens'),
   stripeEvents: await count('webhook_events'),
+  jobs: await count('jobs'),
 });
 
 describe('housekeeping', () => {
@@ -35,8 +37,16 @@ describe('housekeeping', () => {
     await t.database.db.execute(
       sql`insert into webhook_events (id, type, received_at) values ('evt_1', 'account.updated', ${t.clock.now()})`,
     );
+    // A job that failed for good now, and one still waiting (due long after this test's clock): only the first goes.
+    await t.database.db.execute(sql`delete from jobs`);
+    await t.database.db.execute(
+      sql`insert into jobs (kind, payload, attempts, failed_at, last_error) values ('mail', '{}', 5, ${t.clock.now()}, 'gone')`,
+    );
+    await t.database.db.execute(
+      sql`insert into jobs (kind, payload, run_at) values ('mail', '{}', ${new Date(t.clock.now().getTime() + 1000 * DAY)})`,
+    );
     const before = await counts();
-    expect(before).toEqual({ loginRequests: 2, sessions: 2, refreshTokens: 2, stripeEvents: 1 });
+    expect(before).toEqual({ loginRequests: 2, sessions: 2, refreshTokens: 2, stripeEvents: 1, jobs: 2 });
 
     // Within the retention nothing goes.
     t.clock.advance(6 * DAY);
@@ -48,6 +58,7 @@ describe('housekeeping', () => {
       outboundDeliveries: 0,
       checkInLog: 0,
       auditLog: 0,
+      failedJobs: 0,
     });
 
     // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
@@ -60,8 +71,9 @@ describe('housekeeping', () => {
       outboundDeliveries: 0,
       checkInLog: 0,
       auditLog: 0,
+      failedJobs: 1,
     });
-    expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, stripeEvents: 0 });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, stripeEvents: 0, jobs: 1 });
     const refreshed = await t.app.inject({
       method: 'POST',
       url: '/v1/auth/refresh',
@@ -72,7 +84,7 @@ describe('housekeeping', () => {
     // Alice's sign-in ends after 30 days; 7 days later it goes with its (rotated) refresh tokens.
     t.clock.advance(38 * DAY);
     expect(await t.app.services.housekeeping.runOnce()).toMatchObject({ sessions: 1, refreshTokens: 2 });
-    expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, stripeEvents: 0 });
+    expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, stripeEvents: 0, jobs: 1 });
   });
 
   it.skipIf(!onPostgres())('skips a run while another instance holds the housekeeping lock', async () => {

@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client.js';
 import {
   auditLog,
   authSessions,
+  jobs,
   checkInLog,
   events,
   organisations,
@@ -78,12 +79,21 @@ export const housekeepingRepository = {
     return rows.length;
   },
 
-  /** Deletes check-in log rows (issue 26 point 7) of scans made before `cutoff`; returns how many. */
   /** Deletes audit trail entries (issue 25) recorded before `cutoff`; returns how many. */
   async deleteAuditLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx.delete(auditLog).where(lt(auditLog.at, cutoff)).returning({ id: auditLog.id });
     return rows.length;
   },
+  /**
+   * Deletes jobs that failed for good (decision 030) before `cutoff`: the operator had the retention to retry them
+   * (`POST /v1/admin/jobs/{id}/retry`), and a failed mail's payload may hold what the mail was to carry (a resale
+   * code). Pending jobs are never deleted. Returns how many.
+   */
+  async deleteFailedJobsBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+    const rows = await tx.delete(jobs).where(lt(jobs.failedAt, cutoff)).returning({ id: jobs.id });
+    return rows.length;
+  },
+  /** Deletes check-in log rows (issue 26 point 7) of scans made before `cutoff`; returns how many. */
   async deleteCheckInLogBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
     const rows = await tx.delete(checkInLog).where(lt(checkInLog.scannedAt, cutoff)).returning({ id: checkInLog.id });
     return rows.length;

@@ -4,7 +4,8 @@
  * than the retention ago with their refresh tokens, processed webhook event ids older than the retention, and
  * organisation webhook deliveries created before the retention that were delivered or given up (issue 12),
  * check-in log rows of scans older than CHECKIN_LOG_RETENTION_DAYS (issue 26 point 7), and audit trail entries
- * older than AUDIT_RETENTION_DAYS (issue 25). Each run then sends
+ * older than AUDIT_RETENTION_DAYS (issue 25), and jobs that failed for good more than the retention ago (decision
+ * 030). Each run then sends
  * the reminder e-mails of events starting within REMINDER_HOURS (issue 23, `remindOnce`).
  *
  * Safe with N instances: each run takes `pg_try_advisory_xact_lock`; an instance that finds it taken skips
@@ -34,6 +35,8 @@ export interface HousekeepingCounts {
   checkInLog: number;
   /** Audit trail entries older than AUDIT_RETENTION_DAYS (issue 25). */
   auditLog: number;
+  /** Jobs that failed for good more than the retention ago (decision 030). */
+  failedJobs: number;
 }
 
 export function createHousekeeping(deps: {
@@ -68,7 +71,17 @@ export function createHousekeeping(deps: {
       const outboundDeliveries = await repo.deleteOutboundDeliveriesBefore(tx, cutoff);
       const checkInLog = await repo.deleteCheckInLogBefore(tx, daysAgo(deps.checkInLogRetentionDays));
       const auditLog = await repo.deleteAuditLogBefore(tx, daysAgo(deps.auditRetentionDays));
-      return { loginRequests, sessions, refreshTokens, stripeEvents, outboundDeliveries, checkInLog, auditLog };
+      const failedJobs = await repo.deleteFailedJobsBefore(tx, cutoff);
+      return {
+        loginRequests,
+        sessions,
+        refreshTokens,
+        stripeEvents,
+        outboundDeliveries,
+        checkInLog,
+        auditLog,
+        failedJobs,
+      };
     });
   }
 
