@@ -64,6 +64,13 @@ function hs256(opts: { secret: Uint8Array; issuer: string; audience: string; req
   };
 }
 
+/** The session claims of a verified payload: a string `sub` holding an integer user id and a string `sid`; else null. */
+function sessionClaims(payload: Record<string, unknown>): AccessClaims | null {
+  const userId = Number(payload.sub);
+  if (typeof payload.sub !== 'string' || !Number.isInteger(userId) || typeof payload.sid !== 'string') return null;
+  return { userId, sessionId: payload.sid };
+}
+
 /** Signs and verifies access tokens (audience `ticket-panel`) with `secret` (bytes). */
 export function createAccessTokens(opts: { secret: Uint8Array; issuer: string; ttlSeconds: number }) {
   const tokens = hs256({ ...opts, audience: TOKEN_AUDIENCE, required: ['sub', 'sid'] });
@@ -75,10 +82,7 @@ export function createAccessTokens(opts: { secret: Uint8Array; issuer: string; t
     /** Verifies signature, algorithm, audience, issuer and expiry; null when any check fails. */
     verify(token: string, now: Date): AccessClaims | null {
       const payload = tokens.verify(token, now);
-      if (!payload) return null;
-      const userId = Number(payload.sub);
-      if (typeof payload.sub !== 'string' || !Number.isInteger(userId) || typeof payload.sid !== 'string') return null;
-      return { userId, sessionId: payload.sid };
+      return payload && sessionClaims(payload);
     },
   };
 }
@@ -105,12 +109,10 @@ export function createConsoleTokens(opts: { secret: Uint8Array; issuer: string; 
     /** Verifies signature, algorithm, audience `ticket-console`, issuer and expiry; null when any check fails. */
     verify(token: string, now: Date): ConsoleClaims | null {
       const payload = tokens.verify(token, now);
-      if (!payload) return null;
-      const userId = Number(payload.sub);
-      const organisationId = payload.org;
-      if (typeof payload.sub !== 'string' || !Number.isInteger(userId) || typeof payload.sid !== 'string') return null;
-      if (typeof organisationId !== 'number' || !Number.isInteger(organisationId)) return null;
-      return { userId, sessionId: payload.sid, organisationId };
+      const claims = payload && sessionClaims(payload);
+      const organisationId = payload?.org;
+      if (!claims || typeof organisationId !== 'number' || !Number.isInteger(organisationId)) return null;
+      return { ...claims, organisationId };
     },
   };
 }
