@@ -5,55 +5,31 @@
  * change in the machine's load reaches both alike. Prints each round and the ratio of the medians; target
  * PGlite ≥ 0.5 × PostgreSQL. BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 3).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, startPostgres } from '../scripts/postgres.js';
+import { startPostgres } from '../scripts/postgres.js';
+import { startBuiltServer, stopBuiltServer } from './server.js';
 import { signIn } from '../scripts/dev-sign-in.js';
 
-const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 async function start(name: string, databaseUrl: string | null) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-bench-'));
-  const child = spawn('node', ['apps/api/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      LOG_LEVEL: 'warn',
-      OTP_RESEND_SECONDS: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
   const started = Date.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    if (
-      await fetch(`${base}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    if (Date.now() - started > 120_000) throw new Error(`${name} did not start`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const { child, base } = await startBuiltServer({
+    dataDir,
+    env: { ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), OTP_RESEND_SECONDS: '0' },
+  });
   console.log(`${name} ready in ${Date.now() - started} ms`);
   return { name, base, child, dataDir };
 }
 
 async function stop(s: { child: ChildProcess; dataDir: string }) {
-  s.child.kill('SIGTERM');
-  await new Promise((r) => s.child.once('exit', r));
+  await stopBuiltServer(s.child);
   rmSync(s.dataDir, { recursive: true, force: true });
 }
 

@@ -26,19 +26,19 @@
  * per-step cache.
  * The load generator shares the machine's cores with the server (and PostgreSQL): the figures are a floor.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createSecretKey, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { access, passCode } from '@tp/contract';
 import { freePort, startPostgres } from '../scripts/postgres.js';
+import { startBuiltServer, stopBuiltServer } from './server.js';
 
-const root = resolve(import.meta.dirname, '..');
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_GATE_${name}`] ?? fallback);
 const START = env('HOLDERS', 20_000);
 const MAX = env('MAX', 40_000);
@@ -111,46 +111,22 @@ async function holdersOf(rows: Record<string, unknown>[], issuer: string): Promi
   );
 }
 
-function startServer(base: string, port: number, dataDir: string, databaseUrl: string | null): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['apps/api/dist/server.js'], {
-    cwd: root,
+/** The server for a trial: its own keys (the bench signs tokens and codes), no demo data, rate limits out of the way. */
+async function startServer(port: number, dataDir: string, databaseUrl: string | null): Promise<ChildProcess> {
+  const { child } = await startBuiltServer({
+    port,
+    dataDir,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       JWT_SECRET,
       PASS_SIGNING_KEY: Buffer.from(PASS_SIGNING_KEY).toString('base64url'),
       SCANNER_KEY,
       SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
       OTP_REQUESTS_PER_IP_PER_MINUTE: '100000000',
       DOOR_SYNC_PER_IP_PER_MINUTE: '100000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
   });
-  return (async () => {
-    for (const started = Date.now(); ;) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      if (
-        await fetch(`${base}/readyz`)
-          .then((r) => r.ok)
-          .catch(() => false)
-      )
-        return child;
-      if (Date.now() - started > 120_000) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  })();
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  return child;
 }
 
 type Kind = 'pass' | 'listing' | 'sync' | 'sign-in';
@@ -374,7 +350,7 @@ export async function benchGate() {
       const databaseUrl = name === 'postgres' ? postgres.url('postgres') : null;
       try {
         // Migrate (the server's start), then seed; PGlite's data dir is the server's alone, so seed it stopped.
-        let server = await startServer(base, port, dataDir, databaseUrl);
+        let server = await startServer(port, dataDir, databaseUrl);
         const t0 = Date.now();
         let seeded: Awaited<ReturnType<typeof seed>>;
         if (databaseUrl) {
@@ -383,11 +359,11 @@ export async function benchGate() {
           seeded = await seed((sql) => client.query(sql), seedCount);
           await client.end();
         } else {
-          await stopServer(server);
+          await stopBuiltServer(server);
           const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
           seeded = await seed((sql) => db.query(sql), seedCount);
           await db.close();
-          server = await startServer(base, port, dataDir, databaseUrl);
+          server = await startServer(port, dataDir, databaseUrl);
         }
         const holders = await holdersOf(seeded.rows, base);
         console.log(`\n${name}: ${holders.length} holders seeded and their tokens minted in ${Date.now() - t0} ms`);
@@ -399,7 +375,7 @@ export async function benchGate() {
           );
           results[name] = { ...found, holdersPerCore: perCore };
         } finally {
-          await stopServer(server);
+          await stopBuiltServer(server);
         }
       } finally {
         rmSync(dataDir, { recursive: true, force: true });

@@ -8,15 +8,14 @@
  * each round's rate and server CPU per answer, the medians' difference (the metrics' cost per answer, µs), and the
  * time of one scrape.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../scripts/postgres.js';
+import { startBuiltServer } from './server.js';
 import { signIn } from '../scripts/dev-sign-in.js';
 
-const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const TOKEN = 'bench-metrics-token-0123456789';
@@ -34,38 +33,12 @@ interface Server {
 
 /** Starts the compiled server with `env` on a free port and a fresh DATA_DIR; resolves once /readyz answers. */
 async function start(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-metrics-cost-'));
-  const child = spawn(process.execPath, ['apps/api/dist/server.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (const started = Date.now(); ;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (
-      await fetch(`${base}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    ) {
-      const headers: Record<string, string> = PATH.startsWith('/v1/')
-        ? { authorization: await signIn(base, 'alice@example.com') }
-        : {};
-      return { child, base, dataDir, headers };
-    }
-    if (Date.now() - started > 120_000) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const { child, base } = await startBuiltServer({ dataDir, env });
+  const headers: Record<string, string> = PATH.startsWith('/v1/')
+    ? { authorization: await signIn(base, 'alice@example.com') }
+    : {};
+  return { child, base, dataDir, headers };
 }
 
 /** CPU time (ms, user + system) of `pid` so far. */

@@ -8,15 +8,14 @@
  * The profile covers both phases; `--only <path>` drives that one path alone (e.g. `--only /healthz`: what every
  * answer pays, hooks and headers) for a profile of it only.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, startPostgres } from '../scripts/postgres.js';
+import { startPostgres } from '../scripts/postgres.js';
+import { startBuiltServer, stopBuiltServer } from './server.js';
 import { signIn } from '../scripts/dev-sign-in.js';
 
-const root = resolve(import.meta.dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const TOP = Number(process.env.BENCH_TOP ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -89,36 +88,17 @@ function postgresPids(port: number): number[] {
 }
 
 const pg = await startPostgres();
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-profile-'));
 const profileDir = mkdtempSync(join(tmpdir(), 'tp-cpuprof-'));
-const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, 'apps/api/dist/server.js'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: base,
-    DATA_DIR: dataDir,
-    DATABASE_URL: pg.url('postgres'),
-    LOG_LEVEL: 'warn',
-    OTP_RESEND_SECONDS: '0',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
+const { child, base } = await startBuiltServer({
+  dataDir,
+  nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+  env: { DATABASE_URL: pg.url('postgres'), OTP_RESEND_SECONDS: '0' },
+}).catch((err: unknown) => {
+  pg.stop();
+  throw err;
 });
 try {
-  for (const started = Date.now(); ;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    if (
-      await fetch(`${base}/readyz`)
-        .then((r) => r.ok)
-        .catch(() => false)
-    )
-      break;
-    if (Date.now() - started > 120_000) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 250));
-  }
   const authorization = await signIn(base, 'alice@example.com');
   /**
    * One autocannon phase; besides the rate, the CPU time the server process and PostgreSQL spent per answer (ms):
@@ -166,9 +146,7 @@ try {
       .join(' ')}, Node ${process.version}`,
   );
 } finally {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
+  await stopBuiltServer(child);
   pg.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -22,7 +22,7 @@
  * host page, drawn in the iframe). Run `npm run build` first. Standalone: `npx tsx bench/time-to-qr.ts
  * [--trace]` (`--trace` writes a Chrome trace of one cold and one warm start to the temp directory, trace-cold.json and trace-warm.json).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -34,7 +34,7 @@ import {
   type Page,
   type Request,
 } from '@playwright/test';
-import { freePort } from '../scripts/postgres.js';
+import { startBuiltServer } from './server.js';
 import { chromiumArgs } from '../e2e/chromium.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -84,37 +84,17 @@ interface Tokens {
 }
 
 async function startServer() {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-bench-qr-'));
-  const child = spawn(process.execPath, ['apps/api/dist/server.js'], {
-    cwd: root,
+  const { child, base, port } = await startBuiltServer({
+    dataDir,
+    detached: true,
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: base,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
       QR_TTL_SECONDS: '30',
       OTP_RESEND_SECONDS: '0',
       OTP_REQUESTS_PER_IP_PER_MINUTE: '100000',
       OTP_VERIFIES_PER_IP_PER_MINUTE: '100000',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
   });
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {
-      /* not yet */
-    }
-    if (Date.now() > deadline) throw new Error('server did not become ready');
-    await new Promise((r) => setTimeout(r, 250));
-  }
   return { base, host: `http://localhost:${port}`, child, dataDir };
 }
 

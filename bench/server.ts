@@ -1,0 +1,70 @@
+/**
+ * The compiled API as the benchmarks start it (`npm run build` first): `node [nodeArgs] apps/api/dist/server.js` on
+ * 127.0.0.1, its own address as PUBLIC_URL, LOG_LEVEL warn, `env` on top. One place for bench/gate.ts,
+ * metrics-cost.ts, profile-listing.ts and time-to-qr.ts.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from '../scripts/postgres.js';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** A started server: its process, port and base URL (`http://127.0.0.1:<port>`). */
+export interface BuiltServer {
+  child: ChildProcess;
+  port: number;
+  base: string;
+}
+
+/**
+ * Starts the server and resolves once `/readyz` answers 200.
+ * @param opts.dataDir its DATA_DIR
+ * @param opts.port the port (default: a free one)
+ * @param opts.env variables over the bench's own environment
+ * @param opts.nodeArgs node options before the script (e.g. `--cpu-prof`)
+ * @param opts.detached its own process group (stop it with its children: `process.kill(-pid)`)
+ * @throws Error when it exits first or is not ready within 120 s
+ */
+export async function startBuiltServer(opts: {
+  dataDir: string;
+  port?: number;
+  env?: Record<string, string>;
+  nodeArgs?: string[];
+  detached?: boolean;
+}): Promise<BuiltServer> {
+  const port = opts.port ?? (await freePort());
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'apps/api/dist/server.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      DATA_DIR: opts.dataDir,
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: opts.detached ?? false,
+  });
+  for (const started = Date.now(); ;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (
+      await fetch(`${base}/readyz`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      return { child, port, base };
+    if (Date.now() - started > 120_000) throw new Error('server did not start');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** SIGTERM, then waits for the process to exit (at once if it already has). */
+export async function stopBuiltServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
