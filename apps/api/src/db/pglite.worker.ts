@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import type { WorkerReply, WorkerRequest } from './pglite-proxy.js';
+import { PgliteStatements } from './pglite-statements.js';
 
 const keepText = (value: string) => value;
 /** The parsers drizzle-orm/pglite asks for (dates, intervals and their arrays stay text); functions cannot cross threads. */
@@ -30,6 +31,7 @@ const pg = await PGlite.create({
   ...compiled,
   ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : { dataDir }),
 });
+const statements = new PgliteStatements(pg);
 const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; done: Promise<unknown> }>();
 let nextTx = 1;
 
@@ -41,17 +43,36 @@ function plainError(err: unknown) {
   return { ...fields, message: String(e?.message ?? err), name: String(e?.name ?? 'Error') };
 }
 
+/**
+ * One statement. Data statements run on a kept named statement (`pglite-statements.ts`) under the locks PGlite's
+ * `query` takes: outside a transaction, after any open transaction ends; inside one, on its turn. Any other
+ * statement goes through PGlite's `query` and closes the kept statements (a migration's DDL may change a plan).
+ */
+function query(req: Extract<WorkerRequest, { op: 'query' }>): Promise<unknown> {
+  const options = {
+    ...(req.rowMode ? { rowMode: req.rowMode } : {}),
+    ...(req.drizzleParsers ? { parsers: DRIZZLE_PARSERS } : {}),
+  };
+  const open = req.tx ? txs.get(req.tx) : undefined;
+  if (req.tx && !open) return Promise.reject(new Error('Transaction is closed'));
+  if (!PgliteStatements.keeps(req.sql)) {
+    statements.forget();
+    return (open?.tx ?? pg).query(req.sql, req.params, options);
+  }
+  const run = () => pg._runExclusiveQuery(() => statements.run(req.sql, req.params, options, Boolean(open)));
+  return open ? run() : pg._runExclusiveTransaction(run);
+}
+
 function handle(req: WorkerRequest): Promise<unknown> {
-  const on = req.op === 'query' || req.op === 'exec' ? (req.tx ? txs.get(req.tx)?.tx : pg) : pg;
-  if (!on) return Promise.reject(new Error('Transaction is closed'));
   switch (req.op) {
     case 'query':
-      return on.query(req.sql, req.params, {
-        ...(req.rowMode ? { rowMode: req.rowMode } : {}),
-        ...(req.drizzleParsers ? { parsers: DRIZZLE_PARSERS } : {}),
-      });
-    case 'exec':
+      return query(req);
+    case 'exec': {
+      const on = req.tx ? txs.get(req.tx)?.tx : pg;
+      if (!on) return Promise.reject(new Error('Transaction is closed'));
+      statements.forget();
       return on.exec(req.sql);
+    }
     case 'begin':
       return new Promise((opened, failed) => {
         const id = nextTx++;
