@@ -42,7 +42,7 @@ async function openTemplateCopy(): Promise<Database> {
   if (template.startsWith('pglite:')) {
     // On its worker thread, as the server runs it (decision 021).
     templateBytes ??= new Uint8Array(readFileSync(template.slice('pglite:'.length)));
-    return openPgliteThread({ loadDataDir: templateBytes });
+    return openPgliteThread({ loadDataDir: templateBytes }, new URL(inject('pgliteWorker')));
   }
   return openDatabase({ databaseUrl: await freshPostgresUrl(), dataDir: '' });
 }

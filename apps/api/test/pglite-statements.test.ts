@@ -103,7 +103,10 @@ describe.skipIf(onPostgres())('PGlite named statements', () => {
 describe.skipIf(onPostgres())('the database thread', () => {
   it('runs a statement outside a transaction only after the open transaction ends', async () => {
     const template = inject('dbTemplate').slice('pglite:'.length);
-    const db = await PgliteProxy.open({ loadDataDir: new Uint8Array(readFileSync(template)) });
+    const db = await PgliteProxy.open(
+      { loadDataDir: new Uint8Array(readFileSync(template)) },
+      new URL(inject('pgliteWorker')),
+    );
     try {
       await db.exec('create table q (id int)');
       let release!: () => void;

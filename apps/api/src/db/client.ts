@@ -67,10 +67,14 @@ export function fromPglite(client: PGlite): Database {
 
 /**
  * PGlite on a worker thread (decision 021): the server's and the tests' embedded database. `source` is a data
- * directory, or a dump (`dumpDataDir` bytes) to load, as the tests load the migrated template.
+ * directory, or a dump (`dumpDataDir` bytes) to load, as the tests load the migrated template. `workerUrl`: the
+ * worker module (tests pass the one their global setup bundled; default: next to pglite-proxy).
  */
-export async function openPgliteThread(source: { dataDir: string } | { loadDataDir: Uint8Array }): Promise<Database> {
-  const proxy = await PgliteProxy.open(source);
+export async function openPgliteThread(
+  source: { dataDir: string } | { loadDataDir: Uint8Array },
+  workerUrl?: URL,
+): Promise<Database> {
+  const proxy = await PgliteProxy.open(source, workerUrl);
   const db = drizzlePglite({ client: proxy as unknown as PGlite, schema }) as unknown as Db;
   return {
     db,
