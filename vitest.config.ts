@@ -3,13 +3,14 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './scripts/postgres.js';
 
 /**
- * API test files that measure time against real processes (outage healing, graceful shutdown, avatar bursts,
- * webhook fairness): `npm test` runs them in a lane of their own, after the other suites and Playwright, so that
- * nothing else competes for the cores while they measure (scripts/test.sh).
+ * API test files that measure time against real processes (avatar bursts, event-loop stalls, webhook fairness):
+ * `npm test` runs them in a lane of their own, after the other suites and Playwright, so that nothing else competes
+ * for the cores while they measure (scripts/test.sh). The outage and shutdown files run in the main lane: their
+ * budgets are measured on the machine as it is (PostgreSQL's own start, a request's round trip: test/timing.ts
+ * `budgetMs`), and their 37 s are mostly waiting, which beside the main lane costs CI nothing while Playwright is
+ * the longer side.
  */
 export const timingFiles = [
-  'test/outage.test.ts',
-  'test/shutdown.test.ts',
   'test/avatar-burst.test.ts',
   'test/avatar-hostile.test.ts',
   // CPU-heavy image work under the 30 s cap: timed out (29.6 s) beside Playwright on a loaded machine.
