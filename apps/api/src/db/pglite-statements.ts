@@ -33,16 +33,6 @@ interface Prepared {
   rowDescription: BackendMessage | undefined;
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** The prepared statements of one PGlite, by SQL text. */
 export class PgliteStatements {
   private readonly byText = new Map<string, Prepared>();
@@ -87,7 +77,7 @@ export class PgliteStatements {
       return serialize ? serialize(value) : String(value);
     });
     const { messages } = await this.pg.execProtocol(
-      concat([S.bind({ statement: statement.name, values }), S.execute({}), S.sync()]),
+      Buffer.concat([S.bind({ statement: statement.name, values }), S.execute({}), S.sync()]),
       { syncToFs: !inTransaction },
     );
     const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
@@ -104,7 +94,7 @@ export class PgliteStatements {
     }
     const name = `tp_${++lastName}`;
     const { messages } = await this.pg.execProtocol(
-      concat([
+      Buffer.concat([
         ...closing.map((n) => S.close({ type: 'S', name: n })),
         S.parse({ name, text: sql }),
         S.describe({ type: 'S', name }),
