@@ -38,6 +38,8 @@ export class PgliteStatements {
   private readonly byText = new Map<string, Prepared>();
   /** Names to close with the next exchange that prepares. */
   private toClose: string[] = [];
+  /** Set by {@link forget}; the next {@link run}, under PGlite's locks, closes every kept statement. */
+  private stale = false;
 
   constructor(
     private readonly pg: PGlite,
@@ -49,10 +51,12 @@ export class PgliteStatements {
     return DATA_STATEMENT.test(sql);
   }
 
-  /** Closes every kept statement (with the next exchange): call after any statement {@link keeps} refuses. */
+  /**
+   * Closes every kept statement, from the next {@link run} on: call around any statement {@link keeps} refuses.
+   * Only a flag, so that it may be called outside PGlite's locks: the kept statements change only inside `run`.
+   */
   forget(): void {
-    for (const p of this.byText.values()) this.toClose.push(p.name);
-    this.byText.clear();
+    this.stale = true;
   }
 
   /**
@@ -66,6 +70,11 @@ export class PgliteStatements {
     options: Pick<QueryOptions, 'rowMode' | 'parsers'>,
     inTransaction: boolean,
   ): Promise<Results> {
+    if (this.stale) {
+      for (const p of this.byText.values()) this.toClose.push(p.name);
+      this.byText.clear();
+      this.stale = false;
+    }
     const statement = this.byText.get(sql) ?? (await this.prepare(sql));
     // Most recently used last: the first key is the one to close when the cache is full.
     this.byText.delete(sql);

@@ -56,8 +56,9 @@ function query(req: Extract<WorkerRequest, { op: 'query' }>): Promise<unknown> {
   const open = req.tx ? txs.get(req.tx) : undefined;
   if (req.tx && !open) return Promise.reject(new Error('Transaction is closed'));
   if (!PgliteStatements.keeps(req.sql)) {
+    // Before (a kept statement may run while this one waits for the locks) and after it (one prepared meanwhile).
     statements.forget();
-    return (open?.tx ?? pg).query(req.sql, req.params, options);
+    return (open?.tx ?? pg).query(req.sql, req.params, options).finally(() => statements.forget());
   }
   const run = () => pg._runExclusiveQuery(() => statements.run(req.sql, req.params, options, Boolean(open)));
   return open ? run() : pg._runExclusiveTransaction(run);
@@ -71,7 +72,7 @@ function handle(req: WorkerRequest): Promise<unknown> {
       const on = req.tx ? txs.get(req.tx)?.tx : pg;
       if (!on) return Promise.reject(new Error('Transaction is closed'));
       statements.forget();
-      return on.exec(req.sql);
+      return on.exec(req.sql).finally(() => statements.forget());
     }
     case 'begin':
       return new Promise((opened, failed) => {
