@@ -2,9 +2,8 @@
  * Accessibility: axe-core (WCAG 2.x A and AA rules) on every screen of the panel, in the light and
  * the dark theme, at phone width. Read-only: it signs alice in and only looks.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, baseUrl, openPanel } from './support';
+import { apiSignIn, baseUrl, expectAccessible, openPanel, settled, watchNetwork } from './support';
 
 const SCREENS: [string, string][] = [
   ['QR', 'PANEL_TAB=QR'],
@@ -18,28 +17,17 @@ const SCREENS: [string, string][] = [
   ['settings payout', 'PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION'],
 ];
 
+/** The screen once its lazy parts and queries have arrived and skeletons have given way to content. */
 async function audit(page: Page, what: string) {
-  // Let lazy screens and their queries settle, and skeletons give way to content.
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   await expect(page.locator('[aria-busy="true"], .skeleton')).toHaveCount(0);
-  // A dialog fades in (0.15 s): mid-fade its text is lighter than it will be, and axe would measure that.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map(
-    (v) =>
-      `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
-        .slice(0, 3)
-        .map((n) => n.target.join(' '))
-        .join(' | ')}`,
-  );
-  expect(found, found.join('\n')).toEqual([]);
+  await expectAccessible(page, what);
 }
 
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`${theme} theme`, () => {
     test.use({ viewport: { width: 360, height: 780 }, colorScheme: theme });
+    test.beforeEach(({ context }) => watchNetwork(context));
 
     test('sign-in screens', async ({ page }) => {
       await page.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);

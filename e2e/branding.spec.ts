@@ -7,7 +7,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, hostUrl, signInContext, signInViaPanel } from './support';
+import { baseUrl, hostUrl, settled, signInContext, signInViaPanel, watchNetwork } from './support';
 
 const SLUG = 'riverside';
 const ORG = {
@@ -138,6 +138,7 @@ test('screenshots of the branded panel: light and dark, 360 and 1280, en and es'
     for (const width of [360, 1280]) {
       for (const lang of ['en', 'es'] as const) {
         const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: theme });
+        watchNetwork(context);
         const page = await context.newPage();
         await serveLogo(page);
         await signInContext(context, 'alice@example.com');
@@ -147,10 +148,11 @@ test('screenshots of the branded panel: light and dark, 360 and 1280, en and es'
         ]) {
           await page.goto(`${baseUrl()}/${lang}/?org=${SLUG}&${query}`);
           await expect(page.locator('#tp-brand')).toHaveCount(1);
-          await page.waitForLoadState('networkidle');
+          await settled(page);
           await page.screenshot({ path: `test-results/branding/${name}-${lang}-${theme}-${width}.png` });
         }
         const login = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: theme });
+        watchNetwork(login);
         const loginPage = await login.newPage();
         await serveLogo(loginPage);
         await loginPage.goto(`${baseUrl()}/${lang}/?org=${SLUG}&PANEL_TAB=LOGIN`);
@@ -158,7 +160,7 @@ test('screenshots of the branded panel: light and dark, 360 and 1280, en and es'
         await expect(loginPage.locator(theme === 'dark' ? '.auth-card__brand' : '.header__name')).toContainText(
           ORG.name,
         );
-        await loginPage.waitForLoadState('networkidle');
+        await settled(loginPage);
         await loginPage.screenshot({ path: `test-results/branding/login-${lang}-${theme}-${width}.png` });
         await login.close();
         await context.close();

@@ -6,12 +6,13 @@
  * images, API calls).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { openPanel, signInContext } from './support';
+import { openPanel, settled, signInContext, watchNetwork } from './support';
 
 const KiB = 1024;
 
 /** Opens `query` on a cold page and sums Network.loadingFinished.encodedDataLength until `ready` holds and the network is idle. */
 async function coldBytes(page: Page, query: string, ready: (page: Page) => Promise<void>) {
+  watchNetwork(page.context());
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
@@ -26,7 +27,8 @@ async function coldBytes(page: Page, query: string, ready: (page: Page) => Promi
   });
   await openPanel(page, query);
   await ready(page);
-  await page.waitForLoadState('networkidle');
+  // Everything the screen loads, late requests included: a quiet half second, as Playwright's networkidle.
+  await settled(page, 500);
   const total = sizes.reduce((n, s) => n + s.bytes, 0);
   const table = sizes
     .sort((a, b) => b.bytes - a.bytes)

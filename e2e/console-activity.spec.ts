@@ -4,10 +4,9 @@
  * event; the action filter keeps one action. Then axe and screenshots of the page (en/es, light/dark, 360 px and
  * desktop) in test-results/console/ to look at.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
-import { baseUrl } from './support';
+import { baseUrl, expectAccessible, settled, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
 
@@ -50,14 +49,13 @@ async function signIn(page: Page, email: string, lang = 'en') {
   await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Sign in' }).click();
 }
 
+/** The console screen once its lazy parts and queries have arrived, audited. */
 async function audit(page: Page, what: string) {
-  await page.waitForLoadState('networkidle');
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map(
-    (v) => `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, found.join('\n')).toEqual([]);
+  await settled(page);
+  await expectAccessible(page, what);
 }
+
+test.beforeEach(({ context }) => watchNetwork(context));
 
 test('an owner adds a member and sees it, with who did it, on the Activity page', async ({ page }) => {
   const owner = `owner-${tag}@activity.example`;

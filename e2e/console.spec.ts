@@ -9,13 +9,21 @@
  * on the console's screens in both themes, and screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console/ to look at.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { mailCount, waitForCode, waitForMail } from './mail';
-import { apiSignIn, baseUrl, openPanel, signInContext, type Tokens } from './support';
+import {
+  apiSignIn,
+  baseUrl,
+  expectAccessible,
+  openPanel,
+  settled,
+  signInContext,
+  watchNetwork,
+  type Tokens,
+} from './support';
 
 const tag = Date.now().toString(36);
 const owner = `owner-${tag}@console.example`;
@@ -63,14 +71,13 @@ const utcWall = (hours: number) => new Date(Date.now() + hours * 3600_000).toISO
 const accentOf = (page: Page) =>
   page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim().toLowerCase());
 
+/** The console screen once its lazy parts and queries have arrived, audited. */
 async function audit(page: Page, what: string) {
-  await page.waitForLoadState('networkidle');
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map(
-    (v) => `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`,
-  );
-  expect(found, found.join('\n')).toEqual([]);
+  await settled(page);
+  await expectAccessible(page, what);
 }
+
+test.beforeEach(({ context }) => watchNetwork(context));
 
 test('an owner creates an event and a ticket type, imports holders, finds one and revokes their ticket', async ({
   page,
@@ -293,7 +300,6 @@ for (const theme of ['light', 'dark'] as const) {
       const nav = page.getByRole('navigation');
       for (const [i, name] of ['events', 'holders', 'import', 'webhooks', 'keys', 'branding', 'members'].entries()) {
         await nav.getByRole('button').nth(i).click();
-        await page.waitForLoadState('networkidle');
         await audit(page, `${name} ${theme} ${lang}`);
         for (const [width, height] of [
           [360, 780],

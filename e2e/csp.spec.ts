@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { baseUrl, hostUrl, signInContext } from './support';
+import { baseUrl, hostUrl, settled, signInContext, watchNetwork } from './support';
 import { chromiumArgs, chromiumExecutable } from './chromium';
 
 // evil.test resolves to this machine: a real origin outside EMBED_ORIGINS (the loopback site).
@@ -28,10 +28,11 @@ function violations(page: Page): string[] {
 
 test('the panel screens and the demo host page run with no CSP violation', async ({ page, context }) => {
   const found = violations(page);
+  watchNetwork(context);
   await signInContext(context, 'alice@example.com');
   for (const tab of ['QR', 'MY_TICKET', 'GIFT', 'RESELL', 'SETTINGS']) {
     await page.goto(`${baseUrl()}/en/?PANEL_TAB=${tab}`);
-    await page.waitForLoadState('networkidle');
+    await settled(page);
   }
   await expect(page.locator('#root')).not.toBeEmpty();
   await page.goto(hostUrl());

@@ -5,21 +5,13 @@
  * with Enter is verified with the public key and admitted from the snapshot, queued, kept over a
  * reload offline, synced when back online (the server records it), then says ALREADY USED.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import type { MyTicket } from '@tp/contract';
-import { apiSignIn, baseUrl, type Tokens } from './support';
+import { apiSignIn, baseUrl, expectAccessible, type Tokens } from './support';
 
 const scannerKey = () => process.env.E2E_SCANNER_KEY!;
-
-/** WCAG 2.1 A/AA violations on the page as it is now (the verdict colours included). */
-async function expectAccessible(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found = result.violations.map((v) => `${what}: ${v.id} ${v.help} (${v.nodes[0]?.target.join(' ')})`);
-  expect(found, found.join('\n')).toEqual([]);
-}
 
 /** The pass text the holder's QR shows right now, decoded from the PNG the panel displays. */
 async function passCode(tokens: Tokens): Promise<string> {

@@ -1,8 +1,10 @@
 /**
  * Shared steps for the Playwright specs: sign a person in (through the API, or through the panel as
- * a person would), and the server's URLs. The server is started by global-setup.ts.
+ * a person would), the server's URLs, waiting for a page to settle, and the accessibility audit. The server is
+ * started by global-setup.ts.
  */
-import { expect, type BrowserContext, type FrameLocator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type BrowserContext, type FrameLocator, type Page, type Request } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 
 export const baseUrl = () => process.env.E2E_BASE_URL!;
@@ -105,3 +107,90 @@ export async function signInViaPanel(
 /** A fresh e-mail address for a new account. */
 export const freshEmail = (tag: string) =>
   `${tag}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
+
+/** Requests in flight per browser context, and when that set last changed (`watchNetwork`). */
+const inFlight = new WeakMap<BrowserContext, { pending: Set<Request>; changedAt: number }>();
+
+/**
+ * Starts counting `context`'s requests in flight (its pages, frames and service worker) for `settled`; call it
+ * before the context's first page loads.
+ */
+export function watchNetwork(context: BrowserContext): void {
+  if (inFlight.has(context)) return;
+  const net = { pending: new Set<Request>(), changedAt: Date.now() };
+  const done = (request: Request) => {
+    net.pending.delete(request);
+    net.changedAt = Date.now();
+  };
+  context.on('request', (request) => {
+    net.pending.add(request);
+    net.changedAt = Date.now();
+  });
+  context.on('requestfinished', done);
+  context.on('requestfailed', done);
+  inFlight.set(context, net);
+}
+
+/**
+ * Resolves once `page` has loaded, its context has had no request in flight for `quietMs` milliseconds and its
+ * document no change for as long: lazy screens, their queries and the renders they cause are done. Playwright's
+ * `networkidle` waits a fixed 500 ms and looks only at the network; each screen of an audit or screenshot loop paid
+ * it. Throws after 30 s, naming the requests still open.
+ */
+export async function settled(page: Page, quietMs = 150): Promise<void> {
+  const net = inFlight.get(page.context());
+  if (!net) throw new Error('settled(): call watchNetwork(context) before the page loads');
+  await page.waitForLoadState('load');
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    while (net.pending.size > 0 || Date.now() - net.changedAt < quietMs) {
+      if (Date.now() > deadline) {
+        throw new Error(`the network never settled: ${[...net.pending].map((r) => r.url()).join(', ')}`);
+      }
+      await page.waitForTimeout(25);
+    }
+    const quietSince = net.changedAt;
+    // In the page: a script that arrived runs before this, and the render it schedules resets the wait.
+    const domQuiet = await page.evaluate(
+      ([quiet, within]) =>
+        new Promise<boolean>((resolve) => {
+          const giveUp = setTimeout(() => finish(false), within);
+          let timer = setTimeout(() => finish(true), quiet);
+          const observer = new MutationObserver(() => {
+            clearTimeout(timer);
+            timer = setTimeout(() => finish(true), quiet);
+          });
+          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+          function finish(quietNow: boolean) {
+            observer.disconnect();
+            clearTimeout(timer);
+            clearTimeout(giveUp);
+            resolve(quietNow);
+          }
+        }),
+      [quietMs, Math.max(1, deadline - Date.now())] as const,
+    );
+    if (!domQuiet) throw new Error('the page never stopped changing');
+    if (net.changedAt === quietSince && net.pending.size === 0) return;
+  }
+}
+
+/**
+ * WCAG 2.1 A and AA violations (axe-core) on the page as it is now, once running transitions have ended (a dialog
+ * fading in is lighter mid-fade than it will be, and axe would measure that): the test fails listing them, prefixed
+ * with `what`.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const found = result.violations.map(
+    (v) =>
+      `${what}: ${v.id} (${v.impact}) ${v.help} — ${v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(' '))
+        .join(' | ')}`,
+  );
+  expect(found, found.join('\n')).toEqual([]);
+}
