@@ -207,6 +207,10 @@ export interface Config {
   passCredentialsPerMinute: number;
   /** Door sync batches per client IP a minute, right scanner key (DOOR_SYNC_PER_IP_PER_MINUTE, 60). */
   doorSyncPerMinute: number;
+  /**
+   * An avatar upload's deadline, milliseconds, its wait for a decoding process included (AVATAR_DEADLINE_SECONDS,
+   * 10, at least 1): past it the upload is answered `api.profile.avatar_timeout` and its decoding process killed.
+   */
   avatarDeadlineMs: number;
   /** Seed demo data on first start (default true). */
   seedDemo: boolean;
@@ -580,7 +584,7 @@ function buildConfig(
     walletPerMinute: int('WALLET_PER_IP_PER_MINUTE', env.WALLET_PER_IP_PER_MINUTE, 60),
     passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
     doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
-    avatarDeadlineMs: 10_000,
+    avatarDeadlineMs: Math.max(1, int('AVATAR_DEADLINE_SECONDS', env.AVATAR_DEADLINE_SECONDS, 10)) * 1000,
     seedDemo: env.SEED_DEMO !== 'false',
     productName: env.PRODUCT_NAME ?? 'Ticket Panel',
     productSiteUrl: (env.PRODUCT_SITE_URL ?? publicUrl).replace(/\/+$/, ''),

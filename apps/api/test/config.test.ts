@@ -1,6 +1,7 @@
 /**
  * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
- * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS and PGLITE_IMPORT_MAX_ROWS.
+ * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS, PGLITE_IMPORT_MAX_ROWS and
+ * AVATAR_DEADLINE_SECONDS.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -113,5 +114,15 @@ describe('PGLITE_IMPORT_MAX_ROWS (decision 027)', () => {
     expect(load({ PGLITE_IMPORT_MAX_ROWS: '1' }).pgliteImportMaxRows).toBe(1);
     for (const bad of ['0', '10001', '2.5', 'lots', '-3'])
       expect(() => load({ PGLITE_IMPORT_MAX_ROWS: bad }), bad).toThrow(/PGLITE_IMPORT_MAX_ROWS/);
+  });
+});
+
+describe('AVATAR_DEADLINE_SECONDS', () => {
+  it('defaults to 10 s, is at least 1 s, and refuses what is not a whole number by name', () => {
+    expect(load({}).avatarDeadlineMs).toBe(10_000);
+    expect(load({ AVATAR_DEADLINE_SECONDS: '4' }).avatarDeadlineMs).toBe(4000);
+    expect(load({ AVATAR_DEADLINE_SECONDS: '0' }).avatarDeadlineMs).toBe(1000);
+    for (const bad of ['2.5', 'soon', '-3'])
+      expect(() => load({ AVATAR_DEADLINE_SECONDS: bad }), bad).toThrow(/AVATAR_DEADLINE_SECONDS/);
   });
 });
