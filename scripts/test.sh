@@ -2,7 +2,6 @@
 # `npm test`: every check of the README's test command, building once and using both cores.
 #   1. side by side: typecheck, then the Vitest suites (panel, contract, API on PGlite and on PostgreSQL) less
 #      the timing files  |  the one build (`npm run build`, what `npm start` runs), then the Playwright specs on it
-#      (TYPECHECKED=1: no typecheck, the caller ran it: `.ci/run` does, beside lint)
 #   2. alone: the API files that measure time against real processes (`timingFiles` in vitest.config.ts)
 # Each step's time is printed; a failed step's log is printed whole. CI_SERIAL=1: one step at a time, output live.
 set -euo pipefail
@@ -11,10 +10,8 @@ cd "$(dirname "$0")/.."
 source scripts/steps.sh
 
 started=$SECONDS
-vitest_lane="vitest env TEST_LANE=main npx vitest run"
-[ -n "${TYPECHECKED:-}" ] || vitest_lane="typecheck npm run typecheck ; $vitest_lane"
 side_by_side \
-  "$vitest_lane" \
+  "typecheck npm run typecheck ; vitest env TEST_LANE=main npx vitest run" \
   "build npm run build ; playwright npx playwright test"
 step vitest-timing env TEST_LANE=timing npx vitest run
 echo "npm test passed in $((SECONDS - started)) s"
