@@ -48,7 +48,8 @@ async function openTemplateCopy(): Promise<Database> {
 }
 
 /**
- * Databases of this file's finished tests, emptied back to the migrated template's state, for its next tests:
+ * Databases of finished tests, emptied back to the migrated template's state, for the next tests of the file and
+ * (one of them, test/setup/close-databases.ts) of the worker's next file:
  * opening a copy of the template costs 1-3 s on PGlite (a database thread, 40 MB of data dir loaded, the
  * server started) and 0.2-0.5 s on PostgreSQL (CREATE DATABASE, a pool), emptying one costs tens of
  * milliseconds. The migrations insert no rows, so the template's tables are empty and emptying them (EMPTY_ALL)
@@ -56,9 +57,9 @@ async function openTemplateCopy(): Promise<Database> {
  */
 const idleDatabases: Database[] = [];
 
-/** Closes the idle databases: after each test file (test/setup/close-databases.ts, a setup file of both projects). */
-export async function closeIdleDatabases(): Promise<void> {
-  await Promise.all(idleDatabases.splice(0).map((d) => d.close()));
+/** Closes the idle databases but `keep`: after each test file (test/setup/close-databases.ts). */
+export async function closeIdleDatabases(keep = 0): Promise<void> {
+  await Promise.all(idleDatabases.splice(keep).map((d) => d.close()));
 }
 
 async function freshDatabase(): Promise<Database> {
