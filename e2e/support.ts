@@ -133,7 +133,8 @@ export function watchNetwork(context: BrowserContext): void {
 
 /**
  * Resolves once `page` has loaded, its context has had no request in flight for `quietMs` milliseconds and its
- * document no change for as long: lazy screens, their queries and the renders they cause are done. Playwright's
+ * document no change for as long, and no finite animation runs: lazy screens, their queries, the renders they cause
+ * and their fades are done. Playwright's
  * `networkidle` waits a fixed 500 ms and looks only at the network; each screen of an audit or screenshot loop paid
  * it. Throws after 30 s, naming the requests still open.
  */
@@ -171,9 +172,16 @@ export async function settled(page: Page, quietMs = 150): Promise<void> {
       [quietMs, Math.max(1, deadline - Date.now())] as const,
     );
     if (!domQuiet) throw new Error('the page never stopped changing');
-    if (net.changedAt === quietSince && net.pending.size === 0) return;
+    if (net.changedAt === quietSince && net.pending.size === 0) break;
   }
+  await animationsDone(page);
 }
+
+/** Resolves once no finite animation or transition runs (a dialog fading in is lighter mid-fade than it will be). */
+const animationsDone = (page: Page) =>
+  page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 
 /**
  * WCAG 2.1 A and AA violations (axe-core) on the page as it is now, once running transitions have ended (a dialog
@@ -181,9 +189,7 @@ export async function settled(page: Page, quietMs = 150): Promise<void> {
  * with `what`.
  */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
+  await animationsDone(page);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const found = result.violations.map(
     (v) =>
