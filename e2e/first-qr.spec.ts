@@ -105,3 +105,21 @@ test('a reload draws the signed-in account’s stored pass before the app, never
   const shown = await page.locator('#root img.qr-box__img').evaluate((img: HTMLImageElement) => img.src);
   expect(userIdOf(decodeDataUrl(shown))).toBe(subOf(bob.accessToken));
 });
+
+test('a reload with the hub open shows the hub at once on a phone, never the first QR over it', async ({
+  page,
+  context,
+}) => {
+  await page.setViewportSize({ width: 360, height: 780 });
+  await signInContext(context, 'alice@example.com');
+  await context.addInitScript({ content: RECORD });
+  await openPanel(page, 'PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB');
+  const hub = page.getByRole('dialog');
+  await expect(hub).toBeVisible();
+  await page.reload();
+  await expect(hub).toBeVisible();
+  await expect(hub.getByRole('button', { name: 'My QR code' })).toBeVisible();
+  // Before, the first QR was drawn over the hub and stayed until the 4 s bound (a phone draws no QR screen under it).
+  expect(await page.evaluate(() => (window as { __firstQr?: unknown }).__firstQr)).toBeUndefined();
+  await expect(page.locator('#first-qr')).toHaveCount(0);
+});

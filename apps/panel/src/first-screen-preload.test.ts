@@ -103,6 +103,17 @@ describe('first-screen preload', () => {
       'modulepreload /assets/prefetch-1.js',
     ]);
   });
+  it('a signed-in QR start with the hub open preloads no first QR (the hub is the first screen)', () => {
+    expect(preloads('/en/?PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB', 'token')).toEqual([
+      ...APP,
+      'modulepreload /assets/en-1.js',
+      'modulepreload /assets/later-en-1.js',
+      'modulepreload /assets/qr-screen-1.js',
+      'modulepreload /assets/use-pass-1.js',
+      'modulepreload /assets/draw-qr-1.js',
+      'modulepreload /assets/prefetch-1.js',
+    ]);
+  });
   it('another signed-in screen preloads the app and the catalogue only', () => {
     expect(preloads('/en/?PANEL_TAB=MY_TICKET', 'token')).toEqual([...APP, 'modulepreload /assets/en-1.js']);
   });

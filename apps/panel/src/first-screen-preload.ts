@@ -28,7 +28,10 @@ const QR_START = [
 
 /** The app's start (React, TanStack Query, i18next, the router), imported by the entry (main.tsx) on every start. */
 const APP = '/app/start-app.tsx';
-/** The first QR's own entry (features/qr/first-qr.ts): drawn before the app on a standalone signed-in QR start. */
+/**
+ * The first QR's own entry (features/qr/first-qr.ts): drawn before the app on a standalone signed-in QR start with
+ * no overlay (lib/first-screen.ts `startsOnQr`).
+ */
 const FIRST_QR = '/features/qr/first-qr.ts';
 
 /**
@@ -43,7 +46,7 @@ const FIRST_QR = '/features/qr/first-qr.ts';
 const script = (plan: Record<string, string[]>) =>
   `(function(p){try{var l=location.pathname.split('/')[1]==='es'?'es':'en',q=new URLSearchParams(location.search),` +
   `t=(q.get('PANEL_TAB')||'QR').toUpperCase(),a=localStorage.getItem('tp.accessToken'),` +
-  `h=t==='QR'&&a&&!q.get('embed')?p['first-qr-'+l]:[],f=p.app.concat(p[l]);` +
+  `h=t==='QR'&&a&&!q.get('embed')&&!q.get('PANEL_OVERLAY_TAB')?p['first-qr-'+l]:[],f=p.app.concat(p[l]);` +
   `if(t==='QR'&&(a||q.get('mode')))f=f.concat(p['qr-'+l]);` +
   `function add(u,r){var e=document.createElement('link');if(/\\.css$/.test(u)){e.rel='preload';e.as='style'}` +
   `else e.rel='modulepreload';e.href=u;e.crossOrigin='';if(h.length)e.fetchPriority=r;document.head.appendChild(e)}` +

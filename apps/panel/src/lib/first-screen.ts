@@ -3,7 +3,9 @@
  * and what waits until it is.
  *
  * - `startsOnQr`: this document opens on the QR screen (signed in, `PANEL_TAB` QR or none; spec section 2
- *   Routing). Read once at start.
+ *   Routing) with no overlay: with `PANEL_OVERLAY_TAB=HUB` (a reload while the hub is open) the hub is what the
+ *   holder sees first, and a first QR drawn over it would hide it until the QR screen drew (a phone does not draw
+ *   that screen under the hub). Read once at start.
  * - `firstScreenDrawn` resolves when the first QR image has been drawn (`markFirstScreenDrawn`, called by the
  *   QR screen), at once for any other start, and after `FIRST_SCREEN_WAIT_MS` at the latest (a screen that
  *   can draw no QR must not hold the rest back). The side menu, the service worker's registration and the
@@ -21,7 +23,9 @@ const FIRST_SCREEN_WAIT_MS = 4000;
 
 export const startsOnQr: boolean =
   typeof window !== 'undefined' &&
-  resolveRoute(new URLSearchParams(window.location.search), Boolean(storage.get('accessToken'))).route.tab === 'QR';
+  ((route) => route.tab === 'QR' && route.overlay === null)(
+    resolveRoute(new URLSearchParams(window.location.search), Boolean(storage.get('accessToken'))).route,
+  );
 
 let drawn: () => void = () => undefined;
 
