@@ -134,9 +134,8 @@ export function watchNetwork(context: BrowserContext): void {
 /**
  * Resolves once `page` has loaded, its context has had no request in flight for `quietMs` milliseconds and its
  * document no change for as long, and no finite animation runs: lazy screens, their queries, the renders they cause
- * and their fades are done. Playwright's
- * `networkidle` waits a fixed 500 ms and looks only at the network; each screen of an audit or screenshot loop paid
- * it. Throws after 30 s, naming the requests still open.
+ * and their fades are done. Playwright's `networkidle` waits a fixed 500 ms and looks only at the network; each
+ * screen of an audit or screenshot loop paid it. Throws after 30 s, naming the requests still open.
  */
 export async function settled(page: Page, quietMs = 150): Promise<void> {
   const net = inFlight.get(page.context());

@@ -21,11 +21,13 @@ import { storage } from './storage';
 /** Milliseconds after which what waits for the first QR goes ahead anyway. */
 const FIRST_SCREEN_WAIT_MS = 4000;
 
-export const startsOnQr: boolean =
-  typeof window !== 'undefined' &&
-  ((route) => route.tab === 'QR' && route.overlay === null)(
-    resolveRoute(new URLSearchParams(window.location.search), Boolean(storage.get('accessToken'))).route,
-  );
+/** This document's route at start (null outside a browser). */
+const startRoute =
+  typeof window === 'undefined'
+    ? null
+    : resolveRoute(new URLSearchParams(window.location.search), Boolean(storage.get('accessToken'))).route;
+
+export const startsOnQr: boolean = startRoute?.tab === 'QR' && startRoute.overlay === null;
 
 let drawn: () => void = () => undefined;
 
