@@ -217,6 +217,11 @@ export const ticketTypes = pgTable(
     isGiftable: boolean('is_giftable').notNull().default(true),
     isResellable: boolean('is_resellable').notNull().default(true),
     isSwappable: boolean('is_swappable').notNull().default(false),
+    /**
+     * Counts changes of the type's benefits (a trigger on `benefits`, migration 0017), so that such a change also
+     * makes a new version of this row (its `xmin`), which the ticket listing's cache checks (tickets.service.ts).
+     */
+    benefitsVersion: integer('benefits_version').notNull().default(0),
   },
   (t) => [uniqueIndex('ticket_types_org_external_uq').on(t.organisationId, t.externalId)],
 );
@@ -244,6 +249,12 @@ export const userTickets = pgTable(
      * lists, may not move and no longer admits. The row stays for history.
      */
     revokedAt: ts('revoked_at'),
+    /**
+     * Counts changes of the rows the ticket's listing item shows beside its own: its held benefits
+     * (`user_ticket_benefits`) and resale entries (`resale_listing_tickets`). Triggers bump it (migration 0017), so
+     * that such a change also makes a new version of this row (its `xmin`), which the listing's cache checks.
+     */
+    relatedVersion: integer('related_version').notNull().default(0),
   },
   (t) => [
     index('user_tickets_holder_idx').on(t.holderId),

@@ -1,4 +1,8 @@
-/** SQL for the holder's tickets with their event, type and benefits. */
+/**
+ * SQL for the holder's tickets with their event, type and benefits: which tickets a holder holds now, each with its
+ * row version (`TicketHead`), and the whole rows of given tickets (`TicketRow`), which the service keeps while their
+ * version holds (tickets.service.ts, decision 036).
+ */
 import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
@@ -92,6 +96,17 @@ const ticketColumns = {
   benefits: benefitsJson,
 };
 /**
+ * The version of a ticket's listing row: the row versions (`xmin`, a new one on every change) of the ticket, its type
+ * and its event, as `ticket:type:event`. Migration 0017's triggers carry every change of the rows the item shows
+ * beside these (held benefits, resale entries, the type's benefits) to the ticket's or the type's row, so a row read
+ * at this version is still what the statement would read now.
+ */
+const rowVersion = sql<string>`${userTickets}.xmin::text || ':' || ${ticketTypes}.xmin::text || ':' || ${events}.xmin::text`;
+
+/** A ticket the holder holds now and its listing row's version (`rowVersion`). */
+export type TicketHead = { id: number; version: string };
+
+/**
  * A held ticket with the type and event columns it is shown with, its held benefits, and `listed` while it is in a
  * live resale listing.
  */
@@ -117,14 +132,14 @@ function withBenefitDates(row: Omit<TicketRow, 'benefits'> & { benefits: Benefit
 }
 
 /**
- * The ticket listing (My tickets, the gift dropdown), one prepared statement per status. The holder part is
- * `heldBy` with placeholders (a prepared statement cannot take a condition that comes and goes): the
- * organisation id is 0 (no organisation has it) for "every organisation".
+ * The tickets of the listing (My tickets, the gift dropdown) and their versions, one prepared statement per status.
+ * The holder part is `heldBy` with placeholders (a prepared statement cannot take a condition that comes and goes):
+ * the organisation id is 0 (no organisation has it) for "every organisation".
  */
 const listStatement = (status: 'UPCOMING' | 'PAST') =>
   preparedStatement((db) =>
     db
-      .select(ticketColumns)
+      .select({ id: userTickets.id, version: rowVersion })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
@@ -145,25 +160,41 @@ const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatemen
 
 export const ticketsRepository = {
   /**
-   * Live (not revoked) tickets `holder` holds, each with its held benefits, (in its organisation, when it names one): UPCOMING = event not
-   * ended (soonest first), PAST = ended (latest first).
+   * Live (not revoked) tickets `holder` holds (in its organisation, when it names one), with their versions:
+   * UPCOMING = event not ended (soonest first), PAST = ended (latest first).
+   * @param now the request's clock (UTC)
    */
-  async listByHolder(db: DbOrTx, holder: Holder, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketRow[]> {
-    const rows = await listStatements[status](db).execute({
+  async listByHolder(db: DbOrTx, holder: Holder, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketHead[]> {
+    return listStatements[status](db).execute({
       holderId: holder.userId,
       organisationId: holder.organisationId ?? 0,
       now,
     });
-    return rows.map(withBenefitDates);
   },
-  /** One ticket (with its benefits) if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
-  async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketRow | undefined> {
-    const [row] = await db
-      .select(ticketColumns)
+  /** The ticket and its version if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
+  async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketHead | undefined> {
+    const [head] = await db
+      .select({ id: userTickets.id, version: rowVersion })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(and(heldBy(holder), eq(userTickets.id, userTicketId), isNull(userTickets.revokedAt)));
-    return row && withBenefitDates(row);
+    return head;
+  },
+  /**
+   * The listing rows of the given tickets, each with its version, of those `holder` still holds (in its organisation,
+   * when it names one) and not revoked: a ticket that moved since its head was read is left out. Any order.
+   */
+  async rowsByIds(db: DbOrTx, holder: Holder, ids: number[]): Promise<(TicketRow & { version: string })[]> {
+    const rows = await db
+      .select({ ...ticketColumns, version: rowVersion })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      // One array parameter, so that the text is the same for any number of tickets (one kept statement, decision 035).
+      .where(
+        and(heldBy(holder), sql`${userTickets.id} = any(${sql.param(ids)}::int[])`, isNull(userTickets.revokedAt)),
+      );
+    return rows.map((row) => ({ ...withBenefitDates(row), version: row.version }));
   },
 };

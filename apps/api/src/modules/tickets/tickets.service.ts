@@ -3,12 +3,17 @@
  * UPCOMING holds live and future events, PAST ended ones; `isLive` while start <= now < end.
  * Counts: event access plus benefits with purchasedAmount > 0; a benefit is used when
  * purchasedAmount equals usedAmount.
+ *
+ * Each instance keeps the listing rows it read (`LISTING_CACHE_CHARS` at most, decision 036): a listing
+ * first reads which tickets the holder holds with their row versions (one narrow statement), then the whole rows of
+ * only the tickets whose version it does not hold. A change to any row the item shows makes a new version (migration
+ * 0017), on whichever instance or path it is made, so a listing never shows a row older than its version check.
  */
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove, type Holder } from '../../db/predicates.js';
-import { ticketsRepository as repo, type BenefitRow, type TicketRow } from './tickets.repository.js';
+import { ticketsRepository as repo, type BenefitRow, type TicketHead, type TicketRow } from './tickets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -76,13 +81,61 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
   };
 }
 
-export function createTicketsService(deps: { database: Database; now: () => Date }) {
+/**
+ * The most listing rows an instance keeps, in characters of their JSON (about bytes: 32 MiB): counted by size, not
+ * by tickets, since an organiser's texts make a row anything from 1 KB to over 100 KB. The oldest kept goes first.
+ */
+export const LISTING_CACHE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * @param deps.keptChars the most characters of kept listing rows (default `LISTING_CACHE_CHARS`)
+ */
+export function createTicketsService(deps: { database: Database; now: () => Date; keptChars?: number }) {
+  const keptChars = deps.keptChars ?? LISTING_CACHE_CHARS;
   const db = deps.database.db;
+  /** Kept listing rows by userTicketId, oldest first, each with its version and size. */
+  const kept = new Map<number, { version: string; row: TicketRow; chars: number }>();
+  let keptTotal = 0;
+  const forget = (id: number) => {
+    keptTotal -= kept.get(id)?.chars ?? 0;
+    kept.delete(id);
+  };
+  const keep = (id: number, version: string, row: TicketRow) => {
+    forget(id);
+    const chars = JSON.stringify(row).length;
+    if (chars > keptChars) return;
+    while (keptTotal + chars > keptChars) forget(kept.keys().next().value!);
+    kept.set(id, { version, row, chars });
+    keptTotal += chars;
+  };
+
+  /**
+   * The rows of `heads`, in their order: the kept ones whose version matches, the others read now (and kept). A
+   * ticket that moved away between the two reads is left out.
+   */
+  async function rowsOf(holder: Holder, heads: TicketHead[]): Promise<TicketRow[]> {
+    const rows = new Map<number, TicketRow>();
+    const stale: number[] = [];
+    for (const head of heads) {
+      const entry = kept.get(head.id);
+      if (entry?.version === head.version) rows.set(head.id, entry.row);
+      else stale.push(head.id);
+    }
+    if (stale.length) {
+      for (const { version, ...row } of await repo.rowsByIds(db, holder, stale)) {
+        rows.set(row.ticket.id, row);
+        keep(row.ticket.id, version, row);
+      }
+    }
+    return heads.flatMap((head) => rows.get(head.id) ?? []);
+  }
+
   return {
     /** GET /list/ticket_listing?status= (only the header's organisation's tickets with `X-Organisation`) */
     async list(holder: Holder, status: TicketStatus): Promise<MyTicket[]> {
       const now = deps.now();
-      return (await repo.listByHolder(db, holder, status, now)).map((row) => toMyTicket(row, holder, now));
+      const rows = await rowsOf(holder, await repo.listByHolder(db, holder, status, now));
+      return rows.map((row) => toMyTicket(row, holder, now));
     },
     /**
      * GET /list/ticket_listing/{ticketUserId}
@@ -91,7 +144,8 @@ export function createTicketsService(deps: { database: Database; now: () => Date
      */
     async one(holder: Holder, userTicketId: number): Promise<MyTicket> {
       const now = deps.now();
-      const row = await repo.oneByHolder(db, holder, userTicketId);
+      const head = await repo.oneByHolder(db, holder, userTicketId);
+      const [row] = head ? await rowsOf(holder, [head]) : [];
       if (!row) throw new AppError('api.ticket.not_found');
       return toMyTicket(row, holder, now);
     },
