@@ -132,31 +132,51 @@ function withBenefitDates(row: Omit<TicketRow, 'benefits'> & { benefits: Benefit
 }
 
 /**
- * The tickets of the listing (My tickets, the gift dropdown) and their versions, one prepared statement per status.
- * The holder part is `heldBy` with placeholders (a prepared statement cannot take a condition that comes and goes):
- * the organisation id is 0 (no organisation has it) for "every organisation".
+ * The listing (My tickets, the gift dropdown), one prepared statement per status and shape: `heads` (which tickets,
+ * with their versions) or `rows` (their whole rows, with their versions). The holder part is `heldBy` with
+ * placeholders (a prepared statement cannot take a condition that comes and goes): the organisation id is 0 (no
+ * organisation has it) for "every organisation".
  */
-const listStatement = (status: 'UPCOMING' | 'PAST') =>
+const listWhere = (status: 'UPCOMING' | 'PAST') =>
+  and(
+    eq(userTickets.holderId, sql.placeholder('holderId')),
+    sql`(${sql.placeholder('organisationId')}::int = 0 or ${events.organisationId} = ${sql.placeholder('organisationId')}::int)`,
+    isNull(userTickets.revokedAt),
+    status === 'UPCOMING' ? gt(events.endsAt, sql.placeholder('now')) : lte(events.endsAt, sql.placeholder('now')),
+  );
+const listOrder = (status: 'UPCOMING' | 'PAST') =>
+  [status === 'UPCOMING' ? asc(events.startsAt) : desc(events.startsAt), asc(userTickets.id)] as const;
+const headsStatement = (status: 'UPCOMING' | 'PAST') =>
   preparedStatement((db) =>
     db
       .select({ id: userTickets.id, version: rowVersion })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(
-        and(
-          eq(userTickets.holderId, sql.placeholder('holderId')),
-          sql`(${sql.placeholder('organisationId')}::int = 0 or ${events.organisationId} = ${sql.placeholder('organisationId')}::int)`,
-          isNull(userTickets.revokedAt),
-          status === 'UPCOMING'
-            ? gt(events.endsAt, sql.placeholder('now'))
-            : lte(events.endsAt, sql.placeholder('now')),
-        ),
-      )
-      .orderBy(status === 'UPCOMING' ? asc(events.startsAt) : desc(events.startsAt), asc(userTickets.id))
-      .prepare(`tickets_list_${status.toLowerCase()}`),
+      .where(listWhere(status))
+      .orderBy(...listOrder(status))
+      .prepare(`tickets_list_heads_${status.toLowerCase()}`),
   );
-const listStatements = { UPCOMING: listStatement('UPCOMING'), PAST: listStatement('PAST') };
+const rowsStatement = (status: 'UPCOMING' | 'PAST') =>
+  preparedStatement((db) =>
+    db
+      .select({ ...ticketColumns, version: rowVersion })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(listWhere(status))
+      .orderBy(...listOrder(status))
+      .prepare(`tickets_list_rows_${status.toLowerCase()}`),
+  );
+const listStatements = {
+  heads: { UPCOMING: headsStatement('UPCOMING'), PAST: headsStatement('PAST') },
+  rows: { UPCOMING: rowsStatement('UPCOMING'), PAST: rowsStatement('PAST') },
+};
+const listParams = (holder: Holder, now: Date) => ({
+  holderId: holder.userId,
+  organisationId: holder.organisationId ?? 0,
+  now,
+});
 
 export const ticketsRepository = {
   /**
@@ -165,11 +185,17 @@ export const ticketsRepository = {
    * @param now the request's clock (UTC)
    */
   async listByHolder(db: DbOrTx, holder: Holder, status: 'UPCOMING' | 'PAST', now: Date): Promise<TicketHead[]> {
-    return listStatements[status](db).execute({
-      holderId: holder.userId,
-      organisationId: holder.organisationId ?? 0,
-      now,
-    });
+    return listStatements.heads[status](db).execute(listParams(holder, now));
+  },
+  /** `listByHolder`'s tickets as whole rows, each with its version, in the same order. */
+  async listRowsByHolder(
+    db: DbOrTx,
+    holder: Holder,
+    status: 'UPCOMING' | 'PAST',
+    now: Date,
+  ): Promise<(TicketRow & { version: string })[]> {
+    const rows = await listStatements.rows[status](db).execute(listParams(holder, now));
+    return rows.map((row) => ({ ...withBenefitDates(row), version: row.version }));
   },
   /** The ticket and its version if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
   async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketHead | undefined> {

@@ -4,10 +4,11 @@
  * Counts: event access plus benefits with purchasedAmount > 0; a benefit is used when
  * purchasedAmount equals usedAmount.
  *
- * Each instance keeps the listing rows it read (`LISTING_CACHE_CHARS` at most, decision 036): a listing
- * first reads which tickets the holder holds with their row versions (one narrow statement), then the whole rows of
- * only the tickets whose version it does not hold. A change to any row the item shows makes a new version (migration
- * 0017), on whichever instance or path it is made, so a listing never shows a row older than its version check.
+ * Each instance keeps the listing rows it read (`LISTING_CACHE_CHARS` at most, decision 036): a holder's first listing
+ * on the instance reads the whole rows (one statement); later ones read which tickets the holder holds with their row
+ * versions (one narrow statement), then the whole rows of only the tickets whose version it does not keep. A change
+ * to any row the item shows makes a new version (migration 0017), on whichever instance or path it is made, so a
+ * listing never shows a row older than its version check.
  */
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { Database } from '../../db/client.js';
@@ -96,6 +97,11 @@ export function createTicketsService(deps: { database: Database; now: () => Date
   /** Kept listing rows by userTicketId, oldest first, each with its version and size. */
   const kept = new Map<number, { version: string; row: TicketRow; chars: number }>();
   let keptTotal = 0;
+  /**
+   * Holders whose listing this instance answered (emptied past 100,000): another holder's first listing reads the
+   * whole rows in one statement, as a listing without kept rows would, rather than the versions first.
+   */
+  const listedHolders = new Set<number>();
   const forget = (id: number) => {
     keptTotal -= kept.get(id)?.chars ?? 0;
     kept.delete(id);
@@ -134,7 +140,18 @@ export function createTicketsService(deps: { database: Database; now: () => Date
     /** GET /list/ticket_listing?status= (only the header's organisation's tickets with `X-Organisation`) */
     async list(holder: Holder, status: TicketStatus): Promise<MyTicket[]> {
       const now = deps.now();
-      const rows = await rowsOf(holder, await repo.listByHolder(db, holder, status, now));
+      let rows: TicketRow[];
+      if (listedHolders.has(holder.userId))
+        rows = await rowsOf(holder, await repo.listByHolder(db, holder, status, now));
+      else {
+        rows = [];
+        for (const { version, ...row } of await repo.listRowsByHolder(db, holder, status, now)) {
+          keep(row.ticket.id, version, row);
+          rows.push(row);
+        }
+        if (listedHolders.size >= 100_000) listedHolders.clear();
+        listedHolders.add(holder.userId);
+      }
       return rows.map((row) => toMyTicket(row, holder, now));
     },
     /**
