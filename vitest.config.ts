@@ -4,8 +4,9 @@ import { findPostgresBin } from './scripts/postgres.js';
 
 /**
  * API test files that measure time against real processes (avatar bursts, event-loop stalls, webhook fairness):
- * `npm test` runs them in a lane of their own, after the other suites and Playwright, so that nothing else competes
- * for the cores while they measure (scripts/test.sh). The outage and shutdown files run in the main lane: their
+ * `npm test` runs them one at a time after the other Vitest suites, while Playwright ends in the other lane
+ * (scripts/test.sh); each measures against a baseline or a control server taken in the same test, on the machine
+ * as it is then (test/timing.ts), not against fixed figures of an idle machine. The outage and shutdown files run in the main lane: their
  * budgets are measured on the machine as it is (PostgreSQL's own start, a request's round trip: test/timing.ts
  * `budgetMs`), and their 37 s are mostly waiting, which beside the main lane costs CI nothing while Playwright is
  * the longer side.

@@ -12,7 +12,10 @@ cd "$(dirname "$0")/.."
 source scripts/steps.sh
 
 started=$SECONDS
+# TYPECHECKED=1: the typecheck already ran (`.ci/run` runs it beside lint, where a core is free).
+typecheck="typecheck npm run typecheck ;"
+[ -z "${TYPECHECKED:-}" ] || typecheck=""
 side_by_side \
-  "typecheck npm run typecheck ; vitest env TEST_LANE=main npx vitest run ; vitest-timing env TEST_LANE=timing npx vitest run" \
+  "$typecheck vitest env TEST_LANE=main npx vitest run ; vitest-timing env TEST_LANE=timing npx vitest run" \
   "build npm run build ; playwright npx playwright test"
 echo "npm test passed in $((SECONDS - started)) s"
