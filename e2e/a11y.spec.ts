@@ -66,3 +66,12 @@ for (const theme of ['light', 'dark'] as const) {
     });
   });
 }
+
+test('the audit itself fails on a violation, in a page without frames and in one with a frame', async ({ page }) => {
+  const violation = '<img src="data:," width="10" height="10">';
+  await page.setContent(`<html lang="en"><head><title>t</title></head><body><main>${violation}</main></body></html>`);
+  await expect(expectAccessible(page, 'no frames')).rejects.toThrow(/no frames: image-alt/);
+  const framed = `<main><h1>t</h1><iframe title="inner" srcdoc='${violation}'></iframe></main>`;
+  await page.setContent(`<html lang="en"><head><title>t</title></head><body>${framed}</body></html>`);
+  await expect(expectAccessible(page, 'a frame')).rejects.toThrow(/a frame: image-alt/);
+});
