@@ -18,7 +18,8 @@
  * 40,000, all seeded), then
  * bisects BENCH_GATE_STEPS times (default 2); prints the largest passing N and holders per core. A trial waits at
  * most BENCH_GATE_SETTLE_SECONDS (default 5) for its last answers and then gives them up (the trial fails), and
- * the next starts once `/healthz` answers within 50 ms again, so an overloaded N costs seconds, not minutes.
+ * the next starts once `/readyz` (a database round trip) answers within 50 ms again, so an overloaded N costs seconds,
+ * not minutes.
  *
  * Holders are seeded with set-based SQL (users, tickets, sign-in sessions: `generate_series`), and their access
  * tokens minted with the server's JWT_SECRET, not signed in one by one. Each trial polls the slice of holders after
@@ -280,11 +281,16 @@ async function trial(
   };
 }
 
-/** Waits (at most 60 s) until `/healthz` answers within 50 ms: the backlog of an overloaded trial is worked off. */
+/**
+ * Waits (at most 60 s) until `/readyz` (a database round trip) answers within 50 ms: the backlog of an overloaded
+ * trial is worked off. Not `/healthz`: the requests a trial gave up on still run their statements, and on PGlite they
+ * queue on its one connection while the event loop is free (a trial after an overload then failed at half the N that
+ * passed before it).
+ */
 async function quiet(base: string) {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const t0 = performance.now();
-    const ok = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+    const ok = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(5000) }).then(
       (r) => r.ok,
       () => false,
     );
