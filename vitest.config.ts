@@ -3,11 +3,12 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './scripts/postgres.js';
 
 /**
- * API test files that measure time against real processes (avatar bursts, webhook fairness): `npm test` runs them one
- * at a time after the other Vitest suites, while Playwright ends in the other lane (scripts/test.sh). Each measures
- * against a baseline or a control server taken in the same test, on the machine as it is then (test/timing.ts), so a
- * busy neighbour lane moves both sides. The outage and shutdown files run in the main lane: their budgets are measured
- * on the machine as it is too (PostgreSQL's own start, a request's round trip: test/timing.ts `budgetMs`).
+ * API test files that measure time against real processes (avatar bursts, event-loop stalls, webhook fairness):
+ * `npm test` runs them in a lane of their own, after the other suites and Playwright, so that nothing else competes
+ * for the cores while they measure (scripts/test.sh). The outage and shutdown files run in the main lane: their
+ * budgets are measured on the machine as it is (PostgreSQL's own start, a request's round trip: test/timing.ts
+ * `budgetMs`), and their 37 s are mostly waiting, which beside the main lane costs CI nothing while Playwright is
+ * the longer side.
  */
 export const timingFiles = [
   'test/avatar-burst.test.ts',
@@ -15,30 +16,20 @@ export const timingFiles = [
   // CPU-heavy image work under the 30 s cap: timed out (29.6 s) beside Playwright on a loaded machine.
   'test/avatar.test.ts',
   'test/webhook-fairness.test.ts',
+  'test/import-no-freeze.test.ts',
 ];
 
-/**
- * API test files that need the machine to themselves: `npm test` runs them last, alone. The import's event-loop test
- * holds `/healthz` to 100 ms at p99 (issue 24) against a rest measured before the import; beside Playwright the
- * other lane's load changes between the two (2026-11-28: p99 258 ms against 9 ms at rest, a fresh clone).
- */
-export const quietFiles = ['test/import-no-freeze.test.ts'];
-
-// TEST_LANE=timing or quiet: only the files above; TEST_LANE=main: everything else; unset: every test (plain
-// `vitest run`).
+// TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
 const lane = process.env.TEST_LANE;
-if (lane && !['main', 'timing', 'quiet'].includes(lane)) {
-  throw new Error(`TEST_LANE=${lane}: expected main, timing or quiet`);
-}
-const apiOnly = lane === 'timing' || lane === 'quiet';
+if (lane && lane !== 'main' && lane !== 'timing') throw new Error(`TEST_LANE=${lane}: expected main or timing`);
 
 const apiProject = (name: string, globalSetup: string) => ({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     name,
     root: './apps/api',
-    include: lane === 'timing' ? timingFiles : lane === 'quiet' ? quietFiles : ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(lane === 'main' ? [...timingFiles, ...quietFiles] : [])],
+    include: lane === 'timing' ? timingFiles : ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : [])],
     environment: 'node',
     globalSetup: [globalSetup],
     setupFiles: ['./test/setup/close-databases.ts'],
@@ -59,13 +50,12 @@ if (!withPg) console.warn('[vitest] PostgreSQL binaries not found: skipping the 
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is 1 worker (cores - 1). The main lane uses 2: its files are independent (a database
-    // each) and the cores are otherwise idle while a file waits; the timing and quiet lanes run their files one at a
-    // time.
+    // each) and the cores are otherwise idle while a file waits; the timing lane runs its files one at a time.
     ...(lane === 'main' && { maxWorkers: 2 }),
-    ...(apiOnly && { fileParallelism: false }),
+    ...(lane === 'timing' && { fileParallelism: false }),
     projects: [
-      // The timing and quiet lanes are API files only.
-      ...(apiOnly
+      // The timing lane is API files only.
+      ...(lane === 'timing'
         ? []
         : [
             'apps/panel/vitest.config.ts',
