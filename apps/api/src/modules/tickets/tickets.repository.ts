@@ -120,8 +120,10 @@ export type TicketRow = {
 
 const dateOf = (text: string | null) => (text === null ? null : new Date(text));
 
-/** The row as the statement answers it, its benefits' timestamps made Dates. */
-function withBenefitDates(row: Omit<TicketRow, 'benefits'> & { benefits: BenefitJson[] }): TicketRow {
+/** The row as the statement answers it (with any other column it selected), its benefits' timestamps made Dates. */
+function withBenefitDates<R extends Omit<TicketRow, 'benefits'> & { benefits: BenefitJson[] }>(
+  row: R,
+): Omit<R, 'benefits'> & { benefits: BenefitRow[] } {
   return {
     ...row,
     benefits: row.benefits.map(({ held, benefit }) => ({
@@ -195,7 +197,7 @@ export const ticketsRepository = {
     now: Date,
   ): Promise<(TicketRow & { version: string })[]> {
     const rows = await listStatements.rows[status](db).execute(listParams(holder, now));
-    return rows.map((row) => ({ ...withBenefitDates(row), version: row.version }));
+    return rows.map(withBenefitDates);
   },
   /** The ticket and its version if `holder` holds it (in its organisation, when it names one) and it is not revoked. */
   async oneByHolder(db: DbOrTx, holder: Holder, userTicketId: number): Promise<TicketHead | undefined> {
@@ -221,6 +223,6 @@ export const ticketsRepository = {
       .where(
         and(heldBy(holder), sql`${userTickets.id} = any(${sql.param(ids)}::int[])`, isNull(userTickets.revokedAt)),
       );
-    return rows.map((row) => ({ ...withBenefitDates(row), version: row.version }));
+    return rows.map(withBenefitDates);
   },
 };

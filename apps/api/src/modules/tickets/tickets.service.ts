@@ -106,14 +106,19 @@ export function createTicketsService(deps: { database: Database; now: () => Date
     keptTotal -= kept.get(id)?.chars ?? 0;
     kept.delete(id);
   };
-  const keep = (id: number, version: string, row: TicketRow) => {
-    forget(id);
-    const chars = JSON.stringify(row).length;
-    if (chars > keptChars) return;
-    while (keptTotal + chars > keptChars) forget(kept.keys().next().value!);
-    kept.set(id, { version, row, chars });
-    keptTotal += chars;
-  };
+  /** Keeps each row (with the version it was read at) and answers the rows alone, in their order. */
+  const keepAll = (read: (TicketRow & { version: string })[]): TicketRow[] =>
+    read.map(({ version, ...row }) => {
+      const id = row.ticket.id;
+      forget(id);
+      const chars = JSON.stringify(row).length;
+      if (chars <= keptChars) {
+        while (keptTotal + chars > keptChars) forget(kept.keys().next().value!);
+        kept.set(id, { version, row, chars });
+        keptTotal += chars;
+      }
+      return row;
+    });
 
   /**
    * The rows of `heads`, in their order: the kept ones whose version matches, the others read now (and kept). A
@@ -127,12 +132,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       if (entry?.version === head.version) rows.set(head.id, entry.row);
       else stale.push(head.id);
     }
-    if (stale.length) {
-      for (const { version, ...row } of await repo.rowsByIds(db, holder, stale)) {
-        rows.set(row.ticket.id, row);
-        keep(row.ticket.id, version, row);
-      }
-    }
+    if (stale.length) for (const row of keepAll(await repo.rowsByIds(db, holder, stale))) rows.set(row.ticket.id, row);
     return heads.flatMap((head) => rows.get(head.id) ?? []);
   }
 
@@ -144,11 +144,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       if (listedHolders.has(holder.userId))
         rows = await rowsOf(holder, await repo.listByHolder(db, holder, status, now));
       else {
-        rows = [];
-        for (const { version, ...row } of await repo.listRowsByHolder(db, holder, status, now)) {
-          keep(row.ticket.id, version, row);
-          rows.push(row);
-        }
+        rows = keepAll(await repo.listRowsByHolder(db, holder, status, now));
         if (listedHolders.size >= 100_000) listedHolders.clear();
         listedHolders.add(holder.userId);
       }
