@@ -134,14 +134,23 @@ test("data-org on the demo host page: the embedded panel is branded and lists on
 
 test('screenshots of the branded panel: light and dark, 360 and 1280, en and es', async ({ browser }) => {
   test.setTimeout(180_000);
+  // One signed-in page and one signed-out page; each combination is emulated on them before a fresh load.
+  const context = await browser.newContext();
+  watchNetwork(context);
+  const page = await context.newPage();
+  await serveLogo(page);
+  await signInContext(context, 'alice@example.com');
+  const login = await browser.newContext();
+  watchNetwork(login);
+  const loginPage = await login.newPage();
+  await serveLogo(loginPage);
   for (const theme of ['light', 'dark'] as const) {
     for (const width of [360, 1280]) {
+      for (const p of [page, loginPage]) {
+        await p.emulateMedia({ colorScheme: theme });
+        await p.setViewportSize({ width, height: 800 });
+      }
       for (const lang of ['en', 'es'] as const) {
-        const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: theme });
-        watchNetwork(context);
-        const page = await context.newPage();
-        await serveLogo(page);
-        await signInContext(context, 'alice@example.com');
         for (const [name, query] of [
           ['tickets', 'PANEL_TAB=MY_TICKET'],
           ['hub', 'PANEL_TAB=QR&PANEL_OVERLAY_TAB=HUB'],
@@ -153,10 +162,6 @@ test('screenshots of the branded panel: light and dark, 360 and 1280, en and es'
           await expect(page.locator('#first-qr')).toHaveCount(0);
           await page.screenshot({ path: `test-results/branding/${name}-${lang}-${theme}-${width}.png` });
         }
-        const login = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: theme });
-        watchNetwork(login);
-        const loginPage = await login.newPage();
-        await serveLogo(loginPage);
         await loginPage.goto(`${baseUrl()}/${lang}/?org=${SLUG}&PANEL_TAB=LOGIN`);
         // The dark theme shows only the card, with the organisation on it; the light one, the header.
         await expect(loginPage.locator(theme === 'dark' ? '.auth-card__brand' : '.header__name')).toContainText(
@@ -164,9 +169,9 @@ test('screenshots of the branded panel: light and dark, 360 and 1280, en and es'
         );
         await settled(loginPage);
         await loginPage.screenshot({ path: `test-results/branding/login-${lang}-${theme}-${width}.png` });
-        await login.close();
-        await context.close();
       }
     }
   }
+  await login.close();
+  await context.close();
 });
