@@ -313,3 +313,37 @@ for (const theme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('a list that fails to load says so in both languages, and Try again loads it', async ({ page }) => {
+  const email = `owner-retry-${tag}@console.example`;
+  await createOrganisation(`retry-${tag}`, email);
+  // The members list fails twice (the screen in English, then in Spanish), then answers.
+  let failures = 0;
+  await page.route('**/v1/org/members', (route) =>
+    route.request().method() === 'GET' && failures++ < 2
+      ? route.fulfill({ status: 429, json: { message: 'api.too_many_requests' } })
+      : route.fallback(),
+  );
+  await page.setViewportSize({ width: 360, height: 780 });
+  await signIn(page, email);
+  const nav = page.getByRole('navigation');
+  await nav.getByRole('button', { name: 'Members' }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Too many requests. Wait a moment and try again.');
+  await audit(page, 'members list failed');
+  await page.screenshot({ path: 'test-results/console/list-failed-en-light-360.png', fullPage: true });
+
+  await page.getByRole('link', { name: 'Español' }).click();
+  await nav.getByRole('button', { name: 'Miembros' }).click();
+  await expect(alert).toContainText('Demasiadas solicitudes');
+  await page.getByRole('button', { name: 'Tema oscuro' }).click();
+  await page.screenshot({
+    path: 'test-results/console/list-failed-es-dark-360.png',
+    fullPage: true,
+    animations: 'disabled',
+  });
+  await alert.getByRole('button', { name: 'Reintentar' }).click();
+  await expect(page.getByRole('table').getByRole('row', { name: new RegExp(email) })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  expect(failures).toBe(3);
+});

@@ -11,9 +11,9 @@ import type { TFunction } from 'i18next';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from '@tp/contract';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime } from './zoned-time';
+import { QueryState } from './query-state';
 
 /** Who acted, as a person reads it. */
 function actorText(t: TFunction, actor: AuditEntry['actor']): string {
@@ -63,17 +63,13 @@ export function ActivityScreen() {
           </select>
         </div>
       </div>
-      {log.isError && (
-        <p className="error" role="alert">
-          {errorText(t, log.error)}
-        </p>
-      )}
-      {log.isPending && (
-        <p className="muted" role="status">
-          {t('console.activity.loading')}
-        </p>
-      )}
-      {log.data && (
+      <QueryState
+        query={log}
+        loading={t('console.activity.loading')}
+        empty={log.data?.items.length === 0}
+        none={t('console.activity.none')}
+      />
+      {log.data && log.data.items.length > 0 && (
         <TableRegion label={t('console.activity.title')} card>
           <table>
             <caption className="visually-hidden">{t('console.activity.title')}</caption>
@@ -102,7 +98,6 @@ export function ActivityScreen() {
               ))}
             </tbody>
           </table>
-          {log.data.items.length === 0 && <p className="muted">{t('console.activity.none')}</p>}
         </TableRegion>
       )}
       <Pager pages={pages} nextCursor={log.data?.nextCursor} />

@@ -13,6 +13,7 @@ import { Field } from '../ui/field';
 import { ApiError, org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { QueryState } from './query-state';
 
 type Organisation = z.infer<typeof organisations.organisationItem>;
 type Fields = {
@@ -41,15 +42,8 @@ export function BrandingScreen({ slug }: { slug: string }) {
   return (
     <section className="stack">
       <h1>{t('console.branding.title')}</h1>
-      {current.isPending ? (
-        <p role="status">{t('console.branding.loading')}</p>
-      ) : current.isError ? (
-        <p className="error" role="alert">
-          {errorText(t, current.error)}
-        </p>
-      ) : (
-        <BrandingForm slug={slug} organisation={current.data} />
-      )}
+      <QueryState query={current} loading={t('console.branding.loading')} />
+      {current.data && <BrandingForm slug={slug} organisation={current.data} />}
       <h2>{t('console.branding.preview')}</h2>
       <div className="grid">
         {(['light', 'dark'] as const).map((mode) => {

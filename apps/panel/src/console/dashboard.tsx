@@ -13,8 +13,8 @@ import { useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { org } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
 import { TableRegion } from './table-region';
+import { QueryState } from './query-state';
 
 const CheckInChart = lazy(() => import('./check-in-chart'));
 
@@ -54,7 +54,7 @@ export function Dashboard({ event, onBack }: { event: EventItem & { externalId: 
           {t('console.back')}
         </Button>
       </div>
-      {attendance.isError && <p className="error">{errorText(t, attendance.error)}</p>}
+      <QueryState query={attendance} />
       <dl className="stats">
         {(['issued', 'checkedIn', 'listedForResale', 'resold'] as const).map((k) => (
           <div key={k} className="card stat">
@@ -65,7 +65,7 @@ export function Dashboard({ event, onBack }: { event: EventItem & { externalId: 
       </dl>
       <section className="card stack" aria-labelledby="chart-title">
         <h2 id="chart-title">{t('console.dashboard.chart_title')}</h2>
-        {checkIns.isError && <p className="error">{errorText(t, checkIns.error)}</p>}
+        <QueryState query={checkIns} />
         {data && (
           <p className="muted" data-testid="chart-summary">
             {total === 0

@@ -17,6 +17,7 @@ import { Dashboard } from './dashboard';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
 import { isoToZoned, zonedToIso } from './zoned-time';
+import { QueryState } from './query-state';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
 type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
@@ -72,8 +73,7 @@ export function EventsScreen() {
           </Button>
         ))}
       </div>
-      {events.isError && <p className="error">{errorText(t, events.error)}</p>}
-      {events.data?.items.length === 0 && <p className="muted">{t('console.events.none')}</p>}
+      <QueryState query={events} empty={events.data?.items.length === 0} none={t('console.events.none')} />
       <div className="grid">
         {events.data?.items.map((e) => (
           <article key={e.externalId} className="card stack">
@@ -275,7 +275,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
         <h1 style={{ marginRight: 'auto' }}>{t('console.types.title', { event: event.name })}</h1>
         <Button onClick={() => setEditing('new')}>{t('console.types.new')}</Button>
       </div>
-      {all.length === 0 && types.isSuccess && <p className="muted">{t('console.types.none')}</p>}
+      <QueryState query={types} empty={all.length === 0} none={t('console.types.none')} />
       <TableRegion label={t('console.events.ticket_types')}>
         <table>
           <thead>

@@ -16,6 +16,7 @@ import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
+import { QueryState } from './query-state';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
@@ -134,7 +135,6 @@ export function HoldersScreen() {
           {errorText(t, exportCsv.error)}
         </p>
       )}
-      {tickets.isError && <p className="error">{errorText(t, tickets.error)}</p>}
       <TableRegion label={t('console.holders.title')} card>
         <table>
           <caption className="visually-hidden">{t('console.holders.title')}</caption>
@@ -174,7 +174,7 @@ export function HoldersScreen() {
             ))}
           </tbody>
         </table>
-        {tickets.data?.items.length === 0 && <p className="muted">{t('console.holders.none')}</p>}
+        <QueryState query={tickets} empty={tickets.data?.items.length === 0} none={t('console.holders.none')} />
       </TableRegion>
       <Pager pages={pages} nextCursor={tickets.data?.nextCursor} />
       {open && <TicketDrawer externalId={open} onClose={() => setOpen(null)} />}
@@ -232,7 +232,7 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
             {t('console.close')}
           </Button>
         </div>
-        {ticket.isError && <p className="error">{errorText(t, ticket.error)}</p>}
+        <QueryState query={ticket} />
         {tk && (
           <>
             <p>

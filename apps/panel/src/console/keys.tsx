@@ -14,6 +14,7 @@ import { Field } from '../ui/field';
 import { org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { TableRegion } from './table-region';
 
@@ -144,7 +145,7 @@ function DoorKeys() {
             ))}
           </tbody>
         </table>
-        {list.data?.length === 0 && <p className="muted">{t('console.keys.none')}</p>}
+        <QueryState query={list} empty={list.data?.length === 0} none={t('console.keys.none')} />
       </TableRegion>
     </section>
   );
@@ -209,7 +210,7 @@ function ApiKeys() {
             ))}
           </tbody>
         </table>
-        {live?.length === 0 && <p className="muted">{t('console.keys.none')}</p>}
+        <QueryState query={list} empty={live?.length === 0} none={t('console.keys.none')} />
       </TableRegion>
     </section>
   );

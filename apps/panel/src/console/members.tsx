@@ -12,6 +12,7 @@ import { Field } from '../ui/field';
 import { org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { QueryState } from './query-state';
 import { TableRegion } from './table-region';
 
 export function MembersScreen() {
@@ -97,6 +98,7 @@ export function MembersScreen() {
             ))}
           </tbody>
         </table>
+        <QueryState query={members} />
       </TableRegion>
       {removing && (
         <div className="card stack" role="alertdialog" aria-labelledby="remove-q">

@@ -14,6 +14,7 @@ import { Field } from '../ui/field';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
+import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 
@@ -122,7 +123,7 @@ export function WebhooksScreen() {
             ))}
           </tbody>
         </table>
-        {list.data?.length === 0 && <p className="muted">{t('console.webhooks.none')}</p>}
+        <QueryState query={list} empty={list.data?.length === 0} none={t('console.webhooks.none')} />
       </TableRegion>
     </section>
   );
@@ -153,9 +154,9 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
       <p className="wrap">
         <code>{endpoint.url}</code>
       </p>
-      {(log.isError || redeliver.isError) && (
+      {redeliver.isError && (
         <p className="error" role="alert">
-          {errorText(t, log.error ?? redeliver.error)}
+          {errorText(t, redeliver.error)}
         </p>
       )}
       {redeliver.isSuccess && <p role="status">{t('console.webhooks.redelivered')}</p>}
@@ -200,7 +201,7 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
             ))}
           </tbody>
         </table>
-        {log.data?.items.length === 0 && <p className="muted">{t('console.webhooks.log_none')}</p>}
+        <QueryState query={log} empty={log.data?.items.length === 0} none={t('console.webhooks.log_none')} />
       </TableRegion>
       <Pager pages={pages} nextCursor={log.data?.nextCursor} />
     </section>
