@@ -185,7 +185,7 @@ export const syncConflictReason = z.enum([
 ]);
 export type SyncConflictReason = z.infer<typeof syncConflictReason>;
 
-/** The server's judgement of one queued check-in: the tickets it recorded as admitted, and the conflicts. */
+/** The server's judgement of one queued check-in: the tickets it recorded as admitted (ascending ids), and the conflicts. */
 export const syncResult = z.object({
   id: z.uuid(),
   admitted: z.array(id),

@@ -157,7 +157,10 @@ export const accessRepository = {
     return new Set(rows.map((r) => r.id));
   },
 
-  /** Marks event access used at `at` on those of the tickets still unused; returns the ids it marked. */
+  /**
+   * Marks event access used at `at` on those of the tickets still unused; returns the ids it marked, ascending
+   * (UPDATE … RETURNING has no order: PostgreSQL returned them in either order, and a sync answer is compared).
+   */
   async markAccessUsed(db: DbOrTx, userTicketIds: number[], at: Date): Promise<number[]> {
     if (userTicketIds.length === 0) return [];
     const rows = await db
@@ -165,7 +168,7 @@ export const accessRepository = {
       .set({ eventAccessUsedAt: at })
       .where(and(inArray(userTickets.id, userTicketIds), isNull(userTickets.eventAccessUsedAt)))
       .returning({ id: userTickets.id });
-    return rows.map((r) => r.id);
+    return rows.map((r) => r.id).sort((x, y) => x - y);
   },
 
   /**
