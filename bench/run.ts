@@ -247,19 +247,23 @@ async function startServer(name: Server['name'], databaseUrl: string | null): Pr
   return { name, base, child, dataDir, monitorUrl: monitor.url, holders, auth };
 }
 
-/** Stops a server and waits until its port is closed (npm may exit before the server has shut down). */
-async function stopServer(s: { child: ChildProcess; dataDir: string; base: string }) {
+/**
+ * Stops a server and waits until every process of its group has exited (npm exits before the server has shut
+ * down; PostgreSQL stopped under a server still closing its pool printed "connection lost" lines).
+ */
+async function stopServer(s: { child: ChildProcess; dataDir: string }) {
   await stopProcess(s.child);
-  for (const deadline = Date.now() + 15_000; Date.now() < deadline;) {
-    if (
-      !(await fetch(`${s.base}/healthz`).then(
-        () => true,
-        () => false,
-      ))
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const groupAlive = () => {
+    try {
+      process.kill(-s.child.pid!, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const deadline = Date.now() + 15_000; groupAlive() && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 100));
+  if (groupAlive()) process.kill(-s.child.pid!, 'SIGKILL');
   rmSync(s.dataDir, { recursive: true, force: true });
 }
 
