@@ -1,21 +1,13 @@
 /**
  * The one way a console screen says where its data stands: "Loading…" (role=status) while a query has no data yet;
- * the error (role=alert, the API's message key through `errorText`) with a Try again button when it failed; the
+ * the error (`ErrorState` of `ui/bits`: the API's message key through `errorText`, and Try again) when it failed; the
  * screen's empty text when it answered with nothing. Renders nothing once there is data to show.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../ui/button';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { ErrorState } from '../ui/bits';
 import { errorText } from './errors';
-
-/** The parts of a TanStack Query result this reads. */
-export interface QueryLike {
-  isPending: boolean;
-  isError: boolean;
-  error: unknown;
-  isFetching: boolean;
-  refetch: () => unknown;
-}
 
 /**
  * `query`: the screen's query. `empty`: true when its data holds nothing to show (checked only after it answered);
@@ -27,21 +19,14 @@ export function QueryState({
   none,
   loading,
 }: {
-  query: QueryLike;
+  query: Pick<UseQueryResult, 'isPending' | 'isError' | 'error' | 'isFetching' | 'refetch'>;
   empty?: boolean;
   none?: ReactNode;
   loading?: string;
 }) {
   const { t } = useTranslation();
   if (query.isError)
-    return (
-      <div className="row" role="alert">
-        <p className="error">{errorText(t, query.error)}</p>
-        <Button variant="secondary" className="btn--small" loading={query.isFetching} onClick={() => query.refetch()}>
-          {t('console.retry')}
-        </Button>
-      </div>
-    );
+    return <ErrorState message={errorText(t, query.error)} onRetry={query.refetch} retrying={query.isFetching} />;
   if (query.isPending)
     return (
       <p className="muted" role="status">

@@ -25,15 +25,16 @@ export const Loading = (p: { label: string }) => (
 );
 
 /**
- * The error state of a failed load: the (translated) message, announced, and a Retry button. The one
- * error/retry block of the panel: `onRetry` is usually the query's `refetch`.
+ * The error state of a failed load: the (translated) message, announced, and a Retry button (`common.retry`). The
+ * one error/retry block of the panel and the console: `onRetry` is usually the query's `refetch`; `retrying` (its
+ * `isFetching`) shows the button busy while it asks again.
  */
-export function ErrorState(p: { message: string; onRetry: () => unknown }) {
+export function ErrorState(p: { message: string; onRetry: () => unknown; retrying?: boolean }) {
   const { t } = useTranslation();
   return (
     <div className="error-state" role="alert">
       <p>{p.message}</p>
-      <Button variant="secondary" onClick={() => void p.onRetry()}>
+      <Button variant="secondary" loading={p.retrying} onClick={() => void p.onRetry()}>
         {t('common.retry')}
       </Button>
     </div>
