@@ -75,20 +75,24 @@ async function startProcess(cmd: string, args: string[], env: NodeJS.ProcessEnv,
   }
 }
 
+/**
+ * Stops a process started in its own group (npm and the server under it) and waits until every process of the
+ * group has exited: npm exits before the server has shut down, and PostgreSQL stopped under a server still
+ * closing its pool printed "connection lost" lines. SIGTERM, then SIGKILL after 15 s.
+ */
 async function stopProcess(child: ChildProcess) {
-  const running = () => child.exitCode === null && child.signalCode === null;
-  const signal = (sig: NodeJS.Signals) => {
+  const signal = (sig: NodeJS.Signals | 0) => {
     try {
       process.kill(-child.pid!, sig);
+      return true;
     } catch {
-      /* already gone */
+      return false; // the group is gone
     }
   };
-  if (!running()) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  signal('SIGTERM');
-  await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-  if (running()) signal('SIGKILL');
+  if (!signal('SIGTERM')) return;
+  for (const deadline = Date.now() + 15_000; signal(0) && Date.now() < deadline;)
+    await new Promise((r) => setTimeout(r, 100));
+  signal('SIGKILL');
 }
 
 type Options = autocannon.Options;
@@ -247,23 +251,9 @@ async function startServer(name: Server['name'], databaseUrl: string | null): Pr
   return { name, base, child, dataDir, monitorUrl: monitor.url, holders, auth };
 }
 
-/**
- * Stops a server and waits until every process of its group has exited (npm exits before the server has shut
- * down; PostgreSQL stopped under a server still closing its pool printed "connection lost" lines).
- */
+/** Stops a server (its whole process group) and removes its data directory. */
 async function stopServer(s: { child: ChildProcess; dataDir: string }) {
   await stopProcess(s.child);
-  const groupAlive = () => {
-    try {
-      process.kill(-s.child.pid!, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  for (const deadline = Date.now() + 15_000; groupAlive() && Date.now() < deadline;)
-    await new Promise((r) => setTimeout(r, 100));
-  if (groupAlive()) process.kill(-s.child.pid!, 'SIGKILL');
   rmSync(s.dataDir, { recursive: true, force: true });
 }
 
