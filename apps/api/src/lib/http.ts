@@ -106,6 +106,9 @@ function withDetail(req: FastifyRequest, reply: FastifyReply) {
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  // An early refusal (before the body was read: too many rows, wrong type or key) closes the connection: a client
+  // still sending the body would otherwise keep a connection whose next request is never answered (issue 41).
+  if (!req.raw.complete) reply.header('connection', 'close');
   const send = withDetail(req, reply);
   if (err instanceof AppError) {
     if (err.status >= 500) logServerError(req, err);
