@@ -128,7 +128,9 @@ export type LimitName =
   | 'username_search'
   | 'account_export'
   | 'resale_redeem'
-  | 'wallet';
+  | 'wallet'
+  | 'wallet_pass'
+  | 'wallet_log';
 
 /** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
 export function countRefusal(req: FastifyRequest, name: LimitName): void {

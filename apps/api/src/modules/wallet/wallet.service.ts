@@ -21,7 +21,7 @@ import { AppError } from '../../lib/app-error.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
-import type { ApnsClient } from '../../providers/apns/apns.provider.js';
+import { deadPushToken, type ApnsClient } from '../../providers/apns/apns.provider.js';
 import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */
@@ -314,7 +314,9 @@ export function createWalletService(deps: {
     /**
      * Apple's pass update web service, register: `POST /v1/devices/{deviceLibraryIdentifier}/registrations/
      * {passTypeIdentifier}/{serialNumber}` with `{ pushToken }`. Answers 201 when the device is new for this
-     * pass, 200 when it was registered (its push token updated).
+     * pass, 200 when it was registered (its push token updated). Capped (decision 029): a pass keeps at most
+     * `config.devicesPerPass` devices and a device at most `config.passesPerDevice` passes; a registration past a
+     * cap evicts the oldest one (race-safe: the pass row and the device id are locked in one transaction).
      * @throws AppError `api.unauthorized` (401) for a wrong pass type, serial or authentication token.
      */
     async register(
@@ -323,7 +325,15 @@ export function createWalletService(deps: {
       pushToken: string,
     ): Promise<200 | 201> {
       const pass = await authorizedPass(p.passTypeIdentifier, p.serialNumber, authorization);
-      return (await repo.register(db, p.deviceLibraryIdentifier, pass.serialNumber, pushToken)) ? 201 : 200;
+      const caps = { devicesPerPass: deps.config.devicesPerPass, passesPerDevice: deps.config.passesPerDevice };
+      const created = await db.transaction((tx) =>
+        repo.register(
+          tx,
+          { deviceLibraryIdentifier: p.deviceLibraryIdentifier, serialNumber: pass.serialNumber, pushToken },
+          caps,
+        ),
+      );
+      return created ? 201 : 200;
     },
 
     /**
@@ -380,7 +390,9 @@ export function createWalletService(deps: {
      * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
      * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
      * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
-     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing).
+     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing). A push token
+     * APNs calls dead (410 `Unregistered`, 400 `BadDeviceToken`) loses every registration, so it is never pushed
+     * again; at most `config.devicesPerPass` devices are pushed per pass.
      * @returns the pushes sent
      */
     async appleUpdate(userTicketIds: number[]): Promise<number> {
@@ -391,8 +403,9 @@ export function createWalletService(deps: {
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
         if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
         else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
-        for (const token of await repo.pushTokens(db, pass.serialNumber)) {
-          await deps.apns.push(token, apple.passTypeId);
+        for (const token of await repo.pushTokens(db, pass.serialNumber, deps.config.devicesPerPass)) {
+          const answer = await deps.apns.push(token, apple.passTypeId);
+          if (deadPushToken(answer)) await repo.dropPushToken(db, token);
           pushes++;
         }
       }
