@@ -5,7 +5,7 @@
  * when unset) until the event ends, and the online door admits it only while its holder still holds the ticket.
  * Google Wallet: an event-ticket class per event and an object per held ticket inserted through the REST API
  * (a local fake in test mode), the save link a JWT naming only the object's id; its rotating barcode shows
- * `<ticket code>.{totp_timestamp_seconds}.{totp_value_0}`.
+ * `<rotating ticket code>.{totp_timestamp_seconds}.{totp_value_0}` (kind 4: refused without the suffix).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { importPKCS8, SignJWT } from 'jose';
 import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
-import { signTicketCode } from '@tp/contract/pass-code';
+import { signTicketCode, type TicketCodeMedium } from '@tp/contract/pass-code';
 import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
 import type { WalletConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
@@ -123,8 +123,11 @@ export function createWalletService(deps: {
     return { row, pass, code: await ticketCode(row) };
   }
 
-  /** The ticket code of a held ticket's pass (valid from the reveal time to the event's end). */
-  const ticketCode = (row: WalletTicketRow) =>
+  /**
+   * The ticket code of a held ticket's pass (valid from the reveal time to the event's end): `static` for Apple's
+   * barcode, `rotating` for Google's (kind 4: the door refuses it without its TOTP suffix, decision 029).
+   */
+  const ticketCode = (row: WalletTicketRow, medium: TicketCodeMedium = 'static') =>
     signTicketCode(
       deps.signingKey,
       {
@@ -134,6 +137,7 @@ export function createWalletService(deps: {
         validUntil: seconds(row.event.endsAt),
       },
       ed25519,
+      medium,
     );
 
   /** The pass.json fields of a ticket (eventTicket style, semantic tags, relevance). */
@@ -241,7 +245,8 @@ export function createWalletService(deps: {
       const google = deps.google;
       const issuerId = deps.config.google?.issuerId;
       if (!google || !googleKey || !issuerId) throw new AppError('api.wallet.not_configured');
-      const { row, pass, code } = await issuable(holder, userTicketId);
+      const { row, pass } = await issuable(holder, userTicketId);
+      const code = await ticketCode(row, 'rotating');
       const { event } = row;
       const { classId, objectId } = googleIds(row, pass, issuerId);
       const color = row.primaryColor ?? DEFAULT_COLOR;
