@@ -49,7 +49,7 @@ export function walletRoutes(
   });
   const passPreHandler: PreHandler = async (req) => {
     await deps.requireAuth(req);
-    await withinLimit(perHolder, req, 'wallet_pass');
+    await withinLimit(perHolder, req, 'wallet');
   };
   // 404 on the device routes: a path parameter over 100 characters is not one the router matches.
   app.post(
@@ -134,7 +134,7 @@ export function walletRoutes(
   app.post(
     `${web}/log`,
     {
-      config: perIpPerMinute('wallet_log', deps.logPerMinute),
+      config: perIpPerMinute('wallet', deps.logPerMinute),
       bodyLimit: wallet.APPLE_LOG_BODY_LIMIT_BYTES,
       schema: {
         operationId: 'logApplePassErrors',
