@@ -268,7 +268,11 @@ test('both wallets through the panel: the door admits each code; after a gift th
   const applePass = { authorization: `ApplePass ${applePassB.authenticationToken}` };
   const registered = await fetch(
     `${web}v1/devices/device-e2e/registrations/${applePassB.passTypeIdentifier}/${applePassB.serialNumber}`,
-    { method: 'POST', headers: { ...applePass, 'content-type': 'application/json' }, body: '{"pushToken":"push-e2e"}' },
+    {
+      method: 'POST',
+      headers: { ...applePass, 'content-type': 'application/json' },
+      body: '{"pushToken":"e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0"}',
+    },
   );
   expect(registered.status).toBe(201);
 
@@ -293,9 +297,15 @@ test('both wallets through the panel: the door admits each code; after a gift th
   // The job queue's worker: the device's push arrives, the update service serves B's old serial voided, and the
   // Google object is INACTIVE.
   await expect
-    .poll(async () => (await fakes()).apnsPushes.filter((p) => p.pushToken === 'push-e2e').map((p) => p.topic), {
-      timeout: 60_000,
-    })
+    .poll(
+      async () =>
+        (await fakes()).apnsPushes
+          .filter((p) => p.pushToken === 'e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0e2e0')
+          .map((p) => p.topic),
+      {
+        timeout: 60_000,
+      },
+    )
     .toEqual([applePassB.passTypeIdentifier]);
   const latest = await fetch(`${web}v1/passes/${applePassB.passTypeIdentifier}/${applePassB.serialNumber}`, {
     headers: applePass,

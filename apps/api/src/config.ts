@@ -203,6 +203,17 @@ export interface Config {
    * (each signs a pass or calls Google) and Apple's pass update web service.
    */
   walletPerMinute: number;
+  /**
+   * Pass downloads (Apple `.pkpass`, Google save link) per signed-in holder a minute
+   * (WALLET_PASSES_PER_USER_PER_MINUTE, 10), beside the per-IP limit: each signs a pass or calls Google.
+   */
+  walletPassesPerUserPerMinute: number;
+  /**
+   * Requests to Apple's unauthenticated device-log endpoint (`POST /v1/wallet/apple/v1/log`) per client IP a
+   * minute (WALLET_LOG_PER_IP_PER_MINUTE, 10); its body is at most 16 KiB and it logs at most 10 lines of 200
+   * characters a request.
+   */
+  walletLogPerMinute: number;
   /** Offline-pass credentials issued per holder a minute (PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10). */
   passCredentialsPerMinute: number;
   /** Door sync batches per client IP a minute, right scanner key (DOOR_SYNC_PER_IP_PER_MINUTE, 60). */
@@ -287,6 +298,16 @@ export interface WalletConfig {
   dir: string;
   apple: AppleWalletConfig | null;
   google: GoogleWalletConfig | null;
+  /**
+   * Apple devices registered for one pass's pushes (WALLET_DEVICES_PER_PASS, 5, at least 1): a further device
+   * evicts the registration registered longest ago, so one move never pushes more than this many devices.
+   */
+  devicesPerPass: number;
+  /**
+   * Passes one Apple device library id is registered for (WALLET_PASSES_PER_DEVICE, 100, at least 1): a further
+   * pass evicts the device's oldest registration.
+   */
+  passesPerDevice: number;
 }
 
 /** Test mode's Apple pass type identifier and team id (the certificates are made for them). */
@@ -298,8 +319,13 @@ export const WALLET_TEST_ISSUER_ID = '3388000000000000000';
 /** The wallet settings from the environment (see {@link WalletConfig}). */
 function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
   const dir = join(dataDir, 'wallet-test');
+  const caps = {
+    devicesPerPass: Math.max(1, int('WALLET_DEVICES_PER_PASS', env.WALLET_DEVICES_PER_PASS, 5)),
+    passesPerDevice: Math.max(1, int('WALLET_PASSES_PER_DEVICE', env.WALLET_PASSES_PER_DEVICE, 100)),
+  };
   if (env.WALLET_TEST_MODE === 'true')
     return {
+      ...caps,
       testMode: true,
       dir,
       apple: {
@@ -336,7 +362,7 @@ function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
           serviceAccountKeyPath: resolve(env.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY_PATH),
         }
       : null;
-  return { testMode: false, dir, apple, google };
+  return { ...caps, testMode: false, dir, apple, google };
 }
 
 const apiRoot = resolve(import.meta.dirname, '..');
@@ -582,6 +608,8 @@ function buildConfig(
     orgApiPerMinute: int('ORG_API_PER_ORGANISATION_PER_MINUTE', env.ORG_API_PER_ORGANISATION_PER_MINUTE, 600),
     accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
     walletPerMinute: int('WALLET_PER_IP_PER_MINUTE', env.WALLET_PER_IP_PER_MINUTE, 60),
+    walletPassesPerUserPerMinute: int('WALLET_PASSES_PER_USER_PER_MINUTE', env.WALLET_PASSES_PER_USER_PER_MINUTE, 10),
+    walletLogPerMinute: int('WALLET_LOG_PER_IP_PER_MINUTE', env.WALLET_LOG_PER_IP_PER_MINUTE, 10),
     passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
     doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),
     avatarDeadlineMs: Math.max(1, int('AVATAR_DEADLINE_SECONDS', env.AVATAR_DEADLINE_SECONDS, 10)) * 1000,

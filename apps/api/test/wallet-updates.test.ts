@@ -55,6 +55,11 @@ function passJson(pkpass: Buffer): PassJson {
 }
 
 const PTI = 'pass.test.ticketpanel';
+/** APNs push tokens are hex (64 digits today). */
+const TOK_1 = 'a1'.repeat(32);
+const TOK_2 = 'a2'.repeat(32);
+const PUSH_A = 'b1'.repeat(32);
+const PUSH_B = 'b2'.repeat(32);
 const DEVICE = 'device-library-0001';
 const web = (path: string) => `/v1/wallet/apple/v1${path}`;
 const auth = (token: string) => ({ authorization: `ApplePass ${token}` });
@@ -71,7 +76,7 @@ describe("Apple's pass update web service", () => {
       method: 'POST',
       url: reg,
       headers: auth('x'.repeat(32)),
-      payload: { pushToken: 'tok-1' },
+      payload: { pushToken: TOK_1 },
     });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toEqual({ message: 'api.unauthorized' });
@@ -82,7 +87,7 @@ describe("Apple's pass update web service", () => {
           method: 'POST',
           url: otherType,
           headers: auth(pass.authenticationToken),
-          payload: { pushToken: 'tok-1' },
+          payload: { pushToken: TOK_1 },
         })
       ).statusCode,
     ).toBe(401);
@@ -91,14 +96,14 @@ describe("Apple's pass update web service", () => {
       method: 'POST',
       url: reg,
       headers: auth(pass.authenticationToken),
-      payload: { pushToken: 'tok-1' },
+      payload: { pushToken: TOK_1 },
     });
     expect(first.statusCode, first.body).toBe(201);
     const again = await t.app.inject({
       method: 'POST',
       url: reg,
       headers: auth(pass.authenticationToken),
-      payload: { pushToken: 'tok-2' },
+      payload: { pushToken: TOK_2 },
     });
     expect(again.statusCode).toBe(200);
 
@@ -139,8 +144,8 @@ describe('kept true after a move', () => {
       (await t.app.inject({ url: `/v1/tickets/${vip}/wallet/apple`, headers: bearer(alice) })).rawPayload,
     );
     for (const [device, token] of [
-      ['device-a', 'push-a'],
-      ['device-b', 'push-b'],
+      ['device-a', PUSH_A],
+      ['device-b', PUSH_B],
     ])
       expect(
         (
@@ -208,8 +213,8 @@ describe('kept true after a move', () => {
       { timeout: 10_000, interval: 100 },
     );
     expect(fake.pushes.map((p) => [p.pushToken, p.topic]).sort()).toEqual([
-      ['push-a', PTI],
-      ['push-b', PTI],
+      [PUSH_A, PTI],
+      [PUSH_B, PTI],
     ]);
     expect(await queued()).toEqual([]);
     // A retried job pushes nothing more.
@@ -247,8 +252,8 @@ describe('kept true after a move', () => {
     expect(r.statusCode, r.body).toBe(200);
     const body = r.json<{ apnsPushes: { pushToken: string; topic: string }[]; googleObjects: Row[] }>();
     expect(body.apnsPushes.map((p) => [p.pushToken, p.topic]).sort()).toEqual([
-      ['push-a', PTI],
-      ['push-b', PTI],
+      [PUSH_A, PTI],
+      [PUSH_B, PTI],
     ]);
     expect(body.googleObjects).toEqual([google().objects.get(objectId)]);
 

@@ -321,7 +321,7 @@ describe('Google Wallet pass', () => {
     const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
     const [object] = [...fake.objects.values()] as { rotatingBarcode: { valuePattern: string } }[];
     const shown = object.rotatingBarcode.valuePattern
-      .replace('{totp_timestamp_seconds}', '1')
+      .replace('{totp_timestamp_seconds}', String(Math.floor(t.clock.now().getTime() / 1000)))
       .replace('{totp_value_0}', '1');
     const gift = await t.app.inject({
       method: 'POST',

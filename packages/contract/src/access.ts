@@ -172,7 +172,7 @@ export type SyncRequest = z.infer<typeof syncRequest>;
  * Why the server did not record an offline admission: `already_used` (admitted before, e.g. at another
  * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
  * `listed` (listed for resale), `revoked` (the organiser revoked the ticket), `invalid_pass` (forged, not valid at
- * `scannedAt`, or its sign-in revoked).
+ * `scannedAt`, its sign-in revoked, or a Google Wallet rotating barcode whose TOTP was not fresh at `scannedAt`).
  */
 /** Why a synced offline admission was not recorded; `not_revealed`: scanned before the event's `passRevealAt`. */
 export const syncConflictReason = z.enum([

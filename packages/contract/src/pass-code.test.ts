@@ -158,4 +158,23 @@ describe('ticket codes (wallet passes, decision 029)', () => {
     const server = await signServerCode(serverKey, 42, step);
     expect(await verifyPassCode(`${server}.${now}.123456`, opts(pub))).toBeNull();
   });
+  it("a Google pass's rotating ticket code (kind 4) admits only with its suffix; stripped, or relabelled as a static code, nothing", async () => {
+    const { pub } = await keys();
+    const rotating = await signTicketCode(serverKey, fields, undefined, 'rotating');
+    expect(rotating.length).toBe((await signTicketCode(serverKey, fields)).length);
+    expect(await verifyPassCode(`${rotating}.${now}.12345678`, opts(pub))).toEqual({
+      userId: 42,
+      step,
+      kind: 'ticket',
+      userTicketId: 7,
+      totp: { timestampSeconds: now, value: '12345678' },
+    });
+    expect(claimedUserId(`${rotating}.${now}.12345678`)).toBe(42);
+    // The suffix stripped (issue 39, item 13): refused.
+    expect(await verifyPassCode(rotating, opts(pub))).toBeNull();
+    // Its kind byte turned into a static ticket code's: the signature no longer holds.
+    const body = fromBase64Url(rotating.slice(4))!;
+    body[0] = 3;
+    expect(await verifyPassCode(`TP2.${toBase64Url(body)}`, opts(pub))).toBeNull();
+  });
 });

@@ -21,9 +21,14 @@
  *   validFrom u32 | validUntil u32 | serverSig 64` (unix seconds, UTC). serverSig is the server's signature over
  *   `"tp-pass-ticket-v1" | body[0..17)`. One ticket of one holder, static between validFrom and validUntil
  *   (an Apple Wallet barcode cannot rotate); the online door admits it only while that holder still holds
- *   that ticket. A Google Wallet rotating barcode shows `<ticket code>.<unix seconds>.<TOTP value>`: the
- *   verifier checks the ticket code's signature and answers the suffix (`totp`); a door that has the pass's
- *   TOTP secret checks its freshness (`wallet-totp.ts`).
+ *   that ticket. Shown by an Apple Wallet pass, bare.
+ * - rotating ticket code (kind 4, 81 bytes; Google Wallet, decision 029): the ticket code's layout with kind 4,
+ *   signed over `"tp-pass-ticket-rotating-v1" | body[0..17)`. A Google Wallet rotating barcode shows
+ *   `<rotating ticket code>.<unix seconds>.<TOTP value>`: the verifier checks the signature and answers the
+ *   suffix (`totp`); a door that has the pass's TOTP secret checks its freshness (`wallet-totp.ts`). Without its
+ *   suffix a kind-4 code is refused, so stripping the rotating part off a Google barcode admits nothing; it
+ *   cannot be turned into a kind-3 code without the signing key. (A kind-3 code with a suffix is still read:
+ *   Google objects written before kind 4 show it until they are written again.)
  *
  * Integers are big-endian. step = floor(unix seconds / ttlSeconds).
  */
@@ -34,6 +39,7 @@ export const PASS_CODE_PREFIX = 'TP2.';
 const KIND_SERVER = 1;
 const KIND_DEVICE = 2;
 const KIND_TICKET = 3;
+const KIND_ROTATING_TICKET = 4;
 /** Certificate length in bytes: userId 4, sessionId 16, device public key 32, expiresAt 4. */
 export const CERTIFICATE_BYTES = 56;
 const SERVER_BODY = 1 + 4 + 4 + 64;
@@ -54,6 +60,7 @@ const SERVER_LABEL = enc.encode('tp-pass-server-v2');
 const CERT_LABEL = enc.encode('tp-pass-cert-v2');
 const DEVICE_LABEL = enc.encode('tp-pass-device-v2');
 const TICKET_LABEL = enc.encode('tp-pass-ticket-v1');
+const ROTATING_TICKET_LABEL = enc.encode('tp-pass-ticket-rotating-v1');
 /** Strict RFC 8032 verification (rejects non-canonical encodings), as WebCrypto does. */
 const STRICT = { zip215: false } as const;
 
@@ -177,7 +184,8 @@ export interface VerifiedPass {
   userTicketId?: number;
   /**
    * Ticket codes shown by a Google rotating barcode: the suffix's timestamp (unix seconds) and TOTP value, for a
-   * door that has the pass's secret to check freshness (`wallet-totp.ts`). Absent on a bare ticket code (Apple).
+   * door that has the pass's secret to check freshness (`wallet-totp.ts`). Always there on a rotating ticket code
+   * (kind 4: without it the code is refused); absent on a bare ticket code (Apple).
    */
   totp?: { timestampSeconds: number; value: string };
   /** Device codes: the sign-in session (auth_sessions.id, UUID text) the certificate was issued to. */
@@ -341,10 +349,14 @@ export async function verifyPassCode(text: string, opts: VerifyOptions): Promise
   const keys: readonly Uint8Array[] = opts.publicKey instanceof Uint8Array ? [opts.publicKey] : opts.publicKey;
   const impl = opts.ed25519 ?? nobleEd25519;
   const current = passStep(opts.nowSeconds, opts.ttlSeconds);
-  if (body.length === TICKET_BODY && body[0] === KIND_TICKET) {
+  if (body.length === TICKET_BODY && (body[0] === KIND_TICKET || body[0] === KIND_ROTATING_TICKET)) {
+    const rotating = body[0] === KIND_ROTATING_TICKET;
+    // A Google pass's code is never shown without its rotating suffix (decision 029).
+    if (rotating && suffix.length !== 2) return null;
     const fields = decodeTicketFields(body);
     if (opts.nowSeconds < fields.validFrom || opts.nowSeconds >= fields.validUntil) return null;
-    if (!(await signedByServer(body.subarray(TICKET_SIGNED), ticketCodeMessage(fields), keys, impl))) return null;
+    const message = ticketCodeMessage(fields, rotating ? 'rotating' : 'static');
+    if (!(await signedByServer(body.subarray(TICKET_SIGNED), message, keys, impl))) return null;
     return {
       userId: fields.holderId,
       step: current,
@@ -404,11 +416,21 @@ function decodeTicketFields(body: Uint8Array): TicketCodeFields {
   };
 }
 
-/** The bytes the server signs for a ticket code: `"tp-pass-ticket-v1" | 3 | the four u32 fields`. @throws RangeError */
-export function ticketCodeMessage(f: TicketCodeFields): Uint8Array {
+/**
+ * Which wallet a ticket code is for: `static` (kind 3, Apple Wallet's bare barcode) or `rotating` (kind 4, Google
+ * Wallet's rotating barcode, admitted only with its TOTP suffix).
+ */
+export type TicketCodeMedium = 'static' | 'rotating';
+
+/**
+ * The bytes the server signs for a ticket code: `"tp-pass-ticket-v1" | 3 | the four u32 fields` (static), or
+ * `"tp-pass-ticket-rotating-v1" | 4 | the four u32 fields` (rotating). @throws RangeError
+ */
+export function ticketCodeMessage(f: TicketCodeFields, medium: TicketCodeMedium = 'static'): Uint8Array {
+  const rotating = medium === 'rotating';
   return concat(
-    TICKET_LABEL,
-    new Uint8Array([KIND_TICKET]),
+    rotating ? ROTATING_TICKET_LABEL : TICKET_LABEL,
+    new Uint8Array([rotating ? KIND_ROTATING_TICKET : KIND_TICKET]),
     u32(f.userTicketId),
     u32(f.holderId),
     u32(f.validFrom),
@@ -418,16 +440,19 @@ export function ticketCodeMessage(f: TicketCodeFields): Uint8Array {
 
 /**
  * A ticket code (wallet passes, decision 029) signed with the server's 32-byte Ed25519 secret key:
- * `TP2.<base64url(81 bytes)>`, 112 characters. @throws RangeError on a field that is not a u32.
+ * `TP2.<base64url(81 bytes)>`, 112 characters; `medium` `rotating` for a Google Wallet pass (kind 4, shown with
+ * its TOTP suffix). @throws RangeError on a field that is not a u32.
  */
 export async function signTicketCode(
   secretKey: Uint8Array,
   f: TicketCodeFields,
   impl: Ed25519 = nobleEd25519,
+  medium: TicketCodeMedium = 'static',
 ): Promise<string> {
-  const message = ticketCodeMessage(f);
+  const message = ticketCodeMessage(f, medium);
   const signature = await impl.sign(message, secretKey);
-  return PASS_CODE_PREFIX + toBase64Url(concat(message.subarray(TICKET_LABEL.length), signature));
+  const label = medium === 'rotating' ? ROTATING_TICKET_LABEL : TICKET_LABEL;
+  return PASS_CODE_PREFIX + toBase64Url(concat(message.subarray(label.length), signature));
 }
 
 /**
@@ -486,9 +511,9 @@ export function claimedUserId(text: string): number | null {
     !(
       (body.length === SERVER_BODY && body[0] === KIND_SERVER) ||
       (body.length === DEVICE_BODY && body[0] === KIND_DEVICE) ||
-      (body.length === TICKET_BODY && body[0] === KIND_TICKET)
+      (body.length === TICKET_BODY && (body[0] === KIND_TICKET || body[0] === KIND_ROTATING_TICKET))
     )
   )
     return null;
-  return readU32(body, body[0] === KIND_TICKET ? 5 : 1);
+  return readU32(body, body[0] === KIND_TICKET || body[0] === KIND_ROTATING_TICKET ? 5 : 1);
 }

@@ -41,11 +41,29 @@ export function walletTotp(secretHex: string, epochSeconds: number): Promise<str
   });
 }
 
+/** True when `shown`'s timestamp is within {@link WALLET_TOTP_MAX_SKEW_SECONDS} of `nowSeconds` (no secret needed). */
+export function walletTotpTimely(shown: ShownTotp, nowSeconds: number): boolean {
+  return Math.abs(nowSeconds - shown.timestampSeconds) <= WALLET_TOTP_MAX_SKEW_SECONDS;
+}
+
 /**
  * True when `shown` is fresh: its timestamp within {@link WALLET_TOTP_MAX_SKEW_SECONDS} of `nowSeconds` and its
  * value the secret's at that timestamp.
  */
 export async function walletTotpFresh(secretHex: string, shown: ShownTotp, nowSeconds: number): Promise<boolean> {
-  if (Math.abs(nowSeconds - shown.timestampSeconds) > WALLET_TOTP_MAX_SKEW_SECONDS) return false;
+  if (!walletTotpTimely(shown, nowSeconds)) return false;
   return (await walletTotp(secretHex, shown.timestampSeconds)) === shown.value;
+}
+
+/**
+ * A door's verdict on a rotating barcode's suffix at `nowSeconds` (the scan's time): true when its timestamp is
+ * timely and, where the door has the pass's secret (`secretHex`), its value is the secret's. Without the secret
+ * (an offline door's snapshot older than the pass) the timestamp alone is checked.
+ */
+export async function walletTotpAdmits(
+  secretHex: string | undefined,
+  shown: ShownTotp,
+  nowSeconds: number,
+): Promise<boolean> {
+  return secretHex ? walletTotpFresh(secretHex, shown, nowSeconds) : walletTotpTimely(shown, nowSeconds);
 }

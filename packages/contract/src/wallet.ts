@@ -50,8 +50,11 @@ export const appleRegistrationParams = z.strictObject({
   serialNumber: identifier,
 });
 
-/** Body of register: the device's APNs push token. */
-export const appleRegistrationBody = z.object({ pushToken: z.string().min(1).max(200) });
+/**
+ * Body of register: the device's APNs push token, hex (Apple's are 64 hex digits today; Apple says the length may
+ * grow, so up to 200). Anything else (a NUL byte, a control character, a path separator) is a 400, never stored.
+ */
+export const appleRegistrationBody = z.object({ pushToken: z.string().regex(/^[0-9A-Fa-f]{8,200}$/) });
 
 /** Path of the changed serials: `/v1/devices/{deviceLibraryIdentifier}/registrations/{passTypeIdentifier}`. */
 export const appleDeviceParams = z.strictObject({
@@ -69,5 +72,16 @@ export type AppleSerialNumbers = z.infer<typeof appleSerialNumbers>;
 /** Path of the latest pass: `/v1/passes/{passTypeIdentifier}/{serialNumber}`. */
 export const applePassParams = z.strictObject({ passTypeIdentifier: identifier, serialNumber: identifier });
 
-/** Body of the log endpoint: messages from devices about errors with the web service. */
+/**
+ * Body of the log endpoint: messages from devices about errors with the web service. The route takes at most
+ * {@link APPLE_LOG_BODY_LIMIT_BYTES} of body and logs at most {@link APPLE_LOG_MAX_LINES} lines of
+ * {@link APPLE_LOG_LINE_CHARS} characters a request.
+ */
 export const appleLogBody = z.object({ logs: z.array(z.string().max(2000)).max(100) });
+
+/** Largest body of the device-log endpoint, bytes (larger: 413, nothing logged). */
+export const APPLE_LOG_BODY_LIMIT_BYTES = 16 * 1024;
+/** Lines of one device-log request that reach the server log (the rest are counted). */
+export const APPLE_LOG_MAX_LINES = 10;
+/** Characters of one logged device-log line (control characters become spaces). */
+export const APPLE_LOG_LINE_CHARS = 200;

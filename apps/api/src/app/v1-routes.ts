@@ -64,6 +64,8 @@ export async function registerV1Routes(
         wallet: services.wallet,
         requireAuth,
         perMinute: config.walletPerMinute,
+        passesPerUserPerMinute: config.walletPassesPerUserPerMinute,
+        logPerMinute: config.walletLogPerMinute,
         fakes:
           config.wallet.testMode && fakeApns && fakeGoogleWallet
             ? { apnsPushes: () => fakeApns.pushes, googleObjects: () => [...fakeGoogleWallet.objects.values()] }

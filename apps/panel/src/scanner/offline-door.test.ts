@@ -162,6 +162,9 @@ describe('the offline door', () => {
     const madeUp = `ok:1:11:${nowS}:${(await walletTotp(TOTP_SECRET, nowS)) === '00000000' ? '00000001' : '00000000'}`;
     expect(await door.checkIn(screenshot, EVENT)).toEqual({ kind: 'stale' });
     expect(await door.checkIn(madeUp, EVENT)).toEqual({ kind: 'stale' });
+    // Without the pass's secret in the snapshot (saved to Google after it was taken) the timestamp alone
+    // still says a 10-minute-old code is stale (issue 39, item 13).
+    expect(await door.checkIn(`ok:1:12:${nowS - 600}:12345678`, EVENT)).toEqual({ kind: 'stale' });
     expect(store.data.get('queue') ?? []).toEqual([]);
     const live = `ok:1:11:${nowS - 5}:${await walletTotp(TOTP_SECRET, nowS - 5)}`;
     expect(await door.checkIn(live, EVENT)).toMatchObject({
@@ -388,5 +391,19 @@ describe('the pass verifier of the offline door', () => {
       userId: 42,
       userTicketId: 7,
     });
+    // A Google pass's rotating ticket code: with its suffix it names the TOTP; stripped of it, it is invalid.
+    const rotating = await signTicketCode(
+      secret,
+      { userTicketId: 7, holderId: 42, validFrom: seconds - 60, validUntil: seconds + 60 },
+      undefined,
+      'rotating',
+    );
+    const keys = { publicKeys: [publicKey], ttlSeconds: 30, skewSteps: 1 };
+    expect(await passVerifier(`${rotating}.${seconds}.12345678`, keys, at)).toEqual({
+      userId: 42,
+      userTicketId: 7,
+      totp: { timestampSeconds: seconds, value: '12345678' },
+    });
+    expect(await passVerifier(rotating, keys, at)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@
  * live in a {@link DoorStore} (IndexedDB in the page), so they survive a reload.
  */
 import { admissibleTicketIds, checkInAnswer, SYNC_BATCH_MAX } from '@tp/contract/admission';
-import { walletTotpFresh, type ShownTotp } from '@tp/contract/wallet-totp';
+import { walletTotpAdmits, type ShownTotp } from '@tp/contract/wallet-totp';
 import type { AdmissionHolder, AdmissionsPage, SyncConflictReason, SyncItem, SyncResponse } from '@tp/contract/access';
 import {
   doorHeaders,
@@ -336,9 +336,10 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     if (pass === null) return { kind: 'invalid' };
     const holder = snap.holders.find((h) => h.userId === pass.userId);
     if (!holder) return { kind: 'answered', offline: true, answer: checkInAnswer('', [], new Set()) };
-    // A Google Wallet rotating barcode must be fresh where the snapshot has its pass's secret (decision 029).
+    // A Google Wallet rotating barcode must be timely, and fresh by its pass's secret where the snapshot has it
+    // (decision 029).
     const secret = holder.walletTotpSecrets?.find((w) => w.userTicketId === pass.userTicketId)?.totpSecret;
-    if (pass.totp && secret && !(await walletTotpFresh(secret, pass.totp, Math.floor(at.getTime() / 1000))))
+    if (pass.totp && !(await walletTotpAdmits(secret, pass.totp, Math.floor(at.getTime() / 1000))))
       return { kind: 'stale' };
     // A wallet pass's ticket code admits its one ticket (decision 029), the holder's other tickets stay out.
     const tickets = holder.tickets.filter(

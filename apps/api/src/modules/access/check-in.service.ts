@@ -26,7 +26,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { access, holderDisplayName, type doorKeys } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
-import { walletTotpFresh } from '@tp/contract/wallet-totp';
+import { walletTotpAdmits } from '@tp/contract/wallet-totp';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
@@ -142,10 +142,10 @@ export function createCheckInService(deps: {
         deps.metrics.checkIn('online', 'invalid');
         throw new AppError('api.access.invalid_code');
       }
-      // A Google Wallet rotating barcode (decision 029): its TOTP must be fresh where the pass has a secret.
+      // A Google Wallet rotating barcode (decision 029): its timestamp must be timely, its TOTP the secret's.
       if (pass.totp && pass.userTicketId !== undefined) {
         const secret = await repo.walletTotpSecret(db, pass.userTicketId, pass.userId);
-        if (secret && !(await walletTotpFresh(secret, pass.totp, Math.floor(scannedAt.getTime() / 1000)))) {
+        if (!(await walletTotpAdmits(secret, pass.totp, Math.floor(scannedAt.getTime() / 1000)))) {
           await log.record(db, {
             ...entry,
             holderId: pass.userId,
@@ -249,7 +249,7 @@ export function createCheckInService(deps: {
     /**
      * POST /access/sync: judges the check-ins an offline door queued, each in its own transaction, the
      * server staying the judge. For each item: the pass must verify as of `scannedAt` (else every ticket
-     * is an `invalid_pass` conflict); each ticket the door admitted is recorded as admitted (event access
+     * is an `invalid_pass` conflict), a Google rotating barcode's TOTP too (decision 029); each ticket the door admitted is recorded as admitted (event access
      * used at `scannedAt`) when the pass holder still holds it for this event, unused and unlisted, else
      * reported as a conflict (`moved`, `revoked`, `not_revealed` (scanned before the event's `passRevealAt`),
      * `already_used`, `listed`). Judgements are stored (door_check_ins);
@@ -287,7 +287,10 @@ export function createCheckInService(deps: {
     // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
     // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
     const pass = await deps.verifyCode(item.code, scannedAt);
-    const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
+    const live =
+      pass &&
+      (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId))) &&
+      (await rotatingCodeAdmits(pass, scannedAt));
     const judged = await db.transaction(async (tx) => {
       if (!(await repo.claimDoorCheckIn(tx, { id: item.id, eventId, scannedAt }))) {
         const stored = await repo.doorCheckIn(tx, item.id);
@@ -340,6 +343,17 @@ export function createCheckInService(deps: {
     if (!judged.again) deps.metrics.checkIn('offline', judged.conflicts[0]?.reason ?? null);
     return { id: judged.id, admitted: judged.admitted, conflicts: judged.conflicts };
   }
+  /**
+   * A synced Google Wallet rotating barcode (decision 029) as of its scan: its TOTP timestamp within
+   * `WALLET_TOTP_MAX_SKEW_SECONDS` of `scannedAt` and its value the pass's secret's (where the pass still has one),
+   * so a code shown long before the scan (a 10-minute-old screenshot) is `invalid_pass`; true for every other code.
+   */
+  async function rotatingCodeAdmits(pass: VerifiedPass, scannedAt: Date): Promise<boolean> {
+    if (!pass.totp || pass.userTicketId === undefined) return true;
+    const secret = await repo.walletTotpSecret(db, pass.userTicketId, pass.userId);
+    return walletTotpAdmits(secret, pass.totp, Math.floor(scannedAt.getTime() / 1000));
+  }
+
   /**
    * The event (id, organisation, `passRevealAt`) when it exists and is in the door's scope.
    * @param onRefused run (e.g. logged) before `api.access.not_for_this_event` is thrown.

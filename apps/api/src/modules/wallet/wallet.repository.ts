@@ -2,8 +2,8 @@
  * SQL of wallet passes (issue 22): one held ticket with what its pass shows, the issued passes
  * (`wallet_passes`) and the devices registered for their updates (`wallet_apple_registrations`).
  */
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import { and, desc, eq, gt, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '../../db/client.js';
 import { heldBy, type Holder } from '../../db/predicates.js';
 import {
   events,
@@ -44,6 +44,9 @@ const ticketColumns = {
   organisationName: organisations.name,
   primaryColor: organisations.primaryColor,
 };
+
+/** First key of the two-key advisory lock on one Apple device's registrations (ASCII "wdev"). */
+const DEVICE_LOCK_SPACE = 0x77646576;
 
 export const walletRepository = {
   /**
@@ -113,25 +116,75 @@ export const walletRepository = {
     await db.update(walletPasses).set({ updatedAt: at }).where(eq(walletPasses.serialNumber, serialNumber));
   },
 
-  /** Registers a device for a pass's pushes (or updates its push token); answers true when it is new. */
-  async register(db: DbOrTx, deviceLibraryIdentifier: string, serialNumber: string, pushToken: string) {
-    const existing = await db
-      .select({ pushToken: walletAppleRegistrations.pushToken })
-      .from(walletAppleRegistrations)
+  /**
+   * Registers a device for a pass's pushes (or updates its push token) within the caps, in the caller's
+   * transaction; answers true when the registration is new. With `lock` (always, but for a test's control) it
+   * first locks the pass's row and takes a transaction advisory lock on the device id (always in that order, so
+   * two registrations never wait on each other in a cycle): registrations of one pass, and of one device, run one
+   * after another, and the eviction below sees every row the cap counts. Then, keeping this registration, it
+   * deletes the pass's registrations beyond the `devicesPerPass - 1` newest other devices and the device's beyond
+   * its `passesPerDevice - 1` newest other passes (newest by `created_at`).
+   */
+  async register(
+    tx: Tx,
+    r: { deviceLibraryIdentifier: string; serialNumber: string; pushToken: string },
+    caps: { devicesPerPass: number; passesPerDevice: number },
+    lock = true,
+  ): Promise<boolean> {
+    const { deviceLibraryIdentifier, serialNumber, pushToken } = r;
+    const reg = walletAppleRegistrations;
+    if (lock) {
+      await tx
+        .select({ serialNumber: walletPasses.serialNumber })
+        .from(walletPasses)
+        .where(eq(walletPasses.serialNumber, serialNumber))
+        .for('update');
+      await tx.execute(sql`select pg_advisory_xact_lock(${DEVICE_LOCK_SPACE}, hashtext(${deviceLibraryIdentifier}))`);
+    }
+    const existing = await tx
+      .select({ pushToken: reg.pushToken })
+      .from(reg)
+      .where(and(eq(reg.deviceLibraryIdentifier, deviceLibraryIdentifier), eq(reg.serialNumber, serialNumber)));
+    await tx
+      .insert(reg)
+      .values({ deviceLibraryIdentifier, serialNumber, pushToken })
+      .onConflictDoUpdate({ target: [reg.deviceLibraryIdentifier, reg.serialNumber], set: { pushToken } });
+    const keptDevices = tx
+      .select({ id: reg.deviceLibraryIdentifier })
+      .from(reg)
+      .where(and(eq(reg.serialNumber, serialNumber), ne(reg.deviceLibraryIdentifier, deviceLibraryIdentifier)))
+      .orderBy(desc(reg.createdAt), desc(reg.deviceLibraryIdentifier))
+      .limit(caps.devicesPerPass - 1);
+    await tx
+      .delete(reg)
       .where(
         and(
-          eq(walletAppleRegistrations.deviceLibraryIdentifier, deviceLibraryIdentifier),
-          eq(walletAppleRegistrations.serialNumber, serialNumber),
+          eq(reg.serialNumber, serialNumber),
+          ne(reg.deviceLibraryIdentifier, deviceLibraryIdentifier),
+          notInArray(reg.deviceLibraryIdentifier, keptDevices),
         ),
       );
-    await db
-      .insert(walletAppleRegistrations)
-      .values({ deviceLibraryIdentifier, serialNumber, pushToken })
-      .onConflictDoUpdate({
-        target: [walletAppleRegistrations.deviceLibraryIdentifier, walletAppleRegistrations.serialNumber],
-        set: { pushToken },
-      });
+    const keptPasses = tx
+      .select({ serial: reg.serialNumber })
+      .from(reg)
+      .where(and(eq(reg.deviceLibraryIdentifier, deviceLibraryIdentifier), ne(reg.serialNumber, serialNumber)))
+      .orderBy(desc(reg.createdAt), desc(reg.serialNumber))
+      .limit(caps.passesPerDevice - 1);
+    await tx
+      .delete(reg)
+      .where(
+        and(
+          eq(reg.deviceLibraryIdentifier, deviceLibraryIdentifier),
+          ne(reg.serialNumber, serialNumber),
+          notInArray(reg.serialNumber, keptPasses),
+        ),
+      );
     return existing.length === 0;
+  },
+
+  /** Deletes every registration of a push token APNs called dead (400 BadDeviceToken, 410 Unregistered). */
+  async dropPushToken(db: DbOrTx, pushToken: string): Promise<void> {
+    await db.delete(walletAppleRegistrations).where(eq(walletAppleRegistrations.pushToken, pushToken));
   },
 
   /** Removes a device's registration for a pass. */
@@ -160,12 +213,17 @@ export const walletRepository = {
       );
   },
 
-  /** The push tokens registered for a pass. */
-  async pushTokens(db: DbOrTx, serialNumber: string): Promise<string[]> {
+  /**
+   * The push tokens registered for a pass, of its `limit` newest registrations (the per-pass cap: rows from before
+   * the cap existed are never all pushed).
+   */
+  async pushTokens(db: DbOrTx, serialNumber: string, limit: number): Promise<string[]> {
     const rows = await db
       .select({ pushToken: walletAppleRegistrations.pushToken })
       .from(walletAppleRegistrations)
-      .where(eq(walletAppleRegistrations.serialNumber, serialNumber));
+      .where(eq(walletAppleRegistrations.serialNumber, serialNumber))
+      .orderBy(desc(walletAppleRegistrations.createdAt))
+      .limit(limit);
     return [...new Set(rows.map((r) => r.pushToken))];
   },
 

@@ -4,13 +4,14 @@
  * (in wallet test mode, the CA that signs test passes, so anyone can verify one), GET /wallet/test-fakes (in
  * wallet test mode, what the local APNs and Google fakes received, for browser journeys) and Apple's pass update web
  * service under /wallet/apple/v1 (register, unregister, changed serials, latest pass, log). Decision 029.
- * Every wallet route is limited per client IP (WALLET_PER_IP_PER_MINUTE).
+ * Every wallet route is limited per client IP (WALLET_PER_IP_PER_MINUTE), the device log by its own
+ * (WALLET_LOG_PER_IP_PER_MINUTE) and the two pass routes also per holder (WALLET_PASSES_PER_USER_PER_MINUTE).
  */
 import * as z from 'zod';
 import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, media } from '../../lib/openapi.js';
-import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { perIpPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ApnsPush } from '../../providers/apns/apns.provider.js';
 import type { WalletResource } from '../../providers/google-wallet/google-wallet.provider.js';
@@ -28,13 +29,28 @@ export function walletRoutes(
   deps: {
     wallet: WalletService;
     requireAuth: PreHandler;
+    /** Requests per client IP a minute on each wallet route (WALLET_PER_IP_PER_MINUTE). */
     perMinute: number;
+    /** Pass downloads (Apple and Google routes together) per holder a minute (WALLET_PASSES_PER_USER_PER_MINUTE). */
+    passesPerUserPerMinute: number;
+    /** Device-log requests per client IP a minute (WALLET_LOG_PER_IP_PER_MINUTE). */
+    logPerMinute: number;
     /** Wallet test mode's local fakes (null otherwise): GET /wallet/test-fakes reads them. */
     fakes: { apnsPushes: () => ApnsPush[]; googleObjects: () => WalletResource[] } | null;
   },
 ) {
   const config = perIpPerMinute('wallet', deps.perMinute);
   const web = '/wallet/apple/v1';
+  // One bucket per holder for both pass routes (each signs a pass or calls Google), after requireAuth.
+  const perHolder = app.createRateLimit({
+    max: deps.passesPerUserPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `wallet-pass:${req.auth.userId}`,
+  });
+  const passPreHandler: PreHandler = async (req) => {
+    await deps.requireAuth(req);
+    await withinLimit(perHolder, req, 'wallet');
+  };
   // 404 on the device routes: a path parameter over 100 characters is not one the router matches.
   app.post(
     `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
@@ -118,7 +134,8 @@ export function walletRoutes(
   app.post(
     `${web}/log`,
     {
-      config,
+      config: perIpPerMinute('wallet', deps.logPerMinute),
+      bodyLimit: wallet.APPLE_LOG_BODY_LIMIT_BYTES,
       schema: {
         operationId: 'logApplePassErrors',
         summary: "Apple's pass update web service: devices report errors (logged)",
@@ -127,7 +144,19 @@ export function walletRoutes(
       },
     },
     async (req, reply) => {
-      for (const line of req.body.logs) req.log.warn({ applePassLog: line }, 'apple wallet device log');
+      // One log line a request, bounded: the first lines, each cut short, control characters as spaces.
+      const { logs } = req.body;
+      if (logs.length > 0)
+        req.log.warn(
+          {
+            applePassLog: logs
+              .slice(0, wallet.APPLE_LOG_MAX_LINES)
+              // eslint-disable-next-line no-control-regex
+              .map((line) => line.slice(0, wallet.APPLE_LOG_LINE_CHARS).replace(/[\u0000-\u001f\u007f]/g, ' ')),
+            moreLines: Math.max(0, logs.length - wallet.APPLE_LOG_MAX_LINES),
+          },
+          'apple wallet device log',
+        );
       return reply.code(200).send(NO_BODY);
     },
   );
@@ -135,7 +164,7 @@ export function walletRoutes(
     '/tickets/:userTicketId/wallet/apple',
     {
       config,
-      preHandler: deps.requireAuth,
+      preHandler: passPreHandler,
       schema: {
         operationId: 'getApplePass',
         summary: 'The held ticket as a signed Apple Wallet pass (.pkpass)',
@@ -159,7 +188,7 @@ export function walletRoutes(
     '/tickets/:userTicketId/wallet/google',
     {
       config,
-      preHandler: deps.requireAuth,
+      preHandler: passPreHandler,
       schema: {
         operationId: 'getGoogleSaveLink',
         summary: 'The held ticket saved to Google Wallet: its save link',

@@ -5,7 +5,7 @@
  * when unset) until the event ends, and the online door admits it only while its holder still holds the ticket.
  * Google Wallet: an event-ticket class per event and an object per held ticket inserted through the REST API
  * (a local fake in test mode), the save link a JWT naming only the object's id; its rotating barcode shows
- * `<ticket code>.{totp_timestamp_seconds}.{totp_value_0}`.
+ * `<rotating ticket code>.{totp_timestamp_seconds}.{totp_value_0}` (kind 4: refused without the suffix).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { importPKCS8, SignJWT } from 'jose';
 import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
-import { signTicketCode } from '@tp/contract/pass-code';
+import { signTicketCode, type TicketCodeMedium } from '@tp/contract/pass-code';
 import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
 import type { WalletConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
@@ -21,7 +21,7 @@ import { AppError } from '../../lib/app-error.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
-import type { ApnsClient } from '../../providers/apns/apns.provider.js';
+import { deadPushToken, type ApnsClient } from '../../providers/apns/apns.provider.js';
 import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */
@@ -123,8 +123,11 @@ export function createWalletService(deps: {
     return { row, pass, code: await ticketCode(row) };
   }
 
-  /** The ticket code of a held ticket's pass (valid from the reveal time to the event's end). */
-  const ticketCode = (row: WalletTicketRow) =>
+  /**
+   * The ticket code of a held ticket's pass (valid from the reveal time to the event's end): `static` for Apple's
+   * barcode, `rotating` for Google's (kind 4: the door refuses it without its TOTP suffix, decision 029).
+   */
+  const ticketCode = (row: WalletTicketRow, medium: TicketCodeMedium = 'static') =>
     signTicketCode(
       deps.signingKey,
       {
@@ -134,6 +137,7 @@ export function createWalletService(deps: {
         validUntil: seconds(row.event.endsAt),
       },
       ed25519,
+      medium,
     );
 
   /** The pass.json fields of a ticket (eventTicket style, semantic tags, relevance). */
@@ -241,7 +245,8 @@ export function createWalletService(deps: {
       const google = deps.google;
       const issuerId = deps.config.google?.issuerId;
       if (!google || !googleKey || !issuerId) throw new AppError('api.wallet.not_configured');
-      const { row, pass, code } = await issuable(holder, userTicketId);
+      const { row, pass } = await issuable(holder, userTicketId);
+      const code = await ticketCode(row, 'rotating');
       const { event } = row;
       const { classId, objectId } = googleIds(row, pass, issuerId);
       const color = row.primaryColor ?? DEFAULT_COLOR;
@@ -314,7 +319,9 @@ export function createWalletService(deps: {
     /**
      * Apple's pass update web service, register: `POST /v1/devices/{deviceLibraryIdentifier}/registrations/
      * {passTypeIdentifier}/{serialNumber}` with `{ pushToken }`. Answers 201 when the device is new for this
-     * pass, 200 when it was registered (its push token updated).
+     * pass, 200 when it was registered (its push token updated). Capped (decision 029): a pass keeps at most
+     * `config.devicesPerPass` devices and a device at most `config.passesPerDevice` passes; a registration past a
+     * cap evicts the oldest one (race-safe: the pass row and the device id are locked in one transaction).
      * @throws AppError `api.unauthorized` (401) for a wrong pass type, serial or authentication token.
      */
     async register(
@@ -323,7 +330,15 @@ export function createWalletService(deps: {
       pushToken: string,
     ): Promise<200 | 201> {
       const pass = await authorizedPass(p.passTypeIdentifier, p.serialNumber, authorization);
-      return (await repo.register(db, p.deviceLibraryIdentifier, pass.serialNumber, pushToken)) ? 201 : 200;
+      const caps = { devicesPerPass: deps.config.devicesPerPass, passesPerDevice: deps.config.passesPerDevice };
+      const created = await db.transaction((tx) =>
+        repo.register(
+          tx,
+          { deviceLibraryIdentifier: p.deviceLibraryIdentifier, serialNumber: pass.serialNumber, pushToken },
+          caps,
+        ),
+      );
+      return created ? 201 : 200;
     },
 
     /**
@@ -380,7 +395,9 @@ export function createWalletService(deps: {
      * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
      * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
      * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
-     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing).
+     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing). A push token
+     * APNs calls dead (410 `Unregistered`, 400 `BadDeviceToken`) loses every registration, so it is never pushed
+     * again; at most `config.devicesPerPass` devices are pushed per pass.
      * @returns the pushes sent
      */
     async appleUpdate(userTicketIds: number[]): Promise<number> {
@@ -391,8 +408,9 @@ export function createWalletService(deps: {
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
         if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
         else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
-        for (const token of await repo.pushTokens(db, pass.serialNumber)) {
-          await deps.apns.push(token, apple.passTypeId);
+        for (const token of await repo.pushTokens(db, pass.serialNumber, deps.config.devicesPerPass)) {
+          const answer = await deps.apns.push(token, apple.passTypeId);
+          if (deadPushToken(answer)) await repo.dropPushToken(db, token);
           pushes++;
         }
       }

@@ -16,13 +16,29 @@ export interface ApnsPush {
   at: number;
 }
 
+/** APNs's answer to one push: its HTTP status and, on an error, the `reason` of its JSON body. */
+export interface ApnsAnswer {
+  /** 200 sent; 400 a bad request (`BadDeviceToken`, …); 410 the token is no longer active; others Apple's errors. */
+  status: number;
+  /** The error body's `reason` (`BadDeviceToken`, `Unregistered`, …), when APNs gave one. */
+  reason?: string;
+}
+
+/**
+ * True when APNs says the push token will never work again: 410 (`Unregistered`, the device removed the pass or
+ * the app) or 400 `BadDeviceToken`. Its registrations are then deleted (decision 029). Another 400 (`BadTopic`,
+ * …) is our configuration, not the device's: the token is kept.
+ */
+export function deadPushToken(answer: ApnsAnswer): boolean {
+  return answer.status === 410 || (answer.status === 400 && answer.reason === 'BadDeviceToken');
+}
+
 export interface ApnsClient {
   /**
-   * Pushes "this pass changed" to one device. Answers APNs's HTTP status (200 sent; 410 the token is no longer
-   * valid; other statuses are Apple's errors).
+   * Pushes "this pass changed" to one device. Answers APNs's HTTP status and error reason ({@link ApnsAnswer}).
    * @throws Error when the connection fails
    */
-  push(pushToken: string, topic: string): Promise<number>;
+  push(pushToken: string, topic: string): Promise<ApnsAnswer>;
   /** Closes the HTTP/2 session (and the fake's server). */
   close(): Promise<void>;
 }
@@ -48,7 +64,7 @@ export function createApnsClient(
   return {
     async push(pushToken, topic) {
       const s = await open();
-      return new Promise<number>((resolve, reject) => {
+      return new Promise<ApnsAnswer>((resolve, reject) => {
         const req = s.request({
           ':method': 'POST',
           ':path': `/3/device/${encodeURIComponent(pushToken)}`,
@@ -57,10 +73,13 @@ export function createApnsClient(
           'content-type': 'application/json',
         });
         let status = 0;
+        let body = '';
+        req.setEncoding('utf8');
         req.on('response', (h) => (status = Number(h[':status'])));
+        // APNs's error body is a small JSON object; more than 4 KiB of it is not read.
+        req.on('data', (chunk: string) => (body = (body + chunk).slice(0, 4096)));
         req.on('error', reject);
-        req.on('end', () => resolve(status));
-        req.resume();
+        req.on('end', () => resolve({ status, ...reasonOf(body) }));
         req.end('{}');
       });
     },
@@ -72,17 +91,32 @@ export function createApnsClient(
   };
 }
 
+/** The `reason` of an APNs error body (`{"reason":"BadDeviceToken"}`), when it has one. */
+function reasonOf(body: string): { reason?: string } {
+  try {
+    const reason = (JSON.parse(body) as { reason?: unknown } | null)?.reason;
+    return typeof reason === 'string' ? { reason } : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * The local APNs fake of wallet test mode: an HTTP/2 server (cleartext, 127.0.0.1, a free port) that answers 200
- * to every `POST /3/device/<token>` and records it in `pushes`; started on first use.
+ * to every `POST /3/device/<token>` and records it in `pushes`, but answers a token of `refuse` with its status
+ * and `{ reason }` body, as APNs does (a test puts 410 `Unregistered` or 400 `BadDeviceToken` there); started on
+ * first use.
  */
 export function createFakeApns(): {
   pushes: ApnsPush[];
+  /** Tokens the fake refuses, with the answer it gives (still recorded in `pushes`). */
+  refuse: Map<string, Required<ApnsAnswer>>;
   /** Starts the server once; answers its URL. */
   url(): Promise<string>;
   close(): Promise<void>;
 } {
   const pushes: ApnsPush[] = [];
+  const refuse = new Map<string, Required<ApnsAnswer>>();
   let server: Promise<Http2Server> | null = null;
   const start = () =>
     new Promise<Http2Server>((resolve) => {
@@ -91,11 +125,13 @@ export function createFakeApns(): {
         req.resume();
         req.on('end', () => {
           if (req.method !== 'POST' || !match) return res.writeHead(404).end();
-          pushes.push({
-            pushToken: decodeURIComponent(match[1]),
-            topic: String(req.headers['apns-topic']),
-            at: Date.now(),
-          });
+          const pushToken = decodeURIComponent(match[1]);
+          pushes.push({ pushToken, topic: String(req.headers['apns-topic']), at: Date.now() });
+          const refused = refuse.get(pushToken);
+          if (refused)
+            return res
+              .writeHead(refused.status, { 'content-type': 'application/json' })
+              .end(JSON.stringify({ reason: refused.reason }));
           res.writeHead(200).end();
         });
       });
@@ -104,6 +140,7 @@ export function createFakeApns(): {
     });
   return {
     pushes,
+    refuse,
     async url() {
       server ??= start();
       return `http://127.0.0.1:${((await server).address() as AddressInfo).port}`;
