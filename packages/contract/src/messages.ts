@@ -37,6 +37,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.profile.avatar_svg_unsupported': 422,
   'api.profile.avatar_timeout': 422,
   'api.profile.avatar_busy': 429,
+  /** The holder's previous avatar upload is still being processed: one at a time per holder (issue 39). */
+  'api.profile.avatar_upload_in_progress': 409,
   // tickets
   'api.ticket.not_found': 404,
   // door check-in (scanner page)
