@@ -16,7 +16,7 @@ import { registerPlugins } from './app/plugins.js';
 import { registerV1Routes } from './app/v1-routes.js';
 import { registerPublicRoutes } from './app/public-routes.js';
 import { registerBackgroundJobs } from './app/background.js';
-import { registerMetrics } from './app/metrics.js';
+import { registerMetrics, registerMetricsTokenRoute } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
 import { registerRequestId, requestIdGenerator } from './lib/request-id.js';
 
@@ -65,6 +65,7 @@ export async function buildApp(deps: AppDeps) {
   const services = createServices({ ...deps, now, metrics });
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);
   const { redis } = await registerPlugins(app, config, services.requireAuth);
+  registerMetricsTokenRoute(app, config);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis }, services);
   const { outboundDeliveryWorker, housekeeping, jobs } = registerBackgroundJobs(

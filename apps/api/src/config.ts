@@ -103,6 +103,17 @@ export interface Config {
    */
   webhookMaxAttempts: number;
   /**
+   * Webhook endpoints one organisation may register (WEBHOOK_ENDPOINTS_PER_ORGANISATION, default 10; at least 1):
+   * the next create answers 409 `api.org.webhook_limit_reached` (issue 39).
+   */
+  webhookEndpointsPerOrganisation: number;
+  /**
+   * Deliveries of one organisation, all its endpoints together, an instance has in flight at most
+   * (WEBHOOK_IN_FLIGHT_PER_ORGANISATION, default 10; at least 1), so many slow endpoints of one organisation never
+   * fill the instance's room for everyone else's (issue 39).
+   */
+  webhookInFlightPerOrganisation: number;
+  /**
    * WEBHOOK_ALLOW_LOCAL_URLS: when true, webhook URLs may be `http:` on a loopback host and may resolve to private
    * addresses (tests, local development). Default true outside production, false in production (https only,
    * private, loopback and link-local addresses refused after DNS resolution).
@@ -560,6 +571,14 @@ function buildConfig(
     webhookBatchSize: Math.max(1, int('WEBHOOK_BATCH_SIZE', env.WEBHOOK_BATCH_SIZE, 20)),
     webhookTimeoutSeconds: Math.max(1, int('WEBHOOK_TIMEOUT_SECONDS', env.WEBHOOK_TIMEOUT_SECONDS, 10)),
     webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 16)),
+    webhookEndpointsPerOrganisation: Math.max(
+      1,
+      int('WEBHOOK_ENDPOINTS_PER_ORGANISATION', env.WEBHOOK_ENDPOINTS_PER_ORGANISATION, 10),
+    ),
+    webhookInFlightPerOrganisation: Math.max(
+      1,
+      int('WEBHOOK_IN_FLIGHT_PER_ORGANISATION', env.WEBHOOK_IN_FLIGHT_PER_ORGANISATION, 10),
+    ),
     webhookAllowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS
       ? env.WEBHOOK_ALLOW_LOCAL_URLS === 'true'
       : nodeEnv !== 'production',

@@ -66,6 +66,34 @@ describe('SVG policy on the parsed document', () => {
     for (const doc of good) expect(svgRefusal(doc), doc.toString()).toBeNull();
   });
 
+  it('refuses instancing that multiplies the drawing: nested <use>, clip paths and masks drawn per element, cycles (issue 39)', () => {
+    /** Each group draws the one before it twice: 2^levels circles from a few hundred bytes. */
+    const nested = (levels: number) => {
+      let s = '<defs><g id="g0"><circle cx="32" cy="32" r="30"/></g>';
+      for (let i = 1; i <= levels; i++) s += `<g id="g${i}"><use href="#g${i - 1}"/><use xlink:href="#g${i - 1}"/></g>`;
+      return svg(`${s}</defs><use href="#g${levels}"/>`);
+    };
+    expect(svgRefusal(nested(18))).toMatch(/drawn through references/);
+    expect(svgRefusal(nested(12))).toMatch(/drawn through references/);
+    expect(svgRefusal(nested(4))).toBeNull();
+    // A mask of 400 circles drawn for each of 100 rectangles, by attribute, by style and by stylesheet.
+    const circles = Array.from({ length: 400 }, (_, i) => `<circle cx="${i % 64}" cy="9" r="9"/>`).join('');
+    for (const apply of ['mask="url(#m)"', 'style="mask: url(#m)"', 'class="a"']) {
+      const rects = Array.from({ length: 100 }, () => `<rect width="64" height="64" ${apply}/>`).join('');
+      const doc = svg(`<style>.a{mask:url(#m)}</style><defs><mask id="m">${circles}</mask></defs>${rects}`);
+      expect(svgRefusal(doc), apply).toMatch(/drawn through references/);
+    }
+    expect(svgRefusal(svg('<g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g>'))).toBe('reference cycle');
+    // What editors write stays: a clip path applied by a stylesheet class, used a few times.
+    expect(
+      svgRefusal(
+        svg(
+          '<defs><style>.c{clip-path:url(#clip)}</style><clipPath id="clip"><rect class="k" width="64" height="64"/></clipPath></defs><g class="c"><circle cx="32" cy="32" r="30"/></g><use href="#s"/><use href="#s"/><symbol id="s"><path d="M0 0L9 9"/></symbol>',
+        ),
+      ),
+    ).toBeNull();
+  });
+
   it('answers the upload of a character-reference filter with api.profile.avatar_svg_unsupported', async () => {
     const t = await createTestApp({ seed: true });
     try {

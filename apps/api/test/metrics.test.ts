@@ -83,6 +83,28 @@ describe('where the metrics are served', () => {
     ).toBe(4);
   });
 
+  it('limits wrong tokens per IP like wrong API keys: 40 guesses are 10 × 401 then 429; the right token still works', async () => {
+    t = await createTestApp({ config: { metricsToken: TOKEN } });
+    expect(t.config.keyFailuresPerMinute).toBe(10);
+    const guess = (i: number, remoteAddress = '203.0.113.7') =>
+      t.app.inject({ url: '/metrics', remoteAddress, headers: bearer(`wrong-token-guess-${i}-0123456789`) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await guess(i)).statusCode);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(30).fill(429));
+    const refused = await guess(40);
+    expect(refused.json()).toEqual({ message: 'api.too_many_requests' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // No header at all is a wrong guess too.
+    expect((await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode).toBe(429);
+    // The right token is never counted nor refused, whatever the IP has guessed (the scraper may share it).
+    const right = await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.7', headers: bearer(TOKEN) });
+    expect(right.statusCode).toBe(200);
+    expect(sample(right.body, 'tp_rate_limit_refusals_total{limit="metrics_token_failures"}')).toBe(32);
+    // Another address has a bucket of its own.
+    expect((await guess(0, '198.51.100.9')).statusCode).toBe(401);
+  });
+
   it('serves the metrics on a listener of its own with METRICS_PORT, on METRICS_HOST', async () => {
     t = await createTestApp({ config: { metricsPort: 0 } });
     const address = t.app.metricsAddress();

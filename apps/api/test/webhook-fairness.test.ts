@@ -1,6 +1,7 @@
 /**
  * Webhook fairness (issue 19, break 4): one organisation's slow or timing-out receiver, with a long backlog of
- * due deliveries, never delays another organisation's due delivery by more than 5 s. The worker runs on its timer
+ * due deliveries, never delays another organisation's due delivery by more than 5 s; nor do 100 slow endpoints of
+ * one organisation (issue 39, break 4: it waited 86 s behind them). The worker runs on its timer
  * (1 s ticks, 1 s attempt timeout) over a real receiver on 127.0.0.1 that answers after 1.5 s.
  */
 import { createServer, type Server } from 'node:http';
@@ -140,6 +141,42 @@ describe('webhooks: fairness between organisations', () => {
     ).rows;
     expect(Number(timeouts.n)).toBe(slow.got.length);
   }, 30_000);
+
+  it("100 timing-out endpoints of one organisation (1,000 due deliveries) never delay another organisation's by more than 5 s", async () => {
+    const slow = await receiver(1500);
+    const fast = await receiver(0);
+    receivers = [slow, fast];
+    const orgA = await organisationWithEndpoint('many-org', `${slow.url}/0`);
+    const orgB = await organisationWithEndpoint('fast-org', fast.url);
+    // More endpoints than the API lets one organisation register: straight into the database.
+    await rawQuery(
+      t.database.db,
+      `insert into webhook_endpoints (organisation_id, url, events, secret)
+         select ${orgA}, '${slow.url}/' || i, '["ticket.issued"]'::jsonb, 'whsec_${Buffer.from('x'.repeat(24)).toString('base64')}'
+           from generate_series(1, 99) as i`,
+    );
+    await t.database.db.transaction(async (tx) => {
+      for (let i = 0; i < 10; i++)
+        await enqueueOutboundEvent(tx, orgA, 'ticket.issued', issued(`A-${i}`, i + 1), t.clock.now());
+    });
+    w = timedWorker();
+    w.start();
+    // Organisation A's endpoints are timing out when organisation B's delivery becomes due.
+    const deadline = Date.now() + 5000;
+    while (slow.got.length < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 300));
+    const due = Date.now();
+    await t.database.db.transaction((tx) =>
+      enqueueOutboundEvent(tx, orgB, 'ticket.issued', issued('B-1', 100_001), t.clock.now()),
+    );
+    while (!fast.got.length && Date.now() < due + 12_000) await new Promise((r) => setTimeout(r, 50));
+    expect(fast.got, 'organisation B received nothing within 12 s').toHaveLength(1);
+    const waitedMs = fast.got[0] - due;
+    console.log(`webhook fairness: organisation B waited ${waitedMs} ms behind 100 timing-out endpoints`);
+    // On an idle machine: ≤ one 1 s tick (86 s in issue 39 with the default 10 s timeout; 10 s here before the fix).
+    expect(waitedMs, `organisation B waited ${waitedMs} ms`).toBeLessThan(5000);
+    await w.stop();
+  }, 40_000);
 
   it("another organisation's delivery queued behind 200 slowly failing ones (500 after 0.9 s) leaves within 5 s", async () => {
     const failing = await receiver(900, 500);

@@ -8,7 +8,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { MyTicket, webhooks as contract } from '@tp/contract';
 import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp } from './helper.js';
@@ -16,6 +16,7 @@ import { createOutboundDeliveryWorker } from '../src/modules/outbound-webhooks/d
 import { backoffSeconds } from '../src/modules/outbound-webhooks/delivery-backoff.js';
 import { guardedLookup, sendOutboundDelivery } from '../src/modules/outbound-webhooks/delivery-sender.js';
 import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
+import { outboundWebhooksRepository } from '../src/modules/outbound-webhooks/outbound-webhooks.repository.js';
 import type { Database } from '../src/db/client.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -197,6 +198,70 @@ describe('webhooks: subscription and signature', () => {
       headers: bearer(demoKey),
     });
     expect(again.statusCode).toBe(404);
+  });
+});
+
+describe('webhooks: endpoints per organisation (issue 39)', () => {
+  const endpointCount = async () =>
+    Number(
+      (
+        await rows(`select count(*)::int as n from webhook_endpoints e join organisations o on o.id = e.organisation_id
+        where o.slug = 'demo'`)
+      )[0].n,
+    );
+
+  it('the 11th endpoint answers 409 api.org.webhook_limit_reached; deleting one makes room; other organisations count apart', async () => {
+    const made: { id: number }[] = [];
+    for (let i = 0; i < 10; i++) made.push(await subscribed(`https://hooks.example.com/${i}`));
+    const eleventh = await subscribe(demoKey, 'https://hooks.example.com/10');
+    expect(eleventh.statusCode).toBe(409);
+    expect(eleventh.json()).toMatchObject({ message: 'api.org.webhook_limit_reached' });
+    expect(await endpointCount()).toBe(10);
+    // Another organisation has its own ten.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/organisations',
+      headers: bearer(ADMIN),
+      payload: { slug: 'other-org', name: 'Other' },
+    });
+    expect(other.statusCode, other.body).toBe(201);
+    const otherHook = await subscribe(other.json<{ apiKey: string }>().apiKey, 'https://hooks.example.com/other');
+    expect(otherHook.statusCode, otherHook.body).toBe(201);
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/org/webhooks/${made[0].id}`,
+      headers: bearer(demoKey),
+    });
+    expect(del.statusCode).toBe(204);
+    expect((await subscribe(demoKey, 'https://hooks.example.com/10')).statusCode).toBe(201);
+  });
+
+  /** Nine endpoints, then `n` creates at once. @returns the statuses. */
+  async function race(n: number): Promise<number[]> {
+    for (let i = 0; i < 9; i++) await subscribed(`https://hooks.example.com/${i}`);
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => subscribe(demoKey, `https://hooks.example.com/race-${i}`)),
+    );
+    return answers.map((a) => a.statusCode);
+  }
+
+  it('20 creates at once next to 9 endpoints: one passes, 19 answer 409, and the organisation has 10', async () => {
+    const statuses = await race(20);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    expect(await endpointCount()).toBe(10);
+  });
+
+  // The control: without the organisation row's lock, parallel transactions each count 9 and insert (PostgreSQL;
+  // PGlite runs one transaction at a time, so there is no race to lose there).
+  it.skipIf(!onPostgres())('control: without the lock the same race passes the cap', async () => {
+    const lock = vi.spyOn(outboundWebhooksRepository, 'lockOrganisation').mockResolvedValue(undefined);
+    try {
+      await race(20);
+      expect(await endpointCount()).toBeGreaterThan(10);
+    } finally {
+      lock.mockRestore();
+    }
   });
 });
 

@@ -37,6 +37,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.profile.avatar_svg_unsupported': 422,
   'api.profile.avatar_timeout': 422,
   'api.profile.avatar_busy': 429,
+  /** The holder's previous avatar upload is still being processed: one at a time per holder (issue 39). */
+  'api.profile.avatar_upload_in_progress': 409,
   // tickets
   'api.ticket.not_found': 404,
   // door check-in (scanner page)
@@ -145,6 +147,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.webhook_delivery_not_found': 404,
   /** The webhook URL is refused: not https (http only for loopback outside production), or a private address. */
   'api.org.webhook_url_not_allowed': 422,
+  /** The organisation has as many webhook endpoints as it may (WEBHOOK_ENDPOINTS_PER_ORGANISATION): delete one first. */
+  'api.org.webhook_limit_reached': 409,
   /** No such door key of this organisation (issue 20). */
   'api.org.door_key_not_found': 404,
   /** A list's `cursor` that no page of this list answered (issue 21). */
@@ -213,6 +217,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.webhook_not_found': 'No webhook endpoint with this id in your organisation.',
   'api.org.webhook_delivery_not_found': 'No delivery with this id for this webhook endpoint.',
   'api.org.webhook_url_not_allowed': 'url: must be https and not a private or loopback address.',
+  'api.org.webhook_limit_reached':
+    'Your organisation has as many webhook endpoints as it may have (10 unless the operator set another limit): delete one before adding another.',
   'api.org.door_key_not_found': 'No door key with this id in your organisation.',
   'api.org.invalid_cursor': 'cursor: pass the nextCursor of the previous page as it was given.',
   'api.org.swap_target_invalid': 'swapTargets[].ticketTypeExternalId: a target must be another type of the same event.',

@@ -30,6 +30,7 @@ export function registerBackgroundJobs(
     timeoutSeconds: config.webhookTimeoutSeconds,
     maxAttempts: config.webhookMaxAttempts,
     allowLocalUrls: config.webhookAllowLocalUrls,
+    perOrganisation: config.webhookInFlightPerOrganisation,
     log: (msg, err) => app.log.error({ err }, msg),
   });
   const housekeeping = createHousekeeping({

@@ -3,6 +3,8 @@
  * with METRICS_TOKEN, `GET /metrics` on the main port answers a `Bearer <METRICS_TOKEN>` (401 otherwise); with
  * METRICS_PORT, a listener of its own on METRICS_HOST (127.0.0.1 by default) answers `GET /metrics` to anyone who
  * can reach it. Without either, there is no /metrics and requests are not timed (the counters still count).
+ * Wrong tokens on the main port are limited per client IP like wrong API keys (issue 39): see
+ * `registerMetricsTokenRoute`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +13,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { AppError } from '../lib/app-error.js';
 import { bearerOf, type App } from '../lib/http.js';
+import { ipKey, withinLimit } from '../lib/rate-limit.js';
 import { perScrape, type Metrics } from '../lib/metrics.js';
 import { jobQueueStats } from '../providers/jobs/job-queue.js';
 import { MAIL_JOB } from '../providers/mail/mail-jobs.js';
@@ -111,15 +114,6 @@ export function registerMetrics(
       done();
     });
 
-  if (config.metricsToken !== null) {
-    const expected = sha256(config.metricsToken);
-    app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
-      const token = bearerOf(req);
-      if (!token || !timingSafeEqual(sha256(token), expected)) throw new AppError('api.unauthorized');
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-    });
-  }
-
   let listener: Server | null = null;
   if (config.metricsPort !== null) {
     const port = config.metricsPort;
@@ -153,4 +147,35 @@ export function registerMetrics(
     /** The metrics listener's address and port (METRICS_PORT=0 takes a free one), or null. */
     metricsAddress: (): AddressInfo | null => (listener?.address() as AddressInfo | null) ?? null,
   };
+}
+
+/**
+ * `GET /metrics` on the main port when METRICS_TOKEN is set: the metrics to `Authorization: Bearer <METRICS_TOKEN>`
+ * (compared as SHA-256 digests in constant time), 401 `api.unauthorized` otherwise. Wrong or missing tokens count
+ * against a bucket of their own per client IP (`ipKey`), `keyFailuresPerMinute` a minute
+ * (KEY_FAILURES_PER_IP_PER_MINUTE, the limit of wrong API keys); past it they answer 429 `api.too_many_requests`
+ * with `Retry-After`, counted as `metrics_token_failures` (issue 39: 40 wrong guesses were 40 × 401). The right
+ * token is never counted and is answered from any IP, even one over the limit, so a guesser sharing the scraper's
+ * address cannot blind the monitoring (the same rule as API keys and ADMIN_KEY). Call after the rate-limit plugin
+ * is registered (`createRateLimit`).
+ */
+export function registerMetricsTokenRoute(
+  app: App,
+  config: Pick<Config, 'metricsToken' | 'keyFailuresPerMinute'>,
+): void {
+  if (config.metricsToken === null) return;
+  const expected = sha256(config.metricsToken);
+  const failures = app.createRateLimit({
+    max: config.keyFailuresPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `metricsfail:${ipKey(req)}`,
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    const token = bearerOf(req);
+    if (!token || !timingSafeEqual(sha256(token), expected)) {
+      await withinLimit(failures, req, 'metrics_token_failures');
+      throw new AppError('api.unauthorized');
+    }
+    return reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics());
+  });
 }

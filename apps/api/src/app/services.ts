@@ -169,6 +169,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     database,
     now,
     allowLocalUrls: config.webhookAllowLocalUrls,
+    endpointsPerOrganisation: config.webhookEndpointsPerOrganisation,
   });
   const organisations = {
     admin: createAdminService({

@@ -124,6 +124,7 @@ export type LimitName =
   | 'door_sync'
   | 'scanner_key_failures'
   | 'key_failures'
+  | 'metrics_token_failures'
   | 'org_api'
   | 'username_search'
   | 'account_export'

@@ -9,7 +9,9 @@
  * A timer tick does not wait for its sends: it claims and returns, and every finished send claims again, so a
  * slow, timing-out or failing endpoint only holds back its own deliveries (at most `perEndpoint` in flight),
  * never another endpoint's (issue 19: another organisation's due delivery leaves within a tick, ≤ 5 s).
- * In flight per instance: at most `maxInFlight` sends.
+ * In flight per instance: at most `maxInFlight` sends, and at most `perOrganisation` of one organisation's, all its
+ * endpoints together (issue 39: with 100 slow endpoints, one organisation used to hold every place, and another
+ * organisation's delivery waited 86 s behind them).
  *
  * Several instances never send the same row at once: a row is claimed by one transaction only, and the lease
  * keeps it out of the others' claims; a crashed instance's rows come back after the lease. `stop()` clears the
@@ -41,6 +43,11 @@ export interface OutboundDeliveryWorkerDeps {
   perEndpoint?: number;
   /** Most deliveries in flight in this instance, all endpoints (default 5 × batchSize). */
   maxInFlight?: number;
+  /**
+   * Most deliveries of one organisation in flight in this instance, all its endpoints together
+   * (WEBHOOK_IN_FLIGHT_PER_ORGANISATION; default 10).
+   */
+  perOrganisation?: number;
   /** Jitter source in [0, 1) (default Math.random). */
   random?: () => number;
   log: (msg: string, err?: unknown) => void;
@@ -55,6 +62,13 @@ export function signedHeaders(secret: string, messageId: string, at: Date, paylo
   };
 }
 
+/** Adds `by` to `map`'s count of `key`, deleting the entry when it reaches 0. */
+function count(map: Map<number, number>, key: number, by: number): void {
+  const n = (map.get(key) ?? 0) + by;
+  if (n > 0) map.set(key, n);
+  else map.delete(key);
+}
+
 /**
  * The worker over one database. `runOnce()` claims once, sends and records what it claimed and waits for every
  * send in flight (tests, one-shot runs); `start()`/`stop()` run it on the timer without waiting for sends.
@@ -64,8 +78,11 @@ export function createOutboundDeliveryWorker(deps: OutboundDeliveryWorkerDeps) {
   const random = deps.random ?? Math.random;
   const perEndpoint = Math.max(1, deps.perEndpoint ?? 2);
   const maxInFlight = Math.max(1, deps.maxInFlight ?? deps.batchSize * 5);
+  const perOrganisation = Math.max(1, deps.perOrganisation ?? 10);
   /** Sends in flight per endpoint id. */
   const busy = new Map<number, number>();
+  /** Sends in flight per organisation id. */
+  const organisationsBusy = new Map<number, number>();
   const inFlight = new Set<Promise<void>>();
   let live = false;
   let claiming: Promise<number> | null = null;
@@ -102,13 +119,13 @@ export function createOutboundDeliveryWorker(deps: OutboundDeliveryWorkerDeps) {
 
   /** Starts one claimed delivery in the background, counted in flight for its endpoint until recorded. */
   function launch(d: Claimed) {
-    busy.set(d.endpointId, (busy.get(d.endpointId) ?? 0) + 1);
+    count(busy, d.endpointId, 1);
+    count(organisationsBusy, d.organisationId, 1);
     const p: Promise<void> = deliver(d)
       .catch((err: unknown) => deps.log('webhook delivery record failed', err))
       .finally(() => {
-        const left = (busy.get(d.endpointId) ?? 1) - 1;
-        if (left > 0) busy.set(d.endpointId, left);
-        else busy.delete(d.endpointId);
+        count(busy, d.endpointId, -1);
+        count(organisationsBusy, d.organisationId, -1);
         inFlight.delete(p);
         // A finished send frees room: claim again at once (on the timer only; runOnce stays one claim).
         if (live) claim().catch((err: unknown) => deps.log('webhook worker claim failed', err));
@@ -135,7 +152,7 @@ export function createOutboundDeliveryWorker(deps: OutboundDeliveryWorkerDeps) {
         const now = deps.now();
         const lease = new Date(now.getTime() + (deps.timeoutSeconds + 60) * 1000);
         const claimed = await db.transaction((tx) =>
-          repo.claimDue(tx, now, lease, room, perEndpoint, [...busy.keys()]),
+          repo.claimDue(tx, now, lease, room, perEndpoint, [...busy.keys()], perOrganisation, organisationsBusy),
         );
         claimed.forEach(launch);
         total += claimed.length;

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { mapSliced } from '../../lib/time-slice.js';
 import {
   events,
+  organisations,
   ticketTypes,
   userTickets,
   outboundDeliveries,
@@ -14,6 +15,25 @@ import {
 export type DeliveryRow = typeof outboundDeliveries.$inferSelect;
 
 export const outboundWebhooksRepository = {
+  /**
+   * Locks the organisation's row (`FOR UPDATE`) until the transaction ends: two creates of one organisation's
+   * endpoints queue here, so the cap on endpoints per organisation is never passed by a race (issue 39).
+   */
+  async lockOrganisation(tx: DbOrTx, organisationId: number): Promise<void> {
+    await tx
+      .select({ id: organisations.id })
+      .from(organisations)
+      .where(eq(organisations.id, organisationId))
+      .for('update');
+  },
+  /** How many webhook endpoints the organisation has. */
+  async countEndpoints(db: DbOrTx, organisationId: number): Promise<number> {
+    const [row] = await db
+      .select({ n: count() })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.organisationId, organisationId));
+    return Number(row?.n ?? 0);
+  },
   async insertEndpoint(db: DbOrTx, row: typeof webhookEndpoints.$inferInsert) {
     const [created] = await db.insert(webhookEndpoints).values(row).returning();
     return created;
@@ -93,15 +113,18 @@ export const outboundWebhooksRepository = {
       .orderBy(asc(outboundDeliveryAttempts.id));
   },
   /**
-   * Claims up to `limit` due PENDING deliveries, at most `perEndpoint` of any one endpoint and none of the
-   * endpoints in `skipEndpoints` (those this instance still has in flight), so one endpoint's backlog never fills
-   * a claim: each endpoint's oldest due row comes before any endpoint's second (round robin, oldest first).
+   * Claims up to `limit` due PENDING deliveries, at most `perEndpoint` of any one endpoint, none of the endpoints in
+   * `skipEndpoints` (those this instance still has in flight), and at most `perOrganisation` minus what this
+   * instance has in flight for that organisation (`organisationsInFlight`, organisation id -> sends) of any one
+   * organisation, all its endpoints together (issue 39: 100 slow endpoints of one organisation never take every
+   * place). Round robin, oldest first: each organisation's first row comes before any organisation's second, and
+   * within an organisation each endpoint's oldest due row before any endpoint's second.
    * Per endpoint, its oldest due rows are locked `FOR UPDATE SKIP LOCKED` (rows another instance is claiming are
    * skipped, never waited for, and the due condition is checked again on the locked row, so a row another worker
    * has just leased is dropped, never sent twice); the chosen ones get `nextAttemptAt` = `leaseUntil`, so once
    * this transaction commits no other worker sees them due while they are in flight. Rows locked but not chosen
    * stay due and are released at commit.
-   * @returns the claimed deliveries with their endpoint's id, URL and secret.
+   * @returns the claimed deliveries with their endpoint's id, organisation id, URL and secret.
    */
   async claimDue(
     db: DbOrTx,
@@ -110,29 +133,47 @@ export const outboundWebhooksRepository = {
     limit: number,
     perEndpoint: number,
     skipEndpoints: readonly number[] = [],
+    perOrganisation = Number.MAX_SAFE_INTEGER,
+    organisationsInFlight: ReadonlyMap<number, number> = new Map(),
   ) {
     const at = now.toISOString();
-    const skip = skipEndpoints.length
-      ? sql`where e.id not in (${sql.join(
-          skipEndpoints.map((id) => sql`${id}`),
-          sql`, `,
-        )})`
-      : sql``;
+    const full = [...organisationsInFlight].filter(([, n]) => n >= perOrganisation).map(([id]) => id);
+    const idList = (ids: readonly number[]) =>
+      sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      );
+    const conditions = [
+      ...(skipEndpoints.length ? [sql`e.id not in (${idList(skipEndpoints)})`] : []),
+      ...(full.length ? [sql`e.organisation_id not in (${idList(full)})`] : []),
+    ];
+    const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+    const busy = JSON.stringify([...organisationsInFlight].map(([organisation_id, n]) => ({ organisation_id, n })));
     const result: unknown = await db.execute(sql`
       select ranked.id from (
-        select c.id, c.next_attempt_at,
-               row_number() over (partition by e.id order by c.next_attempt_at, c.id) as rank
-          from ${webhookEndpoints} e
-         cross join lateral (
-           select d.id, d.next_attempt_at from ${outboundDeliveries} d
-            where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${at}::timestamptz
-            order by d.next_attempt_at, d.id
-            limit ${perEndpoint}
-              for update of d skip locked
-         ) c
-         ${skip}
+        select per_endpoint.*,
+               row_number() over (
+                 partition by per_endpoint.organisation_id
+                 order by per_endpoint.rank, per_endpoint.next_attempt_at, per_endpoint.id
+               ) as org_rank
+          from (
+            select c.id, c.next_attempt_at, e.organisation_id,
+                   row_number() over (partition by e.id order by c.next_attempt_at, c.id) as rank
+              from ${webhookEndpoints} e
+             cross join lateral (
+               select d.id, d.next_attempt_at from ${outboundDeliveries} d
+                where d.endpoint_id = e.id and d.status = 'PENDING' and d.next_attempt_at <= ${at}::timestamptz
+                order by d.next_attempt_at, d.id
+                limit ${perEndpoint}
+                  for update of d skip locked
+             ) c
+             ${where}
+          ) per_endpoint
       ) ranked
-      order by ranked.rank, ranked.next_attempt_at, ranked.id
+      left join json_to_recordset(${busy}::json) as busy(organisation_id integer, n integer)
+        on busy.organisation_id = ranked.organisation_id
+      where ranked.org_rank + coalesce(busy.n, 0) <= ${perOrganisation}
+      order by ranked.org_rank, ranked.rank, ranked.next_attempt_at, ranked.id
       limit ${limit}`);
     const due = (result as { rows: { id: number | string }[] }).rows.map((r) => ({ id: Number(r.id) }));
     if (!due.length) return [];
@@ -145,6 +186,7 @@ export const outboundWebhooksRepository = {
         payload: outboundDeliveries.payload,
         attempts: outboundDeliveries.attempts,
         endpointId: outboundDeliveries.endpointId,
+        organisationId: webhookEndpoints.organisationId,
         url: webhookEndpoints.url,
         secret: webhookEndpoints.secret,
       })

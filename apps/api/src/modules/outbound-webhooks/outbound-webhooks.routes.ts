@@ -26,7 +26,7 @@ export function outboundWebhooksRoutes(
         summary: 'Subscribe a URL to ticket events; the signing secret is shown once',
         security,
         body: contract.createWebhookRequest,
-        response: { 201: contract.createWebhookResponse, ...errors(400, 401, 422) },
+        response: { 201: contract.createWebhookResponse, ...errors(400, 401, 409, 422) },
       },
     },
     async (req, reply) => reply.code(201).send(await deps.outboundWebhooks.create(req.organisation, req.body)),

@@ -15,7 +15,15 @@ import { type DeliveryRow, outboundWebhooksRepository as repo } from './outbound
 
 type CreateWebhook = { url: string; events: string[] };
 
-export function createOutboundWebhooksService(deps: { database: Database; now: () => Date; allowLocalUrls: boolean }) {
+/**
+ * @param deps.endpointsPerOrganisation the most endpoints one organisation may have (WEBHOOK_ENDPOINTS_PER_ORGANISATION).
+ */
+export function createOutboundWebhooksService(deps: {
+  database: Database;
+  now: () => Date;
+  allowLocalUrls: boolean;
+  endpointsPerOrganisation: number;
+}) {
   const { db } = deps.database;
 
   async function endpoint(org: RequestOrganisation, id: number) {
@@ -50,8 +58,11 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
 
   return {
     /**
-     * Subscribes a URL; the secret (`whsec_` + 24 random bytes in base64) is returned once.
-     * @throws AppError `api.org.webhook_url_not_allowed` (see delivery-sender.ts `checkWebhookEndpointUrl`).
+     * Subscribes a URL; the secret (`whsec_` + 24 random bytes in base64) is returned once. An organisation has at
+     * most `endpointsPerOrganisation` endpoints: the count is read under a lock of the organisation's row, so
+     * parallel creates never pass it (issue 39: many endpoints defeated the worker's fairness).
+     * @throws AppError `api.org.webhook_url_not_allowed` (see delivery-sender.ts `checkWebhookEndpointUrl`),
+     *   `api.org.webhook_limit_reached` (409) when the organisation already has as many endpoints as it may.
      */
     async create(org: RequestOrganisation, body: CreateWebhook): Promise<{ id: number; secret: string }> {
       checkWebhookEndpointUrl(body.url, deps.allowLocalUrls);
@@ -59,6 +70,9 @@ export function createOutboundWebhooksService(deps: { database: Database; now: (
       const at = deps.now();
       const events = [...new Set(body.events)];
       const row = await db.transaction(async (tx) => {
+        await repo.lockOrganisation(tx, org.id);
+        if ((await repo.countEndpoints(tx, org.id)) >= deps.endpointsPerOrganisation)
+          throw new AppError('api.org.webhook_limit_reached');
         const inserted = await repo.insertEndpoint(tx, {
           organisationId: org.id,
           url: body.url,

@@ -10,8 +10,12 @@
  * cannot parse is refused), every CSS text (`<style>` elements, `style` attributes, presentation
  * attributes that take `url()`) is parsed by css-tree, and CSS names are compared after their escapes
  * are decoded. CSS that css-tree cannot parse into known nodes (its `Raw` fallback) is refused.
- * What passes is still rasterised under the upload deadline (avatar.service.ts): instancing (`<use>` of
- * groups that hold `<use>`) can multiply the work, and the deadline is what bounds it.
+ * Instancing is bounded too (issue 39, break 9: `<use>` of groups that hold `<use>` drew 2^18 circles from 37
+ * elements and rendered until the deadline, so one holder's uploads held the decoding processes): the document
+ * is refused when, with every `<use>` replaced by what it references and every `clip-path`/`mask` reference by
+ * the clip path or mask it draws for each element that uses it, it would draw more than SVG_MAX_RENDERED_ELEMENTS
+ * elements, or when references form a cycle. What passes is still rasterised under the upload deadline
+ * (avatar.service.ts).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import * as csstree from 'css-tree';
@@ -20,6 +24,11 @@ import * as csstree from 'css-tree';
 export const SVG_MAX_BYTES = 512 * 1024;
 /** Most elements (start tags) an SVG avatar may have. */
 export const SVG_MAX_ELEMENTS = 2000;
+/**
+ * Most elements an SVG avatar may draw once `<use>`, `clip-path` and `mask` references are expanded (each
+ * reference counts the referenced element with everything under it, again for each element that references it).
+ */
+export const SVG_MAX_RENDERED_ELEMENTS = 5000;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -100,10 +109,43 @@ const ALLOWED_FUNCTIONS = new Set([
   'matrix',
 ]);
 
-/** Why a CSS text is refused, or null. `context` is css-tree's: a stylesheet, a declaration list or a value. */
-function cssRefusal(text: string, context: 'stylesheet' | 'declarationList' | 'value'): string | null {
-  let why: string | null = null;
+/** Properties whose `url(#id)` draws the referenced element again for each element that has them. */
+const INSTANCING_PROPERTIES = new Set(['clip-path', 'mask']);
+
+/** The `#id`s a `url(#id)` of an instancing property names in `ast` (`property`: the attribute a value is of). */
+function instancingRefs(ast: csstree.CssNode, property?: string): string[] {
+  const refs: string[] = [];
+  const collect = (value: csstree.CssNode) =>
+    csstree.walk(value, (node) => {
+      if (node.type === 'Url' && node.value.trim().startsWith('#')) refs.push(node.value.trim().slice(1));
+    });
+  if (property !== undefined) {
+    if (INSTANCING_PROPERTIES.has(property)) collect(ast);
+    return refs;
+  }
+  csstree.walk(ast, (node) => {
+    if (node.type === 'Declaration' && INSTANCING_PROPERTIES.has(csstree.ident.decode(node.property).toLowerCase()))
+      collect(node.value);
+  });
+  return refs;
+}
+
+/**
+ * Why a CSS text is refused (or null), with the `#id`s its instancing properties reference. `context` is
+ * css-tree's: a stylesheet, a declaration list or a value (of the presentation attribute `property`).
+ */
+function cssCheck(
+  text: string,
+  context: 'stylesheet' | 'declarationList' | 'value',
+  property?: string,
+): { why: string | null; refs: string[] } {
   const ast = csstree.parse(text, { context, parseValue: true, parseCustomProperty: false });
+  return { why: cssRefusal(ast), refs: instancingRefs(ast, property) };
+}
+
+/** Why a parsed CSS text is refused, or null. */
+function cssRefusal(ast: csstree.CssNode): string | null {
+  let why: string | null = null;
   csstree.walk(ast, (node) => {
     if (why) return;
     switch (node.type) {
@@ -128,25 +170,81 @@ function cssRefusal(text: string, context: 'stylesheet' | 'declarationList' | 'v
   return why;
 }
 
-/** Why one element (its decoded name and attribute values) is refused, or null. */
-function elementRefusal(tag: SaxesTagNS): string | null {
-  if (IGNORED_NAMESPACES.has(tag.uri)) return null;
-  if ((tag.uri !== SVG_NS && tag.uri !== '') || !ALLOWED_ELEMENTS.has(tag.local)) return `element <${tag.name}>`;
+/**
+ * Why one element (its decoded name and attribute values) is refused (or null), with the `#id`s it draws again:
+ * a `<use>`'s href, its `clip-path` and `mask` references.
+ */
+function elementCheck(tag: SaxesTagNS): { why: string | null; refs: string[] } {
+  const refs: string[] = [];
+  if (IGNORED_NAMESPACES.has(tag.uri)) return { why: null, refs };
+  if ((tag.uri !== SVG_NS && tag.uri !== '') || !ALLOWED_ELEMENTS.has(tag.local))
+    return { why: `element <${tag.name}>`, refs };
   for (const attr of Object.values(tag.attributes)) {
     if (attr.prefix === 'xmlns' || attr.name === 'xmlns') continue;
     const local = attr.local.toLowerCase();
-    if (local.includes('filter')) return 'filters';
-    if (local.startsWith('on')) return `event handler ${attr.name}`;
-    if (local === 'href' && !attr.value.trim().startsWith('#')) return 'external href';
-    if (local === 'style') {
-      const why = cssRefusal(attr.value, 'declarationList');
-      if (why) return why;
-    } else if (CSS_ATTRIBUTES.has(local)) {
-      const why = cssRefusal(attr.value, 'value');
-      if (why) return why;
+    if (local.includes('filter')) return { why: 'filters', refs };
+    if (local.startsWith('on')) return { why: `event handler ${attr.name}`, refs };
+    if (local === 'href') {
+      if (!attr.value.trim().startsWith('#')) return { why: 'external href', refs };
+      if (tag.local === 'use') refs.push(attr.value.trim().slice(1));
     }
+    const css =
+      local === 'style'
+        ? cssCheck(attr.value, 'declarationList')
+        : CSS_ATTRIBUTES.has(local)
+          ? cssCheck(attr.value, 'value', local)
+          : null;
+    if (css?.why) return { why: css.why, refs };
+    if (css) refs.push(...css.refs);
   }
-  return null;
+  return { why: null, refs };
+}
+
+/** One element of the document: its id, its children (indexes) and the `#id`s it draws again. */
+interface PolicyNode {
+  id: string | null;
+  children: number[];
+  refs: string[];
+}
+
+/**
+ * How many elements the document draws with every reference expanded (saturating at `limit + 1`), or `'cycle'`
+ * when references loop. `sheetRefs`: ids a stylesheet's `clip-path`/`mask` may apply to any element, so each
+ * element is counted as drawing them (each counted without the stylesheet's, which cannot nest without a cycle
+ * that librsvg refuses to draw).
+ */
+function renderedElements(nodes: PolicyNode[], sheetRefs: string[], limit: number): number | 'cycle' {
+  const byId = new Map<string, number>();
+  nodes.forEach((n, i) => {
+    if (n.id !== null && !byId.has(n.id)) byId.set(n.id, i);
+  });
+  // Per mode (1: the stylesheet's references apply, 0: they do not), the cost of each element and those on the path.
+  const memo = [new Map<number, number>(), new Map<number, number>()];
+  const visiting = [new Set<number>(), new Set<number>()];
+  let cycle = false;
+  const cost = (i: number, sheet: 0 | 1): number => {
+    const known = memo[sheet].get(i);
+    if (known !== undefined) return known;
+    if (visiting[sheet].has(i)) {
+      cycle = true;
+      return limit + 1;
+    }
+    visiting[sheet].add(i);
+    let total = 1;
+    const add = (id: string, mode: 0 | 1) => {
+      const target = byId.get(id);
+      if (target !== undefined && total <= limit) total += cost(target, mode);
+    };
+    for (const r of nodes[i].refs) add(r, sheet);
+    if (sheet) for (const r of sheetRefs) add(r, 0);
+    for (const c of nodes[i].children) if (total <= limit) total += cost(c, sheet);
+    visiting[sheet].delete(i);
+    const capped = Math.min(total, limit + 1);
+    memo[sheet].set(i, capped);
+    return capped;
+  };
+  const drawn = nodes.length ? cost(0, 1) : 0;
+  return cycle ? 'cycle' : drawn;
 }
 
 /**
@@ -164,6 +262,9 @@ export function svgRefusal(svg: Buffer): string | null {
   let elements = 0;
   let styleDepth = 0;
   let css = '';
+  const nodes: PolicyNode[] = [];
+  const open: number[] = [];
+  const sheetRefs: string[] = [];
   const refuse = (reason: string | null) => {
     why ??= reason;
   };
@@ -174,7 +275,12 @@ export function svgRefusal(svg: Buffer): string | null {
   parser.on('processinginstruction', (pi) => refuse(`processing instruction <?${pi.target}?>`));
   parser.on('opentag', (tag) => {
     if (++elements > SVG_MAX_ELEMENTS) return refuse('too many elements');
-    refuse(elementRefusal(tag));
+    const { why: refused, refs } = elementCheck(tag);
+    refuse(refused);
+    const id = Object.values(tag.attributes).find((a) => a.local === 'id' && (a.uri === '' || a.prefix === 'xml'));
+    const index = nodes.push({ id: id ? id.value.trim() : null, children: [], refs }) - 1;
+    if (open.length) nodes[open[open.length - 1]].children.push(index);
+    open.push(index);
     if (tag.local === 'style') styleDepth++;
   });
   parser.on('text', (text) => {
@@ -184,8 +290,11 @@ export function svgRefusal(svg: Buffer): string | null {
     if (styleDepth) css += text;
   });
   parser.on('closetag', (tag) => {
+    open.pop();
     if (tag.local === 'style' && --styleDepth === 0) {
-      refuse(cssRefusal(css, 'stylesheet'));
+      const sheet = cssCheck(css, 'stylesheet');
+      refuse(sheet.why);
+      sheetRefs.push(...sheet.refs);
       css = '';
     }
   });
@@ -194,5 +303,10 @@ export function svgRefusal(svg: Buffer): string | null {
   } catch (err) {
     return why ?? `not well-formed XML (${(err as Error).message.split('\n')[0]})`;
   }
-  return why;
+  if (why) return why;
+  const drawn = renderedElements(nodes, [...new Set(sheetRefs)], SVG_MAX_RENDERED_ELEMENTS);
+  if (drawn === 'cycle') return 'reference cycle';
+  if (drawn > SVG_MAX_RENDERED_ELEMENTS)
+    return `more than ${SVG_MAX_RENDERED_ELEMENTS} elements drawn through references`;
+  return null;
 }

@@ -66,7 +66,7 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
         operationId: 'uploadAvatar',
         summary: 'Upload a profile picture (multipart `file`; re-encoded to WebP)',
         consumes: ['multipart/form-data'],
-        response: { 200: auth.user, ...errors(413, 422, 429) },
+        response: { 200: auth.user, ...errors(409, 413, 422, 429) },
       },
     },
     async (req, reply) => {
@@ -78,10 +78,12 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
         if (err.code === 'FST_REQ_FILE_TOO_LARGE') tooLarge(reply, true);
         throw new AppError('api.invalid_request_body');
       };
-      const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
-      if (!file) throw new AppError('api.invalid_request_body');
-      const bytes = await file.toBuffer().catch(malformed);
-      return deps.profile.setAvatar(req.auth.userId, bytes);
+      // The body is read only once the holder's upload is admitted (one at a time per holder, issue 39).
+      return deps.profile.setAvatar(req.auth.userId, async () => {
+        const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
+        if (!file) throw new AppError('api.invalid_request_body');
+        return file.toBuffer().catch(malformed);
+      });
     },
   );
 }

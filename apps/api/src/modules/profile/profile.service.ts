@@ -17,11 +17,26 @@ export interface ProfilePatch {
 
 export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
   const db = deps.database.db;
+  /** Holders with an avatar upload in flight in this instance (its body being read, checked or decoded). */
+  const uploading = new Set<number>();
   return {
-    /** Stores a new avatar (see avatar.service.ts) and sets it as the picture. */
-    async setAvatar(userId: number, bytes: Buffer): Promise<User> {
-      const picture = await deps.avatars.store(bytes);
-      return toUser(await repo.updateUser(db, userId, { picture }));
+    /**
+     * Stores a new avatar (see avatar.service.ts) and sets it as the picture. One upload per holder at a time
+     * (issue 39, break 9: one holder's slow uploads took both decoding processes, and another holder got 0 of 10
+     * uploads through): a second one while the first is in flight is refused before its body is read.
+     * @param read reads the upload's bytes (the request body), called only once the upload is admitted.
+     * @throws AppError `api.profile.avatar_upload_in_progress` (409) while the holder's previous upload is in
+     *   flight; the keys of `AvatarService.store` and of `read`.
+     */
+    async setAvatar(userId: number, read: () => Promise<Buffer>): Promise<User> {
+      if (uploading.has(userId)) throw new AppError('api.profile.avatar_upload_in_progress');
+      uploading.add(userId);
+      try {
+        const picture = await deps.avatars.store(await read());
+        return toUser(await repo.updateUser(db, userId, { picture }));
+      } finally {
+        uploading.delete(userId);
+      }
     },
     /** @throws AppError `api.unauthorized` when the user no longer exists. */
     async me(userId: number): Promise<User> {
