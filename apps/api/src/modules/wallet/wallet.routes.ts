@@ -101,7 +101,7 @@ export function walletRoutes(
         params: wallet.applePassParams,
         response: {
           200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, Last-Modified'),
-          ...errors(401, 404, 503),
+          ...errors(401, 404),
         },
       },
     },
@@ -142,7 +142,7 @@ export function walletRoutes(
         params: wallet.walletTicketParams,
         response: {
           200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, no-store'),
-          ...errors(404, 409, 503),
+          ...errors(404, 409),
         },
       },
     },
