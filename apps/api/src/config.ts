@@ -5,6 +5,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { getDomain } from 'tldts';
 import { organisations as orgContract } from '@tp/contract';
 
@@ -319,6 +320,31 @@ export interface WalletConfig {
    * pass evicts the device's oldest registration.
    */
   passesPerDevice: number;
+  /** Where Apple passes are built and signed: worker threads off the event loop (decision 029, issue 39). */
+  signing: PassSigningConfig;
+}
+
+/**
+ * Apple pass signing (issue 39, break 5): the zip and its PKCS #7 signature are built on worker threads, never on
+ * the event loop; admission is bounded and each pass has a deadline (modules/wallet/pass-signer.ts).
+ */
+export interface PassSigningConfig {
+  /**
+   * WALLET_SIGNING_THREADS: passes signed at once, one worker thread each (default: the machine's cores less one,
+   * at least 1, at most 4; 1 on 2 cores, so the event loop keeps a core of its own).
+   */
+  threads: number;
+  /**
+   * WALLET_SIGNING_QUEUE (default 16): passes waiting for a free thread; one more is refused at once with
+   * `503 api.wallet.busy` and `Retry-After`.
+   */
+  queue: number;
+  /**
+   * WALLET_SIGNING_DEADLINE_SECONDS (default 10, at least 1): one pass's deadline, milliseconds here, its wait in
+   * the queue included; past it the pass is answered `503 api.wallet.busy` and a thread still signing it is
+   * stopped and replaced.
+   */
+  deadlineMs: number;
 }
 
 /** Test mode's Apple pass type identifier and team id (the certificates are made for them). */
@@ -334,11 +360,13 @@ function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
     devicesPerPass: Math.max(1, int('WALLET_DEVICES_PER_PASS', env.WALLET_DEVICES_PER_PASS, 5)),
     passesPerDevice: Math.max(1, int('WALLET_PASSES_PER_DEVICE', env.WALLET_PASSES_PER_DEVICE, 100)),
   };
+  const signing = passSigningFrom(env);
   if (env.WALLET_TEST_MODE === 'true')
     return {
       ...caps,
       testMode: true,
       dir,
+      signing,
       apple: {
         passTypeId: WALLET_TEST_PASS_TYPE_ID,
         teamId: WALLET_TEST_TEAM_ID,
@@ -373,7 +401,20 @@ function walletFrom(env: NodeJS.ProcessEnv, dataDir: string): WalletConfig {
           serviceAccountKeyPath: resolve(env.GOOGLE_WALLET_SERVICE_ACCOUNT_KEY_PATH),
         }
       : null;
-  return { ...caps, testMode: false, dir, apple, google };
+  return { ...caps, testMode: false, dir, apple, google, signing };
+}
+
+/** The pass-signing pool's settings from the environment (see {@link PassSigningConfig}). */
+function passSigningFrom(env: NodeJS.ProcessEnv): PassSigningConfig {
+  const cores = availableParallelism();
+  return {
+    threads: Math.max(
+      1,
+      int('WALLET_SIGNING_THREADS', env.WALLET_SIGNING_THREADS, Math.min(4, Math.max(1, cores - 1))),
+    ),
+    queue: int('WALLET_SIGNING_QUEUE', env.WALLET_SIGNING_QUEUE, 16),
+    deadlineMs: Math.max(1, int('WALLET_SIGNING_DEADLINE_SECONDS', env.WALLET_SIGNING_DEADLINE_SECONDS, 10)) * 1000,
+  };
 }
 
 const apiRoot = resolve(import.meta.dirname, '..');

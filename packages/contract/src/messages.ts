@@ -59,6 +59,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.wallet.event_ended': 409,
   /** The operator has not configured this wallet (Apple or Google). */
   'api.wallet.not_configured': 404,
+  /** Too many Apple passes are being signed right now (issue 39), or one ran past its deadline; with Retry-After. */
+  'api.wallet.busy': 503,
   /** Gift, resale and swap are closed: the event's `transfersCloseAt` has passed (issue 21). */
   'api.ticket.transfers_closed': 409,
   // gift (spec section 8, Gift verify / Gift)

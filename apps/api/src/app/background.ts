@@ -21,7 +21,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mail, jobHandlers, apns, fakeApns } = services;
+  const { avatars, mail, jobHandlers, apns, fakeApns, wallet } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -75,6 +75,7 @@ export function registerBackgroundJobs(
     jobWorker = null;
     redis?.disconnect();
     await avatars.close();
+    await wallet.close();
     mail.close();
     await apns?.close();
     await fakeApns?.close();

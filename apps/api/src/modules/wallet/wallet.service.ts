@@ -11,7 +11,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { importPKCS8, SignJWT } from 'jose';
-import { PKPass } from 'passkit-generator';
 import { holderDisplayName } from '@tp/contract';
 import { signTicketCode, type TicketCodeMedium } from '@tp/contract/pass-code';
 import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
@@ -22,6 +21,7 @@ import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
 import { deadPushToken, type ApnsClient } from '../../providers/apns/apns.provider.js';
+import { createPassSigner } from './pass-signer.js';
 import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */
@@ -76,15 +76,8 @@ export function createWalletService(deps: {
   const { db } = deps.database;
   const ed25519 = nodeEd25519();
   const apple = deps.config.apple;
-  /** Apple's certificates, read once (PEM text). */
-  const appleCertificates = apple
-    ? () => ({
-        wwdr: readFileSync(apple.wwdrPath),
-        signerCert: readFileSync(apple.certPath),
-        signerKey: readFileSync(apple.keyPath),
-        ...(apple.keyPassphrase ? { signerKeyPassphrase: apple.keyPassphrase } : {}),
-      })
-    : null;
+  /** Apple passes are built and signed off the event loop (issue 39); threads start on the first pass. */
+  const signer = apple ? createPassSigner({ certificates: apple, config: deps.config.signing }) : null;
   /** Icons in the organisation's colour, by colour and size (square PNGs). */
   const icons = new Map<string, Promise<Buffer>>();
   const icon = (color: string, size: number) => {
@@ -180,44 +173,45 @@ export function createWalletService(deps: {
 
   /**
    * The signed `.pkpass` of an issued pass: its ticket code in the barcode while the pass's holder holds the
-   * ticket (`code`), else voided (`voided: true`, no barcode).
+   * ticket (`code`), else voided (`voided: true`, no barcode). Only the plain data is made here; the pass is built
+   * and signed on a signing thread (pass-signer.ts, issue 39).
+   * @throws AppError `api.wallet.not_configured` (404), `api.wallet.busy` (503, Retry-After) from the signer.
    */
   async function pkpass(row: WalletTicketRow, pass: WalletPassRow, code: string | null): Promise<Buffer> {
-    if (!apple || !appleCertificates) throw new AppError('api.wallet.not_configured');
+    if (!apple || !signer) throw new AppError('api.wallet.not_configured');
     const color = row.primaryColor ?? DEFAULT_COLOR;
-    const file = new PKPass(
-      {
+    const { event } = row;
+    return signer.sign({
+      images: {
         'icon.png': await icon(color, 29),
         'icon@2x.png': await icon(color, 58),
         'logo.png': await icon(color, 50),
       },
-      appleCertificates(),
-      { ...passProps(row, pass, apple), ...(code ? {} : { voided: true }) },
-    );
-    file.type = 'eventTicket';
-    const { event } = row;
-    file.primaryFields.push({ key: 'event', label: 'EVENT', value: event.name });
-    file.secondaryFields.push(
-      { key: 'ticket', label: 'TICKET', value: row.ticketName },
-      { key: 'holder', label: 'HOLDER', value: holderDisplayName(row.holder) },
-    );
-    file.auxiliaryFields.push(
-      {
-        key: 'starts',
-        label: 'STARTS',
-        value: event.startsAt.toISOString(),
-        dateStyle: 'PKDateStyleMedium',
-        timeStyle: 'PKDateStyleShort',
-      },
-      { key: 'venue', label: 'VENUE', value: `${event.venue}, ${event.city}` },
-    );
-    file.backFields.push({ key: 'address', label: 'ADDRESS', value: `${event.address1}, ${event.city}` });
-    if (code) file.setBarcodes({ message: code, format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1' });
-    file.setRelevantDate(event.startsAt);
-    file.setExpirationDate(event.endsAt);
-    if (event.latitude !== null && event.longitude !== null)
-      file.setLocations({ latitude: event.latitude, longitude: event.longitude, relevantText: event.name });
-    return file.getAsBuffer();
+      props: { ...passProps(row, pass, apple), ...(code ? {} : { voided: true }) },
+      primaryFields: [{ key: 'event', label: 'EVENT', value: event.name }],
+      secondaryFields: [
+        { key: 'ticket', label: 'TICKET', value: row.ticketName },
+        { key: 'holder', label: 'HOLDER', value: holderDisplayName(row.holder) },
+      ],
+      auxiliaryFields: [
+        {
+          key: 'starts',
+          label: 'STARTS',
+          value: event.startsAt.toISOString(),
+          dateStyle: 'PKDateStyleMedium',
+          timeStyle: 'PKDateStyleShort',
+        },
+        { key: 'venue', label: 'VENUE', value: `${event.venue}, ${event.city}` },
+      ],
+      backFields: [{ key: 'address', label: 'ADDRESS', value: `${event.address1}, ${event.city}` }],
+      barcode: code,
+      relevantDate: event.startsAt,
+      expirationDate: event.endsAt,
+      location:
+        event.latitude !== null && event.longitude !== null
+          ? { latitude: event.latitude, longitude: event.longitude, relevantText: event.name }
+          : null,
+    });
   }
 
   /**
@@ -436,6 +430,13 @@ export function createWalletService(deps: {
         patched++;
       }
       return patched;
+    },
+
+    /** The pass-signing pool right now: passes signing (`busy`) and waiting (`queued`); zeros without Apple. */
+    signingStats: () => signer?.stats() ?? { busy: 0, queued: 0 },
+    /** Ends the pass-signing threads (the app's onClose). */
+    async close(): Promise<void> {
+      await signer?.close();
     },
   };
 }
