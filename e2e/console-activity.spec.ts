@@ -2,7 +2,8 @@
  * The console's Activity page (issue 25): an owner adds a member on the Members page and finds it on the
  * Activity page with their e-mail, next to the platform operator's creation of the organisation and an API key's
  * event; the action filter keeps one action. Then axe and screenshots of the page (en/es, light/dark, 360 px and
- * desktop) in test-results/console/ to look at.
+ * desktop) in test-results/console/ to look at, with an import's row folded out (issue 39: the tickets it moved and
+ * issued).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
@@ -37,6 +38,38 @@ async function putEvent(apiKey: string, externalId: string) {
     }),
   });
   expect(r.status, await r.clone().text()).toBe(201);
+}
+
+/**
+ * A ticket type and a ticket of `eventExternalId`, then an import that moves that ticket to a friend and issues
+ * another (issue 39: the import's entry names both).
+ */
+async function importTickets(apiKey: string, eventExternalId: string) {
+  const call = async (method: string, path: string, body: string, type = 'application/json') => {
+    const r = await fetch(`${baseUrl()}/v1/org/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': type },
+      body,
+    });
+    expect(r.status, await r.clone().text()).toBeLessThan(300);
+  };
+  const vip = {
+    eventExternalId,
+    name: 'VIP',
+    priceCents: 15000,
+    currency: 'AUD',
+    isGiftable: true,
+    isResellable: false,
+    isSwappable: false,
+  };
+  await call('PUT', 'ticket-types/vip', JSON.stringify(vip));
+  await call(
+    'PUT',
+    'tickets/VIP-1',
+    JSON.stringify({ ticketTypeExternalId: 'vip', holderEmail: `alex-${tag}@a.example` }),
+  );
+  const csv = `externalId,ticketTypeExternalId,holderEmail\nVIP-1,vip,friend-${tag}@a.example\nVIP-2,vip,kim-${tag}@a.example\n`;
+  await call('POST', 'tickets/import', csv, 'text/csv');
 }
 
 async function signIn(page: Page, email: string, lang = 'en') {
@@ -96,6 +129,7 @@ for (const theme of ['light', 'dark'] as const) {
       const email = `owner-act-${theme}-${lang}-${tag}@activity.example`;
       const apiKey = await createOrganisation(`act-${theme}-${lang}-${tag}`, email);
       await putEvent(apiKey, 'evt-shots');
+      await importTickets(apiKey, 'evt-shots');
       await page.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);
       await page.setViewportSize({ width: 360, height: 780 });
       await signIn(page, email, lang);
@@ -104,6 +138,18 @@ for (const theme of ['light', 'dark'] as const) {
         .getByRole('button', { name: lang === 'es' ? 'Actividad' : 'Activity' })
         .click();
       await expect(page.getByRole('table', { name: lang === 'es' ? 'Actividad' : 'Activity' })).toBeVisible();
+      // The import's row folds out the tickets it moved and issued, with the holders' accounts.
+      await page.getByText(lang === 'es' ? '2 entradas' : '2 tickets').click();
+      await expect(
+        page.getByText(
+          lang === 'es'
+            ? /VIP-1 reemitida: de la cuenta \d+ a la cuenta \d+/
+            : /VIP-1 re-issued: from account \d+ to account \d+/,
+        ),
+      ).toBeVisible();
+      await expect(
+        page.getByText(lang === 'es' ? /VIP-2 emitida a la cuenta \d+/ : /VIP-2 issued to account \d+/),
+      ).toBeVisible();
       await audit(page, `activity ${theme} ${lang}`);
       for (const [width, height] of [
         [360, 780],

@@ -3,10 +3,11 @@
  * it (platform admin, API key id, console member), what, on which resource, when and from which IP, in the
  * change's transaction (a refused change leaves no entry); GET /v1/org/audit-log answers owners only, pages by
  * cursor, filters by action and since, never shows another organisation's entries; housekeeping deletes entries
- * older than AUDIT_RETENTION_DAYS.
+ * older than AUDIT_RETENTION_DAYS. An import's entry names the tickets it issued or moved (capped), and an entry
+ * keeps its actor's label after the actor deletes their account (issue 39, item 7).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AuditEntry, AuditPage } from '@tp/contract';
+import { AUDIT_IMPORT_TICKETS_NAMED, type AuditEntry, type AuditPage } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -192,7 +193,21 @@ describe('audit trail', () => {
     for (const e of log) expect(e).toMatchObject({ actor: { kind: 'api_key', id: keyId, label: prefix }, ip: KEY_IP });
     const by = (action: string) => log.find((e) => e.action === action)!.detail;
     expect(by('event.updated')).toEqual({ fields: ['venue'] });
-    expect(by('import.completed')).toEqual({ rows: 1, created: 1, updated: 0, unchanged: 0 });
+    expect(by('import.completed')).toEqual({
+      rows: 1,
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      tickets: [
+        {
+          externalId: 'T-2',
+          userTicketId: expect.any(Number) as number,
+          change: 'issued',
+          holderId: expect.any(Number) as number,
+        },
+      ],
+      ticketsNotNamed: 0,
+    });
     expect(by('branding.updated')).toEqual({ fields: ['name', 'primaryColor'] });
     expect(by('webhook.created')).toEqual({ host: 'hooks.harbour.example', events: ['ticket.issued'] });
     expect(by('webhook.redelivered')).toMatchObject({ deliveryId, eventType: 'ticket.issued' });
@@ -251,6 +266,103 @@ describe('audit trail', () => {
     ]);
     expect(log[0].actor.id).toBe(ownerId);
     expect(log[0].detail).toMatchObject({ role: 'door', userId: expect.any(Number) as number });
+  });
+
+  it('an import names each ticket it issued or moved, with the holders’ account ids (issue 39, item 7)', async () => {
+    const org = await createOrg('harbour');
+    const key = org.apiKey;
+    expect((await call(key, 'PUT', '/v1/org/events/evt-1', event)).statusCode).toBe(201);
+    expect((await call(key, 'PUT', '/v1/org/ticket-types/vip', ticketType({ name: 'VIP' }))).statusCode).toBe(201);
+    const vip = { ticketTypeExternalId: 'vip', holderEmail: 'alex@example.com' };
+    expect((await call(key, 'PUT', '/v1/org/tickets/VIP-1', vip)).statusCode).toBe(201);
+    expect((await call(key, 'PUT', '/v1/org/tickets/VIP-2', vip)).statusCode).toBe(201);
+    // VIP-1 moves to a friend, VIP-2 stays, VIP-3 is new.
+    const csv =
+      'externalId,ticketTypeExternalId,holderEmail\nVIP-1,vip,friend@example.com\nVIP-2,vip,alex@example.com\nVIP-3,vip,kim@example.com\n';
+    const r = await call(key, 'POST', '/v1/org/tickets/import', csv);
+    expect(r.statusCode, r.body).toBe(200);
+    const idOf = async (email: string) =>
+      Number(
+        (await rawQuery<{ id: number }>(t.database.db, `select id from users where email = '${email}'`)).rows[0].id,
+      );
+    const ticketId = async (externalId: string) =>
+      Number(
+        (
+          await rawQuery<{ id: number }>(
+            t.database.db,
+            `select id from user_tickets where external_id = '${externalId}'`,
+          )
+        ).rows[0].id,
+      );
+    const [entry] = await wholeLog(key, 'action=import.completed');
+    expect(entry.detail).toEqual({
+      rows: 3,
+      created: 1,
+      updated: 1,
+      unchanged: 1,
+      tickets: [
+        {
+          externalId: 'VIP-1',
+          userTicketId: await ticketId('VIP-1'),
+          change: 'reissued',
+          holderId: await idOf('friend@example.com'),
+          fromHolderId: await idOf('alex@example.com'),
+        },
+        {
+          externalId: 'VIP-3',
+          userTicketId: await ticketId('VIP-3'),
+          change: 'issued',
+          holderId: await idOf('kim@example.com'),
+        },
+      ],
+      ticketsNotNamed: 0,
+    });
+    expect(JSON.stringify(entry)).not.toContain('@example.com');
+  });
+
+  it('an import of more tickets than AUDIT_IMPORT_TICKETS_NAMED names the first ones and counts the rest', async () => {
+    const org = await createOrg('harbour');
+    const key = org.apiKey;
+    expect((await call(key, 'PUT', '/v1/org/events/evt-1', event)).statusCode).toBe(201);
+    expect((await call(key, 'PUT', '/v1/org/ticket-types/ga', ticketType())).statusCode).toBe(201);
+    const n = AUDIT_IMPORT_TICKETS_NAMED + 5;
+    const lines = Array.from({ length: n }, (_, i) => `T-${i + 1},ga,holder${i + 1}@example.com`);
+    const r = await call(
+      key,
+      'POST',
+      '/v1/org/tickets/import',
+      `externalId,ticketTypeExternalId,holderEmail\n${lines.join('\n')}\n`,
+    );
+    expect(r.statusCode, r.body).toBe(200);
+    const [entry] = await wholeLog(key, 'action=import.completed');
+    const detail = entry.detail as { created: number; tickets: { externalId: string }[]; ticketsNotNamed: number };
+    expect(detail.created).toBe(n);
+    expect(detail.tickets.map((x) => x.externalId)).toEqual(
+      Array.from({ length: AUDIT_IMPORT_TICKETS_NAMED }, (_, i) => `T-${i + 1}`),
+    );
+    expect(detail.ticketsNotNamed).toBe(5);
+  });
+
+  it('keeps a member’s e-mail as the label of their entries after they delete their account (issue 39, item 7)', async () => {
+    const org = await createOrg('harbour', 'a@harbour.example');
+    expect(
+      (await call(org.apiKey, 'POST', '/v1/org/members', { email: 'b@harbour.example', role: 'owner' })).statusCode,
+    ).toBe(201);
+    const a = await consoleToken('a@harbour.example', org.id);
+    expect((await call(a, 'PUT', '/v1/org/events/evt-1', event, MEMBER_IP)).statusCode).toBe(201);
+    const { accessToken } = await t.signIn('a@harbour.example');
+    const deleted = await call(accessToken, 'DELETE', '/v1/auth/account', undefined, MEMBER_IP);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+
+    const log = (await wholeLog(org.apiKey)).filter((e) => e.actor.kind === 'console_member');
+    expect(log.map((e) => [e.action, e.actor.label])).toEqual([
+      ['member.removed', 'a@harbour.example'],
+      ['event.created', 'a@harbour.example'],
+    ]);
+    expect(log[0].detail).toMatchObject({ role: 'owner', reason: 'account_deleted' });
+    // The erasure itself still happened: the account's e-mail is gone from it.
+    const emails = await rawQuery<{ email: string }>(t.database.db, `select email from users where email like 'a@%'`);
+    expect(emails.rows).toEqual([]);
   });
 
   it('a refused change leaves no entry (the entry is written in the change’s transaction)', async () => {

@@ -3,9 +3,14 @@
  * signs in with the holders' e-mail code, exchanges the holder token for a console token of the organisation,
  * adds staff and door members; every organiser route checks the role; a holder token never reaches organiser
  * routes and a console token never reaches holder routes; one organisation's member never reads another's data;
- * the last owner stays; an owner manages the organisation's API keys from the console (staff may not).
+ * the last owner stays, also when the owner deletes their account (issue 39, item 6), and two owners deleting their
+ * accounts at once cannot both go; an owner manages the organisation's API keys from the console (staff may not).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { AuditPage } from '@tp/contract';
+import type { DbOrTx } from '../src/db/client.js';
+import { membersRepository } from '../src/modules/organisations/members.repository.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -14,6 +19,7 @@ beforeEach(async () => {
   t = await createTestApp({ config: { adminKey: ADMIN } });
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await t.close();
 });
 
@@ -236,5 +242,119 @@ describe('members and console sessions', () => {
     expect((await call(otherOwner, 'DELETE', `/v1/org/api-keys/${key.id}`)).json()).toMatchObject({
       message: 'api.org.api_key_not_found',
     });
+  });
+});
+
+/**
+ * A meeting point for `n` callers: each waits until all have arrived, or `ms` at most (a caller held elsewhere,
+ * e.g. behind a row lock, never arrives while the others wait).
+ */
+function meetingPoint(n: number, ms: number) {
+  let arrived = 0;
+  let all!: () => void;
+  const everyone = new Promise<void>((resolve) => (all = resolve));
+  return async () => {
+    if (++arrived >= n) all();
+    await Promise.race([everyone, new Promise((resolve) => setTimeout(resolve, ms))]);
+  };
+}
+
+describe('the last owner and account deletion (issue 39, item 6)', () => {
+  const deleteAccount = (accessToken: string) =>
+    t.app.inject({
+      method: 'DELETE',
+      url: '/v1/auth/account',
+      headers: bearer(accessToken),
+      remoteAddress: '192.0.2.9',
+    });
+  const membersOf = async (apiKey: string) =>
+    (await call(apiKey, 'GET', '/v1/org/members')).json<{ email: string; role: string }[]>();
+
+  it('the only owner cannot delete their account; with a second owner they can, and leave the organisation', async () => {
+    const org = await createOrg('harbour', 'a@harbour.example');
+    const other = await createOrg('river', 'a@harbour.example');
+    const a = await t.signIn('a@harbour.example');
+    const refused = await deleteAccount(a.accessToken);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual({ message: 'api.account.last_owner' });
+    // Nothing changed: still the owner, still signs in to the console.
+    expect((await consoleToken('a@harbour.example', org.id)).membership.role).toBe('owner');
+
+    // Another owner in one organisation is not enough: a is still river's only owner.
+    await call(org.apiKey, 'POST', '/v1/org/members', { email: 'b@harbour.example', role: 'owner' });
+    expect((await deleteAccount(a.accessToken)).json()).toEqual({ message: 'api.account.last_owner' });
+    expect(await membersOf(org.apiKey)).toHaveLength(2);
+
+    await call(other.apiKey, 'POST', '/v1/org/members', { email: 'c@river.example', role: 'owner' });
+    const gone = await deleteAccount(a.accessToken);
+    expect(gone.statusCode, gone.body).toBe(204);
+    // a left both organisations (no member row of an erased account stays to count as an owner).
+    expect((await membersOf(org.apiKey)).map((m) => [m.email, m.role])).toEqual([['b@harbour.example', 'owner']]);
+    expect((await membersOf(other.apiKey)).map((m) => m.email)).toEqual(['c@river.example']);
+    const log = (await call(org.apiKey, 'GET', '/v1/org/audit-log?action=member.removed')).json<AuditPage>();
+    expect(log.items).toHaveLength(1);
+    expect(log.items[0]).toMatchObject({
+      actor: { kind: 'console_member' },
+      ip: '192.0.2.9',
+      detail: { role: 'owner', reason: 'account_deleted' },
+    });
+
+    // b is now the only owner of harbour: refused too.
+    const b = await t.signIn('b@harbour.example');
+    expect((await deleteAccount(b.accessToken)).json()).toEqual({ message: 'api.account.last_owner' });
+    // A staff member's account goes, and leaves the organisation.
+    await call(org.apiKey, 'POST', '/v1/org/members', { email: 's@harbour.example', role: 'staff' });
+    const s = await t.signIn('s@harbour.example');
+    expect((await deleteAccount(s.accessToken)).statusCode).toBe(204);
+    expect((await membersOf(org.apiKey)).map((m) => m.email)).toEqual(['b@harbour.example']);
+  });
+
+  /**
+   * Two owners, each deleting their account at the same moment: the deletions meet after reading the owners
+   * (`meetingPoint`), so without the lock both read two owners and both go. With the lock the second waits in
+   * its `FOR UPDATE` until the first commits, then sees one owner. The control replaces the locking read by the
+   * same read without `FOR UPDATE` and must lose an owner on PostgreSQL (PGlite's one connection runs one
+   * transaction at a time, so there the control cannot race).
+   */
+  type MemberRole = { id: number; userId: number; role: string };
+  const race = async (locked: boolean) => {
+    const org = await createOrg('harbour', 'a@harbour.example');
+    await call(org.apiKey, 'POST', '/v1/org/members', { email: 'b@harbour.example', role: 'owner' });
+    const tokens = [
+      (await t.signIn('a@harbour.example')).accessToken,
+      (await t.signIn('b@harbour.example')).accessToken,
+    ];
+    const meet = meetingPoint(2, 400);
+    const lockMembersOf = membersRepository.lockMembersOf.bind(membersRepository);
+    vi.spyOn(membersRepository, 'lockMembersOf').mockImplementation(async (tx: DbOrTx, organisationId: number) => {
+      const rows = locked
+        ? await lockMembersOf(tx, organisationId)
+        : (
+            (await tx.execute(
+              sql`select id, user_id as "userId", role from organisation_members where organisation_id = ${organisationId} order by id`,
+            )) as { rows: MemberRole[] }
+          ).rows;
+      await meet();
+      return rows;
+    });
+    const answers = await Promise.all(tokens.map(deleteAccount));
+    vi.restoreAllMocks();
+    return { statuses: answers.map((r) => r.statusCode).sort(), owners: await membersOf(org.apiKey) };
+  };
+
+  it('two owners deleting their accounts at once: one goes, the other is refused (member rows locked)', async () => {
+    const { statuses, owners } = await race(true);
+    expect(statuses).toEqual([204, 409]);
+    expect(owners).toHaveLength(1);
+  });
+
+  it('control: without the lock both deletions succeed on PostgreSQL and the organisation is left with no owner', async () => {
+    const { statuses, owners } = await race(false);
+    if (t.database.kind === 'pg') {
+      expect(statuses).toEqual([204, 204]);
+      expect(owners).toHaveLength(0);
+    } else {
+      expect(statuses).toEqual([204, 409]);
+    }
   });
 });

@@ -96,6 +96,12 @@ describe('upgrades keep data', () => {
         if (!ROW_CHANGES[table]) expect(after[table], `${table} after the later migrations`).toBe(n);
       expect(before['public.users']).toBeGreaterThan(0);
       expect(before['public.user_tickets']).toBeGreaterThan(0);
+      // 0018 (issue 39): each audit entry of after-0017 got its actor's label (none for the platform admin).
+      const labels = await rawQuery<{ id: number; actor_label: string | null }>(
+        db,
+        'select id, actor_label from audit_log order by id',
+      );
+      expect(labels.rows.map((r) => r.actor_label)).toEqual([null, 'tpk_6faLkmZo', 'alice@example.com']);
 
       // The app of today on the upgraded database, its clock at the fixture's time (events upcoming then).
       const t = await createTestApp({ database, start: new Date('2026-11-27T13:00:00Z') });

@@ -42,6 +42,14 @@ export const AUDIT_ACTIONS = [
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
 
+/**
+ * Most tickets one `import.completed` entry names (issue 39): `detail.tickets` lists the first ones the import
+ * issued or re-issued (`{ externalId, userTicketId, change: 'issued' | 'reissued', holderId, fromHolderId? }`,
+ * account ids, never an e-mail), `detail.ticketsNotNamed` counts the rest, so an import of 10,000 rows stays one
+ * small entry.
+ */
+export const AUDIT_IMPORT_TICKETS_NAMED = 100;
+
 /** What an action was done to; `resourceId` is the organiser's externalId where the resource has one. */
 export const AUDIT_RESOURCE_TYPES = [
   'organisation',
@@ -72,8 +80,9 @@ export type AuditLogQuery = z.infer<typeof auditLogQuery>;
 
 /**
  * Who acted, as the log shows it: `id` the API key's id or the member's account id (null for the platform
- * admin); `label` the key's public prefix (`tpk_…`, never the key) or the member's e-mail (null once the
- * account was erased, or for the platform admin).
+ * admin); `label` the key's public prefix (`tpk_…`, never the key) or the member's e-mail as they were when the
+ * entry was written, kept after the member deletes their account (issue 39); null for the platform admin, and
+ * for entries of accounts erased before labels were stored.
  */
 export const auditActor = z.object({
   kind: auditActorKind,

@@ -104,6 +104,8 @@ const PANEL_MESSAGE_STATUS = {
   // account rights (issue 13)
   'api.account.has_upcoming_tickets': 409,
   'api.account.has_listings': 409,
+  /** The account is the only owner of an organisation (issue 39): another owner must be added first. */
+  'api.account.last_owner': 409,
   // the panel per organiser (issue 12): an unknown slug in GET /organisations/{slug} or X-Organisation
   'api.organisation.not_found': 404,
 } as const;

@@ -675,7 +675,9 @@ export const checkInLog = pgTable(
  * `actorId`: the API key's id, the member's account (user) id, null for the platform admin (never a key);
  * `action` a contract `AUDIT_ACTIONS` name; the resource's type and id (the organiser's externalId where it has
  * one); `ip` from Fastify's `request.ip` (honours TRUST_PROXY); `detail` a small JSON without secrets or holder
- * data beyond ids. Kept AUDIT_RETENTION_DAYS (housekeeping).
+ * data beyond ids. `actorLabel` (issue 39, migration 0018): who acted as a person reads it, stored when the entry
+ * is written (the API key's prefix, the member's e-mail then), so the entry still names its actor after the
+ * member's account is deleted and erased (decision 032). Kept AUDIT_RETENTION_DAYS (housekeeping).
  */
 export const auditLog = pgTable(
   'audit_log',
@@ -687,6 +689,7 @@ export const auditLog = pgTable(
     at: ts('at').notNull(),
     actorKind: text('actor_kind').notNull(),
     actorId: integer('actor_id'),
+    actorLabel: text('actor_label'),
     action: text('action').notNull(),
     resourceType: text('resource_type').notNull(),
     resourceId: text('resource_id').notNull(),

@@ -2,7 +2,8 @@
  * Activity (issue 25, decision 032): the organisation's audit trail for owners (`GET /v1/org/audit-log`): who
  * (a member's e-mail, an API key's prefix, the platform operator), what, on which resource, when (the browser's
  * time zone, as the other console screens show times) and from which IP; newest first, paged by cursor and
- * filtered by action.
+ * filtered by action. An import's row folds out the tickets it issued or moved (issue 39); a member who left by
+ * deleting their account is marked so.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +25,50 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
 
 /** The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) rather than its row id. */
 const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e.detail.prefix : e.resourceId);
+
+/** One ticket an import's entry names (issue 39): account ids of the holder, and of the previous one when moved. */
+interface ImportedTicket {
+  externalId: string;
+  change: 'issued' | 'reissued';
+  holderId: number;
+  fromHolderId?: number | null;
+}
+const isImportedTicket = (x: unknown): x is ImportedTicket =>
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as ImportedTicket).externalId === 'string' &&
+  ((x as ImportedTicket).change === 'issued' || (x as ImportedTicket).change === 'reissued');
+
+/**
+ * What an import issued or moved, folded under a count: each ticket named in the entry (at most
+ * `AUDIT_IMPORT_TICKETS_NAMED`) with the holder's account, and how many more it did. Nothing for entries written
+ * before imports named their tickets.
+ */
+function ImportedTickets({ detail }: { detail: AuditEntry['detail'] }) {
+  const { t } = useTranslation();
+  const tickets = Array.isArray(detail.tickets) ? detail.tickets.filter(isImportedTicket) : [];
+  const more = typeof detail.ticketsNotNamed === 'number' ? detail.ticketsNotNamed : 0;
+  if (tickets.length === 0) return null;
+  return (
+    <details>
+      <summary>{t('console.activity.import_tickets', { count: tickets.length + more })}</summary>
+      <ul className="activity-tickets">
+        {tickets.map((x) => (
+          <li key={x.externalId}>
+            {x.change === 'reissued'
+              ? t('console.activity.ticket_reissued', {
+                  ticket: x.externalId,
+                  from: x.fromHolderId ?? '—',
+                  holder: x.holderId,
+                })
+              : t('console.activity.ticket_issued', { ticket: x.externalId, holder: x.holderId })}
+          </li>
+        ))}
+        {more > 0 && <li>{t('console.activity.tickets_not_named', { count: more })}</li>}
+      </ul>
+    </details>
+  );
+}
 
 export function ActivityScreen() {
   const { t } = useTranslation();
@@ -89,9 +134,15 @@ export function ActivityScreen() {
                     <time dateTime={e.at}>{consoleTime(e.at)}</time>
                   </td>
                   <td>{actorText(t, e.actor)}</td>
-                  <td>{t(`console.activity.action.${e.action}`)}</td>
+                  <td>
+                    {t(`console.activity.action.${e.action}`)}
+                    {e.detail.reason === 'account_deleted' && (
+                      <span className="muted"> ({t('console.activity.reason.account_deleted')})</span>
+                    )}
+                  </td>
                   <td>
                     {t(`console.activity.resource_type.${e.resourceType}`)} <code>{resourceText(e)}</code>
+                    {e.action === 'import.completed' && <ImportedTickets detail={e.detail} />}
                   </td>
                   <td>{e.ip ?? '—'}</td>
                 </tr>

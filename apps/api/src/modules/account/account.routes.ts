@@ -49,11 +49,12 @@ export function accountRoutes(
   );
   const deleteAccount = {
     operationId: 'deleteAccount',
-    summary: 'Delete the account (refused while it holds upcoming tickets or listings)',
+    summary:
+      'Delete the account (refused while it holds upcoming tickets or listings, or is the only owner of an organisation)',
     response: { 204: z.null(), ...errors(409) },
   };
   app.delete('/auth/account', { ...pre, schema: deleteAccount }, async (req, reply) => {
-    await deps.account.deleteAccount(req.auth.userId);
+    await deps.account.deleteAccount(req.auth.userId, req.ip);
     return reply.code(204).send(null);
   });
 }

@@ -3,10 +3,12 @@
  * every other device, delete my account.
  *
  * Deletion is refused while the holder has tickets to upcoming events or live resale listings (their
- * tickets would be lost or sold by nobody); otherwise, in one transaction, personal data is erased in
- * place (e-mail, names, phone, picture, nickname), every sign-in is revoked, and the rows that history
- * needs (tickets, ownership moves, listings, orders, payouts) stay, pointing at the anonymous row. The
- * avatar file is removed after commit.
+ * tickets would be lost or sold by nobody), or is the only owner of an organisation (issue 39, item 6: it
+ * would be left with no one to run it); otherwise, in one transaction, the account leaves every organisation
+ * it is a member of (recorded in each one's audit trail), personal data is erased in place (e-mail, names,
+ * phone, picture, nickname), every sign-in is revoked, and the rows that history needs (tickets, ownership
+ * moves, listings, orders, payouts) stay, pointing at the anonymous row. The avatar file is removed after
+ * commit.
  */
 import type { AccountExport } from '@tp/contract';
 import type { Database } from '../../db/client.js';
@@ -16,6 +18,8 @@ import { toUser } from '../auth/auth.service.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { ListingService } from '../resale/listing.service.js';
 import type { EarningsService } from '../resale/earnings.service.js';
+import { membersRepository } from '../organisations/members.repository.js';
+import { removeMemberKeepingAnOwner } from '../organisations/members.service.js';
 import { accountRepository as repo } from './account.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -86,11 +90,17 @@ export function createAccountService(deps: {
     },
 
     /**
-     * DELETE /auth/account: erases the caller's personal data and ends every sign-in.
+     * DELETE /auth/account: erases the caller's personal data and ends every sign-in. The account leaves each
+     * organisation it is a member of under the members' rule that an organisation keeps an owner
+     * (`removeMemberKeepingAnOwner`: the organisation's member rows locked, so two owners deleting their
+     * accounts at once cannot both leave it), each removal recorded in that organisation's audit trail with the
+     * member as actor (`ip`: the request's) and `detail.reason` `account_deleted`.
+     * @param ip the request's IP (`request.ip`), for the audit trail
      * @throws AppError `api.account.has_upcoming_tickets` (409) while the caller holds tickets to events not over,
-     *   `api.account.has_listings` (409) while a resale listing of theirs is live, `api.unauthorized` (401).
+     *   `api.account.has_listings` (409) while a resale listing of theirs is live, `api.account.last_owner` (409)
+     *   while the caller is the only owner of an organisation, `api.unauthorized` (401).
      */
-    async deleteAccount(userId: number): Promise<void> {
+    async deleteAccount(userId: number, ip: string | null = null): Promise<void> {
       const at = deps.now();
       const picture = await db.transaction(async (tx) => {
         const u = await repo.user(tx, userId, true);
@@ -98,6 +108,18 @@ export function createAccountService(deps: {
         if ((await repo.liveListingCount(tx, userId)) > 0) throw new AppError('api.account.has_listings');
         if ((await repo.upcomingTicketCount(tx, userId, at)) > 0)
           throw new AppError('api.account.has_upcoming_tickets');
+        // In organisation id order, so two deletions lock the organisations' member rows in the same order.
+        const organisationIds = (await membersRepository.membershipsOf(tx, userId))
+          .map((m) => m.organisationId)
+          .sort((a, b) => a - b);
+        const change = {
+          actor: { kind: 'console_member' as const, id: userId, ip },
+          at,
+          lastOwner: 'api.account.last_owner' as const,
+          detail: { reason: 'account_deleted' },
+        };
+        for (const organisationId of organisationIds)
+          await removeMemberKeepingAnOwner(tx, organisationId, { userId }, change);
         await repo.erase(tx, u, deletedEmail(userId), at);
         await repo.revokeSessions(tx, userId, null, at);
         return u.picture;

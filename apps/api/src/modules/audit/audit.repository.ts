@@ -1,12 +1,12 @@
 /**
  * SQL of the audit trail (issue 25, decision 032): `appendAudit` writes one entry inside the caller's
- * transaction (so an entry exists iff the change committed); `page` reads an organisation's entries newest
- * first with who acted (the API key's prefix, the member's e-mail).
+ * transaction (so an entry exists iff the change committed), with who acted as a person reads it (the API key's
+ * prefix, the member's e-mail) as it is then; `page` reads an organisation's entries newest first.
  */
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditActorKind, AuditResourceType } from '@tp/contract';
 import type { DbOrTx } from '../../db/client.js';
-import { auditLog, organisationApiKeys, users } from '../../db/schema.js';
+import { auditLog } from '../../db/schema.js';
 
 /**
  * Who makes a request and from where, derived once per request by the organiser and admin pre-handlers
@@ -27,11 +27,26 @@ export interface AuditChange {
   detail?: Record<string, unknown>;
 }
 
-/** An entry as read back, with the actor's label columns (key prefix; member e-mail and erasure). */
+/** An entry as read back, with the actor's label stored when it was written. */
 export type AuditRow = Awaited<ReturnType<typeof auditRepository.page>>[number];
 
 /**
- * Records `change` by `actor` on the organisation, inside `tx` (the transaction of the change itself).
+ * The actor's label as the entry keeps it (issue 39): the API key's public prefix, the member's e-mail, read in
+ * the entry's own insert; null for the platform admin. Stored rather than joined when read, so an entry still
+ * names its actor after the member deletes their account (the erasure replaces the e-mail; decision 032).
+ */
+const actorLabel = (actor: AuditActor): SQL | null =>
+  actor.id === null
+    ? null
+    : actor.kind === 'console_member'
+      ? sql`(select email from users where id = ${actor.id})`
+      : actor.kind === 'api_key'
+        ? sql`(select prefix from organisation_api_keys where id = ${actor.id})`
+        : null;
+
+/**
+ * Records `change` by `actor` on the organisation, inside `tx` (the transaction of the change itself), with the
+ * actor's label as it is now (the key's prefix, the member's e-mail).
  * @param at the change's time (UTC)
  */
 export async function appendAudit(
@@ -46,6 +61,7 @@ export async function appendAudit(
     at,
     actorKind: actor.kind,
     actorId: actor.id,
+    actorLabel: actorLabel(actor),
     ip: actor.ip,
     action: change.action,
     resourceType: change.resourceType,
@@ -73,21 +89,14 @@ export const auditRepository = {
         at: auditLog.at,
         actorKind: auditLog.actorKind,
         actorId: auditLog.actorId,
+        actorLabel: auditLog.actorLabel,
         action: auditLog.action,
         resourceType: auditLog.resourceType,
         resourceId: auditLog.resourceId,
         ip: auditLog.ip,
         detail: auditLog.detail,
-        keyPrefix: organisationApiKeys.prefix,
-        memberEmail: users.email,
-        memberDeletedAt: users.deletedAt,
       })
       .from(auditLog)
-      .leftJoin(
-        organisationApiKeys,
-        and(eq(auditLog.actorKind, 'api_key'), eq(organisationApiKeys.id, auditLog.actorId)),
-      )
-      .leftJoin(users, and(eq(auditLog.actorKind, 'console_member'), eq(users.id, auditLog.actorId)))
       .where(and(...where))
       .orderBy(desc(auditLog.id))
       .limit(q.limit);

@@ -8,15 +8,17 @@ import type { Database } from '../../db/client.js';
 import { idCursor, paged } from '../../lib/cursor.js';
 import { auditRepository as repo, type AuditRow } from './audit.repository.js';
 
-/** An entry as the API answers it: the actor's label is the key's prefix or the member's e-mail (null once erased). */
+/**
+ * An entry as the API answers it: the actor's label is the key's prefix or the member's e-mail as they were when
+ * the entry was written, kept after the member's account is deleted (issue 39; null for the platform admin, and
+ * for entries of accounts erased before labels were stored, migration 0018).
+ */
 function entryOf(r: AuditRow): AuditEntry {
   const kind = r.actorKind as AuditActorKind;
-  const label =
-    kind === 'api_key' ? r.keyPrefix : kind === 'console_member' && r.memberDeletedAt === null ? r.memberEmail : null;
   return {
     id: r.id,
     at: r.at.toISOString(),
-    actor: { kind, id: r.actorId, label },
+    actor: { kind, id: r.actorId, label: r.actorLabel },
     action: r.action as AuditAction,
     resourceType: r.resourceType as AuditEntry['resourceType'],
     resourceId: r.resourceId,

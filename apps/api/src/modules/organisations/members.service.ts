@@ -4,15 +4,49 @@
  * is `ORG_AREA_ROLES` (checked by org-auth.ts on every organiser request). Adding and removing are recorded in
  * the audit trail (issue 25) in their transaction, by account id (no e-mail in the entry).
  */
-import type { members as contract, Membership, OrgRole } from '@tp/contract';
-import type { Database } from '../../db/client.js';
+import type { members as contract, MessageKey, Membership, OrgRole } from '@tp/contract';
+import type { Database, DbOrTx } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EnsureUser } from './org-api/deps.js';
 import type { RequestOrganisation } from './org-auth.js';
 import { membersRepository as repo } from './members.repository.js';
-import { appendAudit } from '../audit/audit.repository.js';
+import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
 
 const asRole = (role: string) => role as OrgRole;
+
+/**
+ * The one rule that every organisation keeps an owner (issue 21; issue 39 item 6), for a member removed by an
+ * owner (DELETE /org/members/{id}) and for a member whose account is deleted (DELETE /auth/account): locks every
+ * member row of the organisation first (`FOR UPDATE`, in `tx`), so two removals or account deletions of its owners
+ * at once queue there and the second sees the first's outcome; refuses to remove the only owner; removes the
+ * member and records `member.removed` (account id, role, and `detail` added by the caller) in the same
+ * transaction.
+ * @param which the member to remove: its member row id, or the account (user) id
+ * @param lastOwner the message key thrown for the only owner (each caller names its own fix)
+ * @param at the removal's time (UTC)
+ * @returns false when the organisation has no such member (nothing removed)
+ * @throws AppError `lastOwner` (409) when the member is the organisation's only owner.
+ */
+export async function removeMemberKeepingAnOwner(
+  tx: DbOrTx,
+  organisationId: number,
+  which: { memberId: number } | { userId: number },
+  change: { actor: AuditActor; at: Date; lastOwner: MessageKey; detail?: Record<string, unknown> },
+): Promise<boolean> {
+  const rows = await repo.lockMembersOf(tx, organisationId);
+  const member = rows.find((m) => ('memberId' in which ? m.id === which.memberId : m.userId === which.userId));
+  if (!member) return false;
+  if (member.role === 'owner' && rows.filter((m) => m.role === 'owner').length === 1)
+    throw new AppError(change.lastOwner);
+  await repo.deleteMember(tx, member.id);
+  await appendAudit(tx, organisationId, change.actor, change.at, {
+    action: 'member.removed',
+    resourceType: 'member',
+    resourceId: member.id,
+    detail: { userId: member.userId, role: member.role, ...change.detail },
+  });
+  return true;
+}
 
 export function createMembersService(deps: { database: Database; now: () => Date; ensureUser: EnsureUser }) {
   const { db } = deps.database;
@@ -60,18 +94,9 @@ export function createMembersService(deps: { database: Database; now: () => Date
      */
     async remove(org: RequestOrganisation, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const rows = await repo.lockMembersOf(tx, org.id);
-        const member = rows.find((m) => m.id === id);
-        if (!member) throw new AppError('api.org.member_not_found');
-        if (member.role === 'owner' && rows.filter((m) => m.role === 'owner').length === 1)
-          throw new AppError('api.org.last_owner');
-        await repo.deleteMember(tx, id);
-        await appendAudit(tx, org.id, org.actor, deps.now(), {
-          action: 'member.removed',
-          resourceType: 'member',
-          resourceId: id,
-          detail: { userId: member.userId, role: member.role },
-        });
+        const change = { actor: org.actor, at: deps.now(), lastOwner: 'api.org.last_owner' as const };
+        if (!(await removeMemberKeepingAnOwner(tx, org.id, { memberId: id }, change)))
+          throw new AppError('api.org.member_not_found');
       });
     },
 

@@ -358,7 +358,7 @@ export const orgApiRepository = {
       .select({
         userTicketId: userTickets.id,
         revokedAt: userTickets.revokedAt,
-        holder: { email: users.email, locale: users.locale },
+        holder: { id: users.id, email: users.email, locale: users.locale },
         ticketName: ticketTypes.name,
         event: events,
       })

@@ -2,12 +2,31 @@
  * The organisation API's ticket import (issue 12): POST /org/tickets/import, rows already parsed from the CSV
  * (`../ticket-import.csv.ts`), issued with the same rules as one ticket (`ticket-issuing.ts`).
  */
-import { organisations as contract, type MessageKey } from '@tp/contract';
+import { AUDIT_IMPORT_TICKETS_NAMED, organisations as contract, type MessageKey } from '@tp/contract';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
-import { countPlan, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
+import { countPlan, type IssuedBatch, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import { appendAudit } from '../../audit/audit.repository.js';
+
+/**
+ * The tickets an import's `import.completed` entry names (issue 39): the first `AUDIT_IMPORT_TICKETS_NAMED` it
+ * issued or re-issued, each with its ids and the holder's account id (for a re-issue, also the account it was
+ * taken from: a VIP ticket moved to a friend shows whose it was and whose it is); the rest counted. An import never
+ * revokes. Account ids only, no e-mail (decision 032).
+ */
+export function importedTicketsDetail(issued: IssuedBatch) {
+  return {
+    tickets: issued.items.slice(0, AUDIT_IMPORT_TICKETS_NAMED).map((i) => ({
+      externalId: i.input.externalId,
+      userTicketId: i.userTicketId,
+      change: i.reissued ? ('reissued' as const) : ('issued' as const),
+      holderId: i.holderId,
+      ...(i.reissued ? { fromHolderId: i.fromHolderId } : {}),
+    })),
+    ticketsNotNamed: Math.max(0, issued.items.length - AUDIT_IMPORT_TICKETS_NAMED),
+  };
+}
 
 /** The import part of the organisation API: many tickets at once, all or nothing. */
 export function createOrgTicketImportService(
@@ -34,8 +53,9 @@ export function createOrgTicketImportService(
      * webhook payloads); then one short transaction checks the rows again under row locks and, when nothing
      * changed meanwhile, writes what was made in a few set-based statements (else makes it again inside);
      * the holders' mails are small mail jobs of that transaction, rendered when sent (decision 030). The write
-     * transaction records one `import.completed` entry with the counts (not one per row; a refused or dry-run
-     * import records nothing).
+     * transaction records one `import.completed` entry with the counts and the tickets issued or re-issued, the
+     * first `AUDIT_IMPORT_TICKETS_NAMED` named ({@link importedTicketsDetail}), not one entry per row; a refused or
+     * dry-run import records nothing.
      * @param rows `{ row, input }` valid by shape, and `{ row, message, field }` already refused by the parser
      * @param refusedTypes the well-formed ticketTypeExternalId of each refused row: an unknown one is reported
      *   too (`api.org.ticket_type_not_found`), so a row lists all its errors (issue 21)
@@ -89,7 +109,7 @@ export function createOrgTicketImportService(
           action: 'import.completed',
           resourceType: 'import',
           resourceId: at.toISOString(),
-          detail: { rows: inputs.length, ...counts },
+          detail: { rows: inputs.length, ...counts, ...importedTicketsDetail(issued) },
         });
         // Rows, not rendered mails: the import answers without waiting for 10,000 renders (issue 23).
         await enqueueIssuedMails(tx, issued, at);

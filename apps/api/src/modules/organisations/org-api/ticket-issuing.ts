@@ -55,6 +55,9 @@ export interface IssuedBatch {
     userTicketId: number;
     input: TicketInput;
     reissued: boolean;
+    /** The holder's account id now; for a re-issue, `fromHolderId` the account it was taken from (audit trail). */
+    holderId: number;
+    fromHolderId: number | null;
     email: string;
     locale: ReturnType<typeof pickLang>;
     ticketName: string;
@@ -212,6 +215,8 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
         userTicketId: idOf.get(p.input.externalId)!,
         input: p.input,
         reissued: p.kind === 'reissue',
+        holderId: holder.id,
+        fromHolderId: p.kind === 'reissue' ? p.ticket.holderId : null,
         email: holder.email,
         locale: pickLang(holder.locale),
         ticketName: p.type.name,

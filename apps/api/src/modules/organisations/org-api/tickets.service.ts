@@ -64,6 +64,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
             userTicketId: ticket.userTicketId,
             input: { externalId, ticketTypeExternalId: '', holderEmail: holder.email },
             reissued: false,
+            holderId: holder.id,
+            fromHolderId: null,
             email: holder.email,
             locale: pickLang(holder.locale),
             ticketName: ticket.ticketName,

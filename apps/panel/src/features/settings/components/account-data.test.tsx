@@ -106,6 +106,19 @@ describe('your data', () => {
     expect(localStorage.getItem('tp.accessToken')).toBe('token');
   });
 
+  it('tells the only owner of an organisation to add another owner first (issue 39)', async () => {
+    deleteAnswer = json({ message: 'api.account.last_owner' }, 409);
+    mount();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Delete my account' }));
+      await Promise.resolve();
+    });
+    expect(within(dialog).getByRole('alert').textContent).toMatch(/only owner of an organisation.*another owner/);
+    expect(localStorage.getItem('tp.accessToken')).toBe('token');
+  });
+
   it('once deleted, ends the session here and goes to the sign-in screen', async () => {
     mount();
     fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
