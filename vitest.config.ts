@@ -17,6 +17,8 @@ export const timingFiles = [
   'test/avatar.test.ts',
   'test/webhook-fairness.test.ts',
   'test/import-no-freeze.test.ts',
+  // A hung APNs, a stalling SMTP relay, a silent Google endpoint: real sockets and their timeouts (issue 39).
+  'test/outbound-timeouts.test.ts',
 ];
 
 // TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
