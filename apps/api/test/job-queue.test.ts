@@ -131,7 +131,13 @@ describe('durable job queue', () => {
     expect(JSON.stringify(listed.json())).not.toContain('"to"');
 
     const stats = await jobQueueStats(t.database.db);
-    expect(stats.find((s) => s.kind === k)).toEqual({ kind: k, depth: 0, oldestAgeSeconds: 0, failed: 1 });
+    expect(stats.find((s) => s.kind === k)).toEqual({
+      kind: k,
+      depth: 0,
+      oldestAgeSeconds: 0,
+      oldestDueSeconds: 0,
+      failed: 1,
+    });
 
     failing = false;
     const retry = await t.app.inject({
