@@ -19,6 +19,8 @@ export const timingFiles = [
   'test/import-no-freeze.test.ts',
   // 30 Apple pass downloads a second against a real server while /healthz is timed (issue 39, break 5).
   'test/wallet-signing-load.test.ts',
+  // A hung APNs, a stalling SMTP relay, a silent Google endpoint: real sockets and their timeouts (issue 39).
+  'test/outbound-timeouts.test.ts',
 ];
 
 // TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).

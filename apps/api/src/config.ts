@@ -135,6 +135,44 @@ export interface Config {
    * the backoff of 30 s doubling to at most one hour, about an hour of retries).
    */
   jobMaxAttempts: number;
+  /**
+   * E-mails one instance sends at once (JOB_MAIL_CONCURRENCY, default 4, 1 to 16; decision 030's lanes): a relay
+   * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending.
+   */
+  jobMailConcurrency: number;
+  /**
+   * Wallet update jobs (Apple pushes; Google object updates, each wallet in a lane of its own) one instance runs at
+   * once per wallet (JOB_WALLET_CONCURRENCY, default 2, 1 to 16).
+   */
+  jobWalletConcurrency: number;
+  /**
+   * Seconds a due job may wait before its lane counts as stalled (JOB_QUEUE_ALERT_SECONDS, default 120): the
+   * `tp_job_queue_stalled{lane}` metric turns 1 past it (the README's alert rule fires on it).
+   */
+  jobQueueAlertSeconds: number;
+  /**
+   * Seconds to open an SMTP connection and to get the server's greeting (SMTP_CONNECT_TIMEOUT_SECONDS, default 10;
+   * nodemailer's own are 2 min and 30 s).
+   */
+  smtpConnectTimeoutSeconds: number;
+  /**
+   * Seconds an SMTP connection may stay silent, e.g. a relay that never answers RCPT TO (SMTP_SOCKET_TIMEOUT_SECONDS,
+   * default 30; nodemailer's own is 10 minutes).
+   */
+  smtpSocketTimeoutSeconds: number;
+  /** Bound on sending one e-mail, connection included, seconds (SMTP_SEND_TIMEOUT_SECONDS, default 60). */
+  smtpSendTimeoutSeconds: number;
+  /** Seconds to open the HTTP/2 connection to APNs (APNS_CONNECT_TIMEOUT_SECONDS, default 10). */
+  apnsConnectTimeoutSeconds: number;
+  /**
+   * Bound on one APNs push, connection included, seconds (APNS_TIMEOUT_SECONDS, default 10): past it the push
+   * fails (its job is retried) and the session is destroyed, so the next push opens a new one.
+   */
+  apnsTimeoutSeconds: number;
+  /** Bound on one Google Wallet REST call (token or API), connection included, seconds (GOOGLE_WALLET_TIMEOUT_SECONDS, default 10). */
+  googleWalletTimeoutSeconds: number;
+  /** Bound on one Stripe API request, connection included, seconds (STRIPE_TIMEOUT_SECONDS, default 20; the SDK's own is 80). */
+  stripeTimeoutSeconds: number;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;
   /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
@@ -436,6 +474,17 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n;
 }
 
+/** A positive number of seconds (fractions allowed: `0.5`); throws naming the variable otherwise. */
+function seconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`config: ${name} must be a positive number of seconds`);
+  return n;
+}
+
+/** `n` kept within [min, max]. */
+const between = (min: number, max: number, n: number): number => Math.min(max, Math.max(min, n));
+
 /** METRICS_PORT: unset or empty -> null (no metrics listener), else a port number. */
 function metricsPortFrom(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
@@ -626,6 +675,16 @@ function buildConfig(
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, 2000),
     jobLeaseSeconds: Math.max(1, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 300)),
     jobMaxAttempts: Math.max(1, int('JOB_MAX_ATTEMPTS', env.JOB_MAX_ATTEMPTS, 8)),
+    jobMailConcurrency: between(1, 16, int('JOB_MAIL_CONCURRENCY', env.JOB_MAIL_CONCURRENCY, 4)),
+    jobWalletConcurrency: between(1, 16, int('JOB_WALLET_CONCURRENCY', env.JOB_WALLET_CONCURRENCY, 2)),
+    jobQueueAlertSeconds: Math.max(1, int('JOB_QUEUE_ALERT_SECONDS', env.JOB_QUEUE_ALERT_SECONDS, 120)),
+    smtpConnectTimeoutSeconds: seconds('SMTP_CONNECT_TIMEOUT_SECONDS', env.SMTP_CONNECT_TIMEOUT_SECONDS, 10),
+    smtpSocketTimeoutSeconds: seconds('SMTP_SOCKET_TIMEOUT_SECONDS', env.SMTP_SOCKET_TIMEOUT_SECONDS, 30),
+    smtpSendTimeoutSeconds: seconds('SMTP_SEND_TIMEOUT_SECONDS', env.SMTP_SEND_TIMEOUT_SECONDS, 60),
+    apnsConnectTimeoutSeconds: seconds('APNS_CONNECT_TIMEOUT_SECONDS', env.APNS_CONNECT_TIMEOUT_SECONDS, 10),
+    apnsTimeoutSeconds: seconds('APNS_TIMEOUT_SECONDS', env.APNS_TIMEOUT_SECONDS, 10),
+    googleWalletTimeoutSeconds: seconds('GOOGLE_WALLET_TIMEOUT_SECONDS', env.GOOGLE_WALLET_TIMEOUT_SECONDS, 10),
+    stripeTimeoutSeconds: seconds('STRIPE_TIMEOUT_SECONDS', env.STRIPE_TIMEOUT_SECONDS, 20),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',

@@ -126,3 +126,27 @@ describe('AVATAR_DEADLINE_SECONDS', () => {
       expect(() => load({ AVATAR_DEADLINE_SECONDS: bad }), bad).toThrow(/AVATAR_DEADLINE_SECONDS/);
   });
 });
+
+describe('outbound timeouts and job lanes (issue 39)', () => {
+  it('default to bounds far below the libraries’ own, take fractions of seconds, and refuse nonsense', () => {
+    expect(load({})).toMatchObject({
+      smtpConnectTimeoutSeconds: 10,
+      smtpSocketTimeoutSeconds: 30,
+      smtpSendTimeoutSeconds: 60,
+      apnsConnectTimeoutSeconds: 10,
+      apnsTimeoutSeconds: 10,
+      googleWalletTimeoutSeconds: 10,
+      stripeTimeoutSeconds: 20,
+      jobMailConcurrency: 4,
+      jobWalletConcurrency: 2,
+      jobQueueAlertSeconds: 120,
+    });
+    expect(load({ SMTP_SOCKET_TIMEOUT_SECONDS: '0.5', JOB_MAIL_CONCURRENCY: '100' })).toMatchObject({
+      smtpSocketTimeoutSeconds: 0.5,
+      jobMailConcurrency: 16,
+    });
+    expect(() => load({ SMTP_SOCKET_TIMEOUT_SECONDS: '0' })).toThrow(/SMTP_SOCKET_TIMEOUT_SECONDS/);
+    expect(() => load({ APNS_TIMEOUT_SECONDS: 'soon' })).toThrow(/APNS_TIMEOUT_SECONDS/);
+    expect(() => load({ JOB_MAIL_CONCURRENCY: '-1' })).toThrow(/JOB_MAIL_CONCURRENCY/);
+  });
+});

@@ -170,6 +170,11 @@ export interface TestAppOptions {
    * the mails); the app's worker still sends them on its own.
    */
   runJobs?: boolean;
+  /**
+   * true: the app sends mail with its own provider, as configured (`config.smtpUrl` over SMTP, with its timeouts),
+   * instead of the captured mail (`mail` then stays empty).
+   */
+  realMail?: boolean;
 }
 
 /** One parsed pino log line. */
@@ -199,7 +204,14 @@ export async function createTestApp(opts: TestAppOptions = {}) {
         stream: { write: (line: string) => logs.push(JSON.parse(line) as LogLine) },
       }
     : undefined;
-  const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts, logger });
+  const app = await buildApp({
+    config,
+    database,
+    mail: opts.realMail ? undefined : mail,
+    now: clock.now,
+    payouts: opts.payouts,
+    logger,
+  });
   opts.routes?.(app);
   await app.ready();
   // The one hook of issue 28: every answer a suite reads is checked against the API document.

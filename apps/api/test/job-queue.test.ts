@@ -131,7 +131,13 @@ describe('durable job queue', () => {
     expect(JSON.stringify(listed.json())).not.toContain('"to"');
 
     const stats = await jobQueueStats(t.database.db);
-    expect(stats.find((s) => s.kind === k)).toEqual({ kind: k, depth: 0, oldestAgeSeconds: 0, failed: 1 });
+    expect(stats.find((s) => s.kind === k)).toEqual({
+      kind: k,
+      depth: 0,
+      oldestAgeSeconds: 0,
+      oldestDueSeconds: 0,
+      failed: 1,
+    });
 
     failing = false;
     const retry = await t.app.inject({
@@ -196,6 +202,48 @@ describe('durable job queue', () => {
     expect(mine).toMatchObject({ kind: k, depth: 2, failed: 0 });
     expect(mine?.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
     expect(mine?.oldestAgeSeconds).toBeLessThan(120);
+  });
+
+  it('runs up to `concurrency` jobs at once: one that hangs holds one slot, the others run; priority still first', async () => {
+    const k = kind();
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    const done: number[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const handler: JobHandler = async (payload) => {
+      const n = (payload as { n: number }).n;
+      inFlight++;
+      most = Math.max(most, inFlight);
+      try {
+        if (n === 0) await hung;
+        else await new Promise((resolve) => setTimeout(resolve, 5));
+        done.push(n);
+      } finally {
+        inFlight--;
+      }
+    };
+    // The job that hangs is claimed first (highest priority); 8 more follow, one of them ahead of the rest.
+    await enqueueJobs(t.database.db, [
+      { kind: k, payload: { n: 0 }, runAt: t.clock.now(), priority: 20 },
+      ...Array.from({ length: 7 }, (_, i) => ({ kind: k, payload: { n: i + 1 }, runAt: t.clock.now() })),
+      { kind: k, payload: { n: 99 }, runAt: t.clock.now(), priority: 10 },
+    ]);
+    const w = worker({ [k]: handler }, { concurrency: 3 });
+    w.wake();
+    try {
+      for (const deadline = Date.now() + 5000; done.length < 8 && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      expect([...done].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 99]);
+      expect(done[0]).toBe(99);
+      expect(most).toBeLessThanOrEqual(3);
+      expect(most).toBeGreaterThanOrEqual(2);
+    } finally {
+      release();
+    }
+    await w.runOnce();
+    expect(done).toContain(0);
+    expect(await jobsOf(k)).toEqual([]);
   });
 
   it('two workers on one embedded database never run one job twice', async () => {

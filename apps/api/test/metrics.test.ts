@@ -254,6 +254,38 @@ describe('a scrape after a journey', () => {
     expect(sample(text, 'tp_mail_queue_failed')).toBe(1);
   });
 
+  it('says when a lane of the job queue runs late: a due job older than JOB_QUEUE_ALERT_SECONDS turns it stalled', async () => {
+    t = await createTestApp({ config: { metricsToken: TOKEN, jobQueueAlertSeconds: 60 } });
+    const lane = (text: string, name: string, l: string) => sample(text, `tp_job_queue_${name}{lane="${l}"}`);
+    const empty = await scrape();
+    for (const l of ['mail', 'wallet_apple', 'wallet_google', 'other']) {
+      expect(lane(empty, 'oldest_due_seconds', l)).toBe(0);
+      expect(lane(empty, 'stalled', l)).toBe(0);
+    }
+    // A kind no worker runs (lane `other`) due 30 s ago: late, within the bound. A mail not due for an hour.
+    await rows(
+      `insert into jobs (kind, payload, run_at) values
+         ('test.unhandled', '{}', now() - interval '30 seconds'),
+         ('mail', '{}', now() + interval '1 hour')`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // past the gauges' one-second read cache
+    const late = await scrape();
+    expect(lane(late, 'oldest_due_seconds', 'other')).toBeGreaterThanOrEqual(30);
+    expect(lane(late, 'oldest_due_seconds', 'other')).toBeLessThan(60);
+    expect(lane(late, 'stalled', 'other')).toBe(0);
+    expect(lane(late, 'oldest_due_seconds', 'mail')).toBe(0);
+    // One due two minutes ago: past the bound.
+    await rows(
+      `insert into jobs (kind, payload, run_at) values ('test.unhandled', '{}', now() - interval '2 minutes')`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const stalled = await scrape();
+    expect(lane(stalled, 'oldest_due_seconds', 'other')).toBeGreaterThanOrEqual(120);
+    expect(lane(stalled, 'stalled', 'other')).toBe(1);
+    expect(lane(stalled, 'stalled', 'mail')).toBe(0);
+    expect(lane(stalled, 'stalled', 'wallet_apple')).toBe(0);
+  });
+
   it('counts rate-limit refusals by limit name', async () => {
     t = await createTestApp({
       config: { metricsToken: TOKEN, scannerKey: KEY, redeemPerMinute: 1, scannerKeyFailuresPerMinute: 1 },

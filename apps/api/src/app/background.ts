@@ -9,6 +9,7 @@ import { redisReady } from '../lib/rate-limit.js';
 import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
 import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
+import { handlersByLane, laneConcurrency } from '../providers/jobs/job-lanes.js';
 import type { Services } from './services.js';
 
 /**
@@ -43,36 +44,44 @@ export function registerBackgroundJobs(
     now,
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
-  // The durable job queue's worker (decision 030): started when the app is ready, drained when it closes.
-  let jobWorker: JobWorker | null = null;
+  // The durable job queue's workers (decision 030), one per lane (job-lanes.ts) so a stuck outside service holds
+  // only its own lane: started when the app is ready, drained when it closes.
+  let jobWorkers: JobWorker[] = [];
   const jobs = {
     /**
-     * Claims and runs every due job now (tests; the worker does it on its own otherwise); nothing before the app is
-     * ready or after it closed. @returns jobs run
+     * Claims and runs every due job of every lane now (tests; the workers do it on their own otherwise); nothing
+     * before the app is ready or after it closed. @returns jobs run
      */
-    runDue: async (): Promise<number> => (jobWorker ? jobWorker.runOnce() : 0),
+    runDue: async (): Promise<number> =>
+      (await Promise.all(jobWorkers.map((w) => w.runOnce()))).reduce((a, b) => a + b, 0),
   };
   app.addHook('onReady', async () => {
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
     outboundDeliveryWorker.start();
-    jobWorker = startJobWorker({
-      db: database.db,
-      handlers: jobHandlers,
-      // A failure that will be retried is a warning; one kept as failed (or a claim that failed) an error.
-      log: (msg, err, fields) =>
-        fields?.willRetry ? app.log.warn({ err, ...fields }, msg) : app.log.error({ err, ...fields }, msg),
-      pollMs: config.jobPollMs,
-      leaseSeconds: config.jobLeaseSeconds,
-      attempts: config.jobMaxAttempts,
-      now,
-    });
+    jobWorkers = [...handlersByLane(jobHandlers)].map(([lane, handlers]) =>
+      startJobWorker({
+        db: database.db,
+        handlers,
+        // A failure that will be retried is a warning; one kept as failed (or a claim that failed) an error.
+        log: (msg, err, fields) =>
+          fields?.willRetry
+            ? app.log.warn({ err, lane, ...fields }, msg)
+            : app.log.error({ err, lane, ...fields }, msg),
+        pollMs: config.jobPollMs,
+        leaseSeconds: config.jobLeaseSeconds,
+        attempts: config.jobMaxAttempts,
+        concurrency: laneConcurrency(lane, config),
+        now,
+      }),
+    );
   });
   app.addHook('onClose', async () => {
     await housekeeping.stop();
     await outboundDeliveryWorker.stop();
-    await jobWorker?.stop();
-    jobWorker = null;
+    const stopping = jobWorkers;
+    jobWorkers = [];
+    await Promise.all(stopping.map((w) => w.stop()));
     redis?.disconnect();
     await avatars.close();
     await wallet.close();

@@ -16,6 +16,7 @@ import { bearerOf, type App } from '../lib/http.js';
 import { ipKey, withinLimit } from '../lib/rate-limit.js';
 import { perScrape, type Metrics } from '../lib/metrics.js';
 import { jobQueueStats } from '../providers/jobs/job-queue.js';
+import { JOB_LANES, laneOfKind, type JobLane } from '../providers/jobs/job-lanes.js';
 import { MAIL_JOB } from '../providers/mail/mail-jobs.js';
 import type { Services } from './services.js';
 
@@ -37,7 +38,10 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest();
  */
 export function registerMetrics(
   app: App,
-  deps: { config: Pick<Config, 'metricsPort' | 'metricsHost' | 'metricsToken'>; database: Database },
+  deps: {
+    config: Pick<Config, 'metricsPort' | 'metricsHost' | 'metricsToken' | 'jobQueueAlertSeconds'>;
+    database: Database;
+  },
   services: Pick<Services, 'access' | 'avatars' | 'outboundWebhooks'>,
   metrics: Metrics,
 ) {
@@ -73,7 +77,7 @@ export function registerMetrics(
   // Every e-mail is a `mail` job of the durable queue (decision 030).
   const mailQueue = perScrape(async () => {
     const stats = (await jobQueueStats(database.db)).find((k) => k.kind === MAIL_JOB);
-    return stats ?? { depth: 0, oldestAgeSeconds: 0, failed: 0 };
+    return stats ?? { depth: 0, oldestAgeSeconds: 0, oldestDueSeconds: 0, failed: 0 };
   });
   metrics.addGauge({
     name: 'mail_queue_depth',
@@ -89,6 +93,33 @@ export function registerMetrics(
     name: 'mail_queue_failed',
     help: 'E-mails whose attempts ran out, kept for the operator (GET /v1/admin/jobs/failed)',
     collect: async () => (await mailQueue()).failed,
+  });
+  // How late each lane of the job queue runs (decision 030 amendment, issue 39): the longest a due job has waited, and
+  // 1 past JOB_QUEUE_ALERT_SECONDS (the README's alert rule). Read from the shared database: every instance reports
+  // the same queue. Not in /readyz: a stuck outside service would take every instance out of the load balancer.
+  const laneDue = perScrape(async () => {
+    const due = new Map<JobLane, number>(JOB_LANES.map((lane) => [lane, 0]));
+    for (const k of await jobQueueStats(database.db)) {
+      const lane = laneOfKind(k.kind);
+      due.set(lane, Math.max(due.get(lane) ?? 0, k.oldestDueSeconds));
+    }
+    return [...due].map(([lane, seconds]) => ({ lane, seconds }));
+  });
+  metrics.addLabelledGauge({
+    name: 'job_queue_oldest_due_seconds',
+    help: 'Seconds the longest-waiting due job of each lane of the job queue has been due (0 when none is)',
+    labelNames: ['lane'],
+    collect: async () => (await laneDue()).map(({ lane, seconds }) => ({ labels: { lane }, value: seconds })),
+  });
+  metrics.addLabelledGauge({
+    name: 'job_queue_stalled',
+    help: 'Per lane of the job queue: 1 when a due job has waited more than JOB_QUEUE_ALERT_SECONDS, else 0',
+    labelNames: ['lane'],
+    collect: async () =>
+      (await laneDue()).map(({ lane, seconds }) => ({
+        labels: { lane },
+        value: seconds > config.jobQueueAlertSeconds ? 1 : 0,
+      })),
   });
   metrics.addCounter({
     name: 'qr_renders_total',

@@ -56,7 +56,17 @@ import { createApnsClient, createFakeApns } from '../providers/apns/apns.provide
 export function createServices(deps: AppDeps & { now: () => Date; metrics: Metrics }) {
   const { config, database, now, metrics } = deps;
   const mail =
-    deps.mail ?? createMailProvider({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: (l) => console.log(l) });
+    deps.mail ??
+    createMailProvider({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      log: (l) => console.log(l),
+      timeouts: {
+        connectSeconds: config.smtpConnectTimeoutSeconds,
+        socketSeconds: config.smtpSocketTimeoutSeconds,
+        sendSeconds: config.smtpSendTimeoutSeconds,
+      },
+    });
   const tokens = createAccessTokens({
     secret: config.jwtSecret,
     issuer: config.publicUrl,
@@ -110,20 +120,24 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     ? (JSON.parse(readFileSync(config.wallet.google.serviceAccountKeyPath, 'utf8')) as ServiceAccountKey)
     : null;
   const fakeGoogleWallet = googleKey && config.wallet.testMode ? createFakeGoogleWalletApi() : null;
-  const googleWallet = googleKey ? (fakeGoogleWallet ?? createGoogleWalletApi(googleKey)) : null;
+  const googleWallet = googleKey
+    ? (fakeGoogleWallet ?? createGoogleWalletApi(googleKey, { timeoutMs: config.googleWalletTimeoutSeconds * 1000 }))
+    : null;
   const appleWallet = config.wallet.apple;
   // Wallet test mode pushes to a local HTTP/2 fake; Apple's APNs takes the Pass Type ID certificate and key.
   const fakeApns = appleWallet && !appleWallet.apnsUrl ? createFakeApns() : null;
   const apns = appleWallet
-    ? createApnsClient(async () =>
-        fakeApns
-          ? { url: await fakeApns.url() }
-          : {
-              url: appleWallet.apnsUrl ?? '',
-              cert: readFileSync(appleWallet.certPath),
-              key: readFileSync(appleWallet.keyPath),
-              ...(appleWallet.keyPassphrase ? { passphrase: appleWallet.keyPassphrase } : {}),
-            },
+    ? createApnsClient(
+        async () =>
+          fakeApns
+            ? { url: await fakeApns.url() }
+            : {
+                url: appleWallet.apnsUrl ?? '',
+                cert: readFileSync(appleWallet.certPath),
+                key: readFileSync(appleWallet.keyPath),
+                ...(appleWallet.keyPassphrase ? { passphrase: appleWallet.keyPassphrase } : {}),
+              },
+        { connectMs: config.apnsConnectTimeoutSeconds * 1000, requestMs: config.apnsTimeoutSeconds * 1000 },
       )
     : null;
   const wallet = createWalletService({
@@ -150,6 +164,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
           secretKey: config.stripeSecretKey,
           webhookSecret: config.stripeWebhookSecret,
           apiUrl: config.stripeApiUrl,
+          timeoutMs: config.stripeTimeoutSeconds * 1000,
         })
       : createSandboxPayouts(config.publicUrl));
   const listings = createListingService({ database, config, now });

@@ -111,6 +111,29 @@ export function createMetrics() {
       });
     },
 
+    /**
+     * Adds a gauge with labels read at scrape time: `collect` answers one value per series (each label's values
+     * from a bounded set, e.g. the job queue's lanes); series not answered are dropped.
+     */
+    addLabelledGauge(
+      metric: Omit<CollectedMetric, 'collect'> & {
+        labelNames: readonly string[];
+        collect: () => Promise<{ labels: Record<string, string>; value: number }[]>;
+      },
+    ): void {
+      new Gauge({
+        name: `${METRIC_PREFIX}${metric.name}`,
+        help: metric.help,
+        labelNames: metric.labelNames,
+        registers,
+        async collect() {
+          const series = await metric.collect();
+          this.reset();
+          for (const { labels, value } of series) this.set(labels, value);
+        },
+      });
+    },
+
     /** Adds a counter read at scrape time from a running total kept elsewhere (it never goes down). */
     addCounter(metric: CollectedMetric): void {
       new Counter({

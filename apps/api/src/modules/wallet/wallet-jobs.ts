@@ -10,8 +10,9 @@ import type { WalletService } from './wallet.service.js';
 /** The handlers by job kind, for `startJobWorker({ handlers })`. A malformed payload throws (kept as failed). */
 export function walletJobHandlers(wallet: WalletService): Record<TicketMovedJobKind, JobHandler> {
   return {
-    'wallet.apple_update': async (payload) => {
-      await wallet.appleUpdate(ticketMovedPayload.parse(payload).userTicketIds);
+    // A retry pushes the passes its first attempt voided too (that attempt may have failed before pushing them).
+    'wallet.apple_update': async (payload, ctx) => {
+      await wallet.appleUpdate(ticketMovedPayload.parse(payload).userTicketIds, { retry: ctx.attempt > 1 });
     },
     'wallet.google_update': async (payload) => {
       await wallet.googleUpdate(ticketMovedPayload.parse(payload).userTicketIds);

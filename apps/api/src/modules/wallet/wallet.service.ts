@@ -389,19 +389,23 @@ export function createWalletService(deps: {
      * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
      * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
      * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
-     * as it is now. A voided pass is never pushed again (a retried job after a void changes nothing). A push token
+     * as it is now. A voided pass is not pushed again, but by a retry of a job (`opts.retry`: its earlier attempt
+     * may have voided the pass and then failed to push, e.g. an APNs that timed out, issue 39). A push token
      * APNs calls dead (410 `Unregistered`, 400 `BadDeviceToken`) loses every registration, so it is never pushed
      * again; at most `config.devicesPerPass` devices are pushed per pass.
      * @returns the pushes sent
      */
-    async appleUpdate(userTicketIds: number[]): Promise<number> {
+    async appleUpdate(userTicketIds: number[], opts: { retry?: boolean } = {}): Promise<number> {
       if (!deps.apns || !apple) return 0;
       let pushes = 0;
       for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
-        if (pass.voidedAt) continue;
-        const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
-        if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
-        else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
+        if (pass.voidedAt && !opts.retry) continue;
+        // A pass voided already (a retry) is only pushed again.
+        if (!pass.voidedAt) {
+          const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
+          if (row?.held) await repo.touchPass(db, pass.serialNumber, deps.now());
+          else if (!(await repo.voidPass(db, pass.serialNumber, deps.now()))) continue;
+        }
         for (const token of await repo.pushTokens(db, pass.serialNumber, deps.config.devicesPerPass)) {
           const answer = await deps.apns.push(token, apple.passTypeId);
           if (deadPushToken(answer)) await repo.dropPushToken(db, token);

@@ -43,27 +43,75 @@ export interface ApnsClient {
   close(): Promise<void>;
 }
 
+/** Bounds on talking to APNs (issue 39), milliseconds. */
+export interface ApnsTimeouts {
+  /** To open the HTTP/2 session (TCP, TLS, SETTINGS). */
+  connectMs: number;
+  /** One push from start to answer, the session's opening included. */
+  requestMs: number;
+}
+
+/** The timeouts when none are given (the config's defaults, APNS_CONNECT_TIMEOUT_SECONDS and APNS_TIMEOUT_SECONDS). */
+const DEFAULT_APNS_TIMEOUTS: ApnsTimeouts = { connectMs: 10_000, requestMs: 10_000 };
+
 /**
  * An APNs client over one reused HTTP/2 session.
+ * A session that does not open within `timeouts.connectMs`, or a push that gets no answer within
+ * `timeouts.requestMs`, is destroyed (Apple's side stopped answering, or the connection was dropped silently) and
+ * the push rejects with `apns: … timed out`; the next push opens a new session. So a hung APNs costs a push its
+ * timeout, never more.
  * @param target `url` (https://api.push.apple.com, or the fake's http:// URL) and the TLS client certificate
  *   and key (PEM) for Apple; resolved when first used (the fake starts lazily).
  */
 export function createApnsClient(
   target: () => Promise<{ url: string; cert?: Buffer; key?: Buffer; passphrase?: string }>,
+  timeouts: ApnsTimeouts = DEFAULT_APNS_TIMEOUTS,
 ): ApnsClient {
   let session: ClientHttp2Session | null = null;
+  /** The session being opened: resolves once connected, rejects when the connect bound passes. */
+  let opening: Promise<ClientHttp2Session> | null = null;
+
+  /** Destroys `s` (with `err` for its streams) and forgets it, so the next push opens a new session. */
+  function drop(s: ClientHttp2Session, err?: Error) {
+    if (session === s) session = null;
+    if (!s.destroyed) s.destroy(err);
+  }
+
   async function open(): Promise<ClientHttp2Session> {
     if (session && !session.closed && !session.destroyed) return session;
-    const { url, ...tls } = await target();
-    const s = connect(url, tls);
-    s.on('error', () => s.destroy());
-    s.unref();
-    session = s;
-    return s;
+    opening ??= (async () => {
+      const { url, ...tls } = await target();
+      const s = connect(url, tls);
+      s.on('error', () => drop(s));
+      s.on('goaway', () => drop(s));
+      s.on('close', () => drop(s));
+      s.unref();
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const err = new Error(`apns: connect timed out after ${timeouts.connectMs} ms`);
+          drop(s, err);
+          reject(err);
+        }, timeouts.connectMs);
+        s.once('connect', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        s.once('close', () => {
+          clearTimeout(timer);
+          reject(new Error('apns: connection closed before it opened'));
+        });
+      });
+      session = s;
+      return s;
+    })().finally(() => (opening = null));
+    return opening;
   }
+
   return {
     async push(pushToken, topic) {
+      const started = Date.now();
       const s = await open();
+      const left = Math.max(1, timeouts.requestMs - (Date.now() - started));
       return new Promise<ApnsAnswer>((resolve, reject) => {
         const req = s.request({
           ':method': 'POST',
@@ -75,11 +123,23 @@ export function createApnsClient(
         let status = 0;
         let body = '';
         req.setEncoding('utf8');
+        const timer = setTimeout(() => {
+          const err = new Error(`apns: push timed out after ${timeouts.requestMs} ms`);
+          reject(err);
+          // No answer in time: the session is taken as dead (a silently dropped connection looks like this).
+          drop(s, err);
+        }, left);
         req.on('response', (h) => (status = Number(h[':status'])));
         // APNs's error body is a small JSON object; more than 4 KiB of it is not read.
         req.on('data', (chunk: string) => (body = (body + chunk).slice(0, 4096)));
-        req.on('error', reject);
-        req.on('end', () => resolve({ status, ...reasonOf(body) }));
+        req.on('error', (err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        });
+        req.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status, ...reasonOf(body) });
+        });
         req.end('{}');
       });
     },

@@ -28,12 +28,41 @@ const API = 'https://walletobjects.googleapis.com/walletobjects/v1';
 const TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const SCOPE = 'https://www.googleapis.com/auth/wallet_object.issuer';
 
+/** Options of the real API's client. */
+export interface GoogleWalletApiOptions {
+  /**
+   * Bound on one call (token or API), connection and answer's body included, milliseconds (GOOGLE_WALLET_TIMEOUT_SECONDS;
+   * default 10,000): past it the call rejects with `google wallet: <call> timed out after N ms`.
+   */
+  timeoutMs?: number;
+  /** The fetch to use (default the global one). */
+  fetch?: typeof fetch;
+  /** Base of the REST API (default Google's walletobjects v1; tests point it at a local server). */
+  apiUrl?: string;
+  /** Where access tokens are asked for (default Google's OAuth 2 token endpoint, which stays the assertion's audience). */
+  tokenUrl?: string;
+}
+
 /**
  * The real API. An access token (1 h) is fetched with a signed assertion and kept until 5 min before its end.
  * @throws Error naming the call and the status when Google answers other than 2xx (404 on insert-or-update
- *   means "not there yet" and falls through to insert).
+ *   means "not there yet" and falls through to insert), or naming the call when it timed out.
  */
-export function createGoogleWalletApi(key: ServiceAccountKey, fetchImpl: typeof fetch = fetch): GoogleWalletApi {
+export function createGoogleWalletApi(key: ServiceAccountKey, opts: GoogleWalletApiOptions = {}): GoogleWalletApi {
+  const fetchImpl = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const api = opts.apiUrl ?? API;
+  const tokenUrl = opts.tokenUrl ?? TOKEN_URL;
+  /** `fn` with a fresh timeout signal; an abort by it becomes an error naming `what`. */
+  async function bounded<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    try {
+      return await fn(AbortSignal.timeout(timeoutMs));
+    } catch (err) {
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError'))
+        throw new Error(`google wallet: ${what} timed out after ${timeoutMs} ms`, { cause: err });
+      throw err;
+    }
+  }
   let token: { value: string; until: number } | null = null;
   async function accessToken(): Promise<string> {
     if (token && token.until > Date.now()) return token.value;
@@ -44,25 +73,37 @@ export function createGoogleWalletApi(key: ServiceAccountKey, fetchImpl: typeof 
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(await importPKCS8(key.private_key, 'RS256'));
-    const r = await fetchImpl(TOKEN_URL, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
+    const body = await bounded('token', async (signal) => {
+      const r = await fetchImpl(tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion }),
+        signal,
+      });
+      if (!r.ok) {
+        await r.body?.cancel();
+        throw new Error(`google wallet: token ${r.status}`);
+      }
+      return (await r.json()) as { access_token: string; expires_in: number };
     });
-    if (!r.ok) throw new Error(`google wallet: token ${r.status}`);
-    const body = (await r.json()) as { access_token: string; expires_in: number };
     token = { value: body.access_token, until: Date.now() + (body.expires_in - 300) * 1000 };
     return token.value;
   }
   async function call(method: string, path: string, body: unknown): Promise<number> {
-    const r = await fetchImpl(`${API}/${path}`, {
-      method,
-      headers: { authorization: `Bearer ${await accessToken()}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+    const bearer = await accessToken();
+    const what = `${method} ${path.split('/')[0]}`;
+    const status = await bounded(what, async (signal) => {
+      const r = await fetchImpl(`${api}/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal,
+      });
+      await r.body?.cancel();
+      return r.status;
     });
-    await r.body?.cancel();
-    if (!r.ok && r.status !== 404) throw new Error(`google wallet: ${method} ${path.split('/')[0]} ${r.status}`);
-    return r.status;
+    if (!(status >= 200 && status < 300) && status !== 404) throw new Error(`google wallet: ${what} ${status}`);
+    return status;
   }
   const upsert = (collection: string) => async (resource: WalletResource) => {
     const status = await call('PUT', `${collection}/${encodeURIComponent(resource.id)}`, resource);

@@ -72,8 +72,14 @@ export interface JobWorkerOptions {
   log: (msg: string, err?: unknown, fields?: Record<string, unknown>) => void;
   /** Milliseconds between two polls (default 2000; 0: no timer, only wakes and `runOnce`). */
   pollMs?: number;
-  /** Most jobs one claim takes (default 10); they run one after the other, yielding to the event loop between. */
+  /** Most jobs one claim takes (default 10); a claim never takes more than the free slots of `concurrency`. */
   batch?: number;
+  /**
+   * Jobs run at once (default 1): a claim takes at most the free slots, and each slot freed by a finished job is
+   * filled by the next claim, so one job that hangs (until its own timeout) holds one slot and the others go on.
+   * Jobs are started one at a time with a turn of the event loop between.
+   */
+  concurrency?: number;
   /** Claims a job gets before it is kept as failed (default 5). */
   attempts?: number;
   /** Seconds before the next attempt after the `attempt`-th failed (default `defaultJobBackoff`). */
@@ -85,7 +91,10 @@ export interface JobWorkerOptions {
 }
 
 export interface JobWorker {
-  /** Claims and runs what is due until a claim finds nothing (or takes less than a batch). @returns jobs run. */
+  /**
+   * Claims and runs what is due until a claim finds nothing and no job is in flight (jobs started by the worker on
+   * its own meanwhile are waited for too). @returns jobs run by this call's claims
+   */
   runOnce(): Promise<number>;
   /** Claims now (and again shortly, for a job whose transaction commits a moment later). */
   wake(): void;
@@ -96,10 +105,14 @@ export interface JobWorker {
 /** Delays after a wake at which the worker claims again (a job enqueued in a transaction is seen after commit). */
 const WAKE_FOLLOW_UPS_MS = [25, 100, 400];
 
-/** Starts a worker over `opts.db`: polling (unless `pollMs` is 0) and woken by this process's enqueues. */
+/**
+ * Starts a worker over `opts.db`: polling (unless `pollMs` is 0) and woken by this process's enqueues, running up to
+ * `opts.concurrency` jobs at once.
+ */
 export function startJobWorker(opts: JobWorkerOptions): JobWorker {
   const now = opts.now ?? (() => new Date());
   const batch = Math.max(1, opts.batch ?? 10);
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
   const maxAttempts = Math.max(1, opts.attempts ?? 5);
   const backoff = opts.backoff ?? ((attempt: number) => defaultJobBackoff(attempt));
   const leaseMs = Math.max(1, opts.leaseSeconds ?? 300) * 1000;
@@ -108,6 +121,15 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
+  /** Jobs started and not finished (their outcome recorded or its recording failed). */
+  const inFlight = new Set<Promise<void>>();
+  /** Jobs started since the worker began (runOnce's count). */
+  let started = 0;
+  /**
+   * True when due jobs may be waiting for a slot (the last claim took all it asked for, or found no free slot): a
+   * finished job then claims again at once; otherwise the next wake or poll does.
+   */
+  let mayHaveMore = false;
   const followUps = new Set<NodeJS.Timeout>();
 
   async function runJob(job: Awaited<ReturnType<typeof repo.claim>>[number], lease: Date): Promise<void> {
@@ -130,20 +152,41 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     await repo.complete(opts.db, job.id);
   }
 
-  /** One claim and its jobs run to the end. @returns how many were claimed. */
-  async function claimAndRun(): Promise<number> {
+  /** Starts `job` in a slot; when it ends, the slot is free and the worker claims again (there may be more). */
+  function start(job: Awaited<ReturnType<typeof repo.claim>>[number], lease: Date): void {
+    const done: Promise<void> = runJob(job, lease)
+      .catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }))
+      .finally(() => {
+        inFlight.delete(done);
+        if (mayHaveMore) tick();
+      });
+    inFlight.add(done);
+    started++;
+  }
+
+  /** One claim for the free slots, its jobs started. @returns how many were claimed (-1: no slot was free). */
+  async function claimAndStart(): Promise<number> {
+    const free = Math.min(batch, concurrency - inFlight.size);
+    if (free <= 0) {
+      mayHaveMore = true;
+      return -1;
+    }
     const at = now();
     const lease = new Date(at.getTime() + leaseMs);
-    const claimed = await repo.claim(opts.db, kinds, at, lease, batch);
-    // One at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
+    const claimed = await repo.claim(opts.db, kinds, at, lease, free);
+    mayHaveMore = claimed.length >= free;
+    // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
     for (const job of claimed) {
-      await runJob(job, lease).catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }));
+      start(job, lease);
       await new Promise((resolve) => setImmediate(resolve));
     }
     return claimed.length;
   }
 
-  /** Claims until a claim takes less than a batch; never two loops at once (a call during one runs it again). */
+  /**
+   * Claims while slots are free and claims find work; never two loops at once (a call during one runs it again).
+   * Ends when a claim finds less than it asked for or every slot is taken (a finished job claims again).
+   */
   function loop(): Promise<number> {
     if (running) {
       again = true;
@@ -153,18 +196,19 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
       let total = 0;
       do {
         again = false;
-        const n = await claimAndRun();
+        const n = await claimAndStart();
+        if (n < 0) break;
         total += n;
-        if (n >= batch) again = true;
+        if (mayHaveMore) again = true;
       } while (again && !stopped);
       return total;
     })().finally(() => (running = null));
     return running;
   }
 
-  const tick = () => {
+  function tick() {
     if (!stopped) loop().catch((err: unknown) => opts.log('job worker claim failed', err));
-  };
+  }
   function wake() {
     if (stopped) return;
     tick();
@@ -186,12 +230,15 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
 
   return {
     async runOnce() {
-      let total = 0;
+      const before = started;
       for (;;) {
         await running?.catch(() => 0);
         const n = await loop();
-        total += n;
-        if (n === 0) return total;
+        if (inFlight.size) {
+          await Promise.race(inFlight);
+          continue;
+        }
+        if (n <= 0) return started - before;
       }
     },
     wake,
@@ -202,6 +249,7 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
       for (const t of followUps) clearTimeout(t);
       followUps.clear();
       await running?.catch(() => 0);
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -29,6 +29,11 @@ export interface JobKindStats {
   depth: number;
   /** Seconds since the oldest of them was enqueued (0 when none). */
   oldestAgeSeconds: number;
+  /**
+   * Seconds the longest-waiting due job (run_at passed, not failed; claimed or not) has been due: how late the
+   * queue runs this kind (0 when none is due). A job waiting for its retry is not due.
+   */
+  oldestDueSeconds: number;
   /** Failed jobs kept for the operator. */
   failed: number;
 }
@@ -150,6 +155,9 @@ export const jobsRepository = {
           sql<number>`coalesce(extract(epoch from now() - min(${jobs.createdAt}) filter (where ${jobs.failedAt} is null)), 0)`.mapWith(
             Number,
           ),
+        due: sql<number>`coalesce(extract(epoch from now() - min(${jobs.runAt}) filter (where ${jobs.failedAt} is null and ${jobs.runAt} <= now())), 0)`.mapWith(
+          Number,
+        ),
         failed: sql<number>`count(*) filter (where ${jobs.failedAt} is not null)`.mapWith(Number),
       })
       .from(jobs)
@@ -159,6 +167,7 @@ export const jobsRepository = {
       kind: r.kind,
       depth: r.depth,
       oldestAgeSeconds: Math.max(0, Math.floor(r.oldest)),
+      oldestDueSeconds: Math.max(0, Math.floor(r.due)),
       failed: r.failed,
     }));
   },

@@ -25,17 +25,55 @@ export interface MailProvider {
   close(): void;
 }
 
-/** Builds the mail provider for the config. `log` receives the console form of dev messages. */
+/**
+ * Bounds on talking to the SMTP server (issue 39), seconds: `connect` opens the connection and waits for the greeting,
+ * `socket` is the longest silence of an open connection (a relay that never answers RCPT TO), `send` bounds one
+ * message from start to end. Nodemailer's own are 2 min, 30 s, 10 min and none.
+ */
+export interface SmtpTimeouts {
+  connectSeconds: number;
+  socketSeconds: number;
+  sendSeconds: number;
+}
+
+/** The timeouts when none are given (the config's defaults). */
+const DEFAULT_SMTP_TIMEOUTS: SmtpTimeouts = { connectSeconds: 10, socketSeconds: 30, sendSeconds: 60 };
+
+/**
+ * Builds the mail provider for the config. `log` receives the console form of dev messages.
+ * Over SMTP each message opens its own connection (several can be sent at once, decision 030's mail lane), and
+ * `send` rejects with `smtp: send timed out after N s` past `timeouts.sendSeconds`, or with nodemailer's error
+ * (`ETIMEDOUT`, `ESOCKET`, `EENVELOPE`...) once the connect or socket bound passes.
+ */
 export function createMailProvider(opts: {
   smtpUrl: string | null;
   from: string;
   log: (line: string) => void;
+  timeouts?: SmtpTimeouts;
 }): MailProvider {
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const t = opts.timeouts ?? DEFAULT_SMTP_TIMEOUTS;
+    const transport = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      connectionTimeout: t.connectSeconds * 1000,
+      greetingTimeout: t.connectSeconds * 1000,
+      socketTimeout: t.socketSeconds * 1000,
+      dnsTimeout: t.connectSeconds * 1000,
+    });
     return {
       send: async (m) => {
-        await transport.sendMail({ from: opts.from, ...m });
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`smtp: send timed out after ${t.sendSeconds} s`)),
+            t.sendSeconds * 1000,
+          );
+        });
+        try {
+          await Promise.race([transport.sendMail({ from: opts.from, ...m }), deadline]);
+        } finally {
+          clearTimeout(timer);
+        }
       },
       outbox: () => [],
       close: () => transport.close(),

@@ -70,13 +70,19 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
   };
 }
 
-/** Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout. */
+/**
+ * Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout.
+ * @param opts.timeoutMs bound on one Stripe request, connection included, milliseconds (STRIPE_TIMEOUT_SECONDS;
+ *   default 20,000, the SDK's own is 80,000); Stripe's API retries up to twice (network errors, 409, 5xx)
+ */
 export function createStripePayouts(opts: {
   secretKey: string;
   webhookSecret: string;
   apiUrl: string | null;
+  timeoutMs?: number;
 }): PayoutProvider {
   const api = opts.apiUrl ? new URL(opts.apiUrl) : null;
+  const timeout = opts.timeoutMs ?? 20_000;
   const stripe = new Stripe(
     opts.secretKey,
     api
@@ -85,8 +91,9 @@ export function createStripePayouts(opts: {
           port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
           protocol: api.protocol.replace(':', '') as 'http' | 'https',
           maxNetworkRetries: 0,
+          timeout,
         }
-      : { maxNetworkRetries: 2 },
+      : { maxNetworkRetries: 2, timeout },
   );
   return {
     kind: 'stripe',

@@ -1,0 +1,55 @@
+/**
+ * The durable job queue's lanes (issue 39, decision 030 amendment): each kind of job belongs to one lane, and each
+ * lane has a worker of its own (its own claims, its own slots), so a job stuck on one outside service never holds
+ * work of another: an APNs that never answers holds Apple pushes only, a stalled SMTP relay holds one of the mail
+ * lane's slots only. This file is the one place that says which kind runs in which lane and how many of a lane's
+ * jobs run at once.
+ */
+import { MAIL_JOB } from '../mail/mail-jobs.js';
+import type { JobHandler } from './job-queue.js';
+import type { TicketMovedJobKind } from './ticket-moved-jobs.js';
+
+/** The lanes: e-mails, Apple pass pushes, Google object updates, and every other kind. */
+export const JOB_LANES = ['mail', 'wallet_apple', 'wallet_google', 'other'] as const;
+export type JobLane = (typeof JOB_LANES)[number];
+
+/** The lane of each known kind; a kind not named here runs in `other`. */
+const LANE_OF_KIND: Record<string, JobLane> = {
+  [MAIL_JOB]: 'mail',
+  ['wallet.apple_update' satisfies TicketMovedJobKind]: 'wallet_apple',
+  ['wallet.google_update' satisfies TicketMovedJobKind]: 'wallet_google',
+};
+
+/** The lane a job kind runs in. */
+export function laneOfKind(kind: string): JobLane {
+  return LANE_OF_KIND[kind] ?? 'other';
+}
+
+/**
+ * Jobs a lane runs at once on one instance, from the config (JOB_MAIL_CONCURRENCY, JOB_WALLET_CONCURRENCY; `other`
+ * runs one at a time), never more than half the `pg` pool (DATABASE_POOL_MAX): a job holds a connection only for its
+ * own statements (a send or a push holds none) and a lane's claim is one statement, so requests keep the other half.
+ * PGlite runs one statement at a time on its thread whatever the lanes do; its jobs' statements queue there.
+ */
+export function laneConcurrency(
+  lane: JobLane,
+  config: { jobMailConcurrency: number; jobWalletConcurrency: number; databasePoolMax: number },
+): number {
+  const wanted =
+    lane === 'mail'
+      ? config.jobMailConcurrency
+      : lane === 'wallet_apple' || lane === 'wallet_google'
+        ? config.jobWalletConcurrency
+        : 1;
+  return Math.max(1, Math.min(wanted, Math.floor(config.databasePoolMax / 2)));
+}
+
+/** `handlers` split by lane (lanes without a handler left out), for one worker per lane. */
+export function handlersByLane(handlers: Record<string, JobHandler>): Map<JobLane, Record<string, JobHandler>> {
+  const lanes = new Map<JobLane, Record<string, JobHandler>>();
+  for (const [kind, handler] of Object.entries(handlers)) {
+    const lane = laneOfKind(kind);
+    lanes.set(lane, { ...lanes.get(lane), [kind]: handler });
+  }
+  return lanes;
+}
