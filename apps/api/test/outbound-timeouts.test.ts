@@ -115,7 +115,7 @@ describe('a hung APNs push', () => {
       method: 'POST',
       url: `/v1/wallet/apple/v1/devices/device-1/registrations/pass.test.ticketpanel/${String(pass.serial_number)}`,
       headers: { authorization: `ApplePass ${String(pass.authentication_token)}` },
-      payload: { pushToken: 'push-1' },
+      payload: { pushToken: '00aa11bb22cc33dd' },
     });
     expect(reg.statusCode, reg.body).toBe(201);
 
@@ -172,7 +172,7 @@ describe('a hung APNs push', () => {
       },
       { timeout: 10_000, interval: 100 },
     );
-    expect(apns.streams[1].path).toBe('/3/device/push-1');
+    expect(apns.streams[1].path).toBe('/3/device/00aa11bb22cc33dd');
   }, 30_000);
 });
 
