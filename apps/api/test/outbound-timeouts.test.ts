@@ -249,9 +249,16 @@ describe('an SMTP relay that stalls on one recipient', () => {
     const failedMs = performance.now() - stalledAt;
     expect(failedMs).toBeGreaterThanOrEqual(SOCKET_TIMEOUT_S * 1000 - 50);
     expect(failedMs).toBeLessThan(SOCKET_TIMEOUT_S * 1000 + 4000);
-    const jobs = await rows(
-      `select attempts, failed_at, last_error, (extract(epoch from run_at) * 1000)::float8 as run_at_ms from jobs where kind = 'mail'`,
-    );
+    // The worker logs the failure, then records it: read the row once it is recorded.
+    const readJobs = () =>
+      rows(
+        `select attempts, failed_at, last_error, (extract(epoch from run_at) * 1000)::float8 as run_at_ms from jobs where kind = 'mail'`,
+      );
+    let jobs = await readJobs();
+    for (let i = 0; i < 40 && jobs[0]?.last_error == null; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      jobs = await readJobs();
+    }
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ attempts: 1, failed_at: null });
     expect(String(jobs[0].last_error)).toMatch(/timeout|timed out/i);
