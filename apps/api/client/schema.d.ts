@@ -4097,6 +4097,15 @@ export interface operations {
                     "application/x-pem-file": string;
                 };
             };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -4162,6 +4171,15 @@ export interface operations {
                             [key: string]: unknown;
                         })[];
                     };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not found */
@@ -6238,6 +6256,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Internal error (the body names no internals) */
             500: {
                 headers: {
@@ -7262,6 +7289,15 @@ export interface operations {
                         expiresAt: string | null;
                         revokedAt: string | null;
                     }[];
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -8623,6 +8659,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or wrong credential */
             401: {
                 headers: {
@@ -9796,6 +9841,15 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Missing or wrong credential */
             401: {
                 headers: {
@@ -10288,6 +10342,15 @@ export interface operations {
                         events: string[];
                         createdAt: string;
                     }[];
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -10825,6 +10888,15 @@ export interface operations {
                         eventExternalIds: string[] | null;
                         createdAt: string;
                     }[];
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */

@@ -6,9 +6,15 @@
  *   stopped: PGlite has no lock of its own between processes, so two processes on one data directory would
  *   corrupt it; while a process has it open, PGlite keeps `DATA_DIR/pglite/postmaster.pid`, and the export refuses
  *   to start when that file is there. Pending migrations are applied first, as the server's start would.
- * - `npm run db:import -- --in FILE [--force]` loads FILE into DATABASE_URL (PostgreSQL): the normal migrator
- *   first (under the same advisory lock as the server), then every row and sequence in one transaction. A target
- *   that holds rows is refused; `--force` empties every app table first, in that same transaction.
+ * - `npm run db:import -- --in FILE [--force [--yes-i-stopped-every-instance]]` loads FILE into DATABASE_URL
+ *   (PostgreSQL): the normal migrator first (under the same advisory lock as the server), then every row and
+ *   sequence in one transaction. A target that holds rows is refused; `--force` empties every app table first, in
+ *   that same transaction. A target another client is connected to (an instance serving it, a psql) is refused
+ *   (issue 39, item 12), `--force` or not; only `--force` together with `--yes-i-stopped-every-instance` imports
+ *   anyway (for connections that are known not to be instances, e.g. a monitoring agent).
+ *
+ * The export's file is created with mode 0600 (owner only; opened so, never chmod-ed after): it holds webhook
+ * signing secrets and other credentials in clear (README "Outgrowing one machine"). Its `.partial` file too.
  *
  * Files beside the database in DATA_DIR (avatars under media/, jwt-secret, scanner-key, admin-key, wallet keys)
  * are not in FILE: copy them to the new DATA_DIR (README "Outgrowing one machine").
@@ -22,9 +28,9 @@ import { parseArgs } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { loadDatabaseConfig } from '../src/config.js';
 import { fromPglite, migrate, openDatabase } from '../src/db/client.js';
-import { exportData, importData } from '../src/db/transfer.js';
+import { exportData, IMPORT_CONFIRMATION_FLAG, importData } from '../src/db/transfer.js';
 
-const USAGE = 'usage: db-transfer.ts export --out FILE | import --in FILE [--force]';
+const USAGE = `usage: db-transfer.ts export --out FILE | import --in FILE [--force [--${IMPORT_CONFIRMATION_FLAG}]]`;
 /** Paths on the command line are the caller's (npm runs scripts from the root; INIT_CWD is where it was typed). */
 const callerPath = (p: string) => resolve(process.env.INIT_CWD ?? process.cwd(), p);
 /** DATA_DIR as the server sees it under `npm start` (which runs in apps/api). */
@@ -42,7 +48,10 @@ async function runExport(out: string): Promise<void> {
   const partial = `${out}.partial`;
   try {
     await migrate(database, 'pglite');
-    const file = createWriteStream(partial);
+    // Owner-only from its creation (no window where others could open it, whatever the umask); `wx` after removing
+    // a leftover, so the mode is this open's and never an older file's.
+    rmSync(partial, { force: true });
+    const file = createWriteStream(partial, { flags: 'wx', mode: 0o600 });
     const done = await exportData(database.db, async (line) => {
       if (!file.write(line)) await once(file, 'drain');
     });
@@ -58,14 +67,15 @@ async function runExport(out: string): Promise<void> {
   }
 }
 
-async function runImport(input: string, force: boolean): Promise<void> {
+async function runImport(input: string, force: boolean, confirmed: boolean): Promise<void> {
   const { databaseUrl } = loadDatabaseConfig();
   if (!databaseUrl) throw new Error('set DATABASE_URL to the PostgreSQL database to import into');
   if (!existsSync(input)) throw new Error(`${input} does not exist`);
-  const database = await openDatabase({ databaseUrl, dataDir: '', databasePoolMax: 2 });
+  // One connection: the migrator's and the import's, so "other connections" are exactly the others.
+  const database = await openDatabase({ databaseUrl, dataDir: '', databasePoolMax: 1 });
   try {
     const lines = createInterface({ input: createReadStream(input, 'utf8'), crlfDelay: Infinity });
-    const done = await importData(database.db, lines, { force });
+    const done = await importData(database.db, lines, { force, allowOtherConnections: force && confirmed });
     console.log(`imported ${done.rows} rows of ${done.tables} tables from ${input}`);
   } finally {
     await database.close();
@@ -74,12 +84,20 @@ async function runImport(input: string, force: boolean): Promise<void> {
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { out: { type: 'string' }, in: { type: 'string' }, force: { type: 'boolean', default: false } },
+  options: {
+    out: { type: 'string' },
+    in: { type: 'string' },
+    force: { type: 'boolean', default: false },
+    [IMPORT_CONFIRMATION_FLAG]: { type: 'boolean', default: false },
+  },
 });
+const confirmed = values[IMPORT_CONFIRMATION_FLAG] === true;
 try {
-  if (positionals[0] === 'export' && values.out) await runExport(callerPath(values.out));
-  else if (positionals[0] === 'import' && values.in) await runImport(callerPath(values.in), values.force);
+  if (positionals[0] === 'export' && values.out && !confirmed) await runExport(callerPath(values.out));
+  else if (positionals[0] === 'import' && values.in && (values.force || !confirmed))
+    await runImport(callerPath(values.in), values.force, confirmed);
   else {
+    if (confirmed) console.error(`--${IMPORT_CONFIRMATION_FLAG} goes only with import --force`);
     console.error(USAGE);
     process.exitCode = 2;
   }

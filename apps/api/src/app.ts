@@ -19,6 +19,7 @@ import { registerBackgroundJobs } from './app/background.js';
 import { registerMetrics, registerMetricsTokenRoute } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
 import { registerRequestId, requestIdGenerator } from './lib/request-id.js';
+import { registerNulGuard } from './lib/nul-guard.js';
 
 export interface AppDeps {
   config: Config;
@@ -60,6 +61,8 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
   registerRequestId(app);
+  // No NUL in any parameter, query, body or header (PostgreSQL refuses it in text): 400 on every route.
+  registerNulGuard(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
   const services = createServices({ ...deps, now, metrics });

@@ -3,13 +3,25 @@
  * avatar, an organisation API key, a door key and a queued webhook delivery; it is stopped, `db:export` writes its
  * DATA_DIR's database, `db:import` loads it into an empty PostgreSQL database, and a server on PostgreSQL with the
  * DATA_DIR's other files copied keeps all of it: the holder's refresh token still works. PostgreSQL project only
- * (the target is a server).
+ * (the target is a server), like the import's refusal of a database in use (issue 39); the export's file mode is
+ * checked on both projects (the export reads PGlite only).
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -216,6 +228,91 @@ describe.runIf(onPostgres())('db:export from PGlite, db:import into PostgreSQL',
         holderEmail: 'newcomer@example.com',
       });
       expect(next.status, await next.clone().text()).toBe(201);
+
+      // Issue 39, item 12: with that instance serving the database, an import is refused, --force or not.
+      const live = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(live).toMatchObject({ code: 1, stderr: expect.stringContaining('other connection') as string });
+    },
+  );
+});
+
+/*
+ * Issue 39, item 12: `db:import` refuses a database another process is connected to (an instance serving it would go
+ * on with the replaced data), `--force` alone no longer overrides, `--force --yes-i-stopped-every-instance` does; the
+ * export is created owner-only (0600) whatever the umask, since it holds webhook secrets in clear.
+ */
+/** An embedded database made in `dir` (DATA_DIR) and exported to `out` with the process's umask set to `umask`. */
+async function exportOf(dir: string, out: string, umask = '022') {
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create({ dataDir: join(dir, 'pglite') });
+  await db.close();
+  return run(
+    'sh',
+    [
+      '-c',
+      `umask ${umask} && exec "$0" --conditions=source --import tsx apps/api/scripts/db-transfer.ts export --out "$1"`,
+      process.execPath,
+      out,
+    ],
+    { cwd: repoRoot, env: { PATH: process.env.PATH, DATA_DIR: dir } },
+  );
+}
+
+describe('db:export writes an owner-only file', () => {
+  it('creates the export 0600 with umask 000, over a world-readable leftover', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-export-mode-'));
+    temp.push(dir);
+    const out = join(dir, 'export.jsonl');
+    // Leftovers of an earlier run, readable by everyone: neither's mode survives.
+    writeFileSync(out, 'old', { mode: 0o666 });
+    writeFileSync(`${out}.partial`, 'old', { mode: 0o666 });
+    chmodSync(out, 0o666);
+    chmodSync(`${out}.partial`, 0o666);
+    const done = await exportOf(join(dir, 'data'), out, '000');
+    expect(done.stdout).toMatch(/exported \d+ rows/);
+    expect(statSync(out).mode & 0o777).toBe(0o600);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+});
+
+describe.runIf(onPostgres())('db:import refuses a database in use', () => {
+  it(
+    'refuses while another connection is open, --force alone too; --force --yes-i-stopped-every-instance imports',
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tp-import-live-'));
+      temp.push(dir);
+      const out = join(dir, 'export.jsonl');
+      await exportOf(join(dir, 'data'), out);
+      const databaseUrl = await freshPostgresUrl({ empty: true });
+      const other = new pg.Client({ connectionString: databaseUrl, application_name: 'an-instance' });
+      await other.connect();
+      const fail = (e: { code: number; stderr: string }) => e;
+      try {
+        const refused = await transfer(['import', '--in', out], { DATABASE_URL: databaseUrl }).catch(fail);
+        expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('an-instance') as string });
+        expect((refused as { stderr: string }).stderr).toContain('--yes-i-stopped-every-instance');
+        const forced = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl }).catch(fail);
+        expect(forced).toMatchObject({ code: 1, stderr: expect.stringContaining('other connection') as string });
+        // Nothing was written.
+        expect((await other.query('select count(*)::int as n from users')).rows[0]).toEqual({ n: 0 });
+        // The confirmation alone is a usage error.
+        const alone = await transfer(['import', '--in', out, '--yes-i-stopped-every-instance'], {
+          DATABASE_URL: databaseUrl,
+        }).catch(fail);
+        expect(alone).toMatchObject({ code: 2 });
+        const both = await transfer(['import', '--in', out, '--force', '--yes-i-stopped-every-instance'], {
+          DATABASE_URL: databaseUrl,
+        });
+        expect(both.stdout).toMatch(/imported \d+ rows/);
+      } finally {
+        await other.end();
+      }
+      // Alone on the database again: --force replaces, as before.
+      const again = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl });
+      expect(again.stdout).toMatch(/imported \d+ rows/);
     },
   );
 });

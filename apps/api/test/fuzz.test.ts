@@ -3,15 +3,18 @@
  * serves, plus the public pages it hides from the document, called with values drawn from each
  * operation's own schemas and with hostile ones (ids ≥ 2^31 and negative, huge strings, NUL and odd
  * unicode, wrong types, missing and extra fields, raw `%00` in paths, malformed JSON, multipart bodies
- * with many fields). A user's mistake is never a 500: the run asserts no 5xx and no stack trace or SQL
- * in any body. One app, one signed-in token, the demo organisation's API key and the admin key serve the whole run (fast-check generates the requests).
+ * with many fields). Issue 39: every string it sends, in a body, a query, a path or a header, may carry a
+ * control character (U+0000–U+001F, U+007F), a lone surrogate, U+2028/2029 or a BOM, put into an otherwise
+ * valid value so that it gets past the schema to the services and the database. A user's mistake is never
+ * a 500: the run asserts no 5xx and no stack trace or SQL in any body. One app, one signed-in token, the demo organisation's API key and the admin key serve the whole run (fast-check generates the requests).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestApp, type TestApp } from './helper.js';
+import { loadConfig, WALLET_TEST_PASS_TYPE_ID } from '../src/config.js';
+import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 /** Requests per run (the issue asks for at least 10,000). */
 const RUNS = 10_000;
@@ -80,6 +83,46 @@ const HOSTILE_NUMBERS = [
   Number.MIN_VALUE,
   0.1 + 0.2,
 ];
+/**
+ * Characters that have no business in text (issue 39): every C0 control and DEL, lone surrogates (both halves),
+ * the line and paragraph separators, the BOM. PostgreSQL refuses the first (NUL) in text and jsonb.
+ */
+const CONTROL = [
+  ...Array.from({ length: 0x20 }, (_, i) => String.fromCharCode(i)),
+  '\u007F',
+  '\uD800',
+  '\uDBFF',
+  '\uDC00',
+  '\uDFFF',
+  '\u2028',
+  '\u2029',
+  '\uFEFF',
+];
+/** A control character, NUL half of the time (the one PostgreSQL refuses: what used to be a 500). */
+const control = fc.oneof(fc.constant('\u0000'), fc.constantFrom(...CONTROL));
+/** `arb`'s strings with one to three control characters put in at random places (start, middle, end). */
+const poisoned = (arb: fc.Arbitrary<string>): fc.Arbitrary<string> =>
+  fc
+    .tuple(arb, fc.array(fc.tuple(control, fc.nat()), { minLength: 1, maxLength: 3 }))
+    .map(([s, cs]) =>
+      cs.reduce((acc, [c, at]) => acc.slice(0, at % (acc.length + 1)) + c + acc.slice(at % (acc.length + 1)), s),
+    );
+/** Header names a client may send to any route, besides the ones an operation declares. */
+const ANY_HEADERS = [
+  'x-organisation',
+  'accept-language',
+  'origin',
+  'referer',
+  'user-agent',
+  'x-request-id',
+  'x-forwarded-for',
+  'cookie',
+  'if-none-match',
+  'idempotency-key',
+  'x-scanner-key',
+  'x-door-device',
+];
+
 const HOSTILE_STRINGS = [
   '',
   ' ',
@@ -118,6 +161,8 @@ const HOSTILE_STRINGS = [
   'x'.repeat(5_000),
   'é'.repeat(2_000),
 ];
+/** Issue 39: each control character alone and inside text. */
+const CONTROL_STRINGS = [...CONTROL, ...CONTROL.map((c) => `a${c}b`)];
 /** Path segments sent as they are (not encoded): what a client can put in a URL by hand. */
 const RAW_SEGMENTS = [
   '%00',
@@ -148,7 +193,8 @@ const enc = (s: string): string => {
 
 const hostileScalar = fc.oneof(
   fc.constantFrom<unknown>(...HOSTILE_NUMBERS, ...HOSTILE_STRINGS, null, true, false),
-  fc.constantFrom<unknown>([], {}, [null], { a: 1 }, [INT4], ['\u0000']),
+  fc.constantFrom<unknown>([], {}, [null], { a: 1 }, [INT4], ['\u0000'], { 'k\u0000': 1 }),
+  fc.constantFrom<unknown>(...CONTROL_STRINGS),
 );
 
 /** Values that follow the schema (bounded, so that rows exist for small ids). */
@@ -202,28 +248,66 @@ function valid(schema: Schema | undefined, depth: number): fc.Arbitrary<unknown>
     }
     case 'string':
     default: {
-      if (schema.format === 'uuid') return fc.uuid();
-      if (schema.format === 'email') return fc.emailAddress();
-      if (schema.format === 'date' || schema.format === 'date-time')
-        return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
-      const sized = fc.string({
-        unit: 'grapheme',
-        minLength: schema.minLength ?? 0,
-        maxLength: Math.min(schema.maxLength ?? 40, 40),
-      });
-      if (schema.pattern) {
-        try {
-          return fc.oneof(fc.stringMatching(new RegExp(schema.pattern), { size: 'small' }), sized);
-        } catch {
-          return sized;
-        }
-      }
-      return fc.oneof(
-        sized,
-        fc.constantFrom('alice', 'bob', 'alice@example.com', 'AU', 'NZ', 'AUD', 'en', 'es', '+61 400 000 000'),
-      );
+      return cleanString(schema);
     }
   }
+}
+
+/** A string that follows a string schema (format, pattern, length). */
+function cleanString(schema: Schema): fc.Arbitrary<string> {
+  if (schema.format === 'uuid') return fc.uuid();
+  if (schema.format === 'email') return fc.emailAddress();
+  if (schema.format === 'uri') return fc.webUrl({ withQueryParameters: true });
+  if (schema.format === 'date' || schema.format === 'date-time')
+    return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+  const sized = fc.string({
+    unit: 'grapheme',
+    minLength: schema.minLength ?? 0,
+    maxLength: Math.min(schema.maxLength ?? 40, 40),
+  });
+  if (schema.pattern) {
+    try {
+      return fc.oneof(fc.stringMatching(new RegExp(schema.pattern), { size: 'small' }), sized);
+    } catch {
+      return sized;
+    }
+  }
+  return fc.oneof(
+    sized,
+    fc.constantFrom('alice', 'bob', 'alice@example.com', 'AU', 'NZ', 'AUD', 'en', 'es', '+61 400 000 000'),
+  );
+}
+
+/**
+ * A value that follows the schema all the way down (no hostile branch, required fields present, strings matching
+ * their pattern): the base of a request that one control character then spoils (issue 39), so that it gets past
+ * every other check of the route.
+ */
+function strict(schema: Schema | undefined, depth = 0): fc.Arbitrary<unknown> {
+  if (!schema) return fc.constant({});
+  if (schema.enum) return fc.constantFrom(...schema.enum);
+  const alts = schema.anyOf ?? schema.oneOf;
+  if (alts?.length) return fc.oneof(...alts.map((x) => strict(x, depth)));
+  if (schema.allOf?.length) return strict(schema.allOf[0], depth);
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'object') {
+    const props = schema.properties ?? {};
+    const keys = Object.keys(props);
+    return fc.record(Object.fromEntries(keys.map((k) => [k, strict(props[k], depth + 1)])), {
+      requiredKeys: (schema.required ?? []).filter((k) => keys.includes(k)),
+    });
+  }
+  if (type === 'array') return fc.array(strict(schema.items, depth + 1), { minLength: 1, maxLength: 2 });
+  if (type === 'string' || type === undefined) {
+    if (schema.pattern)
+      try {
+        return fc.stringMatching(new RegExp(schema.pattern), { size: 'xsmall' });
+      } catch {
+        /* the generic string below */
+      }
+    return cleanString(schema);
+  }
+  return valid(schema, depth);
 }
 
 /** A value for a schema: mostly valid, sometimes hostile for its type, sometimes of another type. */
@@ -243,6 +327,7 @@ function segment(schema: Schema | undefined): fc.Arbitrary<string> {
       weight: 2,
       arbitrary: fc.constantFrom(...HOSTILE_STRINGS, ...HOSTILE_NUMBERS.map(String)).map(enc),
     },
+    { weight: 1, arbitrary: fc.constantFrom(...CONTROL_STRINGS).map(enc) },
     { weight: 2, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
   );
 }
@@ -271,7 +356,7 @@ const multipart = fc
     fc.array(
       fc.tuple(
         fc.constantFrom('a', 'b', 'file', 'name', 'x'.repeat(50)),
-        fc.constantFrom(...HOSTILE_STRINGS.slice(0, 20)),
+        fc.oneof(fc.constantFrom(...HOSTILE_STRINGS.slice(0, 20)), poisoned(fc.constantFrom('alice', 'x.png', ''))),
       ),
       { maxLength: 9 },
     ),
@@ -382,33 +467,74 @@ interface Keys {
   token: string;
   org: string;
   admin: string;
+  /** The door key (`x-scanner-key`) of the /v1/access routes. */
+  door: string;
+  /** A pass of alice's in Apple's update web service: its type, serial and `ApplePass` token (issue 39). */
+  apple: { passTypeIdentifier: string; serialNumber: string; token: string };
 }
 
 function request(op: Operation, keys: Keys): fc.Arbitrary<Req> {
-  const token = op.path.startsWith('/v1/org/') ? keys.org : op.path.startsWith('/v1/admin/') ? keys.admin : keys.token;
-  const path = fc
-    .tuple(
-      ...op.parameters.filter((x) => x.in === 'path').map((x) => segment(x.schema).map((s) => [x.name, s] as const)),
-    )
-    .map((pairs) => pairs.reduce((url, [name, s]) => url.replace(`{${name}}`, s), op.path));
+  const apple = op.path.startsWith('/v1/wallet/apple/');
+  const token = op.path.startsWith('/v1/org/')
+    ? keys.org
+    : op.path.startsWith('/v1/admin/')
+      ? keys.admin
+      : apple
+        ? keys.apple.token
+        : keys.token;
+  // Apple's web service: the real pass's type and serial most of the time, so requests get past its token check.
+  const known: Record<string, string> = apple
+    ? { passTypeIdentifier: keys.apple.passTypeIdentifier, serialNumber: keys.apple.serialNumber }
+    : {};
+  const pathOf = (param: (x: Parameter) => fc.Arbitrary<string>) =>
+    fc
+      .tuple(
+        ...op.parameters
+          .filter((x) => x.in === 'path')
+          .map((x) =>
+            (x.name in known
+              ? fc.oneof({ weight: 3, arbitrary: fc.constant(enc(known[x.name])) }, param(x))
+              : param(x)
+            ).map((s) => [x.name, s] as const),
+          ),
+      )
+      .map((pairs) => pairs.map(([name, s]) => [name, s] as [string, string]));
+  const path = pathOf((x) => segment(x.schema));
   const headers = fc.tuple(
     // Sign-out would end the shared session: it is called with someone else's token only.
-    fc.constantFrom<'token' | 'none' | 'junk'>(
+    fc.constantFrom<'token' | 'none' | 'junk' | 'poisoned'>(
       ...(op.path === '/v1/auth/logout'
         ? (['junk', 'none'] as const)
-        : (['token', 'token', 'token', 'token', 'none', 'junk'] as const)),
+        : (['token', 'token', 'token', 'token', 'none', 'junk', 'poisoned'] as const)),
     ),
+    // Issue 39: header values as the schema has them, or with control characters (inject sends any string as it is).
     ...op.parameters
       .filter((x) => x.in === 'header')
       .map((x) =>
         fc.option(
-          value(x.schema).map((v) => [x.name, String(v).replace(/[^\x20-\x7e]/g, '')] as const),
+          fc
+            .oneof(
+              value(x.schema).map((v) => String(v).replace(/[^\x20-\x7e]/g, '')),
+              poisoned(value(x.schema).map(String)),
+            )
+            .map((v) => [x.name, v] as const),
           { nil: undefined },
         ),
       ),
+    fc.option(
+      fc.tuple(
+        fc.constantFrom(...ANY_HEADERS),
+        fc.oneof(poisoned(fc.constantFrom('demo', 'en', 'http://panel.test', 'abc')), fc.constantFrom(...CONTROL)),
+      ),
+      { nil: undefined },
+    ),
   );
   const csvRow = fc
-    .tuple(fc.string({ maxLength: 12 }), fc.constantFrom('ga', 'x', ''), fc.oneof(fc.emailAddress(), fc.string()))
+    .tuple(
+      fc.oneof(fc.string({ maxLength: 12 }), poisoned(fc.constantFrom('T-1', 'T-2'))),
+      fc.constantFrom('ga', 'x', '', 'ga\u0000'),
+      fc.oneof(fc.emailAddress(), fc.string(), poisoned(fc.emailAddress())),
+    )
     .map((cells) => cells.join(','));
   const body: fc.Arbitrary<{ type?: string; payload?: string | Buffer }> = op.path.endsWith('/tickets/import')
     ? fc.oneof(
@@ -481,14 +607,164 @@ function request(op: Operation, keys: Keys): fc.Arbitrary<Req> {
               { weight: 5, arbitrary: fc.constant({}) },
               { weight: 1, arbitrary: fc.constant({ type: 'application/json', payload: '{"extra":true}' }) },
             );
-  return fc.tuple(path, query(op.parameters), headers, body).map(([url, qs, [auth, ...extra], b]) => {
+  // Issue 39: one time in two, one control character put into one string of an otherwise generated request (a
+  // path parameter, a query value, a JSON string or key, a form field, the CSV), so it gets past the schema.
+  const poison = fc.option(
+    fc.record({
+      where: fc.constantFrom('path', 'query', 'body', 'body', 'body'),
+      pick: fc.nat(),
+      c: control,
+      at: fc.nat(),
+    }),
+    { nil: undefined, freq: 2 },
+  );
+  // Issue 39: a request that follows the route's schemas everywhere, with one control character in one string.
+  const cleanBody: fc.Arbitrary<{ type?: string; payload?: string | Buffer }> =
+    op.body && !op.multipart && !op.path.endsWith('/tickets/import')
+      ? strict(op.body).map((v) =>
+          op.form
+            ? {
+                type: 'application/x-www-form-urlencoded',
+                payload: new URLSearchParams(
+                  Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, String(x)]),
+                ).toString(),
+              }
+            : { type: 'application/json', payload: JSON.stringify(v) },
+        )
+      : body;
+  const cleanQuery = fc
+    .tuple(
+      ...op.parameters
+        .filter((x) => x.in === 'query')
+        .map((x) =>
+          fc.option(
+            strict(x.schema).map((v) => `${x.name}=${enc(String(v))}`),
+            { nil: undefined },
+          ),
+        ),
+    )
+    .map((ps) => (ps.some(Boolean) ? `?${ps.filter(Boolean).join('&')}` : ''));
+  const cleanHeaders = fc.tuple(
+    // Sign-out would end the shared session (as above).
+    fc.constant<'token' | 'junk'>(op.path === '/v1/auth/logout' ? 'junk' : 'token'),
+    ...op.parameters
+      .filter((x) => x.in === 'header')
+      .map((x) =>
+        fc.option(
+          strict(x.schema).map((v) => [x.name, String(v)] as const),
+          { nil: undefined },
+        ),
+      ),
+  );
+  const onePoison = fc.record({
+    where: fc.constantFrom('path', 'query', 'body', 'body', 'body'),
+    pick: fc.nat(),
+    c: control,
+    at: fc.nat(),
+  });
+  const clean = fc.tuple(
+    pathOf((x) => strict(x.schema).map((v) => enc(String(v)))),
+    cleanQuery,
+    cleanHeaders as unknown as typeof headers,
+    cleanBody,
+    onePoison,
+  );
+  const hostile = fc.tuple(path, query(op.parameters), headers, body, poison);
+  return fc.oneof(hostile, clean).map(([segments, qs, [auth, ...extra], b, p]) => {
+    if (p?.where === 'path' && segments.length) {
+      const i = p.pick % segments.length;
+      segments[i] = [segments[i][0], enc(insertAt(decodeOrKeep(segments[i][1]), p.c, p.at))];
+    }
+    if (p?.where === 'query' && qs) qs = poisonQuery(qs, p);
+    if (p?.where === 'body' && typeof b.payload === 'string') b = { ...b, payload: poisonBody(b.type, b.payload, p) };
+    const url = segments.reduce((u, [name, seg]) => u.replace(`{${name}}`, seg), op.path);
     const h: Record<string, string> = {};
-    if (auth === 'token') h.authorization = `Bearer ${token}`;
+    const scheme = apple ? 'ApplePass' : 'Bearer';
+    if (auth === 'token') h.authorization = `${scheme} ${token}`;
     if (auth === 'junk') h.authorization = 'Bearer eyJhbGciOiJub25lIn0.eyJ1c2VySWQiOjIxNDc0ODM2NDh9.';
+    if (auth === 'poisoned') h.authorization = `${scheme} ${token}\u0000`;
+    if (op.path.startsWith('/v1/access/') && auth !== 'none') h['x-scanner-key'] = keys.door;
     for (const e of extra) if (e) h[e[0]] = e[1];
     if (b.type) h['content-type'] = b.type;
     return { route: op.path, method: op.method, url: url + qs, headers: h, payload: b.payload };
   });
+}
+
+/** `s` with `c` put in at `at` (modulo its length + 1). */
+const insertAt = (s: string, c: string, at: number) => {
+  const i = at % (s.length + 1);
+  return s.slice(0, i) + c + s.slice(i);
+};
+/** A path segment decoded (what the router will hand the route), or as it is when it does not decode. */
+const decodeOrKeep = (seg: string) => {
+  try {
+    return decodeURIComponent(seg);
+  } catch {
+    return seg;
+  }
+};
+interface Poison {
+  pick: number;
+  c: string;
+  at: number;
+}
+/** One value of a query string (`?a=1&b=2`) with the character put in (encoded). */
+function poisonQuery(qs: string, p: Poison): string {
+  const pairs = qs.slice(1).split('&');
+  const i = p.pick % pairs.length;
+  const [k, ...v] = pairs[i].split('=');
+  pairs[i] = `${k}=${enc(insertAt(decodeOrKeep(v.join('=')), p.c, p.at))}`;
+  return `?${pairs.join('&')}`;
+}
+/** Every string (and key) of a JSON value with its place, to pick one from. */
+function stringsOf(v: unknown, set: (s: string) => void, out: { get: () => string; set: (s: string) => void }[]) {
+  if (typeof v === 'string') out.push({ get: () => v, set });
+  else if (Array.isArray(v)) v.forEach((x, i) => stringsOf(x, (s) => (v[i] = s), out));
+  else if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) {
+      out.push({
+        get: () => k,
+        set: (s) => {
+          o[s] = o[k];
+          delete o[k];
+        },
+      });
+      stringsOf(o[k], (s) => (o[k] = s), out);
+    }
+  }
+}
+/** The body with the character put into one of its strings: a JSON string or key, a form field, the CSV text. */
+function poisonBody(type: string | undefined, payload: string, p: Poison): string {
+  if (type === 'application/json') {
+    let root: unknown;
+    try {
+      root = JSON.parse(payload);
+    } catch {
+      return payload;
+    }
+    const places: { get: () => string; set: (s: string) => void }[] = [];
+    stringsOf(root, (s) => (root = s), places);
+    if (!places.length) return payload;
+    const place = places[p.pick % places.length];
+    place.set(insertAt(place.get(), p.c, p.at));
+    return JSON.stringify(root);
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    const form = [...new URLSearchParams(payload)];
+    if (!form.length) return payload;
+    const i = p.pick % form.length;
+    form[i][1] = insertAt(form[i][1], p.c, p.at);
+    return new URLSearchParams(form).toString();
+  }
+  if (type === 'text/csv') {
+    const lines = payload.split('\n');
+    if (lines.length < 2) return payload;
+    const i = 1 + (p.pick % (lines.length - 1));
+    lines[i] = insertAt(lines[i], p.c, p.at);
+    return lines.join('\n');
+  }
+  return payload;
 }
 
 /** What a body must never show: a stack trace, SQL or driver internals. */
@@ -504,12 +780,46 @@ for (const file of ['index.html', join('scanner', 'index.html')])
 let t: TestApp;
 let keys: Keys;
 beforeAll(async () => {
+  // Wallet test mode (issue 39): Apple's web service is fuzzed with a real pass's token.
+  const wallet = loadConfig(
+    { WALLET_TEST_MODE: 'true' },
+    { dataDir: mkdtempSync(join(tmpdir(), 'tp-fuzz-wallet-')) },
+  ).wallet;
   t = await createTestApp({
     seed: true,
-    config: { redeemPerMinute: 100_000, panelDistDir: dist, adminKey: 'fuzz-admin-key' },
+    config: {
+      redeemPerMinute: 100_000,
+      walletPerMinute: 100_000,
+      panelDistDir: dist,
+      adminKey: 'fuzz-admin-key',
+      wallet,
+    },
   });
   const org = await t.app.services.organisations.admin.addKeyBySlug('demo');
-  keys = { token: (await t.signIn('alice@example.com')).accessToken, org: org!.apiKey, admin: 'fuzz-admin-key' };
+  const token = (await t.signIn('alice@example.com')).accessToken;
+  await rawQuery(t.database.db, `update events set pass_reveal_at = '2000-01-01T00:00:00Z'`);
+  const [held] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(token) })).json<
+    { userTicketId: number }[]
+  >();
+  const download = await t.app.inject({ url: `/v1/tickets/${held.userTicketId}/wallet/apple`, headers: bearer(token) });
+  expect(download.statusCode, download.body).toBe(200);
+  const [pass] = (
+    await rawQuery<{ serial_number: string; authentication_token: string }>(
+      t.database.db,
+      'select serial_number, authentication_token from wallet_passes',
+    )
+  ).rows;
+  keys = {
+    token,
+    org: org!.apiKey,
+    admin: 'fuzz-admin-key',
+    door: t.config.scannerKey,
+    apple: {
+      passTypeIdentifier: WALLET_TEST_PASS_TYPE_ID,
+      serialNumber: pass.serial_number,
+      token: pass.authentication_token,
+    },
+  };
 });
 afterAll(async () => {
   await t.close();

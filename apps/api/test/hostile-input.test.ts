@@ -3,7 +3,13 @@
  * is fuzzed in fuzz.test.ts; these pin the known cases so that a regression names itself.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { loadConfig, WALLET_TEST_PASS_TYPE_ID } from '../src/config.js';
+import { errorHandler } from '../src/lib/http.js';
+import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 let t: TestApp;
 let alice: string;
@@ -127,5 +133,117 @@ describe('hostile input answers 4xx, never 500', () => {
         message: 'api.profile.email_or_phone_in_use',
       });
     }
+  });
+});
+
+/*
+ * Issue 39, item 10: a NUL anywhere in a request (Apple's push token, a webhook URL, a CSV import, a header, a path
+ * parameter, a query field, an object key) is the client's 400, refused before it reaches a query (lib/nul-guard.ts);
+ * and a NUL the guard did not see but the database refused is still a 400 (the error handler, SQLSTATE 22021/22P05).
+ */
+describe('NUL characters anywhere answer 400', () => {
+  let w: TestApp;
+  let holder: string;
+  let orgKey: string;
+  let pass: { serial_number: string; authentication_token: string };
+  beforeAll(async () => {
+    const wallet = loadConfig(
+      { WALLET_TEST_MODE: 'true' },
+      { dataDir: mkdtempSync(join(tmpdir(), 'tp-nul-wallet-')) },
+    ).wallet;
+    w = await createTestApp({ seed: true, config: { wallet } });
+    holder = (await w.signIn('alice@example.com')).accessToken;
+    orgKey = (await w.app.services.organisations.admin.addKeyBySlug('demo'))!.apiKey;
+    await rawQuery(w.database.db, `update events set pass_reveal_at = '2000-01-01T00:00:00Z'`);
+    const [held] = (await w.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(holder) })).json<
+      { userTicketId: number }[]
+    >();
+    const download = await w.app.inject({
+      url: `/v1/tickets/${held.userTicketId}/wallet/apple`,
+      headers: bearer(holder),
+    });
+    expect(download.statusCode).toBe(200);
+    [pass] = (
+      await rawQuery<typeof pass>(w.database.db, 'select serial_number, authentication_token from wallet_passes')
+    ).rows;
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("in Apple's push token, a webhook URL, a CSV import, an event's name, a header, a path and a query", async () => {
+    const org = { authorization: `Bearer ${orgKey}`, 'content-type': 'application/json' };
+    const answers = {
+      pushToken: await w.app.inject({
+        method: 'POST',
+        url: `/v1/wallet/apple/v1/devices/device-nul-0001/registrations/${WALLET_TEST_PASS_TYPE_ID}/${pass.serial_number}`,
+        headers: { authorization: `ApplePass ${pass.authentication_token}` },
+        payload: { pushToken: 'abc\u0000def' },
+      }),
+      webhookUrl: await w.app.inject({
+        method: 'POST',
+        url: '/v1/org/webhooks',
+        headers: org,
+        payload: { url: 'https://hooks.example/a\u0000b', events: ['ticket.issued'] },
+      }),
+      csv: await w.app.inject({
+        method: 'POST',
+        url: '/v1/org/tickets/import',
+        headers: { authorization: `Bearer ${orgKey}`, 'content-type': 'text/csv' },
+        payload: 'externalId,ticketTypeExternalId,holderEmail\nT-\u00001,ga,x@example.com',
+      }),
+      eventName: await w.app.inject({
+        method: 'PUT',
+        url: '/v1/org/events/evt-nul',
+        headers: org,
+        payload: {
+          name: 'Night\u0000',
+          venue: 'V',
+          city: 'C',
+          country: 'AU',
+          timeZone: 'Australia/Sydney',
+          startsAt: '2030-03-06T14:00:00+11:00',
+          endsAt: '2030-03-06T23:00:00+11:00',
+        },
+      }),
+      objectKey: await w.app.inject({
+        method: 'POST',
+        url: '/v1/auth/profile',
+        headers: { ...bearer(holder), 'content-type': 'application/json' },
+        payload: '{"givenName":"Al","\\u0000":1}',
+      }),
+      header: await w.app.inject({
+        url: '/v1/auth/me',
+        headers: { ...bearer(holder), 'x-organisation': 'demo\u0000' },
+      }),
+      path: await w.app.inject({ url: `/v1/wallet/apple/v1/passes/${WALLET_TEST_PASS_TYPE_ID}/ticket-1%00` }),
+      query: await w.app.inject({
+        url: `/v1/wallet/apple/v1/devices/device-nul-0001/registrations/${WALLET_TEST_PASS_TYPE_ID}?passesUpdatedSince=1%00`,
+      }),
+    };
+    const statuses = Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.statusCode]));
+    expect(statuses).toEqual(Object.fromEntries(Object.keys(answers).map((k) => [k, 400])));
+    for (const r of Object.values(answers)) expect(r.json()).toMatchObject({ message: 'api.invalid_request_body' });
+    expect(answers.pushToken.json()).toMatchObject({ fields: { pushToken: ['contains a NUL character'] } });
+    expect(answers.header.json()).toMatchObject({ fields: { 'header x-organisation': ['contains a NUL character'] } });
+    // Nothing was stored.
+    const stored = await rawQuery<{ n: number }>(
+      w.database.db,
+      `select (select count(*) from wallet_apple_registrations)::int + (select count(*) from webhook_endpoints)::int as n`,
+    );
+    expect(stored.rows[0].n).toBe(0);
+  });
+
+  it('a NUL the database refuses (SQLSTATE 22021) is a 400, not a 500', async () => {
+    // Straight to the database, past every guard: the error handler is the last line.
+    const err = await rawQuery(w.database.db, `select E'a\\000b'::text`).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    const probe = Fastify();
+    probe.setErrorHandler(errorHandler);
+    probe.get('/', () => Promise.reject(err as Error));
+    const r = await probe.inject({ url: '/' });
+    await probe.close();
+    expect(r.statusCode).toBe(400);
+    expect(r.json()).toEqual({ message: 'api.invalid_request_body' });
   });
 });

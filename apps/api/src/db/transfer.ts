@@ -173,19 +173,82 @@ export async function exportData(
   );
 }
 
+/** A connection to the same database other than ours, as `pg_stat_activity` shows it. */
+export interface OtherConnection {
+  pid: number;
+  /** The client's `application_name` ('' when it set none). */
+  applicationName: string;
+  /** The client's address, null over a Unix socket. */
+  clientAddr: string | null;
+  /** When it connected (ISO 8601, UTC offset as PostgreSQL writes it). */
+  backendStart: string;
+}
+
+/**
+ * The client connections to the current database other than this one (issue 39, item 12): an instance serving it
+ * keeps at least one open while it runs (its job worker polls every 2 s, the pool closes a connection after 10 s
+ * idle), and so does a `psql` or a second import. Background workers (autovacuum, walwriter) are not clients and
+ * are left out. Non-superusers see every row of `pg_stat_activity` (only its `query` is hidden), so no extra
+ * privilege is needed.
+ */
+export async function otherConnections(db: DbOrTx): Promise<OtherConnection[]> {
+  const found = await rows<{ pid: number; app: string | null; addr: string | null; started: string }>(
+    db,
+    sql.raw(`select pid, application_name as app, client_addr::text as addr, backend_start::text as started
+             from pg_stat_activity
+             where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+             order by backend_start`),
+  );
+  return found.map((r) => ({
+    pid: Number(r.pid),
+    applicationName: r.app ?? '',
+    clientAddr: r.addr,
+    backendStart: r.started,
+  }));
+}
+
+/** The command-line flag that, with `--force`, lets an import run while other clients are connected. */
+export const IMPORT_CONFIRMATION_FLAG = 'yes-i-stopped-every-instance';
+
+/** Thrown by {@link importData} when another client is connected to the target (`connections` names them). */
+export class TargetInUseError extends Error {
+  constructor(readonly connections: OtherConnection[]) {
+    const list = connections
+      .slice(0, 10)
+      .map(
+        (c) =>
+          `pid ${c.pid} ${c.applicationName || '(no application name)'} from ${c.clientAddr ?? 'a local socket'} since ${c.backendStart}`,
+      )
+      .join('; ');
+    super(
+      `${connections.length} other connection(s) to the target database (${list}${connections.length > 10 ? '; …' : ''}): ` +
+        'an instance serving it would keep running on data the import replaces. Stop every instance and client of ' +
+        'this database, then import again. Only if none of these serves it, pass --force together with ' +
+        `--${IMPORT_CONFIRMATION_FLAG}`,
+    );
+    this.name = 'TargetInUseError';
+  }
+}
+
 /**
  * Loads an export into `db`, which must already be migrated to the export's migrations, in one transaction: all
- * or nothing. Rows go in foreign-key order with every constraint checked; then each sequence is set to the
+ * or nothing. Refused while another client is connected to the target database (an instance serving it would go on
+ * with caches, sessions and queued jobs of the data being replaced): the transaction first locks every app table
+ * (ACCESS EXCLUSIVE, so a client that connects meanwhile waits for the commit instead of reading half an import;
+ * waits at most 10 s for a lock), then asks `pg_stat_activity` ({@link otherConnections}). Rows go in foreign-key order with every constraint checked; then each sequence is set to the
  * exported position, or past the largest value of the column it feeds when that is larger (`setval`).
  * @param lines the file's lines, in order (empty lines ignored).
  * @param opts.force when the target holds rows: empty every app table first (same transaction) instead of refusing.
+ * @param opts.allowOtherConnections import even while other clients are connected (the command line sets it only
+ *   for `--force` together with `--yes-i-stopped-every-instance`).
+ * @throws TargetInUseError (nothing written) when another client is connected and `allowOtherConnections` is not set.
  * @throws Error (nothing written) when the file is not an export, is cut short, was made at another migration count, names a
  *   table the target lacks, or the target holds rows and `force` is not set.
  */
 export async function importData(
   db: Db,
   lines: AsyncIterable<string>,
-  opts: { force?: boolean } = {},
+  opts: { force?: boolean; allowOtherConnections?: boolean } = {},
 ): Promise<{ tables: number; rows: number }> {
   const it = lines[Symbol.asyncIterator]();
   const next = async (): Promise<string | null> => {
@@ -206,6 +269,13 @@ export async function importData(
         `the export was made at ${header.migrations} migrations, this database has ${migrations}: export and import with the same release`,
       );
     const tables = await tablesInForeignKeyOrder(tx);
+    // Nobody reads or writes the tables until the commit; then nobody else may be connected at all.
+    await tx.execute(sql.raw(`set local lock_timeout = '10s'`));
+    if (tables.length) await tx.execute(sql.raw(`lock table ${tables.map(ident).join(', ')} in access exclusive mode`));
+    if (!opts.allowOtherConnections) {
+      const others = await otherConnections(tx);
+      if (others.length) throw new TargetInUseError(others);
+    }
     const known = new Set(tables);
     const nonEmpty: string[] = [];
     for (const t of tables) {

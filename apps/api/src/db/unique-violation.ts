@@ -47,5 +47,26 @@ export function concurrencyFailure(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * SQLSTATEs of text PostgreSQL cannot store: 22021 (character_not_in_repertoire, "invalid byte sequence for encoding
+ * UTF8: 0x00", a NUL in `text`) and 22P05 (untranslatable_character, `\u0000` in `jsonb`).
+ */
+const INVALID_TEXT = new Set(['22021', '22P05']);
+
+/**
+ * The SQLSTATE when `err` (or an error in its `cause` chain) is text the database refused to store (a NUL character):
+ * the client's input, answered 400 `api.invalid_request_body` by the error handler (issue 39, item 10), never a 500.
+ * The request guard (lib/nul-guard.ts) refuses NULs first; this is the last line behind it. Undefined otherwise.
+ */
+export function invalidText(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && INVALID_TEXT.has(code)) return code;
+    e = cause;
+  }
+  return undefined;
+}
+
 /** The result of a write that a unique key may refuse. */
 export type UniqueWrite<T> = { ok: true; value: T } | { ok: false; reason: 'duplicate'; constraint: string };

@@ -15,7 +15,7 @@ import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fasti
 import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
-import { concurrencyFailure, uniqueViolation } from '../db/unique-violation.js';
+import { concurrencyFailure, invalidText, uniqueViolation } from '../db/unique-violation.js';
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -86,6 +86,8 @@ function logServerError(req: FastifyRequest, err: unknown): void {
  * - a unique violation no repository turned into a rule (two requests creating the same organiser id at
  *   once: issue 19, break 5): 409 `api.conflict`, the client may retry; logged as a warning with the
  *   constraint's name only (never the driver's detail, which holds the values).
+ * - text the database cannot store (a NUL: SQLSTATE 22021, 22P05) that lib/nul-guard.ts did not catch: 400
+ *   `api.invalid_request_body`, logged as a warning with the SQLSTATE only (issue 39, item 10).
  * - anything else: 500 `api.internal_error`.
  */
 /**
@@ -153,6 +155,12 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
     req.log.warn({ sqlstate: concurrency }, 'concurrent write rolled back by the database');
     reply.code(409);
     return send({ message: 'api.conflict' });
+  }
+  const badText = invalidText(err);
+  if (badText) {
+    req.log.warn({ sqlstate: badText }, 'text the database cannot store (a NUL character) refused');
+    reply.code(400);
+    return send({ message: 'api.invalid_request_body' });
   }
   const unavailable = databaseUnavailableReason(err);
   if (unavailable) {

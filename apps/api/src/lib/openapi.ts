@@ -131,7 +131,8 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   const add = (...statuses: number[]) => {
     for (const s of statuses) response[s] ??= auth.errorBody;
   };
-  if (schema.body || schema.querystring || schema.params || schema.headers) add(400);
+  // Any request may be refused 400: a NUL in a header or query field (lib/nul-guard.ts) besides its own schemas.
+  add(400);
   if (methods.some((m) => BODY_METHODS.has(m))) add(400, 413, 415);
   if (security.length) add(401);
   // A member's role outside the route's area (issue 21).
