@@ -889,7 +889,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the account (refused while it holds upcoming tickets or listings) */
+        /** Delete the account (refused while it holds upcoming tickets or listings, or is the only owner of an organisation) */
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;

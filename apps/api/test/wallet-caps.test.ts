@@ -195,7 +195,7 @@ describe('the device-log endpoint (item 8)', () => {
       method: 'POST',
       url: web('/log'),
       payload: {
-        logs: Array.from({ length: 60 }, (_, i) => `${i}\u0000\u001b[31m`.padEnd(i === 0 ? 1000 : 150, 'é-x')),
+        logs: Array.from({ length: 60 }, (_, i) => `${i}\u0007\u001b[31m`.padEnd(i === 0 ? 1000 : 150, 'é-x')),
       },
     });
     expect(full.statusCode, full.body).toBe(200);

@@ -47,10 +47,8 @@ export function walletRoutes(
     timeWindow: '1 minute',
     keyGenerator: (req) => `wallet-pass:${req.auth.userId}`,
   });
-  const passPreHandler: PreHandler = async (req) => {
-    await deps.requireAuth(req);
-    await withinLimit(perHolder, req, 'wallet');
-  };
+  // requireAuth stays its own entry of the preHandler array: the API document reads the holder's credential from it.
+  const passPreHandler: PreHandler[] = [deps.requireAuth, (req) => withinLimit(perHolder, req, 'wallet')];
   // 404 on the device routes: a path parameter over 100 characters is not one the router matches.
   app.post(
     `${web}/devices/:deviceLibraryIdentifier/registrations/:passTypeIdentifier/:serialNumber`,
