@@ -7,6 +7,7 @@
  * checked on both projects (the export reads PGlite only).
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
   cpSync,
@@ -25,6 +26,8 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { otherConnections } from '../src/db/transfer.js';
 import { freshPostgresUrl, onPostgres } from './helper.js';
 import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
 
@@ -315,4 +318,38 @@ describe.runIf(onPostgres())('db:import refuses a database in use', () => {
       expect(again.stdout).toMatch(/imported \d+ rows/);
     },
   );
+});
+
+describe.runIf(onPostgres())('db:import sees instances of another role', () => {
+  it('counts a connection of another role, whose backend_type a non-superuser reads as NULL', async () => {
+    const databaseUrl = await freshPostgresUrl({ empty: true });
+    const suffix = randomBytes(4).toString('hex');
+    const [instanceRole, importerRole] = [`tp_instance_${suffix}`, `tp_importer_${suffix}`];
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create role ${instanceRole} login; create role ${importerRole} login`);
+    const as = (role: string) => {
+      const url = new URL(databaseUrl);
+      url.username = role;
+      return url.toString();
+    };
+    const instance = new pg.Client({ connectionString: as(instanceRole), application_name: 'an-instance' });
+    await instance.connect();
+    const importer = new pg.Client({ connectionString: as(importerRole) });
+    await importer.connect();
+    try {
+      // What the importer's role reads of the instance's session: no backend_type (the audit's miss).
+      const seen = await importer.query<{ backend_type: string | null }>(
+        `select backend_type from pg_stat_activity where pid = ${instance.processID}`,
+      );
+      expect(seen.rows).toEqual([{ backend_type: null }]);
+      const found = await otherConnections(drizzle(importer));
+      expect(found.map((c) => c.pid)).toContain(instance.processID);
+    } finally {
+      await importer.end();
+      await instance.end();
+      await admin.query(`drop role if exists ${instanceRole}`).catch(() => undefined);
+      await admin.end();
+    }
+  });
 });

@@ -188,15 +188,18 @@ export interface OtherConnection {
  * The client connections to the current database other than this one (issue 39, item 12): an instance serving it
  * keeps at least one open while it runs (its job worker polls every 2 s, the pool closes a connection after 10 s
  * idle), and so does a `psql` or a second import. Background workers (autovacuum, walwriter) are not clients and
- * are left out. Non-superusers see every row of `pg_stat_activity` (only its `query` is hidden), so no extra
- * privilege is needed.
+ * are left out, as far as the importer can tell: a role without `pg_read_all_stats` sees another role's sessions
+ * with `backend_type` NULL (only `datname`, `pid` and a few more are shown), so those count as clients too (an
+ * instance running as another role was missed: issue 39 audit); at worst an autovacuum worker of another role
+ * refuses an import that a retry then takes.
  */
 export async function otherConnections(db: DbOrTx): Promise<OtherConnection[]> {
   const found = await rows<{ pid: number; app: string | null; addr: string | null; started: string }>(
     db,
     sql.raw(`select pid, application_name as app, client_addr::text as addr, backend_start::text as started
              from pg_stat_activity
-             where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'
+             where datname = current_database() and pid <> pg_backend_pid()
+               and (backend_type = 'client backend' or backend_type is null)
              order by backend_start`),
   );
   return found.map((r) => ({
