@@ -3,7 +3,8 @@
  * device in London of events in Sydney. An event starting in an hour says "In 1 hour" / "Dentro de 1 hora"
  * (not "In 1 day" / "En 1 día"), times read "7:00 PM" with a space, the zone is named ("AEDT"/"GMT+11") because
  * it is not the device's, an event next year shows its year, and a range within one day names the day once.
- * Screenshots of the list (en/es, light/dark, 360/1280) go to test-results/dates/.
+ * The ticket page writes the same range. Screenshots of the list and the ticket page (en/es, light/dark,
+ * 360/1280) go to test-results/dates/.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { baseUrl, settled, signInContext, watchNetwork } from './support';
@@ -95,6 +96,21 @@ for (const lang of ['en', 'es'] as const) {
         await page.getByRole('combobox', { name: lang === 'es' ? 'Tema' : 'Theme' }).selectOption(theme);
         await settled(page);
         await page.screenshot({ path: `test-results/dates/my-tickets-${lang}-${theme}-${width}.png` });
+      }
+
+    // The ticket page writes the same range.
+    await next.click();
+    const range =
+      lang === 'en'
+        ? new RegExp(`^[A-Z][a-z]{2}, 06 Mar ${year}, 7:00 – 11:00 PM AEDT$`)
+        : new RegExp(`^[a-záéíóú]{3}, 6 mar ${year} 19:00–23:00 GMT\\+11$`);
+    await expect(page.locator('.icon-line').first()).toHaveText(range);
+    for (const theme of ['light', 'dark'] as const)
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+        await page.getByRole('combobox', { name: lang === 'es' ? 'Tema' : 'Theme' }).selectOption(theme);
+        await settled(page);
+        await page.screenshot({ path: `test-results/dates/ticket-${lang}-${theme}-${width}.png` });
       }
   });
 }
