@@ -113,6 +113,41 @@ describe('gift', () => {
     expect((await listOf(bob)).map((x) => x.userTicketId)).toContain(tk.userTicketId);
   });
 
+  it('e-mails the giver a confirmation in their own language, in the same transaction as the move (issue 40)', async () => {
+    await t.database.db.execute(`update users set locale = 'es' where email = 'alice@example.com'`);
+    const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
+    const start = t.mail.sent.length;
+    expect((await giftTo(alice, tk.userTicketId, 'Carol@Example.com')).statusCode).toBe(200);
+    const sent = t.mail.sent.slice(start);
+    const toGiver = sent.filter((m) => m.to === 'alice@example.com');
+    expect(toGiver).toHaveLength(1);
+    const [mail] = toGiver;
+    expect(mail.subject).toBe('Has regalado una entrada a carol[@]example[.]com');
+    expect(mail.text).toContain('«General Admission» para Aotearoa Sound es ahora de carol[@]example[.]com');
+    expect(mail.text).toContain('Los regalos son definitivos');
+    expect(mail.text).toMatch(/http:\/\/panel\.test\/es\/\?org=[a-z-]+&PANEL_TAB=MY_TICKET/);
+    // The event is no longer the giver's: no calendar file.
+    expect(mail.attachments ?? []).toEqual([]);
+    expect(sent.filter((m) => m.to === 'carol@example.com')).toHaveLength(1);
+
+    // A refused gift mails no one.
+    const before = t.mail.sent.length;
+    const other = await ticketOf(alice, (x) => x.eventName === 'Laneway Sessions');
+    expect((await giftTo(alice, other.userTicketId, 'alice@example.com')).statusCode).toBe(400);
+    expect(t.mail.sent.length).toBe(before);
+  });
+
+  it('names the username the giver picked in their confirmation (en)', async () => {
+    const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
+    const start = t.mail.sent.length;
+    expect((await giftTo(alice, tk.userTicketId, 'BOB#7315')).statusCode).toBe(200);
+    const mail = t.mail.sent.slice(start).find((m) => m.to === 'alice@example.com')!;
+    expect(mail.subject).toBe('You gifted a ticket to bob#7315');
+    expect(mail.text).toContain(
+      '"General Admission" for Aotearoa Sound now belongs to bob#7315; we have e-mailed them.',
+    );
+  });
+
   it('a gifted ticket can be gifted on by its new holder but no longer by the giver', async () => {
     const tk = await ticketOf(alice, (x) => x.eventName === 'Aotearoa Sound');
     expect((await giftTo(alice, tk.userTicketId, 'bob#7315')).statusCode).toBe(200);

@@ -209,6 +209,12 @@ describe('ticket e-mails (issue 23)', () => {
     expect(m.html).toContain('src="https://acme.example/logo.png"');
     expectPanelLinksWithOrg(m, 'acme');
     expect(calendarOf(m).uid).toMatch(new RegExp(`^ticket-${tk.userTicketId}@`));
+    // The giver's confirmation (issue 40) wears the same brand and links to the organisation's panel, without an .ics.
+    const g = lastTo('ann@example.com');
+    expect(g.subject).toBe('You gifted a ticket to bea[@]example[.]com');
+    expect(g.html).toContain('src="https://acme.example/logo.png"');
+    expectPanelLinksWithOrg(g, 'acme');
+    expect(g.attachments ?? []).toEqual([]);
   });
 });
 

@@ -581,6 +581,68 @@ describe('CSV import', () => {
   });
 });
 
+describe("a new holder's language (issue 40)", () => {
+  const mailTo = (email: string) => t.mail.sent.filter((m) => m.to === email);
+  const localeOf = async (email: string) =>
+    (await rows(`select locale from users where email = '${email}'`))[0]?.locale;
+
+  it('PUT with holderLanguage es makes a Spanish account whose first e-mail is Spanish; an existing account keeps its own', async () => {
+    const org = await orgWithType('acme');
+    const r = await put(org.apiKey, 'tickets/t-es', {
+      ticketTypeExternalId: 'ga',
+      holderEmail: 'ana@example.com',
+      holderLanguage: 'es',
+    });
+    expect(r.statusCode, r.body).toBe(201);
+    expect(await localeOf('ana@example.com')).toBe('es');
+    const [first] = mailTo('ana@example.com');
+    expect(first.subject).toBe('Tu entrada para Harbour Lights');
+    expect(first.text).toContain('Org acme te ha enviado «General Admission» para Harbour Lights.');
+
+    // Without it: English, as before.
+    expect((await issue(org.apiKey, 't-en', 'ben@example.com')).statusCode).toBe(201);
+    expect(mailTo('ben@example.com')[0].subject).toBe('Your ticket for Harbour Lights');
+    // An account that exists keeps its language (the holder's own choice wins over the organiser's).
+    const again = await put(org.apiKey, 'tickets/t-en-2', {
+      ticketTypeExternalId: 'ga',
+      holderEmail: 'ben@example.com',
+      holderLanguage: 'es',
+    });
+    expect(again.statusCode).toBe(201);
+    expect(await localeOf('ben@example.com')).toBe('en');
+    expect(mailTo('ben@example.com').at(-1)!.subject).toBe('Your ticket for Harbour Lights');
+    // Only en and es.
+    const fr = await put(org.apiKey, 'tickets/t-fr', {
+      ticketTypeExternalId: 'ga',
+      holderEmail: 'cy@example.com',
+      holderLanguage: 'fr',
+    });
+    expect(fr.statusCode).toBe(400);
+  });
+
+  it("the import's optional holderLanguage column (any case, empty for en) sets each new account's language", async () => {
+    const org = await orgWithType('acme');
+    const csv =
+      'externalId,ticketTypeExternalId,holderEmail,holderLanguage\nc1,ga,dora@example.com,ES\nc2,ga,eli@example.com,\n';
+    const r = await importCsv(org.apiKey, csv);
+    expect(r.statusCode, r.body).toBe(200);
+    expect(await localeOf('dora@example.com')).toBe('es');
+    expect(await localeOf('eli@example.com')).toBe('en');
+    expect(mailTo('dora@example.com')[0].subject).toBe('Tu entrada para Harbour Lights');
+    expect(mailTo('eli@example.com')[0].subject).toBe('Your ticket for Harbour Lights');
+
+    const bad = await importCsv(
+      org.apiKey,
+      'externalId,ticketTypeExternalId,holderEmail,holderLanguage\nc3,ga,f@example.com,fr\n',
+    );
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json()).toMatchObject({
+      message: 'api.org.import.invalid_rows',
+      errors: [{ row: 2, message: 'api.invalid_request_body', field: 'holderLanguage' }],
+    });
+  });
+});
+
 describe('OpenAPI', () => {
   it('documents the admin and organisation APIs with examples', async () => {
     const doc = (await t.app.inject({ url: '/v1/openapi.json' })).json<{

@@ -1,6 +1,7 @@
 /** Swap rules (issue: swap, settings, hub and logout). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
+import { formatMoney } from '@tp/contract/format';
 import { accentPalette } from '../src/modules/branding/brand-colors.js';
 import { bearer, createTestApp, rawQuery, type TestApp, type StartSwapBody } from './helper.js';
 
@@ -20,6 +21,7 @@ type SwapTicket = {
   id: number;
   name: string;
   price: number;
+  currencyCode: string;
   quantity: number;
   eventId: number;
   currencySymbol: string;
@@ -110,6 +112,25 @@ describe('swap', () => {
     expect(unpaid.json()).toEqual({ message: 'api.swap.payment_required' });
     await t.app.services.swap.markPaid(started.orderIdentifier);
     expect((await confirm(alice, started.orderIdentifier)).statusCode).toBe(200);
+    // The swap-done mail states what was paid (issue 40), as the checkout showed it (the contract's formatMoney).
+    const done = t.mail.sent.at(-1)!;
+    expect(done.to).toBe('alice@example.com');
+    const amount = formatMoney(target.price - ga.price, target.currencyCode, 'en');
+    expect(target.price - ga.price).toBeGreaterThan(0);
+    expect(done.text).toContain(`Amount paid: ${amount}.`);
+    expect(done.html).toContain(`Amount paid: ${amount}.`);
+  });
+
+  it("the swap-done mail states the amount paid in the holder's language, nothing for a downgrade (issue 40)", async () => {
+    await rawQuery(t.database.db, `update users set locale = 'es' where email = 'alice@example.com'`);
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+    const [down] = await targets(alice, vip.id);
+    const started = (await start(alice, vip.id, down.id, 1)).json<StartSwapBody>();
+    expect(started.swapType).toBe('DOWNGRADE');
+    expect((await confirm(alice, started.orderIdentifier)).statusCode).toBe(200);
+    const done = t.mail.sent.at(-1)!;
+    expect(done.subject).toBe('Cambio hecho: tus entradas para Laneway Sessions');
+    expect(done.text).toContain(`Importe pagado: ${formatMoney(0, down.currencyCode, 'es')}.`);
   });
 
   it("refuses more than held, out of stock, a wrong pair, someone else's swap, used tickets", async () => {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { walletTotp } from '@tp/contract/wallet-totp';
 import { loadConfig } from '../src/config.js';
@@ -75,7 +75,52 @@ function unzip(pkpass: Buffer): string {
   return dir;
 }
 
+/** Every file under `dir`, as relative paths (`es.lproj/pass.strings`), sorted. */
+const filesOf = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+
 describe('Apple Wallet pass', () => {
+  it("labels the pass in the holder's language and carries en.lproj and es.lproj strings for every label (issue 40)", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    type Field = { key: string; label: string; value: string };
+    type Fields = Record<'primaryFields' | 'secondaryFields' | 'auxiliaryFields' | 'backFields', Field[]>;
+    const download = async () => {
+      const r = await applePass(vip);
+      expect(r.statusCode, r.body).toBe(200);
+      const dir = unzip(r.rawPayload);
+      const pass = JSON.parse(readFileSync(join(dir, 'pass.json'), 'utf8')) as { eventTicket: Fields };
+      const labels = Object.values(pass.eventTicket)
+        .flat()
+        .map((f) => f.label);
+      const strings = (lang: string) =>
+        Object.fromEntries(
+          [...readFileSync(join(dir, `${lang}.lproj`, 'pass.strings'), 'utf8').matchAll(/"([^"]*)" = "([^"]*)";/g)].map(
+            (m) => [m[1], m[2]],
+          ),
+        );
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, string>;
+      expect(Object.keys(manifest)).toEqual(expect.arrayContaining(['en.lproj/pass.strings', 'es.lproj/pass.strings']));
+      return { labels, en: strings('en'), es: strings('es') };
+    };
+    const english = ['EVENT', 'TICKET', 'HOLDER', 'STARTS', 'VENUE', 'ADDRESS'];
+    const spanish = ['EVENTO', 'ENTRADA', 'TITULAR', 'EMPIEZA', 'LUGAR', 'DIRECCIÓN'];
+
+    const en = await download();
+    expect(en.labels).toEqual(english);
+    expect(en.es).toEqual(Object.fromEntries(english.map((k, i) => [k, spanish[i]])));
+    expect(en.en).toEqual(Object.fromEntries(english.map((k) => [k, k])));
+
+    await rows(`update users set locale = 'es' where email = 'alice@example.com'`);
+    const es = await download();
+    expect(es.labels).toEqual(spanish);
+    expect(es.es).toEqual(Object.fromEntries(spanish.map((k) => [k, k])));
+    expect(es.en).toEqual(Object.fromEntries(spanish.map((k, i) => [k, english[i]])));
+  });
+
   it('is a .pkpass whose manifest hashes every file and whose signature verifies against the served test CA', async () => {
     await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
     const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
@@ -84,9 +129,17 @@ describe('Apple Wallet pass', () => {
     expect(r.headers['content-type']).toBe('application/vnd.apple.pkpass');
     const dir = unzip(r.rawPayload);
 
-    const files = readdirSync(dir).sort();
+    const files = filesOf(dir);
     expect(files).toEqual(
-      expect.arrayContaining(['icon.png', 'icon@2x.png', 'manifest.json', 'pass.json', 'signature']),
+      expect.arrayContaining([
+        'en.lproj/pass.strings',
+        'es.lproj/pass.strings',
+        'icon.png',
+        'icon@2x.png',
+        'manifest.json',
+        'pass.json',
+        'signature',
+      ]),
     );
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, string>;
     expect(Object.keys(manifest).sort()).toEqual(files.filter((f) => f !== 'manifest.json' && f !== 'signature'));
@@ -240,9 +293,12 @@ describe('Google Wallet pass', () => {
     const object = fake.objects.get(objectId) as
       (Row & { classId: string; rotatingBarcode: { valuePattern: string; totpDetails: Row } }) | undefined;
     expect(object).toBeDefined();
-    expect(object).toMatchObject({ state: 'ACTIVE', ticketType: { defaultValue: { value: 'VIP' } } });
+    expect(object).toMatchObject({
+      state: 'ACTIVE',
+      ticketType: { defaultValue: { language: 'en', value: 'VIP' } },
+    });
     expect(fake.classes.get(object!.classId)).toMatchObject({
-      eventName: { defaultValue: { value: 'Laneway Sessions' } },
+      eventName: { defaultValue: { language: 'en', value: 'Laneway Sessions' } },
     });
     expect(object!.rotatingBarcode.totpDetails).toMatchObject({ algorithm: 'TOTP_SHA1', periodMillis: 30_000 });
     const pattern = object!.rotatingBarcode.valuePattern;
@@ -267,6 +323,20 @@ describe('Google Wallet pass', () => {
     expect(admitted.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([
       vip,
     ]);
+  });
+
+  it("tags the Google Wallet strings with the holder's language, not always en (issue 40)", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    await rows(`update users set locale = 'es' where email = 'alice@example.com'`);
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    expect((await googleSave(vip)).statusCode).toBe(200);
+    const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row>; classes: Map<string, Row> };
+    const [object] = [...fake.objects.values()] as (Row & { classId: string })[];
+    expect(object.ticketType).toEqual({ defaultValue: { language: 'es', value: 'VIP' } });
+    const klass = fake.classes.get(object.classId) as Row & { venue: Record<string, Row> };
+    expect(klass.eventName).toEqual({ defaultValue: { language: 'es', value: 'Laneway Sessions' } });
+    expect(klass.venue.name).toMatchObject({ defaultValue: { language: 'es' } });
+    expect(klass.venue.address).toMatchObject({ defaultValue: { language: 'es' } });
   });
 
   it("the admissions snapshot carries the pass's TOTP secret to the event's own doors only", async () => {

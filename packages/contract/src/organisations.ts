@@ -245,9 +245,18 @@ export const ticketTypeUpsertRequest = z
   });
 export type TicketTypeUpsertRequest = z.infer<typeof ticketTypeUpsertRequest>;
 
+/**
+ * The language of a holder's account when issuing creates it (issue 40): their first e-mail, the panel's and every
+ * later mail's language until they choose another. An existing account keeps its own. Default `en`.
+ */
+export const holderLanguage = z.enum(['en', 'es']).meta({
+  description:
+    "The new holder account's language (en or es): their first e-mail and the panel's. Ignored when the account exists. Default en.",
+});
+
 /** PUT /v1/org/tickets/{externalId} body. */
 export const ticketUpsertRequest = z
-  .strictObject({ ticketTypeExternalId: externalId, holderEmail: email })
+  .strictObject({ ticketTypeExternalId: externalId, holderEmail: email, holderLanguage: holderLanguage.optional() })
   .meta({ examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }] });
 export type TicketUpsertRequest = z.infer<typeof ticketUpsertRequest>;
 
@@ -269,6 +278,11 @@ export const IMPORT_MAX_ROWS = 10_000;
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 /** The import's columns (header row, any order; other columns are ignored). */
 export const IMPORT_COLUMNS = ['externalId', 'ticketTypeExternalId', 'holderEmail'] as const;
+/**
+ * The import's optional column (issue 40): `holderLanguage`, `en` or `es` (any case; empty: `en`), the language of a
+ * holder account the row creates, as in PUT /org/tickets/{externalId}.
+ */
+export const IMPORT_LANGUAGE_COLUMN = 'holderLanguage';
 /** Most row errors one answer lists (the first ones by row). */
 export const IMPORT_MAX_ERRORS = 1000;
 

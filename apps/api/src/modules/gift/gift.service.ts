@@ -3,7 +3,8 @@
  * rule allows it (db/predicates.ts: held by the caller, type giftable, event access unused, event not over,
  * not listed for resale). The move runs in one
  * transaction that locks the ticket row, re-checks every rule, changes the holder and records
- * the move in the ticket history; the receiver's e-mail is a mail job of that transaction (decision 030).
+ * the move in the ticket history; the receiver's e-mail and the giver's confirmation (issue 40) are mail jobs of
+ * that transaction (decision 030).
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
@@ -56,7 +57,8 @@ export function createGiftService(deps: {
     /**
      * POST /mobile/giftTicket: moves the ticket to the receiver (e-mail or username).
      * An unknown e-mail gets an account in `lang`, the language of the giver's panel (Accept-Language, issue 29),
-     * so its owner sees the ticket at first sign-in and its mails are in that language.
+     * so its owner sees the ticket at first sign-in and its mails are in that language. The giver is e-mailed a
+     * confirmation in their own language (issue 40), the receiver the gift; both in the move's transaction.
      * @throws AppError `gift_tickets.not_allowed` (403, not the holder, or the ticket belongs to another
      *   organisation than the `X-Organisation` header names), `gift_tickets.cannot_be_gifted` (409),
      *   `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400).
@@ -89,8 +91,21 @@ export function createGiftService(deps: {
         await enqueueTicketEvents(tx, 'ticket.transferred', [userTicketId], at, { newHolderEmail });
         await enqueueTicketMovedJobs(tx, [userTicketId]);
         const locale = pickLang(receiverUser.locale);
+        const giverLocale = pickLang(giver.locale);
         const { organisation, event, type } = row;
         await enqueueMails(tx, at, [
+          {
+            template: 'giftSent',
+            to: giver.email,
+            locale: giverLocale,
+            org: organisation,
+            params: {
+              // What the giver typed: the address (lower-cased) or the username, never the receiver's profile name.
+              receiver: 'email' in receiver ? receiver.email : usernameOf(receiverUser),
+              ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
+              link: panelLink(deps.config.publicUrl, giverLocale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+            },
+          },
           {
             template: 'giftReceived',
             to: receiverUser.email,

@@ -182,7 +182,7 @@ export function organisationsRoutes(
         operationId: 'upsertTicket',
         summary: 'Issue a ticket to a holder by e-mail (the same PUT again changes nothing)',
         description:
-          'Creates the account when needed and e-mails the holder in their language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).',
+          "Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).",
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketUpsertRequest,
@@ -218,7 +218,7 @@ export function organisationsRoutes(
       schema: {
         operationId: 'importTickets',
         summary: 'Issue tickets from a CSV file, all or nothing',
-        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored), at most ${contract.IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, default ${PGLITE_IMPORT_MAX_ROWS}: the 413's \`detail\` names the limit) and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
+        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored; an optional \`holderLanguage\` column, en or es, sets the language of the accounts rows create), at most ${contract.IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, default ${PGLITE_IMPORT_MAX_ROWS}: the 413's \`detail\` names the limit) and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
         security: orgSecurity,
         querystring: contract.importQuery,
         response: {

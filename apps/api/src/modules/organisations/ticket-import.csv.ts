@@ -3,7 +3,8 @@
  * `ticketTypeExternalId` and `holderEmail` (any order; other columns ignored; a UTF-8 BOM is fine), then one
  * ticket per row. Files as spreadsheets save them are read too (issue 28): UTF-16 LE or BE (with a BOM, or
  * recognised by its zero bytes: Excel's "Unicode text") and fields separated by tabs or semicolons (the
- * separator that splits the header row into the three columns); text that is neither UTF-8 nor UTF-16 is
+ * separator that splits the header row into the three columns); an optional `holderLanguage` column (`en` or `es`,
+ * any case, empty for `en`) sets the language of a holder account a row creates (issue 40); text that is neither UTF-8 nor UTF-16 is
  * refused with `api.org.import.unsupported_encoding`, naming what was found. Rows are numbered as a spreadsheet shows them: the header is row 1. Blank rows are skipped
  * (but counted). Each field is checked with the contract's schemas; a bad field is reported, not thrown.
  * Bounded: at most `IMPORT_MAX_BYTES` bytes and `maxRows` data rows (`IMPORT_MAX_ROWS`, fewer on PGlite). The text reaches the CSV parser in
@@ -177,6 +178,8 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
   }
   type Columns = Record<(typeof contract.IMPORT_COLUMNS)[number], number>;
   let columns: Columns | null = null;
+  /** The optional `holderLanguage` column's index, -1 when the file has none. */
+  let languageColumn = -1;
   let row = 0;
   const slice = timeSlicer();
   try {
@@ -193,6 +196,7 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
             detail: `The header row has no column ${missing.join(', ')} (found: ${names.filter(Boolean).join(', ') || 'nothing'}).`,
           });
         columns = at as Columns;
+        languageColumn = names.indexOf(contract.IMPORT_LANGUAGE_COLUMN);
         continue;
       }
       if (record.every((c) => c === '')) continue;
@@ -212,6 +216,20 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
             message: 'api.invalid_request_body',
             field: name,
             detail: `Column ${name}: ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+          });
+        }
+      }
+      const language = languageColumn >= 0 ? (record[languageColumn] ?? '').toLowerCase() : '';
+      if (language) {
+        const parsed = contract.holderLanguage.safeParse(language);
+        if (parsed.success) input.holderLanguage = parsed.data;
+        else {
+          ok = false;
+          out.errors.push({
+            row,
+            message: 'api.invalid_request_body',
+            field: contract.IMPORT_LANGUAGE_COLUMN,
+            detail: `Column ${contract.IMPORT_LANGUAGE_COLUMN}: en or es (or empty for en).`,
           });
         }
       }

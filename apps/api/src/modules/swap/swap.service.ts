@@ -53,12 +53,18 @@ export function createSwapService(deps: {
 
   /**
    * Enqueues the "swap done" e-mail (issue 23) in the swap's transaction `tx` (decision 030): the holder's tickets
-   * are of the new type, with the event's facts and `.ics`, in the holder's language under the organisation's brand.
+   * are of the new type, with the event's facts, the amount paid (issue 40: `paid.cents`, minor units, the whole
+   * swap's; 0 for a downgrade) and `.ics`, in the holder's language under the organisation's brand.
    */
   async function mailSwapDone(
     tx: DbOrTx,
     at: Date,
-    done: { userId: number; ticketIds: number[]; target: { type: TypeRow; event: EventRow } },
+    done: {
+      userId: number;
+      ticketIds: number[];
+      target: { type: TypeRow; event: EventRow };
+      paid: { cents: number; currencyCode: string };
+    },
   ) {
     const ctx = await repo.mailContext(tx, done.userId, done.target.event.organisationId);
     if (!ctx) return;
@@ -77,6 +83,7 @@ export function createSwapService(deps: {
             wallet: walletLinks(deps.config, lang, ctx.organisation.slug, done.ticketIds[0]),
           },
           quantity: done.ticketIds.length,
+          paid: done.paid,
           link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
           at,
         },
@@ -241,7 +248,14 @@ export function createSwapService(deps: {
           toTicketTypeId: pair.toTicketTypeId,
         });
         await enqueueTicketMovedJobs(tx, ids);
-        await mailSwapDone(tx, now, { userId: swap.userId, ticketIds: ids, target });
+        // What the holder paid: an upgrade's difference for each ticket (the checkout's amount), nothing for a downgrade.
+        const paidCents = swap.swapType === 'UPGRADE' ? swap.differenceCents * swap.quantity : 0;
+        await mailSwapDone(tx, now, {
+          userId: swap.userId,
+          ticketIds: ids,
+          target,
+          paid: { cents: paidCents, currencyCode: swap.currencyCode },
+        });
         return { swapType: swap.swapType, quantity: swap.quantity };
       });
       return { swapType: done.swapType, quantity: done.quantity };

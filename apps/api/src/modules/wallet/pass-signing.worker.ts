@@ -46,6 +46,11 @@ export interface PassSpec {
   expirationDate: Date;
   /** The venue, when the event has coordinates (degrees). */
   location: { latitude: number; longitude: number; relevantText: string } | null;
+  /**
+   * `<lang>.lproj/pass.strings` of the pass (issue 40): language (`en`, `es`) → the labels of pass.json (keys, as
+   * pass.json writes them) → their text in that language. Wallet shows the one of the device's language.
+   */
+  localizations: Record<string, Record<string, string>>;
 }
 
 /** A message to the thread: sign `spec` as job `id`. */
@@ -105,6 +110,7 @@ export function buildPass(spec: PassSpec, certificates: PassSigningCertificates)
   file.setRelevantDate(spec.relevantDate);
   file.setExpirationDate(spec.expirationDate);
   if (spec.location) file.setLocations(spec.location);
+  for (const [lang, strings] of Object.entries(spec.localizations)) file.localize(lang, strings);
   return file.getAsBuffer();
 }
 

@@ -19,7 +19,14 @@ import {
 export interface WalletTicketRow {
   userTicketId: number;
   holderId: number;
-  holder: { givenName: string | null; familyName: string | null; nickname: string; usernameSuffix: number };
+  /** The holder's name parts and account language (`users.locale`: the pass's labels are in it, issue 40). */
+  holder: {
+    givenName: string | null;
+    familyName: string | null;
+    nickname: string;
+    usernameSuffix: number;
+    locale: string;
+  };
   ticketName: string;
   event: typeof events.$inferSelect;
   organisationName: string;
@@ -38,6 +45,7 @@ const ticketColumns = {
     familyName: users.familyName,
     nickname: users.nickname,
     usernameSuffix: users.usernameSuffix,
+    locale: users.locale,
   },
   ticketName: ticketTypes.name,
   event: events,

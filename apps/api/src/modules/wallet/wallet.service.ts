@@ -17,6 +17,7 @@ import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wal
 import type { WalletConfig } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { pickLang, type Lang } from '../../lib/lang.js';
 import { nodeEd25519 } from '../../lib/ed25519.js';
 import type { Holder } from '../../db/predicates.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
@@ -40,6 +41,40 @@ function sameSecret(a: string, b: string): boolean {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+/** The labels an Apple pass shows, in each language (issue 40; wording from the Spanish review, N1). */
+export const PASS_LABELS: Record<
+  Lang,
+  Record<'event' | 'ticket' | 'holder' | 'starts' | 'venue' | 'address', string>
+> = {
+  en: { event: 'EVENT', ticket: 'TICKET', holder: 'HOLDER', starts: 'STARTS', venue: 'VENUE', address: 'ADDRESS' },
+  es: {
+    event: 'EVENTO',
+    ticket: 'ENTRADA',
+    holder: 'TITULAR',
+    starts: 'EMPIEZA',
+    venue: 'LUGAR',
+    address: 'DIRECCIÓN',
+  },
+};
+
+/**
+ * The pass's labels for a holder whose account language is `lang`, and its `.lproj` strings: pass.json writes the
+ * labels in the holder's language (what Wallet shows on a device in a language the pass has no `.lproj` for), and
+ * each language's `pass.strings` maps those labels to its own words, so an English or Spanish device reads its own.
+ */
+export function passLabels(lang: Lang) {
+  const labels = PASS_LABELS[lang];
+  const keys = Object.keys(labels) as (keyof typeof labels)[];
+  const localizations = Object.fromEntries(
+    LANGS.map((l) => [l, Object.fromEntries(keys.map((k) => [labels[k], PASS_LABELS[l][k]]))]),
+  );
+  return { labels, localizations };
+}
+const LANGS: readonly Lang[] = ['en', 'es'];
+
+/** Non-empty parts joined by ", " (an event without a street address is not ", Sydney"). */
+const joined = (...parts: (string | null | undefined)[]) => parts.filter((p) => p?.trim()).join(', ');
+
 /** The pass's colours when the organisation has no brand colour. */
 const DEFAULT_COLOR = '#1f2937';
 
@@ -181,6 +216,7 @@ export function createWalletService(deps: {
     if (!apple || !signer) throw new AppError('api.wallet.not_configured');
     const color = row.primaryColor ?? DEFAULT_COLOR;
     const { event } = row;
+    const { labels, localizations } = passLabels(pickLang(row.holder.locale));
     return signer.sign({
       images: {
         'icon.png': await icon(color, 29),
@@ -188,22 +224,22 @@ export function createWalletService(deps: {
         'logo.png': await icon(color, 50),
       },
       props: { ...passProps(row, pass, apple), ...(code ? {} : { voided: true }) },
-      primaryFields: [{ key: 'event', label: 'EVENT', value: event.name }],
+      primaryFields: [{ key: 'event', label: labels.event, value: event.name }],
       secondaryFields: [
-        { key: 'ticket', label: 'TICKET', value: row.ticketName },
-        { key: 'holder', label: 'HOLDER', value: holderDisplayName(row.holder) },
+        { key: 'ticket', label: labels.ticket, value: row.ticketName },
+        { key: 'holder', label: labels.holder, value: holderDisplayName(row.holder) },
       ],
       auxiliaryFields: [
         {
           key: 'starts',
-          label: 'STARTS',
+          label: labels.starts,
           value: event.startsAt.toISOString(),
           dateStyle: 'PKDateStyleMedium',
           timeStyle: 'PKDateStyleShort',
         },
-        { key: 'venue', label: 'VENUE', value: `${event.venue}, ${event.city}` },
+        { key: 'venue', label: labels.venue, value: joined(event.venue, event.city) },
       ],
-      backFields: [{ key: 'address', label: 'ADDRESS', value: `${event.address1}, ${event.city}` }],
+      backFields: [{ key: 'address', label: labels.address, value: joined(event.address1, event.city) }],
       barcode: code,
       relevantDate: event.startsAt,
       expirationDate: event.endsAt,
@@ -211,6 +247,7 @@ export function createWalletService(deps: {
         event.latitude !== null && event.longitude !== null
           ? { latitude: event.latitude, longitude: event.longitude, relevantText: event.name }
           : null,
+      localizations,
     });
   }
 
@@ -225,7 +262,11 @@ export function createWalletService(deps: {
     if (!pass || !sameSecret(token, pass.authenticationToken)) throw new AppError('api.unauthorized');
     return pass;
   }
-  const text = (value: string) => ({ defaultValue: { language: 'en', value } });
+  /**
+   * A Google Wallet LocalizedString tagged with the holder's language (issue 40; it was always `en`). The values are
+   * the organiser's own words (event, venue, ticket type), which have no translations: no `translatedValues`.
+   */
+  const text = (value: string, lang: Lang) => ({ defaultValue: { language: lang, value } });
 
   return {
     /**
@@ -244,12 +285,13 @@ export function createWalletService(deps: {
       const { event } = row;
       const { classId, objectId } = googleIds(row, pass, issuerId);
       const color = row.primaryColor ?? DEFAULT_COLOR;
+      const lang = pickLang(row.holder.locale);
       await google.api.upsertClass({
         id: classId,
         issuerName: row.organisationName,
         reviewStatus: 'UNDER_REVIEW',
-        eventName: text(event.name),
-        venue: { name: text(event.venue), address: text(`${event.address1}, ${event.city}`) },
+        eventName: text(event.name, lang),
+        venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
         dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
         hexBackgroundColor: color,
       });
@@ -258,7 +300,7 @@ export function createWalletService(deps: {
         classId,
         state: 'ACTIVE',
         ticketHolderName: holderDisplayName(row.holder),
-        ticketType: text(row.ticketName),
+        ticketType: text(row.ticketName, lang),
         hexBackgroundColor: color,
         validTimeInterval: {
           start: { date: walletRevealAt(event).toISOString() },
@@ -429,7 +471,9 @@ export function createWalletService(deps: {
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
         await deps.google.api.patchObject(
           pass.googleObjectId,
-          row?.held ? { state: 'ACTIVE', ticketType: text(row.ticketName) } : { state: 'INACTIVE' },
+          row?.held
+            ? { state: 'ACTIVE', ticketType: text(row.ticketName, pickLang(row.holder.locale)) }
+            : { state: 'INACTIVE' },
         );
         patched++;
       }

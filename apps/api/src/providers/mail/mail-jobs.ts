@@ -15,6 +15,7 @@ import type { MailProvider } from './mail.provider.js';
 import {
   eventChangedMail,
   giftReceivedMail,
+  giftSentMail,
   listingSoldMail,
   reminderMail,
   resaleCodeMail,
@@ -80,6 +81,11 @@ const mailPayload = z.discriminatedUnion('template', [
   }),
   z.object({
     ...common,
+    template: z.literal('giftSent'),
+    params: z.object({ ticket, link: z.string(), receiver: z.string() }),
+  }),
+  z.object({
+    ...common,
     template: z.literal('resaleCode'),
     params: z.object({ ...ticketParams, quantity: z.number().int() }),
   }),
@@ -105,7 +111,12 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({
     ...common,
     template: z.literal('swapDone'),
-    params: z.object({ ...ticketParams, quantity: z.number().int() }),
+    params: z.object({
+      ...ticketParams,
+      quantity: z.number().int(),
+      /** The whole swap's amount paid, minor units (issue 40); optional: jobs enqueued before it had none. */
+      paid: z.object({ cents: z.number().int(), currencyCode: z.string() }).optional(),
+    }),
   }),
 ]);
 
@@ -140,6 +151,8 @@ async function render(
       return signInCodeMail(p.locale, p.params.code, p.params.minutes, brand);
     case 'giftReceived':
       return giftReceivedMail(p.locale, { ...p.params, brand });
+    case 'giftSent':
+      return giftSentMail(p.locale, { ...p.params, brand });
     case 'resaleCode':
       return resaleCodeMail(p.locale, { ...p.params, brand });
     case 'listingSold':

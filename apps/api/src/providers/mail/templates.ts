@@ -4,7 +4,7 @@
  * date and time in the event's time zone, the venue with a map link and the ticket type, and carry the event as
  * an `.ics` calendar file (`calendar.ts`).
  */
-import { formatCents, formatEventDateTime } from '@tp/contract/format';
+import { formatCents, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
 import { plural } from '../../lib/lang.js';
 import { calendarFile, ICS_CONTENT_TYPE } from './calendar.js';
@@ -223,6 +223,44 @@ export async function giftReceivedMail(
   return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
+/**
+ * The e-mail a giver gets once their gift is done (issue 40): what went to whom (`receiver`, the e-mail or username
+ * they typed, through `mailName`), the event's facts, that a gift is final, and a link to the panel (`link`, with
+ * `?org=`). No `.ics`: the event is no longer theirs.
+ */
+export async function giftSentMail(
+  locale: MailLocale,
+  input: { receiver: string; ticket: MailTicket; link: string; brand: MailBrand },
+): Promise<RenderedMail> {
+  const receiver = mailName(input.receiver);
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Has regalado una entrada a ${receiver}`,
+          line: `«${ticketName}» para ${eventName} es ahora de ${receiver}; le hemos avisado por correo.`,
+          final: 'Los regalos son definitivos: la entrada y su pase QR ya no están en tu panel.',
+          cta: 'Ver mis entradas',
+        }
+      : {
+          subject: `You gifted a ticket to ${receiver}`,
+          line: `"${ticketName}" for ${eventName} now belongs to ${receiver}; we have e-mailed them.`,
+          final: 'Gifts are final: the ticket and its pass are no longer in your panel.',
+          cta: 'View my tickets',
+        };
+  return renderMail({
+    lang: locale,
+    brand: input.brand,
+    subject: t.subject,
+    heading: t.subject,
+    paragraphs: [t.line, t.final],
+    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
+    cta: { label: t.cta, href: input.link },
+    footer: footer(locale, input.brand),
+  });
+}
+
 /** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */
 export const codePdfFileName = (locale: MailLocale): string =>
   locale === 'es' ? 'codigo-de-entradas.pdf' : 'tickets-code.pdf';
@@ -380,11 +418,20 @@ export async function eventChangedMail(
 
 /**
  * The e-mail a holder gets when a swap is done (spec section 4 Swap): their `quantity` tickets are now of the
- * new type, with the event's facts, a link to the panel (with `?org=`) and the `.ics`.
+ * new type, with the event's facts, the amount paid (issue 40: `paid.cents` in minor units of `paid.currencyCode`,
+ * the whole swap's, 0 for a downgrade; absent only in a job enqueued before the amount was recorded), a link to
+ * the panel (with `?org=`) and the `.ics`.
  */
 export async function swapDoneMail(
   locale: MailLocale,
-  input: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
+  input: {
+    ticket: MailTicket;
+    quantity: number;
+    paid?: { cents: number; currencyCode: string };
+    link: string;
+    brand: MailBrand;
+    at: Date;
+  },
 ): Promise<TicketMail> {
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
@@ -396,12 +443,15 @@ export async function swapDoneMail(
           line: `${n === 1 ? 'Tu entrada para' : `Tus ${n} entradas para`} ${eventName} ${n === 1 ? 'es' : 'son'} ahora «${ticketName}».`,
           how: 'Tu pase QR sigue en tu panel. El evento está en el archivo de calendario adjunto.',
           cta: 'Ver mis entradas',
+          paid: (amount: string) => `Importe pagado: ${amount}.`,
         }
       : {
           subject: `Swap done: your tickets for ${eventName}`,
           line: `${n === 1 ? 'Your ticket' : `Your ${n} tickets`} for ${eventName} ${n === 1 ? 'is' : 'are'} now "${ticketName}".`,
           how: 'Your pass is still in your panel. The event is in the attached calendar file.',
           cta: 'View my tickets',
+          paid: (amount: string) => `Amount paid: ${amount}.`,
         };
-  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
+  const paid = input.paid ? [t.paid(formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale))] : [];
+  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, ...paid, t.how], cta: t.cta });
 }

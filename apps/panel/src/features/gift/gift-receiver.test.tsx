@@ -41,9 +41,45 @@ describe('receiver by e-mail', () => {
     fireEvent.click(confirm);
     await waitFor(() => expect(onConfirm).toHaveBeenCalledWith('Bob@Example.com'));
   });
+  it("refuses the holder's own e-mail at this step (issue 40), whatever its case", async () => {
+    const onConfirm = vi.fn();
+    renderPanel(<EmailReceiver ownEmail="me@example.com" onConfirm={onConfirm} />);
+    const box = screen.getByRole('textbox', { name: "Recipient's email" });
+    const confirm = screen.getByRole('button', { name: 'Confirm recipient' });
+    fireEvent.change(box, { target: { value: ' Me@Example.COM ' } });
+    fireEvent.blur(box);
+    expect((await screen.findByRole('alert')).textContent).toBe("You can't gift a ticket to yourself.");
+    expect(confirm).toHaveProperty('disabled', true);
+    fireEvent.submit(box.closest('form')!);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(onConfirm).not.toHaveBeenCalled();
+
+    fireEvent.change(box, { target: { value: 'friend@example.com' } });
+    await waitFor(() => expect(confirm).toHaveProperty('disabled', false));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
 });
 
 describe('receiver by username', () => {
+  it("never offers the holder's own username, and answers it typed in full (issue 40)", async () => {
+    fakeApi(() =>
+      jsonResponse([
+        { username: 'me#1234', picture: null },
+        { username: 'meg#5', picture: null },
+      ]),
+    );
+    renderPanel(<UsernameSearch ownUsername="me#1234" onConfirm={vi.fn()} />);
+    const box = screen.getByRole('combobox', { name: "Recipient's username" });
+    fireEvent.focus(box);
+    fireEvent.change(box, { target: { value: 'me' } });
+    await screen.findByRole('option', { name: 'meg#5' }, { timeout: 2000 });
+    expect(screen.getAllByRole('option')).toHaveLength(1);
+    fireEvent.change(box, { target: { value: 'Me#1234' } });
+    fireEvent.blur(box);
+    expect((await screen.findByRole('alert')).textContent).toBe("You can't gift a ticket to yourself.");
+    expect(screen.getByRole('button', { name: 'Confirm recipient' })).toHaveProperty('disabled', true);
+  });
+
   it('searches once, 500 ms after the last keystroke, and picking closes the suggestions', async () => {
     const fetch = fakeApi(({ url }) =>
       jsonResponse(

@@ -1,7 +1,8 @@
 /**
  * Issuing tickets, shared by PUT /org/tickets/{externalId} and the CSV import (issue 12): `planTickets` decides
  * row by row what issuing would do, `applyPlan` writes a plan without errors.
- * - a new externalId creates the ticket for the holder's account (created when needed, language `en`), with one
+ * - a new externalId creates the ticket for the holder's account (created when needed, in the row's `holderLanguage`,
+ *   default `en`, issue 40), with one
  *   of each benefit of its type, records an ISSUE in the ticket history and queues `ticket.issued`;
  * - the same externalId with the e-mail it was last issued to changes nothing, even after the holder gifted or
  *   sold it (the organiser's data describes the issue, not the current holder);
@@ -28,13 +29,17 @@ import type { RequestOrganisation } from '../org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
 import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
-import { pickLang } from '../../../lib/lang.js';
+import { pickLang, type Lang } from '../../../lib/lang.js';
 
-/** One ticket to issue: the organiser's ids and the holder's e-mail (already validated). */
+/**
+ * One ticket to issue: the organiser's ids and the holder's e-mail (already validated), and the language of the
+ * holder's account should this create it (`holderLanguage`, default `en`; an existing account keeps its own).
+ */
 export interface TicketInput {
   externalId: string;
   ticketTypeExternalId: string;
   holderEmail: string;
+  holderLanguage?: Lang;
 }
 
 /** What issuing one row will do, or why it cannot. */
@@ -124,28 +129,33 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
     });
   }
 
-  /** The accounts of these e-mails, created in bulk (statements of 1,000) when missing. */
-  async function accountsOf(tx: DbOrTx, emails: string[]) {
-    const wanted = [...new Set(emails)];
+  /**
+   * The accounts of these holders, created in bulk (statements of 1,000) when missing, each new one in its row's
+   * `holderLanguage` (the first row of an e-mail decides; default `en`).
+   */
+  async function accountsOf(tx: DbOrTx, holders: Pick<TicketInput, 'holderEmail' | 'holderLanguage'>[]) {
+    const languageOf = new Map<string, Lang>();
+    for (const h of holders)
+      if (!languageOf.has(h.holderEmail)) languageOf.set(h.holderEmail, h.holderLanguage ?? 'en');
+    const wanted = [...languageOf.keys()];
     const found = new Map((await repo.usersByEmails(tx, wanted)).map((u) => [u.email, u] as const));
     const missing = wanted.filter((e) => !found.has(e));
     for (let i = 0; i < missing.length; i += ACCOUNTS_PER_STATEMENT) {
       const inserted = await repo.insertUsers(
         tx,
-        missing.slice(i, i + ACCOUNTS_PER_STATEMENT).map((email) => ({
-          email,
-          nickname: defaultNickname('en'),
-          usernameSuffix: randomInt(1000, 10_000_000),
-          locale: 'en',
-        })),
+        missing.slice(i, i + ACCOUNTS_PER_STATEMENT).map((email) => {
+          const locale = languageOf.get(email)!;
+          return { email, nickname: defaultNickname(locale), usernameSuffix: randomInt(1000, 10_000_000), locale };
+        }),
       );
       for (const u of inserted) found.set(u.email, u);
     }
     // A username clash (or a concurrent sign-up) skipped a row: the auth module's one-by-one path settles it.
     for (const email of missing.filter((e) => !found.has(e))) {
-      const user = await deps.ensureUser(email, 'en', tx);
+      const locale = languageOf.get(email)!;
+      const user = await deps.ensureUser(email, locale, tx);
       const [row] = await repo.usersByEmails(tx, [email]);
-      found.set(email, row ?? { id: user.id, email, locale: 'en' });
+      found.set(email, row ?? { id: user.id, email, locale });
     }
     return found;
   }
@@ -159,7 +169,7 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
   async function prepareAccounts(db: DbOrTx, plan: PlannedRow[]): Promise<void> {
     await accountsOf(
       db,
-      plan.flatMap((p) => (p.kind === 'create' || p.kind === 'reissue' ? [p.input.holderEmail] : [])),
+      plan.flatMap((p) => (p.kind === 'create' || p.kind === 'reissue' ? [p.input] : [])),
     );
   }
 
@@ -174,7 +184,7 @@ export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUse
     );
     const accounts = await accountsOf(
       db,
-      toIssue.map((p) => p.input.holderEmail),
+      toIssue.map((p) => p.input),
     );
     const account = (email: string) => accounts.get(email)!;
     const creates = toIssue.filter((p) => p.kind === 'create');

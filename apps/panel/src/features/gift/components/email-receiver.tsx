@@ -1,8 +1,10 @@
 /**
  * Receiver by e-mail (spec sections 2 Gift, 5): required and valid, the message (translated) shown only
- * when the field is touched and in error.
+ * when the field is touched and in error; the holder's own address (`ownEmail`) is refused here with
+ * `gift_tickets.cannot_gift_to_self` (issue 40), not only by the server at the last step.
  * Confirm is disabled while invalid or untouched (nothing typed yet).
  */
+import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -10,10 +12,12 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { giftEmailSchema, type GiftEmailForm } from '../gift.validation';
 
-export function EmailReceiver(props: { initial?: string; onConfirm: (email: string) => void }) {
+export function EmailReceiver(props: { initial?: string; ownEmail?: string; onConfirm: (email: string) => void }) {
   const { t } = useTranslation();
+  // The holder's address may arrive after the first render: useForm takes the latest resolver on each render.
+  const schema = useMemo(() => giftEmailSchema(props.ownEmail), [props.ownEmail]);
   const { register, handleSubmit, formState } = useForm<GiftEmailForm>({
-    resolver: zodResolver(giftEmailSchema),
+    resolver: zodResolver(schema),
     mode: 'onTouched',
     defaultValues: { email: props.initial ?? '' },
   });

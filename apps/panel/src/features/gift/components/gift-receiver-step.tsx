@@ -5,7 +5,10 @@ import type { Receiver } from '../gift.validation';
 import { EmailReceiver } from './email-receiver';
 import { UsernameSearch } from './username-search';
 
-/** Step 2: the receiver by EMAIL or USERNAME (tabs), starting from the draft when the receiver is edited. */
+/**
+ * Step 2: the receiver by EMAIL or USERNAME (tabs), starting from the draft when the receiver is edited; the
+ * holder's own e-mail or username (`self`) is refused here (`gift_tickets.cannot_gift_to_self`, issue 40).
+ */
 export function GiftReceiverStep({
   headingRef,
   ...p
@@ -16,6 +19,8 @@ export function GiftReceiverStep({
   onTab: (tab: Receiver['kind']) => void;
   draft: Receiver | null;
   assetsBaseUrl: string | undefined;
+  /** The signed-in holder: their own e-mail and username are refused as receivers (issue 40). */
+  self: { email: string; username: string } | undefined;
   onConfirm: (r: Receiver) => void;
 }) {
   const { t } = useTranslation();
@@ -38,12 +43,14 @@ export function GiftReceiverStep({
         {tab === 'EMAIL' ? (
           <EmailReceiver
             initial={draft?.kind === 'EMAIL' ? draft.value : undefined}
+            ownEmail={p.self?.email}
             onConfirm={(email) => p.onConfirm({ kind: 'EMAIL', value: email })}
           />
         ) : (
           <UsernameSearch
             assetsBaseUrl={p.assetsBaseUrl}
             initial={draft?.kind === 'USERNAME' ? { username: draft.value, picture: draft.picture } : null}
+            ownUsername={p.self?.username}
             onConfirm={(u) => p.onConfirm({ kind: 'USERNAME', value: u.username, picture: u.picture })}
           />
         )}

@@ -8,7 +8,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate, useRoute } from '../../../lib/use-route';
-import { usePanelConfig } from '../../../lib/queries';
+import { usePanelConfig, useUser } from '../../../lib/queries';
 import { storage } from '../../../lib/storage';
 import { Button } from '../../../ui/button';
 import { ScreenHeader } from '../../../ui/screen-header';
@@ -28,6 +28,8 @@ export default function GiftScreen() {
   const route = useRoute();
   const config = usePanelConfig();
   const base = config?.assetsBaseUrl;
+  const user = useUser().data;
+  const self = user ? { email: user.email, username: user.preferredUsername } : undefined;
   const tickets = useTickets('UPCOMING'); // spec 9: gift list filter UPCOMING
   const uid = useId();
   const receiver = useGiftReceiver();
@@ -99,6 +101,7 @@ export default function GiftScreen() {
           onTab={receiver.setTab}
           draft={receiver.draft}
           assetsBaseUrl={base}
+          self={self}
           onConfirm={receiver.confirm}
         />
       )}

@@ -2,7 +2,8 @@
  * Receiver by username (spec sections 2 Gift, 5, 9): a combobox whose text is searched after
  * USERNAME_SEARCH_DEBOUNCE_MS (500 ms) of quiet; the suggestions listbox (max height 400 px) shows
  * each username (name plus muted #suffix) and picture, is open while typing and closes on choice.
- * Confirm is disabled until a user is picked.
+ * Confirm is disabled until a user is picked. The holder's own username (`ownUsername`) is never offered (the
+ * server leaves it out too); typed in full it is answered `gift_tickets.cannot_gift_to_self` (issue 40).
  */
 import { useId, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,7 +16,7 @@ import { Button } from '../../../ui/button';
 import { Listbox, listboxKey, optionId } from '../../../ui/listbox';
 import { Username } from '../../../ui/username';
 import { useUserSearch, type UserSearchResult } from '../api/search-users.api';
-import { giftErrorKey } from '../gift.validation';
+import { GIFT_TO_SELF, giftErrorKey } from '../gift.validation';
 
 /** The server accepts prefixes of at most 40 characters. */
 const MAX_PREFIX = 40;
@@ -23,6 +24,8 @@ const MAX_PREFIX = 40;
 export function UsernameSearch(props: {
   initial?: UserSearchResult | null;
   assetsBaseUrl?: string;
+  /** The signed-in holder's `nickname#suffix`. */
+  ownUsername?: string;
   onConfirm: (user: UserSearchResult) => void;
 }) {
   const { t } = useTranslation();
@@ -33,7 +36,9 @@ export function UsernameSearch(props: {
   const [active, setActive] = useState(-1);
   const prefix = useDebouncedValue(text.trim().slice(0, MAX_PREFIX), USERNAME_SEARCH_DEBOUNCE_MS);
   const search = useUserSearch(picked ? '' : prefix);
-  const results = search.data ?? [];
+  const own = props.ownUsername?.toLowerCase();
+  const results = (search.data ?? []).filter((u) => u.username.toLowerCase() !== own);
+  const isSelf = own !== undefined && text.trim().toLowerCase() === own;
   const typing = text.trim() !== prefix || search.isFetching;
   const show = open && !picked && text.trim().length > 0;
 
@@ -63,7 +68,7 @@ export function UsernameSearch(props: {
   };
   const listId = `${id}-list`;
   const noteId = `${id}-note`;
-  const error = search.isError ? t(giftErrorKey(search.error, 'request_failed')) : null;
+  const error = isSelf ? t(GIFT_TO_SELF) : search.isError ? t(giftErrorKey(search.error, 'request_failed')) : null;
   return (
     <div className="stack">
       <div className="field">
