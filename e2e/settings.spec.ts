@@ -231,6 +231,7 @@ test('logout from the modal on the demo host page fires the host callback', asyn
     familyName: 'Tester',
   });
   const hub = modal.getByRole('dialog', { name: 'Menu' });
+  await modal.getByRole('button', { name: 'Open menu' }).click();
   await expect(hub).toBeVisible();
   await expect(hub.locator('.hub__head .avatar--initials')).toHaveText('HT');
   await hub.getByRole('button', { name: 'Log out' }).click();
