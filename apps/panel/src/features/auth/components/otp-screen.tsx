@@ -154,7 +154,7 @@ export default function OtpScreen() {
             // Back is "use another e-mail": without a stored e-mail LOGIN does not send a code by itself.
             storage.remove('sessionId');
             storage.remove('email');
-            navigate({ tab: 'LOGIN' });
+            navigate({ tab: 'LOGIN' }, { replace: true });
           }}
         >
           {t('otp.back')}
