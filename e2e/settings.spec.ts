@@ -76,7 +76,9 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   await saveNick.click();
   await expect(page.getByRole('alert').filter({ hasText: 'Your nickname is saved.' })).toBeVisible();
   hub = await openHub(page);
-  await expect(hub.locator('.hub__name')).toHaveText(`${nickname}${me.uniqueID}`);
+  // Titled with the name (issue 40 point 2), the username with its #suffix beneath.
+  await expect(hub.locator('.hub__name')).toHaveText('Maya Lopez');
+  await expect(hub).toContainText(`${nickname}${me.uniqueID}`);
   await closeHub(page);
 
   // Avatar: a PNG made here; the header and the hub show the picture instead of the initials.
