@@ -28,6 +28,20 @@ describe('SVG policy on the parsed document', () => {
     for (const doc of bypasses) expect(svgRefusal(doc), doc.toString()).not.toBeNull();
   });
 
+  it('refuses dashed strokes however they are written: each dash is drawn (issue 39 audit: 1,500 dashed circles ran past the deadline)', () => {
+    const circle = (extra: string) => `<circle cx="32" cy="32" r="20" fill="none" stroke="red"${extra}/>`;
+    const dashed = [
+      svg(circle(' stroke-dasharray="0.01"')),
+      svg(circle(' STROKE-DASHARRAY="0.01"')),
+      svg(circle(' style="stroke-dasharray: 0.01"')),
+      svg(circle(' style="stroke-&#100;asharray: 0.01"')),
+      svg(`<style>circle{stroke-dasharray:.01}</style>${circle('')}`),
+      svg('<style>circle{stroke-\\64 asharray:.01}</style>' + circle('')),
+    ];
+    for (const doc of dashed) expect(svgRefusal(doc), doc.toString()).toMatch(/dash/);
+    expect(svgRefusal(svg(circle(' stroke-width="2"')))).toBeNull();
+  });
+
   it('refuses escaped imports, external url() and href, entities and stylesheets', () => {
     const bad = [
       svg('<style>@\\69mport "https://evil.test/a.css";</style>'),
