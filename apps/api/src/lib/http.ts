@@ -100,7 +100,10 @@ function withDetail(req: FastifyRequest, reply: FastifyReply) {
     const fields = body.fields && Object.entries(body.fields);
     const detail = fields?.length
       ? `Invalid ${fields.map(([k, v]) => `${k === '_' ? 'body' : k} (${v.join('; ')})`).join(', ')}.`
-      : (ORGANISER_DETAILS[body.message as MessageKey] ?? 'See the message key in the API document.');
+      : body.message === 'api.invalid_request_body'
+        ? // Fastify's own refusals (unreadable JSON, a body too large, a type without a parser): no `fields` to see.
+          'The body could not be read: it must be well-formed, within the size this operation takes and sent with its Content-Type.'
+        : (ORGANISER_DETAILS[body.message as MessageKey] ?? 'See the message key in the API document.');
     return send({ ...body, detail });
   };
 }
