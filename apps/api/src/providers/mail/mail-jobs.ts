@@ -156,8 +156,15 @@ async function render(
 }
 
 /**
+ * Header fields of every mail: `Auto-Submitted: auto-generated` (RFC 3834), so vacation responders and other
+ * robots do not answer a mail no person wrote (issue 41, point 9).
+ */
+export const MAIL_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
+
+/**
  * The `mail` job handler: parses the payload, renders the mail under the organisation's brand (the product's when
- * `org` is null) and sends it. A send that fails rejects, so the job is retried with backoff (decision 030).
+ * `org` is null) and sends it with `MAIL_HEADERS`. A send that fails rejects, so the job is retried with backoff
+ * (decision 030).
  */
 export function createMailJobHandler(deps: {
   mail: MailProvider;
@@ -172,6 +179,11 @@ export function createMailJobHandler(deps: {
       contentType: a.contentType,
     }));
     const attachments = [...extra, ...(m.attachments ?? [])];
-    await deps.mail.send({ to: p.to, ...m, ...(attachments.length ? { attachments } : {}) });
+    await deps.mail.send({
+      to: p.to,
+      ...m,
+      ...(attachments.length ? { attachments } : {}),
+      headers: { ...MAIL_HEADERS },
+    });
   };
 }
