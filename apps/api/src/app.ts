@@ -18,7 +18,7 @@ import { registerPublicRoutes } from './app/public-routes.js';
 import { registerBackgroundJobs } from './app/background.js';
 import { registerMetrics } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
-import { registerRequestId, requestIdGenerator } from './lib/request-id.js';
+import { registerAccessLog, registerRequestId, requestIdGenerator } from './lib/request-id.js';
 
 export interface AppDeps {
   config: Config;
@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps) {
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ message: 'api.not_found' }));
 
   registerRequestId(app);
+  registerAccessLog(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
   const services = createServices({ ...deps, now, metrics });

@@ -482,7 +482,7 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
  * compiled; both sit in apps/api), so `npm start` (run in apps/api), `node apps/api/dist/server.js` from the
  * repository root and the database tools all use one database (issue 41, point 11).
  */
-export const DEFAULT_DATA_DIR = join(apiRoot, '.data');
+const DEFAULT_DATA_DIR = join(apiRoot, '.data');
 
 /**
  * Where the data lives, for the database tools (`npm run db:export`, `db:import`; decision 033) that need no more

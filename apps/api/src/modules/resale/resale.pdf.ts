@@ -45,7 +45,7 @@ export function printable(text: string): string {
 }
 
 /** Whether `text` has a letter or digit the embedded font cannot draw (a name `printable` would shorten). */
-export function losesLetters(text: string): boolean {
+function losesLetters(text: string): boolean {
   const font = faces().regular;
   for (const ch of text) if (/[\p{L}\p{N}]/u.test(ch) && !font.hasGlyphForCodePoint(ch.codePointAt(0)!)) return true;
   return false;
