@@ -2328,7 +2328,17 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The picture (HEIC, WebP, SVG, PNG or JPEG), at most 10485760 bytes
+                     */
+                    file: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -3745,7 +3755,10 @@ export interface operations {
     getLatestApplePass: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The Last-Modified of the pass the device has: 304, no content, when the pass is unchanged since */
+                "if-modified-since"?: string;
+            };
             path: {
                 passTypeIdentifier: string;
                 serialNumber: string;
@@ -3762,6 +3775,13 @@ export interface operations {
                 content: {
                     "application/vnd.apple.pkpass": string;
                 };
+            };
+            /** @description Not modified since If-Modified-Since; no content */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
             400: {
@@ -8474,7 +8494,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
         responses: {
             /** @description OK */
             200: {

@@ -18,7 +18,7 @@ import { registerPublicRoutes } from './app/public-routes.js';
 import { registerBackgroundJobs } from './app/background.js';
 import { registerMetrics, registerMetricsTokenRoute } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
-import { registerRequestId, requestIdGenerator } from './lib/request-id.js';
+import { registerAccessLog, registerRequestId, requestIdGenerator } from './lib/request-id.js';
 import { registerNulGuard } from './lib/nul-guard.js';
 
 export interface AppDeps {
@@ -63,6 +63,7 @@ export async function buildApp(deps: AppDeps) {
   registerRequestId(app);
   // No NUL in any parameter, query, body or header (PostgreSQL refuses it in text): 400 on every route.
   registerNulGuard(app);
+  registerAccessLog(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
   const services = createServices({ ...deps, now, metrics });

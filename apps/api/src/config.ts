@@ -48,7 +48,10 @@ export interface Config {
   metricsToken: string | null;
   /** Public origin of this service, no trailing slash (default http://localhost:PORT). */
   publicUrl: string;
-  /** Directory of the embedded database and generated secrets (default ./.data). */
+  /**
+   * Directory of the embedded database and generated secrets: DATA_DIR (a relative path is resolved against the
+   * working directory); default `apps/api/.data` (`DEFAULT_DATA_DIR`) whatever the working directory is.
+   */
   dataDir: string;
   /** When set, PostgreSQL through `pg`; otherwise PGlite under dataDir. */
   databaseUrl: string | null;
@@ -576,13 +579,20 @@ function productionProblems(env: NodeJS.ProcessEnv): string[] {
 }
 
 /**
+ * The default DATA_DIR: `apps/api/.data`, found from this module's own place (`src/` under `tsx`, `dist/` when
+ * compiled; both sit in apps/api), so `npm start` (run in apps/api), `node apps/api/dist/server.js` from the
+ * repository root and the database tools all use one database (issue 41, point 11).
+ */
+const DEFAULT_DATA_DIR = join(apiRoot, '.data');
+
+/**
  * Where the data lives, for the database tools (`npm run db:export`, `db:import`; decision 033) that need no more
- * of the configuration: DATA_DIR (resolved against the working directory; default `defaultDataDir`, else ./.data)
- * and DATABASE_URL (null: PGlite under DATA_DIR/pglite).
+ * of the configuration: DATA_DIR (resolved against the working directory; default `defaultDataDir`, else
+ * `DEFAULT_DATA_DIR`, apps/api/.data) and DATABASE_URL (null: PGlite under DATA_DIR/pglite).
  */
 export function loadDatabaseConfig(
   env: NodeJS.ProcessEnv = process.env,
-  defaultDataDir = './.data',
+  defaultDataDir = DEFAULT_DATA_DIR,
 ): Pick<Config, 'dataDir' | 'databaseUrl'> {
   return { dataDir: resolve(env.DATA_DIR ?? defaultDataDir), databaseUrl: env.DATABASE_URL || null };
 }

@@ -1,4 +1,4 @@
-/** Entry point: reads config, opens the database (migrations run), seeds demo data, listens, prints the URLs (demo page, panel, door scanner, mail). */
+/** Entry point: reads config, opens the database (migrations run), seeds demo data, listens, prints the URLs (demo page, panel, console, door scanner, mail). */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from './config.js';
@@ -6,7 +6,7 @@ import { openDatabase } from './db/client.js';
 import { seedDemo } from './db/seed.js';
 import { buildApp } from './app.js';
 import { closeGracefully } from './lib/shutdown.js';
-import { listenFailure } from './lib/listen.js';
+import { listenFailure, startBanner } from './lib/listen.js';
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -38,6 +38,4 @@ try {
   await database.close();
   process.exit(1);
 }
-console.log(
-  `\n  Ticket panel is running.\n  Demo host page: ${config.publicUrl}/\n  Panel:          ${config.publicUrl}/en/?PANEL_TAB=LOGIN\n  Door scanner:   ${config.publicUrl}/scanner (key: SCANNER_KEY, else the one in ${join(config.dataDir, 'scanner-key')})\n  Organiser API:  ${config.publicUrl}/v1/org (demo organisation's key in ${demoKeyFile}; admin key: ADMIN_KEY, else ${join(config.dataDir, 'admin-key')})\n  ${config.smtpUrl ? `Mail via ${config.smtpUrl}` : config.devOutbox ? `Dev outbox:     ${config.publicUrl}/dev/mail` : 'Mail: console only (no SMTP_URL)'}\n`,
-);
+console.log(startBanner(config));

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig, loadDatabaseConfig } from '../src/config.js';
 import { createTestApp } from './helper.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-config-'));
@@ -148,5 +148,29 @@ describe('outbound timeouts and job lanes (issue 39)', () => {
     expect(() => load({ SMTP_SOCKET_TIMEOUT_SECONDS: '0' })).toThrow(/SMTP_SOCKET_TIMEOUT_SECONDS/);
     expect(() => load({ APNS_TIMEOUT_SECONDS: 'soon' })).toThrow(/APNS_TIMEOUT_SECONDS/);
     expect(() => load({ JOB_MAIL_CONCURRENCY: '-1' })).toThrow(/JOB_MAIL_CONCURRENCY/);
+  });
+});
+
+describe('DATA_DIR (issue 41, point 11)', () => {
+  const apiData = resolve(import.meta.dirname, '..', '.data');
+  it('defaults to apps/api/.data whatever the working directory (npm start in apps/api, node from the root)', () => {
+    const cwd = process.cwd();
+    try {
+      for (const dir of [
+        resolve(import.meta.dirname, '..', '..', '..'),
+        resolve(import.meta.dirname, '..'),
+        tmpdir(),
+      ]) {
+        process.chdir(dir);
+        expect(loadDatabaseConfig({}).dataDir, dir).toBe(apiData);
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it('resolves a DATA_DIR that is set against the working directory', () => {
+    expect(loadDatabaseConfig({ DATA_DIR: '/srv/tickets' }).dataDir).toBe('/srv/tickets');
+    expect(loadDatabaseConfig({ DATA_DIR: 'x' }).dataDir).toBe(resolve(process.cwd(), 'x'));
   });
 });

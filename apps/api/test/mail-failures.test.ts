@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
 let t: TestApp;
@@ -77,7 +77,16 @@ describe('mail failures', () => {
     expect(mailsTo('bob@example.com')).toHaveLength(0);
     const warned = t.logs.filter((l) => l.msg === 'job failed, retrying');
     expect(warned).toHaveLength(1);
-    expect(warned[0]).toMatchObject({ level: 40, kind: 'mail', attempt: 1, willRetry: true });
+    // Which mail and whose (issue 41, point 8): the template and the receiver's user id, never the address.
+    const bob = await rawQuery<{ id: number }>(t.database.db, `select id from users where email = 'bob@example.com'`);
+    expect(warned[0]).toMatchObject({
+      level: 40,
+      kind: 'mail',
+      attempt: 1,
+      willRetry: true,
+      template: 'giftReceived',
+      recipientUserId: bob.rows[0].id,
+    });
     expect(warned[0].err?.message).toContain('smtp: 421');
     expect(JSON.stringify(warned[0])).not.toContain('bob@example.com');
     await afterBackoff(1);

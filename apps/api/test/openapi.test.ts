@@ -4,6 +4,7 @@
  * document does not allow, and the generated typed client (apps/api/client) driving the organiser API.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { webhooks } from '@tp/contract';
@@ -217,7 +218,115 @@ describe('the typed client generated from the document (apps/api/client)', () =>
     });
     expect(missing.response.status).toBe(404);
     expect(missing.error?.message).toBe('api.org.event_not_found');
+    // The CSV import's body is typed (a string sent as text/csv), not `never` (issue 41, point 10).
+    const imported = await org.POST('/v1/org/tickets/import', {
+      params: { query: { dryRun: 'true' } },
+      body: 'externalId,ticketTypeExternalId,holderEmail\nT-2,ga,two@example.test\n',
+      bodySerializer: (csv) => csv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(imported.response.status).toBe(200);
     const revoked = await org.DELETE('/v1/org/tickets/{externalId}', { params: { path: { externalId: 'T-1' } } });
     expect(revoked.response.status).toBe(204);
+  });
+
+  it("uploads a holder's avatar as multipart `file` (issue 41, point 10: the body was typed `never`)", async () => {
+    const { accessToken } = await t.signIn('alice@example.com');
+    const holder = createApiClient('http://panel.test', {
+      fetch: injectFetch,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const uploaded = await holder.POST('/v1/auth/avatar', {
+      body: { file: 'me.png' },
+      bodySerializer: ({ file }) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), file);
+        return form;
+      },
+    });
+    expect(uploaded.response.status).toBe(200);
+    expect(uploaded.data?.picture).toMatch(/\.webp$/);
+  });
+});
+
+describe('request bodies, credentials and refusals the document names (issue 41, point 10)', () => {
+  it('documents the CSV import and the avatar upload bodies', async () => {
+    const doc = await documentOf();
+    const body = (path: string) =>
+      (doc.paths[path].post as Operation & { requestBody?: { content: Record<string, { schema: unknown }> } })
+        .requestBody;
+    expect(body('/v1/org/tickets/import')).toMatchObject({
+      required: true,
+      content: { 'text/csv': { schema: { type: 'string' } } },
+    });
+    expect(body('/v1/auth/avatar')).toMatchObject({
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } },
+        },
+      },
+    });
+  });
+
+  it('names the ApplePass token on the three Apple web-service operations that take it, and on no other', async () => {
+    const doc = await documentOf();
+    expect(doc.components.securitySchemes.applePass).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+    const withToken = operations(doc)
+      .filter(({ op }) => op.security?.some((s) => 'applePass' in s))
+      .map(({ op }) => op.operationId)
+      .sort();
+    expect(withToken).toEqual(['getLatestApplePass', 'registerApplePassDevice', 'unregisterApplePassDevice']);
+    const web = operations(doc).filter(({ path }) => path.startsWith('/v1/wallet/apple/v1/'));
+    for (const { op } of web.filter(({ op }) => !withToken.includes(op.operationId ?? '')))
+      expect(op.security).toEqual([]);
+    expect(
+      Object.keys(doc.paths['/v1/wallet/apple/v1/passes/{passTypeIdentifier}/{serialNumber}'].get.responses),
+    ).toContain('304');
+  });
+
+  it('refuses an import body that is not text/csv with 415 naming the type, not "see fields" without fields', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/organisations',
+      headers: { authorization: `Bearer ${ADMIN}` },
+      payload: { slug: 'csv-co', name: 'CSV Co' },
+    });
+    const apiKey = created.json<{ apiKey: string }>().apiKey;
+    for (const [type, payload] of [
+      ['application/json', '{"rows":[]}'],
+      ['application/octet-stream', 'externalId\n'],
+      ['multipart/form-data; boundary=x', '--x--'],
+      ['text/plain', 'externalId\n'],
+    ]) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/org/tickets/import',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': type },
+        payload,
+      });
+      expect(r.statusCode, type).toBe(415);
+      const answer = r.json<{ message: string; detail: string; fields?: unknown }>();
+      expect(answer.message, type).toBe('api.org.import.not_csv');
+      expect(answer.detail, type).toMatch(/text\/csv/);
+      expect(answer.detail, type).not.toMatch(/fields/);
+    }
+    // Fastify's own refusals on the organiser API no longer point at `fields` they do not send.
+    const unreadable = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/org/events/evt-x',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.json<{ fields?: unknown }>().fields).toBeUndefined();
+    expect(unreadable.json<{ detail: string }>().detail).not.toMatch(/fields/);
   });
 });

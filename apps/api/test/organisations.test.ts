@@ -495,7 +495,9 @@ describe('CSV import', () => {
       headers: bearer(org.apiKey),
       payload: { rows: [] },
     });
-    expect(json.statusCode).toBe(400);
+    // Refused on its Content-Type, naming the one it takes (issue 41, point 10).
+    expect(json.statusCode).toBe(415);
+    expect(json.json()).toMatchObject({ message: 'api.org.import.not_csv' });
     expect((await importCsv(org.apiKey, '')).statusCode).toBe(400);
   });
 

@@ -6,6 +6,7 @@
  * with every mail failing, so that each failure is logged with an SMTP error quoting its recipient, writes none of
  * them into any log line.
  */
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
 import { bearer, createTestApp, type TestApp } from './helper.js';
@@ -182,5 +183,57 @@ describe('no e-mail, phone number or name in any log line', () => {
     const mailFailures = t.logs.filter((l) => String(l.msg).startsWith('job failed') && l.kind === 'mail');
     expect(mailFailures.length).toBeGreaterThanOrEqual(3);
     for (const l of mailFailures) expect(l.jobId).toEqual(expect.any(Number));
+  });
+});
+
+describe('the access log (issue 41, point 8)', () => {
+  it('writes one line per request: reqId, method, route pattern, status and time, never the query or path values', async () => {
+    t = await createTestApp({ logs: 'debug' });
+    const answers = [
+      await t.app.inject({ url: '/healthz?token=secret-in-query' }),
+      await t.app.inject({ url: '/v1/org/events/evt-4242/attendance?code=123456', headers: bearer('not-a-token') }),
+      await t.app.inject({ url: '/v1/nothing-here?x=secret-in-query' }),
+    ];
+    const lines = t.logs.filter((l) => l.msg === 'request completed');
+    expect(lines).toHaveLength(3);
+    for (const [i, expected] of [
+      { method: 'GET', route: '/healthz', statusCode: 200 },
+      { method: 'GET', route: '/v1/org/events/:externalId/attendance', statusCode: 401 },
+      { method: 'GET', route: 'unmatched', statusCode: 404 },
+    ].entries()) {
+      expect(lines[i]).toMatchObject({ ...expected, level: 30, reqId: answers[i].headers['x-request-id'] });
+      expect(typeof lines[i].ms).toBe('number');
+    }
+    const all = JSON.stringify(t.logs);
+    for (const secret of ['secret-in-query', '123456', 'evt-4242', 'not-a-token']) expect(all).not.toContain(secret);
+  });
+
+  it('logs a client that went away as one info line with its route, not as an error', async () => {
+    t = await createTestApp({
+      logs: 'debug',
+      routes: (app) => {
+        // What reading a body cut short by the client rejects with (Node's IncomingMessage).
+        app.get('/test/aborted', () => {
+          throw Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+        });
+      },
+    });
+    await t.app.inject({ url: '/test/aborted' });
+    // A real socket: a JSON body announced at 1,000 bytes, cut after a few, then the connection closed.
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(
+      'PUT /v1/org/events/evt-1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    await expect
+      .poll(() => t.logs.filter((l) => l.msg === 'request aborted by the client').map((l) => l.route))
+      .toEqual(['/test/aborted', '/v1/org/events/:externalId']);
+    for (const line of t.logs.filter((l) => l.msg === 'request aborted by the client'))
+      expect(line).toMatchObject({ level: 30, reqId: expect.any(String) as unknown });
+    expect(t.logs.filter((l) => l.level >= 50)).toEqual([]);
   });
 });

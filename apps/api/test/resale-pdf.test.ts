@@ -55,4 +55,33 @@ describe('resale code PDF: an embedded Unicode font keeps every letter (issue 28
     expect(text).toContain('Noche de Łódź');
     expect(text).toContain('Sala, Київ');
   });
+
+  it('says so when a name has letters the font lacks (Chinese), instead of dropping them silently (issue 41, point 9)', async () => {
+    const pdf = await renderCodePdf({
+      ...base,
+      eventName: '上海 Jazz Night',
+      venue: 'Hall',
+      city: 'Shanghai',
+      ticketName: 'VIP',
+    });
+    const text = await textOf(pdf);
+    expect(text).toContain('Night');
+    expect(text).toContain('cannot be shown in this PDF');
+    const es = await textOf(
+      await renderCodePdf({
+        ...base,
+        lang: 'es',
+        eventName: 'Noche',
+        venue: 'Sala',
+        city: 'Seúl',
+        ticketName: '일반석',
+      }),
+    );
+    expect(es).toContain('no se pueden mostrar en este PDF');
+    // An emoji is not a letter of the name: no note for it.
+    const emoji = await textOf(
+      await renderCodePdf({ ...base, eventName: 'Fiesta 🦄', venue: 'Sala', city: 'Łódź', ticketName: 'General' }),
+    );
+    expect(emoji).not.toContain('cannot be shown');
+  });
 });

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenFailure } from '../src/lib/listen.js';
+import { listenFailure, startBanner } from '../src/lib/listen.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-start-'));
 let busy: Server;
@@ -47,5 +47,15 @@ describe('a busy port', () => {
   it('other listen errors are not explained away', () => {
     expect(listenFailure(Object.assign(new Error('x'), { code: 'ECONNRESET' }), { port: 1, host: 'h' })).toBeNull();
     expect(listenFailure(undefined, { port: 1, host: 'h' })).toBeNull();
+  });
+});
+
+describe('the start banner (issue 41, point 11)', () => {
+  it('names the console beside the panel, the scanner and the organiser API', () => {
+    const banner = startBanner({ publicUrl: 'http://localhost:8080', dataDir: '/d', smtpUrl: null, devOutbox: true });
+    expect(banner).toMatch(/Console: +http:\/\/localhost:8080\/console /);
+    expect(banner).toContain('http://localhost:8080/en/?PANEL_TAB=LOGIN');
+    expect(banner).toContain('http://localhost:8080/scanner (key: SCANNER_KEY, else the one in /d/scanner-key)');
+    expect(banner).toContain('Dev outbox:     http://localhost:8080/dev/mail');
   });
 });

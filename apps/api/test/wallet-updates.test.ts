@@ -127,6 +127,24 @@ describe("Apple's pass update web service", () => {
     expect(now.voided).toBeUndefined();
     expect(now.barcodes?.[0].message).toBe(pass.barcodes?.[0].message);
     expect((await t.app.inject({ url: web(`/passes/${PTI}/${pass.serialNumber}`) })).statusCode).toBe(401);
+    // If-Modified-Since (issue 41, point 10): the Last-Modified the device has answers 304, no body; an older date
+    // or one that is not a date, the pass. Still behind the ApplePass token.
+    const fetchSince = (date: string, token = pass.authenticationToken) =>
+      t.app.inject({
+        url: web(`/passes/${PTI}/${pass.serialNumber}`),
+        headers: { ...auth(token), 'if-modified-since': date },
+      });
+    t.clock.advance(2000);
+    const current = await fetchSince(new Date(0).toUTCString());
+    expect(current.statusCode).toBe(200);
+    const lastModified = current.headers['last-modified'] as string;
+    const unchanged = await fetchSince(lastModified);
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.rawPayload).toHaveLength(0);
+    expect(unchanged.headers['last-modified']).toBe(lastModified);
+    expect((await fetchSince(new Date(Date.parse(lastModified) - 1000).toUTCString())).statusCode).toBe(200);
+    expect((await fetchSince('not a date')).statusCode).toBe(200);
+    expect((await fetchSince(lastModified, 'wrong-token')).statusCode).toBe(401);
 
     const log = await t.app.inject({ method: 'POST', url: web('/log'), payload: { logs: ['Web service error'] } });
     expect(log.statusCode).toBe(200);

@@ -15,6 +15,7 @@ import { loadConfig } from '../src/config.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const KEY = 'door-key-for-tests';
+const METRICS_TOKEN = 'wallet-test-metrics-token';
 let t: TestApp;
 let alice: string;
 let work: string;
@@ -23,7 +24,7 @@ beforeEach(async () => {
     { WALLET_TEST_MODE: 'true' },
     { dataDir: mkdtempSync(join(tmpdir(), 'tp-wallet-')) },
   ).wallet;
-  t = await createTestApp({ seed: true, config: { scannerKey: KEY, wallet } });
+  t = await createTestApp({ seed: true, config: { scannerKey: KEY, wallet, metricsToken: METRICS_TOKEN } });
   alice = (await t.signIn('alice@example.com')).accessToken;
   await t.signIn('bob@example.com');
   work = mkdtempSync(join(tmpdir(), 'tp-pkpass-'));
@@ -318,6 +319,9 @@ describe('Google Wallet pass', () => {
       expect(r.statusCode, r.body).toBe(400);
       expect(r.json()).toEqual({ message: 'api.access.stale_code' });
     }
+    // Counted in tp_check_ins_total under their own reason (issue 41, point 8), beside the forged ones' `invalid`.
+    const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.body).toMatch(/^tp_check_ins_total\{mode="online",result="refused",reason="stale_code"\} 2$/m);
     const admitted = await scan(await shown(nowS - 10), laneway);
     expect(admitted.statusCode, admitted.body).toBe(200);
     expect(admitted.json<{ admitted: { userTicketId: number }[] }>().admitted.map((x) => x.userTicketId)).toEqual([

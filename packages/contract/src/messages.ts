@@ -145,6 +145,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.import.unsupported_encoding': 400,
   'api.org.import.too_many_rows': 413,
   'api.org.import.too_large': 413,
+  /** The import's body is not sent as `text/csv` (a form upload, JSON, no Content-Type). */
+  'api.org.import.not_csv': 415,
   /** No such webhook endpoint in this organisation. */
   'api.org.webhook_not_found': 404,
   /** No such delivery of this webhook endpoint. */
@@ -218,6 +220,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.import.too_many_rows':
     'The file has more data rows than one import takes (10,000; fewer on the embedded database: see detail).',
   'api.org.import.too_large': 'The file is larger than one import takes (5 MiB).',
+  'api.org.import.not_csv':
+    'Send the CSV file itself as the body with `Content-Type: text/csv` (not a form upload, not JSON).',
   'api.org.webhook_not_found': 'No webhook endpoint with this id in your organisation.',
   'api.org.webhook_delivery_not_found': 'No delivery with this id for this webhook endpoint.',
   'api.org.webhook_url_not_allowed': 'url: must be https and not a private or loopback address.',

@@ -71,6 +71,15 @@ export type AppleSerialNumbers = z.infer<typeof appleSerialNumbers>;
 
 /** Path of the latest pass: `/v1/passes/{passTypeIdentifier}/{serialNumber}`. */
 export const applePassParams = z.strictObject({ passTypeIdentifier: identifier, serialNumber: identifier });
+/**
+ * Headers of Apple's latest-pass request: `If-Modified-Since` (an HTTP date, as the last answer's `Last-Modified`
+ * said) answers 304 with no body when the pass has not changed since (issue 41, point 10). Other headers pass.
+ */
+export const appleLatestPassHeaders = z.looseObject({
+  'if-modified-since': z.string().optional().meta({
+    description: 'The Last-Modified of the pass the device has: 304, no content, when the pass is unchanged since',
+  }),
+});
 
 /**
  * Body of the log endpoint: messages from devices about errors with the web service. The route takes at most

@@ -8,6 +8,7 @@ import type { App } from '../lib/http.js';
 import { redisReady } from '../lib/rate-limit.js';
 import { createHousekeeping } from '../modules/housekeeping/housekeeping.service.js';
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
+import { jobLogFieldsOf } from '../providers/jobs/job-log.js';
 import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
 import { handlersByLane, laneConcurrency } from '../providers/jobs/job-lanes.js';
 import type { Services } from './services.js';
@@ -64,10 +65,12 @@ export function registerBackgroundJobs(
         db: database.db,
         handlers,
         // A failure that will be retried is a warning; one kept as failed (or a claim that failed) an error.
-        log: (msg, err, fields) =>
-          fields?.willRetry
-            ? app.log.warn({ err, lane, ...fields }, msg)
-            : app.log.error({ err, lane, ...fields }, msg),
+        // Beside the job's kind and lane: what its handler attached (a mail's template and recipient user id; job-log.ts).
+        log: (msg, err, fields) => {
+          const line = { err, lane, ...fields, ...jobLogFieldsOf(err) };
+          if (fields?.willRetry) app.log.warn(line, msg);
+          else app.log.error(line, msg);
+        },
         pollMs: config.jobPollMs,
         leaseSeconds: config.jobLeaseSeconds,
         attempts: config.jobMaxAttempts,

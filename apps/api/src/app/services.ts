@@ -38,6 +38,7 @@ import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outb
 import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
+import { authRepository } from '../modules/auth/auth.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
 import { walletJobHandlers } from '../modules/wallet/wallet-jobs.js';
@@ -211,7 +212,11 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
 
   // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
   const jobHandlers: Record<string, JobHandler> = {
-    [MAIL_JOB]: createMailJobHandler({ mail, config }),
+    [MAIL_JOB]: createMailJobHandler({
+      mail,
+      config,
+      recipientOf: async (email) => (await authRepository.userByEmail(database.db, email))?.id ?? null,
+    }),
     ...walletJobHandlers(wallet),
   };
   const jobsAdmin = createJobsAdminService({ database, now });

@@ -14,6 +14,7 @@ import type {
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey } from '@tp/contract';
 import { AppError } from './app-error.js';
+import { clientAborted, logAbort, routeOf } from './request-id.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
 import { concurrencyFailure, invalidText, uniqueViolation } from '../db/unique-violation.js';
 
@@ -71,7 +72,15 @@ export function requireAuthWith(
  */
 function logServerError(req: FastifyRequest, err: unknown): void {
   const cause = err instanceof Error ? err.cause : undefined;
-  req.log.error({ err, ...(cause !== undefined && !(cause instanceof Error) ? { cause } : {}) }, 'request failed');
+  req.log.error(
+    {
+      err,
+      method: req.method,
+      route: routeOf(req),
+      ...(cause !== undefined && !(cause instanceof Error) ? { cause } : {}),
+    },
+    'request failed',
+  );
 }
 
 /**
@@ -102,12 +111,22 @@ function withDetail(req: FastifyRequest, reply: FastifyReply) {
     const fields = body.fields && Object.entries(body.fields);
     const detail = fields?.length
       ? `Invalid ${fields.map(([k, v]) => `${k === '_' ? 'body' : k} (${v.join('; ')})`).join(', ')}.`
-      : (ORGANISER_DETAILS[body.message as MessageKey] ?? 'See the message key in the API document.');
+      : body.message === 'api.invalid_request_body'
+        ? // Fastify's own refusals (unreadable JSON, a body too large, a type without a parser): no `fields` to see.
+          'The body could not be read: it must be well-formed, within the size this operation takes and sent with its Content-Type.'
+        : (ORGANISER_DETAILS[body.message as MessageKey] ?? 'See the message key in the API document.');
     return send({ ...body, detail });
   };
 }
 
 export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  // The client went away (socket closed, body cut short): nobody reads the answer and nothing failed here; one
+  // `info` line with the route, not an error (issue 41, point 8).
+  if (!(err instanceof AppError) && clientAborted(req, err)) {
+    logAbort(req, (err as { code?: unknown }).code);
+    reply.code(400);
+    return reply.send({ message: 'api.invalid_request_body' });
+  }
   // An early refusal (before the body was read: too many rows, wrong type or key) closes the connection: a client
   // still sending the body would otherwise keep a connection whose next request is never answered (issue 41).
   if (!req.raw.complete) reply.header('connection', 'close');

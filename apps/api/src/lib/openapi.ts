@@ -7,7 +7,7 @@
  * - the errors every route of its kind can answer, with the one error schema (`Error`): 400 when it validates
  *   input, 400/413/415 when it reads a body, 401 with a credential, 404 for the holder's `X-Organisation`, 429 with
  *   a rate limit or an organiser, platform or door key (their checks are limited), 500 and 503 (database unreachable) for all.
- * `transformDocument` then drops the content of 204 answers and adds the `webhooks` of every event.
+ * `transformDocument` then drops the content of 204 and 304 answers and adds the `webhooks` of every event.
  * Drift is caught by the integration tests, whose every answer is validated against this document
  * (apps/api/test/openapi-conformance.ts).
  */
@@ -47,6 +47,13 @@ export const SECURITY_SCHEMES = {
       "An organisation's API key (`tpk_…`, acts as an owner) or a member's console token (POST /v1/console/session, with the member's role)",
   },
   adminKey: { type: 'http', scheme: 'bearer', description: 'The platform key (ADMIN_KEY)' },
+  applePass: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      "Apple Wallet's pass update web service: `Authorization: ApplePass <authenticationToken>`, the token inside the pass (`pass.json`)",
+  },
 } as const;
 type SchemeName = keyof typeof SECURITY_SCHEMES;
 const AUDIENCE_OF: Record<SchemeName, Audience> = {
@@ -54,7 +61,20 @@ const AUDIENCE_OF: Record<SchemeName, Audience> = {
   doorKey: 'door',
   organisationApiKey: 'organiser',
   adminKey: 'platform',
+  // Apple Wallet on the holder's device, with the token of the holder's pass.
+  applePass: 'holder',
 };
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The request body as the document shows it, for a route that reads its body itself (a `text/csv` stream, a
+     * multipart upload) and so declares no `body` for Fastify to validate: one zod schema per content type.
+     * Documentation only; `transformRoute` turns it into the operation's `requestBody`.
+     */
+    requestBody?: { description?: string; content: Record<string, { schema: z.ZodType }> };
+  }
+}
 
 /** `security` of an operation that needs `scheme`. */
 export const securityOf = (scheme: SchemeName) => [{ [scheme]: [] as string[] }];
@@ -149,9 +169,26 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
 
 /**
  * `transform` of @fastify/swagger: the zod type provider's, plus answers declared with `media()` (their zod
- * schemas converted here, since the provider's transform takes only a zod schema per status).
+ * schemas converted here, since the provider's transform takes only a zod schema per status) and a documented
+ * `requestBody` (a route that reads its body itself: the CSV import, the avatar upload; issue 41, point 10).
  */
 export const transformRoute: typeof jsonSchemaTransform = (input) => {
+  const requestBody = (input.schema as { requestBody?: { content: Record<string, { schema: z.ZodType }> } })
+    ?.requestBody;
+  if (!requestBody) return transformResponses(input);
+  const { requestBody: _documented, ...schema } = input.schema as Record<string, unknown>;
+  const out = transformResponses({ ...input, schema });
+  // @fastify/swagger makes a `body` with `content` into the operation's requestBody, one entry per content type.
+  const body = {
+    content: Object.fromEntries(
+      Object.entries(requestBody.content).map(([type, c]) => [type, { schema: jsonSchema(c.schema) }]),
+    ),
+  };
+  return { ...out, schema: { ...(out.schema as Schema), body } };
+};
+
+/** `transformRoute` of a route without a documented `requestBody`. */
+const transformResponses: typeof jsonSchemaTransform = (input) => {
   const response = input.schema?.response as Record<string, unknown> | undefined;
   const media: Record<string, { description?: string; content: Record<string, { schema: z.ZodType }> }> = {};
   if (response) {
@@ -191,9 +228,10 @@ export const transformDocument = (input: Parameters<typeof jsonSchemaTransformOb
   for (const item of Object.values(paths ?? {})) {
     for (const operation of Object.values(item)) {
       for (const [status, answer] of Object.entries(operation.responses ?? {})) {
-        if (status === '204') {
+        if (status === '204' || status === '304') {
           delete answer.content;
-          answer.description = 'Done; no content';
+          answer.description =
+            status === '204' ? 'Done; no content' : 'Not modified since If-Modified-Since; no content';
         } else if (answer.description === 'Default Response') {
           answer.description = ERROR_DESCRIPTIONS[Number(status)] ?? (Number(status) < 300 ? 'OK' : 'Error');
         }

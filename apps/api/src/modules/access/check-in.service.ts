@@ -152,6 +152,8 @@ export function createCheckInService(deps: {
             verdict: 'invalid',
             userTicketIds: [pass.userTicketId],
           });
+          // Counted under its own reason (issue 41, point 8): a screenshot or a replayed code, not a forged pass.
+          deps.metrics.checkIn('online', 'stale_code');
           throw new AppError('api.access.stale_code');
         }
       }

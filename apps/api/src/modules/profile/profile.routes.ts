@@ -1,6 +1,7 @@
 /** Routes: GET /auth/me, POST /auth/profile, POST /auth/username, POST /auth/avatar (multipart `file`). */
 import { AVATAR_MAX_BYTES, auth } from '@tp/contract';
 import type { FastifyReply } from 'fastify';
+import * as z from 'zod';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import { errors } from '../../lib/openapi.js';
@@ -66,6 +67,19 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
         operationId: 'uploadAvatar',
         summary: 'Upload a profile picture (multipart `file`; re-encoded to WebP)',
         consumes: ['multipart/form-data'],
+        // Read by @fastify/multipart in the handler, so documented only (issue 41, point 10): one part, `file`.
+        requestBody: {
+          content: {
+            'multipart/form-data': {
+              schema: z.object({
+                file: z.string().meta({
+                  format: 'binary',
+                  description: `The picture (HEIC, WebP, SVG, PNG or JPEG), at most ${AVATAR_MAX_BYTES} bytes`,
+                }),
+              }),
+            },
+          },
+        },
         response: { 200: auth.user, ...errors(409, 413, 422, 429) },
       },
     },

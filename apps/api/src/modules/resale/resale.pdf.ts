@@ -5,7 +5,10 @@
  * Text is set in DejaVu Sans (TrueType files from the `dejavu-fonts-ttf` npm package), embedded and subset by
  * pdfkit, so every Latin (Extended), Greek and Cyrillic letter of an organiser's names is kept; the
  * standard Helvetica knows only Windows-1252. A character the font lacks (most emoji) is left out
- * rather than drawn as a missing-glyph box.
+ * rather than drawn as a missing-glyph box; when that is a letter or digit of a name (Chinese, Japanese, Korean,
+ * Arabic, Hebrew, Indic scripts: DejaVu has no CJK at all), the PDF says under the code that a name could not be
+ * shown in full and that the e-mail and the panel show it (issue 41, point 9). No CJK font is embedded: see
+ * decision 025, "The resale PDF and CJK".
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -41,6 +44,13 @@ export function printable(text: string): string {
   return out.replace(/ {2,}/g, ' ').trim();
 }
 
+/** Whether `text` has a letter or digit the embedded font cannot draw (a name `printable` would shorten). */
+function losesLetters(text: string): boolean {
+  const font = faces().regular;
+  for (const ch of text) if (/[\p{L}\p{N}]/u.test(ch) && !font.hasGlyphForCodePoint(ch.codePointAt(0)!)) return true;
+  return false;
+}
+
 export interface CodePdfInput {
   lang: 'en' | 'es';
   eventName: string;
@@ -64,6 +74,7 @@ const T = {
     qty: 'Quantity',
     code: 'Your secret code',
     how: 'Sign in to your ticket panel, open "Redeem ticket" and enter this code. It works once; keep it private.',
+    lost: 'Some letters of the names above cannot be shown in this PDF; the e-mail and your ticket panel show them in full.',
   },
   es: {
     title: 'Tus entradas de reventa',
@@ -72,6 +83,7 @@ const T = {
     qty: 'Cantidad',
     code: 'Tu código secreto',
     how: 'Inicia sesión en tu panel de entradas, abre «Canjear entrada» e introduce este código. Solo funciona una vez; no lo compartas.',
+    lost: 'Algunas letras de los nombres de arriba no se pueden mostrar en este PDF; el correo y tu panel de entradas los muestran completos.',
   },
 };
 
@@ -110,7 +122,9 @@ export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
     .text(p.code, { characterSpacing: 1 })
     .font('Body')
     .moveDown();
-  doc.fontSize(11).text(t.how).moveDown().fillColor('#1a56db').text(p.redeemUrl, { link: p.redeemUrl });
+  doc.fontSize(11).text(t.how).moveDown();
+  if ([p.eventName, p.venue, p.city, p.ticketName].some(losesLetters)) doc.text(t.lost).moveDown();
+  doc.fillColor('#1a56db').text(p.redeemUrl, { link: p.redeemUrl });
   doc.end();
   return done;
 }

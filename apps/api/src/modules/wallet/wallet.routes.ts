@@ -10,7 +10,7 @@
 import * as z from 'zod';
 import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
-import { errors, media } from '../../lib/openapi.js';
+import { errors, media, securityOf } from '../../lib/openapi.js';
 import { perIpPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ApnsPush } from '../../providers/apns/apns.provider.js';
@@ -41,6 +41,8 @@ export function walletRoutes(
 ) {
   const config = perIpPerMinute('wallet', deps.perMinute);
   const web = '/wallet/apple/v1';
+  /** The operations of Apple's web service that take the pass's `ApplePass <authenticationToken>`. */
+  const applePass = securityOf('applePass');
   // One bucket per holder for both pass routes (each signs a pass or calls Google), after requireAuth.
   const perHolder = app.createRateLimit({
     max: deps.passesPerUserPerMinute,
@@ -56,6 +58,7 @@ export function walletRoutes(
       config,
       schema: {
         operationId: 'registerApplePassDevice',
+        security: applePass,
         summary: "Apple's pass update web service: a device registers for a pass's pushes (ApplePass token)",
         params: wallet.appleRegistrationParams,
         body: wallet.appleRegistrationBody,
@@ -73,6 +76,7 @@ export function walletRoutes(
       config,
       schema: {
         operationId: 'unregisterApplePassDevice',
+        security: applePass,
         summary: "Apple's pass update web service: a device stops a pass's pushes (ApplePass token)",
         params: wallet.appleRegistrationParams,
         response: { 200: z.null(), ...errors(401, 404) },
@@ -111,17 +115,27 @@ export function walletRoutes(
       config,
       schema: {
         operationId: 'getLatestApplePass',
+        security: applePass,
         summary: "Apple's pass update web service: the pass as it is now (voided once the ticket moved)",
         params: wallet.applePassParams,
+        headers: wallet.appleLatestPassHeaders,
         response: {
           200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, Last-Modified'),
+          304: z.null(),
           ...errors(401, 404),
         },
       },
     },
     async (req, reply) => {
       const { passTypeIdentifier, serialNumber } = req.params;
-      const latest = await deps.wallet.latestPass(passTypeIdentifier, serialNumber, req.headers.authorization);
+      const latest = await deps.wallet.latestPass(
+        passTypeIdentifier,
+        serialNumber,
+        req.headers.authorization,
+        req.headers['if-modified-since'],
+      );
+      if (!latest.pkpass)
+        return reply.code(304).header('Last-Modified', latest.lastModified.toUTCString()).send(NO_BODY);
       return reply
         .type(wallet.PKPASS_MEDIA_TYPE)
         .header('Last-Modified', latest.lastModified.toUTCString())

@@ -413,18 +413,28 @@ export function createWalletService(deps: {
     /**
      * Latest pass: `GET /v1/passes/{passTypeIdentifier}/{serialNumber}`: the pass as it is now, signed; voided
      * (`voided: true`, no barcode) once its holder no longer holds the ticket. `lastModified` is its update time.
+     * `lastModified` (the Last-Modified to send, whole seconds as HTTP dates go) is the pass's update time, or the
+     * second before it while that second lasts, so a change later in the same second never looks like the version
+     * the device has. With `ifModifiedSince` (the request's If-Modified-Since, an HTTP date) at or after the update
+     * time's second, `pkpass` is null and nothing is signed: the route answers 304 (issue 41, point 10). A ticket
+     * that moved before its pass was voided (the update job still due) is always answered in full.
      * @throws AppError `api.unauthorized` (401) as {@link register}; `api.wallet.not_configured` (404).
      */
     async latestPass(
       passTypeIdentifier: string,
       serialNumber: string,
       authorization: string | undefined,
-    ): Promise<{ pkpass: Buffer; lastModified: Date }> {
+      ifModifiedSince?: string,
+    ): Promise<{ pkpass: Buffer | null; lastModified: Date }> {
       const pass = await authorizedPass(passTypeIdentifier, serialNumber, authorization);
       const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
       if (!row) throw new AppError('api.unauthorized');
       const live = row.held && !pass.voidedAt;
-      return { pkpass: await pkpass(row, pass, live ? await ticketCode(row) : null), lastModified: pass.updatedAt };
+      const second = Math.floor(pass.updatedAt.getTime() / 1000) * 1000;
+      const lastModified = new Date(second < Math.floor(deps.now().getTime() / 1000) * 1000 ? second : second - 1000);
+      const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
+      if (second <= since && (live || pass.voidedAt)) return { pkpass: null, lastModified };
+      return { pkpass: await pkpass(row, pass, live ? await ticketCode(row) : null), lastModified };
     },
 
     /**

@@ -1,7 +1,8 @@
 /**
  * The calendar entry of a ticket e-mail (issue 23): an iCalendar (RFC 5545) file by ical-generator, with the
  * event's start and end as wall-clock times in the event's own time zone (`DTSTART;TZID=…`) and that zone's
- * VTIMEZONE (@touch4it/ical-timezones), so a calendar shows the right hour wherever its owner is.
+ * VTIMEZONE (@touch4it/ical-timezones), so a calendar shows the right hour wherever its owner is. DTSTAMP in UTC,
+ * CRLF after every line, no non-standard `TIMEZONE-ID` (issue 41, point 9; checked with ical.js in the tests).
  */
 import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
@@ -48,18 +49,24 @@ export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
  */
 export function calendarFile(e: CalendarEvent): Buffer {
   const cal = ical({ prodId: { company: 'ticket-panel', product: 'mail' }, method: ICalCalendarMethod.PUBLISH });
-  cal.timezone({ name: e.timeZone, generator: vtimezoneOf });
+  // No calendar-level zone name: ical-generator writes it as a `TIMEZONE-ID` property RFC 5545 does not have
+  // (issue 41, point 9); the generator still adds the VTIMEZONE of the event's own zone (its DTSTART;TZID=…).
+  // X-WR-TIMEZONE, the extension calendars read, names it.
+  cal.timezone({ name: '', generator: vtimezoneOf });
+  cal.x('X-WR-TIMEZONE', e.timeZone);
   cal.createEvent({
     id: e.uid,
     sequence: e.sequence ?? 0,
     start: new TZDate(e.startsAt, e.timeZone),
     end: new TZDate(e.endsAt, e.timeZone),
     timezone: e.timeZone,
-    stamp: new TZDate(e.stamp, e.timeZone),
+    // DTSTAMP is in UTC (`…Z`), as RFC 5545 3.8.7.2 requires, whatever the event's zone.
+    stamp: e.stamp,
     summary: e.name,
     location: e.location,
     description: e.description,
     url: e.url,
   });
-  return Buffer.from(cal.toString(), 'utf8');
+  // Every content line ends with CRLF (RFC 5545 3.1), the last one too.
+  return Buffer.from(`${cal.toString()}\r\n`, 'utf8');
 }

@@ -7,7 +7,8 @@
  * texts go; each mail then only fills the cached HTML with its escaped texts (one string pass). Accessibility:
  * real text (a logo is only beside the name, with the name as its alt text), a heading, `lang` on the document,
  * text colours at 4.5:1 or more on their backgrounds (the accent comes from `brand-colors.ts`). No images but the
- * organisation's logo, no tracking pixels, no link rewriting.
+ * organisation's logo, no tracking pixels, no link rewriting, no remote stylesheet or font (decision 025): the only
+ * remote resource a mail may load is the organisation's logo, an image the organiser chose to show.
  */
 import mjml2html from 'mjml';
 import { escapeHtml } from '../../pages/html.js';
@@ -139,9 +140,13 @@ function compiledLayout(shape: Shape, lang: MailLocale, brand: MailBrand): Promi
   const key = `${lang}|${brand.accent}|${brand.accentText}|${shape.paragraphs}|${shape.facts}|${+shape.code}|${+shape.cta}|${+shape.logo}`;
   const hit = compiled.get(key);
   if (hit) return hit;
-  const html = mjml2html(layoutMjml(shape, lang, brand.accent, brand.accentText), { validationLevel: 'strict' }).then(
-    (out) => out.html,
-  );
+  // `fonts: {}`: MJML otherwise adds a Google Fonts <link> (and @import) for each web font it recognises in the font
+  // list (Roboto here), so a mail client that loads remote content would tell Google who opened the mail (issue 41,
+  // point 9). The list falls back to the reader's own system fonts.
+  const html = mjml2html(layoutMjml(shape, lang, brand.accent, brand.accentText), {
+    validationLevel: 'strict',
+    fonts: {},
+  }).then((out) => out.html);
   if (compiled.size >= CACHE_MAX) compiled.clear();
   compiled.set(key, html);
   html.catch(() => compiled.delete(key));

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import { mapSliced } from '../../lib/time-slice.js';
+import { withJobLogFields } from '../jobs/job-log.js';
 import { enqueueJobs, type JobHandler, type JobInput } from '../jobs/job-queue.js';
 import { mailBrand } from './brand.js';
 import type { RenderedMail } from './layout.js';
@@ -169,15 +170,35 @@ async function render(
 }
 
 /**
+ * Header fields of every mail: `Auto-Submitted: auto-generated` (RFC 3834), so vacation responders and other
+ * robots do not answer a mail no person wrote (issue 41, point 9).
+ */
+const MAIL_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
+
+/**
  * The `mail` job handler: parses the payload, renders the mail under the organisation's brand (the product's when
- * `org` is null) and sends it. A send that fails rejects, so the job is retried with backoff (decision 030).
+ * `org` is null) and sends it with `MAIL_HEADERS`. A send that fails rejects, so the job is retried with backoff
+ * (decision 030); its error carries the template and the recipient's user id for the log line (`job-log.ts`).
  */
 export function createMailJobHandler(deps: {
   mail: MailProvider;
   config: { productName: string; publicUrl: string };
+  /** The user id of an account's e-mail address (null: none), named in a failure's log line instead of the address. */
+  recipientOf?: (email: string) => Promise<number | null>;
 }): JobHandler {
   return async (payload) => {
     const p = mailPayload.parse(payload);
+    try {
+      await renderAndSend(p);
+    } catch (err) {
+      // The failure's log line says which mail and whose (issue 41, point 8): the template and the recipient's
+      // user id, never the address.
+      const recipientUserId = deps.recipientOf ? await deps.recipientOf(p.to).catch(() => null) : null;
+      throw withJobLogFields(err, { template: p.template, recipientUserId });
+    }
+  };
+
+  async function renderAndSend(p: MailPayload): Promise<void> {
     const m = await render(p, mailBrand(p.org, deps.config));
     const extra = (p.attachments ?? []).map((a) => ({
       filename: a.filename,
@@ -185,6 +206,11 @@ export function createMailJobHandler(deps: {
       contentType: a.contentType,
     }));
     const attachments = [...extra, ...(m.attachments ?? [])];
-    await deps.mail.send({ to: p.to, ...m, ...(attachments.length ? { attachments } : {}) });
-  };
+    await deps.mail.send({
+      to: p.to,
+      ...m,
+      ...(attachments.length ? { attachments } : {}),
+      headers: { ...MAIL_HEADERS },
+    });
+  }
 }

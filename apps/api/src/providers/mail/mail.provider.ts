@@ -10,6 +10,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /** Extra header fields (`Auto-Submitted`, `List-Unsubscribe`), passed to nodemailer as they are. */
+  headers?: Record<string, string>;
 }
 
 /** A message kept by the dev outbox. */

@@ -1,0 +1,127 @@
+/**
+ * Issue 41, point 9: every e-mail as a mail client and a calendar read it. Each template rendered by the mail job
+ * handler, built into the message SMTP would carry (nodemailer's stream transport) and read back with mailparser:
+ * `Auto-Submitted: auto-generated`, no remote stylesheet or font (MJML's Google Fonts link), no remote resource but
+ * the organisation's logo; the `.ics` read with ical.js and as text: DTSTAMP in UTC, CRLF after every line, no
+ * non-standard TIMEZONE-ID.
+ */
+import ICAL from 'ical.js';
+import { simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
+import { describe, expect, it } from 'vitest';
+import { createMailJobHandler, type MailJobInput } from '../src/providers/mail/mail-jobs.js';
+import type { MailMessage, MailProvider } from '../src/providers/mail/mail.provider.js';
+import { sampleTicket } from './mail-fixtures.js';
+
+const PANEL = 'http://panel.test';
+const LOGO = 'https://cdn.acme.example/logo.png';
+const org = { slug: 'acme', name: 'Acme Events', logoUrl: LOGO, primaryColor: '#ff9900' };
+const at = new Date('2026-11-20T09:15:30Z');
+const ticket = sampleTicket();
+const ticketParams = { ticket, link: `${PANEL}/en/?org=acme`, at };
+
+/** One payload per template, in both languages, branded (with a remote logo) and unbranded. */
+const payloads: MailJobInput[] = (['en', 'es'] as const).flatMap((locale) =>
+  [org, null].flatMap((o) => {
+    const common = { to: 'holder@example.com', locale, org: o };
+    return [
+      { ...common, template: 'signInCode', params: { code: '123456', minutes: 10 } },
+      { ...common, template: 'giftReceived', params: { ...ticketParams, giver: 'Ann' } },
+      { ...common, template: 'resaleCode', params: { ...ticketParams, quantity: 2 } },
+      {
+        ...common,
+        template: 'listingSold',
+        params: {
+          eventName: 'Laneway',
+          ticketName: 'GA',
+          quantity: 1,
+          amountCents: 5000,
+          currencyCode: 'AUD',
+          link: PANEL,
+        },
+      },
+      { ...common, template: 'ticketIssued', params: ticketParams },
+      { ...common, template: 'reminder', params: ticketParams },
+      { ...common, template: 'eventChanged', params: { ...ticketParams, sequence: 3 } },
+      { ...common, template: 'swapDone', params: { ...ticketParams, quantity: 1 } },
+    ] satisfies MailJobInput[];
+  }),
+);
+
+/** Renders every payload through the job handler; answers what the provider was given. */
+async function sendAll(): Promise<{ payload: MailJobInput; message: MailMessage }[]> {
+  const sent: MailMessage[] = [];
+  const mail: MailProvider = {
+    send: (m) => {
+      sent.push(m);
+      return Promise.resolve();
+    },
+    outbox: () => [],
+    close: () => undefined,
+  };
+  const handler = createMailJobHandler({ mail, config: { productName: 'Ticket Panel', publicUrl: PANEL } });
+  const out = [];
+  for (const payload of payloads) {
+    await handler(payload, { jobId: out.length + 1, kind: 'mail', attempt: 1 });
+    out.push({ payload, message: sent.at(-1)! });
+  }
+  return out;
+}
+
+/** The raw message nodemailer would hand to the SMTP server, parsed by mailparser. */
+async function parsed(m: MailMessage) {
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
+  const info = await transport.sendMail({ from: 'Ticket Panel <no-reply@panel.test>', ...m });
+  return simpleParser(info.message);
+}
+
+describe('every e-mail (issue 41, point 9)', () => {
+  it('says Auto-Submitted: auto-generated and loads no remote resource but the organisation logo', async () => {
+    const all = await sendAll();
+    expect(all).toHaveLength(32);
+    for (const { payload, message } of all) {
+      const name = `${payload.template} ${payload.locale} ${payload.org ? 'branded' : 'unbranded'}`;
+      const mail = await parsed(message);
+      expect(mail.headers.get('auto-submitted'), name).toBe('auto-generated');
+      const html = typeof mail.html === 'string' ? mail.html : '';
+      expect(html, name).toContain('<html');
+      expect(html, name).not.toMatch(/fonts\.googleapis|fonts\.gstatic/i);
+      expect(html, name).not.toMatch(/<link\b/i);
+      expect(html, name).not.toMatch(/@import/i);
+      expect(html, name).not.toMatch(/url\(\s*['"]?https?:/i);
+      // Only links (<a href>) point elsewhere; the one image loaded from another origin is the organisation's logo.
+      const remote = [...html.matchAll(/<(?!a\b)[a-z]+\b[^>]*\b(?:src|href|background)\s*=\s*"(https?:[^"]*)"/gi)].map(
+        (x) => x[1],
+      );
+      expect(remote, name).toEqual(payload.org ? [LOGO] : []);
+    }
+  });
+
+  it('carries an .ics that ical.js reads, DTSTAMP in UTC, CRLF after every line, no TIMEZONE-ID', async () => {
+    const withCalendar = (await sendAll()).filter(({ message }) =>
+      message.attachments?.some((a) => a.filename.endsWith('.ics')),
+    );
+    expect(withCalendar.length).toBe(24);
+    for (const { payload, message } of withCalendar) {
+      const name = `${payload.template} ${payload.locale}`;
+      const mail = await parsed(message);
+      const file = mail.attachments.find((a) => a.filename?.endsWith('.ics'));
+      expect(file?.contentType, name).toBe('text/calendar');
+      const text = file!.content.toString('utf8');
+      expect(text.endsWith('END:VCALENDAR\r\n'), name).toBe(true);
+      expect(text.replace(/\r\n/g, ''), name).not.toMatch(/[\r\n]/);
+      expect(text, name).not.toMatch(/^TIMEZONE-ID/m);
+      expect(text, name).toMatch(/^DTSTAMP:20261120T091530Z\r$/m);
+      const cal = new ICAL.Component(ICAL.parse(text) as unknown[]);
+      ICAL.TimezoneService.register(cal.getFirstSubcomponent('vtimezone')!);
+      expect(cal.getFirstPropertyValue('timezone-id'), name).toBeNull();
+      const vevent = cal.getFirstSubcomponent('vevent')!;
+      const stamp = vevent.getFirstPropertyValue('dtstamp') as ICAL.Time;
+      expect(stamp.zone?.tzid, name).toBe('UTC');
+      expect(stamp.toJSDate().toISOString(), name).toBe(at.toISOString());
+      const event = new ICAL.Event(vevent);
+      expect(event.startDate.zone?.tzid, name).toBe('Australia/Sydney');
+      expect(event.startDate.toJSDate().toISOString(), name).toBe(ticket.event.startsAt.toISOString());
+    }
+  });
+});
