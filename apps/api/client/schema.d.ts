@@ -1029,7 +1029,7 @@ export interface paths {
         get: operations["getOrgTicket"];
         /**
          * Issue a ticket to a holder by e-mail (the same PUT again changes nothing)
-         * @description Creates the account when needed and e-mails the holder in their language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).
+         * @description Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).
          */
         put: operations["upsertTicket"];
         post?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
         put?: never;
         /**
          * Issue tickets from a CSV file, all or nothing
-         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored), at most 10000 rows (an instance on the embedded database takes fewer, `PGLITE_IMPORT_MAX_ROWS`, default 2000: the 413's `detail` names the limit) and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
+         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored; an optional `holderLanguage` column, en or es, sets the language of the accounts rows create), at most 10000 rows (an instance on the embedded database takes fewer, `PGLITE_IMPORT_MAX_ROWS`, default 2000: the 413's `detail` names the limit) and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
          */
         post: operations["importTickets"];
         delete?: never;
@@ -8232,6 +8232,11 @@ export interface operations {
                      */
                     ticketTypeExternalId: string;
                     holderEmail: string;
+                    /**
+                     * @description The new holder account's language (en or es): their first e-mail and the panel's. Ignored when the account exists. Default en.
+                     * @enum {string}
+                     */
+                    holderLanguage?: "en" | "es";
                 };
             };
         };

@@ -320,4 +320,40 @@ describe('pass downloads per holder (item 5)', () => {
     const bobs = await t.app.inject({ url: `/v1/tickets/${aliceTicket}/wallet/apple`, headers: bearer(bob) });
     expect(bobs.statusCode).toBe(404);
   });
+  it("Apple's latest-pass route counts in the pass holder's bucket when it signs, from any address; a 304 is free (issue 39 audit)", async () => {
+    await walletApp({ config: { walletPassesPerUserPerMinute: 3, walletPerMinute: 1000 } });
+    await rows(
+      `update events set pass_reveal_at = '${new Date(t.clock.now().getTime() - 60_000).toISOString()}' where name = 'Laneway Sessions'`,
+    );
+    const [pass] = await passes(1);
+    const latest = (i: number, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        url: web(`/passes/${PTI}/${pass.serialNumber}`),
+        headers: { ...auth(pass.token), ...headers },
+        remoteAddress: `10.0.${i}.1`,
+      });
+    // Before: 40 of 40 signed (limited per address only); a flood from many addresses filled the signing queue.
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await latest(i)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+    // An unchanged pass asked with If-Modified-Since signs nothing and is not refused.
+    const since = (await rows(`select updated_at from wallet_passes where serial_number = '${pass.serialNumber}'`))[0]
+      .updated_at as string | Date;
+    const after = new Date(new Date(since).getTime() + 1000).toUTCString();
+    const unchanged = await latest(9, { 'if-modified-since': after });
+    expect(unchanged.statusCode).toBe(304);
+    // Bob's own download is not held by the pass holder's bucket.
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const bobTicket = Number(
+      (
+        await rows(
+          `select ut.id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id join users u on u.id = ut.holder_id
+           where u.email = 'bob@example.com' and e.name = 'Laneway Sessions' order by ut.id limit 1`,
+        )
+      )[0].id,
+    );
+    expect(
+      (await t.app.inject({ url: `/v1/tickets/${bobTicket}/wallet/apple`, headers: bearer(bob) })).statusCode,
+    ).toBe(200);
+  });
 });

@@ -7,6 +7,7 @@
  * Every wallet route is limited per client IP (WALLET_PER_IP_PER_MINUTE), the device log by its own
  * (WALLET_LOG_PER_IP_PER_MINUTE) and the two pass routes also per holder (WALLET_PASSES_PER_USER_PER_MINUTE).
  */
+import type { FastifyRequest } from 'fastify';
 import * as z from 'zod';
 import { wallet } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
@@ -43,11 +44,15 @@ export function walletRoutes(
   const web = '/wallet/apple/v1';
   /** The operations of Apple's web service that take the pass's `ApplePass <authenticationToken>`. */
   const applePass = securityOf('applePass');
-  // One bucket per holder for both pass routes (each signs a pass or calls Google), after requireAuth.
+  // One bucket per holder for every route that signs a pass or calls Google: the two pass routes (after
+  // requireAuth) and Apple's latest pass, counted for the pass's holder once its token was checked and only when it
+  // is signed (a 304 is free): the latest pass was limited per IP only, and one pass token asked from many
+  // addresses filled the signing queue for everyone (issue 39 audit, item 5).
+  const passHolderOf = new WeakMap<FastifyRequest, number>();
   const perHolder = app.createRateLimit({
     max: deps.passesPerUserPerMinute,
     timeWindow: '1 minute',
-    keyGenerator: (req) => `wallet-pass:${req.auth.userId}`,
+    keyGenerator: (req) => `wallet-pass:${passHolderOf.get(req) ?? req.auth.userId}`,
   });
   // requireAuth stays its own entry of the preHandler array: the API document reads the holder's credential from it.
   const passPreHandler: PreHandler[] = [deps.requireAuth, (req) => withinLimit(perHolder, req, 'wallet')];
@@ -122,7 +127,7 @@ export function walletRoutes(
         response: {
           200: media(wallet.PKPASS_MEDIA_TYPE, wallet.applePass, 'The .pkpass file, Last-Modified'),
           304: z.null(),
-          ...errors(401, 404),
+          ...errors(401, 404, 429),
         },
       },
     },
@@ -133,6 +138,10 @@ export function walletRoutes(
         serialNumber,
         req.headers.authorization,
         req.headers['if-modified-since'],
+        async (holderId) => {
+          passHolderOf.set(req, holderId);
+          await withinLimit(perHolder, req, 'wallet');
+        },
       );
       if (!latest.pkpass)
         return reply.code(304).header('Last-Modified', latest.lastModified.toUTCString()).send(NO_BODY);

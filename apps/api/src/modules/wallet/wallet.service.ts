@@ -418,6 +418,8 @@ export function createWalletService(deps: {
      * the device has. With `ifModifiedSince` (the request's If-Modified-Since, an HTTP date) at or after the update
      * time's second, `pkpass` is null and nothing is signed: the route answers 304 (issue 41, point 10). A ticket
      * that moved before its pass was voided (the update job still due) is always answered in full.
+     * `beforeSigning(holderId)` runs once the token is checked and a pass is to be signed (the route's per-holder
+     * limit, which throws `api.too_many_requests`).
      * @throws AppError `api.unauthorized` (401) as {@link register}; `api.wallet.not_configured` (404).
      */
     async latestPass(
@@ -425,6 +427,7 @@ export function createWalletService(deps: {
       serialNumber: string,
       authorization: string | undefined,
       ifModifiedSince?: string,
+      beforeSigning?: (holderId: number) => Promise<void>,
     ): Promise<{ pkpass: Buffer | null; lastModified: Date }> {
       const pass = await authorizedPass(passTypeIdentifier, serialNumber, authorization);
       const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
@@ -434,6 +437,7 @@ export function createWalletService(deps: {
       const lastModified = new Date(second < Math.floor(deps.now().getTime() / 1000) * 1000 ? second : second - 1000);
       const since = ifModifiedSince ? Date.parse(ifModifiedSince) : NaN;
       if (second <= since && (live || pass.voidedAt)) return { pkpass: null, lastModified };
+      await beforeSigning?.(pass.holderId);
       return { pkpass: await pkpass(row, pass, live ? await ticketCode(row) : null), lastModified };
     },
 
