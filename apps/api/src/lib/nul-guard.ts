@@ -22,11 +22,15 @@ const MAX_DEPTH = 32;
 
 /**
  * The path (`a.b.0`, `_` for the value itself) of the first string or key holding a NUL in `value`, or null.
- * Buffers and other non-plain values are not text and are skipped.
+ * Buffers, streams and other values that are not arrays or plain objects are skipped (not parsed input).
  */
 export function nulPath(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes(NUL) ? path || '_' : null;
-  if (!value || typeof value !== 'object' || depth > MAX_DEPTH || Buffer.isBuffer(value)) return null;
+  if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  // Only what a parser made (arrays, plain objects): a streamed body (the CSV import's request stream) holds the
+  // socket and the server, whose graph is no input and walking it froze the instance.
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return null;
   const entries = Array.isArray(value) ? value.entries() : Object.entries(value as Record<string, unknown>);
   for (const [k, v] of entries) {
     const here = path ? `${path}.${String(k)}` : String(k);
