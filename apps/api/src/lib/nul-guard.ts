@@ -22,15 +22,14 @@ const MAX_DEPTH = 32;
 
 /**
  * The path (`a.b.0`, `_` for the value itself) of the first string or key holding a NUL in `value`, or null.
- * Buffers, streams and other values that are not arrays or plain objects are skipped (not parsed input).
+ * Buffers and streams are not parsed input and are skipped.
  */
 export function nulPath(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes(NUL) ? path || '_' : null;
   if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return null;
-  // Only what a parser made (arrays, plain objects): a streamed body (the CSV import's request stream) holds the
-  // socket and the server, whose graph is no input and walking it froze the instance.
-  const proto: unknown = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && proto !== Object.prototype && proto !== null) return null;
+  // Not a streamed body (the CSV import's request stream): it holds the socket and the server, whose graph is no
+  // input, and walking it froze the instance.
+  if (Buffer.isBuffer(value) || typeof (value as { pipe?: unknown }).pipe === 'function') return null;
   const entries = Array.isArray(value) ? value.entries() : Object.entries(value as Record<string, unknown>);
   for (const [k, v] of entries) {
     const here = path ? `${path}.${String(k)}` : String(k);
