@@ -119,26 +119,31 @@ export async function rawQuery<T>(db: Database['db'], query: string): Promise<{ 
   return result as { rows: T[] };
 }
 
-/** A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject. */
+/**
+ * A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject, `failNext(n, to)`
+ * the next n sends to that address only (the jobs of one request run in parallel lanes, in no set order).
+ */
 export function captureMail(): MailProvider & {
   sent: MailMessage[];
   lastCodeFor(email: string): string;
-  failNext(n: number): void;
+  failNext(n: number, to?: string): void;
 } {
   const sent: MailMessage[] = [];
   let failures = 0;
+  let failTo: string | undefined;
   return {
     sent,
     send(m) {
-      if (failures > 0) {
+      if (failures > 0 && (failTo === undefined || failTo === m.to)) {
         failures--;
         return Promise.reject(new Error('smtp: 421 service not available'));
       }
       sent.push(m);
       return Promise.resolve();
     },
-    failNext(n) {
+    failNext(n, to) {
       failures = n;
+      failTo = to?.toLowerCase();
     },
     outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' })).reverse(),
     close() {},

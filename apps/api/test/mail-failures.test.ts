@@ -70,7 +70,7 @@ const afterBackoff = async (n: number) => {
 describe('mail failures', () => {
   it('a gift whose receiver mail fails still moves the ticket; the failure is logged and the mail retried', async () => {
     const tk = await aliceTicket('Aotearoa Sound');
-    t.mail.failNext(1);
+    t.mail.failNext(1, 'bob@example.com');
     const r = await post('/v1/mobile/giftTicket', { userTicketId: tk.userTicketId, username: 'bob#7315' });
     expect(r.statusCode).toBe(200);
     expect(await t.app.services.gift.history(tk.userTicketId)).toHaveLength(1);
