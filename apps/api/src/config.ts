@@ -144,6 +144,13 @@ export interface Config {
    */
   jobMailConcurrency: number;
   /**
+   * Seconds after which a mail's recipient domain counts as slow (JOB_SLOW_DESTINATION_SECONDS, default 5; issue 39
+   * item 2): a send to it that took this long marks the domain slow for 10 minutes (or until a faster success), and
+   * all slow domains together send one mail at a time, so relays stalling on many domains hold one slot of the mail
+   * lane. However healthy, one domain takes at most JOB_MAIL_CONCURRENCY − 1 slots.
+   */
+  jobSlowDestinationSeconds: number;
+  /**
    * Wallet update jobs (Apple pushes; Google object updates, each wallet in a lane of its own) one instance runs at
    * once per wallet (JOB_WALLET_CONCURRENCY, default 2, 1 to 16).
    */
@@ -686,6 +693,7 @@ function buildConfig(
     jobLeaseSeconds: Math.max(1, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 300)),
     jobMaxAttempts: Math.max(1, int('JOB_MAX_ATTEMPTS', env.JOB_MAX_ATTEMPTS, 8)),
     jobMailConcurrency: between(1, 16, int('JOB_MAIL_CONCURRENCY', env.JOB_MAIL_CONCURRENCY, 4)),
+    jobSlowDestinationSeconds: seconds('JOB_SLOW_DESTINATION_SECONDS', env.JOB_SLOW_DESTINATION_SECONDS, 5),
     jobWalletConcurrency: between(1, 16, int('JOB_WALLET_CONCURRENCY', env.JOB_WALLET_CONCURRENCY, 2)),
     jobQueueAlertSeconds: Math.max(1, int('JOB_QUEUE_ALERT_SECONDS', env.JOB_QUEUE_ALERT_SECONDS, 120)),
     smtpConnectTimeoutSeconds: seconds('SMTP_CONNECT_TIMEOUT_SECONDS', env.SMTP_CONNECT_TIMEOUT_SECONDS, 10),

@@ -246,6 +246,148 @@ describe('durable job queue', () => {
     expect(await jobsOf(k)).toEqual([]);
   });
 
+  describe('fairness between destinations (issue 39 item 2)', () => {
+    /**
+     * Runs `jobs` (destination, and whether its handler hangs until released) on a 4-slot worker with `destinations`,
+     * and returns what ran, in order, the most jobs of each destination in flight at once, and `release`.
+     */
+    async function run(
+      jobs: { destination: string; hang?: boolean; ms?: number }[],
+      destinations: Parameters<typeof startJobWorker>[0]['destinations'],
+    ) {
+      const k = kind();
+      let release!: () => void;
+      const hung = new Promise<void>((resolve) => (release = resolve));
+      const done: string[] = [];
+      const inFlight = new Map<string, number>();
+      const most = new Map<string, number>();
+      let slowInFlight = 0;
+      let mostSlow = 0;
+      const handler: JobHandler = async (payload) => {
+        const { i, destination, hang, ms, slow } = payload as {
+          i: number;
+          destination: string;
+          hang?: boolean;
+          ms?: number;
+          slow?: boolean;
+        };
+        inFlight.set(destination, (inFlight.get(destination) ?? 0) + 1);
+        most.set(destination, Math.max(most.get(destination) ?? 0, inFlight.get(destination)!));
+        if (slow) mostSlow = Math.max(mostSlow, ++slowInFlight);
+        try {
+          if (hang) await hung;
+          else await new Promise((resolve) => setTimeout(resolve, ms ?? 2));
+          done.push(`${destination}#${i}`);
+        } finally {
+          inFlight.set(destination, inFlight.get(destination)! - 1);
+          if (slow) slowInFlight--;
+        }
+      };
+      const w = worker({ [k]: handler }, { concurrency: 4, destinations });
+      const enqueue = (more: { destination: string; hang?: boolean; ms?: number; slow?: boolean }[]) =>
+        enqueueJobs(
+          t.database.db,
+          more.map((j, i) => ({ kind: k, payload: { i, ...j }, runAt: t.clock.now(), destination: j.destination })),
+        );
+      await enqueue(jobs);
+      const until = async (check: () => boolean, ms = 3000) => {
+        for (const deadline = Date.now() + ms; !check() && Date.now() < deadline;)
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        return check();
+      };
+      return { w, done, most, mostSlow: () => mostSlow, release, enqueue, until };
+    }
+    const stalling = Array.from({ length: 12 }, () => ({ destination: 'tarpit.example', hang: true }));
+
+    it('a destination that stalls holds all slots but one: another destination runs at once; control without fairness', async () => {
+      const fair = await run(stalling, { slowMs: 60_000, slowHoldSeconds: 600 });
+      try {
+        fair.w.wake();
+        expect(await fair.until(() => fair.most.get('tarpit.example') === 3)).toBe(true);
+        await fair.enqueue([{ destination: 'example.com' }]);
+        // The new job is claimed by the wake of its enqueue, beside the 3 stalled sends (never a 4th of them).
+        expect(await fair.until(() => fair.done.includes('example.com#0'))).toBe(true);
+        expect(fair.most.get('tarpit.example')).toBe(3);
+      } finally {
+        fair.release();
+      }
+      await fair.w.runOnce();
+      expect(fair.done.filter((d) => d.startsWith('tarpit'))).toHaveLength(12);
+
+      // Control: without fairness the stalled sends take every slot and the other job waits for them.
+      const unfair = await run(stalling, false);
+      try {
+        unfair.w.wake();
+        expect(await unfair.until(() => unfair.most.get('tarpit.example') === 4)).toBe(true);
+        await unfair.enqueue([{ destination: 'example.com' }]);
+        expect(await unfair.until(() => unfair.done.includes('example.com#0'), 500)).toBe(false);
+      } finally {
+        unfair.release();
+      }
+      await unfair.w.runOnce();
+      expect(unfair.done).toContain('example.com#0');
+    });
+
+    it('one healthy destination is not sent one at a time: 9 jobs run 3 at once', async () => {
+      const r = await run(
+        Array.from({ length: 9 }, () => ({ destination: 'gmail.com', ms: 30 })),
+        { slowMs: 60_000, slowHoldSeconds: 600 },
+      );
+      await r.w.runOnce();
+      expect(r.done).toHaveLength(9);
+      expect(r.most.get('gmail.com')).toBe(3);
+    });
+
+    it('destinations that answered slowly share one slot until one of them answers fast again; control without', async () => {
+      const domains = ['a.example', 'b.example', 'c.example', 'd.example'];
+      // Each domain's first send takes 60 ms, past the 40 ms bound: all four count as slow from then on.
+      const fair = await run(
+        domains.map((destination) => ({ destination, ms: 60 })),
+        { slowMs: 40, slowHoldSeconds: 600 },
+      );
+      await fair.w.runOnce();
+      await fair.enqueue([
+        ...domains.flatMap((destination) => [
+          { destination, hang: true, slow: true },
+          { destination, hang: true, slow: true },
+        ]),
+        { destination: 'example.com' },
+      ]);
+      try {
+        fair.w.wake();
+        expect(await fair.until(() => fair.done.includes('example.com#8'))).toBe(true);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(fair.mostSlow()).toBe(1);
+      } finally {
+        fair.release();
+      }
+      await fair.w.runOnce();
+      expect(fair.mostSlow()).toBe(1);
+      // A fast success clears the mark: the domain's jobs run in parallel again.
+      await fair.enqueue([{ destination: 'a.example', ms: 1 }]);
+      await fair.w.runOnce();
+      await fair.enqueue(Array.from({ length: 6 }, () => ({ destination: 'a.example', ms: 30 })));
+      fair.most.set('a.example', 0);
+      await fair.w.runOnce();
+      expect(fair.most.get('a.example')).toBe(3);
+
+      // Control: with no bound on slowness the 8 stalled sends of four domains take every slot.
+      const unfair = await run(
+        domains.map((destination) => ({ destination, ms: 60 })),
+        { slowMs: 60_000, slowHoldSeconds: 600 },
+      );
+      await unfair.w.runOnce();
+      await unfair.enqueue(domains.flatMap((destination) => [{ destination, hang: true, slow: true }]));
+      try {
+        unfair.w.wake();
+        expect(await unfair.until(() => unfair.mostSlow() === 4)).toBe(true);
+      } finally {
+        unfair.release();
+      }
+      await unfair.w.runOnce();
+    });
+  });
+
   it('two workers on one embedded database never run one job twice', async () => {
     const k = kind();
     const runs = new Map<number, number>();

@@ -10,7 +10,7 @@ import { createHousekeeping } from '../modules/housekeeping/housekeeping.service
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
 import { jobLogFieldsOf } from '../providers/jobs/job-log.js';
 import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
-import { handlersByLane, laneConcurrency } from '../providers/jobs/job-lanes.js';
+import { handlersByLane, laneConcurrency, laneDestinations } from '../providers/jobs/job-lanes.js';
 import type { Services } from './services.js';
 
 /**
@@ -75,6 +75,7 @@ export function registerBackgroundJobs(
         leaseSeconds: config.jobLeaseSeconds,
         attempts: config.jobMaxAttempts,
         concurrency: laneConcurrency(lane, config),
+        destinations: laneDestinations(lane, config),
         now,
       }),
     );

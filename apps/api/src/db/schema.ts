@@ -772,6 +772,12 @@ export const jobs = pgTable(
     runAt: ts('run_at').notNull().defaultNow(),
     /** Higher first among due jobs (a sign-in code before an import's 10,000 ticket mails); default 0. */
     priority: integer('priority').notNull().default(0),
+    /**
+     * Where the job goes, for fairness between destinations (issue 39 item 2): a mail's recipient domain. A worker
+     * runs only so many jobs of one destination at once, and destinations that answer slowly share one slot. Null:
+     * no destination (the job is never held back by another's).
+     */
+    destination: text('destination'),
     /** Claims so far (a claim counts before the handler runs). */
     attempts: integer('attempts').notNull().default(0),
     /** The claim's lease: no other worker takes the job before this time. Null: not claimed. */

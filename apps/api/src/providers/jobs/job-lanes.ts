@@ -44,6 +44,23 @@ export function laneConcurrency(
   return Math.max(1, Math.min(wanted, Math.floor(config.databasePoolMax / 2)));
 }
 
+/** Seconds a destination counts as slow after a job to it took JOB_SLOW_DESTINATION_SECONDS or more. */
+export const SLOW_DESTINATION_HOLD_SECONDS = 600;
+
+/**
+ * A lane's fairness between destinations (`JobWorkerOptions.destinations`; issue 39 item 2): the mail lane shares
+ * its slots between recipient domains (one domain at most all slots but one; slow domains one slot together); the
+ * other lanes' jobs carry no destination.
+ */
+export function laneDestinations(
+  lane: JobLane,
+  config: { jobSlowDestinationSeconds: number },
+): false | { slowMs: number; slowHoldSeconds: number } {
+  return lane === 'mail'
+    ? { slowMs: config.jobSlowDestinationSeconds * 1000, slowHoldSeconds: SLOW_DESTINATION_HOLD_SECONDS }
+    : false;
+}
+
 /** `handlers` split by lane (lanes without a handler left out), for one worker per lane. */
 export function handlersByLane(handlers: Record<string, JobHandler>): Map<JobLane, Record<string, JobHandler>> {
   const lanes = new Map<JobLane, Record<string, JobHandler>>();

@@ -15,7 +15,13 @@
  * - `jobQueueStats(db)`: depth, oldest age and failed count per kind (the metrics' gauges).
  */
 import type { DbOrTx } from '../../db/client.js';
-import { jobsRepository as repo, type FailedJobRow, type JobKindStats } from './jobs.repository.js';
+import {
+  jobsRepository as repo,
+  SLOW_DESTINATIONS,
+  type ClaimedJob,
+  type FailedJobRow,
+  type JobKindStats,
+} from './jobs.repository.js';
 
 export type { FailedJobRow, JobKindStats } from './jobs.repository.js';
 
@@ -28,6 +34,11 @@ export interface JobInput {
   payload: unknown;
   runAt?: Date;
   priority?: number;
+  /**
+   * Where the job goes (a mail's recipient domain, lower case): a worker runs at most `perDestination` jobs of one
+   * destination at once, and the destinations that answered slowly share one slot (`JobWorkerOptions.destinations`).
+   */
+  destination?: string;
 }
 
 /** What a handler learns of the job it runs. `attempt` is 1 on the first claim. */
@@ -88,6 +99,14 @@ export interface JobWorkerOptions {
   leaseSeconds?: number;
   /** The clock (default the system's). */
   now?: () => Date;
+  /**
+   * Fairness between destinations (issue 39 item 2; jobs without a destination are never held back): at most
+   * `perDestination` jobs of one destination run at once (default one less than `concurrency`, at least 1, so a
+   * destination that stalls leaves a slot to the others), and a destination whose last job took `slowMs` or more
+   * (real time) counts as slow for `slowHoldSeconds` (or until one of its jobs succeeds faster): all slow
+   * destinations together run one job at a time. `false`: no fairness (every slot for whatever is due first).
+   */
+  destinations?: false | { perDestination?: number; slowMs: number; slowHoldSeconds: number };
 }
 
 export interface JobWorker {
@@ -131,13 +150,17 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
    */
   let mayHaveMore = false;
   const followUps = new Set<NodeJS.Timeout>();
+  const fairness = destinationFairness(opts.destinations, concurrency, now);
 
-  async function runJob(job: Awaited<ReturnType<typeof repo.claim>>[number], lease: Date): Promise<void> {
+  async function runJob(job: ClaimedJob, lease: Date): Promise<void> {
     const handler = opts.handlers[job.kind];
+    const startedAt = performance.now();
     try {
       if (job.attempts > maxAttempts) throw new Error(`claimed ${job.attempts} times without finishing`);
       await handler(job.payload, { jobId: job.id, kind: job.kind, attempt: job.attempts });
+      fairness.finished(job, performance.now() - startedAt, true);
     } catch (err) {
+      fairness.finished(job, performance.now() - startedAt, false);
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
       const retryAt = job.attempts < maxAttempts ? new Date(now().getTime() + backoff(job.attempts) * 1000) : null;
       opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
@@ -153,12 +176,15 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
   }
 
   /** Starts `job` in a slot; when it ends, the slot is free and the worker claims again (there may be more). */
-  function start(job: Awaited<ReturnType<typeof repo.claim>>[number], lease: Date): void {
+  function start(job: ClaimedJob, lease: Date): void {
+    const release = fairness.started(job);
     const done: Promise<void> = runJob(job, lease)
       .catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }))
       .finally(() => {
+        release();
         inFlight.delete(done);
-        if (mayHaveMore) tick();
+        // A job of a destination frees that destination's share too: jobs held back by its cap may be due.
+        if (mayHaveMore || fairness.holdsBack(job)) tick();
       });
     inFlight.add(done);
     started++;
@@ -173,8 +199,10 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     }
     const at = now();
     const lease = new Date(at.getTime() + leaseMs);
-    const claimed = await repo.claim(opts.db, kinds, at, lease, free);
-    mayHaveMore = claimed.length >= free;
+    const claimed = await repo.claim(opts.db, kinds, at, lease, free, fairness.forClaim(free));
+    // With fairness, fewer than asked may mean "the first due jobs were one destination's, at its cap": claim again
+    // (its jobs are then skipped) until a claim finds nothing.
+    mayHaveMore = claimed.length >= free || (claimed.length > 0 && fairness.active);
     // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
     for (const job of claimed) {
       start(job, lease);
@@ -250,6 +278,71 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
       followUps.clear();
       await running?.catch(() => 0);
       while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+  };
+}
+
+/**
+ * A worker's bookkeeping of destinations (issue 39 item 2): jobs in flight per destination, the destinations that
+ * answered slowly (until when), and what the next claim may take of each.
+ */
+function destinationFairness(
+  options: JobWorkerOptions['destinations'],
+  concurrency: number,
+  now: () => Date,
+): {
+  active: boolean;
+  forClaim(free: number): Parameters<typeof repo.claim>[5];
+  holdsBack(job: ClaimedJob): boolean;
+  started(job: ClaimedJob): () => void;
+  finished(job: ClaimedJob, ms: number, succeeded: boolean): void;
+} {
+  const perDestination = options
+    ? Math.max(1, Math.min(concurrency, options.perDestination ?? concurrency - 1))
+    : concurrency;
+  const inFlight = new Map<string, number>();
+  /** Slow destinations: until when (ms since the epoch, the worker's clock). */
+  const slowUntil = new Map<string, number>();
+  let slowInFlight = 0;
+  const isSlow = (destination: string) => {
+    const until = slowUntil.get(destination);
+    if (until === undefined) return false;
+    if (until > now().getTime()) return true;
+    slowUntil.delete(destination);
+    return false;
+  };
+  return {
+    active: Boolean(options),
+    forClaim(free) {
+      if (!options) return { perDestination: free, full: [], slow: [], remaining: {} };
+      const slow = [...slowUntil.keys()].filter(isSlow);
+      const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && n >= perDestination).map(([d]) => d);
+      if (slowInFlight > 0) full.push(...slow);
+      const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
+      for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, perDestination - n);
+      return { perDestination, full, slow, remaining };
+    },
+    holdsBack(job) {
+      return Boolean(options) && job.destination !== null;
+    },
+    started(job) {
+      const d = job.destination;
+      if (!options || d === null) return () => undefined;
+      const slow = isSlow(d);
+      inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
+      if (slow) slowInFlight++;
+      return () => {
+        const n = (inFlight.get(d) ?? 1) - 1;
+        if (n > 0) inFlight.set(d, n);
+        else inFlight.delete(d);
+        if (slow) slowInFlight--;
+      };
+    },
+    finished(job, ms, succeeded) {
+      const d = job.destination;
+      if (!options || d === null) return;
+      if (ms >= options.slowMs) slowUntil.set(d, now().getTime() + options.slowHoldSeconds * 1000);
+      else if (succeeded) slowUntil.delete(d);
     },
   };
 }

@@ -10,7 +10,30 @@ export interface ClaimedJob {
   kind: string;
   payload: unknown;
   attempts: number;
+  /** Where it goes (a mail's recipient domain), or null. */
+  destination: string | null;
 }
+
+/**
+ * How a claim shares a worker's slots between destinations (issue 39 item 2). A job without a destination is never
+ * held back. `slow` destinations count as one destination together (`~slow`).
+ */
+export interface ClaimFairness {
+  /** Most jobs of one destination a claim takes when none of it is in flight. */
+  perDestination: number;
+  /** Destinations of which no job may be claimed now (at their cap, or slow while the slow slot is taken). */
+  full: readonly string[];
+  /** Destinations that answered slowly of late: together they take at most `remaining['~slow']` jobs. */
+  slow: readonly string[];
+  /** Jobs a destination (or `~slow`) may still take, where fewer than `perDestination` (some are in flight). */
+  remaining: Readonly<Record<string, number>>;
+}
+
+/** The group of the slow destinations in `ClaimFairness.remaining`. */
+export const SLOW_DESTINATIONS = '~slow';
+
+/** Due jobs a claim looks at before it applies the per-destination caps (the index's first rows). */
+const CLAIM_WINDOW = 200;
 
 /** A job whose attempts ran out, as the operator lists it (no payload: it may hold an address or a sign-in code). */
 export interface FailedJobRow {
@@ -45,56 +68,102 @@ export const jobsRepository = {
    */
   async insert(
     db: DbOrTx,
-    rows: readonly { kind: string; payload: unknown; runAt?: Date; priority?: number }[],
+    rows: readonly { kind: string; payload: unknown; runAt?: Date; priority?: number; destination?: string }[],
   ): Promise<void> {
     if (!rows.length) return;
     const parts = await mapSliced(rows, (r) =>
-      JSON.stringify({ kind: r.kind, payload: r.payload, run_at: r.runAt ?? null, priority: r.priority ?? 0 }),
+      JSON.stringify({
+        kind: r.kind,
+        payload: r.payload,
+        run_at: r.runAt ?? null,
+        priority: r.priority ?? 0,
+        destination: r.destination ?? null,
+      }),
     );
-    await db.execute(sql`insert into ${jobs} (kind, payload, run_at, priority)
-      select r.kind, r.payload, coalesce(r.run_at, now()), r.priority
+    await db.execute(sql`insert into ${jobs} (kind, payload, run_at, priority, destination)
+      select r.kind, r.payload, coalesce(r.run_at, now()), r.priority, r.destination
         from jsonb_to_recordset(${`[${parts.join(',')}]`}::jsonb)
-          as r(kind text, payload jsonb, run_at timestamptz, priority integer)`);
+          as r(kind text, payload jsonb, run_at timestamptz, priority integer, destination text)`);
   },
 
   /**
    * Claims at most `limit` due jobs of `kinds` (run_at ≤ now, not failed, no live lease), highest priority then
-   * oldest first, skipping rows
-   * another transaction holds (`FOR UPDATE SKIP LOCKED`), and leases them until `leaseUntil` counting the claim in
-   * `attempts`. One statement: a job is claimed by one worker at a time.
+   * oldest first, skipping rows another transaction holds (`FOR UPDATE SKIP LOCKED`), and leases them until
+   * `leaseUntil` counting the claim in `attempts`. One statement: a job is claimed by one worker at a time.
+   *
+   * `fairness` (issue 39 item 2): jobs of a `full` destination are skipped, and of the first due jobs
+   * (`CLAIM_WINDOW`) at most `remaining[d]` (default `perDestination`) of each destination `d` are taken, the slow
+   * destinations counting as one, so one destination never takes every slot.
    */
-  async claim(db: DbOrTx, kinds: readonly string[], now: Date, leaseUntil: Date, limit: number): Promise<ClaimedJob[]> {
+  async claim(
+    db: DbOrTx,
+    kinds: readonly string[],
+    now: Date,
+    leaseUntil: Date,
+    limit: number,
+    fairness: ClaimFairness = { perDestination: limit, full: [], slow: [], remaining: {} },
+  ): Promise<ClaimedJob[]> {
     if (!kinds.length || limit <= 0) return [];
     const at = now.toISOString();
+    const due = sql`failed_at is null and run_at <= ${at}::timestamptz
+             and (locked_until is null or locked_until <= ${at}::timestamptz)`;
     const result: unknown = await db.execute(sql`
       update ${jobs} j set locked_until = ${leaseUntil.toISOString()}::timestamptz, attempts = j.attempts + 1
         from (
           select id from ${jobs}
-           where failed_at is null and run_at <= ${at}::timestamptz
-             and (locked_until is null or locked_until <= ${at}::timestamptz)
-             and kind in (${sql.join(
-               kinds.map((k) => sql`${k}`),
-               sql`, `,
-             )})
+           where ${due}
+             and id in (
+               select id from (
+                 select id, priority, run_at, grp,
+                        row_number() over (partition by grp order by priority desc, run_at, id) as rn
+                   from (
+                     select id, priority, run_at,
+                            case when destination in (select jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb))
+                                 then ${SLOW_DESTINATIONS} else destination end as grp
+                       from ${jobs}
+                      where ${due}
+                        and kind in (${sql.join(
+                          kinds.map((k) => sql`${k}`),
+                          sql`, `,
+                        )})
+                        and (destination is null
+                             or destination not in (select jsonb_array_elements_text(${JSON.stringify(fairness.full)}::jsonb)))
+                      order by priority desc, run_at, id
+                      limit ${CLAIM_WINDOW}
+                   ) candidates
+               ) ranked
+              where grp is null
+                 or rn <= coalesce((${JSON.stringify(fairness.remaining)}::jsonb ->> grp)::int, ${fairness.perDestination})
+              order by priority desc, run_at, id
+              limit ${limit}
+             )
            order by priority desc, run_at, id
-           limit ${limit}
              for update skip locked
         ) due
        where j.id = due.id
-      returning j.id, j.kind, j.payload, j.attempts, j.priority, extract(epoch from j.run_at)::float8 as run_at_s`);
-    type Row = { id: number | string; kind: string; payload: unknown; attempts: number; priority: number };
+      returning j.id, j.kind, j.payload, j.attempts, j.priority, j.destination,
+                extract(epoch from j.run_at)::float8 as run_at_s`);
+    type Row = {
+      id: number | string;
+      kind: string;
+      payload: unknown;
+      attempts: number;
+      priority: number;
+      destination: string | null;
+    };
     const rows = (result as { rows: (Row & { run_at_s: number | string })[] }).rows.map((r) => ({
       id: Number(r.id),
       kind: r.kind,
       payload: r.payload,
       attempts: Number(r.attempts),
       priority: Number(r.priority),
+      destination: r.destination ?? null,
       runAt: Number(r.run_at_s),
     }));
     // In the claim's order (RETURNING keeps none).
     return rows
       .sort((a, b) => b.priority - a.priority || a.runAt - b.runAt || a.id - b.id)
-      .map(({ id, kind, payload, attempts }) => ({ id, kind, payload, attempts }));
+      .map(({ id, kind, payload, attempts, destination }) => ({ id, kind, payload, attempts, destination }));
   },
 
   /** A job's handler succeeded: the job is gone (whoever holds it now). */

@@ -138,8 +138,18 @@ export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJob
     runAt: at,
     // The holder waits for the sign-in code on the screen: before any other mail that is due.
     priority: m.template === 'signInCode' ? 10 : 0,
+    // A relay stalling on one domain holds only that domain's share of the mail lane (issue 39 item 2).
+    destination: mailDestination(m.to),
   }));
   await enqueueJobs(db, jobs);
+}
+
+/**
+ * The destination of a mail for the job queue's fairness: the recipient's domain, lower case (the whole address
+ * when it has no `@`).
+ */
+export function mailDestination(to: string): string {
+  return to.slice(to.lastIndexOf('@') + 1).toLowerCase();
 }
 
 /** Renders a payload's mail in its language under `brand`. */
