@@ -8120,6 +8120,8 @@ export interface operations {
                         holder: {
                             email: string;
                             name: string | null;
+                            emailStatus: ("delivered" | "failing" | "bounced") | null;
+                            emailStatusDetail: string | null;
                         } | null;
                         createdAt: string;
                         checkedInAt: string | null;
@@ -9241,7 +9243,9 @@ export interface operations {
                      *           "status": "issued",
                      *           "holder": {
                      *             "email": "alex@example.com",
-                     *             "name": "Alex Doe"
+                     *             "name": "Alex Doe",
+                     *             "emailStatus": "delivered",
+                     *             "emailStatusDetail": null
                      *           },
                      *           "createdAt": "2027-01-10T00:00:00.000Z",
                      *           "checkedInAt": null,
@@ -9261,6 +9265,8 @@ export interface operations {
                             holder: {
                                 email: string;
                                 name: string | null;
+                                emailStatus: ("delivered" | "failing" | "bounced") | null;
+                                emailStatusDetail: string | null;
                             } | null;
                             createdAt: string;
                             checkedInAt: string | null;

@@ -120,30 +120,41 @@ export async function rawQuery<T>(db: Database['db'], query: string): Promise<{ 
 }
 
 /**
- * A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject, `failNext(n, to)`
- * the next n sends to that address only (the jobs of one request run in parallel lanes, in no set order).
+ * A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject (a temporary
+ * `421`), `failNext(n, to)` the next n sends to that address only (the jobs of one request run in parallel lanes, in
+ * no set order), `failNext(n, to, 550)` with a permanent refusal as nodemailer reports it (`responseCode`).
  */
 export function captureMail(): MailProvider & {
   sent: MailMessage[];
   lastCodeFor(email: string): string;
-  failNext(n: number, to?: string): void;
+  failNext(n: number, to?: string, responseCode?: number): void;
 } {
   const sent: MailMessage[] = [];
   let failures = 0;
   let failTo: string | undefined;
+  let failCode = 421;
   return {
     sent,
     send(m) {
       if (failures > 0 && (failTo === undefined || failTo === m.to)) {
         failures--;
-        return Promise.reject(new Error('smtp: 421 service not available'));
+        if (failCode === 421) return Promise.reject(new Error('smtp: 421 service not available'));
+        const response = `${failCode} 5.1.1 <${m.to}>: Recipient address rejected: User unknown`;
+        return Promise.reject(
+          Object.assign(new Error(`Can't send mail - all recipients were rejected: ${response}`), {
+            code: 'EENVELOPE',
+            responseCode: failCode,
+            response,
+          }),
+        );
       }
       sent.push(m);
       return Promise.resolve();
     },
-    failNext(n, to) {
+    failNext(n, to, responseCode = 421) {
       failures = n;
       failTo = to?.toLowerCase();
+      failCode = responseCode;
     },
     outbox: () => sent.map((m, i) => ({ ...m, id: i + 1, at: '' })).reverse(),
     close() {},

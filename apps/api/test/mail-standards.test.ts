@@ -44,6 +44,8 @@ const payloads: MailJobInput[] = (['en', 'es'] as const).flatMap((locale) =>
       { ...common, template: 'reminder', params: ticketParams },
       { ...common, template: 'eventChanged', params: { ...ticketParams, sequence: 3 } },
       { ...common, template: 'swapDone', params: { ...ticketParams, quantity: 1 } },
+      { ...common, template: 'ticketRevoked', params: { ticket: ticketParams.ticket, link: PANEL } },
+      { ...common, template: 'memberInvited', params: { role: 'staff', link: 'http://panel.test/console' } },
     ] satisfies MailJobInput[];
   }),
 );
@@ -78,7 +80,7 @@ async function parsed(m: MailMessage) {
 describe('every e-mail (issue 41, point 9)', () => {
   it('says Auto-Submitted: auto-generated and loads no remote resource but the organisation logo', async () => {
     const all = await sendAll();
-    expect(all).toHaveLength(32);
+    expect(all).toHaveLength(40);
     for (const { payload, message } of all) {
       const name = `${payload.template} ${payload.locale} ${payload.org ? 'branded' : 'unbranded'}`;
       const mail = await parsed(message);

@@ -18,6 +18,8 @@ import {
   signInCodeMail,
   swapDoneMail,
   ticketIssuedMail,
+  ticketRevokedMail,
+  memberInvitedMail,
 } from '../src/providers/mail/templates.js';
 import { acmeBrand, productBrand, sampleTicket } from './mail-fixtures.js';
 import {
@@ -161,6 +163,10 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
     'reminder mail': mail(await reminderMail(lang, ticketMail)),
     'event changed mail': mail(await eventChangedMail(lang, { ...ticketMail, sequence: 1 })),
     'swap done mail': mail(await swapDoneMail(lang, { ...ticketMail, quantity: 2 })),
+    'ticket revoked mail': mail(await ticketRevokedMail(lang, ticketMail)),
+    'member invited mail': mail(
+      await memberInvitedMail(lang, { role: 'door', link: 'http://x.test/console', brand: acmeBrand }),
+    ),
     'listing page': textOfHtml(renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing })),
     'sold-out listing page': textOfHtml(
       renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing: { ...listing, remaining: 0 } }),

@@ -484,13 +484,29 @@ export const ticketListQuery = pageQuery.extend({
 });
 /** A person as the organiser sees them: null once the account was deleted (personal data erased). */
 const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
+/**
+ * How the last mail to a holder's address went (issue 41 point 6): `delivered` (the relay took it), `failing` (a
+ * temporary failure, retried), `bounced` (the relay refused it for good, e.g. an unknown mailbox: not retried; ask
+ * the holder for another address); null before any mail.
+ */
+export const emailStatus = z.enum(['delivered', 'failing', 'bounced']);
+/** The current holder as the organiser sees them, with how mail to them goes. */
+const holder = z
+  .object({
+    email: z.string(),
+    name: z.string().nullable(),
+    emailStatus: emailStatus.nullable(),
+    /** The relay's answer of the last failure (`550 5.1.1 user unknown`), null when the last mail went. */
+    emailStatusDetail: z.string().nullable(),
+  })
+  .nullable();
 /** A ticket as read back: its current holder (null while held under a resale code, or erased). */
 export const ticketItem = z.object({
   externalId: z.string().nullable(),
   ticketTypeExternalId: z.string().nullable(),
   eventExternalId: z.string().nullable(),
   status: ticketStatus,
-  holder: person,
+  holder,
   createdAt: z.string(),
   checkedInAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
@@ -504,7 +520,7 @@ export const ticketPage = page(ticketItem).meta({
           ticketTypeExternalId: 'ga-2027-sydney',
           eventExternalId: 'evt-2027-sydney',
           status: 'issued',
-          holder: { email: 'alex@example.com', name: 'Alex Doe' },
+          holder: { email: 'alex@example.com', name: 'Alex Doe', emailStatus: 'delivered', emailStatusDetail: null },
           createdAt: '2027-01-10T00:00:00.000Z',
           checkedInAt: null,
           revokedAt: null,

@@ -196,6 +196,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     members: createMembersService({
       database,
       now,
+      config,
       ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
     }),
     org: createOrgApiService({
@@ -216,6 +217,8 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       mail,
       config,
       recipientOf: async (email) => (await authRepository.userByEmail(database.db, email))?.id ?? null,
+      recordDelivery: (email, outcome) =>
+        authRepository.setEmailStatus(database.db, email, outcome.status, outcome.detail, now()),
     }),
     ...walletJobHandlers(wallet),
   };

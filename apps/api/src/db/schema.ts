@@ -106,6 +106,16 @@ export const users = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
     /** Set when the holder deleted the account: personal data erased, rows kept for history (DELETE /auth/account). */
     deletedAt: ts('deleted_at'),
+    /**
+     * How the last mail to this address went (issue 41 point 6): `delivered` (the relay took it), `failing` (a
+     * temporary failure: retried until the attempts run out), `bounced` (refused for good: an SMTP 5xx, never retried);
+     * null before any mail. The organiser's console shows it beside the holder.
+     */
+    emailStatus: text('email_status'),
+    /** When `emailStatus` was set (UTC). */
+    emailStatusAt: ts('email_status_at'),
+    /** The relay's answer of the last failure (e.g. `550 5.1.1 user unknown`), at most 300 characters. */
+    emailStatusDetail: text('email_status_detail'),
   },
   (t) => [
     uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix),

@@ -155,6 +155,12 @@ export function HoldersScreen() {
                 <td>{tk.externalId}</td>
                 <td>
                   {tk.holder ? (tk.holder.name ? `${tk.holder.name} <${tk.holder.email}>` : tk.holder.email) : '—'}
+                  {tk.holder?.emailStatus === 'bounced' && (
+                    <>
+                      {' '}
+                      <span className="badge badge--warning">{t('console.holders.email_bounced_badge')}</span>
+                    </>
+                  )}
                 </td>
                 <td>{tk.eventExternalId}</td>
                 <td>
@@ -238,6 +244,11 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
             <p>
               <span className="badge">{t(`console.status.${tk.status}`)}</span> · {tk.holder?.email ?? '—'}
             </p>
+            {(tk.holder?.emailStatus === 'bounced' || tk.holder?.emailStatus === 'failing') && (
+              <p className="error" data-testid="email-status">
+                {t(`console.holders.email_${tk.holder.emailStatus}`, { detail: tk.holder.emailStatusDetail ?? '' })}
+              </p>
+            )}
             <h3>{t('console.holders.history')}</h3>
             <ol className="history">
               {tk.history.map((h, i) => (

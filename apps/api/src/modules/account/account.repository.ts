@@ -82,6 +82,9 @@ export const accountRepository = {
         phoneNumber: null,
         picture: null,
         nickname: `deleted${user.id}`,
+        emailStatus: null,
+        emailStatusAt: null,
+        emailStatusDetail: null,
         deletedAt: at,
       })
       .where(eq(users.id, user.id));

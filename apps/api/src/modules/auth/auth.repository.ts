@@ -66,6 +66,27 @@ export const authRepository = {
     return row;
   },
 
+  /**
+   * Records how the last mail to `email` went (issue 41 point 6) on its account, if it has one; a `delivered` that
+   * changes nothing writes nothing (most mails).
+   */
+  async setEmailStatus(
+    db: DbOrTx,
+    email: string,
+    status: 'delivered' | 'failing' | 'bounced',
+    detail: string | null,
+    at: Date,
+  ): Promise<void> {
+    await db
+      .update(users)
+      .set({ emailStatus: status, emailStatusAt: at, emailStatusDetail: detail })
+      .where(
+        status === 'delivered'
+          ? and(eq(users.email, email), sql`${users.emailStatus} is distinct from 'delivered'`)
+          : eq(users.email, email),
+      );
+  },
+
   /** Inserts a user unless the e-mail or suffix exists; returns undefined on conflict. */
   async insertUser(db: DbOrTx, row: typeof users.$inferInsert): Promise<UserRow | undefined> {
     const [created] = await db.insert(users).values(row).onConflictDoNothing().returning();

@@ -11,6 +11,9 @@ import type { EnsureUser } from './org-api/deps.js';
 import type { RequestOrganisation } from './org-auth.js';
 import { membersRepository as repo } from './members.repository.js';
 import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
+import { pickLang } from '../../lib/lang.js';
+import { enqueueMails } from '../../providers/mail/mail-jobs.js';
+import { organisationsRepository } from './organisations.repository.js';
 
 const asRole = (role: string) => role as OrgRole;
 
@@ -48,12 +51,18 @@ export async function removeMemberKeepingAnOwner(
   return true;
 }
 
-export function createMembersService(deps: { database: Database; now: () => Date; ensureUser: EnsureUser }) {
+export function createMembersService(deps: {
+  database: Database;
+  now: () => Date;
+  ensureUser: EnsureUser;
+  config: { publicUrl: string };
+}) {
   const { db } = deps.database;
   return {
     /**
      * POST /org/members: the account of `email` (created when there is none, in English until its first
-     * sign-in) becomes a member with `role`.
+     * sign-in) becomes a member with `role`, and is e-mailed an invitation to the console (`memberInvited`, issue 41
+     * point 6) in its language under the organisation's brand, in the same transaction.
      * @throws AppError `api.org.member_exists` (409) when it is one already.
      */
     async add(org: RequestOrganisation, body: contract.MemberCreateRequest): Promise<contract.MemberItem> {
@@ -73,6 +82,16 @@ export function createMembersService(deps: { database: Database; now: () => Date
           resourceId: row.id,
           detail: { userId: user.id, role: body.role },
         });
+        const organisation = await organisationsRepository.organisationById(tx, org.id);
+        await enqueueMails(tx, at, [
+          {
+            template: 'memberInvited',
+            to: body.email,
+            locale: pickLang(user.locale),
+            org: organisation ?? null,
+            params: { role: body.role, link: new URL('/console', deps.config.publicUrl).toString() },
+          },
+        ]);
         return { id: row.id, email: body.email, role: body.role, createdAt: at.toISOString() };
       });
     },

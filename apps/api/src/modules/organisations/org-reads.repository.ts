@@ -44,6 +44,9 @@ export interface TicketReadRow {
   holderGivenName: string | null;
   holderFamilyName: string | null;
   holderDeletedAt: Date | null;
+  /** How the last mail to the holder went (`users.email_status`), and the relay's answer of a failure. */
+  holderEmailStatus: string | null;
+  holderEmailStatusDetail: string | null;
   createdAt: Date;
   checkedInAt: Date | null;
   revokedAt: Date | null;
@@ -142,6 +145,8 @@ export const orgReadsRepository = {
         holderGivenName: users.givenName,
         holderFamilyName: users.familyName,
         holderDeletedAt: users.deletedAt,
+        holderEmailStatus: users.emailStatus,
+        holderEmailStatusDetail: users.emailStatusDetail,
         createdAt: userTickets.createdAt,
         checkedInAt: userTickets.eventAccessUsedAt,
         revokedAt: userTickets.revokedAt,

@@ -48,8 +48,29 @@ export interface JobContext {
   attempt: number;
 }
 
-/** Runs one job. Rejecting means "failed": the job is retried after the backoff or kept as failed. */
+/**
+ * Runs one job. Rejecting means "failed": the job is retried after the backoff or kept as failed; rejecting with an
+ * error marked by `permanentJobFailure` keeps it as failed at once (a retry cannot help: a mail the relay refused
+ * for good).
+ */
 export type JobHandler = (payload: unknown, ctx: JobContext) => Promise<void>;
+
+const PERMANENT = Symbol('permanentJobFailure');
+
+/**
+ * Marks `err` as a permanent failure (issue 41 point 6: an SMTP 5xx): the worker keeps its job as failed without
+ * retrying it. Answers `err` (for `throw permanentJobFailure(…)`).
+ */
+export function permanentJobFailure(err: unknown): unknown {
+  if (err !== null && typeof err === 'object' && Object.isExtensible(err))
+    Object.defineProperty(err, PERMANENT, { value: true, enumerable: false, configurable: true });
+  return err;
+}
+
+/** Whether `err` was marked by `permanentJobFailure`. */
+export function isPermanentJobFailure(err: unknown): boolean {
+  return err !== null && typeof err === 'object' && (err as { [PERMANENT]?: boolean })[PERMANENT] === true;
+}
 
 /** This process's workers, woken after a local enqueue. */
 const localWorkers = new Set<() => void>();
@@ -162,12 +183,15 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     } catch (err) {
       fairness.finished(job, performance.now() - startedAt, false);
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const retryAt = job.attempts < maxAttempts ? new Date(now().getTime() + backoff(job.attempts) * 1000) : null;
+      const permanent = isPermanentJobFailure(err);
+      const retryAt =
+        job.attempts < maxAttempts && !permanent ? new Date(now().getTime() + backoff(job.attempts) * 1000) : null;
       opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
         jobId: job.id,
         kind: job.kind,
         attempt: job.attempts,
         willRetry: retryAt !== null,
+        ...(permanent ? { permanent } : {}),
       });
       await repo.fail(opts.db, job.id, lease, message, retryAt, now());
       return;

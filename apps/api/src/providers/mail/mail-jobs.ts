@@ -5,11 +5,12 @@
  * transaction of the work that causes the mails, so they exist iff it commits; the job worker runs
  * `createMailJobHandler`'s handler, which renders (`templates.ts`, under `brand.ts`'s brand) and sends.
  */
+import { ORG_ROLES } from '@tp/contract';
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import { mapSliced } from '../../lib/time-slice.js';
 import { withJobLogFields } from '../jobs/job-log.js';
-import { enqueueJobs, type JobHandler, type JobInput } from '../jobs/job-queue.js';
+import { enqueueJobs, permanentJobFailure, type JobHandler, type JobInput } from '../jobs/job-queue.js';
 import { mailBrand } from './brand.js';
 import type { RenderedMail } from './layout.js';
 import type { MailProvider } from './mail.provider.js';
@@ -22,6 +23,8 @@ import {
   resaleCodeMail,
   signInCodeMail,
   swapDoneMail,
+  ticketRevokedMail,
+  memberInvitedMail,
   ticketIssuedMail,
   type MailAttachment,
 } from './templates.js';
@@ -109,6 +112,12 @@ const mailPayload = z.discriminatedUnion('template', [
     template: z.literal('eventChanged'),
     params: z.object({ ...ticketParams, sequence: z.number().int() }),
   }),
+  z.object({ ...common, template: z.literal('ticketRevoked'), params: z.object({ ticket, link: z.string() }) }),
+  z.object({
+    ...common,
+    template: z.literal('memberInvited'),
+    params: z.object({ role: z.enum(ORG_ROLES), link: z.string() }),
+  }),
   z.object({
     ...common,
     template: z.literal('swapDone'),
@@ -152,6 +161,42 @@ export function mailDestination(to: string): string {
   return to.slice(to.lastIndexOf('@') + 1).toLowerCase();
 }
 
+/** How one mail went, for the recipient's delivery status (`users.email_status`). */
+export interface MailDeliveryOutcome {
+  status: 'delivered' | 'failing' | 'bounced';
+  /** The relay's answer or the error's message (failures only), at most 300 characters. */
+  detail: string | null;
+}
+
+/**
+ * The relay's answer when `err` is a permanent SMTP refusal (a 5xx reply code, RFC 5321 §4.2.1: nodemailer's
+ * `responseCode`), else null. A 4xx, a timeout or a refused connection is temporary.
+ */
+export function permanentSmtpFailure(err: unknown): string | null {
+  const e = err as { responseCode?: unknown; response?: unknown } | null;
+  if (e === null || typeof e !== 'object' || typeof e.responseCode !== 'number') return null;
+  if (e.responseCode < 500 || e.responseCode > 599) return null;
+  return redactAddresses(typeof e.response === 'string' ? e.response : String(e.responseCode)).slice(0, 300);
+}
+
+/** A failure's message for the delivery status, at most 300 characters, without e-mail addresses. */
+function failureText(err: unknown): string {
+  return redactAddresses(err instanceof Error ? err.message : String(err)).slice(0, 300);
+}
+
+/** `text` with every e-mail address replaced by `<recipient>`. */
+const redactAddresses = (text: string) => text.replace(/<?[^\s<>@]+@[^\s<>@]+>?/g, '<recipient>');
+
+/** `err` with e-mail addresses taken out of its message and `response` (the same error object, for its fields). */
+function withoutAddresses(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  err.message = redactAddresses(err.message);
+  if (err.stack) err.stack = redactAddresses(err.stack);
+  const e = err as { response?: unknown };
+  if (typeof e.response === 'string') e.response = redactAddresses(e.response);
+  return err;
+}
+
 /** Renders a payload's mail in its language under `brand`. */
 async function render(
   p: MailPayload,
@@ -176,6 +221,10 @@ async function render(
       return eventChangedMail(p.locale, { ...p.params, brand });
     case 'swapDone':
       return swapDoneMail(p.locale, { ...p.params, brand });
+    case 'ticketRevoked':
+      return ticketRevokedMail(p.locale, { ...p.params, brand });
+    case 'memberInvited':
+      return memberInvitedMail(p.locale, { ...p.params, brand });
   }
 }
 
@@ -195,7 +244,14 @@ export function createMailJobHandler(deps: {
   config: { productName: string; publicUrl: string };
   /** The user id of an account's e-mail address (null: none), named in a failure's log line instead of the address. */
   recipientOf?: (email: string) => Promise<number | null>;
+  /**
+   * Records how a mail to `email` went (issue 41 point 6): the organiser's console shows it beside the holder. Its
+   * own failure never fails the mail.
+   */
+  recordDelivery?: (email: string, outcome: MailDeliveryOutcome) => Promise<void>;
 }): JobHandler {
+  const record = (to: string, outcome: MailDeliveryOutcome) =>
+    deps.recordDelivery?.(to, outcome).catch(() => undefined) ?? Promise.resolve();
   return async (payload) => {
     const p = mailPayload.parse(payload);
     try {
@@ -204,8 +260,17 @@ export function createMailJobHandler(deps: {
       // The failure's log line says which mail and whose (issue 41, point 8): the template and the recipient's
       // user id, never the address.
       const recipientUserId = deps.recipientOf ? await deps.recipientOf(p.to).catch(() => null) : null;
-      throw withJobLogFields(err, { template: p.template, recipientUserId });
+      const bounce = permanentSmtpFailure(err);
+      await record(
+        p.to,
+        bounce ? { status: 'bounced', detail: bounce } : { status: 'failing', detail: failureText(err) },
+      );
+      // Relays name the recipient in their answer: the log line and the job's `last_error` get it without.
+      const failure = withJobLogFields(withoutAddresses(err), { template: p.template, recipientUserId });
+      // A relay's permanent refusal (5xx: unknown user, rejected domain) is kept as failed at once, not retried.
+      throw bounce ? permanentJobFailure(failure) : failure;
     }
+    await record(p.to, { status: 'delivered', detail: null });
   };
 
   async function renderAndSend(p: MailPayload): Promise<void> {

@@ -4,6 +4,7 @@
  * date and time in the event's time zone, the venue with a map link and the ticket type, and carry the event as
  * an `.ics` calendar file (`calendar.ts`).
  */
+import type { OrgRole } from '@tp/contract';
 import { formatCents, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
 import { plural } from '../../lib/lang.js';
@@ -454,4 +455,83 @@ export async function swapDoneMail(
         };
   const paid = input.paid ? [t.paid(formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale))] : [];
   return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, ...paid, t.how], cta: t.cta });
+}
+
+/**
+ * The e-mail a holder gets when the organiser revokes their ticket (issue 41 point 6): what was cancelled, that it
+ * no longer admits and has left their panel, and whom to ask (the organisation). No `.ics`.
+ */
+export async function ticketRevokedMail(
+  locale: MailLocale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand },
+): Promise<RenderedMail> {
+  const org = mailName(input.brand.name);
+  const ticketName = oneLine(input.ticket.ticketName);
+  const eventName = oneLine(input.ticket.event.name);
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Tu entrada para ${eventName} ha sido anulada`,
+          line: `${org} ha anulado «${ticketName}» para ${eventName}.`,
+          what: 'Su pase QR ya no sirve para entrar y la entrada ya no aparece en tu panel.',
+          ask: `Si no esperabas este cambio o tienes dudas sobre un reembolso, escribe a ${org}.`,
+          cta: 'Ver mis entradas',
+        }
+      : {
+          subject: `Your ticket for ${eventName} was cancelled`,
+          line: `${org} cancelled "${ticketName}" for ${eventName}.`,
+          what: 'Its pass no longer admits at the door and the ticket has left your panel.',
+          ask: `If you did not expect this, or for any question about a refund, contact ${org}.`,
+          cta: 'View my tickets',
+        };
+  return renderMail({
+    lang: locale,
+    brand: input.brand,
+    subject: t.subject,
+    heading: t.subject,
+    paragraphs: [t.line, t.what, t.ask],
+    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
+    cta: { label: t.cta, href: input.link },
+    footer: footer(locale, input.brand),
+  });
+}
+
+/**
+ * The e-mail a person gets when an organisation adds them to its console (issue 41 point 6): which organisation,
+ * with which role, and the console's address (`link`), where they sign in with a code sent to this address.
+ */
+export async function memberInvitedMail(
+  locale: MailLocale,
+  input: { role: OrgRole; link: string; brand: MailBrand },
+): Promise<RenderedMail> {
+  const org = mailName(input.brand.name);
+  // The console's own names of the roles (console-en.json, console-es.json: `members.roles`).
+  const roles: Record<MailLocale, Record<OrgRole, string>> = {
+    en: { owner: 'owner', staff: 'staff', door: 'door' },
+    es: { owner: 'propietario', staff: 'equipo', door: 'acceso' },
+  };
+  const role = roles[locale][input.role];
+  const t =
+    locale === 'es'
+      ? {
+          subject: `Te han añadido a ${org} en la consola de organizadores`,
+          line: `Ahora formas parte de ${org} con el rol de ${role}.`,
+          how: 'Entra en la consola con este correo: te enviaremos un código para iniciar sesión. No necesitas contraseña.',
+          cta: 'Abrir la consola',
+        }
+      : {
+          subject: `You were added to ${org} in the organiser console`,
+          line: `You are now a member of ${org}, with the ${role} role.`,
+          how: 'Open the console with this e-mail address: we will send you a code to sign in. No password needed.',
+          cta: 'Open the console',
+        };
+  return renderMail({
+    lang: locale,
+    brand: input.brand,
+    subject: t.subject,
+    heading: t.subject,
+    paragraphs: [t.line, t.how],
+    cta: { label: t.cta, href: input.link },
+    footer: footer(locale, input.brand),
+  });
 }

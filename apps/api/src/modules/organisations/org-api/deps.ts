@@ -12,7 +12,8 @@ import type { RequestOrganisation } from '../org-auth.js';
 export type UpsertStatus = z.infer<typeof contract.upsertStatus>;
 
 /** Creates (or finds) an account by e-mail inside the transaction; provided by the auth module. */
-export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number }>;
+/** The account of `email`, created in `locale` when there is none; its id and language. */
+export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<{ id: number; locale: string }>;
 
 /**
  * The settings the organisation API reads: the product name and public URL (the issued ticket's mail), the

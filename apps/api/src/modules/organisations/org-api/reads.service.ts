@@ -4,12 +4,12 @@
  * Cursors are opaque base64url JSON of the last row's sort key (keyset paging: a page never shifts when rows are
  * added before it).
  */
-import type { organisations as contract } from '@tp/contract';
+import { organisations as contract } from '@tp/contract';
 import type * as z from 'zod';
 import { AppError } from '../../../lib/app-error.js';
 import { decodeCursor, idCursor, paged } from '../../../lib/cursor.js';
 import { orgApiRepository } from '../org-api.repository.js';
-import { likePrefix, orgReadsRepository as repo, type EventRow } from '../org-reads.repository.js';
+import { likePrefix, orgReadsRepository as repo, type EventRow, type TicketReadRow } from '../org-reads.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { Lang } from '../../../lib/lang.js';
 import { ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
@@ -24,6 +24,18 @@ const personOf = (email: string | null, given: string | null, family: string | n
   email === null || deletedAt !== null
     ? null
     : { email, name: [given, family].filter((s) => s && s.trim()).join(' ') || null };
+
+/** A ticket's current holder with how mail to them goes (issue 41 point 6); null as `personOf`. */
+const holderOf = (r: TicketReadRow): TicketItem['holder'] => {
+  const person = personOf(r.holderEmail, r.holderGivenName, r.holderFamilyName, r.holderDeletedAt);
+  if (!person) return null;
+  const status = contract.emailStatus.safeParse(r.holderEmailStatus);
+  return {
+    ...person,
+    emailStatus: status.success ? status.data : null,
+    emailStatusDetail: status.success && status.data !== 'delivered' ? r.holderEmailStatusDetail : null,
+  };
+};
 
 /** An event as read back (times ISO 8601 UTC). */
 export function eventItemOf(e: EventRow): EventItem {
@@ -66,7 +78,7 @@ export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>
     ticketTypeExternalId: r.ticketTypeExternalId,
     eventExternalId: r.eventExternalId,
     status: r.status as TicketItem['status'],
-    holder: personOf(r.holderEmail, r.holderGivenName, r.holderFamilyName, r.holderDeletedAt),
+    holder: holderOf(r),
     createdAt: r.createdAt.toISOString(),
     checkedInAt: r.checkedInAt?.toISOString() ?? null,
     revokedAt: r.revokedAt?.toISOString() ?? null,

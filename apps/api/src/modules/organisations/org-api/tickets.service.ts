@@ -12,9 +12,11 @@ import { appendAudit } from '../../audit/audit.repository.js';
 import type { IssuedBatch, TicketInput, TicketIssuing } from './ticket-issuing.js';
 import { organisationsRepository } from '../organisations.repository.js';
 import { pickLang } from '../../../lib/lang.js';
+import { panelLink } from '../../../providers/mail/brand.js';
+import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
-export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now'>, issuing: TicketIssuing) {
+export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now' | 'config'>, issuing: TicketIssuing) {
   const db = deps.database.db;
   const { planTickets, applyPlan, enqueueIssuedMails } = issuing;
   return {
@@ -80,8 +82,9 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
 
     /**
      * DELETE /org/tickets/{externalId}: revokes the ticket (it leaves the holder's lists, may not move and no
-     * longer admits); queues `ticket.revoked` and records it in the audit trail, in one transaction. Revoking a
-     * revoked ticket changes (and records) nothing.
+     * longer admits); queues `ticket.revoked`, e-mails the holder (`ticketRevoked`, issue 41 point 6, unless the
+     * ticket was already used) and records it in the audit trail, in one transaction. Revoking a revoked ticket
+     * changes (and records, and mails) nothing.
      * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_in_resale` (409: listed for resale, or sold
      *   and awaiting its buyer's redeem).
      */
@@ -92,7 +95,23 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
         if (!ticket) throw new AppError('api.org.ticket_not_found');
         if (ticket.revokedAt) return;
         if (ticket.listed || ticket.holderId === null) throw new AppError('api.org.ticket_in_resale');
+        const held = await repo.heldTicket(tx, ticket.id);
         await repo.revoke(tx, ticket.id, at);
+        if (held) {
+          const lang = pickLang(held.locale);
+          await enqueueMails(tx, at, [
+            {
+              template: 'ticketRevoked',
+              to: held.email,
+              locale: lang,
+              org: held.organisation,
+              params: {
+                ticket: { event: held.event, ticketName: held.ticketName, calendarId: `ticket-${held.userTicketId}` },
+                link: panelLink(deps.config.publicUrl, lang, held.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+              },
+            },
+          ]);
+        }
         await repo.insertHistory(tx, [
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
         ]);
