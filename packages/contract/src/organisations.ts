@@ -47,7 +47,7 @@ const currency = z
 /** An organiser's own id: 1-100 characters of letters, digits, `.`, `_`, `:` and `-` (safe in a URL path). */
 export const externalId = z
   .string()
-  .regex(/^[A-Za-z0-9._:-]{1,100}$/)
+  .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'use 1 to 100 letters, digits, dots, underscores, colons or hyphens, no spaces')
   .meta({ description: "the organiser's own id (letters, digits . _ : -, at most 100)", example: 'evt-2027-sydney' });
 /** Path parameters `{ externalId }`. */
 export const externalIdParams = z.object({ externalId });

@@ -26,6 +26,34 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
 /** The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) rather than its row id. */
 const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e.detail.prefix : e.resourceId);
 
+/**
+ * The entry's details as a line a person reads (issue 41 point 12): the fields a change touched, a member's role, a
+ * webhook's host and events, a door key's events, an import's counts, a redelivered event's type, when the previous
+ * API keys expire. Nothing for details it does not know (ids stay out of sight).
+ */
+function detailText(t: TFunction, d: AuditEntry['detail']): string {
+  const parts: string[] = [];
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : '');
+  if (Array.isArray(d.fields) && d.fields.length)
+    parts.push(t('console.activity.detail.fields', { fields: list(d.fields) }));
+  if (typeof d.role === 'string') parts.push(t('console.activity.detail.role', { role: t(`console.role.${d.role}`) }));
+  if (typeof d.host === 'string') parts.push(d.host);
+  if (Array.isArray(d.events)) parts.push(d.events.length ? list(d.events) : t('console.activity.detail.all_events'));
+  else if (d.events === null) parts.push(t('console.activity.detail.all_events'));
+  if (typeof d.rows === 'number')
+    parts.push(
+      t('console.activity.detail.rows', {
+        count: d.rows,
+        created: typeof d.created === 'number' ? d.created : 0,
+        updated: typeof d.updated === 'number' ? d.updated : 0,
+      }),
+    );
+  if (typeof d.eventType === 'string') parts.push(d.eventType);
+  if (typeof d.previousKeysExpireAt === 'string')
+    parts.push(t('console.activity.detail.expires', { at: consoleTime(d.previousKeysExpireAt) }));
+  return parts.join(' · ');
+}
+
 /** One ticket an import's entry names (issue 39): account ids of the holder, and of the previous one when moved. */
 interface ImportedTicket {
   externalId: string;
@@ -138,6 +166,11 @@ export function ActivityScreen() {
                     {t(`console.activity.action.${e.action}`)}
                     {e.detail.reason === 'account_deleted' && (
                       <span className="muted"> ({t('console.activity.reason.account_deleted')})</span>
+                    )}
+                    {detailText(t, e.detail) && (
+                      <div className="muted" data-testid="activity-detail">
+                        {detailText(t, e.detail)}
+                      </div>
                     )}
                   </td>
                   <td>

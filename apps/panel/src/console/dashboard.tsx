@@ -69,7 +69,10 @@ export function Dashboard({ event, onBack }: { event: EventItem & { externalId: 
         {data && (
           <p className="muted" data-testid="chart-summary">
             {total === 0
-              ? t('console.dashboard.chart_none')
+              ? counts && counts.checkedIn > 0
+                ? // Check-ins before the chart's window (doors open 6 h before the start): say so, not "none".
+                  t('console.dashboard.chart_none_outside', { count: counts.checkedIn })
+                : t('console.dashboard.chart_none')
               : t('console.dashboard.chart_summary', {
                   count: total,
                   peak: peak!.count,

@@ -255,7 +255,23 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
   const types = useQuery({
     queryKey: consoleKeys.ticketTypes.of(event.externalId),
     queryFn: () => org<Page<TicketTypeItem>>(`/ticket-types${query({ event: event.externalId ?? '', limit: 200 })}`),
+    // An event made outside the organisation API (the demo's) has no id of the organiser's to list types by.
+    enabled: event.externalId !== null,
   });
+  if (event.externalId === null)
+    return (
+      <section className="stack">
+        <div className="row">
+          <Button variant="ghost" className="btn--small" onClick={onBack}>
+            {t('console.back')}
+          </Button>
+          <h1>{t('console.types.title', { event: event.name })}</h1>
+        </div>
+        <p className="muted" data-testid="types-no-external-id">
+          {t('console.types.no_external_id')}
+        </p>
+      </section>
+    );
   const all = types.data?.items ?? [];
   if (editing)
     return (

@@ -34,6 +34,13 @@ const FIELD_SCHEMAS = {
   holderEmail: auth.email,
 } as const;
 
+/** A cell's value as an error detail quotes it: in quotes, at most 40 characters (then `…`), or `(empty)`. */
+function shownValue(value: string): string {
+  if (value === '') return '(empty)';
+  const chars = Array.from(value);
+  return JSON.stringify(chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value);
+}
+
 /** Counts bytes through; fails with 413 `api.org.import.too_large` past `max`. */
 function byteLimit(max: number): Transform {
   let seen = 0;
@@ -207,15 +214,17 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
       const input: Record<string, string> = {};
       let ok = true;
       for (const name of contract.IMPORT_COLUMNS) {
-        const parsed = FIELD_SCHEMAS[name].safeParse(record[columns[name]] ?? '');
+        const value = record[columns[name]] ?? '';
+        const parsed = FIELD_SCHEMAS[name].safeParse(value);
         if (parsed.success) input[name] = parsed.data;
         else {
           ok = false;
+          // The bad value as the organiser typed it (issue 41 point 12), shortened, then what is expected.
           out.errors.push({
             row,
             message: 'api.invalid_request_body',
             field: name,
-            detail: `Column ${name}: ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+            detail: `Column ${name}: ${shownValue(value)} — ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
           });
         }
       }
