@@ -542,7 +542,13 @@ function key32(name: string, value: string): Uint8Array {
 }
 
 /** The value of a key variable, or a random key generated once into dataDir/<file> (like the JWT secret). */
-function keyFrom(value: string | undefined, dataDir: string, file: string, bytes: number): string {
+/**
+ * An operator's secret: `value` when set (16 characters or more, issue 39 item 11: a 5-character ADMIN_KEY was
+ * guessed through the limits), else generated once into `dataDir/file` (`bytes` random bytes, base64url).
+ * @param name the variable, for the error
+ */
+function keyFrom(name: string, value: string | undefined, dataDir: string, file: string, bytes: number): string {
+  if (value && value.length < 16) throw new Error(`config: ${name} must be at least 16 characters`);
   if (value) return value;
   mkdirSync(dataDir, { recursive: true });
   const path = join(dataDir, file);
@@ -732,8 +738,8 @@ function buildConfig(
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
-    scannerKey: overrides.scannerKey ?? keyFrom(env.SCANNER_KEY, dataDir, 'scanner-key', 18),
-    adminKey: overrides.adminKey ?? keyFrom(env.ADMIN_KEY, dataDir, 'admin-key', 32),
+    scannerKey: overrides.scannerKey ?? keyFrom('SCANNER_KEY', env.SCANNER_KEY, dataDir, 'scanner-key', 18),
+    adminKey: overrides.adminKey ?? keyFrom('ADMIN_KEY', env.ADMIN_KEY, dataDir, 'admin-key', 32),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),
     accessEventsPerMinute: int('ACCESS_EVENTS_PER_IP_PER_MINUTE', env.ACCESS_EVENTS_PER_IP_PER_MINUTE, 60),
     scannerKeyFailuresPerMinute: int(

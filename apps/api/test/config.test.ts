@@ -21,6 +21,18 @@ const REAL = {
   CHECKOUT_BASE_URL: 'https://pay.example.com/checkout',
 };
 
+describe('operator secrets', () => {
+  it('refuses an ADMIN_KEY or SCANNER_KEY shorter than 16 characters, naming it (issue 39 item 11)', () => {
+    expect(() => load({ ADMIN_KEY: 'admin' })).toThrow(/ADMIN_KEY must be at least 16 characters/);
+    const own = (env: NodeJS.ProcessEnv) => loadConfig(env, { dataDir, jwtSecret: new Uint8Array(32) });
+    expect(() => own({ SCANNER_KEY: 'door' })).toThrow(/SCANNER_KEY must be at least 16 characters/);
+    expect(own({ ADMIN_KEY: 'a'.repeat(16), SCANNER_KEY: 'd'.repeat(16) })).toMatchObject({
+      adminKey: 'a'.repeat(16),
+      scannerKey: 'd'.repeat(16),
+    });
+  });
+});
+
 describe('production guards', () => {
   it('refuses NODE_ENV=production without SMTP_URL, STRIPE_SECRET_KEY or CHECKOUT_BASE_URL, naming each', () => {
     expect(() => load({ NODE_ENV: 'production' })).toThrow(/SMTP_URL.*STRIPE_SECRET_KEY.*CHECKOUT_BASE_URL/);

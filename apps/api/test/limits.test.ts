@@ -20,7 +20,7 @@ async function statuses(n: number, send: () => Promise<{ statusCode: number }>):
 }
 
 describe('issue 19 limits', () => {
-  it('wrong organisation and admin keys share one per-IP bucket of failures; the right admin key still works', async () => {
+  it('wrong organisation and admin keys share one per-IP bucket of failures; past it the address is locked out of the admin API, the right key too', async () => {
     t = await createTestApp({ config: { adminKey: ADMIN, keyFailuresPerMinute: 4 } });
     const admin = (key: string, remoteAddress = '203.0.113.5') =>
       t.app.inject({
@@ -39,7 +39,15 @@ describe('issue 19 limits', () => {
     ];
     expect(wrong).toEqual([401, 401, 401, 401, 429, 429]);
     expect((await admin('guess', '203.0.113.6')).statusCode).toBe(401);
-    expect((await admin(ADMIN)).statusCode).toBe(201);
+    // Issue 39 item 11: the right ADMIN_KEY gets the same 429 from the locked-out address (else a 429 only means
+    // "wrong" and guessing goes on), and is answered from any other.
+    const locked = await admin(ADMIN);
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ message: 'api.too_many_requests' });
+    expect((await admin(ADMIN, '198.51.100.20')).statusCode).toBe(201);
+    // Organisation keys are random, never guessed: a right one still passes from the locked-out address.
+    const { apiKey } = (await admin(ADMIN, '198.51.100.20')).json<{ apiKey: string }>();
+    expect((await org(apiKey)).statusCode).toBe(200);
   });
 
   it('limits the organisation API per organisation, whatever the client address', async () => {

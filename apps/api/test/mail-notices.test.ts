@@ -21,7 +21,7 @@ beforeEach(async () => {
   });
   expect(created.statusCode, created.body).toBe(201);
   key = created.json<{ apiKey: string }>().apiKey;
-  const put = (url: string, payload: unknown) =>
+  const put = (url: string, payload: Record<string, unknown>) =>
     t.app.inject({ method: 'PUT', url: `/v1/org${url}`, headers: bearer(key), payload });
   const ev = await put('/events/evt-1', {
     name: 'Harbour Lights',

@@ -83,7 +83,7 @@ describe('where the metrics are served', () => {
     ).toBe(4);
   });
 
-  it('limits wrong tokens per IP like wrong API keys: 40 guesses are 10 × 401 then 429; the right token still works', async () => {
+  it('limits wrong tokens per IP like wrong API keys: 40 guesses are 10 × 401 then 429, and then the right token is refused too from that address', async () => {
     t = await createTestApp({ config: { metricsToken: TOKEN } });
     expect(t.config.keyFailuresPerMinute).toBe(10);
     const guess = (i: number, remoteAddress = '203.0.113.7') =>
@@ -97,10 +97,14 @@ describe('where the metrics are served', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // No header at all is a wrong guess too.
     expect((await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode).toBe(429);
-    // The right token is never counted nor refused, whatever the IP has guessed (the scraper may share it).
-    const right = await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.7', headers: bearer(TOKEN) });
+    // Locked out (issue 39 item 11): the right token gets the same 429, or a 429 would only mean "wrong".
+    const locked = await t.app.inject({ url: '/metrics', remoteAddress: '203.0.113.7', headers: bearer(TOKEN) });
+    expect(locked.statusCode).toBe(429);
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
+    // From the scraper's own address the right token is answered.
+    const right = await t.app.inject({ url: '/metrics', remoteAddress: '192.0.2.10', headers: bearer(TOKEN) });
     expect(right.statusCode).toBe(200);
-    expect(sample(right.body, 'tp_rate_limit_refusals_total{limit="metrics_token_failures"}')).toBe(32);
+    expect(sample(right.body, 'tp_rate_limit_refusals_total{limit="metrics_token_failures"}')).toBe(33);
     // Another address has a bucket of its own.
     expect((await guess(0, '198.51.100.9')).statusCode).toBe(401);
   });

@@ -26,7 +26,8 @@ const requestCode = (email: string, headers: Record<string, string>, remoteAddre
 
 describe('TRUST_PROXY', () => {
   it('reads off (default), a hop count or a list of proxy addresses', () => {
-    const trust = (TRUST_PROXY?: string) => loadConfig({ TRUST_PROXY, JWT_SECRET: 'x', SCANNER_KEY: 'k' }).trustProxy;
+    const trust = (TRUST_PROXY?: string) =>
+      loadConfig({ TRUST_PROXY, JWT_SECRET: 'x', SCANNER_KEY: 'k'.repeat(16) }).trustProxy;
     expect(trust()).toBe(false);
     expect(trust('')).toBe(false);
     expect(trust('false')).toBe(false);
@@ -89,7 +90,7 @@ describe('IPv6 clients (issue 19, break 7)', () => {
 
   it('keys by RATE_LIMIT_IPV6_PREFIX bits (default 64), IPv4 and IPv4-mapped addresses as the IPv4 address', () => {
     const prefix = (RATE_LIMIT_IPV6_PREFIX?: string) =>
-      loadConfig({ RATE_LIMIT_IPV6_PREFIX, JWT_SECRET: 'x', SCANNER_KEY: 'k' }).rateLimitIpv6Prefix;
+      loadConfig({ RATE_LIMIT_IPV6_PREFIX, JWT_SECRET: 'x', SCANNER_KEY: 'k'.repeat(16) }).rateLimitIpv6Prefix;
     expect(prefix()).toBe(64);
     expect(prefix('48')).toBe(48);
     expect(() => prefix('x')).toThrow(/RATE_LIMIT_IPV6_PREFIX/);

@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { AppError } from '../lib/app-error.js';
 import { bearerOf, type App } from '../lib/http.js';
-import { ipKey, withinLimit } from '../lib/rate-limit.js';
+import { ipKey, guessGuard } from '../lib/rate-limit.js';
 import { perScrape, type Metrics } from '../lib/metrics.js';
 import { jobQueueStats } from '../providers/jobs/job-queue.js';
 import { JOB_LANES, laneOfKind, type JobLane } from '../providers/jobs/job-lanes.js';
@@ -185,10 +185,10 @@ export function registerMetrics(
  * (compared as SHA-256 digests in constant time), 401 `api.unauthorized` otherwise. Wrong or missing tokens count
  * against a bucket of their own per client IP (`ipKey`), `keyFailuresPerMinute` a minute
  * (KEY_FAILURES_PER_IP_PER_MINUTE, the limit of wrong API keys); past it they answer 429 `api.too_many_requests`
- * with `Retry-After`, counted as `metrics_token_failures` (issue 39: 40 wrong guesses were 40 × 401). The right
- * token is never counted and is answered from any IP, even one over the limit, so a guesser sharing the scraper's
- * address cannot blind the monitoring (the same rule as API keys and ADMIN_KEY). Call after the rate-limit plugin
- * is registered (`createRateLimit`).
+ * with `Retry-After`, counted as `metrics_token_failures` (issue 39: 40 wrong guesses were 40 × 401), and the
+ * address is locked out until the window ends (`guessGuard`): the right token is refused too, or a 429 would only
+ * mean "wrong" and guessing would go on at full speed. Call after the rate-limit plugin is registered
+ * (`createRateLimit`).
  */
 export function registerMetricsTokenRoute(
   app: App,
@@ -201,10 +201,12 @@ export function registerMetricsTokenRoute(
     timeWindow: '1 minute',
     keyGenerator: (req) => `metricsfail:${ipKey(req)}`,
   });
+  const guard = guessGuard(failures, 'metrics_token_failures');
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+    guard.check(req);
     const token = bearerOf(req);
     if (!token || !timingSafeEqual(sha256(token), expected)) {
-      await withinLimit(failures, req, 'metrics_token_failures');
+      await guard.wrong(req);
       throw new AppError('api.unauthorized');
     }
     return reply.type(app.metrics.registry.contentType).send(await app.metrics.registry.metrics());

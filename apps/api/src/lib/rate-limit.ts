@@ -148,6 +148,54 @@ export async function withinLimit(limiter: Limiter, req: FastifyRequest, name: L
   throw new AppError('api.too_many_requests', {}, { 'retry-after': String(counted.ttlInSeconds) });
 }
 
+/** Locked-out addresses one `guessGuard` remembers at most (the oldest lockout is forgotten first). */
+const GUESS_LOCKOUTS_MAX = 10_000;
+
+/**
+ * A guard of an operator-chosen secret (ADMIN_KEY, METRICS_TOKEN; issue 39 item 11): wrong guesses per client IP
+ * count against `limiter` (`withinLimit`); once an address is over it, it is locked out until the window ends, and
+ * every request of it is refused with 429 before the secret is compared, the right secret too, so a 429 tells a
+ * guesser nothing. Lockouts are kept in this process (at most GUESS_LOCKOUTS_MAX); with a shared limiter store each
+ * instance locks an address out at the first wrong guess it sees past the limit. Not for door keys: a venue's
+ * devices share one address, and a lockout there would stop a gate (door keys are random; SCANNER_KEY must be 16
+ * characters or more).
+ */
+export function guessGuard(limiter: Limiter, name: LimitName, now: () => number = Date.now) {
+  const lockedUntil = new Map<string, number>();
+  const refuse = (req: FastifyRequest, until: number): never => {
+    countRefusal(req, name);
+    throw new AppError(
+      'api.too_many_requests',
+      {},
+      { 'retry-after': String(Math.max(1, Math.ceil((until - now()) / 1000))) },
+    );
+  };
+  return {
+    /** Refuses a locked-out address. @throws AppError `api.too_many_requests` (429, `Retry-After`) */
+    check(req: FastifyRequest): void {
+      const key = ipKey(req);
+      const until = lockedUntil.get(key);
+      if (until === undefined) return;
+      if (until > now()) refuse(req, until);
+      lockedUntil.delete(key);
+    },
+    /**
+     * Counts a wrong guess; past the limit locks the address out and refuses.
+     * @throws AppError `api.too_many_requests` (429, `Retry-After`)
+     */
+    async wrong(req: FastifyRequest): Promise<void> {
+      const counted = await limiter(req);
+      if (counted.isAllowed || !counted.isExceeded) return;
+      const until = now() + counted.ttlInSeconds * 1000;
+      const key = ipKey(req);
+      lockedUntil.delete(key);
+      lockedUntil.set(key, until);
+      if (lockedUntil.size > GUESS_LOCKOUTS_MAX) lockedUntil.delete(lockedUntil.keys().next().value!);
+      refuse(req, until);
+    },
+  };
+}
+
 /** A counter from `app.createRateLimit` (@fastify/rate-limit). */
 export type Limiter = (
   req: FastifyRequest,

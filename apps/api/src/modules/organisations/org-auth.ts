@@ -13,8 +13,9 @@
  * and from which IP (`request.ip`, which honours TRUST_PROXY); the services record it with each change.
  *
  * Limits (issue 19, break 8): wrong keys of either kind count against one per-IP bucket of failures
- * (config `keyFailuresPerMinute`); past it they answer 429, so neither an operator-chosen ADMIN_KEY nor
- * an API key prefix can be guessed online. A right organisation key counts against its organisation's
+ * (config `keyFailuresPerMinute`); past it they answer 429, and an address past it is locked out of
+ * `/v1/admin/*` (the right ADMIN_KEY refused too) until the window ends, so neither an operator-chosen ADMIN_KEY
+ * nor an API key prefix can be guessed online (organisation keys are random: a right one still passes). A right organisation key counts against its organisation's
  * bucket (config `orgApiPerMinute`, every key of the organisation together).
  */
 import type { FastifyRequest } from 'fastify';
@@ -22,7 +23,7 @@ import { ORG_AREA_ROLES, type OrgArea, type OrgRole } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { bearerOf } from '../../lib/http.js';
-import { withinLimit, type Limiter, type LimitName } from '../../lib/rate-limit.js';
+import { guessGuard, withinLimit, type Limiter, type LimitName } from '../../lib/rate-limit.js';
 import { hashKey, prefixOf, sameHash, sameSecret } from './api-keys.js';
 import { organisationsRepository as repo } from './organisations.repository.js';
 import { membersRepository } from './members.repository.js';
@@ -145,17 +146,22 @@ export function requireOrganisationWith(deps: {
 
 /**
  * The pre-handler of `/v1/admin/*`: requires `Authorization: Bearer <ADMIN_KEY>`; sets `request.auditActor`.
+ * An address past the failures limit is locked out until the window ends, the right key refused too (`guessGuard`,
+ * issue 39 item 11): ADMIN_KEY is chosen by the operator, and a limit that still answers the right key only tells
+ * a guesser which answers are wrong.
  * @param failures per-IP counter of wrong keys (shared with the organisation API).
  * @throws AppError `api.unauthorized` (401) otherwise, `api.too_many_requests` (429) past the failures limit.
  */
 export function requireAdminWith(adminKey: string, failures?: Limiter) {
+  const guard = failures ? guessGuard(failures, 'key_failures') : null;
   return async function requireAdmin(req: FastifyRequest): Promise<void> {
+    guard?.check(req);
     const key = bearerOf(req);
     if (key && sameSecret(key, adminKey)) {
       req.auditActor = { kind: 'platform_admin', id: null, ip: req.ip };
       return;
     }
-    await count(failures, req, 'key_failures');
+    await guard?.wrong(req);
     throw new AppError('api.unauthorized');
   };
 }
