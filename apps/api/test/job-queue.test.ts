@@ -15,6 +15,7 @@ import {
   type JobWorker,
 } from '../src/providers/jobs/job-queue.js';
 import { jobsRepository } from '../src/providers/jobs/jobs.repository.js';
+import { mailDestination } from '../src/providers/mail/mail-jobs.js';
 import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -326,6 +327,14 @@ describe('durable job queue', () => {
       }
       await unfair.w.runOnce();
       expect(unfair.done).toContain('example.com#0');
+    });
+
+    it("a mail's destination is its recipient's registrable domain: subdomains are one destination", () => {
+      expect(mailDestination('v@s0.tarpit.example')).toBe('tarpit.example');
+      expect(mailDestination('W@S1.Tarpit.Example')).toBe('tarpit.example');
+      expect(mailDestination('ana@mail.example.co.uk')).toBe('example.co.uk');
+      expect(mailDestination('ana@gmail.com')).toBe('gmail.com');
+      expect(mailDestination('ops@localhost')).toBe('localhost');
     });
 
     it('one healthy destination is not sent one at a time: 9 jobs run 3 at once', async () => {

@@ -307,8 +307,10 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
 }
 
 /**
- * A worker's bookkeeping of destinations (issue 39 item 2): jobs in flight per destination, the destinations that
- * answered slowly (until when), and what the next claim may take of each.
+ * A worker's bookkeeping of destinations (issue 39 item 2): the jobs in flight with their destination and start,
+ * the destinations that answered slowly (until when), and what the next claim may take of each. A destination is
+ * slow from the moment one of its jobs has run `slowMs` (still in flight, or finished), so jobs that stall hold
+ * their own slots only: the claims after see their destination as slow.
  */
 function destinationFairness(
   options: JobWorkerOptions['destinations'],
@@ -324,10 +326,12 @@ function destinationFairness(
   const perDestination = options
     ? Math.max(1, Math.min(concurrency, options.perDestination ?? concurrency - 1))
     : concurrency;
-  const inFlight = new Map<string, number>();
+  /** Jobs in flight that have a destination: when each started (performance.now()). */
+  const running = new Map<ClaimedJob, number>();
   /** Slow destinations: until when (ms since the epoch, the worker's clock). */
   const slowUntil = new Map<string, number>();
-  let slowInFlight = 0;
+  const markSlow = (destination: string) =>
+    options && slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
   const isSlow = (destination: string) => {
     const until = slowUntil.get(destination);
     if (until === undefined) return false;
@@ -339,7 +343,17 @@ function destinationFairness(
     active: Boolean(options),
     forClaim(free) {
       if (!options) return { perDestination: free, full: [], slow: [], remaining: {} };
+      const at = performance.now();
+      const inFlight = new Map<string, number>();
+      for (const [job, startedAt] of running) {
+        const d = job.destination!;
+        // A job running past the bound makes its destination slow now, not when it ends.
+        if (at - startedAt >= options.slowMs) markSlow(d);
+        inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
+      }
       const slow = [...slowUntil.keys()].filter(isSlow);
+      let slowInFlight = 0;
+      for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
       const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && n >= perDestination).map(([d]) => d);
       if (slowInFlight > 0) full.push(...slow);
       const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
@@ -350,22 +364,14 @@ function destinationFairness(
       return Boolean(options) && job.destination !== null;
     },
     started(job) {
-      const d = job.destination;
-      if (!options || d === null) return () => undefined;
-      const slow = isSlow(d);
-      inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
-      if (slow) slowInFlight++;
-      return () => {
-        const n = (inFlight.get(d) ?? 1) - 1;
-        if (n > 0) inFlight.set(d, n);
-        else inFlight.delete(d);
-        if (slow) slowInFlight--;
-      };
+      if (!options || job.destination === null) return () => undefined;
+      running.set(job, performance.now());
+      return () => running.delete(job);
     },
     finished(job, ms, succeeded) {
       const d = job.destination;
       if (!options || d === null) return;
-      if (ms >= options.slowMs) slowUntil.set(d, now().getTime() + options.slowHoldSeconds * 1000);
+      if (ms >= options.slowMs) markSlow(d);
       else if (succeeded) slowUntil.delete(d);
     },
   };

@@ -6,6 +6,7 @@
  * `createMailJobHandler`'s handler, which renders (`templates.ts`, under `brand.ts`'s brand) and sends.
  */
 import { ORG_ROLES } from '@tp/contract';
+import { getDomain } from 'tldts';
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import { mapSliced } from '../../lib/time-slice.js';
@@ -154,11 +155,14 @@ export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJob
 }
 
 /**
- * The destination of a mail for the job queue's fairness: the recipient's domain, lower case (the whole address
- * when it has no `@`).
+ * The destination of a mail for the job queue's fairness: the registrable domain of the recipient's address (its
+ * public suffix and one label more, `tldts`: `v@s0.tarpit.example` and `w@s1.tarpit.example` are one destination,
+ * so subdomains, free to make, are not free slots; issue 39 item 2, re-audit), lower case; the host itself when it
+ * has none (an IP literal, `localhost`).
  */
 export function mailDestination(to: string): string {
-  return to.slice(to.lastIndexOf('@') + 1).toLowerCase();
+  const host = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
+  return getDomain(host) ?? host;
 }
 
 /** How one mail went, for the recipient's delivery status (`users.email_status`). */
