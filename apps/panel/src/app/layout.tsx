@@ -14,7 +14,7 @@ import { pathWithLang } from '../lib/i18n';
 import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
-import { PhoneIcon } from '../ui/icons';
+import { PhoneIcon } from '../ui/icon';
 import { HUB_SHEET, navigate } from '../lib/use-route';
 import { setThemeMode, useTheme, type ThemeMode } from '../lib/theme';
 

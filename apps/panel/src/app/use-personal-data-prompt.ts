@@ -11,7 +11,6 @@ import { useUser } from '../lib/queries';
 import { useRoute, navigate } from '../lib/use-route';
 import { AUTH_TABS } from '../lib/routing';
 import { isOffline } from '../lib/api-client';
-import { rememberReturn } from '../lib/return-route';
 import { embedMode } from '../lib/host-bridge';
 
 export function usePersonalDataPrompt(): void {
@@ -19,7 +18,8 @@ export function usePersonalDataPrompt(): void {
   const { tab, userTicketId, ticketName, settingsTab } = useRoute();
   useEffect(() => {
     if (!user || user.givenName?.trim() || AUTH_TABS.includes(tab) || isOffline() || embedMode === 'inline') return;
-    rememberReturn({ tab, overlay: null, userTicketId, ticketName, settingsTab });
+    const back = { tab, overlay: null, userTicketId, ticketName, settingsTab };
+    void import('../lib/return-route').then((m) => m.rememberReturn(back));
     navigate({ tab: 'PERSONAL_DATA', overlay: null, userTicketId: null, ticketName: null }, { replace: true });
   }, [user, tab, userTicketId, ticketName, settingsTab]);
 }

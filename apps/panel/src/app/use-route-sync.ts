@@ -11,14 +11,14 @@
 import { useEffect } from 'react';
 import type { Route } from '../lib/routing';
 import { navigate, useResolvedRoute, useRouteDepth } from '../lib/use-route';
-import { rememberReturn } from '../lib/return-route';
 import { onHostNavigate, postToHost } from '../lib/host-bridge';
 
 export function useRouteSync(): void {
   const { route, redirected, wanted } = useResolvedRoute();
   const depth = useRouteDepth();
   useEffect(() => {
-    if (wanted) rememberReturn(wanted);
+    // Loaded only then: the sign-in screen's own bundle stays within its budget (e2e/bytes.spec.ts).
+    if (wanted) void import('../lib/return-route').then((m) => m.rememberReturn(wanted));
     if (redirected) navigate(route, { replace: true });
   }, [redirected, route, wanted]);
   useEffect(() => {

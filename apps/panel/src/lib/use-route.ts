@@ -3,12 +3,13 @@
  * route has no side effects: the URL rewrite of a redirect, the scroll to the top, the mirror to the
  * host page and the host's navigate messages live in `useRouteSync` (app/), mounted once at the root.
  */
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { resolveRoute, routeToSearch, type Route } from './routing';
 import { useSignedIn } from './session';
 
 const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+/** Tells every route reader that the history entry changed (navigate, and a sheet's entry: lib/sheet-entry.ts). */
+export const emit = () => listeners.forEach((l) => l());
 window.addEventListener('popstate', emit);
 const subscribe = (l: () => void) => {
   listeners.add(l);
@@ -35,7 +36,7 @@ export function useRouteDepth(): number {
 export const HUB_SHEET = 'HUB';
 
 /** The sheet (an open dialog, issue 40 point 3) whose history entry is the current one, or null. */
-function currentSheet(): string | null {
+export function currentSheet(): string | null {
   const sheet = (window.history.state as { sheet?: unknown } | null)?.sheet;
   return typeof sheet === 'string' ? sheet : null;
 }
@@ -57,52 +58,6 @@ export function navigate(patch: Partial<Route>, opts: { replace?: boolean; sheet
     window.history.replaceState(state, '', url);
   else window.history.pushState({ ...state, depth: depth + 1 }, '', url);
   emit();
-}
-
-/**
- * Closes the sheet `id` whose entry is the current one by going back (Back then does not reopen it); false when
- * the current entry is not its own (the sheet came with the page's URL, or an entry was added over it).
- */
-export function closeSheet(id: string): boolean {
-  if (currentSheet() !== id) return false;
-  window.history.back();
-  return true;
-}
-
-/** Sheets mounted now: a sheet unmounted and mounted again at once (React's StrictMode) keeps its entry. */
-const mountedSheets = new Set<string>();
-
-/**
- * One history entry per open sheet (issue 40 point 3: Android Back with a sheet open closed nothing and opened
- * the hub under it): while `open`, the sheet `id` has an entry of its own (same URL, `{ sheet: id }` state); Back
- * (popstate onto another entry) calls `onClose`; a sheet closed otherwise (its button, Escape) goes back past its
- * entry, unless a navigation already replaced it. A dialog in the URL (the HUB overlay) passes `open` false: its
- * route entry is its history entry.
- */
-export function useSheetEntry(id: string, open: boolean, onClose: () => void): void {
-  const close = useRef(onClose);
-  useEffect(() => {
-    close.current = onClose;
-  });
-  useEffect(() => {
-    if (!open) return;
-    mountedSheets.add(id);
-    if (currentSheet() !== id) {
-      window.history.pushState({ depth: routeDepth() + 1, sheet: id }, '', window.location.href);
-      emit();
-    }
-    const onPop = () => {
-      if (currentSheet() !== id) close.current();
-    };
-    window.addEventListener('popstate', onPop);
-    return () => {
-      window.removeEventListener('popstate', onPop);
-      mountedSheets.delete(id);
-      queueMicrotask(() => {
-        if (!mountedSheets.has(id)) closeSheet(id);
-      });
-    };
-  }, [id, open]);
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { postToHost } from '../lib/host-bridge';
-import { useSheetEntry } from '../lib/use-route';
+import { useSheetEntry } from '../lib/sheet-entry';
 import { CloseIcon } from './icons';
 
 /**
