@@ -6,11 +6,22 @@
  * 2. after a sign-in with no such link, and through "Show my pass" (`PANEL_TAB=QR`), the QR pass shows with no hub
  *    over it; the hub is titled with the holder's name;
  * 3. Back with a sheet open closes the sheet only (no dialog left, none opened under it); one more Back leaves.
+ * Screenshots of the pass after a sign-in through "Show my pass" (en/es, light/dark, 360/1280, standalone and on the
+ * demo host page) go to test-results/deep-links/.
  */
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 import { modalFrame } from './embed-pass';
-import { apiSignIn, baseUrl, freshEmail, hostUrl, signInContext, signInViaPanel } from './support';
+import {
+  apiSignIn,
+  baseUrl,
+  freshEmail,
+  hostUrl,
+  settled,
+  signInContext,
+  signInViaPanel,
+  watchNetwork,
+} from './support';
 
 const BOB = 'bob@example.com';
 
@@ -182,5 +193,42 @@ test.describe('Back with a sheet open (issue 40 point 3)', () => {
     await page.goBack();
     await expect(modal).toBeHidden();
     await expect(page).toHaveURL(`${hostUrl()}/`);
+  });
+});
+
+test.describe('screenshots: the pass after a sign-in through "Show my pass"', () => {
+  for (const lang of ['en', 'es'] as const) {
+    test(`standalone, ${lang}: light and dark, 360 and 1280`, async ({ page, context }) => {
+      watchNetwork(context);
+      await page.setViewportSize({ width: 360, height: 780 });
+      await page.goto(`${baseUrl()}/${lang}/?PANEL_TAB=QR`);
+      await expect(page).toHaveURL(/PANEL_TAB=LOGIN/);
+      await signInViaPanel(page, BOB);
+      const qr = page.getByRole('img', { name: lang === 'es' ? 'Tu código QR de acceso' : 'Your entry QR code' });
+      await expect(qr).toBeVisible();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      for (const theme of ['light', 'dark'] as const)
+        for (const width of [360, 1280]) {
+          await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+          await page.getByRole('combobox', { name: lang === 'es' ? 'Tema' : 'Theme' }).selectOption(theme);
+          await settled(page);
+          await expect(qr).toBeVisible();
+          await page.screenshot({ path: `test-results/deep-links/pass-${lang}-${theme}-${width}.png` });
+        }
+    });
+  }
+
+  test('on the demo host page: 360 and 1280', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.goto(`${hostUrl()}/?PANEL_TAB=QR`);
+    const frame = modalFrame(page);
+    await typeSignIn(frame, BOB);
+    await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+    await expect(frame.getByRole('dialog')).toHaveCount(0);
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+      await page.screenshot({ path: `test-results/deep-links/pass-embedded-en-${width}.png` });
+    }
   });
 });
