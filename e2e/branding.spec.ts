@@ -126,7 +126,15 @@ test("data-org on the demo host page: the embedded panel is branded and lists on
   const frame = page.frameLocator('iframe[src*="embed=modal"]');
   await expect(frame.locator('.header__name')).toHaveText(ORG.name);
   await signInViaPanel(frame, 'alice@example.com');
-  await frame.getByRole('button', { name: 'My Tickets' }).click();
+  // After sign-in the pass shows first, no hub over it (issue 40 point 2), still under the organisation's header;
+  // the holder opens the hub from the avatar, as a person would, and goes to their tickets.
+  await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+  await expect(frame.getByRole('dialog')).toHaveCount(0);
+  await expect(frame.locator('.header__name')).toHaveText(ORG.name);
+  await frame.getByRole('button', { name: 'Open menu' }).click();
+  const hub = frame.getByRole('dialog');
+  await expect(hub.getByRole('link', { name: /help centre/i })).toHaveAttribute('href', `${ORG.helpCenterUrl}?lang=en`);
+  await hub.getByRole('button', { name: 'My Tickets' }).click();
   await expect(frame.getByRole('button', { name: new RegExp(EVENT_NAME) })).toBeVisible();
   await expect(frame.getByRole('button', { name: new RegExp(DEMO_EVENT) })).toHaveCount(0);
   await expect(frame.locator('.header__name')).toHaveText(ORG.name);

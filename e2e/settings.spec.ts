@@ -76,7 +76,9 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   await saveNick.click();
   await expect(page.getByRole('alert').filter({ hasText: 'Your nickname is saved.' })).toBeVisible();
   hub = await openHub(page);
-  await expect(hub.locator('.hub__name')).toHaveText(`${nickname}${me.uniqueID}`);
+  // Titled with the name (issue 40 point 2), the username with its #suffix beneath.
+  await expect(hub.locator('.hub__name')).toHaveText('Maya Lopez');
+  await expect(hub).toContainText(`${nickname}${me.uniqueID}`);
   await closeHub(page);
 
   // Avatar: a PNG made here; the header and the hub show the picture instead of the initials.
@@ -231,6 +233,7 @@ test('logout from the modal on the demo host page fires the host callback', asyn
     familyName: 'Tester',
   });
   const hub = modal.getByRole('dialog', { name: 'Menu' });
+  await modal.getByRole('button', { name: 'Open menu' }).click();
   await expect(hub).toBeVisible();
   await expect(hub.locator('.hub__head .avatar--initials')).toHaveText('HT');
   await hub.getByRole('button', { name: 'Log out' }).click();

@@ -58,12 +58,15 @@ test('a new person signs in with the mailed code, sees the QR change, browses ti
   await page.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
   await page.getByRole('button', { name: 'Continue' }).click();
 
-  // QR with the HUB overlay open.
-  await expect(page).toHaveURL(/PANEL_TAB=QR/);
+  // The screen the link asked for (MY_TICKET), no hub over it (issue 40 points 1 and 2).
+  await expect(page).toHaveURL(/PANEL_TAB=MY_TICKET/);
+  await expect(page.getByRole('heading', { name: 'My tickets' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Open menu' }).click();
   const hub = page.getByRole('dialog');
-  await expect(hub).toBeVisible();
   await expect(hub.getByText(email)).toBeVisible();
-  await hub.getByRole('button', { name: 'Close' }).click();
+  await expect(hub.locator('.hub__name')).toHaveText('Ada Lovelace');
+  await hub.getByRole('button', { name: 'My QR Code' }).click();
   await expect(hub).toBeHidden();
 
   const qr = page.getByRole('img', { name: 'Your entry QR code' });
@@ -99,6 +102,7 @@ test('a ticket holder sees upcoming and past tickets and a ticket page with its 
   await openPanel(page, 'PANEL_TAB=LOGIN');
   await signInViaPanel(page, 'alice@example.com');
   await expect(page).toHaveURL(/PANEL_TAB=QR/);
+  await page.getByRole('button', { name: 'Open menu' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'My Tickets' }).click();
 
   const live = page.getByRole('button', { name: 'Harbour Lights Festival, General Admission' });
@@ -149,7 +153,8 @@ test('on the demo host page the panel opens as a modal, signs in, mirrors its ro
   await signInViaPanel(frame, email, { givenName: 'Host', familyName: 'Visitor' });
   await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
   await expect(page).toHaveURL(/PANEL_TAB=QR/);
-  await expect(page).toHaveURL(/PANEL_OVERLAY_TAB=HUB/);
+  // The pass, with no hub over it (issue 40 point 2).
+  await expect(page).not.toHaveURL(/PANEL_OVERLAY_TAB=HUB/);
 
   await dialog.getByRole('button', { name: 'Close' }).first().click();
   await expect(dialog).toBeHidden();

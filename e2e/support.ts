@@ -87,7 +87,7 @@ export async function signInViaPanel(
   const code = await waitForCode(email, before);
   await page.getByRole('textbox', { name: /code|código/i }).fill(code);
   await page.getByRole('button', { name: /continue|continuar/i }).click();
-  // A new account gets PERSONAL_DATA; an existing one goes straight to QR with the hub open.
+  // A new account gets PERSONAL_DATA; an existing one goes straight to QR (no hub over it since issue 40).
   const personal = page.getByRole('heading', { name: /tell us your name|dinos tu nombre/i });
   const signedIn = page.getByRole('img', { name: /QR/ }).or(page.getByRole('dialog'));
   await expect(personal.or(signedIn).first()).toBeVisible();

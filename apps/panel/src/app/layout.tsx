@@ -14,8 +14,8 @@ import { pathWithLang } from '../lib/i18n';
 import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
-import { PhoneIcon } from '../ui/icons';
-import { navigate } from '../lib/use-route';
+import { PhoneIcon } from '../ui/icon';
+import { HUB_SHEET, navigate } from '../lib/use-route';
 import { setThemeMode, useTheme, type ThemeMode } from '../lib/theme';
 
 /**
@@ -87,7 +87,7 @@ export function Header() {
               type="button"
               className="header__avatar"
               aria-label={t('header.open_menu')}
-              onClick={() => navigate({ overlay: 'HUB' })}
+              onClick={() => navigate({ overlay: 'HUB' }, { sheet: HUB_SHEET })}
             >
               <Avatar
                 picture={assetUrl(user?.picture, config?.assetsBaseUrl)}

@@ -4,18 +4,23 @@
  * route change is mirrored to the host page (with the history depth, so the loader can go back past the
  * modal's entries when it closes), and the host's `navigate` messages (embed protocol,
  * packages/contract/src/embed.ts) become one navigation each (a replacement when the host says so: reopening
- * the modal), so one navigation is one history entry.
+ * the modal), so one navigation is one history entry. A redirect of a signed-out holder to LOGIN remembers the
+ * screen asked for (lib/return-route.ts, issue 40 point 1); the depth is re-sent when a sheet adds or leaves its
+ * history entry (issue 40 point 3), so the loader's close goes back past it too.
  */
 import { useEffect } from 'react';
 import type { Route } from '../lib/routing';
-import { navigate, routeDepth, useResolvedRoute } from '../lib/use-route';
+import { navigate, useResolvedRoute, useRouteDepth } from '../lib/use-route';
 import { onHostNavigate, postToHost } from '../lib/host-bridge';
 
 export function useRouteSync(): void {
-  const { route, redirected } = useResolvedRoute();
+  const { route, redirected, wanted } = useResolvedRoute();
+  const depth = useRouteDepth();
   useEffect(() => {
+    // Loaded only then: the sign-in screen's own bundle stays within its budget (e2e/bytes.spec.ts).
+    if (wanted) void import('../lib/return-route').then((m) => m.rememberReturn(wanted));
     if (redirected) navigate(route, { replace: true });
-  }, [redirected, route]);
+  }, [redirected, route, wanted]);
   useEffect(() => {
     window.scrollTo(0, 0);
   }, [route.tab]);
@@ -28,9 +33,9 @@ export function useRouteSync(): void {
         USER_TICKET_ID: route.userTicketId ?? undefined,
         SETTINGS_TAB: route.settingsTab ?? undefined,
       },
-      depth: routeDepth(),
+      depth,
     });
-  }, [route.tab, route.overlay, route.userTicketId, route.settingsTab]);
+  }, [route.tab, route.overlay, route.userTicketId, route.settingsTab, depth]);
   useEffect(
     () =>
       onHostNavigate((p, replace) =>

@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { organisations } from '@tp/contract';
+import { formatDateRange, langOf } from '@tp/contract/format';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
@@ -79,11 +80,7 @@ export function EventsScreen() {
           <article key={e.externalId} className="card stack">
             <h2>{e.name}</h2>
             <p className="muted">
-              {new Date(e.startsAt).toLocaleString(document.documentElement.lang, {
-                timeZone: e.timeZone,
-                dateStyle: 'medium',
-                timeStyle: 'short',
-              })}
+              {formatDateRange(e.startsAt, e.endsAt, e.timeZone, langOf(document.documentElement.lang))}
               {' · '}
               {e.venue}, {e.city}
             </p>

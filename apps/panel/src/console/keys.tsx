@@ -17,12 +17,13 @@ import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { TableRegion } from './table-region';
+import { consoleTime } from './zoned-time';
 
 type ApiKeyItem = z.infer<typeof organisations.apiKeyItem>;
 type NewApiKey = z.infer<typeof organisations.createApiKeyResponse>;
 
-const date = (iso: string) =>
-  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+/** Created / last used, through the one date formatter (issue 40). */
+const date = consoleTime;
 
 export function KeysScreen({ owner }: { owner: boolean }) {
   const { t } = useTranslation();

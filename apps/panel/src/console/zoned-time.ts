@@ -2,6 +2,7 @@
  * Wall-clock times in an event's IANA time zone, for the `datetime-local` inputs of the console's forms: the
  * organiser types the event's local time; the API takes ISO 8601 with an offset and answers UTC.
  */
+import { formatDateTime, langOf } from '@tp/contract/format';
 
 /** The zone's offset from UTC at the instant `ms`, in milliseconds (e.g. +11 h for Australia/Sydney in March). */
 function offsetAt(ms: number, timeZone: string): number {
@@ -38,8 +39,8 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
 }
 
 /**
- * An instant as the console's lists show it: date and time in the browser's time zone and the page's language
- * (`medium` date, `short` time; Spanish on the 24-hour clock).
+ * An instant as the console's lists show it, through the product's one date formatter (issue 40): date and time
+ * in the browser's time zone and the page's language, the year when it is not this year
+ * ("Wed, 25 Nov, 9:53 PM" / "mié, 25 nov 21:53").
  */
-export const consoleTime = (iso: string) =>
-  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+export const consoleTime = (iso: string) => formatDateTime(iso, undefined, langOf(document.documentElement.lang));

@@ -1,29 +1,36 @@
-import { describe, expect, it } from 'vitest';
-import { daysUntil, formatDate, formatMoney, formatRange, formatValidUntil, formatWhen } from './format';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { deviceTimeZone, formatAt, formatDateRange, formatDateTime } from '@tp/contract/format';
+import { formatDate, formatMoney, formatRange, formatValidUntil, formatWhen, startsIn } from './format';
 
 // 2026-11-28T08:00Z is 19:00 in Sydney (AEDT, UTC+11) and 08:00 in UTC.
 const EVENING = '2026-11-28T08:00:00Z';
 
-describe('formatDate (spec section 9, Intl in the active language)', () => {
-  it('shows Spanish times on the 24-hour clock, in the event time zone', () => {
-    expect(formatDate(EVENING, 'Australia/Sydney', 'es')).toBe('sáb, 28 nov 19:00');
-    expect(formatDate('2026-11-28T12:05:00Z', 'UTC', 'es')).toBe('sáb, 28 nov 12:05');
-    expect(formatDate('2026-11-28T00:30:00Z', 'UTC', 'es')).toBe('sáb, 28 nov 00:30');
+describe('formatDate (spec section 9, the contract formatter read by the device zone and clock)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-11-20T00:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+  const here = () => ({ timeZone: deviceTimeZone(), now: Date.now() });
+
+  it("is the contract's formatter with the device's zone and today's date", () => {
+    for (const lang of ['en', 'es'] as const) {
+      expect(formatDate(EVENING, 'Australia/Sydney', lang)).toBe(
+        formatDateTime(EVENING, 'Australia/Sydney', lang, here()),
+      );
+      expect(formatWhen(EVENING, 'Australia/Sydney', lang)).toBe(formatAt(EVENING, 'Australia/Sydney', lang, here()));
+      expect(formatRange(EVENING, '2026-11-28T12:00:00Z', 'Australia/Sydney', lang)).toBe(
+        formatDateRange(EVENING, '2026-11-28T12:00:00Z', 'Australia/Sydney', lang, here()),
+      );
+    }
   });
 
-  it("keeps English on the spec's 12-hour 'ddd, DD MMM hh:mmA'", () => {
-    expect(formatDate(EVENING, 'Australia/Sydney', 'en')).toBe('Sat, 28 Nov 07:00PM');
-    expect(formatDate('2026-11-28T00:30:00Z', 'UTC', 'en')).toBe('Sat, 28 Nov 12:30AM');
-  });
-
-  it('follows the time zone across the date line', () => {
-    expect(formatDate('2026-11-28T14:00:00Z', 'Australia/Sydney', 'es')).toBe('dom, 29 nov 01:00');
-  });
-
-  it('ranges join two dates in one zone', () => {
-    expect(formatRange(EVENING, '2026-11-28T12:00:00Z', 'Australia/Sydney', 'es')).toBe(
-      'sáb, 28 nov 19:00 – sáb, 28 nov 23:00',
-    );
+  it('writes an event in the device zone with no zone name and no year this year', () => {
+    const zone = deviceTimeZone();
+    const noon = new Date(Date.UTC(2026, 10, 28, 12, 5));
+    const local = new Intl.DateTimeFormat('en', { timeZone: zone, hour: 'numeric', hourCycle: 'h12' }).format(noon);
+    expect(formatDate(noon.toISOString(), zone, 'en')).not.toMatch(/2026|GMT|UTC|[AP]M\S/);
+    expect(formatDate(noon.toISOString(), zone, 'en')).toContain(local.replace(/\s*[AP]M/, ':05 '));
   });
 
   it('benefit validity is DD.MM.YYYY in English and DD/MM/YYYY in Spanish, in the event zone', () => {
@@ -32,18 +39,11 @@ describe('formatDate (spec section 9, Intl in the active language)', () => {
     expect(formatValidUntil('2026-12-30T01:00:00Z', 'Australia/Sydney', 'es')).toBe('30/12/2026');
   });
 
-  it('Spanish days have no leading zero, and a time inside a sentence takes "a las" (issue 29)', () => {
-    expect(formatDate('2026-12-01T08:00:00Z', 'Australia/Sydney', 'es')).toBe('mar, 1 dic 19:00');
-    expect(formatDate('2026-12-01T08:00:00Z', 'Australia/Sydney', 'en')).toBe('Tue, 01 Dec 07:00PM');
-    expect(formatWhen('2026-11-25T10:53:00Z', 'Australia/Sydney', 'es')).toBe('mié, 25 nov a las 21:53');
-    expect(formatWhen('2026-11-25T10:53:00Z', 'Australia/Sydney', 'en')).toBe('Wed, 25 Nov 09:53PM');
-  });
-
-  it('days until counts calendar days', () => {
-    const now = new Date(2026, 10, 28, 23, 0);
-    expect(daysUntil(new Date(2026, 10, 29, 1, 0).toISOString(), now)).toBe(1);
-    expect(daysUntil(new Date(2026, 10, 28, 1, 0).toISOString(), now)).toBe(0);
-    expect(daysUntil(new Date(2026, 10, 20, 1, 0).toISOString(), now)).toBe(-8);
+  it('a card says "In 1 hour" for an event an hour away, not "In 1 day" (issue 40)', () => {
+    const now = new Date('2026-11-28T12:00:00Z');
+    expect(startsIn('2026-11-28T13:00:00Z', 'Australia/Sydney', now, 'en')).toBe('In 1 hour');
+    expect(startsIn('2026-11-28T13:00:00Z', 'Australia/Sydney', now, 'es')).toBe('Dentro de 1 hora');
+    expect(startsIn('2026-11-20T08:00:00Z', 'Australia/Sydney', now, 'es')).toBe('Hace 8 días');
   });
 });
 

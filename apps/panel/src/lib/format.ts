@@ -1,8 +1,9 @@
 /**
  * The panel's side of the one formatter (`@tp/contract/format`, issue 29): the same functions with the
- * panel's active language (i18next) filled in. Dates are in the event's time zone (spec section 9):
- * "Sat, 28 Nov 07:00PM" (en) / "sáb, 28 nov 19:00" (es); money through Intl with the currency code:
- * "A$1,234.50" / "1.234,50 AUD".
+ * panel's active language (i18next) filled in. Dates are in the event's time zone (spec section 9), read by the
+ * device's zone and clock: "Sun, 29 Nov, 12:30 – 6:00 AM" (en) / "dom, 29 nov 00:30–06:00" (es), the year when it is
+ * not this year, the zone's short name when the event's zone differs from the device's (issue 40, decision 011);
+ * money through Intl with the currency code: "A$1,234.50" / "1.234,50 AUD".
  */
 import i18next from 'i18next';
 import {
@@ -11,6 +12,7 @@ import {
   formatDateTime,
   formatDay,
   formatMoney as money,
+  formatRelativeStart,
   langOf,
 } from '@tp/contract/format';
 import type { Locale } from '@tp/contract/constants';
@@ -19,7 +21,7 @@ const activeLang = (): Locale => langOf(i18next.language);
 
 /**
  * An ISO instant shown in a time zone (IANA; the device's when omitted), as a card shows it:
- * "Sat, 28 Nov 07:00PM" (en) or "sáb, 28 nov 19:00" (es).
+ * "Sat, 28 Nov, 7:00 PM" (en) or "sáb, 28 nov 19:00" (es); year and zone name when needed (formatDateTime).
  */
 export function formatDate(iso: string, timeZone?: string, lang: Locale = activeLang()): string {
   return formatDateTime(iso, timeZone, lang);
@@ -30,7 +32,7 @@ export function formatWhen(iso: string, timeZone?: string, lang: Locale = active
   return formatAt(iso, timeZone, lang);
 }
 
-/** "start – end" in the event's time zone. */
+/** "start – end" in the event's time zone, the day once when both ends fall on it (formatDateRange). */
 export function formatRange(startIso: string, endIso: string, timeZone?: string, lang: Locale = activeLang()): string {
   return formatDateRange(startIso, endIso, timeZone, lang);
 }
@@ -40,11 +42,12 @@ export function formatValidUntil(iso: string, timeZone?: string, lang: Locale = 
   return formatDay(iso, timeZone, lang);
 }
 
-const localDay = (d: Date) => Date.UTC(d.getFullYear(), d.getMonth(), d.getDate()) / 86_400_000;
-
-/** Whole calendar days (device time zone) from `now` to the event start: positive ahead, negative since, 0 today. */
-export function daysUntil(startIso: string, now: Date = new Date()): number {
-  return localDay(new Date(startIso)) - localDay(now);
+/**
+ * How far the event's start is from `now`, by the device's clock: "In 1 hour" / "Dentro de 1 hora" under a day,
+ * else calendar days in the event's time zone: "Tomorrow" / "Mañana", "In 3 days", "2 days ago" (formatRelativeStart).
+ */
+export function startsIn(startIso: string, timeZone?: string, now: Date = new Date(), lang: Locale = activeLang()) {
+  return formatRelativeStart(startIso, timeZone, lang, { now });
 }
 
 /** An amount in major units of an ISO 4217 currency in the active language: "A$12.50" / "12,50 AUD". */

@@ -33,9 +33,14 @@ export function parseOverlay(v: string | null): PanelOverlayTab | null {
  * - no access token, a valid tab or overlay requested, tab not OTP or LOGIN: go to LOGIN;
  * - token present and tab LOGIN: go to QR and open the HUB overlay;
  * - nothing requested: LOGIN when signed out, QR when signed in.
- * `redirected` tells whether the URL must be rewritten.
+ * `redirected` tells whether the URL must be rewritten. `wanted` (issue 40 point 1): on the redirect to LOGIN,
+ * the screen that was asked for (a link from an e-mail), where the panel goes once the holder has signed in
+ * (lib/return-route.ts); absent otherwise.
  */
-export function resolveRoute(search: URLSearchParams, hasToken: boolean): { route: Route; redirected: boolean } {
+export function resolveRoute(
+  search: URLSearchParams,
+  hasToken: boolean,
+): { route: Route; redirected: boolean; wanted?: Route } {
   const requestedTab = parseTab(search.get('PANEL_TAB'));
   const requestedOverlay = parseOverlay(search.get('PANEL_OVERLAY_TAB'));
   const rawTicket = search.get('USER_TICKET_ID');
@@ -45,7 +50,12 @@ export function resolveRoute(search: URLSearchParams, hasToken: boolean): { rout
     settingsTab: upper(search.get('SETTINGS_TAB')),
   };
   if (!hasToken && requestedTab !== 'OTP' && requestedTab !== 'LOGIN' && (requestedTab || requestedOverlay)) {
-    return { route: { ...base, tab: 'LOGIN', overlay: null }, redirected: true };
+    const wanted: Route = { ...base, tab: requestedTab ?? 'QR', overlay: requestedOverlay };
+    return {
+      route: { ...base, tab: 'LOGIN', overlay: null },
+      redirected: true,
+      ...(AUTH_TABS.includes(wanted.tab) ? {} : { wanted }),
+    };
   }
   if (hasToken && requestedTab === 'LOGIN') return { route: { ...base, tab: 'QR', overlay: 'HUB' }, redirected: true };
   if (!requestedTab)

@@ -26,6 +26,8 @@ export const STORAGE_KEYS = {
   swapIdentifier: 'tp.swapIdentifier',
   /** When (epoch ms) "Resend code" works again; set with the session id (issue 13). */
   codeResendAt: 'tp.codeResendAt',
+  /** The screen a signed-out holder's link asked for, taken after sign-in (lib/return-route.ts, issue 40). */
+  returnTo: 'tp.returnTo',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
 
@@ -98,6 +100,7 @@ export function clearSession(): void {
     'userTicketId',
     'swapIdentifier',
     'codeResendAt',
+    'returnTo',
   ] as const)
     storage.remove(k);
   clearOfflineData();

@@ -8,7 +8,8 @@ import { resolveRoute, routeToSearch, type Route } from './routing';
 import { useSignedIn } from './session';
 
 const listeners = new Set<() => void>();
-const emit = () => listeners.forEach((l) => l());
+/** Tells every route reader that the history entry changed (navigate, and a sheet's entry: lib/sheet-entry.ts). */
+export const emit = () => listeners.forEach((l) => l());
 window.addEventListener('popstate', emit);
 const subscribe = (l: () => void) => {
   listeners.add(l);
@@ -26,17 +27,36 @@ export function routeDepth(): number {
   return typeof depth === 'number' ? depth : 0;
 }
 
+/** The history depth as React state (re-read on every navigation and Back), for the embed's `route` message. */
+export function useRouteDepth(): number {
+  return useSyncExternalStore(subscribe, routeDepth);
+}
+
+/** The history entry's mark of the HUB overlay opened by the avatar (app/layout.tsx, features/hub). */
+export const HUB_SHEET = 'HUB';
+
+/** The sheet (an open dialog, issue 40 point 3) whose history entry is the current one, or null. */
+export function currentSheet(): string | null {
+  const sheet = (window.history.state as { sheet?: unknown } | null)?.sheet;
+  return typeof sheet === 'string' ? sheet : null;
+}
+
 /**
  * Changes the route: `patch` keys present are set (null removes). Pushes one history entry unless
- * `replace` or the URL does not change.
+ * `replace` or the URL does not change. `sheet` marks the entry as an open sheet's (the HUB overlay opened by the
+ * avatar), so closing it goes back (`closeSheet`) rather than adding an entry. A navigation from inside a dialog
+ * that is not in the URL (`useSheetEntry`) replaces that dialog's entry: Back from the new screen returns to the
+ * screen under the dialog, not to a copy of it. (From the hub, a tile adds an entry: Back shows the hub again.)
  */
-export function navigate(patch: Partial<Route>, opts: { replace?: boolean } = {}): void {
+export function navigate(patch: Partial<Route>, opts: { replace?: boolean; sheet?: string } = {}): void {
   const next = routeToSearch(patch, new URLSearchParams(window.location.search));
   const url = `${window.location.pathname}?${next.toString()}`;
   const depth = routeDepth();
-  if (opts.replace || url === `${window.location.pathname}${window.location.search}`)
-    window.history.replaceState({ depth }, '', url);
-  else window.history.pushState({ depth: depth + 1 }, '', url);
+  const state = { depth, ...(opts.sheet ? { sheet: opts.sheet } : {}) };
+  const sheet = currentSheet();
+  if (opts.replace || (sheet && sheet !== HUB_SHEET) || url === `${window.location.pathname}${window.location.search}`)
+    window.history.replaceState(state, '', url);
+  else window.history.pushState({ ...state, depth: depth + 1 }, '', url);
   emit();
 }
 
@@ -44,7 +64,7 @@ export function navigate(patch: Partial<Route>, opts: { replace?: boolean } = {}
  * The resolved route and whether a routing rule redirected it (spec section 2 Routing). Only reads:
  * `useRouteSync` writes the redirect into the URL.
  */
-export function useResolvedRoute(): { route: Route; redirected: boolean } {
+export function useResolvedRoute(): { route: Route; redirected: boolean; wanted?: Route } {
   const search = useSyncExternalStore(subscribe, () => window.location.search);
   const signedIn = useSignedIn();
   return resolveRoute(new URLSearchParams(search), signedIn);

@@ -3,7 +3,7 @@
  * which the server sets from `?lang=es` (apps/api scanner.public.routes.ts). Elements of
  * index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
  */
-import { formatAt, formatDateTime, langOf as contractLangOf } from '@tp/contract/format';
+import { formatAt, formatDateTime, langOf as contractLangOf, type DateViewer } from '@tp/contract/format';
 
 export type ScannerLang = 'en' | 'es';
 
@@ -162,9 +162,11 @@ export const fill = (template: string, vars: Record<string, string | number>): s
 
 /**
  * Date formats of the page, through the product's one date helper (`@tp/contract/format`) in the page
- * language: check-in times in the picked event's time zone (`setTimeZone`), event dates each in its own zone.
+ * language: check-in times in the picked event's time zone (`setTimeZone`), event dates each in its own zone, with
+ * the zone's short name when it differs from the device's and the year when it is not this one (issue 40).
+ * `viewer` (the device's zone and clock when omitted) is for tests.
  */
-export function formatsFor(lang: ScannerLang) {
+export function formatsFor(lang: ScannerLang, viewer?: DateViewer) {
   const locale = lang === 'es' ? 'es-ES' : 'en-AU';
   let zone: string | undefined;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
@@ -181,10 +183,10 @@ export function formatsFor(lang: ScannerLang) {
     setTimeZone: (timeZone: string | undefined) => {
       zone = timeZone;
     },
-    /** A check-in time (ISO 8601 UTC) inside a sentence: "Wed, 25 Nov 09:53PM" / "mié, 25 nov a las 21:53". */
-    time: (iso: string) => formatAt(iso, zone, lang),
-    /** An event's start (ISO 8601 UTC) in its own zone, as the panel's cards: "Tue, 01 Dec 07:00PM" / "mar, 1 dic 19:00". */
-    date: (iso: string, timeZone?: string) => formatDateTime(iso, timeZone, lang),
+    /** A check-in time (ISO 8601 UTC) inside a sentence: "Wed, 25 Nov, 9:53 PM" / "mié, 25 nov a las 21:53". */
+    time: (iso: string) => formatAt(iso, zone, lang, viewer),
+    /** An event's start (ISO 8601 UTC) in its own zone, as the panel's cards: "Tue, 01 Dec, 7:00 PM" / "mar, 1 dic 19:00". */
+    date: (iso: string, timeZone?: string) => formatDateTime(iso, timeZone, lang, viewer),
   };
 }
 export type Formats = ReturnType<typeof formatsFor>;

@@ -71,14 +71,18 @@ describe('scan verdicts', () => {
 
 describe('door times (issue 29: the event zone, Spanish conventions)', () => {
   it('writes check-in times in the picked event zone, "usada el … a las …" in Spanish', () => {
-    const es = formatsFor('es');
+    const sydney = { timeZone: 'Australia/Sydney', now: new Date('2026-11-28T00:00:00Z') };
+    const es = formatsFor('es', sydney);
     es.setTimeZone('Australia/Sydney');
     expect(fill(catalogues.es.usedAt, { time: es.time('2026-11-25T10:53:00.000Z') })).toBe(
       'usada el mié, 25 nov a las 21:53',
     );
     expect(es.date('2026-12-01T08:00:00.000Z', 'Australia/Sydney')).toBe('mar, 1 dic 19:00');
-    const en = formatsFor('en');
+    const en = formatsFor('en', sydney);
     en.setTimeZone('Australia/Sydney');
-    expect(en.time('2026-11-25T10:53:00.000Z')).toBe('Wed, 25 Nov 09:53PM');
+    expect(en.time('2026-11-25T10:53:00.000Z')).toBe('Wed, 25 Nov, 9:53 PM');
+    // At a door elsewhere the zone is named (issue 40).
+    const away = formatsFor('en', { ...sydney, timeZone: 'Europe/London' });
+    expect(away.date('2026-12-01T08:00:00.000Z', 'Australia/Sydney')).toBe('Tue, 01 Dec, 7:00 PM AEDT');
   });
 });

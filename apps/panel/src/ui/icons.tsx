@@ -1,24 +1,8 @@
-/** Inline SVG icons (decorative: aria-hidden). */
-const I = (d: string) =>
-  function Icon() {
-    return (
-      <svg
-        className="icon"
-        viewBox="0 0 24 24"
-        width="20"
-        height="20"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-        focusable="false"
-      >
-        <path d={d} />
-      </svg>
-    );
-  };
+/** Inline SVG icons (decorative: aria-hidden), made by ui/icon.tsx. */
+import { icon as I } from './icon';
+
+/** The header's icon lives with the factory (ui/icon.tsx): every screen has it, the others come with theirs. */
+export { PhoneIcon } from './icon';
 export const CloseIcon = I('M6 6l12 12M18 6L6 18');
 export const BackIcon = I('M15 18l-6-6 6-6');
 export const QrIcon = I('M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h2v2h-2zM18 14h2v2h-2zM14 18h2v2h-2zM18 18h2v2h-2z');
@@ -34,7 +18,6 @@ export const SettingsIcon = I(
 );
 export const LogoutIcon = I('M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9');
 export const HelpIcon = I('M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20ZM9.1 9a3 3 0 0 1 5.8 1c0 2-3 3-3 3M12 17h.01');
-export const PhoneIcon = I('M7 2h10a1 1 0 0 1 1 1v18a1 1 0 0 1-1 1H7a1 1 0 0 1-1-1V3a1 1 0 0 1 1-1ZM11 18h2');
 export const InfoIcon = I('M12 22a10 10 0 1 0 0-20 10 10 0 0 0 0 20ZM12 16v-4M12 8h.01');
 export const PinIcon = I(
   'M12 22s7-6.2 7-12a7 7 0 0 0-14 0c0 5.8 7 12 7 12ZM12 12.5a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5Z',

@@ -2,11 +2,13 @@ import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { postToHost } from '../lib/host-bridge';
+import { useSheetEntry } from '../lib/sheet-entry';
 import { CloseIcon } from './icons';
 
 /**
  * A dialog: focus moves in and returns on close, Escape closes, the page behind does not scroll
- * (and the host page is asked to lock its scroll while embedded).
+ * (and the host page is asked to lock its scroll while embedded). Back closes it (issue 40 point 3): it has a
+ * history entry of its own while open (`useSheetEntry`), unless `inUrl` (the HUB overlay: its route is its entry).
  */
 export function Modal(props: {
   title: string;
@@ -15,11 +17,14 @@ export function Modal(props: {
   fullScreen?: boolean;
   footer?: ReactNode;
   hideTitle?: boolean;
+  /** The dialog is in the URL (PANEL_OVERLAY_TAB): no history entry of its own. */
+  inUrl?: boolean;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const { onClose } = props;
+  useSheetEntry(titleId, !props.inUrl, onClose);
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null;
     ref.current?.focus();

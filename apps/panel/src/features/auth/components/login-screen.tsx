@@ -5,6 +5,8 @@
  * was sent less than OTP_RESEND_SECONDS ago (api.auth.resend_too_soon) and that code is still open, the
  * answer names its session and the seconds left (issue 23): go to OTP with the resend countdown, for the
  * holder asking by hand as for the automatic request. A stored session is used when the answer names none.
+ * LOGIN and OTP share one history entry (issue 40 point 3): once signed in, Back from the pass leaves the panel
+ * rather than landing on a sign-in entry that now shows the same pass.
  */
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { useForm } from 'react-hook-form';
@@ -41,7 +43,7 @@ export default function LoginScreen() {
       storage.set('email', email);
       storage.set('sessionId', sessionId);
       rememberResendAfter(resendAfterSeconds);
-      navigate({ tab: 'OTP' });
+      navigate({ tab: 'OTP' }, { replace: true });
     } catch (err) {
       const key = (err as Error).message;
       const pending = pendingCode(err);
@@ -50,11 +52,11 @@ export default function LoginScreen() {
         storage.set('email', email);
         storage.set('sessionId', pending.sessionId);
         rememberResendAfter(pending.resendAfterSeconds);
-        navigate({ tab: 'OTP' });
+        navigate({ tab: 'OTP' }, { replace: true });
         return;
       }
       if (auto && key === 'api.auth.resend_too_soon' && storage.get('sessionId')) {
-        navigate({ tab: 'OTP' });
+        navigate({ tab: 'OTP' }, { replace: true });
         return;
       }
       toast.error(t(key === 'api.auth.resend_too_soon' || key === 'api.too_many_requests' ? key : failureKey(err)), {

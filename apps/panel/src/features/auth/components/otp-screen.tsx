@@ -1,8 +1,9 @@
 /**
  * OTP (spec section 2): the e-mail, a 6-digit code with an info tooltip, Continue, resend and back.
  * Returns to LOGIN when the stored session or e-mail is missing. After success the stored session
- * and e-mail are removed, the tokens kept; then QR + HUB if the profile has a given name, else
- * PERSONAL_DATA (spec section 4 Auth flow).
+ * and e-mail are removed, the tokens kept; then, if the profile has a given name, the screen the holder's link
+ * asked for, else the QR pass with no hub over it (issue 40 points 1 and 2; decision 019 reads spec section 4's
+ * "QR then hub"), or PERSONAL_DATA first for a holder with no name.
  * Issue 13: a refused code shows next to the field as well as in a toast (cleared on the next edit; the
  * toast is dismissed when a code is accepted), and "Resend code" counts down to when another code may be
  * asked for (the server's `resendAfterSeconds`).
@@ -19,6 +20,7 @@ import { setTokens } from '../../../lib/session';
 import { ApiError } from '../../../lib/api-client';
 import { userQuery } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
+import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
@@ -61,9 +63,7 @@ export default function OtpScreen() {
       storage.remove('codeResendAt');
       setTokens(tokens);
       const user = await qc.fetchQuery(userQuery);
-      navigate(user.givenName ? { tab: 'QR', overlay: 'HUB' } : { tab: 'PERSONAL_DATA', overlay: null }, {
-        replace: true,
-      });
+      navigate(user.givenName ? routeAfterSignIn() : { tab: 'PERSONAL_DATA', overlay: null }, { replace: true });
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {};
       // A spent sign-in comes back with a new session whose code is on its way (spec sections 3 and 8).
@@ -154,7 +154,7 @@ export default function OtpScreen() {
             // Back is "use another e-mail": without a stored e-mail LOGIN does not send a code by itself.
             storage.remove('sessionId');
             storage.remove('email');
-            navigate({ tab: 'LOGIN' });
+            navigate({ tab: 'LOGIN' }, { replace: true });
           }}
         >
           {t('otp.back')}

@@ -1,10 +1,14 @@
-/** PERSONAL_DATA (spec section 2): first and last name after account creation, then QR + HUB. */
+/**
+ * PERSONAL_DATA (spec section 2): first and last name after account creation, then the screen the holder's link
+ * asked for, else the QR pass with no hub over it (issue 40 points 1 and 2, decision 019).
+ */
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import { toast } from '../../../lib/toast';
 import { navigate } from '../../../lib/use-route';
+import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { useSaveProfile } from '../../../lib/profile';
@@ -22,7 +26,7 @@ export default function PersonalDataScreen() {
   const onSubmit = handleSubmit(async (v) => {
     try {
       await save.mutateAsync({ givenName: v.givenName.trim(), familyName: v.familyName.trim() });
-      navigate({ tab: 'QR', overlay: 'HUB' }, { replace: true });
+      navigate(routeAfterSignIn(), { replace: true });
     } catch (err) {
       toast.error(t(failureKey(err)), { action: useSaveProfile });
     }

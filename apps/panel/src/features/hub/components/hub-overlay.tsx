@@ -2,13 +2,18 @@
  * The HUB overlay (spec section 2 Hub): nickname with its #suffix, e-mail, picture or initials;
  * tiles for My QR Code, My Tickets, Gift, Swap, Resell, Redeem, Settings and Logout; the help centre
  * link (config helpCenterUrl) and a get-the-app prompt (config appUrl). Every tile opens its screen.
+ * Issue 40 point 2: the head is titled with the holder's name (first and last name), the username `name#1234`
+ * beneath it; a holder with no name yet is titled with the username. Point 3: closing goes back past the entry
+ * the avatar added (`closeSheet`), or, opened by a link, drops the overlay from this entry (no entry added), so
+ * Back afterwards never reopens it.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
 import { assetUrl } from '../../../lib/format';
-import { navigate, useRoute } from '../../../lib/use-route';
+import { HUB_SHEET, navigate, useRoute } from '../../../lib/use-route';
+import { closeSheet } from '../../../lib/sheet-entry';
 import { Avatar } from '../../../ui/avatar';
 import { Modal } from '../../../ui/modal';
 import { Username } from '../../../ui/username';
@@ -20,15 +25,27 @@ import '../hub.css';
 /** The wide-screen side menu, in this chunk: the app root loads it with the hub's code. */
 export { default as SideMenu } from './side-menu';
 
+/** "First Last" from the profile's names (either may be missing), trimmed; null when neither is set. */
+export function holderName(givenName?: string | null, familyName?: string | null): string | null {
+  const name = [givenName, familyName]
+    .map((n) => n?.trim())
+    .filter(Boolean)
+    .join(' ');
+  return name || null;
+}
+
 export function HubOverlay() {
   const { t, i18n } = useTranslation();
   const user = useUser().data;
   const config = usePanelConfig();
   const route = useRoute();
   const [logout, setLogout] = useState(false);
-  const close = () => navigate({ overlay: null });
+  const close = () => {
+    if (!closeSheet(HUB_SHEET)) navigate({ overlay: null }, { replace: true });
+  };
+  const name = holderName(user?.givenName, user?.familyName);
   return (
-    <Modal title={t('hub.title')} onClose={close} hideTitle>
+    <Modal title={t('hub.title')} onClose={close} hideTitle inUrl>
       <div className="hub">
         <div className="hub__head">
           <Avatar
@@ -38,10 +55,15 @@ export function HubOverlay() {
             size={56}
           />
           <div className="hub__who">
-            {user ? (
-              <Username value={user.preferredUsername} className="hub__name" />
-            ) : (
+            {!user ? (
               <span className="hub__name">…</span>
+            ) : name ? (
+              <>
+                <span className="hub__name">{name}</span>
+                <Username value={user.preferredUsername} className="muted small" />
+              </>
+            ) : (
+              <Username value={user.preferredUsername} className="hub__name" />
             )}
             <span className="muted small">{user?.email}</span>
           </div>

@@ -1,26 +1,19 @@
 /**
- * A My-tickets card (spec section 2 My tickets): logo, name, city, venue, date range, days until or
- * since, a live badge and the used/total count of event access and benefits; and the ticket number, which tells
- * tickets of the same event and type apart (issue 23).
+ * A My-tickets card (spec section 2 My tickets): logo, name, city, venue, date range, how far the start is
+ * (hours under a day, else calendar days in the event's zone: issue 40), a live badge and the used/total count of
+ * event access and benefits; and the ticket number, which tells tickets of the same event and type apart (issue 23).
  */
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
-import { daysUntil, formatRange, assetUrl, ticketNumber } from '../../../lib/format';
+import { formatRange, assetUrl, startsIn, ticketNumber } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { ChevronIcon } from '../../../ui/icons';
 
 export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assetsBaseUrl?: string; now?: Date }) {
   const { t } = useTranslation();
   const tk = props.ticket;
-  const days = daysUntil(tk.eventStartDateTime, props.now);
   const number = t('tickets.number', { number: ticketNumber(tk.userTicketId) });
-  const when = tk.isLive
-    ? t('tickets.live_now')
-    : days === 0
-      ? t('tickets.today')
-      : days > 0
-        ? t('tickets.in_days', { count: days })
-        : t('tickets.days_ago', { count: -days });
+  const when = tk.isLive ? t('tickets.live_now') : startsIn(tk.eventStartDateTime, tk.eventTimeZone, props.now);
   return (
     <li>
       <button
