@@ -10,10 +10,10 @@ import type { OrganisationBranding, organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { ApiError, org } from './api';
+import { org } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
 import { QueryState } from './query-state';
+import { useServerErrors } from './server-errors';
 
 type Organisation = z.infer<typeof organisations.organisationItem>;
 type Fields = {
@@ -79,7 +79,9 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
       ...Object.fromEntries(LINKS.map((k) => [k, o[k] ?? ''])),
     },
   });
+  const { formError, setFormError, show } = useServerErrors(form);
   const save = useMutation({
+    onMutate: () => setFormError(null),
     mutationFn: (v: Fields) =>
       org<Organisation>('/organisation', {
         method: 'PATCH',
@@ -93,11 +95,7 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
       client.setQueryData(consoleKeys.organisation, o);
       await client.invalidateQueries({ queryKey: consoleKeys.branding(slug) });
     },
-    onError: (err) => {
-      const fields = err instanceof ApiError ? err.body.fields : undefined;
-      for (const [name, message] of Object.entries(fields ?? {}))
-        form.setError(name as keyof Fields, { message: `${t('console.invalid')}: ${message}` });
-    },
+    onError: show,
   });
   const err = (name: keyof Fields) => form.formState.errors[name]?.message;
   return (
@@ -125,9 +123,9 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
           />
         ))}
       </div>
-      {save.isError && (
+      {formError && (
         <p className="error" role="alert">
-          {errorText(t, save.error)}
+          {formError}
         </p>
       )}
       {save.isSuccess && <p role="status">{t('console.branding.saved')}</p>}

@@ -11,12 +11,13 @@ import { organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org, query } from './api';
+import { ApiError, org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
 import { QueryState } from './query-state';
+import { fieldErrorText } from './server-errors';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
@@ -60,6 +61,8 @@ export function HoldersScreen() {
         `/tickets${query({ search: search.trim() || undefined, status, event: event || undefined, cursor, limit: 25 })}`,
       ),
   });
+  // A search the API refuses (too long, a NUL) is shown at the search field (issue 41, point 2).
+  const searchError = tickets.error instanceof ApiError && tickets.error.body.fields?.search !== undefined;
   return (
     <section className="stack">
       <h1>{t('console.holders.title')}</h1>
@@ -74,7 +77,13 @@ export function HoldersScreen() {
           pages.reset();
         }}
       >
-        <Field label={t('console.holders.search')} name="search" type="search" defaultValue={search} />
+        <Field
+          label={t('console.holders.search')}
+          name="search"
+          type="search"
+          defaultValue={search}
+          error={searchError ? fieldErrorText(t, 'search') : undefined}
+        />
         <div className="field">
           <label className="field__label" htmlFor="holders-status">
             {t('console.holders.status')}

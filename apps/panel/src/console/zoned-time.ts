@@ -43,3 +43,12 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
  */
 export const consoleTime = (iso: string) =>
   new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+
+let zones: Set<string> | undefined;
+/**
+ * Whether the browser knows the IANA time zone (`Australia/Sydney`, `UTC`), as the API's contract checks it
+ * (`Intl.supportedValuesOf('timeZone')` and `UTC`): the form's wall times can be read in it.
+ */
+export function isTimeZone(zone: string): boolean {
+  return zone === 'UTC' || (zones ??= new Set(Intl.supportedValuesOf('timeZone'))).has(zone);
+}
