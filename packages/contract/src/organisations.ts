@@ -286,6 +286,16 @@ export const IMPORT_LANGUAGE_COLUMN = 'holderLanguage';
 /** Most row errors one answer lists (the first ones by row). */
 export const IMPORT_MAX_ERRORS = 1000;
 
+/**
+ * GET /v1/org/tickets/import answer (issue 41, point 3): what one import takes on this instance. `maxRows`: data
+ * rows (`IMPORT_MAX_ROWS` on PostgreSQL; the instance's `PGLITE_IMPORT_MAX_ROWS`, default 2,000, on the embedded
+ * database); `maxBytes`: the file's size in bytes (`IMPORT_MAX_BYTES`).
+ */
+export const importLimitsResponse = z
+  .object({ maxRows: z.number().int().positive(), maxBytes: z.number().int().positive() })
+  .meta({ examples: [{ maxRows: 2000, maxBytes: 5_242_880 }] });
+export type ImportLimits = z.infer<typeof importLimitsResponse>;
+
 /** Query of POST /v1/org/tickets/import: `dryRun=true` validates every row and writes nothing. */
 export const importQuery = z.object({ dryRun: z.enum(['true', 'false']).optional() });
 
