@@ -8117,6 +8117,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         externalId: string | null;
+                        /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                        number: number;
                         ticketTypeExternalId: string | null;
                         eventExternalId: string | null;
                         /** @enum {string} */
@@ -9323,6 +9325,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "externalId": "T-0001",
+                     *           "number": 13,
                      *           "ticketTypeExternalId": "ga-2027-sydney",
                      *           "eventExternalId": "evt-2027-sydney",
                      *           "status": "issued",
@@ -9341,6 +9344,8 @@ export interface operations {
                     "application/json": {
                         items: {
                             externalId: string | null;
+                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                            number: number;
                             ticketTypeExternalId: string | null;
                             eventExternalId: string | null;
                             /** @enum {string} */

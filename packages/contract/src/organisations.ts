@@ -485,7 +485,7 @@ export type TicketStatus = z.infer<typeof ticketStatus>;
 /**
  * Query of GET /v1/org/tickets: `event` (externalId), `status`, and `search`: the start of the current holder's
  * e-mail, of their name (given or family), or of the ticket's externalId (case-insensitive; `%` and `_` are
- * plain characters).
+ * plain characters), or the number the holder reads (`13` or `#13`: "Ticket #13" in the panel; issue 41, point 4).
  */
 export const ticketListQuery = pageQuery.extend({
   event: externalId.optional(),
@@ -497,6 +497,10 @@ const person = z.object({ email: z.string(), name: z.string().nullable() }).null
 /** A ticket as read back: its current holder (null while held under a resale code, or erased). */
 export const ticketItem = z.object({
   externalId: z.string().nullable(),
+  number: z.number().int().positive().meta({
+    description:
+      'the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13',
+  }),
   ticketTypeExternalId: z.string().nullable(),
   eventExternalId: z.string().nullable(),
   status: ticketStatus,
@@ -511,6 +515,7 @@ export const ticketPage = page(ticketItem).meta({
       items: [
         {
           externalId: 'T-0001',
+          number: 13,
           ticketTypeExternalId: 'ga-2027-sydney',
           eventExternalId: 'evt-2027-sydney',
           status: 'issued',

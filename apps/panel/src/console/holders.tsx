@@ -1,5 +1,6 @@
 /**
- * Holders (issue 21): the organisation's tickets with their current holder, searched by e-mail, name or id,
+ * Holders (issue 21): the organisation's tickets with their current holder, searched by e-mail, name or id, or
+ * the number the holder reads ("Ticket #13", shown beside the id: issue 41, point 4),
  * filtered by event and status, paged by cursor; a ticket's drawer with its history, re-send of the ticket e-mail
  * (POST /v1/org/tickets/{externalId}/resend) and revoke with a confirm; the chosen event's attendees as a CSV file
  * (GET /v1/org/events/{externalId}/attendees.csv, headers in the console's language), saved as `attendees.csv`.
@@ -82,6 +83,7 @@ export function HoldersScreen() {
           name="search"
           type="search"
           defaultValue={search}
+          helper={t('console.holders.search_help')}
           error={searchError ? fieldErrorText(t, 'search') : undefined}
         />
         <div className="field">
@@ -161,7 +163,9 @@ export function HoldersScreen() {
           <tbody>
             {tickets.data?.items.map((tk) => (
               <tr key={tk.externalId}>
-                <td>{tk.externalId}</td>
+                <td>
+                  {tk.externalId} <span className="muted">· #{tk.number}</span>
+                </td>
                 <td>
                   {tk.holder ? (tk.holder.name ? `${tk.holder.name} <${tk.holder.email}>` : tk.holder.email) : '—'}
                 </td>
@@ -247,6 +251,7 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
             <p>
               <span className="badge">{t(`console.status.${tk.status}`)}</span> · {tk.holder?.email ?? '—'}
             </p>
+            <p data-testid="ticket-number">{t('console.holders.number', { number: `#${tk.number}` })}</p>
             <h3>{t('console.holders.history')}</h3>
             <ol className="history">
               {tk.history.map((h, i) => (
