@@ -1,7 +1,7 @@
 /**
  * Branding (issue 21, owners): the organisation's name, logo, colour and links (PATCH /v1/org/organisation), with
  * a preview of the holder panel's accent in both themes as the panel shows it: the contrast-adjusted colours the
- * branding answer carries (GET /v1/organisations/{slug}, `theme`).
+ * branding answer carries (GET /v1/organisations/{slug}, `theme`), asked of the server past the browser's cache.
  */
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -35,8 +35,14 @@ export function BrandingScreen({ slug }: { slug: string }) {
   const current = useQuery({ queryKey: consoleKeys.organisation, queryFn: () => org<Organisation>('/organisation') });
   const panel = useQuery({
     queryKey: consoleKeys.branding(slug),
+    // The public answer is cached by browsers for a minute (`Cache-Control: public, max-age=60`), which keeps
+    // embedded panels fast; the preview asks the server every time (`no-cache`), so a saved brand shows here at
+    // once and after a reload (issue 41, point 7). The fresh answer also replaces the browser's stored copy, so
+    // this browser's holder panel shows it at once too.
     queryFn: async () =>
-      (await fetch(`/v1/organisations/${encodeURIComponent(slug)}`)).json() as Promise<OrganisationBranding>,
+      (
+        await fetch(`/v1/organisations/${encodeURIComponent(slug)}`, { cache: 'no-cache' })
+      ).json() as Promise<OrganisationBranding>,
   });
   const brand = panel.data;
   return (
