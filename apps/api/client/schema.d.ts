@@ -1047,7 +1047,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * What one CSV import takes on this instance: data rows and bytes
+         * @description `maxRows`: 10000 on PostgreSQL, `PGLITE_IMPORT_MAX_ROWS` (default 2000) on the embedded database; `maxBytes`: 5242880. A larger file is refused with 413.
+         */
+        get: operations["getImportLimits"];
         put?: never;
         /**
          * Issue tickets from a CSV file, all or nothing
@@ -8113,6 +8117,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         externalId: string | null;
+                        /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                        number: number;
                         ticketTypeExternalId: string | null;
                         eventExternalId: string | null;
                         /** @enum {string} */
@@ -8456,6 +8462,89 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImportLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "maxRows": 2000,
+                     *       "maxBytes": 5242880
+                     *     }
+                     */
+                    "application/json": {
+                        maxRows: number;
+                        maxBytes: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9238,6 +9327,7 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "externalId": "T-0001",
+                     *           "number": 13,
                      *           "ticketTypeExternalId": "ga-2027-sydney",
                      *           "eventExternalId": "evt-2027-sydney",
                      *           "status": "issued",
@@ -9258,6 +9348,8 @@ export interface operations {
                     "application/json": {
                         items: {
                             externalId: string | null;
+                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                            number: number;
                             ticketTypeExternalId: string | null;
                             eventExternalId: string | null;
                             /** @enum {string} */

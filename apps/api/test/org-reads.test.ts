@@ -197,6 +197,31 @@ describe('organisation reads', () => {
     expect((await get(org.apiKey, 'tickets?status=lost')).statusCode).toBe(400);
   });
 
+  it('finds a ticket by the number its holder reads ("Ticket #13"), which the list and the ticket show (issue 41)', async () => {
+    const org = await organiser('acme', 3);
+    const other = await organiser('other', 1);
+    // The number the holder panel shows: "Ticket #<userTicketId>".
+    const { accessToken } = await t.signIn('holder2@example.com');
+    const mine = await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(accessToken) });
+    const held = mine.json<{ userTicketId: number }[]>();
+    expect(held).toHaveLength(1);
+    const number = held[0].userTicketId;
+    const found = async (q: string, key = org.apiKey) =>
+      (await get(key, `tickets?search=${encodeURIComponent(q)}`))
+        .json<Page<Ticket & { number: number }>>()
+        .items.map((i) => [i.externalId, i.number]);
+    expect(await found(`#${number}`)).toEqual([['t2', number]]);
+    expect(await found(String(number))).toEqual([['t2', number]]);
+    expect(await found(` # ${number} `)).toEqual([['t2', number]]);
+    // Another organisation's ticket number finds nothing; numbers beyond an id are no error.
+    const [{ id: otherNumber }] = await rows(
+      `select id from user_tickets where external_id = 't1' and organisation_id = ${other.id}`,
+    );
+    expect(await found(`#${String(otherNumber)}`)).toEqual([]);
+    expect(await found('#99999999999')).toEqual([]);
+    expect((await get(org.apiKey, 'tickets/t2')).json<{ number: number }>().number).toBe(number);
+  });
+
   it("a ticket's history: issued, gifted from → to, checked in by a named door key, revoked", async () => {
     const org = await organiser('acme', 1);
     const [{ id }] = await rows(`select id from user_tickets where external_id = 't1'`);

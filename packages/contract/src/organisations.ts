@@ -286,6 +286,16 @@ export const IMPORT_LANGUAGE_COLUMN = 'holderLanguage';
 /** Most row errors one answer lists (the first ones by row). */
 export const IMPORT_MAX_ERRORS = 1000;
 
+/**
+ * GET /v1/org/tickets/import answer (issue 41, point 3): what one import takes on this instance. `maxRows`: data
+ * rows (`IMPORT_MAX_ROWS` on PostgreSQL; the instance's `PGLITE_IMPORT_MAX_ROWS`, default 2,000, on the embedded
+ * database); `maxBytes`: the file's size in bytes (`IMPORT_MAX_BYTES`).
+ */
+export const importLimitsResponse = z
+  .object({ maxRows: z.number().int().positive(), maxBytes: z.number().int().positive() })
+  .meta({ examples: [{ maxRows: 2000, maxBytes: 5_242_880 }] });
+export type ImportLimits = z.infer<typeof importLimitsResponse>;
+
 /** Query of POST /v1/org/tickets/import: `dryRun=true` validates every row and writes nothing. */
 export const importQuery = z.object({ dryRun: z.enum(['true', 'false']).optional() });
 
@@ -475,7 +485,7 @@ export type TicketStatus = z.infer<typeof ticketStatus>;
 /**
  * Query of GET /v1/org/tickets: `event` (externalId), `status`, and `search`: the start of the current holder's
  * e-mail, of their name (given or family), or of the ticket's externalId (case-insensitive; `%` and `_` are
- * plain characters).
+ * plain characters), or the number the holder reads (`13` or `#13`: "Ticket #13" in the panel; issue 41, point 4).
  */
 export const ticketListQuery = pageQuery.extend({
   event: externalId.optional(),
@@ -503,6 +513,10 @@ const holder = z
 /** A ticket as read back: its current holder (null while held under a resale code, or erased). */
 export const ticketItem = z.object({
   externalId: z.string().nullable(),
+  number: z.number().int().positive().meta({
+    description:
+      'the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13',
+  }),
   ticketTypeExternalId: z.string().nullable(),
   eventExternalId: z.string().nullable(),
   status: ticketStatus,
@@ -517,6 +531,7 @@ export const ticketPage = page(ticketItem).meta({
       items: [
         {
           externalId: 'T-0001',
+          number: 13,
           ticketTypeExternalId: 'ga-2027-sydney',
           eventExternalId: 'evt-2027-sydney',
           status: 'issued',

@@ -1,7 +1,7 @@
 /**
  * Branding (issue 21, owners): the organisation's name, logo, colour and links (PATCH /v1/org/organisation), with
  * a preview of the holder panel's accent in both themes as the panel shows it: the contrast-adjusted colours the
- * branding answer carries (GET /v1/organisations/{slug}, `theme`).
+ * branding answer carries (GET /v1/organisations/{slug}, `theme`), asked of the server past the browser's cache.
  */
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,10 +10,10 @@ import type { OrganisationBranding, organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { ApiError, org } from './api';
+import { org } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
 import { QueryState } from './query-state';
+import { useServerErrors } from './server-errors';
 
 type Organisation = z.infer<typeof organisations.organisationItem>;
 type Fields = {
@@ -35,8 +35,14 @@ export function BrandingScreen({ slug }: { slug: string }) {
   const current = useQuery({ queryKey: consoleKeys.organisation, queryFn: () => org<Organisation>('/organisation') });
   const panel = useQuery({
     queryKey: consoleKeys.branding(slug),
+    // The public answer is cached by browsers for a minute (`Cache-Control: public, max-age=60`), which keeps
+    // embedded panels fast; the preview asks the server every time (`no-cache`), so a saved brand shows here at
+    // once and after a reload (issue 41, point 7). The fresh answer also replaces the browser's stored copy, so
+    // this browser's holder panel shows it at once too.
     queryFn: async () =>
-      (await fetch(`/v1/organisations/${encodeURIComponent(slug)}`)).json() as Promise<OrganisationBranding>,
+      (
+        await fetch(`/v1/organisations/${encodeURIComponent(slug)}`, { cache: 'no-cache' })
+      ).json() as Promise<OrganisationBranding>,
   });
   const brand = panel.data;
   return (
@@ -79,7 +85,9 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
       ...Object.fromEntries(LINKS.map((k) => [k, o[k] ?? ''])),
     },
   });
+  const { formError, setFormError, show } = useServerErrors(form);
   const save = useMutation({
+    onMutate: () => setFormError(null),
     mutationFn: (v: Fields) =>
       org<Organisation>('/organisation', {
         method: 'PATCH',
@@ -93,11 +101,7 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
       client.setQueryData(consoleKeys.organisation, o);
       await client.invalidateQueries({ queryKey: consoleKeys.branding(slug) });
     },
-    onError: (err) => {
-      const fields = err instanceof ApiError ? err.body.fields : undefined;
-      for (const [name, message] of Object.entries(fields ?? {}))
-        form.setError(name as keyof Fields, { message: `${t('console.invalid')}: ${message}` });
-    },
+    onError: show,
   });
   const err = (name: keyof Fields) => form.formState.errors[name]?.message;
   return (
@@ -125,9 +129,9 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
           />
         ))}
       </div>
-      {save.isError && (
+      {formError && (
         <p className="error" role="alert">
-          {errorText(t, save.error)}
+          {formError}
         </p>
       )}
       {save.isSuccess && <p role="status">{t('console.branding.saved')}</p>}

@@ -19,6 +19,8 @@ export const consoleKeys = {
       ['ORG_TICKETS', 'list', search, status, event, cursor] as const,
     detail: (externalId: string) => ['ORG_TICKETS', 'detail', externalId] as const,
   },
+  /** What one CSV import takes on this instance (GET /org/tickets/import): rows and bytes. */
+  importLimits: ['ORG_IMPORT_LIMITS'] as const,
   organisation: ['ORG_ORGANISATION'] as const,
   members: ['ORG_MEMBERS'] as const,
   /** The audit trail (issue 25): one page per action filter and cursor. */

@@ -12,34 +12,17 @@ import { formatDateRange, langOf } from '@tp/contract/format';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { ApiError, org, query } from './api';
+import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { Dashboard } from './dashboard';
-import { errorText } from './errors';
 import { TableRegion } from './table-region';
-import { isoToZoned, zonedToIso } from './zoned-time';
+import { isTimeZone, isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
+import { FieldError, fieldErrorText, useServerErrors } from './server-errors';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
 type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
 type Page<T> = { items: T[]; nextCursor: string | null };
-
-/** The 400 answer's invalid fields as react-hook-form errors, else the message as the form's error. */
-function useServerErrors<T extends Record<string, unknown>>(
-  form: ReturnType<typeof useForm<T>>,
-  rename: Record<string, string> = {},
-) {
-  const { t } = useTranslation();
-  const [formError, setFormError] = useState<string | null>(null);
-  const show = (err: unknown) => {
-    const fields = err instanceof ApiError ? err.body.fields : undefined;
-    if (fields)
-      for (const [name, message] of Object.entries(fields))
-        form.setError((rename[name] ?? name) as never, { message: `${t('console.invalid')}: ${message}` });
-    setFormError(errorText(t, err));
-  };
-  return { formError, setFormError, show };
-}
 
 export function EventsScreen() {
   const { t } = useTranslation();
@@ -152,24 +135,27 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
       transfersCloseAt: isoToZoned(event?.transfersCloseAt ?? null, tz),
     },
   });
-  const { formError, show } = useServerErrors(form);
+  const { formError, setFormError, show } = useServerErrors(form);
   const save = useMutation({
-    mutationFn: (v: EventFields) =>
-      org(`/events/${encodeURIComponent(v.externalId)}`, {
+    onMutate: () => setFormError(null),
+    mutationFn: (v: EventFields) => {
+      const timeZone = v.timeZone.trim();
+      return org(`/events/${encodeURIComponent(v.externalId)}`, {
         method: 'PUT',
         body: JSON.stringify({
           name: v.name,
           venue: v.venue,
           city: v.city,
           country: v.country,
-          timeZone: v.timeZone,
+          timeZone,
           ...(v.address ? { address: v.address } : {}),
-          startsAt: zonedToIso(v.startsAt, v.timeZone) ?? v.startsAt,
-          endsAt: zonedToIso(v.endsAt, v.timeZone) ?? v.endsAt,
-          passRevealAt: zonedToIso(v.passRevealAt, v.timeZone),
-          transfersCloseAt: zonedToIso(v.transfersCloseAt, v.timeZone),
+          startsAt: zonedToIso(v.startsAt, timeZone) ?? v.startsAt,
+          endsAt: zonedToIso(v.endsAt, timeZone) ?? v.endsAt,
+          passRevealAt: zonedToIso(v.passRevealAt, timeZone),
+          transfersCloseAt: zonedToIso(v.transfersCloseAt, timeZone),
         }),
-      }),
+      });
+    },
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: consoleKeys.events.all });
       onDone();
@@ -196,12 +182,28 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
           <label className="field__label" htmlFor="event-country">
             {t('console.events.country')}
           </label>
-          <select id="event-country" className="select" {...form.register('country')}>
+          <select
+            id="event-country"
+            className="select"
+            aria-invalid={err('country') ? true : undefined}
+            aria-describedby={err('country') ? 'event-country-error' : undefined}
+            {...form.register('country')}
+          >
             <option value="AU">Australia</option>
             <option value="NZ">New Zealand</option>
           </select>
+          <FieldError id="event-country-error" message={err('country')} />
         </div>
-        <Field label={t('console.events.time_zone')} error={err('timeZone')} {...form.register('timeZone', required)} />
+        <Field
+          label={t('console.events.time_zone')}
+          error={err('timeZone')}
+          {...form.register('timeZone', {
+            ...required,
+            // The wall times are read in this zone before the answer: a zone the browser does not know is refused here,
+            // with the API's text for the field.
+            validate: (v) => isTimeZone(v.trim()) || fieldErrorText(t, 'timeZone'),
+          })}
+        />
         <Field
           label={t('console.events.starts_at')}
           type="datetime-local"
@@ -367,8 +369,13 @@ function TicketTypeForm(props: {
       swapTargets: type?.swapTargets.map((s) => s.ticketTypeExternalId ?? '') ?? [],
     },
   });
-  const { formError, show } = useServerErrors(form, { priceCents: 'price' });
+  const { formError, setFormError, show } = useServerErrors(
+    form,
+    { priceCents: 'price', resaleCapCents: 'price' },
+    { 'api.org.swap_target_invalid': 'swapTargets', 'api.org.ticket_type_event_locked': 'externalId' },
+  );
   const save = useMutation({
+    onMutate: () => setFormError(null),
     mutationFn: (v: TypeFields) =>
       org(`/ticket-types/${encodeURIComponent(v.externalId)}`, {
         method: 'PUT',
@@ -414,10 +421,17 @@ function TicketTypeForm(props: {
           <label className="field__label" htmlFor="type-currency">
             {t('console.types.currency')}
           </label>
-          <select id="type-currency" className="select" {...form.register('currency')}>
+          <select
+            id="type-currency"
+            className="select"
+            aria-invalid={err('currency') ? true : undefined}
+            aria-describedby={err('currency') ? 'type-currency-error' : undefined}
+            {...form.register('currency')}
+          >
             <option value="AUD">AUD</option>
             <option value="NZD">NZD</option>
           </select>
+          <FieldError id="type-currency-error" message={err('currency')} />
         </div>
         <Field
           label={t('console.types.stock')}
@@ -443,6 +457,7 @@ function TicketTypeForm(props: {
               <input type="checkbox" value={o.externalId ?? ''} {...form.register('swapTargets')} /> {o.name}
             </label>
           ))}
+          <FieldError message={err('swapTargets')} />
         </fieldset>
       )}
       {formError && (

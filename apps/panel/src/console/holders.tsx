@@ -1,5 +1,6 @@
 /**
- * Holders (issue 21): the organisation's tickets with their current holder, searched by e-mail, name or id,
+ * Holders (issue 21): the organisation's tickets with their current holder, searched by e-mail, name or id, or
+ * the number the holder reads ("Ticket #13", shown beside the id: issue 41, point 4),
  * filtered by event and status, paged by cursor; a ticket's drawer with its history, re-send of the ticket e-mail
  * (POST /v1/org/tickets/{externalId}/resend) and revoke with a confirm; the chosen event's attendees as a CSV file
  * (GET /v1/org/events/{externalId}/attendees.csv, headers in the console's language), saved as `attendees.csv`.
@@ -11,12 +12,13 @@ import { organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org, query } from './api';
+import { ApiError, org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
 import { QueryState } from './query-state';
+import { fieldErrorText } from './server-errors';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
@@ -60,6 +62,8 @@ export function HoldersScreen() {
         `/tickets${query({ search: search.trim() || undefined, status, event: event || undefined, cursor, limit: 25 })}`,
       ),
   });
+  // A search the API refuses (too long, a NUL) is shown at the search field (issue 41, point 2).
+  const searchError = tickets.error instanceof ApiError && tickets.error.body.fields?.search !== undefined;
   return (
     <section className="stack">
       <h1>{t('console.holders.title')}</h1>
@@ -74,7 +78,14 @@ export function HoldersScreen() {
           pages.reset();
         }}
       >
-        <Field label={t('console.holders.search')} name="search" type="search" defaultValue={search} />
+        <Field
+          label={t('console.holders.search')}
+          name="search"
+          type="search"
+          defaultValue={search}
+          helper={t('console.holders.search_help')}
+          error={searchError ? fieldErrorText(t, 'search') : undefined}
+        />
         <div className="field">
           <label className="field__label" htmlFor="holders-status">
             {t('console.holders.status')}
@@ -152,7 +163,9 @@ export function HoldersScreen() {
           <tbody>
             {tickets.data?.items.map((tk) => (
               <tr key={tk.externalId}>
-                <td>{tk.externalId}</td>
+                <td>
+                  {tk.externalId} <span className="muted">· #{tk.number}</span>
+                </td>
                 <td>
                   {tk.holder ? (tk.holder.name ? `${tk.holder.name} <${tk.holder.email}>` : tk.holder.email) : '—'}
                   {tk.holder?.emailStatus === 'bounced' && (
@@ -244,6 +257,7 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
             <p>
               <span className="badge">{t(`console.status.${tk.status}`)}</span> · {tk.holder?.email ?? '—'}
             </p>
+            <p data-testid="ticket-number">{t('console.holders.number', { number: `#${tk.number}` })}</p>
             {(tk.holder?.emailStatus === 'bounced' || tk.holder?.emailStatus === 'failing') && (
               <p className="error" data-testid="email-status">
                 {t(`console.holders.email_${tk.holder.emailStatus}`, { detail: tk.holder.emailStatusDetail ?? '' })}

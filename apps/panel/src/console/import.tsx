@@ -5,9 +5,11 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IMPORT_COLUMNS } from '@tp/contract/organisations';
+import { useQuery } from '@tanstack/react-query';
+import { IMPORT_COLUMNS, type ImportLimits } from '@tp/contract/organisations';
 import { Button } from '../ui/button';
 import { ApiError, org } from './api';
+import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
 
@@ -15,12 +17,15 @@ type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: n
 type RowError = NonNullable<ApiError['body']['errors']>[number];
 
 export function ImportScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [rows, setRows] = useState<RowError[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ text: string; detail?: string } | null>(null);
+  // This instance's limits (GET /org/tickets/import): PostgreSQL takes 10,000 rows, the embedded database fewer.
+  const limits = useQuery({ queryKey: consoleKeys.importLimits, queryFn: () => org<ImportLimits>('/tickets/import') });
+  const number = new Intl.NumberFormat(i18n.language);
 
   async function run(chosen: File, dryRun: boolean) {
     setBusy(true);
@@ -37,7 +42,9 @@ export function ImportScreen() {
       );
     } catch (err) {
       if (err instanceof ApiError && err.body.errors) setRows(err.body.errors);
-      setError(errorText(t, err));
+      // The catalogue's text, and the API's English `detail` where it says more (the limit, the column found).
+      const detail = err instanceof ApiError && i18n.exists(err.body.message) ? err.body.detail : undefined;
+      setError({ text: errorText(t, err), ...(detail ? { detail } : {}) });
     } finally {
       setBusy(false);
     }
@@ -47,7 +54,20 @@ export function ImportScreen() {
     <section className="stack">
       <h1>{t('console.import.title')}</h1>
       <div className="card stack">
-        <p className="muted">{t('console.import.help', { columns: IMPORT_COLUMNS.join(', ') })}</p>
+        <p className="muted">
+          {t('console.import.help', { columns: IMPORT_COLUMNS.join(', ') })}
+          {limits.data && (
+            <>
+              {' '}
+              <span data-testid="import-limits">
+                {t('console.import.limits', {
+                  rows: number.format(limits.data.maxRows),
+                  size: number.format(limits.data.maxBytes / 1024 / 1024),
+                })}
+              </span>
+            </>
+          )}
+        </p>
         <label className="field__label" htmlFor="import-file">
           {t('console.import.file')}
         </label>
@@ -65,9 +85,10 @@ export function ImportScreen() {
       <div aria-live="polite" className="stack">
         {busy && <p>{t('console.import.checking')}</p>}
         {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
+          <div role="alert">
+            <p className="error">{error.text}</p>
+            {error.detail && <p className="muted">{error.detail}</p>}
+          </div>
         )}
         {outcome &&
           (outcome.dryRun ? (

@@ -16,6 +16,7 @@ import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
+import { useServerErrors } from './server-errors';
 import { TableRegion } from './table-region';
 import { consoleTime } from './zoned-time';
 
@@ -70,7 +71,10 @@ function DoorKeys() {
   const [shown, setShown] = useState<string | null>(null);
   const list = useQuery({ queryKey: consoleKeys.doorKeys, queryFn: () => org<doorKeys.DoorKeyItem[]>('/door-keys') });
   const form = useForm<{ name: string; events: string }>({ defaultValues: { name: '', events: '' } });
+  const created = useServerErrors(form, { eventExternalIds: 'events' }, { 'api.org.event_not_found': 'events' });
   const create = useMutation({
+    onMutate: () => created.setFormError(null),
+    onError: created.show,
     mutationFn: (v: { name: string; events: string }) => {
       const eventExternalIds = v.events
         .split(',')
@@ -101,14 +105,18 @@ function DoorKeys() {
           error={form.formState.errors.name?.message}
           {...form.register('name', { required: t('console.required') })}
         />
-        <Field label={t('console.keys.door_events')} {...form.register('events')} />
+        <Field
+          label={t('console.keys.door_events')}
+          error={form.formState.errors.events?.message}
+          {...form.register('events')}
+        />
         <Button type="submit" loading={create.isPending}>
           {t('console.keys.door_create')}
         </Button>
       </form>
-      {create.isError && (
+      {created.formError && (
         <p className="error" role="alert">
-          {errorText(t, create.error)}
+          {created.formError}
         </p>
       )}
       {shown && <ShownOnce label={t('console.keys.door_new')} value={shown} onDone={() => setShown(null)} />}

@@ -14,6 +14,7 @@ import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { TableRegion } from './table-region';
+import { FieldError, useServerErrors } from './server-errors';
 
 export function MembersScreen() {
   const { t } = useTranslation();
@@ -21,7 +22,10 @@ export function MembersScreen() {
   const [removing, setRemoving] = useState<MemberItem | null>(null);
   const members = useQuery({ queryKey: consoleKeys.members, queryFn: () => org<MemberItem[]>('/members') });
   const form = useForm<{ email: string; role: OrgRole }>({ defaultValues: { email: '', role: 'staff' } });
+  const added = useServerErrors(form, {}, { 'api.org.member_exists': 'email' });
   const add = useMutation({
+    onMutate: () => added.setFormError(null),
+    onError: added.show,
     mutationFn: (v: { email: string; role: OrgRole }) =>
       org<MemberItem>('/members', { method: 'POST', body: JSON.stringify(v) }),
     onSuccess: async () => {
@@ -50,22 +54,29 @@ export function MembersScreen() {
           <label className="field__label" htmlFor="member-role">
             {t('console.members.role')}
           </label>
-          <select id="member-role" className="select" {...form.register('role')}>
+          <select
+            id="member-role"
+            className="select"
+            aria-invalid={form.formState.errors.role ? true : undefined}
+            aria-describedby={form.formState.errors.role ? 'member-role-error' : undefined}
+            {...form.register('role')}
+          >
             {ORG_ROLES.map((r) => (
               <option key={r} value={r}>
                 {t(`console.role.${r}`)}
               </option>
             ))}
           </select>
+          <FieldError id="member-role-error" message={form.formState.errors.role?.message} />
         </div>
         <Button type="submit" loading={add.isPending}>
           {t('console.members.add')}
         </Button>
       </form>
       <p className="muted">{t('console.members.roles_help')}</p>
-      {add.isError && (
+      {added.formError && (
         <p className="error" role="alert">
-          {errorText(t, add.error)}
+          {added.formError}
         </p>
       )}
       <TableRegion label={t('console.members.title')} card>

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { requestCode, verifyCode } from './api';
-import { errorText } from './errors';
+import { placeServerErrors } from './server-errors';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const { t, i18n } = useTranslation();
@@ -19,7 +19,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
     try {
       setSent({ email, session: await requestCode(email, i18n.language) });
     } catch (err) {
-      setError(errorText(t, err));
+      setError(placeServerErrors(t, emailForm, err) || null);
     }
   });
   const submitCode = codeForm.handleSubmit(async ({ code }) => {
@@ -28,7 +28,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
       await verifyCode(sent!.email, sent!.session, code.trim());
       await onSignedIn();
     } catch (err) {
-      setError(errorText(t, err));
+      setError(placeServerErrors(t, codeForm, err, { otp: 'code' }) || null);
     }
   });
 
@@ -42,6 +42,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
             label={t('console.email')}
             type="email"
             autoComplete="email"
+            error={emailForm.formState.errors.email?.message}
             {...emailForm.register('email', { required: true })}
           />
           {error && (
@@ -61,6 +62,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
+            error={codeForm.formState.errors.code?.message}
             {...codeForm.register('code', { required: true })}
           />
           {error && (

@@ -16,6 +16,7 @@ import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
+import { FieldError, useServerErrors } from './server-errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 
 type WebhookItem = z.infer<typeof webhooks.webhookItem>;
@@ -34,7 +35,10 @@ export function WebhooksScreen() {
   const form = useForm<{ url: string; events: string[] }>({
     defaultValues: { url: '', events: [...webhooks.WEBHOOK_EVENT_TYPES] },
   });
+  const created = useServerErrors(form, {}, { 'api.org.webhook_url_not_allowed': 'url' });
   const create = useMutation({
+    onMutate: () => created.setFormError(null),
+    onError: created.show,
     mutationFn: (v: { url: string; events: string[] }) =>
       org<Created>('/webhooks', { method: 'POST', body: JSON.stringify(v) }),
     onSuccess: async (r) => {
@@ -71,6 +75,7 @@ export function WebhooksScreen() {
               <code>{e}</code>
             </label>
           ))}
+          <FieldError message={form.formState.errors.events?.message} />
         </fieldset>
         <div className="row">
           <Button type="submit" loading={create.isPending}>
@@ -78,9 +83,9 @@ export function WebhooksScreen() {
           </Button>
         </div>
       </form>
-      {create.isError && (
+      {created.formError && (
         <p className="error" role="alert">
-          {errorText(t, create.error)}
+          {created.formError}
         </p>
       )}
       {secret && <ShownOnce label={t('console.webhooks.secret')} value={secret} onDone={() => setSecret(null)} />}

@@ -44,3 +44,12 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
  * ("Wed, 25 Nov, 9:53 PM" / "mié, 25 nov 21:53").
  */
 export const consoleTime = (iso: string) => formatDateTime(iso, undefined, langOf(document.documentElement.lang));
+
+let zones: Set<string> | undefined;
+/**
+ * Whether the browser knows the IANA time zone (`Australia/Sydney`, `UTC`), as the API's contract checks it
+ * (`Intl.supportedValuesOf('timeZone')` and `UTC`): the form's wall times can be read in it.
+ */
+export function isTimeZone(zone: string): boolean {
+  return zone === 'UTC' || (zones ??= new Set(Intl.supportedValuesOf('timeZone'))).has(zone);
+}

@@ -111,7 +111,8 @@ export const orgReadsRepository = {
   /**
    * A page of the organisation's tickets by id, with their current holder and status. `search` (already a LIKE
    * pattern, see `likePrefix`) matches the start of the holder's e-mail, given or family name or full name
-   * (lower-cased) or of the ticket's externalId; every value is a bound parameter.
+   * (lower-cased) or of the ticket's externalId, or `number` is the ticket's id (the number its holder reads);
+   * every value is a bound parameter.
    */
   async tickets(
     db: DbOrTx,
@@ -119,7 +120,7 @@ export const orgReadsRepository = {
       organisationId: number;
       eventId?: number;
       status?: string;
-      search?: { lower: string; exact: string };
+      search?: { lower: string; exact: string; number?: number };
       limit: number;
       afterId?: number;
       externalId?: string;
@@ -132,6 +133,7 @@ export const orgReadsRepository = {
           sql`lower(${users.familyName}) like ${p.search.lower} escape '\\'`,
           sql`lower(concat_ws(' ', ${users.givenName}, ${users.familyName})) like ${p.search.lower} escape '\\'`,
           sql`${userTickets.externalId} like ${p.search.exact} escape '\\'`,
+          p.search.number !== undefined ? eq(userTickets.id, p.search.number) : undefined,
         )
       : undefined;
     return db

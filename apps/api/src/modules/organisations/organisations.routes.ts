@@ -211,6 +211,20 @@ export function organisationsRoutes(
       return reply.code(204).send(null);
     },
   );
+  app.get(
+    '/org/tickets/import',
+    {
+      ...org,
+      schema: {
+        operationId: 'getImportLimits',
+        summary: 'What one CSV import takes on this instance: data rows and bytes',
+        description: `\`maxRows\`: ${contract.IMPORT_MAX_ROWS} on PostgreSQL, \`PGLITE_IMPORT_MAX_ROWS\` (default ${PGLITE_IMPORT_MAX_ROWS}) on the embedded database; \`maxBytes\`: ${contract.IMPORT_MAX_BYTES}. A larger file is refused with 413.`,
+        security: orgSecurity,
+        response: { 200: contract.importLimitsResponse, ...errors(401) },
+      },
+    },
+    () => Promise.resolve(deps.org.importLimits()),
+  );
   app.post(
     '/org/tickets/import',
     {

@@ -73,8 +73,18 @@ const HISTORY_KIND: Record<string, HistoryEntry['kind']> = {
 export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>) {
   const db = deps.database.db;
 
+  /**
+   * The ticket number a search names, as the holder reads it ("Ticket #13": `13` or `#13`), when it fits a ticket
+   * id (1 to 2,147,483,647); else undefined.
+   */
+  const ticketNumberOf = (search: string): number | undefined => {
+    const digits = /^#?\s*(\d{1,10})$/.exec(search.trim())?.[1];
+    const n = Number(digits);
+    return digits && n >= 1 && n <= 2_147_483_647 ? n : undefined;
+  };
   const ticketItemOf = (r: Awaited<ReturnType<typeof repo.tickets>>[number]): TicketItem => ({
     externalId: r.externalId,
+    number: r.id,
     ticketTypeExternalId: r.ticketTypeExternalId,
     eventExternalId: r.eventExternalId,
     status: r.status as TicketItem['status'],
@@ -140,13 +150,16 @@ export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>
 
     /**
      * GET /org/tickets?event=&status=&search=: the organisation's tickets by creation, with the current holder;
-     * `search` matches the start of the holder's e-mail or name (case-insensitive) or of the ticket's externalId.
+     * `search` matches the start of the holder's e-mail or name (case-insensitive) or of the ticket's externalId,
+     * or is the number the holder reads (`13`, `#13`: "Ticket #13" in the panel, its id; issue 41, point 4).
      * @throws AppError `api.org.event_not_found` (404), `api.org.invalid_cursor` (400).
      */
     async listTickets(org: RequestOrganisation, q: z.infer<typeof contract.ticketListQuery>) {
       const afterId = idCursor(q.cursor);
       const eventId = q.event === undefined ? undefined : (await eventOf(db, org, q.event)).id;
-      const search = q.search ? { lower: likePrefix(q.search.toLowerCase()), exact: likePrefix(q.search) } : undefined;
+      const search = q.search
+        ? { lower: likePrefix(q.search.toLowerCase()), exact: likePrefix(q.search), number: ticketNumberOf(q.search) }
+        : undefined;
       const rows = await repo.tickets(db, {
         organisationId: org.id,
         eventId,

@@ -36,13 +36,21 @@ export function createOrgTicketImportService(
   const db = deps.database.db;
   const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails } =
     issuing;
+  const importMaxRows = deps.database.kind === 'pglite' ? deps.config.pgliteImportMaxRows : contract.IMPORT_MAX_ROWS;
   return {
     /**
      * Most data rows one import takes here: the contract's `IMPORT_MAX_ROWS` (10,000) on PostgreSQL, the
      * smaller `pgliteImportMaxRows` on the embedded database, whose one connection the import's write
      * transaction holds while every other request waits (decision 027).
      */
-    importMaxRows: deps.database.kind === 'pglite' ? deps.config.pgliteImportMaxRows : contract.IMPORT_MAX_ROWS,
+    importMaxRows,
+    /**
+     * GET /org/tickets/import: what one import takes here (issue 41, point 3), so the console states this
+     * instance's limits: `maxRows` data rows ({@link importMaxRows}), `maxBytes` bytes (`IMPORT_MAX_BYTES`).
+     */
+    importLimits(): contract.ImportLimits {
+      return { maxRows: importMaxRows, maxBytes: contract.IMPORT_MAX_BYTES };
+    },
     /**
      * POST /org/tickets/import (rows already parsed): all or nothing. Any bad row: nothing is written and the
      * errors come back with their spreadsheet row numbers. `dryRun`: the same checks, no writes.

@@ -1,0 +1,111 @@
+/**
+ * Issue 41, point 3: the import screen states this instance's row limit (here a server of its own with
+ * PGLITE_IMPORT_MAX_ROWS=3, not the contract's 10,000) and shows the server's `detail` of a refusal beside the
+ * catalogue's text, in English and Spanish. Screenshots in test-results/console-import/.
+ */
+import { expect, test } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createOrganisation, signInConsole } from './console-steps';
+import { startServer, type StartedServer } from './server';
+import { expectAccessible, settled, watchNetwork } from './support';
+
+const ADMIN_KEY = 'e2e-import-limit-admin-key';
+const tag = Date.now().toString(36);
+let server: StartedServer;
+let dir: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(360_000);
+  dir = mkdtempSync(join(tmpdir(), 'tp-e2e-import-'));
+  server = await startServer({
+    dataDir: join(dir, 'data'),
+    smtpUrl: process.env.E2E_SMTP_URL!,
+    env: { ADMIN_KEY, PGLITE_IMPORT_MAX_ROWS: '3', OTP_RESEND_SECONDS: '0' },
+  });
+});
+test.beforeEach(({ context }) => watchNetwork(context));
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const csv = (n: number) =>
+  [
+    'externalId,ticketTypeExternalId,holderEmail',
+    ...Array.from({ length: n }, (_, i) => `T-${i},ga,h${i}@x.example`),
+  ].join('\n');
+
+for (const lang of ['en', 'es'] as const) {
+  test(`the import screen states the instance's limit and the refusal's detail (${lang})`, async ({ page }) => {
+    const base = server.baseUrl;
+    const email = `owner-import-${lang}-${tag}@console.example`;
+    const apiKey = await createOrganisation(`import-${lang}-${tag}`, email, 'Import limits', base, ADMIN_KEY);
+    const put = (path: string, body: object) =>
+      fetch(`${base}/v1/org/${path}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const start = Date.now() + 86_400_000;
+    expect(
+      (
+        await put('events/evt-1', {
+          name: 'Harbour Nights',
+          venue: 'Pier 2',
+          city: 'Sydney',
+          country: 'AU',
+          timeZone: 'UTC',
+          startsAt: new Date(start).toISOString(),
+          endsAt: new Date(start + 3600_000).toISOString(),
+        })
+      ).status,
+    ).toBe(201);
+    const type = { eventExternalId: 'evt-1', name: 'GA', priceCents: 100, currency: 'AUD' };
+    expect(
+      (await put('ticket-types/ga', { ...type, isGiftable: true, isResellable: true, isSwappable: false })).status,
+    ).toBe(201);
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signInConsole(page, email, lang, base);
+    await page
+      .getByRole('navigation')
+      .getByRole('button', { name: lang === 'es' ? 'Importar' : 'Import' })
+      .click();
+    await expect(page.getByTestId('import-limits')).toHaveText(
+      lang === 'es'
+        ? 'Aquí un archivo admite como máximo 3 filas y 5 MiB.'
+        : 'One file takes at most 3 rows and 5 MiB here.',
+    );
+    await expect(page.getByText('10,000')).toHaveCount(0);
+    await expect(page.getByText('10.000')).toHaveCount(0);
+
+    const file = page.getByLabel(lang === 'es' ? 'Archivo CSV' : 'CSV file');
+    await file.setInputFiles({ name: 'three.csv', mimeType: 'text/csv', buffer: Buffer.from(csv(3)) });
+    await expect(page.getByText(lang === 'es' ? /3 nuevas/ : 'Ready: 3 new, 0 changed, 0 unchanged.')).toBeVisible();
+
+    await file.setInputFiles({ name: 'four.csv', mimeType: 'text/csv', buffer: Buffer.from(csv(4)) });
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText(
+      lang === 'es'
+        ? 'El archivo tiene demasiadas filas para una importación.'
+        : 'The file has too many rows for one import.',
+    );
+    await expect(alert).toContainText(
+      'This service takes at most 3 data rows per import: split the file into several imports (each is all or nothing).',
+    );
+    await settled(page);
+    await expectAccessible(page, `import refused ${lang}`);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      for (const width of [360, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.screenshot({
+          path: `test-results/console-import/refused-${lang}-${theme}-${width}.png`,
+          fullPage: true,
+        });
+      }
+    }
+  });
+}
