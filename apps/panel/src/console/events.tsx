@@ -16,6 +16,7 @@ import { consoleKeys } from './console-query-keys';
 import { Dashboard } from './dashboard';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
+import { countryOptions } from './country-names';
 import { isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
 
@@ -127,7 +128,7 @@ type EventFields = {
   name: string;
   venue: string;
   city: string;
-  country: 'AU' | 'NZ';
+  country: EventCountry;
   address: string;
   timeZone: string;
   startsAt: string;
@@ -136,8 +137,12 @@ type EventFields = {
   transfersCloseAt: string;
 };
 
+/** The countries an event can be in (the contract's `eventUpsertRequest.country`). */
+const EVENT_COUNTRIES = ['AU', 'NZ'] as const satisfies readonly organisations.EventUpsertRequest['country'][];
+type EventCountry = (typeof EVENT_COUNTRIES)[number];
+
 function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const tz = event?.timeZone ?? 'Australia/Sydney';
   const form = useForm<EventFields>({
@@ -146,7 +151,7 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
       name: event?.name ?? '',
       venue: event?.venue ?? '',
       city: event?.city ?? '',
-      country: (event?.country as 'AU' | 'NZ') ?? 'AU',
+      country: (event?.country as EventCountry) ?? 'AU',
       address: event?.address ?? '',
       timeZone: tz,
       startsAt: isoToZoned(event?.startsAt ?? null, tz),
@@ -200,8 +205,11 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
             {t('console.events.country')}
           </label>
           <select id="event-country" className="select" {...form.register('country')}>
-            <option value="AU">Australia</option>
-            <option value="NZ">New Zealand</option>
+            {countryOptions(EVENT_COUNTRIES, i18n.language).map(({ code, name }) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
           </select>
         </div>
         <Field label={t('console.events.time_zone')} error={err('timeZone')} {...form.register('timeZone', required)} />

@@ -39,7 +39,18 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
 
 /**
  * An instant as the console's lists show it: date and time in the browser's time zone and the page's language
- * (`medium` date, `short` time; Spanish on the 24-hour clock).
+ * ("11 Dec 2026, 1:00 am"; Spanish on the 24-hour clock with two-digit hours, "11 dic 2026, 01:00", as the panel
+ * and the scanner write it: Spanish review N25).
  */
-export const consoleTime = (iso: string) =>
-  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
+export const consoleTime = (iso: string) => {
+  const lang = document.documentElement.lang;
+  const es = lang.startsWith('es');
+  return new Date(iso).toLocaleString(lang, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: es ? '2-digit' : 'numeric',
+    minute: '2-digit',
+    hourCycle: es ? 'h23' : undefined,
+  });
+};

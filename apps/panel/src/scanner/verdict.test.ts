@@ -65,7 +65,7 @@ describe('scan verdicts', () => {
   it('speaks Spanish with the Spanish catalogue', () => {
     expect(
       answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),
-    ).toMatchObject({ title: 'ADMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
+    ).toMatchObject({ title: 'ACCESO PERMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
   });
 });
 
