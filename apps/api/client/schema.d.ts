@@ -2909,6 +2909,12 @@ export interface operations {
                             userTicketId: number;
                             ticketName: string;
                         }[];
+                        movedAway?: {
+                            userTicketId: number;
+                            ticketName: string;
+                            /** @enum {string} */
+                            reason: "transferred" | "revoked";
+                        }[];
                     };
                 };
             };
