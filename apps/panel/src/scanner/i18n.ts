@@ -11,7 +11,8 @@ const en = {
   title: 'Door scanner',
   lang: 'Español',
   keyLabel: 'Scanner key',
-  keyHelp: "Ask the organiser for this door's key. It stays on this device until you choose “Forget this door”.",
+  keyHelp:
+    "Open the door set-up link or scan its QR (the organiser's console shows both when it makes a door key), or paste the door's key here. It stays on this device until you choose “Forget this door”.",
   start: 'Start scanning',
   wrongKey: 'Wrong scanner key.',
   eventLabel: 'Event',
@@ -73,7 +74,8 @@ const en = {
   decidedOffline: 'decided offline, will sync',
   offlineUnavailable: 'Offline, and this device has no admissions list for this event yet. Reconnect to scan.',
   conflictsTitle: 'Not recorded on sync',
-  conflictsHelp: 'The server refused these offline admissions. Tell the organiser.',
+  conflictsHelp: 'The server refused these offline admissions. Tell the organiser, then clear the list.',
+  conflictsClear: 'Clear this list',
   conflict_already_used: 'already admitted at another door',
   conflict_moved: 'gifted, resold or swapped away before the scan',
   conflict_revoked: 'revoked by the organiser',
@@ -92,7 +94,7 @@ const es: Texts = {
   lang: 'English',
   keyLabel: 'Clave del escáner',
   keyHelp:
-    'Pide al organizador la clave de esta puerta. Se queda en este dispositivo hasta que elijas «Olvidar esta puerta».',
+    'Abre el enlace de configuración de la puerta o escanea su QR (la consola del organizador muestra ambos al crear una clave de puerta), o pega aquí la clave de la puerta. Se queda en este dispositivo hasta que elijas «Olvidar esta puerta».',
   start: 'Empezar a escanear',
   wrongKey: 'Clave del escáner incorrecta.',
   eventLabel: 'Evento',
@@ -156,7 +158,9 @@ const es: Texts = {
   offlineUnavailable:
     'Sin conexión, y este dispositivo aún no tiene la lista de accesos de este evento. Vuelve a conectarte para escanear.',
   conflictsTitle: 'No registrados al sincronizar',
-  conflictsHelp: 'El servidor ha rechazado estos accesos hechos sin conexión. Avisa al organizador.',
+  conflictsHelp:
+    'El servidor ha rechazado estos accesos hechos sin conexión. Avisa al organizador y luego borra la lista.',
+  conflictsClear: 'Borrar esta lista',
   conflict_already_used: 'ya validada en otra puerta',
   conflict_moved: 'regalada, revendida o cambiada antes del escaneo',
   conflict_revoked: 'anulada por el organizador',
