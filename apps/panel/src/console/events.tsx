@@ -17,7 +17,7 @@ import { Dashboard } from './dashboard';
 import { errorText } from './errors';
 import { TableRegion } from './table-region';
 import { countryOptions } from './country-names';
-import { isoToZoned, zonedToIso } from './zoned-time';
+import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
@@ -80,11 +80,7 @@ export function EventsScreen() {
           <article key={e.externalId} className="card stack">
             <h2>{e.name}</h2>
             <p className="muted">
-              {new Date(e.startsAt).toLocaleString(document.documentElement.lang, {
-                timeZone: e.timeZone,
-                dateStyle: 'medium',
-                timeStyle: 'short',
-              })}
+              {consoleTime(e.startsAt, e.timeZone)}
               {' · '}
               {e.venue}, {e.city}
             </p>

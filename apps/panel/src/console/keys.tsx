@@ -18,13 +18,11 @@ import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { DoorSetup } from './door-setup';
+import { consoleTime as date } from './zoned-time';
 import { TableRegion } from './table-region';
 
 type ApiKeyItem = z.infer<typeof organisations.apiKeyItem>;
 type NewApiKey = z.infer<typeof organisations.createApiKeyResponse>;
-
-const date = (iso: string) =>
-  new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function KeysScreen({ owner }: { owner: boolean }) {
   const { t } = useTranslation();

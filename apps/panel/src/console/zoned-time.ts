@@ -38,14 +38,15 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
 }
 
 /**
- * An instant as the console's lists show it: date and time in the browser's time zone and the page's language
+ * An instant as the console's lists show it: date and time in `timeZone` (default the browser's) and the page's language
  * ("11 Dec 2026, 1:00 am"; Spanish on the 24-hour clock with two-digit hours, "11 dic 2026, 01:00", as the panel
  * and the scanner write it: Spanish review N25).
  */
-export const consoleTime = (iso: string) => {
+export const consoleTime = (iso: string, timeZone?: string) => {
   const lang = document.documentElement.lang;
   const es = lang.startsWith('es');
   return new Date(iso).toLocaleString(lang, {
+    timeZone,
     day: 'numeric',
     month: 'short',
     year: 'numeric',
