@@ -79,7 +79,7 @@ async function signIn(page: Page, email: string, lang = 'en') {
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme un código' : 'E-mail me a code' }).click();
   const code = await waitForCode(email, before);
   await page.getByLabel(lang === 'es' ? 'Código' : 'Code').fill(code);
-  await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Sign in' }).click();
+  await page.getByRole('button', { name: lang === 'es' ? 'Iniciar sesión' : 'Sign in' }).click();
 }
 
 /** The console screen once its lazy parts and queries have arrived, audited. */

@@ -1111,7 +1111,7 @@ export interface paths {
         };
         /**
          * An event's tickets and their current holders as CSV (streamed)
-         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`. Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
+         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
          */
         get: operations["exportAttendees"];
         put?: never;
@@ -2912,6 +2912,12 @@ export interface operations {
                         listedForResale: {
                             userTicketId: number;
                             ticketName: string;
+                        }[];
+                        movedAway?: {
+                            userTicketId: number;
+                            ticketName: string;
+                            /** @enum {string} */
+                            reason: "transferred" | "revoked";
                         }[];
                     };
                 };

@@ -160,7 +160,8 @@ describe('check-in', () => {
       },
     ]);
     const none = await ok(await passOf('bob@example.com'), await eventId('Aotearoa Sound'));
-    expect(none).toEqual({ holderName: 'Bob Taylor', admitted: [], alreadyUsed: [], listedForResale: [] });
+    // Bob neither holds nor held a ticket of this event: the door does not name him (issue 40 point 7).
+    expect(none).toEqual({ holderName: '', admitted: [], alreadyUsed: [], listedForResale: [] });
   });
 
   it('accepts the previous step but refuses an expired pass (two steps old) and tampered ones, all with the same 400', async () => {
@@ -250,6 +251,49 @@ describe('after the ticket changes hands', () => {
     expect(byBob.admitted.map((x) => x.userTicketId)).toContain(alices['VIP']);
     expect(byBob.admitted.map((x) => x.ticketName).sort()).toEqual(['General Admission', 'VIP']);
     expect(await usedAt(alices['VIP'])).not.toBeNull();
+  });
+
+  it('a pass whose tickets were gifted away or voided says so (movedAway), never naming the new holder (issue 40 point 7)', async () => {
+    const laneway = await eventId('Laneway Sessions');
+    const alices = await heldIds('alice@example.com', 'Laneway Sessions');
+    for (const id of [alices['General Admission'], alices['VIP']]) {
+      const gift = await t.app.inject({
+        method: 'POST',
+        url: '/v1/mobile/giftTicket',
+        headers: bearer(alice),
+        payload: { userTicketId: id, username: 'bob#7315' },
+      });
+      expect(gift.statusCode, gift.body).toBe(200);
+    }
+    const r = await scan(await passOf('alice@example.com'), laneway);
+    expect(r.statusCode, r.body).toBe(200);
+    const byAlice = r.json<{ holderName: string; admitted: unknown[]; movedAway: unknown[] }>();
+    expect(byAlice.admitted).toEqual([]);
+    expect(byAlice.holderName).not.toBe('');
+    expect(byAlice.movedAway).toEqual(
+      [
+        { userTicketId: alices['General Admission'], ticketName: 'General Admission', reason: 'transferred' },
+        { userTicketId: alices['VIP'], ticketName: 'VIP', reason: 'transferred' },
+      ].sort((x, y) => x.userTicketId - y.userTicketId),
+    );
+    expect(r.body).not.toMatch(/Bob|Taylor|bob@/);
+
+    // The organiser voids Bob's Laneway tickets: his pass says so.
+    await rows(
+      `update user_tickets set revoked_at = now() where holder_id = ${await userId('bob@example.com')} and ticket_type_id in (select tt.id from ticket_types tt where tt.event_id = ${laneway})`,
+    );
+    const byBob = (await scan(await passOf('bob@example.com'), laneway)).json<{
+      holderName: string;
+      admitted: unknown[];
+      movedAway: { reason: string }[];
+    }>();
+    expect(byBob.holderName).toBe('Bob Taylor');
+    expect(byBob.admitted).toEqual([]);
+    expect(byBob.movedAway.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(byBob.movedAway.map((m) => m.reason))).toEqual(new Set(['revoked']));
+    // Alice's gifted tickets are still "transferred" for her, whatever happened to them since.
+    const again = (await scan(await passOf('alice@example.com'), laneway)).json<{ movedAway: { reason: string }[] }>();
+    expect(again.movedAway.map((m) => m.reason)).toEqual(['transferred', 'transferred']);
   });
 
   it("after a resale purchase the seller's pass no longer admits the sold ticket; nobody's does until the buyer redeems, then the buyer's does", async () => {

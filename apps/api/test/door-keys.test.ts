@@ -207,6 +207,36 @@ describe('door keys', () => {
   });
 });
 
+describe("another organiser's holder (issue 40 point 7)", () => {
+  it('is never named at a door: a pass whose holder holds no ticket of the event shows no name', async () => {
+    const a = await organiser('acme', 'Acme Fest');
+    const b = await organiser('bolt', 'Bolt Fest');
+    // Dave holds a ticket of B only.
+    const tk = await put(b.apiKey, 'tickets/t2', { ticketTypeExternalId: 'ga', holderEmail: 'dave@example.com' });
+    expect(tk.statusCode, tk.body).toBe(201);
+    await rows(`update users set given_name = 'Dave', family_name = 'Dalton' where email = 'dave@example.com'`);
+    const [dave] = await rows(`select id from users where email = 'dave@example.com'`);
+    const davesPass = await t.app.services.access.codeFor(
+      Number(dave.id),
+      Math.floor(t.clock.now().getTime() / 1000 / 30),
+    );
+    const { key } = await newDoorKey(a);
+
+    const atA = await checkIn(key, a.evt1, davesPass);
+    expect(atA.statusCode, atA.body).toBe(200);
+    expect(atA.json()).toEqual({ holderName: '', admitted: [], alreadyUsed: [], listedForResale: [] });
+    expect(atA.body).not.toMatch(/Dave|Dalton|dave@/);
+    // Carol holds A's ticket for evt-1, none for evt-2: named at evt-1 only.
+    const carolAtEvt2 = await checkIn(key, a.evt2);
+    expect(carolAtEvt2.json<{ holderName: string }>().holderName).toBe('');
+    const carolAtEvt1 = await checkIn(key, a.evt1);
+    expect(carolAtEvt1.json<{ holderName: string }>().holderName).not.toBe('');
+    // At B's own event with B's door key, Dave is named.
+    const { key: bKey } = await newDoorKey(b);
+    expect((await checkIn(bKey, b.evt1, davesPass)).json<{ holderName: string }>().holderName).toBe('Dave Dalton');
+  });
+});
+
 describe('the check-in log', () => {
   it('records every scan the server hears of with door key, device, time, verdict and offline flag, for the retention', async () => {
     const a = await organiser('acme', 'Acme Fest');

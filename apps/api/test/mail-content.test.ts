@@ -290,6 +290,8 @@ describe('the reminder before the event (issue 23)', () => {
     const es = reminders.find((m) => m.to === 'lucia@example.com')!;
     expect(en.subject).toMatch(/^Reminder: Harbour Lights, /);
     expect(es.subject).toMatch(/^Recordatorio: Harbour Lights, /);
+    // Spanish review N19: the time inside the sentence reads «a las 20:00 (GMT+11)».
+    expect(es.text).toMatch(/es para el [a-záéíóú]+, \d{1,2} de [a-z]+ de \d{4}, a las \d{2}:\d{2} \(GMT\+1[01]\)\./);
     // A link to the pass, on the organisation's panel.
     expect(linksOf(en)).toContain(`${PANEL}/en/?org=acme&PANEL_TAB=QR`);
     expect(linksOf(es)).toContain(`${PANEL}/es/?org=acme&PANEL_TAB=QR`);
@@ -328,6 +330,8 @@ describe('an event moved by its organiser (issue 23)', () => {
     expect(cal.start.toISOString()).toBe(later.startsAt);
     expect(cal.localStart).toBe('2026-11-22T18:30:00');
     expect(m.text).toContain(formatEventDateTime('en', new Date(later.startsAt), 'Australia/Sydney'));
+    // Spanish review N18: "It is now:" / «Así queda:» comes right before the facts it announces.
+    expect(m.text).toMatch(/It is now:\s+Event: /);
     expect(cal.sequence).toBeGreaterThan(0);
   });
 });

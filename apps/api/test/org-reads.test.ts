@@ -336,16 +336,31 @@ describe('attendee export', () => {
     expect(names).toEqual([...hostile.map((n) => `'${n}`), 'José Núñez']);
     expect(parsed[1]).toEqual(['a0001', 'ga', 'issued', 'fan1@example.com', `'${hostile[0]}`, '', '']);
 
+    // Spanish review N4: the Spanish file says the status in Spanish too (a revoked and a used ticket among them).
+    expect(
+      (await t.app.inject({ method: 'DELETE', url: '/v1/org/tickets/a0002', headers: bearer(org.apiKey) })).statusCode,
+    ).toBe(204);
+    await rows(`update user_tickets set event_access_used_at = now() where external_id = 'a0003'`);
     const es = await get(org.apiKey, 'events/soon/attendees.csv', { 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' });
     expect(es.headers['content-language']).toBe('es');
-    const esRows: string[][] = parse(es.rawPayload, { bom: true, to_line: 1 });
+    const esRows: string[][] = parse(es.rawPayload, { bom: true, to_line: 4 });
+    expect(esRows.slice(1).map((r) => [r[0], r[2]])).toEqual([
+      ['a0001', 'Emitida'],
+      ['a0002', 'Anulada'],
+      ['a0003', 'Validada'],
+    ]);
+    const enAgain: string[][] = parse((await get(org.apiKey, 'events/soon/attendees.csv')).rawPayload, {
+      bom: true,
+      to_line: 4,
+    });
+    expect(enAgain.slice(1).map((r) => r[2])).toEqual(['issued', 'revoked', 'checked_in']);
     expect(esRows[0]).toEqual([
       'Entrada',
       'Tipo de entrada',
       'Estado',
       'Correo del titular',
       'Nombre del titular',
-      'Entrada registrada (UTC)',
+      'Validada (UTC)',
       'Anulada (UTC)',
     ]);
     expect((await get(org.apiKey, 'events/nope/attendees.csv')).json()).toMatchObject({

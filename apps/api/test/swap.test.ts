@@ -129,7 +129,7 @@ describe('swap', () => {
     expect(started.swapType).toBe('DOWNGRADE');
     expect((await confirm(alice, started.orderIdentifier)).statusCode).toBe(200);
     const done = t.mail.sent.at(-1)!;
-    expect(done.subject).toBe('Cambio hecho: tus entradas para Laneway Sessions');
+    expect(done.subject).toBe('Cambio realizado: tus entradas para Laneway Sessions');
     expect(done.text).toContain(`Importe pagado: ${formatMoney(0, down.currencyCode, 'es')}.`);
   });
 

@@ -71,13 +71,17 @@ const checkInTicket = z.object({ userTicketId: id, ticketName: z.string() });
  * POST /access/check-in answer. `admitted`: the holder's tickets for the event whose access was
  * unused and is now marked used. `alreadyUsed`: those used before, with `usedAt` (ISO 8601 UTC).
  * `listedForResale`: tickets the holder has listed for resale; they do not admit until unlisted.
- * All lists empty: the holder holds no ticket for this event.
+ * All lists empty: the holder holds no ticket for this event; then `movedAway` (issue 40 point 7) names the
+ * event's tickets the holder held that left them (`transferred`: gifted or resold, the new holder never named) or
+ * that the organiser voided (`revoked`). `holderName` is empty when the pass's holder neither holds nor held a
+ * ticket of the event: a door never names someone else's holder (issue 40 point 7).
  */
 export const checkInResponse = z.object({
   holderName: z.string(),
   admitted: z.array(checkInTicket),
   alreadyUsed: z.array(checkInTicket.extend({ usedAt: z.string() })),
   listedForResale: z.array(checkInTicket),
+  movedAway: z.array(checkInTicket.extend({ reason: z.enum(['transferred', 'revoked']) })).optional(),
 });
 export type CheckInResponse = z.infer<typeof checkInResponse>;
 

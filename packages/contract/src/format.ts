@@ -282,3 +282,17 @@ export function formatEventDateTime(lang: Locale, at: Date | string, timeZone: s
   // English writes "7:30 PM" as the cards do; Spanish is Intl's long form unchanged.
   return lang === 'en' ? joinParts(f.formatToParts(new Date(at)), lang, false) : f.format(new Date(at));
 }
+
+/**
+ * An event's date and time inside a sentence ("Your ticket is for {{when}}."), in its own time zone: English as
+ * formatEventDateTime; Spanish with "a las" before the time and the zone in brackets: "domingo, 29 de noviembre
+ * de 2026, a las 20:00 (GMT+11)" (Spanish review N19).
+ */
+export function formatEventAt(lang: Locale, at: Date | string, timeZone: string): string {
+  if (lang !== 'es') return formatEventDateTime(lang, at, timeZone);
+  const parts = dateFormat(lang, timeZone, 'long').formatToParts(new Date(at));
+  const p = Object.fromEntries(parts.map((x) => [x.type, x.value])) as Partial<
+    Record<Intl.DateTimeFormatPartTypes, string>
+  >;
+  return `${p.weekday}, ${p.day} de ${p.month} de ${p.year}, a las ${p.hour}:${p.minute} (${p.timeZoneName})`;
+}

@@ -41,7 +41,7 @@ const T = {
     to: 'A',
     qty: 'Cantidad',
     upgrade: 'Mejora: pagas la diferencia',
-    downgrade: 'Cambio a inferior: la diferencia no se reembolsa',
+    downgrade: 'Cambio a una entrada inferior: la diferencia no se reembolsa',
     total: 'A pagar',
     pay: 'Pagar con tarjeta de prueba',
     confirm: 'Confirmar cambio',

@@ -56,7 +56,7 @@ const HELP = {
     qa: [
       [
         '¿Cómo inicio sesión?',
-        'Escribe tu correo y te enviamos un código de 6 dígitos. Introdúcelo y listo: no hay contraseña. La cuenta se crea la primera vez.',
+        'Escribe tu correo y te enviaremos un código de 6 dígitos. Introdúcelo y listo: no hay contraseña. La cuenta se crea la primera vez.',
       ],
       [
         'No me ha llegado el código',
@@ -76,7 +76,7 @@ const HELP = {
       ],
       [
         'He comprado una entrada de reventa: ¿dónde está?',
-        'Te enviamos un PDF con un código secreto. Inicia sesión, abre «Canjear entrada» e introduce el código; la entrada pasa a tu cuenta.',
+        'Te hemos enviado un PDF con un código secreto. Inicia sesión, abre «Canjear entrada» e introduce el código; la entrada pasa a tu cuenta.',
       ],
       [
         '¿Puedo cambiar el tipo de entrada?',

@@ -46,7 +46,7 @@ const T = {
     thanks: 'Pago recibido',
     codeIs: 'Tu código secreto',
     codeHelp:
-      'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre Canjear entrada e introdúcelo. Solo funciona una vez.',
+      'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre «Canjear entrada» e introdúcelo. Solo funciona una vez.',
     download: 'Descargar PDF',
     redeem: 'Canjear ahora',
     failed: 'Las entradas se han vendido a otra persona antes de completar tu pago. No se ha cobrado nada.',

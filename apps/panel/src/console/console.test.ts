@@ -1,9 +1,13 @@
 /** The console's catalogues hold the same keys, and its zoned times round-trip through the event's time zone. */
+import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from './api';
+import { errorText, importRowText } from './errors';
 import en from './locales/console-en.json';
 import es from './locales/console-es.json';
-import { isoToZoned, zonedToIso } from './zoned-time';
+import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
 import { chartSeries } from './chart-series';
+import { countryOptions } from './country-names';
 
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) =>
@@ -13,6 +17,53 @@ const keys = (o: object, prefix = ''): string[] =>
 describe('console', () => {
   it('has every text in English and Spanish', () => {
     expect(keys(es).sort()).toEqual(keys(en).sort());
+  });
+
+  it("names the event form's countries in the viewer's language (Spanish review N2)", () => {
+    expect(countryOptions(['AU', 'NZ'], 'en')).toEqual([
+      { code: 'AU', name: 'Australia' },
+      { code: 'NZ', name: 'New Zealand' },
+    ]);
+    expect(countryOptions(['NZ', 'AU'], 'es')).toEqual([
+      { code: 'AU', name: 'Australia' },
+      { code: 'NZ', name: 'Nueva Zelanda' },
+    ]);
+  });
+
+  it("never shows the API's English detail on the Spanish console (Spanish review N3)", async () => {
+    await i18next.init({
+      lng: 'es',
+      fallbackLng: 'en',
+      resources: { en: { translation: en }, es: { translation: es } },
+    });
+    const t = i18next.t;
+    const webhook = new ApiError(422, {
+      message: 'api.org.webhook_url_not_allowed',
+      detail: 'url: must be https and not a private or loopback address.',
+    });
+    expect(errorText(t, webhook)).toBe('La URL debe ser https y no puede ser una dirección privada ni local.');
+    expect(errorText(t, new ApiError(400, { message: 'api.some_new_key', detail: 'An English detail.' }))).toBe(
+      es.console.error_generic,
+    );
+    const row = { row: 2, message: 'api.invalid_request_body', field: 'holderEmail', detail: 'Column holderEmail: x.' };
+    expect(importRowText(t, row)).toEqual({ text: 'Columna holderEmail: el correo no es válido.' });
+    expect(importRowText(t, { ...row, field: 'seat' })).toEqual({ text: 'Columna seat: el valor no es válido.' });
+    await i18next.changeLanguage('en');
+    expect(importRowText(t, row)).toEqual({
+      text: 'Column holderEmail: the e-mail address is not valid.',
+      detail: 'Column holderEmail: x.',
+    });
+    expect(errorText(t, new ApiError(400, { message: 'api.some_new_key', detail: 'An English detail.' }))).toBe(
+      'An English detail.',
+    );
+  });
+
+  it('writes Spanish list times with two-digit hours, as the panel does (Spanish review N25)', () => {
+    const oneAm = new Date(2026, 11, 11, 1, 0).toISOString(); // 01:00 in the test's own time zone
+    document.documentElement.lang = 'es';
+    expect(consoleTime(oneAm)).toMatch(/^11 dic 2026, 01:00$/);
+    document.documentElement.lang = 'en';
+    expect(consoleTime(oneAm)).toMatch(/^(11 Dec 2026|Dec 11, 2026), 1:00\s?[AaPp]\.?[Mm]\.?$/);
   });
 
   it("reads a datetime-local value as the event's wall time, across a daylight-saving change", () => {

@@ -1,11 +1,39 @@
-/** An error as the console shows it: the catalogue's text of the API's message key, else its English `detail`. */
-import type { TFunction } from 'i18next';
+/**
+ * An error as the console shows it: the catalogue's text of the API's message key. The API's `detail` is English
+ * (for developers): it is shown only on the English console, and only for a key the catalogue lacks; the Spanish
+ * console says its generic text instead (Spanish review N3: no English sentence on a Spanish surface).
+ */
+import i18next, { type TFunction } from 'i18next';
 import { ApiError } from './api';
+
+/** True when the console speaks English, so that an API's English `detail` may stand in for a missing text. */
+const speaksEnglish = () => !i18next.language?.startsWith('es');
 
 export function errorText(t: TFunction, err: unknown): string {
   if (err instanceof ApiError) {
     const key = err.body.message;
-    return t(key, { defaultValue: err.body.detail ?? t('console.error_generic') });
+    const detail = speaksEnglish() ? err.body.detail : undefined;
+    return t(key, { defaultValue: detail ?? t('console.error_generic') });
   }
   return t('console.error_generic');
+}
+
+/**
+ * One refused row of a CSV import as the console shows it: `text` from the catalogue (a field's own text when the
+ * API names the field, e.g. `console.import.field_invalid.holderEmail`), and the API's English `detail` below it on
+ * the English console only.
+ */
+export function importRowText(
+  t: TFunction,
+  r: { message: string; field?: string; detail?: string },
+): { text: string; detail?: string } {
+  const english = speaksEnglish();
+  const fieldText =
+    r.message === 'api.invalid_request_body' && r.field
+      ? t(`console.import.field_invalid.${r.field}`, {
+          defaultValue: t('console.import.field_invalid.other', { column: r.field }),
+        })
+      : undefined;
+  const text = fieldText ?? t(r.message, { defaultValue: (english && r.detail) || t('console.error_generic') });
+  return { text, detail: english ? r.detail : undefined };
 }

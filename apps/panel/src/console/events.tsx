@@ -16,6 +16,7 @@ import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { Dashboard } from './dashboard';
 import { TableRegion } from './table-region';
+import { countryOptions } from './country-names';
 import { isTimeZone, isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
 import { FieldError, fieldErrorText, useServerErrors } from './server-errors';
@@ -107,7 +108,7 @@ type EventFields = {
   name: string;
   venue: string;
   city: string;
-  country: 'AU' | 'NZ';
+  country: EventCountry;
   address: string;
   timeZone: string;
   startsAt: string;
@@ -116,8 +117,12 @@ type EventFields = {
   transfersCloseAt: string;
 };
 
+/** The countries an event can be in (the contract's `eventUpsertRequest.country`). */
+const EVENT_COUNTRIES = ['AU', 'NZ'] as const satisfies readonly organisations.EventUpsertRequest['country'][];
+type EventCountry = (typeof EVENT_COUNTRIES)[number];
+
 function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const tz = event?.timeZone ?? 'Australia/Sydney';
   const form = useForm<EventFields>({
@@ -126,7 +131,7 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
       name: event?.name ?? '',
       venue: event?.venue ?? '',
       city: event?.city ?? '',
-      country: (event?.country as 'AU' | 'NZ') ?? 'AU',
+      country: (event?.country as EventCountry) ?? 'AU',
       address: event?.address ?? '',
       timeZone: tz,
       startsAt: isoToZoned(event?.startsAt ?? null, tz),
@@ -189,8 +194,11 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
             aria-describedby={err('country') ? 'event-country-error' : undefined}
             {...form.register('country')}
           >
-            <option value="AU">Australia</option>
-            <option value="NZ">New Zealand</option>
+            {countryOptions(EVENT_COUNTRIES, i18n.language).map(({ code, name }) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
           </select>
           <FieldError id="event-country-error" message={err('country')} />
         </div>

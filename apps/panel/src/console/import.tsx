@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, type ImportLimits } from '@tp/contract/organisations';
 import { Button } from '../ui/button';
 import { ApiError, org } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
+import { errorText, importRowText } from './errors';
 import { TableRegion } from './table-region';
 
 type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: number };
@@ -126,16 +126,19 @@ export function ImportScreen() {
               </tr>
             </thead>
             <tbody>
-              {rows.map((r, i) => (
-                <tr key={i}>
-                  <td>{r.row}</td>
-                  <td>{r.field ?? '—'}</td>
-                  <td>
-                    {t(r.message, { defaultValue: r.detail ?? r.message })}
-                    {r.detail && <div className="muted">{r.detail}</div>}
-                  </td>
-                </tr>
-              ))}
+              {rows.map((r, i) => {
+                const { text, detail } = importRowText(t, r);
+                return (
+                  <tr key={i}>
+                    <td>{r.row}</td>
+                    <td>{r.field ?? '—'}</td>
+                    <td>
+                      {text}
+                      {detail && <div className="muted">{detail}</div>}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </TableRegion>

@@ -1,7 +1,8 @@
 /**
  * Keys (issue 21): door keys for the door scanners (owners and door staff: GET/POST/DELETE /v1/org/door-keys) and,
  * for owners, API keys for machines (GET/POST/DELETE /v1/org/api-keys). A new key is shown once with a copy
- * button; revoking asks first and takes effect at the key's next request.
+ * button (a new door key also with its door set-up link and QR, door-setup.tsx); revoking asks first and takes
+ * effect at the key's next request.
  */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -17,14 +18,12 @@ import { errorText } from './errors';
 import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { useServerErrors } from './server-errors';
+import { DoorSetup } from './door-setup';
+import { consoleTime as date } from './zoned-time';
 import { TableRegion } from './table-region';
-import { consoleTime } from './zoned-time';
 
 type ApiKeyItem = z.infer<typeof organisations.apiKeyItem>;
 type NewApiKey = z.infer<typeof organisations.createApiKeyResponse>;
-
-/** Created / last used, through the one date formatter (issue 40). */
-const date = consoleTime;
 
 export function KeysScreen({ owner }: { owner: boolean }) {
   const { t } = useTranslation();
@@ -120,6 +119,7 @@ function DoorKeys() {
         </p>
       )}
       {shown && <ShownOnce label={t('console.keys.door_new')} value={shown} onDone={() => setShown(null)} />}
+      {shown && <DoorSetup doorKey={shown} />}
       {revoke.isError && (
         <p className="error" role="alert">
           {errorText(t, revoke.error)}

@@ -40,10 +40,11 @@ export function isoToZoned(iso: string | null, timeZone: string): string {
 
 /**
  * An instant as the console's lists show it, through the product's one date formatter (issue 40): date and time
- * in the browser's time zone and the page's language, the year when it is not this year
+ * in `timeZone` (default the browser's) and the page's language, the year when it is not this year
  * ("Wed, 25 Nov, 9:53 PM" / "mié, 25 nov 21:53").
  */
-export const consoleTime = (iso: string) => formatDateTime(iso, undefined, langOf(document.documentElement.lang));
+export const consoleTime = (iso: string, timeZone?: string) =>
+  formatDateTime(iso, timeZone, langOf(document.documentElement.lang));
 
 let zones: Set<string> | undefined;
 /**

@@ -9,7 +9,7 @@ import { createStore, get, set } from 'idb-keyval';
 import { catalogues, formatsFor, langOf, type TextKey } from './i18n';
 import { offlineDoor, type DoorStore } from './offline-door';
 import { passVerifier } from './pass-verifier';
-import { DEVICE_ID_KEY, startScanner } from './scanner';
+import { DEVICE_ID_KEY, keyFromFragment, startScanner } from './scanner';
 
 // `?lang=` first: offline, the service worker answers with the page as cached, whatever its language.
 const lang = langOf(new URLSearchParams(location.search).get('lang') ?? document.documentElement.lang);
@@ -37,7 +37,13 @@ function deviceId(): string {
   return made;
 }
 
+// A set-up link from the organiser's console (`/scanner#key=tpd_…`): take the key, then remove it from the
+// address bar (and this history entry) so that it is not shown, bookmarked or shared by accident.
+const linkKey = keyFromFragment(location.hash);
+if (location.hash) history.replaceState(history.state, '', location.pathname + location.search);
+
 void startScanner({
+  linkKey,
   doc: document,
   texts,
   formats: formatsFor(lang),

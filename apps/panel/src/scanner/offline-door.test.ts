@@ -287,6 +287,10 @@ describe('the offline door', () => {
       },
     });
     await vi.waitFor(() => expect(server.calls.at(-1)?.url).toMatch(/admissions\?after=1/));
+    // Door staff clear the list once they have told the organiser (issue 40 point 7); it stays clear.
+    await door.clearConflicts();
+    expect(statuses.at(-1)?.conflicts).toEqual([]);
+    expect(store.data.get('conflicts')).toEqual([]);
   });
 
   it('reports each sync that sent check-ins as its own summary (synced and refused), and sends the device id', async () => {

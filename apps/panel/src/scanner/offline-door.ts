@@ -119,6 +119,11 @@ export interface OfflineDoor extends Door {
   sync(): Promise<void>;
   /** Reads the watched event's snapshot again now; resolves when stored. */
   refresh(): Promise<void>;
+  /**
+   * Empties the kept list of check-ins refused on sync (door staff have told the organiser, who also sees them in
+   * the console's dashboard), and reports the status (issue 40 point 7).
+   */
+  clearConflicts(): Promise<void>;
 }
 
 type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -438,6 +443,11 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
 
     async refresh() {
       if (watched !== null) await refreshEvent(watched);
+      await report();
+    },
+
+    async clearConflicts() {
+      await store.set(KEYS.conflicts, []);
       await report();
     },
   };

@@ -5,7 +5,7 @@ import type { CheckInOutcome, Door, EventsOutcome } from './door-api';
 import { catalogues, formatsFor } from './i18n';
 import type { DoorStatus } from './offline-door';
 import { PASS_CODE_MAX_LENGTH } from '@tp/contract/pass-code';
-import { STORAGE, startScanner } from './scanner';
+import { cleanKey, keyFromFragment, STORAGE, startScanner } from './scanner';
 
 const t = catalogues.en;
 const html = readFileSync(join(import.meta.dirname, 'index.html'), 'utf8');
@@ -105,6 +105,32 @@ describe('the door scanner page', () => {
     expect($('result').querySelector('.verdict')?.textContent).toBe('ADMITTED');
     expect($('result').textContent).toContain('Holder: Alice');
     expect($<HTMLInputElement>('code').value).toBe('');
+  });
+
+  it('takes a door key from a set-up link, and cleans a pasted key or link (issue 40 point 7)', async () => {
+    const key = 'tpd_' + 'A1b2C3d4'.repeat(6) + 'xyzw';
+    expect(keyFromFragment(`#key=${key}`)).toBe(key);
+    expect(keyFromFragment('')).toBeNull();
+    expect(keyFromFragment('#other=1')).toBeNull();
+    expect(cleanKey(` ${key.slice(0, 20)}\n${key.slice(20)} `)).toBe(key);
+    expect(cleanKey(`https://door.example/scanner?lang=es#key=${key}`)).toBe(key);
+    expect(cleanKey(`«${key}»`)).toBe(key);
+
+    const door = fakeDoor();
+    await startScanner({
+      doc: document,
+      texts: t,
+      formats: formatsFor('en'),
+      storage: sessionStorage,
+      doorFor: door.doorFor,
+      linkKey: 'right',
+    });
+    expect(door.seen.keys).toEqual(['right']);
+    expect(sessionStorage.getItem(STORAGE.key)).toBe('right');
+    expect($('key-step').hidden).toBe(true);
+    // The picked event in full under the picker, wrapped (a phone's select cuts the label).
+    expect($('event-detail').hidden).toBe(false);
+    expect($('event-detail').textContent).toBe('Harbour LightsSydney · Tue, 01 Dec 07:00PM');
   });
 
   it('says the key is wrong and stays on the key step', async () => {

@@ -1,6 +1,7 @@
 /**
  * The door scanner page's behaviour (index.html's elements): the key step (the door key is kept on the
- * device, localStorage, until "Forget this door"), the event picker (the last pick is remembered), the
+ * device, localStorage, until "Forget this door"; a set-up link `#key=` sets it, a pasted key or link is
+ * cleaned), the event picker (the picked event in full below it) (the last pick is remembered), the
  * code form (a USB/Bluetooth keyboard-wedge scanner types the pass and Enter, wherever the focus is while
  * the page is idle), the camera button, the result panel and, after a sync, the server's final word.
  * All server calls go through a {@link Door}; the verdicts come from verdict.ts.
@@ -31,6 +32,31 @@ export interface ScannerDeps {
   doorFor: (key: string) => Door | OfflineDoor;
   /** Defaults to the camera where the browser can scan; tests leave it out. */
   camera?: (video: HTMLVideoElement, onCode: (code: string) => Promise<void>) => Camera | null;
+  /**
+   * The door key a set-up link brought (`/scanner#key=…`, from the organiser's console; issue 40 point 7), read
+   * once and removed from the address bar by the page (main.ts); null when there is none.
+   */
+  linkKey?: string | null;
+}
+
+/**
+ * The door key in a set-up link's fragment (`#key=tpd_…`), or null. The fragment never reaches a server or a
+ * log; the page removes it from the address bar once read.
+ */
+export function keyFromFragment(hash: string): string | null {
+  const key = new URLSearchParams(hash.replace(/^#/, '')).get('key');
+  return key ? cleanKey(key) || null : null;
+}
+
+/**
+ * A door key as typed or pasted: without spaces or line breaks (a pasted key often carries them), and the key alone
+ * when a whole set-up link was pasted.
+ */
+export function cleanKey(raw: string): string {
+  const text = raw.trim();
+  const fromLink = /#(?:.*&)?key=([^&\s]+)/.exec(text);
+  const key = fromLink ? decodeURIComponent(fromLink[1]) : text;
+  return key.replace(/\s+/g, '').replace(/^["'“”‘’«»]+|["'“”‘’«»]+$/g, '');
 }
 
 function byId<T extends HTMLElement>(doc: Document, id: string): T {
@@ -57,6 +83,8 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   const statusLine = byId(doc, 'door-status');
   const conflictsBox = byId(doc, 'conflicts');
   const conflictList = byId(doc, 'conflict-list');
+  const clearConflicts = byId<HTMLButtonElement>(doc, 'clear-conflicts');
+  const eventDetail = byId(doc, 'event-detail');
 
   let door: Door | OfflineDoor | null = null;
   let unwatch: (() => void) | null = null;
@@ -79,7 +107,18 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
   /** Each listed event's IANA zone: times at the door are shown in the picked event's zone, like the panel. */
   const zones = new Map<string, string | undefined>();
+  /** Each listed event's name and "city · date", shown in full under the picker (a phone's select cuts them). */
+  const labels = new Map<string, { name: string; rest: string }>();
+  const showEventDetail = () => {
+    const label = labels.get(eventSelect.value);
+    eventDetail.hidden = !label;
+    if (!label) return eventDetail.replaceChildren();
+    const name = doc.createElement('strong');
+    name.textContent = label.name;
+    eventDetail.replaceChildren(name, doc.createTextNode(label.rest));
+  };
   const watchEvent = () => {
+    showEventDetail();
     formats.setTimeZone(zones.get(eventSelect.value));
     unwatch?.();
     unwatch = null;
@@ -130,12 +169,16 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     }
     const saved = storage.getItem(STORAGE.event);
     zones.clear();
-    for (const ev of outcome.events) zones.set(String(ev.id), ev.timeZone);
+    labels.clear();
+    for (const ev of outcome.events) {
+      zones.set(String(ev.id), ev.timeZone);
+      labels.set(String(ev.id), { name: ev.name, rest: `${ev.city} · ${formats.date(ev.startsAt, ev.timeZone)}` });
+    }
     eventSelect.replaceChildren(
       ...outcome.events.map((ev) => {
         const option = doc.createElement('option');
         option.value = String(ev.id);
-        option.textContent = `${ev.name} · ${ev.city} · ${formats.date(ev.startsAt, ev.timeZone)}`;
+        option.textContent = `${ev.name} · ${labels.get(String(ev.id))!.rest}`;
         return option;
       }),
     );
@@ -168,7 +211,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
 
   keyForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const key = keyInput.value.trim();
+    const key = cleanKey(keyInput.value);
     if (!key) return;
     storage.setItem(STORAGE.key, key);
     door = deps.doorFor(key);
@@ -188,6 +231,10 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     ready();
   });
   byId(doc, 'change-key').addEventListener('click', () => toKeyStep(''));
+  clearConflicts.addEventListener('click', () => {
+    if (door && 'clearConflicts' in door) void door.clearConflicts();
+    codeInput.focus();
+  });
 
   // A keyboard-wedge scanner types the pass and Enter wherever the focus is. While the scan step shows
   // and the focus is not in a text field, a typed character goes into the code field (and the focus
@@ -221,6 +268,8 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     });
   }
 
+  // A set-up link's key replaces the kept one (the organiser's new door key for this device).
+  if (deps.linkKey) storage.setItem(STORAGE.key, deps.linkKey);
   const kept = storage.getItem(STORAGE.key);
   if (kept) {
     door = deps.doorFor(kept);

@@ -54,6 +54,40 @@ describe('scan verdicts', () => {
     });
   });
 
+  it('says a gifted, resold or voided pass moved away, and names nobody the server did not name (issue 40 point 7)', () => {
+    const moved = answerVerdict(
+      {
+        ...none,
+        holderName: 'Bo',
+        movedAway: [
+          { ...ticket(1, 'GA'), reason: 'transferred' },
+          { ...ticket(2, 'VIP'), reason: 'revoked' },
+        ],
+      },
+      t,
+      formats,
+    );
+    expect(moved).toMatchObject({
+      tone: 'bad',
+      title: 'TICKET MOVED',
+      detail: t.transferredDetail,
+      holder: 'Holder: Bo',
+    });
+    expect(moved.lists).toEqual([
+      { heading: t.transferredHeading, items: ['GA'] },
+      { heading: t.voidedHeading, items: ['VIP'] },
+    ]);
+    const voided = answerVerdict(
+      { ...none, holderName: 'Bo', movedAway: [{ ...ticket(2, 'VIP'), reason: 'revoked' }] },
+      catalogues.es,
+      formats,
+    );
+    expect(voided).toMatchObject({ title: 'ENTRADA ANULADA', detail: catalogues.es.voidedDetail });
+    const stranger = answerVerdict({ ...none, holderName: '' }, t, formats);
+    expect(stranger).toMatchObject({ title: 'NO TICKET' });
+    expect(stranger.holder).toBeUndefined();
+  });
+
   it('turns every other outcome into a red message', () => {
     expect(checkInVerdict({ kind: 'invalid' }, t, formats)).toMatchObject({ tone: 'bad', title: 'INVALID' });
     expect(checkInVerdict({ kind: 'event_not_found' }, t, formats).title).toBe(t.eventNotFound);
@@ -65,7 +99,7 @@ describe('scan verdicts', () => {
   it('speaks Spanish with the Spanish catalogue', () => {
     expect(
       answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),
-    ).toMatchObject({ title: 'ADMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
+    ).toMatchObject({ title: 'ACCESO PERMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
   });
 });
 

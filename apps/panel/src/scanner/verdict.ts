@@ -43,8 +43,9 @@ export const message = (tone: Tone, title: string, detail?: string): Verdict => 
 
 /** The verdict of a server answer: admitted wins, then already used, then listed for resale, else no ticket. */
 export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Formats): Verdict {
-  const { admitted, alreadyUsed, listedForResale, holderName } = answer;
-  const holder = `${t.holder}: ${holderName}`;
+  const { admitted, alreadyUsed, listedForResale, holderName, movedAway = [] } = answer;
+  // No name when the server gives none: a holder with no ticket of this event is never named (issue 40 point 7).
+  const holder = holderName ? `${t.holder}: ${holderName}` : undefined;
   const used = alreadyUsed.map((x) => `${x.ticketName} · ${fill(t.usedAt, { time: formats.time(x.usedAt) })}`);
   const listed = listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : [];
   if (admitted.length > 0) {
@@ -79,6 +80,24 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
       holder,
       lists: [{ items: grouped(listedForResale) }],
       buzz: WARN_BUZZ,
+    };
+  }
+  // Nothing held, but the event's tickets left this holder (issue 40 point 7): say they moved or were voided,
+  // never who holds them now.
+  const transferred = movedAway.filter((m) => m.reason === 'transferred');
+  const revoked = movedAway.filter((m) => m.reason === 'revoked');
+  if (movedAway.length > 0) {
+    const onlyRevoked = transferred.length === 0;
+    return {
+      tone: 'bad',
+      title: onlyRevoked ? t.voided : t.transferred,
+      detail: onlyRevoked ? t.voidedDetail : t.transferredDetail,
+      holder,
+      lists: [
+        ...(transferred.length ? [{ heading: t.transferredHeading, items: grouped(transferred) }] : []),
+        ...(revoked.length ? [{ heading: t.voidedHeading, items: grouped(revoked) }] : []),
+      ],
+      buzz: BAD_BUZZ,
     };
   }
   return { tone: 'bad', title: t.noTicket, detail: t.noTicketDetail, holder, lists: [], buzz: BAD_BUZZ };

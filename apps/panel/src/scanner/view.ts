@@ -12,7 +12,10 @@ const el = (tag: string, text: string, className?: string) => {
 
 /** Replaces the result panel's content with `verdict` and vibrates where the device can. */
 export function renderVerdict(result: HTMLElement, verdict: Verdict): void {
-  result.className = `result ${verdict.tone}${verdict.sentence ? ' sentence' : ''}`;
+  // A one-word verdict with a long word («ENTRADA TRANSFERIDA») is set smaller, so that a 360 px phone never
+  // breaks the word in two.
+  const longWord = !verdict.sentence && Math.max(...verdict.title.split(/\s+/).map((w) => w.length)) > 9;
+  result.className = `result ${verdict.tone}${verdict.sentence ? ' sentence' : ''}${longWord ? ' long-word' : ''}`;
   result.dataset.tone = verdict.tone;
   const nodes: HTMLElement[] = [el('p', verdict.title, 'verdict')];
   if (verdict.detail) nodes.push(el('p', verdict.detail, 'detail'));

@@ -3,10 +3,19 @@
  * for one event, row-locked so that two scans of one pass admit each ticket once.
  * Every function takes the database or a transaction.
  */
-import { and, asc, eq, gt, inArray, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
-import { authSessions, doorCheckIns, events, ticketTypes, userTickets, users, walletPasses } from '../../db/schema.js';
+import {
+  authSessions,
+  doorCheckIns,
+  events,
+  ticketHistory,
+  ticketTypes,
+  userTickets,
+  users,
+  walletPasses,
+} from '../../db/schema.js';
 
 /** One ticket of the holder for the event, as locked by `lockHeldTickets`. */
 export interface HeldTicketRow {
@@ -134,6 +143,45 @@ export const accessRepository = {
    * only) until the transaction ends; ordered by ticket id. A ticket gifted or sold away concurrently is
    * re-checked by PostgreSQL after the lock wait and drops out. A revoked ticket (`revoked_at` set) never admits.
    */
+  /**
+   * The tickets of `eventId` that `holderId` held and that no longer admit on their pass (issue 40 point 7): those
+   * revoked while they held them (`revoked`), and those that left them by gift or resale (`transferred`: a
+   * `ticket_history` row from them, and another holder, or none while under a resale code, now). Oldest first;
+   * the new holder is not read.
+   */
+  async movedAwayTickets(
+    db: DbOrTx,
+    holderId: number,
+    eventId: number,
+  ): Promise<{ userTicketId: number; ticketName: string; reason: 'transferred' | 'revoked' }[]> {
+    const revokedHere = and(eq(userTickets.holderId, holderId), isNotNull(userTickets.revokedAt));
+    const gaveAway = and(
+      or(isNull(userTickets.holderId), ne(userTickets.holderId, holderId)),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(ticketHistory)
+          .where(and(eq(ticketHistory.userTicketId, userTickets.id), eq(ticketHistory.fromUserId, holderId))),
+      ),
+    );
+    const rows = await db
+      .select({
+        userTicketId: userTickets.id,
+        ticketName: ticketTypes.name,
+        holderId: userTickets.holderId,
+        revokedAt: userTickets.revokedAt,
+      })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(and(eq(ticketTypes.eventId, eventId), or(revokedHere, gaveAway)))
+      .orderBy(asc(userTickets.id));
+    return rows.map((r) => ({
+      userTicketId: r.userTicketId,
+      ticketName: r.ticketName,
+      reason: r.holderId === holderId && r.revokedAt ? ('revoked' as const) : ('transferred' as const),
+    }));
+  },
+
   async lockHeldTickets(db: DbOrTx, holderId: number, eventId: number): Promise<HeldTicketRow[]> {
     return db
       .select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt })

@@ -115,8 +115,10 @@ export function createCheckInService(deps: {
      * logs the scan (check-in log) whatever the verdict, once the event is known.
      * @param code the scanned pass text.
      * @param door the key's scope and the device id (default: the platform key, no device).
-     * @returns the holder's name, `admitted` (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO
-     *   UTC) and `listedForResale` (not admitted); all empty when the holder holds no ticket for the event.
+     * @returns the holder's name (empty when they neither hold nor held a ticket of the event), `admitted`
+     *   (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO UTC) and `listedForResale` (not
+     *   admitted); all empty when the holder holds no ticket for the event, then `movedAway` names the event's
+     *   tickets that left this holder by gift or resale, or that were revoked (issue 40 point 7).
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
      *   code of a revoked or ended sign-in (never saying which), `api.access.stale_code` (400) for a Google
      *   Wallet rotating barcode whose TOTP is not fresh (decision 029), `api.access.event_not_found` (404),
@@ -182,7 +184,18 @@ export function createCheckInService(deps: {
         const at = deps.now();
         const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
         await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
-        const answer = access.checkInAnswer(holderDisplayName(holder), tickets, new Set(marked));
+        // Nothing held: say which of the event's tickets left this holder (or were voided), and name the holder
+        // only when the event knows them (issue 40 point 7: another organisation's holder is never named).
+        const movedAway = tickets.length
+          ? []
+          : (await repo.movedAwayTickets(tx, holderId, eventId)).filter(
+              (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
+            );
+        const known = tickets.length > 0 || movedAway.length > 0;
+        const answer: access.CheckInResponse = {
+          ...access.checkInAnswer(known ? holderDisplayName(holder) : '', tickets, new Set(marked)),
+          ...(movedAway.length ? { movedAway } : {}),
+        };
         await log.record(tx, {
           ...entry,
           holderId,

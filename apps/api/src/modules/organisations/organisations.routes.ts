@@ -339,7 +339,7 @@ export function organisationsRoutes(
         operationId: 'exportAttendees',
         summary: "An event's tickets and their current holders as CSV (streamed)",
         description:
-          "UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`. Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
+          "UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
         security: orgSecurity,
         params: contract.externalIdParams,
         response: { 200: media('text/csv', z.string(), 'The CSV file, as an attachment'), ...errors(401, 404) },

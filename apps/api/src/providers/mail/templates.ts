@@ -5,7 +5,7 @@
  * an `.ics` calendar file (`calendar.ts`).
  */
 import type { OrgRole } from '@tp/contract';
-import { formatCents, formatEventDateTime, formatMoney } from '@tp/contract/format';
+import { formatCents, formatEventAt, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
 import { plural } from '../../lib/lang.js';
 import { calendarFile, ICS_CONTENT_TYPE } from './calendar.js';
@@ -377,7 +377,7 @@ export async function reminderMail(
       ? {
           subject: `Recordatorio: ${eventName}, ${when}`,
           heading: `${eventName} se acerca`,
-          line: `Tu entrada «${oneLine(input.ticket.ticketName)}» es para el ${when}.`,
+          line: `Tu entrada «${oneLine(input.ticket.ticketName)}» es para el ${formatEventAt(locale, input.ticket.event.startsAt, input.ticket.event.timeZone)}.`,
           how: 'Muestra tu pase QR en la puerta; lo tienes en tu panel.',
           cta: 'Ver mi pase QR',
         }
@@ -404,14 +404,14 @@ export async function eventChangedMail(
     locale === 'es'
       ? {
           subject: `Cambio en ${eventName}: revisa la fecha y el lugar`,
-          line: `${mailName(input.brand.name)} ha cambiado la fecha, la hora o el lugar de ${eventName}. Así queda:`,
-          how: 'El archivo de calendario adjunto sustituye al anterior.',
+          line: `${mailName(input.brand.name)} ha cambiado la fecha, la hora o el lugar de ${eventName}. El archivo de calendario adjunto sustituye al anterior.`,
+          how: 'Así queda:',
           cta: 'Ver mis entradas',
         }
       : {
           subject: `Change to ${eventName}: check the date and venue`,
-          line: `${mailName(input.brand.name)} changed the date, time or venue of ${eventName}. It is now:`,
-          how: 'The attached calendar file replaces the previous one.',
+          line: `${mailName(input.brand.name)} changed the date, time or venue of ${eventName}. The attached calendar file replaces the previous one.`,
+          how: 'It is now:',
           cta: 'View my tickets',
         };
   return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
@@ -440,7 +440,7 @@ export async function swapDoneMail(
   const t =
     locale === 'es'
       ? {
-          subject: `Cambio hecho: tus entradas para ${eventName}`,
+          subject: `Cambio realizado: tus entradas para ${eventName}`,
           line: `${n === 1 ? 'Tu entrada para' : `Tus ${n} entradas para`} ${eventName} ${n === 1 ? 'es' : 'son'} ahora «${ticketName}».`,
           how: 'Tu pase QR sigue en tu panel. El evento está en el archivo de calendario adjunto.',
           cta: 'Ver mis entradas',

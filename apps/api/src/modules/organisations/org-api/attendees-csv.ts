@@ -2,10 +2,13 @@
  * The attendee export (issue 21 point 2): GET /org/events/{externalId}/attendees.csv. Rows are read by keyset
  * pages of `ATTENDEES_BATCH` and written by csv-stringify as they come (memory stays one page, whatever the
  * event's size). Cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR)
- * are neutralised by a leading `'` (OWASP "CSV injection"); headers are English or Spanish by Accept-Language.
+ * are neutralised by a leading `'` (OWASP "CSV injection"); headers are English or Spanish by Accept-Language,
+ * and so is the status column: the English file keeps the API's status values (`issued`, `checked_in`, …, what
+ * scripts read), the Spanish one the console's words (Emitida, Validada, …; Spanish review N4).
  */
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import type { organisations } from '@tp/contract';
 import type { Lang } from '../../../lib/lang.js';
 
 /** Tickets read per database round trip of the export. */
@@ -18,10 +21,20 @@ export const ATTENDEE_COLUMNS = {
   status: { en: 'Status', es: 'Estado' },
   email: { en: 'Holder e-mail', es: 'Correo del titular' },
   name: { en: 'Holder name', es: 'Nombre del titular' },
-  checkedInAt: { en: 'Checked in at (UTC)', es: 'Entrada registrada (UTC)' },
+  checkedInAt: { en: 'Checked in at (UTC)', es: 'Validada (UTC)' },
   revokedAt: { en: 'Revoked at (UTC)', es: 'Anulada (UTC)' },
 } as const;
 export type AttendeeRecord = Record<keyof typeof ATTENDEE_COLUMNS, string>;
+
+/** The status column's text for each ticket status: the API's value in English, the console's word in Spanish. */
+export const ATTENDEE_STATUS: Record<organisations.TicketStatus, Record<Lang, string>> = {
+  issued: { en: 'issued', es: 'Emitida' },
+  transferred: { en: 'transferred', es: 'Regalada' },
+  listed: { en: 'listed', es: 'En reventa' },
+  resold: { en: 'resold', es: 'Revendida' },
+  checked_in: { en: 'checked_in', es: 'Validada' },
+  revoked: { en: 'revoked', es: 'Anulada' },
+};
 
 /** A cell a spreadsheet will not run as a formula: a leading `= + - @`, tab or CR gets a `'` before it. */
 export const neutralise = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);

@@ -12,7 +12,7 @@ import { orgApiRepository } from '../org-api.repository.js';
 import { likePrefix, orgReadsRepository as repo, type EventRow, type TicketReadRow } from '../org-reads.repository.js';
 import type { RequestOrganisation } from '../org-auth.js';
 import type { Lang } from '../../../lib/lang.js';
-import { ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
+import { ATTENDEE_STATUS, ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
 import { eventOf, type OrgApiDeps } from './deps.js';
 
 type EventItem = z.infer<typeof contract.eventItem>;
@@ -192,7 +192,7 @@ export function createOrgReadsService(deps: Pick<OrgApiDeps, 'database' | 'now'>
             yield {
               ticket: r.externalId ?? '',
               ticketType: r.ticketTypeExternalId ?? '',
-              status: r.status,
+              status: ATTENDEE_STATUS[r.status as contract.TicketStatus][lang],
               email: holder?.email ?? '',
               name: holder?.name ?? '',
               checkedInAt: r.checkedInAt?.toISOString() ?? '',
