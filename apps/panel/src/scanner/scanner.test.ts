@@ -130,7 +130,7 @@ describe('the door scanner page', () => {
     expect($('key-step').hidden).toBe(true);
     // The picked event in full under the picker, wrapped (a phone's select cuts the label).
     expect($('event-detail').hidden).toBe(false);
-    expect($('event-detail').textContent).toBe('Harbour LightsSydney · Tue, 01 Dec 07:00PM');
+    expect($('event-detail').textContent).toBe('Harbour LightsSydney · Tue, 01 Dec, 7:00 PM AEDT');
   });
 
   it('says the key is wrong and stays on the key step', async () => {
