@@ -25,10 +25,12 @@ import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import sharp from 'sharp';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { drizzle } from 'drizzle-orm/node-postgres';
+import { openDatabase } from '../src/db/client.js';
+import { INSTANCE_LOCK_KEY } from '../src/db/instance-lock.js';
 import { otherConnections } from '../src/db/transfer.js';
-import { freshPostgresUrl, onPostgres } from './helper.js';
+import { createTestApp, freshPostgresUrl, onPostgres } from './helper.js';
 import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
 
 const run = promisify(execFile);
@@ -236,7 +238,8 @@ describe.runIf(onPostgres())('db:export from PGlite, db:import into PostgreSQL',
       const live = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl }).catch(
         (e: { code: number; stderr: string }) => e,
       );
-      expect(live).toMatchObject({ code: 1, stderr: expect.stringContaining('other connection') as string });
+      // Refused by the instance lock the server holds (before its pooled connections are even looked at).
+      expect(live).toMatchObject({ code: 1, stderr: expect.stringContaining('instance lock') as string });
     },
   );
 });
@@ -316,6 +319,50 @@ describe.runIf(onPostgres())('db:import refuses a database in use', () => {
       // Alone on the database again: --force replaces, as before.
       const again = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl });
       expect(again.stdout).toMatch(/imported \d+ rows/);
+    },
+  );
+});
+
+describe.runIf(onPostgres())('db:import never runs under a running instance', () => {
+  it(
+    'refuses, --force --yes-i-stopped-every-instance too, while an instance holds the instance lock (re-audit: an idle instance held no pooled connection)',
+    { timeout: 120_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tp-import-instance-'));
+      temp.push(dir);
+      const out = join(dir, 'export.jsonl');
+      await exportOf(join(dir, 'data'), out);
+      const databaseUrl = await freshPostgresUrl({ empty: true });
+      // An instance on this database whose pool went idle: only its instance lock is left.
+      const app = await createTestApp({
+        database: await openDatabase({ databaseUrl, dataDir: dir }),
+        config: { databaseUrl },
+      });
+      const fail = (e: { code: number; stderr: string }) => e;
+      try {
+        await vi.waitFor(async () => {
+          const probe = new pg.Client({ connectionString: databaseUrl });
+          await probe.connect();
+          const { rows: held } = await probe.query(
+            `select count(*)::int as n from pg_locks
+              where locktype = 'advisory' and objid = $1 and mode = 'ShareLock'
+                and database = (select oid from pg_database where datname = current_database())`,
+            [INSTANCE_LOCK_KEY],
+          );
+          await probe.end();
+          expect(held[0]).toEqual({ n: 1 });
+        });
+        const both = await transfer(['import', '--in', out, '--force', '--yes-i-stopped-every-instance'], {
+          DATABASE_URL: databaseUrl,
+        }).catch(fail);
+        expect(both).toMatchObject({ code: 1, stderr: expect.stringContaining('instance lock') as string });
+      } finally {
+        await app.close();
+        await app.database.close();
+      }
+      // The instance stopped: its lock is gone and the import runs.
+      const after = await transfer(['import', '--in', out, '--force'], { DATABASE_URL: databaseUrl });
+      expect(after.stdout).toMatch(/imported \d+ rows/);
     },
   );
 });

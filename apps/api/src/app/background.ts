@@ -10,6 +10,7 @@ import { createHousekeeping } from '../modules/housekeeping/housekeeping.service
 import { createOutboundDeliveryWorker } from '../modules/outbound-webhooks/delivery-worker.js';
 import { jobLogFieldsOf } from '../providers/jobs/job-log.js';
 import { startJobWorker, type JobWorker } from '../providers/jobs/job-queue.js';
+import { holdInstanceLock } from '../db/instance-lock.js';
 import { handlersByLane, laneConcurrency, laneDestinations } from '../providers/jobs/job-lanes.js';
 import type { Services } from './services.js';
 
@@ -56,7 +57,11 @@ export function registerBackgroundJobs(
     runDue: async (): Promise<number> =>
       (await Promise.all(jobWorkers.map((w) => w.runOnce()))).reduce((a, b) => a + b, 0),
   };
+  // A running instance holds the instance lock (db/instance-lock.ts), so `db:import` never runs under it.
+  let instanceLock: ReturnType<typeof holdInstanceLock> | null = null;
   app.addHook('onReady', async () => {
+    if (database.kind === 'pg' && config.databaseUrl)
+      instanceLock = holdInstanceLock(config.databaseUrl, (msg, err) => app.log.warn({ err }, msg));
     if (redis) await redisReady(redis, 2000);
     housekeeping.start();
     outboundDeliveryWorker.start();
@@ -92,6 +97,7 @@ export function registerBackgroundJobs(
     mail.close();
     await apns?.close();
     await fakeApns?.close();
+    await instanceLock?.release();
   });
   return { outboundDeliveryWorker, housekeeping, jobs };
 }

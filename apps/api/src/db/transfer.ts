@@ -22,6 +22,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from './client.js';
+import { INSTANCE_LOCK_KEY } from './instance-lock.js';
 
 /** The first line's `format` value. */
 const FORMAT = 'ticket-panel-export';
@@ -233,6 +234,17 @@ export class TargetInUseError extends Error {
   }
 }
 
+/** Thrown by {@link importData} when a running instance holds the instance lock (`instance-lock.ts`). */
+export class InstanceRunningError extends Error {
+  constructor() {
+    super(
+      'an instance of the product is running on the target database (it holds the instance lock, even when idle): ' +
+        'stop every instance, then import again; no flag imports under a running instance',
+    );
+    this.name = 'InstanceRunningError';
+  }
+}
+
 /**
  * Loads an export into `db`, which must already be migrated to the export's migrations, in one transaction: all
  * or nothing. Refused while another client is connected to the target database (an instance serving it would go on
@@ -244,6 +256,7 @@ export class TargetInUseError extends Error {
  * @param opts.force when the target holds rows: empty every app table first (same transaction) instead of refusing.
  * @param opts.allowOtherConnections import even while other clients are connected (the command line sets it only
  *   for `--force` together with `--yes-i-stopped-every-instance`).
+ * @throws InstanceRunningError (nothing written) when a running instance holds the instance lock, flags or not.
  * @throws TargetInUseError (nothing written) when another client is connected and `allowOtherConnections` is not set.
  * @throws Error (nothing written) when the file is not an export, is cut short, was made at another migration count, names a
  *   table the target lacks, or the target holds rows and `force` is not set.
@@ -275,6 +288,14 @@ export async function importData(
     // Nobody reads or writes the tables until the commit; then nobody else may be connected at all.
     await tx.execute(sql.raw(`set local lock_timeout = '10s'`));
     if (tables.length) await tx.execute(sql.raw(`lock table ${tables.map(ident).join(', ')} in access exclusive mode`));
+    // A running instance holds the instance lock shared, on a connection of its own, even when idle: never import
+    // under one, whatever the flags (issue 39 item 12, re-audit). Held until the commit: an instance starting
+    // meanwhile waits for it.
+    const [free] = await rows<{ free: boolean }>(
+      tx,
+      sql.raw(`select pg_try_advisory_xact_lock(${INSTANCE_LOCK_KEY}) as free`),
+    );
+    if (!free?.free) throw new InstanceRunningError();
     if (!opts.allowOtherConnections) {
       const others = await otherConnections(tx);
       if (others.length) throw new TargetInUseError(others);
