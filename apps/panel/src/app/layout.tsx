@@ -9,7 +9,7 @@ import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
 import { useAccountLanguage } from '../lib/profile';
-import { assetUrl } from '../lib/asset-url';
+import { assetUrl, hideBrokenImage } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
 import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
@@ -68,7 +68,13 @@ export function Header() {
       <div className="header__inner">
         <button type="button" className="header__brand" onClick={onLogo} aria-label={t('header.close_panel', { name })}>
           {config?.orgLogo && (
-            <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={36} height={36} />
+            <img
+              src={assetUrl(config.orgLogo, config.assetsBaseUrl)}
+              alt=""
+              width={36}
+              height={36}
+              onError={hideBrokenImage}
+            />
           )}
           <span className="header__name">{name}</span>
         </button>
