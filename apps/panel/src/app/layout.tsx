@@ -150,9 +150,9 @@ export function Footer() {
 /**
  * The page (spec section 2 Layout): header, content column, footer. The light theme shows the auth card
  * inside the page with header and footer; the dark theme shows only the card. `aside`: the side menu of
- * wide screens, beside the content. `notices`: the toasts, at the top of the content column (issue 23: in the
- * screen's flow, so they push it down instead of covering its heading or a field; styles.css keeps them
- * under the header while the screen scrolls).
+ * wide screens, beside the content. `notices`: the toasts, in the content column: on a phone at its top, in the
+ * screen's flow (issue 23: they push it down instead of covering its heading or a field); from the tablet
+ * breakpoint up fixed top-right under the header (spec section 9; styles.css, decision 037).
  */
 export function Frame(props: { auth: boolean; aside?: ReactNode; notices?: ReactNode; children: ReactNode }) {
   const { theme } = useTheme();
