@@ -191,10 +191,12 @@ describe('ticket e-mails (issue 23)', () => {
     }
   });
 
-  it('the gift received mail carries the organisation (?org=) and the .ics', async () => {
+  it("the gift received mail carries the organisation (?org=) and the .ics; the giver's cancels their entry", async () => {
     const key = await acme();
     expect((await issue(key, 't-1', 'ann@example.com')).statusCode).toBe(201);
     await drain();
+    // The calendar entry ann's ticket mail put in her calendar.
+    const issued = calendarOf(lastTo('ann@example.com'));
     const { accessToken } = await t.signIn('ann@example.com');
     const [tk] = (
       await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(accessToken) })
@@ -210,12 +212,22 @@ describe('ticket e-mails (issue 23)', () => {
     expect(m.html).toContain('src="https://acme.example/logo.png"');
     expectPanelLinksWithOrg(m, 'acme');
     expect(calendarOf(m).uid).toMatch(new RegExp(`^ticket-${tk.userTicketId}@`));
-    // The giver's confirmation (issue 40) wears the same brand and links to the organisation's panel, without an .ics.
+    // The giver's confirmation (issue 40) wears the same brand and links to the organisation's panel.
     const g = lastTo('ann@example.com');
     expect(g.subject).toBe('You gifted a ticket to bea[@]example[.]com');
     expect(g.html).toContain('src="https://acme.example/logo.png"');
     expectPanelLinksWithOrg(g, 'acme');
-    expect(g.attachments ?? []).toEqual([]);
+    // Its .ics takes the event out of ann's calendar (issue 40 point 11): the entry her ticket mail made (same UID),
+    // cancelled (METHOD:CANCEL, STATUS:CANCELLED) with a higher SEQUENCE, so calendars apply it.
+    expect(g.text).toContain('The attached calendar file removes the event from your calendar.');
+    const ics = g.attachments?.find((a) => a.filename === 'event.ics');
+    expect(ics?.contentType).toBe('text/calendar; charset=utf-8; method=CANCEL');
+    const parsed = new ICAL.Component(ICAL.parse(ics!.content.toString('utf8')) as unknown[]);
+    expect(parsed.getFirstPropertyValue('method')).toBe('CANCEL');
+    const cancel = new ICAL.Event(parsed.getFirstSubcomponent('vevent')!);
+    expect(cancel.uid).toBe(issued.uid);
+    expect(cancel.component.getFirstPropertyValue('status')).toBe('CANCELLED');
+    expect(cancel.sequence).toBeGreaterThan(issued.sequence);
   });
 });
 
