@@ -19,8 +19,8 @@ const expected = [
   { name: 'phone', width: 400, menu: false, column: '640px', gutter: '12px', root: '16px' },
   { name: 'tablet', width: 800, menu: false, column: '640px', gutter: '24px', root: '16px' },
   { name: 'laptop', width: 1280, menu: true, column: '640px', gutter: '16px', root: '16px' },
-  { name: 'desktop', width: 1600, menu: true, column: '720px', gutter: '16px', root: '16px' },
-  { name: 'large', width: 2400, menu: true, column: '840px', gutter: '16px', root: '18px' },
+  { name: 'desktop', width: 1600, menu: true, column: '640px', gutter: '16px', root: '16px' },
+  { name: 'large', width: 2400, menu: true, column: '640px', gutter: '16px', root: '18px' },
 ];
 
 for (const theme of ['light', 'dark'] as const) {

@@ -146,6 +146,11 @@ test('alice gifts one ticket by username and one by e-mail; bob sees both and un
   mailsBefore = mailCount();
   await alice.getByRole('button', { name: 'Gift ticket' }).click();
   await expect(alice.getByRole('heading', { name: 'Ticket gifted!' })).toBeVisible();
+  // The success page speaks of a gift made (issue 40 point 11): no "You are gifting" any more.
+  await expect(alice.getByRole('region', { name: 'You gifted' })).toContainText('VIP');
+  await expect(alice.getByRole('region', { name: 'Now with' })).toContainText('bob@example.com');
+  await expect(alice.getByText(/you are gifting|to recipient/i)).toHaveCount(0);
+  await alice.screenshot({ path: 'test-results/gift/success-en-1280.png', fullPage: true });
   await waitForMail('bob@example.com', {
     after: mailsBefore,
     match: (raw) => /^Subject: .*gifted you a ticket/im.test(raw),

@@ -205,3 +205,25 @@ test('with third-party cookies blocked, the holder stays signed in across reload
   await expect(frame.getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
   await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toHaveCount(0);
 });
+
+for (const width of [360, 800, 1280]) {
+  test(`the modal's close button is on the modal's own bar, not on the host page around it (${width} px)`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(hostUrl());
+    await opener(page).click();
+    await expect(modalFrame(page).getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
+    const close = page.locator('[data-ticket-panel="modal"]').getByRole('button', { name: 'Close' });
+    const x = (await close.boundingBox())!;
+    // Issue 40 point 11: drawn in the page's margin above the modal, it sat on the host page's own header (its
+    // "My tickets" button, seen through the backdrop). Now it is inside the modal's box, in a bar above the panel.
+    const box = (await page.locator('[data-ticket-panel="modal"] .box').boundingBox())!;
+    const frame = (await page.locator('[data-ticket-panel="modal"] iframe').boundingBox())!;
+    expect(x.y).toBeGreaterThanOrEqual(box.y);
+    expect(x.x).toBeGreaterThanOrEqual(box.x);
+    expect(x.x + x.width).toBeLessThanOrEqual(box.x + box.width);
+    expect(x.y + x.height).toBeLessThanOrEqual(frame.y);
+    await page.screenshot({ path: `test-results/modal/close-${width}.png` });
+  });
+}

@@ -23,6 +23,12 @@ function pdfAttachment(raw: string): Uint8Array {
 
 /** Chooses a ticket in the resell dropdown by its name. */
 async function chooseTicket(page: Page, name: RegExp) {
+  // A ticket already chosen shows only in its card (issue 40 point 11): Change brings the dropdown back.
+  const card = page.getByRole('region', { name: 'You are reselling' });
+  if (await card.isVisible()) {
+    await card.getByRole('button', { name: 'Change' }).click();
+    await expect(card).toHaveCount(0);
+  }
   await page.getByRole('combobox', { name: 'Ticket' }).click();
   await page.getByRole('option', { name }).click();
   await expect(page.getByRole('region', { name: 'You are reselling' })).toContainText(name);
@@ -58,9 +64,12 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   await expect(notice).toBeVisible();
   await expect(notice).toContainText('Set up your payout account here to get paid for your sales.');
   await chooseTicket(bob, /River Nights · General Admission/);
-  // The price starts empty with the cap as its hint (issue 23).
-  await expect(bob.getByRole('textbox', { name: /Price per ticket/ })).toHaveValue('');
-  await expect(bob.getByRole('textbox', { name: /Price per ticket/ })).toHaveAttribute('placeholder', /^Up to A\$\d/);
+  // The price starts at 0 (spec section 5, rows J6, E10, D12; issue 40 point 10), the cap in its helper, no error
+  // before it is touched, Continue disabled.
+  await expect(bob.getByRole('textbox', { name: /Price per ticket/ })).toHaveValue('0');
+  await expect(bob.getByText(/^Up to A\$\d+\.\d\d per ticket$/)).toBeVisible();
+  await expect(bob.getByRole('alert').filter({ hasText: /price/i })).toHaveCount(0);
+  await expect(bob.getByRole('button', { name: 'Continue' })).toBeDisabled();
   await priceAndList(bob, '50', 'A$55.00');
   const toastBox = bob.getByRole('alert').filter({ hasText: 'Please verify your payout account to continue' });
   await expect(toastBox).toBeVisible();
@@ -100,18 +109,27 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   await expect(bob.getByRole('textbox', { name: /Price per ticket/ })).toHaveValue('50');
   await expect(bob.getByRole('region', { name: 'Pricing summary' })).toContainText('A$55.00');
   await expect(notice).toBeHidden();
+  // The chosen ticket shows once, in the card: not again in the dropdown (issue 40 point 11).
+  await expect(bob.getByRole('combobox', { name: 'Ticket' })).toHaveCount(0);
+  await expect(bob.getByText('River Nights · General Admission', { exact: true })).toHaveCount(1);
+  // Coming back another way (Stripe's onboarding left pending, then the menu or a new load, no USER_TICKET_ID):
+  // the kept form comes back all the same (issue 40 point 11).
+  await openPanel(bob, 'PANEL_TAB=RESELL');
+  await expect(bob.getByRole('region', { name: 'You are reselling' })).toContainText(
+    'River Nights · General Admission',
+  );
+  await expect(bob.getByRole('textbox', { name: /Price per ticket/ })).toHaveValue('50');
 
   // 3. List Capital Beats VIP: validation, summary, listing, share box.
   await chooseTicket(bob, /Capital Beats · VIP/);
   const priceBox = bob.getByRole('textbox', { name: /Price per ticket/ });
   const cont = bob.getByRole('button', { name: 'Continue' });
-  await expect(priceBox).toHaveValue('');
+  await expect(priceBox).toHaveValue('0');
   await expect(cont).toBeDisabled();
   await priceBox.fill('181.51'); // cap NZ$181.50
-  // Named as it is typed, with the cap (issue 23).
-  await expect(
-    bob.getByRole('alert').filter({ hasText: 'The most you can ask is NZ$181.50 per ticket' }),
-  ).toBeVisible();
+  // As it is typed: the spec's "Invalid price" (section 5, rows E9, I14; issue 40 point 10); the summary names the cap.
+  await expect(bob.getByRole('alert').filter({ hasText: /^Invalid price$/ })).toBeVisible();
+  await expect(bob.getByRole('region', { name: 'Pricing summary' })).toContainText('Enter a price up to NZ$181.50');
   await priceBox.blur();
   await expect(cont).toBeDisabled();
   await priceBox.fill('');

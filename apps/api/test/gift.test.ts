@@ -126,8 +126,16 @@ describe('gift', () => {
     expect(mail.text).toContain('«General Admission» para Aotearoa Sound es ahora de carol[@]example[.]com');
     expect(mail.text).toContain('Los regalos son definitivos');
     expect(mail.text).toMatch(/http:\/\/panel\.test\/es\/\?org=[a-z-]+&PANEL_TAB=MY_TICKET/);
-    // The event is no longer the giver's: no calendar file.
-    expect(mail.attachments ?? []).toEqual([]);
+    // The event is no longer the giver's: the calendar file cancels their entry of the ticket (issue 40 point 11),
+    // named and worded in their language.
+    expect(mail.text).toContain('El archivo de calendario adjunto quita el evento de tu calendario.');
+    expect(mail.attachments?.map((a) => [a.filename, a.contentType])).toEqual([
+      ['evento.ics', 'text/calendar; charset=utf-8; method=CANCEL'],
+    ]);
+    const ics = mail.attachments![0].content.toString('utf8');
+    expect(ics).toContain('METHOD:CANCEL');
+    expect(ics).toContain('STATUS:CANCELLED');
+    expect(ics).toMatch(new RegExp(`UID:ticket-${tk.userTicketId}@`));
     expect(sent.filter((m) => m.to === 'carol@example.com')).toHaveLength(1);
 
     // A refused gift mails no one.

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { sql } from 'drizzle-orm';
 import { formatEventDateTime } from '../src/lib/lang.js';
+import { orgInitials } from '../src/pages/html.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
@@ -79,7 +80,7 @@ describe('the language of a resale purchase', () => {
     expect(page.body).toContain('<html lang="es"');
     expect(page.body).toContain(`action="${path}?lang=es"`);
     const orgName =
-      /<header class="brand"><img src="https:\/\/brand\.example\/logo\.png" alt=""><span>([^<]+)<\/span>/.exec(
+      /<header class="brand"><img src="https:\/\/brand\.example\/logo\.png" alt="" data-initials="[A-Z]{2}"><span>([^<]+)<\/span>/.exec(
         page.body,
       )?.[1];
     expect(orgName).toBeTruthy();
@@ -115,7 +116,7 @@ describe('the language of a resale purchase', () => {
     const done = (await t.app.inject({ url: `/resale/done/${orderId}` })).body;
     expect(done).toContain('<html lang="es"');
     expect(done).toContain(
-      `<header class="brand"><img src="https://brand.example/logo.png" alt=""><span>${orgName}</span>`,
+      `<header class="brand"><img src="https://brand.example/logo.png" alt="" data-initials="${orgInitials(orgName!)}"><span>${orgName}</span>`,
     );
     expect(done).toContain(`background:${accent}`);
     const mail = t.mail.sent.find((m) => m.to === 'compra@example.com')!;
@@ -134,5 +135,14 @@ describe('the language of a resale purchase', () => {
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
     // No 12-hour time anywhere: the resale code (random letters and digits, e.g. 2AMS-…) is left out of the check.
     expect(text.replace(/\b[A-Z0-9]{4}(-[A-Z0-9]{4}){3}\b/g, '')).not.toMatch(/\d(\s?[ap]\.?\s?m\.?)/i);
+  });
+});
+
+describe("an organisation's initials on its public pages (issue 40 point 5)", () => {
+  it('covers a logo that does not load: first letters of two words, two of one word, symbols skipped', () => {
+    expect(orgInitials('Harbour Lights Festival')).toBe('HL');
+    expect(orgInitials('acme')).toBe('AC');
+    expect(orgInitials('¡Éxito & Co.')).toBe('ÉC');
+    expect(orgInitials(' - ')).toBe('');
   });
 });

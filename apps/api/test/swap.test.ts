@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MyTicket } from '@tp/contract';
 import { formatMoney } from '@tp/contract/format';
 import { accentPalette } from '../src/modules/branding/brand-colors.js';
+import { orgInitials } from '../src/pages/html.js';
 import { bearer, createTestApp, rawQuery, type TestApp, type StartSwapBody } from './helper.js';
 
 let t: TestApp;
@@ -182,7 +183,7 @@ describe('swap', () => {
       t.database.db,
       `select o.name from organisations o join events e on e.organisation_id = o.id where e.id = ${ga.eventId}`,
     );
-    const brandHeader = `<header class="brand"><img src="https://brand.example/logo.png" alt=""><span>${org.rows[0].name}</span></header>`;
+    const brandHeader = `<header class="brand"><img src="https://brand.example/logo.png" alt="" data-initials="${orgInitials(org.rows[0].name)}"><span>${org.rows[0].name}</span></header>`;
     const accent = accentPalette('#ff9900', 'light')!.accent;
     const page = await t.app.inject({ url });
     expect(page.statusCode).toBe(200);

@@ -9,7 +9,7 @@ import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
 import { useAccountLanguage } from '../lib/profile';
-import { assetUrl } from '../lib/asset-url';
+import { assetUrl, hideBrokenImage } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
 import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
@@ -68,7 +68,13 @@ export function Header() {
       <div className="header__inner">
         <button type="button" className="header__brand" onClick={onLogo} aria-label={t('header.close_panel', { name })}>
           {config?.orgLogo && (
-            <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={36} height={36} />
+            <img
+              src={assetUrl(config.orgLogo, config.assetsBaseUrl)}
+              alt=""
+              width={36}
+              height={36}
+              onError={hideBrokenImage}
+            />
           )}
           <span className="header__name">{name}</span>
         </button>
@@ -144,9 +150,9 @@ export function Footer() {
 /**
  * The page (spec section 2 Layout): header, content column, footer. The light theme shows the auth card
  * inside the page with header and footer; the dark theme shows only the card. `aside`: the side menu of
- * wide screens, beside the content. `notices`: the toasts, at the top of the content column (issue 23: in the
- * screen's flow, so they push it down instead of covering its heading or a field; styles.css keeps them
- * under the header while the screen scrolls).
+ * wide screens, beside the content. `notices`: the toasts, in the content column: on a phone at its top, in the
+ * screen's flow (issue 23: they push it down instead of covering its heading or a field); from the tablet
+ * breakpoint up fixed top-right under the header (spec section 9; styles.css, decision 037).
  */
 export function Frame(props: { auth: boolean; aside?: ReactNode; notices?: ReactNode; children: ReactNode }) {
   const { theme } = useTheme();

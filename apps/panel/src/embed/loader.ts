@@ -95,7 +95,7 @@ function makeIframe(params: SyncedParams, mode: Frame['mode']): HTMLIFrameElemen
   iframe.setAttribute(
     'style',
     mode === 'modal'
-      ? 'border:0;width:100%;height:100%;display:block;background:transparent'
+      ? 'border:0;width:100%;flex:1;min-height:0;display:block;background:transparent'
       : 'border:0;width:100%;height:640px;display:block;background:transparent',
   );
   return iframe;
@@ -222,9 +222,9 @@ function open(options: OpenOptions = {}, from: Element | null = document.activeE
   const style = document.createElement('style');
   style.textContent = `:host{all:initial}
 .backdrop{position:fixed;inset:0;z-index:2147483000;background:rgba(10,12,16,.6);display:flex;flex-direction:column;align-items:center;padding:12px 24px 24px}
-.bar{order:-1;width:100%;max-width:720px;display:flex;justify-content:flex-end;padding-bottom:8px}
-.box{width:100%;max-width:720px;flex:1;max-height:860px;border-radius:18px;overflow:hidden;background:#fff;box-shadow:0 24px 64px rgba(0,0,0,.35)}
-@media (max-width:480.99px){.backdrop{padding:8px 0 0}.bar{padding:0 8px 8px}.box{max-height:none;border-radius:16px 16px 0 0}}
+.bar{order:-1;flex:none;display:flex;justify-content:flex-end;padding:4px 8px;background:#14161a}
+.box{width:100%;max-width:720px;flex:1;max-height:860px;display:flex;flex-direction:column;border-radius:18px;overflow:hidden;background:#fff;box-shadow:0 24px 64px rgba(0,0,0,.35)}
+@media (max-width:480.99px){.backdrop{padding:8px 0 0}.box{max-height:none;border-radius:16px 16px 0 0}}
 .x{width:40px;height:40px;border-radius:50%;border:0;background:rgba(255,255,255,.92);color:#14161a;font:24px/1 system-ui,sans-serif;cursor:pointer;box-shadow:0 2px 8px rgba(0,0,0,.25)}
 .x:focus-visible{outline:3px solid #3b5bfd;outline-offset:2px}
 .trap{position:absolute;width:1px;height:1px;overflow:hidden}`;
@@ -241,11 +241,14 @@ function open(options: OpenOptions = {}, from: Element | null = document.activeE
   x.setAttribute('aria-label', lang === 'es' ? 'Cerrar' : 'Close');
   x.textContent = '×';
   x.addEventListener('click', () => close());
+  // The close button in a bar at the top of the modal's own box (issue 40 point 11): drawn in the page's margin
+  // above the box, it sat over the host page's own header buttons (their "My tickets", seen through the backdrop).
+  // After the panel in the DOM (the tab order below), shown first by CSS `order`.
   const bar = document.createElement('div');
   bar.className = 'bar';
   bar.append(x);
   const iframe = makeIframe(params, 'modal');
-  box.append(iframe);
+  box.append(iframe, bar);
   // Tab order: the panel, then the close button (shown above it), between two sentinels that send focus
   // round: Tab past the close button goes to the panel's first element, Shift+Tab before the panel to the button.
   const sentinel = (onFocus: () => void) => {
@@ -259,7 +262,6 @@ function open(options: OpenOptions = {}, from: Element | null = document.activeE
   backdrop.append(
     sentinel(() => x.focus()),
     box,
-    bar,
     sentinel(() => focusPanel(frame, true)),
   );
   backdrop.addEventListener('mousedown', (e) => {

@@ -3,6 +3,8 @@
  * on the first screen, and without the library there is no toast to track.
  */
 import type { Id } from 'react-toastify';
+// Where the toasts sit (top-right from the tablet breakpoint, in the column's flow on a phone): with the library.
+import './toasts.css';
 
 const errors = new Map<unknown, Id>();
 let serial = 0;

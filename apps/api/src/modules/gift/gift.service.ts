@@ -58,7 +58,8 @@ export function createGiftService(deps: {
      * POST /mobile/giftTicket: moves the ticket to the receiver (e-mail or username).
      * An unknown e-mail gets an account in `lang`, the language of the giver's panel (Accept-Language, issue 29),
      * so its owner sees the ticket at first sign-in and its mails are in that language. The giver is e-mailed a
-     * confirmation in their own language (issue 40), the receiver the gift; both in the move's transaction.
+     * confirmation in their own language (issue 40) with an .ics that cancels their calendar entry of the ticket
+     * (issue 40 point 11), the receiver the gift; both in the move's transaction.
      * @throws AppError `gift_tickets.not_allowed` (403, not the holder, or the ticket belongs to another
      *   organisation than the `X-Organisation` header names), `gift_tickets.cannot_be_gifted` (409),
      *   `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400).
@@ -104,6 +105,8 @@ export function createGiftService(deps: {
               receiver: 'email' in receiver ? receiver.email : usernameOf(receiverUser),
               ticket: { event, ticketName: type.name, calendarId: `ticket-${userTicketId}` },
               link: panelLink(deps.config.publicUrl, giverLocale, organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
+              // The cancelling .ics of the giver's calendar entry is stamped with the gift (issue 40 point 11).
+              at,
             },
           },
           {

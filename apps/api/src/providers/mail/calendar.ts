@@ -6,7 +6,7 @@
  */
 import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
-import ical, { ICalCalendarMethod } from 'ical-generator';
+import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 
 /** What a calendar entry says about an event. */
 export interface CalendarEvent {
@@ -26,6 +26,11 @@ export interface CalendarEvent {
   stamp: Date;
   /** Increases when the event changes (time or place), so calendars take the new version. */
   sequence?: number;
+  /**
+   * True: the entry is withdrawn (`METHOD:CANCEL`, `STATUS:CANCELLED`, RFC 5546 3.2.5), e.g. for a giver once the
+   * ticket is someone else's (issue 40 point 11); its `uid` is the entry's and its `sequence` higher than any sent.
+   */
+  cancelled?: boolean;
 }
 
 /** VTIMEZONE components by zone: generating one takes about a millisecond, the zones of a run are few. */
@@ -42,19 +47,24 @@ function vtimezoneOf(zone: string): string | null {
 
 /** The `.ics` attachment's content type. */
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
+/** The content type of an `.ics` that withdraws an entry (`cancelled`). */
+export const ICS_CANCEL_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=CANCEL';
 
 /**
- * One event as an `.ics` file (UTF-8).
+ * One event as an `.ics` file (UTF-8): published, or withdrawn when `e.cancelled` (issue 40 point 11).
  * @returns the file's bytes
  */
 export function calendarFile(e: CalendarEvent): Buffer {
-  const cal = ical({ prodId: { company: 'ticket-panel', product: 'mail' }, method: ICalCalendarMethod.PUBLISH });
+  const cal = ical({
+    prodId: { company: 'ticket-panel', product: 'mail' },
+    method: e.cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.PUBLISH,
+  });
   // No calendar-level zone name: ical-generator writes it as a `TIMEZONE-ID` property RFC 5545 does not have
   // (issue 41, point 9); the generator still adds the VTIMEZONE of the event's own zone (its DTSTART;TZID=…).
   // X-WR-TIMEZONE, the extension calendars read, names it.
   cal.timezone({ name: '', generator: vtimezoneOf });
   cal.x('X-WR-TIMEZONE', e.timeZone);
-  cal.createEvent({
+  const event = cal.createEvent({
     id: e.uid,
     sequence: e.sequence ?? 0,
     start: new TZDate(e.startsAt, e.timeZone),
@@ -67,6 +77,7 @@ export function calendarFile(e: CalendarEvent): Buffer {
     description: e.description,
     url: e.url,
   });
+  if (e.cancelled) event.status(ICalEventStatus.CANCELLED);
   // Every content line ends with CRLF (RFC 5545 3.1), the last one too.
   return Buffer.from(`${cal.toString()}\r\n`, 'utf8');
 }

@@ -5,7 +5,8 @@
  * MJML takes milliseconds per render, too slow for a 10,000-ticket import on the main thread, so a layout is
  * compiled once per shape (which blocks a mail has), language and colours, with placeholder tokens where the
  * texts go; each mail then only fills the cached HTML with its escaped texts (one string pass). Accessibility:
- * real text (a logo is only beside the name, with the name as its alt text), a heading, `lang` on the document,
+ * real text (a logo is only beside the name, decorative: `alt=""`, so that a reader or a client that blocks images
+ * says the name once, issue 40 point 5), a heading, `lang` on the document,
  * text colours at 4.5:1 or more on their backgrounds (the accent comes from `brand-colors.ts`). No images but the
  * organisation's logo, no tracking pixels, no link rewriting, no remote stylesheet or font (decision 025): the only
  * remote resource a mail may load is the organisation's logo, an image the organiser chose to show.
@@ -16,7 +17,7 @@ import type { MailLocale } from './templates.js';
 
 /** Who the e-mail speaks for: an organisation's brand, or the product's look. */
 export interface MailBrand {
-  /** Shown as text in the header (and as the logo's alt text). */
+  /** Shown as text in the header, beside the logo (whose alt text is empty: the name is not said twice). */
   name: string;
   /** Absolute http(s) URL of the logo; null: the name alone. */
   logoUrl: string | null;
@@ -86,7 +87,7 @@ function layoutMjml(shape: Shape, lang: MailLocale, accent: string, accentText: 
       ).join('')}</mj-table>`
     : '';
   const logo = shape.logo
-    ? `<img src="${slot('logo')}" alt="${slot('logoAlt')}" width="40" height="40" style="vertical-align:middle;margin-right:12px;border:0;border-radius:6px">`
+    ? `<img src="${slot('logo')}" alt="" width="40" height="40" style="vertical-align:middle;margin-right:12px;border:0;border-radius:6px">`
     : '';
   return `<mjml lang="${lang}">
   <mj-head>
@@ -182,7 +183,6 @@ export async function renderMail(c: MailContent): Promise<RenderedMail> {
     preview: escapeHtml(c.paragraphs[0] ?? c.heading),
     brand: escapeHtml(c.brand.name),
     logo: escapeHtml(c.brand.logoUrl ?? ''),
-    logoAlt: escapeHtml(c.brand.name),
     heading: escapeHtml(c.heading),
     code: escapeHtml(c.code ?? ''),
     cta: escapeHtml(c.cta?.label ?? ''),

@@ -87,7 +87,8 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({
     ...common,
     template: z.literal('giftSent'),
-    params: z.object({ ticket, link: z.string(), receiver: z.string() }),
+    /** `at`: the gift's time, the cancelling `.ics`'s stamp and sequence (issue 40 point 11; absent in older jobs). */
+    params: z.object({ ticket, link: z.string(), receiver: z.string(), at: time.optional() }),
   }),
   z.object({
     ...common,

@@ -8,7 +8,7 @@ import type { OrgRole } from '@tp/contract';
 import { formatCents, formatEventAt, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
 import { plural } from '../../lib/lang.js';
-import { calendarFile, ICS_CONTENT_TYPE } from './calendar.js';
+import { calendarFile, ICS_CANCEL_CONTENT_TYPE, ICS_CONTENT_TYPE } from './calendar.js';
 import { renderMail, type MailBrand, type MailFact, type RenderedMail } from './layout.js';
 
 export type MailLocale = 'en' | 'es';
@@ -109,7 +109,7 @@ export const calendarFileName = (locale: MailLocale): string => (locale === 'es'
 
 /**
  * The `.ics` attachment of a ticket e-mail: the event in its own time zone, linking to `link` (the panel).
- * `stamp` is when the mail is made; `sequence` grows when the event changed.
+ * `stamp` is when the mail is made; `sequence` grows when the event changed; `cancelled` withdraws the entry.
  */
 function calendarAttachment(
   locale: MailLocale,
@@ -117,6 +117,7 @@ function calendarAttachment(
   link: string,
   stamp: Date,
   sequence = 0,
+  cancelled = false,
 ): MailAttachment {
   const { place } = eventPlace(t.event);
   const content = calendarFile({
@@ -130,8 +131,13 @@ function calendarAttachment(
     description: `${locale === 'es' ? 'Tipo de entrada' : 'Ticket type'}: ${oneLine(t.ticketName)}\n${link}`,
     stamp,
     sequence,
+    cancelled,
   });
-  return { filename: calendarFileName(locale), content, contentType: ICS_CONTENT_TYPE };
+  return {
+    filename: calendarFileName(locale),
+    content,
+    contentType: cancelled ? ICS_CANCEL_CONTENT_TYPE : ICS_CONTENT_TYPE,
+  };
 }
 
 /**
@@ -227,12 +233,14 @@ export async function giftReceivedMail(
 /**
  * The e-mail a giver gets once their gift is done (issue 40): what went to whom (`receiver`, the e-mail or username
  * they typed, through `mailName`), the event's facts, that a gift is final, and a link to the panel (`link`, with
- * `?org=`). No `.ics`: the event is no longer theirs.
+ * `?org=`). With `at` (the gift's time, UTC; jobs enqueued before point 11 have none) an `.ics` that cancels the
+ * giver's calendar entry of the ticket (same UID `calendarId@host`, `METHOD:CANCEL`, `STATUS:CANCELLED`, SEQUENCE the
+ * gift's Unix time in seconds, above any sent before: issue 40 point 11), so their calendar no longer keeps the event.
  */
 export async function giftSentMail(
   locale: MailLocale,
-  input: { receiver: string; ticket: MailTicket; link: string; brand: MailBrand },
-): Promise<RenderedMail> {
+  input: { receiver: string; ticket: MailTicket; link: string; brand: MailBrand; at?: Date },
+): Promise<RenderedMail & { attachments?: MailAttachment[] }> {
   const receiver = mailName(input.receiver);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
@@ -242,24 +250,30 @@ export async function giftSentMail(
           subject: `Has regalado una entrada a ${receiver}`,
           line: `«${ticketName}» para ${eventName} es ahora de ${receiver}; le hemos avisado por correo.`,
           final: 'Los regalos son definitivos: la entrada y su pase QR ya no están en tu panel.',
+          calendar: 'El archivo de calendario adjunto quita el evento de tu calendario.',
           cta: 'Ver mis entradas',
         }
       : {
           subject: `You gifted a ticket to ${receiver}`,
           line: `"${ticketName}" for ${eventName} now belongs to ${receiver}; we have e-mailed them.`,
           final: 'Gifts are final: the ticket and its pass are no longer in your panel.',
+          calendar: 'The attached calendar file removes the event from your calendar.',
           cta: 'View my tickets',
         };
-  return renderMail({
+  const { at } = input;
+  const mail = await renderMail({
     lang: locale,
     brand: input.brand,
     subject: t.subject,
     heading: t.subject,
-    paragraphs: [t.line, t.final],
+    paragraphs: at ? [t.line, t.final, t.calendar] : [t.line, t.final],
     facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
     cta: { label: t.cta, href: input.link },
     footer: footer(locale, input.brand),
   });
+  if (!at) return mail;
+  const cancel = calendarAttachment(locale, input.ticket, input.link, at, Math.floor(at.getTime() / 1000), true);
+  return { ...mail, attachments: [cancel] };
 }
 
 /** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */

@@ -1,12 +1,14 @@
 /**
  * The OTP screen tells the truth (issue 13): "Resend code" counts down to when another code may be asked
  * for (the server's resendAfterSeconds, kept in storage by LOGIN), and a refused code shows next to the
- * field (aria-invalid, aria-describedby pointing at the message), cleared when the code changes.
+ * field (aria-invalid, aria-describedby pointing at the message), cleared when the code changes, and only there
+ * (issue 40 point 11: not in a toast as well).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderPanel } from '../../test/render';
 import { fakeApi, jsonResponse, type FakeRequest } from '../../test/fetch';
+import { ToastContainer } from 'react-toastify';
 import OtpScreen from './components/otp-screen';
 
 let calls: FakeRequest[];
@@ -51,8 +53,14 @@ describe('resend countdown', () => {
 });
 
 describe('a refused code', () => {
-  it('shows the message in the field error slot, linked to the input, until the code changes', async () => {
-    renderPanel(<OtpScreen />, { search: 'PANEL_TAB=OTP' });
+  it('shows the message once, in the field error slot, linked to the input, until the code changes', async () => {
+    renderPanel(
+      <>
+        <OtpScreen />
+        <ToastContainer />
+      </>,
+      { search: 'PANEL_TAB=OTP' },
+    );
     const input = screen.getByRole('textbox', { name: 'Verification code' });
     fireEvent.change(input, { target: { value: '123456' } });
     const submit = screen.getByRole('button', { name: 'Continue' });
@@ -61,6 +69,9 @@ describe('a refused code', () => {
     await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
     const note = document.getElementById(input.getAttribute('aria-describedby')!);
     expect(note?.textContent).toBe('Wrong OTP');
+    // Not said twice: no toast repeats it (a toast would have shown by now: the library loads in a few ms).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(screen.getAllByText('Wrong OTP')).toHaveLength(1);
     fireEvent.change(input, { target: { value: '12345' } });
     expect(input.getAttribute('aria-invalid')).toBeNull();
   });

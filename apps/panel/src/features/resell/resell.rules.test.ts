@@ -16,7 +16,7 @@ describe('resell rules', () => {
     expect(errorOf('-5')).toEqual(['invalid_prices']);
     expect(errorOf('86.90')).toBeNull();
     expect(errorOf('86,9')).toBeNull();
-    expect(errorOf('86.91')).toEqual(['resell.price_above_cap']);
+    expect(errorOf('86.91')).toEqual(['invalid_prices']);
     expect(errorOf('12.5')).toBeNull();
   });
   it('quantity: integer in 1..available', () => {

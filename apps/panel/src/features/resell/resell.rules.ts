@@ -20,9 +20,10 @@ export function clampQuantity(n: number, max: number): number {
 
 /**
  * The resale form for an entry whose cap is `maxTicketPrice` (major units) and that holds `available` tickets:
- * price required ('resell.price_required', also for 0), a price with at most two decimals ('invalid_prices') and at
- * most the cap plus RESALE_PRICE_TOLERANCE ('resell.price_above_cap', whose `{{max}}` names the cap, issue 23);
- * quantity an integer in 1..available.
+ * price required ('resell.price_required', also for 0, the form's initial value), a price with at most two decimals
+ * ('invalid_prices') and at most the cap plus RESALE_PRICE_TOLERANCE (else 'invalid_prices', the spec's "Invalid
+ * price": section 5, rows E9 and I14; issue 40 point 10; the field's helper names the cap); quantity an integer in
+ * 1..available.
  */
 export function resellFormSchema(maxTicketPrice: number, available: number) {
   return z.object({
@@ -40,8 +41,7 @@ export function resellFormSchema(maxTicketPrice: number, available: number) {
         ctx.addIssue({ code: 'custom', message: 'resell.price_required' });
         return;
       }
-      if (value > maxTicketPrice + RESALE_PRICE_TOLERANCE)
-        ctx.addIssue({ code: 'custom', message: 'resell.price_above_cap' });
+      if (value > maxTicketPrice + RESALE_PRICE_TOLERANCE) ctx.addIssue({ code: 'custom', message: 'invalid_prices' });
     }),
     quantity: z.number().int().min(1).max(Math.max(1, available)),
   });

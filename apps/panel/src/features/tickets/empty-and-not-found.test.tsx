@@ -89,5 +89,10 @@ describe('ticket page', () => {
     renderPanel(<TicketScreen />, { search: 'PANEL_TAB=TICKET&USER_TICKET_ID=5', data: [[queryKeys.config, config]] });
     expect(await screen.findByText('This ticket comes with no add-ons.')).toBeTruthy();
     expect(screen.getByRole('link', { name: "Visit the organiser's site" })).toBeTruthy();
+    // The event-access row says its state once, in its badge (issue 40 point 11: not "Event access · Unused ·
+    // UNUSED"); the line under its name says what it is.
+    const access = screen.getByRole('button', { name: /Event access/ });
+    expect((access.textContent ?? '').match(/unused/gi)).toHaveLength(1);
+    expect(access.textContent).toContain('Admission to the event with your QR code.');
   });
 });

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePanelConfig } from '../../../lib/queries';
-import { assetUrl } from '../../../lib/asset-url';
+import { assetUrl, hideBrokenImage } from '../../../lib/asset-url';
 import { useTheme } from '../../../lib/theme';
 
 /**
@@ -15,7 +15,13 @@ export const AuthCard = (p: { title: string; subtitle?: ReactNode; children: Rea
       {org && (
         <p className="auth-card__brand">
           {config?.orgLogo && (
-            <img src={assetUrl(config.orgLogo, config.assetsBaseUrl)} alt="" width={40} height={40} />
+            <img
+              src={assetUrl(config.orgLogo, config.assetsBaseUrl)}
+              alt=""
+              width={40}
+              height={40}
+              onError={hideBrokenImage}
+            />
           )}
           <span>{org.name}</span>
         </p>

@@ -4,9 +4,9 @@
  * and e-mail are removed, the tokens kept; then, if the profile has a given name, the screen the holder's link
  * asked for, else the QR pass with no hub over it (issue 40 points 1 and 2; decision 019 reads spec section 4's
  * "QR then hub"), or PERSONAL_DATA first for a holder with no name.
- * Issue 13: a refused code shows next to the field as well as in a toast (cleared on the next edit; the
- * toast is dismissed when a code is accepted), and "Resend code" counts down to when another code may be
- * asked for (the server's `resendAfterSeconds`).
+ * A refused code shows once, next to the field (the spec's flash, section 8: announced by its role=alert, cleared
+ * on the next edit; issue 40 point 11: not again in a toast, which said "Wrong code" twice), and "Resend code"
+ * counts down to when another code may be asked for (the server's `resendAfterSeconds`, issue 13).
  */
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -24,7 +24,7 @@ import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
-import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCode, verifyCode } from '../api/auth.api';
+import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCode } from '../api/auth.api';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';
@@ -73,7 +73,6 @@ export default function OtpScreen() {
         ? t('otp.new_code_sent')
         : t(err instanceof ApiError && err.message !== 'request_failed' ? err.message : 'otp.invalid_token');
       setRefused(message);
-      toast.error(message, { action: verifyCode });
     }
   });
 

@@ -38,12 +38,18 @@ function Card(props: {
   );
 }
 
-export function GiftTicketCard(props: { ticket: MyTicket; assetsBaseUrl?: string; onEdit?: () => void }) {
+/** `done`: the gift has been made (its success page): "You gifted" instead of "You are gifting" (issue 40 point 11). */
+export function GiftTicketCard(props: {
+  ticket: MyTicket;
+  assetsBaseUrl?: string;
+  onEdit?: () => void;
+  done?: boolean;
+}) {
   const { t } = useTranslation();
   const tk = props.ticket;
   return (
     <Card
-      heading={t('gift.you_are_gifting')}
+      heading={props.done ? t('gift.you_gifted') : t('gift.you_are_gifting')}
       editLabel={t('gift.edit_ticket')}
       onEdit={props.onEdit}
       media={
@@ -66,13 +72,19 @@ export function GiftTicketCard(props: { ticket: MyTicket; assetsBaseUrl?: string
   );
 }
 
-export function GiftReceiverCard(props: { receiver: Receiver; assetsBaseUrl?: string; onEdit?: () => void }) {
+/** `done`: the gift has been made: "Now with" instead of "To recipient" (issue 40 point 11). */
+export function GiftReceiverCard(props: {
+  receiver: Receiver;
+  assetsBaseUrl?: string;
+  onEdit?: () => void;
+  done?: boolean;
+}) {
   const { t } = useTranslation();
   const r = props.receiver;
   const name = r.kind === 'USERNAME' ? nicknameOf(r.value) : r.value;
   return (
     <Card
-      heading={t('gift.to_recipient')}
+      heading={props.done ? t('gift.gifted_to') : t('gift.to_recipient')}
       editLabel={t('gift.edit_receiver')}
       onEdit={props.onEdit}
       media={

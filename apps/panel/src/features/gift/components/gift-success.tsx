@@ -27,8 +27,9 @@ export function GiftSuccess(props: {
       <p className="muted">
         {t('gift.success_text', { ticket: ticketLabel(props.ticket), receiver: props.receiver.value })}
       </p>
-      <GiftTicketCard ticket={props.ticket} assetsBaseUrl={props.assetsBaseUrl} />
-      <GiftReceiverCard receiver={props.receiver} assetsBaseUrl={props.assetsBaseUrl} />
+      {/* In the past tense: the gift is made (issue 40 point 11). */}
+      <GiftTicketCard ticket={props.ticket} assetsBaseUrl={props.assetsBaseUrl} done />
+      <GiftReceiverCard receiver={props.receiver} assetsBaseUrl={props.assetsBaseUrl} done />
       <div className="gift-actions">
         <Button variant="secondary" onClick={props.onMore}>
           {t('gift.gift_more')}

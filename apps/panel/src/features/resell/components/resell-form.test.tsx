@@ -2,8 +2,8 @@
  * The resale form rules (spec sections 4 Resell flow and 5): quantity clamped with +/- disabled at the
  * bounds, the summary re-requested on every price or quantity change, Continue disabled until dirty and
  * valid and while the summary loads, then locked with the terms checkbox; POST /resell with an
- * Idempotency-Key; the no-payout toast. Issue 23: the price starts empty with the cap as its hint, a price above
- * the cap names it, and the form kept for the payout tab comes back.
+ * Idempotency-Key; the no-payout toast. The price starts at 0 and a price above the cap is "Invalid price" (spec
+ * section 5, issue 40 point 10); the cap is the field's helper; the form kept for the payout tab comes back.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
@@ -93,9 +93,11 @@ describe('resell form', () => {
 
   it('re-requests the summary on every price or quantity change; Continue waits for it and for a valid price', async () => {
     mount();
-    // Issue 23: the price starts empty with the cap as its hint; no summary is asked for without a price.
-    expect(price()).toHaveProperty('value', '');
-    expect(price().getAttribute('placeholder')).toBe('Up to A$86.90');
+    // The spec's initial price, 0 (section 5; issue 40 point 10), with no error before it is touched; the cap in
+    // the field's helper; no summary is asked for without a price above 0.
+    expect(price()).toHaveProperty('value', '0');
+    expect(screen.getByText('Up to A$86.90 per ticket')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
     expect(cont().disabled).toBe(true);
     const summary = () => screen.getByRole('region', { name: 'Pricing summary' }).textContent;
     expect(summary()).toContain('Enter a price up to A$86.90 to see what the buyer pays.');
@@ -120,11 +122,11 @@ describe('resell form', () => {
     await waitFor(() => expect(cont().disabled).toBe(false));
     expect(screen.getByRole('region', { name: 'Pricing summary' }).textContent).toContain('A$88.00');
 
-    // Above the cap (86.90 + 0.001), while typing: a field error naming the cap, no request, no dashes.
+    // Above the cap (86.90 + 0.001), while typing: the spec's "Invalid price" (section 5), no request, no dashes.
     const before = calcCalls().length;
     fireEvent.change(price(), { target: { value: '86.91' } });
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe('The most you can ask is A$86.90 per ticket');
+    expect(alert.textContent).toBe('Invalid price');
     expect(price().getAttribute('aria-describedby')).toContain(alert.id);
     expect(cont().disabled).toBe(true);
     expect(summary()).not.toContain('—');
@@ -197,6 +199,6 @@ describe('resell form', () => {
     sessionStorage.setItem('tp.resellDraft', JSON.stringify({ userTicketId: 99, quantity: 2, price: '60' }));
     mount();
     await new Promise((r) => setTimeout(r, 50));
-    expect(price()).toHaveProperty('value', '');
+    expect(price()).toHaveProperty('value', '0');
   });
 });

@@ -3,10 +3,11 @@
  * (1..availableTicketCount, +/- disabled at the bounds), price per ticket, the pricing summary
  * re-requested on every price or quantity change, Continue (disabled until dirty and valid and while the
  * summary loads), then the form locks and the terms checkbox enables "List for resale". Cancel resets all.
- * Issue 23: the price starts empty with the cap as its hint, and a price above the cap is a field error that
- * names the cap (the summary then waits for a price instead of showing dashes). A draft kept while the holder
+ * The price starts at 0 (spec section 5, rows J6, E10, D12) with the cap in its helper; a price above the cap is
+ * the spec's "Invalid price" (rows E9, I14; issue 40 point 10), and the summary then waits for a price instead of
+ * showing dashes (issue 23). A draft kept while the holder
  * set up a payout account (lib/resell-draft) is restored for its ticket.
- * Mounted with `key` = the entry, so choosing another ticket starts again at quantity 1, no price.
+ * Mounted with `key` = the entry, so choosing another ticket starts again at quantity 1, price 0.
  */
 import { useEffect, useEffectEvent, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
@@ -57,7 +58,7 @@ export function ResellForm(props: {
   const { register, handleSubmit, formState, control, setValue } = useForm<FormValues>({
     resolver: zodResolver(schema),
     mode: 'onChange',
-    defaultValues: { price: '', quantity: 1 },
+    defaultValues: { price: '0', quantity: 1 },
   });
   const [locked, setLocked] = useState(false);
   const [terms, setTerms] = useState(false);
@@ -86,9 +87,9 @@ export function ResellForm(props: {
   });
   useEffect(() => restore(), []);
 
-  // The summary: requested for any well-formed price up to the cap.
+  // The summary: requested for any well-formed price above 0 (the initial price) up to the cap.
   const input: CalculationInput | null =
-    parsed !== null && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
+    parsed !== null && parsed > 0 && parsed <= tk.maxTicketPrice + RESALE_PRICE_TOLERANCE
       ? { ticketId: tk.ticketId, selectedPrice: parsed, quantity }
       : null;
   const settled = useDebouncedValue(input, PREVIEW_DEBOUNCE_MS);

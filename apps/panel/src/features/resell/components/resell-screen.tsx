@@ -4,7 +4,8 @@
  * Success: "Your ticket is now listed for resale!" (focused), the share box and "resell more"; unlisting
  * that listing below clears them (issue 13). A card says what you are reselling. Below: the SALE and SOLD
  * tabs of the user's listings. Issue 23: without a verified payout account the requirement stands above the
- * form (PayoutNotice), and its link keeps the form for the way back.
+ * form (PayoutNotice), and its link keeps the form for the way back. Issue 40 point 11: the chosen ticket shows
+ * once (the card; the dropdown comes back with Change), and a kept form comes back however the holder returns.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +13,7 @@ import { failureKey } from '../../../lib/api-client';
 import { RESALE_PRICE_TOLERANCE } from '@tp/contract/constants';
 import { usePanelConfig } from '../../../lib/queries';
 import { usePayoutAccount } from '../../../lib/payout-account';
-import { forgetResellDraft } from '../../../lib/resell-draft';
+import { forgetResellDraft, readResellDraft } from '../../../lib/resell-draft';
 import { assetUrl, formatMoney, ticketNumber } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
@@ -29,6 +30,12 @@ import { TicketPicker } from './ticket-picker';
 import '../resell.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 import { SuccessHeading } from '../../../ui/success-heading';
+
+/** The ticket of the resale form kept for the payout tab (lib/resell-draft), as USER_TICKET_ID reads; or null. */
+const draftTicketId = () => {
+  const draft = readResellDraft();
+  return draft ? String(draft.userTicketId) : null;
+};
 
 /** The "you are reselling" card: the ticket, and quantity x price once a valid price is set. */
 function ResellingCard(props: {
@@ -71,7 +78,11 @@ export default function ResellScreen() {
   const { t } = useTranslation();
   const route = useRoute();
   const config = usePanelConfig();
-  const prefer = route.userTicketId;
+  // The ticket to pre-select: the route's (a ticket page's menu, the payout tab's way back), else the one of a form
+  // kept for the payout tab (issue 40 point 11: coming back from Stripe's onboarding through the menu, whose
+  // account may still be pending, the form was lost).
+  const [kept] = useState(draftTicketId);
+  const prefer = route.userTicketId ?? kept;
   const available = useAvailableForListing(prefer);
   const payout = usePayoutAccount();
   const [selectedId, setSelectedId] = useState<number | null>(null);
@@ -161,17 +172,20 @@ export default function ResellScreen() {
             onEdit={locked ? undefined : reset}
           />
         )}
-        <TicketPicker
-          label={t('resell.ticket')}
-          tickets={available.data}
-          value={selected}
-          disabled={locked}
-          logoUrl={logoUrl}
-          onChange={(tk) => {
-            setSelectedId(tk.userTicketId);
-            setDraft({ quantity: 1, price: null });
-          }}
-        />
+        {/* The chosen ticket shows once, in the card above (its Change opens the choice again): issue 40 point 11. */}
+        {!selected && (
+          <TicketPicker
+            label={t('resell.ticket')}
+            tickets={available.data}
+            value={selected}
+            disabled={locked}
+            logoUrl={logoUrl}
+            onChange={(tk) => {
+              setSelectedId(tk.userTicketId);
+              setDraft({ quantity: 1, price: null });
+            }}
+          />
+        )}
         {selected ? (
           <ResellForm
             key={selected.userTicketId}

@@ -185,9 +185,10 @@ export default function TicketScreen() {
               <span className="benefit-item__body">
                 <span className="benefit-item__name">{t('ticket.event_access')}</span>
                 <span className="muted small">
+                  {/* What the row is (the badge beside it says its state once: issue 40 point 11). */}
                   {accessUsed && tk.eventAccessUsedOn
                     ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
-                    : t('ticket.unused')}
+                    : t('ticket.event_access_text')}
                 </span>
               </span>
               <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge>
