@@ -23,13 +23,13 @@ beforeAll(async () => {
   t = await createTestApp({ seed: true, config: { avatarDeadlineMs: DEADLINE_MS } });
   alice = (await t.signIn('alice@example.com')).accessToken;
   holders = [];
-  for (let i = 0; i < 6; i++) holders.push((await t.signIn(`holder${i}@example.com`)).accessToken);
+  for (let i = 0; i < 12; i++) holders.push((await t.signIn(`holder${i}@example.com`)).accessToken);
 });
 afterAll(async () => {
   await t.close();
 });
 
-function upload(bytes: Buffer, filename: string, token = alice, app = t.app) {
+function upload(bytes: Buffer, filename: string, token = alice, app = t.app, remoteAddress = '127.0.0.1') {
   const boundary = '----tp' + Math.random().toString(16).slice(2);
   const payload = Buffer.concat([
     Buffer.from(
@@ -43,6 +43,7 @@ function upload(bytes: Buffer, filename: string, token = alice, app = t.app) {
     url: '/v1/auth/avatar',
     headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
     payload,
+    remoteAddress,
   });
 }
 
@@ -175,13 +176,41 @@ describe('hostile avatar uploads', () => {
     })();
     await sleep(300);
     const bob: number[] = [];
-    for (let i = 0; i < 10; i++) bob.push((await upload(png, 'me.png', holders[0])).statusCode);
+    // Bob is on another network (an upload per address at a time: on Alice's he would wait his turn).
+    for (let i = 0; i < 10; i++) bob.push((await upload(png, 'me.png', holders[0], t.app, '198.51.100.61')).statusCode);
     flooding = false;
     await flood;
     const figures = `Bob's answers ${bob.join(' ')}; Alice's ${JSON.stringify([...answers])}`;
     console.log(`avatar fairness: ${figures}`);
     expect(bob.filter((s) => s === 200).length, figures).toBe(10);
     expect(answers.get(409), figures).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("ten accounts from one address sending slow SVGs hold one upload at most: another address's 5 uploads go through (issue 39 item 9, re-audit: 0 of 5)", async () => {
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    let flooding = true;
+    const answers = new Map<string, number>();
+    const flood = holders.slice(1, 11).map((token) =>
+      (async () => {
+        while (flooding) {
+          const r = await upload(heavySvg(), 'slow.svg', token, t.app, '203.0.113.50');
+          const key = `${r.statusCode} ${r.statusCode === 200 ? '' : r.json<{ message: string }>().message}`;
+          answers.set(key, (answers.get(key) ?? 0) + 1);
+          if (r.statusCode === 429) await sleep(20);
+        }
+      })(),
+    );
+    await sleep(300);
+    const bob: number[] = [];
+    for (let i = 0; i < 5; i++) bob.push((await upload(png, 'me.png', holders[11], t.app, '198.51.100.60')).statusCode);
+    flooding = false;
+    await Promise.all(flood);
+    const figures = `Bob's answers ${bob.join(' ')}; the ten accounts' ${JSON.stringify([...answers])}`;
+    console.log(`avatar fairness by address: ${figures}`);
+    expect(bob.filter((s) => s === 200).length, figures).toBe(5);
+    expect(answers.get('429 api.profile.avatar_busy'), figures).toBeGreaterThan(0);
   }, 120_000);
 
   it('keeps /healthz, /en/ and /v1/auth/me answering within 1 s (or 10 idle answers on a slow machine) while hostile uploads run', async () => {
@@ -195,14 +224,14 @@ describe('hostile avatar uploads', () => {
     );
     const limit = budgetMs(idle, 10, 1000);
     // Four slow SVGs are enough to fill libuv's default pool of four threads if decoding ran there; six holders,
-    // one upload each (one at a time per holder).
+    // one upload each, each from an address of its own (one at a time per holder and per address).
     const uploads = Promise.all([
-      upload(blurSvg(), 'blur.svg', holders[0]),
-      upload(blurSvg(), 'blur.svg', holders[1]),
-      upload(heavySvg(), 'heavy.svg', holders[2]),
-      upload(heavySvg(), 'heavy.svg', holders[3]),
-      upload(hugeHeic(), 'huge.heic', holders[4]),
-      upload(bombPng(), 'bomb.png', holders[5]),
+      upload(blurSvg(), 'blur.svg', holders[0], t.app, '203.0.113.70'),
+      upload(blurSvg(), 'blur.svg', holders[1], t.app, '203.0.113.71'),
+      upload(heavySvg(), 'heavy.svg', holders[2], t.app, '203.0.113.72'),
+      upload(heavySvg(), 'heavy.svg', holders[3], t.app, '203.0.113.73'),
+      upload(hugeHeic(), 'huge.heic', holders[4], t.app, '203.0.113.74'),
+      upload(bombPng(), 'bomb.png', holders[5], t.app, '203.0.113.75'),
     ]);
     const slow: string[] = [];
     const until = Date.now() + DEADLINE_MS + 500;

@@ -42,6 +42,25 @@ describe('SVG policy on the parsed document', () => {
     expect(svgRefusal(svg(circle(' stroke-width="2"')))).toBeNull();
   });
 
+  it('bounds what gradients and masks may paint: 150 elements, however drawn (issue 39 item 9, re-audit: 1,900 gradient circles ran past the deadline)', () => {
+    const defs =
+      '<defs><radialGradient id="g"><stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></radialGradient>' +
+      '<mask id="m"><rect width="64" height="64" fill="white"/></mask></defs>';
+    const circles = (n: number, paint: string) =>
+      Array.from({ length: n }, (_, i) => `<circle cx="32" cy="32" r="${30 - (i % 20)}" ${paint}/>`).join('');
+    expect(svgRefusal(svg(defs + circles(1900, 'fill="url(#g)"')))).toMatch(/gradients or masks/);
+    expect(svgRefusal(svg(defs + circles(200, 'fill="red" mask="url(#m)"')))).toMatch(/gradients or masks/);
+    // Through a stylesheet, and with only a few elements instanced many times.
+    expect(svgRefusal(svg(`${defs}<style>circle{fill:url(#g)}</style>${circles(400, '')}`))).toMatch(/gradients/);
+    const group = `<g id="a">${circles(20, 'fill="url(#g)"')}</g>`;
+    expect(svgRefusal(svg(defs + group + '<use href="#a"/>'.repeat(10)))).toMatch(/gradients or masks/);
+    // An ordinary avatar with a gradient background, and a large solid-colour drawing, still pass.
+    expect(
+      svgRefusal(svg(defs + '<rect width="64" height="64" fill="url(#g)"/>' + circles(100, 'fill="red"'))),
+    ).toBeNull();
+    expect(svgRefusal(svg(circles(1900, 'fill="red"')))).toBeNull();
+  });
+
   it('refuses escaped imports, external url() and href, entities and stylesheets', () => {
     const bad = [
       svg('<style>@\\69mport "https://evil.test/a.css";</style>'),

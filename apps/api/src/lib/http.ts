@@ -127,9 +127,12 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
     reply.code(400);
     return reply.send({ message: 'api.invalid_request_body' });
   }
-  // An early refusal (before the body was read: too many rows, wrong type or key) closes the connection: a client
-  // still sending the body would otherwise keep a connection whose next request is never answered (issue 41).
-  if (!req.raw.complete) reply.header('connection', 'close');
+  // A refusal while the body is partly read (too many rows: its stream was being consumed) closes the connection:
+  // Node no longer discards the rest, and a client still sending it would keep a connection whose next request is
+  // never answered (issue 41). A body nobody started reading (a refused key, an oversized avatar on its header)
+  // Node reads to its end and drops after the answer, so the client, still sending, gets the answer (closing would
+  // fail its upload with EPIPE) and the connection stays usable.
+  if (!req.raw.complete && req.raw.readableDidRead) reply.header('connection', 'close');
   const send = withDetail(req, reply);
   if (err instanceof AppError) {
     if (err.status >= 500) logServerError(req, err);

@@ -14,7 +14,8 @@
  * elements and rendered until the deadline, so one holder's uploads held the decoding processes): the document
  * is refused when, with every `<use>` replaced by what it references and every `clip-path`/`mask` reference by
  * the clip path or mask it draws for each element that uses it, it would draw more than SVG_MAX_RENDERED_ELEMENTS
- * elements, or when references form a cycle. What passes is still rasterised under the upload deadline
+ * elements (SVG_MAX_COSTLY_RENDERED_ELEMENTS when it has a gradient or a mask, whose paint is slow whatever the
+ * size), or when references form a cycle. What passes is still rasterised under the upload deadline
  * (avatar.service.ts).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
@@ -29,6 +30,16 @@ export const SVG_MAX_ELEMENTS = 2000;
  * reference counts the referenced element with everything under it, again for each element that references it).
  */
 export const SVG_MAX_RENDERED_ELEMENTS = 5000;
+/**
+ * Most elements an SVG avatar may draw (counted as SVG_MAX_RENDERED_ELEMENTS) when it has a gradient or a mask
+ * (issue 39 item 9, re-audit): librsvg paints a gradient in about 3.5 ms and a mask in about 8 ms per element
+ * whatever the output size, so 1,900 gradient circles rendered past the 10 s deadline and a few accounts held the
+ * decoding processes; 150 of them render in about a second on this machine under load. A solid-colour drawing
+ * keeps the larger bound (1,900 solid circles: 0.4 s).
+ */
+export const SVG_MAX_COSTLY_RENDERED_ELEMENTS = 150;
+/** Elements whose every use is a costly paint (SVG_MAX_COSTLY_RENDERED_ELEMENTS). */
+const COSTLY_PAINT_ELEMENTS = new Set(['linearGradient', 'radialGradient', 'mask']);
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -284,8 +295,10 @@ export function svgRefusal(svg: Buffer): string | null {
     if (doctype.includes('[')) refuse('entity declarations');
   });
   parser.on('processinginstruction', (pi) => refuse(`processing instruction <?${pi.target}?>`));
+  let costly = false;
   parser.on('opentag', (tag) => {
     if (++elements > SVG_MAX_ELEMENTS) return refuse('too many elements');
+    if (tag.uri === SVG_NS && COSTLY_PAINT_ELEMENTS.has(tag.local)) costly = true;
     const { why: refused, refs } = elementCheck(tag);
     refuse(refused);
     const id = Object.values(tag.attributes).find((a) => a.local === 'id' && (a.uri === '' || a.prefix === 'xml'));
@@ -319,5 +332,7 @@ export function svgRefusal(svg: Buffer): string | null {
   if (drawn === 'cycle') return 'reference cycle';
   if (drawn > SVG_MAX_RENDERED_ELEMENTS)
     return `more than ${SVG_MAX_RENDERED_ELEMENTS} elements drawn through references`;
+  if (costly && drawn > SVG_MAX_COSTLY_RENDERED_ELEMENTS)
+    return `more than ${SVG_MAX_COSTLY_RENDERED_ELEMENTS} elements drawn with gradients or masks`;
   return null;
 }

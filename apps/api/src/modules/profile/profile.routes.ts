@@ -5,6 +5,7 @@ import * as z from 'zod';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import { errors } from '../../lib/openapi.js';
+import { ipKey } from '../../lib/rate-limit.js';
 import type { ProfileService } from './profile.service.js';
 
 /** Largest avatar request body, bytes: the file and the multipart framing around it. */
@@ -17,6 +18,20 @@ const UPLOAD_MAX_BYTES = AVATAR_MAX_BYTES + 64 * 1024;
 function tooLarge(reply: FastifyReply, close: boolean): never {
   if (close) reply.header('connection', 'close');
   throw new AppError('api.profile.avatar_too_large');
+}
+
+/** Reads `body` to its end and drops it, for at most `ms` milliseconds (a client that stalls is not waited for). */
+function discardBody(body: NodeJS.ReadableStream & { complete?: boolean }, ms: number): Promise<void> {
+  if (body.complete) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    body.on('end', done).on('error', done).on('close', done);
+    body.resume();
+  });
 }
 
 export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
@@ -92,12 +107,21 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
         if (err.code === 'FST_REQ_FILE_TOO_LARGE') tooLarge(reply, true);
         throw new AppError('api.invalid_request_body');
       };
-      // The body is read only once the holder's upload is admitted (one at a time per holder, issue 39).
-      return deps.profile.setAvatar(req.auth.userId, async () => {
-        const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
-        if (!file) throw new AppError('api.invalid_request_body');
-        return file.toBuffer().catch(malformed);
-      });
+      // The body is read only once the upload is admitted (one at a time per holder and per address, issue 39).
+      let read = false;
+      return deps.profile
+        .setAvatar(req.auth.userId, ipKey(req), async () => {
+          read = true;
+          const file = await req.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(malformed);
+          if (!file) throw new AppError('api.invalid_request_body');
+          return file.toBuffer().catch(malformed);
+        })
+        .catch(async (err: unknown) => {
+          // Refused before the body was read (409, 429): read it to its end (at most UPLOAD_MAX_BYTES, checked on
+          // the header) so the client, still sending, gets the answer rather than a reset connection.
+          if (!read) await discardBody(req.raw, 10_000);
+          throw err;
+        });
     },
   );
 }

@@ -15,27 +15,47 @@ export interface ProfilePatch {
   locale?: 'en' | 'es';
 }
 
+/**
+ * Avatar uploads one client address may have in flight at once (issue 39 item 9, re-audit): the decoding processes
+ * (AVATAR_CONCURRENCY, 2) and their queue are shared, so accounts from one address hold one process at most,
+ * whatever their number, and the other stays free for everyone else (two per address still starved another
+ * address: both processes busy until the deadline). Holders behind one address (a venue's Wi-Fi) rarely upload in
+ * the same second; a refused one is answered 429 and retries.
+ */
+export const AVATAR_UPLOADS_PER_ADDRESS = 1;
+
 export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
   const db = deps.database.db;
   /** Holders with an avatar upload in flight in this instance (its body being read, checked or decoded). */
   const uploading = new Set<number>();
+  /** Avatar uploads in flight in this instance per client address (`ipKey`). */
+  const byAddress = new Map<string, number>();
   return {
     /**
      * Stores a new avatar (see avatar.service.ts) and sets it as the picture. One upload per holder at a time
      * (issue 39, break 9: one holder's slow uploads took both decoding processes, and another holder got 0 of 10
-     * uploads through): a second one while the first is in flight is refused before its body is read.
+     * uploads through), and AVATAR_UPLOADS_PER_ADDRESS per client address (the re-audit: ten accounts from one
+     * address held both processes and the queue): another one is refused before its body is read.
+     * @param address the client's address key (`ipKey`).
      * @param read reads the upload's bytes (the request body), called only once the upload is admitted.
      * @throws AppError `api.profile.avatar_upload_in_progress` (409) while the holder's previous upload is in
-     *   flight; the keys of `AvatarService.store` and of `read`.
+     *   flight, `api.profile.avatar_busy` (429) while the address has AVATAR_UPLOADS_PER_ADDRESS in flight; the keys
+     *   of `AvatarService.store` and of `read`.
      */
-    async setAvatar(userId: number, read: () => Promise<Buffer>): Promise<User> {
+    async setAvatar(userId: number, address: string, read: () => Promise<Buffer>): Promise<User> {
       if (uploading.has(userId)) throw new AppError('api.profile.avatar_upload_in_progress');
+      const fromAddress = byAddress.get(address) ?? 0;
+      if (fromAddress >= AVATAR_UPLOADS_PER_ADDRESS) throw new AppError('api.profile.avatar_busy');
       uploading.add(userId);
+      byAddress.set(address, fromAddress + 1);
       try {
         const picture = await deps.avatars.store(await read());
         return toUser(await repo.updateUser(db, userId, { picture }));
       } finally {
         uploading.delete(userId);
+        const left = (byAddress.get(address) ?? 1) - 1;
+        if (left > 0) byAddress.set(address, left);
+        else byAddress.delete(address);
       }
     },
     /** @throws AppError `api.unauthorized` when the user no longer exists. */
