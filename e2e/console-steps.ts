@@ -32,6 +32,6 @@ export async function signInConsole(page: Page, email: string, lang: 'en' | 'es'
   await page.getByRole('button', { name: lang === 'es' ? 'Enviarme un código' : 'E-mail me a code' }).click();
   const code = await waitForCode(email, before);
   await page.getByLabel(lang === 'es' ? 'Código' : 'Code').fill(code);
-  await page.getByRole('button', { name: lang === 'es' ? 'Entrar' : 'Sign in' }).click();
+  await page.getByRole('button', { name: lang === 'es' ? 'Iniciar sesión' : 'Sign in' }).click();
   await expect(page.getByRole('navigation')).toBeVisible();
 }
