@@ -335,6 +335,9 @@ describe('durable job queue', () => {
       expect(mailDestination('ana@mail.example.co.uk')).toBe('example.co.uk');
       expect(mailDestination('ana@gmail.com')).toBe('gmail.com');
       expect(mailDestination('ops@localhost')).toBe('localhost');
+      // Hosts without a registrable domain (the third re-audit) count by their last two labels.
+      expect(mailDestination(`v@s1.${'x'.repeat(64)}.tarpit.example`)).toBe('tarpit.example');
+      expect(mailDestination('v@s1-.tarpit.example')).toBe('tarpit.example');
     });
 
     it('one healthy destination is not sent one at a time: 9 jobs run 3 at once', async () => {
