@@ -155,17 +155,20 @@ export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJob
   await enqueueJobs(db, jobs);
 }
 
+/** The one destination of every mail host without a registrable domain. */
+export const UNREGISTRABLE_DESTINATION = '~unregistrable';
+
 /**
  * The destination of a mail for the job queue's fairness: the registrable domain of the recipient's address (its
  * public suffix and one label more, `tldts`: `v@s0.tarpit.example` and `w@s1.tarpit.example` are one destination,
- * so subdomains, free to make, are not free slots; issue 39 item 2, re-audit), lower case; its last two labels when
- * it has none (`localhost`, an invalid label).
+ * so subdomains, free to make, are not free slots; issue 39 item 2, re-audit), lower case;
+ * `UNREGISTRABLE_DESTINATION` for every host that has none (`localhost`, an invalid label).
  */
 export function mailDestination(to: string): string {
   const host = to.slice(to.lastIndexOf('@') + 1).toLowerCase();
-  // A host tldts finds no registrable domain in (a label of 64+ characters, one ending in a hyphen: the third
-  // re-audit's ways around) counts by its last two labels, never as a destination of its own.
-  return getDomain(host) ?? host.split('.').slice(-2).join('.');
+  // Every host tldts finds no registrable domain in (a label of 64+ characters, one ending in a hyphen, an
+  // unknown long top-level label: the third and fourth re-audits' ways around) is one shared destination.
+  return getDomain(host) ?? UNREGISTRABLE_DESTINATION;
 }
 
 /** How one mail went, for the recipient's delivery status (`users.email_status`). */
