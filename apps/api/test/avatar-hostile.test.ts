@@ -12,7 +12,6 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { bearer, createTestApp, type TestApp } from './helper.js';
-import { SVG_DEADLINE_MS } from '../src/modules/profile/avatar.service.js';
 import { baselineMs, budgetMs } from './timing.js';
 
 let t: TestApp;
@@ -212,51 +211,6 @@ describe('hostile avatar uploads', () => {
     console.log(`avatar fairness by address: ${figures}`);
     expect(bob.filter((s) => s === 200).length, figures).toBe(5);
     expect(answers.get('429 api.profile.avatar_busy'), figures).toBeGreaterThan(0);
-  }, 120_000);
-
-  it('an SVG is stopped at SVG_DEADLINE_MS whatever it draws: a polyline of round joins from two addresses keeps another holder waiting 3 s at most, not the 10 s upload deadline (issue 39 item 9, third re-audit)', async () => {
-    const t10 = await createTestApp({ seed: true, config: { avatarDeadlineMs: 10_000 } });
-    try {
-      const tokens: string[] = [];
-      for (let i = 0; i < 3; i++) tokens.push((await t10.signIn(`poly${i}@example.com`)).accessToken);
-      // One element, 150 KB: 20,000 points stroked 40 wide with round joins (6.3 s of librsvg work at rest; the
-      // audit's 10,000 points took 18.7 s on a loaded machine).
-      const points = Array.from({ length: 20_000 }, (_, i) => `${(i * 37) % 512},${(i * 91) % 512}`).join(' ');
-      const poly = Buffer.from(
-        `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512"><polyline points="${points}" fill="none" stroke="red" stroke-width="40" stroke-linejoin="round"/></svg>`,
-      );
-      const started = performance.now();
-      const slow = await upload(poly, 'poly.svg', tokens[0], t10.app, '203.0.113.90');
-      const slowMs = performance.now() - started;
-      expect(slow.json()).toMatchObject({ message: 'api.profile.avatar_timeout' });
-      expect(slowMs).toBeLessThan(SVG_DEADLINE_MS + 2000);
-      // Two addresses keep both processes on such drawings; a third address's PNG waits for one of them at most.
-      let flooding = true;
-      const flood = [tokens[0], tokens[1]].map((token, i) =>
-        (async () => {
-          while (flooding) await upload(poly, 'poly.svg', token, t10.app, `203.0.113.${91 + i}`);
-        })(),
-      );
-      await sleep(300);
-      const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366cc' } })
-        .png()
-        .toBuffer();
-      const waits: number[] = [];
-      for (let i = 0; i < 3; i++) {
-        const at = performance.now();
-        const r = await upload(png, 'me.png', tokens[2], t10.app, '198.51.100.93');
-        expect(r.statusCode).toBe(200);
-        waits.push(Math.round(performance.now() - at));
-      }
-      flooding = false;
-      await Promise.all(flood);
-      console.log(
-        `svg deadline: the polyline stopped after ${Math.round(slowMs)} ms; another holder's PNGs ${waits.join(', ')} ms`,
-      );
-      for (const ms of waits) expect(ms).toBeLessThan(SVG_DEADLINE_MS + 3000);
-    } finally {
-      await t10.close();
-    }
   }, 120_000);
 
   it('keeps /healthz, /en/ and /v1/auth/me answering within 1 s (or 10 idle answers on a slow machine) while hostile uploads run', async () => {

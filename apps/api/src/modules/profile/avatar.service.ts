@@ -33,8 +33,6 @@ import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
 import type { AvatarResult, AvatarTask } from './avatar.worker.js';
 
-/** Most milliseconds an SVG avatar may take, its wait for a process included (the upload deadline if shorter). */
-export const SVG_DEADLINE_MS = 3000;
 /** Uploads decoded at once (child processes). */
 export const AVATAR_CONCURRENCY = 2;
 /** Uploads waiting for a free process before new ones are refused with `api.profile.avatar_busy`. */
@@ -122,16 +120,10 @@ export function createAvatarService(deps: {
   /** Uploads decoding or waiting for a process. */
   let inFlight = 0;
 
-  /**
-   * Decodes in the pool; the caller holds a slot of `inFlight` (see `store`). An SVG's deadline is at most
-   * SVG_DEADLINE_MS: what librsvg spends on a drawing cannot be told from its element count (a 58 KB polyline of
-   * round joins took 18.7 s, blend modes and long texts seconds: issue 39 item 9, third re-audit), so the time
-   * itself is the bound, and an avatar drawing renders in milliseconds.
-   */
+  /** Decodes in the pool; the caller holds a slot of `inFlight` (see `store`). */
   async function decode(task: AvatarTask): Promise<AvatarResult> {
     const deadline = new AbortController();
-    const ms = task.kind === 'svg' ? Math.min(deps.deadlineMs, SVG_DEADLINE_MS) : deps.deadlineMs;
-    const timer = setTimeout(() => deadline.abort(), ms);
+    const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
     try {
       return (await pool.run(task, { signal: deadline.signal })) as AvatarResult;
     } catch (err) {
