@@ -76,6 +76,18 @@ function heavySvg(): Buffer {
   return Buffer.from(`${s}</svg>`);
 }
 
+/**
+ * 58 KB inside the policy (one element, no reference, no gradient): a 10,000-point polyline with a wide round-joined
+ * stroke. About 9.5 s of librsvg CPU before the SVG budget (issue 39 item 9, third re-audit: 18.7 s under load).
+ */
+function polylineSvg(): Buffer {
+  let points = '';
+  for (let i = 0; i < 10_000; i++) points += `${(i * 37) % 100},${(i * 53) % 100} `;
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><polyline fill="none" stroke="#000" stroke-width="30" stroke-linejoin="round" points="${points}"/></svg>`,
+  );
+}
+
 /** The test HEIC with every `ispe` (image spatial extent) property saying 9300 × 9300. */
 function hugeHeic(): Buffer {
   const b = Buffer.from(readFileSync(join(import.meta.dirname, 'fixtures/avatar.heic')));
@@ -212,6 +224,66 @@ describe('hostile avatar uploads', () => {
     expect(bob.filter((s) => s === 200).length, figures).toBe(5);
     expect(answers.get('429 api.profile.avatar_busy'), figures).toBeGreaterThan(0);
   }, 120_000);
+
+  it('stops an in-policy SVG at its CPU budget, long before the deadline (issue 39 item 9: a 58 KB polyline drew for 9.5 s)', async () => {
+    const long = await createTestApp({ seed: true, config: { avatarDeadlineMs: 60_000 } });
+    try {
+      const token = (await long.signIn('alice@example.com')).accessToken;
+      const started = Date.now();
+      const res = await upload(polylineSvg(), 'polyline.svg', token, long.app);
+      expect(res.json()).toEqual({ message: 'api.profile.avatar_timeout' });
+      // The budget is CPU time of the decoding process (750 ms): on a loaded machine its wall time is longer, but
+      // far from the 60 s deadline or the drawing's own 9.5 s of CPU.
+      expect(Date.now() - started).toBeLessThan(9000);
+    } finally {
+      await long.close();
+    }
+  }, 90_000);
+
+  it("ten addresses sending in-policy slow SVGs without pause leave another address's 5 uploads through (issue 39 item 9, fourth re-audit: 4 × 429)", async () => {
+    const plain = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="30" fill="#36c"/></svg>',
+    );
+    // The default deadline (10 s): on this file's 3 s one, a process start on a loaded machine would be the limit.
+    const app = await createTestApp({ seed: true, config: { avatarDeadlineMs: 10_000 } });
+    try {
+      const tokens: string[] = [];
+      for (let i = 0; i < 11; i++) tokens.push((await app.signIn(`flood${i}@example.com`)).accessToken);
+      const bobUpload = () => upload(plain, 'me.svg', tokens[10], app.app, '192.0.2.77');
+      // Bob's upload alone, on this machine now: a fresh decoding process each time.
+      const alone = await baselineMs(bobUpload, 3);
+      let flooding = true;
+      const answers = new Map<string, number>();
+      const flood = tokens.slice(0, 10).map((token, i) =>
+        (async () => {
+          while (flooding) {
+            const r = await upload(polylineSvg(), 'slow.svg', token, app.app, `10.9.${i}.1`);
+            const key = `${r.statusCode} ${r.statusCode === 200 ? '' : r.json<{ message: string }>().message}`;
+            answers.set(key, (answers.get(key) ?? 0) + 1);
+            if (r.statusCode === 429) await sleep(20);
+          }
+        })(),
+      );
+      await sleep(300);
+      const bob: { status: number; ms: number }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = Date.now();
+        bob.push({ status: (await bobUpload()).statusCode, ms: Date.now() - started });
+        await sleep(500);
+      }
+      flooding = false;
+      await Promise.all(flood);
+      const figures = `Bob alone ${Math.round(alone)} ms; under the flood ${bob.map((b) => `${b.status}@${b.ms}ms`).join(' ')}; the ten addresses' ${JSON.stringify([...answers])}`;
+      console.log(`avatar fairness across addresses: ${figures}`);
+      expect(bob.filter((b) => b.status === 200).length, figures).toBe(5);
+      // Never behind an attacker's budget: a process start and his own drawing, a few of his uploads alone.
+      expect(Math.max(...bob.map((b) => b.ms)), figures).toBeLessThan(budgetMs(alone, 6, 2000));
+      // The ten addresses were answered: refused at a full queue, stopped for Bob, or stopped at the budget.
+      expect(answers.get('429 api.profile.avatar_busy'), figures).toBeGreaterThan(0);
+    } finally {
+      await app.close();
+    }
+  }, 180_000);
 
   it('keeps /healthz, /en/ and /v1/auth/me answering within 1 s (or 10 idle answers on a slow machine) while hostile uploads run', async () => {
     // Baseline: the slowest of the three URLs with nothing else running; under load each may take 10 of them.

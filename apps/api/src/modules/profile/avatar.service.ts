@@ -12,16 +12,14 @@
  *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
  *    server's libuv thread pool does image work;
  * 3. each upload has a deadline (config `avatarDeadlineMs`, queue wait included): when it passes, the
- *    child process is killed, which ends its libvips/librsvg/libheif work at once.
+ *    child process is killed, which ends its libvips/librsvg/libheif work at once; an SVG also has a CPU budget
+ *    (`SVG_CPU_BUDGET_MS`) counted by its process from when it takes the task (issue 39 item 9).
  *
- * Admission is decided here, before the pool sees the task (issue 19, break 1): tinypool attaches the
- * deadline's abort listener before it checks its own queue limit and leaves it attached on the refused
- * task; when the deadline passed, that listener failed an assertion outside any handler and the process
- * exited. Admission comes first, before any parsing (issue 19, break 1: with 50 mixed uploads at once,
-the parsing of uploads that were refused anyway, on the main thread, delayed every other request). So
-uploads beyond `AVATAR_CONCURRENCY + MAX_QUEUE` in flight are refused with
- * `api.profile.avatar_busy` without touching the pool, the pool's own queue is unbounded (it never
- * refuses), and each deadline is a timer of ours that is cleared when the upload ends.
+ * Which upload gets a process is decided by the fair queue of avatar.scheduler.ts (cheapest address first, a full
+ * queue refused or pushed out by cost, an address that spent a full budget stopped for a cheaper one), never by
+ * tinypool's own queue: the pool runs at most AVATAR_CONCURRENCY tasks, the ones the scheduler started. Nothing is
+ * parsed on the main thread before a process takes the upload (issue 19, break 1: the parsing of uploads that were
+ * refused anyway delayed every other request): sniffing and the size check read a few header bytes.
  */
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -32,16 +30,32 @@ import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
 import type { AvatarResult, AvatarTask } from './avatar.worker.js';
+import { createAvatarScheduler } from './avatar.scheduler.js';
 
 /** Uploads decoded at once (child processes). */
 export const AVATAR_CONCURRENCY = 2;
 /** Uploads waiting for a free process before new ones are refused with `api.profile.avatar_busy`. */
 const MAX_QUEUE = 8;
+/**
+ * CPU one SVG may cost its decoding process, milliseconds. What the SVG policy admits costs far less: a plain
+ * avatar about 50 ms, 500 blended paths 300 ms, 150 gradient circles (the policy's most) 420 ms; a 58 KB polyline
+ * of round joins cost 9,500 ms before this budget (measured on this project's 2-core machine). It is also the cost
+ * an address must have spent before its running upload is stopped for a cheaper one (avatar.scheduler.ts).
+ */
+export const SVG_CPU_BUDGET_MS = 750;
+/** Half-life of an address's decoding cost in the fair queue, milliseconds. */
+const COST_HALF_LIFE_MS = 60_000;
+/**
+ * Decoding cost at which an address's uploads are refused (429) until it decays, milliseconds: four SVG budgets,
+ * or a dozen ordinary avatars in a minute.
+ */
+const ADDRESS_MAX_COST_MS = 4 * SVG_CPU_BUDGET_MS;
 const SIZE = 512;
 
 /** The message key of each reason the worker refuses an image for. */
 const REFUSALS = {
   invalid: 'api.profile.avatar_invalid',
+  too_costly: 'api.profile.avatar_timeout',
   too_many_pixels: 'api.profile.avatar_too_many_pixels',
   svg_unsupported: 'api.profile.avatar_svg_unsupported',
 } as const;
@@ -92,6 +106,17 @@ function declaredPixels(bytes: Buffer): number | null {
   }
 }
 
+/**
+ * What decoding an upload is expected to cost, CPU milliseconds, for its place in the fair queue (avatar.scheduler.ts):
+ * an SVG about 1 ms per 50 bytes (what it draws grows with its text; past 37.5 KB more than its budget, which orders
+ * such uploads behind cheaper ones and lets a cheap one stop them); a raster image about 1 ms per 20,000 declared
+ * pixels (a 12-megapixel photo about 600 ms).
+ */
+export function expectedCostMs(kind: AvatarTask['kind'], bytes: Buffer, pixels: number | null): number {
+  if (kind === 'svg') return bytes.length / 50;
+  return (pixels ?? 0) / 20_000;
+}
+
 /** The child process entry: the compiled .js next to this module, or the .ts source run through tsx. */
 function workerEntry() {
   const ts = import.meta.url.endsWith('.ts');
@@ -110,29 +135,35 @@ export function createAvatarService(deps: {
     serialization: 'advanced',
     minThreads: 0,
     maxThreads: AVATAR_CONCURRENCY,
-    // Bounded by `inFlight` below, never by tinypool (see the module comment).
+    // The scheduler starts at most AVATAR_CONCURRENCY tasks: tinypool's queue stays empty.
     maxQueue: Infinity,
     isolateWorkers: true,
     // The child gets no secrets: only what the image libraries need.
     env: {},
   });
+  const scheduler = createAvatarScheduler({
+    concurrency: AVATAR_CONCURRENCY,
+    maxQueue: MAX_QUEUE,
+    deadlineMs: deps.deadlineMs,
+    preemptMarginMs: SVG_CPU_BUDGET_MS,
+    halfLifeMs: COST_HALF_LIFE_MS,
+    maxCostMs: ADDRESS_MAX_COST_MS,
+  });
 
-  /** Uploads decoding or waiting for a process. */
-  let inFlight = 0;
-
-  /** Decodes in the pool; the caller holds a slot of `inFlight` (see `store`). */
-  async function decode(task: AvatarTask): Promise<AvatarResult> {
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), deps.deadlineMs);
+  /** Decodes in the pool when the scheduler gives the upload a process. */
+  async function decode(address: string, task: AvatarTask, estimateMs: number): Promise<AvatarResult> {
     try {
-      return (await pool.run(task, { signal: deadline.signal })) as AvatarResult;
+      return await scheduler.run(
+        address,
+        async (signal) => {
+          const result = (await pool.run(task, { signal })) as AvatarResult;
+          return { value: result, cpuMs: result.cpuMs };
+        },
+        estimateMs,
+      );
     } catch (err) {
-      if (deadline.signal.aborted) throw new AppError('api.profile.avatar_timeout');
-      const message = String((err as Error)?.message ?? err);
-      if (/queue/i.test(message)) throw new AppError('api.profile.avatar_busy');
+      if (err instanceof AppError) throw err;
       throw new AppError('api.profile.avatar_invalid');
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -143,33 +174,26 @@ export function createAvatarService(deps: {
      *   `api.profile.avatar_invalid` (400: not an allowed format or undecodable),
      *   `api.profile.avatar_too_many_pixels` (422: over AVATAR_MAX_PIXELS),
      *   `api.profile.avatar_svg_unsupported` (422: outside the SVG policy),
-     *   `api.profile.avatar_timeout` (422: not done within the deadline),
-     *   `api.profile.avatar_busy` (429: the decoding queue is full).
+     *   `api.profile.avatar_timeout` (422: not done within the deadline, or an SVG over SVG_CPU_BUDGET_MS),
+     *   `api.profile.avatar_busy` (429: the fair queue refused it or stopped it for a cheaper address).
+     * @param address the client's address key (`ipKey`), for the fair queue.
      */
-    async store(bytes: Buffer): Promise<string> {
+    async store(bytes: Buffer, address: string): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
-      if (inFlight >= AVATAR_CONCURRENCY + MAX_QUEUE) throw new AppError('api.profile.avatar_busy');
-      inFlight++;
-      let result: AvatarResult;
-      try {
-        const kind = await sniffAvatar(bytes);
-        if (!kind) throw new AppError('api.profile.avatar_invalid');
-        if (kind !== 'svg' && (declaredPixels(bytes) ?? 0) > AVATAR_MAX_PIXELS)
-          throw new AppError('api.profile.avatar_too_many_pixels');
-        result = await decode({ kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE });
-      } finally {
-        inFlight--;
-      }
+      const kind = await sniffAvatar(bytes);
+      if (!kind) throw new AppError('api.profile.avatar_invalid');
+      const pixels = kind === 'svg' ? null : declaredPixels(bytes);
+      if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new AppError('api.profile.avatar_too_many_pixels');
+      const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, svgCpuBudgetMs: SVG_CPU_BUDGET_MS };
+      const result = await decode(address, task, expectedCostMs(kind, bytes, pixels));
       if (!result.ok) throw new AppError(REFUSALS[result.reason]);
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.webp));
     },
-    /** Uploads decoding or queued right now (0 when idle: nothing of a finished upload stays behind). */
-    inFlight: () => inFlight,
     /**
-     * The decoding pool right now (metrics, decision 031): `queued` uploads waiting for a free process in the
-     * pool's queue, `busy` the other uploads in flight (being checked or decoded; at most AVATAR_CONCURRENCY decode).
+     * The decoding pool right now (metrics, decision 031): `busy` uploads decoding (at most AVATAR_CONCURRENCY),
+     * `queued` uploads waiting for a process in the fair queue.
      */
-    poolStats: () => ({ busy: inFlight - pool.queueSize, queued: pool.queueSize }),
+    poolStats: () => scheduler.stats(),
     /** Ends the decoding processes (app shutdown). */
     async close(): Promise<void> {
       await pool.destroy();

@@ -28,11 +28,22 @@ export interface AvatarTask {
   maxPixels: number;
   /** Side of the square WebP produced, pixels. */
   size: number;
+  /**
+   * CPU an SVG may cost this process, milliseconds, from the moment the process takes the task (issue 39 item 9:
+   * what an SVG draws is not bounded by its size or element count; a 58 KB polyline took 9.5 s of CPU). Raster
+   * images are bounded by `maxPixels` instead.
+   */
+  svgCpuBudgetMs: number;
 }
 
-/** WebP bytes, or why the image was refused. */
-export type AvatarResult =
-  { ok: true; webp: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' };
+/** WebP bytes, or why the image was refused; with the CPU the task cost this process, milliseconds. */
+export type AvatarResult = { cpuMs: number } & (
+  | { ok: true; webp: Uint8Array }
+  | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' | 'too_costly' }
+);
+
+/** How often the CPU spent is checked against the SVG budget, milliseconds. */
+const BUDGET_CHECK_MS = 20;
 
 /** SVGs are rendered so that their longer side is about twice the output size, whatever they declare. */
 async function svgDensity(bytes: Buffer, size: number): Promise<number> {
@@ -41,8 +52,40 @@ async function svgDensity(bytes: Buffer, size: number): Promise<number> {
   return Math.min(2400, Math.max(1, (72 * 2 * size) / longest));
 }
 
-/** Decodes, checks and re-encodes one avatar (see the module comment). */
+/**
+ * Decodes, checks and re-encodes one avatar (see the module comment). An SVG that costs more than
+ * `svgCpuBudgetMs` of this process's CPU (its threads included: librsvg draws on libuv's pool, so the check runs
+ * while it draws) is refused `too_costly`; the pool then kills this process, which ends the drawing.
+ */
 export default async function processAvatar(task: AvatarTask): Promise<AvatarResult> {
+  // Loading the policy's parsers is the process's start, not the drawing: before the clock.
+  if (task.kind === 'svg') await import('./avatar.svg-policy.js');
+  const started = process.cpuUsage();
+  const cpuMs = () => {
+    const used = process.cpuUsage(started);
+    return (used.user + used.system) / 1000;
+  };
+  if (task.kind !== 'svg') return { ...(await decode(task)), cpuMs: cpuMs() };
+  let check: ReturnType<typeof setInterval> | undefined;
+  const overBudget = new Promise<{ ok: false; reason: 'too_costly' }>((resolve) => {
+    check = setInterval(() => {
+      if (cpuMs() > task.svgCpuBudgetMs) resolve({ ok: false, reason: 'too_costly' });
+    }, BUDGET_CHECK_MS);
+  });
+  try {
+    const result = await Promise.race([decode(task), overBudget]);
+    // The policy's parse runs before the first check: past the budget, the result is refused all the same.
+    const late = result.ok && cpuMs() > task.svgCpuBudgetMs;
+    return { ...(late ? { ok: false, reason: 'too_costly' } : result), cpuMs: cpuMs() };
+  } finally {
+    clearInterval(check);
+  }
+}
+
+type Decoded =
+  { ok: true; webp: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' };
+
+async function decode(task: AvatarTask): Promise<Decoded> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     let input: Sharp;

@@ -49,7 +49,7 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       uploading.add(userId);
       byAddress.set(address, fromAddress + 1);
       try {
-        const picture = await deps.avatars.store(await read());
+        const picture = await deps.avatars.store(await read(), address);
         return toUser(await repo.updateUser(db, userId, { picture }));
       } finally {
         uploading.delete(userId);

@@ -1,0 +1,212 @@
+/**
+ * Who decodes next: the queue in front of the avatar decoding processes, fair by client address (issue 39 item 9).
+ *
+ * The processes are few (AVATAR_CONCURRENCY) and an in-policy SVG may cost up to its CPU budget each, so an attacker
+ * with a few addresses could keep every process and queue place busy with uploads that each stop only at the budget.
+ * Three rules keep an ordinary holder's upload moving:
+ * 1. **Cost per address.** Each address is charged what its uploads cost (CPU milliseconds the decoding process
+ *    spent, or the time it held a process when it was stopped), decaying by half every `halfLifeMs`.
+ * 2. **Cheapest first.** A waiting upload's priority is its address's cost plus what the upload itself is expected
+ *    to cost (its `estimateMs`, from its kind and size: a 4×4 PNG nothing, a 58 KB SVG more than a full budget). A free
+ *    process takes the cheapest (ties: first come); when the queue is full, a newcomer takes the place of the
+ *    dearest waiting upload if that is dearer than the newcomer (the one pushed out is answered
+ *    `api.profile.avatar_busy`), otherwise it is refused.
+ * 3. **Preemption.** When every process is busy and a running upload's priority (counted the same way) is at least
+ *    `preemptMarginMs` above the cost of the cheapest waiting upload's address, and above that upload's priority,
+ *    that running upload is stopped (its process killed,
+ *    answered `api.profile.avatar_busy`) and the waiting one takes its process. With the margin at the SVG budget,
+ *    an ordinary holder (an avatar costs 50 to 400 ms) is never stopped for a newcomer; an address that has spent a
+ *    full budget is, and so is an upload expected to cost more than a budget over the waiting address's cost
+ *    (a 58 KB SVG) while a cheap one waits.
+ *
+ * 4. **A ceiling.** An address whose cost is `maxCostMs` or more is refused at once (`api.profile.avatar_busy`)
+ *    until its cost decays below it: what many addresses can keep busy is bounded by their number, and their
+ *    refused uploads start no process (each start costs a process's boot, which loaded the machine as much as the
+ *    drawing did).
+ *
+ * Each upload has a deadline from its admission, queue wait included (`deadlineMs`): past it, it is answered
+ * `api.profile.avatar_timeout` (stopped if running). What is left: addresses never seen before cost nothing yet, so
+ * an attacker's first upload from each fresh address is ordered by its expected cost alone (SECURITY.md).
+ *
+ * Per instance, in memory: at most `MAX_ADDRESSES` addresses are remembered (the cheapest are forgotten first).
+ */
+import { AppError } from '../../lib/app-error.js';
+
+/** Addresses whose cost is remembered (about 100 bytes each). */
+const MAX_ADDRESSES = 10_000;
+
+/** What one upload's work reports: its value and what it cost, CPU milliseconds. */
+export interface Costed<T> {
+  value: T;
+  cpuMs: number;
+}
+
+export interface AvatarSchedulerOptions {
+  /** Uploads decoding at once (processes). */
+  concurrency: number;
+  /** Uploads waiting for a process at most. */
+  maxQueue: number;
+  /** Deadline of one upload from its admission, milliseconds, queue wait included. */
+  deadlineMs: number;
+  /** How much cheaper the waiting address must be to stop a running upload, milliseconds of cost. */
+  preemptMarginMs: number;
+  /** Half-life of an address's cost, milliseconds. */
+  halfLifeMs: number;
+  /** Cost at which an address's uploads are refused until it decays, milliseconds. */
+  maxCostMs: number;
+  /** The clock, milliseconds (tests). */
+  now?: () => number;
+}
+
+interface Entry {
+  address: string;
+  /** What the upload is expected to cost, milliseconds. */
+  estimateMs: number;
+  work: (signal: AbortSignal) => Promise<Costed<unknown>>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  controller: AbortController;
+  timer: ReturnType<typeof setTimeout>;
+  startedAt?: number;
+  /** Why it was stopped, when it was. */
+  stopped?: 'api.profile.avatar_busy' | 'api.profile.avatar_timeout';
+}
+
+/** The fair queue described in the module comment. */
+export function createAvatarScheduler(options: AvatarSchedulerOptions) {
+  const now = options.now ?? (() => performance.now());
+  const waiting: Entry[] = [];
+  const running = new Set<Entry>();
+  const costs = new Map<string, { ms: number; at: number }>();
+
+  /** An address's cost now, milliseconds (decayed). */
+  function cost(address: string): number {
+    const c = costs.get(address);
+    return c ? c.ms * 0.5 ** ((now() - c.at) / options.halfLifeMs) : 0;
+  }
+
+  function charge(address: string, ms: number) {
+    costs.delete(address);
+    costs.set(address, { ms: cost(address) + Math.max(0, ms), at: now() });
+    if (costs.size > MAX_ADDRESSES) {
+      // Forget the cheapest half (most of them decayed to nothing).
+      const sorted = [...costs.keys()].sort((a, b) => cost(a) - cost(b));
+      for (const a of sorted.slice(0, costs.size - MAX_ADDRESSES / 2)) costs.delete(a);
+    }
+  }
+
+  /** A waiting upload's priority: its address's cost plus its own expected cost, milliseconds (lower first). */
+  const priority = (entry: Entry) => cost(entry.address) + entry.estimateMs;
+
+  /** Index in `waiting` of the cheapest upload (first come on a tie), or -1. */
+  function cheapestWaiting(): number {
+    let best = -1;
+    for (let i = 0; i < waiting.length; i++) if (best < 0 || priority(waiting[i]) < priority(waiting[best])) best = i;
+    return best;
+  }
+
+  /** Index in `waiting` of the dearest upload (last come on a tie), or -1. */
+  function dearestWaiting(): number {
+    let worst = -1;
+    for (let i = 0; i < waiting.length; i++)
+      if (worst < 0 || priority(waiting[i]) >= priority(waiting[worst])) worst = i;
+    return worst;
+  }
+
+  function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
+    clearTimeout(entry.timer);
+    if ('value' in outcome) entry.resolve(outcome.value);
+    else entry.reject(outcome.error);
+  }
+
+  function start(entry: Entry) {
+    running.add(entry);
+    entry.startedAt = now();
+    entry.work(entry.controller.signal).then(
+      (done) => {
+        charge(entry.address, done.cpuMs);
+        finish(entry, entry.stopped ? { error: new AppError(entry.stopped) } : { value: done.value });
+      },
+      (err: unknown) => {
+        charge(entry.address, now() - (entry.startedAt ?? now()));
+        finish(entry, { error: entry.stopped ? new AppError(entry.stopped) : err });
+      },
+    );
+  }
+
+  function finish(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
+    running.delete(entry);
+    settle(entry, outcome);
+    pump();
+  }
+
+  function stop(entry: Entry, key: NonNullable<Entry['stopped']>) {
+    entry.stopped = key;
+    entry.controller.abort(new AppError(key));
+  }
+
+  /** Gives free processes to the cheapest waiting uploads, then stops a running upload for a much cheaper one. */
+  function pump() {
+    while (running.size < options.concurrency && waiting.length > 0) {
+      const [next] = waiting.splice(cheapestWaiting(), 1);
+      start(next);
+    }
+    const best = cheapestWaiting();
+    if (best < 0) return;
+    // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
+    const want = Math.max(cost(waiting[best].address) + options.preemptMarginMs, priority(waiting[best]) + 1);
+    let victim: Entry | undefined;
+    for (const r of running)
+      if (!r.stopped && priority(r) >= want && (!victim || priority(r) > priority(victim))) victim = r;
+    // Its process ends at once; `finish` then starts the cheapest waiting upload.
+    if (victim) stop(victim, 'api.profile.avatar_busy');
+  }
+
+  return {
+    /**
+     * Runs `work` when a process is free for it (see the module comment) and answers its value.
+     * @param address the client's address key (`ipKey`).
+     * @param work the decoding; it must stop when `signal` aborts, and report its CPU cost.
+     * @param estimateMs what the upload is expected to cost, milliseconds (0 when nothing is known).
+     * @throws AppError `api.profile.avatar_busy` (429) when the address's cost is at the ceiling, when the queue is
+     *   full of cheaper uploads, or when it was pushed out of the queue or stopped for a cheaper upload; `api.profile.avatar_timeout` (422) past the
+     *   deadline; what `work` throws.
+     */
+    run<T>(address: string, work: (signal: AbortSignal) => Promise<Costed<T>>, estimateMs = 0): Promise<T> {
+      if (cost(address) >= options.maxCostMs) return Promise.reject(new AppError('api.profile.avatar_busy'));
+      return new Promise<T>((resolve, reject) => {
+        const entry: Entry = {
+          address,
+          estimateMs,
+          work,
+          resolve: resolve as (value: unknown) => void,
+          reject,
+          controller: new AbortController(),
+          timer: setTimeout(() => {
+            const at = waiting.indexOf(entry);
+            if (at >= 0) {
+              waiting.splice(at, 1);
+              settle(entry, { error: new AppError('api.profile.avatar_timeout') });
+            } else if (running.has(entry)) stop(entry, 'api.profile.avatar_timeout');
+          }, options.deadlineMs),
+        };
+        if (running.size < options.concurrency) return start(entry);
+        if (waiting.length >= options.maxQueue) {
+          const worst = dearestWaiting();
+          if (priority(waiting[worst]) <= priority(entry)) {
+            return settle(entry, { error: new AppError('api.profile.avatar_busy') });
+          }
+          const [pushedOut] = waiting.splice(worst, 1);
+          settle(pushedOut, { error: new AppError('api.profile.avatar_busy') });
+        }
+        waiting.push(entry);
+        pump();
+      });
+    },
+    /** Uploads decoding (`busy`) and waiting for a process (`queued`) right now. */
+    stats: () => ({ busy: running.size, queued: waiting.length }),
+    /** An address's cost now, CPU milliseconds (decayed; tests and metrics). */
+    cost,
+  };
+}
+export type AvatarScheduler = ReturnType<typeof createAvatarScheduler>;

@@ -1,0 +1,207 @@
+/**
+ * The avatar fair queue (avatar.scheduler.ts, issue 39 item 9), with work the test controls: which upload gets a
+ * process, who is refused or pushed out, when a running upload is stopped for a cheaper address.
+ */
+import { describe, expect, it } from 'vitest';
+import { createAvatarScheduler, type Costed } from '../src/modules/profile/avatar.scheduler.js';
+
+/** A piece of work the test finishes by hand; it fails when its signal aborts, as the pool does. */
+function controlled() {
+  const log: string[] = [];
+  const pending = new Map<string, (cpuMs: number) => void>();
+  const work = (name: string) => (signal: AbortSignal) =>
+    new Promise<Costed<string>>((resolve, reject) => {
+      log.push(`start ${name}`);
+      pending.set(name, (cpuMs) => resolve({ value: name, cpuMs }));
+      signal.addEventListener('abort', () => reject(new Error('aborted')));
+    });
+  const finish = async (name: string, cpuMs: number) => {
+    pending.get(name)!(cpuMs);
+    pending.delete(name);
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { log, work, finish };
+}
+
+const settled = <T>(p: Promise<T>) =>
+  p.then(
+    (v) => `ok ${String(v)}`,
+    (e: Error) => e.message,
+  );
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function scheduler(opts: { maxQueue?: number; preemptMarginMs?: number; maxCostMs?: number; now?: () => number } = {}) {
+  return createAvatarScheduler({
+    concurrency: 2,
+    maxQueue: opts.maxQueue ?? 8,
+    deadlineMs: 60_000,
+    preemptMarginMs: opts.preemptMarginMs ?? 1000,
+    halfLifeMs: 60_000,
+    maxCostMs: opts.maxCostMs ?? Infinity,
+    now: opts.now ?? (() => 0),
+  });
+}
+
+describe('avatar fair queue', () => {
+  it("a free process takes the cheapest address's upload, not the oldest", async () => {
+    const s = scheduler({ preemptMarginMs: Infinity });
+    const w = controlled();
+    // The attacker's address has spent 900 ms already.
+    const a1 = settled(s.run('attacker', w.work('a1')));
+    await w.finish('a1', 900);
+    expect(await a1).toBe('ok a1');
+    const running = [s.run('attacker', w.work('a2')), s.run('attacker', w.work('a3'))];
+    const queued = [settled(s.run('attacker', w.work('a4'))), settled(s.run('holder', w.work('h1')))];
+    expect(s.stats()).toEqual({ busy: 2, queued: 2 });
+    await w.finish('a2', 900);
+    expect(w.log.at(-1)).toBe('start h1');
+    await w.finish('h1', 50);
+    await w.finish('a3', 900);
+    await w.finish('a4', 900);
+    expect(await Promise.all(queued)).toEqual(['ok a4', 'ok h1']);
+    await Promise.all(running);
+    expect(s.stats()).toEqual({ busy: 0, queued: 0 });
+  });
+
+  it('a full queue refuses a newcomer no cheaper than the dearest waiting, and pushes out a dearer one', async () => {
+    const s = scheduler({ maxQueue: 2, preemptMarginMs: Infinity });
+    const w = controlled();
+    const warm = s.run('attacker', w.work('a0'));
+    await w.finish('a0', 5000);
+    await warm;
+    const all = [
+      settled(s.run('other', w.work('o1'))),
+      settled(s.run('other', w.work('o2'))),
+      settled(s.run('attacker', w.work('a1'))),
+      settled(s.run('other', w.work('o3'))),
+    ];
+    // o1 and o2 run, a1 and o3 wait: the queue is full.
+    expect(s.stats()).toEqual({ busy: 2, queued: 2 });
+    // Another attacker upload costs no less than the dearest waiting (a1): refused.
+    expect(await settled(s.run('attacker', w.work('a2')))).toBe('api.profile.avatar_busy');
+    // A holder never seen pushes a1 out.
+    const holder = settled(s.run('holder', w.work('h1')));
+    expect(await all[2]).toBe('api.profile.avatar_busy');
+    await w.finish('o1', 10);
+    await w.finish('o2', 10);
+    await w.finish('o3', 10);
+    await w.finish('h1', 10);
+    expect(await holder).toBe('ok h1');
+  });
+
+  it('stops a running upload of an address that spent a full budget for a cheaper one; never an ordinary holder', async () => {
+    const s = scheduler();
+    const w = controlled();
+    const warm = s.run('attacker', w.work('a0'));
+    await w.finish('a0', 1000);
+    await warm;
+    // An ordinary holder's address spent 400 ms; both processes busy.
+    const warmHolder = s.run('holder', w.work('h0'));
+    await w.finish('h0', 400);
+    await warmHolder;
+    const a1 = settled(s.run('attacker', w.work('a1')));
+    const h1 = settled(s.run('holder', w.work('h1')));
+    const newcomer = settled(s.run('newcomer', w.work('n1')));
+    await tick();
+    // The attacker's upload (1000 ms ≥ 0 + 1000) is stopped; the holder's (400 ms) is not.
+    expect(await a1).toBe('api.profile.avatar_busy');
+    expect(w.log.at(-1)).toBe('start n1');
+    await w.finish('n1', 50);
+    await w.finish('h1', 50);
+    expect([await newcomer, await h1]).toEqual(['ok n1', 'ok h1']);
+  });
+
+  it('control: without preemption the cheaper address waits for the attacker (the test above can fail)', async () => {
+    const s = scheduler({ preemptMarginMs: Infinity });
+    const w = controlled();
+    const warm = s.run('attacker', w.work('a0'));
+    await w.finish('a0', 1000);
+    await warm;
+    const running = [settled(s.run('attacker', w.work('a1'))), settled(s.run('attacker', w.work('a2')))];
+    const newcomer = settled(s.run('newcomer', w.work('n1')));
+    await tick();
+    expect(w.log).not.toContain('start n1');
+    await w.finish('a1', 1000);
+    expect(w.log.at(-1)).toBe('start n1');
+    await w.finish('a2', 1000);
+    await w.finish('n1', 10);
+    expect(await Promise.all([...running, newcomer])).toEqual(['ok a1', 'ok a2', 'ok n1']);
+  });
+
+  it('orders fresh addresses by what their uploads are expected to cost: a small PNG goes before queued 58 KB SVGs', async () => {
+    const s = scheduler({ maxQueue: 3, preemptMarginMs: Infinity });
+    const w = controlled();
+    // Five fresh attacker addresses, each an SVG expected to cost a full budget: two run, three fill the queue.
+    const attackers = [1, 2, 3, 4, 5].map((i) => settled(s.run(`a${i}`, w.work(`a${i}`), 750)));
+    expect(s.stats()).toEqual({ busy: 2, queued: 3 });
+    // A holder never seen, a 4×4 PNG: pushes out the last come of the queue and is next.
+    const holder = settled(s.run('holder', w.work('h1'), 0));
+    expect(await attackers[4]).toBe('api.profile.avatar_busy');
+    await w.finish('a1', 750);
+    expect(w.log.at(-1)).toBe('start h1');
+    await w.finish('h1', 5);
+    expect(await holder).toBe('ok h1');
+  });
+
+  it('stops a running upload expected to cost a full budget for a cheap one, never one expected to cost less', async () => {
+    const s = scheduler({ preemptMarginMs: 750 });
+    const w = controlled();
+    const big = settled(s.run('a1', w.work('big'), 750));
+    const mid = settled(s.run('a2', w.work('mid'), 400));
+    const holder = settled(s.run('holder', w.work('h1'), 0));
+    await tick();
+    expect(await big).toBe('api.profile.avatar_busy');
+    expect(w.log).toEqual(['start big', 'start mid', 'start h1']);
+    await w.finish('mid', 400);
+    await w.finish('h1', 5);
+    expect([await mid, await holder]).toEqual(['ok mid', 'ok h1']);
+  });
+
+  it('refuses an address at its cost ceiling without starting anything, until its cost decays', async () => {
+    let clock = 0;
+    const s = scheduler({ maxCostMs: 3000, now: () => clock });
+    const w = controlled();
+    const spent = s.run('attacker', w.work('a1'));
+    await w.finish('a1', 3000);
+    await spent;
+    expect(await settled(s.run('attacker', w.work('a2')))).toBe('api.profile.avatar_busy');
+    expect(w.log).toEqual(['start a1']);
+    const holder = settled(s.run('holder', w.work('h1')));
+    expect(w.log.at(-1)).toBe('start h1');
+    await w.finish('h1', 10);
+    expect(await holder).toBe('ok h1');
+    clock = 60_000;
+    const again = settled(s.run('attacker', w.work('a3')));
+    expect(w.log.at(-1)).toBe('start a3');
+    await w.finish('a3', 10);
+    expect(await again).toBe('ok a3');
+  });
+
+  it("an address's cost halves every half-life", async () => {
+    let clock = 0;
+    const s = scheduler({ now: () => clock });
+    const w = controlled();
+    const done = s.run('a', w.work('a'));
+    await w.finish('a', 800);
+    await done;
+    expect(s.cost('a')).toBe(800);
+    clock = 60_000;
+    expect(s.cost('a')).toBe(400);
+    expect(s.cost('never-seen')).toBe(0);
+  });
+
+  it('answers api.profile.avatar_timeout past the deadline, waiting or running, and frees the process', async () => {
+    const s = createAvatarScheduler({
+      concurrency: 1,
+      maxQueue: 8,
+      deadlineMs: 30,
+      preemptMarginMs: Infinity,
+      halfLifeMs: 60_000,
+      maxCostMs: Infinity,
+    });
+    const w = controlled();
+    const both = [settled(s.run('x', w.work('x1'))), settled(s.run('y', w.work('y1')))];
+    expect(await Promise.all(both)).toEqual(['api.profile.avatar_timeout', 'api.profile.avatar_timeout']);
+    expect(s.stats()).toEqual({ busy: 0, queued: 0 });
+  });
+});
