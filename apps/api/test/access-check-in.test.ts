@@ -394,21 +394,23 @@ describe('after the ticket changes hands', () => {
 });
 
 describe('rate limit', () => {
-  const checkIn = (app: TestApp['app'], key: string, remoteAddress = '10.2.2.2') =>
+  const checkIn = (app: TestApp['app'], key: string, remoteAddress = '10.2.2.2', device?: string) =>
     app.inject({
       method: 'POST',
       url: '/v1/access/check-in',
-      headers: { 'x-scanner-key': key },
+      headers: { 'x-scanner-key': key, ...(device ? { 'x-door-device': device } : {}) },
       payload: { code: 'TP1.1.1.x', eventId: 1 },
       remoteAddress,
     });
 
-  it('counts wrong keys in their own slow bucket, so guessing never locks the right key out', async () => {
+  it("counts wrong keys in their own slow bucket; past it a guesser learns nothing, and the venue's door goes on", async () => {
     const limited = await createTestApp({
       seed: true,
-      config: { scannerKey: KEY, checkInPerMinute: 3, scannerKeyFailuresPerMinute: 2 },
+      config: { scannerKey: KEY, checkInPerMinute: 6, scannerKeyFailuresPerMinute: 2 },
     });
     try {
+      // The venue's door device checks in before the guessing starts (an invalid pass: 400).
+      expect((await checkIn(limited.app, KEY, '10.2.2.2', 'gate-device-1')).statusCode).toBe(400);
       const guesses: number[] = [];
       for (let i = 0; i < 20; i++) guesses.push((await checkIn(limited.app, `guess-${i}`)).statusCode);
       expect(guesses.slice(0, 2)).toEqual([401, 401]);
@@ -416,9 +418,14 @@ describe('rate limit', () => {
       const limitedGuess = await checkIn(limited.app, 'guess');
       expect(limitedGuess.json()).toEqual({ message: 'api.too_many_requests' });
       expect(Number(limitedGuess.headers['retry-after'])).toBeGreaterThan(0);
-      // The door, on the same IP, still has its own 3 check-ins (an invalid pass: 400), then 429.
+      // Behind the 429s the right key is refused too, from an unknown device or none (issue 39, fourth re-audit:
+      // it was answered, so guesses went on at full speed): a 429 tells the guesser nothing.
+      expect((await checkIn(limited.app, KEY)).statusCode).toBe(429);
+      expect((await checkIn(limited.app, KEY, '10.2.2.2', 'guessed-device')).statusCode).toBe(429);
+      // The known door device, on the same IP, goes on with the route's right-key check-ins (6 a minute, of which
+      // the two refused right-key requests above took two), then its limit.
       const door: number[] = [];
-      for (let i = 0; i < 4; i++) door.push((await checkIn(limited.app, KEY)).statusCode);
+      for (let i = 0; i < 4; i++) door.push((await checkIn(limited.app, KEY, '10.2.2.2', 'gate-device-1')).statusCode);
       expect(door).toEqual([400, 400, 400, 429]);
       // Another IP is not affected by either bucket.
       expect((await checkIn(limited.app, KEY, '10.2.2.3')).statusCode).toBe(400);
@@ -431,14 +438,21 @@ describe('rate limit', () => {
   it('limits the event list per IP, and wrong keys there count as failures too', async () => {
     const limited = await createTestApp({
       seed: true,
-      config: { scannerKey: KEY, accessEventsPerMinute: 2, scannerKeyFailuresPerMinute: 1 },
+      config: { scannerKey: KEY, accessEventsPerMinute: 4, scannerKeyFailuresPerMinute: 1 },
     });
     try {
-      const events = (key: string) =>
-        limited.app.inject({ url: '/v1/access/events', headers: { 'x-scanner-key': key }, remoteAddress: '10.3.3.3' });
+      const events = (key: string, device?: string) =>
+        limited.app.inject({
+          url: '/v1/access/events',
+          headers: { 'x-scanner-key': key, ...(device ? { 'x-door-device': device } : {}) },
+          remoteAddress: '10.3.3.3',
+        });
+      expect((await events(KEY, 'gate-device-2')).statusCode).toBe(200);
       expect([(await events('x')).statusCode, (await events('y')).statusCode]).toEqual([401, 429]);
+      // Locked out: the right key too, except from the known door device, until the route's own limit.
+      expect((await events(KEY)).statusCode).toBe(429);
       const right: number[] = [];
-      for (let i = 0; i < 3; i++) right.push((await events(KEY)).statusCode);
+      for (let i = 0; i < 3; i++) right.push((await events(KEY, 'gate-device-2')).statusCode);
       expect(right).toEqual([200, 200, 429]);
     } finally {
       await limited.close();

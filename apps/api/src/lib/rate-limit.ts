@@ -152,13 +152,12 @@ export async function withinLimit(limiter: Limiter, req: FastifyRequest, name: L
 const GUESS_LOCKOUTS_MAX = 10_000;
 
 /**
- * A guard of an operator-chosen secret (ADMIN_KEY, METRICS_TOKEN; issue 39 item 11): wrong guesses per client IP
+ * A guard of an operator-chosen secret (ADMIN_KEY, METRICS_TOKEN, SCANNER_KEY and door keys; issue 39 item 11): wrong guesses per client IP
  * count against `limiter` (`withinLimit`); once an address is over it, it is locked out until the window ends, and
  * every request of it is refused with 429 before the secret is compared, the right secret too, so a 429 tells a
  * guesser nothing. Lockouts are kept in this process (at most GUESS_LOCKOUTS_MAX); with a shared limiter store each
- * instance locks an address out at the first wrong guess it sees past the limit. Not for door keys: a venue's
- * devices share one address, and a lockout there would stop a gate (door keys are random; SCANNER_KEY must be 16
- * characters or more).
+ * instance locks an address out at the first wrong guess it sees past the limit. Door keys use it too, with the
+ * venue's known door devices let through (access.routes.ts): a venue's devices share one address.
  */
 export function guessGuard(limiter: Limiter, name: LimitName, now: () => number = Date.now) {
   const lockedUntil = new Map<string, number>();

@@ -13,8 +13,28 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AccessService } from './access.service.js';
 import type { CheckInService, Door, DoorScope } from './check-in.service.js';
-import { ipKey, perIpPerMinute, perUserPerMinute, withinLimit } from '../../lib/rate-limit.js';
+import { guessGuard, ipKey, perIpPerMinute, perUserPerMinute } from '../../lib/rate-limit.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
+
+/** Door devices remembered at most, and for how long after their last right key (milliseconds). */
+const KNOWN_DEVICES_MAX = 10_000;
+const KNOWN_DEVICE_MS = 24 * 3600_000;
+
+/**
+ * The door devices (`x-door-device` ids) that presented a right key to this instance in the last day, let through a
+ * guesser's lockout of their address. In memory, at most KNOWN_DEVICES_MAX (the least recently seen forgotten first).
+ */
+function knownDoorDevices(now: () => number = Date.now) {
+  const seen = new Map<string, number>();
+  return {
+    has: (deviceId: string) => (seen.get(deviceId) ?? 0) > now() - KNOWN_DEVICE_MS,
+    add(deviceId: string) {
+      seen.delete(deviceId);
+      seen.set(deviceId, now());
+      if (seen.size > KNOWN_DEVICES_MAX) seen.delete(seen.keys().next().value!);
+    },
+  };
+}
 
 /** The `x-door-device` header as logged: 8-64 letters, digits, `-` or `_` (the scanner sends a UUID), else null. */
 const deviceIdOf = (value: unknown): string | null =>
@@ -93,9 +113,8 @@ export function accessRoutes(
   );
 
   // Door routes count two per-IP buckets: requests with a right key (the platform SCANNER_KEY or a live
-  // door key) against the route's own limit (wrong keys are not counted there, so guessing cannot lock the
-  // door out), and wrong keys against one slow bucket of failures shared by all door routes; past it, wrong
-  // keys get 429 instead of 401. The key's scope is looked up once per request (the rate limit's
+  // door key) against the route's own limit (wrong keys are not counted there), and wrong keys against one slow
+  // bucket of failures shared by all door routes; past it, the address is locked out (below). The key's scope is looked up once per request (the rate limit's
   // allowList runs first) and is on `req.door` for the handler.
   const scopes = new WeakMap<FastifyRequest, Promise<DoorScope | null>>();
   const scopeOf = (req: FastifyRequest) => {
@@ -107,22 +126,30 @@ export function accessRoutes(
     return scope;
   };
   const rightKeyOnly = async (req: FastifyRequest) => (await scopeOf(req)) === null;
-  const failures = app.createRateLimit({
-    max: deps.limits.scannerKeyFailures,
-    timeWindow: '1 minute',
-    keyGenerator: ipKey,
-  });
+  // Past the failures' limit an address is locked out until the minute ends (guessGuard): every request of it is
+  // refused before its key is compared, the right key too, so a 429 tells a guesser nothing (issue 39, fourth
+  // re-audit: the right SCANNER_KEY was still answered behind 429s, at full speed). A door device that has
+  // presented a right key to this instance in the last day (`x-door-device`) is let through the lockout, so a
+  // guesser on a venue's Wi-Fi does not stop its gates.
+  const guard = guessGuard(
+    app.createRateLimit({ max: deps.limits.scannerKeyFailures, timeWindow: '1 minute', keyGenerator: ipKey }),
+    'scanner_key_failures',
+  );
+  const knownDevices = knownDoorDevices();
   const doors = new WeakMap<FastifyRequest, Door>();
   const doorOf = (req: FastifyRequest): Door => doors.get(req)!;
   const scanner = {
     // preValidation: after the route's rate limit (onRequest), before the body is looked at.
     preValidation: async (req: FastifyRequest) => {
+      const deviceId = deviceIdOf(req.headers['x-door-device']);
+      if (!deviceId || !knownDevices.has(deviceId)) guard.check(req);
       const scope = await scopeOf(req);
       if (scope) {
-        doors.set(req, { scope, deviceId: deviceIdOf(req.headers['x-door-device']) });
+        if (deviceId) knownDevices.add(deviceId);
+        doors.set(req, { scope, deviceId });
         return;
       }
-      await withinLimit(failures, req, 'scanner_key_failures');
+      await guard.wrong(req);
       throw new AppError('api.access.scanner_unauthorized');
     },
   };
