@@ -6,7 +6,7 @@
  * Wrong tokens on the main port are limited per client IP like wrong API keys (issue 39): see
  * `registerMetricsTokenRoute`.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../lib/secrets.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
@@ -29,8 +29,6 @@ declare module 'fastify' {
 
 /** Route label of a request no route matched (404s of unknown paths): never the raw URL. */
 const UNMATCHED_ROUTE = 'unmatched';
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * Decorates the app with `metrics`, adds the scrape-time levels, and serves them as configured.
@@ -194,8 +192,8 @@ export function registerMetricsTokenRoute(
   app: App,
   config: Pick<Config, 'metricsToken' | 'keyFailuresPerMinute'>,
 ): void {
-  if (config.metricsToken === null) return;
-  const expected = sha256(config.metricsToken);
+  const expected = config.metricsToken;
+  if (expected === null) return;
   const failures = app.createRateLimit({
     max: config.keyFailuresPerMinute,
     timeWindow: '1 minute',
@@ -205,7 +203,7 @@ export function registerMetricsTokenRoute(
   app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
     guard.check(req);
     const token = bearerOf(req);
-    if (!token || !timingSafeEqual(sha256(token), expected)) {
+    if (!token || !sameSecret(token, expected)) {
       await guard.wrong(req);
       throw new AppError('api.unauthorized');
     }

@@ -10,7 +10,7 @@
  * issue 19 break 7): one subscriber or host gets a whole /64 and could otherwise take a fresh bucket per
  * address. `ipKey` is the one key function of every per-IP limit.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from './secrets.js';
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
@@ -97,7 +97,7 @@ export const DEFAULT_IPV6_PREFIX = 64;
  * mis-set TRUST_PROXY letting a header through) as a hash, so it can never name buckets freely.
  */
 export function addressKey(ip: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
-  if (!ipaddr.isValid(ip)) return `h:${createHash('sha256').update(ip).digest('base64url')}`;
+  if (!ipaddr.isValid(ip)) return `h:${sha256(ip).toString('base64url')}`;
   const addr = ipaddr.process(ip);
   if (addr.kind() === 'ipv4') return addr.toString();
   const bytes = addr.toByteArray();

@@ -23,7 +23,7 @@
  * Tickets the holder has listed for resale do not admit (a buyer could otherwise buy a used ticket);
  * they come back in `listedForResale` so the door can tell the holder to unlist first.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../lib/secrets.js';
 import { access, holderDisplayName, type doorKeys } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
 import { walletTotpAdmits } from '@tp/contract/wallet-totp';
@@ -33,8 +33,6 @@ import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from './check-in-log.repository.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import type { Metrics } from '../../lib/metrics.js';
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
 
 /**
  * What the key a door presented admits to: the platform key (`doorKeyId` null, every event) or an
@@ -80,12 +78,11 @@ export function createCheckInService(deps: {
   now: () => Date;
 }) {
   const { db } = deps.database;
-  const expectedKey = sha256(deps.scannerKey);
 
   const service = {
     /** True when an `x-scanner-key` header value is the scanner key (compared in constant time). */
     isScannerKey(key: unknown): boolean {
-      return typeof key === 'string' && key.length > 0 && timingSafeEqual(sha256(key), expectedKey);
+      return typeof key === 'string' && sameSecret(key, deps.scannerKey);
     },
 
     /**

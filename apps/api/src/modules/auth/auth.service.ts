@@ -7,7 +7,8 @@
  * earlier ones of that e-mail (only the latest works); `otpMaxAttempts` wrong codes close the sign-in; one code per
  * e-mail per `otpResendSeconds`; the answer is the same whether the account exists or not.
  */
-import { createHmac, randomInt, randomUUID, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomInt, randomUUID, randomBytes } from 'node:crypto';
+import { sameBytes } from '../../lib/secrets.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
@@ -58,7 +59,7 @@ export interface AuthDeps {
   metrics: Pick<Metrics, 'signIn'>;
 }
 
-/** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `timingSafeEqual`. */
+/** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `sameBytes` (lib/secrets.ts). */
 const hashCode = (pepper: Uint8Array, code: string, salt: string) =>
   createHmac('sha256', pepper).update(`${salt}:${code}`).digest();
 
@@ -153,7 +154,7 @@ export function createAuthService(deps: AuthDeps) {
       }
       const stored = Buffer.from(req.codeHash, 'hex');
       const given = hashCode(config.otpPepper, input.otp, req.salt);
-      const ok = stored.length === given.length && timingSafeEqual(given, stored);
+      const ok = sameBytes(given, stored);
       if (!ok) {
         const attempts = req.attempts + 1;
         const exhausted = attempts >= config.otpMaxAttempts;

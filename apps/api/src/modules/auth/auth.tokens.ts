@@ -2,7 +2,8 @@
  * Token primitives: HS256 JWT access and console tokens (algorithm pinned, aud/iss/exp checked) and opaque
  * refresh tokens (256 random bits, stored only as SHA-256).
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../lib/secrets.js';
 import { createSigner, createVerifier } from 'fast-jwt';
 
 export const TOKEN_AUDIENCE = 'ticket-panel';
@@ -124,5 +125,5 @@ export function newRefreshToken(): { token: string; hash: string } {
   return { token, hash: hashRefreshToken(token) };
 }
 export function hashRefreshToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }

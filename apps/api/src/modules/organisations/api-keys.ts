@@ -4,7 +4,8 @@
  * characters) is the key's public prefix, shown in lists and used to find its row before the hashes are
  * compared in constant time.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../lib/secrets.js';
 
 /** What a new key is: the key (shown once), its public prefix and the hash stored. */
 export interface NewApiKey {
@@ -15,10 +16,8 @@ export interface NewApiKey {
 
 const KEY_SHAPE = /^(tpk_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;
 
-/** SHA-256 of a key (or any secret), hex. */
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
+/** SHA-256 of a key, hex: what is stored. */
+export const hashKey = sha256Hex;
 
 /** A new random API key with its prefix and hash. */
 export function newApiKey(): NewApiKey {
@@ -30,16 +29,4 @@ export function newApiKey(): NewApiKey {
 /** The public prefix of a well-formed key, or null (then no lookup is made). */
 export function prefixOf(key: string): string | null {
   return KEY_SHAPE.exec(key)?.[1] ?? null;
-}
-
-/** Whether two hex SHA-256 hashes are equal, in time independent of where they differ. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
-}
-
-/** Whether a presented secret equals the expected one (both hashed first: constant time whatever the lengths). */
-export function sameSecret(presented: string, expected: string): boolean {
-  return sameHash(hashKey(presented), hashKey(expected));
 }

@@ -2,13 +2,13 @@
  * Resale helpers shared by the use-case services: the single-use secret code (spec section 4,
  * Redeem) and the name a ticket type is shown under.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../lib/secrets.js';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /** SHA-256 (hex) of a code as typed: case, spaces and dashes ignored. Only this hash is stored. */
-export const hashCode = (code: string): string =>
-  createHash('sha256').update(code.trim().toUpperCase().replace(/[\s-]/g, '')).digest('hex');
+export const hashCode = (code: string): string => sha256Hex(code.trim().toUpperCase().replace(/[\s-]/g, ''));
 
 /** A 16-character Crockford base32 code (80 random bits), shown in groups of four. */
 export function newCode(): string {

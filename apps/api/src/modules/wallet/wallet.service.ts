@@ -7,7 +7,8 @@
  * (a local fake in test mode), the save link a JWT naming only the object's id; its rotating barcode shows
  * `<rotating ticket code>.{totp_timestamp_seconds}.{totp_value_0}` (kind 4: refused without the suffix).
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sameSecret } from '../../lib/secrets.js';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { importPKCS8, SignJWT } from 'jose';
@@ -35,12 +36,6 @@ export const APPLE_WEB_SERVICE_PATH = '/v1/wallet/apple';
 /** A pass's serial number (Apple) and Google object suffix: one per ticket and holder. */
 export const walletSerialNumber = (userTicketId: number, holderId: number) => `ticket-${userTicketId}-${holderId}`;
 
-/** Compares two secrets in constant time. */
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 /** The labels an Apple pass shows, in each language (issue 40; wording from the Spanish review, N1). */
 export const PASS_LABELS: Record<
   Lang,
