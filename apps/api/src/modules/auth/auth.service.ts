@@ -82,6 +82,7 @@ export function toUser(u: UserRow): User {
     profile: null,
     website: null,
     zoneInfo: null,
+    reminders: u.remindersOffAt === null,
   };
 }
 
