@@ -158,6 +158,38 @@ test('change name, nickname, avatar and phone in settings; the hub header shows 
   await expect(page.getByRole('button', { name: 'Open menu' }).locator('img')).toHaveAttribute('src', src);
 });
 
+test('event reminders: the switch in settings turns them off and back on, and stays as set (issue 41 point 9)', async ({
+  page,
+  context,
+}) => {
+  const email = freshEmail('reminders');
+  const tokens = await signInContext(context, email);
+  const reminders = async () =>
+    (
+      (await (
+        await fetch(`${baseUrl()}/v1/auth/me`, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+      ).json()) as { reminders: boolean }
+    ).reminders;
+  await openPanel(page, 'PANEL_TAB=SETTINGS');
+  const card = page.getByRole('region', { name: 'E-mails' });
+  const box = card.getByRole('checkbox', { name: 'Event reminders' });
+  await expect(box).toBeChecked();
+  await expect(card).toContainText('Your tickets, sign-in codes and receipts always come by e-mail.');
+  await box.click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Reminders are off.' })).toBeVisible();
+  await expect(box).not.toBeChecked();
+  expect(await reminders()).toBe(false);
+  // As the unsubscribe link left it: off after a reload too.
+  await page.reload();
+  await expect(box).not.toBeChecked();
+  await box.click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'You will get a reminder before your events.' }),
+  ).toBeVisible();
+  await expect(box).toBeChecked();
+  expect(await reminders()).toBe(true);
+});
+
 test('every hub tile opens its screen; help centre and get-the-app links', async ({ page, context }) => {
   await signInContext(context, freshEmail('hub'));
   await openPanel(page, 'PANEL_TAB=QR');

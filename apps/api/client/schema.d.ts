@@ -140,6 +140,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/reminders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Turn reminder e-mails before events on or off */
+        put: operations["setReminders"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reminders/unsubscribe": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page of the reminder e-mail’s unsubscribe link: asks before anything changes
+         * @description A GET never unsubscribes (link scanners fetch links): the page asks, and its button POSTs to the same URL.
+         */
+        get: operations["reminderUnsubscribePage"];
+        put?: never;
+        /**
+         * One-click unsubscribe from reminder e-mails (RFC 8058)
+         * @description The URL of the reminder’s `List-Unsubscribe` header, with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`: turns the holder’s reminder e-mails off (idempotent). The body (`List-Unsubscribe=One-Click`) is not read. 204, or 200 with the page when the request accepts `text/html` (the page’s own button).
+         */
+        post: operations["reminderUnsubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/access/qrCodeData": {
         parameters: {
             query?: never;
@@ -2016,6 +2057,7 @@ export interface operations {
                         profile: string | null;
                         website: string | null;
                         zoneInfo: string | null;
+                        reminders: boolean;
                     };
                 };
             };
@@ -2097,6 +2139,7 @@ export interface operations {
                     profile?: unknown;
                     website?: unknown;
                     zoneInfo?: unknown;
+                    reminders?: unknown;
                     accessToken?: unknown;
                 };
             };
@@ -2126,6 +2169,7 @@ export interface operations {
                         profile: string | null;
                         website: string | null;
                         zoneInfo: string | null;
+                        reminders: boolean;
                     };
                 };
             };
@@ -2245,6 +2289,7 @@ export interface operations {
                         profile: string | null;
                         website: string | null;
                         zoneInfo: string | null;
+                        reminders: boolean;
                     };
                 };
             };
@@ -2368,6 +2413,7 @@ export interface operations {
                         profile: string | null;
                         website: string | null;
                         zoneInfo: string | null;
+                        reminders: boolean;
                     };
                 };
             };
@@ -2436,6 +2482,282 @@ export interface operations {
             };
             /** @description Too many requests (see Retry-After where sent) */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setReminders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reminders: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email: string;
+                        givenName: string | null;
+                        familyName: string | null;
+                        middleName: string | null;
+                        name: string | null;
+                        nickname: string;
+                        preferredUsername: string;
+                        uniqueID: string;
+                        picture: string | null;
+                        phoneNumber: string | null;
+                        locale: string;
+                        address: string | null;
+                        birthdate: string | null;
+                        gender: string | null;
+                        profile: string | null;
+                        website: string | null;
+                        zoneInfo: string | null;
+                        reminders: boolean;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reminderUnsubscribePage: {
+        parameters: {
+            query: {
+                /** @description The signed token of the reminder e-mail’s link */
+                token: string;
+                /** @description The page’s language (`en`, `es`); default Accept-Language */
+                lang?: string;
+                /** @description The slug of the organisation whose brand the page wears */
+                org?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page (in `lang`), no-store */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description `api.reminders.unsubscribe_invalid` (a malformed, forged or expired token), or its page for a browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /** @description a message key (`api.unauthorized`, `gift_tickets.not_allowed`…) */
+                        message: string;
+                        /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
+                        sessionId?: string;
+                        /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+                        resendAfterSeconds?: number;
+                        /** @description validation failures by field path (400 `api.invalid_request_body`) */
+                        fields?: {
+                            [key: string]: string[];
+                        };
+                        /** @description organiser API: an English sentence naming the field or CSV column at fault */
+                        detail?: string;
+                        /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+                        revealAt?: string;
+                    };
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reminderUnsubscribe: {
+        parameters: {
+            query: {
+                /** @description The signed token of the reminder e-mail’s link */
+                token: string;
+                /** @description The page’s language (`en`, `es`); default Accept-Language */
+                lang?: string;
+                /** @description The slug of the organisation whose brand the page wears */
+                org?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page saying reminders are off, for a browser */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Done; no content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `api.reminders.unsubscribe_invalid` (a malformed, forged or expired token), or its page for a browser */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": {
+                        /** @description a message key (`api.unauthorized`, `gift_tickets.not_allowed`…) */
+                        message: string;
+                        /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
+                        sessionId?: string;
+                        /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+                        resendAfterSeconds?: number;
+                        /** @description validation failures by field path (400 `api.invalid_request_body`) */
+                        fields?: {
+                            [key: string]: string[];
+                        };
+                        /** @description organiser API: an English sentence naming the field or CSV column at fault */
+                        detail?: string;
+                        /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+                        revealAt?: string;
+                    };
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6537,6 +6859,7 @@ export interface operations {
                             profile: string | null;
                             website: string | null;
                             zoneInfo: string | null;
+                            reminders: boolean;
                         };
                         tickets: {
                             userTicketId: number;

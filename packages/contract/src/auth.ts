@@ -50,6 +50,11 @@ export const user = z.object({
   profile: z.string().nullable(),
   website: z.string().nullable(),
   zoneInfo: z.string().nullable(),
+  /**
+   * Whether the holder gets a reminder e-mail before each event (issue 41 point 9; default true). Read-only in
+   * POST /auth/profile: set with PUT /auth/reminders, or turned off by the reminder's unsubscribe link.
+   */
+  reminders: z.boolean(),
 });
 export type User = z.infer<typeof user>;
 
@@ -72,6 +77,7 @@ export const PROFILE_READ_ONLY_FIELDS = [
   'profile',
   'website',
   'zoneInfo',
+  'reminders',
   'accessToken',
 ] as const;
 const ignored = Object.fromEntries(PROFILE_READ_ONLY_FIELDS.map((k) => [k, z.unknown().optional()])) as Record<
@@ -104,6 +110,9 @@ export const profileUpdate = z
         locale?: 'en' | 'es';
       },
   );
+/** PUT /auth/reminders body (issue 41 point 9): reminder e-mails before events on (`true`) or off. */
+export const remindersUpdate = z.strictObject({ reminders: z.boolean() });
+
 /** POST /auth/username body: the new nickname; the numeric suffix never changes. */
 export const usernameUpdate = z.strictObject({
   username: z.string().trim().min(1).max(NICKNAME_MAX_LENGTH).regex(NICKNAME_PATTERN).refine(hasNoNul),

@@ -175,8 +175,21 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.admin.job_not_found': 404,
 } as const;
 
+/**
+ * Keys of the reminder e-mail's unsubscribe link (issue 41 point 9, `/v1/reminders/unsubscribe/{token}`): read by
+ * mail clients' one-click `POST` (RFC 8058) and shown in words by its own page, never by the panel.
+ */
+const MAIL_LINK_MESSAGE_STATUS = {
+  /** The link's token is malformed, forged, expired, or for an account that no longer exists. */
+  'api.reminders.unsubscribe_invalid': 400,
+} as const;
+
 /** Every message key and the HTTP status it answers with (the one status map of `AppError`). */
-export const MESSAGE_STATUS = { ...PANEL_MESSAGE_STATUS, ...ORGANISER_MESSAGE_STATUS } as const;
+export const MESSAGE_STATUS = {
+  ...PANEL_MESSAGE_STATUS,
+  ...ORGANISER_MESSAGE_STATUS,
+  ...MAIL_LINK_MESSAGE_STATUS,
+} as const;
 
 /** A message key known to the API (and, but for the organiser keys, the panel). */
 export type MessageKey = keyof typeof MESSAGE_STATUS;

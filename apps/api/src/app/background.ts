@@ -44,6 +44,7 @@ export function registerBackgroundJobs(
     auditRetentionDays: config.auditRetentionDays,
     config,
     now,
+    unsubscribeUrl: (userId, opts) => services.reminders.unsubscribeUrl(userId, opts),
     log: (msg, err) => (err ? app.log.error({ err }, msg) : app.log.info(msg)),
   });
   // The durable job queue's workers (decision 030), one per lane (job-lanes.ts) so a stuck outside service holds

@@ -12,10 +12,11 @@ import { createMailJobHandler, MAIL_JOB } from '../providers/mail/mail-jobs.js';
 import type { JobHandler } from '../providers/jobs/job-queue.js';
 import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
-import { createAccessTokens, createConsoleTokens } from '../modules/auth/auth.tokens.js';
+import { createAccessTokens, createConsoleTokens, createUnsubscribeTokens } from '../modules/auth/auth.tokens.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
 import { createAvatarService } from '../modules/profile/avatar.service.js';
 import { createProfileService } from '../modules/profile/profile.service.js';
+import { createRemindersService, UNSUBSCRIBE_TTL_SECONDS } from '../modules/profile/reminders.service.js';
 import { createAccessService } from '../modules/access/access.service.js';
 import { createCheckInService } from '../modules/access/check-in.service.js';
 import { createTicketsService } from '../modules/tickets/tickets.service.js';
@@ -95,6 +96,17 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
   const profile = createProfileService({ database, avatars });
+  // The reminder e-mail's unsubscribe link (issue 41 point 9): its own audience under the same secret.
+  const reminders = createRemindersService({
+    database,
+    tokens: createUnsubscribeTokens({
+      secret: config.jwtSecret,
+      issuer: config.publicUrl,
+      ttlSeconds: UNSUBSCRIBE_TTL_SECONDS,
+    }),
+    publicUrl: config.publicUrl,
+    now,
+  });
   const access = createAccessService({
     database,
     signingKey: config.passSigningKey,
@@ -251,7 +263,8 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
   };
 
   return {
-    ...{ mail, auth, branding, requireAuth, storage, avatars, profile, access, checkIn, tickets, gift, benefits, swap },
+    ...{ mail, auth, branding, requireAuth, storage, avatars, profile, reminders, access, checkIn, tickets, gift },
+    ...{ benefits, swap },
     ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
     ...{
       wallet,

@@ -6,6 +6,7 @@ import type { App } from '../lib/http.js';
 import { ipKey } from '../lib/rate-limit.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { profileRoutes } from '../modules/profile/profile.routes.js';
+import { remindersRoutes } from '../modules/profile/reminders.routes.js';
 import { accessRoutes } from '../modules/access/access.routes.js';
 import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
 import { giftRoutes } from '../modules/gift/gift.routes.js';
@@ -46,6 +47,12 @@ export async function registerV1Routes(
         cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
       });
       profileRoutes(api, { profile, requireAuth });
+      remindersRoutes(api, {
+        reminders: services.reminders,
+        requireAuth,
+        publicUrl: config.publicUrl,
+        brandingOf: (slug) => branding.branding(slug),
+      });
       accessRoutes(api, {
         access,
         requireAuth,

@@ -116,6 +116,12 @@ export const users = pgTable(
     emailStatusAt: ts('email_status_at'),
     /** The relay's answer of the last failure (e.g. `550 5.1.1 user unknown`), at most 300 characters. */
     emailStatusDetail: text('email_status_detail'),
+    /**
+     * When the holder turned reminder e-mails off (issue 41 point 9: the reminder's one-click `List-Unsubscribe`,
+     * or the panel's settings), UTC; null while reminders are on (the default). Housekeeping claims no reminder
+     * for a holder with this set.
+     */
+    remindersOffAt: ts('reminders_off_at'),
   },
   (t) => [
     uniqueIndex('users_username_uq').on(sql`lower(${t.nickname})`, t.usernameSuffix),

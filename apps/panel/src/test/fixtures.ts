@@ -27,6 +27,7 @@ export function aUser(over: Partial<User> = {}): User {
     profile: null,
     website: null,
     zoneInfo: null,
+    reminders: true,
     ...over,
   };
 }

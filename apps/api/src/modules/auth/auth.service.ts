@@ -83,6 +83,7 @@ export function toUser(u: UserRow): User {
     profile: null,
     website: null,
     zoneInfo: null,
+    reminders: u.remindersOffAt === null,
   };
 }
 

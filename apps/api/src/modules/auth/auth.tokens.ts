@@ -119,6 +119,34 @@ export function createConsoleTokens(opts: { secret: Uint8Array; issuer: string; 
 }
 export type ConsoleTokens = ReturnType<typeof createConsoleTokens>;
 
+/**
+ * The audience of the reminder e-mail's unsubscribe tokens (issue 41 point 9): such a token is no access or console
+ * token, and neither of those is an unsubscribe token.
+ */
+export const UNSUBSCRIBE_AUDIENCE = 'ticket-reminders-unsubscribe';
+
+/**
+ * Tokens of the reminder e-mail's one-click unsubscribe link (`List-Unsubscribe`, RFC 2369 and 8058): HS256 like
+ * access tokens, audience `ticket-reminders-unsubscribe`, `sub` the holder's user id, valid `ttlSeconds`. Whoever
+ * has the mail may turn that holder's reminders off, and nothing else: no sign-in is needed.
+ */
+export function createUnsubscribeTokens(opts: { secret: Uint8Array; issuer: string; ttlSeconds: number }) {
+  const tokens = hs256({ ...opts, audience: UNSUBSCRIBE_AUDIENCE, required: ['sub'] });
+  return {
+    /** A token for `userId`'s reminders, valid `ttlSeconds` from `now`. */
+    sign(userId: number, now: Date): string {
+      return tokens.sign({ sub: String(userId) }, now, opts.ttlSeconds);
+    },
+    /** The user id of a token whose signature, algorithm, audience, issuer and expiry hold at `now`; else null. */
+    verify(token: string, now: Date): number | null {
+      const payload = tokens.verify(token, now);
+      const userId = Number(payload?.sub);
+      return typeof payload?.sub === 'string' && Number.isInteger(userId) && userId > 0 ? userId : null;
+    },
+  };
+}
+export type UnsubscribeTokens = ReturnType<typeof createUnsubscribeTokens>;
+
 /** A new opaque refresh token and its stored hash. */
 export function newRefreshToken(): { token: string; hash: string } {
   const token = randomBytes(32).toString('base64url');

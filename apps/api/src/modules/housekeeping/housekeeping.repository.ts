@@ -100,8 +100,8 @@ export const housekeepingRepository = {
   },
 
   /**
-   * Claims the reminders due now: one `ticket_reminders` row per held ticket (a holder, access not used, not
-   * revoked) whose event starts after `now` and at most at `until`, unless that ticket was reminded for that
+   * Claims the reminders due now: one `ticket_reminders` row per held ticket (a holder who has not turned reminders
+   * off, access not used, not revoked) whose event starts after `now` and at most at `until`, unless that ticket was reminded for that
    * start already (the key). At most `limit` per call. Run in the housekeeping transaction.
    * @returns the claimed tickets' ids
    */
@@ -113,11 +113,15 @@ export const housekeepingRepository = {
         sentAt: sql`${now.toISOString()}::timestamptz`.as('sent_at'),
       })
       .from(userTickets)
+      .innerJoin(users, eq(users.id, userTickets.holderId))
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(
         and(
           isNotNull(userTickets.holderId),
+          // The holder turned reminders off (issue 41 point 9): nothing is claimed, so turning them back on
+          // before the event still brings its reminder.
+          isNull(users.remindersOffAt),
           isNull(userTickets.eventAccessUsedAt),
           isNull(userTickets.revokedAt),
           gt(events.startsAt, now),
@@ -141,6 +145,7 @@ export const housekeepingRepository = {
     return tx
       .select({
         userTicketId: userTickets.id,
+        holderId: users.id,
         email: users.email,
         locale: users.locale,
         ticketName: ticketTypes.name,

@@ -52,6 +52,11 @@ export function createHousekeeping(deps: {
   /** Hours before an event its holders are reminded (REMINDER_HOURS) and the panel's URL. */
   config: Pick<Config, 'reminderHours' | 'publicUrl' | 'wallet'>;
   now: () => Date;
+  /**
+   * The unsubscribe link of a holder's reminders (issue 41 point 9: `List-Unsubscribe` and the mail's small print),
+   * its page in `lang` under the organisation `org`'s brand.
+   */
+  unsubscribeUrl: (userId: number, opts: { lang: string; org: string | null }) => string;
   log: (msg: string, err?: unknown) => void;
 }) {
   const { db } = deps.database;
@@ -87,10 +92,11 @@ export function createHousekeeping(deps: {
 
   /**
    * Enqueues the reminders due now (issue 23): under the housekeeping lock, claims a `ticket_reminders` row per
-   * held, unused, unrevoked ticket whose event starts within REMINDER_HOURS and was not reminded for that start
+   * held, unused, unrevoked ticket whose holder has not turned reminders off (issue 41 point 9) and whose event
+   * starts within REMINDER_HOURS and was not reminded for that start
    * (the row's key makes it once, whatever the instances) and, in the same transaction, enqueues each holder's
    * reminder as a mail job (decision 030): in their language, under the organisation's brand, with a link to the
-   * pass (`PANEL_TAB=QR`, `?org=`) and the `.ics`. The claim and the job commit together, so a process lost after
+   * pass (`PANEL_TAB=QR`, `?org=`), the `.ics` and the holder's unsubscribe link. The claim and the job commit together, so a process lost after
    * the claim no longer loses the reminder; the job is retried with backoff, and kept as failed when it runs out.
    * @returns how many reminders were queued, or null when another instance holds the lock.
    */
@@ -121,6 +127,7 @@ export function createHousekeeping(deps: {
                 },
                 link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'QR' }),
                 at,
+                unsubscribeUrl: deps.unsubscribeUrl(r.holderId, { lang, org: r.organisation.slug }),
               },
             };
           }),

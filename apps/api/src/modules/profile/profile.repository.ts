@@ -30,6 +30,19 @@ export const profileRepository = {
       .where(and(eq(users.usernameSuffix, suffix), sql`lower(${users.nickname}) = lower(${nickname})`));
     return row;
   },
+  /**
+   * Turns `id`'s reminder e-mails off (`on` false: `reminders_off_at` set to `at`, or kept when already off, so a
+   * repeated unsubscribe changes nothing) or back on (`on` true: null).
+   * @returns the user's row, or undefined when there is no such user
+   */
+  async setReminders(db: DbOrTx, id: number, on: boolean, at: Date) {
+    const [row] = await db
+      .update(users)
+      .set({ remindersOffAt: on ? null : sql`coalesce(${users.remindersOffAt}, ${at.toISOString()}::timestamptz)` })
+      .where(eq(users.id, id))
+      .returning();
+    return row;
+  },
   async updateUser(db: DbOrTx, id: number, set: Partial<typeof users.$inferInsert>) {
     const [row] = await db.update(users).set(set).where(eq(users.id, id)).returning();
     return row;

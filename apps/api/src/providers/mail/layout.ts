@@ -52,6 +52,8 @@ export interface MailContent {
   cta?: { label: string; href: string };
   /** Small print: who sent it and why. */
   footer: string;
+  /** A link after the small print (the reminder's unsubscribe link, issue 41 point 9). */
+  footerLink?: { label: string; href: string };
 }
 
 /** A rendered e-mail, ready for the mail provider. */
@@ -161,7 +163,7 @@ function textPart(c: MailContent): string {
   if (c.facts?.length)
     blocks.push(c.facts.map((f) => `${f.label}: ${f.value}${f.href ? ` <${f.href}>` : ''}`).join('\n'));
   if (c.cta) blocks.push(`${c.cta.label}: ${c.cta.href}`);
-  blocks.push(`--\n${c.footer}`);
+  blocks.push(`--\n${c.footer}${c.footerLink ? `\n${c.footerLink.label}: ${c.footerLink.href}` : ''}`);
   return blocks.join('\n\n');
 }
 
@@ -187,7 +189,12 @@ export async function renderMail(c: MailContent): Promise<RenderedMail> {
     code: escapeHtml(c.code ?? ''),
     cta: escapeHtml(c.cta?.label ?? ''),
     ctaHref: escapeHtml(c.cta?.href ?? ''),
-    footer: escapeHtml(c.footer),
+    // The small print's link is part of its slot: the layout's shape (its cache key) stays the same.
+    footer:
+      escapeHtml(c.footer) +
+      (c.footerLink
+        ? ` <a href="${escapeHtml(c.footerLink.href)}" style="color:${MUTED}">${escapeHtml(c.footerLink.label)}</a>`
+        : ''),
   };
   c.paragraphs.forEach((p, i) => (values[`p${i}`] = escapeHtml(p)));
   facts.forEach((f, i) => {

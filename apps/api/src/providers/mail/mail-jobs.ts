@@ -108,7 +108,15 @@ const mailPayload = z.discriminatedUnion('template', [
     }),
   }),
   z.object({ ...common, template: z.literal('ticketIssued'), params: z.object(ticketParams) }),
-  z.object({ ...common, template: z.literal('reminder'), params: z.object(ticketParams) }),
+  z.object({
+    ...common,
+    template: z.literal('reminder'),
+    /**
+     * `unsubscribeUrl`: the holder's one-click unsubscribe link (issue 41 point 9), the `List-Unsubscribe` header and
+     * the small print's link; absent in jobs enqueued before it (sent without).
+     */
+    params: z.object({ ...ticketParams, unsubscribeUrl: z.url({ protocol: /^https?$/ }).optional() }),
+  }),
   z.object({
     ...common,
     template: z.literal('eventChanged'),
@@ -245,6 +253,21 @@ async function render(
 const MAIL_HEADERS: Readonly<Record<string, string>> = { 'Auto-Submitted': 'auto-generated' };
 
 /**
+ * The header fields of a payload's mail: `MAIL_HEADERS`, and for a reminder with its holder's unsubscribe link
+ * `List-Unsubscribe: <url>` (RFC 2369) with `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (RFC 8058: the mail
+ * client POSTs to the URL, as Gmail and Yahoo ask of bulk senders; issue 41 point 9). Transactional mails (sign-in
+ * codes, tickets, gifts, receipts) have none: there is nothing to unsubscribe from.
+ */
+export function mailHeaders(p: MailJobInput): Record<string, string> {
+  if (p.template !== 'reminder' || !p.params.unsubscribeUrl) return { ...MAIL_HEADERS };
+  return {
+    ...MAIL_HEADERS,
+    'List-Unsubscribe': `<${p.params.unsubscribeUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
+/**
  * The `mail` job handler: parses the payload, renders the mail under the organisation's brand (the product's when
  * `org` is null) and sends it with `MAIL_HEADERS`. A send that fails rejects, so the job is retried with backoff
  * (decision 030); its error carries the template and the recipient's user id for the log line (`job-log.ts`).
@@ -295,7 +318,7 @@ export function createMailJobHandler(deps: {
       to: p.to,
       ...m,
       ...(attachments.length ? { attachments } : {}),
-      headers: { ...MAIL_HEADERS },
+      headers: mailHeaders(p),
     });
   }
 }

@@ -147,7 +147,7 @@ function calendarAttachment(
 async function ticketMail(
   locale: MailLocale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
-  texts: { subject: string; heading?: string; paragraphs: string[]; cta: string },
+  texts: { subject: string; heading?: string; paragraphs: string[]; cta: string; footerLink?: MailLink },
 ): Promise<TicketMail> {
   return {
     ...(await renderMail({
@@ -159,6 +159,7 @@ async function ticketMail(
       facts: ticketFacts(locale, input.ticket),
       cta: { label: texts.cta, href: input.link },
       footer: footer(locale, input.brand),
+      ...(texts.footerLink ? { footerLink: texts.footerLink } : {}),
     })),
     attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
   };
@@ -376,13 +377,17 @@ export async function ticketIssuedMail(
   return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
 }
 
+/** A labelled link. */
+type MailLink = { label: string; href: string };
+
 /**
  * The reminder before an event (issue 23, REMINDER_HOURS): the event's facts and a link to the pass (`link`,
- * `PANEL_TAB=QR` with `?org=`), with the `.ics` file.
+ * `PANEL_TAB=QR` with `?org=`), with the `.ics` file; after the small print, the holder's unsubscribe link
+ * (`unsubscribeUrl`, issue 41 point 9; the same URL as the `List-Unsubscribe` header).
  */
 export async function reminderMail(
   locale: MailLocale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; unsubscribeUrl?: string },
 ): Promise<TicketMail> {
   const eventName = oneLine(input.ticket.event.name);
   const when = eventWhen(locale, input.ticket.event);
@@ -394,6 +399,7 @@ export async function reminderMail(
           line: `Tu entrada «${oneLine(input.ticket.ticketName)}» es para el ${formatEventAt(locale, input.ticket.event.startsAt, input.ticket.event.timeZone)}.`,
           how: 'Muestra tu pase QR en la puerta; lo tienes en tu panel.',
           cta: 'Ver mi pase QR',
+          stop: 'Dejar de recibir recordatorios',
         }
       : {
           subject: `Reminder: ${eventName}, ${when}`,
@@ -401,8 +407,15 @@ export async function reminderMail(
           line: `Your ticket "${oneLine(input.ticket.ticketName)}" is for ${when}.`,
           how: 'Show your pass at the door; it is in your panel.',
           cta: 'Show my pass',
+          stop: 'Stop reminder e-mails',
         };
-  return ticketMail(locale, input, { subject: t.subject, heading: t.heading, paragraphs: [t.line, t.how], cta: t.cta });
+  return ticketMail(locale, input, {
+    subject: t.subject,
+    heading: t.heading,
+    paragraphs: [t.line, t.how],
+    cta: t.cta,
+    ...(input.unsubscribeUrl ? { footerLink: { label: t.stop, href: input.unsubscribeUrl } } : {}),
+  });
 }
 
 /**

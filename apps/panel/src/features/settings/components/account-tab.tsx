@@ -2,7 +2,8 @@
  * Settings, account tab (spec sections 2 Settings, 5): avatar upload, nickname, first and last name, and the
  * phone number (added or changed in a modal showing the current and the new one). Each save button is
  * disabled unless its field changed and is valid; every change refreshes USER, so the header avatar and the
- * hub header update. Below, "Your data": export, sign out of other devices, delete the account (issue 13).
+ * hub header update. Below, "E-mails": the event reminders switch (issue 41 point 9), and "Your data": export, sign
+ * out of other devices, delete the account (issue 13).
  */
 import { useTranslation } from 'react-i18next';
 import { useUser } from '../../../lib/queries';
@@ -12,6 +13,7 @@ import { AccountNickname } from './account-nickname';
 import { AccountName } from './account-name';
 import { AccountPhone } from './account-phone';
 import { AccountData } from './account-data';
+import { AccountReminders } from './account-reminders';
 import '../account.css';
 
 export function AccountTab() {
@@ -37,6 +39,7 @@ export function AccountTab() {
       <AccountNickname key={`n-${u.nickname}`} user={u} />
       <AccountName key={`g-${u.givenName}-${u.familyName}`} user={u} />
       <AccountPhone user={u} />
+      <AccountReminders user={u} />
       <AccountData />
     </div>
   );
