@@ -65,12 +65,12 @@ describe('durable job queue', () => {
   it('enqueues in the caller transaction: a rolled-back job never exists, a committed one runs and is gone', async () => {
     const k = kind();
     const seen: unknown[] = [];
-    await t.database.db
-      .transaction(async (tx) => {
+    await expect(
+      t.database.db.transaction(async (tx) => {
         await enqueueJobs(tx, [{ kind: k, payload: { n: 1 } }]);
         throw new Error('rolled back');
-      })
-      .catch(() => undefined);
+      }),
+    ).rejects.toThrow('rolled back');
     await t.database.db.transaction((tx) => enqueueJobs(tx, [{ kind: k, payload: { n: 2 }, runAt: t.clock.now() }]));
     const w = worker({ [k]: sync((payload) => seen.push(payload)) });
     await w.runOnce();
