@@ -283,3 +283,25 @@ describe('the check-in log', () => {
     expect(await checkInLogRepository.ofTicket(t.database.db, a.ticketId)).toEqual([]);
   });
 });
+
+describe('a guesser locked out beside door devices', () => {
+  it("a device id made known by an organisation's door key opens the lockout to that key only (issue 39, fifth re-run: the platform key answered 200)", async () => {
+    const a = await organiser('lock-a', 'Show A');
+    const { key } = await newDoorKey(a);
+    const from = (k: string, device?: string) =>
+      t.app.inject({
+        url: '/v1/access/events',
+        headers: { 'x-scanner-key': k, ...(device ? { 'x-door-device': device } : {}) },
+        remoteAddress: '10.7.7.7',
+      });
+    expect((await from(key, 'borrowed-device-1')).statusCode).toBe(200);
+    const guesses: number[] = [];
+    for (let i = 0; i < 12; i++) guesses.push((await from(`guess-${i}`, 'borrowed-device-1')).statusCode);
+    expect(guesses.at(-1)).toBe(429);
+    // The guesser borrows the known device id: the platform key, right or not, is refused alike.
+    expect((await from(PLATFORM, 'borrowed-device-1')).statusCode).toBe(429);
+    expect((await from('another-guess', 'borrowed-device-1')).statusCode).toBe(429);
+    // The organisation's own gate, with its own key, goes on.
+    expect((await from(key, 'borrowed-device-1')).statusCode).toBe(200);
+  });
+});

@@ -170,6 +170,10 @@ export function guessGuard(limiter: Limiter, name: LimitName, now: () => number 
     );
   };
   return {
+    /** Whether the request's address is locked out now. */
+    locked(req: FastifyRequest): boolean {
+      return (lockedUntil.get(ipKey(req)) ?? 0) > now();
+    },
     /** Refuses a locked-out address. @throws AppError `api.too_many_requests` (429, `Retry-After`) */
     check(req: FastifyRequest): void {
       const key = ipKey(req);

@@ -16,22 +16,36 @@ import type { CheckInService, Door, DoorScope } from './check-in.service.js';
 import { guessGuard, ipKey, perIpPerMinute, perUserPerMinute } from '../../lib/rate-limit.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
 
-/** Door devices remembered at most, and for how long after their last right key (milliseconds). */
-const KNOWN_DEVICES_MAX = 10_000;
+/** Door devices remembered per key at most, and for how long after their last right key (milliseconds). */
+const KNOWN_DEVICES_PER_KEY = 1_000;
 const KNOWN_DEVICE_MS = 24 * 3600_000;
+/** Keys whose devices are remembered at most (the least recently used key's forgotten first). */
+const KNOWN_KEYS_MAX = 10_000;
 
 /**
- * The door devices (`x-door-device` ids) that presented a right key to this instance in the last day, let through a
- * guesser's lockout of their address. In memory, at most KNOWN_DEVICES_MAX (the least recently seen forgotten first).
+ * The door devices (`x-door-device` ids) that presented a right key to this instance in the last day, per key (the
+ * platform SCANNER_KEY or a door key's id): a device is let through a guesser's lockout of its address only with
+ * the very key that made it known (issue 39, fifth re-run: a device id made known by any organisation's door key
+ * opened the lockout to guesses of the platform key), and a key can crowd out only its own devices (at most
+ * KNOWN_DEVICES_PER_KEY each; the re-run pushed a venue's gate out with 10,001 junk ids of another key). In memory,
+ * per instance.
  */
 function knownDoorDevices(now: () => number = Date.now) {
-  const seen = new Map<string, number>();
+  const byKey = new Map<string, Map<string, number>>();
+  const keyOf = (scope: DoorScope) => (scope.doorKeyId === null ? 'platform' : `door:${scope.doorKeyId}`);
   return {
-    has: (deviceId: string) => (seen.get(deviceId) ?? 0) > now() - KNOWN_DEVICE_MS,
-    add(deviceId: string) {
+    has(scope: DoorScope, deviceId: string): boolean {
+      return (byKey.get(keyOf(scope))?.get(deviceId) ?? 0) > now() - KNOWN_DEVICE_MS;
+    },
+    add(scope: DoorScope, deviceId: string) {
+      const key = keyOf(scope);
+      const seen = byKey.get(key) ?? new Map<string, number>();
+      byKey.delete(key);
+      byKey.set(key, seen);
+      if (byKey.size > KNOWN_KEYS_MAX) byKey.delete(byKey.keys().next().value!);
       seen.delete(deviceId);
       seen.set(deviceId, now());
-      if (seen.size > KNOWN_DEVICES_MAX) seen.delete(seen.keys().next().value!);
+      if (seen.size > KNOWN_DEVICES_PER_KEY) seen.delete(seen.keys().next().value!);
     },
   };
 }
@@ -129,8 +143,8 @@ export function accessRoutes(
   // Past the failures' limit an address is locked out until the minute ends (guessGuard): every request of it is
   // refused before its key is compared, the right key too, so a 429 tells a guesser nothing (issue 39, fourth
   // re-audit: the right SCANNER_KEY was still answered behind 429s, at full speed). A door device that has
-  // presented a right key to this instance in the last day (`x-door-device`) is let through the lockout, so a
-  // guesser on a venue's Wi-Fi does not stop its gates.
+  // presented the same right key to this instance in the last day (`x-door-device`, see knownDoorDevices) is let
+  // through the lockout, so a guesser on a venue's Wi-Fi does not stop its gates.
   const guard = guessGuard(
     app.createRateLimit({ max: deps.limits.scannerKeyFailures, timeWindow: '1 minute', keyGenerator: ipKey }),
     'scanner_key_failures',
@@ -142,10 +156,15 @@ export function accessRoutes(
     // preValidation: after the route's rate limit (onRequest), before the body is looked at.
     preValidation: async (req: FastifyRequest) => {
       const deviceId = deviceIdOf(req.headers['x-door-device']);
-      if (!deviceId || !knownDevices.has(deviceId)) guard.check(req);
+      if (guard.locked(req)) {
+        // Locked out: only a device known to the very key it presents gets its key looked at; anything else is
+        // refused alike, a right key of another scope too, so the 429 tells nothing.
+        const scope = deviceId ? await scopeOf(req) : null;
+        if (!scope || !deviceId || !knownDevices.has(scope, deviceId)) guard.check(req);
+      }
       const scope = await scopeOf(req);
       if (scope) {
-        if (deviceId) knownDevices.add(deviceId);
+        if (deviceId) knownDevices.add(scope, deviceId);
         doors.set(req, { scope, deviceId });
         return;
       }

@@ -7,7 +7,7 @@
  * 1. **Cost per address.** Each address is charged what its uploads cost (CPU milliseconds the decoding process
  *    spent, or the time it held a process when it was stopped), decaying by half every `halfLifeMs`.
  * 2. **Cheapest first.** A waiting upload's priority is its address's cost plus what the upload itself is expected
- *    to cost (its `estimateMs`, from its kind and size: a 4×4 PNG nothing, a 58 KB SVG more than a full budget). A free
+ *    to cost (its `estimateMs`: a raster image by its pixels, an SVG ten budgets, behind every photo). A free
  *    process takes the cheapest (ties: first come); when the queue is full, a newcomer takes the place of the
  *    dearest waiting upload if that is dearer than the newcomer (the one pushed out is answered
  *    `api.profile.avatar_busy`), otherwise it is refused.
@@ -16,8 +16,7 @@
  *    that running upload is stopped (its process killed,
  *    answered `api.profile.avatar_busy`) and the waiting one takes its process. With the margin at the SVG budget,
  *    an ordinary holder (an avatar costs 50 to 400 ms) is never stopped for a newcomer; an address that has spent a
- *    full budget is, and so is an upload expected to cost more than a budget over the waiting address's cost
- *    (a 58 KB SVG) while a cheap one waits.
+ *    full budget is, and so is any SVG while a photo waits.
  *
  * 4. **A ceiling.** An address whose cost is `maxCostMs` or more is refused at once (`api.profile.avatar_busy`)
  *    until its cost decays below it: what many addresses can keep busy is bounded by their number, and their
@@ -26,7 +25,8 @@
  *
  * Each upload has a deadline from its admission, queue wait included (`deadlineMs`): past it, it is answered
  * `api.profile.avatar_timeout` (stopped if running). What is left: addresses never seen before cost nothing yet, so
- * an attacker's first upload from each fresh address is ordered by its expected cost alone (SECURITY.md).
+ * an attacker's first upload from each fresh address is ordered by its expected cost alone: SVGs from fresh
+ * addresses compete first come, first served; photos go before them (SECURITY.md).
  *
  * Per instance, in memory: at most `MAX_ADDRESSES` addresses are remembered (the cheapest are forgotten first).
  */
