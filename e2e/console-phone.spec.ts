@@ -4,7 +4,7 @@
  * (`document.documentElement.scrollWidth <= innerWidth`): tables scroll inside their own region. The ticket drawer's
  * Close button lies inside the viewport, is the element hit at its centre, and closes the drawer. The organisation's
  * data is made long on purpose (a long event name, long e-mail addresses, a long webhook URL, an API and a door key).
- * Screenshots of each screen at 360 px in test-results/console-phone/.
+ * Screenshots of each screen at 360 px, in both themes, in test-results/console-phone/.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -108,14 +108,22 @@ for (const lang of ['en', 'es'] as const) {
     const nav = page.getByRole('navigation');
     const go = (screen: string) => nav.getByText(c.nav[screen], { exact: true }).click();
 
-    /** Checks the screen at 390 and 360 px and keeps a screenshot at 360. */
+    /** Screenshots at 360 px in both themes (the theme is the root's `data-theme`), back to the test's theme. */
+    const shots = async (what: string, fullPage: boolean) => {
+      for (const th of ['light', 'dark'] as const) {
+        await page.evaluate((v) => (document.documentElement.dataset.theme = v), th);
+        await page.screenshot({ path: `test-results/console-phone/${what}-${lang}-${th}-360.png`, fullPage });
+      }
+      await page.evaluate((v) => (document.documentElement.dataset.theme = v), theme);
+    };
+    /** Checks the screen at 390 and 360 px and keeps screenshots at 360. */
     const check = async (what: string) => {
       await page.locator('main h1').first().waitFor();
       for (const width of [390, 360]) {
         await page.setViewportSize({ width, height: 780 });
         await expectFits(page, `${what} at ${width} px (${lang})`, width);
       }
-      await page.screenshot({ path: `test-results/console-phone/${what}-${lang}-${theme}-360.png`, fullPage: true });
+      await shots(what, true);
     };
 
     // Events and what hangs off an event: its form, its ticket types and their form, its dashboard.
@@ -156,7 +164,7 @@ for (const lang of ['en', 'es'] as const) {
       );
       expect(hit, `the element at Close's centre at ${width} px`).toBe(c.close);
     }
-    await page.screenshot({ path: `test-results/console-phone/drawer-${lang}-${theme}-360.png` });
+    await shots('drawer', false);
     const box = (await drawer.getByRole('button', { name: c.close, exact: true }).boundingBox())!;
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     await expect(drawer).toHaveCount(0);
