@@ -123,14 +123,18 @@ export function useConsoleRoute(): ConsoleRoute {
 }
 
 /**
- * Goes to `route`: one new history entry (remembering the path it came from), or the current entry replaced
- * (`replace`: a filter's change, a redirect). Nothing happens when the URL would not change.
+ * Goes to `route`: one new history entry (remembering the path it came from), scrolled to the top, or the current
+ * entry replaced (`replace`: a filter's change, a redirect). Nothing happens when the URL would not change.
  */
 export function navigate(route: ConsoleRoute, opts: { replace?: boolean } = {}): void {
   const href = consoleHref(route);
   if (href === `${window.location.pathname}${window.location.search}`) return;
   if (opts.replace) window.history.replaceState(window.history.state, '', href);
-  else window.history.pushState({ from: window.location.pathname }, '', href);
+  else {
+    window.history.pushState({ from: window.location.pathname }, '', href);
+    // A new screen starts at its top (Back restores the old one's place: the browser's scroll restoration).
+    window.scrollTo(0, 0);
+  }
   emit();
 }
 
