@@ -108,13 +108,20 @@ for (const lang of ['en', 'es'] as const) {
     const nav = page.getByRole('navigation');
     const go = (screen: string) => nav.getByText(c.nav[screen], { exact: true }).click();
 
-    /** Screenshots at 360 px in both themes (the theme is the root's `data-theme`), back to the test's theme. */
+    /** Switches the theme with the console's own button (a click event: the drawer's backdrop covers the header). */
+    const setTheme = async (th: 'light' | 'dark') => {
+      if ((await page.locator('html').getAttribute('data-theme')) !== th)
+        await page.getByRole('button', { name: th === 'dark' ? c.theme_dark : c.theme_light }).dispatchEvent('click');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', th);
+    };
+    /** Screenshots at 360 px in both themes, then back to the test's theme. */
     const shots = async (what: string, fullPage: boolean) => {
       for (const th of ['light', 'dark'] as const) {
-        await page.evaluate((v) => (document.documentElement.dataset.theme = v), th);
+        await setTheme(th);
+        await settled(page);
         await page.screenshot({ path: `test-results/console-phone/${what}-${lang}-${th}-360.png`, fullPage });
       }
-      await page.evaluate((v) => (document.documentElement.dataset.theme = v), theme);
+      await setTheme(theme);
     };
     /** Checks the screen at 390 and 360 px and keeps screenshots at 360. */
     const check = async (what: string) => {
