@@ -97,13 +97,13 @@ test('an owner adds a member and sees it, with who did it, on the Activity page'
   await putEvent(apiKey, 'evt-activity');
   await signIn(page, owner);
   const nav = page.getByRole('navigation');
-  await nav.getByRole('button', { name: 'Members' }).click();
+  await nav.getByRole('link', { name: 'Members' }).click();
   await page.getByLabel('E-mail').fill(door);
   await page.getByLabel('Role').selectOption('door');
   await page.getByRole('button', { name: 'Add member' }).click();
   await expect(page.getByRole('row', { name: new RegExp(`${door} door`) })).toBeVisible();
 
-  await nav.getByRole('button', { name: 'Activity' }).click();
+  await nav.getByRole('link', { name: 'Activity' }).click();
   const table = page.getByRole('table', { name: 'Activity' });
   const rows = table.locator('tbody tr');
   // Newest first: the member the owner just added, the API key's event, then the platform operator's set-up.
@@ -135,7 +135,7 @@ for (const theme of ['light', 'dark'] as const) {
       await signIn(page, email, lang);
       await page
         .getByRole('navigation')
-        .getByRole('button', { name: lang === 'es' ? 'Actividad' : 'Activity' })
+        .getByRole('link', { name: lang === 'es' ? 'Actividad' : 'Activity' })
         .click();
       await expect(page.getByRole('table', { name: lang === 'es' ? 'Actividad' : 'Activity' })).toBeVisible();
       // The import's row folds out the tickets it moved and issued, with the holders' accounts.

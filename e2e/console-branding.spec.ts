@@ -25,7 +25,7 @@ for (const lang of ['en', 'es'] as const) {
     await signInConsole(page, owner, lang);
     await page
       .getByRole('navigation')
-      .getByRole('button', { name: lang === 'es' ? 'Marca' : 'Branding' })
+      .getByRole('link', { name: lang === 'es' ? 'Marca' : 'Branding' })
       .click();
     const light = page.getByTestId('preview-light');
     await expect(light.locator('code')).toHaveText('#7c3aed');
@@ -45,7 +45,7 @@ for (const lang of ['en', 'es'] as const) {
     await page.reload();
     await page
       .getByRole('navigation')
-      .getByRole('button', { name: lang === 'es' ? 'Marca' : 'Branding' })
+      .getByRole('link', { name: lang === 'es' ? 'Marca' : 'Branding' })
       .click();
     await expect(light.locator('code')).toHaveText('#0e7490', { timeout: 5_000 });
     await settled(page);

@@ -133,14 +133,14 @@ for (const lang of ['en', 'es'] as const) {
     await expect(page.getByRole('article').filter({ hasText: 'Harbour Nights' })).toBeVisible();
 
     // Branding: a colour that is not #rrggbb.
-    await page.getByRole('navigation').getByRole('button', { name: x.branding }).click();
+    await page.getByRole('navigation').getByRole('link', { name: x.branding }).click();
     await expect(page.getByLabel(x.colour)).toHaveValue('#7c3aed');
     await page.getByLabel(x.colour).fill('purple');
     await page.getByRole('button', { name: x.save, exact: true }).click();
     await expect(page.getByLabel(x.colour)).toHaveAccessibleDescription(x.colourError);
 
     // Members: an e-mail address the API refuses.
-    await page.getByRole('navigation').getByRole('button', { name: x.members }).click();
+    await page.getByRole('navigation').getByRole('link', { name: x.members }).click();
     await page.getByLabel(x.email).fill('not-an-email');
     await page.getByRole('button', { name: x.addMember }).click();
     await expect(page.getByLabel(x.email)).toHaveAccessibleDescription(x.emailError);

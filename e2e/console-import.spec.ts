@@ -71,7 +71,7 @@ for (const lang of ['en', 'es'] as const) {
     await signInConsole(page, email, lang, base);
     await page
       .getByRole('navigation')
-      .getByRole('button', { name: lang === 'es' ? 'Importar' : 'Import' })
+      .getByRole('link', { name: lang === 'es' ? 'Importar' : 'Import' })
       .click();
     await expect(page.getByTestId('import-limits')).toHaveText(
       lang === 'es'

@@ -56,7 +56,7 @@ test('support finds a ticket by the number its holder reads and by its id', asyn
 
   await page.setViewportSize({ width: 1280, height: 800 });
   await signInConsole(page, owner);
-  await page.getByRole('navigation').getByRole('button', { name: 'Holders' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Holders' }).click();
   const table = page.getByRole('table', { name: 'Holders' });
   const searchBox = page.getByLabel('Search by e-mail, name or ticket id');
   for (const query of [number, mine[0].userTicketId.toString(), 'T-1002']) {
@@ -82,7 +82,7 @@ test('support finds a ticket by the number its holder reads and by its id', asyn
 
   // In Spanish too.
   await page.getByRole('link', { name: 'Español' }).click();
-  await page.getByRole('navigation').getByRole('button', { name: 'Titulares' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Titulares' }).click();
   await page.getByLabel('Buscar por correo, nombre o id de entrada').fill(number);
   await page.getByRole('button', { name: 'Buscar', exact: true }).click();
   await page.getByRole('button', { name: 'Detalles: T-1002' }).click();

@@ -112,7 +112,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await expect(page.getByRole('row', { name: /ga-harbour General Admission/ })).toBeVisible();
 
   // A bad file first: every error per row and column, nothing written.
-  await page.getByRole('button', { name: 'Import' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Import' }).click();
   const bad = [
     'externalId,ticketTypeExternalId,holderEmail',
     'T-1,ga-harbour,not-an-email',
@@ -148,7 +148,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await expect(page.getByText('Imported: 2 new, 0 changed, 0 unchanged.')).toBeVisible();
 
   // Find the holder by e-mail, open the ticket's history, revoke it.
-  await page.getByRole('navigation').getByRole('button', { name: 'Holders' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Holders' }).click();
   await page.getByLabel('Search by e-mail, name or ticket id').fill(holder);
   await page.getByRole('button', { name: 'Find' }).click();
   const table = page.getByRole('table', { name: 'Holders' });
@@ -207,7 +207,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   expect(csv).toContain(`b-${holder}`);
 
   // Branding: a new colour; the branded holder panel shows it.
-  await page.getByRole('navigation').getByRole('button', { name: 'Branding' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Branding' }).click();
   // The form comes filled with the saved brand; nothing typed is overwritten by a late answer.
   await expect(page.getByLabel('Colour (#rrggbb)')).toHaveValue('#7c3aed');
   await page.getByLabel('Colour (#rrggbb)').fill('#0e7490');
@@ -221,7 +221,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await viewer.close();
 
   // A door key, shown once; the real scanner page admits T-2's holder with it.
-  await page.getByRole('navigation').getByRole('button', { name: 'Keys' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Keys' }).click();
   await page.getByLabel('Name (e.g. North gate)').fill('North gate');
   await page.getByRole('button', { name: 'Create door key' }).click();
   const doorKey = (await page.getByTestId('shown-once').textContent())!.trim();
@@ -243,7 +243,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await door.close();
 
   // The dashboard counts it: checked in 1, one bar in the chart.
-  await page.getByRole('navigation').getByRole('button', { name: 'Events' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Events' }).click();
   await page.getByRole('button', { name: 'Dashboard: Harbour Nights' }).click();
   await expect(page.getByTestId('stat-checkedIn')).toHaveText('1');
   await expect(page.getByTestId('stat-issued')).toHaveText('1');
@@ -265,7 +265,7 @@ test('an owner creates an event and a ticket type, imports holders, finds one an
   await page.getByRole('button', { name: 'Back' }).click();
 
   // Members: add a door member; the last owner cannot be removed.
-  await page.getByRole('navigation').getByRole('button', { name: 'Members' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'Members' }).click();
   await page.getByLabel('E-mail').fill(`door-${tag}@console.example`);
   await page.getByLabel('Role').selectOption('door');
   await page.getByRole('button', { name: 'Add member' }).click();
@@ -299,7 +299,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('navigation')).toBeVisible();
       const nav = page.getByRole('navigation');
       for (const [i, name] of ['events', 'holders', 'import', 'webhooks', 'keys', 'branding', 'members'].entries()) {
-        await nav.getByRole('button').nth(i).click();
+        await nav.getByRole('link').nth(i).click();
         await audit(page, `${name} ${theme} ${lang}`);
         for (const [width, height] of [
           [360, 780],
@@ -327,14 +327,14 @@ test('a list that fails to load says so in both languages, and Try again loads i
   await page.setViewportSize({ width: 360, height: 780 });
   await signIn(page, email);
   const nav = page.getByRole('navigation');
-  await nav.getByRole('button', { name: 'Members' }).click();
+  await nav.getByRole('link', { name: 'Members' }).click();
   const alert = page.getByRole('alert');
   await expect(alert).toContainText('Too many requests. Wait a moment and try again.');
   await audit(page, 'members list failed');
   await page.screenshot({ path: 'test-results/console/list-failed-en-light-360.png', fullPage: true });
 
   await page.getByRole('link', { name: 'Español' }).click();
-  await nav.getByRole('button', { name: 'Miembros' }).click();
+  await nav.getByRole('link', { name: 'Miembros' }).click();
   await expect(alert).toContainText('Demasiadas solicitudes');
   await page.getByRole('button', { name: 'Tema oscuro' }).click();
   await page.screenshot({

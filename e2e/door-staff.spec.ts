@@ -125,7 +125,7 @@ test('door staff: set up by link, moved and voided passes, refused-on-sync list 
   const consoleCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const consolePage = await consoleCtx.newPage();
   await consoleSignIn(consolePage);
-  await consolePage.getByRole('navigation').getByRole('button', { name: 'Keys' }).click();
+  await consolePage.getByRole('navigation').getByRole('link', { name: 'Keys' }).click();
   await consolePage.getByLabel('Name (e.g. North gate)').fill('Phone at gate 1');
   await consolePage.getByRole('button', { name: 'Create door key' }).click();
   const doorKey = (await consolePage.getByTestId('shown-once').textContent())!.trim();
@@ -227,7 +227,7 @@ test('door staff: set up by link, moved and voided passes, refused-on-sync list 
   const esConsole = await browser.newContext({ viewport: PHONE, colorScheme: 'dark' });
   const esPage = await esConsole.newPage();
   await consoleSignIn(esPage, 'es');
-  await esPage.getByRole('navigation').getByRole('button', { name: 'Claves' }).click();
+  await esPage.getByRole('navigation').getByRole('link', { name: 'Claves' }).click();
   await esPage.getByLabel('Nombre (p. ej. Puerta norte)').fill('Puerta 2');
   await esPage.getByRole('button', { name: 'Crear clave de puerta' }).click();
   await expect(esPage.getByRole('region', { name: 'Configurar un dispositivo de puerta' })).toBeVisible();

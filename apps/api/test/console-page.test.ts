@@ -54,6 +54,39 @@ describe('GET /console', () => {
     }
   });
 
+  it("serves the page at each screen's URL, the assets as files, and 404 elsewhere (issue 41, point 5)", async () => {
+    const dist = builtPanel();
+    const t = await createTestApp({ config: { panelDistDir: dist } });
+    try {
+      for (const url of [
+        '/console/events',
+        '/console/events/evt-2027%20sydney/holders',
+        '/console/holders/T-1002',
+        '/console/webhooks/3/deliveries',
+        '/console/activity?lang=en',
+      ]) {
+        const r = await t.app.inject({ url });
+        expect(r.statusCode, url).toBe(200);
+        expect(r.headers['content-type'], url).toMatch(/^text\/html/);
+        expect(r.body, url).toContain('src="/console/assets/index-abc.js"');
+        expect(String(r.headers['content-security-policy']), url).toContain("default-src 'none'");
+        expect(r.headers['x-frame-options'], url).toBe('DENY');
+      }
+      const es = await t.app.inject({ url: '/console/events/evt-1/dashboard?lang=es' });
+      expect(es.body).toContain('<html lang="es"');
+      expect(es.body).toContain('<title>Consola del organizador</title>');
+
+      const asset = await t.app.inject({ url: '/console/assets/index-abc.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.body).toBe('console.log(1)');
+      for (const url of ['/console/assets/missing.js', '/console/nothing-here', '/console/index.html'])
+        expect((await t.app.inject({ url })).statusCode, url).toBe(404);
+    } finally {
+      await t.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
   it('answers 503 with a hint while the console is not built', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'tp-panel-dist-'));
     const t = await createTestApp({ config: { panelDistDir: empty } });

@@ -29,6 +29,23 @@ export const ORG_AREA_ROLES = {
 } as const satisfies Record<string, readonly OrgRole[]>;
 export type OrgArea = keyof typeof ORG_AREA_ROLES;
 
+/**
+ * The console's screens in the order of its navigation, each with the area whose roles open it (issue 21). A
+ * screen's name is the first segment of its URLs, `/console/<screen>/…` (issue 41, point 5): the API serves the
+ * console's page at each of them, and the console reads the screen from the path.
+ */
+export const CONSOLE_SCREENS = {
+  events: 'events',
+  holders: 'events',
+  import: 'events',
+  webhooks: 'events',
+  keys: 'door',
+  branding: 'owner',
+  members: 'owner',
+  activity: 'owner',
+} as const satisfies Record<string, OrgArea>;
+export type ConsoleScreen = keyof typeof CONSOLE_SCREENS;
+
 /** POST /v1/org/members body. */
 export const memberCreateRequest = z
   .strictObject({ email, role: orgRole })

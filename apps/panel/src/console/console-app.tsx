@@ -2,9 +2,9 @@
  * The console's frame (issue 21, decision 024): sign-in by e-mail code, the organisation choice when the account
  * is a member of several, then the screens the member's role opens (contract `ORG_AREA_ROLES`).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ORG_AREA_ROLES, type Membership } from '@tp/contract';
+import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Membership } from '@tp/contract';
 import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
@@ -17,18 +17,9 @@ import { MembersScreen } from './members';
 import { ActivityScreen } from './activity';
 import { KeysScreen } from './keys';
 import { WebhooksScreen } from './webhooks';
+import { consoleHref, isPlainClick, navigate, screenRoute, useConsoleRoute, type ConsoleRoute } from './routing';
 
-type Screen = 'events' | 'holders' | 'import' | 'webhooks' | 'keys' | 'branding' | 'members' | 'activity';
-const SCREENS: { id: Screen; area: keyof typeof ORG_AREA_ROLES }[] = [
-  { id: 'events', area: 'events' },
-  { id: 'holders', area: 'events' },
-  { id: 'import', area: 'events' },
-  { id: 'webhooks', area: 'events' },
-  { id: 'keys', area: 'door' },
-  { id: 'branding', area: 'owner' },
-  { id: 'members', area: 'owner' },
-  { id: 'activity', area: 'owner' },
-];
+const SCREENS = Object.keys(CONSOLE_SCREENS) as ConsoleScreen[];
 
 type State =
   | { step: 'loading' }
@@ -39,7 +30,8 @@ type State =
 export function ConsoleApp() {
   const { t, i18n } = useTranslation();
   const [state, setState] = useState<State>({ step: 'loading' });
-  const [screen, setScreen] = useState<Screen>('events');
+  // The screen is the URL's (routing.ts): a sign-in shows over it and leaves it alone, so a link opens its screen.
+  const route = useConsoleRoute();
 
   /** After a sign-in: the one organisation, the one this tab had, or a choice. */
   async function afterSignIn() {
@@ -65,7 +57,7 @@ export function ConsoleApp() {
       <span className="topbar__title">
         {state.step === 'open' ? `${state.membership.name} · ${t('console.title')}` : t('console.title')}
       </span>
-      <a href={`?lang=${otherLang}`} lang={otherLang}>
+      <a href={otherLanguageHref(otherLang)} lang={otherLang}>
         {t('console.other_language')}
       </a>
       <Button variant="ghost" className="btn--small" onClick={() => setThemeMode(theme === 'dark' ? 'light' : 'dark')}>
@@ -123,31 +115,59 @@ export function ConsoleApp() {
       </>
     );
 
-  const role = state.membership.role;
-  const open = SCREENS.filter((s) => (ORG_AREA_ROLES[s.area] as readonly string[]).includes(role));
-  const current = open.some((s) => s.id === screen) ? screen : open[0]?.id;
   return (
     <>
       {header}
+      <Screens membership={state.membership} route={route} />
+    </>
+  );
+}
+
+/** This page's URL in the other language (the same screen: `?lang=` is read at start). */
+function otherLanguageHref(lang: 'en' | 'es'): string {
+  const search = new URLSearchParams(window.location.search);
+  search.set('lang', lang);
+  return `${window.location.pathname}?${search.toString()}`;
+}
+
+/** The navigation and the screen of the URL, among those the member's role opens (else the first of them). */
+function Screens({ membership, route }: { membership: Membership; route: ConsoleRoute }) {
+  const { t } = useTranslation();
+  const role = membership.role;
+  const open = SCREENS.filter((s) => (ORG_AREA_ROLES[CONSOLE_SCREENS[s]] as readonly string[]).includes(role));
+  const current = route.screen && open.includes(route.screen) ? route.screen : open[0];
+  // /console, an unknown path or a screen this role does not open: the URL is made the screen shown.
+  useEffect(() => {
+    if (current && route.screen !== current) navigate(screenRoute(current), { replace: true });
+  }, [current, route.screen]);
+  const go = (e: MouseEvent, screen: ConsoleScreen) => {
+    if (!isPlainClick(e)) return;
+    e.preventDefault();
+    navigate(screenRoute(screen));
+  };
+  return (
+    <>
       <nav className="nav" aria-label={t('console.nav_label')}>
         {open.map((s) => (
-          <button
-            key={s.id}
-            type="button"
-            aria-current={current === s.id ? 'page' : undefined}
-            onClick={() => setScreen(s.id)}
+          <a
+            key={s}
+            href={consoleHref(screenRoute(s))}
+            aria-current={current === s ? 'page' : undefined}
+            onClick={(e) => go(e, s)}
           >
-            {t(`console.nav.${s.id}`)}
-          </button>
+            {t(`console.nav.${s}`)}
+          </a>
         ))}
       </nav>
       <main>
-        {current === 'events' && <EventsScreen />}
-        {current === 'holders' && <HoldersScreen />}
+        {current === 'events' && route.screen === 'events' && <EventsScreen route={route} />}
+        {current === 'holders' && route.screen === 'holders' && (
+          <HoldersScreen event={route.event} ticket={route.ticket} />
+        )}
         {current === 'import' && <ImportScreen />}
-        {current === 'branding' && <BrandingScreen slug={state.membership.slug} />}
+        {current === 'branding' && <BrandingScreen slug={membership.slug} />}
         {current === 'members' && <MembersScreen />}
-        {current === 'webhooks' && <WebhooksScreen />}
+        {current === 'webhooks' && route.screen === 'webhooks' && <WebhooksScreen endpoint={route.endpoint} />}
         {current === 'keys' && <KeysScreen owner={(ORG_AREA_ROLES.owner as readonly string[]).includes(role)} />}
         {current === 'activity' && <ActivityScreen />}
         {!current && <p>{t('console.door_only')}</p>}

@@ -6,6 +6,8 @@ export const consoleKeys = {
   events: {
     all: ['ORG_EVENTS'] as const,
     list: (when: 'upcoming' | 'past') => ['ORG_EVENTS', when] as const,
+    /** One event by its id (GET /org/events/{externalId}): a view of it opened from its URL. */
+    detail: (event: string) => ['ORG_EVENTS', 'detail', event] as const,
     /** The event dashboard: attendance counts and check-ins (GET /org/events/{externalId}/attendance, /check-ins). */
     attendance: (event: string) => ['ORG_EVENTS', 'attendance', event] as const,
     checkIns: (event: string) => ['ORG_EVENTS', 'check-ins', event] as const,

@@ -20,30 +20,40 @@ import { countryOptions } from './country-names';
 import { isTimeZone, isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
 import { FieldError, fieldErrorText, useServerErrors } from './server-errors';
+import { goUp, navigate, type ConsoleRoute } from './routing';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
 type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
 type Page<T> = { items: T[]; nextCursor: string | null };
+type EventsRoute = Extract<ConsoleRoute, { screen: 'events' }>;
+const LIST: ConsoleRoute = { screen: 'events' };
 
-export function EventsScreen() {
+/** The events screen at `route` (routing.ts): the list, the new-event form, or a view of one event. */
+export function EventsScreen({ route }: { route: EventsRoute }) {
   const { t } = useTranslation();
   const [when, setWhen] = useState<'upcoming' | 'past'>('upcoming');
-  const [editing, setEditing] = useState<EventItem | 'new' | null>(null);
-  const [typesOf, setTypesOf] = useState<EventItem | null>(null);
-  const [dashboardOf, setDashboardOf] = useState<(EventItem & { externalId: string }) | null>(null);
+  // An event made outside the organisation API (the demo's) has no id of the organiser's, so no URL: its form and
+  // its ticket types open in place.
+  const [unnamed, setUnnamed] = useState<{ event: EventItem; view: 'edit' | 'ticket-types' } | null>(null);
   const events = useQuery({
     queryKey: consoleKeys.events.list(when),
     queryFn: () => org<Page<EventItem>>(`/events${query({ when, limit: 100 })}`),
   });
 
-  if (editing) return <EventForm event={editing === 'new' ? null : editing} onDone={() => setEditing(null)} />;
-  if (typesOf) return <TicketTypes event={typesOf} onBack={() => setTypesOf(null)} />;
-  if (dashboardOf) return <Dashboard event={dashboardOf} onBack={() => setDashboardOf(null)} />;
+  if (route.view === 'new') return <EventForm event={null} onDone={() => goUp(LIST)} />;
+  if ('event' in route) return <EventView key={route.event} route={route} />;
+  if (unnamed?.view === 'edit') return <EventForm event={unnamed.event} onDone={() => setUnnamed(null)} />;
+  if (unnamed) return <TicketTypes event={unnamed.event} onBack={() => setUnnamed(null)} />;
+  /** The view of an event: its URL, or in place for an event without the organiser's id. */
+  const open = (e: EventItem, view: 'edit' | 'ticket-types' | 'dashboard') => {
+    if (e.externalId !== null) navigate({ screen: 'events', event: e.externalId, view });
+    else if (view !== 'dashboard') setUnnamed({ event: e, view });
+  };
   return (
     <section className="stack">
       <div className="row">
         <h1 style={{ marginRight: 'auto' }}>{t('console.events.title')}</h1>
-        <Button onClick={() => setEditing('new')}>{t('console.events.new')}</Button>
+        <Button onClick={() => navigate({ screen: 'events', view: 'new' })}>{t('console.events.new')}</Button>
       </div>
       <div className="row" role="group" aria-label={t('console.events.when')}>
         {(['upcoming', 'past'] as const).map((w) => (
@@ -72,7 +82,7 @@ export function EventsScreen() {
               <Button
                 variant="secondary"
                 className="btn--small"
-                onClick={() => setEditing(e)}
+                onClick={() => open(e, 'edit')}
                 aria-label={`${t('console.edit')}: ${e.name}`}
               >
                 {t('console.edit')}
@@ -80,7 +90,7 @@ export function EventsScreen() {
               <Button
                 variant="secondary"
                 className="btn--small"
-                onClick={() => setTypesOf(e)}
+                onClick={() => open(e, 'ticket-types')}
                 aria-label={`${t('console.events.ticket_types')}: ${e.name}`}
               >
                 {t('console.events.ticket_types')}
@@ -89,7 +99,7 @@ export function EventsScreen() {
                 <Button
                   variant="secondary"
                   className="btn--small"
-                  onClick={() => setDashboardOf({ ...e, externalId: e.externalId! })}
+                  onClick={() => open(e, 'dashboard')}
                   aria-label={`${t('console.events.dashboard')}: ${e.name}`}
                 >
                   {t('console.events.dashboard')}
@@ -100,6 +110,42 @@ export function EventsScreen() {
         ))}
       </div>
     </section>
+  );
+}
+
+/**
+ * One event's view (its form, dashboard, ticket types or a ticket type's form), the event read by its id: from the
+ * lists already loaded when the console came from them, else GET /org/events/{externalId} (a reload, a link).
+ */
+function EventView({ route }: { route: Extract<EventsRoute, { event: string }> }) {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const id = route.event;
+  const found = useQuery({
+    queryKey: consoleKeys.events.detail(id),
+    queryFn: () => org<EventItem>(`/events/${encodeURIComponent(id)}`),
+    initialData: () =>
+      client
+        .getQueriesData<Page<EventItem>>({ queryKey: consoleKeys.events.all })
+        .flatMap(([, page]) => (page && Array.isArray(page.items) ? page.items : []))
+        .find((e) => e.externalId === id),
+  });
+  if (!found.data)
+    return (
+      <section className="stack">
+        <div className="row">
+          <Button variant="ghost" className="btn--small" onClick={() => goUp(LIST)}>
+            {t('console.back')}
+          </Button>
+        </div>
+        <QueryState query={found} />
+      </section>
+    );
+  const event = { ...found.data, externalId: id };
+  if (route.view === 'edit') return <EventForm event={event} onDone={() => goUp(LIST)} />;
+  if (route.view === 'dashboard') return <Dashboard event={event} onBack={() => goUp(LIST)} />;
+  return (
+    <TicketTypes event={event} type={route.view === 'ticket-type' ? route.type : undefined} onBack={() => goUp(LIST)} />
   );
 }
 
@@ -256,9 +302,12 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
   );
 }
 
-function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }) {
+/**
+ * An event's ticket types; `type` (from the URL) opens a type's form: its id, or `null` for a new one. An event
+ * without the organiser's id has none to list (its view opens in place, without a URL).
+ */
+function TicketTypes({ event, type, onBack }: { event: EventItem; type?: string | null; onBack: () => void }) {
   const { t } = useTranslation();
-  const [editing, setEditing] = useState<TicketTypeItem | 'new' | null>(null);
   const types = useQuery({
     queryKey: consoleKeys.ticketTypes.of(event.externalId),
     queryFn: () => org<Page<TicketTypeItem>>(`/ticket-types${query({ event: event.externalId ?? '', limit: 200 })}`),
@@ -280,15 +329,14 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
       </section>
     );
   const all = types.data?.items ?? [];
-  if (editing)
-    return (
-      <TicketTypeForm
-        event={event}
-        type={editing === 'new' ? null : editing}
-        others={all}
-        onDone={() => setEditing(null)}
-      />
-    );
+  const eventId = event.externalId;
+  const list = { screen: 'events', event: eventId, view: 'ticket-types' } as const;
+  const edit = (typeId: string | null) =>
+    navigate({ screen: 'events', event: eventId, view: 'ticket-type', type: typeId });
+  const editing = type === null ? null : all.find((ty) => ty.externalId === type);
+  if (type === null || editing)
+    return <TicketTypeForm event={event} type={editing ?? null} others={all} onDone={() => goUp(list)} />;
+  if (type !== undefined && !types.data) return <QueryState query={types} />;
   return (
     <section className="stack">
       <div className="row">
@@ -296,7 +344,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
           {t('console.back')}
         </Button>
         <h1 style={{ marginRight: 'auto' }}>{t('console.types.title', { event: event.name })}</h1>
-        <Button onClick={() => setEditing('new')}>{t('console.types.new')}</Button>
+        <Button onClick={() => edit(null)}>{t('console.types.new')}</Button>
       </div>
       <QueryState query={types} empty={all.length === 0} none={t('console.types.none')} />
       <TableRegion label={t('console.events.ticket_types')}>
@@ -328,7 +376,7 @@ function TicketTypes({ event, onBack }: { event: EventItem; onBack: () => void }
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    onClick={() => setEditing(ty)}
+                    onClick={() => ty.externalId !== null && edit(ty.externalId)}
                     aria-label={`${t('console.edit')}: ${ty.name}`}
                   >
                     {t('console.edit')}

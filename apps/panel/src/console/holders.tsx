@@ -5,7 +5,7 @@
  * (POST /v1/org/tickets/{externalId}/resend) and revoke with a confirm; the chosen event's attendees as a CSV file
  * (GET /v1/org/events/{externalId}/attendees.csv, headers in the console's language), saved as `attendees.csv`.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { organisations } from '@tp/contract';
@@ -19,17 +19,22 @@ import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
 import { QueryState } from './query-state';
 import { fieldErrorText } from './server-errors';
+import { goUp, navigate } from './routing';
 
 type TicketItem = z.infer<typeof organisations.ticketItem>;
 type TicketDetail = z.infer<typeof organisations.ticketDetail>;
 type EventItem = z.infer<typeof organisations.eventItem>;
 type Page<T> = { items: T[]; nextCursor: string | null };
 
-export function HoldersScreen() {
+/**
+ * The Holders screen; `event` (from the URL, /console/events/:event/holders) filters by that event, `ticket`
+ * (…/holders/:ticket) opens that ticket's drawer (routing.ts).
+ */
+export function HoldersScreen({ event: eventFilter, ticket }: { event?: string; ticket?: string }) {
   const { t, i18n } = useTranslation();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
-  const [event, setEvent] = useState('');
+  const event = eventFilter ?? '';
   const upcoming = useQuery({
     queryKey: consoleKeys.events.list('upcoming'),
     queryFn: () => org<Page<EventItem>>(`/events${query({ when: 'upcoming', limit: 100 })}`),
@@ -53,7 +58,12 @@ export function HoldersScreen() {
     },
   });
   const pages = useCursorPages<string>();
-  const [open, setOpen] = useState<string | null>(null);
+  const open = (externalId: string) =>
+    navigate({ screen: 'holders', ...(eventFilter ? { event: eventFilter } : {}), ticket: externalId });
+  const close = useCallback(
+    () => goUp({ screen: 'holders', ...(eventFilter ? { event: eventFilter } : {}) }),
+    [eventFilter],
+  );
   const { cursor } = pages;
   const tickets = useQuery({
     queryKey: consoleKeys.tickets.list(search, status, event, cursor),
@@ -116,7 +126,8 @@ export function HoldersScreen() {
             className="select"
             value={event}
             onChange={(e) => {
-              setEvent(e.target.value);
+              const chosen = e.target.value;
+              navigate({ screen: 'holders', ...(chosen ? { event: chosen } : {}) }, { replace: true });
               pages.reset();
             }}
           >
@@ -183,7 +194,7 @@ export function HoldersScreen() {
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    onClick={() => setOpen(tk.externalId)}
+                    onClick={() => tk.externalId !== null && open(tk.externalId)}
                     aria-label={`${t('console.holders.open')}: ${tk.externalId}`}
                   >
                     {t('console.holders.open')}
@@ -196,7 +207,7 @@ export function HoldersScreen() {
         <QueryState query={tickets} empty={tickets.data?.items.length === 0} none={t('console.holders.none')} />
       </TableRegion>
       <Pager pages={pages} nextCursor={tickets.data?.nextCursor} />
-      {open && <TicketDrawer externalId={open} onClose={() => setOpen(null)} />}
+      {ticket && <TicketDrawer externalId={ticket} onClose={close} />}
     </section>
   );
 }

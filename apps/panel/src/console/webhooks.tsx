@@ -18,6 +18,9 @@ import { QueryState } from './query-state';
 import { ShownOnce } from './shown-once';
 import { FieldError, useServerErrors } from './server-errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
+import { goUp, navigate, type ConsoleRoute } from './routing';
+
+const LIST: ConsoleRoute = { screen: 'webhooks' };
 
 type WebhookItem = z.infer<typeof webhooks.webhookItem>;
 type DeliveriesPage = z.infer<typeof webhooks.deliveriesPage>;
@@ -26,11 +29,11 @@ type Created = z.infer<typeof webhooks.createWebhookResponse>;
 const date = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
 
-export function WebhooksScreen() {
+/** The webhooks screen; `endpoint` (from the URL, /console/webhooks/:endpoint/deliveries) opens its delivery log. */
+export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
-  const [logOf, setLogOf] = useState<WebhookItem | null>(null);
   const list = useQuery({ queryKey: consoleKeys.webhooks.all, queryFn: () => org<WebhookItem[]>('/webhooks') });
   const form = useForm<{ url: string; events: string[] }>({
     defaultValues: { url: '', events: [...webhooks.WEBHOOK_EVENT_TYPES] },
@@ -50,11 +53,12 @@ export function WebhooksScreen() {
   const remove = useMutation({
     mutationFn: (id: number) => org(`/webhooks/${id}`, { method: 'DELETE' }),
     onSuccess: async () => {
-      setLogOf(null);
       await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
     },
   });
-  if (logOf) return <DeliveryLog endpoint={logOf} onBack={() => setLogOf(null)} />;
+  const logOf = endpoint === undefined ? undefined : list.data?.find((w) => w.id === endpoint);
+  if (logOf) return <DeliveryLog endpoint={logOf} onBack={() => goUp(LIST)} />;
+  if (endpoint !== undefined && !list.data) return <QueryState query={list} />;
   return (
     <section className="stack">
       <h1>{t('console.webhooks.title')}</h1>
@@ -109,7 +113,7 @@ export function WebhooksScreen() {
                   <Button
                     variant="secondary"
                     className="btn--small"
-                    onClick={() => setLogOf(w)}
+                    onClick={() => navigate({ screen: 'webhooks', endpoint: w.id })}
                     aria-label={`${t('console.webhooks.log')}: ${w.url}`}
                   >
                     {t('console.webhooks.log')}

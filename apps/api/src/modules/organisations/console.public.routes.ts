@@ -1,5 +1,7 @@
 /**
- * The organiser's console page (issue 21, decision 024): GET /console (`?lang=es` for Spanish). The page is the
+ * The organiser's console page (issue 21, decision 024): GET /console and each screen's URL under it,
+ * `/console/<screen>` and `/console/<screen>/…` for the contract's `CONSOLE_SCREENS` (issue 41, point 5: a reload,
+ * a bookmark or a link opens that screen; the console reads it from the path), `?lang=es` for Spanish. The page is the
  * panel workspace's built console app (apps/panel/src/console, built into `PANEL_DIST_DIR/console`); this route
  * serves its index.html with `<html lang>` and the title in the language. The page holds no secret: members sign
  * in with their e-mail code and the app calls /v1 on this origin. Strict CSP (scripts and styles only from this
@@ -8,6 +10,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CONSOLE_SCREENS } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { pickLang, queryLang } from '../../lib/lang.js';
 
@@ -20,7 +24,7 @@ const TITLE = { en: 'Organiser console', es: 'Consola del organizador' } as cons
 /** @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `console/index.html` in it. */
 export function consolePageRoutes(app: App, deps: { panelDistDir: string }) {
   const indexFile = join(deps.panelDistDir, 'console', 'index.html');
-  app.get('/console', { schema: { hide: true } }, async (req, reply) => {
+  const page = async (req: FastifyRequest, reply: FastifyReply) => {
     const lang = pickLang(queryLang(req));
     // Read per request (a few hundred bytes), like the panel document: a rebuild is served without a restart.
     const html = await readFile(indexFile, 'utf8').catch(() => null);
@@ -37,7 +41,13 @@ export function consolePageRoutes(app: App, deps: { panelDistDir: string }) {
           .replace('<html lang="en"', `<html lang="${lang}"`)
           .replace('<title>Organiser console</title>', `<title>${TITLE[lang]}</title>`),
       );
-  });
+  };
+  app.get('/console', { schema: { hide: true } }, page);
+  // Only the screens' paths: /console/assets/… stay the build's files (the static route), anything else a 404.
+  for (const screen of Object.keys(CONSOLE_SCREENS)) {
+    app.get(`/console/${screen}`, { schema: { hide: true } }, page);
+    app.get(`/console/${screen}/*`, { schema: { hide: true } }, page);
+  }
   app.get('/console/', { schema: { hide: true } }, async (req, reply) => {
     const q = req.url.indexOf('?');
     return reply.redirect(`/console${q >= 0 ? req.url.slice(q) : ''}`);
