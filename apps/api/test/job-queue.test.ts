@@ -354,6 +354,24 @@ describe('durable job queue', () => {
       expect(r.most.get('gmail.com')).toBe(3);
     });
 
+    it("slow destinations take the slow slot in turns: a big domain's job runs after one of an attacker's, not after all (issue 39, fifth re-run: 6 socket timeouts)", async () => {
+      // Both domains' first sends take 60 ms, past the 40 ms bound: both count as slow from then on.
+      const r = await run(
+        ['tarpit.example', 'big.example'].map((destination) => ({ destination, ms: 60 })),
+        { slowMs: 40, slowHoldSeconds: 600 },
+      );
+      await r.w.runOnce();
+      r.done.length = 0;
+      // Six of the attacker's slow sends are queued first, then one of the big domain's.
+      await r.enqueue(Array.from({ length: 6 }, () => ({ destination: 'tarpit.example', ms: 50, slow: true })));
+      await r.enqueue([{ destination: 'big.example', ms: 50, slow: true }]);
+      r.w.wake();
+      expect(await r.until(() => r.done.length === 7, 5000)).toBe(true);
+      // The big domain's last start was the older one: it goes first or second, never behind the six.
+      expect(r.done.indexOf('big.example#0'), r.done.join(' ')).toBeLessThanOrEqual(1);
+      expect(r.mostSlow()).toBe(1);
+    });
+
     it('destinations that answered slowly share one slot until one of them answers fast again; control without', async () => {
       const domains = ['a.example', 'b.example', 'c.example', 'd.example'];
       // Each domain's first send takes 60 ms, past the 40 ms bound: all four count as slow from then on.

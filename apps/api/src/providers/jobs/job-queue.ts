@@ -306,6 +306,9 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
   };
 }
 
+/** Destinations whose last start a worker remembers (the least recently started forgotten first). */
+const LAST_STARTED_MAX = 10_000;
+
 /**
  * A worker's bookkeeping of destinations (issue 39 item 2): the jobs in flight with their destination and start,
  * the destinations that answered slowly (until when), and what the next claim may take of each. A destination is
@@ -330,6 +333,8 @@ function destinationFairness(
   const running = new Map<ClaimedJob, number>();
   /** Slow destinations: until when (ms since the epoch, the worker's clock). */
   const slowUntil = new Map<string, number>();
+  /** When each destination's last job started (performance.now()), for the slow slot's turns. */
+  const lastStarted = new Map<string, number>();
   const markSlow = (destination: string) =>
     options && slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
   const isSlow = (destination: string) => {
@@ -351,7 +356,12 @@ function destinationFairness(
         if (at - startedAt >= options.slowMs) markSlow(d);
         inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
       }
-      const slow = [...slowUntil.keys()].filter(isSlow);
+      // The slow slot goes round: the slow destination whose last job started longest ago goes first (issue 39,
+      // fifth re-run: a big domain marked slow by one slow send waited behind an attacker's stalling domain for 6
+      // socket timeouts, and could not run the fast send that would have cleared its mark).
+      const slow = [...slowUntil.keys()]
+        .filter(isSlow)
+        .sort((a, b) => (lastStarted.get(a) ?? 0) - (lastStarted.get(b) ?? 0));
       let slowInFlight = 0;
       for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
       const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && n >= perDestination).map(([d]) => d);
@@ -366,6 +376,9 @@ function destinationFairness(
     started(job) {
       if (!options || job.destination === null) return () => undefined;
       running.set(job, performance.now());
+      lastStarted.delete(job.destination);
+      lastStarted.set(job.destination, performance.now());
+      if (lastStarted.size > LAST_STARTED_MAX) lastStarted.delete(lastStarted.keys().next().value!);
       return () => running.delete(job);
     },
     finished(job, ms, succeeded) {

@@ -23,7 +23,10 @@ export interface ClaimFairness {
   perDestination: number;
   /** Destinations of which no job may be claimed now (at their cap, or slow while the slow slot is taken). */
   full: readonly string[];
-  /** Destinations that answered slowly of late: together they take at most `remaining['~slow']` jobs. */
+  /**
+   * Destinations that answered slowly of late: together they take at most `remaining['~slow']` jobs, the first
+   * listed first (the worker lists the one whose last job started longest ago first).
+   */
   slow: readonly string[];
   /** Jobs a destination (or `~slow`) may still take, where fewer than `perDestination` (some are in flight). */
   remaining: Readonly<Record<string, number>>;
@@ -93,7 +96,8 @@ export const jobsRepository = {
    *
    * `fairness` (issue 39 item 2): jobs of a `full` destination are skipped, and of the first due jobs
    * (`CLAIM_WINDOW`) at most `remaining[d]` (default `perDestination`) of each destination `d` are taken, the slow
-   * destinations counting as one, so one destination never takes every slot.
+   * destinations counting as one, so one destination never takes every slot; among the slow destinations, the one
+   * listed first in `slow` goes first (their turns).
    */
   async claim(
     db: DbOrTx,
@@ -115,11 +119,14 @@ export const jobsRepository = {
              and id in (
                select id from (
                  select id, priority, run_at, grp,
-                        row_number() over (partition by grp order by priority desc, run_at, id) as rn
+                        row_number() over (partition by grp order by turn nulls last, priority desc, run_at, id) as rn
                    from (
                      select id, priority, run_at,
                             case when destination in (select jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb))
-                                 then ${SLOW_DESTINATIONS} else destination end as grp
+                                 then ${SLOW_DESTINATIONS} else destination end as grp,
+                            (select s.turn from jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb)
+                                    with ordinality as s(destination, turn)
+                              where s.destination = ${jobs}.destination) as turn
                        from ${jobs}
                       where ${due}
                         and kind in (${sql.join(
