@@ -168,7 +168,7 @@ if (!existsSync(join(apiRoot, 'dist/server.js'))) throw new Error('backup-drill:
 try {
   // Side by side: each is mostly waiting for its servers to start.
   await Promise.all([postgresDrill(), pgliteDrill()]);
-  say('passed');
+  say(`passed (servers on Node ${process.versions.node})`);
 } catch (err) {
   console.error(err);
   process.exitCode = 1;

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/steps.sh
 
 started=$SECONDS
+echo "npm test on Node $(node -v)"
 side_by_side \
   "typecheck npm run typecheck ; vitest env TEST_LANE=main npx vitest run" \
   "build npm run build ; playwright npx playwright test"

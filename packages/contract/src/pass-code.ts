@@ -1,6 +1,6 @@
 /**
  * The entry pass code (spec section 2, QR; decision record docs/decisions/010-offline-pass.md): its two
- * formats and a pure, isomorphic verifier used by the API (Node 20) and the door scanner (browser).
+ * formats and a pure, isomorphic verifier used by the API (Node) and the door scanner (browser).
  * Only standard web APIs (TextEncoder, atob/btoa, WebCrypto) are used. Signatures go through one
  * {@link Ed25519} interface with three implementations: {@link nobleEd25519} (pure JavaScript, the default and
  * the fallback), {@link webCryptoEd25519} (browsers with WebCrypto Ed25519; {@link browserEd25519} picks) and the

@@ -55,8 +55,8 @@ export async function registerPublicRoutes(
     decorateReply: false,
     maxAge: '1d',
     immutable: true,
-    setHeaders: (res) => {
-      res.setHeader('X-Content-Type-Options', 'nosniff');
+    setHeaders: (reply) => {
+      reply.header('X-Content-Type-Options', 'nosniff');
     },
   });
 }
@@ -95,10 +95,10 @@ async function registerPages(
     cacheControl: false,
     // HTML documents go out only through their routes (/en/, /es/, /scanner, /console), with their headers.
     allowedPath: (path) => !/\.html(\.br|\.gz)?$/.test(path),
-    setHeaders: (res, path) => {
-      res.setHeader('Cache-Control', panelCacheControl(path));
-      res.setHeader('Vary', 'Accept-Encoding');
-      if (/\/scanner\/sw\.js(\.br|\.gz)?$/.test(path)) res.setHeader('Service-Worker-Allowed', SCANNER_SW_SCOPE);
+    setHeaders: (reply, path) => {
+      reply.header('Cache-Control', panelCacheControl(path));
+      reply.header('Vary', 'Accept-Encoding');
+      if (/\/scanner\/sw\.js(\.br|\.gz)?$/.test(path)) reply.header('Service-Worker-Allowed', SCANNER_SW_SCOPE);
     },
   });
   const indexFile = join(config.panelDistDir, 'index.html');

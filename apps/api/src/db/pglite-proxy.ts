@@ -43,8 +43,9 @@ export interface ProxyResults<T = Record<string, unknown>> {
 
 /**
  * The worker: `workerUrl` when given (the tests' global setup bundles the worker once, test/setup/global-pglite.ts),
- * else the compiled .js next to this module, else (dev) the .ts source through tsx, registered inside the thread (a
- * worker's `--import` does not carry loader hooks on Node 20; tsx's start costs each thread about 0.2 s).
+ * else the compiled .js next to this module, else (dev) the .ts source through tsx, registered inside the thread: a
+ * worker does not inherit the main thread's loader hooks on Node 20 nor on 22.13, the oldest Node `engines` allows
+ * (22.23 and 24.22 do; tried for issue 42). tsx's start costs each thread about 0.2 s.
  */
 function startWorker(workerData: unknown, workerUrl?: URL): Worker {
   if (workerUrl) return new Worker(workerUrl, { workerData });

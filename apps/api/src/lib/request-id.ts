@@ -6,9 +6,10 @@
  *
  * `registerAccessLog` writes one line per request (issue 41, point 8).
  *
- * No AsyncLocalStorage: on Node 20 it turns on promise hooks for the whole process, and carrying the id that way
- * (@fastify/request-context) cost every answer a share (`/healthz` 1.32× and `/v1/auth/me` 1.14× faster
- * without it, same build otherwise, alternating rounds on one PostgreSQL; decision 031).
+ * No AsyncLocalStorage: on Node 20 and 22 it turns on promise hooks for the whole process, and carrying the id that
+ * way (@fastify/request-context) cost every answer a share (on Node 20 `/healthz` 1.32× and `/v1/auth/me` 1.14×
+ * faster without it, same build otherwise, alternating rounds on one PostgreSQL). Node 24 carries a store without
+ * them: a few µs per answer (decision 031, "Per-answer costs on Node 24").
  *
  * The id is a proxy's `x-request-id` only when TRUST_PROXY is set and the value is sane (1-128 characters of
  * `A-Z a-z 0-9 . _ : -`); otherwise a fresh UUID, so a client can neither inject text into the logs nor pass itself

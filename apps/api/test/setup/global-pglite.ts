@@ -42,7 +42,7 @@ export default async function setup(project: TestProject) {
     packages: 'external',
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     logLevel: 'warning',
   });
   project.provide('pgliteWorker', pathToFileURL(worker).href);

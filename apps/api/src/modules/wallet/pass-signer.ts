@@ -13,8 +13,8 @@
  * - {@link PassSigner.close} (the app's onClose) refuses what waits and ends the threads.
  *
  * Why our own small pool rather than tinypool (used for avatars): a worker thread cannot load the TypeScript source
- * through `--import tsx` on Node 20 (no loader hooks in workers), so the thread is started the way the PGlite
- * thread is (pglite-proxy.ts: the compiled `.js` next to this module, else tsx registered inside the thread).
+ * through `--import tsx` on Node 22.13, the oldest Node `engines` allows (no loader hooks in workers before 22.2x;
+ * Node 24 has them), so the thread is started the way the PGlite thread is (pglite-proxy.ts: the compiled `.js` next to this module, else tsx registered inside the thread).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
