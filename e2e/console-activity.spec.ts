@@ -110,6 +110,8 @@ test('an owner adds a member and sees it, with who did it, on the Activity page'
   await expect(rows.first()).toContainText('Member added');
   await expect(rows.first()).toContainText(owner);
   await expect(rows.first()).toContainText('member');
+  // The member added by e-mail, not by row id (issue 41 point 12, re-walk: "member 10").
+  await expect(rows.first()).toContainText(door);
   await expect(table.getByRole('row').filter({ hasText: 'Event created' })).toContainText(/API key tpk_/);
   await expect(table.getByRole('row').filter({ hasText: 'Event created' })).toContainText('evt-activity');
   await expect(table.getByRole('row').filter({ hasText: 'Organisation created' })).toContainText('Platform operator');

@@ -107,5 +107,16 @@ for (const lang of ['en', 'es'] as const) {
         });
       }
     }
+
+    // A refused row names the value as typed, in either language (issue 41 point 12, re-walk: the Spanish table
+    // dropped it, and an unknown ticket type was never named).
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await file.setInputFiles({
+      name: 'bad.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('externalId,ticketTypeExternalId,holderEmail\nbad-1,nope,someone@example.com\n'),
+    });
+    const row = page.getByRole('row').filter({ hasText: 'ticketTypeExternalId' });
+    await expect(row).toContainText(`${lang === 'es' ? 'Encontrado:' : 'Found:'} nope`);
   });
 }

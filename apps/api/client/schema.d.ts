@@ -9037,6 +9037,7 @@ export interface operations {
                             message: string;
                             field?: string;
                             detail?: string;
+                            value?: string;
                         }[];
                         detail?: string;
                     };

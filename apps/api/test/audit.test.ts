@@ -148,6 +148,8 @@ describe('audit trail', () => {
       ],
       ['POST', '/v1/org/tickets/import', 'externalId,ticketTypeExternalId,holderEmail\nT-2,ga,kim@example.com\n'],
       ['PATCH', '/v1/org/organisation', { name: 'Harbour Live', primaryColor: '#0055aa' }],
+      // The same values again (the console sends its whole form): nothing changed, no entry (issue 41 point 12).
+      ['PATCH', '/v1/org/organisation', { name: 'Harbour Live', primaryColor: '#0055AA' }],
       ['POST', '/v1/org/webhooks', { url: 'https://hooks.harbour.example/in?token=secret', events: ['ticket.issued'] }],
       ['POST', '/v1/org/door-keys', { name: 'Gate A', eventExternalIds: ['evt-1'] }],
     ];
@@ -266,6 +268,11 @@ describe('audit trail', () => {
     ]);
     expect(log[0].actor.id).toBe(ownerId);
     expect(log[0].detail).toMatchObject({ role: 'door', userId: expect.any(Number) as number });
+    // The member added is named by e-mail, as the console's member list shows it (issue 41 point 12, re-walk).
+    expect(log.filter((e) => e.action === 'member.added').map((e) => e.detail.email)).toEqual([
+      'door@harbour.example',
+      'staff@harbour.example',
+    ]);
   });
 
   it('an import names each ticket it issued or moved, with the holders’ account ids (issue 39, item 7)', async () => {

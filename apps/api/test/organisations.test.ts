@@ -439,10 +439,11 @@ describe('CSV import', () => {
     expect(r.json()).toMatchObject({
       message: 'api.org.import.invalid_rows',
       errors: [
-        { row: 3, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },
-        { row: 4, message: 'api.invalid_request_body', field: 'holderEmail' },
-        { row: 6, message: 'api.org.import.duplicate_external_id', field: 'externalId' },
-        { row: 7, message: 'api.invalid_request_body', field: 'externalId' },
+        // Each with the value as typed, for the console to show in any language (issue 41 point 12, re-walk).
+        { row: 3, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId', value: 'nope' },
+        { row: 4, message: 'api.invalid_request_body', field: 'holderEmail', value: 'not-an-email' },
+        { row: 6, message: 'api.org.import.duplicate_external_id', field: 'externalId', value: 'r1' },
+        { row: 7, message: 'api.invalid_request_body', field: 'externalId', value: 'r 6' },
       ],
     });
     expect(await ticketCount(org.id)).toBe(0);
@@ -457,10 +458,10 @@ describe('CSV import', () => {
       expect(r.statusCode).toBe(422);
       expect(r.json<{ errors: object[] }>().errors).toEqual([
         expect.objectContaining({ row: 2, message: 'api.invalid_request_body', field: 'holderEmail' }),
-        { row: 2, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },
-        expect.objectContaining({ row: 3, message: 'api.invalid_request_body', field: 'externalId' }),
+        { row: 2, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId', value: 'nope' },
+        expect.objectContaining({ row: 3, message: 'api.invalid_request_body', field: 'externalId', value: '(empty)' }),
         expect.objectContaining({ row: 3, message: 'api.invalid_request_body', field: 'holderEmail' }),
-        { row: 4, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' },
+        { row: 4, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId', value: 'nope' },
       ]);
     }
     expect(await ticketCount(org.id)).toBe(0);
@@ -645,7 +646,7 @@ describe("a new holder's language (issue 40)", () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json()).toMatchObject({
       message: 'api.org.import.invalid_rows',
-      errors: [{ row: 2, message: 'api.invalid_request_body', field: 'holderLanguage' }],
+      errors: [{ row: 2, message: 'api.invalid_request_body', field: 'holderLanguage', value: 'fr' }],
     });
   });
 });

@@ -23,8 +23,16 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
   return actor.label ?? t('console.activity.actor.erased');
 }
 
-/** The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) rather than its row id. */
-const resourceText = (e: AuditEntry) => (typeof e.detail.prefix === 'string' ? e.detail.prefix : e.resourceId);
+/**
+ * The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) or a member's e-mail rather than
+ * its row id.
+ */
+const resourceText = (e: AuditEntry) =>
+  typeof e.detail.prefix === 'string'
+    ? e.detail.prefix
+    : typeof e.detail.email === 'string'
+      ? e.detail.email
+      : e.resourceId;
 
 /**
  * The entry's details as a line a person reads (issue 41 point 12): the fields a change touched, a member's role, a
@@ -49,6 +57,10 @@ function detailText(t: TFunction, d: AuditEntry['detail']): string {
       }),
     );
   if (typeof d.eventType === 'string') parts.push(d.eventType);
+  // The organiser's own ids of what a ticket or ticket type belongs to (issue 41 point 12, re-walk).
+  if (typeof d.ticketTypeExternalId === 'string')
+    parts.push(t('console.activity.detail.ticket_type', { id: d.ticketTypeExternalId }));
+  if (typeof d.eventExternalId === 'string') parts.push(t('console.activity.detail.event', { id: d.eventExternalId }));
   if (typeof d.previousKeysExpireAt === 'string')
     parts.push(t('console.activity.detail.expires', { at: consoleTime(d.previousKeysExpireAt) }));
   return parts.join(' · ');

@@ -134,6 +134,11 @@ export function ImportScreen() {
                     <td>{r.field ?? '—'}</td>
                     <td>
                       {text}
+                      {r.value !== undefined && (
+                        <div>
+                          {t('console.import.value')} <code>{r.value}</code>
+                        </div>
+                      )}
                       {detail && <div className="muted">{detail}</div>}
                     </td>
                   </tr>

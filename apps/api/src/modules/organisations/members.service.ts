@@ -80,7 +80,7 @@ export function createMembersService(deps: {
           action: 'member.added',
           resourceType: 'member',
           resourceId: row.id,
-          detail: { userId: user.id, role: body.role },
+          detail: { userId: user.id, email: body.email, role: body.role },
         });
         const organisation = await organisationsRepository.organisationById(tx, org.id);
         await enqueueMails(tx, at, [

@@ -20,7 +20,7 @@ import type { TicketInput } from './org-api/ticket-issuing.js';
 
 export interface ParsedImport {
   rows: { row: number; input: TicketInput }[];
-  errors: { row: number; message: MessageKey; field?: string; detail?: string }[];
+  errors: { row: number; message: MessageKey; field?: string; detail?: string; value?: string }[];
   /**
    * The well-formed ticketTypeExternalId of each row refused for another column (issue 21: a row lists all its
    * errors, so the import also says when that type does not exist).
@@ -36,9 +36,14 @@ const FIELD_SCHEMAS = {
 
 /** A cell's value as an error detail quotes it: in quotes, at most 40 characters (then `…`), or `(empty)`. */
 function shownValue(value: string): string {
+  return value === '' ? '(empty)' : JSON.stringify(shortValue(value));
+}
+
+/** A refused value as typed, at most 40 characters (the 40th an ellipsis), `(empty)` for none (issue 41 point 12). */
+export function shortValue(value: string): string {
   if (value === '') return '(empty)';
   const chars = Array.from(value);
-  return JSON.stringify(chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value);
+  return chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value;
 }
 
 /** Counts bytes through; fails with 413 `api.org.import.too_large` past `max`. */
@@ -225,6 +230,7 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
             message: 'api.invalid_request_body',
             field: name,
             detail: `Column ${name}: ${shownValue(value)} — ${parsed.error.issues.map((i) => i.message).join('; ')}.`,
+            value: shortValue(value),
           });
         }
       }
@@ -239,6 +245,7 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
             message: 'api.invalid_request_body',
             field: contract.IMPORT_LANGUAGE_COLUMN,
             detail: `Column ${contract.IMPORT_LANGUAGE_COLUMN}: en or es (or empty for en).`,
+            value: shortValue(language),
           });
         }
       }

@@ -12,6 +12,16 @@ import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 
+/** Each branding field of the request and the organisation's column that keeps it. */
+const BRANDING_COLUMNS = {
+  name: 'name',
+  logoUrl: 'logoUrl',
+  primaryColor: 'primaryColor',
+  websiteUrl: 'website',
+  helpCenterUrl: 'helpCenterUrl',
+  appUrl: 'appUrl',
+} as const satisfies Record<string, keyof OrganisationRow>;
+
 type OrganisationItem = z.infer<typeof contract.organisationItem>;
 
 const itemOf = (row: OrganisationRow): OrganisationItem => ({
@@ -40,7 +50,8 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
 
     /**
      * PATCH /org/organisation: changes the fields given (`null` clears one); the branding cache forgets the slug.
-     * Audited `branding.updated` with the field names given, in the same transaction.
+     * Audited `branding.updated` with the names of the fields whose value changed (none changed: no entry), in the
+     * same transaction.
      * @throws AppError `api.org.organisation_not_found` (404).
      */
     async updateOrganisation(
@@ -55,14 +66,21 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
       if (input.helpCenterUrl !== undefined) values.helpCenterUrl = input.helpCenterUrl;
       if (input.appUrl !== undefined) values.appUrl = input.appUrl;
       const row = await db.transaction(async (tx) => {
+        const before = await repo.organisationById(tx, org.id);
         const updated = await repo.updateOrganisation(tx, org.id, values);
-        if (!updated) throw new AppError('api.org.organisation_not_found');
-        await appendAudit(tx, org.id, org.actor, deps.now(), {
-          action: 'branding.updated',
-          resourceType: 'organisation',
-          resourceId: org.id,
-          detail: { fields: Object.keys(input) },
-        });
+        if (!before || !updated) throw new AppError('api.org.organisation_not_found');
+        // The fields whose value changed, by their names in the request (issue 41 point 12, re-walk: the console's
+        // form sends every field, and the trail said all six changed when two did).
+        const fields = (Object.keys(BRANDING_COLUMNS) as (keyof typeof BRANDING_COLUMNS)[]).filter(
+          (field) => input[field] !== undefined && before[BRANDING_COLUMNS[field]] !== updated[BRANDING_COLUMNS[field]],
+        );
+        if (fields.length > 0)
+          await appendAudit(tx, org.id, org.actor, deps.now(), {
+            action: 'branding.updated',
+            resourceType: 'organisation',
+            resourceId: org.id,
+            detail: { fields },
+          });
         return updated;
       });
       deps.brandingChanged?.(row.slug);

@@ -8,6 +8,13 @@ import type { OrgApiDeps } from './deps.js';
 import { countPlan, type IssuedBatch, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import { appendAudit } from '../../audit/audit.repository.js';
+import { shortValue } from '../ticket-import.csv.js';
+
+/** The value of a ticket input's column, as text (`''` when it has none). */
+const fieldValue = (input: TicketInput, field: string): string => {
+  const value = (input as unknown as Record<string, unknown>)[field];
+  return typeof value === 'string' ? value : '';
+};
 
 /**
  * The tickets an import's `import.completed` entry names (issue 39): the first `AUDIT_IMPORT_TICKETS_NAMED` it
@@ -71,11 +78,11 @@ export function createOrgTicketImportService(
     async importTickets(
       org: RequestOrganisation,
       rows: { row: number; input: TicketInput }[],
-      parseErrors: { row: number; message: MessageKey; field?: string }[],
+      parseErrors: { row: number; message: MessageKey; field?: string; value?: string }[],
       dryRun: boolean,
       refusedTypes: { row: number; ticketTypeExternalId: string }[] = [],
     ): Promise<
-      | { errors: { row: number; message: MessageKey; field?: string }[] }
+      | { errors: { row: number; message: MessageKey; field?: string; value?: string }[] }
       | { result: { dryRun: boolean; created: number; updated: number; unchanged: number } }
     > {
       const at = deps.now();
@@ -87,14 +94,26 @@ export function createOrgTicketImportService(
       );
       const unknownTypes = refusedTypes
         .filter((r) => !known.has(r.ticketTypeExternalId))
-        .map((r) => ({ row: r.row, message: 'api.org.ticket_type_not_found' as const, field: 'ticketTypeExternalId' }));
+        .map((r) => ({
+          row: r.row,
+          message: 'api.org.ticket_type_not_found' as const,
+          field: 'ticketTypeExternalId',
+          value: shortValue(r.ticketTypeExternalId),
+        }));
       const errorsOf = (plan: Awaited<ReturnType<typeof planTickets>>) =>
         [
           ...parseErrors,
           ...unknownTypes,
           ...plan.flatMap((p, i) =>
             p.kind === 'error'
-              ? [{ row: rows[i].row, message: p.message, ...(p.field ? { field: p.field } : {}) }]
+              ? [
+                  {
+                    row: rows[i].row,
+                    message: p.message,
+                    // The refused value as typed, in the column the error names (issue 41 point 12).
+                    ...(p.field ? { field: p.field, value: shortValue(fieldValue(p.input, p.field)) } : {}),
+                  },
+                ]
               : [],
           ),
         ].sort((a, b) => a.row - b.row);
