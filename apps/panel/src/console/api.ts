@@ -14,7 +14,7 @@ export class ApiError extends Error {
       message: string;
       detail?: string;
       fields?: Record<string, string>;
-      errors?: { row: number; message: string; field?: string; detail?: string }[];
+      errors?: { row: number; message: string; field?: string; detail?: string; value?: string }[];
     },
   ) {
     super(body.message);
