@@ -147,12 +147,15 @@ describe('organisation reads', () => {
         // The bad value, then what is expected in words, not a regular expression (issue 41 point 12).
         detail:
           'Column externalId: "x y" — use 1 to 100 letters, digits, dots, underscores, colons or hyphens, no spaces.',
+        // And the value alone, for the console to show in any language.
+        value: 'x y',
       },
       {
         row: 2,
         message: 'api.invalid_request_body',
         field: 'holderEmail',
         detail: expect.stringMatching(/^Column holderEmail: "not-an-email" — /) as string,
+        value: 'not-an-email',
       },
     ]);
   });
