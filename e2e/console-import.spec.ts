@@ -1,7 +1,7 @@
 /**
  * Issue 41, point 3: the import screen states this instance's row limit (here a server of its own with
- * PGLITE_IMPORT_MAX_ROWS=3, not the contract's 10,000) and shows the server's `detail` of a refusal beside the
- * catalogue's text, in English and Spanish. Screenshots in test-results/console-import/.
+ * PGLITE_IMPORT_MAX_ROWS=3, not the contract's 10,000) and says under a refusal's catalogue text what helps (the limit, what to do) in the
+ * console's language, never the API's English `detail` on the Spanish console. Screenshots in test-results/console-import/.
  */
 import { expect, test } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -92,9 +92,14 @@ for (const lang of ['en', 'es'] as const) {
         ? 'El archivo tiene demasiadas filas para una importación.'
         : 'The file has too many rows for one import.',
     );
+    // Below it, in the console's language, this instance's limit and what to do (never the API's English detail
+    // on the Spanish console: the re-walk of point 12 found it there).
     await expect(alert).toContainText(
-      'This service takes at most 3 data rows per import: split the file into several imports (each is all or nothing).',
+      lang === 'es'
+        ? 'Aquí un archivo admite como máximo 3 filas y 5 MiB: divídelo en varios archivos e importa cada uno (cada importación se guarda entera o nada).'
+        : 'One file takes at most 3 rows and 5 MiB here: split it into several files and import each (each import is all or nothing).',
     );
+    await expect(alert).not.toContainText('This service takes');
     await settled(page);
     await expectAccessible(page, `import refused ${lang}`);
     for (const theme of ['light', 'dark'] as const) {
@@ -118,5 +123,25 @@ for (const lang of ['en', 'es'] as const) {
     });
     const row = page.getByRole('row').filter({ hasText: 'ticketTypeExternalId' });
     await expect(row).toContainText(`${lang === 'es' ? 'Encontrado:' : 'Found:'} nope`);
+    // The file's own error says it in the console's language, without the API's English "see `errors`".
+    await expect(alert).toContainText(
+      lang === 'es'
+        ? 'Algunas filas no son válidas; no se ha guardado nada.'
+        : 'Some rows are not valid; nothing was written.',
+    );
+    await expect(alert).not.toContainText('see `errors`');
+
+    // A header without a needed column: the catalogue names the columns; no English detail.
+    await file.setInputFiles({
+      name: 'header.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('externalId,holderEmail\nbad-1,someone@example.com\n'),
+    });
+    await expect(alert).toContainText(
+      lang === 'es'
+        ? 'La primera fila debe nombrar las columnas externalId, ticketTypeExternalId y holderEmail.'
+        : 'The first row must name the columns externalId, ticketTypeExternalId and holderEmail.',
+    );
+    await expect(alert).not.toContainText('The header row has no column');
   });
 }

@@ -37,3 +37,33 @@ export function importRowText(
   const text = fieldText ?? t(r.message, { defaultValue: (english && r.detail) || t('console.error_generic') });
   return { text, detail: english ? r.detail : undefined };
 }
+
+/**
+ * What the import screen says under a refused file's error (issue 41, point 3), in the console's language:
+ * - `api.org.import.too_many_rows` / `too_large`: this instance's limits (`GET /v1/org/tickets/import`), and that a
+ *   file can be split into several imports;
+ * - `api.org.import.invalid_rows`, `missing_header`: nothing (the table of rows, the catalogue's text say it);
+ * - any other key: the API's English `detail` on the English console only.
+ * @param limits the instance's limits; undefined while they load (the English console then shows the API's detail)
+ */
+export function importErrorDetail(
+  t: TFunction,
+  err: unknown,
+  limits: { maxRows: number; maxBytes: number } | undefined,
+  format: (n: number) => string,
+): string | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const english = speaksEnglish() ? err.body.detail : undefined;
+  switch (err.body.message) {
+    case 'api.org.import.invalid_rows':
+    case 'api.org.import.missing_header':
+      return undefined;
+    case 'api.org.import.too_many_rows':
+    case 'api.org.import.too_large':
+      return limits
+        ? t('console.import.split', { rows: format(limits.maxRows), size: format(limits.maxBytes / 1024 / 1024) })
+        : english;
+    default:
+      return english;
+  }
+}

@@ -10,7 +10,7 @@ import { IMPORT_COLUMNS, type ImportLimits } from '@tp/contract/organisations';
 import { Button } from '../ui/button';
 import { ApiError, org } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText, importRowText } from './errors';
+import { errorText, importErrorDetail, importRowText } from './errors';
 import { TableRegion } from './table-region';
 
 type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: number };
@@ -42,8 +42,8 @@ export function ImportScreen() {
       );
     } catch (err) {
       if (err instanceof ApiError && err.body.errors) setRows(err.body.errors);
-      // The catalogue's text, and the API's English `detail` where it says more (the limit, the column found).
-      const detail = err instanceof ApiError && i18n.exists(err.body.message) ? err.body.detail : undefined;
+      // The catalogue's text, and below it what helps in the console's language (the limits).
+      const detail = importErrorDetail(t, err, limits.data, (n) => number.format(n));
       setError({ text: errorText(t, err), ...(detail ? { detail } : {}) });
     } finally {
       setBusy(false);
