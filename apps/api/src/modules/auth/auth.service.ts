@@ -12,7 +12,7 @@ import { sameBytes } from '../../lib/secrets.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
-import type { MailLocale } from '../../providers/mail/templates.js';
+import type { Locale } from '@tp/contract';
 import type { MailOrganisation } from '../../providers/mail/brand.js';
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
@@ -100,7 +100,7 @@ class SpentSignIn extends Error {
   constructor(
     readonly code: 'api.auth.login_session_failed' | 'api.auth.otp_expired' | 'api.auth.otp_attempts_exceeded',
     readonly email: string,
-    readonly locale: MailLocale,
+    readonly locale: Locale,
   ) {
     super(code);
   }
@@ -179,7 +179,7 @@ export function createAuthService(deps: AuthDeps) {
     });
     if ('error' in outcome) {
       const spent = 'spent' in outcome ? outcome.spent : undefined;
-      if (spent) throw new SpentSignIn(outcome.error as SpentSignIn['code'], spent.email, spent.locale as MailLocale);
+      if (spent) throw new SpentSignIn(outcome.error as SpentSignIn['code'], spent.email, spent.locale as Locale);
       throw new AppError(outcome.error!);
     }
     return issueTokens(outcome.userId, outcome.sessionId, at);
@@ -201,7 +201,7 @@ export function createAuthService(deps: AuthDeps) {
      */
     async requestCode(
       email: string,
-      locale: MailLocale = 'en',
+      locale: Locale = 'en',
       orgSlug: string | null = null,
     ): Promise<{ sessionId: string; resendAfterSeconds: number }> {
       const organisation = orgSlug ? await deps.organisationOf(orgSlug) : null;

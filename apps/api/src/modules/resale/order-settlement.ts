@@ -9,7 +9,7 @@ import { pickLang } from '../../lib/lang.js';
 import type { DbOrTx } from '../../db/client.js';
 import { panelLink } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
-import { codePdfFileName, type MailLocale } from '../../providers/mail/templates.js';
+import { codePdfFileName } from '../../providers/mail/templates.js';
 import { enqueueTicketEvents } from '../organisations/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
@@ -90,7 +90,7 @@ export function createSettlement(deps: OrderDeps) {
   async function notifySeller(tx: DbOrTx, at: Date, row: OrderDetail): Promise<void> {
     const seller = await repo.userContact(tx, row.listing.sellerId);
     if (!seller) return;
-    const lang: MailLocale = pickLang(seller.locale);
+    const lang = pickLang(seller.locale);
     await enqueueMails(tx, at, [
       {
         template: 'listingSold',

@@ -5,7 +5,7 @@
  */
 import { accentPalette } from '../../modules/branding/brand-colors.js';
 import type { MailBrand } from './layout.js';
-import type { MailLocale } from './templates.js';
+import type { Locale } from '@tp/contract';
 
 /** The product's accent (the panel's light theme, apps/panel/src/app/styles.css). */
 const PRODUCT_ACCENT = '#3b5bfd';
@@ -55,7 +55,7 @@ export function mailBrand(
  */
 export function panelLink(
   publicUrl: string,
-  lang: MailLocale,
+  lang: Locale,
   orgSlug: string | null,
   params: Record<string, string>,
 ): string {
@@ -72,7 +72,7 @@ export function panelLink(
  */
 export function walletLinks(
   config: { publicUrl: string; wallet: { apple: unknown; google: unknown } },
-  lang: MailLocale,
+  lang: Locale,
   orgSlug: string | null,
   userTicketId: number,
 ): { apple: boolean; google: boolean; link: string } | undefined {

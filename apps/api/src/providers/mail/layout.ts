@@ -13,7 +13,7 @@
  */
 import mjml2html from 'mjml';
 import { escapeHtml } from '../../pages/html.js';
-import type { MailLocale } from './templates.js';
+import type { Locale } from '@tp/contract';
 
 /** Who the e-mail speaks for: an organisation's brand, or the product's look. */
 export interface MailBrand {
@@ -40,7 +40,7 @@ export interface MailFact {
 
 /** What one e-mail says; every string is plain text (escaped here). */
 export interface MailContent {
-  lang: MailLocale;
+  lang: Locale;
   brand: MailBrand;
   subject: string;
   heading: string;
@@ -79,7 +79,7 @@ const compiled = new Map<string, Promise<string>>();
 const slot = (name: string) => `%%${name}%%`;
 
 /** The MJML of a layout: slots where the texts go. */
-function layoutMjml(shape: Shape, lang: MailLocale, accent: string, accentText: string): string {
+function layoutMjml(shape: Shape, lang: Locale, accent: string, accentText: string): string {
   const paragraphs = Array.from({ length: shape.paragraphs }, (_, i) => `<mj-text>${slot(`p${i}`)}</mj-text>`);
   const facts = shape.facts
     ? `<mj-table padding="8px 25px" cellpadding="6px">${Array.from(
@@ -139,7 +139,7 @@ interface Shape {
  * one layout share one compilation.
  * @throws Error when MJML reports an error in the layout (a bug here, never the mail's content)
  */
-function compiledLayout(shape: Shape, lang: MailLocale, brand: MailBrand): Promise<string> {
+function compiledLayout(shape: Shape, lang: Locale, brand: MailBrand): Promise<string> {
   const key = `${lang}|${brand.accent}|${brand.accentText}|${shape.paragraphs}|${shape.facts}|${+shape.code}|${+shape.cta}|${+shape.logo}`;
   const hit = compiled.get(key);
   if (hit) return hit;

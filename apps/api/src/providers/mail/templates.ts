@@ -7,11 +7,10 @@
 import type { OrgRole } from '@tp/contract';
 import { formatCents, formatEventAt, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
-import { plural } from '../../lib/lang.js';
+import type { Locale } from '@tp/contract';
+import { text, texts } from '../../lib/i18n.js';
 import { calendarFile, ICS_CANCEL_CONTENT_TYPE, ICS_CONTENT_TYPE } from './calendar.js';
 import { renderMail, type MailBrand, type MailFact, type RenderedMail } from './layout.js';
-
-export type MailLocale = 'en' | 'es';
 
 /** One line of text: control and format characters (newlines, tabs, bidi overrides) become one space. */
 const oneLine = (s: string) => s.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\s]+/gu, ' ').trim();
@@ -70,49 +69,39 @@ export interface MailTicket {
 }
 
 /** The small print: who sent the e-mail (the product, for the organisation when branded). */
-function footer(locale: MailLocale, brand: MailBrand): string {
-  const org = mailName(brand.name);
-  if (locale === 'es')
-    return brand.organisation
-      ? `Enviado por ${brand.productName} en nombre de ${org}.`
-      : `Enviado por ${brand.productName}.`;
-  return brand.organisation ? `Sent by ${brand.productName} on behalf of ${org}.` : `Sent by ${brand.productName}.`;
+function footer(locale: Locale, brand: MailBrand): string {
+  return brand.organisation
+    ? text(locale, 'mail.footer.organisation', { product: brand.productName, organisation: mailName(brand.name) })
+    : text(locale, 'mail.footer.product', { product: brand.productName });
 }
 
 /** The event's date and time in its own time zone, as e-mails write it (`formatEventDateTime`). */
-const eventWhen = (locale: MailLocale, e: MailEvent) => formatEventDateTime(locale, e.startsAt, e.timeZone);
+const eventWhen = (locale: Locale, e: MailEvent) => formatEventDateTime(locale, e.startsAt, e.timeZone);
 
 /** The facts of a ticket e-mail: event, date and time (event's zone), venue with its map link, ticket type. */
-function ticketFacts(locale: MailLocale, t: MailTicket): MailFact[] {
+function ticketFacts(locale: Locale, t: MailTicket): MailFact[] {
   const { place, mapUrl } = eventPlace(t.event);
-  const l =
-    locale === 'es'
-      ? { event: 'Evento', when: 'Fecha y hora', venue: 'Lugar', type: 'Tipo de entrada' }
-      : { event: 'Event', when: 'Date and time', venue: 'Venue', type: 'Ticket type' };
+  const l = texts(locale, 'mail.facts');
   const w = t.wallet;
-  const wallets =
-    locale === 'es'
-      ? { apple: 'Añadir a Apple Wallet', google: 'Añadir a Google Wallet' }
-      : { apple: 'Add to Apple Wallet', google: 'Add to Google Wallet' };
   return [
-    { label: l.event, value: oneLine(t.event.name) },
-    { label: l.when, value: eventWhen(locale, t.event) },
-    { label: l.venue, value: oneLine(place), href: mapUrl },
-    { label: l.type, value: oneLine(t.ticketName) },
-    ...(w?.apple ? [{ label: 'Apple Wallet', value: wallets.apple, href: w.link }] : []),
-    ...(w?.google ? [{ label: 'Google Wallet', value: wallets.google, href: w.link }] : []),
+    { label: l('event'), value: oneLine(t.event.name) },
+    { label: l('when'), value: eventWhen(locale, t.event) },
+    { label: l('venue'), value: oneLine(place), href: mapUrl },
+    { label: l('type'), value: oneLine(t.ticketName) },
+    ...(w?.apple ? [{ label: 'Apple Wallet', value: l('apple'), href: w.link }] : []),
+    ...(w?.google ? [{ label: 'Google Wallet', value: l('google'), href: w.link }] : []),
   ];
 }
 
 /** The file name of the calendar attachment, in the holder's language. */
-export const calendarFileName = (locale: MailLocale): string => (locale === 'es' ? 'evento.ics' : 'event.ics');
+export const calendarFileName = (locale: Locale): string => text(locale, 'mail.files.calendar');
 
 /**
  * The `.ics` attachment of a ticket e-mail: the event in its own time zone, linking to `link` (the panel).
  * `stamp` is when the mail is made; `sequence` grows when the event changed; `cancelled` withdraws the entry.
  */
 function calendarAttachment(
-  locale: MailLocale,
+  locale: Locale,
   t: MailTicket,
   link: string,
   stamp: Date,
@@ -128,7 +117,7 @@ function calendarAttachment(
     timeZone: t.event.timeZone,
     location: oneLine(place),
     url: link,
-    description: `${locale === 'es' ? 'Tipo de entrada' : 'Ticket type'}: ${oneLine(t.ticketName)}\n${link}`,
+    description: `${text(locale, 'mail.calendar.description', { type: oneLine(t.ticketName) })}\n${link}`,
     stamp,
     sequence,
     cancelled,
@@ -145,7 +134,7 @@ function calendarAttachment(
  * (`input.sequence` grows when the event changed). `heading` defaults to the subject.
  */
 async function ticketMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
   texts: { subject: string; heading?: string; paragraphs: string[]; cta: string; footerLink?: MailLink },
 ): Promise<TicketMail> {
@@ -170,35 +159,22 @@ async function ticketMail(
  * (`brand`; the product's name on the unbranded panel).
  */
 export async function signInCodeMail(
-  locale: MailLocale,
+  locale: Locale,
   code: string,
   minutes: number,
   brand: MailBrand,
 ): Promise<RenderedMail> {
   const name = mailName(brand.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `${code} es tu código para iniciar sesión en ${name}`,
-          heading: 'Tu código para iniciar sesión',
-          line: `Escribe este código para iniciar sesión y ver tus entradas de ${name}:`,
-          valid: `Caduca en ${minutes} ${plural('es', minutes, { one: 'minuto', other: 'minutos' })}. Si no lo has pedido tú, ignora este correo.`,
-        }
-      : {
-          subject: `Your ${name} sign-in code: ${code}`,
-          heading: 'Your sign-in code',
-          line: `Enter this code to sign in and see your ${name} tickets:`,
-          valid: `It expires in ${minutes} ${plural('en', minutes, { one: 'minute', other: 'minutes' })}. If you did not ask for it, ignore this e-mail.`,
-        };
+  const t = texts(locale, 'mail.sign_in');
   return renderMail({
     lang: locale,
     brand,
-    subject: t.subject,
-    heading: t.heading,
-    paragraphs: [t.line],
+    subject: t('subject', { name, code }),
+    heading: t('heading'),
+    paragraphs: [t('line', { name })],
     code,
     facts: [],
-    footer: `${t.valid} ${footer(locale, brand)}`,
+    footer: `${t('valid', { count: minutes })} ${footer(locale, brand)}`,
   });
 }
 
@@ -207,28 +183,19 @@ export async function signInCodeMail(
  * link to the panel (`link`, with `?org=`) and the `.ics` file. `at`: when it is sent (the calendar's stamp).
  */
 export async function giftReceivedMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { giver: string; ticket: MailTicket; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
   // The giver's name is typed by any user: plain, single-line, never a link (mailName).
   const giver = mailName(input.giver);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `${giver} te ha regalado una entrada`,
-          line: `${giver} te ha regalado «${ticketName}» para ${eventName}.`,
-          cta: 'Ver mis entradas',
-          how: 'Inicia sesión con este correo para verla. El evento está en el archivo de calendario adjunto.',
-        }
-      : {
-          subject: `${giver} gifted you a ticket`,
-          line: `${giver} gifted you "${ticketName}" for ${eventName}.`,
-          cta: 'View my tickets',
-          how: 'Sign in with this e-mail address to see it. The event is in the attached calendar file.',
-        };
-  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
+  const t = texts(locale, 'mail.gift_received');
+  return ticketMail(locale, input, {
+    subject: t('subject', { giver }),
+    paragraphs: [t('line', { giver, type: ticketName, event: eventName }), t('how')],
+    cta: t('cta'),
+  });
 }
 
 /**
@@ -239,37 +206,26 @@ export async function giftReceivedMail(
  * gift's Unix time in seconds, above any sent before: issue 40 point 11), so their calendar no longer keeps the event.
  */
 export async function giftSentMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { receiver: string; ticket: MailTicket; link: string; brand: MailBrand; at?: Date },
 ): Promise<RenderedMail & { attachments?: MailAttachment[] }> {
   const receiver = mailName(input.receiver);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Has regalado una entrada a ${receiver}`,
-          line: `«${ticketName}» para ${eventName} es ahora de ${receiver}; le hemos avisado por correo.`,
-          final: 'Los regalos son definitivos: la entrada y su pase QR ya no están en tu panel.',
-          calendar: 'El archivo de calendario adjunto quita el evento de tu calendario.',
-          cta: 'Ver mis entradas',
-        }
-      : {
-          subject: `You gifted a ticket to ${receiver}`,
-          line: `"${ticketName}" for ${eventName} now belongs to ${receiver}; we have e-mailed them.`,
-          final: 'Gifts are final: the ticket and its pass are no longer in your panel.',
-          calendar: 'The attached calendar file removes the event from your calendar.',
-          cta: 'View my tickets',
-        };
+  const t = texts(locale, 'mail.gift_sent');
   const { at } = input;
   const mail = await renderMail({
     lang: locale,
     brand: input.brand,
-    subject: t.subject,
-    heading: t.subject,
-    paragraphs: at ? [t.line, t.final, t.calendar] : [t.line, t.final],
+    subject: t('subject', { receiver }),
+    heading: t('subject', { receiver }),
+    paragraphs: [
+      t('line', { type: ticketName, event: eventName, receiver }),
+      t('final'),
+      ...(at ? [t('calendar')] : []),
+    ],
     facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
-    cta: { label: t.cta, href: input.link },
+    cta: { label: t('cta'), href: input.link },
     footer: footer(locale, input.brand),
   });
   if (!at) return mail;
@@ -278,38 +234,28 @@ export async function giftSentMail(
 }
 
 /** The file name of the resale secret-code PDF, in the buyer's language (the mail's attachment and the download). */
-export const codePdfFileName = (locale: MailLocale): string =>
-  locale === 'es' ? 'codigo-de-entradas.pdf' : 'tickets-code.pdf';
+export const codePdfFileName = (locale: Locale): string => text(locale, 'mail.files.code_pdf');
 
 /**
  * The e-mail a resale buyer gets: what they bought, the event's facts, where to redeem the code (`link`, the
  * panel with `?org=`) and the `.ics` file; the caller attaches the secret-code PDF too.
  */
 export async function resaleCodeMail(
-  locale: MailLocale,
+  locale: Locale,
   p: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
   const eventName = oneLine(p.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Tus entradas para ${eventName}`,
-          line: `Has comprado ${p.quantity} ${plural('es', p.quantity, { one: 'entrada', other: 'entradas' })} de reventa para ${eventName}.`,
-          code: 'Tu código secreto está en el PDF adjunto; el evento, en el archivo de calendario.',
-          how: 'Canjear mi código',
-        }
-      : {
-          subject: `Your tickets for ${eventName}`,
-          line: `You bought ${p.quantity} resale ${plural('en', p.quantity, { one: 'ticket', other: 'tickets' })} for ${eventName}.`,
-          code: 'Your secret code is in the attached PDF, the event in the calendar file.',
-          how: 'Redeem my code',
-        };
-  return ticketMail(locale, p, { subject: t.subject, paragraphs: [t.line, t.code], cta: t.how });
+  const t = texts(locale, 'mail.resale_code');
+  return ticketMail(locale, p, {
+    subject: t('subject', { event: eventName }),
+    paragraphs: [t('line', { count: p.quantity, event: eventName }), t('code')],
+    cta: t('cta'),
+  });
 }
 
 /** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
 export async function listingSoldMail(
-  locale: MailLocale,
+  locale: Locale,
   p: {
     eventName: string;
     ticketName: string;
@@ -323,27 +269,14 @@ export async function listingSoldMail(
   const amount = formatCents(p.amountCents, p.currencyCode, locale);
   const eventName = oneLine(p.eventName);
   const ticketName = oneLine(p.ticketName);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Has vendido ${p.quantity === 1 ? 'una entrada' : `${p.quantity} entradas`} para ${eventName}`,
-          line: `Se ${p.quantity === 1 ? 'ha vendido 1 entrada' : `han vendido ${p.quantity} entradas`} «${ticketName}» de ${eventName} que has puesto a la venta.`,
-          owed: `Recibirás ${amount} en tu cuenta de cobros.`,
-          cta: 'Ver mis ganancias',
-        }
-      : {
-          subject: `You sold ${p.quantity === 1 ? 'a ticket' : `${p.quantity} tickets`} for ${eventName}`,
-          line: `${p.quantity === 1 ? '1 ticket' : `${p.quantity} tickets`} "${ticketName}" for ${eventName} you listed for resale sold.`,
-          owed: `You will receive ${amount} in your payout account.`,
-          cta: 'See my earnings',
-        };
+  const t = texts(locale, 'mail.listing_sold');
   return renderMail({
     lang: locale,
     brand: p.brand,
-    subject: t.subject,
-    heading: t.subject,
-    paragraphs: [t.line, t.owed],
-    cta: { label: t.cta, href: p.link },
+    subject: t('subject', { count: p.quantity, event: eventName }),
+    heading: t('subject', { count: p.quantity, event: eventName }),
+    paragraphs: [t('line', { count: p.quantity, type: ticketName, event: eventName }), t('owed', { amount })],
+    cta: { label: t('cta'), href: p.link },
     footer: footer(locale, p.brand),
   });
 }
@@ -354,27 +287,18 @@ export async function listingSoldMail(
  * but is still kept to one plain line (`mailName`).
  */
 export async function ticketIssuedMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
   const org = mailName(input.brand.name);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Tu entrada para ${eventName}`,
-          line: `${org} te ha enviado «${ticketName}» para ${eventName}.`,
-          cta: 'Ver mis entradas',
-          how: 'Inicia sesión con este correo para verla y mostrar tu pase QR en la puerta. El evento está en el archivo de calendario adjunto.',
-        }
-      : {
-          subject: `Your ticket for ${eventName}`,
-          line: `${org} sent you "${ticketName}" for ${eventName}.`,
-          cta: 'View my tickets',
-          how: 'Sign in with this e-mail address to see it and show your pass at the door. The event is in the attached calendar file.',
-        };
-  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
+  const t = texts(locale, 'mail.ticket_issued');
+  return ticketMail(locale, input, {
+    subject: t('subject', { event: eventName }),
+    paragraphs: [t('line', { organisation: org, type: ticketName, event: eventName }), t('how')],
+    cta: t('cta'),
+  });
 }
 
 /** A labelled link. */
@@ -386,35 +310,20 @@ type MailLink = { label: string; href: string };
  * (`unsubscribeUrl`, issue 41 point 9; the same URL as the `List-Unsubscribe` header).
  */
 export async function reminderMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; unsubscribeUrl?: string },
 ): Promise<TicketMail> {
   const eventName = oneLine(input.ticket.event.name);
   const when = eventWhen(locale, input.ticket.event);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Recordatorio: ${eventName}, ${when}`,
-          heading: `${eventName} se acerca`,
-          line: `Tu entrada «${oneLine(input.ticket.ticketName)}» es para el ${formatEventAt(locale, input.ticket.event.startsAt, input.ticket.event.timeZone)}.`,
-          how: 'Muestra tu pase QR en la puerta; lo tienes en tu panel.',
-          cta: 'Ver mi pase QR',
-          stop: 'Dejar de recibir recordatorios',
-        }
-      : {
-          subject: `Reminder: ${eventName}, ${when}`,
-          heading: `${eventName} is coming up`,
-          line: `Your ticket "${oneLine(input.ticket.ticketName)}" is for ${when}.`,
-          how: 'Show your pass at the door; it is in your panel.',
-          cta: 'Show my pass',
-          stop: 'Stop reminder e-mails',
-        };
+  // Spanish says "es para el <day> …": the date and time in the form that follows "el" (`formatEventAt`).
+  const at = formatEventAt(locale, input.ticket.event.startsAt, input.ticket.event.timeZone);
+  const t = texts(locale, 'mail.reminder');
   return ticketMail(locale, input, {
-    subject: t.subject,
-    heading: t.heading,
-    paragraphs: [t.line, t.how],
-    cta: t.cta,
-    ...(input.unsubscribeUrl ? { footerLink: { label: t.stop, href: input.unsubscribeUrl } } : {}),
+    subject: t('subject', { event: eventName, when }),
+    heading: t('heading', { event: eventName }),
+    paragraphs: [t('line', { type: oneLine(input.ticket.ticketName), when, at }), t('how')],
+    cta: t('cta'),
+    ...(input.unsubscribeUrl ? { footerLink: { label: t('stop'), href: input.unsubscribeUrl } } : {}),
   });
 }
 
@@ -423,25 +332,16 @@ export async function reminderMail(
  * updated `.ics` (same UID, higher `sequence`, so calendars replace the entry).
  */
 export async function eventChangedMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number },
 ): Promise<TicketMail> {
   const eventName = oneLine(input.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Cambio en ${eventName}: revisa la fecha y el lugar`,
-          line: `${mailName(input.brand.name)} ha cambiado la fecha, la hora o el lugar de ${eventName}. El archivo de calendario adjunto sustituye al anterior.`,
-          how: 'Así queda:',
-          cta: 'Ver mis entradas',
-        }
-      : {
-          subject: `Change to ${eventName}: check the date and venue`,
-          line: `${mailName(input.brand.name)} changed the date, time or venue of ${eventName}. The attached calendar file replaces the previous one.`,
-          how: 'It is now:',
-          cta: 'View my tickets',
-        };
-  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, t.how], cta: t.cta });
+  const t = texts(locale, 'mail.event_changed');
+  return ticketMail(locale, input, {
+    subject: t('subject', { event: eventName }),
+    paragraphs: [t('line', { organisation: mailName(input.brand.name), event: eventName }), t('how')],
+    cta: t('cta'),
+  });
 }
 
 /**
@@ -451,7 +351,7 @@ export async function eventChangedMail(
  * the panel (with `?org=`) and the `.ics`.
  */
 export async function swapDoneMail(
-  locale: MailLocale,
+  locale: Locale,
   input: {
     ticket: MailTicket;
     quantity: number;
@@ -464,24 +364,15 @@ export async function swapDoneMail(
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
   const n = input.quantity;
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Cambio realizado: tus entradas para ${eventName}`,
-          line: `${n === 1 ? 'Tu entrada para' : `Tus ${n} entradas para`} ${eventName} ${n === 1 ? 'es' : 'son'} ahora «${ticketName}».`,
-          how: 'Tu pase QR sigue en tu panel. El evento está en el archivo de calendario adjunto.',
-          cta: 'Ver mis entradas',
-          paid: (amount: string) => `Importe pagado: ${amount}.`,
-        }
-      : {
-          subject: `Swap done: your tickets for ${eventName}`,
-          line: `${n === 1 ? 'Your ticket' : `Your ${n} tickets`} for ${eventName} ${n === 1 ? 'is' : 'are'} now "${ticketName}".`,
-          how: 'Your pass is still in your panel. The event is in the attached calendar file.',
-          cta: 'View my tickets',
-          paid: (amount: string) => `Amount paid: ${amount}.`,
-        };
-  const paid = input.paid ? [t.paid(formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale))] : [];
-  return ticketMail(locale, input, { subject: t.subject, paragraphs: [t.line, ...paid, t.how], cta: t.cta });
+  const t = texts(locale, 'mail.swap_done');
+  const paid = input.paid
+    ? [t('paid', { amount: formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale) })]
+    : [];
+  return ticketMail(locale, input, {
+    subject: t('subject', { event: eventName }),
+    paragraphs: [t('line', { count: n, event: eventName, type: ticketName }), ...paid, t('how')],
+    cta: t('cta'),
+  });
 }
 
 /**
@@ -489,36 +380,25 @@ export async function swapDoneMail(
  * no longer admits and has left their panel, and whom to ask (the organisation). No `.ics`.
  */
 export async function ticketRevokedMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand },
 ): Promise<RenderedMail> {
   const org = mailName(input.brand.name);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Tu entrada para ${eventName} ha sido anulada`,
-          line: `${org} ha anulado «${ticketName}» para ${eventName}.`,
-          what: 'Su pase QR ya no sirve para entrar y la entrada ya no aparece en tu panel.',
-          ask: `Si no esperabas este cambio o tienes dudas sobre un reembolso, escribe a ${org}.`,
-          cta: 'Ver mis entradas',
-        }
-      : {
-          subject: `Your ticket for ${eventName} was cancelled`,
-          line: `${org} cancelled "${ticketName}" for ${eventName}.`,
-          what: 'Its pass no longer admits at the door and the ticket has left your panel.',
-          ask: `If you did not expect this, or for any question about a refund, contact ${org}.`,
-          cta: 'View my tickets',
-        };
+  const t = texts(locale, 'mail.ticket_revoked');
   return renderMail({
     lang: locale,
     brand: input.brand,
-    subject: t.subject,
-    heading: t.subject,
-    paragraphs: [t.line, t.what, t.ask],
+    subject: t('subject', { event: eventName }),
+    heading: t('subject', { event: eventName }),
+    paragraphs: [
+      t('line', { organisation: org, type: ticketName, event: eventName }),
+      t('what'),
+      t('ask', { organisation: org }),
+    ],
     facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
-    cta: { label: t.cta, href: input.link },
+    cta: { label: t('cta'), href: input.link },
     footer: footer(locale, input.brand),
   });
 }
@@ -528,37 +408,18 @@ export async function ticketRevokedMail(
  * with which role, and the console's address (`link`), where they sign in with a code sent to this address.
  */
 export async function memberInvitedMail(
-  locale: MailLocale,
+  locale: Locale,
   input: { role: OrgRole; link: string; brand: MailBrand },
 ): Promise<RenderedMail> {
   const org = mailName(input.brand.name);
-  // The console's own names of the roles (console-en.json, console-es.json: `members.roles`).
-  const roles: Record<MailLocale, Record<OrgRole, string>> = {
-    en: { owner: 'owner', staff: 'staff', door: 'door' },
-    es: { owner: 'propietario', staff: 'equipo', door: 'acceso' },
-  };
-  const role = roles[locale][input.role];
-  const t =
-    locale === 'es'
-      ? {
-          subject: `Te han añadido a ${org} en la consola de organizadores`,
-          line: `Ahora formas parte de ${org} con el rol de ${role}.`,
-          how: 'Entra en la consola con este correo: te enviaremos un código para iniciar sesión. No necesitas contraseña.',
-          cta: 'Abrir la consola',
-        }
-      : {
-          subject: `You were added to ${org} in the organiser console`,
-          line: `You are now a member of ${org}, with the ${role} role.`,
-          how: 'Open the console with this e-mail address: we will send you a code to sign in. No password needed.',
-          cta: 'Open the console',
-        };
+  const t = texts(locale, 'mail.member_invited');
   return renderMail({
     lang: locale,
     brand: input.brand,
-    subject: t.subject,
-    heading: t.subject,
-    paragraphs: [t.line, t.how],
-    cta: { label: t.cta, href: input.link },
+    subject: t('subject', { organisation: org }),
+    heading: t('subject', { organisation: org }),
+    paragraphs: [t('line', { organisation: org, role: t(`role.${input.role}`) }), t('how')],
+    cta: { label: t('cta'), href: input.link },
     footer: footer(locale, input.brand),
   });
 }
