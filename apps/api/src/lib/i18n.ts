@@ -14,7 +14,9 @@ import es from '../locales/es.json' with { type: 'json' };
 type Keys<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string
     ? `${Prefix}${K extends `${infer Base}_${'one' | 'other'}` ? Base : K}`
-    : Keys<T[K], `${Prefix}${K}.`>;
+    : T[K] extends readonly unknown[]
+      ? never
+      : Keys<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
 
 /** A key of the API's catalogues (the English one is the reference; the Spanish one must have the same keys). */
@@ -26,9 +28,12 @@ type Under<K extends string, P extends string> = K extends `${P}.${infer Rest}` 
 /** The values a text interpolates: strings as they are (plain text), `count` picks the plural form. */
 export type TextValues = Record<string, string | number>;
 
+/** Both catalogues; Spanish typed as English's shape, so a key Spanish lacks fails the typecheck. */
+const catalogues: Record<Locale, typeof en> = { en, es };
+
 const instance = i18next.createInstance();
 void instance.init({
-  resources: { en: { translation: en }, es: { translation: es } },
+  resources: { en: { translation: catalogues.en }, es: { translation: catalogues.es } },
   lng: 'en',
   fallbackLng: false,
   initAsync: false,
@@ -51,4 +56,19 @@ export function texts<P extends string>(
   prefix: P,
 ): (key: Under<TextKey, P>, values?: TextValues) => string {
   return (key, values) => text(locale, `${prefix}.${key}` as TextKey, values);
+}
+
+/** A page's or a document's table of fixed texts: `pages.<name>`. */
+export type TextTable = `pages.${keyof typeof en.pages & string}`;
+
+/**
+ * The fixed texts of one page or document as one object (strings, lists such as the help page's questions, plural
+ * pairs `{ one, other }`), typed as the English catalogue's: `textTable('es', 'pages.checkout').title`. A text with
+ * values goes through `text`.
+ */
+export function textTable<P extends TextTable>(
+  locale: Locale,
+  table: P,
+): (typeof en)['pages'][P extends `pages.${infer Name extends keyof typeof en.pages & string}` ? Name : never] {
+  return catalogues[locale].pages[table.slice('pages.'.length) as keyof typeof en.pages] as never;
 }

@@ -2,11 +2,11 @@
  * Sandbox checkout pages for swaps (served while CHECKOUT_BASE_URL is not set), under the ticket's organisation's
  * brand like the resale pages (issue 23).
  */
-import type { OrganisationBranding } from '@tp/contract';
+import type { Locale, OrganisationBranding } from '@tp/contract';
 import { escapeHtml as e, pageBrand } from './html.js';
 import { formatCents } from '@tp/contract/format';
+import { textTable } from '../lib/i18n.js';
 
-type Lang = 'en' | 'es';
 interface Order {
   swap: { swapType: string; quantity: number; differenceCents: number; currencyCode: string; status: string };
   base: { type: { name: string }; event: { name: string } };
@@ -14,49 +14,10 @@ interface Order {
   expired: boolean;
 }
 
-const T = {
-  en: {
-    title: 'Sandbox checkout',
-    sandbox: 'Sandbox: no real payment is taken.',
-    swap: 'Ticket swap',
-    from: 'From',
-    to: 'To',
-    qty: 'Quantity',
-    upgrade: 'Upgrade: you pay the difference',
-    downgrade: 'Downgrade: the price difference is not refunded',
-    total: 'To pay',
-    pay: 'Pay with sandbox card',
-    confirm: 'Confirm swap',
-    cancel: 'Back to my tickets',
-    done: 'This swap is already confirmed.',
-    expired: 'This reservation has expired. Start the swap again.',
-    notFound: 'Order not found.',
-    error: 'The swap could not be confirmed.',
-  },
-  es: {
-    title: 'Pago de prueba',
-    sandbox: 'Entorno de prueba: no se cobra nada.',
-    swap: 'Cambio de entrada',
-    from: 'De',
-    to: 'A',
-    qty: 'Cantidad',
-    upgrade: 'Mejora: pagas la diferencia',
-    downgrade: 'Cambio a una entrada inferior: la diferencia no se reembolsa',
-    total: 'A pagar',
-    pay: 'Pagar con tarjeta de prueba',
-    confirm: 'Confirmar cambio',
-    cancel: 'Volver a mis entradas',
-    done: 'Este cambio ya está confirmado.',
-    expired: 'La reserva ha caducado. Empieza el cambio de nuevo.',
-    notFound: 'Pedido no encontrado.',
-    error: 'No se pudo confirmar el cambio.',
-  },
-} as const;
-
 /** A checkout page; `brand`: the ticket's organisation (its name, logo and colour on the primary button). */
-const layout = (lang: Lang, body: string, brand?: OrganisationBranding | null) => {
+const layout = (lang: Locale, body: string, brand?: OrganisationBranding | null) => {
   const b = pageBrand(brand, 'button:not(.secondary)');
-  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${T[lang].title}</title>
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${textTable(lang, 'pages.checkout').title}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:440px;margin:2rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
 h1{font-size:1.3rem;margin:0 0 .25rem}.note{background:#fff7d6;border-radius:8px;padding:.5rem .75rem;font-size:.9rem}dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#5b6270}dd{margin:0;font-weight:600}
 button,a.btn{display:block;width:100%;box-sizing:border-box;text-align:center;padding:.8rem;border-radius:10px;border:0;font:inherit;font-weight:600;margin-top:.75rem;cursor:pointer;text-decoration:none}
@@ -71,7 +32,7 @@ const cancelAction = (action: string) => {
 
 /** The order page: what is swapped, the amount to pay, pay or confirm, or cancel (which releases the held stock). */
 export function renderSwapCheckout(p: {
-  lang: Lang;
+  lang: Locale;
   order: Order;
   /** The ticket's organisation; null or absent: the product's look. */
   brand?: OrganisationBranding | null;
@@ -79,7 +40,7 @@ export function renderSwapCheckout(p: {
   backUrl: string;
   redirectDomain: string;
 }): string {
-  const t = T[p.lang];
+  const t = textTable(p.lang, 'pages.checkout');
   const { swap, base, target } = p.order;
   const upgrade = swap.swapType === 'UPGRADE';
   const amount = e(formatCents(upgrade ? swap.differenceCents * swap.quantity : 0, swap.currencyCode, p.lang));
@@ -104,12 +65,12 @@ export function renderSwapCheckout(p: {
 
 /** A short message page (not found, cannot confirm) with a way back. */
 export function renderCheckoutMessage(
-  lang: Lang,
+  lang: Locale,
   what: string,
   backUrl: string,
   brand?: OrganisationBranding | null,
 ): string {
-  const t = T[lang];
+  const t = textTable(lang, 'pages.checkout');
   const text =
     what === 'notFound'
       ? t.notFound

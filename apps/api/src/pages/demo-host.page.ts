@@ -10,46 +10,9 @@
  * `?org=<slug>` is the site of that organisation, its panel branded through the loader's
  * `data-org` (issue 12). No inline script.
  */
+import type { Locale } from '@tp/contract';
+import { textTable } from '../lib/i18n.js';
 import { escapeHtml as e } from './html.js';
-
-type Lang = 'en' | 'es';
-
-const TEXT = {
-  en: {
-    nav: ['Line-up', 'Festivals', 'Tickets', 'FAQ'],
-    myTickets: 'My tickets',
-    season: 'Summer season 2026/27',
-    hero: 'Live music across Australia and Aotearoa',
-    lead: 'Seven nights, seven cities. Your tickets, QR pass, gifts and resale are one click away.',
-    events: 'On sale now',
-    inline: 'Your tickets, right here',
-    inlineLead: 'The same panel, shown inline in the page.',
-    status: 'Panel events',
-    idle: 'No panel events yet.',
-    closed: 'Panel closed',
-    loggedOut: 'Logged out of the panel',
-    foot: 'A demo organiser site. The ticket panel is embedded with one script tag.',
-    lang: 'Español',
-    langHref: '?lang=es',
-  },
-  es: {
-    nav: ['Cartel', 'Festivales', 'Entradas', 'Preguntas'],
-    myTickets: 'Mis entradas',
-    season: 'Temporada de verano 2026/27',
-    hero: 'Música en directo en Australia y Aotearoa',
-    lead: 'Siete noches, siete ciudades. Tus entradas, tu pase QR, regalos y reventa a un clic.',
-    events: 'A la venta',
-    inline: 'Tus entradas, aquí mismo',
-    inlineLead: 'El mismo panel, integrado en la página.',
-    status: 'Eventos del panel',
-    idle: 'Aún no hay eventos del panel.',
-    closed: 'Panel cerrado',
-    loggedOut: 'Sesión del panel cerrada',
-    foot: 'Un sitio de organizador de demostración. El panel se integra con una sola etiqueta script.',
-    lang: 'English',
-    langHref: '?lang=en',
-  },
-} as const;
 
 const EVENTS = [
   { name: 'Harbour Lights Festival', city: 'Sydney', img: 'harbour-lights' },
@@ -70,13 +33,13 @@ export function renderDemoHostPage(opts: {
   orgLogoUrl: string;
   orgWebsite: string;
   panelOrigin: string;
-  lang: Lang;
+  lang: Locale;
   /** Include the loader and its open buttons (default true). */
   embed?: boolean;
   /** With the loader, also the inline panel and the page's script that mounts it (default true). */
   inline?: boolean;
 }): string {
-  const t = TEXT[opts.lang];
+  const t = textTable(opts.lang, 'pages.demo_host');
   const inline = opts.embed !== false && opts.inline !== false;
   const loader = `<script src="${e(opts.panelOrigin)}/embed.js" data-org="${e(opts.orgSlug)}" data-lang="${opts.lang}" data-title="${t.myTickets}"></script>
 ${

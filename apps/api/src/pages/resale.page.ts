@@ -2,63 +2,13 @@
 import type { OrganisationBranding } from '@tp/contract';
 import { escapeHtml as e, pageBrand } from './html.js';
 import { formatCents } from '@tp/contract/format';
-import { plural, type Lang } from '../lib/lang.js';
-const T = {
-  en: {
-    listing: 'Resale ticket',
-    perTicket: 'per ticket, service fee included',
-    left: { one: 'available', other: 'available' },
-    qty: 'Quantity',
-    email: 'Your e-mail',
-    buy: 'Buy',
-    soldOut: 'These tickets are no longer available.',
-    notFound: 'This listing does not exist.',
-    keyReused: 'This purchase form was already used for another purchase. Reload the page and try again.',
-    checkout: 'Sandbox checkout',
-    sandbox: 'Sandbox: no real payment is taken.',
-    total: 'Total',
-    pay: 'Pay with sandbox card',
-    thanks: 'Payment received',
-    codeIs: 'Your secret code',
-    codeHelp:
-      'We also e-mailed it to you as a PDF. Sign in to the ticket panel, open Redeem ticket and enter it. It works once.',
-    download: 'Download PDF',
-    redeem: 'Redeem now',
-    failed: 'The tickets were sold to someone else before your payment went through. Nothing was charged.',
-    paidAlready: 'This order is already paid. Your code was e-mailed to you.',
-    lang: 'Español',
-    langHref: 'es',
-  },
-  es: {
-    listing: 'Entrada de reventa',
-    perTicket: 'por entrada, gastos de gestión incluidos',
-    left: { one: 'disponible', other: 'disponibles' },
-    qty: 'Cantidad',
-    email: 'Tu correo',
-    buy: 'Comprar',
-    soldOut: 'Estas entradas ya no están disponibles.',
-    notFound: 'Este anuncio no existe.',
-    keyReused: 'Este formulario de compra ya se ha usado para otra compra. Recarga la página y vuelve a intentarlo.',
-    checkout: 'Pago de prueba',
-    sandbox: 'Entorno de prueba: no se cobra nada.',
-    total: 'Total',
-    pay: 'Pagar con tarjeta de prueba',
-    thanks: 'Pago recibido',
-    codeIs: 'Tu código secreto',
-    codeHelp:
-      'También te lo hemos enviado en PDF. Inicia sesión en el panel de entradas, abre «Canjear entrada» e introdúcelo. Solo funciona una vez.',
-    download: 'Descargar PDF',
-    redeem: 'Canjear ahora',
-    failed: 'Las entradas se han vendido a otra persona antes de completar tu pago. No se ha cobrado nada.',
-    paidAlready: 'Este pedido ya está pagado. Te hemos enviado el código por correo.',
-    lang: 'English',
-    langHref: 'en',
-  },
-} as const;
-export const resaleText = (lang: Lang) => T[lang];
+import type { Locale } from '@tp/contract';
+import { textTable } from '../lib/i18n.js';
+import { plural } from '../lib/lang.js';
+export const resaleText = (lang: Locale) => textTable(lang, 'pages.resale');
 
 /** A resale page (listing, checkout, confirmation, messages) under the listing's organisation's brand, if any. */
-export function resaleLayout(lang: Lang, title: string, body: string, brand?: OrganisationBranding | null): string {
+export function resaleLayout(lang: Locale, title: string, body: string, brand?: OrganisationBranding | null): string {
   const b = pageBrand(brand);
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${e(title)}</title>
 <style>:root{color-scheme:light dark}body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#15171a}main{max-width:480px;margin:1.5rem auto;background:#fff;border-radius:16px;padding:1.5rem;box-shadow:0 4px 24px #0001}
@@ -72,7 +22,7 @@ nav{text-align:right}nav a{color:inherit;font-size:.9rem}@media (prefers-color-s
 
 /** The page behind `shareLinkUrl`: event, ticket, quantity, price per ticket including the fee, Buy. */
 export function renderListingPage(p: {
-  lang: Lang;
+  lang: Locale;
   /** The listing's organisation (issue 23); null or absent: the product's look. */
   brand?: OrganisationBranding | null;
   token: string;
@@ -90,7 +40,7 @@ export function renderListingPage(p: {
     currencyCode: string;
   };
 }): string {
-  const t = T[p.lang];
+  const t = textTable(p.lang, 'pages.resale');
   const l = p.listing;
   const options = Array.from(
     { length: Math.min(l.remaining, 10) },
@@ -117,7 +67,7 @@ ${l.image ? `<img class="hero" src="${e(l.image)}" alt="">` : ''}<p class="muted
 
 /** A short message page (not found, paid already, Stripe's return page), under the listing's brand when known. */
 export function renderResaleMessage(
-  lang: Lang,
+  lang: Locale,
   title: string,
   message: string,
   brand?: OrganisationBranding | null,
@@ -127,7 +77,7 @@ export function renderResaleMessage(
 
 /** The sandbox payment page of an order. */
 export function renderResaleCheckout(p: {
-  lang: Lang;
+  lang: Locale;
   /** The listing's organisation (issue 23); null or absent: the product's look. */
   brand?: OrganisationBranding | null;
   orderId: string;
@@ -138,7 +88,7 @@ export function renderResaleCheckout(p: {
   /** ISO 4217 code of totalCents. */
   currencyCode: string;
 }): string {
-  const t = T[p.lang];
+  const t = textTable(p.lang, 'pages.resale');
   return resaleLayout(
     p.lang,
     t.checkout,
@@ -150,7 +100,7 @@ export function renderResaleCheckout(p: {
 
 /** After payment: the code, the PDF download and the way to redeem. */
 export function renderResaleConfirmation(p: {
-  lang: Lang;
+  lang: Locale;
   orderId: string;
   code: string;
   /** The panel's redeem tab, on the listing's organisation's panel (`?org=`). */
@@ -158,7 +108,7 @@ export function renderResaleConfirmation(p: {
   /** The listing's organisation (issue 23); null or absent: the product's look. */
   brand?: OrganisationBranding | null;
 }): string {
-  const t = T[p.lang];
+  const t = textTable(p.lang, 'pages.resale');
   return resaleLayout(
     p.lang,
     t.thanks,

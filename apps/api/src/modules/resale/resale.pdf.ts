@@ -17,6 +17,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
+import type { Locale } from '@tp/contract';
+import { textTable } from '../../lib/i18n.js';
 import { formatEventDateTime } from '../../lib/lang.js';
 
 const require = createRequire(import.meta.url);
@@ -112,7 +114,7 @@ export function printable(text: string): string {
 }
 
 export interface CodePdfInput {
-  lang: 'en' | 'es';
+  lang: Locale;
   eventName: string;
   venue: string;
   city: string;
@@ -126,33 +128,12 @@ export interface CodePdfInput {
   redeemUrl: string;
 }
 
-const T = {
-  en: {
-    title: 'Your resale tickets',
-    event: 'Event',
-    ticket: 'Ticket',
-    qty: 'Quantity',
-    code: 'Your secret code',
-    how: 'Sign in to your ticket panel, open "Redeem ticket" and enter this code. It works once; keep it private.',
-    lost: 'Some letters of the names above cannot be shown in this PDF; the e-mail and your ticket panel show them in full.',
-  },
-  es: {
-    title: 'Tus entradas de reventa',
-    event: 'Evento',
-    ticket: 'Entrada',
-    qty: 'Cantidad',
-    code: 'Tu código secreto',
-    how: 'Inicia sesión en tu panel de entradas, abre «Canjear entrada» e introduce este código. Solo funciona una vez; no lo compartas.',
-    lost: 'Algunas letras de los nombres de arriba no se pueden mostrar en este PDF; el correo y tu panel de entradas los muestran completos.',
-  },
-};
-
 /**
  * Renders the PDF to a Buffer. Names (event, venue, city, ticket type) are set run by run in the font that has
  * their characters (`runsOf`); the rest of the page is DejaVu Sans.
  */
 export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
-  const t = T[p.lang];
+  const t = textTable(p.lang, 'pages.resale_pdf');
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: t.title }, font: null as unknown as string });
   // pdfkit takes a parsed fontkit font as a source too (its typings list only files and buffers).
   const register = (name: FontName) => doc.registerFont(name, forNewDocument(face(name)) as unknown as Buffer);
