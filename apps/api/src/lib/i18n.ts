@@ -58,8 +58,11 @@ export function texts<P extends string>(
   return (key, values) => text(locale, `${prefix}.${key}` as TextKey, values);
 }
 
+/** The names of the pages' and documents' tables of fixed texts. */
+type TableName = Extract<keyof typeof en.pages, string>;
+
 /** A page's or a document's table of fixed texts: `pages.<name>`. */
-export type TextTable = `pages.${keyof typeof en.pages & string}`;
+export type TextTable = `pages.${TableName}`;
 
 /**
  * The fixed texts of one page or document as one object (strings, lists such as the help page's questions, plural
@@ -69,6 +72,6 @@ export type TextTable = `pages.${keyof typeof en.pages & string}`;
 export function textTable<P extends TextTable>(
   locale: Locale,
   table: P,
-): (typeof en)['pages'][P extends `pages.${infer Name extends keyof typeof en.pages & string}` ? Name : never] {
+): (typeof en)['pages'][P extends `pages.${infer Name extends TableName}` ? Name : never] {
   return catalogues[locale].pages[table.slice('pages.'.length) as keyof typeof en.pages] as never;
 }
