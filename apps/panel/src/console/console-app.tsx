@@ -4,7 +4,7 @@
  */
 import { useEffect, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Membership } from '@tp/contract';
+import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Locale, type Membership } from '@tp/contract';
 import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
@@ -124,7 +124,7 @@ export function ConsoleApp() {
 }
 
 /** This page's URL in the other language (the same screen: `?lang=` is read at start). */
-function otherLanguageHref(lang: 'en' | 'es'): string {
+function otherLanguageHref(lang: Locale): string {
   const search = new URLSearchParams(window.location.search);
   search.set('lang', lang);
   return `${window.location.pathname}?${search.toString()}`;

@@ -8,13 +8,13 @@
  */
 import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { User } from '@tp/contract';
+import type { Locale, User } from '@tp/contract';
 import { api } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** The fields a screen changes. */
 export type ProfileChange = Partial<Pick<User, 'givenName' | 'familyName' | 'phoneNumber' | 'nickname'>> & {
-  locale?: 'en' | 'es';
+  locale?: Locale;
 };
 
 /** The body of POST /auth/profile: `stored` without `accessToken`, overlaid with `change`. */

@@ -3,9 +3,8 @@
  * which the server sets from `?lang=es` (apps/api scanner.public.routes.ts). Elements of
  * index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
  */
+import type { Locale } from '@tp/contract';
 import { formatAt, formatDateTime, langOf as contractLangOf, type DateViewer } from '@tp/contract/format';
-
-export type ScannerLang = 'en' | 'es';
 
 const en = {
   title: 'Door scanner',
@@ -169,10 +168,10 @@ const es: Texts = {
   conflict_not_revealed: 'escaneada antes de que los pases de este evento fueran válidos',
 };
 
-export const catalogues: Record<ScannerLang, Texts> = { en, es };
+export const catalogues: Record<Locale, Texts> = { en, es };
 
 /** The page language from a `lang` attribute: Spanish for `es`, English otherwise (the contract's helper). */
-export const langOf: (value: string | null | undefined) => ScannerLang = contractLangOf;
+export const langOf: (value: string | null | undefined) => Locale = contractLangOf;
 
 /** Fills `{name}` placeholders: `fill('{n} tickets', { n: 2 })` is `2 tickets`. */
 export const fill = (template: string, vars: Record<string, string | number>): string =>
@@ -184,7 +183,7 @@ export const fill = (template: string, vars: Record<string, string | number>): s
  * the zone's short name when it differs from the device's and the year when it is not this one (issue 40).
  * `viewer` (the device's zone and clock when omitted) is for tests.
  */
-export function formatsFor(lang: ScannerLang, viewer?: DateViewer) {
+export function formatsFor(lang: Locale, viewer?: DateViewer) {
   const locale = lang === 'es' ? 'es-ES' : 'en-AU';
   let zone: string | undefined;
   const relative = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
