@@ -9,6 +9,7 @@ import type { MyTicket } from '@tp/contract';
 import { nicknameOf } from '@tp/contract/profile';
 import { assetUrl, formatRange } from '../../../lib/format';
 import { Avatar } from '../../../ui/avatar';
+import { Thumb } from '../../../ui/thumb';
 import { Username } from '../../../ui/username';
 import type { Receiver } from '../gift.validation';
 
@@ -21,7 +22,7 @@ function Card(props: {
 }) {
   const { t } = useTranslation();
   return (
-    <section className="gift-card" aria-label={props.heading}>
+    <section className="box gift-card" aria-label={props.heading}>
       <h2 className="gift-card__heading">{props.heading}</h2>
       <div className="gift-card__row">
         <span className="gift-card__media" aria-hidden="true">
@@ -52,15 +53,7 @@ export function GiftTicketCard(props: {
       heading={props.done ? t('gift.you_gifted') : t('gift.you_are_gifting')}
       editLabel={t('gift.edit_ticket')}
       onEdit={props.onEdit}
-      media={
-        <img
-          className="gift-card__image"
-          src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
-          alt=""
-          width={64}
-          height={64}
-        />
-      }
+      media={<Thumb src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} size={64} />}
     >
       <span className="gift-card__title">{tk.eventName}</span>
       <span>{tk.ticketName}</span>

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { assetUrl, ticketNumber } from '../../../lib/format';
 import { Select } from '../../../ui/listbox';
+import { Thumb } from '../../../ui/thumb';
 
 /** "Event · Ticket type · #number", the accessible and visible name of a ticket. */
 export const ticketLabel = (tk: MyTicket) => `${tk.eventName} · ${tk.ticketName} · ${ticketNumber(tk.userTicketId)}`;
@@ -15,13 +16,7 @@ function TicketOption(props: { ticket: MyTicket; assetsBaseUrl?: string }) {
   const tk = props.ticket;
   return (
     <span className="gift-option">
-      <img
-        className="gift-option__logo"
-        src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
-        alt=""
-        width={40}
-        height={40}
-      />
+      <Thumb src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} size={40} />
       <span className="gift-option__text">
         <span className="gift-option__name">{tk.eventName}</span>
         <span className="muted small">

@@ -11,8 +11,8 @@ import { assetUrl, formatMoney, formatWhen } from '../../../lib/format';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
-import { TicketIcon } from '../../../ui/icons';
 import { Tabs } from '../../../ui/tabs';
+import { Thumb } from '../../../ui/thumb';
 import { useSales } from '../api/resell-sales.api';
 import { useSold } from '../api/resell-sold.api';
 import { listingAgeDays } from '../resell.rules';
@@ -24,14 +24,7 @@ type Tab = 'SALE' | 'SOLD';
 
 function EntryLogo({ path }: { path: string | null }) {
   const config = usePanelConfig();
-  const src = assetUrl(path, config?.assetsBaseUrl);
-  return src ? (
-    <img className="resell-entry__logo" src={src} alt="" width={64} height={64} />
-  ) : (
-    <span className="resell-entry__logo resell-logo--none">
-      <TicketIcon />
-    </span>
-  );
+  return <Thumb src={assetUrl(path, config?.assetsBaseUrl)} size={64} icon />;
 }
 
 function ListState(props: {

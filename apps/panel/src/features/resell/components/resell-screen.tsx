@@ -19,7 +19,7 @@ import { navigate, useRoute } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
 import { Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState, SeeMyTicketsButton } from '../../../ui/empty-state';
-import { TicketIcon } from '../../../ui/icons';
+import { Thumb } from '../../../ui/thumb';
 import { useAvailableForListing } from '../api/resell-available.api';
 import type { ResellableTicket } from '../resell.types';
 import { Listings } from './listings';
@@ -48,13 +48,7 @@ function ResellingCard(props: {
   const { ticket, draft } = props;
   return (
     <section className="resell-card" aria-label={t('resell.you_are_reselling')}>
-      {props.logo ? (
-        <img className="resell-entry__logo" src={props.logo} alt="" width={64} height={64} />
-      ) : (
-        <span className="resell-entry__logo resell-logo--none">
-          <TicketIcon />
-        </span>
-      )}
+      <Thumb src={props.logo} size={64} icon />
       <div className="resell-entry__body">
         <p className="muted small">{t('resell.you_are_reselling')}</p>
         <p className="resell-entry__name">{ticket.ticketName}</p>

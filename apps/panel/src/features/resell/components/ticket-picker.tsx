@@ -4,20 +4,10 @@
  * event and type told apart) and how many are available.
  */
 import { useTranslation } from 'react-i18next';
-import { TicketIcon } from '../../../ui/icons';
 import { Select } from '../../../ui/listbox';
+import { Thumb } from '../../../ui/thumb';
 import { ticketNumber } from '../../../lib/format';
 import type { ResellableTicket } from '../resell.types';
-
-function Logo(props: { src?: string }) {
-  return props.src ? (
-    <img className="resell-logo" src={props.src} alt="" width={40} height={40} />
-  ) : (
-    <span className="resell-logo resell-logo--none">
-      <TicketIcon />
-    </span>
-  );
-}
 
 export function TicketPicker(props: {
   label: string;
@@ -38,7 +28,7 @@ export function TicketPicker(props: {
       itemKey={(tk) => tk.userTicketId}
       renderValue={(tk) => (
         <span className="resell-option">
-          <Logo src={props.logoUrl(tk.ticketLogo)} />
+          <Thumb src={props.logoUrl(tk.ticketLogo)} size={40} icon />
           <span className="resell-option__name">
             {tk.ticketName}
             <span className="muted small resell-option__count">
@@ -49,7 +39,7 @@ export function TicketPicker(props: {
       )}
       renderOption={(tk) => (
         <span className="resell-option">
-          <Logo src={props.logoUrl(tk.ticketLogo)} />
+          <Thumb src={props.logoUrl(tk.ticketLogo)} size={40} icon />
           <span className="resell-option__name">
             {tk.ticketName}
             <span className="muted small resell-option__count">

@@ -62,7 +62,7 @@ export function AccountAvatar(props: { user: User }) {
   const u = props.user;
   const note = `${id}-note`;
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account.avatar_title')}
       </h2>

@@ -108,7 +108,7 @@ export function AccountData() {
     }
   };
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account_data.title')}
       </h2>

@@ -44,7 +44,7 @@ export function AccountName(props: { user: User }) {
   const e = formState.errors;
   const touched = formState.touchedFields;
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account.name_title')}
       </h2>

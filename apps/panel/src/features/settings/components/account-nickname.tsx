@@ -43,7 +43,7 @@ export function AccountNickname(props: { user: User }) {
   const e = formState.errors.nickname;
   const touched = formState.touchedFields.nickname || e?.message === 'api.profile.username_taken';
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account.nickname_title')}
       </h2>

@@ -89,7 +89,7 @@ export function AccountPhone(props: { user: User }) {
   const [open, setOpen] = useState(false);
   const current = useFormattedPhone(props.user.phoneNumber);
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account.phone_title')}
       </h2>

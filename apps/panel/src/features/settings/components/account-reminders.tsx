@@ -23,7 +23,7 @@ export function AccountReminders(props: { user: User }) {
       onError: (err) => toast.error(t(errorKey(err)), { action: setReminders }),
     });
   return (
-    <section className="account-card" aria-labelledby={`${id}-title`}>
+    <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
         {t('account_reminders.title')}
       </h2>

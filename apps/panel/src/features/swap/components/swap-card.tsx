@@ -6,6 +6,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/format';
+import { Thumb } from '../../../ui/thumb';
 
 export interface CardAction {
   icon?: ComponentType;
@@ -39,16 +40,12 @@ export function SwapCard(p: SwapCardProps) {
   const { t } = useTranslation();
   return (
     <article
-      className={`swap-card swap-card--${p.variant ?? 'default'} ${p.selected ? 'swap-card--selected' : ''}`}
+      className={`box swap-card swap-card--${p.variant ?? 'default'} ${p.selected ? 'swap-card--selected' : ''}`}
       aria-label={p.subtitle ? `${p.title}, ${p.subtitle}` : p.title}
       aria-current={p.selected || undefined}
     >
       <div className="swap-card__main">
-        {p.image ? (
-          <img className="swap-card__img" src={p.image} alt="" width={64} height={64} />
-        ) : (
-          <span className="swap-card__img" aria-hidden="true" />
-        )}
+        <Thumb src={p.image} size={64} />
         <div className="swap-card__body">
           <h3 className="swap-card__title">{p.title}</h3>
           {p.subtitle && <p className="swap-card__sub">{p.subtitle}</p>}

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { formatRange, assetUrl, startsIn, ticketNumber } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
+import { Thumb } from '../../../ui/thumb';
 import { ChevronIcon } from '../../../ui/icons';
 
 export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assetsBaseUrl?: string; now?: Date }) {
@@ -22,13 +23,7 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
         onClick={props.onOpen}
         aria-label={`${tk.eventName}, ${tk.ticketName}, ${number}`}
       >
-        <img
-          className="ticket-card__logo"
-          src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)}
-          alt=""
-          width={64}
-          height={64}
-        />
+        <Thumb src={assetUrl(tk.ticketLogo ?? tk.eventLogo, props.assetsBaseUrl)} size={64} />
         <span className="ticket-card__body">
           <span className="ticket-card__top">
             <span className="ticket-card__name">{tk.eventName}</span>
