@@ -31,6 +31,8 @@ export interface AppDeps {
   /** Clock; tests move it. */
   now?: () => Date;
   logger?: boolean | object;
+  /** PEM certificates the organisation logo's fetch trusts besides the system's (tests: their own HTTPS server). */
+  logoFetchCa?: string;
 }
 
 export async function buildApp(deps: AppDeps) {

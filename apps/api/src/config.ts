@@ -124,6 +124,13 @@ export interface Config {
    */
   webhookAllowLocalUrls: boolean;
   /**
+   * LOGO_ALLOW_LOCAL_URLS: when true, an organisation's logo (fetched once for its e-mails, issue 41 point 9) may be
+   * fetched over `http:` from a loopback host and from private addresses (tests, local development: the demo logo
+   * is a path on PUBLIC_URL). Default true outside production, false in production (https only, private, loopback
+   * and link-local addresses refused after DNS resolution, as for webhooks).
+   */
+  logoAllowLocalUrls: boolean;
+  /**
    * Milliseconds between two polls of the durable job queue's worker (JOB_POLL_MS, default 2000; 0 turns the timer
    * off). A job enqueued by this instance is claimed at once anyway; the poll finds other instances' jobs and retries.
    */
@@ -695,6 +702,7 @@ function buildConfig(
     webhookAllowLocalUrls: env.WEBHOOK_ALLOW_LOCAL_URLS
       ? env.WEBHOOK_ALLOW_LOCAL_URLS === 'true'
       : nodeEnv !== 'production',
+    logoAllowLocalUrls: env.LOGO_ALLOW_LOCAL_URLS ? env.LOGO_ALLOW_LOCAL_URLS === 'true' : nodeEnv !== 'production',
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, 2000),
     jobLeaseSeconds: Math.max(1, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 300)),
     jobMaxAttempts: Math.max(1, int('JOB_MAX_ATTEMPTS', env.JOB_MAX_ATTEMPTS, 8)),

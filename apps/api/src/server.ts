@@ -17,7 +17,7 @@ try {
   process.exit(1);
 }
 const database = await openDatabase(config);
-const seeded = config.seedDemo && (await seedDemo(database.db, new Date()));
+const seeded = config.seedDemo && (await seedDemo(database.db, new Date(), { fetchLogo: true }));
 const app = await buildApp({ config, database, logger: { level: config.logLevel, transport: undefined } });
 const demoKeyFile = join(config.dataDir, 'demo-org-api-key');
 if (seeded) {

@@ -5,8 +5,8 @@
  * upload route to show the key the holder sees.
  */
 import { describe, expect, it } from 'vitest';
-import { looksLikeSvg } from '../src/modules/profile/avatar.service.js';
-import { svgRefusal } from '../src/modules/profile/avatar.svg-policy.js';
+import { looksLikeSvg } from '../src/providers/images/image-pool.js';
+import { svgRefusal } from '../src/providers/images/svg-policy.js';
 import { bearer, createTestApp } from './helper.js';
 
 const svg = (body: string, attrs = '') =>

@@ -191,6 +191,8 @@ export interface TestAppOptions {
    * instead of the captured mail (`mail` then stays empty).
    */
   realMail?: boolean;
+  /** PEM certificates the organisation logo's fetch trusts (a test's own HTTPS server on 127.0.0.1). */
+  logoFetchCa?: string;
 }
 
 /** One parsed pino log line. */
@@ -227,6 +229,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     now: clock.now,
     payouts: opts.payouts,
     logger,
+    logoFetchCa: opts.logoFetchCa,
   });
   opts.routes?.(app);
   await app.ready();

@@ -5,10 +5,14 @@ import type { MailTicket } from '../src/providers/mail/templates.js';
 /** The product's look (no organisation), as the test config names it. */
 export const productBrand = mailBrand(null, { productName: 'Ticket Panel', publicUrl: 'http://panel.test' });
 
-/** An organisation's brand: its name, a logo path on the service and a light orange to be darkened to 4.5:1. */
+/**
+ * An organisation's brand: its name, its logo (fetched: the mail carries it inline) and a light orange to be darkened
+ * to 4.5:1.
+ */
 export const acmeBrand = mailBrand(
   { slug: 'acme', name: 'Acme Events', logoUrl: '/demo/acme-logo.svg', primaryColor: '#ff9900' },
   { productName: 'Ticket Panel', publicUrl: 'http://panel.test' },
+  true,
 );
 
 /** A ticket for an evening in Sydney (08:00 UTC is 19:00 AEDT). */

@@ -1,15 +1,17 @@
 /**
  * Issue 41, point 9: every e-mail as a mail client and a calendar read it. Each template rendered by the mail job
  * handler, built into the message SMTP would carry (nodemailer's stream transport) and read back with mailparser:
- * `Auto-Submitted: auto-generated`, no remote stylesheet or font (MJML's Google Fonts link), no remote resource but
- * the organisation's logo; the `.ics` read with ical.js and as text: DTSTAMP in UTC, CRLF after every line, no
+ * `Auto-Submitted: auto-generated`, no remote stylesheet or font (MJML's Google Fonts link), no remote resource at
+ * all (the organisation's logo is an inline PNG part, `cid:`); the `.ics` read with ical.js and as text: DTSTAMP in UTC, CRLF after every line, no
  * non-standard TIMEZONE-ID.
  */
 import ICAL from 'ical.js';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
-import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createMailJobHandler, type MailJobInput } from '../src/providers/mail/mail-jobs.js';
+import { LOGO_CID } from '../src/providers/mail/mail-logo.js';
 import type { MailMessage, MailProvider } from '../src/providers/mail/mail.provider.js';
 import { sampleTicket } from './mail-fixtures.js';
 
@@ -20,7 +22,7 @@ const at = new Date('2026-11-20T09:15:30Z');
 const ticket = sampleTicket();
 const ticketParams = { ticket, link: `${PANEL}/en/?org=acme`, at };
 
-/** One payload per template, in both languages, branded (with a remote logo) and unbranded. */
+/** One payload per template, in both languages, branded (with a logo URL, fetched: `logoOf`) and unbranded. */
 const payloads: MailJobInput[] = (['en', 'es'] as const).flatMap((locale) =>
   [org, null].flatMap((o) => {
     const common = { to: 'holder@example.com', locale, org: o };
@@ -61,7 +63,11 @@ async function sendAll(): Promise<{ payload: MailJobInput; message: MailMessage 
     outbox: () => [],
     close: () => undefined,
   };
-  const handler = createMailJobHandler({ mail, config: { productName: 'Ticket Panel', publicUrl: PANEL } });
+  const handler = createMailJobHandler({
+    mail,
+    config: { productName: 'Ticket Panel', publicUrl: PANEL },
+    logoOf: (slug) => Promise.resolve(slug === 'acme' ? logoPng : null),
+  });
   const out = [];
   for (const payload of payloads) {
     await handler(payload, { jobId: out.length + 1, kind: 'mail', attempt: 1 });
@@ -70,15 +76,23 @@ async function sendAll(): Promise<{ payload: MailJobInput; message: MailMessage 
   return out;
 }
 
-/** The raw message nodemailer would hand to the SMTP server, parsed by mailparser. */
+/** The raw message nodemailer would hand to the SMTP server, parsed by mailparser (`cid:` links kept as sent). */
 async function parsed(m: MailMessage) {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
   const info = await transport.sendMail({ from: 'Ticket Panel <no-reply@panel.test>', ...m });
-  return simpleParser(info.message);
+  return simpleParser(info.message, { keepCidLinks: true });
 }
 
+/** The organisation's logo as the logo job keeps it: an 80 px PNG. */
+let logoPng: Buffer;
+beforeAll(async () => {
+  logoPng = await sharp({ create: { width: 80, height: 80, channels: 4, background: '#ff9900' } })
+    .png()
+    .toBuffer();
+});
+
 describe('every e-mail (issue 41, point 9)', () => {
-  it('says Auto-Submitted: auto-generated and loads no remote resource but the organisation logo', async () => {
+  it('says Auto-Submitted: auto-generated and loads no remote resource, the logo an inline part', async () => {
     const all = await sendAll();
     expect(all).toHaveLength(40);
     for (const { payload, message } of all) {
@@ -91,11 +105,18 @@ describe('every e-mail (issue 41, point 9)', () => {
       expect(html, name).not.toMatch(/<link\b/i);
       expect(html, name).not.toMatch(/@import/i);
       expect(html, name).not.toMatch(/url\(\s*['"]?https?:/i);
-      // Only links (<a href>) point elsewhere; the one image loaded from another origin is the organisation's logo.
-      const remote = [...html.matchAll(/<(?!a\b)[a-z]+\b[^>]*\b(?:src|href|background)\s*=\s*"(https?:[^"]*)"/gi)].map(
+      // Only links (<a href>) point elsewhere; the organisation's logo is a part of the mail (issue 41 point 9).
+      const loaded = [...html.matchAll(/<(?!a\b)[a-z]+\b[^>]*\b(?:src|href|background)\s*=\s*"([^"]*)"/gi)].map(
         (x) => x[1],
       );
-      expect(remote, name).toEqual(payload.org ? [LOGO] : []);
+      expect(loaded, name).toEqual(payload.org ? [`cid:${LOGO_CID}`] : []);
+      expect(html, name).not.toContain(LOGO);
+      const inline = mail.attachments.filter((a) => a.contentDisposition === 'inline');
+      expect(
+        inline.map((a) => [a.cid, a.contentType]),
+        name,
+      ).toEqual(payload.org ? [[LOGO_CID, 'image/png']] : []);
+      if (payload.org) expect(inline[0].content.equals(logoPng), name).toBe(true);
     }
   });
 

@@ -24,7 +24,7 @@ export function registerBackgroundJobs(
   services: Services,
 ) {
   const { config, database, now, redis } = deps;
-  const { avatars, mail, jobHandlers, apns, fakeApns, wallet } = services;
+  const { avatars, mail, jobHandlers, logoJob, apns, fakeApns, wallet } = services;
   const outboundDeliveryWorker = createOutboundDeliveryWorker({
     database,
     now,
@@ -94,6 +94,7 @@ export function registerBackgroundJobs(
     await Promise.all(stopping.map((w) => w.stop()));
     redis?.disconnect();
     await avatars.close();
+    await logoJob.close();
     await wallet.close();
     mail.close();
     await apns?.close();

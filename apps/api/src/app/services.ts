@@ -9,6 +9,8 @@ import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
 import { createMailJobHandler, MAIL_JOB } from '../providers/mail/mail-jobs.js';
+import { createLogoJobHandler, LOGO_JOB } from '../providers/mail/mail-logo.js';
+import { mailLogoRepository } from '../providers/mail/mail-logo.repository.js';
 import type { JobHandler } from '../providers/jobs/job-queue.js';
 import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
 import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
@@ -199,6 +201,12 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
     allowLocalUrls: config.webhookAllowLocalUrls,
     endpointsPerOrganisation: config.webhookEndpointsPerOrganisation,
   });
+  // The organisations' mail logos (issue 41 point 9): the PNG a mail carries inline, read once a minute per
+  // organisation at most (a 10,000-mail import reads it once), forgotten here as soon as the logo job changes it.
+  const mailLogos = readCache(async (slug: string) => mailLogoRepository.pngBySlug(database.db, slug), {
+    ttlMs: CACHE_SECONDS * 1000,
+    now: () => now().getTime(),
+  });
   const organisations = {
     admin: createAdminService({
       database,
@@ -219,19 +227,34 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       brandingChanged: (slug) => {
         branding.forget(slug);
         firstOrganisation.forget('first');
+        // A logo taken away or changed: this instance's mails show the name at once (others within CACHE_SECONDS).
+        mailLogos.forget(slug);
       },
     }),
   };
+
+  const logoJob = createLogoJobHandler({
+    db: database.db,
+    publicUrl: config.publicUrl,
+    publicDir: config.publicDir,
+    allowLocal: config.logoAllowLocalUrls,
+    decodeDeadlineMs: config.avatarDeadlineMs,
+    now,
+    ...(deps.logoFetchCa ? { ca: deps.logoFetchCa } : {}),
+    changed: (slug) => mailLogos.forget(slug),
+  });
 
   // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.
   const jobHandlers: Record<string, JobHandler> = {
     [MAIL_JOB]: createMailJobHandler({
       mail,
       config,
+      logoOf: (slug) => mailLogos.get(slug),
       recipientOf: async (email) => (await authRepository.userByEmail(database.db, email))?.id ?? null,
       recordDelivery: (email, outcome) =>
         authRepository.setEmailStatus(database.db, email, outcome.status, outcome.detail, now()),
     }),
+    [LOGO_JOB]: logoJob.handler,
     ...walletJobHandlers(wallet),
   };
   const jobsAdmin = createJobsAdminService({ database, now });
@@ -273,6 +296,7 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       apns,
       fakeApns,
       jobHandlers,
+      logoJob,
       jobsAdmin,
       audit: createAuditService({ database }),
     },

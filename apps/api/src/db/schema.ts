@@ -15,10 +15,17 @@ import {
   index,
   primaryKey,
   jsonb,
+  customType,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/** A `bytea` column read as a Buffer (PGlite answers a Uint8Array, pg a Buffer). */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 /**
  * An organiser (issue 12). Created by the platform admin (`POST /v1/admin/organisations`); its brand
@@ -38,6 +45,23 @@ export const organisations = pgTable('organisations', {
   /** Get-the-app link shown in the panel; null: APP_URL. */
   appUrl: text('app_url'),
   createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+/**
+ * An organisation's logo as its e-mails carry it (issue 41 point 9: no remote resource in a mail): the image at
+ * `sourceUrl` (the organisation's `logo` when it was fetched), decoded and drawn as a small PNG (80 × 80 px, contain,
+ * transparent) by the logo job (providers/mail/mail-logo.ts). A mail uses it only while `sourceUrl` is the
+ * organisation's logo URL; otherwise (not fetched yet, failed, changed since) its header shows the name alone.
+ */
+export const organisationLogos = pgTable('organisation_logos', {
+  organisationId: integer('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id),
+  /** The logo URL the PNG was made from (as stored in `organisations.logo`). */
+  sourceUrl: text('source_url').notNull(),
+  /** The PNG, at most a few kilobytes. */
+  png: bytea('png').notNull(),
+  fetchedAt: ts('fetched_at').notNull(),
 });
 
 /**

@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
+import { enqueueLogoFetch } from '../providers/mail/mail-logo.js';
 import {
   benefits,
   swapPairs,
@@ -46,8 +47,13 @@ interface EventSeed {
 /** Key of the advisory lock that serialises seeding across instances ("tp:seed"). */
 const SEED_LOCK_KEY = 0x74707364;
 
-/** Inserts the demo organisation, events, ticket types, benefits and users unless already seeded. */
-export async function seedDemo(db: Db, now: Date): Promise<boolean> {
+/**
+ * Inserts the demo organisation, events, ticket types, benefits and users unless already seeded. With
+ * `opts.fetchLogo` (the server's start) it also enqueues the fetch of the demo organisation's logo for its e-mails
+ * (providers/mail/mail-logo.ts, issue 41 point 9); tests leave it out (their organisations' mails show the name).
+ * @returns true when this call seeded
+ */
+export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } = {}): Promise<boolean> {
   const existing = await db.select({ id: organisations.id }).from(organisations).limit(1);
   if (existing.length > 0) return false;
   const t = now.getTime();
@@ -197,6 +203,7 @@ export async function seedDemo(db: Db, now: Date): Promise<boolean> {
         website: 'https://southernlights.example',
       })
       .returning();
+    if (opts.fetchLogo) await enqueueLogoFetch(tx, now, org.id, org.logoUrl);
     const [alice, bob] = await tx
       .insert(users)
       .values([

@@ -14,6 +14,7 @@ import { organisationsRepository as repo } from './organisations.repository.js';
 import { membersRepository } from './members.repository.js';
 import type { EnsureUser } from './org-api/deps.js';
 import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
+import { enqueueLogoFetch } from '../../providers/mail/mail-logo.js';
 
 /** How long the previous keys keep working after a rotation, seconds (1 hour). */
 export const KEY_ROTATION_OVERLAP_SECONDS = 3600;
@@ -34,7 +35,8 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
     /**
      * POST /v1/admin/organisations: the organisation, its first API key and, with `ownerEmail`, its first owner
      * (issue 21; the account is created when there is none), in one transaction with their audit entries
-     * (`organisation.created`, `api_key.created`, `member.added`).
+     * (`organisation.created`, `api_key.created`, `member.added`) and, with a logo, the fetch of its e-mails' copy
+     * (providers/mail/mail-logo.ts).
      * @throws AppError `api.org.slug_taken` (409).
      */
     async createOrganisation(input: z.infer<typeof contract.createOrganisationRequest>, actor: AuditActor) {
@@ -51,6 +53,8 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
           createdAt: at,
         });
         if (!org) throw new AppError('api.org.slug_taken');
+        // Its e-mails carry the logo, fetched in the background (issue 41 point 9).
+        await enqueueLogoFetch(tx, at, org.id, org.logoUrl);
         const key = await addKey(tx, org.id, at);
         await appendAudit(tx, org.id, actor, at, {
           action: 'organisation.created',

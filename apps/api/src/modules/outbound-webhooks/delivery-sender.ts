@@ -4,93 +4,27 @@
  *   (WEBHOOK_ALLOW_LOCAL_URLS; default outside production);
  * - unless local URLs are allowed, the host's addresses are checked after DNS resolution, at connect time (the
  *   `lookup` of the socket, so a rebinding between check and connect cannot slip through): loopback, private,
- *   link-local, CGNAT, multicast and reserved addresses are refused;
+ *   link-local, CGNAT, multicast and reserved addresses are refused (the guard of lib/outbound-guard.ts, shared
+ *   with the organisation logo's fetch);
  * - one bound for the whole attempt (WEBHOOK_TIMEOUT_SECONDS), redirects are not followed (a 3xx is a failure),
  *   and only the first 256 characters of the answer's body are kept (the rest is never read into memory).
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
 import { AppError } from '../../lib/app-error.js';
+import { guardedLookup, outboundUrlAllowed } from '../../lib/outbound-guard.js';
 
 /** The first characters of an answer's body that a delivery keeps. */
 export const RESPONSE_PREFIX_CHARS = 256;
 
-const blocked = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, bits, 'ipv6');
-
-/** Whether an IP address is one a production webhook may not reach (private, loopback, link-local...). */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    return mapped ? blocked.check(mapped[1], 'ipv4') : blocked.check(address, 'ipv6');
-  }
-  return true;
-}
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /**
- * Checks a webhook URL's form when it is registered (the addresses are checked again at each connect).
+ * Checks a webhook URL's form when it is registered (the addresses are checked again at each connect by
+ * lib/outbound-guard.ts `guardedLookup`).
  * @throws AppError `api.org.webhook_url_not_allowed` when not https (or http on loopback with local URLs
  *   allowed), when it carries credentials, or when it names a forbidden IP literal in production.
  */
 export function checkWebhookEndpointUrl(raw: string, allowLocal: boolean): void {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AppError('api.org.webhook_url_not_allowed');
-  }
-  const httpOk = url.protocol === 'http:' && allowLocal && LOOPBACK_HOSTS.has(url.hostname);
-  if (!(url.protocol === 'https:' || httpOk)) throw new AppError('api.org.webhook_url_not_allowed');
-  if (url.username || url.password) throw new AppError('api.org.webhook_url_not_allowed');
-  const literal = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowLocal && (url.hostname === 'localhost' || (isIP(literal) && isForbiddenAddress(literal))))
-    throw new AppError('api.org.webhook_url_not_allowed');
-}
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** A socket `lookup` that resolves as usual, then refuses forbidden addresses (production SSRF guard). */
-export function guardedLookup(hostname: string, options: { all?: boolean }, callback: LookupCallback): void {
-  dnsLookup(hostname, { all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad || addresses.length === 0) {
-      const e: NodeJS.ErrnoException = new Error(`webhook host ${hostname} resolves to a forbidden address`);
-      e.code = 'EFORBIDDENADDRESS';
-      return callback(e, []);
-    }
-    if (options.all) return callback(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
+  if (!outboundUrlAllowed(raw, allowLocal)) throw new AppError('api.org.webhook_url_not_allowed');
 }
 
 /** The outcome of one attempt: a status code when an answer came, else an error. */

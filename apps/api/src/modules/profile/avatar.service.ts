@@ -7,9 +7,9 @@
  * Hostile images (issue 14) are handled in three steps:
  * 1. on the main thread, cheap header reads only: the declared size (image-size: PNG, JPG, WEBP and
  *    every `ispe` of a HEIC) over `AVATAR_MAX_PIXELS` is refused;
- * 2. the SVG policy (avatar.svg-policy.ts, decided on the parsed XML and CSS: filters, scripts, images,
+ * 2. the SVG policy (providers/images/svg-policy.ts, decided on the parsed XML and CSS: filters, scripts, images,
  *    external references, too many elements) and decoding run in a pool of child processes (tinypool, `AVATAR_CONCURRENCY` at once, a bounded
- *    queue, one fresh process per upload, see avatar.worker.ts), so neither the event loop nor the
+ *    queue, one fresh process per upload, see providers/images/image-decode.worker.ts), so neither the event loop nor the
  *    server's libuv thread pool does image work;
  * 3. each upload has a deadline (config `avatarDeadlineMs`, queue wait included): when it passes, the
  *    child process is killed, which ends its libvips/librsvg/libheif work at once; an SVG also has a CPU budget
@@ -22,27 +22,23 @@
  * refused anyway delayed every other request): sniffing and the size check read a few header bytes.
  */
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { Tinypool } from 'tinypool';
-import { imageSize } from 'image-size';
-import { fileTypeFromBuffer } from 'file-type';
 import { AVATAR_MAX_BYTES, AVATAR_MAX_PIXELS } from '@tp/contract';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
-import type { AvatarResult, AvatarTask } from './avatar.worker.js';
+import {
+  createImagePool,
+  declaredPixels,
+  sniffImage,
+  SVG_CPU_BUDGET_MS,
+  type ImageResult,
+  type ImageTask,
+} from '../../providers/images/image-pool.js';
 import { createAvatarScheduler } from './avatar.scheduler.js';
 
 /** Uploads decoded at once (child processes). */
 export const AVATAR_CONCURRENCY = 2;
 /** Uploads waiting for a free process before new ones are refused with `api.profile.avatar_busy`. */
 const MAX_QUEUE = 8;
-/**
- * CPU one SVG may cost its decoding process, milliseconds. What the SVG policy admits costs far less: a plain
- * avatar about 50 ms, 500 blended paths 300 ms, 150 gradient circles (the policy's most) 420 ms; a 58 KB polyline
- * of round joins cost 9,500 ms before this budget (measured on this project's 2-core machine). It is also the cost
- * an address must have spent before its running upload is stopped for a cheaper one (avatar.scheduler.ts).
- */
-export const SVG_CPU_BUDGET_MS = 750;
 /** Half-life of an address's decoding cost in the fair queue, milliseconds. */
 const COST_HALF_LIFE_MS = 60_000;
 /**
@@ -61,53 +57,6 @@ const REFUSALS = {
 } as const;
 
 /**
- * True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). One pass over the first
- * 4 KiB: each comment is skipped with `indexOf` (a regular expression with a repeated comment group backtracked
- * exponentially on a run of empty comments: 183 bytes held the event loop 8 s; issue 39, fourth re-audit).
- */
-export function looksLikeSvg(bytes: Buffer): boolean {
-  let head = bytes
-    .subarray(0, 4096)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '')
-    .trimStart();
-  const prolog = /^<\?xml[^>]*>/i.exec(head);
-  if (prolog) head = head.slice(prolog[0].length).trimStart();
-  while (head.startsWith('<!--')) {
-    const end = head.indexOf('-->', 4);
-    if (end < 0) return false;
-    head = head.slice(end + 3).trimStart();
-  }
-  const doctype = /^<!DOCTYPE svg[^>]*>/i.exec(head);
-  if (doctype) head = head.slice(doctype[0].length).trimStart();
-  return /^<svg[\s>]/i.test(head);
-}
-
-/** The kind of image the bytes hold, or null when not an allowed format. */
-export async function sniffAvatar(bytes: Buffer): Promise<AvatarTask['kind'] | null> {
-  const type = await fileTypeFromBuffer(bytes);
-  // An SVG with an XML prolog (Inkscape's and Illustrator's default) is `xml` to file-type.
-  if (type && type.ext !== 'xml') {
-    if (type.ext === 'png' || type.ext === 'jpg' || type.ext === 'webp') return type.ext;
-    if (type.ext === 'heic' || type.mime === 'image/heic' || type.mime === 'image/heif') return 'heic';
-    return null;
-  }
-  return looksLikeSvg(bytes) ? 'svg' : null;
-}
-
-/** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */
-function declaredPixels(bytes: Buffer): number | null {
-  try {
-    const size = imageSize(bytes);
-    const images = size.images ?? [size];
-    return Math.max(...images.map((i) => (i.width ?? 0) * (i.height ?? 0)));
-  } catch {
-    // Unreadable here: sharp and libheif check the size again in the worker before decoding.
-    return null;
-  }
-}
-
-/**
  * What decoding an upload is expected to cost, for its place in the fair queue (avatar.scheduler.ts), milliseconds:
  * a raster image about 1 ms of CPU per 20,000 declared pixels (a 12-megapixel photo about 600 ms; what it costs
  * follows its pixels, at most 2,000 ms at AVATAR_MAX_PIXELS); an SVG ten budgets whatever its size, which ranks
@@ -115,16 +64,9 @@ function declaredPixels(bytes: Buffer): number | null {
  * before it is drawn (issue 39, fifth re-run: 1,359 bytes of blended `<use>` drew for 3.1 s, so an estimate from
  * its size put it ahead of every photo, and photos from other addresses were refused 5 of 5).
  */
-export function expectedCostMs(kind: AvatarTask['kind'], pixels: number | null): number {
+export function expectedCostMs(kind: ImageTask['kind'], pixels: number | null): number {
   if (kind === 'svg') return 10 * SVG_CPU_BUDGET_MS;
   return (pixels ?? 0) / 20_000;
-}
-
-/** The child process entry: the compiled .js next to this module, or the .ts source run through tsx. */
-function workerEntry() {
-  const ts = import.meta.url.endsWith('.ts');
-  const filename = fileURLToPath(new URL(`./avatar.worker.${ts ? 'ts' : 'js'}`, import.meta.url));
-  return { filename, execArgv: ts ? ['--import', import.meta.resolve('tsx')] : [] };
 }
 
 export function createAvatarService(deps: {
@@ -132,18 +74,8 @@ export function createAvatarService(deps: {
   /** Per-upload deadline, milliseconds, queue wait included (config `avatarDeadlineMs`). */
   deadlineMs: number;
 }) {
-  const pool = new Tinypool({
-    ...workerEntry(),
-    runtime: 'child_process',
-    serialization: 'advanced',
-    minThreads: 0,
-    maxThreads: AVATAR_CONCURRENCY,
-    // The scheduler starts at most AVATAR_CONCURRENCY tasks: tinypool's queue stays empty.
-    maxQueue: Infinity,
-    isolateWorkers: true,
-    // The child gets no secrets: only what the image libraries need.
-    env: {},
-  });
+  // The scheduler starts at most AVATAR_CONCURRENCY tasks: tinypool's queue stays empty.
+  const pool = createImagePool({ maxProcesses: AVATAR_CONCURRENCY });
   const scheduler = createAvatarScheduler({
     concurrency: AVATAR_CONCURRENCY,
     maxQueue: MAX_QUEUE,
@@ -154,12 +86,12 @@ export function createAvatarService(deps: {
   });
 
   /** Decodes in the pool when the scheduler gives the upload a process. */
-  async function decode(address: string, task: AvatarTask, estimateMs: number): Promise<AvatarResult> {
+  async function decode(address: string, task: ImageTask, estimateMs: number): Promise<ImageResult> {
     try {
       return await scheduler.run(
         address,
         async (signal) => {
-          const result = (await pool.run(task, { signal })) as AvatarResult;
+          const result = await pool.run(task, signal);
           return { value: result, cpuMs: result.cpuMs };
         },
         estimateMs,
@@ -183,14 +115,14 @@ export function createAvatarService(deps: {
      */
     async store(bytes: Buffer, address: string): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
-      const kind = await sniffAvatar(bytes);
+      const kind = await sniffImage(bytes);
       if (!kind) throw new AppError('api.profile.avatar_invalid');
       const pixels = kind === 'svg' ? null : declaredPixels(bytes);
       if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new AppError('api.profile.avatar_too_many_pixels');
       const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, svgCpuBudgetMs: SVG_CPU_BUDGET_MS };
       const result = await decode(address, task, expectedCostMs(kind, pixels));
       if (!result.ok) throw new AppError(REFUSALS[result.reason]);
-      return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.webp));
+      return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.image));
     },
     /**
      * The decoding pool right now (metrics, decision 031): `busy` uploads decoding (at most AVATAR_CONCURRENCY),

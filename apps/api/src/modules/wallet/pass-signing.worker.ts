@@ -117,7 +117,7 @@ export function buildPass(spec: PassSpec, certificates: PassSigningCertificates)
 if (parentPort) {
   try {
     // This thread only: on Linux a nice value is per thread. The event loop gets the CPU first, as the avatar
-    // processes let it (avatar.worker.ts); passes are signed with what is left.
+    // processes let it (providers/images/image-decode.worker.ts); passes are signed with what is left.
     setPriority(10);
   } catch {
     // A courtesy to the event loop; not every platform allows it.

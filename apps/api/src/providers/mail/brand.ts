@@ -6,6 +6,7 @@
 import { accentPalette } from '../../modules/branding/brand-colors.js';
 import type { MailBrand } from './layout.js';
 import type { Locale } from '@tp/contract';
+import { LOGO_CID } from './mail-logo.js';
 
 /** The product's accent (the panel's light theme, apps/panel/src/app/styles.css). */
 const PRODUCT_ACCENT = '#3b5bfd';
@@ -18,30 +19,21 @@ export interface MailOrganisation {
   primaryColor: string | null;
 }
 
-/** A logo URL as a mail client can load it: absolute http(s) (a path is resolved on `publicUrl`); else null. */
-function absoluteLogo(logoUrl: string | null, publicUrl: string): string | null {
-  if (!logoUrl) return null;
-  try {
-    const url = new URL(logoUrl, `${publicUrl}/`);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The brand of an e-mail: the organisation's (its colour moved to 4.5:1 on white as the panel does, its logo
- * made absolute) or, with `org` null, the product's name and accent.
+ * The brand of an e-mail: the organisation's (its colour moved to 4.5:1 on white as the panel does; its logo when
+ * `hasLogo`, the mail then carrying the PNG as its inline part `LOGO_CID`, never a remote URL: issue 41 point 9) or,
+ * with `org` null, the product's name and accent.
  */
 export function mailBrand(
   org: MailOrganisation | null,
   product: { productName: string; publicUrl: string },
+  hasLogo = false,
 ): MailBrand {
   const palette =
     accentPalette(org?.primaryColor ?? PRODUCT_ACCENT, 'light') ?? accentPalette(PRODUCT_ACCENT, 'light')!;
   return {
     name: org?.name ?? product.productName,
-    logoUrl: absoluteLogo(org?.logoUrl ?? null, product.publicUrl),
+    logoCid: org !== null && hasLogo ? LOGO_CID : null,
     accent: palette.accent,
     accentText: palette.accentText,
     productName: product.productName,

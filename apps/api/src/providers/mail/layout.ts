@@ -8,8 +8,8 @@
  * real text (a logo is only beside the name, decorative: `alt=""`, so that a reader or a client that blocks images
  * says the name once, issue 40 point 5), a heading, `lang` on the document,
  * text colours at 4.5:1 or more on their backgrounds (the accent comes from `brand-colors.ts`). No images but the
- * organisation's logo, no tracking pixels, no link rewriting, no remote stylesheet or font (decision 025): the only
- * remote resource a mail may load is the organisation's logo, an image the organiser chose to show.
+ * organisation's logo, no tracking pixels, no link rewriting, no remote stylesheet or font, and no remote resource at
+ * all (decision 025, issue 41 point 9): the logo is a part of the mail itself (`cid:`, mail-logo.ts).
  */
 import mjml2html from 'mjml';
 import { escapeHtml } from '../../pages/html.js';
@@ -19,8 +19,11 @@ import type { Locale } from '@tp/contract';
 export interface MailBrand {
   /** Shown as text in the header, beside the logo (whose alt text is empty: the name is not said twice). */
   name: string;
-  /** Absolute http(s) URL of the logo; null: the name alone. */
-  logoUrl: string | null;
+  /**
+   * The content id of the logo's inline PNG part (`<img src="cid:…">`, the part attached by mail-jobs.ts); null: the
+   * name alone (no logo, or not fetched yet, or refused). Never a remote URL (issue 41 point 9).
+   */
+  logoCid: string | null;
   /** Button and link colour, `#rrggbb`, at least 4.5:1 on white and on the page colour. */
   accent: string;
   /** Text colour on the accent (buttons), at least 4.5:1 on it. */
@@ -178,13 +181,13 @@ export async function renderMail(c: MailContent): Promise<RenderedMail> {
     facts: facts.length,
     code: c.code !== undefined,
     cta: c.cta !== undefined,
-    logo: c.brand.logoUrl !== null,
+    logo: c.brand.logoCid !== null,
   };
   const values: Record<string, string> = {
     title: escapeHtml(c.subject),
     preview: escapeHtml(c.paragraphs[0] ?? c.heading),
     brand: escapeHtml(c.brand.name),
-    logo: escapeHtml(c.brand.logoUrl ?? ''),
+    logo: c.brand.logoCid ? escapeHtml(`cid:${c.brand.logoCid}`) : '',
     heading: escapeHtml(c.heading),
     code: escapeHtml(c.code ?? ''),
     cta: escapeHtml(c.cta?.label ?? ''),

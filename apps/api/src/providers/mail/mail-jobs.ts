@@ -13,6 +13,7 @@ import { mapSliced } from '../../lib/time-slice.js';
 import { withJobLogFields } from '../jobs/job-log.js';
 import { enqueueJobs, permanentJobFailure, type JobHandler, type JobInput } from '../jobs/job-queue.js';
 import { mailBrand } from './brand.js';
+import { LOGO_CID } from './mail-logo.js';
 import type { RenderedMail } from './layout.js';
 import type { MailProvider } from './mail.provider.js';
 import {
@@ -36,7 +37,10 @@ export const MAIL_JOB = 'mail';
 /** A time: a Date when enqueued, its ISO 8601 string in the stored JSON. */
 const time = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((v) => new Date(v));
 
-/** The organisation whose brand the mail wears (a row of `organisations`), or null for the product's. */
+/**
+ * The organisation whose brand the mail wears (a row of `organisations`), or null for the product's. Its `logoUrl`
+ * is no longer shown (issue 41 point 9): the handler attaches the organisation's fetched logo (`logoOf`) instead.
+ */
 const organisation = z
   .object({ slug: z.string(), name: z.string(), logoUrl: z.string().nullable(), primaryColor: z.string().nullable() })
   .nullable();
@@ -282,6 +286,11 @@ export function createMailJobHandler(deps: {
    * own failure never fails the mail.
    */
   recordDelivery?: (email: string, outcome: MailDeliveryOutcome) => Promise<void>;
+  /**
+   * The PNG of organisation `slug`'s logo, as fetched from its logo URL of now (mail-logo.ts), or null: the mail
+   * then shows the name alone. Absent: no logo in any mail.
+   */
+  logoOf?: (slug: string) => Promise<Buffer | null>;
 }): JobHandler {
   const record = (to: string, outcome: MailDeliveryOutcome) =>
     deps.recordDelivery?.(to, outcome).catch(() => undefined) ?? Promise.resolve();
@@ -307,13 +316,26 @@ export function createMailJobHandler(deps: {
   };
 
   async function renderAndSend(p: MailPayload): Promise<void> {
-    const m = await render(p, mailBrand(p.org, deps.config));
+    const logo = p.org && deps.logoOf ? await deps.logoOf(p.org.slug) : null;
+    const m = await render(p, mailBrand(p.org, deps.config, logo !== null));
     const extra = (p.attachments ?? []).map((a) => ({
       filename: a.filename,
       content: Buffer.from(a.contentBase64, 'base64'),
       contentType: a.contentType,
     }));
-    const attachments = [...extra, ...(m.attachments ?? [])];
+    // The logo is a part of the mail (issue 41 point 9): shown by the HTML's `cid:`, never loaded from elsewhere.
+    const inline = logo
+      ? [
+          {
+            filename: 'logo.png',
+            content: logo,
+            contentType: 'image/png',
+            cid: LOGO_CID,
+            contentDisposition: 'inline' as const,
+          },
+        ]
+      : [];
+    const attachments = [...extra, ...(m.attachments ?? []), ...inline];
     await deps.mail.send({
       to: p.to,
       ...m,

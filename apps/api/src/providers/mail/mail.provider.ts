@@ -9,7 +9,17 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
-  attachments?: { filename: string; content: Buffer; contentType: string }[];
+  /**
+   * Files of the message. `cid` with `contentDisposition: 'inline'`: a part the HTML shows (`<img src="cid:…">`,
+   * the organisation's logo), not a file offered to save.
+   */
+  attachments?: {
+    filename: string;
+    content: Buffer;
+    contentType: string;
+    cid?: string;
+    contentDisposition?: 'inline' | 'attachment';
+  }[];
   /** Extra header fields (`Auto-Submitted`, `List-Unsubscribe`), passed to nodemailer as they are. */
   headers?: Record<string, string>;
 }

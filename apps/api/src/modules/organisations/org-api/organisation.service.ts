@@ -11,6 +11,7 @@ import { organisationsRepository as repo, type OrganisationRow } from '../organi
 import type { RequestOrganisation } from '../org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
+import { enqueueLogoFetch } from '../../../providers/mail/mail-logo.js';
 
 /** Each branding field of the request and the organisation's column that keeps it. */
 const BRANDING_COLUMNS = {
@@ -49,7 +50,8 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
     },
 
     /**
-     * PATCH /org/organisation: changes the fields given (`null` clears one); the branding cache forgets the slug.
+     * PATCH /org/organisation: changes the fields given (`null` clears one); the branding cache forgets the slug. A
+     * changed logo URL enqueues the fetch of the e-mails' copy (providers/mail/mail-logo.ts) in the transaction.
      * Audited `branding.updated` with the names of the fields whose value changed (none changed: no entry), in the
      * same transaction.
      * @throws AppError `api.org.organisation_not_found` (404).
@@ -81,6 +83,8 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
             resourceId: org.id,
             detail: { fields },
           });
+        // A new logo URL: its e-mails' copy is fetched in the background (issue 41 point 9), never in the request.
+        if (before.logoUrl !== updated.logoUrl) await enqueueLogoFetch(tx, deps.now(), org.id, updated.logoUrl);
         return updated;
       });
       deps.brandingChanged?.(row.slug);

@@ -16,7 +16,7 @@
  * the clip path or mask it draws for each element that uses it, it would draw more than SVG_MAX_RENDERED_ELEMENTS
  * elements (SVG_MAX_COSTLY_RENDERED_ELEMENTS when it has a gradient or a mask, whose paint is slow whatever the
  * size), or when references form a cycle. What passes is still rasterised under the upload deadline
- * (avatar.service.ts).
+ * (avatar.service.ts, mail-logo.ts). The same policy holds for an organisation logo (issue 41 point 9).
  */
 import { SaxesParser, type SaxesTagNS } from 'saxes';
 import * as csstree from 'css-tree';

@@ -1,11 +1,12 @@
 /**
- * Avatar decoding, run in a child process of the avatar pool (avatar.service.ts), never in the server
- * process: a hostile image can only burn this process's CPU and memory until the upload deadline,
+ * Image decoding (avatars, organisation logos), run in a child process of an image pool (image-pool.ts: the avatar
+ * pool of modules/profile/avatar.service.ts, the logo's of providers/mail/mail-logo.ts), never in the server
+ * process: a hostile image can only burn this process's CPU and memory until its deadline,
  * when the pool kills it (SIGTERM, then SIGKILL); its libvips and libuv threads die with it, so the
- * server's own thread pool (files, crypto, DNS) is never taken. One process per upload
+ * server's own thread pool (files, crypto, DNS) is never taken. One process per image
  * (`isolateWorkers`), at a lower CPU priority than the server, with one libvips thread.
  *
- * An SVG is first held to the policy of avatar.svg-policy.ts. Limits are checked before pixels are decoded: sharp's `limitInputPixels` reads PNG, JPG, WEBP and
+ * An SVG is first held to the policy of svg-policy.ts. Limits are checked before pixels are decoded: sharp's `limitInputPixels` reads PNG, JPG, WEBP and
  * SVG headers first; HEIC's size comes from libheif's parse of the container (the `ispe` property)
  * before the image is decoded.
  */
@@ -20,14 +21,19 @@ try {
   // Lowering the priority is a courtesy to the server process; not every platform allows it.
 }
 
-/** One upload: the sniffed kind and the bytes. */
-export interface AvatarTask {
+/** One image: the sniffed kind, the bytes, the limits and what to make of it. */
+export interface ImageTask {
   kind: 'png' | 'jpg' | 'webp' | 'heic' | 'svg';
   bytes: Uint8Array;
   /** Largest accepted image, input pixels (width × height). */
   maxPixels: number;
-  /** Side of the square WebP produced, pixels. */
+  /** Side of the square image produced, pixels. */
   size: number;
+  /**
+   * What is produced: `avatar` (the default), a WebP that covers the square (cropped); `logo`, a PNG that the image
+   * fits in whole (contain), the rest transparent.
+   */
+  output?: 'avatar' | 'logo';
   /**
    * CPU an SVG may cost this process, milliseconds, from the moment the process takes the task (issue 39 item 9:
    * what an SVG draws is not bounded by its size or element count; a 58 KB polyline took 9.5 s of CPU). Raster
@@ -36,9 +42,9 @@ export interface AvatarTask {
   svgCpuBudgetMs: number;
 }
 
-/** WebP bytes, or why the image was refused; with the CPU the task cost this process, milliseconds. */
-export type AvatarResult = { cpuMs: number } & (
-  | { ok: true; webp: Uint8Array }
+/** The encoded image (WebP or PNG), or why it was refused; with the CPU the task cost this process, milliseconds. */
+export type ImageResult = { cpuMs: number } & (
+  | { ok: true; image: Uint8Array }
   | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' | 'too_costly' }
 );
 
@@ -53,13 +59,13 @@ async function svgDensity(bytes: Buffer, size: number): Promise<number> {
 }
 
 /**
- * Decodes, checks and re-encodes one avatar (see the module comment). An SVG that costs more than
+ * Decodes, checks and re-encodes one image (see the module comment). An SVG that costs more than
  * `svgCpuBudgetMs` of this process's CPU (its threads included: librsvg draws on libuv's pool, so the check runs
  * while it draws) is refused `too_costly`; the pool then kills this process, which ends the drawing.
  */
-export default async function processAvatar(task: AvatarTask): Promise<AvatarResult> {
+export default async function processImage(task: ImageTask): Promise<ImageResult> {
   // Loading the policy's parsers is the process's start, not the drawing: before the clock.
-  if (task.kind === 'svg') await import('./avatar.svg-policy.js');
+  if (task.kind === 'svg') await import('./svg-policy.js');
   const started = process.cpuUsage();
   const cpuMs = () => {
     const used = process.cpuUsage(started);
@@ -83,16 +89,16 @@ export default async function processAvatar(task: AvatarTask): Promise<AvatarRes
 }
 
 type Decoded =
-  { ok: true; webp: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' };
+  { ok: true; image: Uint8Array } | { ok: false; reason: 'invalid' | 'too_many_pixels' | 'svg_unsupported' };
 
-async function decode(task: AvatarTask): Promise<Decoded> {
+async function decode(task: ImageTask): Promise<Decoded> {
   const bytes = Buffer.from(task.bytes.buffer, task.bytes.byteOffset, task.bytes.byteLength);
   try {
     let input: Sharp;
     // Here, not in the server process: parsing a hostile document (saxes + css-tree) takes the server's
     // event loop for tens of milliseconds each, hundreds on a loaded machine (issue 19, break 1).
     // Loaded only for SVG, like libheif below.
-    if (task.kind === 'svg' && (await import('./avatar.svg-policy.js')).svgRefusal(bytes))
+    if (task.kind === 'svg' && (await import('./svg-policy.js')).svgRefusal(bytes))
       return { ok: false, reason: 'svg_unsupported' };
     if (task.kind === 'heic') {
       // Loaded only for HEIC: libheif's WebAssembly is the slowest part of a process start.
@@ -117,12 +123,18 @@ async function decode(task: AvatarTask): Promise<Decoded> {
         failOn: 'error',
       });
     }
-    const webp = await input
-      .rotate()
-      .resize(task.size, task.size, { fit: 'cover', withoutEnlargement: false })
-      .webp({ quality: 82 })
-      .toBuffer();
-    return { ok: true, webp };
+    const oriented = input.rotate();
+    const image =
+      task.output === 'logo'
+        ? await oriented
+            .resize(task.size, task.size, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+            .png({ compressionLevel: 9 })
+            .toBuffer()
+        : await oriented
+            .resize(task.size, task.size, { fit: 'cover', withoutEnlargement: false })
+            .webp({ quality: 82 })
+            .toBuffer();
+    return { ok: true, image };
   } catch (err) {
     return { ok: false, reason: /pixel limit/i.test(String(err)) ? 'too_many_pixels' : 'invalid' };
   }

@@ -1,0 +1,112 @@
+/**
+ * The image decoding shared by avatars (modules/profile/avatar.service.ts) and organisation logos
+ * (providers/mail/mail-logo.ts), one path with one set of limits (decision 009, issue 41 point 9):
+ * - `sniffImage` recognises PNG, JPG, WEBP, HEIC and SVG by their bytes (never by name or declared type);
+ * - `declaredPixels` reads a raster header's size (image-size), so an image over `AVATAR_MAX_PIXELS` is refused
+ *   before any decoding;
+ * - `createImagePool` runs `image-decode.worker.ts` in child processes (tinypool, one fresh process per image, no
+ *   environment): an abort (the caller's deadline) kills the process, which ends its libvips/librsvg/libheif work;
+ *   an SVG is held to svg-policy.ts there and stopped past `SVG_CPU_BUDGET_MS` of CPU.
+ */
+import { fileURLToPath } from 'node:url';
+import { Tinypool } from 'tinypool';
+import { imageSize } from 'image-size';
+import { fileTypeFromBuffer } from 'file-type';
+import type { ImageResult, ImageTask } from './image-decode.worker.js';
+
+export type { ImageResult, ImageTask } from './image-decode.worker.js';
+
+/**
+ * CPU one SVG may cost its decoding process, milliseconds. What the SVG policy admits costs far less: a plain
+ * avatar about 50 ms, 500 blended paths 300 ms, 150 gradient circles (the policy's most) 420 ms; a 58 KB polyline
+ * of round joins cost 9,500 ms before this budget (measured on this project's 2-core machine). It is also the cost
+ * an address must have spent before its running upload is stopped for a cheaper one (avatar.scheduler.ts).
+ */
+export const SVG_CPU_BUDGET_MS = 750;
+
+/**
+ * True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). One pass over the first
+ * 4 KiB: each comment is skipped with `indexOf` (a regular expression with a repeated comment group backtracked
+ * exponentially on a run of empty comments: 183 bytes held the event loop 8 s; issue 39, fourth re-audit).
+ */
+export function looksLikeSvg(bytes: Buffer): boolean {
+  let head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  const prolog = /^<\?xml[^>]*>/i.exec(head);
+  if (prolog) head = head.slice(prolog[0].length).trimStart();
+  while (head.startsWith('<!--')) {
+    const end = head.indexOf('-->', 4);
+    if (end < 0) return false;
+    head = head.slice(end + 3).trimStart();
+  }
+  const doctype = /^<!DOCTYPE svg[^>]*>/i.exec(head);
+  if (doctype) head = head.slice(doctype[0].length).trimStart();
+  return /^<svg[\s>]/i.test(head);
+}
+
+/** The kind of image the bytes hold, or null when not an allowed format (PNG, JPG, WEBP, HEIC, SVG). */
+export async function sniffImage(bytes: Buffer): Promise<ImageTask['kind'] | null> {
+  const type = await fileTypeFromBuffer(bytes);
+  // An SVG with an XML prolog (Inkscape's and Illustrator's default) is `xml` to file-type.
+  if (type && type.ext !== 'xml') {
+    if (type.ext === 'png' || type.ext === 'jpg' || type.ext === 'webp') return type.ext;
+    if (type.ext === 'heic' || type.mime === 'image/heic' || type.mime === 'image/heif') return 'heic';
+    return null;
+  }
+  return looksLikeSvg(bytes) ? 'svg' : null;
+}
+
+/** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */
+export function declaredPixels(bytes: Buffer): number | null {
+  try {
+    const size = imageSize(bytes);
+    const images = size.images ?? [size];
+    return Math.max(...images.map((i) => (i.width ?? 0) * (i.height ?? 0)));
+  } catch {
+    // Unreadable here: sharp and libheif check the size again in the worker before decoding.
+    return null;
+  }
+}
+
+/** The child process entry: the compiled .js next to this module, or the .ts source run through tsx. */
+function workerEntry() {
+  const ts = import.meta.url.endsWith('.ts');
+  const filename = fileURLToPath(new URL(`./image-decode.worker.${ts ? 'ts' : 'js'}`, import.meta.url));
+  return { filename, execArgv: ts ? ['--import', import.meta.resolve('tsx')] : [] };
+}
+
+/** A pool of decoding processes. */
+export interface ImagePool {
+  /**
+   * Decodes one image in a fresh child process; aborting `signal` kills the process (the run then rejects).
+   * @returns the worker's result (an image, or why it was refused, with the CPU it cost)
+   */
+  run(task: ImageTask, signal: AbortSignal): Promise<ImageResult>;
+  /** Ends the decoding processes (app shutdown). */
+  destroy(): Promise<void>;
+}
+
+/**
+ * A pool of at most `maxProcesses` decoding processes at once (child processes, one per image, no environment:
+ * the child gets no secrets). Tasks beyond it wait in tinypool's queue; a caller that must bound the wait (the
+ * avatar's fair queue) starts no more than `maxProcesses` at once.
+ */
+export function createImagePool(opts: { maxProcesses: number }): ImagePool {
+  const pool = new Tinypool({
+    ...workerEntry(),
+    runtime: 'child_process',
+    serialization: 'advanced',
+    minThreads: 0,
+    maxThreads: opts.maxProcesses,
+    maxQueue: Infinity,
+    isolateWorkers: true,
+    env: {},
+  });
+  return {
+    run: async (task, signal) => (await pool.run(task, { signal })) as ImageResult,
+    destroy: () => pool.destroy(),
+  };
+}
