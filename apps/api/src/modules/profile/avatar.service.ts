@@ -30,6 +30,9 @@ import {
   declaredPixels,
   sniffImage,
   SVG_CPU_BUDGET_MS,
+  cpuBudgetMs,
+  rasterEstimateMs,
+  tooManyScans,
   type ImageResult,
   type ImageTask,
 } from '../../providers/images/image-pool.js';
@@ -66,7 +69,7 @@ const REFUSALS = {
  */
 export function expectedCostMs(kind: ImageTask['kind'], pixels: number | null): number {
   if (kind === 'svg') return 10 * SVG_CPU_BUDGET_MS;
-  return (pixels ?? 0) / 20_000;
+  return rasterEstimateMs(pixels);
 }
 
 export function createAvatarService(deps: {
@@ -119,7 +122,8 @@ export function createAvatarService(deps: {
       if (!kind) throw new AppError('api.profile.avatar_invalid');
       const pixels = kind === 'svg' ? null : declaredPixels(bytes);
       if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new AppError('api.profile.avatar_too_many_pixels');
-      const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, svgCpuBudgetMs: SVG_CPU_BUDGET_MS };
+      if (tooManyScans(kind, bytes)) throw new AppError('api.profile.avatar_invalid');
+      const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, cpuBudgetMs: cpuBudgetMs(kind, pixels) };
       const result = await decode(address, task, expectedCostMs(kind, pixels));
       if (!result.ok) throw new AppError(REFUSALS[result.reason]);
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.image));

@@ -6,7 +6,8 @@
  *   before any decoding;
  * - `createImagePool` runs `image-decode.worker.ts` in child processes (tinypool, one fresh process per image, no
  *   environment): an abort (the caller's deadline) kills the process, which ends its libvips/librsvg/libheif work;
- *   an SVG is held to svg-policy.ts there and stopped past `SVG_CPU_BUDGET_MS` of CPU.
+ *   an SVG is held to svg-policy.ts there; every image is stopped past its CPU budget (`cpuBudgetMs`).
+ * - `tooManyScans` refuses a JPEG of more scans than any encoder writes, before decoding.
  */
 import { fileURLToPath } from 'node:url';
 import { Tinypool } from 'tinypool';
@@ -23,6 +24,72 @@ export type { ImageResult, ImageTask } from './image-decode.worker.js';
  * an address must have spent before its running upload is stopped for a cheaper one (avatar.scheduler.ts).
  */
 export const SVG_CPU_BUDGET_MS = 750;
+
+/**
+ * The least CPU a raster image may cost its decoding process, milliseconds: measured here, a 12-megapixel JPEG costs
+ * about 100 ms, a 12-megapixel WebP 650 ms, a 40-megapixel WebP (`AVATAR_MAX_PIXELS`) 2,100 ms.
+ */
+export const RASTER_MIN_CPU_BUDGET_MS = 2000;
+
+/**
+ * What a raster image is expected to cost to decode, milliseconds: about 1 ms of CPU per 20,000 declared pixels
+ * (a 12-megapixel photo about 600 ms, 2,000 ms at `AVATAR_MAX_PIXELS`).
+ */
+export const rasterEstimateMs = (pixels: number | null): number => (pixels ?? 0) / 20_000;
+
+/**
+ * The CPU one image may cost its decoding process, milliseconds (issue 39 item 9, sixth re-audit): an SVG
+ * `SVG_CPU_BUDGET_MS`; a raster four times its estimate, at least `RASTER_MIN_CPU_BUDGET_MS` (a 1-megapixel JPEG
+ * of 100,000 progressive scans cost 14 s and ranked as a cheap photo; now stopped at 2 s).
+ */
+export function cpuBudgetMs(kind: ImageTask['kind'], pixels: number | null): number {
+  if (kind === 'svg') return SVG_CPU_BUDGET_MS;
+  return Math.max(RASTER_MIN_CPU_BUDGET_MS, 4 * rasterEstimateMs(pixels));
+}
+
+/** Most scans a JPEG may have: encoders write 1 (baseline) to about 12 (progressive); 64 leaves room. */
+export const JPEG_MAX_SCANS = 64;
+
+/**
+ * The number of scans (SOS segments) of a JPEG, counted by walking its markers (one pass, no decoding): a marker
+ * is `FF xx`; inside a scan's entropy-coded data `FF 00` is a stuffed byte and `FF D0`–`FF D7` restart markers.
+ * @returns the count, or null when the bytes are not a well-formed marker stream (the decoder then decides)
+ */
+export function jpegScans(bytes: Buffer): number | null {
+  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
+  let scans = 0;
+  let i = 2;
+  while (i + 3 < bytes.length) {
+    if (bytes[i] !== 0xff) return null;
+    const marker = bytes[i + 1];
+    if (marker === 0xff) {
+      i += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd9) return scans; // EOI
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      i += 2;
+      continue;
+    }
+    const length = bytes.readUInt16BE(i + 2);
+    i += 2 + length;
+    if (marker !== 0xda) continue;
+    scans++;
+    // Entropy-coded data up to the next marker that is neither a stuffed byte nor a restart.
+    for (;;) {
+      const next = bytes.indexOf(0xff, i);
+      if (next < 0 || next + 1 >= bytes.length) return scans;
+      const b = bytes[next + 1];
+      if (b === 0x00 || (b >= 0xd0 && b <= 0xd7)) {
+        i = next + 2;
+        continue;
+      }
+      i = next;
+      break;
+    }
+  }
+  return scans;
+}
 
 /**
  * True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). One pass over the first
@@ -57,6 +124,14 @@ export async function sniffImage(bytes: Buffer): Promise<ImageTask['kind'] | nul
     return null;
   }
   return looksLikeSvg(bytes) ? 'svg' : null;
+}
+
+/**
+ * Whether a sniffed image is refused before any decoding for its structure: a JPEG of more than `JPEG_MAX_SCANS`
+ * scans (each scan is a full pass of the decoder over the image: issue 39, sixth re-audit).
+ */
+export function tooManyScans(kind: ImageTask['kind'], bytes: Buffer): boolean {
+  return kind === 'jpg' && (jpegScans(bytes) ?? 0) > JPEG_MAX_SCANS;
 }
 
 /** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */

@@ -28,7 +28,7 @@ import { AVATAR_MAX_PIXELS } from '@tp/contract';
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import { guardedLookup, outboundUrlAllowed } from '../../lib/outbound-guard.js';
-import { createImagePool, declaredPixels, sniffImage, SVG_CPU_BUDGET_MS } from '../images/image-pool.js';
+import { cpuBudgetMs, createImagePool, declaredPixels, sniffImage, tooManyScans } from '../images/image-pool.js';
 import { withJobLogFields } from '../jobs/job-log.js';
 import { enqueueJobs, permanentJobFailure, type JobHandler } from '../jobs/job-queue.js';
 import { mailLogoRepository as repo } from './mail-logo.repository.js';
@@ -188,13 +188,15 @@ export function createLogoJobHandler(deps: {
   async function draw(bytes: Buffer): Promise<Buffer> {
     const kind = await sniffImage(bytes);
     if (!kind) throw new LogoRefused('not_an_image');
-    if (kind !== 'svg' && (declaredPixels(bytes) ?? 0) > AVATAR_MAX_PIXELS) throw new LogoRefused('too_many_pixels');
+    const pixels = kind === 'svg' ? null : declaredPixels(bytes);
+    if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new LogoRefused('too_many_pixels');
+    if (tooManyScans(kind, bytes)) throw new LogoRefused('not_an_image');
     const task = {
       kind,
       bytes,
       maxPixels: AVATAR_MAX_PIXELS,
       size: LOGO_SIZE,
-      svgCpuBudgetMs: SVG_CPU_BUDGET_MS,
+      cpuBudgetMs: cpuBudgetMs(kind, pixels),
       output: 'logo' as const,
     };
     let result;

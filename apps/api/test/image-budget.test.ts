@@ -1,0 +1,130 @@
+/**
+ * Issue 39 item 9, sixth re-audit: a raster image's cost is not bounded by its pixels alone. A 1-megapixel
+ * progressive JPEG whose AC scan is repeated 100,000 times (1.2 MB) decoded for 14 s of CPU while ranking as a cheap
+ * photo in the avatar queue: 0 of 4 ordinary photos went through. Now a JPEG of more scans than any encoder writes is
+ * refused before decoding (`jpegScans`, `JPEG_MAX_SCANS`), and every image, not only an SVG, is stopped at its CPU
+ * budget (`cpuBudgetMs`).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import processImage from '../src/providers/images/image-decode.worker.js';
+import { cpuBudgetMs, JPEG_MAX_SCANS, jpegScans, tooManyScans } from '../src/providers/images/image-pool.js';
+import { bearer, createTestApp, type TestApp } from './helper.js';
+
+/** A progressive grayscale JPEG of `side` × `side` whose first AC scan is repeated `scans` times (EOB runs only). */
+function manyScanJpeg(side: number, scans: number): Buffer {
+  const blocks = Math.ceil(side / 8) ** 2;
+  const seg = (marker: number, body: number[]) => {
+    const b = Buffer.alloc(4 + body.length);
+    b[0] = 0xff;
+    b[1] = marker;
+    b.writeUInt16BE(body.length + 2, 2);
+    Buffer.from(body).copy(b, 4);
+    return b;
+  };
+  const counts = (n: number) => [n, ...Array<number>(15).fill(0)];
+  const ac = Array<number>(16).fill(0);
+  ac[3] = 15; // 15 codes of 4 bits: symbols r << 4 (EOB runs of 2^r blocks)
+  const parts = [
+    Buffer.from([0xff, 0xd8]),
+    seg(0xdb, [0x00, ...Array<number>(64).fill(1)]),
+    seg(0xc2, [8, side >> 8, side & 255, side >> 8, side & 255, 1, 1, 0x11, 0]),
+    seg(0xc4, [0x00, ...counts(1), 0x00]),
+    seg(0xc4, [0x10, ...ac, ...Array.from({ length: 15 }, (_, r) => r << 4)]),
+    seg(0xda, [1, 1, 0x00, 0, 0, 0x00]),
+  ];
+  const dc = Buffer.alloc(Math.ceil(blocks / 8), 0);
+  if (blocks % 8) dc[dc.length - 1] = (1 << (8 - (blocks % 8))) - 1;
+  parts.push(dc);
+  const bits: number[] = [];
+  const put = (v: number, n: number) => {
+    for (let i = n - 1; i >= 0; i--) bits.push((v >> i) & 1);
+  };
+  for (let left = blocks; left > 0;) {
+    const run = Math.min(left, 32767);
+    const r = 31 - Math.clz32(run);
+    put(r, 4);
+    if (r) put(run - (1 << r), r);
+    left -= run;
+  }
+  while (bits.length % 8) bits.push(1);
+  const entropy = Buffer.alloc(bits.length / 8);
+  bits.forEach((bit, i) => {
+    if (bit) entropy[i >> 3] |= 0x80 >> (i & 7);
+  });
+  const acScan = Buffer.concat([seg(0xda, [1, 1, 0x00, 1, 63, 0x00]), entropy]);
+  return Buffer.concat([...parts, ...Array<Buffer>(scans).fill(acScan), Buffer.from([0xff, 0xd9])]);
+}
+
+const noise = (w: number, h: number) => {
+  const raw = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
+  return sharp(raw, { raw: { width: w, height: h, channels: 3 } });
+};
+
+describe('JPEG scans', () => {
+  it('counts the scans of what encoders write and of a crafted file', async () => {
+    expect(jpegScans(await noise(64, 48).jpeg().toBuffer())).toBe(1);
+    const progressive = jpegScans(await noise(64, 48).jpeg({ progressive: true }).toBuffer());
+    expect(progressive).toBeGreaterThan(1);
+    expect(progressive).toBeLessThanOrEqual(JPEG_MAX_SCANS);
+    expect(jpegScans(manyScanJpeg(64, 100))).toBe(101);
+    expect(jpegScans(Buffer.from('not a jpeg'))).toBeNull();
+  });
+  it('refuses a JPEG of more scans than any encoder writes, not an ordinary one', async () => {
+    expect(tooManyScans('jpg', manyScanJpeg(64, JPEG_MAX_SCANS))).toBe(true);
+    expect(tooManyScans('jpg', manyScanJpeg(64, JPEG_MAX_SCANS - 1))).toBe(false);
+    expect(tooManyScans('jpg', await noise(640, 480).jpeg({ progressive: true }).toBuffer())).toBe(false);
+  });
+});
+
+describe('the CPU budget', () => {
+  it('is a raster’s too, four times its estimate and at least 2 s; an SVG’s 750 ms', () => {
+    expect(cpuBudgetMs('jpg', 1_000_000)).toBe(2000);
+    expect(cpuBudgetMs('webp', 40_000_000)).toBe(8000);
+    expect(cpuBudgetMs('svg', null)).toBe(750);
+  });
+  it('stops a raster image that costs more than its budget', async () => {
+    const webp = await noise(2000, 1500).webp().toBuffer();
+    const task = { kind: 'webp' as const, bytes: new Uint8Array(webp), maxPixels: 40_000_000, size: 256 };
+    expect((await processImage({ ...task, cpuBudgetMs: 5 })).ok).toBe(false);
+    expect(await processImage({ ...task, cpuBudgetMs: 5 })).toMatchObject({ reason: 'too_costly' });
+    expect((await processImage({ ...task, cpuBudgetMs: cpuBudgetMs('webp', 3_000_000) })).ok).toBe(true);
+  });
+});
+
+describe('an avatar of 100,000 scans', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  it('is refused api.profile.avatar_invalid before any decoding; an ordinary progressive JPEG is taken', async () => {
+    const token = (await t.signIn('scans@example.com')).accessToken;
+    const upload = (bytes: Buffer) => {
+      const boundary = 'tpboundary';
+      return t.app.inject({
+        method: 'POST',
+        url: '/v1/auth/avatar',
+        headers: { ...bearer(token), 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+          ),
+          bytes,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    };
+    const started = performance.now();
+    const crafted = await upload(manyScanJpeg(1024, 100_000));
+    expect(crafted.statusCode).toBe(400);
+    expect(crafted.json()).toEqual({ message: 'api.profile.avatar_invalid' });
+    // Refused from its markers, not stopped at a budget or a deadline (14 s of CPU before this fix).
+    expect(performance.now() - started).toBeLessThan(1500);
+    const ordinary = await upload(await noise(800, 600).jpeg({ progressive: true }).toBuffer());
+    expect(ordinary.statusCode).toBe(200);
+  });
+});
