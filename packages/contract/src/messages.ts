@@ -198,8 +198,6 @@ export type MessageKey = keyof typeof MESSAGE_STATUS;
 
 /** Every message key the panel may receive, for catalogue completeness tests. */
 export const MESSAGE_KEYS = Object.keys(PANEL_MESSAGE_STATUS) as MessageKey[];
-/** The organiser side's keys (never shown by the panel). */
-export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as MessageKey[];
 
 /**
  * The English sentence the organiser API sends as `detail` beside each of its message keys (issue 21): what is

@@ -178,4 +178,3 @@ export function createPassSigner(deps: { certificates: PassCertificatePaths; con
     },
   };
 }
-export type PassSigner = ReturnType<typeof createPassSigner>;
