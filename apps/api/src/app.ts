@@ -20,6 +20,7 @@ import { registerMetrics, registerMetricsTokenRoute } from './app/metrics.js';
 import { createMetrics } from './lib/metrics.js';
 import { registerAccessLog, registerRequestId, requestIdGenerator } from './lib/request-id.js';
 import { registerNulGuard } from './lib/nul-guard.js';
+import { registerLoadShedding } from './lib/load-shedding.js';
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +48,11 @@ export async function buildApp(deps: AppDeps) {
     // TRUST_PROXY: a hop count trusts that many proxies in front of us (what Fastify does for a number).
     trustProxy: typeof trustProxy === 'number' ? (_addr: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1024 * 1024,
+    // Server timeouts (decision 039): a stalled or trickling client cannot hold a connection for ever.
+    connectionTimeout: config.connectionTimeoutSeconds * 1000,
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.keepAliveTimeoutSeconds * 1000,
+    http: serverOptions(config),
     logController: new LogController({ disableRequestLogging: true }),
     // A URL the router cannot decode (`/v1/organisations/%`) answers the API's error body like any other 400,
     // not Fastify's own `{ error, code, statusCode }` (found by the API document check of the tests, issue 28).
@@ -69,11 +75,13 @@ export async function buildApp(deps: AppDeps) {
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
   const services = createServices({ ...deps, now, metrics });
+  // Before the routes: /v1 answers 503 api.busy while the event loop or the database queue is past its bound.
+  const { pressure } = await registerLoadShedding(app, config, database, (reason) => metrics.shed(reason));
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);
   const { redis } = await registerPlugins(app, config, services.requireAuth);
   registerMetricsTokenRoute(app, config);
   await registerV1Routes(app, { config, database, now }, services);
-  await registerPublicRoutes(app, { config, database, redis }, services);
+  await registerPublicRoutes(app, { config, database, redis, pressure }, services);
   const { outboundDeliveryWorker, housekeeping, jobs } = registerBackgroundJobs(
     app,
     { config, database, now, redis },
@@ -96,3 +104,17 @@ export async function buildApp(deps: AppDeps) {
   });
 }
 export type BuiltApp = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * Node's options of the HTTP server (decision 039), milliseconds: `headersTimeout` (at most `requestTimeout`, as
+ * Node requires) and how often Node checks both, `connectionsCheckingInterval`: half the headers timeout, at most
+ * Node's default 30 s, so a trickling client is closed within 1.5 × HEADERS_TIMEOUT_SECONDS.
+ */
+function serverOptions(config: Config) {
+  const headersTimeout = Math.round(config.headersTimeoutSeconds * 1000);
+  return {
+    headersTimeout,
+    requestTimeout: Math.round(config.requestTimeoutSeconds * 1000),
+    connectionsCheckingInterval: Math.max(10, Math.min(30_000, Math.round(headersTimeout / 2))),
+  };
+}

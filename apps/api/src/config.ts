@@ -192,6 +192,51 @@ export interface Config {
   stripeTimeoutSeconds: number;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;
+  /**
+   * Idle bound of a client connection, seconds (CONNECTION_TIMEOUT_SECONDS, default 60; Fastify's
+   * `connectionTimeout`): a socket on which no byte moves either way for this long (a client that sent part of a
+   * request and stalled, or a handler silent that long) is closed. Between requests of a keep-alive connection
+   * `keepAliveTimeoutSeconds` applies instead. Decision 039.
+   */
+  connectionTimeoutSeconds: number;
+  /**
+   * Bound on receiving one whole request, headers and body, seconds (REQUEST_TIMEOUT_SECONDS, default 120;
+   * Fastify's `requestTimeout`, 0 there = none): a client trickling its body (slow upload, slowloris) gets 408 and a
+   * closed connection. Long enough for the largest body (a 5 MiB import) on a slow phone link.
+   */
+  requestTimeoutSeconds: number;
+  /**
+   * Bound on receiving a request's headers, seconds (HEADERS_TIMEOUT_SECONDS, default 20, at most
+   * REQUEST_TIMEOUT_SECONDS; Node's `headersTimeout`): a client trickling header lines gets 408 and a closed
+   * connection. Node checks it every `min(30, HEADERS_TIMEOUT_SECONDS / 2)` seconds.
+   */
+  headersTimeoutSeconds: number;
+  /**
+   * How long an idle keep-alive connection is kept for its next request, seconds (KEEP_ALIVE_TIMEOUT_SECONDS,
+   * default 72, Fastify's default): above the usual load balancers' idle timeout (60 s), so the balancer, not this
+   * service, closes an idle connection, and never one it is about to reuse.
+   */
+  keepAliveTimeoutSeconds: number;
+  /**
+   * Load shedding (decision 039): the mean event loop delay of one sample window past which `/v1` requests are
+   * refused with 503 `api.busy`, milliseconds (SHED_EVENT_LOOP_DELAY_MS, default 1000; 0 = not checked).
+   */
+  shedEventLoopDelayMs: number;
+  /**
+   * Load shedding: the event loop utilisation (0-1, share of one sample window the loop was busy) past which `/v1`
+   * requests are refused (SHED_EVENT_LOOP_UTILIZATION, default 0 = not checked; 0.98 is a usual bound).
+   */
+  shedEventLoopUtilization: number;
+  /**
+   * Load shedding: database requests waiting for a connection (the `pg` pool's waiting clients, or the
+   * statements queued for PGlite's thread) past which `/v1` requests are refused (SHED_DATABASE_WAITING, default
+   * 100; 0 = not checked).
+   */
+  shedDatabaseWaiting: number;
+  /** Load shedding: how often the event loop and the database queue are sampled, milliseconds (SHED_SAMPLE_INTERVAL_MS, default 1000, at least 10). */
+  shedSampleIntervalMs: number;
+  /** Load shedding: the `Retry-After` of a shed request and of a busy `/readyz`, seconds (SHED_RETRY_AFTER_SECONDS, default 5). */
+  shedRetryAfterSeconds: number;
   /** When set, nodemailer over SMTP (e.g. smtp://127.0.0.1:2525); otherwise the dev outbox. */
   smtpUrl: string | null;
   mailFrom: string;
@@ -499,6 +544,36 @@ function seconds(name: string, value: string | undefined, fallback: number): num
   return n;
 }
 
+/** A number from 0 to 1 (`0.98`); throws naming the variable otherwise. */
+function fraction(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 1) throw new Error(`config: ${name} must be a number from 0 to 1`);
+  return n;
+}
+
+/**
+ * The HTTP server's timeouts (decision 039), seconds: CONNECTION_TIMEOUT_SECONDS, REQUEST_TIMEOUT_SECONDS,
+ * HEADERS_TIMEOUT_SECONDS (at most the request timeout, as Node requires), KEEP_ALIVE_TIMEOUT_SECONDS.
+ */
+function serverTimeouts(
+  env: NodeJS.ProcessEnv,
+): Pick<
+  Config,
+  'connectionTimeoutSeconds' | 'requestTimeoutSeconds' | 'headersTimeoutSeconds' | 'keepAliveTimeoutSeconds'
+> {
+  const requestTimeoutSeconds = seconds('REQUEST_TIMEOUT_SECONDS', env.REQUEST_TIMEOUT_SECONDS, 120);
+  return {
+    connectionTimeoutSeconds: seconds('CONNECTION_TIMEOUT_SECONDS', env.CONNECTION_TIMEOUT_SECONDS, 60),
+    requestTimeoutSeconds,
+    headersTimeoutSeconds: Math.min(
+      requestTimeoutSeconds,
+      seconds('HEADERS_TIMEOUT_SECONDS', env.HEADERS_TIMEOUT_SECONDS, 20),
+    ),
+    keepAliveTimeoutSeconds: seconds('KEEP_ALIVE_TIMEOUT_SECONDS', env.KEEP_ALIVE_TIMEOUT_SECONDS, 72),
+  };
+}
+
 /** `n` kept within [min, max]. */
 const between = (min: number, max: number, n: number): number => Math.min(max, Math.max(min, n));
 
@@ -718,6 +793,12 @@ function buildConfig(
     googleWalletTimeoutSeconds: seconds('GOOGLE_WALLET_TIMEOUT_SECONDS', env.GOOGLE_WALLET_TIMEOUT_SECONDS, 10),
     stripeTimeoutSeconds: seconds('STRIPE_TIMEOUT_SECONDS', env.STRIPE_TIMEOUT_SECONDS, 20),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
+    ...serverTimeouts(env),
+    shedEventLoopDelayMs: int('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS, 1000),
+    shedEventLoopUtilization: fraction('SHED_EVENT_LOOP_UTILIZATION', env.SHED_EVENT_LOOP_UTILIZATION, 0),
+    shedDatabaseWaiting: int('SHED_DATABASE_WAITING', env.SHED_DATABASE_WAITING, 100),
+    shedSampleIntervalMs: Math.max(10, int('SHED_SAMPLE_INTERVAL_MS', env.SHED_SAMPLE_INTERVAL_MS, 1000)),
+    shedRetryAfterSeconds: Math.max(1, int('SHED_RETRY_AFTER_SECONDS', env.SHED_RETRY_AFTER_SECONDS, 5)),
     smtpUrl,
     mailFrom: env.MAIL_FROM ?? 'Ticket Panel <no-reply@ticketpanel.local>',
     qrTtlSeconds: Math.max(1, int('QR_TTL_SECONDS', env.QR_TTL_SECONDS, 30)),

@@ -285,6 +285,11 @@ function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
       otpRequestsPerIpPerMinute: 1000,
       otpVerifiesPerIpPerMinute: 1000,
       qrTtlSeconds: 30,
+      // Load shedding off (decision 039): the tests' bursts (a hundred racing requests on one PGlite connection) are
+      // the point of those tests, not overload, and one process builds many apps: another app's boot, or a second of
+      // PDF or image work, blocks the loop for every app of the process. test/load-shedding.test.ts sets its own.
+      shedEventLoopDelayMs: 0,
+      shedDatabaseWaiting: 0,
       ...overrides,
     },
   );

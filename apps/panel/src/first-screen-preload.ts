@@ -62,7 +62,7 @@ export function firstScreenPreload(): Plugin {
       order: 'post',
       handler(html, ctx) {
         if (!ctx.bundle) return html;
-        const chunks = Object.values(ctx.bundle).filter((c): c is never => c.type === 'chunk') as unknown as Chunk[];
+        const chunks: Chunk[] = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const closure = (chunk: Chunk | undefined, into = new Set<string>()): Set<string> => {
           if (!chunk || into.has(chunk.fileName)) return into;

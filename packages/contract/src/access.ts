@@ -26,7 +26,6 @@ export type QrCodeData = z.infer<typeof qrCodeData>;
 export const passCredentialRequest = z.strictObject({
   devicePublicKey: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'api.access.invalid_device_key'),
 });
-export type PassCredentialRequest = z.infer<typeof passCredentialRequest>;
 
 /**
  * POST /auth/access/pass-credential answer: `certificate` (base64url, 120 bytes: certificate and the
@@ -62,7 +61,6 @@ export type PassKeys = z.infer<typeof passKeys>;
  * (400, invalid or expired, never saying which), `api.access.event_not_found` (404).
  */
 export const checkInRequest = z.strictObject({ code: z.string().trim().min(1).max(400), eventId: id });
-export type CheckInRequest = z.infer<typeof checkInRequest>;
 
 /** A ticket named on the door's answer. */
 const checkInTicket = z.object({ userTicketId: id, ticketName: z.string() });

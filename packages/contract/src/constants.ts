@@ -8,7 +8,6 @@ export const CACHE_GC_TIME_MS = 60_000;
 export const RESALE_PRICE_TOLERANCE = 0.001;
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en';
 
 /** PANEL_TAB values (spec section 2, Routing). */
 export const PANEL_TABS = [

@@ -46,6 +46,7 @@ export function formatMoney(amount: number, currencyCode: string, lang: Locale):
         new Intl.NumberFormat(INTL_LOCALE[lang], {
           style: 'currency',
           currency: currencyCode,
+          // The cast: 'always' is ES2023 Intl (Node and every evergreen browser); the ES2022 lib types only a boolean.
           useGrouping: 'always' as unknown as boolean,
         }),
     );

@@ -30,5 +30,5 @@ export * as members from './members.js';
 export { ORG_ROLES, ORG_AREA_ROLES, CONSOLE_SCREENS } from './members.js';
 export type { OrgRole, OrgArea, ConsoleScreen, Membership, MemberItem } from './members.js';
 export * as audit from './audit.js';
-export { AUDIT_ACTIONS, AUDIT_ACTOR_KINDS, AUDIT_IMPORT_TICKETS_NAMED } from './audit.js';
+export { AUDIT_ACTIONS, AUDIT_IMPORT_TICKETS_NAMED } from './audit.js';
 export type { AuditAction, AuditActorKind, AuditEntry, AuditPage, AuditResourceType } from './audit.js';

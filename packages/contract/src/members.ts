@@ -79,4 +79,3 @@ export const consoleSessionResponse = z.object({
   expiresIn: z.number().int().positive(),
   membership,
 });
-export type ConsoleSessionResponse = z.infer<typeof consoleSessionResponse>;

@@ -17,6 +17,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.unauthorized': 401,
   /** The database (or another dependency) is unreachable for a moment; sent with Retry-After. */
   'api.service_unavailable': 503,
+  /** The instance is too busy to take the request now (load shedding, decision 039); sent with Retry-After. */
+  'api.busy': 503,
   // auth (spec section 8, Auth)
   'api.auth.wrong_otp': 400,
   'api.auth.otp_expired': 400,
@@ -196,8 +198,6 @@ export type MessageKey = keyof typeof MESSAGE_STATUS;
 
 /** Every message key the panel may receive, for catalogue completeness tests. */
 export const MESSAGE_KEYS = Object.keys(PANEL_MESSAGE_STATUS) as MessageKey[];
-/** The organiser side's keys (never shown by the panel). */
-export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as MessageKey[];
 
 /**
  * The English sentence the organiser API sends as `detail` beside each of its message keys (issue 21): what is
@@ -206,6 +206,7 @@ export const ORGANISER_MESSAGE_KEYS = Object.keys(ORGANISER_MESSAGE_STATUS) as M
 export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.unauthorized': 'The Authorization header must be "Bearer <API key>" with a live key, or a console token.',
   'api.too_many_requests': 'Too many requests: wait the Retry-After seconds and try again.',
+  'api.busy': 'The service is too busy to take this request now: wait the Retry-After seconds and try again.',
   'api.not_found': 'No such route.',
   'api.invalid_request_body': 'The request is not valid: see `fields`.',
   'api.conflict': 'Another request changed the same record at the same time: retry.',

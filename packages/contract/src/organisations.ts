@@ -85,7 +85,6 @@ export const createOrganisationRequest = z
       },
     ],
   });
-export type CreateOrganisationRequest = z.infer<typeof createOrganisationRequest>;
 
 /** 201 answer: the API key is shown this once (only its hash is stored). */
 export const createOrganisationResponse = z
@@ -243,7 +242,6 @@ export const ticketTypeUpsertRequest = z
       },
     ],
   });
-export type TicketTypeUpsertRequest = z.infer<typeof ticketTypeUpsertRequest>;
 
 /**
  * The language of a holder's account when issuing creates it (issue 40): their first e-mail, the panel's and every
@@ -258,11 +256,9 @@ export const holderLanguage = z.enum(['en', 'es']).meta({
 export const ticketUpsertRequest = z
   .strictObject({ ticketTypeExternalId: externalId, holderEmail: email, holderLanguage: holderLanguage.optional() })
   .meta({ examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }] });
-export type TicketUpsertRequest = z.infer<typeof ticketUpsertRequest>;
 
 /** What an upsert did: `created` (201), `updated` or `unchanged` (200). */
 export const upsertStatus = z.enum(['created', 'updated', 'unchanged']);
-export type UpsertStatus = z.infer<typeof upsertStatus>;
 /** Answer of every PUT. */
 export const upsertResponse = z
   .object({ externalId, status: upsertStatus })
@@ -596,7 +592,6 @@ export const updateOrganisationRequest = z
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
   .meta({ examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }] });
-export type UpdateOrganisationRequest = z.infer<typeof updateOrganisationRequest>;
 /** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
 export const organisationItem = z
   .object({

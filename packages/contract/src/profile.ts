@@ -79,8 +79,6 @@ export const AVATAR_FORMATS = {
   png: { mime: ['image/png'], ext: ['png'] },
   jpg: { mime: ['image/jpeg'], ext: ['jpg', 'jpeg'] },
 } as const;
-/** One of the avatar formats. */
-export type AvatarFormat = keyof typeof AVATAR_FORMATS;
 /** MIME types of the avatar formats. */
 export const AVATAR_MIME_TYPES: readonly string[] = Object.values(AVATAR_FORMATS).flatMap((f) => f.mime);
 /** File extensions of the avatar formats, without the dot. */

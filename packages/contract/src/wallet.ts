@@ -27,11 +27,9 @@ export const walletTestFakes = z.object({
   apnsPushes: z.array(z.object({ pushToken: z.string(), topic: z.string(), at: z.number() })),
   googleObjects: z.array(z.looseObject({ id: z.string() })),
 });
-export type WalletTestFakes = z.infer<typeof walletTestFakes>;
 
 /** GET /tickets/{userTicketId}/wallet/google: Google's save link, `https://pay.google.com/gp/v/save/<JWT>`. */
 export const googleSaveLink = z.object({ saveUrl: z.url().meta({ description: "Google Wallet's save link" }) });
-export type GoogleSaveLink = z.infer<typeof googleSaveLink>;
 
 /**
  * Apple's pass update web service (the pass's `webServiceURL` is `<API>/v1/wallet/apple/`; paths as Apple's
@@ -67,7 +65,6 @@ export const appleUpdatedSinceQuery = z.object({ passesUpdatedSince: z.string().
 
 /** The changed serials; `lastUpdated` is the tag for the next call (ms since the epoch, as text). */
 export const appleSerialNumbers = z.object({ serialNumbers: z.array(z.string()), lastUpdated: z.string() });
-export type AppleSerialNumbers = z.infer<typeof appleSerialNumbers>;
 
 /** Path of the latest pass: `/v1/passes/{passTypeIdentifier}/{serialNumber}`. */
 export const applePassParams = z.strictObject({ passTypeIdentifier: identifier, serialNumber: identifier });

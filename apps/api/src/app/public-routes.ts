@@ -9,6 +9,7 @@ import type { PanelConfig } from '@tp/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { App } from '../lib/http.js';
+import type { PressureReason } from '../lib/load-shedding.js';
 import { pickLang, queryLang } from '../lib/lang.js';
 import { REQUEST_ID_HEADER } from '../lib/request-id.js';
 import { scriptNonce } from '../lib/security-headers.js';
@@ -26,14 +27,19 @@ import type { Services } from './services.js';
 /** Registers the routes outside /v1 (after the API, so its prefixes win). */
 export async function registerPublicRoutes(
   app: App,
-  deps: { config: Config; database: Database; redis: Redis | null },
+  deps: { config: Config; database: Database; redis: Redis | null; pressure: () => PressureReason | null },
   services: Services,
 ) {
-  const { config, database, redis } = deps;
+  const { config, database, redis, pressure } = deps;
   const { resale, swap, mail, panelConfig, branding, storage } = services;
   const { listings, orders } = resale;
   const payouts = services.payouts;
-  healthRoutes(app, { database, rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local') });
+  healthRoutes(app, {
+    database,
+    rateLimits: () => (redis?.status === 'ready' ? 'shared' : 'local'),
+    pressure,
+    retryAfterSeconds: config.shedRetryAfterSeconds,
+  });
   resalePublicRoutes(app, {
     listings,
     orders,

@@ -2,6 +2,7 @@
  * The /v1 API: one line per module, holder routes first, then the organiser and admin APIs (with their CSV
  * body parser and their own keys) in a scope of their own.
  */
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App } from '../lib/http.js';
 import { ipKey } from '../lib/rate-limit.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
@@ -39,7 +40,7 @@ export async function registerV1Routes(
   const { panelConfig, branding, earnings, account, organisations, outboundWebhooks, doorKeys } = services;
   await app.register(
     (v1, _opts, done) => {
-      const api = v1 as unknown as App;
+      const api: App = v1.withTypeProvider<ZodTypeProvider>();
       authRoutes(api, {
         auth,
         requireAuth,
@@ -87,7 +88,7 @@ export async function registerV1Routes(
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth, exportsPerMinute: config.accountExportsPerMinute });
       void api.register((scope, _o, next) => {
-        const orgApi = scope as unknown as App;
+        const orgApi: App = scope.withTypeProvider<ZodTypeProvider>();
         registerCsvBody(orgApi);
         // Wrong organisation or admin keys per IP; requests per organisation (issue 19, break 8).
         const failures = orgApi.createRateLimit({

@@ -52,6 +52,7 @@ export const migrationsFolder = resolve(import.meta.dirname, 'migrations');
 
 /** Wraps an existing PGlite instance (tests clone a migrated template per file). */
 export function fromPglite(client: PGlite): Database {
+  // The casts to Db here and below: one type over both drivers, whose query-result types differ (same query API).
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
@@ -75,6 +76,7 @@ export async function openPgliteThread(
   workerUrl?: URL,
 ): Promise<Database> {
   const proxy = await PgliteProxy.open(source, workerUrl);
+  // The proxy answers the part of PGlite's interface drizzle calls (query, exec, transaction), not the rest.
   const db = drizzlePglite({ client: proxy as unknown as PGlite, schema }) as unknown as Db;
   return {
     db,
@@ -154,7 +156,7 @@ export async function openDatabase(opts: {
   if (opts.databaseUrl) {
     const log = opts.log ?? ((msg, err) => console.warn(msg, (err as Error)?.message ?? err));
     const pool = createPool(opts.databaseUrl, opts.databasePoolMax ?? 10, log);
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const db = drizzlePg(pool, { schema }) as unknown as Db; // the driver's result type differs, see fromPglite
     const database: Database = {
       db,
       kind: 'pg',

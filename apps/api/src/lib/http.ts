@@ -92,6 +92,7 @@ function logServerError(req: FastifyRequest, err: unknown): void {
  *   413/415/other 4xx `api.invalid_request_body`.
  * - the database unreachable (PostgreSQL restarting, failing over): 503 `api.service_unavailable` with
  *   `Retry-After`, never a 500.
+ * - load shedding (lib/load-shedding.ts): 503 `api.busy` with `Retry-After`, not logged (counted in the metrics).
  * - a unique violation no repository turned into a rule (two requests creating the same organiser id at
  *   once: issue 19, break 5): 409 `api.conflict`, the client may retry; logged as a warning with the
  *   constraint's name only (never the driver's detail, which holds the values).
@@ -135,7 +136,9 @@ export function errorHandler(err: unknown, req: FastifyRequest, reply: FastifyRe
   if (!req.raw.complete && req.raw.readableDidRead) reply.header('connection', 'close');
   const send = withDetail(req, reply);
   if (err instanceof AppError) {
-    if (err.status >= 500) logServerError(req, err);
+    // A shed request (api.busy, decision 039) is counted in the metrics, not logged: a line per refusal would add
+    // to the load it sheds.
+    if (err.status >= 500 && err.code !== 'api.busy') logServerError(req, err);
     reply.headers(err.headers);
     reply.code(err.status);
     return send({ message: err.code, ...err.extra });

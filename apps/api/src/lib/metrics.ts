@@ -59,6 +59,12 @@ export function createMetrics() {
     labelNames: ['outcome'] as const,
     registers,
   });
+  const shedRequests = new Counter({
+    name: `${METRIC_PREFIX}shed_requests_total`,
+    help: 'Requests refused with 503 api.busy by load shedding (decision 039), by reason: eventLoopDelay, eventLoopUtilization, databaseQueue',
+    labelNames: ['reason'] as const,
+    registers,
+  });
   const rateLimitRefusals = new Counter({
     name: `${METRIC_PREFIX}rate_limit_refusals_total`,
     help: 'Requests answered 429 by a rate limit, by limit name',
@@ -89,6 +95,11 @@ export function createMetrics() {
     /** One sign-in step (spec section 3). */
     signIn(outcome: SignInOutcome): void {
       signIns.inc({ outcome });
+    },
+
+    /** One request refused by load shedding (lib/load-shedding.ts), by the bound it was past. */
+    shed(reason: string): void {
+      shedRequests.inc({ reason });
     },
 
     /** One request refused by the rate limit named `limit` (lib/rate-limit.ts `LimitName`). */

@@ -6,7 +6,8 @@
  *   tag by audience (`holder`, `door`, `organiser`, `platform`);
  * - the errors every route of its kind can answer, with the one error schema (`Error`): 400 when it validates
  *   input, 400/413/415 when it reads a body, 401 with a credential, 404 for the holder's `X-Organisation`, 429 with
- *   a rate limit or an organiser, platform or door key (their checks are limited), 500 and 503 (database unreachable) for all.
+ *   a rate limit or an organiser, platform or door key (their checks are limited), 500 and 503 (database unreachable,
+ *   or load shedding) for all.
  * `transformDocument` then drops the content of 204 and 304 answers and adds the `webhooks` of every event.
  * Drift is caught by the integration tests, whose every answer is validated against this document
  * (apps/api/test/openapi-conformance.ts).
@@ -91,7 +92,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'Well-formed but refused',
   429: 'Too many requests (see Retry-After where sent)',
   500: 'Internal error (the body names no internals)',
-  503: 'A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds',
+  503: 'A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds',
 };
 
 /** The error answers `statuses`, each with the shared `Error` body: `response: { 200: x, ...errors(404, 409) }`. */

@@ -78,6 +78,8 @@ export function rateLimitStore(redis: Redis | null): FastifyRateLimitStoreCtor |
       super(client, new RedisStore(false, false, client, REDIS_PREFIX), new LocalStore(false, false));
     }
   }
+  // The cast: @fastify/rate-limit's own stores (and so this one) call back with `null` where its store type says
+  // `undefined`; the plugin reads the result only when there is no error.
   return Store as unknown as FastifyRateLimitStoreCtor | undefined;
 }
 

@@ -129,6 +129,7 @@ declare module 'fastify' {
  */
 function staticHeaders(middleware: ReturnType<typeof helmet>): Record<string, string> {
   const headers: Record<string, string> = {};
+  // The cast: a stand-in with the only two methods helmet's middlewares call on the response.
   const res = {
     setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
     removeHeader: () => undefined,

@@ -22,5 +22,5 @@ export function wireDemoHost(doc: Document, panel: TicketPanelApi): void {
   panel.mount(inline, { tab: 'MY_TICKET' });
 }
 
-const panel = (window as unknown as { TicketPanel?: TicketPanelApi }).TicketPanel;
+const panel = window.TicketPanel;
 if (panel) wireDemoHost(document, panel);

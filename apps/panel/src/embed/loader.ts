@@ -124,9 +124,8 @@ function syncHostUrl(params: SyncedParams | null): void {
 
 function call(name: 'onClose' | 'onLogout'): void {
   window.dispatchEvent(new CustomEvent(name === 'onClose' ? 'ticketpanel:close' : 'ticketpanel:logout'));
-  const fromAttr = script?.dataset[name]
-    ? (window as unknown as Record<string, unknown>)[script.dataset[name]]
-    : undefined;
+  // A global the host page names in `data-on-close` / `data-on-logout`, whatever its type.
+  const fromAttr: unknown = script?.dataset[name] ? Reflect.get(window, script.dataset[name]) : undefined;
   for (const fn of [api[name], fromAttr])
     if (typeof fn === 'function') {
       try {
@@ -384,7 +383,13 @@ const api = {
 };
 /** The type of `window.TicketPanel` (for host-page scripts written in TypeScript, e.g. the demo host's). */
 export type TicketPanelApi = typeof api;
-(window as unknown as { TicketPanel: TicketPanelApi }).TicketPanel = api;
+declare global {
+  interface Window {
+    /** The loader's API, set once the loader ran (host-page scripts call it). */
+    TicketPanel?: TicketPanelApi;
+  }
+}
+window.TicketPanel = api;
 
 // A host link such as ?PANEL_TAB=QR opens the panel on that screen.
 const initial = new URLSearchParams(window.location.search);

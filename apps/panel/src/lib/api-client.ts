@@ -144,12 +144,15 @@ export const isOffline = () => typeof navigator !== 'undefined' && navigator.onL
 
 /**
  * The message key of a failure to show in place of data: `offline` ("You're offline") when the request
- * failed for lack of network, else the generic `request_failed`.
+ * failed for lack of network, `api.busy` ("very busy, try again") when the API shed it (503, decision 039), else
+ * the generic `request_failed`.
  */
-export const failureKey = (err: unknown): 'offline' | 'request_failed' =>
-  (err instanceof ApiError && err.message === 'offline') || (!(err instanceof ApiError) && isOffline())
-    ? 'offline'
-    : 'request_failed';
+export const failureKey = (err: unknown): 'offline' | 'request_failed' | 'api.busy' =>
+  err instanceof ApiError && err.message === 'api.busy'
+    ? 'api.busy'
+    : (err instanceof ApiError && err.message === 'offline') || (!(err instanceof ApiError) && isOffline())
+      ? 'offline'
+      : 'request_failed';
 
 /** The translatable key of any error. */
 export const errorKey = (err: unknown, fallback = 'request_failed') =>

@@ -14,7 +14,15 @@ interface DetectedBarcode {
 interface BarcodeDetectorLike {
   detect(source: HTMLVideoElement): Promise<DetectedBarcode[]>;
 }
-type BarcodeDetectorCtor = new (options: { formats: string[] }) => BarcodeDetectorLike;
+interface BarcodeDetectorCtor {
+  new (options: { formats: string[] }): BarcodeDetectorLike;
+  getSupportedFormats?: () => Promise<string[]>;
+}
+declare global {
+  interface Window {
+    BarcodeDetector?: BarcodeDetectorCtor;
+  }
+}
 
 const SCAN_EVERY_MS = 200;
 
@@ -23,11 +31,9 @@ export const cameraSupported = (): boolean => typeof navigator.mediaDevices?.get
 
 /** The browser's BarcodeDetector for QR codes, else the zxing-wasm worker (loaded now, not before). */
 async function makeReader(): Promise<BarcodeDetectorLike> {
-  const Detector = (window as unknown as { BarcodeDetector?: BarcodeDetectorCtor }).BarcodeDetector;
+  const Detector = window.BarcodeDetector;
   if (Detector) {
-    const formats = await (Detector as unknown as { getSupportedFormats?: () => Promise<string[]> })
-      .getSupportedFormats?.()
-      .catch(() => null);
+    const formats = await Detector.getSupportedFormats?.().catch(() => null);
     if (!formats || formats.includes('qr_code')) return new Detector({ formats: ['qr_code'] });
   }
   const { createWorkerQrReader } = await import('./qr-decoder');

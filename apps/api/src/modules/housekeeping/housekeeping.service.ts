@@ -156,4 +156,3 @@ export function createHousekeeping(deps: {
     }),
   };
 }
-export type Housekeeping = ReturnType<typeof createHousekeeping>;

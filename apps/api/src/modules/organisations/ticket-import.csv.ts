@@ -249,6 +249,7 @@ export async function parseTicketImport(body: Readable, maxRows: number): Promis
           });
         }
       }
+      // The cast: `ok` means every column of the partial record was checked above, so it is a whole TicketInput.
       if (ok) out.rows.push({ row, input: input as unknown as TicketInput });
       else if (input.ticketTypeExternalId !== undefined)
         out.refusedTypes.push({ row, ticketTypeExternalId: input.ticketTypeExternalId });

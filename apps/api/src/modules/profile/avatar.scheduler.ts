@@ -209,4 +209,3 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     cost,
   };
 }
-export type AvatarScheduler = ReturnType<typeof createAvatarScheduler>;

@@ -52,7 +52,7 @@ function face(name: keyof typeof FONT_FILES): fontkit.Font {
  * is laid out and ended in one synchronous call, so no other document is using the cache meanwhile.
  */
 function forNewDocument(font: fontkit.Font): fontkit.Font {
-  (font as unknown as { _glyphs: Record<number, unknown> })._glyphs = {};
+  Reflect.set(font, '_glyphs', {}); // a private field fontkit's typings do not declare
   return font;
 }
 
@@ -134,6 +134,7 @@ export interface CodePdfInput {
  */
 export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
   const t = textTable(p.lang, 'pages.resale_pdf');
+  // `font: null`: pdfkit loads no default Helvetica (every run sets its font); its typings allow only a name.
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: t.title }, font: null as unknown as string });
   // pdfkit takes a parsed fontkit font as a source too (its typings list only files and buffers).
   const register = (name: FontName) => doc.registerFont(name, forNewDocument(face(name)) as unknown as Buffer);

@@ -6,15 +6,33 @@ import { config as configContract, type PanelConfig } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import type { MailProvider } from '../../providers/mail/mail.provider.js';
 import type { Database } from '../../db/client.js';
+import type { PressureReason } from '../../lib/load-shedding.js';
 import { renderDevMail } from '../../pages/dev-mail.page.js';
 
 /**
- * GET /healthz (process up) and GET /readyz (database reachable: 200, else 503). /readyz also says where rate
- * limits are counted: `shared` (Redis) or `local` (this process: no REDIS_URL, or Redis unreachable).
+ * GET /healthz (process up: no database, no pressure check, never shed; a liveness probe a busy instance passes)
+ * and GET /readyz: 503 `{ status: 'busy', pressure }` with `Retry-After` (seconds) while the instance sheds load
+ * (decision 039: `pressure` names the bound, so a load balancer drains a busy instance), else the database reachable:
+ * 200 `ok`, or 503 `unavailable`. /readyz also says where rate limits are counted: `shared` (Redis) or `local`
+ * (this process: no REDIS_URL, or Redis unreachable).
  */
-export function healthRoutes(app: App, deps: { database: Database; rateLimits: () => 'shared' | 'local' }) {
+export function healthRoutes(
+  app: App,
+  deps: {
+    database: Database;
+    rateLimits: () => 'shared' | 'local';
+    pressure: () => PressureReason | null;
+    retryAfterSeconds: number;
+  },
+) {
   app.get('/healthz', { schema: { hide: true } }, () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const pressure = deps.pressure();
+    if (pressure)
+      return reply
+        .code(503)
+        .header('Retry-After', String(deps.retryAfterSeconds))
+        .send({ status: 'busy', pressure, rateLimits: deps.rateLimits() });
     const ok = await deps.database.ping().catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', rateLimits: deps.rateLimits() });
   });

@@ -161,8 +161,7 @@ export function createPassSigner(deps: { certificates: PassCertificatePaths; con
       if (closed || threads.filter((t) => t.job).length + waiting.length >= maxThreads + maxQueue)
         return Promise.reject(busy());
       return new Promise<Buffer>((resolve, reject) => {
-        const job: Job = { id: nextId++, spec, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
-        job.timer = setTimeout(() => expire(job), deadlineMs);
+        const job: Job = { id: nextId++, spec, resolve, reject, timer: setTimeout(() => expire(job), deadlineMs) };
         waiting.push(job);
         pump();
       });
@@ -179,4 +178,3 @@ export function createPassSigner(deps: { certificates: PassCertificatePaths; con
     },
   };
 }
-export type PassSigner = ReturnType<typeof createPassSigner>;

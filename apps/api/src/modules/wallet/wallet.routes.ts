@@ -22,6 +22,7 @@ import type { WalletService } from './wallet.service.js';
  * Apple's web service answers 200/201 with an empty body (the document: no content); Fastify sends nothing for an
  * undefined payload, where `null` would be serialised as `null`.
  */
+// The cast: these answers' schemas are `z.null()` (no content in the API document), and only `undefined` sends none.
 const NO_BODY = undefined as unknown as null;
 
 /** Registers the wallet routes; the pass routes take the holder's token (`requireAuth`), the test CA none. */

@@ -1,7 +1,7 @@
 /**
  * Offline lists (issue 20 point 7): tickets and ticket pages seen online stay readable offline (the query
  * persistence of lib/query-persistence.ts, restored into a new query client as at the next start), and a
- * failure for lack of network says "You're offline", not "Request failed".
+ * failure for lack of network says "You're offline", a request the API shed says it is busy, not "Request failed".
  */
 import { describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
@@ -42,6 +42,13 @@ describe('offline lists', () => {
     offline();
     showList();
     expect(await screen.findByText("You're offline. Connect to the internet and try again.")).toBeTruthy();
+    expect(screen.queryByText('Request failed.')).toBeNull();
+  });
+
+  it('a request the API shed (503 api.busy, decision 039) says "very busy, try again", not "Request failed"', async () => {
+    fakeApi(() => jsonResponse({ message: 'api.busy' }, 503));
+    showList();
+    expect(await screen.findByText("We're very busy right now. Please try again in a few seconds.")).toBeTruthy();
     expect(screen.queryByText('Request failed.')).toBeNull();
   });
 

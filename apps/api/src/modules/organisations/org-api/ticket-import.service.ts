@@ -12,7 +12,7 @@ import { shortValue } from '../ticket-import.csv.js';
 
 /** The value of a ticket input's column, as text (`''` when it has none). */
 const fieldValue = (input: TicketInput, field: string): string => {
-  const value = (input as unknown as Record<string, unknown>)[field];
+  const value: unknown = Reflect.get(input, field);
   return typeof value === 'string' ? value : '';
 };
 

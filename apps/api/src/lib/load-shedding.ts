@@ -1,0 +1,91 @@
+/**
+ * Load shedding (issue 43, decision 039): `@fastify/under-pressure` samples the event loop and the database queue
+ * every `SHED_SAMPLE_INTERVAL_MS`; while a sample is past its bound, every `/v1` request is refused at once with
+ * 503 `api.busy` and `Retry-After` instead of queueing behind the work the instance cannot finish. Pages, static
+ * files, `/healthz`, `/readyz` and `/metrics` are never shed: the panel's document and assets are cheap and let the
+ * panel show its "busy, try again" message; `/readyz` reports the pressure itself (503) so a load balancer drains
+ * the instance; `/healthz` stays a liveness probe that a busy instance still passes.
+ */
+import fastifyUnderPressure from '@fastify/under-pressure';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { AppError } from './app-error.js';
+import type { App } from './http.js';
+
+/** Why an instance sheds: the kinds of bound `@fastify/under-pressure` reports, `healthCheck` being the database queue. */
+export type PressureReason = 'eventLoopDelay' | 'eventLoopUtilization' | 'databaseQueue';
+
+/** The bounds and timing of load shedding, from the config (each bound 0 = not checked). */
+export type SheddingConfig = Pick<
+  Config,
+  | 'shedEventLoopDelayMs'
+  | 'shedEventLoopUtilization'
+  | 'shedDatabaseWaiting'
+  | 'shedSampleIntervalMs'
+  | 'shedRetryAfterSeconds'
+>;
+
+/** True for the requests load shedding refuses under pressure: the /v1 API. */
+const shedPath = (req: FastifyRequest) => req.url.startsWith('/v1/');
+
+/**
+ * Registers `@fastify/under-pressure` on `app` (root scope: it sees every route).
+ * - event loop delay: the mean delay of the last sample window, milliseconds, past `shedEventLoopDelayMs`;
+ * - event loop utilisation: the share (0-1) of the last window the loop was busy, past `shedEventLoopUtilization`
+ *   (per window, `interval` mode; the plugin's default mode averages since start, which never recovers);
+ * - database queue: `database.poolStats().waiting` (the `pg` pool's waiting clients, or the statements queued for
+ *   PGlite's thread) past `shedDatabaseWaiting`, sampled on the same interval.
+ * Event loop samples taken within two windows of the app's `onReady` are ignored (the boot's own stall).
+ * A shed request answers 503 `{ "message": "api.busy" }` with `Retry-After: shedRetryAfterSeconds` (seconds) and
+ * counts in `onShed(reason)` (the metrics' `shed_requests_total`).
+ * @returns `pressure()`: the reason the instance is under pressure now, or null (for `/readyz`)
+ */
+export async function registerLoadShedding(
+  app: App,
+  config: SheddingConfig,
+  database: Pick<Database, 'poolStats'>,
+  onShed: (reason: PressureReason) => void,
+): Promise<{ pressure: () => PressureReason | null }> {
+  const waitingBound = config.shedDatabaseWaiting;
+  let databaseQueued = false;
+  // The boot (routes compiled, plugins loaded) blocks the loop for a while: the event loop samples count from the
+  // first window that started after the app was ready (the plugin's histogram runs from its registration).
+  let warmUntil = Infinity;
+  app.addHook('onReady', (done) => {
+    warmUntil = performance.now() + 2 * config.shedSampleIntervalMs;
+    done();
+  });
+  const warming = (type: string) => type !== 'healthCheck' && performance.now() < warmUntil;
+  await app.register(fastifyUnderPressure, {
+    sampleInterval: config.shedSampleIntervalMs,
+    maxEventLoopDelay: config.shedEventLoopDelayMs,
+    maxEventLoopUtilization: config.shedEventLoopUtilization,
+    eventLoopUtilizationMode: 'interval',
+    // The database queue as the plugin's "external health check": synchronous counters, no query.
+    healthCheck: () => {
+      databaseQueued = waitingBound > 0 && database.poolStats().waiting > waitingBound;
+      return Promise.resolve(!databaseQueued);
+    },
+    healthCheckInterval: config.shedSampleIntervalMs,
+    retryAfter: config.shedRetryAfterSeconds,
+    pressureHandler: (req, _reply, type) => {
+      // Not the API (pages, static files, probes, metrics), or the boot's own stall: served as usual.
+      if (!shedPath(req) || warming(type)) return;
+      const reason: PressureReason = type === 'healthCheck' ? 'databaseQueue' : (type as PressureReason);
+      onShed(reason);
+      // A rejected promise: the plugin hands the error to the error handler (one error type, `detail` on /v1/org).
+      return Promise.reject(new AppError('api.busy', {}, { 'retry-after': String(config.shedRetryAfterSeconds) }));
+    },
+  });
+  return {
+    pressure() {
+      if (!app.isUnderPressure()) return null;
+      if (databaseQueued) return 'databaseQueue';
+      if (warming('eventLoop')) return null;
+      const { eventLoopDelay } = app.memoryUsage();
+      const delayBound = config.shedEventLoopDelayMs;
+      return delayBound > 0 && eventLoopDelay > delayBound ? 'eventLoopDelay' : 'eventLoopUtilization';
+    },
+  };
+}

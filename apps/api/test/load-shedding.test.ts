@@ -1,0 +1,112 @@
+/**
+ * Load shedding (issue 43, decision 039): while the event loop or the database queue is past its bound, every /v1
+ * request answers 503 `api.busy` with Retry-After at once; /healthz, pages and static files are served as usual and
+ * /readyz reports the pressure (503) so a load balancer drains the instance. With the default bounds, ordinary
+ * requests are never shed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { createTestApp, type TestApp } from './helper.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Injects `GET url` every 10 ms until `done(status)` holds or `ms` pass; the last answer. */
+async function pollUntil(app: TestApp['app'], url: string, done: (status: number) => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const r = await app.inject({ url });
+    if (done(r.statusCode) || Date.now() > end) return r;
+    await sleep(10);
+  }
+}
+
+describe('load shedding', () => {
+  it('with the default bounds, answers ordinary requests and is not under pressure', async () => {
+    // The defaults (test/helper.ts turns shedding off for the other files).
+    const dataDir = mkdtempSync(join(tmpdir(), 'tp-shed-'));
+    const defaults = loadConfig({}, { dataDir, jwtSecret: new Uint8Array(32), scannerKey: 'k', adminKey: 'k' });
+    rmSync(dataDir, { recursive: true, force: true });
+    const bounds = {
+      shedEventLoopDelayMs: defaults.shedEventLoopDelayMs,
+      shedEventLoopUtilization: defaults.shedEventLoopUtilization,
+      shedDatabaseWaiting: defaults.shedDatabaseWaiting,
+      shedSampleIntervalMs: defaults.shedSampleIntervalMs,
+    };
+    expect(bounds).toEqual({
+      shedEventLoopDelayMs: 1000,
+      shedEventLoopUtilization: 0,
+      shedDatabaseWaiting: 100,
+      shedSampleIntervalMs: 1000,
+    });
+    t = await createTestApp({ seed: true, config: bounds });
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t!.app.inject({ url: '/v1/config' })));
+    expect(answers.map((r) => r.statusCode)).toEqual(answers.map(() => 200));
+    expect(t.app.isUnderPressure()).toBe(false);
+    const ready = await t.app.inject({ url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers 503 api.busy with Retry-After while the database queue is past its bound, and recovers', async () => {
+    t = await createTestApp({
+      seed: true,
+      config: { shedDatabaseWaiting: 10, shedSampleIntervalMs: 20, shedRetryAfterSeconds: 7, adminKey: 'admin-key' },
+    });
+    const database = t.database;
+    const real = database.poolStats.bind(database);
+    // A forced pressure state: 500 statements waiting for the database, as the pool would report them.
+    database.poolStats = () => ({ size: 1, inUse: 1, waiting: 500 });
+    try {
+      const shed = await pollUntil(t.app, '/v1/config', (s) => s === 503);
+      expect(shed.statusCode).toBe(503);
+      expect(shed.headers['retry-after']).toBe('7');
+      expect(shed.json()).toEqual({ message: 'api.busy' });
+      // The organiser API's error body keeps its English detail.
+      const org = await t.app.inject({
+        url: '/v1/admin/organisations',
+        headers: { authorization: 'Bearer admin-key' },
+      });
+      expect(org.statusCode).toBe(503);
+      const orgBody = org.json<{ message: string; detail?: string }>();
+      expect(orgBody.message).toBe('api.busy');
+      expect(orgBody.detail).toContain('Retry-After');
+      // Liveness, pages and the panel's files are never shed; readiness reports the pressure.
+      expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+      expect((await t.app.inject({ url: '/help' })).statusCode).toBe(200);
+      const ready = await t.app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['retry-after']).toBe('7');
+      expect(ready.json()).toMatchObject({ status: 'busy', pressure: 'databaseQueue' });
+    } finally {
+      database.poolStats = real;
+    }
+    // The queue drained: the next sample lifts the pressure.
+    const back = await pollUntil(t.app, '/v1/config', (s) => s === 200);
+    expect(back.statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 api.busy after the event loop was blocked past its bound', async () => {
+    t = await createTestApp({ config: { shedEventLoopDelayMs: 100, shedSampleIntervalMs: 100 } });
+    expect((await t.app.inject({ url: '/v1/config' })).statusCode).toBe(200);
+    // The loop blocked for 1.5 s: the window's mean delay is far past 100 ms, whatever the machine's load.
+    const until = Date.now() + 1500;
+    while (Date.now() < until) {
+      /* busy */
+    }
+    const shed = await pollUntil(t.app, '/v1/config', (s) => s === 503, 2000);
+    expect(shed.statusCode).toBe(503);
+    expect(shed.headers['retry-after']).toBe('5');
+    expect(shed.json()).toEqual({ message: 'api.busy' });
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+});
