@@ -1042,6 +1042,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor */
+        get: operations["listOrgEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/attendees.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An event's tickets and their current holders as CSV (streamed)
+         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
+         */
+        get: operations["exportAttendees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's attendance over its live tickets */
+        get: operations["getAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's check-ins per 5 minutes on the event day and its offline-door conflicts */
+        get: operations["getCheckIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org/ticket-types/{externalId}": {
         parameters: {
             query?: never;
@@ -1052,6 +1123,23 @@ export interface paths {
         get?: never;
         /** Create or update a ticket type (and its benefits) by your own id */
         put: operations["upsertTicketType"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/ticket-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's ticket types, paged by cursor */
+        get: operations["listOrgTicketTypes"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1076,6 +1164,46 @@ export interface paths {
         post?: never;
         /** Revoke a ticket: it leaves the holder's lists and no longer admits */
         delete: operations["revokeTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/tickets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tickets with their current holder, by event, status and search, paged by cursor
+         * @description `search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.
+         */
+        get: operations["listOrgTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/tickets/{externalId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * E-mail the ticket's current holder their ticket again
+         * @description At most 3 times an hour per ticket (then 429).
+         */
+        post: operations["resendTicketMail"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1124,134 +1252,6 @@ export interface paths {
          * @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).
          */
         patch: operations["updateOrganisation"];
-        trace?: never;
-    };
-    "/v1/org/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The organisation's events, upcoming (soonest first) or past (latest first), paged by cursor */
-        get: operations["listOrgEvents"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/events/{externalId}/attendees.csv": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * An event's tickets and their current holders as CSV (streamed)
-         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
-         */
-        get: operations["exportAttendees"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/ticket-types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An event's ticket types, paged by cursor */
-        get: operations["listOrgTicketTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/tickets": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tickets with their current holder, by event, status and search, paged by cursor
-         * @description `search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.
-         */
-        get: operations["listOrgTickets"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/events/{externalId}/attendance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An event's attendance over its live tickets */
-        get: operations["getAttendance"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/tickets/{externalId}/resend": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * E-mail the ticket's current holder their ticket again
-         * @description At most 3 times an hour per ticket (then 429).
-         */
-        post: operations["resendTicketMail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/events/{externalId}/check-ins": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An event's check-ins per 5 minutes on the event day and its offline-door conflicts */
-        get: operations["getCheckIns"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/v1/admin/jobs/failed": {
@@ -8194,6 +8194,441 @@ export interface operations {
             };
         };
     };
+    listOrgEvents: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                when?: "upcoming" | "past";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "evt-2027-sydney",
+                     *           "name": "Harbour Lights Festival",
+                     *           "venue": "The Domain",
+                     *           "city": "Sydney",
+                     *           "country": "AU",
+                     *           "startsAt": "2027-03-06T03:00:00.000Z",
+                     *           "endsAt": "2027-03-06T12:00:00.000Z",
+                     *           "timeZone": "Australia/Sydney",
+                     *           "address": "Art Gallery Rd",
+                     *           "latitude": -33.8688,
+                     *           "longitude": 151.2153,
+                     *           "description": null,
+                     *           "imageUrl": null,
+                     *           "logoUrl": null,
+                     *           "passRevealAt": "2027-03-06T02:00:00.000Z",
+                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            name: string;
+                            venue: string;
+                            city: string;
+                            country: string;
+                            startsAt: string;
+                            endsAt: string;
+                            timeZone: string;
+                            address: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            description: string | null;
+                            imageUrl: string | null;
+                            logoUrl: string | null;
+                            passRevealAt: string | null;
+                            transfersCloseAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttendees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issued": 1000,
+                     *       "checkedIn": 412,
+                     *       "listedForResale": 7,
+                     *       "resold": 23
+                     *     }
+                     */
+                    "application/json": {
+                        issued: number;
+                        checkedIn: number;
+                        listedForResale: number;
+                        resold: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckIns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bucketSeconds": 300,
+                     *       "from": "2027-03-05T21:00:00.000Z",
+                     *       "to": "2027-03-06T12:00:00.000Z",
+                     *       "buckets": [
+                     *         {
+                     *           "at": "2027-03-06T02:00:00.000Z",
+                     *           "count": 41
+                     *         },
+                     *         {
+                     *           "at": "2027-03-06T02:05:00.000Z",
+                     *           "count": 77
+                     *         }
+                     *       ],
+                     *       "conflicts": [
+                     *         {
+                     *           "ticketExternalId": "tkt-000123",
+                     *           "reason": "already_used",
+                     *           "scannedAt": "2027-03-06T02:07:12.000Z",
+                     *           "syncedAt": "2027-03-06T02:31:40.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        bucketSeconds: number;
+                        from: string;
+                        to: string;
+                        buckets: {
+                            at: string;
+                            count: number;
+                        }[];
+                        conflicts: {
+                            ticketExternalId: string | null;
+                            /** @enum {string} */
+                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                            scannedAt: string;
+                            syncedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     upsertTicketType: {
         parameters: {
             query?: never;
@@ -8390,6 +8825,114 @@ export interface operations {
             };
             /** @description Well-formed but refused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgTicketTypes: {
+        parameters: {
+            query: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            eventExternalId: string | null;
+                            name: string;
+                            description: string | null;
+                            priceCents: number;
+                            currency: string;
+                            resaleCapCents: number;
+                            isGiftable: boolean;
+                            isResellable: boolean;
+                            isSwappable: boolean;
+                            stock: number;
+                            swapTargets: {
+                                ticketTypeExternalId: string | null;
+                                priceDifferenceCents: number | null;
+                            }[];
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8734,6 +9277,260 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgTickets: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event?: string;
+                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "T-0001",
+                     *           "number": 13,
+                     *           "ticketTypeExternalId": "ga-2027-sydney",
+                     *           "eventExternalId": "evt-2027-sydney",
+                     *           "status": "issued",
+                     *           "holder": {
+                     *             "email": "alex@example.com",
+                     *             "name": "Alex Doe",
+                     *             "emailStatus": "delivered",
+                     *             "emailStatusDetail": null
+                     *           },
+                     *           "createdAt": "2027-01-10T00:00:00.000Z",
+                     *           "checkedInAt": null,
+                     *           "revokedAt": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJpIjoxMn0"
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                            number: number;
+                            ticketTypeExternalId: string | null;
+                            eventExternalId: string | null;
+                            /** @enum {string} */
+                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                            holder: {
+                                email: string;
+                                name: string | null;
+                                emailStatus: ("delivered" | "failing" | "bounced") | null;
+                                emailStatusDetail: string | null;
+                            } | null;
+                            createdAt: string;
+                            checkedInAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendTicketMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "ana@example.com"
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                    };
+                };
             };
             /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
             400: {
@@ -9275,803 +10072,6 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgEvents: {
-        parameters: {
-            query?: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                when?: "upcoming" | "past";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "externalId": "evt-2027-sydney",
-                     *           "name": "Harbour Lights Festival",
-                     *           "venue": "The Domain",
-                     *           "city": "Sydney",
-                     *           "country": "AU",
-                     *           "startsAt": "2027-03-06T03:00:00.000Z",
-                     *           "endsAt": "2027-03-06T12:00:00.000Z",
-                     *           "timeZone": "Australia/Sydney",
-                     *           "address": "Art Gallery Rd",
-                     *           "latitude": -33.8688,
-                     *           "longitude": 151.2153,
-                     *           "description": null,
-                     *           "imageUrl": null,
-                     *           "logoUrl": null,
-                     *           "passRevealAt": "2027-03-06T02:00:00.000Z",
-                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null
-                     *     }
-                     */
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            name: string;
-                            venue: string;
-                            city: string;
-                            country: string;
-                            startsAt: string;
-                            endsAt: string;
-                            timeZone: string;
-                            address: string;
-                            latitude: number | null;
-                            longitude: number | null;
-                            description: string | null;
-                            imageUrl: string | null;
-                            logoUrl: string | null;
-                            passRevealAt: string | null;
-                            transfersCloseAt: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportAttendees: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The CSV file, as an attachment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgTicketTypes: {
-        parameters: {
-            query: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                event: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            eventExternalId: string | null;
-                            name: string;
-                            description: string | null;
-                            priceCents: number;
-                            currency: string;
-                            resaleCapCents: number;
-                            isGiftable: boolean;
-                            isResellable: boolean;
-                            isSwappable: boolean;
-                            stock: number;
-                            swapTargets: {
-                                ticketTypeExternalId: string | null;
-                                priceDifferenceCents: number | null;
-                            }[];
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgTickets: {
-        parameters: {
-            query?: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                event?: string;
-                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
-                search?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "externalId": "T-0001",
-                     *           "number": 13,
-                     *           "ticketTypeExternalId": "ga-2027-sydney",
-                     *           "eventExternalId": "evt-2027-sydney",
-                     *           "status": "issued",
-                     *           "holder": {
-                     *             "email": "alex@example.com",
-                     *             "name": "Alex Doe",
-                     *             "emailStatus": "delivered",
-                     *             "emailStatusDetail": null
-                     *           },
-                     *           "createdAt": "2027-01-10T00:00:00.000Z",
-                     *           "checkedInAt": null,
-                     *           "revokedAt": null
-                     *         }
-                     *       ],
-                     *       "nextCursor": "eyJpIjoxMn0"
-                     *     }
-                     */
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
-                            number: number;
-                            ticketTypeExternalId: string | null;
-                            eventExternalId: string | null;
-                            /** @enum {string} */
-                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
-                            holder: {
-                                email: string;
-                                name: string | null;
-                                emailStatus: ("delivered" | "failing" | "bounced") | null;
-                                emailStatusDetail: string | null;
-                            } | null;
-                            createdAt: string;
-                            checkedInAt: string | null;
-                            revokedAt: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getAttendance: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "issued": 1000,
-                     *       "checkedIn": 412,
-                     *       "listedForResale": 7,
-                     *       "resold": 23
-                     *     }
-                     */
-                    "application/json": {
-                        issued: number;
-                        checkedIn: number;
-                        listedForResale: number;
-                        resold: number;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    resendTicketMail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "email": "ana@example.com"
-                     *     }
-                     */
-                    "application/json": {
-                        email: string;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment; retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getCheckIns: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "bucketSeconds": 300,
-                     *       "from": "2027-03-05T21:00:00.000Z",
-                     *       "to": "2027-03-06T12:00:00.000Z",
-                     *       "buckets": [
-                     *         {
-                     *           "at": "2027-03-06T02:00:00.000Z",
-                     *           "count": 41
-                     *         },
-                     *         {
-                     *           "at": "2027-03-06T02:05:00.000Z",
-                     *           "count": 77
-                     *         }
-                     *       ],
-                     *       "conflicts": [
-                     *         {
-                     *           "ticketExternalId": "tkt-000123",
-                     *           "reason": "already_used",
-                     *           "scannedAt": "2027-03-06T02:07:12.000Z",
-                     *           "syncedAt": "2027-03-06T02:31:40.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        bucketSeconds: number;
-                        from: string;
-                        to: string;
-                        buckets: {
-                            at: string;
-                            count: number;
-                        }[];
-                        conflicts: {
-                            ticketExternalId: string | null;
-                            /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
-                            scannedAt: string;
-                            syncedAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
