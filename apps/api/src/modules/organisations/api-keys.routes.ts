@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { errors } from '../../lib/openapi.js';
-import type { RequireOrganisation } from './org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { AdminService } from './admin.service.js';
 import { orgSecurity } from './org-api/route-parts.js';
 

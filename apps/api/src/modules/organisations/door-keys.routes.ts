@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { doorKeys as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import type { RequireOrganisation } from './org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { DoorKeysService } from './door-keys.service.js';
 
 const error = z.object({ message: z.string() });

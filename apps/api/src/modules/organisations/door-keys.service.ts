@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error.js';
 import { hashKey } from './api-keys.js';
 import { sameHash } from '../../lib/secrets.js';
 import { doorKeysRepository as repo } from './door-keys.repository.js';
-import type { RequestOrganisation } from './org-auth.js';
+import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { appendAudit } from '../audit/audit.repository.js';
 
 const DOOR_KEY_SHAPE = /^(tpd_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;

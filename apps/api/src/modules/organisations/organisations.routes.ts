@@ -8,7 +8,7 @@
  * parser the import reads.
  */
 import type { App, PreHandler } from '../../lib/http.js';
-import type { RequireOrganisation } from './org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { AdminService } from './admin.service.js';
 import type { OrgApiService } from './org-api.service.js';
 import { adminRoutes } from './admin.routes.js';

@@ -4,7 +4,7 @@
  */
 import { organisations as contract } from '@tp/contract';
 import { securityOf } from '../../../lib/openapi.js';
-import type { RequireOrganisation } from '../org-auth.js';
+import type { RequireOrganisation } from '../../organiser-scope/org-auth.js';
 import type { OrgApiService } from '../org-api.service.js';
 
 /** The dependencies of each `org-api/*.routes.ts`: the organisation API's service and the scope's pre-handler. */
