@@ -15,7 +15,7 @@ import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestA
 import { createOutboundDeliveryWorker } from '../src/modules/outbound-webhooks/delivery-worker.js';
 import { backoffSeconds } from '../src/modules/outbound-webhooks/delivery-backoff.js';
 import { guardedLookup, sendOutboundDelivery } from '../src/modules/outbound-webhooks/delivery-sender.js';
-import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
+import { enqueueOutboundEvent } from '../src/modules/outbound-webhooks/outbound-events.js';
 import { outboundWebhooksRepository } from '../src/modules/outbound-webhooks/outbound-webhooks.repository.js';
 import type { Database } from '../src/db/client.js';
 

@@ -31,7 +31,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from './check-in-log.repository.js';
-import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import type { Metrics } from '../../lib/metrics.js';
 
 /**
