@@ -19,7 +19,7 @@ import { accountRoutes } from '../modules/account/account.routes.js';
 import { organiserScope } from '../modules/organiser-scope/organiser-scope.plugin.js';
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
-import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
+import { doorKeysRoutes } from '../modules/doors/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';

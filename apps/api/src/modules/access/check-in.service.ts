@@ -30,7 +30,7 @@ import { walletTotpAdmits } from '@tp/contract/wallet-totp';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { accessRepository as repo } from './access.repository.js';
-import { checkInLogRepository as log } from './check-in-log.repository.js';
+import { checkInLogRepository as log } from '../doors/check-in-log.repository.js';
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import type { Metrics } from '../../lib/metrics.js';
 
