@@ -1066,10 +1066,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * An event's tickets and their current holders as CSV (streamed)
-         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
-         */
+        /** An event's tickets and their current holders as CSV (streamed) */
         get: operations["exportAttendees"];
         put?: never;
         post?: never;
@@ -1156,10 +1153,7 @@ export interface paths {
         };
         /** One ticket, its current holder and its history */
         get: operations["getOrgTicket"];
-        /**
-         * Issue a ticket to a holder by e-mail (the same PUT again changes nothing)
-         * @description Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).
-         */
+        /** Issue a ticket to a holder by e-mail (the same PUT again changes nothing) */
         put: operations["upsertTicket"];
         post?: never;
         /** Revoke a ticket: it leaves the holder's lists and no longer admits */
@@ -1176,10 +1170,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Tickets with their current holder, by event, status and search, paged by cursor
-         * @description `search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.
-         */
+        /** Tickets with their current holder, by event, status and search, paged by cursor */
         get: operations["listOrgTickets"];
         put?: never;
         post?: never;
@@ -1247,10 +1238,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /**
-         * Change your organisation's brand (the panel shows it within a minute)
-         * @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).
-         */
+        /** Change your organisation's brand (the panel shows it within a minute) */
         patch: operations["updateOrganisation"];
         trace?: never;
     };
@@ -9097,6 +9085,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked). */
         requestBody: {
             content: {
                 /**
@@ -9379,6 +9368,7 @@ export interface operations {
                 /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
                 event?: string;
                 status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                /** @description matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters. */
                 search?: string;
             };
             header?: never;
@@ -9978,6 +9968,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme). */
         requestBody: {
             content: {
                 /**

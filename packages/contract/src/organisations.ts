@@ -257,7 +257,14 @@ export const holderLanguage = z.enum(['en', 'es']).meta({
 /** PUT /v1/org/tickets/{externalId} body. */
 export const ticketUpsertRequest = z
   .strictObject({ ticketTypeExternalId: externalId, holderEmail: email, holderLanguage: holderLanguage.optional() })
-  .meta({ examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }] });
+  .meta({
+    description:
+      "Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. " +
+      'Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for ' +
+      'resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); ' +
+      'another ticket type is refused (409 api.org.ticket_type_locked).',
+    examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }],
+  });
 export type TicketUpsertRequest = z.infer<typeof ticketUpsertRequest>;
 
 /** What an upsert did: `created` (201), `updated` or `unchanged` (200). */
@@ -337,6 +344,14 @@ export const importErrorResponse = z
     ],
   });
 
+/** GET /v1/org/events/{externalId}/attendees.csv: the file (its format in the description). */
+export const attendeesCsv = z.string().meta({
+  description:
+    'UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and ' +
+    'revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: ' +
+    "the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting " +
+    "with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
+});
 /** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
 export const attendanceResponse = z
   .object({
@@ -492,7 +507,18 @@ export type TicketStatus = z.infer<typeof ticketStatus>;
 export const ticketListQuery = pageQuery.extend({
   event: externalId.optional(),
   status: ticketStatus.optional(),
-  search: z.string().trim().min(1).max(200).refine(hasNoNul).optional(),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine(hasNoNul)
+    .optional()
+    .meta({
+      description:
+        "matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), " +
+        "or of the ticket's externalId; `%` and `_` are plain characters.",
+    }),
 });
 /** A person as the organiser sees them: null once the account was deleted (personal data erased). */
 const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
@@ -595,7 +621,12 @@ export const updateOrganisationRequest = z
     appUrl: httpsUrl.nullable().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
-  .meta({ examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }] });
+  .meta({
+    description:
+      'Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour ' +
+      '`#rrggbb` (the panel adjusts its contrast per theme).',
+    examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }],
+  });
 export type UpdateOrganisationRequest = z.infer<typeof updateOrganisationRequest>;
 /** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
 export const organisationItem = z

@@ -2,7 +2,6 @@
  * Routes of the organiser's events (issues 12, 21), `/v1/org/events...`: upsert by the organiser's own id, list,
  * read one, its attendees as CSV, its attendance and its check-ins. Owners and staff (area `events`).
  */
-import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors, media } from '../../../lib/openapi.js';
@@ -65,11 +64,12 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'exportAttendees',
         summary: "An event's tickets and their current holders as CSV (streamed)",
-        description:
-          "UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
         security: orgSecurity,
         params: contract.externalIdParams,
-        response: { 200: media('text/csv', z.string(), 'The CSV file, as an attachment'), ...errors(401, 404) },
+        response: {
+          200: media('text/csv', contract.attendeesCsv, 'The CSV file, as an attachment'),
+          ...errors(401, 404),
+        },
       },
     },
     async (req, reply) => {

@@ -29,8 +29,6 @@ export function organisationRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'updateOrganisation',
         summary: "Change your organisation's brand (the panel shows it within a minute)",
-        description:
-          'Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).',
         security: orgSecurity,
         body: contract.updateOrganisationRequest,
         response: { 200: contract.organisationItem, ...errors(400, 401, 404) },

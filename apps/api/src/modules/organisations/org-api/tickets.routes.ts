@@ -19,8 +19,6 @@ export function ticketsRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'upsertTicket',
         summary: 'Issue a ticket to a holder by e-mail (the same PUT again changes nothing)',
-        description:
-          "Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).",
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.ticketUpsertRequest,
@@ -56,8 +54,6 @@ export function ticketsRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'listOrgTickets',
         summary: 'Tickets with their current holder, by event, status and search, paged by cursor',
-        description:
-          "`search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.",
         security: orgSecurity,
         querystring: contract.ticketListQuery,
         response: { 200: contract.ticketPage, ...errors(400, 401, 404) },
