@@ -124,7 +124,22 @@ export default tseslint.config(
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
       'import-x/extensions': ['.ts', '.js'],
     },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Type-only imports are not cycles to no-cycle (they are erased): the audit trail's one direction is a zone.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/modules/audit',
+              from: ['./apps/api/src/modules/organisations', './apps/api/src/modules/organiser-scope'],
+              message: 'The modules whose changes audit records import it; audit imports none of them.',
+            },
+          ],
+        },
+      ],
+    },
   },
   // The API: SQL (Drizzle) lives only in repositories and db/.
   {
