@@ -1213,10 +1213,7 @@ export interface paths {
          */
         get: operations["getImportLimits"];
         put?: never;
-        /**
-         * Issue tickets from a CSV file, all or nothing
-         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored; an optional `holderLanguage` column, en or es, sets the language of the accounts rows create), at most 10000 rows (an instance on the embedded database takes fewer, `PGLITE_IMPORT_MAX_ROWS`, default 2000: the 413's `detail` names the limit) and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
-         */
+        /** Issue tickets from a CSV file, all or nothing */
         post: operations["importTickets"];
         delete?: never;
         options?: never;
@@ -1427,10 +1424,7 @@ export interface paths {
         /** Your live door keys (prefix, name and events; never the key) */
         get: operations["getOrgDoorKeys"];
         put?: never;
-        /**
-         * A door key for your scanners (shown once): your events only, or the ones named
-         * @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.
-         */
+        /** A door key for your scanners (shown once): your events only, or the ones named */
         post: operations["postOrgDoorKeys"];
         delete?: never;
         options?: never;
@@ -11403,6 +11397,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event. */
         requestBody: {
             content: {
                 /**

@@ -306,6 +306,22 @@ export type ImportLimits = z.infer<typeof importLimitsResponse>;
 /** Query of POST /v1/org/tickets/import: `dryRun=true` validates every row and writes nothing. */
 export const importQuery = z.object({ dryRun: z.enum(['true', 'false']).optional() });
 
+/**
+ * The body of POST /v1/org/tickets/import (`text/csv`), with what the API document says of it.
+ * @param pgliteMaxRows the API's default `PGLITE_IMPORT_MAX_ROWS` (rows an instance on the embedded database takes)
+ */
+export const importCsvBody = (pgliteMaxRows: number) =>
+  z.string().meta({
+    description:
+      'The CSV file itself (UTF-8 or UTF-16), header row first; send it as it is, not JSON-encoded. ' +
+      'The header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored; an optional ' +
+      '`holderLanguage` column, en or es, sets the language of the accounts rows create), at most ' +
+      `${IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, ` +
+      `default ${pgliteMaxRows}: the 413's \`detail\` names the limit) and ${IMPORT_MAX_BYTES} bytes. Each row is a ` +
+      'PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a ' +
+      'spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.',
+  });
+
 /** One refused row of an import: `row` as a spreadsheet numbers it (the header is row 1); `message` a key. */
 export const importRowError = z.object({
   row: z.number().int(),

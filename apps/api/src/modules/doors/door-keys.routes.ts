@@ -24,8 +24,6 @@ export function doorKeysRoutes(
       schema: {
         tags,
         summary: 'A door key for your scanners (shown once): your events only, or the ones named',
-        description:
-          'Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.',
         security,
         body: contract.createDoorKeyRequest,
         response: { 201: contract.createDoorKeyResponse, 400: error, 401: error, 404: error },

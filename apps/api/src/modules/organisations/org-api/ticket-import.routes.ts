@@ -4,7 +4,6 @@
  * `events`). The `text/csv` body parser is registered on the organiser scope by {@link registerCsvBody}.
  */
 import type { Readable } from 'node:stream';
-import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors } from '../../../lib/openapi.js';
@@ -41,16 +40,12 @@ export function ticketImportRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'importTickets',
         summary: 'Issue tickets from a CSV file, all or nothing',
-        description: `Body \`text/csv\` with the header row \`externalId,ticketTypeExternalId,holderEmail\` (any order; other columns ignored; an optional \`holderLanguage\` column, en or es, sets the language of the accounts rows create), at most ${contract.IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, default ${PGLITE_IMPORT_MAX_ROWS}: the 413's \`detail\` names the limit) and ${contract.IMPORT_MAX_BYTES} bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with \`errors: [{ row, message, field? }]\` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. \`?dryRun=true\` checks without writing.`,
         security: orgSecurity,
         querystring: contract.importQuery,
         requestBody: {
           content: {
             'text/csv': {
-              schema: z.string().meta({
-                description:
-                  'The CSV file itself (UTF-8 or UTF-16), header row first; send it as it is, not JSON-encoded',
-              }),
+              schema: contract.importCsvBody(PGLITE_IMPORT_MAX_ROWS),
             },
           },
         },
