@@ -31,8 +31,7 @@ import { createDoorScope, type CheckInDeps } from './door-scope.js';
 import { createOfflineSync } from './offline-sync.js';
 import { createOnlineCheckIn } from './online-check-in.js';
 
-export { PLATFORM_SCOPE, type Door, type DoorScope } from './door-scope.js';
-export { SYNC_MAX_AGE_HOURS } from './offline-sync.js';
+export type { Door, DoorScope } from './door-scope.js';
 
 /** The door check-in service: its parts' methods together (see above). */
 export function createCheckInService(deps: CheckInDeps) {
