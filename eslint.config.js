@@ -112,6 +112,35 @@ export default tseslint.config(
     files: ['apps/panel/src/ui/listbox.tsx'],
     rules: { 'jsx-a11y/click-events-have-key-events': 'off' },
   },
+  // The API: no import cycles (issue 43). Modules depend one way: a cycle means a module owns something of another's.
+  {
+    files: ['apps/api/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    // The rule follows each import into its file: it must resolve `./x.js` to `x.ts` and parse TypeScript there.
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.js', '.json'], extensionAlias: { '.js': ['.ts', '.js'] } }),
+      ],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.js'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Type-only imports are not cycles to no-cycle (they are erased): the audit trail's one direction is a zone.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './apps/api/src/modules/audit',
+              from: ['./apps/api/src/modules/organisations', './apps/api/src/modules/organiser-scope'],
+              message: 'The modules whose changes audit records import it; audit imports none of them.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // The API: SQL (Drizzle) lives only in repositories and db/.
   {
     files: ['apps/api/src/**/*.ts'],

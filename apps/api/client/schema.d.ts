@@ -1042,90 +1042,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/org/ticket-types/{externalId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /** Create or update a ticket type (and its benefits) by your own id */
-        put: operations["upsertTicketType"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/tickets/{externalId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One ticket, its current holder and its history */
-        get: operations["getOrgTicket"];
-        /**
-         * Issue a ticket to a holder by e-mail (the same PUT again changes nothing)
-         * @description Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked).
-         */
-        put: operations["upsertTicket"];
-        post?: never;
-        /** Revoke a ticket: it leaves the holder's lists and no longer admits */
-        delete: operations["revokeTicket"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/tickets/import": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What one CSV import takes on this instance: data rows and bytes
-         * @description `maxRows`: 10000 on PostgreSQL, `PGLITE_IMPORT_MAX_ROWS` (default 2000) on the embedded database; `maxBytes`: 5242880. A larger file is refused with 413.
-         */
-        get: operations["getImportLimits"];
-        put?: never;
-        /**
-         * Issue tickets from a CSV file, all or nothing
-         * @description Body `text/csv` with the header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored; an optional `holderLanguage` column, en or es, sets the language of the accounts rows create), at most 10000 rows (an instance on the embedded database takes fewer, `PGLITE_IMPORT_MAX_ROWS`, default 2000: the 413's `detail` names the limit) and 5242880 bytes. Each row is a PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.
-         */
-        post: operations["importTickets"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/organisation": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Your organisation's brand: name, logo, colour and links */
-        get: operations["getOrganisation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Change your organisation's brand (the panel shows it within a minute)
-         * @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme).
-         */
-        patch: operations["updateOrganisation"];
-        trace?: never;
-    };
     "/v1/org/events": {
         parameters: {
             query?: never;
@@ -1150,12 +1066,60 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * An event's tickets and their current holders as CSV (streamed)
-         * @description UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.
-         */
+        /** An event's tickets and their current holders as CSV (streamed) */
         get: operations["exportAttendees"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's attendance over its live tickets */
+        get: operations["getAttendance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An event's check-ins per 5 minutes on the event day and its offline-door conflicts */
+        get: operations["getCheckIns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/ticket-types/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Create or update a ticket type (and its benefits) by your own id */
+        put: operations["upsertTicketType"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1180,6 +1144,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/tickets/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One ticket, its current holder and its history */
+        get: operations["getOrgTicket"];
+        /** Issue a ticket to a holder by e-mail (the same PUT again changes nothing) */
+        put: operations["upsertTicket"];
+        post?: never;
+        /** Revoke a ticket: it leaves the holder's lists and no longer admits */
+        delete: operations["revokeTicket"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org/tickets": {
         parameters: {
             query?: never;
@@ -1187,28 +1170,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Tickets with their current holder, by event, status and search, paged by cursor
-         * @description `search` matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters.
-         */
+        /** Tickets with their current holder, by event, status and search, paged by cursor */
         get: operations["listOrgTickets"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/org/events/{externalId}/attendance": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An event's attendance over its live tickets */
-        get: operations["getAttendance"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1237,21 +1200,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/org/events/{externalId}/check-ins": {
+    "/v1/org/tickets/import": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** An event's check-ins per 5 minutes on the event day and its offline-door conflicts */
-        get: operations["getCheckIns"];
+        /**
+         * What one CSV import takes on this instance: data rows and bytes
+         * @description `maxRows`: 10000 on PostgreSQL, `PGLITE_IMPORT_MAX_ROWS` (default 2000) on the embedded database; `maxBytes`: 5242880. A larger file is refused with 413.
+         */
+        get: operations["getImportLimits"];
+        put?: never;
+        /** Issue tickets from a CSV file, all or nothing */
+        post: operations["importTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/organisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your organisation's brand: name, logo, colour and links */
+        get: operations["getOrganisation"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change your organisation's brand (the panel shows it within a minute) */
+        patch: operations["updateOrganisation"];
         trace?: never;
     };
     "/v1/admin/jobs/failed": {
@@ -1439,10 +1424,7 @@ export interface paths {
         /** Your live door keys (prefix, name and events; never the key) */
         get: operations["getOrgDoorKeys"];
         put?: never;
-        /**
-         * A door key for your scanners (shown once): your events only, or the ones named
-         * @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.
-         */
+        /** A door key for your scanners (shown once): your events only, or the ones named */
         post: operations["postOrgDoorKeys"];
         delete?: never;
         options?: never;
@@ -8194,6 +8176,441 @@ export interface operations {
             };
         };
     };
+    listOrgEvents: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                when?: "upcoming" | "past";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "evt-2027-sydney",
+                     *           "name": "Harbour Lights Festival",
+                     *           "venue": "The Domain",
+                     *           "city": "Sydney",
+                     *           "country": "AU",
+                     *           "startsAt": "2027-03-06T03:00:00.000Z",
+                     *           "endsAt": "2027-03-06T12:00:00.000Z",
+                     *           "timeZone": "Australia/Sydney",
+                     *           "address": "Art Gallery Rd",
+                     *           "latitude": -33.8688,
+                     *           "longitude": 151.2153,
+                     *           "description": null,
+                     *           "imageUrl": null,
+                     *           "logoUrl": null,
+                     *           "passRevealAt": "2027-03-06T02:00:00.000Z",
+                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            name: string;
+                            venue: string;
+                            city: string;
+                            country: string;
+                            startsAt: string;
+                            endsAt: string;
+                            timeZone: string;
+                            address: string;
+                            latitude: number | null;
+                            longitude: number | null;
+                            description: string | null;
+                            imageUrl: string | null;
+                            logoUrl: string | null;
+                            passRevealAt: string | null;
+                            transfersCloseAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportAttendees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAttendance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "issued": 1000,
+                     *       "checkedIn": 412,
+                     *       "listedForResale": 7,
+                     *       "resold": 23
+                     *     }
+                     */
+                    "application/json": {
+                        issued: number;
+                        checkedIn: number;
+                        listedForResale: number;
+                        resold: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCheckIns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "bucketSeconds": 300,
+                     *       "from": "2027-03-05T21:00:00.000Z",
+                     *       "to": "2027-03-06T12:00:00.000Z",
+                     *       "buckets": [
+                     *         {
+                     *           "at": "2027-03-06T02:00:00.000Z",
+                     *           "count": 41
+                     *         },
+                     *         {
+                     *           "at": "2027-03-06T02:05:00.000Z",
+                     *           "count": 77
+                     *         }
+                     *       ],
+                     *       "conflicts": [
+                     *         {
+                     *           "ticketExternalId": "tkt-000123",
+                     *           "reason": "already_used",
+                     *           "scannedAt": "2027-03-06T02:07:12.000Z",
+                     *           "syncedAt": "2027-03-06T02:31:40.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        bucketSeconds: number;
+                        from: string;
+                        to: string;
+                        buckets: {
+                            at: string;
+                            count: number;
+                        }[];
+                        conflicts: {
+                            ticketExternalId: string | null;
+                            /** @enum {string} */
+                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                            scannedAt: string;
+                            syncedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     upsertTicketType: {
         parameters: {
             query?: never;
@@ -8426,6 +8843,114 @@ export interface operations {
             };
         };
     };
+    listOrgTicketTypes: {
+        parameters: {
+            query: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            eventExternalId: string | null;
+                            name: string;
+                            description: string | null;
+                            priceCents: number;
+                            currency: string;
+                            resaleCapCents: number;
+                            isGiftable: boolean;
+                            isResellable: boolean;
+                            isSwappable: boolean;
+                            stock: number;
+                            swapTargets: {
+                                ticketTypeExternalId: string | null;
+                                priceDifferenceCents: number | null;
+                            }[];
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOrgTicket: {
         parameters: {
             query?: never;
@@ -8554,6 +9079,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); another ticket type is refused (409 api.org.ticket_type_locked). */
         requestBody: {
             content: {
                 /**
@@ -8734,6 +9260,261 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrgTickets: {
+        parameters: {
+            query?: {
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                event?: string;
+                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                /** @description matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters. */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "externalId": "T-0001",
+                     *           "number": 13,
+                     *           "ticketTypeExternalId": "ga-2027-sydney",
+                     *           "eventExternalId": "evt-2027-sydney",
+                     *           "status": "issued",
+                     *           "holder": {
+                     *             "email": "alex@example.com",
+                     *             "name": "Alex Doe",
+                     *             "emailStatus": "delivered",
+                     *             "emailStatusDetail": null
+                     *           },
+                     *           "createdAt": "2027-01-10T00:00:00.000Z",
+                     *           "checkedInAt": null,
+                     *           "revokedAt": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJpIjoxMn0"
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            externalId: string | null;
+                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
+                            number: number;
+                            ticketTypeExternalId: string | null;
+                            eventExternalId: string | null;
+                            /** @enum {string} */
+                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                            holder: {
+                                email: string;
+                                name: string | null;
+                                emailStatus: ("delivered" | "failing" | "bounced") | null;
+                                emailStatusDetail: string | null;
+                            } | null;
+                            createdAt: string;
+                            checkedInAt: string | null;
+                            revokedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendTicketMail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "ana@example.com"
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                    };
+                };
             };
             /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
             400: {
@@ -9181,6 +9962,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour `#rrggbb` (the panel adjusts its contrast per theme). */
         requestBody: {
             content: {
                 /**
@@ -9275,803 +10057,6 @@ export interface operations {
             };
             /** @description Unsupported content type */
             415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgEvents: {
-        parameters: {
-            query?: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                when?: "upcoming" | "past";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "externalId": "evt-2027-sydney",
-                     *           "name": "Harbour Lights Festival",
-                     *           "venue": "The Domain",
-                     *           "city": "Sydney",
-                     *           "country": "AU",
-                     *           "startsAt": "2027-03-06T03:00:00.000Z",
-                     *           "endsAt": "2027-03-06T12:00:00.000Z",
-                     *           "timeZone": "Australia/Sydney",
-                     *           "address": "Art Gallery Rd",
-                     *           "latitude": -33.8688,
-                     *           "longitude": 151.2153,
-                     *           "description": null,
-                     *           "imageUrl": null,
-                     *           "logoUrl": null,
-                     *           "passRevealAt": "2027-03-06T02:00:00.000Z",
-                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
-                     *         }
-                     *       ],
-                     *       "nextCursor": null
-                     *     }
-                     */
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            name: string;
-                            venue: string;
-                            city: string;
-                            country: string;
-                            startsAt: string;
-                            endsAt: string;
-                            timeZone: string;
-                            address: string;
-                            latitude: number | null;
-                            longitude: number | null;
-                            description: string | null;
-                            imageUrl: string | null;
-                            logoUrl: string | null;
-                            passRevealAt: string | null;
-                            transfersCloseAt: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    exportAttendees: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The CSV file, as an attachment */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/csv": string;
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgTicketTypes: {
-        parameters: {
-            query: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                event: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            eventExternalId: string | null;
-                            name: string;
-                            description: string | null;
-                            priceCents: number;
-                            currency: string;
-                            resaleCapCents: number;
-                            isGiftable: boolean;
-                            isResellable: boolean;
-                            isSwappable: boolean;
-                            stock: number;
-                            swapTargets: {
-                                ticketTypeExternalId: string | null;
-                                priceDifferenceCents: number | null;
-                            }[];
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    listOrgTickets: {
-        parameters: {
-            query?: {
-                /** @description the `nextCursor` of the previous page (opaque) */
-                cursor?: string;
-                limit?: number;
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                event?: string;
-                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
-                search?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "items": [
-                     *         {
-                     *           "externalId": "T-0001",
-                     *           "number": 13,
-                     *           "ticketTypeExternalId": "ga-2027-sydney",
-                     *           "eventExternalId": "evt-2027-sydney",
-                     *           "status": "issued",
-                     *           "holder": {
-                     *             "email": "alex@example.com",
-                     *             "name": "Alex Doe",
-                     *             "emailStatus": "delivered",
-                     *             "emailStatusDetail": null
-                     *           },
-                     *           "createdAt": "2027-01-10T00:00:00.000Z",
-                     *           "checkedInAt": null,
-                     *           "revokedAt": null
-                     *         }
-                     *       ],
-                     *       "nextCursor": "eyJpIjoxMn0"
-                     *     }
-                     */
-                    "application/json": {
-                        items: {
-                            externalId: string | null;
-                            /** @description the number the holder reads ("Ticket #13" in the panel: its userTicketId); search finds it as 13 or #13 */
-                            number: number;
-                            ticketTypeExternalId: string | null;
-                            eventExternalId: string | null;
-                            /** @enum {string} */
-                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
-                            holder: {
-                                email: string;
-                                name: string | null;
-                                emailStatus: ("delivered" | "failing" | "bounced") | null;
-                                emailStatusDetail: string | null;
-                            } | null;
-                            createdAt: string;
-                            checkedInAt: string | null;
-                            revokedAt: string | null;
-                        }[];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getAttendance: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "issued": 1000,
-                     *       "checkedIn": 412,
-                     *       "listedForResale": 7,
-                     *       "resold": 23
-                     *     }
-                     */
-                    "application/json": {
-                        issued: number;
-                        checkedIn: number;
-                        listedForResale: number;
-                        resold: number;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    resendTicketMail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            202: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "email": "ana@example.com"
-                     *     }
-                     */
-                    "application/json": {
-                        email: string;
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Conflicts with the current state */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Body too large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too many requests (see Retry-After where sent) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Internal error (the body names no internals) */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getCheckIns: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
-                externalId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "bucketSeconds": 300,
-                     *       "from": "2027-03-05T21:00:00.000Z",
-                     *       "to": "2027-03-06T12:00:00.000Z",
-                     *       "buckets": [
-                     *         {
-                     *           "at": "2027-03-06T02:00:00.000Z",
-                     *           "count": 41
-                     *         },
-                     *         {
-                     *           "at": "2027-03-06T02:05:00.000Z",
-                     *           "count": 77
-                     *         }
-                     *       ],
-                     *       "conflicts": [
-                     *         {
-                     *           "ticketExternalId": "tkt-000123",
-                     *           "reason": "already_used",
-                     *           "scannedAt": "2027-03-06T02:07:12.000Z",
-                     *           "syncedAt": "2027-03-06T02:31:40.000Z"
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": {
-                        bucketSeconds: number;
-                        from: string;
-                        to: string;
-                        buckets: {
-                            at: string;
-                            count: number;
-                        }[];
-                        conflicts: {
-                            ticketExternalId: string | null;
-                            /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
-                            scannedAt: string;
-                            syncedAt: string;
-                        }[];
-                    };
-                };
-            };
-            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Missing or wrong credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Not found */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11412,6 +11397,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event. */
         requestBody: {
             content: {
                 /**

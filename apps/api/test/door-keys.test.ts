@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkInLogRepository } from '../src/modules/access/check-in-log.repository.js';
+import { checkInLogRepository } from '../src/modules/doors/check-in-log.repository.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';

@@ -12,7 +12,7 @@ import {
   createOutboundDeliveryWorker,
   type OutboundDeliveryWorker,
 } from '../src/modules/outbound-webhooks/delivery-worker.js';
-import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
+import { enqueueOutboundEvent } from '../src/modules/outbound-webhooks/outbound-events.js';
 
 /** A `ticket.issued` payload as the document describes it (payloads are checked as they are queued). */
 const issued = (ticketExternalId: string, userTicketId: number) => ({

@@ -16,7 +16,7 @@ import { createOutboundDeliveryWorker } from '../src/modules/outbound-webhooks/d
 import { backoffSeconds } from '../src/modules/outbound-webhooks/delivery-backoff.js';
 import { sendOutboundDelivery } from '../src/modules/outbound-webhooks/delivery-sender.js';
 import { guardedLookup } from '../src/lib/outbound-guard.js';
-import { enqueueOutboundEvent } from '../src/modules/organisations/outbound-events.js';
+import { enqueueOutboundEvent } from '../src/modules/outbound-webhooks/outbound-events.js';
 import { outboundWebhooksRepository } from '../src/modules/outbound-webhooks/outbound-webhooks.repository.js';
 import type { Database } from '../src/db/client.js';
 

@@ -16,7 +16,13 @@ export const createDoorKeyRequest = z
     name: z.string().trim().min(1).max(100).refine(hasNoNul),
     eventExternalIds: z.array(externalId).min(1).max(100).optional(),
   })
-  .meta({ examples: [{ name: 'North gate', eventExternalIds: ['evt-2027-sydney'] }] });
+  .meta({
+    description:
+      'Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, ' +
+      'downloads and admits to your events only (or `eventExternalIds`); another event answers 403 ' +
+      'api.access.not_for_this_event.',
+    examples: [{ name: 'North gate', eventExternalIds: ['evt-2027-sydney'] }],
+  });
 export type CreateDoorKeyRequest = z.infer<typeof createDoorKeyRequest>;
 
 /** POST /v1/org/door-keys answer (201): the key, shown once (`tpd_` + 8 characters + `_` + 43 characters). */

@@ -255,7 +255,14 @@ export const holderLanguage = z.enum(['en', 'es']).meta({
 /** PUT /v1/org/tickets/{externalId} body. */
 export const ticketUpsertRequest = z
   .strictObject({ ticketTypeExternalId: externalId, holderEmail: email, holderLanguage: holderLanguage.optional() })
-  .meta({ examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }] });
+  .meta({
+    description:
+      "Creates the account when needed (in `holderLanguage`, en or es, default en) and e-mails the holder in their account's language. " +
+      'Another holderEmail re-issues the ticket only while it is still with the account it was issued to, unused, not listed for ' +
+      'resale and not revoked (409 api.org.ticket_moved, api.org.ticket_used, api.org.ticket_in_resale, api.org.ticket_revoked); ' +
+      'another ticket type is refused (409 api.org.ticket_type_locked).',
+    examples: [{ ticketTypeExternalId: 'ga-2027-sydney', holderEmail: 'alex@example.com' }],
+  });
 
 /** What an upsert did: `created` (201), `updated` or `unchanged` (200). */
 export const upsertStatus = z.enum(['created', 'updated', 'unchanged']);
@@ -295,6 +302,22 @@ export type ImportLimits = z.infer<typeof importLimitsResponse>;
 /** Query of POST /v1/org/tickets/import: `dryRun=true` validates every row and writes nothing. */
 export const importQuery = z.object({ dryRun: z.enum(['true', 'false']).optional() });
 
+/**
+ * The body of POST /v1/org/tickets/import (`text/csv`), with what the API document says of it.
+ * @param pgliteMaxRows the API's default `PGLITE_IMPORT_MAX_ROWS` (rows an instance on the embedded database takes)
+ */
+export const importCsvBody = (pgliteMaxRows: number) =>
+  z.string().meta({
+    description:
+      'The CSV file itself (UTF-8 or UTF-16), header row first; send it as it is, not JSON-encoded. ' +
+      'The header row `externalId,ticketTypeExternalId,holderEmail` (any order; other columns ignored; an optional ' +
+      '`holderLanguage` column, en or es, sets the language of the accounts rows create), at most ' +
+      `${IMPORT_MAX_ROWS} rows (an instance on the embedded database takes fewer, \`PGLITE_IMPORT_MAX_ROWS\`, ` +
+      `default ${pgliteMaxRows}: the 413's \`detail\` names the limit) and ${IMPORT_MAX_BYTES} bytes. Each row is a ` +
+      'PUT /org/tickets/{externalId}. Any bad row: 422 with `errors: [{ row, message, field? }]` (row numbers as a ' +
+      'spreadsheet shows them, the header is row 1) and nothing written. `?dryRun=true` checks without writing.',
+  });
+
 /** One refused row of an import: `row` as a spreadsheet numbers it (the header is row 1); `message` a key. */
 export const importRowError = z.object({
   row: z.number().int(),
@@ -333,6 +356,14 @@ export const importErrorResponse = z
     ],
   });
 
+/** GET /v1/org/events/{externalId}/attendees.csv: the file (its format in the description). */
+export const attendeesCsv = z.string().meta({
+  description:
+    'UTF-8 with a BOM, CRLF line ends; columns ticket, ticket type, status, holder e-mail, holder name, checked-in and ' +
+    'revoked times (ISO 8601 UTC); headers in English or Spanish by `Accept-Language`, and so is the status (English: ' +
+    "the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting " +
+    "with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
+});
 /** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
 export const attendanceResponse = z
   .object({
@@ -488,7 +519,18 @@ export type TicketStatus = z.infer<typeof ticketStatus>;
 export const ticketListQuery = pageQuery.extend({
   event: externalId.optional(),
   status: ticketStatus.optional(),
-  search: z.string().trim().min(1).max(200).refine(hasNoNul).optional(),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .refine(hasNoNul)
+    .optional()
+    .meta({
+      description:
+        "matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), " +
+        "or of the ticket's externalId; `%` and `_` are plain characters.",
+    }),
 });
 /** A person as the organiser sees them: null once the account was deleted (personal data erased). */
 const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
@@ -591,7 +633,12 @@ export const updateOrganisationRequest = z
     appUrl: httpsUrl.nullable().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
-  .meta({ examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }] });
+  .meta({
+    description:
+      'Only the fields given change; `null` clears a link, the logo or the colour. URLs must be https; the colour ' +
+      '`#rrggbb` (the panel adjusts its contrast per theme).',
+    examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }],
+  });
 /** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
 export const organisationItem = z
   .object({

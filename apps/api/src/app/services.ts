@@ -38,7 +38,7 @@ import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
-import { createDoorKeysService } from '../modules/organisations/door-keys.service.js';
+import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { authRepository } from '../modules/auth/auth.repository.js';

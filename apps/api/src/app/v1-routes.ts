@@ -4,7 +4,6 @@
  */
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App } from '../lib/http.js';
-import { ipKey } from '../lib/rate-limit.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { profileRoutes } from '../modules/profile/profile.routes.js';
 import { remindersRoutes } from '../modules/profile/reminders.routes.js';
@@ -18,10 +17,10 @@ import { earningsRoutes } from '../modules/resale/earnings.routes.js';
 import { v1SystemRoutes } from '../modules/system/system.routes.js';
 import { brandingRoutes } from '../modules/branding/branding.routes.js';
 import { accountRoutes } from '../modules/account/account.routes.js';
-import { requireAdminWith, requireOrganisationWith } from '../modules/organisations/org-auth.js';
+import { organiserScope } from '../modules/organiser-scope/organiser-scope.plugin.js';
 import { organisationsRoutes, registerCsvBody } from '../modules/organisations/organisations.routes.js';
 import { outboundWebhooksRoutes } from '../modules/outbound-webhooks/outbound-webhooks.routes.js';
-import { doorKeysRoutes } from '../modules/organisations/door-keys.routes.js';
+import { doorKeysRoutes } from '../modules/doors/door-keys.routes.js';
 import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
@@ -87,46 +86,31 @@ export async function registerV1Routes(
       brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth, exportsPerMinute: config.accountExportsPerMinute });
-      void api.register((scope, _o, next) => {
-        const orgApi: App = scope.withTypeProvider<ZodTypeProvider>();
-        registerCsvBody(orgApi);
-        // Wrong organisation or admin keys per IP; requests per organisation (issue 19, break 8).
-        const failures = orgApi.createRateLimit({
-          max: config.keyFailuresPerMinute,
-          timeWindow: '1 minute',
-          keyGenerator: (req) => `keyfail:${ipKey(req)}`,
-        });
-        const perOrganisation = orgApi.createRateLimit({
-          max: config.orgApiPerMinute,
-          timeWindow: '1 minute',
-          keyGenerator: (req) => `org:${req.organisation.id}`,
-        });
-        const requireOrganisation = requireOrganisationWith({
-          database,
-          now,
-          authenticateConsole: (bearer) => auth.authenticateConsole(bearer),
-          failures,
-          perOrganisation,
-        });
-        const requireAdmin = requireAdminWith(config.adminKey, failures);
-        organisationsRoutes(orgApi, {
-          admin: organisations.admin,
-          org: organisations.org,
-          requireAdmin,
-          requireOrganisation,
-        });
-        jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
-        membersRoutes(orgApi, {
-          members: organisations.members,
-          requireOrganisation,
-          requireAuth,
-          consoleToken: (claims, organisationId) => auth.consoleToken(claims, organisationId),
-        });
-        outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
-        doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
-        auditRoutes(orgApi, { audit: services.audit, requireOrganisation });
-        next();
-      });
+      const authenticateConsole = (bearer: string) => auth.authenticateConsole(bearer);
+      void api.register(
+        organiserScope(
+          { database, now, config, authenticateConsole },
+          (orgApi, { requireOrganisation, requireAdmin }) => {
+            registerCsvBody(orgApi);
+            organisationsRoutes(orgApi, {
+              admin: organisations.admin,
+              org: organisations.org,
+              requireAdmin,
+              requireOrganisation,
+            });
+            jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
+            membersRoutes(orgApi, {
+              members: organisations.members,
+              requireOrganisation,
+              requireAuth,
+              consoleToken: (claims, organisationId) => auth.consoleToken(claims, organisationId),
+            });
+            outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
+            doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
+            auditRoutes(orgApi, { audit: services.audit, requireOwner: requireOrganisation('owner') });
+          },
+        ),
+      );
       done();
     },
     { prefix: '/v1' },

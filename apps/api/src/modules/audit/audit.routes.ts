@@ -1,15 +1,18 @@
 /** Route: GET /org/audit-log, the organisation's audit trail for its owners (issue 25; an API key acts as one). */
 import { audit as contract } from '@tp/contract';
-import type { App } from '../../lib/http.js';
+import type { App, PreHandler } from '../../lib/http.js';
 import { errors, securityOf } from '../../lib/openapi.js';
-import type { RequireOrganisation } from '../organisations/org-auth.js';
 import type { AuditService } from './audit.service.js';
 
-export function auditRoutes(app: App, deps: { audit: AuditService; requireOrganisation: RequireOrganisation }) {
+/**
+ * Registers GET /org/audit-log.
+ * @param deps.requireOwner the organiser scope's pre-handler of its `owner` area (sets `request.organisation`)
+ */
+export function auditRoutes(app: App, deps: { audit: AuditService; requireOwner: PreHandler }) {
   app.get(
     '/org/audit-log',
     {
-      preHandler: deps.requireOrganisation('owner'),
+      preHandler: deps.requireOwner,
       schema: {
         operationId: 'listAuditLog',
         summary: 'Who changed what in your organisation, newest first, paged by cursor (owners)',

@@ -15,7 +15,7 @@ import type { Lang } from '../../lib/lang.js';
 import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
 import { auth, holderDisplayName, parseUsername, usernameOf, USERNAME_SEARCH_MIN_LENGTH } from '@tp/contract';
 import { giftRepository as repo } from './gift.repository.js';
-import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { pickLang } from '../../lib/lang.js';
 

@@ -10,7 +10,7 @@ import { members as contract } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, securityOf } from '../../lib/openapi.js';
 import type { MembersService } from './members.service.js';
-import type { RequireOrganisation } from './org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 
 const orgSecurity = securityOf('organisationApiKey');
 

@@ -8,7 +8,7 @@ import type { members as contract, MessageKey, Membership, OrgRole } from '@tp/c
 import type { Database, DbOrTx } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { EnsureUser } from './org-api/deps.js';
-import type { RequestOrganisation } from './org-auth.js';
+import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { membersRepository as repo } from './members.repository.js';
 import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
 import { pickLang } from '../../lib/lang.js';

@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { webhooks as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import type { RequireOrganisation } from '../organisations/org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import { errors, securityOf } from '../../lib/openapi.js';
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js';
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import type { webhooks as contract } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { RequestOrganisation } from '../organisations/org-auth.js';
+import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { checkWebhookEndpointUrl } from './delivery-sender.js';
 import { appendAudit } from '../audit/audit.repository.js';
 import { type DeliveryRow, outboundWebhooksRepository as repo } from './outbound-webhooks.repository.js';

@@ -10,7 +10,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { panelLink } from '../../providers/mail/brand.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { codePdfFileName } from '../../providers/mail/templates.js';
-import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { resaleRepository as repo, type OrderRow } from './resale.repository.js';
 import { hashCode, newCode } from './resale.code.js';

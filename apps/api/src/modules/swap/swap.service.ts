@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error.js';
 import { transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
 import { swapRepository as repo } from './swap.repository.js';
-import { enqueueTicketEvents } from '../organisations/outbound-events.js';
+import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { isUuid } from '@tp/contract/fields';
 import type { Config } from '../../config.js';

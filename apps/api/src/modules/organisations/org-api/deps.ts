@@ -7,7 +7,7 @@ import type { Config } from '../../../config.js';
 import type { Database, DbOrTx } from '../../../db/client.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 
 export type UpsertStatus = z.infer<typeof contract.upsertStatus>;
 

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import type { events } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { pickLang } from '../../../lib/lang.js';

@@ -8,7 +8,7 @@ import type * as z from 'zod';
 import type { organisations } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { organisationsRepository as repo, type OrganisationRow } from '../organisations.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { enqueueLogoFetch } from '../../../providers/mail/mail-logo.js';

@@ -10,7 +10,7 @@ import { AppError } from '../../../lib/app-error.js';
 import { decodeCursor, idCursor, paged } from '../../../lib/cursor.js';
 import { orgApiRepository } from '../org-api.repository.js';
 import { likePrefix, orgReadsRepository as repo, type EventRow, type TicketReadRow } from '../org-reads.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import type { Lang } from '../../../lib/lang.js';
 import { ATTENDEE_STATUS, ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
 import { eventOf, type OrgApiDeps } from './deps.js';

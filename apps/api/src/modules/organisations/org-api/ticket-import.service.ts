@@ -3,7 +3,7 @@
  * (`../ticket-import.csv.ts`), issued with the same rules as one ticket (`ticket-issuing.ts`).
  */
 import { AUDIT_IMPORT_TICKETS_NAMED, organisations as contract, type MessageKey } from '@tp/contract';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import type { OrgApiDeps } from './deps.js';
 import { countPlan, type IssuedBatch, type TicketInput, type TicketIssuing } from './ticket-issuing.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';

@@ -25,9 +25,9 @@ import {
   type IssuedTicketRow,
   type TicketTypeRow,
 } from '../org-api.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { organisationsRepository } from '../organisations.repository.js';
-import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../outbound-events.js';
+import { endpointsUnchanged, queueDeliveries, outboundDeliveriesOf } from '../../outbound-webhooks/outbound-events.js';
 import type { OrgApiDeps } from './deps.js';
 import { pickLang, type Lang } from '../../../lib/lang.js';
 

@@ -6,7 +6,7 @@ import type * as z from 'zod';
 import type { ticketTypes } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo, type TicketTypeRow } from '../org-api.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 

@@ -4,8 +4,8 @@
  */
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
-import type { RequestOrganisation } from '../org-auth.js';
-import { enqueueTicketEvents } from '../outbound-events.js';
+import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
+import { enqueueTicketEvents } from '../../outbound-webhooks/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../../providers/jobs/ticket-moved-jobs.js';
 import type { OrgApiDeps, UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';

@@ -24,10 +24,10 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { bearerOf } from '../../lib/http.js';
 import { guessGuard, withinLimit, type Limiter, type LimitName } from '../../lib/rate-limit.js';
-import { hashKey, prefixOf } from './api-keys.js';
+import { hashKey, prefixOf } from '../organisations/api-keys.js';
 import { sameHash, sameSecret } from '../../lib/secrets.js';
-import { organisationsRepository as repo } from './organisations.repository.js';
-import { membersRepository } from './members.repository.js';
+import { organisationsRepository as repo } from '../organisations/organisations.repository.js';
+import { membersRepository } from '../organisations/members.repository.js';
 import type { AuditActor } from '../audit/audit.repository.js';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Emit points of the organisers' outbound webhook events (issue 12). Called inside the transaction that made the change, so
  * an event is queued exactly when the change commits: one outbound delivery (`webhook_deliveries`) per subscribed
- * endpoint of the organisation, delivered later by the delivery worker (modules/outbound-webhooks/delivery-worker.ts).
+ * endpoint of the organisation, delivered later by the delivery worker (delivery-worker.ts).
  *
  * Body sent (and signed): `{ type, timestamp, data }`, `timestamp` ISO 8601 UTC; `data` is checked against the
  * contract's schema of the event (`webhooks.webhookEventData`, the API document's `webhooks`) as it is queued,
@@ -12,7 +12,7 @@ import { webhooks } from '@tp/contract';
 type WebhookEventType = webhooks.WebhookEventType;
 import type { DbOrTx } from '../../db/client.js';
 import { timeSlicer } from '../../lib/time-slice.js';
-import { outboundWebhooksRepository as repo } from '../outbound-webhooks/outbound-webhooks.repository.js';
+import { outboundWebhooksRepository as repo } from './outbound-webhooks.repository.js';
 
 /**
  * Each event type's payload schema, built once: `webhookEventPayload(type)` makes a new zod object per call,

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { doorKeys as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import type { RequireOrganisation } from './org-auth.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { DoorKeysService } from './door-keys.service.js';
 
 const error = z.object({ message: z.string() });
@@ -24,8 +24,6 @@ export function doorKeysRoutes(
       schema: {
         tags,
         summary: 'A door key for your scanners (shown once): your events only, or the ones named',
-        description:
-          'Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event.',
         security,
         body: contract.createDoorKeyRequest,
         response: { 201: contract.createDoorKeyResponse, 400: error, 401: error, 404: error },

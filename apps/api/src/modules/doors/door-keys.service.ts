@@ -1,7 +1,7 @@
 /**
  * Door keys per organisation (issue 20 point 4; decision 020): `tpd_<8 characters>_<43
  * characters>`, 256 random bits, shown once and stored as SHA-256 like the organisation API keys
- * (api-keys.ts). A door scanner presents one in `x-scanner-key`; `/v1/access/*` then sees only the
+ * (organisations/api-keys.ts). A door scanner presents one in `x-scanner-key`; `/v1/access/*` then sees only the
  * organisation's events, or the events named when the key was made. Revocation works at the next request
  * (nothing is cached). Creation and revocation are recorded in the audit trail (issue 25) in their transaction.
  */
@@ -9,10 +9,9 @@ import { randomBytes } from 'node:crypto';
 import type { doorKeys as contract } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import { hashKey } from './api-keys.js';
-import { sameHash } from '../../lib/secrets.js';
+import { sameHash, sha256Hex as hashKey } from '../../lib/secrets.js';
 import { doorKeysRepository as repo } from './door-keys.repository.js';
-import type { RequestOrganisation } from './org-auth.js';
+import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { appendAudit } from '../audit/audit.repository.js';
 
 const DOOR_KEY_SHAPE = /^(tpd_[A-Za-z0-9_-]{8})_[A-Za-z0-9_-]{43}$/;

@@ -1,0 +1,126 @@
+/**
+ * Online check-in (POST /v1/access/check-in): a scanned pass admits the tickets its holder holds for the event,
+ * marked used in one transaction that locks them; every scan goes into the check-in log and the metrics. See
+ * check-in.service.ts for the rules.
+ */
+import { access, holderDisplayName, type doorKeys } from '@tp/contract';
+import { walletTotpAdmits } from '@tp/contract/wallet-totp';
+import { AppError } from '../../lib/app-error.js';
+import { accessRepository as repo } from './access.repository.js';
+import { checkInLogRepository as log } from '../doors/check-in-log.repository.js';
+import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
+import { PLATFORM_SCOPE, type CheckInDeps, type Door, type DoorScopes } from './door-scope.js';
+
+/** The online check-in part: `checkIn`. */
+export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 'eventInScope'>) {
+  const { db } = deps.database;
+  const { eventInScope } = scopes;
+  return {
+    /**
+     * POST /access/check-in: admits the pass holder's unused tickets for the event and marks them used now;
+     * logs the scan (check-in log) whatever the verdict, once the event is known.
+     * @param code the scanned pass text.
+     * @param door the key's scope and the device id (default: the platform key, no device).
+     * @returns the holder's name (empty when they neither hold nor held a ticket of the event), `admitted`
+     *   (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO UTC) and `listedForResale` (not
+     *   admitted); all empty when the holder holds no ticket for the event, then `movedAway` names the event's
+     *   tickets that left this holder by gift or resale, or that were revoked (issue 40 point 7).
+     * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
+     *   code of a revoked or ended sign-in (never saying which), `api.access.stale_code` (400) for a Google
+     *   Wallet rotating barcode whose TOTP is not fresh (decision 029), `api.access.event_not_found` (404),
+     *   `api.access.not_for_this_event` (403) for an event outside the door key's scope,
+     *   `api.access.pass_not_yet_available` (409, with `revealAt`) before the event's `passRevealAt` (issue 21).
+     */
+    async checkIn(
+      code: string,
+      eventId: number,
+      door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
+    ): Promise<access.CheckInResponse> {
+      const scannedAt = deps.now();
+      const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
+      const event = await eventInScope(eventId, door.scope, async () => {
+        await log.record(db, { ...entry, holderId: null, verdict: 'not_for_this_event', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'not_for_this_event');
+      });
+      const pass = await deps.verifyCode(code);
+      const live = pass && (pass.sessionId === undefined || (await deps.sessionIsLive(pass.sessionId, pass.userId)));
+      const holder = live ? await repo.holder(db, pass.userId) : undefined;
+      if (!live || !holder) {
+        await log.record(db, { ...entry, holderId: null, verdict: 'invalid', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'invalid');
+        throw new AppError('api.access.invalid_code');
+      }
+      // A Google Wallet rotating barcode (decision 029): its timestamp must be timely, its TOTP the secret's.
+      if (pass.totp && pass.userTicketId !== undefined) {
+        const secret = await repo.walletTotpSecret(db, pass.userTicketId, pass.userId);
+        if (!(await walletTotpAdmits(secret, pass.totp, Math.floor(scannedAt.getTime() / 1000)))) {
+          await log.record(db, {
+            ...entry,
+            holderId: pass.userId,
+            verdict: 'invalid',
+            userTicketIds: [pass.userTicketId],
+          });
+          // Counted under its own reason (issue 41, point 8): a screenshot or a replayed code, not a forged pass.
+          deps.metrics.checkIn('online', 'stale_code');
+          throw new AppError('api.access.stale_code');
+        }
+      }
+      const holderId = pass.userId;
+      // Before the event's passRevealAt no pass admits to it (issue 21), not even one shown for another event.
+      if (event.passRevealAt && scannedAt < event.passRevealAt) {
+        await log.record(db, { ...entry, holderId, verdict: 'refused', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'not_revealed');
+        throw new AppError('api.access.pass_not_yet_available', { revealAt: event.passRevealAt.toISOString() });
+      }
+      const answer = await db.transaction(async (tx) => {
+        // A wallet pass's ticket code (decision 029) admits its one ticket, while this holder still holds it.
+        const held = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
+          (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
+        );
+        const listed = await repo.listedAmong(
+          tx,
+          held.map((t) => t.userTicketId),
+        );
+        const tickets: access.HeldTicket[] = held.map((t) => ({
+          userTicketId: t.userTicketId,
+          ticketName: t.ticketName,
+          usedAt: t.usedAt?.toISOString() ?? null,
+          listed: listed.has(t.userTicketId),
+        }));
+        const at = deps.now();
+        const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
+        await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
+        // Nothing held: say which of the event's tickets left this holder (or were voided), and name the holder
+        // only when the event knows them (issue 40 point 7: another organisation's holder is never named).
+        const movedAway = tickets.length
+          ? []
+          : (await repo.movedAwayTickets(tx, holderId, eventId)).filter(
+              (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
+            );
+        const known = tickets.length > 0 || movedAway.length > 0;
+        const answer: access.CheckInResponse = {
+          ...access.checkInAnswer(known ? holderDisplayName(holder) : '', tickets, new Set(marked)),
+          ...(movedAway.length ? { movedAway } : {}),
+        };
+        await log.record(tx, {
+          ...entry,
+          holderId,
+          verdict: verdictOf(answer),
+          userTicketIds: tickets.map((t) => t.userTicketId),
+        });
+        return answer;
+      });
+      const verdict = verdictOf(answer);
+      deps.metrics.checkIn('online', verdict === 'admitted' ? null : verdict);
+      return answer;
+    },
+  };
+}
+
+/** The check-in log's verdict of an online answer: admitted wins, then already used, listed, no ticket. */
+function verdictOf(answer: access.CheckInResponse): doorKeys.CheckInLogVerdict {
+  if (answer.admitted.length > 0) return 'admitted';
+  if (answer.alreadyUsed.length > 0) return 'already_used';
+  if (answer.listedForResale.length > 0) return 'listed';
+  return 'no_ticket';
+}

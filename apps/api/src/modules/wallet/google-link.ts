@@ -1,0 +1,103 @@
+/**
+ * Google Wallet save links (issue 22, decision 029): an event-ticket class per event and an object per held ticket,
+ * inserted through the REST API (a local fake in test mode); the save link is a JWT naming only the object's id.
+ * Its rotating barcode shows `<rotating ticket code>.{totp_timestamp_seconds}.{totp_value_0}` (kind 4: refused
+ * without the suffix).
+ */
+import { importPKCS8, SignJWT } from 'jose';
+import { holderDisplayName } from '@tp/contract';
+import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
+import { AppError } from '../../lib/app-error.js';
+import { pickLang } from '../../lib/lang.js';
+import type { Holder } from '../../db/predicates.js';
+import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
+import type { WalletTickets } from './wallet-tickets.js';
+import {
+  DEFAULT_COLOR,
+  GOOGLE_SAVE_URL,
+  joined,
+  seconds,
+  text,
+  walletRevealAt,
+  type WalletDeps,
+} from './wallet-common.js';
+
+/** The Google link part: `googleSaveUrl`. Without Google settings it answers `api.wallet.not_configured`. */
+export function createGoogleLink(
+  deps: Pick<WalletDeps, 'database' | 'config' | 'google' | 'publicUrl' | 'now'>,
+  tickets: WalletTickets,
+) {
+  const { db } = deps.database;
+  const googleKey = deps.google ? importPKCS8(deps.google.key.private_key, 'RS256') : null;
+  /** Google ids: `<issuer>.<suffix>`; the object's names its holder, so a new holder gets a new object. */
+  const googleIds = (row: WalletTicketRow, pass: WalletPassRow, issuerId: string) => ({
+    classId: `${issuerId}.event-${row.event.id}`,
+    objectId: `${issuerId}.${pass.serialNumber}`,
+  });
+
+  return {
+    /**
+     * GET /tickets/{userTicketId}/wallet/google: inserts (or updates) the event's class and the ticket's object
+     * in Google Wallet and answers the save link, `https://pay.google.com/gp/v/save/<JWT>` (RS256 by the service
+     * account; `payload.eventTicketObjects` holds only the object's id).
+     * @throws AppError `api.wallet.not_configured` (404), `api.ticket.not_found` (404),
+     *   `api.wallet.not_yet_available` (409), `api.wallet.event_ended` (409).
+     */
+    async googleSaveUrl(holder: Holder, userTicketId: number): Promise<{ saveUrl: string }> {
+      const google = deps.google;
+      const issuerId = deps.config.google?.issuerId;
+      if (!google || !googleKey || !issuerId) throw new AppError('api.wallet.not_configured');
+      const { row, pass } = await tickets.issuable(holder, userTicketId);
+      const code = await tickets.ticketCode(row, 'rotating');
+      const { event } = row;
+      const { classId, objectId } = googleIds(row, pass, issuerId);
+      const color = row.primaryColor ?? DEFAULT_COLOR;
+      const lang = pickLang(row.holder.locale);
+      await google.api.upsertClass({
+        id: classId,
+        issuerName: row.organisationName,
+        reviewStatus: 'UNDER_REVIEW',
+        eventName: text(event.name, lang),
+        venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
+        dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
+        hexBackgroundColor: color,
+      });
+      await google.api.upsertObject({
+        id: objectId,
+        classId,
+        state: 'ACTIVE',
+        ticketHolderName: holderDisplayName(row.holder),
+        ticketType: text(row.ticketName, lang),
+        hexBackgroundColor: color,
+        validTimeInterval: {
+          start: { date: walletRevealAt(event).toISOString() },
+          end: { date: event.endsAt.toISOString() },
+        },
+        ...(event.latitude !== null && event.longitude !== null
+          ? { locations: [{ latitude: event.latitude, longitude: event.longitude }] }
+          : {}),
+        rotatingBarcode: {
+          type: 'QR_CODE',
+          valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
+          totpDetails: {
+            periodMillis: WALLET_TOTP_PERIOD_SECONDS * 1000,
+            algorithm: 'TOTP_SHA1',
+            parameters: [{ key: pass.totpSecret, valueLength: WALLET_TOTP_DIGITS }],
+          },
+        },
+      });
+      const jwt = await new SignJWT({
+        typ: 'savetowallet',
+        origins: [deps.publicUrl],
+        payload: { eventTicketObjects: [{ id: objectId }] },
+      })
+        .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
+        .setIssuer(google.key.client_email)
+        .setAudience('google')
+        .setIssuedAt(seconds(deps.now()))
+        .sign(await googleKey);
+      await repo.setGoogleObject(db, pass.serialNumber, objectId);
+      return { saveUrl: GOOGLE_SAVE_URL + jwt };
+    },
+  };
+}
