@@ -14,6 +14,10 @@ export default defineConfig({
     // modules load once per worker instead of once per file. Measured 2026-11-28 on a loaded 2-core machine: the
     // 54 files took 68 CPU s (jsdom's set-up 69% of it) in the default \`forks\` pool, 13 CPU s here (issue 42).
     pool: 'vmThreads',
+    // A group of its own: Vitest runs projects of one group together only when their maxWorkers agree, and this
+    // file's default (cores - 1) is not the main lane's 2 (vitest.config.ts). The panel's files run after the API's
+    // and the contract's; in the forks pool they ran one at a time anyway (Vitest's rule for isolated files on 1 worker).
+    sequence: { groupOrder: 1 },
     setupFiles: ['./vitest.setup.ts'],
   },
 });
