@@ -796,6 +796,10 @@ beforeAll(async () => {
   ).wallet;
   t = await createTestApp({
     seed: true,
+    // The run asserts on answers only: the jobs its requests queue (mails, wallet updates, webhooks) are run by the
+    // app's own worker (every JOB_POLL_MS), not after each of the 10,000 requests, whose job claims (one per lane)
+    // took two thirds of the run's time (issue 42: 93 s to 27 s on PGlite, 111 s to 30 s on PostgreSQL).
+    runJobs: false,
     config: {
       redeemPerMinute: 100_000,
       walletPerMinute: 100_000,
