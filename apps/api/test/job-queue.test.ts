@@ -372,6 +372,21 @@ describe('durable job queue', () => {
       expect(r.mostSlow()).toBe(1);
     });
 
+    it('a destination with nothing in flight goes before the backlog of busy ones: two domains under the slow bound with 500 queued codes no longer hold every slot (issue 39 item 2, sixth re-run: 7 s, 40 of 40 first)', async () => {
+      const r = await run([], { slowMs: 60_000, slowHoldSeconds: 600 });
+      // 250 sends each to two domains that answer within the bound (never marked slow): more than a claim's window.
+      await r.enqueue(
+        Array.from({ length: 500 }, (_, i) => ({ destination: i % 2 ? 'a1.example' : 'a2.example', ms: 20 })),
+      );
+      await r.enqueue([{ destination: 'example.com' }]);
+      r.w.wake();
+      expect(await r.until(() => r.done.includes('example.com#0'), 20_000)).toBe(true);
+      // Before: every freed slot went back to the busy domains' older jobs, so it ran after the whole backlog.
+      const before = r.done.indexOf('example.com#0');
+      expect(before, `${before} sends before it`).toBeLessThanOrEqual(8);
+      await r.until(() => r.done.length === 501, 30_000);
+    });
+
     it('destinations that answered slowly share one slot until one of them answers fast again; control without', async () => {
       const domains = ['a.example', 'b.example', 'c.example', 'd.example'];
       // Each domain's first send takes 60 ms, past the 40 ms bound: all four count as slow from then on.
