@@ -435,6 +435,28 @@ describe('rate limit', () => {
     }
   });
 
+  it("a known door device's id is no oracle: a wrong key with it during the lockout forgets it (issue 39, sixth re-run: 429 wrong, 200 right, 265 guesses a second)", async () => {
+    const limited = await createTestApp({
+      seed: true,
+      config: { scannerKey: KEY, checkInPerMinute: 100, scannerKeyFailuresPerMinute: 2 },
+    });
+    try {
+      expect((await checkIn(limited.app, KEY, '10.2.4.4', 'gate-device-9')).statusCode).toBe(400);
+      // The guesser locks its address out, then guesses with the gate's id (it is in the check-in log).
+      for (let i = 0; i < 3; i++) await checkIn(limited.app, `guess-${i}`, '10.2.4.4');
+      const guesses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        guesses.push((await checkIn(limited.app, `g-${i}`, '10.2.4.4', 'gate-device-9')).statusCode);
+      expect(new Set(guesses)).toEqual(new Set([429]));
+      // The right key with that id is refused like any other now: a 200 would have told the guesser it was right.
+      expect((await checkIn(limited.app, KEY, '10.2.4.4', 'gate-device-9')).statusCode).toBe(429);
+      // Another gate the guesser does not know goes on.
+      expect((await checkIn(limited.app, KEY, '10.2.4.5', 'gate-device-8')).statusCode).toBe(400);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits the event list per IP, and wrong keys there count as failures too', async () => {
     const limited = await createTestApp({
       seed: true,

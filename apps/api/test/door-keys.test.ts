@@ -295,13 +295,16 @@ describe('a guesser locked out beside door devices', () => {
         remoteAddress: '10.7.7.7',
       });
     expect((await from(key, 'borrowed-device-1')).statusCode).toBe(200);
+    expect((await from(key, 'own-gate-1')).statusCode).toBe(200);
     const guesses: number[] = [];
     for (let i = 0; i < 12; i++) guesses.push((await from(`guess-${i}`, 'borrowed-device-1')).statusCode);
     expect(guesses.at(-1)).toBe(429);
     // The guesser borrows the known device id: the platform key, right or not, is refused alike.
     expect((await from(PLATFORM, 'borrowed-device-1')).statusCode).toBe(429);
     expect((await from('another-guess', 'borrowed-device-1')).statusCode).toBe(429);
-    // The organisation's own gate, with its own key, goes on.
-    expect((await from(key, 'borrowed-device-1')).statusCode).toBe(200);
+    // The organisation's own gate, with its own key, goes on; the borrowed id presented wrong keys while locked
+    // out, so it is forgotten (sixth re-run: a known id made the lockout an oracle) and waits for the lockout's end.
+    expect((await from(key, 'own-gate-1')).statusCode).toBe(200);
+    expect((await from(key, 'borrowed-device-1')).statusCode).toBe(429);
   });
 });

@@ -31,21 +31,34 @@ const KNOWN_KEYS_MAX = 10_000;
  * per instance.
  */
 function knownDoorDevices(now: () => number = Date.now) {
+  /** The platform key's devices: never crowded out by door keys (sixth re-run: 10,001 door keys pushed it out). */
+  const platform = new Map<string, number>();
   const byKey = new Map<string, Map<string, number>>();
-  const keyOf = (scope: DoorScope) => (scope.doorKeyId === null ? 'platform' : `door:${scope.doorKeyId}`);
+  const devicesOf = (scope: DoorScope) => (scope.doorKeyId === null ? platform : byKey.get(scope.doorKeyId));
   return {
     has(scope: DoorScope, deviceId: string): boolean {
-      return (byKey.get(keyOf(scope))?.get(deviceId) ?? 0) > now() - KNOWN_DEVICE_MS;
+      return (devicesOf(scope)?.get(deviceId) ?? 0) > now() - KNOWN_DEVICE_MS;
     },
     add(scope: DoorScope, deviceId: string) {
-      const key = keyOf(scope);
-      const seen = byKey.get(key) ?? new Map<string, number>();
-      byKey.delete(key);
-      byKey.set(key, seen);
-      if (byKey.size > KNOWN_KEYS_MAX) byKey.delete(byKey.keys().next().value!);
+      let seen = platform;
+      if (scope.doorKeyId !== null) {
+        seen = byKey.get(scope.doorKeyId) ?? new Map<string, number>();
+        byKey.delete(scope.doorKeyId);
+        byKey.set(scope.doorKeyId, seen);
+        if (byKey.size > KNOWN_KEYS_MAX) byKey.delete(byKey.keys().next().value!);
+      }
       seen.delete(deviceId);
       seen.set(deviceId, now());
       if (seen.size > KNOWN_DEVICES_PER_KEY) seen.delete(seen.keys().next().value!);
+    },
+    /**
+     * Forgets a device id under every key: it presented a wrong key while its address was locked out, which a door
+     * that holds its key never does (sixth re-run: a known id made the lockout an oracle, 429 for a wrong key and 200
+     * for the right one, at full speed). A guesser gets one guess per device id it knows.
+     */
+    forget(deviceId: string) {
+      platform.delete(deviceId);
+      for (const seen of byKey.values()) seen.delete(deviceId);
     },
   };
 }
@@ -160,6 +173,7 @@ export function accessRoutes(
         // Locked out: only a device known to the very key it presents gets its key looked at; anything else is
         // refused alike, a right key of another scope too, so the 429 tells nothing.
         const scope = deviceId ? await scopeOf(req) : null;
+        if (deviceId && !scope) knownDevices.forget(deviceId);
         if (!scope || !deviceId || !knownDevices.has(scope, deviceId)) guard.check(req);
       }
       const scope = await scopeOf(req);
