@@ -33,7 +33,7 @@ const KNOWN_KEYS_MAX = 10_000;
 function knownDoorDevices(now: () => number = Date.now) {
   /** The platform key's devices: never crowded out by door keys (sixth re-run: 10,001 door keys pushed it out). */
   const platform = new Map<string, number>();
-  const byKey = new Map<string, Map<string, number>>();
+  const byKey = new Map<number, Map<string, number>>();
   const devicesOf = (scope: DoorScope) => (scope.doorKeyId === null ? platform : byKey.get(scope.doorKeyId));
   return {
     has(scope: DoorScope, deviceId: string): boolean {

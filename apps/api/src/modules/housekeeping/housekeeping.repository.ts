@@ -10,7 +10,6 @@ import {
   jobs,
   checkInLog,
   events,
-  organisations,
   ticketReminders,
   ticketTypes,
   userTickets,
@@ -137,27 +136,5 @@ export const housekeepingRepository = {
       .onConflictDoNothing()
       .returning({ userTicketId: ticketReminders.userTicketId });
     return rows.map((r) => r.userTicketId);
-  },
-
-  /** What the reminder e-mails of `ids` need: holder, ticket type, event and organisation. */
-  async reminderDetails(tx: DbOrTx, ids: number[]) {
-    if (ids.length === 0) return [];
-    return tx
-      .select({
-        userTicketId: userTickets.id,
-        holderId: users.id,
-        email: users.email,
-        locale: users.locale,
-        ticketName: ticketTypes.name,
-        event: events,
-        organisation: organisations,
-      })
-      .from(userTickets)
-      .innerJoin(users, eq(users.id, userTickets.holderId))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .innerJoin(organisations, eq(organisations.id, events.organisationId))
-      .where(inArray(userTickets.id, ids))
-      .orderBy(userTickets.id);
   },
 };

@@ -14,8 +14,8 @@
  */
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { pickLang } from '../../lib/lang.js';
-import { panelLink, walletLinks } from '../../providers/mail/brand.js';
+import { holderMail, walletLinks } from '../../providers/mail/brand.js';
+import { ticketHoldersRepository } from '../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
 import { intervalJob } from '../../lib/interval-job.js';
@@ -107,28 +107,20 @@ export function createHousekeeping(deps: {
     for (;;) {
       const count = await db.transaction(async (tx) => {
         if (!(await repo.tryLock(tx))) return null;
-        const rows = await repo.reminderDetails(tx, await repo.claimDueReminders(tx, at, until, REMINDER_BATCH));
+        const claimed = await repo.claimDueReminders(tx, at, until, REMINDER_BATCH);
+        const rows = await ticketHoldersRepository.ofTickets(tx, claimed);
         await enqueueMails(
           tx,
           at,
           rows.map((r) => {
-            const lang = pickLang(r.locale);
+            const { ticket, link, ...mail } = holderMail(r, deps.config.publicUrl, 'QR');
+            const { locale: lang } = mail;
+            const wallet = walletLinks(deps.config, lang, r.organisation.slug, r.userTicketId);
+            const unsubscribeUrl = deps.unsubscribeUrl(r.holderId, { lang, org: r.organisation.slug });
             return {
               template: 'reminder' as const,
-              to: r.email,
-              locale: lang,
-              org: r.organisation,
-              params: {
-                ticket: {
-                  event: r.event,
-                  ticketName: r.ticketName,
-                  calendarId: `ticket-${r.userTicketId}`,
-                  wallet: walletLinks(deps.config, lang, r.organisation.slug, r.userTicketId),
-                },
-                link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'QR' }),
-                at,
-                unsubscribeUrl: deps.unsubscribeUrl(r.holderId, { lang, org: r.organisation.slug }),
-              },
+              ...mail,
+              params: { ticket: { ...ticket, wallet }, link, at, unsubscribeUrl },
             };
           }),
         );

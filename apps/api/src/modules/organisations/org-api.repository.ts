@@ -11,7 +11,6 @@ import { ticketIsListed } from '../../db/predicates.js';
 import {
   benefits,
   events,
-  organisations,
   ticketHistory,
   ticketTypes,
   userTicketBenefits,
@@ -48,26 +47,6 @@ export interface IssuedTicketRow {
  */
 const issuedTo = sql<number | null>`(select th.to_user_id from ticket_history th
   where th.user_ticket_id = "user_tickets"."id" and th.kind in ('ISSUE', 'REISSUE') order by th.id desc limit 1)`;
-
-/** Held, unused, live tickets matching `where`, with their holder, type, event and organisation (ticket e-mails). */
-function heldTickets(db: DbOrTx, where: SQL) {
-  return db
-    .select({
-      userTicketId: userTickets.id,
-      email: users.email,
-      locale: users.locale,
-      ticketName: ticketTypes.name,
-      event: events,
-      organisation: organisations,
-    })
-    .from(userTickets)
-    .innerJoin(users, eq(users.id, userTickets.holderId))
-    .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-    .innerJoin(events, eq(events.id, ticketTypes.eventId))
-    .innerJoin(organisations, eq(organisations.id, events.organisationId))
-    .where(and(where, isNull(userTickets.eventAccessUsedAt), isNull(userTickets.revokedAt)))
-    .orderBy(userTickets.id);
-}
 
 export const orgApiRepository = {
   async eventByExternalId(db: DbOrTx, organisationId: number, externalId: string, lock = false) {
@@ -300,21 +279,6 @@ export const orgApiRepository = {
       .orderBy(swapPairs.id);
   },
 
-  /**
-   * The tickets of an event that a person holds and may still use (a holder, access not used, not revoked), with
-   * what the "event changed" e-mail needs: holder, ticket type, event and organisation.
-   */
-  async heldTicketsOfEvent(db: DbOrTx, eventId: number) {
-    return heldTickets(db, eq(events.id, eventId));
-  },
-  /**
-   * The ticket `userTicketId` as `heldTicketsOfEvent` reads it (for the "ticket revoked" e-mail, read before the
-   * revocation), or undefined when nobody holds it or it is used or revoked.
-   */
-  async heldTicket(db: DbOrTx, userTicketId: number) {
-    const [row] = await heldTickets(db, eq(userTickets.id, userTicketId));
-    return row;
-  },
   /** Attendance of an event over its live (not revoked) tickets. */
   async attendance(db: DbOrTx, eventId: number) {
     const sold = sql<boolean>`exists (select 1 from ${resaleListingTickets} where ${resaleListingTickets.userTicketId} = ${userTickets.id} and ${resaleListingTickets.status} = 'SOLD')`;

@@ -7,6 +7,8 @@ import { accentPalette } from '../../modules/branding/brand-colors.js';
 import type { MailBrand } from './layout.js';
 import type { Locale } from '@tp/contract';
 import { LOGO_CID } from './mail-logo.js';
+import { pickLang } from '../../lib/lang.js';
+import type { HolderTicket } from './ticket-holders.repository.js';
 
 /** The product's accent (the panel's light theme, apps/panel/src/app/styles.css). */
 const PRODUCT_ACCENT = '#3b5bfd';
@@ -76,4 +78,20 @@ export function walletLinks(
     USER_TICKET_ID: String(userTicketId),
   });
   return { apple, google, link };
+}
+
+/**
+ * The part of a ticket e-mail every holder mail shares: to the holder in their language, under the organisation's
+ * brand, the ticket's facts (its calendar id `ticket-<userTicketId>`) and a link to the panel's `tab` (spec section 2,
+ * PANEL_TAB) of the organisation's panel.
+ */
+export function holderMail(r: HolderTicket, publicUrl: string, tab: 'MY_TICKET' | 'QR') {
+  const lang: Locale = pickLang(r.locale);
+  return {
+    to: r.email,
+    locale: lang,
+    org: r.organisation,
+    ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
+    link: panelLink(publicUrl, lang, r.organisation.slug, { PANEL_TAB: tab }),
+  };
 }

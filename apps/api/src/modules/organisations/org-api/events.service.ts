@@ -11,8 +11,8 @@ import { orgApiRepository as repo } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
-import { pickLang } from '../../../lib/lang.js';
-import { panelLink } from '../../../providers/mail/brand.js';
+import { holderMail } from '../../../providers/mail/brand.js';
+import { ticketHoldersRepository } from '../../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
@@ -45,25 +45,15 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
    * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
    */
   async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date): Promise<void> {
-    const rows = await repo.heldTicketsOfEvent(tx, eventId);
+    const rows = await ticketHoldersRepository.ofEvent(tx, eventId);
     if (rows.length === 0 || rows[0].event.endsAt <= at) return;
     await enqueueMails(
       tx,
       at,
       rows.map((r) => {
-        const lang = pickLang(r.locale);
-        return {
-          template: 'eventChanged' as const,
-          to: r.email,
-          locale: lang,
-          org: r.organisation,
-          params: {
-            ticket: { event: r.event, ticketName: r.ticketName, calendarId: `ticket-${r.userTicketId}` },
-            link: panelLink(deps.config.publicUrl, lang, r.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-            at,
-            sequence: Math.floor(at.getTime() / 1000),
-          },
-        };
+        const { ticket, link, ...mail } = holderMail(r, deps.config.publicUrl, 'MY_TICKET');
+        const sequence = Math.floor(at.getTime() / 1000);
+        return { template: 'eventChanged' as const, ...mail, params: { ticket, link, at, sequence } };
       }),
     );
   }

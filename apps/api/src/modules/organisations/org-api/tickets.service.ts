@@ -12,7 +12,8 @@ import { appendAudit } from '../../audit/audit.repository.js';
 import type { IssuedBatch, TicketInput, TicketIssuing } from './ticket-issuing.js';
 import { organisationsRepository } from '../organisations.repository.js';
 import { pickLang } from '../../../lib/lang.js';
-import { panelLink } from '../../../providers/mail/brand.js';
+import { holderMail } from '../../../providers/mail/brand.js';
+import { ticketHoldersRepository } from '../../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
 
 /** The tickets part of the organisation API: issue or re-issue one ticket, revoke it. */
@@ -95,22 +96,11 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
         if (!ticket) throw new AppError('api.org.ticket_not_found');
         if (ticket.revokedAt) return;
         if (ticket.listed || ticket.holderId === null) throw new AppError('api.org.ticket_in_resale');
-        const held = await repo.heldTicket(tx, ticket.id);
+        const held = await ticketHoldersRepository.ofTicket(tx, ticket.id);
         await repo.revoke(tx, ticket.id, at);
         if (held) {
-          const lang = pickLang(held.locale);
-          await enqueueMails(tx, at, [
-            {
-              template: 'ticketRevoked',
-              to: held.email,
-              locale: lang,
-              org: held.organisation,
-              params: {
-                ticket: { event: held.event, ticketName: held.ticketName, calendarId: `ticket-${held.userTicketId}` },
-                link: panelLink(deps.config.publicUrl, lang, held.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-              },
-            },
-          ]);
+          const { ticket: facts, link, ...mail } = holderMail(held, deps.config.publicUrl, 'MY_TICKET');
+          await enqueueMails(tx, at, [{ template: 'ticketRevoked', ...mail, params: { ticket: facts, link } }]);
         }
         await repo.insertHistory(tx, [
           { userTicketId: ticket.id, fromUserId: ticket.holderId, toUserId: null, kind: 'REVOKE', at },
