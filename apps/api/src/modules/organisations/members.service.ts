@@ -113,7 +113,14 @@ export function createMembersService(deps: {
      */
     async remove(org: RequestOrganisation, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const change = { actor: org.actor, at: deps.now(), lastOwner: 'api.org.last_owner' as const };
+        // The removed member's e-mail as the entry of an added one has it (issue 41 point 12, re-walk).
+        const email = await repo.memberEmail(tx, org.id, id);
+        const change = {
+          actor: org.actor,
+          at: deps.now(),
+          lastOwner: 'api.org.last_owner' as const,
+          ...(email !== undefined && { detail: { email } }),
+        };
         if (!(await removeMemberKeepingAnOwner(tx, org.id, { memberId: id }, change)))
           throw new AppError('api.org.member_not_found');
       });
