@@ -320,7 +320,10 @@ export const importRowError = z.object({
   field: z.string().optional(),
   /** An English sentence naming the column and what is wrong with it (issue 21). */
   detail: z.string().optional(),
-  /** The refused value as the organiser typed it, at most 40 characters (`(empty)` for none; issue 41 point 12). */
+  /**
+   * The refused value as the organiser typed it, at most 40 characters; `''` for an empty cell (the client says
+   * "empty" in its own language; issue 41 point 12).
+   */
   value: z.string().optional(),
 });
 /** 200 answer of an import (with `dryRun`, what it would do). */
