@@ -6,7 +6,7 @@
  * issued).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { mailCount, waitForCode } from './mail';
+import { mailCount, waitForCode, waitForMail } from './mail';
 import { baseUrl, expectAccessible, settled, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
@@ -230,4 +230,20 @@ test('the Spanish Activity page says what changed in its own words (issue 41 poi
   await expect(imported).toContainText(/\d{1,2}:\d\d/);
   await settled(page);
   await page.screenshot({ path: `test-results/console/activity-words-es-1280.png`, fullPage: true });
+});
+
+test('a member added on the Spanish console is invited in Spanish (issue 41, re-walk)', async ({ page }) => {
+  const owner = `owner-invite-${tag}@activity.example`;
+  const staff = `staff-invite-${tag}@activity.example`;
+  await createOrganisation(`act-invite-${tag}`, owner);
+  await signIn(page, owner, 'es');
+  await page.getByRole('navigation').getByRole('link', { name: 'Miembros' }).click();
+  const before = mailCount();
+  await page.getByLabel('Correo electrónico').fill(staff);
+  await page.getByRole('button', { name: 'Añadir miembro' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(staff) })).toBeVisible();
+  const raw = await waitForMail(staff, { after: before });
+  // Subject and text are MIME-encoded: the Spanish text's plain-ASCII words, and no English subject.
+  expect(raw).toMatch(/consola de organizadores/);
+  expect(raw).not.toMatch(/You were added/);
 });
