@@ -89,6 +89,11 @@ describe('audit details', () => {
     expect(updated.detail).toEqual({ eventExternalId: 'evt-1', fields: ['benefits', 'swapTargets'] });
   });
 
+  it("the first owner's member.added (the platform operator's) names them by e-mail too", async () => {
+    const [first] = await entries('member.added');
+    expect(first.detail).toMatchObject({ email: 'owner@acme.example', role: 'owner' });
+  });
+
   it('member.removed names the member by e-mail, as member.added does', async () => {
     const added = await call('POST', '/members', { email: 'staff@acme.example', role: 'staff' });
     expect(added.statusCode, added.body).toBe(201);
