@@ -222,7 +222,13 @@ export function ActivityScreen() {
                     )}
                   </td>
                   <td>
-                    {t(`console.activity.resource_type.${e.resourceType}`)} <code>{resourceText(e)}</code>
+                    {t(`console.activity.resource_type.${e.resourceType}`)}{' '}
+                    {/* An import is named by its date, which is text, not an id. */}
+                    {e.resourceType === 'import' ? (
+                      <time dateTime={e.resourceId}>{resourceText(e)}</time>
+                    ) : (
+                      <code>{resourceText(e)}</code>
+                    )}
                     {e.action === 'import.completed' && <ImportedTickets detail={e.detail} />}
                   </td>
                   <td>{e.ip ?? '—'}</td>
