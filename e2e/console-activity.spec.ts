@@ -6,7 +6,7 @@
  * issued).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { mailCount, waitForCode } from './mail';
+import { mailCount, waitForCode, waitForMail } from './mail';
 import { baseUrl, expectAccessible, settled, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
@@ -119,7 +119,9 @@ test('an owner adds a member and sees it, with who did it, on the Activity page'
 
   await page.getByLabel('Action').selectOption({ label: 'Member added' });
   await expect(rows).toHaveCount(2); // the first owner (by the platform operator) and the door member
-  await expect(rows.filter({ hasText: owner })).toHaveCount(1);
+  // Both name the owner: the first by the member added (by e-mail, not "member 1"), the other as who added it.
+  await expect(rows.filter({ hasText: owner })).toHaveCount(2);
+  await expect(rows.filter({ hasText: 'Platform operator' })).toContainText(owner);
   await page.getByLabel('Action').selectOption({ label: 'Webhook deleted' });
   await expect(page.getByText('No activity yet.')).toBeVisible();
   await audit(page, 'activity');
@@ -163,3 +165,87 @@ for (const theme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('the Spanish Activity page says what changed in its own words (issue 41 point 12, re-walk)', async ({ page }) => {
+  const owner = `owner-words-${tag}@activity.example`;
+  const apiKey = await createOrganisation(`act-words-${tag}`, owner);
+  const call = async (method: string, path: string, body?: string, type = 'application/json') => {
+    const r = await fetch(`${baseUrl()}/v1/org/${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': type } : {}) },
+      ...(body ? { body } : {}),
+    });
+    expect(r.status, await r.clone().text()).toBeLessThan(300);
+    return r;
+  };
+  await putEvent(apiKey, 'evt-words');
+  // The venue changes: the console calls it "recinto", not `venue`.
+  const event = {
+    name: 'Harbour Nights',
+    startsAt: '2030-03-01T18:00:00+11:00',
+    endsAt: '2030-03-01T23:00:00+11:00',
+    timeZone: 'Australia/Sydney',
+    venue: 'Pier 3',
+    city: 'Sydney',
+    country: 'AU',
+  };
+  await call('PUT', 'events/evt-words', JSON.stringify(event));
+  const ga = {
+    eventExternalId: 'evt-words',
+    name: 'GA',
+    priceCents: 15000,
+    currency: 'AUD',
+    isGiftable: true,
+    isResellable: false,
+    isSwappable: false,
+  };
+  await call('PUT', 'ticket-types/ga', JSON.stringify(ga));
+  await call('PUT', 'ticket-types/ga', JSON.stringify({ ...ga, priceCents: 17500 }));
+  await call('PUT', 'tickets/W-1', JSON.stringify({ ticketTypeExternalId: 'ga', holderEmail: `w1-${tag}@a.example` }));
+  const number = ((await (await call('GET', 'tickets/W-1')).json()) as { number: number }).number;
+  await call('DELETE', 'tickets/W-1');
+  const staff = `staff-${tag}@activity.example`;
+  const member = (await (await call('POST', 'members', JSON.stringify({ email: staff, role: 'staff' }))).json()) as {
+    id: number;
+  };
+  await call('DELETE', `members/${member.id}`);
+  await call(
+    'POST',
+    'tickets/import',
+    `externalId,ticketTypeExternalId,holderEmail\nW-2,ga,w2-${tag}@a.example\n`,
+    'text/csv',
+  );
+
+  await signIn(page, owner, 'es');
+  await page.getByRole('navigation').getByRole('link', { name: 'Actividad' }).click();
+  const table = page.getByRole('table', { name: 'Actividad' });
+  const row = (action: string) => table.getByRole('row').filter({ hasText: action });
+  await expect(row('Evento cambiado')).toContainText('Cambios: recinto');
+  await expect(row('Tipo de entrada cambiado')).toContainText('Cambios: precio, precio máximo de reventa');
+  await expect(row('Tipo de entrada cambiado')).toContainText(/Precio: 150,00\s?(AUD|A\$) → 175,00\s?(AUD|A\$)/);
+  await expect(row('Miembro quitado')).toContainText(staff);
+  await expect(row('Entrada anulada')).toContainText('W-1');
+  await expect(row('Entrada anulada')).toContainText(`Entrada #${number}`);
+  const imported = row('Entradas importadas').locator('td').nth(3);
+  await expect(imported).toContainText('importación');
+  await expect(imported).not.toContainText(/\d{4}-\d\d-\d\dT/);
+  await expect(imported).toContainText(/\d{1,2}:\d\d/);
+  await settled(page);
+  await page.screenshot({ path: `test-results/console/activity-words-es-1280.png`, fullPage: true });
+});
+
+test('a member added on the Spanish console is invited in Spanish (issue 41, re-walk)', async ({ page }) => {
+  const owner = `owner-invite-${tag}@activity.example`;
+  const staff = `staff-invite-${tag}@activity.example`;
+  await createOrganisation(`act-invite-${tag}`, owner);
+  await signIn(page, owner, 'es');
+  await page.getByRole('navigation').getByRole('link', { name: 'Miembros' }).click();
+  const before = mailCount();
+  await page.getByLabel('Correo electrónico').fill(staff);
+  await page.getByRole('button', { name: 'Añadir miembro' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(staff) })).toBeVisible();
+  const raw = await waitForMail(staff, { after: before });
+  // Subject and text are MIME-encoded: the Spanish text's plain-ASCII words, and no English subject.
+  expect(raw).toMatch(/consola de organizadores/);
+  expect(raw).not.toMatch(/You were added/);
+});

@@ -131,6 +131,26 @@ for (const lang of ['en', 'es'] as const) {
     );
     await expect(alert).not.toContainText('see `errors`');
 
+    // An empty cell is said in the console's language ("(vacío)"), by the console: the API sends the value as typed
+    // (issue 41 point 12, re-walk: "Encontrado: (empty)", the API's English). A cell that literally reads "(empty)"
+    // is shown as typed, as code, so it looks different.
+    await file.setInputFiles({
+      name: 'empty.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'externalId,ticketTypeExternalId,holderEmail\n,ga,one@example.com\nbad-2,(empty),two@example.com\n',
+      ),
+    });
+    const inColumn = (column: string) =>
+      page.getByRole('row').filter({ has: page.getByRole('cell', { name: column, exact: true }) });
+    const emptyCell = inColumn('externalId');
+    await expect(emptyCell).toContainText(lang === 'es' ? 'Encontrado: (vacío)' : 'Found: (empty)');
+    await expect(emptyCell.locator('code')).toHaveCount(0);
+    const literal = inColumn('ticketTypeExternalId');
+    await expect(literal.locator('code')).toHaveText('(empty)');
+    if (lang === 'es') await expect(page.getByText('(empty)', { exact: true })).toHaveCount(1);
+    await page.screenshot({ path: `test-results/console-import/empty-${lang}-1280.png`, fullPage: true });
+
     // A header without a needed column: the catalogue names the columns; no English detail.
     await file.setInputFiles({
       name: 'header.csv',

@@ -15,6 +15,20 @@ const httpsUrl = z
   .max(2000)
   .refine(hasNoNul)
   .meta({ description: 'an absolute https URL' });
+/**
+ * An organisation's logo: an absolute https URL, or a path of a file this server serves under `/public/` (e.g. the
+ * demo organisation's `/public/demo/org-logo.svg`, issue 41 point 12): the panel, served from this server, loads it
+ * from its own origin and mails make it absolute with the server's public URL. No `//`, `..`, query or fragment.
+ */
+const logoUrl = z
+  .union([
+    httpsUrl,
+    z
+      .string()
+      .max(2000)
+      .regex(/^\/public\/(?:[\w-]+(?:\.[\w-]+)*\/)*[\w-]+(?:\.[\w-]+)+$/),
+  ])
+  .meta({ description: 'an absolute https URL, or a path on this server under /public/ (e.g. /public/demo/logo.svg)' });
 const colour = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/)
@@ -65,7 +79,7 @@ export const createOrganisationRequest = z
     slug,
     name: text(200),
     primaryColor: colour.optional(),
-    logoUrl: httpsUrl.optional(),
+    logoUrl: logoUrl.optional(),
     websiteUrl: httpsUrl.optional(),
     helpCenterUrl: httpsUrl.optional(),
     appUrl: httpsUrl.optional(),
@@ -325,7 +339,10 @@ export const importRowError = z.object({
   field: z.string().optional(),
   /** An English sentence naming the column and what is wrong with it (issue 21). */
   detail: z.string().optional(),
-  /** The refused value as the organiser typed it, at most 40 characters (`(empty)` for none; issue 41 point 12). */
+  /**
+   * The refused value as the organiser typed it, at most 40 characters; `''` for an empty cell (the client says
+   * "empty" in its own language; issue 41 point 12).
+   */
   value: z.string().optional(),
 });
 /** 200 answer of an import (with `dryRun`, what it would do). */
@@ -620,13 +637,14 @@ export const resendTicketResponse = z.object({ email: z.string() }).meta({ examp
 // ----- organisation API: the organisation itself (issue 21) -----
 
 /**
- * PATCH /v1/org/organisation body: the fields given change (validated as at creation: https URLs, `#rrggbb`);
+ * PATCH /v1/org/organisation body: the fields given change (validated as at creation: https URLs, the logo also a
+ * `/public/` path, `#rrggbb`);
  * `null` clears a link, the logo or the colour (the panel's defaults then apply).
  */
 export const updateOrganisationRequest = z
   .strictObject({
     name: text(200).optional(),
-    logoUrl: httpsUrl.nullable().optional(),
+    logoUrl: logoUrl.nullable().optional(),
     primaryColor: colour.nullable().optional(),
     websiteUrl: httpsUrl.nullable().optional(),
     helpCenterUrl: httpsUrl.nullable().optional(),

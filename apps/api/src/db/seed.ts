@@ -2,7 +2,9 @@
  * Demo data, written on first start (when no organisation exists). Dates are relative to `now`
  * so the seed stays true: one live event, four upcoming, two past, in Australian and New Zealand
  * cities. alice@example.com holds tickets to most events (event access used at the live one);
- * bob@example.com to some.
+ * bob@example.com to some. Every event, ticket type, benefit and ticket carries an organiser's external id
+ * (`demo-<slug>`, `demo-<slug>-ga|vip`, `drink`, `DEMO-0001`…), as if the organiser had sent them through the
+ * org API: the console and the org API address everything by it (issue 41, point 12).
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
@@ -233,6 +235,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         .insert(events)
         .values({
           organisationId: org.id,
+          externalId: `demo-${e.slug}`,
           name: e.name,
           description: desc(e.blurb, `${e.venue}, ${e.city}. Food trucks, bars and a merch tent on site.`),
           city: e.city,
@@ -254,6 +257,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
           {
             organisationId: org.id,
             eventId: ev.id,
+            externalId: `demo-${e.slug}-ga`,
             name: 'General Admission',
             description: 'Entry to the main arena.',
             logo: img(`${e.slug}-logo.svg`),
@@ -266,6 +270,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
           {
             organisationId: org.id,
             eventId: ev.id,
+            externalId: `demo-${e.slug}-vip`,
             name: 'VIP',
             description: 'Fast-lane entry, VIP bar and viewing deck.',
             logo: img(`${e.slug}-logo.svg`),
@@ -285,6 +290,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
       await tx.insert(benefits).values([
         {
           ticketTypeId: ga.id,
+          externalId: 'drink',
           name: 'Drink voucher',
           shortDescription: 'One drink at any festival bar.',
           fullDescription: '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>',
@@ -296,6 +302,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         },
         {
           ticketTypeId: vip.id,
+          externalId: 'drink',
           name: 'Drink voucher',
           shortDescription: 'Two drinks at the VIP bar.',
           fullDescription: '<p>Two drinks of your choice at the VIP bar.</p>',
@@ -307,6 +314,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         },
         {
           ticketTypeId: vip.id,
+          externalId: 'merch',
           name: 'Merch store discount',
           shortDescription: '20% off at the online merch store.',
           fullDescription:
@@ -321,6 +329,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         },
         {
           ticketTypeId: vip.id,
+          externalId: 'fast-lane',
           name: 'Fast-lane entry',
           shortDescription: 'Skip the main queue.',
           fullDescription: '<p>Use the VIP lane at gate B.</p>',
@@ -334,6 +343,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
     }
 
     const allBenefits = await tx.select().from(benefits);
+    let ticketCount = 0;
     const hold = async (
       holderId: number,
       typeId: number,
@@ -343,6 +353,8 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         .insert(userTickets)
         .values({
           organisationId: org.id,
+          // DEMO-0001, DEMO-0002, …: the organiser's id the console lists, opens and searches by.
+          externalId: `DEMO-${String(++ticketCount).padStart(4, '0')}`,
           ticketTypeId: typeId,
           holderId,
           eventAccessUsedAt: opts.accessUsedAt ?? null,

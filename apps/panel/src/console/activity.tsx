@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from '@tp/contract';
+import { formatCents, langOf } from '@tp/contract/format';
 import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { Pager, TableRegion, useCursorPages } from './table-region';
@@ -24,18 +25,34 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
 }
 
 /**
- * The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) or a member's e-mail rather than
- * its row id.
+ * The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) or a member's e-mail (added or
+ * removed) rather than its row id; an import by when it ran (its id is that instant), in the console's date format.
  */
 const resourceText = (e: AuditEntry) =>
   typeof e.detail.prefix === 'string'
     ? e.detail.prefix
     : typeof e.detail.email === 'string'
       ? e.detail.email
-      : e.resourceId;
+      : e.resourceType === 'import' && !Number.isNaN(Date.parse(e.resourceId))
+        ? consoleTime(e.resourceId)
+        : e.resourceId;
+
+/** A field's name as this console calls it (`venue` → "recinto" in Spanish); the API's name when it has none. */
+const fieldName = (t: TFunction, field: string) => t(`console.activity.field.${field}`, { defaultValue: field });
+
+/** A price change `{ fromCents, toCents, currency }` of a detail, when it is one. */
+function priceChange(v: unknown): { fromCents: number; toCents: number; currency: string } | null {
+  if (typeof v !== 'object' || v === null) return null;
+  const p = v as Record<string, unknown>;
+  return typeof p.fromCents === 'number' && typeof p.toCents === 'number' && typeof p.currency === 'string'
+    ? { fromCents: p.fromCents, toCents: p.toCents, currency: p.currency }
+    : null;
+}
 
 /**
- * The entry's details as a line a person reads (issue 41 point 12): the fields a change touched, a member's role, a
+ * The entry's details as a line a person reads (issue 41 point 12): the fields a change touched (by the console's
+ * names for them, in its language), a ticket type's price before and after as money, a revoked ticket's number, a
+ * member's role, a
  * webhook's host and events, a door key's events, an import's counts, a redelivered event's type, when the previous
  * API keys expire. Nothing for details it does not know (ids stay out of sight).
  */
@@ -43,7 +60,26 @@ function detailText(t: TFunction, d: AuditEntry['detail']): string {
   const parts: string[] = [];
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : '');
   if (Array.isArray(d.fields) && d.fields.length)
-    parts.push(t('console.activity.detail.fields', { fields: list(d.fields) }));
+    parts.push(
+      t('console.activity.detail.fields', {
+        fields: d.fields
+          .filter((f) => typeof f === 'string')
+          .map((f) => fieldName(t, f))
+          .join(', '),
+      }),
+    );
+  const price = priceChange(d.price);
+  if (price) {
+    const lang = langOf(document.documentElement.lang);
+    parts.push(
+      t('console.activity.detail.price', {
+        from: formatCents(price.fromCents, price.currency, lang),
+        to: formatCents(price.toCents, price.currency, lang),
+      }),
+    );
+  }
+  // The number the holder reads ("Ticket #13") of a revoked ticket, beside its id in the "On" column.
+  if (typeof d.number === 'number') parts.push(t('console.activity.detail.number', { number: d.number }));
   if (typeof d.role === 'string') parts.push(t('console.activity.detail.role', { role: t(`console.role.${d.role}`) }));
   if (typeof d.host === 'string') parts.push(d.host);
   if (Array.isArray(d.events)) parts.push(d.events.length ? list(d.events) : t('console.activity.detail.all_events'));
@@ -186,7 +222,13 @@ export function ActivityScreen() {
                     )}
                   </td>
                   <td>
-                    {t(`console.activity.resource_type.${e.resourceType}`)} <code>{resourceText(e)}</code>
+                    {t(`console.activity.resource_type.${e.resourceType}`)}{' '}
+                    {/* An import is named by its date, which is text, not an id. */}
+                    {e.resourceType === 'import' ? (
+                      <time dateTime={e.resourceId}>{resourceText(e)}</time>
+                    ) : (
+                      <code>{resourceText(e)}</code>
+                    )}
                     {e.action === 'import.completed' && <ImportedTickets detail={e.detail} />}
                   </td>
                   <td>{e.ip ?? '—'}</td>

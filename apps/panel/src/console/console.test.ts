@@ -2,7 +2,7 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api';
-import { errorText, importRowText } from './errors';
+import { emailStatusText, errorText, importRowText } from './errors';
 import en from './locales/console-en.json';
 import es from './locales/console-es.json';
 import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
@@ -58,6 +58,32 @@ describe('console', () => {
     expect(errorText(t, new ApiError(400, { message: 'api.some_new_key', detail: 'An English detail.' }))).toBe(
       'An English detail.',
     );
+  });
+
+  it("says a holder's failing mail in the console's words, with the relay's SMTP code only (issue 41, re-walk)", async () => {
+    await i18next.init({
+      lng: 'es',
+      fallbackLng: 'en',
+      resources: { en: { translation: en }, es: { translation: es } },
+    });
+    const t = i18next.t;
+    const full = "Can't send mail - all recipients were rejected: 452 4.2.2 <ann@example.com>: Mailbox full";
+    const failing = emailStatusText(t, 'failing', full);
+    expect(failing).toContain('Nuestro último correo a esta dirección aún no se ha entregado');
+    expect(failing).toContain('452 4.2.2');
+    expect(failing).not.toMatch(/Can't send|rejected|Mailbox full|ann@example\.com/);
+    const bounced = emailStatusText(
+      t,
+      'bounced',
+      '550 5.1.1 <x@example.com>: Recipient address rejected: User unknown',
+    );
+    expect(bounced).toContain('550 5.1.1');
+    expect(bounced).not.toMatch(/Recipient|unknown|x@example/);
+    // No code in the relay's answer: the console's sentence alone, no empty brackets.
+    expect(emailStatusText(t, 'bounced', 'Connection closed unexpectedly')).toBe(emailStatusText(t, 'bounced', null));
+    expect(emailStatusText(t, 'bounced', null)).not.toMatch(/\(\s*\)|Connection/);
+    await i18next.changeLanguage('en');
+    expect(emailStatusText(t, 'failing', full)).toMatch(/has not gone through yet.*452 4\.2\.2/);
   });
 
   it('writes Spanish list times with two-digit hours, as the panel does (Spanish review N25)', () => {

@@ -67,3 +67,23 @@ export function importErrorDetail(
       return english;
   }
 }
+
+/**
+ * The SMTP reply code of a relay's answer (`452`, `550 5.1.1`: the basic code and, when given, the enhanced one of
+ * RFC 3463), or null when the answer has none. Only failure codes (4xx, 5xx) count.
+ */
+export function smtpCode(detail: string | null): string | null {
+  const m = detail?.match(/\b([45]\d\d)(?:[ -]([45]\.\d{1,3}\.\d{1,3}))?\b/);
+  return m ? [m[1], m[2]].filter(Boolean).join(' ') : null;
+}
+
+/**
+ * A holder's failing or bounced e-mail as the ticket drawer says it (issue 41 point 6; re-walk): the console's own
+ * sentence in its language, then the relay's SMTP code when its answer has one, never the mail library's English
+ * text nor the address the relay quoted.
+ */
+export function emailStatusText(t: TFunction, status: 'failing' | 'bounced', detail: string | null): string {
+  const code = smtpCode(detail);
+  const sentence = t(`console.holders.email_${status}`);
+  return code ? `${sentence} ${t('console.holders.email_code', { code })}` : sentence;
+}

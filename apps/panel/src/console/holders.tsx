@@ -14,7 +14,7 @@ import { Button } from '../ui/button';
 import { Field } from '../ui/field';
 import { ApiError, org, query } from './api';
 import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
+import { emailStatusText, errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime as when } from './zoned-time';
 import { QueryState } from './query-state';
@@ -271,7 +271,7 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
             <p data-testid="ticket-number">{t('console.holders.number', { number: `#${tk.number}` })}</p>
             {(tk.holder?.emailStatus === 'bounced' || tk.holder?.emailStatus === 'failing') && (
               <p className="error" data-testid="email-status">
-                {t(`console.holders.email_${tk.holder.emailStatus}`, { detail: tk.holder.emailStatusDetail ?? '' })}
+                {emailStatusText(t, tk.holder.emailStatus, tk.holder.emailStatusDetail)}
               </p>
             )}
             <h3>{t('console.holders.history')}</h3>

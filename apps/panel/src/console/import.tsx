@@ -136,7 +136,13 @@ export function ImportScreen() {
                       {text}
                       {r.value !== undefined && (
                         <div>
-                          {t('console.import.value')} <code>{r.value}</code>
+                          {t('console.import.value')}{' '}
+                          {r.value === '' ? (
+                            // An empty cell, said by the console in its language; a cell typed "(empty)" is code.
+                            <em className="muted">{t('console.import.empty_value')}</em>
+                          ) : (
+                            <code>{r.value}</code>
+                          )}
                         </div>
                       )}
                       {detail && <div className="muted">{detail}</div>}

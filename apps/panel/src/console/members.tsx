@@ -9,7 +9,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ORG_ROLES, type MemberItem, type OrgRole } from '@tp/contract';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org } from './api';
+import { org, query } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { QueryState } from './query-state';
@@ -17,7 +17,7 @@ import { TableRegion } from './table-region';
 import { FieldError, useServerErrors } from './server-errors';
 
 export function MembersScreen() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   const [removing, setRemoving] = useState<MemberItem | null>(null);
   const members = useQuery({ queryKey: consoleKeys.members, queryFn: () => org<MemberItem[]>('/members') });
@@ -27,7 +27,11 @@ export function MembersScreen() {
     onMutate: () => added.setFormError(null),
     onError: added.show,
     mutationFn: (v: { email: string; role: OrgRole }) =>
-      org<MemberItem>('/members', { method: 'POST', body: JSON.stringify(v) }),
+      // The invitation (and a new account) in this console's language (issue 41, re-walk).
+      org<MemberItem>(`/members${query({ lang: i18n.language.startsWith('es') ? 'es' : 'en' })}`, {
+        method: 'POST',
+        body: JSON.stringify(v),
+      }),
     onSuccess: async () => {
       form.reset({ email: '', role: form.getValues('role') });
       await client.invalidateQueries({ queryKey: consoleKeys.members });

@@ -81,7 +81,8 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
               action: 'member.added',
               resourceType: 'member',
               resourceId: member.id,
-              detail: { userId: owner.id, role: 'owner' },
+              // By e-mail, as a member added in the console (issue 41 point 12, re-walk: "member 1").
+              detail: { userId: owner.id, email: input.ownerEmail, role: 'owner' },
             });
         }
         return { id: org.id, slug: org.slug, apiKey: key.apiKey };

@@ -48,6 +48,16 @@ export const membersRepository = {
       .for('update');
   },
 
+  /** The e-mail of the organisation's member `id` (a member row id); undefined when there is no such member. */
+  async memberEmail(db: DbOrTx, organisationId: number, id: number): Promise<string | undefined> {
+    const [row] = await db
+      .select({ email: users.email })
+      .from(organisationMembers)
+      .innerJoin(users, eq(users.id, organisationMembers.userId))
+      .where(and(eq(organisationMembers.organisationId, organisationId), eq(organisationMembers.id, id)));
+    return row?.email;
+  },
+
   async deleteMember(tx: DbOrTx, id: number): Promise<void> {
     await tx.delete(organisationMembers).where(eq(organisationMembers.id, id));
   },

@@ -11,6 +11,7 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { errors, securityOf } from '../../lib/openapi.js';
 import type { MembersService } from './members.service.js';
 import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
+import { pickLang, queryLang } from '../../lib/lang.js';
 
 const orgSecurity = securityOf('organisationApiKey');
 
@@ -40,7 +41,14 @@ export function membersRoutes(
         response: { 201: contract.memberItem, ...errors(400, 401, 403, 409) },
       },
     },
-    async (req, reply) => reply.code(201).send(await deps.members.add(req.organisation, req.body)),
+    // A new member's account and invitation take the language of the console that added them (`?lang=`, which the
+    // console sends, else Accept-Language).
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(
+          await deps.members.add(req.organisation, req.body, pickLang(queryLang(req), req.headers['accept-language'])),
+        ),
   );
   app.get(
     '/org/members',

@@ -11,7 +11,7 @@ import type { EnsureUser } from './org-api/deps.js';
 import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { membersRepository as repo } from './members.repository.js';
 import { appendAudit, type AuditActor } from '../audit/audit.repository.js';
-import { pickLang } from '../../lib/lang.js';
+import { pickLang, type Lang } from '../../lib/lang.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { organisationsRepository } from './organisations.repository.js';
 
@@ -60,15 +60,20 @@ export function createMembersService(deps: {
   const { db } = deps.database;
   return {
     /**
-     * POST /org/members: the account of `email` (created when there is none, in English until its first
-     * sign-in) becomes a member with `role`, and is e-mailed an invitation to the console (`memberInvited`, issue 41
-     * point 6) in its language under the organisation's brand, in the same transaction.
+     * POST /org/members: the account of `email` (created when there is none, in `lang`: the language of the console
+     * that adds it) becomes a member with `role`, and is e-mailed an invitation to the console (`memberInvited`, issue
+     * 41 point 6) in the account's language under the organisation's brand, in the same transaction.
+     * @param lang the adding console's language (`?lang=`, else Accept-Language; issue 41, re-walk)
      * @throws AppError `api.org.member_exists` (409) when it is one already.
      */
-    async add(org: RequestOrganisation, body: contract.MemberCreateRequest): Promise<contract.MemberItem> {
+    async add(
+      org: RequestOrganisation,
+      body: contract.MemberCreateRequest,
+      lang: Lang = 'en',
+    ): Promise<contract.MemberItem> {
       const at = deps.now();
       return db.transaction(async (tx) => {
-        const user = await deps.ensureUser(body.email, 'en', tx);
+        const user = await deps.ensureUser(body.email, lang, tx);
         const row = await repo.insertMember(tx, {
           organisationId: org.id,
           userId: user.id,
@@ -113,7 +118,14 @@ export function createMembersService(deps: {
      */
     async remove(org: RequestOrganisation, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        const change = { actor: org.actor, at: deps.now(), lastOwner: 'api.org.last_owner' as const };
+        // The removed member's e-mail as the entry of an added one has it (issue 41 point 12, re-walk).
+        const email = await repo.memberEmail(tx, org.id, id);
+        const change = {
+          actor: org.actor,
+          at: deps.now(),
+          lastOwner: 'api.org.last_owner' as const,
+          ...(email !== undefined && { detail: { email } }),
+        };
         if (!(await removeMemberKeepingAnOwner(tx, org.id, { memberId: id }, change)))
           throw new AppError('api.org.member_not_found');
       });

@@ -39,9 +39,11 @@ function shownValue(value: string): string {
   return value === '' ? '(empty)' : JSON.stringify(shortValue(value));
 }
 
-/** A refused value as typed, at most 40 characters (the 40th an ellipsis), `(empty)` for none (issue 41 point 12). */
+/**
+ * A refused value as typed, at most 40 characters (the 40th an ellipsis); an empty cell stays `''` (issue 41 point
+ * 12, re-walk: the console says "empty" in its own language, and a cell that reads `(empty)` stays distinct).
+ */
 export function shortValue(value: string): string {
-  if (value === '') return '(empty)';
   const chars = Array.from(value);
   return chars.length > 40 ? `${chars.slice(0, 39).join('')}…` : value;
 }

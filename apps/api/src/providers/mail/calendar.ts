@@ -1,12 +1,12 @@
 /**
- * The calendar entry of a ticket e-mail (issue 23): an iCalendar (RFC 5545) file by ical-generator, with the
- * event's start and end as wall-clock times in the event's own time zone (`DTSTART;TZID=…`) and that zone's
- * VTIMEZONE (@touch4it/ical-timezones), so a calendar shows the right hour wherever its owner is. DTSTAMP in UTC,
- * CRLF after every line, no non-standard `TIMEZONE-ID` (issue 41, point 9; checked with ical.js in the tests).
+ * The calendar entry of a ticket e-mail (issue 23): an iCalendar (RFC 5545) file by the contract's `icsText`
+ * (ical-generator; shared with the panel's "Add to calendar" download), with the event's start and end as wall-clock
+ * times in the event's own time zone (`DTSTART;TZID=…`) and that zone's VTIMEZONE (@touch4it/ical-timezones, the
+ * API's zone data), so a calendar shows the right hour wherever its owner is. DTSTAMP in UTC, CRLF after every line,
+ * no non-standard `TIMEZONE-ID` (issue 41, point 9; checked with ical.js in the tests).
  */
-import { TZDate } from '@date-fns/tz';
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import { icsText } from '@tp/contract/calendar';
 
 /** What a calendar entry says about an event. */
 export interface CalendarEvent {
@@ -51,33 +51,26 @@ export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=PUBLISH';
 export const ICS_CANCEL_CONTENT_TYPE = 'text/calendar; charset=utf-8; method=CANCEL';
 
 /**
- * One event as an `.ics` file (UTF-8): published, or withdrawn when `e.cancelled` (issue 40 point 11).
+ * One event as an `.ics` file (UTF-8): published, or withdrawn when `e.cancelled` (issue 40 point 11). Written by
+ * the contract's `icsText`, the builder the panel's download shares.
  * @returns the file's bytes
  */
 export function calendarFile(e: CalendarEvent): Buffer {
-  const cal = ical({
-    prodId: { company: 'ticket-panel', product: 'mail' },
-    method: e.cancelled ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.PUBLISH,
-  });
-  // No calendar-level zone name: ical-generator writes it as a `TIMEZONE-ID` property RFC 5545 does not have
-  // (issue 41, point 9); the generator still adds the VTIMEZONE of the event's own zone (its DTSTART;TZID=…).
-  // X-WR-TIMEZONE, the extension calendars read, names it.
-  cal.timezone({ name: '', generator: vtimezoneOf });
-  cal.x('X-WR-TIMEZONE', e.timeZone);
-  const event = cal.createEvent({
-    id: e.uid,
-    sequence: e.sequence ?? 0,
-    start: new TZDate(e.startsAt, e.timeZone),
-    end: new TZDate(e.endsAt, e.timeZone),
-    timezone: e.timeZone,
-    // DTSTAMP is in UTC (`…Z`), as RFC 5545 3.8.7.2 requires, whatever the event's zone.
-    stamp: e.stamp,
-    summary: e.name,
-    location: e.location,
-    description: e.description,
-    url: e.url,
-  });
-  if (e.cancelled) event.status(ICalEventStatus.CANCELLED);
-  // Every content line ends with CRLF (RFC 5545 3.1), the last one too.
-  return Buffer.from(`${cal.toString()}\r\n`, 'utf8');
+  const text = icsText(
+    {
+      uid: e.uid,
+      summary: e.name,
+      startsAt: e.startsAt,
+      endsAt: e.endsAt,
+      timeZone: e.timeZone,
+      location: e.location,
+      description: e.description,
+      url: e.url,
+      stamp: e.stamp,
+      sequence: e.sequence ?? 0,
+      method: e.cancelled ? 'CANCEL' : 'PUBLISH',
+    },
+    { prodId: { company: 'ticket-panel', product: 'mail' }, vtimezone: vtimezoneOf },
+  );
+  return Buffer.from(text, 'utf8');
 }

@@ -1,55 +1,35 @@
 /**
- * The .ics file of a calendar entry (issue 23), loaded only when the holder asks for it: ical-generator writes the
- * event with DTSTART/DTEND in the event's time zone (`TZID=`), and timezones-ical-library gives that zone's
- * VTIMEZONE, so every calendar shows the start the organiser set, wherever the holder is.
+ * The .ics file of a calendar entry (issue 23), loaded only when the holder asks for it: the contract's `icsText`
+ * (ical-generator, the builder the ticket mails share) writes the event with DTSTART/DTEND in the event's time zone
+ * (`TZID=`), and timezones-ical-library gives that zone's VTIMEZONE, so every calendar shows the start the organiser
+ * set, wherever the holder is. DTSTAMP in UTC, no `TIMEZONE-ID`, CRLF after every line (issue 41, point 9).
  */
-import ical from 'ical-generator';
+import { icsText } from '@tp/contract/calendar';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
 import type { CalendarEntry } from './calendar';
 
 /**
- * The iCalendar text (RFC 5545) of one event.
+ * The iCalendar text (RFC 5545) of one event, DTSTAMP the current instant in UTC.
  * @param e the entry (instants in UTC, IANA `timeZone`)
  * @param uid a stable id of the entry, so importing it again updates rather than duplicates it
  */
 export function calendarFile(e: CalendarEntry, uid: string): string {
-  const cal = ical({
-    prodId: { company: 'Ticket Panel', product: 'My tickets' },
-    timezone: { name: e.timeZone, generator: (tz) => tzlib_get_ical_block(tz)[0] },
-  });
-  cal.createEvent({
-    id: uid,
-    start: wallTime(e.start, e.timeZone),
-    end: wallTime(e.end, e.timeZone),
-    timezone: e.timeZone,
-    stamp: new Date(),
-    summary: e.title,
-    location: e.location,
-    description: e.details,
-  });
-  return cal.toString();
-}
-
-/**
- * The wall-clock time of an instant in a time zone, as `YYYY-MM-DDTHH:mm:ss` without an offset (what the iCal
- * library writes after `TZID=`).
- */
-export function wallTime(iso: string, timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
+  return icsText(
+    {
+      uid,
+      summary: e.title,
+      startsAt: e.start,
+      endsAt: e.end,
+      timeZone: e.timeZone,
+      location: e.location,
+      description: e.details,
+      stamp: new Date(),
+    },
+    {
+      prodId: { company: 'Ticket Panel', product: 'My tickets' },
+      vtimezone: (tz) => tzlib_get_ical_block(tz)[0] ?? null,
+    },
   );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
 /** A file name from the event's name: letters, digits and dashes. */

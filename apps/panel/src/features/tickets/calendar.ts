@@ -1,8 +1,8 @@
 /**
  * "Add to calendar" on the ticket page (issue 23): the event as a calendar entry in the event's own time zone.
  * This module is the light part the ticket page loads with it (the Google Calendar link and the entry's fields);
- * the .ics file is built by `calendar-file.ts`, imported only when the holder asks for it (a maintained iCal
- * library, ical-generator, with the time zone's VTIMEZONE from timezones-ical-library), so the page's budget holds.
+ * the .ics file is built by `calendar-file.ts`, imported only when the holder asks for it (the contract's `icsText`
+ * on ical-generator, with the time zone's VTIMEZONE from timezones-ical-library), so the page's budget holds.
  */
 import type { MyTicket } from '@tp/contract';
 

@@ -12,6 +12,19 @@ import { appendAudit } from '../../audit/audit.repository.js';
 
 type TicketTypeInput = z.infer<typeof contract.ticketTypeUpsertRequest>;
 
+/** A ticket type's columns by their names in the request, as `ticket_type.updated` names the fields it changed. */
+const TYPE_FIELDS = {
+  name: 'name',
+  description: 'description',
+  priceCents: 'priceCents',
+  currencyCode: 'currency',
+  maxResalePriceCents: 'resaleCapCents',
+  isGiftable: 'isGiftable',
+  isResellable: 'isResellable',
+  isSwappable: 'isSwappable',
+  stock: 'stock',
+} as const satisfies Record<string, keyof TicketTypeInput>;
+
 /** The ticket-types part of the organisation API: upsert by externalId, with benefits. */
 export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 'now'>) {
   const db = deps.database.db;
@@ -23,7 +36,9 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
      * stock left. `swapTargets` add swap pairs to other types of the same event (or change their price
      * difference); pairs left out are kept (holders may have swaps under way). Audited `ticket_type.created` or
      * `ticket_type.updated` in the same transaction (nothing when unchanged; nothing when refused, as the
-     * transaction rolls back).
+     * transaction rolls back); an update's entry names the changed fields (`detail.fields`, the request's names,
+     * `benefits` and `swapTargets` included) and, when the price changed, `detail.price` `{ fromCents, toCents,
+     * currency }`.
      * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404: a swap target),
      *   `api.org.ticket_type_event_locked` (409: the type exists under another event),
      *   `api.org.swap_target_invalid` (422: the type itself or another event's type).
@@ -47,6 +62,10 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
           ...(input.stock !== undefined ? { stock: input.stock } : {}),
         } satisfies Partial<typeof ticketTypes.$inferInsert>;
         let status: UpsertStatus = 'unchanged';
+        // What `ticket_type.updated` says changed (issue 41 point 12, re-walk): the request's names of the fields
+        // whose value changed, `benefits` and `swapTargets` when any did, and the price before and after in cents.
+        const fields = new Set<string>();
+        let price: { fromCents: number; toCents: number; currency: string } | undefined;
         let type: TicketTypeRow | undefined = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
         if (!type) {
           type = await repo.insertTicketType(tx, { ...values, organisationId: org.id, externalId, eventId: event.id });
@@ -60,6 +79,9 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
           if (Object.keys(diff).length) {
             await repo.updateTicketType(tx, type.id, diff);
             status = 'updated';
+            for (const k of Object.keys(diff)) fields.add(TYPE_FIELDS[k as keyof typeof TYPE_FIELDS]);
+            if (diff.priceCents !== undefined)
+              price = { fromCents: type.priceCents, toCents: values.priceCents, currency: values.currencyCode };
           }
         }
         const known = new Map((await repo.benefitsOfType(tx, type.id)).map((b) => [b.externalId, b] as const));
@@ -83,27 +105,35 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
             });
             await repo.grantBenefitToType(tx, row.id, type.id);
             if (status === 'unchanged') status = 'updated';
+            fields.add('benefits');
             continue;
           }
           const diff = changed(current, benefitValues);
           if (Object.keys(diff).length) {
             await repo.updateBenefit(tx, current.id, diff);
             if (status === 'unchanged') status = 'updated';
+            fields.add('benefits');
           }
         }
         for (const target of input.swapTargets ?? []) {
           const to = await repo.ticketTypeByExternalId(tx, org.id, target.ticketTypeExternalId);
           if (!to) throw new AppError('api.org.ticket_type_not_found');
           if (to.id === type.id || to.eventId !== type.eventId) throw new AppError('api.org.swap_target_invalid');
-          if (await repo.upsertSwapPair(tx, type.id, to.id, target.priceDifferenceCents ?? null))
+          if (await repo.upsertSwapPair(tx, type.id, to.id, target.priceDifferenceCents ?? null)) {
             if (status === 'unchanged') status = 'updated';
+            fields.add('swapTargets');
+          }
         }
         if (status !== 'unchanged')
           await appendAudit(tx, org.id, org.actor, deps.now(), {
             action: status === 'created' ? 'ticket_type.created' : 'ticket_type.updated',
             resourceType: 'ticket_type',
             resourceId: externalId,
-            detail: { eventExternalId: input.eventExternalId },
+            detail: {
+              eventExternalId: input.eventExternalId,
+              ...(status === 'updated' && { fields: [...fields] }),
+              ...(price && { price }),
+            },
           });
         return status;
       });

@@ -110,6 +110,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
           action: 'ticket.revoked',
           resourceType: 'ticket',
           resourceId: externalId,
+          // The number the holder reads ("Ticket #13"), beside the organiser's id (issue 41 point 12, re-walk).
+          detail: { number: ticket.id },
         });
         await enqueueTicketMovedJobs(tx, [ticket.id]);
       });
