@@ -1,6 +1,7 @@
 import { defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { findPostgresBin } from './scripts/postgres.js';
+import { resolveContractSource } from './apps/panel/vite.shared.js';
 
 /**
  * API test files that measure time against real processes (avatar bursts, event-loop stalls, webhook fairness):
@@ -51,6 +52,9 @@ const apiProject = (name: string, globalSetup: string) => ({
 const withPg = Boolean(findPostgresBin()) || Boolean(process.env.CI);
 if (!withPg) console.warn('[vitest] PostgreSQL binaries not found: skipping the api-pg project');
 
+/** Panel test files that set process.env.TZ (run in the `panel-tz` project, forks). */
+const PANEL_TZ_FILES = ['src/features/tickets/calendar.test.ts'];
+
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is 1 worker (cores - 1). The main lane uses 2: its files are independent (a database
@@ -63,6 +67,19 @@ export default defineConfig({
         ? []
         : [
             'apps/panel/vitest.config.ts',
+            // The panel's files that change the process's time zone (process.env.TZ): in a process of their own, since
+            // the panel's vmThreads workers share one (calendar.test.ts: the .ics made in a New York browser).
+            {
+              resolve: resolveContractSource,
+              test: {
+                name: 'panel-tz',
+                root: './apps/panel',
+                include: PANEL_TZ_FILES,
+                environment: 'jsdom',
+                pool: 'forks',
+                setupFiles: ['./vitest.setup.ts'],
+              },
+            },
             {
               test: {
                 name: 'contract',

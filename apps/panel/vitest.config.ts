@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { resolveContractSource } from './vite.shared.ts';
 
@@ -9,6 +9,8 @@ export default defineConfig({
     name: 'panel',
     root: import.meta.dirname,
     include: ['src/**/*.test.{ts,tsx}'],
+    // Run in the `panel-tz` project (vitest.config.ts at the root): they change the process's time zone.
+    exclude: [...configDefaults.exclude, 'src/features/tickets/calendar.test.ts'],
     environment: 'jsdom',
     // Each file still gets a jsdom window of its own, but in a VM context of a worker that stays up: jsdom's
     // modules load once per worker instead of once per file. Measured 2026-11-28 on a loaded 2-core machine: the
