@@ -83,6 +83,15 @@ test('the demo data works in the console: Details, Edit and save, Dashboard, Tic
   await page.getByLabel('Name', { exact: true }).fill('Laneway Sessions (late show)');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { name: 'Laneway Sessions (late show)' })).toBeVisible();
+  // What the form does not edit is kept (a PUT replaces the event: its image and logo were erased).
+  const key = readFileSync(join(dir, 'data', 'demo-org-api-key'), 'utf8').trim();
+  const saved = await fetch(`${server.baseUrl}/v1/org/events/demo-laneway-sessions`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  expect(await saved.json()).toMatchObject({
+    name: 'Laneway Sessions (late show)',
+    imageUrl: expect.stringMatching(/^\/public\/images\/.+\.svg$/),
+  });
 
   // Dashboard and Ticket types have addresses of their own; Back returns to Events.
   await page.getByRole('button', { name: 'Dashboard: Laneway Sessions (late show)' }).click();

@@ -7200,10 +7200,7 @@ export interface operations {
                     name: string;
                     /** @description a colour `#rrggbb` */
                     primaryColor?: string;
-                    /**
-                     * Format: uri
-                     * @description an absolute https URL
-                     */
+                    /** @description an absolute https URL, or a path on this server under /public/ (e.g. /public/demo/logo.svg) */
                     logoUrl?: string;
                     /**
                      * Format: uri
@@ -8038,15 +8035,9 @@ export interface operations {
                     longitude?: number;
                     /** @description HTML; the panel sanitises it before showing it */
                     description?: string;
-                    /**
-                     * Format: uri
-                     * @description an absolute https URL
-                     */
+                    /** @description an absolute https URL, or a path on this server under /public/ (e.g. /public/demo/logo.svg) */
                     imageUrl?: string;
-                    /**
-                     * Format: uri
-                     * @description an absolute https URL
-                     */
+                    /** @description an absolute https URL, or a path on this server under /public/ (e.g. /public/demo/logo.svg) */
                     logoUrl?: string;
                     /** @description before it the holder's QR pass is not shown (the QR screen says when it appears) */
                     passRevealAt?: string | null;
@@ -9973,7 +9964,7 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    logoUrl?: string | null;
+                    logoUrl?: (string) | null;
                     primaryColor?: string | null;
                     websiteUrl?: string | null;
                     helpCenterUrl?: string | null;

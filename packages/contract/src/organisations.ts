@@ -16,11 +16,12 @@ const httpsUrl = z
   .refine(hasNoNul)
   .meta({ description: 'an absolute https URL' });
 /**
- * An organisation's logo: an absolute https URL, or a path of a file this server serves under `/public/` (e.g. the
- * demo organisation's `/public/demo/org-logo.svg`, issue 41 point 12): the panel, served from this server, loads it
- * from its own origin and mails make it absolute with the server's public URL. No `//`, `..`, query or fragment.
+ * An image of an organisation or an event (logo, event image): an absolute https URL, or a path of a file this
+ * server serves under `/public/` (e.g. the demo organisation's `/public/demo/org-logo.svg`, the demo events'
+ * `/public/images/…`, issue 41 point 12): the panel, served from this server, loads it from its own origin and mails
+ * make it absolute with the server's public URL. No `//`, `..`, query or fragment.
  */
-const logoUrl = z
+const assetUrl = z
   .union([
     httpsUrl,
     z
@@ -79,7 +80,7 @@ export const createOrganisationRequest = z
     slug,
     name: text(200),
     primaryColor: colour.optional(),
-    logoUrl: logoUrl.optional(),
+    logoUrl: assetUrl.optional(),
     websiteUrl: httpsUrl.optional(),
     helpCenterUrl: httpsUrl.optional(),
     appUrl: httpsUrl.optional(),
@@ -159,8 +160,8 @@ export const eventUpsertRequest = z
     latitude: z.number().min(-90).max(90).optional(),
     longitude: z.number().min(-180).max(180).optional(),
     description: optionalText(20_000).meta({ description: 'HTML; the panel sanitises it before showing it' }),
-    imageUrl: httpsUrl.optional(),
-    logoUrl: httpsUrl.optional(),
+    imageUrl: assetUrl.optional(),
+    logoUrl: assetUrl.optional(),
     passRevealAt: instant
       .nullable()
       .optional()
@@ -644,7 +645,7 @@ export const resendTicketResponse = z.object({ email: z.string() }).meta({ examp
 export const updateOrganisationRequest = z
   .strictObject({
     name: text(200).optional(),
-    logoUrl: logoUrl.nullable().optional(),
+    logoUrl: assetUrl.nullable().optional(),
     primaryColor: colour.nullable().optional(),
     websiteUrl: httpsUrl.nullable().optional(),
     helpCenterUrl: httpsUrl.nullable().optional(),

@@ -167,6 +167,15 @@ type EventFields = {
 const EVENT_COUNTRIES = ['AU', 'NZ'] as const satisfies readonly organisations.EventUpsertRequest['country'][];
 type EventCountry = (typeof EVENT_COUNTRIES)[number];
 
+/** The event's fields the form does not edit, as they are (absent when unset). */
+function keptFields(event: EventItem | null) {
+  if (!event) return {};
+  const { description, latitude, longitude, imageUrl, logoUrl } = event;
+  return Object.fromEntries(
+    Object.entries({ description, latitude, longitude, imageUrl, logoUrl }).filter(([, v]) => v !== null),
+  );
+}
+
 function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => void }) {
   const { t, i18n } = useTranslation();
   const client = useQueryClient();
@@ -204,6 +213,9 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
           endsAt: zonedToIso(v.endsAt, timeZone) ?? v.endsAt,
           passRevealAt: zonedToIso(v.passRevealAt, timeZone),
           transfersCloseAt: zonedToIso(v.transfersCloseAt, timeZone),
+          // What the form does not edit goes back as it was: a PUT replaces the event, and these were erased
+          // (issue 41, re-walk: saving a demo event from the console lost its image and logo).
+          ...keptFields(event),
         }),
       });
     },
