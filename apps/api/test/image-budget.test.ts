@@ -76,12 +76,23 @@ describe('JPEG scans', () => {
     expect(tooManyScans('jpg', manyScanJpeg(64, JPEG_MAX_SCANS - 1))).toBe(false);
     expect(tooManyScans('jpg', await noise(640, 480).jpeg({ progressive: true }).toBuffer())).toBe(false);
   });
+  it('counts them with a junk byte before the frame header too (seventh re-run: the marker walk gave up, 0 scans)', () => {
+    const crafted = manyScanJpeg(64, 100);
+    // After SOI and the quantisation table (2 + 4 + 65 bytes): one byte libjpeg skips with a warning.
+    const junk = Buffer.concat([crafted.subarray(0, 71), Buffer.from([0x00]), crafted.subarray(71)]);
+    expect(jpegScans(junk)).toBeNull();
+    expect(tooManyScans('jpg', junk)).toBe(true);
+  });
 });
 
 describe('the CPU budget', () => {
   it('is a raster’s too, four times its estimate and at least 2 s; an SVG’s 750 ms', () => {
     expect(cpuBudgetMs('jpg', 1_000_000)).toBe(2000);
     expect(cpuBudgetMs('webp', 40_000_000)).toBe(8000);
+    // HEIC decodes as WebAssembly: a 12-megapixel iPhone photo cost up to 2.5 s (seventh re-run: 2 of 8 refused).
+    expect(cpuBudgetMs('heic', 4032 * 3024)).toBeGreaterThan(7000);
+    // Pixels the header does not tell: the largest accepted image's budget, not the least.
+    expect(cpuBudgetMs('jpg', null)).toBe(8000);
     expect(cpuBudgetMs('svg', null)).toBe(750);
   });
   it('stops a raster image that costs more than its budget', async () => {

@@ -31,7 +31,7 @@ import {
   sniffImage,
   SVG_CPU_BUDGET_MS,
   cpuBudgetMs,
-  rasterEstimateMs,
+  rasterCostMs,
   tooManyScans,
   type ImageResult,
   type ImageTask,
@@ -69,7 +69,7 @@ const REFUSALS = {
  */
 export function expectedCostMs(kind: ImageTask['kind'], pixels: number | null): number {
   if (kind === 'svg') return 10 * SVG_CPU_BUDGET_MS;
-  return rasterEstimateMs(pixels);
+  return rasterCostMs(kind, pixels);
 }
 
 export function createAvatarService(deps: {

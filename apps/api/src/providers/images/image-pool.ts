@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Tinypool } from 'tinypool';
 import { imageSize } from 'image-size';
 import { fileTypeFromBuffer } from 'file-type';
+import { AVATAR_MAX_PIXELS } from '@tp/contract';
 import type { ImageResult, ImageTask } from './image-decode.worker.js';
 
 export type { ImageResult, ImageTask } from './image-decode.worker.js';
@@ -35,7 +36,17 @@ export const RASTER_MIN_CPU_BUDGET_MS = 2000;
  * What a raster image is expected to cost to decode, milliseconds: about 1 ms of CPU per 20,000 declared pixels
  * (a 12-megapixel photo about 600 ms, 2,000 ms at `AVATAR_MAX_PIXELS`).
  */
-export const rasterEstimateMs = (pixels: number | null): number => (pixels ?? 0) / 20_000;
+export const rasterEstimateMs = (pixels: number | null): number => (pixels ?? AVATAR_MAX_PIXELS) / 20_000;
+
+/**
+ * What decoding one image is expected to cost, milliseconds, by kind: a raster `rasterEstimateMs` (an image whose
+ * header cannot be read counts as the largest accepted: seventh re-run, a junk byte before the frame header made its
+ * pixels unknown and its estimate 0, ahead of every photo), HEIC three times that (libheif runs as WebAssembly: a
+ * 12-megapixel iPhone photo cost 1.7–2.5 s of CPU).
+ */
+export function rasterCostMs(kind: ImageTask['kind'], pixels: number | null): number {
+  return (kind === 'heic' ? 3 : 1) * rasterEstimateMs(pixels);
+}
 
 /**
  * The CPU one image may cost its decoding process, milliseconds (issue 39 item 9, sixth re-audit): an SVG
@@ -44,7 +55,7 @@ export const rasterEstimateMs = (pixels: number | null): number => (pixels ?? 0)
  */
 export function cpuBudgetMs(kind: ImageTask['kind'], pixels: number | null): number {
   if (kind === 'svg') return SVG_CPU_BUDGET_MS;
-  return Math.max(RASTER_MIN_CPU_BUDGET_MS, 4 * rasterEstimateMs(pixels));
+  return Math.max(RASTER_MIN_CPU_BUDGET_MS, 4 * rasterCostMs(kind, pixels));
 }
 
 /** Most scans a JPEG may have: encoders write 1 (baseline) to about 12 (progressive); 64 leaves room. */
@@ -127,11 +138,24 @@ export async function sniffImage(bytes: Buffer): Promise<ImageTask['kind'] | nul
 }
 
 /**
+ * Start-of-scan markers (`FF DA`) anywhere in the bytes: in entropy-coded data an `FF` is always followed by `00` or
+ * a restart marker, so this is every scan (and, rarely, a pair inside a metadata segment): an upper bound that a
+ * junk byte cannot hide (seventh re-run: one junk byte before the frame header made the marker walk give up).
+ */
+function rawScanMarkers(bytes: Buffer): number {
+  let count = 0;
+  for (let i = bytes.indexOf(0xff); i >= 0 && i + 1 < bytes.length; i = bytes.indexOf(0xff, i + 1))
+    if (bytes[i + 1] === 0xda) count++;
+  return count;
+}
+
+/**
  * Whether a sniffed image is refused before any decoding for its structure: a JPEG of more than `JPEG_MAX_SCANS`
- * scans (each scan is a full pass of the decoder over the image: issue 39, sixth re-audit).
+ * scans (each scan is a full pass of the decoder over the image: issue 39, sixth re-audit), counted by its markers
+ * or, where they cannot be walked, by every start-of-scan marker in the file.
  */
 export function tooManyScans(kind: ImageTask['kind'], bytes: Buffer): boolean {
-  return kind === 'jpg' && (jpegScans(bytes) ?? 0) > JPEG_MAX_SCANS;
+  return kind === 'jpg' && (jpegScans(bytes) ?? rawScanMarkers(bytes)) > JPEG_MAX_SCANS;
 }
 
 /** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */
