@@ -387,6 +387,17 @@ describe('durable job queue', () => {
       await r.until(() => r.done.length === 501, 30_000);
     });
 
+    it('among idle destinations the one that started longest ago (or never) goes first: eight attacker domains, more than the slots, no longer keep one idle and older (issue 39 item 2, seventh re-run: 7.3 s, 40 first)', async () => {
+      const r = await run([], { slowMs: 60_000, slowHoldSeconds: 600 });
+      await r.enqueue(Array.from({ length: 400 }, (_, i) => ({ destination: `a${i % 8}.example`, ms: 20 })));
+      await r.enqueue([{ destination: 'example.com' }]);
+      r.w.wake();
+      expect(await r.until(() => r.done.includes('example.com#0'), 20_000)).toBe(true);
+      const before = r.done.indexOf('example.com#0');
+      expect(before, `${before} sends before it`).toBeLessThanOrEqual(12);
+      await r.until(() => r.done.length === 401, 30_000);
+    });
+
     it('destinations that answered slowly share one slot until one of them answers fast again; control without', async () => {
       const domains = ['a.example', 'b.example', 'c.example', 'd.example'];
       // Each domain's first send takes 60 ms, past the 40 ms bound: all four count as slow from then on.

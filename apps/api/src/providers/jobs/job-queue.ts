@@ -17,6 +17,7 @@
 import type { DbOrTx } from '../../db/client.js';
 import {
   jobsRepository as repo,
+  RECENT_MAX,
   SLOW_DESTINATIONS,
   type ClaimedJob,
   type FailedJobRow,
@@ -383,7 +384,12 @@ function destinationFairness(
       if (slowInFlight > 0) full.push(...slow);
       const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
       for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, perDestination - n);
-      return { perDestination, full, slow, remaining };
+      if (!idleOnly) return { perDestination, full, slow, remaining };
+      // Among the idle destinations, turns: those that started a job longest ago (or never) first (issue 39, seventh
+      // re-run: with more attacker domains than slots one of them was always idle, and older than another holder's
+      // code, which waited for the whole backlog again).
+      const recent = [...lastStarted.keys()].slice(-RECENT_MAX);
+      return { perDestination, full, slow, remaining, recent };
     },
     holdsBack(job) {
       return Boolean(options) && job.destination !== null;

@@ -30,7 +30,16 @@ export interface ClaimFairness {
   slow: readonly string[];
   /** Jobs a destination (or `~slow`) may still take, where fewer than `perDestination` (some are in flight). */
   remaining: Readonly<Record<string, number>>;
+  /**
+   * Destinations whose jobs started most recently, the most recent last (at most `RECENT_MAX`): when given, a claim
+   * takes the jobs of destinations not listed first, then of those listed longest ago (their turns: seventh re-run,
+   * with more attacker domains than slots some attacker domain was always idle and older than another holder's code).
+   */
+  recent?: readonly string[];
 }
+
+/** Most destinations a claim orders by their last start (`ClaimFairness.recent`). */
+export const RECENT_MAX = 200;
 
 /** The group of the slow destinations in `ClaimFairness.remaining`. */
 export const SLOW_DESTINATIONS = '~slow';
@@ -118,7 +127,7 @@ export const jobsRepository = {
            where ${due}
              and id in (
                select id from (
-                 select id, priority, run_at, grp,
+                 select id, priority, run_at, grp, recent,
                         row_number() over (partition by grp order by turn nulls last, priority desc, run_at, id) as rn
                    from (
                      select id, priority, run_at,
@@ -126,7 +135,10 @@ export const jobsRepository = {
                                  then ${SLOW_DESTINATIONS} else destination end as grp,
                             (select s.turn from jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb)
                                     with ordinality as s(destination, turn)
-                              where s.destination = ${jobs}.destination) as turn
+                              where s.destination = ${jobs}.destination) as turn,
+                            (select r.rank from jsonb_array_elements_text(${JSON.stringify(fairness.recent ?? [])}::jsonb)
+                                    with ordinality as r(destination, rank)
+                              where r.destination = ${jobs}.destination) as recent
                        from ${jobs}
                       where ${due}
                         and kind in (${sql.join(
@@ -135,13 +147,13 @@ export const jobsRepository = {
                         )})
                         and (destination is null
                              or destination not in (select jsonb_array_elements_text(${JSON.stringify(fairness.full)}::jsonb)))
-                      order by priority desc, run_at, id
+                      order by priority desc, ${fairness.recent ? sql`recent nulls first,` : sql``} run_at, id
                       limit ${CLAIM_WINDOW}
                    ) candidates
                ) ranked
               where grp is null
                  or rn <= coalesce((${JSON.stringify(fairness.remaining)}::jsonb ->> grp)::int, ${fairness.perDestination})
-              order by priority desc, run_at, id
+              order by priority desc, ${fairness.recent ? sql`recent nulls first,` : sql``} run_at, id
               limit ${limit}
              )
            order by priority desc, run_at, id
