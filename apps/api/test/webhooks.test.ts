@@ -141,9 +141,10 @@ describe('webhooks: subscription and signature', () => {
       type: 'ticket.transferred',
       timestamp: expect.any(String) as string,
       data: {
-        ticketExternalId: null,
-        eventExternalId: null,
-        ticketTypeExternalId: null,
+        // The demo data carries organiser ids (issue 41, point 12 re-walk).
+        ticketExternalId: expect.stringMatching(/^DEMO-\d{4}$/) as string,
+        eventExternalId: expect.stringMatching(/^demo-[a-z-]+$/) as string,
+        ticketTypeExternalId: expect.stringMatching(/^demo-[a-z-]+-(ga|vip)$/) as string,
         userTicketId,
         newHolderEmail: 'bob@example.com',
       },
