@@ -104,21 +104,31 @@ describe('device registrations are capped (item 3)', () => {
     'control: without the locks the same 100 parallel registrations pass the cap (PostgreSQL; PGlite runs one transaction at a time)',
     async () => {
       await walletApp();
-      const [pass] = await passes(1);
       const caps = { devicesPerPass: 5, passesPerDevice: 100 };
-      await Promise.all(
-        Array.from({ length: 100 }, (_, i) =>
-          t.database.db.transaction((tx) =>
-            walletRepository.register(
-              tx,
-              { deviceLibraryIdentifier: `racer-${i}`, serialNumber: pass.serialNumber, pushToken: hexToken() },
-              caps,
-              false,
+      // A race: on a loaded machine one round of 100 may happen to run one after another, so up to five rounds
+      // (each on a pass of its own); one past the cap shows what the locks prevent.
+      let most = 0;
+      for (let round = 0; round < 5 && most <= 5; round++) {
+        const [pass] = await passes(1);
+        await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            t.database.db.transaction((tx) =>
+              walletRepository.register(
+                tx,
+                {
+                  deviceLibraryIdentifier: `racer-${round}-${i}`,
+                  serialNumber: pass.serialNumber,
+                  pushToken: hexToken(),
+                },
+                caps,
+                false,
+              ),
             ),
           ),
-        ),
-      );
-      expect((await devicesOf(pass.serialNumber)).length).toBeGreaterThan(5);
+        );
+        most = Math.max(most, (await devicesOf(pass.serialNumber)).length);
+      }
+      expect(most).toBeGreaterThan(5);
     },
   );
 
