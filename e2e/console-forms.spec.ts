@@ -2,7 +2,7 @@
  * Issue 41, point 2: every console form shows the API's field errors at their fields, in the console's language,
  * rather than only "Something went wrong". The new-event form with a bad id, an empty name, an end before the start
  * and a time zone nobody knows (refused before sending: its wall times cannot be read in it); the branding form's
- * colour; the members form's e-mail. Screenshots (en/es, light/dark, 360 px and desktop) in
+ * colour; the members form's e-mail; the door key form's event ids. Screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console-forms/.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -37,6 +37,11 @@ const TEXTS = {
     email: 'E-mail',
     addMember: 'Add member',
     emailError: 'Not an e-mail address.',
+    keys: 'Keys',
+    doorName: 'Name (e.g. North gate)',
+    doorEvents: 'Only these events (your event ids, comma-separated; empty: every event)',
+    doorCreate: 'Create door key',
+    doorEventsError: 'Your event ids, separated by commas: 1 to 100 letters, digits, . _ : or - each.',
   },
   es: {
     newEvent: 'Nuevo evento',
@@ -60,6 +65,11 @@ const TEXTS = {
     email: 'Correo electrónico',
     addMember: 'Añadir miembro',
     emailError: 'No es una dirección de correo electrónico.',
+    keys: 'Claves',
+    doorName: 'Nombre (p. ej. Puerta norte)',
+    doorEvents: 'Solo estos eventos (los ID de tus eventos, separados por comas; vacío: todos)',
+    doorCreate: 'Crear clave de puerta',
+    doorEventsError: 'Tus ids de evento, separados por comas: de 1 a 100 letras, dígitos, . _ : o - cada uno.',
   },
 } as const;
 
@@ -144,5 +154,13 @@ for (const lang of ['en', 'es'] as const) {
     await page.getByLabel(x.email).fill('not-an-email');
     await page.getByRole('button', { name: x.addMember }).click();
     await expect(page.getByLabel(x.email)).toHaveAccessibleDescription(x.emailError);
+
+    // Door keys: an event id with a space (the re-walk: only "Some fields are not valid.", no field marked).
+    await page.getByRole('navigation').getByRole('link', { name: x.keys }).click();
+    await page.getByLabel(x.doorName).fill('North gate');
+    await page.getByLabel(x.doorEvents).fill('bad id');
+    await page.getByRole('button', { name: x.doorCreate }).click();
+    await expect(page.getByLabel(x.doorEvents)).toHaveAccessibleDescription(x.doorEventsError);
+    await expect(page.getByLabel(x.doorEvents)).toHaveAttribute('aria-invalid', 'true');
   });
 }

@@ -9732,9 +9732,21 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
+                        /** @description a message key (`api.unauthorized`, `gift_tickets.not_allowed`…) */
                         message: string;
-                        encoding?: string;
+                        /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
+                        sessionId?: string;
+                        /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+                        resendAfterSeconds?: number;
+                        /** @description validation failures by field path (400 `api.invalid_request_body`) */
+                        fields?: {
+                            [key: string]: string[];
+                        };
+                        /** @description organiser API: an English sentence naming the field or CSV column at fault */
                         detail?: string;
+                        /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+                        revealAt?: string;
+                        encoding?: string;
                     };
                 };
             };
@@ -9804,6 +9816,18 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         message: "api.org.import.invalid_rows";
+                        /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
+                        sessionId?: string;
+                        /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+                        resendAfterSeconds?: number;
+                        /** @description validation failures by field path (400 `api.invalid_request_body`) */
+                        fields?: {
+                            [key: string]: string[];
+                        };
+                        /** @description organiser API: an English sentence naming the field or CSV column at fault */
+                        detail?: string;
+                        /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+                        revealAt?: string;
                         errors: {
                             row: number;
                             message: string;
@@ -9811,7 +9835,6 @@ export interface operations {
                             detail?: string;
                             value?: string;
                         }[];
-                        detail?: string;
                     };
                 };
             };
@@ -11338,9 +11361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not allowed */
@@ -11430,9 +11451,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -11441,9 +11460,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not allowed */
@@ -11461,9 +11478,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large */
@@ -11537,9 +11552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Missing or wrong credential */
@@ -11548,9 +11561,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Not allowed */
@@ -11568,9 +11579,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Body too large */

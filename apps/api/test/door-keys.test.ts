@@ -119,6 +119,19 @@ describe('door keys', () => {
     });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ message: 'api.org.event_not_found' });
+    // A malformed id names its field (the console marks it there), with the organiser API's detail.
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/v1/org/door-keys',
+      headers: bearer(a.apiKey),
+      payload: { name: 'Gate', eventExternalIds: ['bad id'] },
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({
+      message: 'api.invalid_request_body',
+      fields: { 'eventExternalIds.0': [expect.any(String) as string] },
+      detail: expect.stringContaining('eventExternalIds.0') as string,
+    });
 
     const made = await newDoorKey(a, { name: 'North gate', eventExternalIds: ['evt-1'] });
     expect(made.key).toMatch(/^tpd_[\w-]{8}_[\w-]{43}$/);

@@ -5,7 +5,7 @@
  * currency; times are ISO 8601 with an offset, stored in UTC.
  */
 import * as z from 'zod';
-import { email } from './auth.js';
+import { email, errorBody } from './auth.js';
 import { hasNoNul } from './fields.js';
 import { syncConflictReason } from './access.js';
 
@@ -355,15 +355,14 @@ export const importResponse = z
  * an encoding other than UTF-8 or UTF-16 (`api.org.import.unsupported_encoding`, with `encoding`: `utf-32le`,
  * `utf-32be`, `utf-16le`/`utf-16be` for a file cut mid-character, `unknown` for bytes that are not UTF-8).
  */
-export const importRefusedResponse = z
-  .object({ message: z.string(), encoding: z.string().optional(), detail: z.string().optional() })
+export const importRefusedResponse = errorBody
+  .extend({ encoding: z.string().optional() })
   .meta({ examples: [{ message: 'api.org.import.unsupported_encoding', encoding: 'unknown' }] });
 /** 422 answer of an import with bad rows: nothing was written. */
-export const importErrorResponse = z
-  .object({
+export const importErrorResponse = errorBody
+  .extend({
     message: z.literal('api.org.import.invalid_rows'),
     errors: z.array(importRowError),
-    detail: z.string().optional(),
   })
   .meta({
     examples: [

@@ -5,10 +5,10 @@
 import * as z from 'zod';
 import { doorKeys as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
+import { errors } from '../../lib/openapi.js';
 import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { DoorKeysService } from './door-keys.service.js';
 
-const error = z.object({ message: z.string() });
 const security = [{ organisationApiKey: [] }];
 const tags = ['organisation'];
 
@@ -26,7 +26,7 @@ export function doorKeysRoutes(
         summary: 'A door key for your scanners (shown once): your events only, or the ones named',
         security,
         body: contract.createDoorKeyRequest,
-        response: { 201: contract.createDoorKeyResponse, 400: error, 401: error, 404: error },
+        response: { 201: contract.createDoorKeyResponse, ...errors(400, 401, 404) },
       },
     },
     async (req, reply) => reply.code(201).send(await deps.doorKeys.create(req.organisation, req.body)),
@@ -39,7 +39,7 @@ export function doorKeysRoutes(
         tags,
         summary: 'Your live door keys (prefix, name and events; never the key)',
         security,
-        response: { 200: z.array(contract.doorKeyItem), 401: error },
+        response: { 200: z.array(contract.doorKeyItem), ...errors(401) },
       },
     },
     async (req) => deps.doorKeys.list(req.organisation),
@@ -53,7 +53,7 @@ export function doorKeysRoutes(
         summary: 'Revoke a door key at once',
         security,
         params: contract.doorKeyParams,
-        response: { 204: z.null(), 400: error, 401: error, 404: error },
+        response: { 204: z.null(), ...errors(400, 401, 404) },
       },
     },
     async (req, reply) => {
