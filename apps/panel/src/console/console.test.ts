@@ -8,6 +8,7 @@ import es from './locales/console-es.json';
 import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
 import { chartSeries } from './chart-series';
 import { countryOptions } from './country-names';
+import { keptTicketTypeFields } from './kept-fields';
 
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) =>
@@ -119,5 +120,26 @@ describe('console', () => {
     const start = Date.parse('2027-03-01T01:00:00.000Z') / 1000;
     expect(xs).toEqual([0, 1, 2, 3, 4, 5].map((i) => start + i * 300));
     expect(ys).toEqual([0, 3, 0, 0, 1, 0]);
+  });
+
+  it("sends back a ticket type's description and its own resale cap, which the type form does not edit (issue 41 re-walk)", () => {
+    const type = {
+      externalId: 'ga',
+      eventExternalId: 'evt',
+      name: 'GA',
+      description: 'Entry to the main arena.',
+      priceCents: 12_900,
+      currency: 'AUD',
+      resaleCapCents: 14_190,
+      isGiftable: true,
+      isResellable: true,
+      isSwappable: false,
+      stock: 100,
+      swapTargets: [],
+    };
+    expect(keptTicketTypeFields(type)).toEqual({ description: 'Entry to the main arena.', resaleCapCents: 14_190 });
+    // A cap equal to the price is the API's default: left out, it follows a new price.
+    expect(keptTicketTypeFields({ ...type, description: null, resaleCapCents: 12_900 })).toEqual({});
+    expect(keptTicketTypeFields(null)).toEqual({});
   });
 });

@@ -21,6 +21,7 @@ import { isTimeZone, isoToZoned, zonedToIso } from './zoned-time';
 import { QueryState } from './query-state';
 import { FieldError, fieldErrorText, useServerErrors } from './server-errors';
 import { goUp, navigate, type ConsoleRoute } from './routing';
+import { keptTicketTypeFields } from './kept-fields';
 
 type EventItem = z.infer<typeof organisations.eventItem>;
 type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
@@ -448,6 +449,7 @@ function TicketTypeForm(props: {
       org(`/ticket-types/${encodeURIComponent(v.externalId)}`, {
         method: 'PUT',
         body: JSON.stringify({
+          ...keptTicketTypeFields(type),
           eventExternalId: event.externalId,
           name: v.name,
           priceCents: Math.round(Number(v.price.replace(',', '.')) * 100),
