@@ -10108,6 +10108,10 @@ export interface operations {
                         lastError: string | null;
                         failedAt: string;
                         createdAt: string;
+                        /** @description A mail job's template (e.g. `reminder`); null for other kinds. */
+                        template: string | null;
+                        /** @description The mail's recipient's user id (never the address); null without an account or for other kinds. */
+                        recipientUserId: number | null;
                     }[];
                 };
             };

@@ -126,6 +126,20 @@ describe('mail failures', () => {
       expect.objectContaining({ kind: 'mail', attempts: 3, lastError: 'smtp: 421 service not available' }),
       expect.objectContaining({ kind: 'mail', attempts: 3, lastError: 'smtp: 421 service not available' }),
     ]);
+    // Which mails (issue 41 point 8): the buyer's code (no account: no user id) and the seller's notice (Alice's id).
+    const alice = await rawQuery<{ id: number }>(
+      t.database.db,
+      `select id from users where email = 'alice@example.com'`,
+    );
+    expect(
+      failed
+        .json<{ template: string; recipientUserId: number | null }[]>()
+        .map((j) => [j.template, j.recipientUserId])
+        .sort(),
+    ).toEqual([
+      ['listingSold', alice.rows[0].id],
+      ['resaleCode', null],
+    ]);
     // The operator sends them again once the SMTP server is back.
     for (const job of failed.json<{ id: number }[]>()) {
       const retried = await t.app.inject({

@@ -104,7 +104,18 @@ describe('mails nobody heard about (issue 41, point 6)', () => {
     expect(t.logs.filter((l) => l.msg === 'job failed, retrying')).toHaveLength(0);
     const failed = t.logs.filter((l) => l.msg === 'job failed for good');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ kind: 'mail', attempt: 1, willRetry: false, permanent: true });
+    // Which mail and whose (issue 41 point 8): the template and the user id; the relay's code, not its envelope.
+    const gone = await rawQuery<{ id: number }>(t.database.db, `select id from users where email = 'gone@example.com'`);
+    expect(failed[0]).toMatchObject({
+      kind: 'mail',
+      attempt: 1,
+      willRetry: false,
+      permanent: true,
+      template: 'ticketIssued',
+      recipientUserId: gone.rows[0].id,
+      err: { code: 'EENVELOPE', responseCode: 550 },
+    });
+    expect(failed[0].err).not.toHaveProperty('rejected');
     expect(JSON.stringify(failed[0])).not.toContain('gone@example.com');
     const jobs = await rawQuery<{ attempts: number; failed: boolean; last_error: string }>(
       t.database.db,
@@ -114,6 +125,18 @@ describe('mails nobody heard about (issue 41, point 6)', () => {
     expect(jobs.rows[0]).toMatchObject({ attempts: 1, failed: true });
     expect(jobs.rows[0].last_error).toContain('550 5.1.1');
     expect(jobs.rows[0].last_error).not.toContain('gone@example.com');
+    // The operator's list names the mail's template and its recipient's user id, never the address (issue 41 point 8).
+    const list = await t.app.inject({ method: 'GET', url: '/v1/admin/jobs/failed', headers: bearer(ADMIN) });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        kind: 'mail',
+        template: 'ticketIssued',
+        recipientUserId: gone.rows[0].id,
+        attempts: 1,
+      }),
+    ]);
+    expect(list.body).not.toContain('gone@example.com');
     t.clock.advance(3600_000);
     await t.app.services.jobs.runDue();
     expect(mailsTo('gone@example.com')).toHaveLength(0);

@@ -209,14 +209,29 @@ function failureText(err: unknown): string {
 /** `text` with every e-mail address replaced by `<recipient>`. */
 const redactAddresses = (text: string) => text.replace(/<?[^\s<>@]+@[^\s<>@]+>?/g, '<recipient>');
 
-/** `err` with e-mail addresses taken out of its message and `response` (the same error object, for its fields). */
-function withoutAddresses(err: unknown): unknown {
-  if (!(err instanceof Error)) return err;
-  err.message = redactAddresses(err.message);
-  if (err.stack) err.stack = redactAddresses(err.stack);
-  const e = err as { response?: unknown };
-  if (typeof e.response === 'string') e.response = redactAddresses(e.response);
-  return err;
+/** The fields of a mail provider's error that say what went wrong and name no recipient (nodemailer's SMTP fields). */
+const SAFE_FIELDS = ['code', 'command', 'responseCode', 'response'] as const;
+
+/**
+ * The failure a mail job rejects with (its log line and its job's `last_error`; issue 41 point 8): a new Error with
+ * `err`'s name, message and stack and only its `SAFE_FIELDS`, every e-mail address in them replaced by `<recipient>`.
+ * Nothing else is copied: nodemailer's error also carries the envelope's addresses (`rejected`, `accepted`,
+ * `rejectedErrors[].recipient`, `envelope`), which the logger's error serialiser would write out with every other
+ * own field. The log line names the recipient by user id instead (`withJobLogFields`).
+ */
+function mailFailure(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(redactAddresses(String(err)));
+  const clean = new Error(redactAddresses(err.message));
+  clean.name = err.name;
+  clean.stack = err.stack ? redactAddresses(err.stack) : clean.stack;
+  const from = err as unknown as Record<string, unknown>;
+  const to = clean as unknown as Record<string, unknown>;
+  for (const field of SAFE_FIELDS) {
+    const value = from[field];
+    if (typeof value === 'string') to[field] = redactAddresses(value);
+    else if (typeof value === 'number') to[field] = value;
+  }
+  return clean;
 }
 
 /** Renders a payload's mail in its language under `brand`. */
@@ -337,7 +352,7 @@ export function createMailJobHandler(deps: {
         bounce ? { status: 'bounced', detail: bounce } : { status: 'failing', detail: failureText(err) },
       );
       // Relays name the recipient in their answer: the log line and the job's `last_error` get it without.
-      const failure = withJobLogFields(withoutAddresses(err), { template: p.template, recipientUserId });
+      const failure = withJobLogFields(mailFailure(err), { template: p.template, recipientUserId });
       // A relay's permanent refusal (5xx: unknown user, rejected domain) is kept as failed at once, not retried.
       throw bounce ? permanentJobFailure(failure) : failure;
     }
