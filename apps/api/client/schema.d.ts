@@ -11660,6 +11660,7 @@ export interface operations {
                      *           "action": "event.updated",
                      *           "resourceType": "event",
                      *           "resourceId": "evt-2027-sydney",
+                     *           "resourceName": null,
                      *           "ip": "203.0.113.7",
                      *           "detail": {
                      *             "fields": [
@@ -11687,6 +11688,8 @@ export interface operations {
                             /** @enum {string} */
                             resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook";
                             resourceId: string;
+                            /** @description The resource's name where its id says nothing: an organisation's name; null otherwise. */
+                            resourceName: string | null;
                             ip: string | null;
                             detail: {
                                 [key: string]: unknown;
