@@ -295,11 +295,7 @@ export function mailHeaders(p: MailJobInput): Record<string, string> {
  * code, a gift, a resale receipt) and the organiser's ticket mail (issued, re-sent: the console's way to try an
  * address again) still try; one that is delivered clears the bounce, and bulk mail resumes.
  */
-export const BULK_TEMPLATES: ReadonlySet<MailJobInput['template']> = new Set([
-  'reminder',
-  'eventChanged',
-  'ticketRevoked',
-]);
+const BULK_TEMPLATES: ReadonlySet<MailJobInput['template']> = new Set(['reminder', 'eventChanged', 'ticketRevoked']);
 
 /**
  * The `mail` job handler: parses the payload; a `BULK_TEMPLATES` mail to an address whose delivery status is
