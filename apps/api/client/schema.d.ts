@@ -10131,6 +10131,10 @@ export interface operations {
                         lastError: string | null;
                         failedAt: string;
                         createdAt: string;
+                        /** @description A mail job's template (e.g. `reminder`); null for other kinds. */
+                        template: string | null;
+                        /** @description The mail's recipient's user id (never the address); null without an account or for other kinds. */
+                        recipientUserId: number | null;
                     }[];
                 };
             };
@@ -11665,6 +11669,7 @@ export interface operations {
                      *           "action": "event.updated",
                      *           "resourceType": "event",
                      *           "resourceId": "evt-2027-sydney",
+                     *           "resourceName": null,
                      *           "ip": "203.0.113.7",
                      *           "detail": {
                      *             "fields": [
@@ -11692,6 +11697,8 @@ export interface operations {
                             /** @enum {string} */
                             resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook";
                             resourceId: string;
+                            /** @description The resource's name where its id says nothing: an organisation's name; null otherwise. */
+                            resourceName: string | null;
                             ip: string | null;
                             detail: {
                                 [key: string]: unknown;

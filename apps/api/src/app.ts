@@ -74,7 +74,7 @@ export async function buildApp(deps: AppDeps) {
   registerAccessLog(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
-  const services = createServices({ ...deps, now, metrics });
+  const services = createServices({ ...deps, now, metrics, log: (msg, fields) => app.log.info(fields, msg) });
   // Before the routes: /v1 answers 503 api.busy while the event loop or the database queue is past its bound.
   const { pressure } = await registerLoadShedding(app, config, database, (reason) => metrics.shed(reason));
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);

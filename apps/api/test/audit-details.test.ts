@@ -2,7 +2,8 @@
  * What the Activity page can say about an entry (issue 41, point 12 re-walk): `ticket_type.updated` names the
  * fields whose value changed (the request's names; `benefits`, `swapTargets`) and the price before and after;
  * `member.removed` names the member by e-mail as `member.added` does; `ticket.revoked` carries the number the holder
- * reads beside the organiser's id.
+ * reads beside the organiser's id; an entry about the organisation names it (`resourceName`, issue 41 leftovers
+ * point 3) rather than showing its row id.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AuditEntry, AuditPage } from '@tp/contract';
@@ -26,7 +27,7 @@ afterEach(async () => {
   await t.close();
 });
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
   t.app.inject({ method, url: `/v1/org${url}`, headers: bearer(key), ...(payload ? { payload } : {}) });
 const entries = async (action: string): Promise<AuditEntry[]> => {
   const r = await call('GET', `/audit-log?action=${action}`);
@@ -58,6 +59,21 @@ async function anEvent() {
 }
 
 describe('audit details', () => {
+  it('an entry about the organisation names it (its name), not its row id', async () => {
+    const [created] = await entries('organisation.created');
+    expect(created).toMatchObject({ resourceType: 'organisation', resourceName: 'Acme' });
+    expect(created.detail).toMatchObject({ slug: 'acme', name: 'Acme' });
+    const patched = await call('PATCH', '/organisation', { primaryColor: '#0f766e' });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const [branding] = await entries('branding.updated');
+    expect(branding).toMatchObject({ resourceType: 'organisation', resourceName: 'Acme' });
+    // Renamed: its entries read the name it has now (the row id never changes, the name the console shows does).
+    expect((await call('PATCH', '/organisation', { name: 'Acme Live' })).statusCode).toBe(200);
+    expect((await entries('organisation.created'))[0].resourceName).toBe('Acme Live');
+    // Entries about other things carry no name of their own (their id or detail names them).
+    expect((await entries('api_key.created'))[0].resourceName).toBeNull();
+  });
+
   it('ticket_type.updated: only the fields whose value changed, and the price before and after', async () => {
     await anEvent();
     expect((await call('PUT', '/ticket-types/ga', type())).statusCode).toBe(201);

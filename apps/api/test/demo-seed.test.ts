@@ -80,6 +80,29 @@ describe('the demo data', () => {
     }
   });
 
+  it('every demo ticket has the history a real issue gives it: issued to its holder when it was made', async () => {
+    const tickets = (await get<Page<{ externalId: string; holder: { email: string } | null }>>('/tickets?limit=100'))
+      .items;
+    expect(tickets.length).toBe(11);
+    for (const tk of tickets) {
+      const detail = await get<{ history: { kind: string; at: string; to?: { email: string } | null }[] }>(
+        `/tickets/${encodeURIComponent(tk.externalId)}`,
+      );
+      const moves = detail.history.filter((h) => h.kind !== 'checked_in');
+      expect(
+        moves.map((h) => [h.kind, h.to?.email]),
+        tk.externalId,
+      ).toEqual([['issued', tk.holder?.email]]);
+      expect(Date.parse(moves[0].at), tk.externalId).not.toBeNaN();
+    }
+    const { rows } = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from user_tickets u join ticket_history h on h.user_ticket_id = u.id
+        where h.kind = 'ISSUE' and h.from_user_id is null and h.to_user_id = u.holder_id and h.at = u.created_at`,
+    );
+    expect(rows[0].n).toBe(11);
+  });
+
   it("a demo event's edit saves (PUT by its external id)", async () => {
     const [e] = (await get<Page<Event>>('/events?when=upcoming&limit=1')).items;
     const r = await t.app.inject({

@@ -122,7 +122,8 @@ export async function rawQuery<T>(db: Database['db'], query: string): Promise<{ 
 /**
  * A mail provider that keeps messages for assertions; `failNext(n)` makes the next n sends reject (a temporary
  * `421`), `failNext(n, to)` the next n sends to that address only (the jobs of one request run in parallel lanes, in
- * no set order), `failNext(n, to, 550)` with a permanent refusal as nodemailer reports it (`responseCode`).
+ * no set order), `failNext(n, to, 550)` with a permanent refusal as nodemailer reports it (`responseCode`, and the
+ * refused addresses in `rejected` and `rejectedErrors[].recipient`).
  */
 export function captureMail(): MailProvider & {
   sent: MailMessage[];
@@ -141,10 +142,14 @@ export function captureMail(): MailProvider & {
         if (failCode === 421) return Promise.reject(new Error('smtp: 421 service not available'));
         const response = `${failCode} 5.1.1 <${m.to}>: Recipient address rejected: User unknown`;
         return Promise.reject(
+          // As nodemailer's SMTP transport rejects: the envelope's refused addresses ride along on the error.
           Object.assign(new Error(`Can't send mail - all recipients were rejected: ${response}`), {
             code: 'EENVELOPE',
+            command: 'RCPT TO',
             responseCode: failCode,
             response,
+            rejected: [m.to],
+            rejectedErrors: [Object.assign(new Error(response), { recipient: m.to, responseCode: failCode })],
           }),
         );
       }

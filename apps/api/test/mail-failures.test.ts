@@ -73,7 +73,7 @@ describe('mail failures', () => {
     t.mail.failNext(1, 'bob@example.com');
     const r = await post('/v1/mobile/giftTicket', { userTicketId: tk.userTicketId, username: 'bob#7315' });
     expect(r.statusCode).toBe(200);
-    expect(await t.app.services.gift.history(tk.userTicketId)).toHaveLength(1);
+    expect((await t.app.services.gift.history(tk.userTicketId)).map((h) => h.kind)).toEqual(['ISSUE', 'GIFT']);
     expect(mailsTo('bob@example.com')).toHaveLength(0);
     const warned = t.logs.filter((l) => l.msg === 'job failed, retrying');
     expect(warned).toHaveLength(1);
@@ -125,6 +125,20 @@ describe('mail failures', () => {
     expect(failed.json()).toEqual([
       expect.objectContaining({ kind: 'mail', attempts: 3, lastError: 'smtp: 421 service not available' }),
       expect.objectContaining({ kind: 'mail', attempts: 3, lastError: 'smtp: 421 service not available' }),
+    ]);
+    // Which mails (issue 41 point 8): the buyer's code (no account: no user id) and the seller's notice (Alice's id).
+    const alice = await rawQuery<{ id: number }>(
+      t.database.db,
+      `select id from users where email = 'alice@example.com'`,
+    );
+    expect(
+      failed
+        .json<{ template: string; recipientUserId: number | null }[]>()
+        .map((j) => [j.template, j.recipientUserId])
+        .sort(),
+    ).toEqual([
+      ['listingSold', alice.rows[0].id],
+      ['resaleCode', null],
     ]);
     // The operator sends them again once the SMTP server is back.
     for (const job of failed.json<{ id: number }[]>()) {

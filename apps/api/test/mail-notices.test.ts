@@ -104,7 +104,18 @@ describe('mails nobody heard about (issue 41, point 6)', () => {
     expect(t.logs.filter((l) => l.msg === 'job failed, retrying')).toHaveLength(0);
     const failed = t.logs.filter((l) => l.msg === 'job failed for good');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ kind: 'mail', attempt: 1, willRetry: false, permanent: true });
+    // Which mail and whose (issue 41 point 8): the template and the user id; the relay's code, not its envelope.
+    const gone = await rawQuery<{ id: number }>(t.database.db, `select id from users where email = 'gone@example.com'`);
+    expect(failed[0]).toMatchObject({
+      kind: 'mail',
+      attempt: 1,
+      willRetry: false,
+      permanent: true,
+      template: 'ticketIssued',
+      recipientUserId: gone.rows[0].id,
+      err: { code: 'EENVELOPE', responseCode: 550 },
+    });
+    expect(failed[0].err).not.toHaveProperty('rejected');
     expect(JSON.stringify(failed[0])).not.toContain('gone@example.com');
     const jobs = await rawQuery<{ attempts: number; failed: boolean; last_error: string }>(
       t.database.db,
@@ -114,6 +125,18 @@ describe('mails nobody heard about (issue 41, point 6)', () => {
     expect(jobs.rows[0]).toMatchObject({ attempts: 1, failed: true });
     expect(jobs.rows[0].last_error).toContain('550 5.1.1');
     expect(jobs.rows[0].last_error).not.toContain('gone@example.com');
+    // The operator's list names the mail's template and its recipient's user id, never the address (issue 41 point 8).
+    const list = await t.app.inject({ method: 'GET', url: '/v1/admin/jobs/failed', headers: bearer(ADMIN) });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json()).toEqual([
+      expect.objectContaining({
+        kind: 'mail',
+        template: 'ticketIssued',
+        recipientUserId: gone.rows[0].id,
+        attempts: 1,
+      }),
+    ]);
+    expect(list.body).not.toContain('gone@example.com');
     t.clock.advance(3600_000);
     await t.app.services.jobs.runDue();
     expect(mailsTo('gone@example.com')).toHaveLength(0);
@@ -131,6 +154,72 @@ describe('mails nobody heard about (issue 41, point 6)', () => {
     await t.app.services.jobs.runDue();
     expect(mailsTo('gone@example.com')).toHaveLength(1);
     expect((await listed('gone'))[0].holder).toMatchObject({ emailStatus: 'delivered', emailStatusDetail: null });
+  });
+
+  it('bulk mail (an event change, a reminder, a revocation) skips a bounced address; a delivered re-send brings it back', async () => {
+    expect((await issue('T-4', 'ok@example.com')).statusCode).toBe(201);
+    t.mail.failNext(1, 'gone@example.com', 550);
+    expect((await issue('T-5', 'gone@example.com')).statusCode).toBe(201);
+    await t.app.services.jobs.runDue();
+    t.mail.failNext(1, 'dead@example.com', 550);
+    expect((await issue('T-6', 'dead@example.com')).statusCode).toBe(201);
+    await t.app.services.jobs.runDue();
+    expect((await listed('gone'))[0].holder).toMatchObject({ emailStatus: 'bounced' });
+    expect((await listed('dead'))[0].holder).toMatchObject({ emailStatus: 'bounced' });
+    expect(mailsTo('ok@example.com')).toHaveLength(1);
+
+    // The organiser moves the event: the holders are told, but not at an address that bounced.
+    const startsAt = t.clock.now().getTime() + 20 * 86_400_000;
+    const moved = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/org/events/evt-1',
+      headers: bearer(key),
+      payload: {
+        name: 'Harbour Lights',
+        startsAt: new Date(startsAt).toISOString(),
+        endsAt: new Date(startsAt + 4 * 3600_000).toISOString(),
+        timeZone: 'Pacific/Auckland',
+        venue: 'Shed 7',
+        address: '1 Queens Wharf',
+        city: 'Wellington',
+        country: 'NZ',
+      },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('ok@example.com')).toHaveLength(2);
+    expect(mailsTo('gone@example.com')).toHaveLength(0);
+    expect(mailsTo('dead@example.com')).toHaveLength(0);
+
+    // A revoked ticket's notice is not sent to a bounced address either.
+    const del = await t.app.inject({ method: 'DELETE', url: '/v1/org/tickets/T-6', headers: bearer(key) });
+    expect(del.statusCode, del.body).toBe(204);
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('dead@example.com')).toHaveLength(0);
+
+    // The reminder: the holder at a working address gets it, the bounced one does not.
+    t.clock.advance(19.5 * 86_400_000);
+    await t.app.services.housekeeping.remindOnce();
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('ok@example.com')).toHaveLength(3);
+    expect(mailsTo('gone@example.com')).toHaveLength(0);
+    // Skipped, not failed: the only failed jobs are the two bounces, and no further failure was logged.
+    const failed = await rawQuery<{ n: number }>(
+      t.database.db,
+      `select count(*)::int as n from jobs where failed_at is not null`,
+    );
+    expect(failed.rows[0].n).toBe(2);
+    expect(t.logs.filter((l) => l.msg === 'job failed for good')).toHaveLength(2);
+
+    // The organiser re-sends the ticket (mail they cause still tries): delivered, and the reminder follows.
+    const resend = await t.app.inject({ method: 'POST', url: '/v1/org/tickets/T-5/resend', headers: bearer(key) });
+    expect(resend.statusCode, resend.body).toBe(202);
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('gone@example.com')).toHaveLength(1);
+    await t.app.services.housekeeping.remindOnce();
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('gone@example.com')).toHaveLength(2);
+    expect(mailsTo('gone@example.com')[1].subject).toBe(mailsTo('ok@example.com')[2].subject);
   });
 
   it('a temporary failure (421) is retried and shows as failing until the retry goes', async () => {

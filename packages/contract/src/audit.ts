@@ -98,6 +98,15 @@ export const auditEntry = z.object({
   action: auditAction,
   resourceType: auditResourceType,
   resourceId: z.string(),
+  /**
+   * The resource as a person reads it where its id says nothing (issue 41, leftovers point 3): an organisation's
+   * name as it is now (`resourceType` `organisation`, whose `resourceId` is its row id); null for the others, whose
+   * `resourceId` is the organiser's own id or whose `detail` names them (a key's prefix, a member's e-mail).
+   */
+  resourceName: z
+    .string()
+    .nullable()
+    .meta({ description: "The resource's name where its id says nothing: an organisation's name; null otherwise." }),
   ip: z.string().nullable(),
   detail: z.record(z.string(), z.unknown()),
 });
@@ -115,6 +124,7 @@ export const auditPage = z.object({ items: z.array(auditEntry), nextCursor: z.st
           action: 'event.updated',
           resourceType: 'event',
           resourceId: 'evt-2027-sydney',
+          resourceName: null,
           ip: '203.0.113.7',
           detail: { fields: ['startsAt', 'endsAt'] },
         },

@@ -553,8 +553,10 @@ export const ticketListQuery = pageQuery.extend({
 const person = z.object({ email: z.string(), name: z.string().nullable() }).nullable();
 /**
  * How the last mail to a holder's address went (issue 41 point 6): `delivered` (the relay took it), `failing` (a
- * temporary failure, retried), `bounced` (the relay refused it for good, e.g. an unknown mailbox: not retried; ask
- * the holder for another address); null before any mail.
+ * temporary failure, retried), `bounced` (the relay refused it for good, e.g. an unknown mailbox: not retried, and no
+ * bulk mail — reminders, an event's changed time or place, a revoked ticket — is sent to it until a mail the
+ * organiser or the holder causes, such as a re-sent ticket, is delivered; ask the holder for another address); null
+ * before any mail.
  */
 export const emailStatus = z.enum(['delivered', 'failing', 'bounced']);
 /** The current holder as the organiser sees them, with how mail to them goes. */

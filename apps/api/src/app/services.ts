@@ -3,7 +3,7 @@
  * composition root's first step; `app.ts` then registers their routes). No module builds another's service.
  */
 import { readFileSync } from 'node:fs';
-import type { PanelConfig } from '@tp/contract';
+import { organisations as orgContract, type PanelConfig } from '@tp/contract';
 import type { AppDeps } from '../app.js';
 import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
@@ -55,9 +55,16 @@ import { createApnsClient, createFakeApns } from '../providers/apns/apns.provide
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
  * accounts through auth; orders and payouts read the profile).
- * @param deps the app's dependencies, with the clock resolved and the app's metrics
+ * @param deps the app's dependencies, with the clock resolved, the app's metrics and its info log (`log`: a line with
+ *   fields, never an e-mail address)
  */
-export function createServices(deps: AppDeps & { now: () => Date; metrics: Metrics }) {
+export function createServices(
+  deps: AppDeps & {
+    now: () => Date;
+    metrics: Metrics;
+    log: (msg: string, fields: Record<string, string | number | null>) => void;
+  },
+) {
   const { config, database, now, metrics } = deps;
   const mail =
     deps.mail ??
@@ -251,6 +258,10 @@ export function createServices(deps: AppDeps & { now: () => Date; metrics: Metri
       config,
       logoOf: (slug) => mailLogos.get(slug),
       recipientOf: async (email) => (await authRepository.userByEmail(database.db, email))?.id ?? null,
+      statusOf: async (email) =>
+        orgContract.emailStatus.safeParse((await authRepository.userByEmail(database.db, email))?.emailStatus).data ??
+        null,
+      log: deps.log,
       recordDelivery: (email, outcome) =>
         authRepository.setEmailStatus(database.db, email, outcome.status, outcome.detail, now()),
     }),

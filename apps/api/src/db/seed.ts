@@ -4,11 +4,13 @@
  * cities. alice@example.com holds tickets to most events (event access used at the live one);
  * bob@example.com to some. Every event, ticket type, benefit and ticket carries an organiser's external id
  * (`demo-<slug>`, `demo-<slug>-ga|vip`, `drink`, `DEMO-0001`…), as if the organiser had sent them through the
- * org API: the console and the org API address everything by it (issue 41, point 12).
+ * org API: the console and the org API address everything by it (issue 41, point 12). Each ticket has the history
+ * a real issue gives it (`ISSUE` to its holder, when it was made); the demo has no gifted, swapped or resold ticket.
  */
 import { sql } from 'drizzle-orm';
 import type { Db } from './client.js';
 import { enqueueLogoFetch } from '../providers/mail/mail-logo.js';
+import { orgApiRepository } from '../modules/organisations/org-api.repository.js';
 import {
   benefits,
   swapPairs,
@@ -344,6 +346,7 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
 
     const allBenefits = await tx.select().from(benefits);
     let ticketCount = 0;
+    const issuedAt = at(-60 * DAY);
     const hold = async (
       holderId: number,
       typeId: number,
@@ -358,9 +361,14 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
           ticketTypeId: typeId,
           holderId,
           eventAccessUsedAt: opts.accessUsedAt ?? null,
-          createdAt: at(-60 * DAY),
+          createdAt: issuedAt,
         })
         .returning();
+      // Its history as a real issue writes it (the org API's ticket-issuing.ts, by the same repository call): issued
+      // to its holder when it was made, so the console's ticket drawer shows where it came from.
+      await orgApiRepository.insertHistory(tx, [
+        { userTicketId: ut.id, fromUserId: null, toUserId: holderId, kind: 'ISSUE', at: issuedAt },
+      ]);
       const rows = allBenefits
         .filter((b) => b.ticketTypeId === typeId)
         .map((b) => {

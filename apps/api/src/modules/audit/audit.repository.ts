@@ -6,7 +6,7 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { AuditAction, AuditActorKind, AuditResourceType } from '@tp/contract';
 import type { DbOrTx } from '../../db/client.js';
-import { auditLog } from '../../db/schema.js';
+import { auditLog, organisations } from '../../db/schema.js';
 
 /**
  * Who makes a request and from where, derived once per request by the organiser and admin pre-handlers
@@ -73,7 +73,8 @@ export async function appendAudit(
 export const auditRepository = {
   /**
    * Up to `limit` entries of the organisation, newest first (by id), before the entry `beforeId` when given,
-   * of one `action` and at or after `since` when given.
+   * of one `action` and at or after `since` when given; an entry about an organisation with its name
+   * (`organisationName`).
    */
   async page(
     db: DbOrTx,
@@ -93,10 +94,16 @@ export const auditRepository = {
         action: auditLog.action,
         resourceType: auditLog.resourceType,
         resourceId: auditLog.resourceId,
+        /** The name of the organisation the entry is about (its subject), as it is now; null for other subjects. */
+        organisationName: organisations.name,
         ip: auditLog.ip,
         detail: auditLog.detail,
       })
       .from(auditLog)
+      .leftJoin(
+        organisations,
+        and(eq(auditLog.resourceType, 'organisation'), sql`${auditLog.resourceId} = ${organisations.id}::text`),
+      )
       .where(and(...where))
       .orderBy(desc(auditLog.id))
       .limit(q.limit);

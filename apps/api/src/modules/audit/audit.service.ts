@@ -22,6 +22,8 @@ function entryOf(r: AuditRow): AuditEntry {
     action: r.action as AuditAction,
     resourceType: r.resourceType as AuditEntry['resourceType'],
     resourceId: r.resourceId,
+    // An organisation is named, not numbered (issue 41, leftovers point 3): "Aotearoa Sound", not "organisation 2".
+    resourceName: r.organisationName,
     ip: r.ip,
     detail: r.detail,
   };

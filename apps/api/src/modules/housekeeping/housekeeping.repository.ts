@@ -100,7 +100,7 @@ export const housekeepingRepository = {
 
   /**
    * Claims the reminders due now: one `ticket_reminders` row per held ticket (a holder who has not turned reminders
-   * off, access not used, not revoked) whose event starts after `now` and at most at `until`, unless that ticket was reminded for that
+   * off and whose address has not bounced, access not used, not revoked) whose event starts after `now` and at most at `until`, unless that ticket was reminded for that
    * start already (the key). At most `limit` per call. Run in the housekeeping transaction.
    * @returns the claimed tickets' ids
    */
@@ -121,6 +121,9 @@ export const housekeepingRepository = {
           // The holder turned reminders off (issue 41 point 9): nothing is claimed, so turning them back on
           // before the event still brings its reminder.
           isNull(users.remindersOffAt),
+          // Nor for an address that bounced (mail-jobs.ts `BULK_TEMPLATES`): not claimed either, so a later
+          // delivery (a re-sent ticket, a sign-in code) that clears the bounce before the event still brings it.
+          sql`${users.emailStatus} is distinct from 'bounced'`,
           isNull(userTickets.eventAccessUsedAt),
           isNull(userTickets.revokedAt),
           gt(events.startsAt, now),

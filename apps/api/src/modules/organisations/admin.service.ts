@@ -60,7 +60,7 @@ export function createAdminService(deps: { database: Database; now: () => Date; 
           action: 'organisation.created',
           resourceType: 'organisation',
           resourceId: org.id,
-          detail: { slug: org.slug },
+          detail: { slug: org.slug, name: org.name },
         });
         await appendAudit(tx, org.id, actor, at, {
           action: 'api_key.created',

@@ -1,7 +1,7 @@
 /** SQL of the durable job queue (issue 25, decision 030): table `jobs`. Takes the database or a transaction. */
 import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { jobs } from '../../db/schema.js';
+import { jobs, users } from '../../db/schema.js';
 import { mapSliced } from '../../lib/time-slice.js';
 
 /** A job as a worker claimed it. `attempts` counts this claim. */
@@ -55,6 +55,10 @@ export interface FailedJobRow {
   lastError: string | null;
   failedAt: Date;
   createdAt: Date;
+  /** The payload's `template` (a mail job's: `reminder`, `signInCode`, …), null for a kind without one. */
+  template: string | null;
+  /** The user id of the account whose e-mail address is the payload's recipient `to` (a mail's), else null. */
+  recipientUserId: number | null;
 }
 
 /** Queue figures of one kind (metrics gauges). */
@@ -205,7 +209,10 @@ export const jobsRepository = {
       .where(and(eq(jobs.id, id), eq(jobs.lockedUntil, leaseUntil)));
   },
 
-  /** Failed jobs, newest failure first. */
+  /**
+   * Failed jobs, newest failure first, with what the payload says the job was for (issue 41 point 8): its
+   * `template`, and the user id of its recipient `to` (the address itself is never read out).
+   */
   async failed(db: DbOrTx, limit: number): Promise<FailedJobRow[]> {
     const rows = await db
       .select({
@@ -215,8 +222,11 @@ export const jobsRepository = {
         lastError: jobs.lastError,
         failedAt: jobs.failedAt,
         createdAt: jobs.createdAt,
+        template: sql<string | null>`${jobs.payload} ->> 'template'`,
+        recipientUserId: sql<number | null>`${users.id}`.mapWith((v: unknown) => (v === null ? null : Number(v))),
       })
       .from(jobs)
+      .leftJoin(users, sql`${users.email} = ${jobs.payload} ->> 'to'`)
       .where(isNotNull(jobs.failedAt))
       .orderBy(desc(jobs.failedAt), desc(jobs.id))
       .limit(limit);

@@ -209,14 +209,29 @@ function failureText(err: unknown): string {
 /** `text` with every e-mail address replaced by `<recipient>`. */
 const redactAddresses = (text: string) => text.replace(/<?[^\s<>@]+@[^\s<>@]+>?/g, '<recipient>');
 
-/** `err` with e-mail addresses taken out of its message and `response` (the same error object, for its fields). */
-function withoutAddresses(err: unknown): unknown {
-  if (!(err instanceof Error)) return err;
-  err.message = redactAddresses(err.message);
-  if (err.stack) err.stack = redactAddresses(err.stack);
-  const e = err as { response?: unknown };
-  if (typeof e.response === 'string') e.response = redactAddresses(e.response);
-  return err;
+/** The fields of a mail provider's error that say what went wrong and name no recipient (nodemailer's SMTP fields). */
+const SAFE_FIELDS = ['code', 'command', 'responseCode', 'response'] as const;
+
+/**
+ * The failure a mail job rejects with (its log line and its job's `last_error`; issue 41 point 8): a new Error with
+ * `err`'s name, message and stack and only its `SAFE_FIELDS`, every e-mail address in them replaced by `<recipient>`.
+ * Nothing else is copied: nodemailer's error also carries the envelope's addresses (`rejected`, `accepted`,
+ * `rejectedErrors[].recipient`, `envelope`), which the logger's error serialiser would write out with every other
+ * own field. The log line names the recipient by user id instead (`withJobLogFields`).
+ */
+function mailFailure(err: unknown): Error {
+  if (!(err instanceof Error)) return new Error(redactAddresses(String(err)));
+  const clean = new Error(redactAddresses(err.message));
+  clean.name = err.name;
+  clean.stack = err.stack ? redactAddresses(err.stack) : clean.stack;
+  const from = err as unknown as Record<string, unknown>;
+  const to = clean as unknown as Record<string, unknown>;
+  for (const field of SAFE_FIELDS) {
+    const value = from[field];
+    if (typeof value === 'string') to[field] = redactAddresses(value);
+    else if (typeof value === 'number') to[field] = value;
+  }
+  return clean;
 }
 
 /** Renders a payload's mail in its language under `brand`. */
@@ -272,7 +287,20 @@ export function mailHeaders(p: MailJobInput): Record<string, string> {
 }
 
 /**
- * The `mail` job handler: parses the payload, renders the mail under the organisation's brand (the product's when
+ * The templates mailed to holders in bulk, without the holder asking (issue 41 point 1 of the leftovers): the
+ * event reminders and "mail the holders of …" (`ticket-holders.repository.ts`: an event's changed time or place, a
+ * revoked ticket). They are not sent to an address whose last mail bounced (`users.email_status = 'bounced'`): a
+ * relay that refused an address for good is not asked again by every bulk mail (senders that keep mailing dead
+ * addresses lose their reputation, and the holder's other mail with it). Mail a person causes themselves (a sign-in
+ * code, a gift, a resale receipt) and the organiser's ticket mail (issued, re-sent: the console's way to try an
+ * address again) still try; one that is delivered clears the bounce, and bulk mail resumes.
+ */
+const BULK_TEMPLATES: ReadonlySet<MailJobInput['template']> = new Set(['reminder', 'eventChanged', 'ticketRevoked']);
+
+/**
+ * The `mail` job handler: parses the payload; a `BULK_TEMPLATES` mail to an address whose delivery status is
+ * `bounced` (`statusOf`) is skipped (the job is done, nothing sent, an info line with the template and the
+ * recipient's user id). Otherwise it renders the mail under the organisation's brand (the product's when
  * `org` is null) and sends it with `MAIL_HEADERS`. A send that fails rejects, so the job is retried with backoff
  * (decision 030); its error carries the template and the recipient's user id for the log line (`job-log.ts`).
  */
@@ -281,6 +309,13 @@ export function createMailJobHandler(deps: {
   config: { productName: string; publicUrl: string };
   /** The user id of an account's e-mail address (null: none), named in a failure's log line instead of the address. */
   recipientOf?: (email: string) => Promise<number | null>;
+  /**
+   * The delivery status of the account with this e-mail address (`users.email_status`; null: no account or no mail
+   * yet). Absent: every mail is sent.
+   */
+  statusOf?: (email: string) => Promise<MailDeliveryOutcome['status'] | null>;
+  /** Writes an info line (a bulk mail skipped for a bounced address); ids and template names only. */
+  log?: (msg: string, fields: Record<string, string | number | null>) => void;
   /**
    * Records how a mail to `email` went (issue 41 point 6): the organiser's console shows it beside the holder. Its
    * own failure never fails the mail.
@@ -296,6 +331,11 @@ export function createMailJobHandler(deps: {
     deps.recordDelivery?.(to, outcome).catch(() => undefined) ?? Promise.resolve();
   return async (payload) => {
     const p = mailPayload.parse(payload);
+    if (BULK_TEMPLATES.has(p.template) && deps.statusOf && (await deps.statusOf(p.to)) === 'bounced') {
+      const recipientUserId = deps.recipientOf ? await deps.recipientOf(p.to).catch(() => null) : null;
+      deps.log?.('mail skipped: the address bounced', { template: p.template, recipientUserId });
+      return;
+    }
     try {
       await renderAndSend(p);
     } catch (err) {
@@ -308,7 +348,7 @@ export function createMailJobHandler(deps: {
         bounce ? { status: 'bounced', detail: bounce } : { status: 'failing', detail: failureText(err) },
       );
       // Relays name the recipient in their answer: the log line and the job's `last_error` get it without.
-      const failure = withJobLogFields(withoutAddresses(err), { template: p.template, recipientUserId });
+      const failure = withJobLogFields(mailFailure(err), { template: p.template, recipientUserId });
       // A relay's permanent refusal (5xx: unknown user, rejected domain) is kept as failed at once, not retried.
       throw bounce ? permanentJobFailure(failure) : failure;
     }
