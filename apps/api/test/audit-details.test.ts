@@ -74,6 +74,12 @@ describe('audit details', () => {
     expect((await entries('api_key.created'))[0].resourceName).toBeNull();
   });
 
+  it("event.created names the event (Activity's row had no detail, issue 41 point 12 re-walk)", async () => {
+    await anEvent();
+    const [created] = await entries('event.created');
+    expect(created).toMatchObject({ resourceType: 'event', resourceId: 'evt-1', detail: { name: 'Harbour Nights' } });
+  });
+
   it('ticket_type.updated: only the fields whose value changed, and the price before and after', async () => {
     await anEvent();
     expect((await call('PUT', '/ticket-types/ga', type())).statusCode).toBe(201);

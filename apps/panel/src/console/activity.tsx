@@ -26,16 +26,18 @@ function actorText(t: TFunction, actor: AuditEntry['actor']): string {
 
 /**
  * The resource as a person recognises it: a key's public prefix (`tpk_…`, `tpd_…`) or a member's e-mail (added or
- * removed) rather than its row id; an import by when it ran (its id is that instant), in the console's date format.
+ * removed) rather than its row id; an import by when it ran (its id is that instant), in the console's date format;
+ * the organisation by its name.
  */
 const resourceText = (e: AuditEntry) =>
-  typeof e.detail.prefix === 'string'
+  e.resourceName ??
+  (typeof e.detail.prefix === 'string'
     ? e.detail.prefix
     : typeof e.detail.email === 'string'
       ? e.detail.email
       : e.resourceType === 'import' && !Number.isNaN(Date.parse(e.resourceId))
         ? consoleTime(e.resourceId)
-        : e.resourceId;
+        : e.resourceId);
 
 /** A field's name as this console calls it (`venue` → "recinto" in Spanish); the API's name when it has none. */
 const fieldName = (t: TFunction, field: string) => t(`console.activity.field.${field}`, { defaultValue: field });
@@ -56,7 +58,7 @@ function priceChange(v: unknown): { fromCents: number; toCents: number; currency
  * webhook's host and events, a door key's events, an import's counts, a redelivered event's type, when the previous
  * API keys expire. Nothing for details it does not know (ids stay out of sight).
  */
-function detailText(t: TFunction, d: AuditEntry['detail']): string {
+function detailText(t: TFunction, d: AuditEntry['detail'], resourceType?: string): string {
   const parts: string[] = [];
   const list = (v: unknown) => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(', ') : '');
   if (Array.isArray(d.fields) && d.fields.length)
@@ -93,6 +95,8 @@ function detailText(t: TFunction, d: AuditEntry['detail']): string {
       }),
     );
   if (typeof d.eventType === 'string') parts.push(d.eventType);
+  // A created event's name (its id is in the "On" column).
+  if (typeof d.name === 'string' && resourceType === 'event') parts.push(d.name);
   // The organiser's own ids of what a ticket or ticket type belongs to (issue 41 point 12, re-walk).
   if (typeof d.ticketTypeExternalId === 'string')
     parts.push(t('console.activity.detail.ticket_type', { id: d.ticketTypeExternalId }));
@@ -215,9 +219,9 @@ export function ActivityScreen() {
                     {e.detail.reason === 'account_deleted' && (
                       <span className="muted"> ({t('console.activity.reason.account_deleted')})</span>
                     )}
-                    {detailText(t, e.detail) && (
+                    {detailText(t, e.detail, e.resourceType) && (
                       <div className="muted" data-testid="activity-detail">
-                        {detailText(t, e.detail)}
+                        {detailText(t, e.detail, e.resourceType)}
                       </div>
                     )}
                   </td>

@@ -93,6 +93,7 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
                 action: 'event.created',
                 resourceType: 'event',
                 resourceId: externalId,
+                detail: { name: input.name },
               });
               return { status: 'created' as const };
             }
