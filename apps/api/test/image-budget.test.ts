@@ -69,7 +69,7 @@ describe('JPEG scans', () => {
     expect(progressive).toBeGreaterThan(1);
     expect(progressive).toBeLessThanOrEqual(JPEG_MAX_SCANS);
     expect(jpegScans(manyScanJpeg(64, 100))).toBe(101);
-    expect(jpegScans(Buffer.from('not a jpeg'))).toBeNull();
+    expect(jpegScans(Buffer.from('not a jpeg'))).toBe(0);
   });
   it('refuses a JPEG of more scans than any encoder writes, not an ordinary one', async () => {
     expect(tooManyScans('jpg', manyScanJpeg(64, JPEG_MAX_SCANS))).toBe(true);
@@ -80,8 +80,25 @@ describe('JPEG scans', () => {
     const crafted = manyScanJpeg(64, 100);
     // After SOI and the quantisation table (2 + 4 + 65 bytes): one byte libjpeg skips with a warning.
     const junk = Buffer.concat([crafted.subarray(0, 71), Buffer.from([0x00]), crafted.subarray(71)]);
-    expect(jpegScans(junk)).toBeNull();
+    expect(jpegScans(junk)).toBe(101);
     expect(tooManyScans('jpg', junk)).toBe(true);
+  });
+  it('counts scans hidden behind `FF 00 LL LL` between segments (eighth re-run: the walk skipped them as one segment)', () => {
+    const crafted = manyScanJpeg(64, 100);
+    const sos = crafted.indexOf(Buffer.from([0xff, 0xda]));
+    const firstAc = crafted.indexOf(Buffer.from([0xff, 0xda]), sos + 2);
+    const end = crafted.length - 2;
+    const hidden = crafted.subarray(firstAc + (end - firstAc) / 100, end); // 99 AC scans
+    // A comment, then `FF 00` and a length over the hidden scans: libjpeg discards the four bytes and decodes on.
+    const len = hidden.length + 2;
+    const wrapped = Buffer.concat([
+      crafted.subarray(0, firstAc + (end - firstAc) / 100),
+      Buffer.from([0xff, 0xfe, 0x00, 0x02, 0xff, 0x00, len >> 8, len & 255]),
+      hidden,
+      Buffer.from([0xff, 0xd9]),
+    ]);
+    expect(jpegScans(wrapped)).toBe(101);
+    expect(tooManyScans('jpg', wrapped)).toBe(true);
   });
 });
 

@@ -62,47 +62,6 @@ export function cpuBudgetMs(kind: ImageTask['kind'], pixels: number | null): num
 export const JPEG_MAX_SCANS = 64;
 
 /**
- * The number of scans (SOS segments) of a JPEG, counted by walking its markers (one pass, no decoding): a marker
- * is `FF xx`; inside a scan's entropy-coded data `FF 00` is a stuffed byte and `FF D0`–`FF D7` restart markers.
- * @returns the count, or null when the bytes are not a well-formed marker stream (the decoder then decides)
- */
-export function jpegScans(bytes: Buffer): number | null {
-  if (bytes.length < 4 || bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
-  let scans = 0;
-  let i = 2;
-  while (i + 3 < bytes.length) {
-    if (bytes[i] !== 0xff) return null;
-    const marker = bytes[i + 1];
-    if (marker === 0xff) {
-      i += 1; // fill byte
-      continue;
-    }
-    if (marker === 0xd9) return scans; // EOI
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      i += 2;
-      continue;
-    }
-    const length = bytes.readUInt16BE(i + 2);
-    i += 2 + length;
-    if (marker !== 0xda) continue;
-    scans++;
-    // Entropy-coded data up to the next marker that is neither a stuffed byte nor a restart.
-    for (;;) {
-      const next = bytes.indexOf(0xff, i);
-      if (next < 0 || next + 1 >= bytes.length) return scans;
-      const b = bytes[next + 1];
-      if (b === 0x00 || (b >= 0xd0 && b <= 0xd7)) {
-        i = next + 2;
-        continue;
-      }
-      i = next;
-      break;
-    }
-  }
-  return scans;
-}
-
-/**
  * True when the bytes are an SVG document (XML prolog, comments or doctype, then `<svg`). One pass over the first
  * 4 KiB: each comment is skipped with `indexOf` (a regular expression with a repeated comment group backtracked
  * exponentially on a run of empty comments: 183 bytes held the event loop 8 s; issue 39, fourth re-audit).
@@ -138,11 +97,13 @@ export async function sniffImage(bytes: Buffer): Promise<ImageTask['kind'] | nul
 }
 
 /**
- * Start-of-scan markers (`FF DA`) anywhere in the bytes: in entropy-coded data an `FF` is always followed by `00` or
- * a restart marker, so this is every scan (and, rarely, a pair inside a metadata segment): an upper bound that a
- * junk byte cannot hide (seventh re-run: one junk byte before the frame header made the marker walk give up).
+ * The scans of a JPEG, as every start-of-scan marker (`FF DA`) anywhere in its bytes (one pass, no decoding): in
+ * entropy-coded data an `FF` is always followed by `00` or a restart marker, so this counts every scan the decoder
+ * can reach, and a pair inside a metadata segment at worst adds one. A walk of the marker segments undercounted:
+ * one junk byte made it give up (seventh re-run), and `FF 00 LL LL` between segments, which libjpeg discards as
+ * extraneous bytes before decoding the scans behind it, made it skip 100,000 scans as one segment (eighth re-run).
  */
-function rawScanMarkers(bytes: Buffer): number {
+export function jpegScans(bytes: Buffer): number {
   let count = 0;
   for (let i = bytes.indexOf(0xff); i >= 0 && i + 1 < bytes.length; i = bytes.indexOf(0xff, i + 1))
     if (bytes[i + 1] === 0xda) count++;
@@ -151,11 +112,10 @@ function rawScanMarkers(bytes: Buffer): number {
 
 /**
  * Whether a sniffed image is refused before any decoding for its structure: a JPEG of more than `JPEG_MAX_SCANS`
- * scans (each scan is a full pass of the decoder over the image: issue 39, sixth re-audit), counted by its markers
- * or, where they cannot be walked, by every start-of-scan marker in the file.
+ * scans (each scan is a full pass of the decoder over the image: issue 39, sixth re-audit), counted by `jpegScans`.
  */
 export function tooManyScans(kind: ImageTask['kind'], bytes: Buffer): boolean {
-  return kind === 'jpg' && (jpegScans(bytes) ?? rawScanMarkers(bytes)) > JPEG_MAX_SCANS;
+  return kind === 'jpg' && jpegScans(bytes) > JPEG_MAX_SCANS;
 }
 
 /** The largest width × height a raster header declares (every image of a HEIC), or null when unreadable. */
