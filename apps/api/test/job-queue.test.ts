@@ -284,11 +284,13 @@ describe('durable job queue', () => {
           if (slow) slowInFlight--;
         }
       };
-      const w = worker({ [k]: handler }, { concurrency: 4, destinations });
+      // The wall clock, not the test's frozen one: the turns of idle destinations compare when a job was due with
+      // when its destination last started one.
+      const w = worker({ [k]: handler }, { concurrency: 4, destinations, now: () => new Date() });
       const enqueue = (more: { destination: string; hang?: boolean; ms?: number; slow?: boolean }[]) =>
         enqueueJobs(
           t.database.db,
-          more.map((j, i) => ({ kind: k, payload: { i, ...j }, runAt: t.clock.now(), destination: j.destination })),
+          more.map((j, i) => ({ kind: k, payload: { i, ...j }, runAt: new Date(), destination: j.destination })),
         );
       await enqueue(jobs);
       const until = async (check: () => boolean, ms = 3000) => {
@@ -396,6 +398,22 @@ describe('durable job queue', () => {
       const before = r.done.indexOf('example.com#0');
       expect(before, `${before} sends before it`).toBeLessThanOrEqual(12);
       await r.until(() => r.done.length === 401, 30_000);
+    });
+
+    it("destinations never seen, asked for after a holder's code, do not go before it: its domain's last start ranks it no later than when it was due (issue 39 item 2, eighth re-run: 44 fresh attacker domains first)", async () => {
+      const r = await run([{ destination: 'gmail.example', ms: 1 }], { slowMs: 60_000, slowHoldSeconds: 600 });
+      await r.w.runOnce(); // the holder's domain has just had a turn
+      // Every slot taken (four sends that stall), then the holder's code, then 40 never-seen domains.
+      await r.enqueue(Array.from({ length: 4 }, (_, i) => ({ destination: `h${i}.example`, hang: true })));
+      expect(await r.until(() => [0, 1, 2, 3].every((i) => r.most.get(`h${i}.example`) === 1))).toBe(true);
+      await r.enqueue([{ destination: 'gmail.example' }]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await r.enqueue(Array.from({ length: 40 }, (_, i) => ({ destination: `f${i}.example`, ms: 20 })));
+      r.release();
+      expect(await r.until(() => r.done.length === 46, 20_000)).toBe(true);
+      // Ranked by its domain's last start alone, it went after all 40 fresh domains.
+      const fresh = r.done.slice(0, r.done.indexOf('gmail.example#0', 1)).filter((d) => d.startsWith('f'));
+      expect(fresh.length, r.done.join(' ')).toBeLessThanOrEqual(3);
     });
 
     it('destinations that answered slowly share one slot until one of them answers fast again; control without', async () => {

@@ -347,8 +347,11 @@ function destinationFairness(
   const running = new Map<ClaimedJob, number>();
   /** Slow destinations: until when (ms since the epoch, the worker's clock). */
   const slowUntil = new Map<string, number>();
-  /** When each destination's last job started (performance.now()), for the slow slot's turns. */
-  const lastStarted = new Map<string, number>();
+  /**
+   * When each destination's last job started: `order` (performance.now()) for the slow slot's turns, `at` (ms since
+   * the epoch, the worker's clock) for the idle destinations' (`ClaimFairness.recent`).
+   */
+  const lastStarted = new Map<string, { order: number; at: number }>();
   const markSlow = (destination: string) =>
     options && slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
   const isSlow = (destination: string) => {
@@ -375,7 +378,7 @@ function destinationFairness(
       // socket timeouts, and could not run the fast send that would have cleared its mark).
       const slow = [...slowUntil.keys()]
         .filter(isSlow)
-        .sort((a, b) => (lastStarted.get(a) ?? 0) - (lastStarted.get(b) ?? 0));
+        .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
       let slowInFlight = 0;
       for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
       const full = [...inFlight]
@@ -385,10 +388,13 @@ function destinationFairness(
       const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
       for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, perDestination - n);
       if (!idleOnly) return { perDestination, full, slow, remaining };
-      // Among the idle destinations, turns: those that started a job longest ago (or never) first (issue 39, seventh
-      // re-run: with more attacker domains than slots one of them was always idle, and older than another holder's
-      // code, which waited for the whole backlog again).
-      const recent = [...lastStarted.keys()].slice(-RECENT_MAX);
+      // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
+      // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
+      // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
+      // by the last start alone, never-seen domains asked for after a holder's code went before it, without end).
+      const recent = Object.fromEntries(
+        [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
+      );
       return { perDestination, full, slow, remaining, recent };
     },
     holdsBack(job) {
@@ -398,7 +404,7 @@ function destinationFairness(
       if (!options || job.destination === null) return () => undefined;
       running.set(job, performance.now());
       lastStarted.delete(job.destination);
-      lastStarted.set(job.destination, performance.now());
+      lastStarted.set(job.destination, { order: performance.now(), at: now().getTime() });
       if (lastStarted.size > LAST_STARTED_MAX) lastStarted.delete(lastStarted.keys().next().value!);
       return () => running.delete(job);
     },

@@ -31,11 +31,14 @@ export interface ClaimFairness {
   /** Jobs a destination (or `~slow`) may still take, where fewer than `perDestination` (some are in flight). */
   remaining: Readonly<Record<string, number>>;
   /**
-   * Destinations whose jobs started most recently, the most recent last (at most `RECENT_MAX`): when given, a claim
-   * takes the jobs of destinations not listed first, then of those listed longest ago (their turns: seventh re-run,
-   * with more attacker domains than slots some attacker domain was always idle and older than another holder's code).
+   * When the destinations whose jobs started most recently last started one (ISO 8601 UTC; at most `RECENT_MAX`):
+   * when given, a claim ranks a job by the later of its `run_at` and its destination's last start, so a destination
+   * that just had its turn waits behind jobs that were due before it (seventh re-run: with more attacker domains than
+   * slots some attacker domain was always idle and older than another holder's code), and a destination never seen
+   * ranks by its own `run_at` (eighth re-run: ranked first, fresh attacker domains overtook a holder's code without
+   * end).
    */
-  recent?: readonly string[];
+  recent?: Readonly<Record<string, string>>;
 }
 
 /** Most destinations a claim orders by their last start (`ClaimFairness.recent`). */
@@ -131,7 +134,7 @@ export const jobsRepository = {
            where ${due}
              and id in (
                select id from (
-                 select id, priority, run_at, grp, recent,
+                 select id, priority, run_at, grp, turn_at,
                         row_number() over (partition by grp order by turn nulls last, priority desc, run_at, id) as rn
                    from (
                      select id, priority, run_at,
@@ -140,9 +143,8 @@ export const jobsRepository = {
                             (select s.turn from jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb)
                                     with ordinality as s(destination, turn)
                               where s.destination = ${jobs}.destination) as turn,
-                            (select r.rank from jsonb_array_elements_text(${JSON.stringify(fairness.recent ?? [])}::jsonb)
-                                    with ordinality as r(destination, rank)
-                              where r.destination = ${jobs}.destination) as recent
+                            greatest(run_at, (${JSON.stringify(fairness.recent ?? {})}::jsonb ->> ${jobs}.destination)::timestamptz)
+                              as turn_at
                        from ${jobs}
                       where ${due}
                         and kind in (${sql.join(
@@ -151,13 +153,13 @@ export const jobsRepository = {
                         )})
                         and (destination is null
                              or destination not in (select jsonb_array_elements_text(${JSON.stringify(fairness.full)}::jsonb)))
-                      order by priority desc, ${fairness.recent ? sql`recent nulls first,` : sql``} run_at, id
+                      order by priority desc, ${fairness.recent ? sql`turn_at,` : sql``} run_at, id
                       limit ${CLAIM_WINDOW}
                    ) candidates
                ) ranked
               where grp is null
                  or rn <= coalesce((${JSON.stringify(fairness.remaining)}::jsonb ->> grp)::int, ${fairness.perDestination})
-              order by priority desc, ${fairness.recent ? sql`recent nulls first,` : sql``} run_at, id
+              order by priority desc, ${fairness.recent ? sql`turn_at,` : sql``} run_at, id
               limit ${limit}
              )
            order by priority desc, run_at, id
