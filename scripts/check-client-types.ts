@@ -38,6 +38,13 @@ const cases: Case[] = [
     to: 'shareLink: string;',
     caller: 'features/resell/api/resell-create.api.ts',
   },
+  {
+    name: "GET /v1/org/tickets/import answers maxRows as a string (the console's ImportLimits has a number)",
+    operation: 'getImportLimits',
+    from: 'maxRows: number;',
+    to: 'maxRows: string;',
+    caller: 'console/import.tsx',
+  },
 ];
 
 /** The schema with `c`'s change in its operation. */

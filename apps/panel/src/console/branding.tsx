@@ -32,7 +32,10 @@ const LINKS = ['logoUrl', 'websiteUrl', 'helpCenterUrl', 'appUrl'] as const;
  */
 export function BrandingScreen({ slug }: { slug: string }) {
   const { t } = useTranslation();
-  const current = useQuery({ queryKey: consoleKeys.organisation, queryFn: () => org<Organisation>('/organisation') });
+  const current = useQuery({
+    queryKey: consoleKeys.organisation,
+    queryFn: (): Promise<Organisation> => org.GET('/v1/org/organisation'),
+  });
   const panel = useQuery({
     queryKey: consoleKeys.branding(slug),
     // The public answer is cached by browsers for a minute (`Cache-Control: public, max-age=60`), which keeps
@@ -89,13 +92,12 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
   const save = useMutation({
     onMutate: () => setFormError(null),
     mutationFn: (v: Fields) =>
-      org<Organisation>('/organisation', {
-        method: 'PATCH',
-        body: JSON.stringify({
+      org.PATCH('/v1/org/organisation', {
+        body: {
           name: v.name,
           primaryColor: v.primaryColor || null,
           ...Object.fromEntries(LINKS.map((k) => [k, v[k].trim() || null])),
-        }),
+        },
       }),
     onSuccess: async (o) => {
       client.setQueryData(consoleKeys.organisation, o);

@@ -11,7 +11,7 @@ import { webhooks } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org, query } from './api';
+import { org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText } from './errors';
 import { QueryState } from './query-state';
@@ -34,16 +34,19 @@ export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
-  const list = useQuery({ queryKey: consoleKeys.webhooks.all, queryFn: () => org<WebhookItem[]>('/webhooks') });
-  const form = useForm<{ url: string; events: string[] }>({
+  const list = useQuery({
+    queryKey: consoleKeys.webhooks.all,
+    queryFn: (): Promise<WebhookItem[]> => org.GET('/v1/org/webhooks'),
+  });
+  const form = useForm<{ url: string; events: webhooks.WebhookEventType[] }>({
     defaultValues: { url: '', events: [...webhooks.WEBHOOK_EVENT_TYPES] },
   });
   const created = useServerErrors(form, {}, { 'api.org.webhook_url_not_allowed': 'url' });
   const create = useMutation({
     onMutate: () => created.setFormError(null),
     onError: created.show,
-    mutationFn: (v: { url: string; events: string[] }) =>
-      org<Created>('/webhooks', { method: 'POST', body: JSON.stringify(v) }),
+    mutationFn: (v: { url: string; events: webhooks.WebhookEventType[] }): Promise<Created> =>
+      org.POST('/v1/org/webhooks', { body: v }),
     onSuccess: async (r) => {
       setSecret(r.secret);
       form.reset();
@@ -51,7 +54,7 @@ export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
     },
   });
   const remove = useMutation({
-    mutationFn: (id: number) => org(`/webhooks/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => org.DELETE('/v1/org/webhooks/{id}', { params: { path: { id } } }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
     },
@@ -145,11 +148,16 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
   const { cursor } = pages;
   const log = useQuery({
     queryKey: consoleKeys.webhooks.deliveries(endpoint.id, cursor),
-    queryFn: () => org<DeliveriesPage>(`/webhooks/${endpoint.id}/deliveries${query({ cursor, limit: 20 })}`),
+    queryFn: (): Promise<DeliveriesPage> =>
+      org.GET('/v1/org/webhooks/{id}/deliveries', {
+        params: { path: { id: endpoint.id }, query: { cursor, limit: 20 } },
+      }),
   });
   const redeliver = useMutation({
     mutationFn: (deliveryId: number) =>
-      org(`/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, { method: 'POST' }),
+      org.POST('/v1/org/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+        params: { path: { id: endpoint.id, deliveryId } },
+      }),
     onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.webhooks.all }),
   });
   return (

@@ -7,7 +7,7 @@
  *
  * The runtime is this file's own few lines, not openapi-fetch's (2.3 kB brotlied, over the boot chunk's and the
  * login screen's byte budgets, `.size-limit.json`): it fills `{name}` path parameters (URL-encoded), writes the
- * query (`form`, exploded, as openapi-fetch's default), sends a JSON body or a `FormData` (a multipart route's), and reads the answer as
+ * query (`form`, exploded, as openapi-fetch's default), sends a JSON body, or a `FormData` or `Blob` as it is (a multipart or CSV route's), and reads the answer as
  * JSON, text or a blob (`parseAs`). Each surface makes its own client with {@link createTypedClient} and adds its
  * credentials (`prepare`) and its way of renewing them after a 401 (`renew`).
  *
@@ -46,10 +46,17 @@ export interface CallExtras {
 }
 
 type Media = `${string}/${string}`;
-/** An operation whose body is `multipart/form-data` takes a `FormData` as its body (sent as it is). */
-type Multipart<Op> = Op extends { requestBody: { content: { 'multipart/form-data': unknown } } } ? true : false;
-type Init<P, M extends keyof P> = (Multipart<P[M]> extends true
-  ? Omit<MaybeOptionalInit<P, M>, 'body'> & { body: FormData }
+/**
+ * An operation whose body is not JSON (`multipart/form-data`, `text/csv`) takes a `FormData` or a `Blob` (a `File`)
+ * as its body, sent as it is (with the call's `content-type` header, if any).
+ */
+type RawBody<Op> = Op extends { requestBody: { content: infer C } }
+  ? 'application/json' extends keyof C
+    ? false
+    : true
+  : false;
+type Init<P, M extends keyof P> = (RawBody<P[M]> extends true
+  ? Omit<MaybeOptionalInit<P, M>, 'body'> & { body: FormData | Blob }
   : MaybeOptionalInit<P, M>) &
   CallExtras;
 /** The success answer of an operation, read as `I.parseAs` says; `void` when the route answers no body. */
@@ -115,7 +122,7 @@ export function createTypedClient(config: ClientConfig): TypedClient {
   const send = async (method: string, url: string, init: RuntimeInit, headers: Record<string, string>) => {
     config.prepare?.(headers);
     let body: BodyInit | undefined;
-    if (init.body instanceof FormData) body = init.body;
+    if (init.body instanceof FormData || init.body instanceof Blob) body = init.body;
     else if (init.body !== undefined) {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(init.body);
