@@ -45,6 +45,13 @@ const cases: Case[] = [
     to: 'maxRows: string;',
     caller: 'console/import.tsx',
   },
+  {
+    name: "POST /v1/access/check-in no longer answers holderName (the door's CheckInResponse has it)",
+    operation: 'checkIn',
+    from: 'holderName: string;',
+    to: 'holder: string;',
+    caller: 'scanner/door-api.ts',
+  },
 ];
 
 /** The schema with `c`'s change in its operation. */

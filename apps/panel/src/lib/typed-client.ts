@@ -91,8 +91,8 @@ export interface ClientConfig {
    */
   renew?: (sent: Record<string, string>) => Promise<boolean>;
   /** The fetch to use (tests replace it); read at each call. */
-  fetch: () => typeof fetch;
-  /** A call without an answer after this many milliseconds fails (status 0). */
+  fetch: () => (url: string, init: RequestInit) => Promise<Response>;
+  /** A call without an answer after this many milliseconds fails (status 0); default 20 s, 0: no limit. */
   timeoutMs?: number;
   /** The message key of a call that got no answer (default `request_failed`). */
   failedKey?: () => string;
@@ -128,7 +128,8 @@ export function createTypedClient(config: ClientConfig): TypedClient {
       body = JSON.stringify(init.body);
     }
     const ctrl = new AbortController();
-    const timer = setTimeout(() => ctrl.abort(), config.timeoutMs ?? 20_000);
+    const ms = config.timeoutMs ?? 20_000;
+    const timer = ms ? setTimeout(() => ctrl.abort(), ms) : undefined;
     try {
       return await config.fetch()(url, { ...config.init, method, headers, body, signal: ctrl.signal });
     } catch {
