@@ -38,6 +38,9 @@ const holder = createTypedClient({
   },
 });
 
+/** Public calls that ask the server every time (`cache: 'no-cache'`), past the browser's stored copy. */
+export const fresh = createTypedClient({ fetch: () => fetch, init: { cache: 'no-cache' } });
+
 /** POST /auth/signInOrRegisterAndSignIn: e-mails a code; returns the sign-in session id. */
 export async function requestCode(email: string, locale: string): Promise<string> {
   const r = await holder.POST('/v1/auth/signInOrRegisterAndSignIn', { body: { email, locale: langOf(locale) } });

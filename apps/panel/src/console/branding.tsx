@@ -10,7 +10,7 @@ import type { OrganisationBranding, organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org } from './api';
+import { fresh, org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { QueryState } from './query-state';
 import { useServerErrors } from './server-errors';
@@ -42,10 +42,7 @@ export function BrandingScreen({ slug }: { slug: string }) {
     // embedded panels fast; the preview asks the server every time (`no-cache`), so a saved brand shows here at
     // once and after a reload (issue 41, point 7). The fresh answer also replaces the browser's stored copy, so
     // this browser's holder panel shows it at once too.
-    queryFn: async () =>
-      (
-        await fetch(`/v1/organisations/${encodeURIComponent(slug)}`, { cache: 'no-cache' })
-      ).json() as Promise<OrganisationBranding>,
+    queryFn: (): Promise<OrganisationBranding> => fresh.GET('/v1/organisations/{slug}', { params: { path: { slug } } }),
   });
   const brand = panel.data;
   return (
