@@ -11,7 +11,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
 import { AUDIT_ACTIONS, type AuditEntry, type AuditPage } from '@tp/contract';
 import { formatCents, langOf } from '@tp/contract/format';
-import { org, query } from './api';
+import { org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { Pager, TableRegion, useCursorPages } from './table-region';
 import { consoleTime } from './zoned-time';
@@ -157,7 +157,10 @@ export function ActivityScreen() {
   const { cursor } = pages;
   const log = useQuery({
     queryKey: consoleKeys.auditLog.list(action, cursor),
-    queryFn: () => org<AuditPage>(`/audit-log${query({ action, cursor, limit: 25 })}`),
+    queryFn: (): Promise<AuditPage> =>
+      org.GET('/v1/org/audit-log', {
+        params: { query: { action: AUDIT_ACTIONS.find((a) => a === action), cursor, limit: 25 } },
+      }),
     // Changes made on the other screens a moment ago show when this one opens.
     staleTime: 0,
   });

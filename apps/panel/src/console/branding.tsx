@@ -10,7 +10,7 @@ import type { OrganisationBranding, organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org } from './api';
+import { fresh, org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { QueryState } from './query-state';
 import { useServerErrors } from './server-errors';
@@ -32,17 +32,17 @@ const LINKS = ['logoUrl', 'websiteUrl', 'helpCenterUrl', 'appUrl'] as const;
  */
 export function BrandingScreen({ slug }: { slug: string }) {
   const { t } = useTranslation();
-  const current = useQuery({ queryKey: consoleKeys.organisation, queryFn: () => org<Organisation>('/organisation') });
+  const current = useQuery({
+    queryKey: consoleKeys.organisation,
+    queryFn: (): Promise<Organisation> => org.GET('/v1/org/organisation'),
+  });
   const panel = useQuery({
     queryKey: consoleKeys.branding(slug),
     // The public answer is cached by browsers for a minute (`Cache-Control: public, max-age=60`), which keeps
     // embedded panels fast; the preview asks the server every time (`no-cache`), so a saved brand shows here at
     // once and after a reload (issue 41, point 7). The fresh answer also replaces the browser's stored copy, so
     // this browser's holder panel shows it at once too.
-    queryFn: async () =>
-      (
-        await fetch(`/v1/organisations/${encodeURIComponent(slug)}`, { cache: 'no-cache' })
-      ).json() as Promise<OrganisationBranding>,
+    queryFn: (): Promise<OrganisationBranding> => fresh.GET('/v1/organisations/{slug}', { params: { path: { slug } } }),
   });
   const brand = panel.data;
   return (
@@ -89,13 +89,12 @@ function BrandingForm({ slug, organisation: o }: { slug: string; organisation: O
   const save = useMutation({
     onMutate: () => setFormError(null),
     mutationFn: (v: Fields) =>
-      org<Organisation>('/organisation', {
-        method: 'PATCH',
-        body: JSON.stringify({
+      org.PATCH('/v1/org/organisation', {
+        body: {
           name: v.name,
           primaryColor: v.primaryColor || null,
           ...Object.fromEntries(LINKS.map((k) => [k, v[k].trim() || null])),
-        }),
+        },
       }),
     onSuccess: async (o) => {
       client.setQueryData(consoleKeys.organisation, o);

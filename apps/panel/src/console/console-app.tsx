@@ -13,10 +13,10 @@ import { EventsScreen } from './events';
 import { HoldersScreen } from './holders';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
-import { MembersScreen } from './members';
+import { MembersScreen } from './members/components/members-screen';
 import { ActivityScreen } from './activity';
 import { KeysScreen } from './keys';
-import { WebhooksScreen } from './webhooks';
+import { WebhooksScreen } from './webhooks/components/webhooks-screen';
 import { consoleHref, isPlainClick, navigate, screenRoute, useConsoleRoute, type ConsoleRoute } from './routing';
 
 const SCREENS = Object.keys(CONSOLE_SCREENS) as ConsoleScreen[];

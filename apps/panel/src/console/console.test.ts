@@ -38,16 +38,19 @@ describe('console', () => {
       resources: { en: { translation: en }, es: { translation: es } },
     });
     const t = i18next.t;
-    const webhook = new ApiError(422, {
+    const webhook = new ApiError('api.org.webhook_url_not_allowed', 422, {
       message: 'api.org.webhook_url_not_allowed',
       detail: 'url: must be https and not a private or loopback address.',
     });
     expect(errorText(t, webhook)).toBe(
       'La URL del webhook no se admite: usa https y una dirección pública (http solo para 127.0.0.1 en pruebas).',
     );
-    expect(errorText(t, new ApiError(400, { message: 'api.some_new_key', detail: 'An English detail.' }))).toBe(
-      es.console.error_generic,
-    );
+    expect(
+      errorText(
+        t,
+        new ApiError('api.some_new_key', 400, { message: 'api.some_new_key', detail: 'An English detail.' }),
+      ),
+    ).toBe(es.console.error_generic);
     const row = { row: 2, message: 'api.invalid_request_body', field: 'holderEmail', detail: 'Column holderEmail: x.' };
     expect(importRowText(t, row)).toEqual({ text: 'Columna holderEmail: el correo no es válido.' });
     expect(importRowText(t, { ...row, field: 'seat' })).toEqual({ text: 'Columna seat: el valor no es válido.' });
@@ -56,9 +59,12 @@ describe('console', () => {
       text: 'Column holderEmail: the e-mail address is not valid.',
       detail: 'Column holderEmail: x.',
     });
-    expect(errorText(t, new ApiError(400, { message: 'api.some_new_key', detail: 'An English detail.' }))).toBe(
-      'An English detail.',
-    );
+    expect(
+      errorText(
+        t,
+        new ApiError('api.some_new_key', 400, { message: 'api.some_new_key', detail: 'An English detail.' }),
+      ),
+    ).toBe('An English detail.');
   });
 
   it("says a holder's failing mail in the console's words, with the relay's SMTP code only (issue 41, re-walk)", async () => {

@@ -28,15 +28,15 @@ const REFRESH_MS = 30_000;
 export function Dashboard({ event, onBack }: { event: EventItem & { externalId: string }; onBack: () => void }) {
   const { t } = useTranslation();
   const { theme } = useTheme();
-  const path = `/events/${encodeURIComponent(event.externalId)}`;
+  const params = { path: { externalId: event.externalId } };
   const attendance = useQuery({
     queryKey: consoleKeys.events.attendance(event.externalId),
-    queryFn: () => org<Attendance>(`${path}/attendance`),
+    queryFn: (): Promise<Attendance> => org.GET('/v1/org/events/{externalId}/attendance', { params }),
     refetchInterval: REFRESH_MS,
   });
   const checkIns = useQuery({
     queryKey: consoleKeys.events.checkIns(event.externalId),
-    queryFn: () => org<CheckIns>(`${path}/check-ins`),
+    queryFn: (): Promise<CheckIns> => org.GET('/v1/org/events/{externalId}/check-ins', { params }),
     refetchInterval: REFRESH_MS,
   });
   const lang = document.documentElement.lang;

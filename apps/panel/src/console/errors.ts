@@ -9,11 +9,14 @@ import { ApiError } from './api';
 /** True when the console speaks English, so that an API's English `detail` may stand in for a missing text. */
 const speaksEnglish = () => !i18next.language?.startsWith('es');
 
+/** The API's English `detail` of an error answer, if it has one. */
+const detailOf = (err: ApiError): string | undefined =>
+  typeof err.body.detail === 'string' ? err.body.detail : undefined;
+
 export function errorText(t: TFunction, err: unknown): string {
   if (err instanceof ApiError) {
-    const key = err.body.message;
-    const detail = speaksEnglish() ? err.body.detail : undefined;
-    return t(key, { defaultValue: detail ?? t('console.error_generic') });
+    const detail = speaksEnglish() ? detailOf(err) : undefined;
+    return t(err.message, { defaultValue: detail ?? t('console.error_generic') });
   }
   return t('console.error_generic');
 }
@@ -53,8 +56,8 @@ export function importErrorDetail(
   format: (n: number) => string,
 ): string | undefined {
   if (!(err instanceof ApiError)) return undefined;
-  const english = speaksEnglish() ? err.body.detail : undefined;
-  switch (err.body.message) {
+  const english = speaksEnglish() ? detailOf(err) : undefined;
+  switch (err.message) {
     case 'api.org.import.invalid_rows':
     case 'api.org.import.missing_header':
       return undefined;

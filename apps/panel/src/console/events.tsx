@@ -12,7 +12,7 @@ import { formatDateRange, langOf } from '@tp/contract/format';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { org, query } from './api';
+import { org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { Dashboard } from './dashboard';
 import { TableRegion } from './table-region';
@@ -38,7 +38,7 @@ export function EventsScreen({ route }: { route: EventsRoute }) {
   const [unnamed, setUnnamed] = useState<{ event: EventItem; view: 'edit' | 'ticket-types' } | null>(null);
   const events = useQuery({
     queryKey: consoleKeys.events.list(when),
-    queryFn: () => org<Page<EventItem>>(`/events${query({ when, limit: 100 })}`),
+    queryFn: (): Promise<Page<EventItem>> => org.GET('/v1/org/events', { params: { query: { when, limit: 100 } } }),
   });
 
   if (route.view === 'new') return <EventForm event={null} onDone={() => goUp(LIST)} />;
@@ -124,7 +124,7 @@ function EventView({ route }: { route: Extract<EventsRoute, { event: string }> }
   const id = route.event;
   const found = useQuery({
     queryKey: consoleKeys.events.detail(id),
-    queryFn: () => org<EventItem>(`/events/${encodeURIComponent(id)}`),
+    queryFn: (): Promise<EventItem> => org.GET('/v1/org/events/{externalId}', { params: { path: { externalId: id } } }),
     initialData: () =>
       client
         .getQueriesData<Page<EventItem>>({ queryKey: consoleKeys.events.all })
@@ -201,9 +201,9 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
     onMutate: () => setFormError(null),
     mutationFn: (v: EventFields) => {
       const timeZone = v.timeZone.trim();
-      return org(`/events/${encodeURIComponent(v.externalId)}`, {
-        method: 'PUT',
-        body: JSON.stringify({
+      return org.PUT('/v1/org/events/{externalId}', {
+        params: { path: { externalId: v.externalId } },
+        body: {
           name: v.name,
           venue: v.venue,
           city: v.city,
@@ -217,7 +217,7 @@ function EventForm({ event, onDone }: { event: EventItem | null; onDone: () => v
           // What the form does not edit goes back as it was: a PUT replaces the event, and these were erased
           // (issue 41, re-walk: saving a demo event from the console lost its image and logo).
           ...keptFields(event),
-        }),
+        },
       });
     },
     onSuccess: async () => {
@@ -323,7 +323,8 @@ function TicketTypes({ event, type, onBack }: { event: EventItem; type?: string 
   const { t } = useTranslation();
   const types = useQuery({
     queryKey: consoleKeys.ticketTypes.of(event.externalId),
-    queryFn: () => org<Page<TicketTypeItem>>(`/ticket-types${query({ event: event.externalId ?? '', limit: 200 })}`),
+    queryFn: (): Promise<Page<TicketTypeItem>> =>
+      org.GET('/v1/org/ticket-types', { params: { query: { event: event.externalId ?? '', limit: 200 } } }),
     // An event made outside the organisation API (the demo's) has no id of the organiser's to list types by.
     enabled: event.externalId !== null,
   });
@@ -446,11 +447,11 @@ function TicketTypeForm(props: {
   const save = useMutation({
     onMutate: () => setFormError(null),
     mutationFn: (v: TypeFields) =>
-      org(`/ticket-types/${encodeURIComponent(v.externalId)}`, {
-        method: 'PUT',
-        body: JSON.stringify({
+      org.PUT('/v1/org/ticket-types/{externalId}', {
+        params: { path: { externalId: v.externalId } },
+        body: {
           ...keptTicketTypeFields(type),
-          eventExternalId: event.externalId,
+          eventExternalId: event.externalId ?? '',
           name: v.name,
           priceCents: Math.round(Number(v.price.replace(',', '.')) * 100),
           currency: v.currency,
@@ -459,7 +460,7 @@ function TicketTypeForm(props: {
           isSwappable: v.isSwappable,
           ...(v.stock !== '' ? { stock: Number(v.stock) } : {}),
           swapTargets: v.swapTargets.map((id) => ({ ticketTypeExternalId: id })),
-        }),
+        },
       }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: consoleKeys.ticketTypes.of(event.externalId) });

@@ -12,7 +12,7 @@ import { organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { Button } from '../ui/button';
 import { Field } from '../ui/field';
-import { ApiError, org, query } from './api';
+import { ApiError, org } from './api';
 import { consoleKeys } from './console-query-keys';
 import { emailStatusText, errorText } from './errors';
 import { Pager, TableRegion, useCursorPages } from './table-region';
@@ -37,17 +37,21 @@ export function HoldersScreen({ event: eventFilter, ticket }: { event?: string; 
   const event = eventFilter ?? '';
   const upcoming = useQuery({
     queryKey: consoleKeys.events.list('upcoming'),
-    queryFn: () => org<Page<EventItem>>(`/events${query({ when: 'upcoming', limit: 100 })}`),
+    queryFn: (): Promise<Page<EventItem>> =>
+      org.GET('/v1/org/events', { params: { query: { when: 'upcoming', limit: 100 } } }),
   });
   const past = useQuery({
     queryKey: consoleKeys.events.list('past'),
-    queryFn: () => org<Page<EventItem>>(`/events${query({ when: 'past', limit: 100 })}`),
+    queryFn: (): Promise<Page<EventItem>> =>
+      org.GET('/v1/org/events', { params: { query: { when: 'past', limit: 100 } } }),
   });
   const events = [...(upcoming.data?.items ?? []), ...(past.data?.items ?? [])].filter((e) => e.externalId !== null);
   const exportCsv = useMutation({
     mutationFn: async () => {
-      const csv = await org<string>(`/events/${encodeURIComponent(event)}/attendees.csv`, {
+      const csv: string = await org.GET('/v1/org/events/{externalId}/attendees.csv', {
+        params: { path: { externalId: event } },
         headers: { 'accept-language': i18n.language },
+        parseAs: 'text',
       });
       const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
       const a = document.createElement('a');
@@ -67,13 +71,21 @@ export function HoldersScreen({ event: eventFilter, ticket }: { event?: string; 
   const { cursor } = pages;
   const tickets = useQuery({
     queryKey: consoleKeys.tickets.list(search, status, event, cursor),
-    queryFn: () =>
-      org<Page<TicketItem>>(
-        `/tickets${query({ search: search.trim() || undefined, status, event: event || undefined, cursor, limit: 25 })}`,
-      ),
+    queryFn: (): Promise<Page<TicketItem>> =>
+      org.GET('/v1/org/tickets', {
+        params: {
+          query: {
+            search: search.trim() || undefined,
+            status: organisations.ticketStatus.options.find((s) => s === status),
+            event: event || undefined,
+            cursor,
+            limit: 25,
+          },
+        },
+      }),
   });
   // A search the API refuses (too long, a NUL) is shown at the search field (issue 41, point 2).
-  const searchError = tickets.error instanceof ApiError && tickets.error.body.fields?.search !== undefined;
+  const searchError = tickets.error instanceof ApiError && tickets.error.fields.search !== undefined;
   return (
     <section className="stack">
       <h1>{t('console.holders.title')}</h1>
@@ -219,13 +231,14 @@ function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: ()
   const ref = useRef<HTMLDivElement>(null);
   const ticket = useQuery({
     queryKey: consoleKeys.tickets.detail(externalId),
-    queryFn: () => org<TicketDetail>(`/tickets/${encodeURIComponent(externalId)}`),
+    queryFn: (): Promise<TicketDetail> => org.GET('/v1/org/tickets/{externalId}', { params: { path: { externalId } } }),
   });
   const resend = useMutation({
-    mutationFn: () => org<{ email: string }>(`/tickets/${encodeURIComponent(externalId)}/resend`, { method: 'POST' }),
+    mutationFn: (): Promise<{ email: string }> =>
+      org.POST('/v1/org/tickets/{externalId}/resend', { params: { path: { externalId } } }),
   });
   const revoke = useMutation({
-    mutationFn: () => org(`/tickets/${encodeURIComponent(externalId)}`, { method: 'DELETE' }),
+    mutationFn: () => org.DELETE('/v1/org/tickets/{externalId}', { params: { path: { externalId } } }),
     onSuccess: async () => {
       setConfirming(false);
       await client.invalidateQueries({ queryKey: consoleKeys.tickets.all });

@@ -8,13 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { useQuery } from '@tanstack/react-query';
 import { IMPORT_COLUMNS, type ImportLimits } from '@tp/contract/organisations';
 import { Button } from '../ui/button';
-import { ApiError, org } from './api';
+import { importRowErrors, org, type ImportRowError } from './api';
 import { consoleKeys } from './console-query-keys';
 import { errorText, importErrorDetail, importRowText } from './errors';
 import { TableRegion } from './table-region';
 
 type Outcome = { dryRun: boolean; created: number; updated: number; unchanged: number };
-type RowError = NonNullable<ApiError['body']['errors']>[number];
+type RowError = ImportRowError;
 
 export function ImportScreen() {
   const { t, i18n } = useTranslation();
@@ -24,7 +24,10 @@ export function ImportScreen() {
   const [rows, setRows] = useState<RowError[]>([]);
   const [error, setError] = useState<{ text: string; detail?: string } | null>(null);
   // This instance's limits (GET /org/tickets/import): PostgreSQL takes 10,000 rows, the embedded database fewer.
-  const limits = useQuery({ queryKey: consoleKeys.importLimits, queryFn: () => org<ImportLimits>('/tickets/import') });
+  const limits = useQuery({
+    queryKey: consoleKeys.importLimits,
+    queryFn: (): Promise<ImportLimits> => org.GET('/v1/org/tickets/import'),
+  });
   const number = new Intl.NumberFormat(i18n.language);
 
   async function run(chosen: File, dryRun: boolean) {
@@ -34,14 +37,15 @@ export function ImportScreen() {
     setOutcome(null);
     try {
       setOutcome(
-        await org<Outcome>(`/tickets/import${dryRun ? '?dryRun=true' : ''}`, {
-          method: 'POST',
+        await org.POST('/v1/org/tickets/import', {
+          params: { query: dryRun ? { dryRun: 'true' } : {} },
           headers: { 'content-type': 'text/csv' },
           body: chosen,
         }),
       );
     } catch (err) {
-      if (err instanceof ApiError && err.body.errors) setRows(err.body.errors);
+      const refused = importRowErrors(err);
+      if (refused) setRows(refused);
       // The catalogue's text, and below it what helps in the console's language (the limits).
       const detail = importErrorDetail(t, err, limits.data, (n) => number.format(n));
       setError({ text: errorText(t, err), ...(detail ? { detail } : {}) });

@@ -68,7 +68,10 @@ function DoorKeys() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [shown, setShown] = useState<string | null>(null);
-  const list = useQuery({ queryKey: consoleKeys.doorKeys, queryFn: () => org<doorKeys.DoorKeyItem[]>('/door-keys') });
+  const list = useQuery({
+    queryKey: consoleKeys.doorKeys,
+    queryFn: (): Promise<doorKeys.DoorKeyItem[]> => org.GET('/v1/org/door-keys'),
+  });
   const form = useForm<{ name: string; events: string }>({ defaultValues: { name: '', events: '' } });
   const created = useServerErrors(form, { eventExternalIds: 'events' }, { 'api.org.event_not_found': 'events' });
   const create = useMutation({
@@ -79,9 +82,8 @@ function DoorKeys() {
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean);
-      return org<doorKeys.CreateDoorKeyResponse>('/door-keys', {
-        method: 'POST',
-        body: JSON.stringify({ name: v.name, ...(eventExternalIds.length ? { eventExternalIds } : {}) }),
+      return org.POST('/v1/org/door-keys', {
+        body: { name: v.name, ...(eventExternalIds.length ? { eventExternalIds } : {}) },
       });
     },
     onSuccess: async (r) => {
@@ -91,7 +93,7 @@ function DoorKeys() {
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => org(`/door-keys/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => org.DELETE('/v1/org/door-keys/{id}', { params: { path: { id } } }),
     onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.doorKeys }),
   });
   return (
@@ -164,16 +166,19 @@ function ApiKeys() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [shown, setShown] = useState<string | null>(null);
-  const list = useQuery({ queryKey: consoleKeys.apiKeys, queryFn: () => org<ApiKeyItem[]>('/api-keys') });
+  const list = useQuery({
+    queryKey: consoleKeys.apiKeys,
+    queryFn: (): Promise<ApiKeyItem[]> => org.GET('/v1/org/api-keys'),
+  });
   const create = useMutation({
-    mutationFn: () => org<NewApiKey>('/api-keys', { method: 'POST' }),
+    mutationFn: (): Promise<NewApiKey> => org.POST('/v1/org/api-keys'),
     onSuccess: async (r) => {
       setShown(r.apiKey);
       await client.invalidateQueries({ queryKey: consoleKeys.apiKeys });
     },
   });
   const revoke = useMutation({
-    mutationFn: (id: number) => org(`/api-keys/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => org.DELETE('/v1/org/api-keys/{id}', { params: { path: { id } } }),
     onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.apiKeys }),
   });
   const live = list.data?.filter((k) => !k.revokedAt);

@@ -34,14 +34,14 @@ export function placeServerErrors<T extends FieldValues>(
 ): string {
   const inputs = new Set(Object.keys(form.getValues()));
   if (!(err instanceof ApiError)) return errorText(t, err);
-  const onField = keyFields[err.body.message];
+  const onField = keyFields[err.message];
   if (onField && inputs.has(onField)) {
     form.setError(onField as Path<T>, { type: 'server', message: errorText(t, err) }, { shouldFocus: true });
     return '';
   }
   const elsewhere: string[] = [];
   let first = true;
-  for (const path of Object.keys(err.body.fields ?? {})) {
+  for (const path of Object.keys(err.fields)) {
     const name = path.split('.')[0] || '_';
     const input = rename[name] ?? name;
     const text = fieldErrorText(t, name);

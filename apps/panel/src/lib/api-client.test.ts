@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, clientHooks } from './api-client';
+import { client, ApiError, clientHooks } from './api-client';
 import { storage } from './storage';
 import { fakeApi, jsonResponse } from '../test/fetch';
 
@@ -21,14 +21,14 @@ describe('api client (spec section 4 Token refresh)', () => {
         return jsonResponse({ accessToken: 'new', refreshToken: 'r2' });
       }
       return headers.authorization === 'Bearer new'
-        ? jsonResponse({ ok: url })
+        ? jsonResponse({ ok: url.slice(3) })
         : jsonResponse({ message: 'api.unauthorized' }, 401);
     });
-    const [a, b] = await Promise.all([api('/a'), api('/b')]);
-    expect(a).toEqual({ ok: '/v1/a' });
-    expect(b).toEqual({ ok: '/v1/b' });
+    const [a, b] = await Promise.all([client.GET('/v1/auth/me'), client.GET('/v1/config')]);
+    expect(a).toEqual({ ok: '/auth/me' });
+    expect(b).toEqual({ ok: '/config' });
     expect(calls.filter((c) => c.endsWith('/auth/refresh'))).toHaveLength(1);
-    expect(calls.filter((c) => c === '/v1/a')).toHaveLength(2);
+    expect(calls.filter((c) => c === '/v1/auth/me')).toHaveLength(2);
     expect(storage.get('refreshToken')).toBe('r2');
   });
 
@@ -40,7 +40,7 @@ describe('api client (spec section 4 Token refresh)', () => {
         ? jsonResponse({ message: 'api.auth.token_not_authorized' }, 401)
         : jsonResponse({}, 401),
     );
-    await expect(api('/a')).rejects.toBeInstanceOf(ApiError);
+    await expect(client.GET('/v1/auth/me')).rejects.toBeInstanceOf(ApiError);
     expect(storage.get('accessToken')).toBeNull();
     expect(storage.get('refreshToken')).toBeNull();
     expect(clientHooks.reload).toHaveBeenCalledOnce();
@@ -58,16 +58,19 @@ describe('api client (spec section 4 Token refresh)', () => {
       }
       return headers.authorization === 'Bearer new' ? jsonResponse({ ok: true }) : jsonResponse({}, 401);
     });
-    expect(await api('/a')).toEqual({ ok: true });
+    expect(await client.GET('/v1/auth/me')).toEqual({ ok: true });
     expect(clientHooks.reload).not.toHaveBeenCalled();
   });
 
   it('maps error bodies to their message key, and network failures to request_failed', async () => {
     fakeApi(() => jsonResponse({ message: 'gift_tickets.cannot_be_gifted' }, 409));
-    await expect(api('/x')).rejects.toMatchObject({ message: 'gift_tickets.cannot_be_gifted', status: 409 });
+    await expect(client.GET('/v1/config')).rejects.toMatchObject({
+      message: 'gift_tickets.cannot_be_gifted',
+      status: 409,
+    });
     fakeApi(() => {
       throw new TypeError('offline');
     });
-    await expect(api('/x')).rejects.toMatchObject({ message: 'request_failed', status: 0 });
+    await expect(client.GET('/v1/config')).rejects.toMatchObject({ message: 'request_failed', status: 0 });
   });
 });

@@ -3,41 +3,29 @@
  * from storage, `X-Organisation` for a panel shown for one organisation. A 401 triggers ONE shared refresh that concurrent requests wait for; the request is
  * then retried once. If another tab already rotated the refresh token, its new tokens (now in
  * storage) are used instead of failing. On a real refresh failure both tokens are cleared and the
- * page reloads. Failures throw ApiError whose `message` is a server message key, `offline` (no network: the
- * browser says it is offline, issue 20) or `request_failed`.
+ * page reloads. Failures throw ApiError (the one error type of lib/typed-client.ts, shared with the console and the
+ * scanner) whose `message` is a server message key, `offline` (no network: the browser says it is offline, issue 20)
+ * or `request_failed`.
  * Every call carries the panel's active language as `Accept-Language` (issue 29): the server writes the
  * e-mails a call causes (a gift to a new address, ...) in it.
  */
 import { storage, clearSession } from './storage';
 import { embedMode, organisationSlug } from './host-bridge';
+import { ApiError, createTypedClient } from './typed-client';
 
+export { ApiError };
+
+/** The API's path prefix (the schema's paths carry it). */
 export const API_BASE = '/v1';
-const TIMEOUT_MS = 20_000;
-
-/** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */
-export class ApiError extends Error {
-  // Declared, not class fields: an es2020 build would down-level fields with a helper on the first screen.
-  declare readonly status: number;
-  declare readonly body: Record<string, unknown>;
-  constructor(message: string, status: number, body: Record<string, unknown> = {}) {
-    super(message);
-    Object.assign(this, { status, body });
-  }
-}
-
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  form?: FormData;
-  headers?: Record<string, string>;
-  responseType?: 'json' | 'text' | 'blob';
-}
 
 /** Hooks the app can replace (tests, page reload). */
 export const clientHooks = {
   reload: () => window.location.reload(),
   fetch: (...a: Parameters<typeof fetch>) => fetch(...a),
 };
+
+/** The refresh call's client: no credentials of its own, no renewal. */
+const bare = createTypedClient({ fetch: () => clientHooks.fetch });
 
 let refreshing: Promise<boolean> | null = null;
 
@@ -52,19 +40,12 @@ export function refreshTokens(): Promise<boolean> {
     const used = storage.get('refreshToken'); // null when embedded
     if (!used && !embedded) return false;
     try {
-      const res = await clientHooks.fetch(`${API_BASE}/auth/refresh`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(used ? { refreshToken: used } : {}),
-      });
-      if (res.ok) {
-        const tokens = (await res.json()) as { accessToken: string; refreshToken: string };
-        storage.set('accessToken', tokens.accessToken);
-        storage.set('refreshToken', tokens.refreshToken);
-        return true;
-      }
+      const tokens = await bare.POST('/v1/auth/refresh', { body: used ? { refreshToken: used } : {} });
+      storage.set('accessToken', tokens.accessToken);
+      storage.set('refreshToken', tokens.refreshToken);
+      return true;
     } catch {
-      /* network: fall through */
+      /* refused or network: fall through */
     }
     // Another tab may have rotated the token meanwhile: use its result.
     const now = storage.get('refreshToken');
@@ -75,69 +56,34 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-async function send(path: string, opts: RequestOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = { ...opts.headers };
-  // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
-  if (organisationSlug) headers['x-organisation'] = encodeURIComponent(organisationSlug);
-  if (token) headers.authorization = `Bearer ${token}`;
-  // The panel's language (lib/i18n sets <html lang> from the path), not the browser's.
-  const lang = document.documentElement.lang;
-  if (lang === 'en' || lang === 'es') headers['accept-language'] = lang;
-  let body: BodyInit | undefined;
-  if (opts.form) body = opts.form;
-  else if (opts.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  }
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
-  try {
-    return await clientHooks.fetch(`${API_BASE}${path}`, {
-      method: opts.method ?? (body ? 'POST' : 'GET'),
-      headers,
-      body,
-      signal: ctrl.signal,
-    });
-  } catch {
-    throw new ApiError(isOffline() ? 'offline' : 'request_failed', 0);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Calls the API; resolves with the parsed body, throws ApiError. */
-export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
-  const token = storage.get('accessToken');
-  let res = await send(path, opts, token);
-  if (res.status === 401 && token) {
+/**
+ * The panel's typed client of `/v1` (paths as in the API document, `/v1/...`): resolves with the answer typed from
+ * the schema, throws {@link ApiError}. Sends the Bearer token, `x-organisation` and `accept-language`; a 401 renews
+ * the tokens (one shared refresh) and retries once, or clears the session and reloads (`api.unauthorized`).
+ */
+export const client = createTypedClient({
+  fetch: () => clientHooks.fetch,
+  failedKey: () => (isOffline() ? 'offline' : 'request_failed'),
+  prepare(headers) {
+    // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
+    if (organisationSlug) headers['x-organisation'] = encodeURIComponent(organisationSlug);
+    const token = storage.get('accessToken');
+    if (token) headers.authorization = `Bearer ${token}`;
+    // The panel's language (lib/i18n sets <html lang> from the path), not the browser's.
+    const lang = document.documentElement.lang;
+    if (lang === 'en' || lang === 'es') headers['accept-language'] = lang;
+  },
+  async renew(sent) {
+    const token = sent.authorization?.slice('Bearer '.length);
+    if (!token) return false;
     // A newer token may already be stored by a refresh that finished while we were waiting.
     const latest = storage.get('accessToken');
-    const ok = latest && latest !== token ? true : await refreshTokens();
-    if (!ok) {
-      clearSession();
-      clientHooks.reload();
-      throw new ApiError('api.unauthorized', 401);
-    }
-    res = await send(path, opts, storage.get('accessToken'));
-  }
-  if (!res.ok) {
-    let body: Record<string, unknown> = {};
-    try {
-      body = (await res.json()) as Record<string, unknown>;
-    } catch {
-      /* not JSON */
-    }
-    throw new ApiError(typeof body.message === 'string' ? body.message : 'request_failed', res.status, body);
-  }
-  if (res.status === 204) return undefined as T;
-  try {
-    if (opts.responseType === 'text') return (await res.text()) as T;
-    if (opts.responseType === 'blob') return (await res.blob()) as T;
-    return (await res.json()) as T;
-  } catch {
-    throw new ApiError('request_failed', 0);
-  }
-}
+    if ((latest && latest !== token) || (await refreshTokens())) return true;
+    clearSession();
+    clientHooks.reload();
+    throw new ApiError('api.unauthorized', 401);
+  },
+});
 
 /** True while the browser says it has no network. */
 export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -61,19 +61,19 @@ afterEach(() => {
 describe('the panel per organiser', () => {
   it('sends X-Organisation on every call when opened with ?org=', async () => {
     const { client, seen } = await openAt('?org=river&PANEL_TAB=MY_TICKET');
-    await client.api('/list/ticket_listing?status=UPCOMING');
+    await client.client.GET('/v1/list/ticket_listing', { params: { query: { status: 'UPCOMING' } } });
     expect(seen[0].headers['x-organisation']).toBe('river');
   });
 
   it('sends a slug that is not one encoded, so the API answers it (404) instead of fetch failing', async () => {
     const { client, seen } = await openAt(`?org=${encodeURIComponent('río é')}`);
-    await client.api('/list/ticket_listing?status=UPCOMING');
+    await client.client.GET('/v1/list/ticket_listing', { params: { query: { status: 'UPCOMING' } } });
     expect(seen[0].headers['x-organisation']).toBe('r%C3%ADo%20%C3%A9');
   });
 
   it('sends no X-Organisation and loads no branding without ?org=', async () => {
     const { client, seen, loadConfig } = await openAt('?PANEL_TAB=LOGIN');
-    await client.api('/list/ticket_listing?status=UPCOMING');
+    await client.client.GET('/v1/list/ticket_listing', { params: { query: { status: 'UPCOMING' } } });
     expect(seen[0].headers['x-organisation']).toBeUndefined();
     expect(await loadConfig()).toEqual(CONFIG);
     expect(seen.map((s) => s.path)).not.toContain('/organisations/river');

@@ -8,7 +8,7 @@
  */
 import type { OrganisationBranding, PanelConfig } from '@tp/contract';
 import type { AccentPalette } from '@tp/contract/branding';
-import { api } from './api-client';
+import { client } from './api-client';
 
 /** The panel configuration with the organisation it is shown for, when there is one. */
 export type BrandedConfig = PanelConfig & { organisation?: OrganisationBranding };
@@ -55,7 +55,10 @@ export function applyBrandStyles(org: OrganisationBranding, doc: Document = docu
 export async function loadBrandedConfig(config: Promise<PanelConfig>, slug: string): Promise<BrandedConfig> {
   const [base, org] = await Promise.all([
     config,
-    api<OrganisationBranding>(`/organisations/${encodeURIComponent(slug)}`).catch(() => null),
+    client
+      .GET('/v1/organisations/{slug}', { params: { path: { slug } } })
+      .then((b): OrganisationBranding => b)
+      .catch(() => null),
   ]);
   if (!org) return base;
   applyBrandStyles(org);

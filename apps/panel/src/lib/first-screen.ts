@@ -14,7 +14,7 @@
  *   drawn before the app (features/qr/first-qr.ts) or the entry (main.tsx), and shared by both.
  */
 import type { QrCodeData } from '@tp/contract';
-import { api } from './api-client';
+import { client } from './api-client';
 import { resolveRoute } from './routing';
 import { storage } from './storage';
 
@@ -61,7 +61,7 @@ let qrRequests: FirstQrRequests | null = null;
  */
 export function firstQrRequests(): FirstQrRequests {
   return (qrRequests ??= {
-    qrCodeData: api<QrCodeData>('/auth/access/qrCodeData'),
-    qrImage: api<string>('/auth/access/qr', { responseType: 'text' }),
+    qrCodeData: client.GET('/v1/auth/access/qrCodeData'),
+    qrImage: client.GET('/v1/auth/access/qr', { parseAs: 'text' }),
   });
 }

@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type * as z from 'zod';
 import type { resell } from '@tp/contract';
-import { api } from './api-client';
+import { client } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** `clientSecret` '' when onboarding has not started; `verified` once the provider verified the account. */
@@ -13,7 +13,8 @@ export type PayoutAccountState = z.infer<typeof resell.clientSecretResponse>;
 
 export const payoutAccountQuery = queryOptions({
   queryKey: queryKeys.user.payoutAccount,
-  queryFn: () => api<PayoutAccountState>('/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
+  queryFn: (): Promise<PayoutAccountState> =>
+    client.GET('/v1/resell/stripe', { headers: { 'cache-control': 'no-store' } }),
   staleTime: 0,
   gcTime: 0,
 });

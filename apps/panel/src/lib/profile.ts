@@ -9,7 +9,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Locale, User } from '@tp/contract';
-import { api } from './api-client';
+import { client } from './api-client';
 import { queryKeys } from './query-keys';
 
 /** The fields a screen changes. */
@@ -31,8 +31,8 @@ export function useSaveProfile() {
   return useMutation({
     // The action its error toasts report (lib/toast.tsx): the mutationFn is made per call, so it is named here.
     meta: { action: useSaveProfile },
-    mutationFn: (change: ProfileChange) =>
-      api<User>('/auth/profile', { body: profilePayload(qc.getQueryData<User>(queryKeys.user.all), change) }),
+    mutationFn: (change: ProfileChange): Promise<User> =>
+      client.POST('/v1/auth/profile', { body: profilePayload(qc.getQueryData<User>(queryKeys.user.all), change) }),
     onSuccess: (user) => {
       qc.setQueryData(queryKeys.user.all, user);
       void qc.invalidateQueries({ queryKey: queryKeys.user.all });

@@ -4,7 +4,7 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PanelConfig, User } from '@tp/contract';
-import { api } from './api-client';
+import { client } from './api-client';
 import { organisationSlug } from './host-bridge';
 import type { BrandedConfig } from './branding';
 import { useSignedIn } from './session';
@@ -17,14 +17,17 @@ import { queryKeys } from './query-keys';
 export const configQuery = queryOptions({
   queryKey: queryKeys.config,
   queryFn: async (): Promise<BrandedConfig> => {
-    const config = api<PanelConfig>('/config');
+    const config: Promise<PanelConfig> = client.GET('/v1/config');
     if (!organisationSlug) return config;
     const { loadBrandedConfig } = await import('./branding');
     return loadBrandedConfig(config, organisationSlug);
   },
   staleTime: 60_000,
 });
-export const userQuery = queryOptions({ queryKey: queryKeys.user.all, queryFn: () => api<User>('/auth/me') });
+export const userQuery = queryOptions({
+  queryKey: queryKeys.user.all,
+  queryFn: (): Promise<User> => client.GET('/v1/auth/me'),
+});
 
 export const usePanelConfig = () => useQuery(configQuery).data;
 

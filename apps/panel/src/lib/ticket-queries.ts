@@ -6,18 +6,19 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { MyTicket, TicketStatus } from '@tp/contract';
-import { api } from './api-client';
+import { client } from './api-client';
 import { queryKeys } from './query-keys';
 
 export const ticketsQuery = (status: TicketStatus) =>
   queryOptions({
     queryKey: queryKeys.tickets.list(status),
-    queryFn: () => api<MyTicket[]>(`/list/ticket_listing?status=${status}`),
+    queryFn: (): Promise<MyTicket[]> => client.GET('/v1/list/ticket_listing', { params: { query: { status } } }),
   });
 export const ticketQuery = (id: string) =>
   queryOptions({
     queryKey: queryKeys.singleTicket.detail(id),
-    queryFn: () => api<MyTicket>(`/list/ticket_listing/${encodeURIComponent(id)}`),
+    queryFn: (): Promise<MyTicket> =>
+      client.GET('/v1/list/ticket_listing/{ticketUserId}', { params: { path: { ticketUserId: Number(id) } } }),
   });
 
 /** The holder's tickets with that status. @throws ApiError (message key). */

@@ -26,6 +26,8 @@ describe('the online door', () => {
   it('maps each status of a check-in to its outcome', async () => {
     const outcome = async (status: number) => (await onlineDoor('k', fakeFetch(status).impl).checkIn('c', 1)).kind;
     expect(await outcome(400)).toBe('invalid');
+    const stale = fakeFetch(400, { message: 'api.access.stale_code' });
+    expect((await onlineDoor('k', stale.impl).checkIn('c', 1)).kind).toBe('stale');
     expect(await outcome(401)).toBe('unauthorized');
     expect(await outcome(404)).toBe('event_not_found');
     expect(await outcome(429)).toBe('too_many');

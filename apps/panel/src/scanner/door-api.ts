@@ -1,13 +1,15 @@
 /**
  * The door's connection to the API: `GET /v1/access/events` and `POST /v1/access/check-in`, both
- * with the scanner key in header `x-scanner-key` (see apps/api check-in.service.ts). Every HTTP
- * answer and every network failure becomes a typed outcome; nothing throws.
+ * with the scanner key in header `x-scanner-key` (see apps/api check-in.service.ts), through the typed client shared
+ * with the panel and the console (lib/typed-client.ts, {@link doorClient}). Every HTTP answer and every network
+ * failure becomes a typed outcome; nothing throws.
  *
  * The scanner talks only to a {@link Door}. This one asks the server every time; the offline door
  * (offline-door.ts: a snapshot of the event's admissions and a queue of check-ins synced later) wraps
  * it with the same outcomes.
  */
 import type { CheckInResponse, ScannerEvent } from '@tp/contract/access';
+import { ApiError, createTypedClient, type TypedClient } from '../lib/typed-client';
 
 export type { CheckInResponse, ScannerEvent };
 
@@ -45,7 +47,7 @@ export interface Door {
   checkIn(code: string, eventId: number): Promise<CheckInOutcome>;
 }
 
-type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
 /**
  * The headers of every door call: the key (`x-scanner-key`: a door key or the platform key) and the device's
@@ -56,47 +58,52 @@ export const doorHeaders = (key: string, deviceId?: string): Record<string, stri
   ...(deviceId ? { 'x-door-device': deviceId } : {}),
 });
 
+/**
+ * The typed client of a door: every call carries the door's headers and is never cached; no time limit (a door
+ * waits for its answer as before). Throws ApiError (status 0: no answer).
+ */
+export const doorClient = (key: string, fetchImpl: Fetch, deviceId?: string): TypedClient =>
+  createTypedClient({
+    fetch: () => fetchImpl,
+    prepare: (headers) => Object.assign(headers, doorHeaders(key, deviceId)),
+    init: { cache: 'no-store' },
+    timeoutMs: 0,
+  });
+
+/** A call's answer, or its failure as the HTTP status (0: no answer) and message key. */
+export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: T } | { status: number; message: string }> {
+  try {
+    return { ok: await run() };
+  } catch (err) {
+    return err instanceof ApiError ? { status: err.status, message: err.message } : { status: 0, message: '' };
+  }
+}
+
 /** A door that asks the server at `/v1` (same origin) with the door `key` (and device id) on every call. */
 export function onlineDoor(
   key: string,
   fetchImpl: Fetch = (input, init) => fetch(input, init),
   deviceId?: string,
 ): Door {
-  const call = async (path: string, body?: unknown): Promise<{ status: number; json: unknown } | null> => {
-    try {
-      const response = await fetchImpl(`/v1${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          ...doorHeaders(key, deviceId),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-      });
-      const json: unknown = await response.json().catch(() => null);
-      return { status: response.status, json };
-    } catch {
-      return null;
-    }
-  };
+  const client = doorClient(key, fetchImpl, deviceId);
   return {
     async events() {
-      const r = await call('/access/events');
-      if (!r) return { kind: 'network' };
-      if (r.status === 200) return { kind: 'events', events: r.json as ScannerEvent[] };
+      const r = await attempt((): Promise<ScannerEvent[]> => client.GET('/v1/access/events'));
+      if ('ok' in r) return { kind: 'events', events: r.ok };
+      if (r.status === 0) return { kind: 'network' };
       if (r.status === 401) return { kind: 'unauthorized' };
       return { kind: 'failed', status: r.status };
     },
     async checkIn(code, eventId) {
-      const r = await call('/access/check-in', { code, eventId });
-      if (!r) return { kind: 'network' };
+      const r = await attempt((): Promise<CheckInResponse> =>
+        client.POST('/v1/access/check-in', { body: { code, eventId } }),
+      );
+      if ('ok' in r) return { kind: 'answered', answer: r.ok };
       switch (r.status) {
-        case 200:
-          return { kind: 'answered', answer: r.json as CheckInResponse };
+        case 0:
+          return { kind: 'network' };
         case 400:
-          return (r.json as { message?: string } | null)?.message === 'api.access.stale_code'
-            ? { kind: 'stale' }
-            : { kind: 'invalid' };
+          return r.message === 'api.access.stale_code' ? { kind: 'stale' } : { kind: 'invalid' };
         case 401:
           return { kind: 'unauthorized' };
         case 403:

@@ -15,9 +15,11 @@ import { admissibleTicketIds, checkInAnswer, SYNC_BATCH_MAX } from '@tp/contract
 import { walletTotpAdmits, type ShownTotp } from '@tp/contract/wallet-totp';
 import type { AdmissionHolder, AdmissionsPage, SyncConflictReason, SyncItem, SyncResponse } from '@tp/contract/access';
 import {
-  doorHeaders,
+  attempt,
+  doorClient,
   onlineDoor,
   type CheckInOutcome,
+  type Fetch,
   type Door,
   type EventsOutcome,
   type ScannerEvent,
@@ -126,8 +128,6 @@ export interface OfflineDoor extends Door {
   clearConflicts(): Promise<void>;
 }
 
-type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
-
 export interface OfflineDoorDeps {
   key: string;
   /** The device's stable id, sent with every call for the server's check-in log. */
@@ -160,6 +160,7 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   const newId = deps.newId ?? (() => crypto.randomUUID());
   const { store } = deps;
   const online = onlineDoor(deps.key, fetchImpl, deps.deviceId);
+  const client = doorClient(deps.key, fetchImpl, deps.deviceId);
 
   /** False after a fetch failed, until one succeeds again. */
   let reachable = true;
@@ -197,24 +198,11 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     });
   }
 
-  /** A scanner-key call; null on a network failure (and the door counts as offline). */
-  async function call(path: string, body?: unknown): Promise<{ status: number; json: unknown } | null> {
-    try {
-      const response = await fetchImpl(`/v1${path}`, {
-        method: body === undefined ? 'GET' : 'POST',
-        headers: {
-          ...doorHeaders(deps.key, deps.deviceId),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        cache: 'no-store',
-      });
-      reachable = true;
-      return { status: response.status, json: await response.json().catch(() => null) };
-    } catch {
-      reachable = false;
-      return null;
-    }
+  /** A scanner-key call's answer or its failure's status; no answer (status 0): the door counts as offline. */
+  async function call<T>(run: () => Promise<T>): ReturnType<typeof attempt<T>> {
+    const r = await attempt(run);
+    reachable = 'ok' in r || r.status !== 0;
+    return r;
   }
 
   /** Reads every page of the event's admissions; stores the snapshot only when all pages came. */
@@ -224,9 +212,13 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
     let first: AdmissionsPage | null = null;
     let after = 0;
     for (let page = 0; page < MAX_SNAPSHOT_PAGES; page++) {
-      const r = await call(`/access/events/${eventId}/admissions?after=${after}&limit=1000`);
-      if (!r || r.status !== 200) return;
-      const body = r.json as AdmissionsPage;
+      const r = await call((): Promise<AdmissionsPage> =>
+        client.GET('/v1/access/events/{eventId}/admissions', {
+          params: { path: { eventId }, query: { after, limit: 1000 } },
+        }),
+      );
+      if (!('ok' in r)) return;
+      const body = r.ok;
       first ??= body;
       holders.push(...body.holders);
       if (body.nextAfter === null) break;
@@ -255,20 +247,24 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       if (queue.length === 0) break;
       const eventId = queue[0].eventId;
       const batch = queue.filter((q) => q.eventId === eventId).slice(0, SYNC_BATCH_MAX);
-      const r = await call('/access/sync', {
-        eventId,
-        items: batch.map(({ id, code, scannedAt, userTicketIds }) => ({ id, code, scannedAt, userTicketIds })),
-      });
-      if (!r || r.status !== 200) {
+      const r = await call((): Promise<SyncResponse> =>
+        client.POST('/v1/access/sync', {
+          body: {
+            eventId,
+            items: batch.map(({ id, code, scannedAt, userTicketIds }) => ({ id, code, scannedAt, userTicketIds })),
+          },
+        }),
+      );
+      if (!('ok' in r)) {
         // A batch the server refuses as a whole (an event deleted, a clock far off) would block the rest:
         // its items become conflicts of their own kind only on 4xx; a network or server error retries later.
-        if (r && r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429) {
+        if (r.status >= 400 && r.status < 500 && r.status !== 401 && r.status !== 429) {
           tally(outcome, batch, await drop(batch, []));
           sent += batch.length;
         }
         break;
       }
-      tally(outcome, batch, await drop(batch, (r.json as SyncResponse).results));
+      tally(outcome, batch, await drop(batch, r.ok.results));
       sent += batch.length;
     }
     if (sent > 0) lastSync = { id: (lastSync?.id ?? 0) + 1, ...outcome };

@@ -8,7 +8,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, errorKey, ApiError } from '../lib/api-client';
+import { client, errorKey, ApiError } from '../lib/api-client';
 import { formatWhen } from '../lib/format';
 import { usePanelConfig } from '../lib/queries';
 import { toast } from '../lib/toast';
@@ -64,7 +64,10 @@ export default function WalletButtons(props: { userTicketId: number; timeZone?: 
       .finally(() => setBusy(null));
   };
   const apple = run('apple', async () => {
-    const pass = await api<Blob>(`/tickets/${props.userTicketId}/wallet/apple`, { responseType: 'blob' });
+    const pass: Blob = await client.GET('/v1/tickets/{userTicketId}/wallet/apple', {
+      params: { path: { userTicketId: props.userTicketId } },
+      parseAs: 'blob',
+    });
     const url = URL.createObjectURL(new Blob([pass], { type: 'application/vnd.apple.pkpass' }));
     const a = document.createElement('a');
     a.href = url;
@@ -73,7 +76,9 @@ export default function WalletButtons(props: { userTicketId: number; timeZone?: 
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   });
   const google = run('google', async () => {
-    const { saveUrl } = await api<{ saveUrl: string }>(`/tickets/${props.userTicketId}/wallet/google`);
+    const { saveUrl } = await client.GET('/v1/tickets/{userTicketId}/wallet/google', {
+      params: { path: { userTicketId: props.userTicketId } },
+    });
     window.open(saveUrl, '_blank', 'noopener');
   });
   return (

@@ -1,13 +1,15 @@
 /** Sign-in calls: request a code, verify it (personal data is saved through lib/profile). */
 import { useMutation } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
+import { client, ApiError } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
+import { langOf } from '@tp/contract/locale';
 
 /** POST /auth/signInOrRegisterAndSignIn: the sign-in session id, and the seconds until another code may be asked for. */
-export const requestCode = (email: string, locale: string) =>
-  api<{ sessionId: string; resendAfterSeconds: number }>('/auth/signInOrRegisterAndSignIn', {
-    body: { email, locale },
-  });
+export const requestCode = (
+  email: string,
+  locale: string,
+): Promise<{ sessionId: string; resendAfterSeconds: number }> =>
+  client.POST('/v1/auth/signInOrRegisterAndSignIn', { body: { email, locale: langOf(locale) } });
 
 /** Remembers when "Resend code" works again (epoch ms in storage `codeResendAt`), so a reload keeps the countdown. */
 export function rememberResendAfter(seconds: number): number {
@@ -27,7 +29,7 @@ export function pendingCode(err: unknown): { sessionId: string; resendAfterSecon
 }
 
 export const verifyCode = (input: { otp: string; session: string; email: string }) =>
-  api<{ accessToken: string; refreshToken: string }>('/auth/verifyLoginRequest', { body: input });
+  client.POST('/v1/auth/verifyLoginRequest', { body: input });
 
 /** The code request as one call (the mutation's function, and the action its toasts report). */
 export const sendCode = (v: { email: string; locale: string }) => requestCode(v.email, v.locale);

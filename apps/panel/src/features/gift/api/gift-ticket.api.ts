@@ -7,7 +7,7 @@
  * `gift_tickets.receiver_not_found` (404), `gift_tickets.cannot_gift_to_self` (400), `gift_tickets.internal_error`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '../../../lib/api-client';
+import { client, ApiError } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export interface GiftTicketInput {
@@ -16,8 +16,8 @@ export interface GiftTicketInput {
 }
 
 /** @throws ApiError whose message is a server message key. */
-export const giftTicket = (input: GiftTicketInput) =>
-  api<{ userTicketId: number }>('/mobile/giftTicket', { body: input });
+export const giftTicket = (input: GiftTicketInput): Promise<{ userTicketId: number }> =>
+  client.POST('/v1/mobile/giftTicket', { body: input });
 
 export function useGiftTicket() {
   const qc = useQueryClient();

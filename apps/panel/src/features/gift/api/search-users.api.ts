@@ -4,7 +4,7 @@
  * The caller debounces the typed text by USERNAME_SEARCH_DEBOUNCE_MS (500 ms) before querying.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export interface UserSearchResult {
@@ -13,8 +13,8 @@ export interface UserSearchResult {
 }
 
 /** @throws ApiError (e.g. `api.too_many_requests` when rate-limited). */
-export const searchUsers = (prefix: string) =>
-  api<UserSearchResult[]>(`/mobile/users/?username=${encodeURIComponent(prefix)}`);
+export const searchUsers = (prefix: string): Promise<UserSearchResult[]> =>
+  client.GET('/v1/mobile/users/', { params: { query: { username: prefix } } });
 
 /** Results for a prefix; kept for 30 s so that retyping the same prefix does not call again. */
 export const userSearchQuery = (prefix: string) =>

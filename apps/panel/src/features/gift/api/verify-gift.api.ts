@@ -5,15 +5,15 @@
  * Errors: `gift_tickets.not_authorized_to_verify` (403, not the holder), `gift_tickets.internal_error_verify`.
  */
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 
 export interface GiftVerifyResponse {
   extras: { canBeGifted: boolean };
 }
 
 /** @throws ApiError whose message is a server message key. */
-export const verifyGift = (userTicketId: number) =>
-  api<GiftVerifyResponse>('/mobile/gift/verify', { body: { userTicketId } });
+export const verifyGift = (userTicketId: number): Promise<GiftVerifyResponse> =>
+  client.POST('/v1/mobile/gift/verify', { body: { userTicketId } });
 
 /** Not cached: eligibility is asked again each time a ticket is chosen. */
 export const useVerifyGift = () => useMutation({ mutationFn: verifyGift });

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { endSession } from '../../../lib/session';
 import { postToHost } from '../../../lib/host-bridge';
 import { navigate } from '../../../lib/use-route';
@@ -16,7 +16,7 @@ export function LogoutDialog(props: { onClose: () => void }) {
   const confirm = async () => {
     setBusy(true);
     // The session ends locally even when the network call fails.
-    await api('/auth/logout').catch(() => undefined);
+    await client.GET('/v1/auth/logout').catch(() => undefined);
     endSession();
     qc.clear();
     postToHost({ type: 'logout' });

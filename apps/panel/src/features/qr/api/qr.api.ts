@@ -1,12 +1,12 @@
 /** QR pass queries: the ttl config, then the image polled every ttl seconds (spec section 2 QR). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { QrCodeData } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const qrConfigQuery = queryOptions({
   queryKey: queryKeys.qr.config,
-  queryFn: () => api<QrCodeData>('/auth/access/qrCodeData'),
+  queryFn: (): Promise<QrCodeData> => client.GET('/v1/auth/access/qrCodeData'),
 });
 
 /**
@@ -18,7 +18,7 @@ export const qrImageQuery = queryOptions({
   // Not fetched again when the screen mounts right after the start fetched it; the poll runs every ttl.
   staleTime: 5_000,
   gcTime: 10_000,
-  queryFn: () => api<string>('/auth/access/qr', { responseType: 'text' }),
+  queryFn: (): Promise<string> => client.GET('/v1/auth/access/qr', { parseAs: 'text' }),
 });
 
 /** The base64 PNG, refetched every `ttl` seconds while the screen is shown. */

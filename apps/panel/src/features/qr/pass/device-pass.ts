@@ -17,7 +17,7 @@ import {
   passStep,
   toBase64Url,
 } from '@tp/contract/pass-code';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { memoryPass, PASS_DB } from '../../../lib/offline-data';
 
 /** What the device keeps: the key pair, the signed certificate and the clock correction. */
@@ -106,8 +106,7 @@ export async function renewDevicePass(): Promise<DevicePass> {
   const pair = await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify']);
   const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
   const sentAt = Date.now();
-  const credential = await api<access.PassCredential>('/auth/access/pass-credential', {
-    method: 'POST',
+  const credential: access.PassCredential = await client.POST('/v1/auth/access/pass-credential', {
     body: { devicePublicKey: toBase64Url(raw) },
   });
   const receivedAt = Date.now();

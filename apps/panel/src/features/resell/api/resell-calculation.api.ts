@@ -3,7 +3,7 @@
  * price or quantity change). Kept under the TICKETS_AVAILABLE_FOR_LISTING tag, never reused from cache.
  */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import type { PriceCalculation } from '../resell.types';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -16,8 +16,8 @@ export interface CalculationInput {
 }
 
 /** @throws ApiError `invalid_prices` (above the cap), `api.resell.calculation.ticket_not_found`, `api.invalid_request_body`. */
-export const fetchCalculation = (input: CalculationInput) =>
-  api<PriceCalculation>('/resell/ticket/calculation', { body: input });
+export const fetchCalculation = (input: CalculationInput): Promise<PriceCalculation> =>
+  client.POST('/v1/resell/ticket/calculation', { body: input });
 
 export const calculationQuery = (input: CalculationInput) =>
   queryOptions({

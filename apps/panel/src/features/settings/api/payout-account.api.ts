@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type * as z from 'zod';
 import type { resell } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { payoutAccountQuery, type PayoutAccountState } from '../../../lib/payout-account';
 
 /** What the sandbox onboarding collects (what Stripe would): country AU or NZ, names, ISO birth date, bank account. */
@@ -16,16 +16,17 @@ export type SandboxOnboarding = z.infer<typeof resell.sandboxOnboardingRequest>;
  * Creates the payout account if needed and returns an onboarding client secret (embedded onboarding).
  * @throws ApiError `api.resell.not_supported_country` outside Australia and New Zealand.
  */
-export const connectPayoutAccount = (country: string) =>
-  api<PayoutAccountState>('/resell/stripe-connect', { body: { accountType: 'custom', country } }).then(
-    (r) => r.clientSecret,
-  );
+export const connectPayoutAccount = (country: string): Promise<string> =>
+  client
+    .POST('/v1/resell/stripe-connect', { body: { accountType: 'custom', country } })
+    .then((r: PayoutAccountState) => r.clientSecret);
 
 /**
  * The sandbox onboarding form (used when Stripe is not configured): verifies the account.
  * @throws ApiError `api.resell.not_supported_country`, `api.invalid_request_body`.
  */
-export const submitSandboxOnboarding = (body: SandboxOnboarding) => api<void>('/resell/sandbox-onboarding', { body });
+export const submitSandboxOnboarding = (body: SandboxOnboarding): Promise<void> =>
+  client.POST('/v1/resell/sandbox-onboarding', { body });
 
 export function useSandboxOnboarding() {
   const qc = useQueryClient();

@@ -6,13 +6,14 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const uploadAvatar = (file: File) => {
+export const uploadAvatar = async (file: File) => {
   const form = new FormData();
   form.append('file', file, file.name);
-  return api<User>('/auth/avatar', { form });
+  const user: User = await client.POST('/v1/auth/avatar', { body: form });
+  return user;
 };
 
 export function useUploadAvatar() {

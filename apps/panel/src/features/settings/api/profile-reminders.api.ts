@@ -5,11 +5,11 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const setReminders = (reminders: boolean) =>
-  api<User>('/auth/reminders', { method: 'PUT', body: { reminders } });
+export const setReminders = (reminders: boolean): Promise<User> =>
+  client.PUT('/v1/auth/reminders', { body: { reminders } });
 
 export function useSetReminders() {
   const qc = useQueryClient();

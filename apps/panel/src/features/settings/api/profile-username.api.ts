@@ -8,13 +8,13 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { User } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { profilePayload } from '../../../lib/profile';
 import { queryKeys } from '../../../lib/query-keys';
 
 export async function updateUsername(username: string): Promise<User> {
-  const user = await api<User>('/auth/username', { body: { username } });
-  return api<User>('/auth/profile', { body: profilePayload(user, { nickname: user.nickname }) });
+  const user: User = await client.POST('/v1/auth/username', { body: { username } });
+  return client.POST('/v1/auth/profile', { body: profilePayload(user, { nickname: user.nickname }) });
 }
 
 export function useUpdateUsername() {

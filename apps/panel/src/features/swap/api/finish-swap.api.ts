@@ -7,12 +7,10 @@
  * - POST /v1/ticket_swap/cancel_swap/{swapIdentifier} -> 204: releases the held target stock at once.
  * `swapIdentifier` is start_swap's `orderIdentifier`.
  */
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 
-export const confirmSwap = (swapIdentifier: string) =>
-  api<{ swapType: string; quantity: number }>(`/ticket_swap/confirm_swap/${encodeURIComponent(swapIdentifier)}`, {
-    method: 'POST',
-  });
+export const confirmSwap = (swapIdentifier: string): Promise<{ swapType: string; quantity: number }> =>
+  client.POST('/v1/ticket_swap/confirm_swap/{swapIdentifier}', { params: { path: { swapIdentifier } } });
 
-export const cancelSwap = (swapIdentifier: string) =>
-  api<void>(`/ticket_swap/cancel_swap/${encodeURIComponent(swapIdentifier)}`, { method: 'POST' });
+export const cancelSwap = (swapIdentifier: string): Promise<void> =>
+  client.POST('/v1/ticket_swap/cancel_swap/{swapIdentifier}', { params: { path: { swapIdentifier } } });

@@ -5,7 +5,7 @@
  */
 import { useMutation } from '@tanstack/react-query';
 import type { swap } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 
 export interface StartSwapInput {
   baseTicketId: number;
@@ -14,6 +14,7 @@ export interface StartSwapInput {
 }
 export type StartSwapResult = swap.StartSwapResponse;
 
-export const startSwap = (input: StartSwapInput) => api<StartSwapResult>('/ticket_swap/start_swap', { body: input });
+export const startSwap = (input: StartSwapInput): Promise<StartSwapResult> =>
+  client.POST('/v1/ticket_swap/start_swap', { body: input });
 
 export const useStartSwap = () => useMutation({ mutationFn: startSwap });

@@ -5,14 +5,15 @@
  * (the screen shows api.internal_error and resets the selection, spec section 8).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import type { SwapTicket } from './swappable-tickets.api';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const swapTargetsQuery = (ticketId: number) =>
   queryOptions({
     queryKey: queryKeys.ticketsSwap.targets(ticketId),
-    queryFn: () => api<SwapTicket[]>(`/ticket_swap/tickets/${ticketId}`),
+    queryFn: (): Promise<SwapTicket[]> =>
+      client.GET('/v1/ticket_swap/tickets/{ticketId}', { params: { path: { ticketId } } }),
     // A failed fetch resets the selection at once: no silent retry.
     retry: false,
   });

@@ -5,14 +5,14 @@
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { swap } from '@tp/contract';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export type SwapTicket = swap.SwapTicket;
 
 export const swappableTicketsQuery = queryOptions({
   queryKey: queryKeys.swappableTickets.all,
-  queryFn: () => api<SwapTicket[]>('/ticket_swap/tickets'),
+  queryFn: (): Promise<SwapTicket[]> => client.GET('/v1/ticket_swap/tickets'),
 });
 
 export const useSwappableTickets = () => useQuery(swappableTicketsQuery);

@@ -6,7 +6,7 @@
  * Errors: `api.unlock.invalid_benefit_id` (404), `api.unlock.validation_error` (400), `api.unlock.internal_error`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
 export interface UnlockInput {
@@ -15,8 +15,9 @@ export interface UnlockInput {
 }
 
 /** @throws ApiError whose message is a server message key. */
-export const unlockBenefit = (input: UnlockInput) =>
-  api<{ redeemCode: string }>(`/mobile/unlock/${input.userTicketId}`, {
+export const unlockBenefit = (input: UnlockInput): Promise<{ redeemCode: string }> =>
+  client.POST('/v1/mobile/unlock/{id}', {
+    params: { path: { id: input.userTicketId } },
     body: { userTicketBenefitId: input.userTicketBenefitId },
   });
 

@@ -5,49 +5,37 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ORG_ROLES, type MemberItem, type OrgRole } from '@tp/contract';
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { org, query } from './api';
-import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
-import { QueryState } from './query-state';
-import { TableRegion } from './table-region';
-import { FieldError, useServerErrors } from './server-errors';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { errorText } from '../../errors';
+import { QueryState } from '../../query-state';
+import { TableRegion } from '../../table-region';
+import { FieldError, useServerErrors } from '../../server-errors';
+import { useMembers } from '../api/members.api';
+import { useAddMember } from '../api/add-member.api';
+import { useRemoveMember } from '../api/remove-member.api';
 
 export function MembersScreen() {
   const { t, i18n } = useTranslation();
-  const client = useQueryClient();
   const [removing, setRemoving] = useState<MemberItem | null>(null);
-  const members = useQuery({ queryKey: consoleKeys.members, queryFn: () => org<MemberItem[]>('/members') });
+  const members = useMembers();
   const form = useForm<{ email: string; role: OrgRole }>({ defaultValues: { email: '', role: 'staff' } });
   const added = useServerErrors(form, {}, { 'api.org.member_exists': 'email' });
-  const add = useMutation({
+  const add = useAddMember({
     onMutate: () => added.setFormError(null),
     onError: added.show,
-    mutationFn: (v: { email: string; role: OrgRole }) =>
-      // The invitation (and a new account) in this console's language (issue 41, re-walk).
-      org<MemberItem>(`/members${query({ lang: i18n.language.startsWith('es') ? 'es' : 'en' })}`, {
-        method: 'POST',
-        body: JSON.stringify(v),
-      }),
-    onSuccess: async () => {
-      form.reset({ email: '', role: form.getValues('role') });
-      await client.invalidateQueries({ queryKey: consoleKeys.members });
-    },
+    onSuccess: () => form.reset({ email: '', role: form.getValues('role') }),
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => org(`/members/${id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      setRemoving(null);
-      await client.invalidateQueries({ queryKey: consoleKeys.members });
-    },
-  });
+  const remove = useRemoveMember({ onSuccess: () => setRemoving(null) });
   return (
     <section className="stack">
       <h1>{t('console.members.title')}</h1>
-      <form className="card row" onSubmit={(e) => void form.handleSubmit((v) => add.mutate(v))(e)} noValidate>
+      <form
+        className="card row"
+        onSubmit={(e) => void form.handleSubmit((member) => add.mutate({ member, lang: i18n.language }))(e)}
+        noValidate
+      >
         <Field
           label={t('console.email')}
           type="email"

@@ -6,25 +6,22 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { webhooks } from '@tp/contract';
-import type * as z from 'zod';
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { org, query } from './api';
-import { consoleKeys } from './console-query-keys';
-import { errorText } from './errors';
-import { QueryState } from './query-state';
-import { ShownOnce } from './shown-once';
-import { FieldError, useServerErrors } from './server-errors';
-import { Pager, TableRegion, useCursorPages } from './table-region';
-import { goUp, navigate, type ConsoleRoute } from './routing';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { errorText } from '../../errors';
+import { QueryState } from '../../query-state';
+import { ShownOnce } from '../../shown-once';
+import { FieldError, useServerErrors } from '../../server-errors';
+import { Pager, TableRegion, useCursorPages } from '../../table-region';
+import { goUp, navigate, type ConsoleRoute } from '../../routing';
+import { useWebhooks, type WebhookItem } from '../api/webhooks.api';
+import { useCreateWebhook, type NewWebhook } from '../api/create-webhook.api';
+import { useDeleteWebhook } from '../api/delete-webhook.api';
+import { useDeliveries } from '../api/deliveries.api';
+import { useRedeliver } from '../api/redeliver.api';
 
 const LIST: ConsoleRoute = { screen: 'webhooks' };
-
-type WebhookItem = z.infer<typeof webhooks.webhookItem>;
-type DeliveriesPage = z.infer<typeof webhooks.deliveriesPage>;
-type Created = z.infer<typeof webhooks.createWebhookResponse>;
 
 const date = (iso: string | null) =>
   iso ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
@@ -32,30 +29,21 @@ const date = (iso: string | null) =>
 /** The webhooks screen; `endpoint` (from the URL, /console/webhooks/:endpoint/deliveries) opens its delivery log. */
 export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const [secret, setSecret] = useState<string | null>(null);
-  const list = useQuery({ queryKey: consoleKeys.webhooks.all, queryFn: () => org<WebhookItem[]>('/webhooks') });
-  const form = useForm<{ url: string; events: string[] }>({
+  const list = useWebhooks();
+  const form = useForm<NewWebhook>({
     defaultValues: { url: '', events: [...webhooks.WEBHOOK_EVENT_TYPES] },
   });
   const created = useServerErrors(form, {}, { 'api.org.webhook_url_not_allowed': 'url' });
-  const create = useMutation({
+  const create = useCreateWebhook({
     onMutate: () => created.setFormError(null),
     onError: created.show,
-    mutationFn: (v: { url: string; events: string[] }) =>
-      org<Created>('/webhooks', { method: 'POST', body: JSON.stringify(v) }),
-    onSuccess: async (r) => {
+    onSuccess: (r) => {
       setSecret(r.secret);
       form.reset();
-      await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
     },
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => org(`/webhooks/${id}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: consoleKeys.webhooks.all });
-    },
-  });
+  const remove = useDeleteWebhook();
   const logOf = endpoint === undefined ? undefined : list.data?.find((w) => w.id === endpoint);
   if (logOf) return <DeliveryLog endpoint={logOf} onBack={() => goUp(LIST)} />;
   if (endpoint !== undefined && !list.data) return <QueryState query={list} />;
@@ -140,18 +128,9 @@ export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
 
 function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () => void }) {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const pages = useCursorPages<number>();
-  const { cursor } = pages;
-  const log = useQuery({
-    queryKey: consoleKeys.webhooks.deliveries(endpoint.id, cursor),
-    queryFn: () => org<DeliveriesPage>(`/webhooks/${endpoint.id}/deliveries${query({ cursor, limit: 20 })}`),
-  });
-  const redeliver = useMutation({
-    mutationFn: (deliveryId: number) =>
-      org(`/webhooks/${endpoint.id}/deliveries/${deliveryId}/redeliver`, { method: 'POST' }),
-    onSuccess: () => client.invalidateQueries({ queryKey: consoleKeys.webhooks.all }),
-  });
+  const log = useDeliveries(endpoint.id, pages.cursor);
+  const redeliver = useRedeliver(endpoint.id);
   return (
     <section className="stack">
       <div className="row">

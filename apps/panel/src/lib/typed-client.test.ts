@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, createTypedClient } from './typed-client';
+import { jsonResponse, readRequest } from '../test/fetch';
+
+/** A client whose fetch is `handler`; returns it and the requests it saw. */
+function clientOf(handler: (url: string) => Response | Promise<Response>, config = {}) {
+  const seen: ReturnType<typeof readRequest>[] = [];
+  const fetchMock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
+    const request = readRequest(input, init);
+    seen.push(request);
+    return Promise.resolve(handler(request.url));
+  });
+  return { client: createTypedClient({ fetch: () => fetchMock, ...config }), seen };
+}
+
+describe('typed client (issue 43)', () => {
+  it('fills and encodes path parameters, writes the defined query values, sends JSON', async () => {
+    const { client, seen } = clientOf(() => jsonResponse({ orderIdentifier: 'o', swapType: 'UPGRADE', name: 'n' }));
+    await client.POST('/v1/ticket_swap/confirm_swap/{swapIdentifier}', {
+      params: { path: { swapIdentifier: 'a/b c' } },
+    });
+    await client.GET('/v1/org/events', { params: { query: { cursor: 'a &b', when: undefined, limit: 5 } } });
+    await client.POST('/v1/mobile/gift/verify', { body: { userTicketId: 7 } });
+    expect(seen.map((r) => r.url)).toEqual([
+      '/v1/ticket_swap/confirm_swap/a%2Fb%20c',
+      '/v1/org/events?cursor=a+%26b&limit=5',
+      '/v1/mobile/gift/verify',
+    ]);
+    expect(seen[2]).toMatchObject({ method: 'POST', body: { userTicketId: 7 } });
+    expect(seen[2]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('answers 204 with undefined, reads text when asked, sends a FormData as it is', async () => {
+    const { client } = clientOf((url) =>
+      url.endsWith('/qr') ? new Response('iVBO', { status: 200 }) : new Response(null, { status: 204 }),
+    );
+    await expect(client.DELETE('/v1/auth/account')).resolves.toBeUndefined();
+    await expect(client.GET('/v1/auth/access/qr', { parseAs: 'text' })).resolves.toBe('iVBO');
+    const form = new FormData();
+    const sent = vi.fn((_: RequestInfo | URL, init?: RequestInit) => {
+      expect(init?.body).toBe(form);
+      expect(new Headers(init?.headers).has('content-type')).toBe(false);
+      return Promise.resolve(jsonResponse({}));
+    });
+    await createTypedClient({ fetch: () => sent }).POST('/v1/auth/avatar', { body: form });
+    expect(sent).toHaveBeenCalledOnce();
+  });
+
+  it('maps an error body to one ApiError: message key, status, fields; no answer is status 0', async () => {
+    const { client } = clientOf(() =>
+      jsonResponse({ message: 'api.validation', fields: { email: 'validation.email' } }, 400),
+    );
+    const err = await client.GET('/v1/auth/me').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ message: 'api.validation', status: 400, fields: { email: 'validation.email' } });
+    const down = createTypedClient({
+      fetch: () => () => Promise.reject(new TypeError('Failed to fetch')),
+      failedKey: () => 'offline',
+    });
+    await expect(down.GET('/v1/auth/me')).rejects.toMatchObject({ message: 'offline', status: 0, fields: {} });
+    const { client: notJson } = clientOf(() => new Response('<html>', { status: 502 }));
+    await expect(notJson.GET('/v1/auth/me')).rejects.toMatchObject({ message: 'request_failed', status: 502 });
+  });
+
+  it('adds the surface headers to each try and tries once more when renew says so', async () => {
+    let token = 'old';
+    const { client, seen } = clientOf(
+      () =>
+        token === 'new' && seen.length > 1
+          ? jsonResponse({ ok: 1 })
+          : jsonResponse({ message: 'api.unauthorized' }, 401),
+      {
+        prepare: (h: Record<string, string>) => (h.authorization = `Bearer ${token}`),
+        renew: (sent: Record<string, string>) => {
+          expect(sent.authorization).toBe('Bearer old');
+          token = 'new';
+          return Promise.resolve(true);
+        },
+      },
+    );
+    await expect(client.GET('/v1/auth/me')).resolves.toEqual({ ok: 1 });
+    expect(seen.map((r) => r.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
+  });
+
+  it('aborts a call that gets no answer in time (status 0)', async () => {
+    vi.useFakeTimers();
+    try {
+      const hang = (_: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
+      const call = createTypedClient({ fetch: () => hang, timeoutMs: 1000 }).GET('/v1/auth/me');
+      const settled = expect(call).rejects.toMatchObject({ message: 'request_failed', status: 0 });
+      await vi.advanceTimersByTimeAsync(1000);
+      await settled;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The one typed HTTP client of the panel, the console and the door scanner (issue 43): every call names a path and
+ * method of the generated API schema (`apps/api/client/schema.d.ts`, written by `npm run api:client` from the
+ * routes' contract schemas), and its parameters, body and answer are typed from it with openapi-fetch's types
+ * (`MaybeOptionalInit`, `FetchResponse`). So a route whose answer changes in a way a caller does not expect fails
+ * the typecheck (proved by `typed-client.type-test.ts`, run by `npm run typecheck`).
+ *
+ * The runtime is this file's own few lines, not openapi-fetch's (2.3 kB brotlied, over the boot chunk's and the
+ * login screen's byte budgets, `.size-limit.json`): it fills `{name}` path parameters (URL-encoded), writes the
+ * query (`form`, exploded, as openapi-fetch's default), sends a JSON body, or a `FormData` or `Blob` as it is (a multipart or CSV route's), and reads the answer as
+ * JSON, text or a blob (`parseAs`). Each surface makes its own client with {@link createTypedClient} and adds its
+ * credentials (`prepare`) and its way of renewing them after a 401 (`renew`).
+ *
+ * Every failure is the one error type {@link ApiError}: the `{ message }` body's message key, the HTTP status
+ * (0: no answer, a timeout or an unreadable body) and the body (`fields` of a validation failure, …).
+ */
+import type { FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
+import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
+import type { paths } from '../../../api/client/schema';
+
+export type { paths };
+
+/** An API failure: `message` is a translatable key; `status` 0 for network/timeout/parse failures. */
+export class ApiError extends Error {
+  // Declared, not class fields: an es2020 build would down-level fields with a helper on the first screen.
+  declare readonly status: number;
+  /** The error answer's JSON body (`message`, and per key: `fields`, `detail`, an import's `errors`, …). */
+  declare readonly body: Record<string, unknown>;
+  constructor(message: string, status: number, body: Record<string, unknown> = {}) {
+    super(message);
+    Object.assign(this, { status, body });
+  }
+  /** A validation failure's message key per field (`{ fields }` of a 400), or none. */
+  get fields(): Record<string, string> {
+    const f = this.body.fields;
+    return f && typeof f === 'object' ? (f as Record<string, string>) : {};
+  }
+}
+
+/** What a call may add to the schema's parameters and body. */
+export interface CallExtras {
+  /** Extra request headers (lower-case names). */
+  headers?: Record<string, string>;
+  /** How to read a successful answer (default JSON; 204: `undefined`). */
+  parseAs?: 'json' | 'text' | 'blob';
+}
+
+type Media = `${string}/${string}`;
+/**
+ * An operation whose body is not JSON (`multipart/form-data`, `text/csv`) takes a `FormData` or a `Blob` (a `File`)
+ * as its body, sent as it is (with the call's `content-type` header, if any).
+ */
+type RawBody<Op> = Op extends { requestBody: { content: infer C } }
+  ? 'application/json' extends keyof C
+    ? false
+    : true
+  : false;
+type Init<P, M extends keyof P> = (RawBody<P[M]> extends true
+  ? Omit<MaybeOptionalInit<P, M>, 'body'> & { body: FormData | Blob }
+  : MaybeOptionalInit<P, M>) &
+  CallExtras;
+/** The success answer of an operation, read as `I.parseAs` says; `void` when the route answers no body. */
+export type Answer<Op extends Record<string | number, unknown>, I> =
+  NonNullable<FetchResponse<Op, I, Media>['data']> extends infer D ? ([D] extends [never] ? void : D) : never;
+
+/** One method of the client: a path of the schema that has `M`, its init (required when it has required keys). */
+export type CallMethod<M extends HttpMethod> = <
+  P extends PathsWithMethod<paths, M>,
+  I extends Init<paths[P], M & keyof paths[P]>,
+>(
+  path: P,
+  ...init: RequiredKeysOf<I> extends never ? [I?] : [I]
+) => Promise<Answer<paths[P][M] & Record<string | number, unknown>, I>>;
+
+/** A typed client of `/v1` (the paths carry the `/v1` prefix, as in the API document). */
+export interface TypedClient {
+  GET: CallMethod<'get'>;
+  POST: CallMethod<'post'>;
+  PUT: CallMethod<'put'>;
+  PATCH: CallMethod<'patch'>;
+  DELETE: CallMethod<'delete'>;
+}
+
+/** How one surface talks to the API. */
+export interface ClientConfig {
+  /** Adds this surface's headers (credentials, organisation, language) to a request's, before each try. */
+  prepare?: (headers: Record<string, string>) => void;
+  /**
+   * After a 401 to a request sent with `sent` headers: renew the credentials and resolve true to try once more (the
+   * panel's refresh, the console's new console token); false or a thrown ApiError ends the call.
+   */
+  renew?: (sent: Record<string, string>) => Promise<boolean>;
+  /** The fetch to use (tests replace it); read at each call. */
+  fetch: () => (url: string, init: RequestInit) => Promise<Response>;
+  /** A call without an answer after this many milliseconds fails (status 0); default 20 s, 0: no limit. */
+  timeoutMs?: number;
+  /** The message key of a call that got no answer (default `request_failed`). */
+  failedKey?: () => string;
+  /** `RequestInit` fields of every call (`credentials`, `cache`). */
+  init?: RequestInit;
+}
+
+type Scalar = string | number | boolean;
+interface RuntimeInit extends CallExtras {
+  params?: { path?: Record<string, Scalar>; query?: Record<string, Scalar | Scalar[] | null | undefined> };
+  body?: unknown;
+}
+
+/** `path` with its `{name}` parameters filled in and the query (defined values only, arrays repeated) appended. */
+function callUrl(path: string, params: RuntimeInit['params'] = {}): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(params.path?.[k])));
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params.query ?? {}))
+    for (const one of Array.isArray(v) ? v : [v])
+      if (one !== undefined && one !== null && one !== '') q.append(k, String(one));
+  const s = q.toString();
+  return s ? `${filled}?${s}` : filled;
+}
+
+/** A client for one surface; see {@link ClientConfig}. Throws {@link ApiError} on every failure. */
+export function createTypedClient(config: ClientConfig): TypedClient {
+  const send = async (method: string, url: string, init: RuntimeInit, headers: Record<string, string>) => {
+    config.prepare?.(headers);
+    let body: BodyInit | undefined;
+    if (init.body instanceof FormData || init.body instanceof Blob) body = init.body;
+    else if (init.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.body);
+    }
+    const ctrl = new AbortController();
+    const ms = config.timeoutMs ?? 20_000;
+    const timer = ms ? setTimeout(() => ctrl.abort(), ms) : undefined;
+    try {
+      return await config.fetch()(url, { ...config.init, method, headers, body, signal: ctrl.signal });
+    } catch {
+      throw new ApiError(config.failedKey?.() ?? 'request_failed', 0);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const call =
+    (method: string) =>
+    async (path: string, init: RuntimeInit = {}): Promise<unknown> => {
+      const url = callUrl(path, init.params);
+      const sent = { ...init.headers };
+      let res = await send(method, url, init, sent);
+      if (res.status === 401 && config.renew && (await config.renew(sent)))
+        res = await send(method, url, init, { ...init.headers });
+      if (!res.ok) {
+        let body: Record<string, unknown> = {};
+        try {
+          body = (await res.json()) as Record<string, unknown>;
+        } catch {
+          /* not JSON */
+        }
+        throw new ApiError(typeof body.message === 'string' ? body.message : 'request_failed', res.status, body);
+      }
+      if (res.status === 204) return undefined;
+      try {
+        return init.parseAs === 'text'
+          ? await res.text()
+          : init.parseAs === 'blob'
+            ? await res.blob()
+            : await res.json();
+      } catch {
+        throw new ApiError('request_failed', 0);
+      }
+    };
+  // The runtime reads any path; the types above hold each call to the schema (as openapi-fetch's createClient does).
+  return {
+    GET: call('GET'),
+    POST: call('POST'),
+    PUT: call('PUT'),
+    PATCH: call('PATCH'),
+    DELETE: call('DELETE'),
+  } as unknown as TypedClient;
+}
