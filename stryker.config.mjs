@@ -45,8 +45,9 @@ const config = {
   ignoreStatic: true,
   // 2 cores shared: one test runner. Override with --concurrency.
   concurrency: 1,
-  // The API tests build an app on a fresh database per test: a mutant's run may wait on PGlite's start.
-  timeoutMS: 60_000,
+  // Over each test's own time (× timeoutFactor 1.5): room for a loaded machine, while an endless loop a mutant makes
+  // is cut soon enough.
+  timeoutMS: 15_000,
   dryRunTimeoutMinutes: 60,
   thresholds: { high: 95, low: 90, break: 90 },
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
