@@ -42,7 +42,7 @@ const opts = (publicKey: Uint8Array | Uint8Array[]) => ({ publicKey, nowSeconds:
 describe('encoders refuse what does not fit the format', () => {
   it('user ids and steps are u32: negative, fractional or past 2^32 - 1 throw RangeError', async () => {
     for (const bad of [-1, 1.5, 2 ** 32, Number.NaN]) {
-      expect(() => serverCodeMessage(bad, step)).toThrow(RangeError);
+      expect(() => serverCodeMessage(bad, step)).toThrow(new RangeError(`not a u32: ${bad}`));
       expect(() => serverCodeMessage(42, bad)).toThrow(RangeError);
     }
     expect(serverCodeMessage(0, 0xffffffff)).toHaveLength('tp-pass-server-v2'.length + 9);
@@ -50,14 +50,16 @@ describe('encoders refuse what does not fit the format', () => {
   });
 
   it('a server code needs a 64-byte signature', () => {
-    expect(() => encodeServerCode(42, step, new Uint8Array(63))).toThrow(RangeError);
+    expect(() => encodeServerCode(42, step, new Uint8Array(63))).toThrow('signature must be 64 bytes');
     expect(() => encodeServerCode(42, step, new Uint8Array(65))).toThrow(RangeError);
     expect(encodeServerCode(42, step, new Uint8Array(64)).startsWith(PASS_CODE_PREFIX)).toBe(true);
   });
 
   it('a certificate needs a 32-byte device key and a UUID session, and reads back as written', () => {
     const c = { userId: 42, sessionId, devicePublicKey, expiresAt: now + 60 };
-    expect(() => encodeCertificate({ ...c, devicePublicKey: new Uint8Array(31) })).toThrow(RangeError);
+    expect(() => encodeCertificate({ ...c, devicePublicKey: new Uint8Array(31) })).toThrow(
+      'device public key must be 32 bytes',
+    );
     expect(() => encodeCertificate({ ...c, devicePublicKey: new Uint8Array(33) })).toThrow(RangeError);
     for (const bad of [
       'not-a-uuid',
@@ -66,7 +68,7 @@ describe('encoders refuse what does not fit the format', () => {
       `0${sessionId}`,
       sessionId.replace('6', 'g'),
     ])
-      expect(() => encodeCertificate({ ...c, sessionId: bad })).toThrow(RangeError);
+      expect(() => encodeCertificate({ ...c, sessionId: bad })).toThrow(`not a UUID: ${bad}`);
     expect(() => encodeCertificate({ ...c, expiresAt: -1 })).toThrow(RangeError);
     const bytes = encodeCertificate(c);
     expect(bytes).toHaveLength(CERTIFICATE_BYTES);
@@ -81,11 +83,13 @@ describe('encoders refuse what does not fit the format', () => {
 
   it('a device code needs a 120-byte signed certificate and a 64-byte device signature', () => {
     const signed = new Uint8Array(CERTIFICATE_BYTES + 64);
-    expect(() => deviceCodeMessage(signed.subarray(1), step)).toThrow(RangeError);
+    expect(() => deviceCodeMessage(signed.subarray(1), step)).toThrow('signed certificate must be 120 bytes');
     expect(() => deviceCodeMessage(new Uint8Array(121), step)).toThrow(RangeError);
     expect(deviceCodeMessage(signed, step)).toHaveLength('tp-pass-device-v2'.length + 1 + 120 + 4);
-    expect(() => encodeDeviceCode(signed.subarray(1), step, new Uint8Array(64))).toThrow(RangeError);
-    expect(() => encodeDeviceCode(signed, step, new Uint8Array(63))).toThrow(RangeError);
+    expect(() => encodeDeviceCode(signed.subarray(1), step, new Uint8Array(64))).toThrow(
+      'signed certificate must be 120 bytes',
+    );
+    expect(() => encodeDeviceCode(signed, step, new Uint8Array(63))).toThrow('signature must be 64 bytes');
     expect(encodeDeviceCode(signed, step, new Uint8Array(64))).toHaveLength(256);
   });
 
@@ -162,6 +166,10 @@ describe('the verifier refuses malformed text before any signature', () => {
       new DataView(body.buffer).setUint32(5, step); // a server code's step; a ticket code's holder
       new DataView(body.buffer).setUint32(9, now - 60); // a ticket code's validFrom
       new DataView(body.buffer).setUint32(13, now + 60); // its validUntil
+      if (length === 189) {
+        new DataView(body.buffer).setUint32(53, now + 60); // a device certificate's expiresAt
+        new DataView(body.buffer).setUint32(121, step); // a device code's step
+      }
       return verifyPassCode(`${PASS_CODE_PREFIX}${toBase64Url(body)}${suffix}`, {
         ...opts(pub),
         ed25519: anySignature,
@@ -169,6 +177,7 @@ describe('the verifier refuses malformed text before any signature', () => {
     };
     expect(await check(1, 73)).toMatchObject({ kind: 'server', userId: 42 });
     expect(await check(3, 81)).toMatchObject({ kind: 'ticket', userTicketId: 42 });
+    expect(await check(2, 189)).toMatchObject({ kind: 'device', userId: 42 });
     for (const [kind, length] of [
       [3, 73],
       [4, 73],
@@ -298,6 +307,15 @@ describe('Ed25519 implementations', () => {
     const pub = await nobleEd25519.publicKey(serverKey);
     const sig = await nobleEd25519.sign(message, serverKey);
     expect(await webCryptoEd25519(throwing).verify(sig, message, pub)).toBe(false);
+  });
+
+  it('a WebCrypto that cannot import a public key answers false', async () => {
+    const subtle = globalThis.crypto.subtle;
+    const refusing = Object.create(subtle, {
+      importKey: { value: () => Promise.reject(new Error('no')) },
+    }) as SubtleCrypto;
+    const sig = await nobleEd25519.sign(message, serverKey);
+    expect(await webCryptoEd25519(refusing).verify(sig, message, await nobleEd25519.publicKey(serverKey))).toBe(false);
   });
 
   it('the browser choice is WebCrypto where it verifies RFC 8032, and is made once', async () => {
