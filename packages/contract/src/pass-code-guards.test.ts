@@ -348,3 +348,40 @@ describe('boundedCache', () => {
     expect(cache('a', make)).toBe(4);
   });
 });
+
+describe('known answers: the format is fixed (doors in the field read codes of every panel version)', () => {
+  // Ed25519 is deterministic: seed 01…01 signs these exact codes; a changed label, kind byte or layout changes them.
+  const seed = new Uint8Array(32).fill(1);
+  const server =
+    'TP2.AQAAACoAAAPoJUJjekDCvwgDAolw_2bAokhdrLX8xxGK2RlOPF7dGLNKRJomX0jG6kdcQFo24rEi63F0mlAJw9ew6bnBXYAKBA';
+  const ticket =
+    'TP2.AwAAAAcAAAAqAAAD6AAAB9AgS4XjDuIHhMBvLC_wWqhsl9fR9iOvwOy8SeWcd64mDM8Plhy_vcIZ0JSeIYKNjjON9KSDz21WGO9xmao9GMYM';
+  const rotating =
+    'TP2.BAAAAAcAAAAqAAAD6AAAB9A5g0VkWJCVyv6FzngaueD4mm8cBpC-pOTB-b9hU3W0jY6JdWvWO7j9LKY-1gxOvAhiZwgzrSCmX3p_MN7k2r8A';
+  const device =
+    'TP2.AgAAACpvHCo7TV5PYIp7nA0eLzpLgTl3Dqh9F19Wo1Rmw0x-zMuNipG07jeiXfYPW4_Js5QAAAfQO22SEAG1QVnCS2WVXu3cSmG5JpIyYasDj9CfkEPLqE2EA3zhkuJU2HMIiUgy5jzZXh9bGEHJ6AiNhi4Mw5MvCAAAA-ggzjzlsmAZxYSiqY8twCZpM-e6Le6SvJuexsEStpgmsTh7-CPx3EoPBONAdZgCRkpzv9uQfB2YPS7-6lTJXYUB';
+  const fields = { userTicketId: 7, holderId: 42, validFrom: 1000, validUntil: 2000 };
+  const at = async (code: string) =>
+    verifyPassCode(code, { publicKey: await publicKeyOf(seed), nowSeconds: 1000, ttlSeconds: 1 });
+
+  it('signs them', async () => {
+    expect(await signServerCode(seed, 42, 1000)).toBe(server);
+    expect(await signTicketCode(seed, fields)).toBe(ticket);
+    expect(await signTicketCode(seed, fields, undefined, 'rotating')).toBe(rotating);
+    const dev = new Uint8Array(32).fill(2);
+    const signed = await signCertificate(seed, {
+      userId: 42,
+      sessionId,
+      devicePublicKey: await publicKeyOf(dev),
+      expiresAt: 2000,
+    });
+    expect(await createDeviceCode(signed, 1000, (m) => ed.signAsync(m, dev))).toBe(device);
+  });
+
+  it('verifies them', async () => {
+    expect(await at(server)).toEqual({ userId: 42, step: 1000, kind: 'server' });
+    expect(await at(ticket)).toMatchObject({ userId: 42, userTicketId: 7 });
+    expect(await at(`${rotating}.1000.123456`)).toMatchObject({ userId: 42, userTicketId: 7 });
+    expect(await at(device)).toMatchObject({ userId: 42, kind: 'device', sessionId, certificateExpiresAt: 2000 });
+  });
+});
