@@ -61,6 +61,8 @@ interface Outcome {
 /** Runs Stryker on `files` and reads its JSON report (mutation-testing-report-schema). */
 function run(name: string, files: string[]): Outcome {
   const started = Date.now();
+  // A run of some files only keeps the whole group's report: reports/mutation/<group>[.<files>].{json,html}.
+  const report = only ? `${name}.${only.join('+').replace(/[^\w+-]/g, '_')}` : name;
   const args = ['run', 'stryker.config.mjs', '--mutate', files.join(',')];
   if (values.tests) args.push('--testFiles', values.tests);
   if (values.concurrency) args.push('--concurrency', values.concurrency);
@@ -68,15 +70,15 @@ function run(name: string, files: string[]): Outcome {
   const child = spawnSync(process.execPath, [`${root}node_modules/@stryker-mutator/core/bin/stryker.js`, ...args], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, MUTATION_GROUP: name },
+    env: { ...process.env, MUTATION_GROUP: report },
   });
   const seconds = Math.round((Date.now() - started) / 1000);
   const counts: Record<string, number> = {};
   try {
-    const report = JSON.parse(readFileSync(`${root}reports/mutation/${name}.json`, 'utf8')) as {
+    const json = JSON.parse(readFileSync(`${root}reports/mutation/${report}.json`, 'utf8')) as {
       files: Record<string, { mutants: { status: string }[] }>;
     };
-    for (const file of Object.values(report.files))
+    for (const file of Object.values(json.files))
       for (const m of file.mutants) counts[m.status] = (counts[m.status] ?? 0) + 1;
   } catch {
     return { name, files: files.length, counts, score: null, seconds, failed: true };
