@@ -215,17 +215,17 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     const order = await orderOfKey(key);
     const genuine = { id: order.checkout_session_id, orderId: order.id, amount: 16500, currency: 'aud' };
     const forged = [
-      { ...genuine, amount: 1 },
-      { ...genuine, currency: 'nzd' },
-      { ...genuine, id: 'cs_test_someone_elses' },
+      { f: { ...genuine, amount: 1 }, reason: 'amount' },
+      { f: { ...genuine, currency: 'nzd' }, reason: 'currency' },
+      { f: { ...genuine, id: 'cs_test_someone_elses' }, reason: 'session' },
     ];
-    for (const f of forged) {
+    const reported = () => t.logs.filter((l) => l.msg === 'resale payment does not match its order: not paid');
+    for (const { f, reason } of forged) {
       const res = await completed(f);
       expect(res.statusCode).toBe(200);
       expect((await orderOfKey(key)).status).toBe('PENDING');
-      // Reported for someone to look at, on the line of the webhook's request (its id).
-      const reported = t.logs.filter((l) => l.msg === 'resale payment does not match its order: not paid');
-      expect(reported.at(-1)?.reqId).toBe(res.headers['x-request-id']);
+      // Reported for someone to look at, on the line of the webhook's request (its id), with what did not match.
+      expect(reported().at(-1)).toMatchObject({ reqId: res.headers['x-request-id'], orderId: order.id, reason });
     }
     const unpaid = await webhook('checkout.session.completed', {
       id: genuine.id,
@@ -238,8 +238,10 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     expect(unpaid.statusCode).toBe(200);
     expect((await orderOfKey(key)).status).toBe('PENDING');
 
+    expect(reported()).toHaveLength(4); // the three forged and the unpaid one
     await completed(genuine);
     expect((await orderOfKey(key)).status).toBe('PAID');
+    expect(reported()).toHaveLength(4); // a payment that matches is not reported
     // The buyer's mail carries the resale code's PDF and the event's calendar file.
     const bought = t.mail.sent.find((m) => m.to === 'zed@example.com' && m.attachments?.length);
     expect(bought?.attachments?.map((a) => a.contentType)).toEqual([

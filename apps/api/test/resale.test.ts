@@ -417,3 +417,27 @@ describe('buying and redeeming', () => {
     expect(statuses.slice(10)).toEqual([429, 429]);
   });
 });
+
+describe('the code PDF (issue 43: mutants the purchase test let live)', () => {
+  it('is a paid order’s, for its code as typed (case and spaces ignored); no other order, id or status yields one', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const { shareLinkUrl } = (await list(alice, a, 30)).json<CreateResaleBody>();
+    const bought = await buy(shareLinkUrl, 1, 'dana@example.com');
+    const typed = `  ${bought.code!.toLowerCase()}  `;
+    const dl = await post(null, `/v1/resell/${bought.orderId}`, { code: typed });
+    expect(dl.statusCode).toBe(200);
+    expect(dl.headers['content-disposition']).toMatch(/^attachment; filename=".+\.pdf"$/);
+    const { text } = await extractText(await getDocumentProxy(new Uint8Array(dl.rawPayload)), { mergePages: true });
+    expect(text).toContain(bought.code!); // the code as issued, upper case
+    const invalid = { message: 'api.resell.redeem.invalid_code' };
+    for (const orderId of ['not-a-uuid', crypto.randomUUID()]) {
+      const r = await post(null, `/v1/resell/${orderId}`, { code: bought.code });
+      expect([r.statusCode, r.json()]).toEqual([404, invalid]);
+    }
+    // The order no longer PAID (an operator's refund marks it FAILED): its code gives no PDF, though it still hashes.
+    await rawQuery(t.database.db, `update resale_orders set status = 'FAILED' where id = '${bought.orderId}'`);
+    const refunded = await post(null, `/v1/resell/${bought.orderId}`, { code: bought.code });
+    expect([refunded.statusCode, refunded.json()]).toEqual([404, invalid]);
+  });
+});

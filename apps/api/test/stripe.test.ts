@@ -195,3 +195,41 @@ describe('stripe provider', () => {
     expect(sold).toHaveLength(1);
   });
 });
+
+describe('stripe webhook: events that pay nothing (issue 43)', () => {
+  const completed = (id: string, object: Record<string, unknown>) => ({
+    id,
+    object: 'event',
+    type: 'checkout.session.completed',
+    data: {
+      object: {
+        id: 'cs_test_x',
+        object: 'checkout.session',
+        amount_total: 4400,
+        currency: 'aud',
+        payment_status: 'paid',
+        ...object,
+      },
+    },
+  });
+
+  it('a completed session naming no order, or an order we do not have, is taken (200) and changes nothing', async () => {
+    expect((await webhook(completed('evt_10', {}))).statusCode).toBe(200);
+    const unknown = await webhook(completed('evt_11', { metadata: { orderId: crypto.randomUUID() } }));
+    expect(unknown.statusCode).toBe(200);
+    expect((await webhook(completed('evt_12', { client_reference_id: crypto.randomUUID() }))).statusCode).toBe(200);
+    expect(
+      (await rawQuery<{ n: number }>(t.database.db, 'select count(*)::int as n from resale_orders')).rows[0].n,
+    ).toBe(0);
+    expect(t.mail.sent).toEqual([]);
+    // Each event id is recorded once, whatever it did.
+    const ids = await rawQuery<{ id: string }>(t.database.db, 'select id from webhook_events order by id');
+    expect(ids.rows.map((r) => r.id)).toEqual(['evt_10', 'evt_11', 'evt_12']);
+  });
+
+  it('an event of another type is recorded and ignored', async () => {
+    const r = await webhook({ id: 'evt_20', object: 'event', type: 'payment_intent.created', data: { object: {} } });
+    expect(r.statusCode).toBe(200);
+    expect(t.mail.sent).toEqual([]);
+  });
+});
