@@ -1,5 +1,5 @@
 /** The `stripe` payout provider through the real Stripe SDK, pointed at a local fake API. */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Stripe from 'stripe';
 import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
 import {
@@ -184,6 +184,14 @@ describe('stripe provider', () => {
         },
       },
     };
+    // The database goes away while the order is settled: 503, and Stripe's retry of the same event pays the order
+    // (the event id was recorded before settling, so the retry was taken for a replay and the order stayed PENDING).
+    const settle = vi
+      .spyOn(t.app.services.resale.orders, 'confirmProviderPayment')
+      .mockRejectedValueOnce(new Error('Connection terminated unexpectedly'));
+    expect((await webhook(done)).statusCode).toBe(503);
+    settle.mockRestore();
+    expect(t.mail.sent.filter((m) => m.to === 'zed@example.com' && m.attachments?.length)).toHaveLength(0);
     expect((await webhook(done)).statusCode).toBe(200);
     // The buyer's mail carries the resale code's PDF and the event's calendar file.
     const bought = t.mail.sent.find((m) => m.to === 'zed@example.com' && m.attachments?.length);

@@ -329,7 +329,12 @@ export const resaleRepository = {
           : eq(payoutAccounts.externalId, where.externalId!),
       );
   },
-  /** Records a webhook event id; false when it was seen before. */
+  /** Whether a webhook event id was handled before (recorded by `recordStripeEvent`). */
+  async stripeEventSeen(db: DbOrTx, id: string): Promise<boolean> {
+    const rows = await db.select({ id: stripeEvents.id }).from(stripeEvents).where(eq(stripeEvents.id, id)).limit(1);
+    return rows.length === 1;
+  },
+  /** Records a handled webhook event id; false when it was recorded before. */
   async recordStripeEvent(db: DbOrTx, id: string, type: string, at: Date): Promise<boolean> {
     const rows = await db.insert(stripeEvents).values({ id, type, receivedAt: at }).onConflictDoNothing().returning();
     return rows.length === 1;

@@ -23,7 +23,8 @@ export function createStripeEventService(deps: StripeEventDeps) {
   const db = deps.database.db;
   return {
     /**
-     * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. A replayed event id does nothing.
+     * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. An event id handled before does
+     * nothing; one whose handling failed (500) is handled again when Stripe retries it.
      * `checkout.session.completed` pays its order only when session, amount and currency are the order's
      * (a mismatch is logged and leaves the order PENDING).
      * @param log the request's logger (`req.log`, whose lines carry the request id): where a payment that does not
@@ -37,7 +38,7 @@ export function createStripeEventService(deps: StripeEventDeps) {
       } catch {
         throw new AppError('api.resell.webhook_invalid');
       }
-      if (!(await repo.recordStripeEvent(db, event.id, event.type, now()))) return;
+      if (await repo.stripeEventSeen(db, event.id)) return;
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
@@ -60,6 +61,11 @@ export function createStripeEventService(deps: StripeEventDeps) {
             'resale payment does not match its order: not paid',
           );
       }
+      // Recorded once handled, not before: a failure on the way (the database gone mid-request) answers 500 and
+      // Stripe's retry handles the event again rather than taking it for a replay (recorded first, the order stayed
+      // PENDING for good). Both handlers are idempotent (the order's row lock and status, a status set), so two
+      // deliveries at once do no harm.
+      await repo.recordStripeEvent(db, event.id, event.type, now());
     },
   };
 }
