@@ -2,7 +2,8 @@
  * Issue 41, point 5 (the layout half): the organiser console on a phone. Every console screen, at 360 and 390 px, in
  * English (light theme) and Spanish (dark theme, the longer strings), is no wider than the screen
  * (`document.documentElement.scrollWidth <= innerWidth`): tables scroll inside their own region. The ticket drawer's
- * Close button lies inside the viewport, is the element hit at its centre, and closes the drawer. The organisation's
+ * Close button lies inside the viewport, is the element hit at its centre, and closes the drawer; every table's row
+ * actions lie on the screen without a sideways swipe. The organisation's
  * data is made long on purpose (a long event name, long e-mail addresses, a long webhook URL, an API and a door key).
  * Screenshots of each screen at 360 px, in both themes, in test-results/console-phone/.
  */
@@ -46,6 +47,27 @@ async function expectFits(page: Page, what: string, width: number) {
   expect
     .soft(inner, `${what}: the screen is ${width} px wide, the page's viewport ${inner} px; past the edge: ${wide}`)
     .toBe(width);
+}
+
+/**
+ * Every button and link in a table's rows lies on the screen and is what a finger hits at its centre, without a
+ * sideways swipe (issue 41, point 5 re-walk: Details, Revoke and Remove sat past the edge of their scrolling table).
+ */
+async function expectRowActionsOnScreen(page: Page, what: string, width: number) {
+  const off = await page.evaluate((screen) => {
+    const actions = Array.from(document.querySelectorAll('.table-wrap tbody :is(button, a)'));
+    return actions
+      .filter((e) => {
+        if (e.getBoundingClientRect().width === 0) return false;
+        // Scrolled to vertically only (the page, not the table's own scroller): below the fold nothing is hit.
+        window.scrollBy(0, e.getBoundingClientRect().top - window.innerHeight / 2);
+        const r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.left < 0 || r.right > screen + 0.5 || !(hit && (hit === e || e.contains(hit)));
+      })
+      .map((e) => `${e.textContent?.trim()} (${Math.round(e.getBoundingClientRect().right)} px)`);
+  }, width);
+  expect.soft(off, `${what}: row actions off the screen or covered`).toEqual([]);
 }
 
 /** Makes the organisation's data through the organiser API: an event with a long name, tickets, a webhook. */
@@ -129,6 +151,7 @@ for (const lang of ['en', 'es'] as const) {
       for (const width of [390, 360]) {
         await page.setViewportSize({ width, height: 780 });
         await expectFits(page, `${what} at ${width} px (${lang})`, width);
+        await expectRowActionsOnScreen(page, `${what} at ${width} px (${lang})`, width);
       }
       await shots(what, true);
     };
