@@ -15,6 +15,14 @@ export function mailsAfter(after = 0): string[] {
     .map((f) => readFileSync(join(dir(), f), 'utf8'));
 }
 
+/**
+ * How often the sink's directory is read while waiting, ms. A code reaches the sink some tens of milliseconds after it
+ * is asked for (a median of 184 ms at load average 24); read every 200 ms, each wait ended at the next multiple of
+ * 200 ms, on the one Playwright worker's path (decision 028 section 12). A read lists the directory and reads the
+ * files after `after`: a few, since every caller passes the count from just before its request.
+ */
+const POLL_MS = 20;
+
 /** Waits for a mail to `email` among those after `after` that `match` accepts; returns its raw text. */
 export async function waitForMail(
   email: string,
@@ -29,7 +37,7 @@ export async function waitForMail(
         return to.toLowerCase().includes(email.toLowerCase()) && (opts.match?.(raw) ?? true);
       });
     if (found) return found;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, POLL_MS));
   }
   throw new Error(`no matching mail to ${email}`);
 }

@@ -16,7 +16,7 @@
  * statement touches (the database is only the sign-in), and its two waits past the deadline would cost CI again per
  * database. The server runs with a 4 s deadline (AVATAR_DEADLINE_SECONDS) rather than the default 10: what is tested is
  * what happens at and after it, not its length.
- * The avatar's storage and its answers are tested on both databases (avatar.test.ts, avatar-hostile.test.ts).
+ * The avatar's storage and its answers are tested on both databases (avatar.test.ts).
  * A holder has one upload in flight at a time (issue 39), so the bursts come from 20 holders: what fills the pool's
  * queue is many holders at once; one holder's extra uploads answer 409 `api.profile.avatar_upload_in_progress`.
  */

@@ -266,6 +266,23 @@ async function exportOf(dir: string, out: string, umask = '022') {
   );
 }
 
+/**
+ * The export of an empty embedded database (migrated by the export), made once per file for the import tests that
+ * need only a valid file to load: each export is an empty PGlite made and then migrated by `db-transfer.ts` through
+ * tsx, about 8 CPU seconds (decision 028 section 12). The owner-only test makes its own, with its own umask.
+ */
+let emptyExport: Promise<string> | undefined;
+function anEmptyExport(): Promise<string> {
+  emptyExport ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tp-import-file-'));
+    temp.push(dir);
+    const out = join(dir, 'export.jsonl');
+    await exportOf(join(dir, 'data'), out);
+    return out;
+  })();
+  return emptyExport;
+}
+
 describe('db:export writes an owner-only file', () => {
   it('creates the export 0600 with umask 000, over a world-readable leftover', { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tp-export-mode-'));
@@ -288,10 +305,7 @@ describe.runIf(onPostgres())('db:import refuses a database in use', () => {
     'refuses while another connection is open, --force alone too; --force --yes-i-stopped-every-instance imports',
     { timeout: 120_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'tp-import-live-'));
-      temp.push(dir);
-      const out = join(dir, 'export.jsonl');
-      await exportOf(join(dir, 'data'), out);
+      const out = await anEmptyExport();
       const databaseUrl = await freshPostgresUrl({ empty: true });
       const other = new pg.Client({ connectionString: databaseUrl, application_name: 'an-instance' });
       await other.connect();
@@ -330,8 +344,7 @@ describe.runIf(onPostgres())('db:import never runs under a running instance', ()
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'tp-import-instance-'));
       temp.push(dir);
-      const out = join(dir, 'export.jsonl');
-      await exportOf(join(dir, 'data'), out);
+      const out = await anEmptyExport();
       const databaseUrl = await freshPostgresUrl({ empty: true });
       // An instance on this database whose pool went idle: only its instance lock is left.
       const app = await createTestApp({
