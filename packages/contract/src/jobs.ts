@@ -30,13 +30,9 @@ export const failedJob = z.object({
    * The user id of the mail's recipient (its address is never shown); null for another kind, or an address without
    * an account (a resale buyer's).
    */
-  recipientUserId: z
-    .number()
-    .int()
-    .nullable()
-    .meta({
-      description: "The mail's recipient's user id (never the address); null without an account or for other kinds.",
-    }),
+  recipientUserId: z.number().int().nullable().meta({
+    description: "The mail's recipient's user id (never the address); null without an account or for other kinds.",
+  }),
 });
 export const failedJobsResponse = z.array(failedJob);
 
