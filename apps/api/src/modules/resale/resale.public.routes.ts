@@ -1,30 +1,21 @@
 /**
  * Public resale pages (no sign-in): `/r/{token}` (the share link: listing and Buy), `/resale/checkout/{orderId}`
- * (the sandbox payment page) and `/resale/done/{orderId}` (Stripe's return page).
+ * (the sandbox payment page, sandbox-checkout.routes.ts) and `/resale/done/{orderId}` (Stripe's return page).
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { auth, type OrganisationBranding } from '@tp/contract';
-import { panelLink } from '../../providers/mail/brand.js';
 import type { App } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ListingService } from './listing.service.js';
 import type { OrderService } from './order.service.js';
-import {
-  renderListingPage,
-  renderResaleCheckout,
-  renderResaleConfirmation,
-  renderResaleMessage,
-  resaleText,
-} from '../../pages/resale.page.js';
+import { renderListingPage, renderResaleMessage, resaleText } from '../../pages/resale.page.js';
 
-import { formatEventDateTime, pickLang, queryLang, type Lang } from '../../lib/lang.js';
+import { formatEventDateTime } from '../../lib/lang.js';
+import { html, langOf } from './resale-page.js';
+import { sandboxCheckoutRoutes } from './sandbox-checkout.routes.js';
 
-/** The page language: `?lang=`, else the order's language (the buyer chose it on the listing page), else Accept-Language. */
-const langOf = (req: { query: unknown; headers: { 'accept-language'?: string } }, orderLocale?: string): Lang =>
-  pickLang(queryLang(req) ?? orderLocale, req.headers['accept-language']);
-const html = 'text/html; charset=utf-8';
-
+/** Registers the public resale pages (the sandbox's checkout only with the sandbox payout provider). */
 export function resalePublicRoutes(
   app: App,
   deps: {
@@ -114,78 +105,7 @@ export function resalePublicRoutes(
     },
   );
 
-  if (deps.sandbox) {
-    const order = z.object({ orderId: z.uuid() });
-    app.get('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const row = await deps.orders.order(req.params.orderId);
-      const lang = langOf(req, row?.order.locale);
-      if (!row)
-        return reply
-          .code(404)
-          .type(html)
-          .send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).notFound));
-      if (row.order.status !== 'PENDING')
-        return reply
-          .type(html)
-          .send(
-            renderResaleMessage(
-              lang,
-              resaleText(lang).checkout,
-              row.order.status === 'PAID' ? resaleText(lang).paidAlready : resaleText(lang).failed,
-            ),
-          );
-      return reply
-        .type(html)
-        .header('Cache-Control', 'no-store')
-        .send(
-          renderResaleCheckout({
-            lang,
-            brand: await deps.brandingOf(row.organisation.slug),
-            orderId: row.order.id,
-            eventName: row.event.name,
-            ticketName: row.type.name,
-            quantity: row.order.quantity,
-            totalCents: row.order.totalCents,
-            currencyCode: row.order.currencyCode,
-          }),
-        );
-    });
-    app.post('/resale/checkout/:orderId', { schema: { hide: true, params: order } }, async (req, reply) => {
-      const found = await deps.orders.order(req.params.orderId);
-      const lang = langOf(req, found?.order.locale);
-      try {
-        const paid = await deps.orders.payOrder(req.params.orderId);
-        if (!paid)
-          return reply
-            .type(html)
-            .send(renderResaleMessage(lang, resaleText(lang).checkout, resaleText(lang).paidAlready));
-        return reply
-          .type(html)
-          .header('Cache-Control', 'no-store')
-          .send(
-            renderResaleConfirmation({
-              lang,
-              orderId: req.params.orderId,
-              code: paid.code,
-              redeemUrl: panelLink(deps.publicUrl, lang, found?.organisation.slug ?? null, { PANEL_TAB: 'REDEEM' }),
-              brand: found ? await deps.brandingOf(found.organisation.slug) : null,
-            }),
-          );
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        return reply
-          .code(err.status)
-          .type(html)
-          .send(
-            renderResaleMessage(
-              lang,
-              resaleText(lang).checkout,
-              err.code === 'api.resell.order_not_found' ? resaleText(lang).notFound : resaleText(lang).failed,
-            ),
-          );
-      }
-    });
-  }
+  if (deps.sandbox) sandboxCheckoutRoutes(app, deps);
 
   app.get(
     '/resale/done/:orderId',

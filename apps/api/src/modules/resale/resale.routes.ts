@@ -1,21 +1,21 @@
 /**
  * Resale routes under /v1 (spec section 7): available tickets, price calculation, list, sales, sold,
- * unlist, payout account (stripe-connect, stripe, sandbox onboarding), redeem, the code PDF and the
- * Stripe webhook.
+ * unlist, then the payout account's (payout.routes.ts), redeem and the code PDF.
  */
 import * as z from 'zod';
 import { resell } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
-import { AppError } from '../../lib/app-error.js';
 import type { ListingService } from './listing.service.js';
 import type { OrderService } from './order.service.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 import type { StripeEventService } from './stripe-event.service.js';
+import { payoutRoutes } from './payout.routes.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
 import { errors, media } from '../../lib/openapi.js';
 
 const idemKey = (h: unknown) => (typeof h === 'string' && h.length > 0 && h.length <= 100 ? h : undefined);
 
+/** Registers the holder's resale routes, the payout account's among them. */
 export function resaleRoutes(
   app: App,
   deps: {
@@ -100,50 +100,7 @@ export function resaleRoutes(
       return reply.code(204).send(null);
     },
   );
-  app.post(
-    '/resell/stripe-connect',
-    {
-      ...pre,
-      schema: {
-        operationId: 'connectPayoutAccount',
-        summary: 'Open (or reopen) the payout onboarding: a client secret for the embedded onboarding',
-        body: resell.stripeConnectRequest,
-        response: { 200: resell.clientSecretResponse },
-      },
-    },
-    async (req) => deps.payoutAccounts.connect(req.auth.userId, req.body.country),
-  );
-  app.get(
-    '/resell/stripe',
-    {
-      ...pre,
-      schema: {
-        operationId: 'getPayoutAccount',
-        summary: "The state of the holder's payout account",
-        response: { 200: resell.clientSecretResponse },
-      },
-    },
-    async (req, reply) => {
-      reply.header('Cache-Control', 'no-store');
-      return deps.payoutAccounts.accountState(req.auth.userId);
-    },
-  );
-  app.post(
-    '/resell/sandbox-onboarding',
-    {
-      ...pre,
-      schema: {
-        operationId: 'completeSandboxOnboarding',
-        summary: 'Complete the payout onboarding of the sandbox provider (no Stripe)',
-        body: resell.sandboxOnboardingRequest,
-        response: { 204: z.null() },
-      },
-    },
-    async (req, reply) => {
-      await deps.payoutAccounts.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
-      return reply.code(204).send(null);
-    },
-  );
+  payoutRoutes(app, deps);
   app.post(
     '/resell/redeem/:secret',
     {
@@ -178,16 +135,4 @@ export function resaleRoutes(
         .send(pdf);
     },
   );
-  // Stripe webhooks need the raw body for the signature check.
-  app.register((hook, _opts, done) => {
-    hook.removeContentTypeParser('application/json');
-    hook.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    hook.post('/resell/stripe/webhook', { schema: { hide: true } }, async (req, reply) => {
-      const signature = req.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !Buffer.isBuffer(req.body)) throw new AppError('api.resell.webhook_invalid');
-      await deps.stripeEvents.handle(req.body, signature, req.log);
-      return reply.send({ received: true });
-    });
-    done();
-  });
 }
