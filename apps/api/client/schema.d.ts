@@ -10359,7 +10359,10 @@ export interface operations {
     };
     addMember: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the adding console's language: `en` or `es` */
+                lang?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -51,6 +51,13 @@ export const memberCreateRequest = z
   .strictObject({ email, role: orgRole })
   .meta({ examples: [{ email: 'door@southern-lights.example', role: 'door' }] });
 export type MemberCreateRequest = z.infer<typeof memberCreateRequest>;
+/**
+ * Query of POST /v1/org/members: `lang`, the language of the console adding the member (`en`, `es`; another value
+ * reads as English), which the new account and its invitation take; without it, Accept-Language.
+ */
+export const memberCreateQuery = z.object({
+  lang: z.string().max(35).optional().meta({ description: "the adding console's language: `en` or `es`" }),
+});
 
 /** One member: its id (for DELETE), e-mail, role and when it was added (ISO 8601 UTC). */
 export const memberItem = z.object({ id, email: z.string(), role: orgRole, createdAt: z.string() }).meta({

@@ -37,6 +37,7 @@ export function membersRoutes(
         operationId: 'addMember',
         summary: 'Add a member by e-mail with a role (owner, staff or door); they sign in to /console by e-mail code',
         security: orgSecurity,
+        querystring: contract.memberCreateQuery,
         body: contract.memberCreateRequest,
         response: { 201: contract.memberItem, ...errors(400, 401, 403, 409) },
       },

@@ -13,12 +13,9 @@ export interface NewMember {
   role: OrgRole;
 }
 
-/**
- * `lang` goes as `accept-language`: the route reads it after an undeclared `?lang=`, which the typed client cannot
- * send.
- */
+/** `lang`: the console's language (`?lang=`), which the new account and its invitation take. */
 export const addMember = (member: NewMember, lang: string): Promise<MemberItem> =>
-  org.POST('/v1/org/members', { headers: { 'accept-language': lang.startsWith('es') ? 'es' : 'en' }, body: member });
+  org.POST('/v1/org/members', { params: { query: { lang: lang.startsWith('es') ? 'es' : 'en' } }, body: member });
 
 /** The add mutation (`mutate({ member, lang })`); `onSuccess` runs after the list is refreshed. */
 export function useAddMember(options: {
