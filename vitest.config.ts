@@ -22,6 +22,8 @@ export const timingFiles = [
   'test/wallet-signing-load.test.ts',
   // A hung APNs, a stalling SMTP relay, a silent Google endpoint: real sockets and their timeouts (issue 39).
   'test/outbound-timeouts.test.ts',
+  // The default bounds' event-loop delay (1 s) was passed beside the whole suite on a loaded machine.
+  'test/load-shedding.test.ts',
 ];
 
 // TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).

@@ -51,7 +51,8 @@ async function expectFits(page: Page, what: string, width: number) {
 
 /**
  * Every button and link in a table's rows lies on the screen and is what a finger hits at its centre, without a
- * sideways swipe (issue 41, point 5 re-walk: Details, Revoke and Remove sat past the edge of their scrolling table).
+ * sideways swipe, and no table is wider than its region (issue 41, point 5 re-walk: Details, Revoke and Remove sat
+ * past the edge of their scrolling table).
  */
 async function expectRowActionsOnScreen(page: Page, what: string, width: number) {
   const off = await page.evaluate((screen) => {
@@ -68,6 +69,13 @@ async function expectRowActionsOnScreen(page: Page, what: string, width: number)
       .map((e) => `${e.textContent?.trim()} (${Math.round(e.getBoundingClientRect().right)} px)`);
   }, width);
   expect.soft(off, `${what}: row actions off the screen or covered`).toEqual([]);
+  // Nor does any column hide past the table's edge (the re-walk: Status under a sticky Details column).
+  const sideways = await page.evaluate(() =>
+    Array.from(document.querySelectorAll('.table-wrap'))
+      .filter((e) => e.scrollWidth > e.clientWidth + 1)
+      .map((e) => `${e.getAttribute('aria-label')}: ${e.scrollWidth} px in ${e.clientWidth} px`),
+  );
+  expect.soft(sideways, `${what}: tables wider than their region`).toEqual([]);
 }
 
 /** Makes the organisation's data through the organiser API: an event with a long name, tickets, a webhook. */

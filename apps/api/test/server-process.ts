@@ -26,7 +26,7 @@ export interface ServerProcess {
 const apiRoot = resolve(import.meta.dirname, '..');
 
 /**
- * Starts a server with `env` on top of test defaults; resolves once /healthz answers (60 s at most).
+ * Starts a server with `env` on top of test defaults; resolves once /healthz answers (120 s at most).
  * `dataDir`: an existing DATA_DIR to run on (default: a new one); `dispose` removes it either way.
  * A new DATA_DIR on PGlite (no DATABASE_URL or DATA_DIR in `env`) in the PGlite project starts with the migrated
  * template its global setup dumped (test/setup/global-pglite.ts), unpacked as `DATA_DIR/pglite`, like the in-process
@@ -53,6 +53,10 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
       JWT_SECRET: 'process-test-secret-'.padEnd(48, 'x'),
       SCANNER_KEY: 'process-test-scanner-key',
       LOG_LEVEL: 'warn',
+      // Load shedding off, as for the in-process apps (test/helper.ts): a test's burst on a loaded machine is not
+      // what these servers are there to refuse (a CI run beside other work: 503 api.busy for a burst of sign-ins).
+      SHED_EVENT_LOOP_DELAY_MS: '0',
+      SHED_DATABASE_WAITING: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

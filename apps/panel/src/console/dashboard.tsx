@@ -111,8 +111,8 @@ export function Dashboard({ event, onBack }: { event: EventItem & { externalId: 
                   <tr key={i}>
                     <td>{c.ticketExternalId ?? '—'}</td>
                     <td>{t(`console.dashboard.conflict.${c.reason}`)}</td>
-                    <td>{clock(c.scannedAt)}</td>
-                    <td>{clock(c.syncedAt)}</td>
+                    <td data-label={t('console.dashboard.scanned_at')}>{clock(c.scannedAt)}</td>
+                    <td data-label={t('console.dashboard.synced_at')}>{clock(c.syncedAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -385,7 +385,7 @@ function TicketTypes({ event, type, onBack }: { event: EventItem; type?: string 
                     currency: ty.currency,
                   }).format(ty.priceCents / 100)}
                 </td>
-                <td>{ty.stock}</td>
+                <td data-label={t('console.types.stock')}>{ty.stock}</td>
                 <td>
                   <Button
                     variant="secondary"

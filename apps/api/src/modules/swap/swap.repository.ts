@@ -171,3 +171,6 @@ export const swapRepository = {
     );
   },
 };
+
+/** A ticket type with its event, as `typeWithEvent` reads them. */
+export type TypeWithEvent = NonNullable<Awaited<ReturnType<typeof swapRepository.typeWithEvent>>>;

@@ -9,18 +9,15 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { transfersClosed, type Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents } from '../../lib/money.js';
-import { swapRepository as repo } from './swap.repository.js';
+import { swapRepository as repo, type TypeWithEvent } from './swap.repository.js';
+import { mailSwapDone } from './swap-mail.js';
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { isUuid } from '@tp/contract/fields';
 import type { Config } from '../../config.js';
-import { pickLang } from '../../lib/lang.js';
-import type { DbOrTx } from '../../db/client.js';
-import { panelLink, walletLinks } from '../../providers/mail/brand.js';
-import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 
-type TypeRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['type'];
-type EventRow = NonNullable<Awaited<ReturnType<typeof repo.typeWithEvent>>>['event'];
+type TypeRow = TypeWithEvent['type'];
+type EventRow = TypeWithEvent['event'];
 
 /**
  * The Swap base ticket / target shape of spec section 3 (price in major units), plus the event's name,
@@ -50,46 +47,6 @@ export function createSwapService(deps: {
 }) {
   const db = deps.database.db;
   const reservationMs = (deps.reservationSeconds ?? 15 * 60) * 1000;
-
-  /**
-   * Enqueues the "swap done" e-mail (issue 23) in the swap's transaction `tx` (decision 030): the holder's tickets
-   * are of the new type, with the event's facts, the amount paid (issue 40: `paid.cents`, minor units, the whole
-   * swap's; 0 for a downgrade) and `.ics`, in the holder's language under the organisation's brand.
-   */
-  async function mailSwapDone(
-    tx: DbOrTx,
-    at: Date,
-    done: {
-      userId: number;
-      ticketIds: number[];
-      target: { type: TypeRow; event: EventRow };
-      paid: { cents: number; currencyCode: string };
-    },
-  ) {
-    const ctx = await repo.mailContext(tx, done.userId, done.target.event.organisationId);
-    if (!ctx) return;
-    const lang = pickLang(ctx.user.locale);
-    await enqueueMails(tx, at, [
-      {
-        template: 'swapDone',
-        to: ctx.user.email,
-        locale: lang,
-        org: ctx.organisation,
-        params: {
-          ticket: {
-            event: done.target.event,
-            ticketName: done.target.type.name,
-            calendarId: `ticket-${done.ticketIds[0]}`,
-            wallet: walletLinks(deps.config, lang, ctx.organisation.slug, done.ticketIds[0]),
-          },
-          quantity: done.ticketIds.length,
-          paid: done.paid,
-          link: panelLink(deps.config.publicUrl, lang, ctx.organisation.slug, { PANEL_TAB: 'MY_TICKET' }),
-          at,
-        },
-      },
-    ]);
-  }
 
   return {
     /**
@@ -250,7 +207,7 @@ export function createSwapService(deps: {
         await enqueueTicketMovedJobs(tx, ids);
         // What the holder paid: an upgrade's difference for each ticket (the checkout's amount), nothing for a downgrade.
         const paidCents = swap.swapType === 'UPGRADE' ? swap.differenceCents * swap.quantity : 0;
-        await mailSwapDone(tx, now, {
+        await mailSwapDone(deps.config, tx, now, {
           userId: swap.userId,
           ticketIds: ids,
           target,
