@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import processImage from '../src/providers/images/image-decode.worker.js';
 import { cpuBudgetMs, JPEG_MAX_SCANS, jpegScans, tooManyScans } from '../src/providers/images/image-pool.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
+import { iccBomb, jpegWithIcc } from './icc-bomb.js';
 
 /** A progressive grayscale JPEG of `side` × `side` whose first AC scan is repeated `scans` times (EOB runs only). */
 function manyScanJpeg(side: number, scans: number): Buffer {
@@ -118,6 +119,15 @@ describe('the CPU budget', () => {
     expect((await processImage({ ...task, cpuBudgetMs: 5 })).ok).toBe(false);
     expect(await processImage({ ...task, cpuBudgetMs: 5 })).toMatchObject({ reason: 'too_costly' });
     expect((await processImage({ ...task, cpuBudgetMs: cpuBudgetMs('webp', 3_000_000) })).ok).toBe(true);
+  });
+});
+
+describe('an embedded colour profile', () => {
+  it('is not applied: a 1-pixel JPEG whose profile costs colour management seconds is taken within its budget (ninth re-run: 1 ms of CPU per element, whatever the pixels)', async () => {
+    const jpeg = jpegWithIcc(await noise(1, 1).jpeg().toBuffer(), iccBomb(6000));
+    const task = { kind: 'jpg' as const, bytes: new Uint8Array(jpeg), maxPixels: 40_000_000, size: 256 };
+    // Applied, the profile cost about 6 s of CPU: stopped at the 2 s floor (too_costly), and ranked as a free image.
+    expect(await processImage({ ...task, cpuBudgetMs: cpuBudgetMs('jpg', 1) })).toMatchObject({ ok: true });
   });
 });
 
