@@ -148,7 +148,7 @@ function DoorKeys() {
                   <code>{k.prefix}</code>
                 </td>
                 <td>{k.eventExternalIds?.join(', ') ?? t('console.keys.all_events')}</td>
-                <td>{date(k.createdAt)}</td>
+                <td data-label={t('console.keys.created')}>{date(k.createdAt)}</td>
                 <td>
                   <RevokeButton name={k.name} pending={revoke.isPending} onRevoke={() => revoke.mutate(k.id)} />
                 </td>
@@ -215,8 +215,8 @@ function ApiKeys() {
                 <td>
                   <code>{k.prefix}</code>
                 </td>
-                <td>{date(k.createdAt)}</td>
-                <td>{k.expiresAt ? date(k.expiresAt) : '—'}</td>
+                <td data-label={t('console.keys.created')}>{date(k.createdAt)}</td>
+                <td data-label={t('console.keys.expires')}>{k.expiresAt ? date(k.expiresAt) : '—'}</td>
                 <td>
                   <RevokeButton name={k.prefix} pending={revoke.isPending} onRevoke={() => revoke.mutate(k.id)} />
                 </td>
