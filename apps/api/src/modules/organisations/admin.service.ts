@@ -21,6 +21,7 @@ export const KEY_ROTATION_OVERLAP_SECONDS = 3600;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+// Over 150 lines: the operator's organisation operations; not yet split (issue 43).
 export function createAdminService(deps: { database: Database; now: () => Date; ensureUser: EnsureUser }) {
   const db = deps.database.db;
 

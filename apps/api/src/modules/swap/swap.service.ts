@@ -39,6 +39,8 @@ const toSwapTicket = (type: TypeRow, event: EventRow, id: number, quantity: numb
   eventTimeZone: event.timeZone,
 });
 
+// Over 150 lines: the swap's steps (targets, start, pay, confirm, cancel) share one reservation rule; not yet split
+// (issue 43).
 export function createSwapService(deps: {
   database: Database;
   now: () => Date;

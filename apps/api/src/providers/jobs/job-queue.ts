@@ -150,6 +150,8 @@ const WAKE_FOLLOW_UPS_MS = [25, 100, 400];
  * Starts a worker over `opts.db`: polling (unless `pollMs` is 0) and woken by this process's enqueues, running up to
  * `opts.concurrency` jobs at once.
  */
+// Over 150 lines: the worker's claim loop, lanes and shutdown share its in-flight state; the fairness is apart
+// (destinationFairness).
 export function startJobWorker(opts: JobWorkerOptions): JobWorker {
   const now = opts.now ?? (() => new Date());
   const batch = Math.max(1, opts.batch ?? 10);

@@ -79,6 +79,7 @@ export const countPlan = (plan: PlannedRow[]) => ({
 });
 
 /** The issuing rules (`planTickets`, `applyPlan`), built once and shared by the tickets and import parts. */
+// Over 150 lines: issue, re-issue and revoke share one transaction shape and audit; not yet split (issue 43).
 export function createTicketIssuing(deps: Pick<OrgApiDeps, 'config' | 'ensureUser' | 'now'>) {
   /**
    * Decides, row by row, what issuing would do (no writes). Rows are locked when `lock` (not for a dry run).

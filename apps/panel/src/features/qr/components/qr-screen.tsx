@@ -39,6 +39,7 @@ const NO_CODE_MESSAGE = {
   error: 'offline_pass.error',
 } as const;
 
+// Over 150 lines: the pass screen's states (loading, not yet, offline, brightness); not yet split (issue 43).
 export default function QrScreen() {
   const { t, i18n } = useTranslation();
   const config = usePanelConfig();

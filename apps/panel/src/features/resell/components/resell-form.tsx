@@ -38,6 +38,7 @@ import { useDebouncedValue } from '../../../lib/use-debounced-value';
 /** Debounce for the summary request while the user types (still one request per settled change). */
 const PREVIEW_DEBOUNCE_MS = 250;
 
+// Over 150 lines: the resale form (price, quantity, payout, share link); not yet split into parts (issue 43).
 export function ResellForm(props: {
   ticket: ResellableTicket;
   /** Called with what the summary card shows while the user edits. */

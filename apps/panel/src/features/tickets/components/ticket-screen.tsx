@@ -65,6 +65,7 @@ const benefitDetail = (b: Benefit, tk: MyTicket): BenefitDetail => ({
   timeZone: tk.eventTimeZone,
 });
 
+// Over 150 lines: one ticket's screen and its actions; not yet split (issue 43).
 export default function TicketScreen() {
   const { t } = useTranslation();
   const route = useRoute();
