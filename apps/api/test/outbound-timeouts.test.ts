@@ -282,7 +282,7 @@ describe('an SMTP relay that stalls on one domain (issue 39 item 2, the audit pr
     // The re-audit's way around: a subdomain each (free to make) is still one registrable domain.
     ['12 subdomains', (i: number) => `victim@s${i}.tarpit.example`],
   ])(
-    "codes asked for 12 stalling recipients (%s) hold 3 of the lane's 4 slots: another holder's code still arrives at once",
+    "codes asked for 12 stalling recipients (%s), a domain never proven fast, hold 2 of the lane's 4 slots: another holder's code still arrives at once",
     async (_name, address) => {
       const smtp = await stallingSmtp('@tarpit.example');
       t = await createTestApp({
@@ -303,7 +303,7 @@ describe('an SMTP relay that stalls on one domain (issue 39 item 2, the audit pr
         t,
         Array.from({ length: 12 }, (_, i) => address(i)),
       );
-      expect(await within(3000, () => smtp.stalls.length >= 3)).not.toBeNull();
+      expect(await within(3000, () => smtp.stalls.length >= 2)).not.toBeNull();
       await new Promise((r) => setTimeout(r, 300));
       const asked = performance.now();
       await requestCodes(t, ['legit@example.com']);
@@ -316,8 +316,9 @@ describe('an SMTP relay that stalls on one domain (issue 39 item 2, the audit pr
         }),
       );
       expect(ms).not.toBeNull();
-      // The tarpit never had more than 3 sends open at once (4 slots, one kept for other domains).
-      expect(smtp.stalls.length).toBe(3);
+      // The tarpit never had more than 2 sends open at once: untrusted domains take 3 of the 4 slots together (one
+      // stays for the domains proven fast), and one of them 2 (one stays for another never-seen domain).
+      expect(smtp.stalls.length).toBe(2);
     },
     30_000,
   );

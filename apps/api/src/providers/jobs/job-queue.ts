@@ -17,6 +17,7 @@
 import type { DbOrTx } from '../../db/client.js';
 import {
   jobsRepository as repo,
+  PROVEN_MAX,
   RECENT_MAX,
   SLOW_DESTINATIONS,
   type ClaimedJob,
@@ -126,7 +127,10 @@ export interface JobWorkerOptions {
    * `perDestination` jobs of one destination run at once (default one less than `concurrency`, at least 1, so a
    * destination that stalls leaves a slot to the others), and a destination whose last job took `slowMs` or more
    * (real time) counts as slow for `slowHoldSeconds` (or until one of its jobs succeeds faster): all slow
-   * destinations together run one job at a time. `false`: no fairness (every slot for whatever is due first).
+   * destinations together run one job at a time. A destination is _proven_ once one of its jobs succeeded in less
+   * than `slowMs`; until then (never seen, or slow since) it is untrusted: the untrusted destinations together take
+   * at most all slots but one, which stays for the proven ones, and one of them at most all of those but one
+   * (issue 39 item 2, ninth re-run). `false`: no fairness (every slot for whatever is due first).
    */
   destinations?: false | { perDestination?: number; slowMs: number; slowHoldSeconds: number };
 }
@@ -354,8 +358,25 @@ function destinationFairness(
    * the epoch, the worker's clock) for the idle destinations' (`ClaimFairness.recent`).
    */
   const lastStarted = new Map<string, { order: number; at: number }>();
-  const markSlow = (destination: string) =>
-    options && slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
+  /**
+   * Destinations whose last job succeeded within `slowMs`, the most recently proven last (at most `PROVEN_MAX`; one
+   * forgotten is untrusted again until its next fast success).
+   */
+  const proven = new Set<string>();
+  const markSlow = (destination: string) => {
+    if (!options) return;
+    slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
+    proven.delete(destination);
+  };
+  const markProven = (destination: string) => {
+    proven.delete(destination);
+    proven.add(destination);
+    if (proven.size > PROVEN_MAX) proven.delete(proven.values().next().value!);
+  };
+  /** Untrusted destinations (never proven, or slow) take at most this many slots together: all but one. */
+  const untrustedSlots = Math.max(1, concurrency - 1);
+  /** One untrusted destination takes at most this many: all the untrusted slots but one. */
+  const perUntrusted = Math.max(1, Math.min(perDestination, untrustedSlots - 1));
   const isSlow = (destination: string) => {
     const until = slowUntil.get(destination);
     if (until === undefined) return false;
@@ -382,14 +403,26 @@ function destinationFairness(
         .filter(isSlow)
         .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
       let slowInFlight = 0;
-      for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
-      const full = [...inFlight]
-        .filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= perDestination))
-        .map(([d]) => d);
+      let untrustedInFlight = 0;
+      for (const [d, n] of inFlight) {
+        if (slow.includes(d)) slowInFlight += n;
+        if (!proven.has(d)) untrustedInFlight += n;
+      }
+      // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
+      // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
+      // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
+      // code: over 60 s).
+      const cap = (d: string) => (proven.has(d) ? perDestination : perUntrusted);
+      const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= cap(d))).map(([d]) => d);
       if (slowInFlight > 0) full.push(...slow);
       const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
-      for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, perDestination - n);
-      if (!idleOnly) return { perDestination, full, slow, remaining };
+      for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, cap(d) - n);
+      const trust = {
+        proven: [...proven],
+        perUntrusted,
+        untrustedRemaining: Math.max(0, untrustedSlots - untrustedInFlight),
+      };
+      if (!idleOnly) return { perDestination, full, slow, remaining, ...trust };
       // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
       // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
       // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
@@ -397,7 +430,7 @@ function destinationFairness(
       const recent = Object.fromEntries(
         [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
       );
-      return { perDestination, full, slow, remaining, recent };
+      return { perDestination, full, slow, remaining, recent, ...trust };
     },
     holdsBack(job) {
       return Boolean(options) && job.destination !== null;
@@ -414,7 +447,10 @@ function destinationFairness(
       const d = job.destination;
       if (!options || d === null) return;
       if (ms >= options.slowMs) markSlow(d);
-      else if (succeeded) slowUntil.delete(d);
+      else if (succeeded) {
+        slowUntil.delete(d);
+        markProven(d);
+      }
     },
   };
 }

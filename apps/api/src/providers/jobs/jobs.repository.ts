@@ -39,10 +39,24 @@ export interface ClaimFairness {
    * end).
    */
   recent?: Readonly<Record<string, string>>;
+  /**
+   * Destinations whose last send succeeded within the slow bound (issue 39 item 2, ninth re-run). When given, every
+   * other destination (never seen, forgotten, or slow) is _untrusted_: it takes at most `perUntrusted` jobs when none
+   * of it is in flight, and the untrusted together at most `untrustedRemaining`, so the slots they cannot take stay
+   * for the proven ones.
+   */
+  proven?: readonly string[];
+  /** With `proven`: most jobs of one untrusted destination a claim takes when none of it is in flight (default 1). */
+  perUntrusted?: number;
+  /** With `proven`: jobs of untrusted destinations this claim may take, all of them together. */
+  untrustedRemaining?: number;
 }
 
 /** Most destinations a claim orders by their last start (`ClaimFairness.recent`). */
 export const RECENT_MAX = 200;
+
+/** Most destinations a claim knows as proven fast (`ClaimFairness.proven`), the most recently proven kept. */
+export const PROVEN_MAX = 1000;
 
 /** The group of the slow destinations in `ClaimFairness.remaining`. */
 export const SLOW_DESTINATIONS = '~slow';
@@ -113,7 +127,8 @@ export const jobsRepository = {
    * `fairness` (issue 39 item 2): jobs of a `full` destination are skipped, and of the first due jobs
    * (`CLAIM_WINDOW`) at most `remaining[d]` (default `perDestination`) of each destination `d` are taken, the slow
    * destinations counting as one, so one destination never takes every slot; among the slow destinations, the one
-   * listed first in `slow` goes first (their turns).
+   * listed first in `slow` goes first (their turns). With `fairness.proven`, a destination not listed there takes at
+   * most `perUntrusted` and all such (and the slow) together at most `untrustedRemaining`.
    */
   async claim(
     db: DbOrTx,
@@ -127,6 +142,14 @@ export const jobsRepository = {
     const at = now.toISOString();
     const due = sql`failed_at is null and run_at <= ${at}::timestamptz
              and (locked_until is null or locked_until <= ${at}::timestamptz)`;
+    const list = (names: readonly string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(names)}::jsonb))`;
+    const proven = fairness.proven;
+    // Untrusted: a destination not proven fast (never seen, forgotten, or slow); without `proven`, none is.
+    const untrusted = proven
+      ? sql`(destination is not null and (destination in ${list(fairness.slow)} or destination not in ${list(proven)}))`
+      : sql`false`;
+    const untrustedLeft = proven ? Math.max(0, fairness.untrustedRemaining ?? 0) : limit;
+    const turnOrder = fairness.recent ? sql`turn_at,` : sql``;
     const result: unknown = await db.execute(sql`
       update ${jobs} j set locked_until = ${leaseUntil.toISOString()}::timestamptz, attempts = j.attempts + 1
         from (
@@ -134,32 +157,38 @@ export const jobsRepository = {
            where ${due}
              and id in (
                select id from (
-                 select id, priority, run_at, grp, turn_at,
-                        row_number() over (partition by grp order by turn nulls last, priority desc, run_at, id) as rn
+                 select id, priority, run_at, turn_at, untrusted,
+                        row_number() over (partition by untrusted order by priority desc, turn_at, run_at, id) as un
                    from (
-                     select id, priority, run_at,
-                            case when destination in (select jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb))
-                                 then ${SLOW_DESTINATIONS} else destination end as grp,
-                            (select s.turn from jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb)
-                                    with ordinality as s(destination, turn)
-                              where s.destination = ${jobs}.destination) as turn,
-                            greatest(run_at, (${JSON.stringify(fairness.recent ?? {})}::jsonb ->> ${jobs}.destination)::timestamptz)
-                              as turn_at
-                       from ${jobs}
-                      where ${due}
-                        and kind in (${sql.join(
-                          kinds.map((k) => sql`${k}`),
-                          sql`, `,
-                        )})
-                        and (destination is null
-                             or destination not in (select jsonb_array_elements_text(${JSON.stringify(fairness.full)}::jsonb)))
-                      order by priority desc, ${fairness.recent ? sql`turn_at,` : sql``} run_at, id
-                      limit ${CLAIM_WINDOW}
-                   ) candidates
-               ) ranked
-              where grp is null
-                 or rn <= coalesce((${JSON.stringify(fairness.remaining)}::jsonb ->> grp)::int, ${fairness.perDestination})
-              order by priority desc, ${fairness.recent ? sql`turn_at,` : sql``} run_at, id
+                     select id, priority, run_at, grp, turn_at, untrusted,
+                            row_number() over (partition by grp order by turn nulls last, priority desc, run_at, id) as rn
+                       from (
+                         select id, priority, run_at,
+                                case when destination in ${list(fairness.slow)} then ${SLOW_DESTINATIONS} else destination end as grp,
+                                (select s.turn from jsonb_array_elements_text(${JSON.stringify(fairness.slow)}::jsonb)
+                                        with ordinality as s(destination, turn)
+                                  where s.destination = ${jobs}.destination) as turn,
+                                greatest(run_at, (${JSON.stringify(fairness.recent ?? {})}::jsonb ->> ${jobs}.destination)::timestamptz)
+                                  as turn_at,
+                                ${untrusted} as untrusted
+                           from ${jobs}
+                          where ${due}
+                            and kind in (${sql.join(
+                              kinds.map((k) => sql`${k}`),
+                              sql`, `,
+                            )})
+                            and (destination is null or destination not in ${list(fairness.full)})
+                            ${proven && untrustedLeft === 0 ? sql`and (destination is null or destination in ${list(proven)})` : sql``}
+                          order by priority desc, ${turnOrder} run_at, id
+                          limit ${CLAIM_WINDOW}
+                       ) candidates
+                   ) ranked
+                  where grp is null
+                     or rn <= coalesce((${JSON.stringify(fairness.remaining)}::jsonb ->> grp)::int,
+                                       case when untrusted then ${fairness.perUntrusted ?? 1}::int else ${fairness.perDestination}::int end)
+               ) capped
+              where not untrusted or un <= ${untrustedLeft}
+              order by priority desc, ${turnOrder} run_at, id
               limit ${limit}
              )
            order by priority desc, run_at, id
