@@ -101,6 +101,16 @@ describe('JPEG scans', () => {
     expect(jpegScans(wrapped)).toBe(101);
     expect(tooManyScans('jpg', wrapped)).toBe(true);
   });
+  it("does not count `FF DA` pairs in a motion photo's appended video (ninth re-run: a phone's photo was refused)", async () => {
+    const photo = await noise(64, 48).jpeg().toBuffer();
+    // After the photo's end: 4 MB of video-like bytes with `FF DA` pairs where chance puts them (here 200 of them).
+    const video = Buffer.alloc(4 * 1024 * 1024);
+    for (let i = 0; i < video.length; i++) video[i] = (i * 2654435761) >>> 24;
+    for (let k = 0; k < 200; k++) video.writeUInt32BE(0xffda0000 + ((k * 7919) & 0xffff), 1000 + k * 20_000);
+    const motion = Buffer.concat([photo, video]);
+    expect(jpegScans(motion)).toBe(1);
+    expect(tooManyScans('jpg', motion)).toBe(false);
+  });
 });
 
 describe('the CPU budget', () => {

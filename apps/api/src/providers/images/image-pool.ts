@@ -102,11 +102,17 @@ export async function sniffImage(bytes: Buffer): Promise<ImageTask['kind'] | nul
  * can reach, and a pair inside a metadata segment at worst adds one. A walk of the marker segments undercounted:
  * one junk byte made it give up (seventh re-run), and `FF 00 LL LL` between segments, which libjpeg discards as
  * extraneous bytes before decoding the scans behind it, made it skip 100,000 scans as one segment (eighth re-run).
+ * A pair counts only with the header libjpeg accepts after it (length `6 + 2 × Ns`, `Ns` components, 1 to 4; any
+ * other is a fatal "bogus marker length" there), so the video a phone appends to a motion photo, where `FF DA`
+ * pairs occur by chance (about 64 in 4 MB), adds none (ninth re-run: such photos were refused).
  */
 export function jpegScans(bytes: Buffer): number {
   let count = 0;
-  for (let i = bytes.indexOf(0xff); i >= 0 && i + 1 < bytes.length; i = bytes.indexOf(0xff, i + 1))
-    if (bytes[i + 1] === 0xda) count++;
+  for (let i = bytes.indexOf(0xff); i >= 0 && i + 4 < bytes.length; i = bytes.indexOf(0xff, i + 1)) {
+    if (bytes[i + 1] !== 0xda) continue;
+    const components = bytes[i + 4];
+    if (components >= 1 && components <= 4 && bytes.readUInt16BE(i + 2) === 6 + 2 * components) count++;
+  }
   return count;
 }
 
