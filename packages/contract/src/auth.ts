@@ -1,7 +1,7 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
 import { hasNoNul } from './fields.js';
-import { OTP_LENGTH } from './constants.js';
+import { OTP_LENGTH, type Locale } from './constants.js';
 import { NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH, NICKNAME_PATTERN, PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
@@ -107,7 +107,7 @@ export const profileUpdate = z
         familyName?: string | null;
         nickname?: string;
         phoneNumber?: string | null;
-        locale?: 'en' | 'es';
+        locale?: Locale;
       },
   );
 /** PUT /auth/reminders body (issue 41 point 9): reminder e-mails before events on (`true`) or off. */

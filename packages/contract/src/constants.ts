@@ -9,6 +9,16 @@ export const RESALE_PRICE_TOLERANCE = 0.001;
 export const LOCALES = ['en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];
 
+/** Whether `value` is one of the panel's languages (`LOCALES`). */
+export function isLocale(value: unknown): value is Locale {
+  return (LOCALES as readonly unknown[]).includes(value);
+}
+
+/** The other of the two languages: what a page's language switch links to. */
+export function otherLocale(locale: Locale): Locale {
+  return locale === 'es' ? 'en' : 'es';
+}
+
 /** PANEL_TAB values (spec section 2, Routing). */
 export const PANEL_TABS = [
   'OTP',

@@ -1,12 +1,14 @@
+import { isLocale, type Locale } from '@tp/contract';
+
 /**
  * The language of a request (en or es): an explicit `lang` wins, then the first of `en`/`es` in
- * Accept-Language (by q-value), else English.
+ * Accept-Language (by q-value), else English. `Lang` is the contract's `Locale`.
  */
-export type Lang = 'en' | 'es';
+export type Lang = Locale;
 
 /** Picks `en` or `es` from an explicit value (query `?lang=`, body field) or an Accept-Language header. */
 export function pickLang(explicit?: unknown, acceptLanguage?: string): Lang {
-  if (explicit === 'es' || explicit === 'en') return explicit;
+  if (isLocale(explicit)) return explicit;
   if (!acceptLanguage) return 'en';
   const ranked = acceptLanguage
     .split(',')
@@ -15,7 +17,7 @@ export function pickLang(explicit?: unknown, acceptLanguage?: string): Lang {
       const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
       return { base: tag.split('-')[0], q: q === undefined ? 1 : Number(q), i };
     })
-    .filter((x) => (x.base === 'en' || x.base === 'es') && x.q > 0)
+    .filter((x) => isLocale(x.base) && x.q > 0)
     .sort((a, b) => b.q - a.q || a.i - b.i);
   return (ranked[0]?.base as Lang | undefined) ?? 'en';
 }

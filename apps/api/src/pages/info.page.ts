@@ -4,10 +4,9 @@
  */
 import { escapeHtml as e } from './html.js';
 import { resaleLayout } from './resale.page.js';
-import type { Locale } from '@tp/contract';
+import { otherLocale as other, type Locale } from '@tp/contract';
 import { text, textTable } from '../lib/i18n.js';
 
-const other = (lang: Locale): Locale => (lang === 'es' ? 'en' : 'es');
 const nav = (lang: Locale, label: string) =>
   `<nav><a href="?lang=${other(lang)}" lang="${other(lang)}" hreflang="${other(lang)}">${e(label)}</a></nav>`;
 

@@ -4,7 +4,7 @@
  * English and Spanish, under the organisation's brand when the link names one. No script: the button is a form
  * that POSTs to the same URL (RFC 8058's one-click POST is the same request a mail client sends).
  */
-import type { Locale, OrganisationBranding } from '@tp/contract';
+import { otherLocale, type Locale, type OrganisationBranding } from '@tp/contract';
 import { textTable } from '../lib/i18n.js';
 import { escapeHtml as e } from './html.js';
 import { resaleLayout } from './resale.page.js';
@@ -27,7 +27,7 @@ export function renderUnsubscribePage(p: {
   const t = textTable(p.lang, 'pages.unsubscribe');
   const [title, text] =
     p.state === 'ask' ? [t.askTitle, t.ask] : p.state === 'off' ? [t.offTitle, t.off] : [t.invalidTitle, t.invalid];
-  const otherLang = p.lang === 'es' ? 'en' : 'es';
+  const otherLang = otherLocale(p.lang);
   const button =
     p.state === 'ask'
       ? `<form method="post" action="${e(p.action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${e(t.stop)}</button></form>`

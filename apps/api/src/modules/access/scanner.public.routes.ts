@@ -11,7 +11,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { App } from '../../lib/http.js';
+import { text } from '../../lib/i18n.js';
 import { pickLang, queryLang } from '../../lib/lang.js';
+import { escapeHtml } from '../../pages/html.js';
 
 /**
  * The scanner's service worker lives at /scanner/sw.js but controls the page at /scanner (no trailing
@@ -45,10 +47,7 @@ export function scannerPageRoutes(app: App, deps: { panelDistDir: string }) {
         html
           .replace('<html lang="en"', `<html lang="${lang}"`)
           // The page's title and installed app in its language (issue 29; apps/panel/src/manifests.ts).
-          .replace(
-            '<title>Door scanner</title>',
-            `<title>${lang === 'es' ? 'Control de acceso' : 'Door scanner'}</title>`,
-          )
+          .replace('<title>Door scanner</title>', `<title>${escapeHtml(text(lang, 'pages.scanner.title'))}</title>`)
           .replace('/scanner/manifest.webmanifest', `/scanner/manifest-${lang}.webmanifest`),
       );
   });

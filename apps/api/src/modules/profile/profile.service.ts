@@ -1,5 +1,5 @@
 /** Profile of the signed-in user: GET /auth/me, POST /auth/profile, POST /auth/username (spec 2 Settings, 3 User). */
-import { normalizePhone, type User } from '@tp/contract';
+import { normalizePhone, type Locale, type User } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { profileRepository as repo } from './profile.repository.js';
@@ -12,7 +12,7 @@ export interface ProfilePatch {
   familyName?: string | null;
   nickname?: string;
   phoneNumber?: string | null;
-  locale?: 'en' | 'es';
+  locale?: Locale;
 }
 
 /**

@@ -4,7 +4,7 @@
  * one-click): GET shows a page that asks first, POST turns reminders off (204; 200 with the page for a browser's
  * form). A token that does not work answers 400 `api.reminders.unsubscribe_invalid`, or its page in words.
  */
-import { auth, type OrganisationBranding } from '@tp/contract';
+import { auth, otherLocale, type OrganisationBranding } from '@tp/contract';
 import type { FastifyReply } from 'fastify';
 import * as z from 'zod';
 import type { App, PreHandler } from '../../lib/http.js';
@@ -76,7 +76,7 @@ export function remindersRoutes(
           state,
           brand,
           action: link(lang),
-          other: link(lang === 'es' ? 'en' : 'es'),
+          other: link(otherLocale(lang)),
           panel: panelLink(deps.publicUrl, lang, slug, { PANEL_TAB: 'SETTINGS' }),
         }),
       );
