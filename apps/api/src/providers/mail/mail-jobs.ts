@@ -5,7 +5,7 @@
  * transaction of the work that causes the mails, so they exist iff it commits; the job worker runs
  * `createMailJobHandler`'s handler, which renders (`templates.ts`, under `brand.ts`'s brand) and sends.
  */
-import { ORG_ROLES } from '@tp/contract';
+import { LOCALES, ORG_ROLES } from '@tp/contract';
 import { getDomain } from 'tldts';
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
@@ -68,7 +68,7 @@ const ticketParams = { ticket, link: z.string(), at: time };
 
 const common = {
   to: z.string(),
-  locale: z.enum(['en', 'es']),
+  locale: z.enum(LOCALES),
   org: organisation,
   /** Files made by the module that enqueues (the resale code's PDF), base64: not something a template renders. */
   attachments: z
@@ -149,6 +149,30 @@ export type MailJobInput = z.input<typeof mailPayload>;
 type MailPayload = z.output<typeof mailPayload>;
 
 /**
+ * The mail classes, as job priorities (issue 44): among due mails a higher one is claimed first.
+ * - `code` (10): a sign-in code, which a person waits for on the screen;
+ * - `awaited` (5): a mail a person is waiting for after doing something (a gift, a resale code, a sale, a swap, an
+ *   invitation);
+ * - `bulk` (0): mails an organiser's action sends to many (imports, change notices, revocations, reminders).
+ */
+export const MAIL_CLASS_PRIORITY = { code: 10, awaited: 5, bulk: 0 } as const;
+
+/** The class of each template; a new template must choose one. */
+const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORITY> = {
+  signInCode: 'code',
+  giftReceived: 'awaited',
+  giftSent: 'awaited',
+  resaleCode: 'awaited',
+  listingSold: 'awaited',
+  swapDone: 'awaited',
+  memberInvited: 'awaited',
+  ticketIssued: 'bulk',
+  reminder: 'bulk',
+  eventChanged: 'bulk',
+  ticketRevoked: 'bulk',
+};
+
+/**
  * Enqueues e-mails as `mail` jobs, due at `at` (the caller's clock, UTC), in `db` — the transaction of the work that
  * causes them where there is one. Each is checked against its template's params now (a wrong payload fails here,
  * not in the worker) and stored without the fields the template does not read.
@@ -159,8 +183,8 @@ export async function enqueueMails(db: DbOrTx, at: Date, mails: readonly MailJob
     kind: MAIL_JOB,
     payload: mailPayload.parse(m),
     runAt: at,
-    // The holder waits for the sign-in code on the screen: before any other mail that is due.
-    priority: m.template === 'signInCode' ? 10 : 0,
+    // Sign-in codes first, then the mails a person waits for, then bulk (a gift notice never waits for an import).
+    priority: MAIL_CLASS_PRIORITY[MAIL_CLASS[m.template]],
     // A relay stalling on one domain holds only that domain's share of the mail lane (issue 39 item 2).
     destination: mailDestination(m.to),
   }));
