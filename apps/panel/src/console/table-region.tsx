@@ -56,3 +56,24 @@ export function Pager<C extends string | number>({
     </div>
   );
 }
+
+/**
+ * A console table's head: one header cell a column, and `action`, the name of a last column of buttons, said only
+ * to assistive technology (its cells carry the buttons).
+ */
+export function TableHead({ columns, action }: { columns: ReactNode[]; action?: string }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i}>{c}</th>
+        ))}
+        {action !== undefined && (
+          <th>
+            <span className="visually-hidden">{action}</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
