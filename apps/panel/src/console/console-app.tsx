@@ -9,7 +9,7 @@ import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
 import { SignIn } from './sign-in';
-import { EventsScreen } from './events';
+import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
