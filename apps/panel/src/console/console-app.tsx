@@ -10,7 +10,7 @@ import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
 import { SignIn } from './sign-in';
 import { EventsScreen } from './events/components/events-screen';
-import { HoldersScreen } from './holders';
+import { HoldersScreen } from './holders/components/holders-screen';
 import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members/components/members-screen';
