@@ -15,7 +15,7 @@ import { ImportScreen } from './import';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members/components/members-screen';
 import { ActivityScreen } from './activity';
-import { KeysScreen } from './keys';
+import { KeysScreen } from './keys/components/keys-screen';
 import { WebhooksScreen } from './webhooks/components/webhooks-screen';
 import { consoleHref, isPlainClick, navigate, screenRoute, useConsoleRoute, type ConsoleRoute } from './routing';
 

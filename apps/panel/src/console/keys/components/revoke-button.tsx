@@ -1,0 +1,34 @@
+/** A key's revoke button that asks first: Revoke, then "Yes, revoke" (danger) and Cancel in its row's cell. */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../ui/button';
+import { FormFooter } from '../../form-footer';
+
+export function RevokeButton({ name, onRevoke, pending }: { name: string; onRevoke: () => void; pending: boolean }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <Button
+        variant="secondary"
+        className="btn--small"
+        onClick={() => setAsking(true)}
+        aria-label={`${t('console.keys.revoke')}: ${name}`}
+      >
+        {t('console.keys.revoke')}
+      </Button>
+    );
+  return (
+    <span className="row" role="group" aria-label={t('console.keys.revoke_confirm', { name })}>
+      <FormFooter
+        bare
+        danger
+        small
+        submit={t('console.keys.revoke_yes')}
+        pending={pending}
+        onSubmit={onRevoke}
+        onCancel={() => setAsking(false)}
+      />
+    </span>
+  );
+}
