@@ -11,7 +11,7 @@ import { memberships, openOrganisation, rememberedOrganisation, resume, signOut 
 import { SignIn } from './sign-in';
 import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders/components/holders-screen';
-import { ImportScreen } from './import';
+import { ImportScreen } from './import/components/import-screen';
 import { BrandingScreen } from './branding';
 import { MembersScreen } from './members/components/members-screen';
 import { ActivityScreen } from './activity';
