@@ -12,7 +12,7 @@ import { SignIn } from './sign-in';
 import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders/components/holders-screen';
 import { ImportScreen } from './import/components/import-screen';
-import { BrandingScreen } from './branding';
+import { BrandingScreen } from './branding/components/branding-screen';
 import { MembersScreen } from './members/components/members-screen';
 import { ActivityScreen } from './activity';
 import { KeysScreen } from './keys/components/keys-screen';
