@@ -14,7 +14,7 @@ import { HoldersScreen } from './holders/components/holders-screen';
 import { ImportScreen } from './import/components/import-screen';
 import { BrandingScreen } from './branding/components/branding-screen';
 import { MembersScreen } from './members/components/members-screen';
-import { ActivityScreen } from './activity';
+import { ActivityScreen } from './activity/components/activity-screen';
 import { KeysScreen } from './keys/components/keys-screen';
 import { WebhooksScreen } from './webhooks/components/webhooks-screen';
 import { consoleHref, isPlainClick, navigate, screenRoute, useConsoleRoute, type ConsoleRoute } from './routing';
