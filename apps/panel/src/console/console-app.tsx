@@ -8,7 +8,7 @@ import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Locale, type 
 import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
-import { SignIn } from './sign-in';
+import { SignIn } from './sign-in/components/sign-in';
 import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders/components/holders-screen';
 import { ImportScreen } from './import/components/import-screen';
