@@ -77,3 +77,33 @@ export function TableHead({ columns, action }: { columns: ReactNode[]; action?: 
     </thead>
   );
 }
+
+/**
+ * A small button of a table row (or a card of a list): `label`, named to assistive technology with what it acts on
+ * ("Edit: GA", `name`); `loading` while its request runs.
+ */
+export function RowButton({
+  label,
+  name,
+  onClick,
+  variant = 'secondary',
+  loading,
+}: {
+  label: string;
+  name: string;
+  onClick: () => void;
+  variant?: 'secondary' | 'ghost';
+  loading?: boolean;
+}) {
+  return (
+    <Button
+      variant={variant}
+      className="btn--small"
+      loading={loading}
+      onClick={onClick}
+      aria-label={`${label}: ${name}`}
+    >
+      {label}
+    </Button>
+  );
+}

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateRange, langOf } from '@tp/contract/format';
 import { Button } from '../../../ui/button';
 import { QueryState } from '../../query-state';
+import { RowButton } from '../../table-region';
 import { goUp, navigate } from '../../routing';
 import { useEvents, type EventItem } from '../api/events.api';
 import { EventForm } from './event-form';
@@ -85,15 +86,7 @@ function EventCard({
       </p>
       <div className="row">
         {views.map(([view, label]) => (
-          <Button
-            key={view}
-            variant="secondary"
-            className="btn--small"
-            onClick={() => open(view)}
-            aria-label={`${label}: ${e.name}`}
-          >
-            {label}
-          </Button>
+          <RowButton key={view} label={label} name={e.name} onClick={() => open(view)} />
         ))}
       </div>
     </article>

@@ -8,7 +8,7 @@ import { formatCents, langOf } from '@tp/contract/format';
 import { Button } from '../../../ui/button';
 import { QueryState } from '../../query-state';
 import { goUp, navigate } from '../../routing';
-import { TableHead, TableRegion } from '../../table-region';
+import { RowButton, TableHead, TableRegion } from '../../table-region';
 import type { EventItem } from '../api/events.api';
 import { useTicketTypes } from '../api/ticket-types.api';
 import { BackRow } from './back-row';
@@ -64,14 +64,11 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
                 <td>{formatCents(ty.priceCents, ty.currency, lang)}</td>
                 <td data-label={t('console.types.stock')}>{ty.stock}</td>
                 <td>
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
+                  <RowButton
+                    label={t('console.edit')}
+                    name={ty.name}
                     onClick={() => ty.externalId !== null && edit(ty.externalId)}
-                    aria-label={`${t('console.edit')}: ${ty.name}`}
-                  >
-                    {t('console.edit')}
-                  </Button>
+                  />
                 </td>
               </tr>
             ))}

@@ -4,10 +4,9 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Button } from '../../../ui/button';
 import type { Page } from '../../events/api/events.api';
 import { QueryState } from '../../query-state';
-import { TableHead, TableRegion } from '../../table-region';
+import { RowButton, TableHead, TableRegion } from '../../table-region';
 import type { TicketItem } from '../api/tickets.api';
 
 export function TicketsTable({
@@ -51,14 +50,11 @@ export function TicketsTable({
                 <span className="badge">{t(`console.status.${tk.status}`)}</span>
               </td>
               <td>
-                <Button
-                  variant="secondary"
-                  className="btn--small"
+                <RowButton
+                  label={t('console.holders.open')}
+                  name={String(tk.externalId)}
                   onClick={() => tk.externalId !== null && onOpen(tk.externalId)}
-                  aria-label={`${t('console.holders.open')}: ${tk.externalId}`}
-                >
-                  {t('console.holders.open')}
-                </Button>
+                />
               </td>
             </tr>
           ))}

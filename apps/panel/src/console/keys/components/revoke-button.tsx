@@ -1,23 +1,13 @@
 /** A key's revoke button that asks first: Revoke, then "Yes, revoke" (danger) and Cancel in its row's cell. */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../../../ui/button';
 import { FormFooter } from '../../form-footer';
+import { RowButton } from '../../table-region';
 
 export function RevokeButton({ name, onRevoke, pending }: { name: string; onRevoke: () => void; pending: boolean }) {
   const { t } = useTranslation();
   const [asking, setAsking] = useState(false);
-  if (!asking)
-    return (
-      <Button
-        variant="secondary"
-        className="btn--small"
-        onClick={() => setAsking(true)}
-        aria-label={`${t('console.keys.revoke')}: ${name}`}
-      >
-        {t('console.keys.revoke')}
-      </Button>
-    );
+  if (!asking) return <RowButton label={t('console.keys.revoke')} name={name} onClick={() => setAsking(true)} />;
   return (
     <span className="row" role="group" aria-label={t('console.keys.revoke_confirm', { name })}>
       <FormFooter

@@ -6,13 +6,12 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ORG_ROLES, type MemberItem, type OrgRole } from '@tp/contract';
-import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { ConfirmBox } from '../../confirm-box';
 import { FormFooter } from '../../form-footer';
 import { QueryState } from '../../query-state';
 import { SelectField } from '../../select-field';
-import { TableHead, TableRegion } from '../../table-region';
+import { RowButton, TableHead, TableRegion } from '../../table-region';
 import { ErrorBlock, useServerErrors } from '../../server-errors';
 import { useMembers } from '../api/members.api';
 import { useAddMember } from '../api/add-member.api';
@@ -69,14 +68,7 @@ export function MembersScreen() {
                 <td>{m.email}</td>
                 <td>{t(`console.role.${m.role}`)}</td>
                 <td>
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
-                    onClick={() => setRemoving(m)}
-                    aria-label={`${t('console.members.remove')}: ${m.email}`}
-                  >
-                    {t('console.members.remove')}
-                  </Button>
+                  <RowButton label={t('console.members.remove')} name={m.email} onClick={() => setRemoving(m)} />
                 </td>
               </tr>
             ))}

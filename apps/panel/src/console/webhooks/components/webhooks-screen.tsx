@@ -13,7 +13,7 @@ import { FormFooter } from '../../form-footer';
 import { QueryState } from '../../query-state';
 import { ShownOnce } from '../../shown-once';
 import { ErrorBlock, FieldError, useServerErrors } from '../../server-errors';
-import { Pager, TableHead, TableRegion, useCursorPages } from '../../table-region';
+import { Pager, RowButton, TableHead, TableRegion, useCursorPages } from '../../table-region';
 import { consoleTime } from '../../zoned-time';
 import { goUp, navigate, type ConsoleRoute } from '../../routing';
 import { useWebhooks, type WebhookItem } from '../api/webhooks.api';
@@ -86,23 +86,18 @@ export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
                 <td className="wrap">{w.url}</td>
                 <td>{w.events.join(', ')}</td>
                 <td className="row">
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
+                  <RowButton
+                    label={t('console.webhooks.log')}
+                    name={w.url}
                     onClick={() => navigate({ screen: 'webhooks', endpoint: w.id })}
-                    aria-label={`${t('console.webhooks.log')}: ${w.url}`}
-                  >
-                    {t('console.webhooks.log')}
-                  </Button>
-                  <Button
+                  />
+                  <RowButton
                     variant="ghost"
-                    className="btn--small"
+                    label={t('console.webhooks.delete')}
+                    name={w.url}
                     loading={remove.isPending && remove.variables === w.id}
                     onClick={() => remove.mutate(w.id)}
-                    aria-label={`${t('console.webhooks.delete')}: ${w.url}`}
-                  >
-                    {t('console.webhooks.delete')}
-                  </Button>
+                  />
                 </td>
               </tr>
             ))}
@@ -157,15 +152,12 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
                 <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
                 <td>{date(d.createdAt)}</td>
                 <td>
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
+                  <RowButton
+                    label={t('console.webhooks.redeliver')}
+                    name={`${d.eventType} ${d.messageId}`}
                     loading={redeliver.isPending && redeliver.variables === d.id}
                     onClick={() => redeliver.mutate(d.id)}
-                    aria-label={`${t('console.webhooks.redeliver')}: ${d.eventType} ${d.messageId}`}
-                  >
-                    {t('console.webhooks.redeliver')}
-                  </Button>
+                  />
                 </td>
               </tr>
             ))}
