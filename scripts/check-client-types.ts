@@ -43,7 +43,7 @@ const cases: Case[] = [
     operation: 'getImportLimits',
     from: 'maxRows: number;',
     to: 'maxRows: string;',
-    caller: 'console/import.tsx',
+    caller: 'console/import/api/import-limits.api.ts',
   },
   {
     name: "POST /v1/access/check-in no longer answers holderName (the door's CheckInResponse has it)",

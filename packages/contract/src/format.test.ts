@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatAt, formatDateRange, formatDateTime, formatEventDateTime, formatRelativeStart } from './format.js';
+import {
+  formatAt,
+  formatDateRange,
+  formatDateTime,
+  formatEventDateTime,
+  formatRelativeStart,
+  formatTime,
+} from './format.js';
 
 // The viewer sits in Sydney on 28 Nov 2026 unless a test says otherwise.
 const SYD = 'Australia/Sydney';
@@ -93,5 +100,14 @@ describe('formatEventDateTime (mails, pages, PDF: reader zone unknown, so year a
   it('writes "PM" as the cards do in English and keeps the Spanish long form', () => {
     expect(formatEventDateTime('en', '2026-03-14T08:30:00Z', SYD)).toBe('Saturday 14 March 2026 at 7:30 PM AEDT');
     expect(formatEventDateTime('es', '2026-03-14T08:30:00Z', SYD)).toBe('sábado, 14 de marzo de 2026, 19:30 GMT+11');
+  });
+});
+
+describe("formatTime (issue 43: the console dashboard's busiest 5 minutes, through the one formatter)", () => {
+  it('writes the time of day in the zone: "12:30 AM" in English, "00:30" on the 24-hour clock in Spanish', () => {
+    expect(formatTime(NIGHT_START, SYD, 'en')).toBe('12:30 AM');
+    expect(formatTime(NIGHT_START, SYD, 'es')).toBe('00:30');
+    expect(formatTime('2026-12-01T08:05:00Z', SYD, 'en')).toBe('7:05 PM');
+    expect(formatTime('2026-12-01T08:05:00Z', 'UTC', 'es')).toBe('08:05');
   });
 });

@@ -267,6 +267,25 @@ export function formatRelativeStart(
   return text.charAt(0).toLocaleUpperCase(INSTANT_LOCALE[lang]) + text.slice(1);
 }
 
+/**
+ * The time of day of an instant in `timeZone` (the device's when omitted), the house way as formatDateTime writes
+ * it: "7:30 PM" (en, 12-hour) / "19:30" (es, 24-hour). For a time inside a sentence whose day is known (the
+ * console dashboard's busiest 5 minutes of the event day).
+ */
+export function formatTime(at: Date | string, timeZone: string | undefined, lang: Locale): string {
+  const f = cached(
+    `t|${lang}|${timeZone ?? ''}`,
+    () =>
+      new Intl.DateTimeFormat(INSTANT_LOCALE[lang], {
+        timeZone,
+        hour: lang === 'es' ? '2-digit' : 'numeric',
+        minute: '2-digit',
+        hourCycle: lang === 'es' ? 'h23' : 'h12',
+      }),
+  );
+  return joinParts(f.formatToParts(new Date(at)), lang, false);
+}
+
 /** A calendar day (benefit valid-until): "30.12.2026" (en, spec 'DD.MM.YYYY') / "30/12/2026" (es). */
 export function formatDay(at: Date | string, timeZone: string | undefined, lang: Locale): string {
   const p = partsOf(dateFormat(lang, timeZone, 'day'), at);

@@ -8,14 +8,14 @@ import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Locale, type 
 import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
-import { SignIn } from './sign-in';
-import { EventsScreen } from './events';
-import { HoldersScreen } from './holders';
-import { ImportScreen } from './import';
-import { BrandingScreen } from './branding';
+import { SignIn } from './sign-in/components/sign-in';
+import { EventsScreen } from './events/components/events-screen';
+import { HoldersScreen } from './holders/components/holders-screen';
+import { ImportScreen } from './import/components/import-screen';
+import { BrandingScreen } from './branding/components/branding-screen';
 import { MembersScreen } from './members/components/members-screen';
-import { ActivityScreen } from './activity';
-import { KeysScreen } from './keys';
+import { ActivityScreen } from './activity/components/activity-screen';
+import { KeysScreen } from './keys/components/keys-screen';
 import { WebhooksScreen } from './webhooks/components/webhooks-screen';
 import { consoleHref, isPlainClick, navigate, screenRoute, useConsoleRoute, type ConsoleRoute } from './routing';
 

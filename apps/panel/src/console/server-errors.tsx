@@ -74,3 +74,34 @@ export function FieldError({ id, message }: { id?: string; message: string | und
     </p>
   );
 }
+
+/**
+ * The one error block of a console form, confirm or action (issue 43): `message`, the form's own text
+ * (`useServerErrors().formError`), or else `error`'s catalogue text of its `{ message }` key (`errorText`; a
+ * mutation's `error`, null when none); `detail`, what helps below it (muted). Nothing without either.
+ */
+export function ErrorBlock({
+  message,
+  error,
+  detail,
+}: {
+  message?: string | null;
+  error?: unknown;
+  detail?: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const text = message || (error != null ? errorText(t, error) : null);
+  if (!text) return null;
+  if (detail)
+    return (
+      <div role="alert">
+        <p className="error">{text}</p>
+        <p className="muted">{detail}</p>
+      </div>
+    );
+  return (
+    <p className="error" role="alert">
+      {text}
+    </p>
+  );
+}

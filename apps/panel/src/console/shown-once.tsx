@@ -8,7 +8,6 @@ import { Button } from '../ui/button';
  */
 export function ShownOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
   return (
     <div className="card stack shown-once" role="status">
       <strong>{label}</strong>
@@ -17,22 +16,31 @@ export function ShownOnce({ label, value, onDone }: { label: string; value: stri
       </code>
       <p className="muted">{t('console.keys.shown_once')}</p>
       <div className="row">
-        <Button
-          variant="secondary"
-          className="btn--small"
-          onClick={() =>
-            void navigator.clipboard.writeText(value).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            )
-          }
-        >
-          {copied ? t('console.keys.copied') : t('console.keys.copy')}
-        </Button>
+        <CopyButton value={value} label={t('console.keys.copy')} />
         <Button variant="ghost" className="btn--small" onClick={onDone}>
           {t('console.keys.done')}
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A small button that copies `value` to the clipboard: `label`, then "Copied" once it is there. */
+export function CopyButton({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  return (
+    <Button
+      variant="secondary"
+      className="btn--small"
+      onClick={() =>
+        void navigator.clipboard.writeText(value).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        )
+      }
+    >
+      {copied ? t('console.keys.copied') : label}
+    </Button>
   );
 }

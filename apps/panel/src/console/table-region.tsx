@@ -56,3 +56,54 @@ export function Pager<C extends string | number>({
     </div>
   );
 }
+
+/**
+ * A console table's head: one header cell a column, and `action`, the name of a last column of buttons, said only
+ * to assistive technology (its cells carry the buttons).
+ */
+export function TableHead({ columns, action }: { columns: ReactNode[]; action?: string }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c, i) => (
+          <th key={i}>{c}</th>
+        ))}
+        {action !== undefined && (
+          <th>
+            <span className="visually-hidden">{action}</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  );
+}
+
+/**
+ * A small button of a table row (or a card of a list): `label`, named to assistive technology with what it acts on
+ * ("Edit: GA", `name`); `loading` while its request runs.
+ */
+export function RowButton({
+  label,
+  name,
+  onClick,
+  variant = 'secondary',
+  loading,
+}: {
+  label: string;
+  name: string;
+  onClick: () => void;
+  variant?: 'secondary' | 'ghost';
+  loading?: boolean;
+}) {
+  return (
+    <Button
+      variant={variant}
+      className="btn--small"
+      loading={loading}
+      onClick={onClick}
+      aria-label={`${label}: ${name}`}
+    >
+      {label}
+    </Button>
+  );
+}

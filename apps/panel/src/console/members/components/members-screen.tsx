@@ -6,12 +6,13 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ORG_ROLES, type MemberItem, type OrgRole } from '@tp/contract';
-import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { errorText } from '../../errors';
+import { ConfirmBox } from '../../confirm-box';
+import { FormFooter } from '../../form-footer';
 import { QueryState } from '../../query-state';
-import { TableRegion } from '../../table-region';
-import { FieldError, useServerErrors } from '../../server-errors';
+import { SelectField } from '../../select-field';
+import { RowButton, TableHead, TableRegion } from '../../table-region';
+import { ErrorBlock, useServerErrors } from '../../server-errors';
 import { useMembers } from '../api/members.api';
 import { useAddMember } from '../api/add-member.api';
 import { useRemoveMember } from '../api/remove-member.api';
@@ -42,60 +43,32 @@ export function MembersScreen() {
           error={form.formState.errors.email?.message}
           {...form.register('email', { required: t('console.required') })}
         />
-        <div className="field">
-          <label className="field__label" htmlFor="member-role">
-            {t('console.members.role')}
-          </label>
-          <select
-            id="member-role"
-            className="select"
-            aria-invalid={form.formState.errors.role ? true : undefined}
-            aria-describedby={form.formState.errors.role ? 'member-role-error' : undefined}
-            {...form.register('role')}
-          >
-            {ORG_ROLES.map((r) => (
-              <option key={r} value={r}>
-                {t(`console.role.${r}`)}
-              </option>
-            ))}
-          </select>
-          <FieldError id="member-role-error" message={form.formState.errors.role?.message} />
-        </div>
-        <Button type="submit" loading={add.isPending}>
-          {t('console.members.add')}
-        </Button>
+        <SelectField
+          id="member-role"
+          label={t('console.members.role')}
+          error={form.formState.errors.role?.message}
+          {...form.register('role')}
+        >
+          {ORG_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {t(`console.role.${r}`)}
+            </option>
+          ))}
+        </SelectField>
+        <FormFooter bare submit={t('console.members.add')} pending={add.isPending} />
       </form>
       <p className="muted">{t('console.members.roles_help')}</p>
-      {added.formError && (
-        <p className="error" role="alert">
-          {added.formError}
-        </p>
-      )}
+      <ErrorBlock message={added.formError} />
       <TableRegion label={t('console.members.title')} card>
         <table>
-          <thead>
-            <tr>
-              <th>{t('console.email')}</th>
-              <th>{t('console.members.role')}</th>
-              <th>
-                <span className="visually-hidden">{t('console.members.remove')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={[t('console.email'), t('console.members.role')]} action={t('console.members.remove')} />
           <tbody>
             {members.data?.map((m) => (
               <tr key={m.id}>
                 <td>{m.email}</td>
                 <td>{t(`console.role.${m.role}`)}</td>
                 <td>
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
-                    onClick={() => setRemoving(m)}
-                    aria-label={`${t('console.members.remove')}: ${m.email}`}
-                  >
-                    {t('console.members.remove')}
-                  </Button>
+                  <RowButton label={t('console.members.remove')} name={m.email} onClick={() => setRemoving(m)} />
                 </td>
               </tr>
             ))}
@@ -104,28 +77,18 @@ export function MembersScreen() {
         <QueryState query={members} />
       </TableRegion>
       {removing && (
-        <div className="card stack" role="alertdialog" aria-labelledby="remove-q">
-          <p id="remove-q">{t('console.members.remove_confirm', { email: removing.email })}</p>
-          {remove.isError && (
-            <p className="error" role="alert">
-              {errorText(t, remove.error)}
-            </p>
-          )}
-          <div className="row">
-            <Button variant="danger" loading={remove.isPending} onClick={() => remove.mutate(removing.id)}>
-              {t('console.members.remove_yes')}
-            </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                remove.reset();
-                setRemoving(null);
-              }}
-            >
-              {t('console.cancel')}
-            </Button>
-          </div>
-        </div>
+        <ConfirmBox
+          id="remove-q"
+          question={t('console.members.remove_confirm', { email: removing.email })}
+          yes={t('console.members.remove_yes')}
+          pending={remove.isPending}
+          error={remove.error}
+          onYes={() => remove.mutate(removing.id)}
+          onCancel={() => {
+            remove.reset();
+            setRemoving(null);
+          }}
+        />
       )}
     </section>
   );

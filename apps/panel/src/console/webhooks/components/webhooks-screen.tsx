@@ -9,11 +9,12 @@ import { useTranslation } from 'react-i18next';
 import { webhooks } from '@tp/contract';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { errorText } from '../../errors';
+import { FormFooter } from '../../form-footer';
 import { QueryState } from '../../query-state';
 import { ShownOnce } from '../../shown-once';
-import { FieldError, useServerErrors } from '../../server-errors';
-import { Pager, TableRegion, useCursorPages } from '../../table-region';
+import { ErrorBlock, FieldError, useServerErrors } from '../../server-errors';
+import { Pager, RowButton, TableHead, TableRegion, useCursorPages } from '../../table-region';
+import { consoleTime } from '../../zoned-time';
 import { goUp, navigate, type ConsoleRoute } from '../../routing';
 import { useWebhooks, type WebhookItem } from '../api/webhooks.api';
 import { useCreateWebhook, type NewWebhook } from '../api/create-webhook.api';
@@ -23,8 +24,8 @@ import { useRedeliver } from '../api/redeliver.api';
 
 const LIST: ConsoleRoute = { screen: 'webhooks' };
 
-const date = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(document.documentElement.lang, { dateStyle: 'short', timeStyle: 'medium' }) : '—';
+/** A delivery's time as the console's lists show it (the contract's formatter); a dash for none. */
+const date = (iso: string | null) => (iso ? consoleTime(iso) : '—');
 
 /** The webhooks screen; `endpoint` (from the URL, /console/webhooks/:endpoint/deliveries) opens its delivery log. */
 export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
@@ -69,52 +70,34 @@ export function WebhooksScreen({ endpoint }: { endpoint?: number }) {
           ))}
           <FieldError message={form.formState.errors.events?.message} />
         </fieldset>
-        <div className="row">
-          <Button type="submit" loading={create.isPending}>
-            {t('console.webhooks.add')}
-          </Button>
-        </div>
+        <FormFooter submit={t('console.webhooks.add')} pending={create.isPending} />
       </form>
-      {created.formError && (
-        <p className="error" role="alert">
-          {created.formError}
-        </p>
-      )}
+      <ErrorBlock message={created.formError} />
       {secret && <ShownOnce label={t('console.webhooks.secret')} value={secret} onDone={() => setSecret(null)} />}
       <TableRegion label={t('console.webhooks.title')} card>
         <table>
-          <thead>
-            <tr>
-              <th>{t('console.webhooks.url')}</th>
-              <th>{t('console.webhooks.events')}</th>
-              <th>
-                <span className="visually-hidden">{t('console.webhooks.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[t('console.webhooks.url'), t('console.webhooks.events')]}
+            action={t('console.webhooks.actions')}
+          />
           <tbody>
             {list.data?.map((w) => (
               <tr key={w.id}>
                 <td className="wrap">{w.url}</td>
                 <td>{w.events.join(', ')}</td>
                 <td className="row">
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
+                  <RowButton
+                    label={t('console.webhooks.log')}
+                    name={w.url}
                     onClick={() => navigate({ screen: 'webhooks', endpoint: w.id })}
-                    aria-label={`${t('console.webhooks.log')}: ${w.url}`}
-                  >
-                    {t('console.webhooks.log')}
-                  </Button>
-                  <Button
+                  />
+                  <RowButton
                     variant="ghost"
-                    className="btn--small"
+                    label={t('console.webhooks.delete')}
+                    name={w.url}
                     loading={remove.isPending && remove.variables === w.id}
                     onClick={() => remove.mutate(w.id)}
-                    aria-label={`${t('console.webhooks.delete')}: ${w.url}`}
-                  >
-                    {t('console.webhooks.delete')}
-                  </Button>
+                  />
                 </td>
               </tr>
             ))}
@@ -142,26 +125,20 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
       <p className="wrap">
         <code>{endpoint.url}</code>
       </p>
-      {redeliver.isError && (
-        <p className="error" role="alert">
-          {errorText(t, redeliver.error)}
-        </p>
-      )}
+      <ErrorBlock error={redeliver.error} />
       {redeliver.isSuccess && <p role="status">{t('console.webhooks.redelivered')}</p>}
       <TableRegion label={t('console.webhooks.log_title')} card>
         <table>
-          <thead>
-            <tr>
-              <th>{t('console.webhooks.event')}</th>
-              <th>{t('console.webhooks.status')}</th>
-              <th>{t('console.webhooks.attempts')}</th>
-              <th>{t('console.webhooks.last')}</th>
-              <th>{t('console.webhooks.created')}</th>
-              <th>
-                <span className="visually-hidden">{t('console.webhooks.redeliver')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              t('console.webhooks.event'),
+              t('console.webhooks.status'),
+              t('console.webhooks.attempts'),
+              t('console.webhooks.last'),
+              t('console.webhooks.created'),
+            ]}
+            action={t('console.webhooks.redeliver')}
+          />
           <tbody>
             {log.data?.items.map((d) => (
               <tr key={d.id}>
@@ -175,15 +152,12 @@ function DeliveryLog({ endpoint, onBack }: { endpoint: WebhookItem; onBack: () =
                 <td>{d.lastStatusCode ?? d.lastError ?? '—'}</td>
                 <td>{date(d.createdAt)}</td>
                 <td>
-                  <Button
-                    variant="secondary"
-                    className="btn--small"
+                  <RowButton
+                    label={t('console.webhooks.redeliver')}
+                    name={`${d.eventType} ${d.messageId}`}
                     loading={redeliver.isPending && redeliver.variables === d.id}
                     onClick={() => redeliver.mutate(d.id)}
-                    aria-label={`${t('console.webhooks.redeliver')}: ${d.eventType} ${d.messageId}`}
-                  >
-                    {t('console.webhooks.redeliver')}
-                  </Button>
+                  />
                 </td>
               </tr>
             ))}

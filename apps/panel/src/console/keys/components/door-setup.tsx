@@ -4,10 +4,9 @@
  * the scanner stores the key and removes it from the address bar) and the same link as a QR code, so door staff
  * scan it with the door phone's camera instead of typing 56 characters.
  */
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { encode } from 'uqr';
-import { Button } from '../ui/button';
+import { CopyButton } from '../../shown-once';
 
 /** The door scanner's set-up link for `key` on this origin, in the console's language (`en` or `es`). */
 export function doorSetupLink(origin: string, key: string, lang: string): string {
@@ -39,7 +38,6 @@ function QrCode({ text, label }: { text: string; label: string }) {
 /** The set-up link and QR of a door key just made (shown once with it). */
 export function DoorSetup({ doorKey }: { doorKey: string }) {
   const { t, i18n } = useTranslation();
-  const [copied, setCopied] = useState(false);
   const link = doorSetupLink(location.origin, doorKey, i18n.language);
   return (
     <section className="card stack door-setup" aria-labelledby="door-setup-title">
@@ -51,18 +49,7 @@ export function DoorSetup({ doorKey }: { doorKey: string }) {
           <a href={link} target="_blank" rel="noopener noreferrer" data-testid="door-setup-link">
             {t('console.keys.setup_open')}
           </a>
-          <Button
-            variant="secondary"
-            className="btn--small"
-            onClick={() =>
-              void navigator.clipboard.writeText(link).then(
-                () => setCopied(true),
-                () => setCopied(false),
-              )
-            }
-          >
-            {copied ? t('console.keys.copied') : t('console.keys.setup_copy')}
-          </Button>
+          <CopyButton value={link} label={t('console.keys.setup_copy')} />
           <p className="muted">{t('console.keys.setup_private')}</p>
         </div>
       </div>

@@ -1,11 +1,14 @@
-/** Sign-in by e-mail code (the holders' flow, `/v1/auth/*`): the e-mail, then the 6-digit code. */
+/**
+ * Sign-in by e-mail code (the holders' flow, `/v1/auth/*`, through the session's calls of console/api.ts): the
+ * e-mail, then the 6-digit code. The API's field errors show at their fields, the rest in the form's error block.
+ */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button } from '../ui/button';
-import { Field } from '../ui/field';
-import { requestCode, verifyCode } from './api';
-import { placeServerErrors } from './server-errors';
+import { Field } from '../../../ui/field';
+import { requestCode, verifyCode } from '../../api';
+import { FormFooter } from '../../form-footer';
+import { ErrorBlock, placeServerErrors } from '../../server-errors';
 
 export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
   const { t, i18n } = useTranslation();
@@ -45,14 +48,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
             error={emailForm.formState.errors.email?.message}
             {...emailForm.register('email', { required: true })}
           />
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <Button type="submit" loading={emailForm.formState.isSubmitting}>
-            {t('console.send_code')}
-          </Button>
+          <ErrorBlock message={error} />
+          <FormFooter bare submit={t('console.send_code')} pending={emailForm.formState.isSubmitting} />
         </form>
       ) : (
         <form className="stack" onSubmit={(e) => void submitCode(e)} noValidate>
@@ -65,14 +62,8 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
             error={codeForm.formState.errors.code?.message}
             {...codeForm.register('code', { required: true })}
           />
-          {error && (
-            <p className="error" role="alert">
-              {error}
-            </p>
-          )}
-          <Button type="submit" loading={codeForm.formState.isSubmitting}>
-            {t('console.sign_in')}
-          </Button>
+          <ErrorBlock message={error} />
+          <FormFooter bare submit={t('console.sign_in')} pending={codeForm.formState.isSubmitting} />
         </form>
       )}
     </section>

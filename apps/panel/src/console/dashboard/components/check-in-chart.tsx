@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { organisations } from '@tp/contract';
+import { formatTime, langOf } from '@tp/contract/format';
 import { chartSeries } from './chart-series';
 
 export default function CheckInChart({
@@ -29,7 +30,7 @@ export default function CheckInChart({
     if (!el) return;
     const css = getComputedStyle(document.documentElement);
     const token = (name: string) => css.getPropertyValue(name).trim();
-    const hour = new Intl.DateTimeFormat(document.documentElement.lang, { timeZone, timeStyle: 'short' });
+    const lang = langOf(document.documentElement.lang);
     const axis = {
       stroke: token('--muted'),
       grid: { stroke: token('--border') },
@@ -46,8 +47,9 @@ export default function CheckInChart({
         axes: [
           {
             ...axis,
-            // Hours in the console's language and the event's zone (24-hour in Spanish), not uPlot's English.
-            values: (_u, splits) => splits.map((x) => hour.format(new Date(x * 1000))),
+            // Hours in the console's language and the event's zone (24-hour in Spanish), not uPlot's English,
+            // through the contract's formatter.
+            values: (_u, splits) => splits.map((x) => formatTime(new Date(x * 1000), timeZone, lang)),
             // At least 80 px between hour labels, so a phone shows fewer, not overlapping ones.
             space: 80,
           },
