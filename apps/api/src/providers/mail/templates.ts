@@ -154,6 +154,27 @@ async function ticketMail(
   };
 }
 
+/** The ticket e-mails whose subject names the event and whose button is their own `cta`. */
+type EventMailKind = 'resale_code' | 'ticket_issued' | 'event_changed' | 'swap_done';
+
+/**
+ * A ticket e-mail of `mail.<kind>` (ticketMail): subject `mail.<kind>.subject` with `{ event }` (the event's name on
+ * one line), the paragraphs `paragraphs` makes from the kind's texts and that name, button `mail.<kind>.cta`.
+ */
+async function eventTicketMail<K extends EventMailKind>(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
+  kind: K,
+  paragraphs: (t: ReturnType<typeof texts<`mail.${K}`>>, event: string) => string[],
+): Promise<TicketMail> {
+  const event = oneLine(input.ticket.event.name);
+  return ticketMail(locale, input, {
+    subject: text(locale, `mail.${kind}.subject`, { event }),
+    paragraphs: paragraphs(texts(locale, `mail.${kind}`), event),
+    cta: text(locale, `mail.${kind}.cta`),
+  });
+}
+
 /**
  * The sign-in code e-mail (the code is valid for `minutes`), naming the organisation of the panel that asked
  * (`brand`; the product's name on the unbranded panel).
@@ -244,13 +265,7 @@ export async function resaleCodeMail(
   locale: Locale,
   p: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
-  const eventName = oneLine(p.ticket.event.name);
-  const t = texts(locale, 'mail.resale_code');
-  return ticketMail(locale, p, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { count: p.quantity, event: eventName }), t('code')],
-    cta: t('cta'),
-  });
+  return eventTicketMail(locale, p, 'resale_code', (t, event) => [t('line', { count: p.quantity, event }), t('code')]);
 }
 
 /** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
@@ -290,15 +305,12 @@ export async function ticketIssuedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
-  const org = mailName(input.brand.name);
-  const ticketName = oneLine(input.ticket.ticketName);
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.ticket_issued');
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { organisation: org, type: ticketName, event: eventName }), t('how')],
-    cta: t('cta'),
-  });
+  const organisation = mailName(input.brand.name);
+  const type = oneLine(input.ticket.ticketName);
+  return eventTicketMail(locale, input, 'ticket_issued', (t, event) => [
+    t('line', { organisation, type, event }),
+    t('how'),
+  ]);
 }
 
 /** A labelled link. */
@@ -335,13 +347,8 @@ export async function eventChangedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number },
 ): Promise<TicketMail> {
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.event_changed');
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { organisation: mailName(input.brand.name), event: eventName }), t('how')],
-    cta: t('cta'),
-  });
+  const organisation = mailName(input.brand.name);
+  return eventTicketMail(locale, input, 'event_changed', (t, event) => [t('line', { organisation, event }), t('how')]);
 }
 
 /**
@@ -361,18 +368,13 @@ export async function swapDoneMail(
     at: Date;
   },
 ): Promise<TicketMail> {
-  const ticketName = oneLine(input.ticket.ticketName);
-  const eventName = oneLine(input.ticket.event.name);
-  const n = input.quantity;
-  const t = texts(locale, 'mail.swap_done');
-  const paid = input.paid
-    ? [t('paid', { amount: formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale) })]
-    : [];
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { count: n, event: eventName, type: ticketName }), ...paid, t('how')],
-    cta: t('cta'),
-  });
+  const type = oneLine(input.ticket.ticketName);
+  const { paid } = input;
+  return eventTicketMail(locale, input, 'swap_done', (t, event) => [
+    t('line', { count: input.quantity, event, type }),
+    ...(paid ? [t('paid', { amount: formatMoney(paid.cents / 100, paid.currencyCode, locale) })] : []),
+    t('how'),
+  ]);
 }
 
 /**
