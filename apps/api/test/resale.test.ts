@@ -291,6 +291,57 @@ describe('buying and redeeming', () => {
     expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
   });
 
+  it("answers a buyer's mistake on the public pages with that page's message and the error's status, never a 500", async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const { shareLinkUrl } = (await list(alice, a, 50)).json<CreateResaleBody>();
+    const path = new URL(shareLinkUrl).pathname;
+    const submit = (url: string, quantity: number, idempotencyKey = crypto.randomUUID()) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          quantity: String(quantity),
+          email: 'erin@example.com',
+          idempotencyKey,
+        }).toString(),
+      });
+    const page = (r: Awaited<ReturnType<typeof submit>>) => ({
+      status: r.statusCode,
+      type: r.headers['content-type'],
+      heading: /<h1>([^<]*)<\/h1>/.exec(r.body)?.[1],
+      message: /<p role="alert">([^<]*)<\/p>/.exec(r.body)?.[1],
+    });
+    const html = 'text/html; charset=utf-8';
+    const key = crypto.randomUUID();
+    expect((await submit(path, 1, key)).statusCode).toBe(303);
+    expect(page(await submit(path, 2, key))).toEqual({
+      status: 422,
+      type: html,
+      heading: 'Resale ticket',
+      message: 'This purchase form was already used for another purchase. Reload the page and try again.',
+    });
+    expect(page(await submit('/r/no-such-listing', 1))).toEqual({
+      status: 404,
+      type: html,
+      heading: 'Resale ticket',
+      message: 'This listing does not exist.',
+    });
+    expect(page(await submit(path, 5))).toMatchObject({
+      type: html,
+      heading: 'Resale ticket',
+      message: 'These tickets are no longer available.',
+    });
+    const noOrder = await t.app.inject({ method: 'POST', url: `/resale/checkout/${crypto.randomUUID()}`, payload: '' });
+    expect(page(noOrder)).toEqual({
+      status: 404,
+      type: html,
+      heading: 'Sandbox checkout',
+      message: 'This listing does not exist.',
+    });
+  });
+
   it('honours the idempotency key of a purchase: a double submit makes one order, a replay after payment shows the done page', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);

@@ -29,19 +29,27 @@ export const accentPalette = z.object({
 });
 export type AccentPalette = z.infer<typeof accentPalette>;
 
+/**
+ * An organisation's name and look as the API answers them (GET /v1/organisations/{slug} and GET/PATCH
+ * /v1/org/organisation share these fields, in this order). Null: the product's default.
+ */
+export const organisationLookFields = {
+  slug: z.string(),
+  name: z.string(),
+  /** Absolute, or a path on the panel's origin. */
+  logoUrl: z.string().nullable(),
+  /** `#rrggbb`; the panel adjusts it when its contrast is too low (WCAG AA). */
+  primaryColor: z.string().nullable(),
+  /** The organisation's own site (header link). */
+  websiteUrl: z.string().nullable(),
+  helpCenterUrl: z.string().nullable(),
+  appUrl: z.string().nullable(),
+};
+
 /** GET /v1/organisations/{slug}: what the panel shows for one organisation. Null: the product's default. */
 export const organisationBranding = z
   .object({
-    slug: z.string(),
-    name: z.string(),
-    /** Absolute, or a path on the panel's origin. */
-    logoUrl: z.string().nullable(),
-    /** `#rrggbb`; the panel adjusts it when its contrast is too low (WCAG AA). */
-    primaryColor: z.string().nullable(),
-    /** The organisation's own site (header link). */
-    websiteUrl: z.string().nullable(),
-    helpCenterUrl: z.string().nullable(),
-    appUrl: z.string().nullable(),
+    ...organisationLookFields,
     /** `primaryColor` made WCAG AA-safe for each of the panel's themes (issue 12); null without a colour. */
     theme: z.object({ light: accentPalette, dark: accentPalette }).nullable(),
   })

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { email, errorBody } from './auth.js';
 import { hasNoNul } from './fields.js';
 import { syncConflictReason } from './access.js';
+import { organisationLookFields } from './branding.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 const httpsUrl = z
@@ -660,26 +661,16 @@ export const updateOrganisationRequest = z
     examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }],
   });
 /** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
-export const organisationItem = z
-  .object({
-    slug: z.string(),
-    name: z.string(),
-    logoUrl: z.string().nullable(),
-    primaryColor: z.string().nullable(),
-    websiteUrl: z.string().nullable(),
-    helpCenterUrl: z.string().nullable(),
-    appUrl: z.string().nullable(),
-  })
-  .meta({
-    examples: [
-      {
-        slug: 'southern-lights',
-        name: 'Southern Lights Live',
-        logoUrl: 'https://southernlights.example/logo.svg',
-        primaryColor: '#0f766e',
-        websiteUrl: 'https://southernlights.example',
-        helpCenterUrl: null,
-        appUrl: null,
-      },
-    ],
-  });
+export const organisationItem = z.object(organisationLookFields).meta({
+  examples: [
+    {
+      slug: 'southern-lights',
+      name: 'Southern Lights Live',
+      logoUrl: 'https://southernlights.example/logo.svg',
+      primaryColor: '#0f766e',
+      websiteUrl: 'https://southernlights.example',
+      helpCenterUrl: null,
+      appUrl: null,
+    },
+  ],
+});

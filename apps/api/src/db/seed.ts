@@ -256,35 +256,38 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
           logo: img(`${e.slug}-logo.svg`),
         })
         .returning();
+      /** One of the event's two demo ticket types (`ga` | `vip`): price in cents, resale cap 110 % of it. */
+      const demoType = (kind: 'ga' | 'vip', name: string, description: string, priceCents: number, stock: number) => ({
+        organisationId: org.id,
+        eventId: ev.id,
+        externalId: `demo-${e.slug}-${kind}`,
+        name,
+        description,
+        logo: img(`${e.slug}-logo.svg`),
+        priceCents,
+        currencyCode: e.currency,
+        maxResalePriceCents: Math.round(priceCents * 1.1),
+        stock,
+        isSwappable: true,
+      });
+      /** A ticket type's drink voucher, valid until the event ends. */
+      const drinkVoucher = (ticketTypeId: number, shortDescription: string, fullDescription: string) => ({
+        ticketTypeId,
+        externalId: 'drink',
+        name: 'Drink voucher',
+        shortDescription,
+        fullDescription,
+        type: 'benefits.food_beverage',
+        icon: img('icon-drink.svg'),
+        iconColor: '#ffffff',
+        iconBgColor: '#f97316',
+        validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
+      });
       const [ga, vip] = await tx
         .insert(ticketTypes)
         .values([
-          {
-            organisationId: org.id,
-            eventId: ev.id,
-            externalId: `demo-${e.slug}-ga`,
-            name: 'General Admission',
-            description: 'Entry to the main arena.',
-            logo: img(`${e.slug}-logo.svg`),
-            priceCents: e.gaCents,
-            currencyCode: e.currency,
-            maxResalePriceCents: Math.round(e.gaCents * 1.1),
-            stock: 500,
-            isSwappable: true,
-          },
-          {
-            organisationId: org.id,
-            eventId: ev.id,
-            externalId: `demo-${e.slug}-vip`,
-            name: 'VIP',
-            description: 'Fast-lane entry, VIP bar and viewing deck.',
-            logo: img(`${e.slug}-logo.svg`),
-            priceCents: e.vipCents,
-            currencyCode: e.currency,
-            maxResalePriceCents: Math.round(e.vipCents * 1.1),
-            stock: 80,
-            isSwappable: true,
-          },
+          demoType('ga', 'General Admission', 'Entry to the main arena.', e.gaCents, 500),
+          demoType('vip', 'VIP', 'Fast-lane entry, VIP bar and viewing deck.', e.vipCents, 80),
         ])
         .returning();
       typeIds[e.key] = { ga: ga.id, vip: vip.id };
@@ -293,30 +296,12 @@ export async function seedDemo(db: Db, now: Date, opts: { fetchLogo?: boolean } 
         { fromTicketTypeId: vip.id, toTicketTypeId: ga.id },
       ]);
       await tx.insert(benefits).values([
-        {
-          ticketTypeId: ga.id,
-          externalId: 'drink',
-          name: 'Drink voucher',
-          shortDescription: 'One drink at any festival bar.',
-          fullDescription: '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>',
-          type: 'benefits.food_beverage',
-          icon: img('icon-drink.svg'),
-          iconColor: '#ffffff',
-          iconBgColor: '#f97316',
-          validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
-        },
-        {
-          ticketTypeId: vip.id,
-          externalId: 'drink',
-          name: 'Drink voucher',
-          shortDescription: 'Two drinks at the VIP bar.',
-          fullDescription: '<p>Two drinks of your choice at the VIP bar.</p>',
-          type: 'benefits.food_beverage',
-          icon: img('icon-drink.svg'),
-          iconColor: '#ffffff',
-          iconBgColor: '#f97316',
-          validUntil: new Date(startsAt.getTime() + e.hours * HOUR),
-        },
+        drinkVoucher(
+          ga.id,
+          'One drink at any festival bar.',
+          '<p>Swap at any bar for a beer, wine or soft drink. <em>ID required for alcohol.</em></p>',
+        ),
+        drinkVoucher(vip.id, 'Two drinks at the VIP bar.', '<p>Two drinks of your choice at the VIP bar.</p>'),
         {
           ticketTypeId: vip.id,
           externalId: 'merch',

@@ -6,13 +6,12 @@ import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { auth, type OrganisationBranding } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import { AppError } from '../../lib/app-error.js';
 import type { ListingService } from './listing.service.js';
 import type { OrderService } from './order.service.js';
 import { renderListingPage, renderResaleMessage, resaleText } from '../../pages/resale.page.js';
 
 import { formatEventDateTime } from '../../lib/lang.js';
-import { html, langOf } from './resale-page.js';
+import { html, langOf, sendResaleError } from './resale-page.js';
 import { sandboxCheckoutRoutes } from './sandbox-checkout.routes.js';
 
 /** Registers the public resale pages (the sandbox's checkout only with the sandbox payout provider). */
@@ -85,22 +84,13 @@ export function resalePublicRoutes(
         );
         return reply.redirect(url, 303);
       } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        const text = resaleText(lang);
-        return reply
-          .code(err.status)
-          .type(html)
-          .send(
-            renderResaleMessage(
-              lang,
-              text.listing,
-              err.code === 'api.idempotency_key_reused'
-                ? text.keyReused
-                : err.code === 'api.resell.listing_not_found'
-                  ? text.notFound
-                  : text.soldOut,
-            ),
-          );
+        return sendResaleError(reply, err, lang, 'listing', (code, text) =>
+          code === 'api.idempotency_key_reused'
+            ? text.keyReused
+            : code === 'api.resell.listing_not_found'
+              ? text.notFound
+              : text.soldOut,
+        );
       }
     },
   );

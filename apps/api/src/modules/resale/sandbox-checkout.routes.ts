@@ -6,7 +6,6 @@ import * as z from 'zod';
 import type { OrganisationBranding } from '@tp/contract';
 import { panelLink } from '../../providers/mail/brand.js';
 import type { App } from '../../lib/http.js';
-import { AppError } from '../../lib/app-error.js';
 import type { OrderService } from './order.service.js';
 import {
   renderResaleCheckout,
@@ -14,7 +13,7 @@ import {
   renderResaleMessage,
   resaleText,
 } from '../../pages/resale.page.js';
-import { html, langOf } from './resale-page.js';
+import { html, langOf, sendResaleError } from './resale-page.js';
 
 /** Registers the sandbox checkout's page and its Pay. */
 export function sandboxCheckoutRoutes(
@@ -78,17 +77,9 @@ export function sandboxCheckoutRoutes(
           }),
         );
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      return reply
-        .code(err.status)
-        .type(html)
-        .send(
-          renderResaleMessage(
-            lang,
-            resaleText(lang).checkout,
-            err.code === 'api.resell.order_not_found' ? resaleText(lang).notFound : resaleText(lang).failed,
-          ),
-        );
+      return sendResaleError(reply, err, lang, 'checkout', (code, text) =>
+        code === 'api.resell.order_not_found' ? text.notFound : text.failed,
+      );
     }
   });
 }

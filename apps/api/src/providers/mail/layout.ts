@@ -46,7 +46,8 @@ export interface MailContent {
   lang: Locale;
   brand: MailBrand;
   subject: string;
-  heading: string;
+  /** The mail's heading; the subject when not given. */
+  heading?: string;
   paragraphs: string[];
   /** A code shown large (the sign-in code). */
   code?: string;
@@ -160,7 +161,7 @@ function compiledLayout(shape: Shape, lang: Locale, brand: MailBrand): Promise<s
 }
 
 /** The plain-text part: the same content, one block per paragraph, links written out. */
-function textPart(c: MailContent): string {
+function textPart(c: MailContent & { heading: string }): string {
   const blocks = [c.brand.name, c.heading, ...c.paragraphs];
   if (c.code) blocks.push(c.code);
   if (c.facts?.length)
@@ -171,10 +172,12 @@ function textPart(c: MailContent): string {
 }
 
 /**
- * Renders an e-mail: the cached layout of its shape filled with its escaped texts, and the text part. After the
+ * Renders an e-mail: the cached layout of its shape filled with its escaped texts, and the text part (the heading
+ * is the subject unless given). After the
  * first mail of a shape, language and colour pair it costs one string pass (no MJML).
  */
-export async function renderMail(c: MailContent): Promise<RenderedMail> {
+export async function renderMail(content: MailContent): Promise<RenderedMail> {
+  const c = { ...content, heading: content.heading ?? content.subject };
   const facts = c.facts ?? [];
   const shape: Shape = {
     paragraphs: c.paragraphs.length,

@@ -143,7 +143,7 @@ async function ticketMail(
       lang: locale,
       brand: input.brand,
       subject: texts.subject,
-      heading: texts.heading ?? texts.subject,
+      heading: texts.heading,
       paragraphs: texts.paragraphs,
       facts: ticketFacts(locale, input.ticket),
       cta: { label: texts.cta, href: input.link },
@@ -152,6 +152,27 @@ async function ticketMail(
     })),
     attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
   };
+}
+
+/** The ticket e-mails whose subject names the event and whose button is their own `cta`. */
+type EventMailKind = 'resale_code' | 'ticket_issued' | 'event_changed' | 'swap_done';
+
+/**
+ * A ticket e-mail of `mail.<kind>` (ticketMail): subject `mail.<kind>.subject` with `{ event }` (the event's name on
+ * one line), the paragraphs `paragraphs` makes from the kind's texts and that name, button `mail.<kind>.cta`.
+ */
+async function eventTicketMail<K extends EventMailKind>(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
+  kind: K,
+  paragraphs: (t: ReturnType<typeof texts<`mail.${K}`>>, event: string) => string[],
+): Promise<TicketMail> {
+  const event = oneLine(input.ticket.event.name);
+  return ticketMail(locale, input, {
+    subject: text(locale, `mail.${kind}.subject`, { event }),
+    paragraphs: paragraphs(texts(locale, `mail.${kind}`), event),
+    cta: text(locale, `mail.${kind}.cta`),
+  });
 }
 
 /**
@@ -218,7 +239,6 @@ export async function giftSentMail(
     lang: locale,
     brand: input.brand,
     subject: t('subject', { receiver }),
-    heading: t('subject', { receiver }),
     paragraphs: [
       t('line', { type: ticketName, event: eventName, receiver }),
       t('final'),
@@ -244,13 +264,7 @@ export async function resaleCodeMail(
   locale: Locale,
   p: { ticket: MailTicket; quantity: number; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
-  const eventName = oneLine(p.ticket.event.name);
-  const t = texts(locale, 'mail.resale_code');
-  return ticketMail(locale, p, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { count: p.quantity, event: eventName }), t('code')],
-    cta: t('cta'),
-  });
+  return eventTicketMail(locale, p, 'resale_code', (t, event) => [t('line', { count: p.quantity, event }), t('code')]);
 }
 
 /** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
@@ -274,7 +288,6 @@ export async function listingSoldMail(
     lang: locale,
     brand: p.brand,
     subject: t('subject', { count: p.quantity, event: eventName }),
-    heading: t('subject', { count: p.quantity, event: eventName }),
     paragraphs: [t('line', { count: p.quantity, type: ticketName, event: eventName }), t('owed', { amount })],
     cta: { label: t('cta'), href: p.link },
     footer: footer(locale, p.brand),
@@ -290,15 +303,12 @@ export async function ticketIssuedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date },
 ): Promise<TicketMail> {
-  const org = mailName(input.brand.name);
-  const ticketName = oneLine(input.ticket.ticketName);
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.ticket_issued');
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { organisation: org, type: ticketName, event: eventName }), t('how')],
-    cta: t('cta'),
-  });
+  const organisation = mailName(input.brand.name);
+  const type = oneLine(input.ticket.ticketName);
+  return eventTicketMail(locale, input, 'ticket_issued', (t, event) => [
+    t('line', { organisation, type, event }),
+    t('how'),
+  ]);
 }
 
 /** A labelled link. */
@@ -335,13 +345,8 @@ export async function eventChangedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number },
 ): Promise<TicketMail> {
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.event_changed');
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { organisation: mailName(input.brand.name), event: eventName }), t('how')],
-    cta: t('cta'),
-  });
+  const organisation = mailName(input.brand.name);
+  return eventTicketMail(locale, input, 'event_changed', (t, event) => [t('line', { organisation, event }), t('how')]);
 }
 
 /**
@@ -361,18 +366,13 @@ export async function swapDoneMail(
     at: Date;
   },
 ): Promise<TicketMail> {
-  const ticketName = oneLine(input.ticket.ticketName);
-  const eventName = oneLine(input.ticket.event.name);
-  const n = input.quantity;
-  const t = texts(locale, 'mail.swap_done');
-  const paid = input.paid
-    ? [t('paid', { amount: formatMoney(input.paid.cents / 100, input.paid.currencyCode, locale) })]
-    : [];
-  return ticketMail(locale, input, {
-    subject: t('subject', { event: eventName }),
-    paragraphs: [t('line', { count: n, event: eventName, type: ticketName }), ...paid, t('how')],
-    cta: t('cta'),
-  });
+  const type = oneLine(input.ticket.ticketName);
+  const { paid } = input;
+  return eventTicketMail(locale, input, 'swap_done', (t, event) => [
+    t('line', { count: input.quantity, event, type }),
+    ...(paid ? [t('paid', { amount: formatMoney(paid.cents / 100, paid.currencyCode, locale) })] : []),
+    t('how'),
+  ]);
 }
 
 /**
@@ -391,7 +391,6 @@ export async function ticketRevokedMail(
     lang: locale,
     brand: input.brand,
     subject: t('subject', { event: eventName }),
-    heading: t('subject', { event: eventName }),
     paragraphs: [
       t('line', { organisation: org, type: ticketName, event: eventName }),
       t('what'),
@@ -417,7 +416,6 @@ export async function memberInvitedMail(
     lang: locale,
     brand: input.brand,
     subject: t('subject', { organisation: org }),
-    heading: t('subject', { organisation: org }),
     paragraphs: [t('line', { organisation: org, role: t(`role.${input.role}`) }), t('how')],
     cta: { label: t('cta'), href: input.link },
     footer: footer(locale, input.brand),

@@ -2,7 +2,8 @@
  * The attendee export (issue 21 point 2): GET /org/events/{externalId}/attendees.csv. Rows are read by keyset
  * pages of `ATTENDEES_BATCH` and written by csv-stringify as they come (memory stays one page, whatever the
  * event's size). Cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or CR)
- * are neutralised by a leading `'` (OWASP "CSV injection"); headers are English or Spanish by Accept-Language,
+ * are neutralised by a leading `'` (OWASP "CSV injection"); headers are English or Spanish by Accept-Language
+ * (`pages.attendees_csv` of the API's catalogues),
  * and so is the status column: the English file keeps the API's status values (`issued`, `checked_in`, …, what
  * scripts read), the Spanish one the console's words (Emitida, Validada, …; Spanish review N4).
  */
@@ -10,31 +11,33 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { organisations } from '@tp/contract';
 import type { Lang } from '../../../lib/lang.js';
+import { textTable } from '../../../lib/i18n.js';
 
 /** Tickets read per database round trip of the export. */
 export const ATTENDEES_BATCH = 1000;
 
-/** The export's columns, in order, with their header in each language. */
-export const ATTENDEE_COLUMNS = {
-  ticket: { en: 'Ticket', es: 'Entrada' },
-  ticketType: { en: 'Ticket type', es: 'Tipo de entrada' },
-  status: { en: 'Status', es: 'Estado' },
-  email: { en: 'Holder e-mail', es: 'Correo del titular' },
-  name: { en: 'Holder name', es: 'Nombre del titular' },
-  checkedInAt: { en: 'Checked in at (UTC)', es: 'Validada (UTC)' },
-  revokedAt: { en: 'Revoked at (UTC)', es: 'Anulada (UTC)' },
-} as const;
+/** The export's texts in each language (`pages.attendees_csv` of the API's catalogues). */
+const texts = { en: textTable('en', 'pages.attendees_csv'), es: textTable('es', 'pages.attendees_csv') };
+
+/** Each key of a table of the export's texts (`columns`, `status`) with its text in each language. */
+function inBothLanguages<K extends string>(
+  en: Record<K, string>,
+  es: Record<K, string>,
+): Record<K, Record<Lang, string>> {
+  const table = {} as Record<K, Record<Lang, string>>;
+  for (const key of Object.keys(en) as K[]) table[key] = { en: en[key], es: es[key] };
+  return table;
+}
+
+/** The export's columns, in order (the catalogue's), with their header in each language. */
+export const ATTENDEE_COLUMNS = inBothLanguages(texts.en.columns, texts.es.columns);
 export type AttendeeRecord = Record<keyof typeof ATTENDEE_COLUMNS, string>;
 
 /** The status column's text for each ticket status: the API's value in English, the console's word in Spanish. */
-export const ATTENDEE_STATUS: Record<organisations.TicketStatus, Record<Lang, string>> = {
-  issued: { en: 'issued', es: 'Emitida' },
-  transferred: { en: 'transferred', es: 'Regalada' },
-  listed: { en: 'listed', es: 'En reventa' },
-  resold: { en: 'resold', es: 'Revendida' },
-  checked_in: { en: 'checked_in', es: 'Validada' },
-  revoked: { en: 'revoked', es: 'Anulada' },
-};
+export const ATTENDEE_STATUS: Record<organisations.TicketStatus, Record<Lang, string>> = inBothLanguages(
+  texts.en.status,
+  texts.es.status,
+);
 
 /** A cell a spreadsheet will not run as a formula: a leading `= + - @`, tab or CR gets a `'` before it. */
 export const neutralise = (cell: string) => (/^[=+\-@\t\r]/.test(cell) ? `'${cell}` : cell);

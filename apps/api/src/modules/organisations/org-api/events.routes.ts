@@ -6,7 +6,7 @@ import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors, media } from '../../../lib/openapi.js';
 import { pickLang } from '../../../lib/lang.js';
-import { orgSecurity, upserted, type OrgRoutesDeps } from './route-parts.js';
+import { orgSecurity, sendUpserted, upserted, type OrgRoutesDeps } from './route-parts.js';
 
 /** Registers `/org/events` and `/org/events/{externalId}...`. */
 export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
@@ -26,7 +26,7 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
     },
     async (req, reply) => {
       const status = await deps.org.upsertEvent(req.organisation, req.params.externalId, req.body);
-      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+      return sendUpserted(reply, req.params.externalId, status);
     },
   );
   app.get(

@@ -2,6 +2,8 @@
  * What the organiser API's route files (`org-api/*.routes.ts`) share: their dependencies, the organisation key's
  * security and an upsert's answers (200 `updated` or `unchanged`, 201 `created`).
  */
+import type { FastifyReply } from 'fastify';
+import type * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import { securityOf } from '../../../lib/openapi.js';
 import type { RequireOrganisation } from '../../organiser-scope/org-auth.js';
@@ -18,3 +20,10 @@ export const orgSecurity = securityOf('organisationApiKey');
 
 /** The answers of a PUT by the organiser's own id. */
 export const upserted = { 200: contract.upsertResponse, 201: contract.upsertResponse };
+
+/**
+ * Answers a PUT by the organiser's own id (`upserted`): 201 when the row was `created`, else 200 (`updated` or
+ * `unchanged`), with `{ externalId, status }`.
+ */
+export const sendUpserted = (reply: FastifyReply, externalId: string, status: z.infer<typeof contract.upsertStatus>) =>
+  reply.code(status === 'created' ? 201 : 200).send({ externalId, status });

@@ -5,7 +5,7 @@
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors } from '../../../lib/openapi.js';
-import { orgSecurity, upserted, type OrgRoutesDeps } from './route-parts.js';
+import { orgSecurity, sendUpserted, upserted, type OrgRoutesDeps } from './route-parts.js';
 
 /** Registers `/org/ticket-types` and `/org/ticket-types/{externalId}`. */
 export function ticketTypesRoutes(app: App, deps: OrgRoutesDeps) {
@@ -25,7 +25,7 @@ export function ticketTypesRoutes(app: App, deps: OrgRoutesDeps) {
     },
     async (req, reply) => {
       const status = await deps.org.upsertTicketType(req.organisation, req.params.externalId, req.body);
-      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+      return sendUpserted(reply, req.params.externalId, status);
     },
   );
   app.get(

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors } from '../../../lib/openapi.js';
-import { orgSecurity, upserted, type OrgRoutesDeps } from './route-parts.js';
+import { orgSecurity, sendUpserted, upserted, type OrgRoutesDeps } from './route-parts.js';
 
 /** Registers `/org/tickets`, `/org/tickets/{externalId}` and its `/resend` (the CSV import is ticket-import.routes.ts). */
 export function ticketsRoutes(app: App, deps: OrgRoutesDeps) {
@@ -27,7 +27,7 @@ export function ticketsRoutes(app: App, deps: OrgRoutesDeps) {
     },
     async (req, reply) => {
       const status = await deps.org.upsertTicket(req.organisation, { externalId: req.params.externalId, ...req.body });
-      return reply.code(status === 'created' ? 201 : 200).send({ externalId: req.params.externalId, status });
+      return sendUpserted(reply, req.params.externalId, status);
     },
   );
   app.delete(

@@ -9,6 +9,28 @@ import { Thumb } from '../../../ui/thumb';
 import { ticketNumber } from '../../../lib/format';
 import type { ResellableTicket } from '../resell.types';
 
+/** A ticket as the picker shows it, chosen or in the list: its logo, name and number, then `extra` if any. */
+function TicketOption(props: {
+  ticket: ResellableTicket;
+  logoUrl: (path: string | null) => string | undefined;
+  extra?: string;
+}) {
+  const { t } = useTranslation();
+  const tk = props.ticket;
+  return (
+    <span className="resell-option">
+      <Thumb src={props.logoUrl(tk.ticketLogo)} size={40} icon />
+      <span className="resell-option__name">
+        {tk.ticketName}
+        <span className="muted small resell-option__count">
+          {t('tickets.number', { number: ticketNumber(tk.userTicketId) })}
+          {props.extra}
+        </span>
+      </span>
+    </span>
+  );
+}
+
 export function TicketPicker(props: {
   label: string;
   tickets: ResellableTicket[];
@@ -26,28 +48,13 @@ export function TicketPicker(props: {
       onChange={props.onChange}
       disabled={props.disabled}
       itemKey={(tk) => tk.userTicketId}
-      renderValue={(tk) => (
-        <span className="resell-option">
-          <Thumb src={props.logoUrl(tk.ticketLogo)} size={40} icon />
-          <span className="resell-option__name">
-            {tk.ticketName}
-            <span className="muted small resell-option__count">
-              {t('tickets.number', { number: ticketNumber(tk.userTicketId) })}
-            </span>
-          </span>
-        </span>
-      )}
+      renderValue={(tk) => <TicketOption ticket={tk} logoUrl={props.logoUrl} />}
       renderOption={(tk) => (
-        <span className="resell-option">
-          <Thumb src={props.logoUrl(tk.ticketLogo)} size={40} icon />
-          <span className="resell-option__name">
-            {tk.ticketName}
-            <span className="muted small resell-option__count">
-              {t('tickets.number', { number: ticketNumber(tk.userTicketId) })} ·{' '}
-              {t('resell.available_count', { count: tk.availableTicketCount })}
-            </span>
-          </span>
-        </span>
+        <TicketOption
+          ticket={tk}
+          logoUrl={props.logoUrl}
+          extra={` · ${t('resell.available_count', { count: tk.availableTicketCount })}`}
+        />
       )}
       placeholder={<span className="muted">{t('resell.choose_ticket')}</span>}
     />

@@ -14,7 +14,8 @@ import { useUser } from '../../../lib/queries';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { submitSandboxOnboarding, useSandboxOnboarding } from '../api/payout-account.api';
-import { PAYOUT_COUNTRIES, payoutFormSchema, type PayoutForm } from '../payout-form.validation';
+import { payoutFormSchema, type PayoutForm } from '../payout-form.validation';
+import { PayoutCountryField } from './payout-country-field';
 
 export function PayoutSandboxForm() {
   const { t } = useTranslation();
@@ -62,21 +63,7 @@ export function PayoutSandboxForm() {
         <p className="muted small">{t('payout.form_text')}</p>
         <p className="payout-sandbox-note small">{t('payout.sandbox_note')}</p>
       </div>
-      <div className="field">
-        <div className="field__label-row">
-          <label htmlFor={`${id}-country`} className="field__label">
-            {t('payout.country')}
-          </label>
-        </div>
-        <select id={`${id}-country`} className="field__input payout-select" {...register('country')}>
-          {PAYOUT_COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {t(`payout.country_${c}`)}
-            </option>
-          ))}
-        </select>
-        <p className="field__helper">{t('payout.country_helper')}</p>
-      </div>
+      <PayoutCountryField id={`${id}-country`} {...register('country')} />
       <div className="payout-grid">
         <Field
           label={t('payout.first_name')}

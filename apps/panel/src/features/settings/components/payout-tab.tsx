@@ -17,7 +17,7 @@ import { ShieldIcon } from '../../../ui/icons';
 import { usePayoutAccount } from '../../../lib/payout-account';
 import { resellReturnRoute } from '../../../lib/resell-draft';
 import { connectPayoutAccount } from '../api/payout-account.api';
-import { PAYOUT_COUNTRIES } from '../payout-form.validation';
+import { PayoutCountryField } from './payout-country-field';
 import { PayoutSandboxForm } from './payout-sandbox-form';
 import { PayoutEarnings } from './payout-earnings';
 import '../payout.css';
@@ -75,26 +75,7 @@ function StripeOnboarding(props: { publishableKey: string; started: boolean; onE
     <div className="stack payout-form">
       <p className="muted">{props.started ? t('payout.stripe_pending') : t('payout.stripe_text')}</p>
       {!props.started && (
-        <div className="field">
-          <div className="field__label-row">
-            <label htmlFor="payout-country" className="field__label">
-              {t('payout.country')}
-            </label>
-          </div>
-          <select
-            id="payout-country"
-            className="field__input payout-select"
-            value={country}
-            onChange={(e) => setCountry(e.target.value)}
-          >
-            {PAYOUT_COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`payout.country_${c}`)}
-              </option>
-            ))}
-          </select>
-          <p className="field__helper">{t('payout.country_helper')}</p>
-        </div>
+        <PayoutCountryField id="payout-country" value={country} onChange={(e) => setCountry(e.target.value)} />
       )}
       <Button loading={pending} onClick={() => void start()}>
         {props.started ? t('payout.continue_verification') : t('payout.start_verification')}
