@@ -12,6 +12,7 @@
  */
 import { setPriority } from 'node:os';
 import sharp, { type Sharp } from 'sharp';
+import { withoutPngMetadata } from './png-chunks.js';
 
 sharp.concurrency(1);
 sharp.cache(false);
@@ -116,7 +117,7 @@ async function decode(task: ImageTask): Promise<Decoded> {
         images.dispose();
       }
     } else {
-      input = sharp(bytes, {
+      input = sharp(task.kind === 'png' ? withoutPngMetadata(bytes) : bytes, {
         limitInputPixels: task.maxPixels,
         density: task.kind === 'svg' ? await svgDensity(bytes, task.size) : undefined,
         failOn: 'error',
