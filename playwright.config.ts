@@ -2,8 +2,8 @@ import { defineConfig } from '@playwright/test';
 import { chromiumArgs, chromiumExecutable } from './e2e/chromium';
 
 /**
- * End-to-end tests in Debian's Chromium against a server started by e2e/global-setup.ts
- * (its own PGlite data dir, SMTP pointed at a sink the setup runs).
+ * End-to-end tests in Debian's Chromium, each worker against a server of its own started by e2e/fixtures.ts
+ * (its own PGlite data dir, SMTP pointed at a sink of its own); e2e/global-setup.ts checks the build is there.
  */
 export default defineConfig({
   testDir: './e2e',

@@ -5,7 +5,7 @@
  * anonymous buyer through the share link and the sandbox checkout, code read from the e-mailed PDF,
  * redeemed by the buyer, then SOLD for bob), plus a fresh buyer account.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { freshEmail, openPanel, signInContext, signInViaPanel } from './support';
 import { mailCount, waitForMail } from './mail';
