@@ -11,8 +11,12 @@ export default defineConfig({
   // over 60 s on a loaded 2-core machine. A cap, not a measure: a passing test ends as soon as it is done.
   timeout: 120_000,
   expect: { timeout: 10_000 },
+  // Two workers, one per core: each has its own server, demo data and mail sink (e2e/fixtures.ts) and takes one spec
+  // file at a time, in file order; a file's tests run in order on one worker (several share a beforeAll server,
+  // an organisation or tickets from an earlier test), so not fullyParallel. With one worker the Playwright lane
+  // ran alone for its last ~166 s of CI with one core idle (decision 028 sections 12 and 13).
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   // One retry: a test that fails twice fails the run; one that passes on its retry is reported as flaky.
   retries: 1,
   reporter: [['list']],
