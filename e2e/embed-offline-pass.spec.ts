@@ -9,7 +9,7 @@
  * - no device pass possible (no Ed25519 in WebCrypto, simulated): the last server code stays with its
  *   countdown until it expires, then the screen says it needs signal.
  *
- * The e2e server runs with QR_TTL_SECONDS=3 (e2e/fixtures.ts). The door is asked about alice's live
+ * The e2e server runs with QR_TTL_SECONDS=3 (global-setup.ts). The door is asked about alice's live
  * event, whose ticket the seed has already admitted: a valid pass answers 200 with `alreadyUsed`.
  */
 import { expect, test } from './fixtures';

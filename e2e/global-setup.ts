@@ -1,11 +1,69 @@
 /**
- * Checks that the build the specs run is there (npm start's compiled server, the built panel and scanner). Each
- * Playwright worker starts its own SMTP sink and server on that build (e2e/fixtures.ts).
+ * Checks that the build is there, then starts one SMTP sink and one product server (npm start's compiled server,
+ * built panel; e2e/server.ts) per Playwright worker slot (`config.workers`), each on free ports on 127.0.0.1 with a
+ * throw-away data directory of its own, freshly seeded. Slot i's settings are exported as E2E_BASE_URL_i,
+ * E2E_HOST_URL_i, E2E_MAIL_DIR_i, E2E_SMTP_URL_i, E2E_SCANNER_KEY_i and E2E_ADMIN_KEY_i; the worker running in slot i
+ * (its `parallelIndex`) takes them as E2E_BASE_URL, … (e2e/fixtures.ts). Everything is stopped at the end.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { startMailSink, startServer, type StartedMailSink, type StartedServer } from './server';
 
-export default function globalSetup() {
+/** The door scanner key of the e2e servers (E2E_SCANNER_KEY in the specs). */
+const SCANNER_KEY = 'e2e-door-scanner-key';
+/** The platform key of the e2e servers (E2E_ADMIN_KEY in the specs: creates organisations). */
+const ADMIN_KEY = 'e2e-platform-admin-key';
+
+/** Starts slot `slot`'s sink and server and exports its E2E_*_slot variables; what to stop goes into `stops`. */
+async function startSlot(slot: number, stops: (() => Promise<void>)[]) {
+  const dir = mkdtempSync(join(tmpdir(), `tp-e2e-${slot}-`));
+  stops.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
+  const sink: StartedMailSink = await startMailSink(join(dir, 'mail'));
+  stops.push(sink.stop);
+  const server: StartedServer = await startServer({
+    dataDir: join(dir, 'data'),
+    smtpUrl: sink.smtpUrl,
+    env: {
+      QR_TTL_SECONDS: '3',
+      SCANNER_KEY,
+      ADMIN_KEY,
+      // Specs sign the same seeded people in many times: no resend cooldown, generous per-IP limits.
+      OTP_RESEND_SECONDS: '0',
+      OTP_REQUESTS_PER_IP_PER_MINUTE: '1000',
+      OTP_VERIFIES_PER_IP_PER_MINUTE: '1000',
+      REDEEM_PER_IP_PER_MINUTE: '1000',
+      // alice's browsers ask for a device pass each: the branding screenshots alone open eight in a minute.
+      PASS_CREDENTIALS_PER_USER_PER_MINUTE: '1000',
+    },
+  });
+  stops.push(server.stop);
+  Object.assign(process.env, {
+    [`E2E_BASE_URL_${slot}`]: server.baseUrl,
+    [`E2E_HOST_URL_${slot}`]: `http://localhost:${server.port}`,
+    [`E2E_MAIL_DIR_${slot}`]: sink.mailDir,
+    [`E2E_SMTP_URL_${slot}`]: sink.smtpUrl,
+    [`E2E_SCANNER_KEY_${slot}`]: SCANNER_KEY,
+    [`E2E_ADMIN_KEY_${slot}`]: ADMIN_KEY,
+  });
+}
+
+export default async function globalSetup(config: FullConfig) {
   for (const built of ['apps/api/dist/server.js', 'apps/panel/dist/index.html', 'apps/panel/dist/scanner/index.html']) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build before the Playwright specs`);
   }
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+  };
+  // The slots start at once (a start is mostly one core's work: migrations and seed).
+  const started = await Promise.allSettled(Array.from({ length: config.workers }, (_, i) => startSlot(i, stops)));
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) {
+    // Stop what this setup started: Playwright runs no teardown after a failed setup.
+    await stopAll();
+    throw failed.reason;
+  }
+  return stopAll;
 }

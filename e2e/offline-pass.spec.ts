@@ -5,7 +5,7 @@
  * the door API admits the code the phone shows, a 3-step-old screenshot is refused, a reload offline
  * still shows a pass, and logout removes the credential and the cached personal data.
  *
- * The e2e server runs with QR_TTL_SECONDS=3 (e2e/fixtures.ts), so three steps take ~9 s.
+ * The e2e server runs with QR_TTL_SECONDS=3 (global-setup.ts), so three steps take ~9 s.
  * Tickets used (allotted to this spec): none are consumed. The door is asked about alice's live event,
  * whose ticket the seed has already admitted: a valid pass answers 200 with the holder and
  * `alreadyUsed`, an invalid one 400 `api.access.invalid_code` (the check-in rules stay the judge).

@@ -1,8 +1,8 @@
 /**
  * Starts the product server as `npm start` runs it (the compiled apps/api/dist/server.js) on a free port on
- * 127.0.0.1 with a data directory of its own, and waits for /readyz; and the SMTP sink it mails to. fixtures.ts
- * starts one of each per Playwright worker, which that worker's specs use; a spec that needs other settings (a
- * resend window, say) starts its own server beside it, mailing to its worker's sink.
+ * 127.0.0.1 with a data directory of its own, and waits for /readyz; and the SMTP sink it mails to. global-setup.ts
+ * starts one of each per Playwright worker slot, which that worker's specs use (fixtures.ts); a spec that needs other
+ * settings (a resend window, say) starts its own server beside it, mailing to its worker's sink.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
