@@ -2,7 +2,7 @@
  * Accessibility: axe-core (WCAG 2.x A and AA rules) on every screen of the panel, in the light and
  * the dark theme, at phone width. Read-only: it signs alice in and only looks.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiSignIn, baseUrl, expectAccessible, openPanel, settled, watchNetwork } from './support';
 
 const SCREENS: [string, string][] = [

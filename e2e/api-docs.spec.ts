@@ -2,7 +2,7 @@
  * Issue 28: the API reference at /docs renders the API document in Chromium (Swagger UI served from this
  * origin, no CDN: every request the page makes stays on the server), under the page's CSP with no violation.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { baseUrl } from './support';
 
 test('/docs renders the API reference from local files only', async ({ page }) => {

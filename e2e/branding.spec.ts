@@ -6,7 +6,7 @@
  * tickets. Screenshots of the branded panel (light/dark, 360/1280, en/es) go to test-results/branding/.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { baseUrl, hostUrl, settled, signInContext, signInViaPanel, watchNetwork } from './support';
 
 const SLUG = 'riverside';

@@ -4,7 +4,7 @@
  * what each range changes is measured, and a screenshot of My Tickets is kept per width and theme in
  * test-results/breakpoints/ (looked at by the author).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { openPanel, signInContext } from './support';
 
 const sideMenu = (page: Page) => page.getByRole('navigation', { name: 'Sections' });

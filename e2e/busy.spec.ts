@@ -5,7 +5,7 @@
  * (a real overload cannot be ordered in a browser test; the API side is apps/api/test/load-shedding.test.ts).
  * Screenshots per language, theme and width are kept in test-results/busy/ (looked at by the author).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { openPanel, signInContext } from './support';
 
 const TEXT = {

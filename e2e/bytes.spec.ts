@@ -5,7 +5,7 @@
  * LOGIN ≤ 120 KiB, QR ≤ 150 KiB, everything the page loads counted (document, JS, CSS, fonts,
  * images, API calls).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { openPanel, settled, signInContext, watchNetwork } from './support';
 
 const KiB = 1024;

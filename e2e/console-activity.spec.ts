@@ -5,7 +5,7 @@
  * desktop) in test-results/console/ to look at, with an import's row folded out (issue 39: the tickets it moved and
  * issued).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { mailCount, waitForCode, waitForMail } from './mail';
 import { baseUrl, expectAccessible, settled, watchNetwork } from './support';
 

@@ -3,7 +3,7 @@
  * although browsers keep the public branding answer for a minute (the preview asks the server past that cache;
  * embedded panels keep it). Screenshots in test-results/console-branding/.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { baseUrl, expectAccessible, settled, watchNetwork } from './support';
 

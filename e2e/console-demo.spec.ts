@@ -4,7 +4,7 @@
  * its address), edits and saves a demo event, opens its Dashboard and Ticket types at addresses of their own, and
  * saves a new name on the Branding screen with the demo logo left as it was. Screenshots in test-results/console-demo/.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

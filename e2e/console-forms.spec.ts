@@ -5,7 +5,7 @@
  * colour; the members form's e-mail; the door key form's event ids. Screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console-forms/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { expectAccessible, settled, watchNetwork } from './support';
 

@@ -3,7 +3,7 @@
  * PGLITE_IMPORT_MAX_ROWS=3, not the contract's 10,000) and says under a refusal's catalogue text what helps (the limit, what to do) in the
  * console's language, never the API's English `detail` on the Spanish console. Screenshots in test-results/console-import/.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,7 +7,7 @@
  * data is made long on purpose (a long event name, long e-mail addresses, a long webhook URL, an API and a door key).
  * Screenshots of each screen at 360 px, in both themes, in test-results/console-phone/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { createOrganisation, signInConsole } from './console-steps';
 import { baseUrl, settled, watchNetwork } from './support';

@@ -3,7 +3,7 @@
  * meet in the console: the search finds the ticket by either, the list shows both, and the ticket's drawer says
  * the number the holder sees. Screenshots in test-results/console-ticket-number/.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { apiSignIn, baseUrl, expectAccessible, settled, watchNetwork } from './support';
 

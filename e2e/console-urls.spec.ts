@@ -3,7 +3,7 @@
  * event's Holders with a ticket's drawer open) opens the sign-in, then that screen; Back and Forward move between
  * console screens; a reload keeps the screen, the event and the language.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { createOrganisation } from './console-steps';
 import { mailCount, waitForCode } from './mail';
 import { baseUrl } from './support';

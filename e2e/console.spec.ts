@@ -9,7 +9,7 @@
  * on the console's screens in both themes, and screenshots (en/es, light/dark, 360 px and desktop) in
  * test-results/console/ to look at.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import jsQR from 'jsqr';
 import sharp from 'sharp';

@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { baseUrl, hostUrl, settled, signInContext, watchNetwork } from './support';
 import { chromiumArgs, chromiumExecutable } from './chromium';
 

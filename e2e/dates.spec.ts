@@ -6,7 +6,7 @@
  * The ticket page writes the same range. Screenshots of the list and the ticket page (en/es, light/dark,
  * 360/1280) go to test-results/dates/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { baseUrl, settled, signInContext, watchNetwork } from './support';
 
 const SLUG = `dates-${Date.now().toString(36)}`;

@@ -9,7 +9,7 @@
  * Screenshots of the pass after a sign-in through "Show my pass" (en/es, light/dark, 360/1280, standalone and on the
  * demo host page) go to test-results/deep-links/.
  */
-import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { expect, test, type FrameLocator, type Page } from './fixtures';
 import { mailCount, waitForCode } from './mail';
 import { modalFrame } from './embed-pass';
 import {

@@ -6,7 +6,7 @@
  * offline that another door admitted first is refused on sync and listed, and door staff clear the list.
  * Screenshots (en/es, light/dark, 360 px and desktop) go to test-results/door-staff/ to look at.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import type { MyTicket } from '@tp/contract';

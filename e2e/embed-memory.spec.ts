@@ -4,7 +4,7 @@
  * while another organiser's embed keeps its own. The host page here is the demo organiser site
  * (`/` on the panel's other origin; `?org=` is another organisation's site).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { modalFrame } from './embed-pass';
 import { baseUrl, hostUrl } from './support';
 

@@ -12,7 +12,7 @@
  * The e2e server runs with QR_TTL_SECONDS=3 (global-setup.ts). The door is asked about alice's live
  * event, whose ticket the seed has already admitted: a valid pass answers 200 with `alreadyUsed`.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { checkIn, expectRotatingDeviceCodes, isServerCode, liveEventId, shownCode, signInEmbedded } from './embed-pass';
 
 test('embedded on an organiser’s page: the pass rotates offline and the door admits each code', async ({

@@ -3,7 +3,7 @@
  * a wrong sign-in code shows next to the field (aria-invalid, aria-describedby), once (issue 40 point 11: not again
  * in a toast); toasts cover no heading, field or the header. Uses alice (a sign-in only: no ticket is touched).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mailCount, waitForCode } from './mail';
 import { openPanel } from './support';
 

@@ -4,7 +4,7 @@
  * signed-in account's; with another account's tokens in the same browser (a sign-in that did not go through
  * logout) that pass is never drawn, neither before the app nor by it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { apiSignIn, openPanel, signInContext } from './support';

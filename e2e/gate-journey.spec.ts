@@ -25,7 +25,7 @@ import {
   type FrameLocator,
   type Locator,
   type Page,
-} from '@playwright/test';
+} from './fixtures';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { chromiumArgs, chromiumExecutable } from './chromium';

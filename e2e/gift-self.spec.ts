@@ -4,7 +4,7 @@
  * General Admission, types her own address and never confirms. Screenshots of the refusal (both languages, both
  * themes, 360 px and desktop) go to E2E_SHOTS_DIR when it is set.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { baseUrl, openPanel, signInContext } from './support';
 
 const SELF = { en: "You can't gift a ticket to yourself.", es: 'No puedes regalarte una entrada.' } as const;

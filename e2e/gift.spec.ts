@@ -10,7 +10,7 @@
  * only) Harbour Lights GA and Laneway Sessions GA. Assertions count cards before and after, so they
  * do not depend on what other specs did to other tickets.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { mailCount, waitForMail } from './mail';
 import { baseUrl, openPanel, signInContext, type Tokens } from './support';
 

@@ -2,7 +2,7 @@
  * Issue 13, links and language: the hub's help-centre and get-the-app links (the defaults of
  * HELP_CENTER_URL and APP_URL, `/help` and `/app`) open real pages in the reader's language, not JSON 404s.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { openPanel, signInContext } from './support';
 
 for (const [lang, locale, help, app] of [

@@ -10,7 +10,7 @@
  *   and an unpaid return or the modal's Cancel releases the held stock through cancel_swap/{id}.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import type { MyTicket } from '@tp/contract';
 import { PANEL_TABS } from '@tp/contract/constants';
 import { waitForCode, mailCount } from './mail';

@@ -3,7 +3,7 @@
  * menu beside the 640 px content column, none on tablets and phones; the dark theme's sign-in shows only the
  * card, the light one the card inside the page with header and footer.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { mailCount, waitForCode } from './mail';
 import { openPanel, signInContext } from './support';
 

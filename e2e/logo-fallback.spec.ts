@@ -5,7 +5,7 @@
  * in, the header is the same. The public resale and checkout pages (server-rendered, no script) cover a broken logo
  * with the organisation's initials in CSS. Screenshots go to test-results/logo-fallback/.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { baseUrl, signInContext } from './support';
 
 const ORG = { slug: 'broken-logo', name: 'Lantern Nights', logoUrl: 'https://lantern.example/missing-logo.png' };

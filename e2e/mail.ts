@@ -1,4 +1,4 @@
-/** Reads the mails the SMTP sink stored as .eml files (see global-setup.ts). */
+/** Reads the mails the SMTP sink stored as .eml files (one sink per Playwright worker slot, see global-setup.ts). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

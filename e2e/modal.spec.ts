@@ -5,7 +5,7 @@
  * Back closes the modal and the page stays; and the holder stays signed in across reloads of the host page
  * while Chromium blocks third-party cookies (the Partitioned refresh cookie, decision 012).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { chromiumArgs, chromiumExecutable } from './chromium';
 import { freshEmail, hostUrl, signInViaPanel } from './support';
 

@@ -10,7 +10,7 @@
  * whose ticket the seed has already admitted: a valid pass answers 200 with the holder and
  * `alreadyUsed`, an invalid one 400 `api.access.invalid_code` (the check-in rules stay the judge).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { baseUrl, openPanel, signInContext } from './support';

@@ -3,7 +3,7 @@
  * the panel scales it to its 396 px box with `image-rendering: pixelated`. What a door scanner sees
  * is the screen: a Chromium screenshot of the pass must decode to the signed code.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { openPanel, signInContext } from './support';

@@ -5,7 +5,7 @@
  * anonymous buyer through the share link and the sandbox checkout, code read from the e-mailed PDF,
  * redeemed by the buyer, then SOLD for bob), plus a fresh buyer account.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { freshEmail, openPanel, signInContext, signInViaPanel } from './support';
 import { mailCount, waitForMail } from './mail';
@@ -74,7 +74,13 @@ test('resale: no-payout toast, sandbox payout verification, listing, purchase by
   const toastBox = bob.getByRole('alert').filter({ hasText: 'Please verify your payout account to continue' });
   await expect(toastBox).toBeVisible();
   await expect(toastBox).toContainText('to get paid for your sales');
-  await bob.waitForTimeout(6_000); // longer than the default 5 s toasts
+  // Still shown after longer than a default toast (TOAST_AUTO_CLOSE_MS, 5 s). A toast closes when its progress bar's
+  // CSS animation ends: the page's animations run 10 times as fast for 700 ms (7 s of toast time) instead of a 6 s wait.
+  const cdp = await bobCtx.newCDPSession(bob);
+  await cdp.send('Animation.enable');
+  await cdp.send('Animation.setPlaybackRate', { playbackRate: 10 });
+  await bob.waitForTimeout(700);
+  await cdp.send('Animation.setPlaybackRate', { playbackRate: 1 });
   await expect(toastBox).toBeVisible();
   await toastBox.getByRole('link', { name: 'here' }).click();
   await expect(bob).toHaveURL(/PANEL_TAB=SETTINGS/);

@@ -5,7 +5,7 @@
  * with Enter is verified with the public key and admitted from the snapshot, queued, kept over a
  * reload offline, synced when back online (the server records it), then says ALREADY USED.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import type { MyTicket } from '@tp/contract';

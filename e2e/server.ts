@@ -1,10 +1,51 @@
 /**
  * Starts the product server as `npm start` runs it (the compiled apps/api/dist/server.js) on a free port on
- * 127.0.0.1 with a data directory of its own, and waits for /readyz. global-setup.ts starts the one every
- * spec uses; a spec that needs other settings (a resend window, say) starts its own beside it.
+ * 127.0.0.1 with a data directory of its own, and waits for /readyz; and the SMTP sink it mails to. global-setup.ts
+ * starts one of each per Playwright worker slot, which that worker's specs use (fixtures.ts); a spec that needs other
+ * settings (a resend window, say) starts its own server beside it, mailing to its worker's sink.
  */
 import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { freePort } from '../scripts/postgres.js';
+
+export interface StartedMailSink {
+  /** Where each received mail is written, as 0001.eml, 0002.eml, … in the order received (e2e/mail.ts reads them). */
+  mailDir: string;
+  /** smtp://127.0.0.1:PORT, the server's SMTP_URL. */
+  smtpUrl: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts an SMTP sink on a free port on 127.0.0.1 that writes every mail it receives to `mailDir` (created).
+ * @param mailDir a directory of this sink's own: mail.ts counts its files
+ */
+export async function startMailSink(mailDir: string): Promise<StartedMailSink> {
+  mkdirSync(mailDir, { recursive: true });
+  let n = 0;
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        writeFileSync(join(mailDir, `${String(++n).padStart(4, '0')}.eml`), Buffer.concat(chunks));
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => smtp.listen(port, '127.0.0.1', resolve));
+  return {
+    mailDir,
+    smtpUrl: `smtp://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+}
 
 export interface StartedServer {
   baseUrl: string;
@@ -14,7 +55,7 @@ export interface StartedServer {
 
 /**
  * @param opts.dataDir the server's DATA_DIR (PGlite data, uploads)
- * @param opts.smtpUrl where it sends mail (the sink of global-setup.ts)
+ * @param opts.smtpUrl where it sends mail (a sink of startMailSink)
  * @param opts.env further environment (config.ts names), over the defaults below
  * @throws Error when the server exits or is not ready within 5 minutes (it is killed then)
  */

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import { apiSignIn, baseUrl, freshEmail, hostUrl, openPanel, signInContext, signInViaPanel } from './support';
 
 const openHub = async (page: Page) => {

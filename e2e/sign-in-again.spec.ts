@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mailCount, mailsAfter, waitForCode } from './mail';
 import { startServer, type StartedServer } from './server';
 import { freshEmail } from './support';

@@ -3,7 +3,7 @@
  * the language and the screen; screenshots of Spanish screens with amounts and dates (360 px, both themes).
  */
 import { mkdirSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { baseUrl, openPanel, signInContext } from './support';
 
 test('on /es/ the tab title is Spanish and follows the screen, and the linked manifest is the Spanish app', async ({

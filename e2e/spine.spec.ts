@@ -3,7 +3,7 @@
  * received mail, personal data, the QR pass changing after its ttl (3 s here), my tickets, a ticket
  * page, Spanish and dark mode, logout; and the same sign-in inside the modal on the demo host page.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mailCount, waitForCode } from './mail';
 import { baseUrl, freshEmail, hostUrl, openPanel, signInViaPanel } from './support';
 

@@ -1,7 +1,7 @@
 /**
  * Shared steps for the Playwright specs: sign a person in (through the API, or through the panel as
  * a person would), the server's URLs, waiting for a page to settle, and the accessibility audit. The server is
- * started by global-setup.ts.
+ * started per worker slot by global-setup.ts (fixtures.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -3,7 +3,7 @@
  * Uses ONLY alice's Laneway Sessions General Admission (upgraded to VIP) and alice's River Nights VIP
  * (downgraded to General Admission); alice's Laneway Sessions VIP belongs to another spec and is not relied on.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures';
 import type { MyTicket } from '@tp/contract';
 import { baseUrl, openPanel, signInContext, type Tokens } from './support';
 
