@@ -18,7 +18,7 @@ import type { MessageKey } from '@tp/contract';
 import type { DbOrTx } from '../../../db/client.js';
 import { panelLink, type MailOrganisation, walletLinks } from '../../../providers/mail/brand.js';
 import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
-import { defaultNickname } from '../../auth/auth.service.js';
+import { defaultNickname } from '../../auth/auth.users.js';
 import {
   orgApiRepository as repo,
   type EventRow,
