@@ -4,13 +4,14 @@
  * cleaned), the event picker (the picked event in full below it) (the last pick is remembered), the
  * code form (a USB/Bluetooth keyboard-wedge scanner types the pass and Enter, wherever the focus is while
  * the page is idle), the camera button, the result panel and, after a sync, the server's final word.
- * All server calls go through a {@link Door}; the verdicts come from verdict.ts.
+ * All server calls go through a {@link Door}; the verdicts come from verdict.ts. The page's elements, the wedge
+ * input, the camera button and the event picker's filling are functions of their own beside startScanner.
  */
 import { PASS_CODE_MAX_LENGTH } from '@tp/contract/pass-code';
 import { cameraSupported, createCamera, type Camera } from './camera';
-import type { Door } from './door-api';
+import type { Door, ScannerEvent } from './door-api';
 import type { Formats, Texts } from './i18n';
-import type { DoorStatus, OfflineDoor } from './offline-door';
+import type { DoorStatus, OfflineDoor, SyncSummary } from './offline-door';
 import { checkInVerdict, message, syncVerdict } from './verdict';
 import { renderDoorStatus, renderVerdict } from './view';
 
@@ -65,66 +66,133 @@ function byId<T extends HTMLElement>(doc: Document, id: string): T {
   return node as T;
 }
 
+/** The page's elements (index.html), by id. */
+function scannerElements(doc: Document) {
+  return {
+    keyStep: byId<HTMLElement>(doc, 'key-step'),
+    scanStep: byId<HTMLElement>(doc, 'scan-step'),
+    keyForm: byId<HTMLFormElement>(doc, 'key-form'),
+    keyInput: byId<HTMLInputElement>(doc, 'scanner-key'),
+    keyError: byId<HTMLElement>(doc, 'key-error'),
+    eventSelect: byId<HTMLSelectElement>(doc, 'event'),
+    noEvents: byId<HTMLElement>(doc, 'no-events'),
+    codeForm: byId<HTMLFormElement>(doc, 'code-form'),
+    codeInput: byId<HTMLInputElement>(doc, 'code'),
+    result: byId<HTMLElement>(doc, 'result'),
+    cameraButton: byId<HTMLButtonElement>(doc, 'camera'),
+    video: byId<HTMLVideoElement>(doc, 'video'),
+    statusLine: byId<HTMLElement>(doc, 'door-status'),
+    conflictsBox: byId<HTMLElement>(doc, 'conflicts'),
+    conflictList: byId<HTMLElement>(doc, 'conflict-list'),
+    clearConflicts: byId<HTMLButtonElement>(doc, 'clear-conflicts'),
+    eventDetail: byId<HTMLElement>(doc, 'event-detail'),
+  };
+}
+
+/**
+ * A keyboard-wedge scanner types the pass and Enter wherever the focus is: while the scan step shows and the focus
+ * is not in a text field, a typed character goes into the code field (and the focus with it), so the rest of the
+ * code and the Enter follow there.
+ */
+function wireWedge(doc: Document, scanStep: HTMLElement, codeInput: HTMLInputElement) {
+  doc.addEventListener('keydown', (ev) => {
+    if (scanStep.hidden || ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
+    if (ev.key.length !== 1 || ev.key === ' ') return;
+    const target = ev.target as HTMLElement | null;
+    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target?.isContentEditable)
+      return;
+    ev.preventDefault();
+    if (codeInput.value.length < codeInput.maxLength) codeInput.value += ev.key;
+    codeInput.focus();
+  });
+}
+
+/** The picked event's name and "city · date" in full under the picker (a phone's select cuts them). */
+function renderEventDetail(doc: Document, eventDetail: HTMLElement, label: { name: string; rest: string } | undefined) {
+  eventDetail.hidden = !label;
+  if (!label) return eventDetail.replaceChildren();
+  const name = doc.createElement('strong');
+  name.textContent = label.name;
+  eventDetail.replaceChildren(name, doc.createTextNode(label.rest));
+}
+
+/** Lists the events in the picker, keeping each one's IANA zone and full label in `zones` and `labels`. */
+function fillEvents(
+  doc: Document,
+  select: HTMLSelectElement,
+  events: ScannerEvent[],
+  formats: Formats,
+  zones: Map<string, string | undefined>,
+  labels: Map<string, { name: string; rest: string }>,
+) {
+  zones.clear();
+  labels.clear();
+  for (const ev of events) {
+    zones.set(String(ev.id), ev.timeZone);
+    labels.set(String(ev.id), { name: ev.name, rest: `${ev.city} · ${formats.date(ev.startsAt, ev.timeZone)}` });
+  }
+  select.replaceChildren(
+    ...events.map((ev) => {
+      const option = doc.createElement('option');
+      option.value = String(ev.id);
+      option.textContent = `${ev.name} · ${labels.get(String(ev.id))!.rest}`;
+      return option;
+    }),
+  );
+}
+
+/** Shows the camera button: it starts and stops `cam`, naming what a press does; `failed` when it cannot start. */
+function wireCamera(cam: Camera, button: HTMLButtonElement, t: Texts, failed: () => void) {
+  button.hidden = false;
+  button.addEventListener('click', () => {
+    if (cam.running) {
+      cam.stop();
+      button.textContent = t.camera;
+      return;
+    }
+    cam.start().then(() => (button.textContent = t.stopCamera), failed);
+  });
+}
+
+/** A sync's refused tickets, one line each: holder, ticket (its name, else its number) and why. */
+function conflictLines(summary: SyncSummary, t: Texts): string[] {
+  return summary.conflicts.map((c) =>
+    [c.holderName, c.ticketName || `#${c.userTicketId}`, t[`conflict_${c.reason}`]].filter(Boolean).join(' · '),
+  );
+}
+
 /** Wires the page; resolves once the first step is shown (events loaded when a key was kept). */
-// Over 150 lines: the scanner page's start-up (key, camera, wedge input, verdicts); not yet split (issue 43).
 export async function startScanner(deps: ScannerDeps): Promise<void> {
   const { doc, texts: t, formats, storage } = deps;
-  const keyStep = byId(doc, 'key-step');
-  const scanStep = byId(doc, 'scan-step');
-  const keyForm = byId<HTMLFormElement>(doc, 'key-form');
-  const keyInput = byId<HTMLInputElement>(doc, 'scanner-key');
-  const keyError = byId(doc, 'key-error');
-  const eventSelect = byId<HTMLSelectElement>(doc, 'event');
-  const noEvents = byId(doc, 'no-events');
-  const codeForm = byId<HTMLFormElement>(doc, 'code-form');
-  const codeInput = byId<HTMLInputElement>(doc, 'code');
-  const result = byId(doc, 'result');
-  const cameraButton = byId<HTMLButtonElement>(doc, 'camera');
-  const video = byId<HTMLVideoElement>(doc, 'video');
-  const statusLine = byId(doc, 'door-status');
-  const conflictsBox = byId(doc, 'conflicts');
-  const conflictList = byId(doc, 'conflict-list');
-  const clearConflicts = byId<HTMLButtonElement>(doc, 'clear-conflicts');
-  const eventDetail = byId(doc, 'event-detail');
-
+  const el = scannerElements(doc);
   let door: Door | OfflineDoor | null = null;
   let unwatch: (() => void) | null = null;
   let lastStatus: DoorStatus | null = null;
   /** The last sync summary shown, so each sync's final word replaces the verdict card once. */
   let shownSync = 0;
   const showStatus = () => {
-    if (lastStatus) renderDoorStatus(statusLine, conflictsBox, conflictList, lastStatus, t, formats, Date.now());
+    if (lastStatus)
+      renderDoorStatus(el.statusLine, el.conflictsBox, el.conflictList, lastStatus, t, formats, Date.now());
   };
   /** After a sync that sent check-ins: its summary replaces whatever verdict (e.g. "decided offline") was shown. */
   const showSync = (status: DoorStatus) => {
     const summary = status.lastSync;
     if (!summary || summary.id === shownSync || busy) return;
     shownSync = summary.id;
-    const lines = summary.conflicts.map((c) =>
-      [c.holderName, c.ticketName || `#${c.userTicketId}`, t[`conflict_${c.reason}`]].filter(Boolean).join(' · '),
-    );
-    show(syncVerdict(summary, lines, t));
+    show(syncVerdict(summary, conflictLines(summary, t), t));
   };
-  /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
   /** Each listed event's IANA zone: times at the door are shown in the picked event's zone, like the panel. */
   const zones = new Map<string, string | undefined>();
   /** Each listed event's name and "city · date", shown in full under the picker (a phone's select cuts them). */
   const labels = new Map<string, { name: string; rest: string }>();
-  const showEventDetail = () => {
-    const label = labels.get(eventSelect.value);
-    eventDetail.hidden = !label;
-    if (!label) return eventDetail.replaceChildren();
-    const name = doc.createElement('strong');
-    name.textContent = label.name;
-    eventDetail.replaceChildren(name, doc.createTextNode(label.rest));
-  };
+  /** Keeps the picked event's admissions on an offline-capable door, and shows its status. */
   const watchEvent = () => {
-    showEventDetail();
-    formats.setTimeZone(zones.get(eventSelect.value));
+    renderEventDetail(doc, el.eventDetail, labels.get(el.eventSelect.value));
+    formats.setTimeZone(zones.get(el.eventSelect.value));
     unwatch?.();
     unwatch = null;
-    if (door && 'watch' in door && eventSelect.value)
-      unwatch = door.watch(Number(eventSelect.value), (status) => {
+    if (door && 'watch' in door && el.eventSelect.value)
+      unwatch = door.watch(Number(el.eventSelect.value), (status) => {
         lastStatus = status;
         showStatus();
         showSync(status);
@@ -133,26 +201,26 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   setInterval(showStatus, STATUS_EVERY_MS);
   let camera: Camera | null = null;
   let busy = false;
-  const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(result, verdict);
+  const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(el.result, verdict);
   const ready = () => show(message('idle', t.ready, t.readyDetail));
 
-  codeInput.maxLength = PASS_CODE_MAX_LENGTH;
+  el.codeInput.maxLength = PASS_CODE_MAX_LENGTH;
 
   const toKeyStep = (error: string) => {
     camera?.stop();
-    cameraButton.textContent = t.camera;
+    el.cameraButton.textContent = t.camera;
     unwatch?.();
     unwatch = null;
     lastStatus = null;
-    statusLine.hidden = true;
-    conflictsBox.hidden = true;
+    el.statusLine.hidden = true;
+    el.conflictsBox.hidden = true;
     door = null;
     storage.removeItem(STORAGE.key);
-    scanStep.hidden = true;
-    keyStep.hidden = false;
-    keyError.textContent = error;
-    keyInput.value = '';
-    keyInput.focus();
+    el.scanStep.hidden = true;
+    el.keyStep.hidden = false;
+    el.keyError.textContent = error;
+    el.keyInput.value = '';
+    el.keyInput.focus();
   };
 
   /** Loads the events with the current key and shows the scan step; false when it could not. */
@@ -164,32 +232,19 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
       return false;
     }
     if (outcome.kind !== 'events') {
-      keyStep.hidden = false;
-      keyError.textContent = t.network;
+      el.keyStep.hidden = false;
+      el.keyError.textContent = t.network;
       return false;
     }
     const saved = storage.getItem(STORAGE.event);
-    zones.clear();
-    labels.clear();
-    for (const ev of outcome.events) {
-      zones.set(String(ev.id), ev.timeZone);
-      labels.set(String(ev.id), { name: ev.name, rest: `${ev.city} · ${formats.date(ev.startsAt, ev.timeZone)}` });
-    }
-    eventSelect.replaceChildren(
-      ...outcome.events.map((ev) => {
-        const option = doc.createElement('option');
-        option.value = String(ev.id);
-        option.textContent = `${ev.name} · ${labels.get(String(ev.id))!.rest}`;
-        return option;
-      }),
-    );
-    if (saved && outcome.events.some((ev) => String(ev.id) === saved)) eventSelect.value = saved;
-    noEvents.hidden = outcome.events.length > 0;
-    keyStep.hidden = true;
-    scanStep.hidden = false;
+    fillEvents(doc, el.eventSelect, outcome.events, formats, zones, labels);
+    if (saved && outcome.events.some((ev) => String(ev.id) === saved)) el.eventSelect.value = saved;
+    el.noEvents.hidden = outcome.events.length > 0;
+    el.keyStep.hidden = true;
+    el.scanStep.hidden = false;
     watchEvent();
     ready();
-    codeInput.focus();
+    el.codeInput.focus();
     return true;
   };
 
@@ -197,11 +252,11 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   const check = async (raw: string) => {
     const code = raw.trim();
     if (!code || busy || !door) return;
-    if (!eventSelect.value) return show(message('bad', t.pickEvent));
+    if (!el.eventSelect.value) return show(message('bad', t.pickEvent));
     busy = true;
     show(message('busy', t.checking));
     try {
-      const outcome = await door.checkIn(code, Number(eventSelect.value));
+      const outcome = await door.checkIn(code, Number(el.eventSelect.value));
       if (outcome.kind === 'unauthorized') return toKeyStep(t.wrongKey);
       show(checkInVerdict(outcome, t, formats));
       if (outcome.kind === 'event_not_found') void loadEvents();
@@ -210,64 +265,38 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     }
   };
 
-  keyForm.addEventListener('submit', (ev) => {
+  el.keyForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const key = cleanKey(keyInput.value);
+    const key = cleanKey(el.keyInput.value);
     if (!key) return;
     storage.setItem(STORAGE.key, key);
     door = deps.doorFor(key);
-    keyError.textContent = '';
+    el.keyError.textContent = '';
     void loadEvents();
   });
-  codeForm.addEventListener('submit', (ev) => {
+  el.codeForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    void check(codeInput.value).finally(() => {
-      codeInput.value = '';
-      codeInput.focus();
+    void check(el.codeInput.value).finally(() => {
+      el.codeInput.value = '';
+      el.codeInput.focus();
     });
   });
-  eventSelect.addEventListener('change', () => {
-    storage.setItem(STORAGE.event, eventSelect.value);
+  el.eventSelect.addEventListener('change', () => {
+    storage.setItem(STORAGE.event, el.eventSelect.value);
     watchEvent();
     ready();
   });
   byId(doc, 'change-key').addEventListener('click', () => toKeyStep(''));
-  clearConflicts.addEventListener('click', () => {
+  el.clearConflicts.addEventListener('click', () => {
     if (door && 'clearConflicts' in door) void door.clearConflicts();
-    codeInput.focus();
+    el.codeInput.focus();
   });
 
-  // A keyboard-wedge scanner types the pass and Enter wherever the focus is. While the scan step shows
-  // and the focus is not in a text field, a typed character goes into the code field (and the focus
-  // with it), so the rest of the code and the Enter follow there.
-  doc.addEventListener('keydown', (ev) => {
-    if (scanStep.hidden || ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
-    if (ev.key.length !== 1 || ev.key === ' ') return;
-    const target = ev.target as HTMLElement | null;
-    if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target?.isContentEditable)
-      return;
-    ev.preventDefault();
-    if (codeInput.value.length < codeInput.maxLength) codeInput.value += ev.key;
-    codeInput.focus();
-  });
+  wireWedge(doc, el.scanStep, el.codeInput);
 
   const makeCamera = deps.camera ?? ((v, onCode) => (cameraSupported() ? createCamera(v, onCode) : null));
-  camera = makeCamera(video, check);
-  if (camera) {
-    const cam = camera;
-    cameraButton.hidden = false;
-    cameraButton.addEventListener('click', () => {
-      if (cam.running) {
-        cam.stop();
-        cameraButton.textContent = t.camera;
-        return;
-      }
-      cam.start().then(
-        () => (cameraButton.textContent = t.stopCamera),
-        () => show(message('bad', t.cameraError)),
-      );
-    });
-  }
+  camera = makeCamera(el.video, check);
+  if (camera) wireCamera(camera, el.cameraButton, t, () => show(message('bad', t.cameraError)));
 
   // A set-up link's key replaces the kept one (the organiser's new door key for this device).
   if (deps.linkKey) storage.setItem(STORAGE.key, deps.linkKey);
@@ -276,7 +305,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     door = deps.doorFor(kept);
     await loadEvents();
   } else {
-    keyStep.hidden = false;
-    keyInput.focus();
+    el.keyStep.hidden = false;
+    el.keyInput.focus();
   }
 }

@@ -14,7 +14,7 @@ import type { AccountExport } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { StorageProvider } from '../../providers/storage/storage.provider.js';
-import { toUser } from '../auth/auth.service.js';
+import { toUser } from '../auth/auth.users.js';
 import type { TicketsService } from '../tickets/tickets.service.js';
 import type { ListingService } from '../resale/listing.service.js';
 import type { EarningsService } from '../resale/earnings.service.js';

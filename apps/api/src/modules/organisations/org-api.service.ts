@@ -6,7 +6,7 @@
  * - `ticket-import.service.ts`: POST /org/tickets/import;
  * - `ticket-issuing.ts`: the issuing rules the last two share (plan, then apply);
  * - `reads.service.ts`: GET /org/events, /org/events/{externalId}, /org/ticket-types, /org/tickets and
- *   /org/tickets/{externalId} (issue 21);
+ *   /org/tickets/{externalId} (issue 21; the tickets' reads and the attendees CSV in `ticket-reads.ts`);
  * - `organisation.service.ts`: GET and PATCH /org/organisation (the brand, issue 21);
  * - `deps.ts`: the dependencies and helpers every part takes.
  * Everything is scoped to the calling organisation: another organisation's ids are not found (404). Upserts are

@@ -3,7 +3,7 @@ import { normalizePhone, type Locale, type User } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { profileRepository as repo } from './profile.repository.js';
-import { toUser } from '../auth/auth.service.js';
+import { toUser } from '../auth/auth.users.js';
 import type { AvatarService } from './avatar.service.js';
 
 /** A profile change; `null` clears an optional field (names, phone number). */

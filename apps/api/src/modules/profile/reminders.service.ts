@@ -9,7 +9,7 @@ import type { User } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { UnsubscribeTokens } from '../auth/auth.tokens.js';
-import { toUser } from '../auth/auth.service.js';
+import { toUser } from '../auth/auth.users.js';
 import { profileRepository as repo } from './profile.repository.js';
 
 /**

@@ -7,14 +7,14 @@
  * type's cap, compared in integer cents; the buyer pays price + service fee (`resaleFeeBps`), the
  * seller is owed the price. Listing needs a verified payout account.
  */
-import { randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
-import { isHeldBy, ticketMayMove, transfersClosed, type Holder } from '../../db/predicates.js';
+import type { Holder } from '../../db/predicates.js';
 import { currencySymbol, fromCents, toCents } from '../../lib/money.js';
 import { resaleRepository as repo, type ListingRow } from './resale.repository.js';
 import { ticketTypeTitle } from './resale.code.js';
+import { createListingCreate } from './listing-create.js';
 
 /** The settings the listing service reads: the resale fee (basis points), the countries resale is open in, the public URL (share links). */
 export type ListingConfig = Pick<Config, 'resaleFeeBps' | 'resaleCountries' | 'publicUrl'>;
@@ -25,7 +25,10 @@ export interface ListingDeps {
   now: () => Date;
 }
 
-// Over 150 lines: the holder's listing operations; not yet split (issue 43).
+/**
+ * The listing service: what a holder may list, the price calculation, listing (listing-create.ts), the seller's
+ * listings, unlisting and the public listing behind a share link.
+ */
 export function createListingService(deps: ListingDeps) {
   const { config, now } = deps;
   const db = deps.database.db;
@@ -95,75 +98,7 @@ export function createListingService(deps: ListingDeps) {
       };
     },
 
-    /**
-     * POST /resell: lists `amountCount` tickets of the type of `userTicketId` at `price` each.
-     * Honours `Idempotency-Key`: the same request with a key already used returns the first listing; the key
-     * with other parameters (ticket, quantity, price, currency) answers `api.idempotency_key_reused` (422).
-     * @throws AppError `api.resell.create.no_stripe` (403), `api.resell.create.already_listed` (409),
-     *   `api.resell.create.not_resellable` (409), `api.resell.not_supported_country` (400), `invalid_prices` (400),
-     *   `api.resell.create.quantity_exceeded` (400), `api.invalid_request_body` (400, currency mismatch),
-     *   `api.idempotency_key_reused` (422).
-     */
-    async create(
-      holder: Holder,
-      input: { userTicketId: number; amountCount: number; price: number; currencyCode: string },
-      idempotencyKey?: string,
-    ) {
-      const { userId } = holder;
-      if (idempotencyKey) {
-        const existing = await repo.listingByIdempotencyKey(db, userId, idempotencyKey);
-        if (existing) return sameListingRequest(existing);
-      }
-      /** The listing a key already made, if this request is the one it was made for (else 422). */
-      async function sameListingRequest(listing: ListingRow) {
-        const same =
-          listing.quantity === input.amountCount &&
-          listing.priceCents === toCents(input.price) &&
-          listing.currencyCode === input.currencyCode.toUpperCase() &&
-          (await repo.listingHasTicket(db, listing.id, input.userTicketId));
-        if (!same) throw new AppError('api.idempotency_key_reused');
-        return { shareLinkUrl: shareUrl(listing.shareToken) };
-      }
-      const account = await repo.payoutAccount(db, userId);
-      if (!account || account.status !== 'VERIFIED') throw new AppError('api.resell.create.no_stripe');
-      const at = now();
-      const written = await db.transaction(async (tx) => {
-        const row = await repo.ticketWithType(tx, input.userTicketId);
-        if (!row || !isHeldBy(row, holder)) throw new AppError('api.resell.create.not_resellable');
-        if (row.listed) throw new AppError('api.resell.create.already_listed');
-        if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
-        if (!ticketMayMove('resell', row, holder, at)) throw new AppError('api.resell.create.not_resellable');
-        if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');
-        if (input.currencyCode.toUpperCase() !== row.type.currencyCode) throw new AppError('api.invalid_request_body');
-        const priceCents = toCents(input.price);
-        if (priceCents > row.type.maxResalePriceCents || priceCents <= 0) throw new AppError('invalid_prices');
-        const ids = await repo.lockEligible(tx, holder, row.type.id, row.ticket.id, at, input.amountCount);
-        // A concurrent listing committed while we waited for the row lock: our first read was stale.
-        if (!ids.includes(row.ticket.id)) throw new AppError('api.resell.create.already_listed');
-        if (ids.length < input.amountCount) throw new AppError('api.resell.create.quantity_exceeded');
-        return repo.insertListing(
-          tx,
-          {
-            sellerId: userId,
-            ticketTypeId: row.type.id,
-            quantity: ids.length,
-            priceCents,
-            feeCents: feeOf(priceCents),
-            currencyCode: row.type.currencyCode,
-            status: 'LISTED',
-            shareToken: randomBytes(12).toString('base64url'),
-            idempotencyKey: idempotencyKey ?? null,
-            listedAt: at,
-          },
-          ids,
-        );
-      });
-      if (written.ok) return { shareLinkUrl: shareUrl(written.value.shareToken) };
-      // Another request listed the same ticket (or used the same key) between our check and insert.
-      const again = idempotencyKey ? await repo.listingByIdempotencyKey(db, userId, idempotencyKey) : undefined;
-      if (again) return sameListingRequest(again);
-      throw new AppError('api.resell.create.already_listed');
-    },
+    ...createListingCreate(deps, { feeOf, shareUrl }),
 
     /** GET /resell/ticket/sales and /resell/tickets/sold (only the `X-Organisation` header's organisation's). */
     async listings(seller: Holder, which: 'SALE' | 'SOLD') {

@@ -15,16 +15,16 @@ import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePanelConfig, useUser } from '../../../lib/queries';
 import { linkWithLang } from '../../../lib/i18n';
-import { Modal } from '../../../ui/modal';
-import { Skeleton } from '../../../ui/bits';
-import { HelpIcon, LockIcon, ShieldIcon, GiftIcon, SparkIcon } from '../../../ui/icons';
+import { HelpIcon, LockIcon } from '../../../ui/icons';
 import { useTickets } from '../../../lib/ticket-queries';
-import { formatRange, formatWhen } from '../../../lib/format';
 import { useQrConfig, useQrImage } from '../api/qr.api';
 import { usePassView } from '../pass/use-pass';
 import { forgetDevicePass } from '../pass/device-pass';
 import { admittedEvents } from '../admits/admitted-events';
 import { markFirstScreenDrawn } from '../../../lib/first-screen';
+import { PassCode } from './pass-code';
+import { PassAdmits } from './pass-admits';
+import { QrLearnMore } from './qr-learn-more';
 
 /** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
 const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
@@ -32,14 +32,10 @@ const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
 /** How soon an event must start for the QR screen to offer its tickets' wallet badges (the default reveal, 24 h). */
 const WALLET_SOON_MS = 24 * 3_600_000;
 
-/** What the screen says, above a retry, in each state in which it has no code to show. */
-const NO_CODE_MESSAGE = {
-  needs_signal: 'pass.needs_signal',
-  stale: 'offline_pass.stale',
-  error: 'offline_pass.error',
-} as const;
-
-// Over 150 lines: the pass screen's states (loading, not yet, offline, brightness); not yet split (issue 43).
+/**
+ * The QR screen: its parts are the code area (pass-code.tsx), what the pass admits (pass-admits.tsx) and the
+ * 'learn more' modal (qr-learn-more.tsx).
+ */
 export default function QrScreen() {
   const { t, i18n } = useTranslation();
   const config = usePanelConfig();
@@ -74,75 +70,20 @@ export default function QrScreen() {
     <div className="qr-screen stack">
       <h1 className="screen-title">{t('qr.title')}</h1>
       <div className="qr-box">
-        {offline && view.kind === 'device' && (
-          <p role="status" className="qr-box__name">
-            {t('offline_pass.offline')}
-          </p>
-        )}
-        {revealAt ? (
-          <p role="status" className="qr-box__error" data-testid="pass-reveal">
-            {t('qr.pass_appears_at', {
-              time: formatWhen(revealAt, tickets?.[0]?.eventTimeZone, i18n.language === 'es' ? 'es' : 'en'),
-            })}
-          </p>
-        ) : view.kind === 'server' || view.kind === 'device' || view.kind === 'held' ? (
-          <img
-            className="qr-box__img"
-            src={view.src}
-            alt={t('qr.alt')}
-            width={396}
-            height={396}
-            data-pass-kind={view.kind === 'held' ? 'server' : view.kind}
-          />
-        ) : view.kind === 'loading' ? (
-          <Skeleton height={300} radius={16} />
-        ) : (
-          <div role="alert" className="qr-box__error">
-            <p>{t(NO_CODE_MESSAGE[view.kind])}</p>
-            <button type="button" className="btn btn--secondary" onClick={retry}>
-              {t('common.retry')}
-            </button>
-          </div>
-        )}
-        {view.kind === 'server' || view.kind === 'device' ? (
-          <p className="qr-box__hint" aria-live="off" data-testid="qr-countdown">
-            {t('offline_pass.next_code_in', { seconds: view.secondsLeft })}
-          </p>
-        ) : view.kind === 'held' ? (
-          <p className="qr-box__hint qr-box__hint--warn" aria-live="off" data-testid="qr-countdown">
-            {t('pass.held', { seconds: view.secondsLeft })}
-          </p>
-        ) : (
-          <p className="qr-box__hint">{t('qr.refreshes', { count: ttl ?? 30 })}</p>
-        )}
+        <PassCode
+          revealAt={revealAt}
+          timeZone={tickets?.[0]?.eventTimeZone}
+          view={view}
+          offline={offline}
+          ttl={ttl}
+          retry={retry}
+        />
         {user && (
           <p className="qr-box__name" data-testid="pass-holder">
             <span className="qr-box__label">{t('pass.holder')}</span> {user.name ?? user.preferredUsername}
           </p>
         )}
-        {events && (
-          <section className="pass-admits" aria-label={t('pass.admits')}>
-            {events.length === 0 ? (
-              <p className="qr-box__hint">{t('pass.no_events')}</p>
-            ) : (
-              <ul>
-                {events.map((e) => (
-                  <li key={e.key} className="pass-admits__event">
-                    <strong className="pass-admits__name">{e.eventName}</strong>
-                    <span>{formatRange(e.eventStartDateTime, e.eventEndDateTime, e.eventTimeZone)}</span>
-                    <span>
-                      {e.eventVenue}, {e.eventCity}
-                    </span>
-                    <span className="pass-admits__tickets">
-                      {t('pass.tickets', { count: e.count })}:{' '}
-                      {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-        )}
+        {events && <PassAdmits events={events} />}
         {(config?.wallets?.apple || config?.wallets?.google) && walletTickets.length > 0 && (
           <Suspense fallback={null}>
             <ul className="pass-wallets" aria-label={t('wallet.label')}>
@@ -176,33 +117,7 @@ export default function QrScreen() {
           )}
         </div>
       </div>
-      {learn && (
-        <Modal title={t('qr.learn_title')} onClose={() => setLearn(false)} fullScreen>
-          <ul className="points">
-            <li>
-              <ShieldIcon />
-              <div>
-                <strong>{t('qr.point_entry')}</strong>
-                <p>{t('qr.point_entry_text')}</p>
-              </div>
-            </li>
-            <li>
-              <GiftIcon />
-              <div>
-                <strong>{t('qr.point_gift')}</strong>
-                <p>{t('qr.point_gift_text')}</p>
-              </div>
-            </li>
-            <li>
-              <SparkIcon />
-              <div>
-                <strong>{t('qr.point_addons')}</strong>
-                <p>{t('qr.point_addons_text')}</p>
-              </div>
-            </li>
-          </ul>
-        </Modal>
-      )}
+      {learn && <QrLearnMore onClose={() => setLearn(false)} />}
     </div>
   );
 }

@@ -7,28 +7,25 @@
  * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx), and the
  * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import type { Benefit, MyTicket } from '@tp/contract';
 import { usePanelConfig } from '../../../lib/queries';
 import { sanitizeHtml } from '../../../lib/sanitize';
-import { assetUrl, formatRange, formatWhen } from '../../../lib/format';
+import { assetUrl, formatWhen } from '../../../lib/format';
 import { navigate, useRoute } from '../../../lib/use-route';
-import { Badge, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
 import { Button } from '../../../ui/button';
-import { BackIcon, CalendarIcon, ChevronIcon, PinIcon, TicketIcon } from '../../../ui/icons';
+import { BackIcon } from '../../../ui/icons';
 import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
-import { AddToCalendar } from './add-to-calendar';
+import { TicketDetails } from './ticket-details';
+import { BenefitsSection, EventAccessSection, benefitUsed } from './ticket-benefits';
 import '../tickets.css';
-import { eventPlace } from './event-place';
-
-/** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
-const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -55,7 +52,6 @@ function Clamp({ html }: { html: string }) {
   );
 }
 
-const benefitUsed = (b: Benefit) => b.purchasedAmount === b.usedAmount;
 const benefitDetail = (b: Benefit, tk: MyTicket): BenefitDetail => ({
   name: b.name,
   shortDescription: b.shortDescription,
@@ -65,7 +61,10 @@ const benefitDetail = (b: Benefit, tk: MyTicket): BenefitDetail => ({
   timeZone: tk.eventTimeZone,
 });
 
-// Over 150 lines: one ticket's screen and its actions; not yet split (issue 43).
+/**
+ * The ticket screen: its loading, not-found and error states here; its parts are the details (ticket-details.tsx),
+ * the event-access item and benefit list (ticket-benefits.tsx) and the actions (ticket-actions.tsx).
+ */
 export default function TicketScreen() {
   const { t } = useTranslation();
   const route = useRoute();
@@ -122,7 +121,6 @@ export default function TicketScreen() {
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
-  const { place, mapUrl } = eventPlace(tk);
   const access: BenefitDetail = {
     name: t('ticket.event_access'),
     shortDescription: t('ticket.event_access_text'),
@@ -145,59 +143,8 @@ export default function TicketScreen() {
         <TicketActions ticket={tk} />
       </div>
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
-      <header className="stack-sm">
-        <div className="row-wrap">
-          {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
-          <span className="muted">{tk.ticketName}</span>
-        </div>
-        <h1 id="ticket-title" className="screen-title">
-          {tk.eventName}
-        </h1>
-        <p className="icon-line">
-          <CalendarIcon />
-          {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
-        </p>
-        <p className="icon-line">
-          <PinIcon />
-          <span>
-            {place} ·{' '}
-            <a href={mapUrl} target="_blank" rel="noopener noreferrer">
-              {t('ticket.map')}
-            </a>
-          </span>
-        </p>
-        <AddToCalendar ticket={tk} />
-        {(config?.wallets?.apple || config?.wallets?.google) && (
-          <Suspense fallback={null}>
-            <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
-          </Suspense>
-        )}
-      </header>
-      <section aria-labelledby="access-title" className="stack-sm">
-        <h2 id="access-title" className="section-title">
-          {t('ticket.your_ticket')}
-        </h2>
-        <ul className="benefit-list">
-          <li>
-            <button type="button" className="benefit-item" onClick={() => setDetail('access')}>
-              <span className="benefit-item__icon" style={{ background: 'var(--accent)' }}>
-                <TicketIcon />
-              </span>
-              <span className="benefit-item__body">
-                <span className="benefit-item__name">{t('ticket.event_access')}</span>
-                <span className="muted small">
-                  {/* What the row is (the badge beside it says its state once: issue 40 point 11). */}
-                  {accessUsed && tk.eventAccessUsedOn
-                    ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
-                    : t('ticket.event_access_text')}
-                </span>
-              </span>
-              <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge>
-              <ChevronIcon />
-            </button>
-          </li>
-        </ul>
-      </section>
+      <TicketDetails tk={tk} />
+      <EventAccessSection tk={tk} onOpen={() => setDetail('access')} />
       {tk.eventDescription && (
         <section aria-labelledby="about-title" className="stack-sm">
           <h2 id="about-title" className="section-title">
@@ -206,43 +153,7 @@ export default function TicketScreen() {
           <Clamp html={tk.eventDescription} />
         </section>
       )}
-      <section aria-labelledby="benefits-title" className="stack-sm">
-        <h2 id="benefits-title" className="section-title">
-          {t('ticket.benefits')}
-        </h2>
-        {benefits.length === 0 ? (
-          <EmptyState message={t('feedback.benefits_empty')} hint={t('feedback.benefits_empty_hint')}>
-            {config?.orgWebsite && (
-              <a className="btn btn--secondary" href={config.orgWebsite} target="_blank" rel="noopener noreferrer">
-                {t('feedback.visit_organiser')}
-              </a>
-            )}
-          </EmptyState>
-        ) : (
-          <ul className="benefit-list">
-            {benefits.map((b) => (
-              <li key={b.userTicketBenefitId}>
-                <button type="button" className="benefit-item" onClick={() => setDetail(b.userTicketBenefitId)}>
-                  <span className="benefit-item__icon" style={{ background: b.iconBgColor ?? 'var(--accent)' }}>
-                    {b.icon ? <img src={assetUrl(b.icon, base)} alt="" width={20} height={20} /> : <TicketIcon />}
-                  </span>
-                  <span className="benefit-item__body">
-                    <span className="benefit-item__name">{b.name}</span>
-                    <span className="muted small">{b.shortDescription}</span>
-                  </span>
-                  <span className="muted small">
-                    {b.usedAmount}/{b.purchasedAmount}
-                  </span>
-                  <Badge tone={benefitUsed(b) ? 'used' : 'unused'}>
-                    {benefitUsed(b) ? t('ticket.used') : t('ticket.unused')}
-                  </Badge>
-                  <ChevronIcon />
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <BenefitsSection benefits={benefits} onOpen={setDetail} />
       {detail === 'access' && <BenefitModal detail={access} onClose={closeDetail} />}
       {openBenefit && (
         <BenefitModal detail={benefitDetail(openBenefit, tk)} onClose={closeDetail}>

@@ -1,0 +1,97 @@
+/**
+ * Sessions of the auth service (spec section 4, Auth flow): the token pair a sign-in opens, refresh-token rotation
+ * with replay detection, logout, and the resolution of holder and console (issue 21) bearer tokens.
+ */
+import type { ConsoleClaims } from './auth.tokens.js';
+import { hashRefreshToken, newRefreshToken } from './auth.tokens.js';
+import { authRepository as repo } from './auth.repository.js';
+import { AppError } from '../../lib/app-error.js';
+import type { AuthDeps } from './auth.service.js';
+
+/**
+ * The session half of the auth service. `issueTokens` is for the sign-in half (a verified code opens a pair);
+ * the rest is the service's public surface.
+ */
+export function createAuthSessions(deps: AuthDeps) {
+  const { config, tokens, consoleTokens, now } = deps;
+  const db = deps.database.db;
+
+  /** Whether the sign-in session is open and the account's. */
+  async function sessionIsLive(sessionId: string, userId: number, at: Date): Promise<boolean> {
+    const session = await repo.sessionById(db, sessionId);
+    return !!session && !session.revokedAt && session.expiresAt > at && session.userId === userId;
+  }
+
+  /** A new access token and refresh token of the sign-in session `sessionId`, issued at `at`. */
+  async function issueTokens(userId: number, sessionId: string, at: Date) {
+    const refresh = newRefreshToken();
+    await repo.insertRefreshToken(db, refresh.hash, sessionId, at);
+    const accessToken = tokens.sign({ userId, sessionId }, at);
+    return { accessToken, refreshToken: refresh.token };
+  }
+
+  return {
+    issueTokens,
+
+    /**
+     * POST /auth/refresh: exchanges a refresh token for a new pair (rotation). A token already
+     * rotated more than `refreshGraceSeconds` ago is a replay: the whole sign-in is revoked.
+     * @throws AppError `api.auth.token_not_authorized` (401).
+     */
+    async refresh(refreshToken: string) {
+      const at = now();
+      const hash = hashRefreshToken(refreshToken);
+      const result = await db.transaction(async (tx) => {
+        const row = await repo.lockRefreshToken(tx, hash);
+        if (!row) return null;
+        const { token, session } = row;
+        if (session.revokedAt || session.expiresAt <= at) return null;
+        if (token.rotatedAt && at.getTime() - token.rotatedAt.getTime() > config.refreshGraceSeconds * 1000) {
+          await repo.revokeSession(tx, session.id, at);
+          return 'replay' as const;
+        }
+        await repo.markRotated(tx, hash, at);
+        return { userId: session.userId, sessionId: session.id };
+      });
+      if (result === null || result === 'replay') throw new AppError('api.auth.token_not_authorized');
+      return issueTokens(result.userId, result.sessionId, at);
+    },
+
+    /** GET /auth/logout: revokes the sign-in (all its refresh tokens and access tokens). */
+    async logout(sessionId: string): Promise<void> {
+      await repo.revokeSession(db, sessionId, now());
+    },
+
+    /**
+     * Resolves a bearer token to its user; null when the token is invalid, expired, or its
+     * sign-in was revoked or ended.
+     */
+    async authenticate(bearer: string): Promise<{ userId: number; sessionId: string } | null> {
+      const at = now();
+      const claims = tokens.verify(bearer, at);
+      if (!claims) return null;
+      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
+    },
+
+    /**
+     * A console token (issue 21) for the signed-in holder session, acting on `organisationId`; the caller has
+     * checked the membership. Valid `accessTokenTtlSeconds`; ends with the sign-in session (logout ends both).
+     * @returns the token and its lifetime, seconds.
+     */
+    consoleToken(claims: { userId: number; sessionId: string }, organisationId: number) {
+      const accessToken = consoleTokens.sign({ ...claims, organisationId }, now());
+      return { accessToken, expiresIn: consoleTokens.ttlSeconds };
+    },
+
+    /**
+     * Resolves a console token to its account, session and organisation; null when it is not a console token
+     * (a holder token is not one), is expired, or its sign-in was revoked or ended.
+     */
+    async authenticateConsole(bearer: string): Promise<ConsoleClaims | null> {
+      const at = now();
+      const claims = consoleTokens.verify(bearer, at);
+      if (!claims) return null;
+      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * What the pass admits, on the QR screen (issue 20 point 6): each event of today (or the next ones) with its date
+ * in the event's time zone, venue, and its tickets counted by type (admits/admitted-events.ts).
+ */
+import { useTranslation } from 'react-i18next';
+import { formatRange } from '../../../lib/format';
+import type { AdmittedEvent } from '../admits/admitted-events';
+
+/** The admitted events' list, or a line saying there are none. */
+export function PassAdmits({ events }: { events: AdmittedEvent[] }) {
+  const { t } = useTranslation();
+  return (
+    <section className="pass-admits" aria-label={t('pass.admits')}>
+      {events.length === 0 ? (
+        <p className="qr-box__hint">{t('pass.no_events')}</p>
+      ) : (
+        <ul>
+          {events.map((e) => (
+            <li key={e.key} className="pass-admits__event">
+              <strong className="pass-admits__name">{e.eventName}</strong>
+              <span>{formatRange(e.eventStartDateTime, e.eventEndDateTime, e.eventTimeZone)}</span>
+              <span>
+                {e.eventVenue}, {e.eventCity}
+              </span>
+              <span className="pass-admits__tickets">
+                {t('pass.tickets', { count: e.count })}:{' '}
+                {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

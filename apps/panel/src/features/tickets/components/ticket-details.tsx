@@ -1,0 +1,54 @@
+/**
+ * The ticket page's details (spec section 2 Ticket page): live badge and ticket name, the event's name, its dates
+ * in the event's time zone, place with a map link, "Add to calendar" (issue 23) and the wallet badges when the
+ * operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
+ */
+import { lazy, Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { MyTicket } from '@tp/contract';
+import { usePanelConfig } from '../../../lib/queries';
+import { formatRange } from '../../../lib/format';
+import { Badge } from '../../../ui/bits';
+import { CalendarIcon, PinIcon } from '../../../ui/icons';
+import { AddToCalendar } from './add-to-calendar';
+import { eventPlace } from './event-place';
+
+/** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
+const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
+
+/** The ticket's header; its `h1` has the id `ticket-title` that labels the page. */
+export function TicketDetails({ tk }: { tk: MyTicket }) {
+  const { t } = useTranslation();
+  const config = usePanelConfig();
+  const { place, mapUrl } = eventPlace(tk);
+  return (
+    <header className="stack-sm">
+      <div className="row-wrap">
+        {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
+        <span className="muted">{tk.ticketName}</span>
+      </div>
+      <h1 id="ticket-title" className="screen-title">
+        {tk.eventName}
+      </h1>
+      <p className="icon-line">
+        <CalendarIcon />
+        {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
+      </p>
+      <p className="icon-line">
+        <PinIcon />
+        <span>
+          {place} ·{' '}
+          <a href={mapUrl} target="_blank" rel="noopener noreferrer">
+            {t('ticket.map')}
+          </a>
+        </span>
+      </p>
+      <AddToCalendar ticket={tk} />
+      {(config?.wallets?.apple || config?.wallets?.google) && (
+        <Suspense fallback={null}>
+          <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
+        </Suspense>
+      )}
+    </header>
+  );
+}
