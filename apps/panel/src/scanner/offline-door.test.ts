@@ -126,6 +126,7 @@ async function watched(door: ReturnType<ReturnType<typeof setup>['make']>) {
   return statuses;
 }
 
+// Over 150 lines: the offline door's cases, each short, in one describe over the same fake server and store (setup).
 describe('the offline door', () => {
   it('keeps every page of the snapshot while online, and asks the server to check in', async () => {
     const { make, server, store } = setup();

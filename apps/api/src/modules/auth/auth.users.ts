@@ -3,9 +3,10 @@
  * user row, the neutral default nickname, and the creation of an account with a unique username suffix.
  */
 import { randomInt } from 'node:crypto';
-import { fullName, usernameOf, type User } from '@tp/contract';
+import { fullName, isLocale, usernameOf, type User } from '@tp/contract';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { text } from '../../lib/i18n.js';
 import { authRepository as repo, type UserRow } from './auth.repository.js';
 
 /** Maps a user row to the User entity of spec section 3. */
@@ -37,7 +38,7 @@ export function toUser(u: UserRow): User {
  * never derived from the e-mail address; the username is `nickname#suffix` with the random suffix.
  */
 export function defaultNickname(locale: string): string {
-  return locale === 'es' ? 'invitado' : 'guest';
+  return text(isLocale(locale) ? locale : 'en', 'account.default_nickname');
 }
 
 /**
