@@ -75,6 +75,11 @@ export async function startServer(opts: {
       DATA_DIR: opts.dataDir,
       SMTP_URL: opts.smtpUrl,
       LOG_LEVEL: 'warn',
+      // No load shedding: these servers run beside Vitest on a loaded 2-core machine, where a sign-in or a refetch
+      // answered 503 `api.busy` failed journeys that test something else (deep-links, wallet-journey). What a holder
+      // sees of a shed request is busy.spec.ts's; the shedding itself is apps/api/test/load-shedding.test.ts's.
+      SHED_EVENT_LOOP_DELAY_MS: '0',
+      SHED_DATABASE_WAITING: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
