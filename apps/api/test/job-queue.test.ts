@@ -373,6 +373,33 @@ describe('durable job queue', () => {
       expect(r.done.filter((d) => d.startsWith('fresh'))).toHaveLength(8);
     });
 
+    it("proven domains that then stall give their slots back once past the usual send time: a holder's code at a proven domain is not held until their timeouts (issue 39 item 2, tenth re-run: 12.7 s); control without parking", async () => {
+      for (const park of [true, false]) {
+        const att = Array.from({ length: 16 }, (_, i) => `att${i}.example`);
+        // One fast send to each of 16 attacker domains and to the holder's: all proven, and 17 sends of a few ms.
+        const r = await run(
+          [...att, 'gmail.example'].map((destination) => ({ destination, ms: 1 })),
+          { slowMs: 60_000, slowHoldSeconds: 600, park },
+        );
+        await r.w.runOnce();
+        // Their server now stalls: one code to each, asked just before the holder's.
+        await r.enqueue(att.map((destination) => ({ destination, hang: true })));
+        await r.enqueue([{ destination: 'gmail.example', ms: 2 }]);
+        try {
+          r.w.wake();
+          const started = performance.now();
+          const sent = await r.until(() => r.done.includes('gmail.example#0'), park ? 5000 : 2000);
+          expect(sent, `park ${park}: ${r.done.join(' ')}`).toBe(park);
+          // Four stalled sends per round of 4 × the median of a few ms, never less than 250 ms: four rounds.
+          if (park) expect(performance.now() - started).toBeLessThan(2500);
+        } finally {
+          r.release();
+        }
+        await r.w.runOnce();
+        expect(r.done.filter((d) => d.startsWith('att'))).toHaveLength(32);
+      }
+    });
+
     it("a mail's destination is its recipient's registrable domain: subdomains are one destination", () => {
       expect(mailDestination('v@s0.tarpit.example')).toBe('tarpit.example');
       expect(mailDestination('W@S1.Tarpit.Example')).toBe('tarpit.example');

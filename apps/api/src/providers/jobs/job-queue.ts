@@ -130,9 +130,12 @@ export interface JobWorkerOptions {
    * destinations together run one job at a time. A destination is _proven_ once one of its jobs succeeded in less
    * than `slowMs`; until then (never seen, or slow since) it is untrusted: the untrusted destinations together take
    * at most all slots but one, which stays for the proven ones, and one of them at most all of those but one
-   * (issue 39 item 2, ninth re-run). `false`: no fairness (every slot for whatever is due first).
+   * (issue 39 item 2, ninth re-run). A job that runs much longer than this worker's recent sends (`parkAfterMs`)
+   * gives its slot back and runs on outside the slots, _parked_ (at most `parkedMax`), and its destination is
+   * untrusted until its next fast success (issue 39 item 2, tenth re-run); `park: false` keeps every job in its slot
+   * (the tests' control). `false`: no fairness (every slot for whatever is due first).
    */
-  destinations?: false | { perDestination?: number; slowMs: number; slowHoldSeconds: number };
+  destinations?: false | { perDestination?: number; slowMs: number; slowHoldSeconds: number; park?: boolean };
 }
 
 export interface JobWorker {
@@ -208,7 +211,7 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
 
   /** Starts `job` in a slot; when it ends, the slot is free and the worker claims again (there may be more). */
   function start(job: ClaimedJob, lease: Date): void {
-    const release = fairness.started(job);
+    const release = fairness.started(job, tick);
     const done: Promise<void> = runJob(job, lease)
       .catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }))
       .finally(() => {
@@ -223,7 +226,8 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
 
   /** One claim for the free slots, its jobs started. @returns how many were claimed (-1: no slot was free). */
   async function claimAndStart(): Promise<number> {
-    const free = Math.min(batch, concurrency - inFlight.size);
+    // Parked jobs (past their destination's usual time, decision 030) hold no slot.
+    const free = Math.min(batch, concurrency - (inFlight.size - fairness.parked()));
     if (free <= 0) {
       mayHaveMore = true;
       return -1;
@@ -330,6 +334,21 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
 const LAST_STARTED_MAX = 10_000;
 
 /**
+ * Parking (issue 39 item 2, tenth re-run; decision 030): a job with a destination that has run `PARK_FACTOR` times the
+ * 75th percentile of the worker's last `PARK_SAMPLES` successful jobs (never less than `PARK_MIN_MS`, never more than the slow
+ * bound; `PARK_UNSAMPLED_MS` before `PARK_MIN_SAMPLES` of them) gives its slot back and runs on to its own timeout,
+ * parked. At most `PARKED_PER_SLOT` × concurrency, and `PARKED_MAX`, are parked at once; jobs of untrusted
+ * destinations at most half of them (an attacker must prove a domain fast before its stall parks among the rest).
+ */
+const PARK_FACTOR = 2;
+const PARK_SAMPLES = 64;
+const PARK_MIN_SAMPLES = 8;
+const PARK_MIN_MS = 50;
+const PARK_UNSAMPLED_MS = 1000;
+const PARKED_PER_SLOT = 8;
+const PARKED_MAX = 32;
+
+/**
  * A worker's bookkeeping of destinations (issue 39 item 2): the jobs in flight with their destination and start,
  * the destinations that answered slowly (until when), and what the next claim may take of each. A destination is
  * slow from the moment one of its jobs has run `slowMs` (still in flight, or finished), so jobs that stall hold
@@ -343,14 +362,40 @@ function destinationFairness(
   active: boolean;
   forClaim(free: number, idleOnly?: boolean): Parameters<typeof repo.claim>[5];
   holdsBack(job: ClaimedJob): boolean;
-  started(job: ClaimedJob): () => void;
+  /** Records `job` as started; `onPark` runs when it is parked (its slot is free). @returns its release */
+  started(job: ClaimedJob, onPark: () => void): () => void;
   finished(job: ClaimedJob, ms: number, succeeded: boolean): void;
+  /** Jobs parked now: in flight, holding no slot. */
+  parked(): number;
 } {
   const perDestination = options
     ? Math.max(1, Math.min(concurrency, options.perDestination ?? concurrency - 1))
     : concurrency;
   /** Jobs in flight that have a destination: when each started (performance.now()). */
   const running = new Map<ClaimedJob, number>();
+  /** Jobs in flight parked (holding no slot), and whether each was of an untrusted destination when parked. */
+  const parked = new Map<ClaimedJob, boolean>();
+  const parkedMax = Math.min(PARKED_MAX, PARKED_PER_SLOT * concurrency);
+  /** Milliseconds the last successful jobs took (at most `PARK_SAMPLES`, the oldest first). */
+  const samples: number[] = [];
+  const parkAfterMs = () => {
+    if (!options) return Infinity;
+    if (samples.length < PARK_MIN_SAMPLES) return Math.min(options.slowMs, PARK_UNSAMPLED_MS);
+    const sorted = [...samples].sort((a, b) => a - b);
+    const p75 = sorted[Math.floor(sorted.length * 0.75)];
+    return Math.min(options.slowMs, Math.max(PARK_MIN_MS, PARK_FACTOR * p75));
+  };
+  /** Parks `job` if there is room (its destination is untrusted from now on). @returns whether it was parked */
+  const park = (job: ClaimedJob): boolean => {
+    if (!running.has(job) || parked.has(job)) return false;
+    const untrusted = !proven.has(job.destination!);
+    let untrustedParked = 0;
+    for (const u of parked.values()) if (u) untrustedParked++;
+    if (parked.size >= parkedMax || (untrusted && untrustedParked >= parkedMax >> 1)) return false;
+    parked.set(job, untrusted);
+    proven.delete(job.destination!);
+    return true;
+  };
   /** Slow destinations: until when (ms since the epoch, the worker's clock). */
   const slowUntil = new Map<string, number>();
   /**
@@ -404,10 +449,9 @@ function destinationFairness(
         .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
       let slowInFlight = 0;
       let untrustedInFlight = 0;
-      for (const [d, n] of inFlight) {
-        if (slow.includes(d)) slowInFlight += n;
-        if (!proven.has(d)) untrustedInFlight += n;
-      }
+      for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
+      // A parked job holds no slot, but still counts in its destination's cap and in the slow slot.
+      for (const job of running.keys()) if (!parked.has(job) && !proven.has(job.destination!)) untrustedInFlight++;
       // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
       // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
       // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
@@ -435,23 +479,39 @@ function destinationFairness(
     holdsBack(job) {
       return Boolean(options) && job.destination !== null;
     },
-    started(job) {
+    started(job, onPark) {
       if (!options || job.destination === null) return () => undefined;
       running.set(job, performance.now());
+      const timer =
+        options.park === false
+          ? undefined
+          : setTimeout(() => {
+              if (park(job)) onPark();
+            }, parkAfterMs());
+      timer?.unref();
       lastStarted.delete(job.destination);
       lastStarted.set(job.destination, { order: performance.now(), at: now().getTime() });
       if (lastStarted.size > LAST_STARTED_MAX) lastStarted.delete(lastStarted.keys().next().value!);
-      return () => running.delete(job);
+      return () => {
+        clearTimeout(timer);
+        running.delete(job);
+        parked.delete(job);
+      };
     },
     finished(job, ms, succeeded) {
       const d = job.destination;
       if (!options || d === null) return;
+      if (succeeded) {
+        samples.push(ms);
+        if (samples.length > PARK_SAMPLES) samples.shift();
+      }
       if (ms >= options.slowMs) markSlow(d);
-      else if (succeeded) {
+      else if (succeeded && !parked.has(job)) {
         slowUntil.delete(d);
         markProven(d);
       }
     },
+    parked: () => parked.size,
   };
 }
 
