@@ -14,6 +14,7 @@ import { resolveContractSource } from './apps/panel/vite.shared.js';
 export const timingFiles = [
   'test/avatar-burst.test.ts',
   'test/avatar-hostile.test.ts',
+  'test/avatar-png-flood.test.ts',
   // CPU-heavy image work under the 30 s cap: timed out (29.6 s) beside Playwright on a loaded machine.
   'test/avatar.test.ts',
   'test/webhook-fairness.test.ts',

@@ -30,7 +30,16 @@ const settled = <T>(p: Promise<T>) =>
   );
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
-function scheduler(opts: { maxQueue?: number; preemptMarginMs?: number; maxCostMs?: number; now?: () => number } = {}) {
+function scheduler(
+  opts: {
+    maxQueue?: number;
+    preemptMarginMs?: number;
+    maxCostMs?: number;
+    now?: () => number;
+    agingRate?: number;
+    startCostMs?: number;
+  } = {},
+) {
   return createAvatarScheduler({
     concurrency: 2,
     maxQueue: opts.maxQueue ?? 8,
@@ -38,6 +47,9 @@ function scheduler(opts: { maxQueue?: number; preemptMarginMs?: number; maxCostM
     preemptMarginMs: opts.preemptMarginMs ?? 1000,
     halfLifeMs: 60_000,
     maxCostMs: opts.maxCostMs ?? Infinity,
+    agingRate: opts.agingRate ?? 0,
+    agingMaxMs: 2000,
+    startCostMs: opts.startCostMs ?? 0,
     now: opts.now ?? (() => 0),
   });
 }
@@ -198,10 +210,95 @@ describe('avatar fair queue', () => {
       preemptMarginMs: Infinity,
       halfLifeMs: 60_000,
       maxCostMs: Infinity,
+      agingRate: 0,
+      agingMaxMs: 0,
+      startCostMs: 0,
     });
     const w = controlled();
     const both = [settled(s.run('x', w.work('x1'))), settled(s.run('y', w.work('y1')))];
     expect(await Promise.all(both)).toEqual(['api.profile.avatar_timeout', 'api.profile.avatar_timeout']);
     expect(s.stats()).toEqual({ busy: 0, queued: 0 });
+  });
+
+  it('a waiting photo moves up as it waits: a stream of 1 × 1 PNGs from fresh addresses no longer starves it (issue 39 item 9, tenth re-run: 0 of 4); control without ageing', async () => {
+    for (const agingRate of [4, 0]) {
+      let clock = 0;
+      const s = scheduler({ preemptMarginMs: Infinity, agingRate, now: () => clock });
+      const w = controlled();
+      let fresh = 0;
+      const flood = () => void settled(s.run(`10.0.0.${++fresh}`, w.work(`png${fresh}`), 0));
+      // Both processes busy with the flood, two more waiting; then the photo (a 3-megapixel JPEG: 150 ms).
+      for (let i = 0; i < 4; i++) flood();
+      const photo = settled(s.run('192.0.2.7', w.work('photo'), 150));
+      // Each PNG takes 10 ms; every one that ends is replaced by a new one from a new address.
+      for (let round = 0; round < 40 && !w.log.includes('start photo'); round++) {
+        clock += 10;
+        const running = w.log.filter((l) => l.startsWith('start png')).map((l) => l.slice(6));
+        for (const name of running.slice(-2)) {
+          flood();
+          await w.finish(name, 10);
+        }
+      }
+      if (agingRate) {
+        expect(w.log, 'started within 100 ms of waiting').toContain('start photo');
+        await w.finish('photo', 150);
+        expect(await photo).toBe('ok photo');
+      } else expect(w.log).not.toContain('start photo');
+    }
+  });
+
+  it("charges every upload asked for to each of its keys, its CPU to its address: a holder's cost follows them to fresh addresses", async () => {
+    const s = scheduler({ maxCostMs: 250, startCostMs: 100 });
+    const w = controlled();
+    for (const i of [1, 2, 3]) {
+      const upload = settled(s.run([`10.0.0.${i}`, 'holder:7'], w.work(`a${i}`)));
+      await w.finish(`a${i}`, 50);
+      expect(await upload).toBe(`ok a${i}`);
+    }
+    expect(s.cost('10.0.0.1')).toBe(150);
+    expect(s.cost('holder:7')).toBe(300);
+    // A new address, the same holder: at the ceiling.
+    expect(await settled(s.run(['10.0.0.4', 'holder:7'], w.work('a4')))).toBe('api.profile.avatar_busy');
+    expect(w.log).not.toContain('start a4');
+    // Another holder at a fresh address is not.
+    const other = settled(s.run(['10.0.0.5', 'holder:8'], w.work('b')));
+    await w.finish('b', 10);
+    expect(await other).toBe('ok b');
+  });
+
+  it("a photo at a full queue pushes out a repeat uploader's 1 × 1 PNG, however long it waited: starting a process costs its keys (issue 39 item 9, tenth re-run: 4 of 4 refused); control without a start cost", async () => {
+    for (const startCostMs of [100, 0]) {
+      let clock = 0;
+      const s = scheduler({ maxQueue: 2, preemptMarginMs: Infinity, agingRate: 4, startCostMs, now: () => clock });
+      const w = controlled();
+      // Each attacker account has had two 1 × 1 PNGs decoded (5 ms of CPU each), from addresses never seen since.
+      const holders = ['holder:1', 'holder:2', 'holder:3', 'holder:4'];
+      for (const [i, h] of holders.entries())
+        for (const round of [0, 1]) {
+          const first = settled(s.run([`10.${round}.0.${i}`, h], w.work(`warm${round}.${i}`), 0));
+          await w.finish(`warm${round}.${i}`, 5);
+          expect(await first).toBe(`ok warm${round}.${i}`);
+        }
+      // Now their next PNGs, from fresh addresses, take both processes and both places in the queue, and wait.
+      const queued = holders.map((h, i) => settled(s.run([`10.9.0.${i}`, h], w.work(`png${i}`), 0)));
+      clock += 200;
+      const photo = settled(s.run(['192.0.2.7', 'holder:9'], w.work('photo'), 150));
+      await tick();
+      if (startCostMs) {
+        // The last come of the dearest is pushed out; the photo waits in its place, behind the one that waited longer.
+        expect(await queued[3]).toBe('api.profile.avatar_busy');
+        await w.finish('png0', 5);
+        expect(w.log.at(-1)).toBe('start png2');
+        await w.finish('png1', 5);
+        expect(w.log.at(-1)).toBe('start photo');
+        await w.finish('photo', 40);
+        expect(await photo).toBe('ok photo');
+        await w.finish('png2', 5);
+      } else {
+        expect(await photo).toBe('api.profile.avatar_busy');
+        for (const name of ['png0', 'png1', 'png2', 'png3']) await w.finish(name, 5);
+      }
+      await Promise.all(queued);
+    }
   });
 });

@@ -5,12 +5,15 @@
  * with a few addresses could keep every process and queue place busy with uploads that each stop only at the budget.
  * Three rules keep an ordinary holder's upload moving:
  * 1. **Cost per address.** Each address is charged what its uploads cost (CPU milliseconds the decoding process
- *    spent, or the time it held a process when it was stopped), decaying by half every `halfLifeMs`.
+ *    spent, or the time it held a process when it was stopped), and `startCostMs` for each upload it asks for
+ *    (admitted, queued or refused for a cheaper one: a process's boot, or a place fought for), decaying by half
+ *    every `halfLifeMs`.
  * 2. **Cheapest first.** A waiting upload's priority is its address's cost plus what the upload itself is expected
  *    to cost (its `estimateMs`: a raster image by its pixels, an SVG ten budgets, behind every photo). A free
  *    process takes the cheapest (ties: first come); when the queue is full, a newcomer takes the place of the
- *    dearest waiting upload if that is dearer than the newcomer (the one pushed out is answered
- *    `api.profile.avatar_busy`), otherwise it is refused.
+ *    dearest waiting upload if that is dearer than the newcomer, counted without its wait (rule 5:
+ *    its wait moves it up the queue, it does not keep a place against a cheaper newcomer; the one pushed out is
+ *    answered `api.profile.avatar_busy`), otherwise it is refused.
  * 3. **Preemption.** When every process is busy and a running upload's priority (counted the same way) is at least
  *    `preemptMarginMs` above the cost of the cheapest waiting upload's address, and above that upload's priority,
  *    that running upload is stopped (its process killed,
@@ -23,10 +26,20 @@
  *    refused uploads start no process (each start costs a process's boot, which loaded the machine as much as the
  *    drawing did).
  *
+ * 5. **Ageing.** A waiting upload's priority falls by `agingRate` for each millisecond it has waited, by
+ *    `agingMaxMs` at most (so an SVG stays behind every photo however long it waited), so a photo is never starved
+ *    by a stream of cheaper uploads (issue 39 item 9, tenth re-run: 1 × 1 PNGs from fresh addresses,
+ *    each ranked at about 0 ms, kept every photo waiting to its deadline, 0 of 4 through).
+ * 6. **Keys.** An upload may be charged to several keys (its client address, then its holder): its cost is the
+ *    dearest of theirs, so fresh addresses do not make one holder's uploads cheap again. The address is charged
+ *    what the upload cost, the holder `startCostMs` only: a holder's share counts the uploads they ask for, not
+ *    their photos' size (a holder who sends a few photos in a row is not dearer than accounts that send 1 × 1 PNGs
+ *    as fast as they are answered).
+ *
  * Each upload has a deadline from its admission, queue wait included (`deadlineMs`): past it, it is answered
  * `api.profile.avatar_timeout` (stopped if running). What is left: addresses never seen before cost nothing yet, so
- * an attacker's first upload from each fresh address is ordered by its expected cost alone: SVGs from fresh
- * addresses compete first come, first served; photos go before them (SECURITY.md).
+ * an attacker's first upload from each fresh address and account is ordered by its expected cost and its wait
+ * alone (SECURITY.md).
  *
  * Per instance, in memory: at most `MAX_ADDRESSES` addresses are remembered (the cheapest are forgotten first).
  */
@@ -54,12 +67,21 @@ export interface AvatarSchedulerOptions {
   halfLifeMs: number;
   /** Cost at which an address's uploads are refused until it decays, milliseconds. */
   maxCostMs: number;
+  /** How much a waiting upload's priority falls per millisecond waited, milliseconds of cost (rule 5). */
+  agingRate: number;
+  /** The most a wait takes off a waiting upload's priority, milliseconds of cost (rule 5). */
+  agingMaxMs: number;
+  /** What starting a decoding process costs, charged to each upload started, milliseconds (rule 1). */
+  startCostMs: number;
   /** The clock, milliseconds (tests). */
   now?: () => number;
 }
 
 interface Entry {
-  address: string;
+  /** What it is charged to: its client address key, and its holder's when known. */
+  keys: readonly string[];
+  /** When it was admitted (the scheduler's clock). */
+  admittedAt: number;
   /** What the upload is expected to cost, milliseconds. */
   estimateMs: number;
   work: (signal: AbortSignal) => Promise<Costed<unknown>>;
@@ -79,24 +101,33 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
   const running = new Set<Entry>();
   const costs = new Map<string, { ms: number; at: number }>();
 
-  /** An address's cost now, milliseconds (decayed). */
-  function cost(address: string): number {
-    const c = costs.get(address);
+  /** A key's cost now, milliseconds (decayed). */
+  function keyCost(key: string): number {
+    const c = costs.get(key);
     return c ? c.ms * 0.5 ** ((now() - c.at) / options.halfLifeMs) : 0;
   }
+  /** The cost of an upload's keys now: the dearest of them, milliseconds. */
+  const cost = (keys: readonly string[]) => Math.max(0, ...keys.map(keyCost));
 
-  function charge(address: string, ms: number) {
-    costs.delete(address);
-    costs.set(address, { ms: cost(address) + Math.max(0, ms), at: now() });
+  /** Charges each of `keys` `ms`. */
+  function charge(keys: readonly string[], ms: number) {
+    for (const key of keys) {
+      const ms0 = keyCost(key);
+      costs.delete(key);
+      costs.set(key, { ms: ms0 + Math.max(0, ms), at: now() });
+    }
     if (costs.size > MAX_ADDRESSES) {
       // Forget the cheapest half (most of them decayed to nothing).
-      const sorted = [...costs.keys()].sort((a, b) => cost(a) - cost(b));
+      const sorted = [...costs.keys()].sort((a, b) => keyCost(a) - keyCost(b));
       for (const a of sorted.slice(0, costs.size - MAX_ADDRESSES / 2)) costs.delete(a);
     }
   }
 
-  /** A waiting upload's priority: its address's cost plus its own expected cost, milliseconds (lower first). */
-  const priority = (entry: Entry) => cost(entry.address) + entry.estimateMs;
+  /** An upload's place when the queue is full: its keys' cost plus its own expected cost, milliseconds. */
+  const dearness = (entry: Entry) => cost(entry.keys) + entry.estimateMs;
+  /** A waiting upload's priority (lower first): its dearness, less its wait times `agingRate` (at most `agingMaxMs`). */
+  const priority = (entry: Entry) =>
+    dearness(entry) - Math.min(options.agingMaxMs, options.agingRate * (now() - entry.admittedAt));
 
   /** Index in `waiting` of the cheapest upload (first come on a tie), or -1. */
   function cheapestWaiting(): number {
@@ -105,11 +136,11 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     return best;
   }
 
-  /** Index in `waiting` of the dearest upload (last come on a tie), or -1. */
+  /** Index in `waiting` of the dearest upload, its wait not counted (last come on a tie), or -1. */
   function dearestWaiting(): number {
     let worst = -1;
     for (let i = 0; i < waiting.length; i++)
-      if (worst < 0 || priority(waiting[i]) >= priority(waiting[worst])) worst = i;
+      if (worst < 0 || dearness(waiting[i]) >= dearness(waiting[worst])) worst = i;
     return worst;
   }
 
@@ -124,11 +155,11 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     entry.startedAt = now();
     entry.work(entry.controller.signal).then(
       (done) => {
-        charge(entry.address, done.cpuMs);
+        charge(entry.keys.slice(0, 1), done.cpuMs);
         finish(entry, entry.stopped ? { error: new AppError(entry.stopped) } : { value: done.value });
       },
       (err: unknown) => {
-        charge(entry.address, now() - (entry.startedAt ?? now()));
+        charge(entry.keys.slice(0, 1), now() - (entry.startedAt ?? now()));
         finish(entry, { error: entry.stopped ? new AppError(entry.stopped) : err });
       },
     );
@@ -154,10 +185,11 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     const best = cheapestWaiting();
     if (best < 0) return;
     // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
-    const want = Math.max(cost(waiting[best].address) + options.preemptMarginMs, priority(waiting[best]) + 1);
+    // Dearness, not the aged priority: a wait moves an upload up the queue, it never stops one like it.
+    const want = Math.max(cost(waiting[best].keys) + options.preemptMarginMs, dearness(waiting[best]) + 1);
     let victim: Entry | undefined;
     for (const r of running)
-      if (!r.stopped && priority(r) >= want && (!victim || priority(r) > priority(victim))) victim = r;
+      if (!r.stopped && dearness(r) >= want && (!victim || dearness(r) > dearness(victim))) victim = r;
     // Its process ends at once; `finish` then starts the cheapest waiting upload.
     if (victim) stop(victim, 'api.profile.avatar_busy');
   }
@@ -165,18 +197,27 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
   return {
     /**
      * Runs `work` when a process is free for it (see the module comment) and answers its value.
-     * @param address the client's address key (`ipKey`).
+     * @param keys what the upload is charged to: the client's address key (`ipKey`) first, then its holder's key
+     *   when known (rule 6).
      * @param work the decoding; it must stop when `signal` aborts, and report its CPU cost.
      * @param estimateMs what the upload is expected to cost, milliseconds (0 when nothing is known).
      * @throws AppError `api.profile.avatar_busy` (429) when the address's cost is at the ceiling, when the queue is
      *   full of cheaper uploads, or when it was pushed out of the queue or stopped for a cheaper upload; `api.profile.avatar_timeout` (422) past the
      *   deadline; what `work` throws.
      */
-    run<T>(address: string, work: (signal: AbortSignal) => Promise<Costed<T>>, estimateMs = 0): Promise<T> {
-      if (cost(address) >= options.maxCostMs) return Promise.reject(new AppError('api.profile.avatar_busy'));
+    run<T>(
+      keys: string | readonly string[],
+      work: (signal: AbortSignal) => Promise<Costed<T>>,
+      estimateMs = 0,
+    ): Promise<T> {
+      const charged = typeof keys === 'string' ? [keys] : keys;
+      if (cost(charged) >= options.maxCostMs) return Promise.reject(new AppError('api.profile.avatar_busy'));
+      // Its place is compared with the others' before it is charged: the start counts from the next upload on.
+      const startCost = () => charge(charged, options.startCostMs);
       return new Promise<T>((resolve, reject) => {
         const entry: Entry = {
-          address,
+          keys: charged,
+          admittedAt: now(),
           estimateMs,
           work,
           resolve: resolve as (value: unknown) => void,
@@ -190,22 +231,27 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
             } else if (running.has(entry)) stop(entry, 'api.profile.avatar_timeout');
           }, options.deadlineMs),
         };
-        if (running.size < options.concurrency) return start(entry);
+        if (running.size < options.concurrency) {
+          startCost();
+          return start(entry);
+        }
         if (waiting.length >= options.maxQueue) {
           const worst = dearestWaiting();
-          if (priority(waiting[worst]) <= priority(entry)) {
+          if (dearness(waiting[worst]) <= dearness(entry)) {
+            startCost();
             return settle(entry, { error: new AppError('api.profile.avatar_busy') });
           }
           const [pushedOut] = waiting.splice(worst, 1);
           settle(pushedOut, { error: new AppError('api.profile.avatar_busy') });
         }
+        startCost();
         waiting.push(entry);
         pump();
       });
     },
     /** Uploads decoding (`busy`) and waiting for a process (`queued`) right now. */
     stats: () => ({ busy: running.size, queued: waiting.length }),
-    /** An address's cost now, CPU milliseconds (decayed; tests and metrics). */
-    cost,
+    /** A key's cost now, CPU milliseconds (decayed; tests and metrics). */
+    cost: keyCost,
   };
 }

@@ -32,6 +32,7 @@ import {
   SVG_CPU_BUDGET_MS,
   cpuBudgetMs,
   rasterCostMs,
+  rasterEstimateMs,
   tooManyScans,
   type ImageResult,
   type ImageTask,
@@ -49,6 +50,23 @@ const COST_HALF_LIFE_MS = 60_000;
  * or a dozen ordinary avatars in a minute.
  */
 const ADDRESS_MAX_COST_MS = 4 * SVG_CPU_BUDGET_MS;
+/**
+ * How fast a waiting upload moves up the fair queue, milliseconds of cost per millisecond waited (avatar.scheduler.ts
+ * rule 5): a 3-megapixel photo (150 ms) ranks with a fresh 1 × 1 PNG after about 40 ms of waiting, an SVG (ten
+ * budgets) after about 1.9 s.
+ */
+const AGING_RATE = 4;
+/**
+ * The most a wait takes off an upload's priority, milliseconds: the estimate of the largest raster image accepted
+ * (`AVATAR_MAX_PIXELS`), so an SVG (ten budgets) that waited stays behind every photo (issue 39, fifth re-run).
+ */
+const AGING_MAX_MS = rasterEstimateMs(AVATAR_MAX_PIXELS);
+/**
+ * What starting a decoding process costs an upload's keys, milliseconds (the process's boot, not in the CPU it
+ * reports): a stream of 1 × 1 PNGs, a few milliseconds of decoding each, costs its accounts and addresses this each
+ * (issue 39 item 9, tenth re-run: 1 × 1 PNGs from fresh addresses filled the queue and a photo was refused 4 of 4).
+ */
+const START_COST_MS = 100;
 const SIZE = 512;
 
 /** The message key of each reason the worker refuses an image for. */
@@ -72,6 +90,9 @@ export function expectedCostMs(kind: ImageTask['kind'], pixels: number | null): 
   return rasterCostMs(kind, pixels);
 }
 
+/** A holder's key in the fair queue: their uploads' cost follows them from address to address. */
+export const avatarHolderKey = (userId: number): string => `holder:${userId}`;
+
 export function createAvatarService(deps: {
   storage: StorageProvider;
   /** Per-upload deadline, milliseconds, queue wait included (config `avatarDeadlineMs`). */
@@ -86,13 +107,16 @@ export function createAvatarService(deps: {
     preemptMarginMs: SVG_CPU_BUDGET_MS,
     halfLifeMs: COST_HALF_LIFE_MS,
     maxCostMs: ADDRESS_MAX_COST_MS,
+    agingRate: AGING_RATE,
+    agingMaxMs: AGING_MAX_MS,
+    startCostMs: START_COST_MS,
   });
 
   /** Decodes in the pool when the scheduler gives the upload a process. */
-  async function decode(address: string, task: ImageTask, estimateMs: number): Promise<ImageResult> {
+  async function decode(keys: readonly string[], task: ImageTask, estimateMs: number): Promise<ImageResult> {
     try {
       return await scheduler.run(
-        address,
+        keys,
         async (signal) => {
           const result = await pool.run(task, signal);
           return { value: result, cpuMs: result.cpuMs };
@@ -114,9 +138,10 @@ export function createAvatarService(deps: {
      *   `api.profile.avatar_svg_unsupported` (422: outside the SVG policy),
      *   `api.profile.avatar_timeout` (422: not done within the deadline, or an SVG over SVG_CPU_BUDGET_MS),
      *   `api.profile.avatar_busy` (429: the fair queue refused it or stopped it for a cheaper address).
-     * @param address the client's address key (`ipKey`), for the fair queue.
+     * @param keys what the upload is charged to in the fair queue: the client's address key (`ipKey`), and the
+     *   holder's (`avatarHolderKey`).
      */
-    async store(bytes: Buffer, address: string): Promise<string> {
+    async store(bytes: Buffer, keys: readonly string[]): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
       const kind = await sniffImage(bytes);
       if (!kind) throw new AppError('api.profile.avatar_invalid');
@@ -124,7 +149,7 @@ export function createAvatarService(deps: {
       if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new AppError('api.profile.avatar_too_many_pixels');
       if (tooManyScans(kind, bytes)) throw new AppError('api.profile.avatar_invalid');
       const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, cpuBudgetMs: cpuBudgetMs(kind, pixels) };
-      const result = await decode(address, task, expectedCostMs(kind, pixels));
+      const result = await decode(keys, task, expectedCostMs(kind, pixels));
       if (!result.ok) throw new AppError(REFUSALS[result.reason]);
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.image));
     },

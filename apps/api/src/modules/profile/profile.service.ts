@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { profileRepository as repo } from './profile.repository.js';
 import { toUser } from '../auth/auth.users.js';
-import type { AvatarService } from './avatar.service.js';
+import { avatarHolderKey, type AvatarService } from './avatar.service.js';
 
 /** A profile change; `null` clears an optional field (names, phone number). */
 export interface ProfilePatch {
@@ -49,7 +49,7 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       uploading.add(userId);
       byAddress.set(address, fromAddress + 1);
       try {
-        const picture = await deps.avatars.store(await read(), address);
+        const picture = await deps.avatars.store(await read(), [address, avatarHolderKey(userId)]);
         return toUser(await repo.updateUser(db, userId, { picture }));
       } finally {
         uploading.delete(userId);
