@@ -4,14 +4,23 @@
  * as `/manifest-{lang}.webmanifest` and `/scanner/manifest-{lang}.webmanifest`; each language's page links its own.
  */
 import type { Locale } from '@tp/contract/constants';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import laterEn from './locales/later/later-en.json';
+import laterEs from './locales/later/later-es.json';
+import scannerEn from './scanner/locales/scanner-en.json';
+import scannerEs from './scanner/locales/scanner-es.json';
 
-const PANEL_TEXTS: Record<Locale, { name: string; short_name: string; description: string }> = {
-  en: { name: 'My tickets', short_name: 'Tickets', description: 'Your tickets and entry pass, also offline.' },
-  es: {
-    name: 'Mis entradas',
-    short_name: 'Entradas',
-    description: 'Tus entradas y tu pase de acceso, también sin conexión.',
-  },
+/** Each language's catalogues: the panel's first-screen and later ones, and the door scanner's. */
+const CATALOGUES = {
+  en: { main: en, later: laterEn, scanner: scannerEn },
+  es: { main: es, later: laterEs, scanner: scannerEs },
+} satisfies Record<Locale, unknown>;
+
+/** The panel's name, short name and description in `lang`, from its catalogues. */
+const panelTexts = (lang: Locale) => {
+  const { main, later } = CATALOGUES[lang];
+  return { name: main.doc_title.app, ...later.manifest };
 };
 
 /** The panel's manifest in `lang`: starts on that language's QR screen. */
@@ -19,7 +28,7 @@ export function panelManifest(lang: Locale) {
   return {
     id: `/${lang}/`,
     lang,
-    ...PANEL_TEXTS[lang],
+    ...panelTexts(lang),
     start_url: `/${lang}/?PANEL_TAB=QR`,
     scope: '/',
     display: 'standalone' as const,
@@ -33,13 +42,10 @@ export function panelManifest(lang: Locale) {
   };
 }
 
-const SCANNER_TEXTS: Record<Locale, { name: string; short_name: string; description: string }> = {
-  en: { name: 'Door scanner', short_name: 'Scanner', description: 'Check tickets at the door, also offline.' },
-  es: {
-    name: 'Control de acceso',
-    short_name: 'Escáner',
-    description: 'Comprueba las entradas en la puerta, también sin conexión.',
-  },
+/** The door scanner's name, short name and description in `lang`, from its catalogues. */
+const scannerTexts = (lang: Locale) => {
+  const texts = CATALOGUES[lang].scanner;
+  return { name: texts.title, short_name: texts.appShortName, description: texts.appDescription };
 };
 
 /** The door scanner's manifest in `lang`: starts on the scanner page in that language. */
@@ -47,7 +53,7 @@ export function scannerManifest(lang: Locale) {
   return {
     id: lang === 'en' ? '/scanner' : `/scanner?lang=${lang}`,
     lang,
-    ...SCANNER_TEXTS[lang],
+    ...scannerTexts(lang),
     start_url: lang === 'en' ? '/scanner' : `/scanner?lang=${lang}`,
     scope: '/scanner',
     display: 'standalone' as const,

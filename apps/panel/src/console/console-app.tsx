@@ -4,7 +4,15 @@
  */
 import { useEffect, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { CONSOLE_SCREENS, ORG_AREA_ROLES, type ConsoleScreen, type Locale, type Membership } from '@tp/contract';
+import {
+  CONSOLE_SCREENS,
+  ORG_AREA_ROLES,
+  otherLocale,
+  type ConsoleScreen,
+  type Locale,
+  type Membership,
+} from '@tp/contract';
+import { langOf } from '@tp/contract/locale';
 import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
@@ -50,7 +58,7 @@ export function ConsoleApp() {
     document.title = t('console.title');
   }, [t]);
 
-  const otherLang = i18n.language === 'es' ? 'en' : 'es';
+  const otherLang = otherLocale(langOf(i18n.language));
   const { theme } = useTheme();
   const header = (
     <header className="topbar">

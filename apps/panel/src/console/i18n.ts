@@ -3,7 +3,7 @@
  * `?lang=` or the browser's language; the organiser API's message keys are keys of these catalogues too.
  */
 import i18next from 'i18next';
-import type { Locale } from '@tp/contract';
+import { isLocale, type Locale } from '@tp/contract';
 import { initReactI18next } from 'react-i18next';
 import en from './locales/console-en.json';
 import es from './locales/console-es.json';
@@ -11,7 +11,7 @@ import es from './locales/console-es.json';
 /** The console's language: `?lang=es|en`, else the browser's first language that is Spanish, else English. */
 export function consoleLang(): Locale {
   const asked = new URLSearchParams(location.search).get('lang');
-  if (asked === 'en' || asked === 'es') return asked;
+  if (isLocale(asked)) return asked;
   return navigator.language.toLowerCase().startsWith('es') ? 'es' : 'en';
 }
 

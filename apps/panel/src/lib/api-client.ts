@@ -9,6 +9,7 @@
  * Every call carries the panel's active language as `Accept-Language` (issue 29): the server writes the
  * e-mails a call causes (a gift to a new address, ...) in it.
  */
+import { isLocale } from '@tp/contract/constants';
 import { storage, clearSession } from './storage';
 import { embedMode, organisationSlug } from './host-bridge';
 import { ApiError, createTypedClient } from './typed-client';
@@ -71,7 +72,7 @@ export const client = createTypedClient({
     if (token) headers.authorization = `Bearer ${token}`;
     // The panel's language (lib/i18n sets <html lang> from the path), not the browser's.
     const lang = document.documentElement.lang;
-    if (lang === 'en' || lang === 'es') headers['accept-language'] = lang;
+    if (isLocale(lang)) headers['accept-language'] = lang;
   },
   async renew(sent) {
     const token = sent.authorization?.slice('Bearer '.length);

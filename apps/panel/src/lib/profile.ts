@@ -9,6 +9,7 @@
 import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Locale, User } from '@tp/contract';
+import { isLocale } from '@tp/contract/constants';
 import { client } from './api-client';
 import { queryKeys } from './query-keys';
 
@@ -51,7 +52,6 @@ export function useAccountLanguage(user: User | undefined, lang: string): void {
   useEffect(() => {
     if (!user || isPending || isError) return;
     // Only a stored language that differs (a user without one, e.g. an old cached entry, is left alone).
-    if ((lang === 'en' || lang === 'es') && typeof user.locale === 'string' && user.locale !== lang)
-      mutate({ locale: lang });
+    if (isLocale(lang) && typeof user.locale === 'string' && user.locale !== lang) mutate({ locale: lang });
   }, [user, lang, mutate, isPending, isError]);
 }

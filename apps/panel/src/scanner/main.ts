@@ -6,6 +6,7 @@
  */
 import './scanner.css';
 import { createStore, get, set } from 'idb-keyval';
+import { otherLocale } from '@tp/contract/constants';
 import { catalogues, formatsFor, langOf, type TextKey } from './i18n';
 import { offlineDoor, type DoorStore } from './offline-door';
 import { passVerifier } from './pass-verifier';
@@ -19,7 +20,7 @@ document.title = texts.title;
 for (const node of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
   node.textContent = texts[node.dataset.i18n as TextKey];
 }
-const other = lang === 'es' ? 'en' : 'es';
+const other = otherLocale(lang);
 const langLink = document.getElementById('lang-link');
 langLink?.setAttribute('href', `?lang=${other}`);
 langLink?.setAttribute('lang', other);

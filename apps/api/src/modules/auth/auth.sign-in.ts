@@ -4,7 +4,7 @@
  * The rules (attempts, lifetime, resend window, pepper) are in auth.service.ts's header.
  */
 import { createHmac, randomInt, randomUUID, randomBytes } from 'node:crypto';
-import type { Locale } from '@tp/contract';
+import { isLocale, type Locale } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
 import { sameBytes } from '../../lib/secrets.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
@@ -70,8 +70,7 @@ async function verifyOnce(
     await repo.updateLoginRequest(tx, req.id, { closedAt: at });
     const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(tx, req.email, req.locale));
     // The account takes the language of the panel it signs in from: its later mails are in it (issue 29).
-    if (user.locale !== req.locale && (req.locale === 'en' || req.locale === 'es'))
-      await repo.setUserLocale(tx, user.id, req.locale);
+    if (user.locale !== req.locale && isLocale(req.locale)) await repo.setUserLocale(tx, user.id, req.locale);
     const sessionId = randomUUID();
     await repo.insertSession(tx, {
       id: sessionId,

@@ -7,6 +7,8 @@ import type { Database } from '../../db/client.js';
 import type { Lang } from '../../lib/lang.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
 import type { ApnsClient } from '../../providers/apns/apns.provider.js';
+import { LOCALES } from '@tp/contract';
+import { text as catalogueText } from '../../lib/i18n.js';
 
 /** The wallet service's dependencies (each part takes them). */
 export interface WalletDeps {
@@ -33,21 +35,15 @@ export const APPLE_WEB_SERVICE_PATH = '/v1/wallet/apple';
 /** A pass's serial number (Apple) and Google object suffix: one per ticket and holder. */
 export const walletSerialNumber = (userTicketId: number, holderId: number) => `ticket-${userTicketId}-${holderId}`;
 
-/** The labels an Apple pass shows, in each language (issue 40; wording from the Spanish review, N1). */
-export const PASS_LABELS: Record<
-  Lang,
-  Record<'event' | 'ticket' | 'holder' | 'starts' | 'venue' | 'address', string>
-> = {
-  en: { event: 'EVENT', ticket: 'TICKET', holder: 'HOLDER', starts: 'STARTS', venue: 'VENUE', address: 'ADDRESS' },
-  es: {
-    event: 'EVENTO',
-    ticket: 'ENTRADA',
-    holder: 'TITULAR',
-    starts: 'EMPIEZA',
-    venue: 'LUGAR',
-    address: 'DIRECCIÓN',
-  },
-};
+/** The fields an Apple pass labels (their words: `wallet.pass_labels.*` in the API's catalogues; issue 40, N1). */
+const PASS_FIELDS = ['event', 'ticket', 'holder', 'starts', 'venue', 'address'] as const;
+
+/** The labels an Apple pass shows in `lang`, from the API's catalogues (`wallet.pass_labels`). */
+const labelsIn = (lang: Lang) =>
+  Object.fromEntries(PASS_FIELDS.map((f) => [f, catalogueText(lang, `wallet.pass_labels.${f}`)])) as Record<
+    (typeof PASS_FIELDS)[number],
+    string
+  >;
 
 /**
  * The pass's labels for a holder whose account language is `lang`, and its `.lproj` strings: pass.json writes the
@@ -55,14 +51,15 @@ export const PASS_LABELS: Record<
  * each language's `pass.strings` maps those labels to its own words, so an English or Spanish device reads its own.
  */
 export function passLabels(lang: Lang) {
-  const labels = PASS_LABELS[lang];
-  const keys = Object.keys(labels) as (keyof typeof labels)[];
+  const labels = labelsIn(lang);
   const localizations = Object.fromEntries(
-    LANGS.map((l) => [l, Object.fromEntries(keys.map((k) => [labels[k], PASS_LABELS[l][k]]))]),
+    LOCALES.map((l) => {
+      const theirs = labelsIn(l);
+      return [l, Object.fromEntries(PASS_FIELDS.map((f) => [labels[f], theirs[f]]))];
+    }),
   );
   return { labels, localizations };
 }
-const LANGS: readonly Lang[] = ['en', 'es'];
 
 /** Non-empty parts joined by ", " (an event without a street address is not ", Sydney"). */
 export const joined = (...parts: (string | null | undefined)[]) => parts.filter((p) => p?.trim()).join(', ');

@@ -4,6 +4,7 @@
  * retry; and the offline notice over a device code.
  */
 import { useTranslation } from 'react-i18next';
+import { langOf } from '@tp/contract/locale';
 import { Skeleton } from '../../../ui/bits';
 import { formatWhen } from '../../../lib/format';
 import type { PassView } from '../pass/use-pass';
@@ -45,7 +46,7 @@ export function PassCode({
       {revealAt ? (
         <p role="status" className="qr-box__error" data-testid="pass-reveal">
           {t('qr.pass_appears_at', {
-            time: formatWhen(revealAt, timeZone, i18n.language === 'es' ? 'es' : 'en'),
+            time: formatWhen(revealAt, timeZone, langOf(i18n.language)),
           })}
         </p>
       ) : view.kind === 'server' || view.kind === 'device' || view.kind === 'held' ? (
