@@ -12,9 +12,13 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
 
-const panelFeatures = readdirSync(new URL('./apps/panel/src/features', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const foldersOf = (path) =>
+  readdirSync(new URL(path, import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+const panelFeatures = foldersOf('./apps/panel/src/features');
+/** The console's areas (`console/<area>/{api,components}`, issue 43), held to the same rule as the panel's features. */
+const consoleAreas = foldersOf('./apps/panel/src/console').filter((folder) => folder !== 'locales');
 
 export default tseslint.config(
   {
@@ -71,6 +75,12 @@ export default tseslint.config(
               from: './apps/panel/src/features',
               except: [`./${feature}`],
               message: 'Features never import other features: move shared code to ui/ or lib/.',
+            })),
+            // The console's areas likewise: what two areas share lives at the console's root.
+            ...consoleAreas.map((area) => ({
+              target: `./apps/panel/src/console/${area}`,
+              from: consoleAreas.filter((other) => other !== area).map((other) => `./apps/panel/src/console/${other}`),
+              message: "Console areas never import each other: move what they share to the console's root.",
             })),
             // Features, lib and ui never reach into app/ (the composition root).
             {

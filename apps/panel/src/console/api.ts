@@ -11,6 +11,9 @@ import { ApiError, createTypedClient } from '../lib/typed-client';
 
 export { ApiError };
 
+/** A page of the organiser API's lists: the items and the next page's cursor (null on the last). */
+export type Page<T> = { items: T[]; nextCursor: string | null };
+
 /** One refused row of a CSV import (the `errors` of an `api.org.import.invalid_rows` answer). */
 export interface ImportRowError {
   row: number;

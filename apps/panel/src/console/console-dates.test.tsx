@@ -12,10 +12,10 @@ import { formatTime } from '@tp/contract/format';
 import { initConsoleI18n } from './i18n';
 import { consoleTime } from './zoned-time';
 import { WebhooksScreen } from './webhooks/components/webhooks-screen';
-import { Dashboard } from './dashboard/components/dashboard';
+import { Dashboard } from './events/components/dashboard';
 
 // The chart (uPlot on a canvas) is not what is read here.
-vi.mock('./dashboard/components/check-in-chart', () => ({ default: () => null }));
+vi.mock('./events/components/check-in-chart', () => ({ default: () => null }));
 
 const json = (body: unknown) =>
   new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json' } });

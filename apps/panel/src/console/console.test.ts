@@ -6,7 +6,7 @@ import { emailStatusText, errorText, importRowText } from './errors';
 import en from './locales/console-en.json';
 import es from './locales/console-es.json';
 import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
-import { chartSeries } from './dashboard/components/chart-series';
+import { chartSeries } from './events/components/chart-series';
 import { countryOptions } from './country-names';
 import { keptTicketTypeFields } from './kept-fields';
 

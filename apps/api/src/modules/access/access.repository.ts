@@ -139,11 +139,6 @@ export const accessRepository = {
   },
 
   /**
-   * The tickets `holderId` holds (holder_id = holderId) for the event, locked FOR UPDATE (user_tickets rows
-   * only) until the transaction ends; ordered by ticket id. A ticket gifted or sold away concurrently is
-   * re-checked by PostgreSQL after the lock wait and drops out. A revoked ticket (`revoked_at` set) never admits.
-   */
-  /**
    * The tickets of `eventId` that `holderId` held and that no longer admit on their pass (issue 40 point 7): those
    * revoked while they held them (`revoked`), and those that left them by gift or resale (`transferred`: a
    * `ticket_history` row from them, and another holder, or none while under a resale code, now). Oldest first;
@@ -182,6 +177,11 @@ export const accessRepository = {
     }));
   },
 
+  /**
+   * The tickets `holderId` holds (holder_id = holderId) for the event, locked FOR UPDATE (user_tickets rows
+   * only) until the transaction ends; ordered by ticket id. A ticket gifted or sold away concurrently is
+   * re-checked by PostgreSQL after the lock wait and drops out. A revoked ticket (`revoked_at` set) never admits.
+   */
   async lockHeldTickets(db: DbOrTx, holderId: number, eventId: number): Promise<HeldTicketRow[]> {
     return db
       .select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt })

@@ -5,7 +5,8 @@
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
-import type { EventItem, Page } from './events.api';
+import type { Page } from '../../api';
+import type { EventItem } from '../../events-list.api';
 
 export const eventQuery = (client: QueryClient, externalId: string) =>
   queryOptions({

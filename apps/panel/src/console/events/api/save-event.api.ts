@@ -9,7 +9,7 @@ import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
 import { useFormMutation, type FormMutationOptions } from '../../form-mutation';
 import { zonedToIso } from '../../zoned-time';
-import type { EventItem } from './events.api';
+import type { EventItem } from '../../events-list.api';
 
 /** The countries an event can be in (the contract's `eventUpsertRequest.country`). */
 export const EVENT_COUNTRIES = ['AU', 'NZ'] as const satisfies readonly organisations.EventUpsertRequest['country'][];

@@ -8,7 +8,7 @@ import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
 import { useFormMutation, type FormMutationOptions } from '../../form-mutation';
 import { keptTicketTypeFields } from '../../kept-fields';
-import type { EventItem } from './events.api';
+import type { EventItem } from '../../events-list.api';
 import type { TicketTypeItem } from './ticket-types.api';
 
 /** The type form's inputs: `price` as typed ("12.50"), `stock` empty for none. */

@@ -7,7 +7,7 @@ import type { organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
-import type { Page } from './events.api';
+import type { Page } from '../../api';
 
 export type TicketTypeItem = z.infer<typeof organisations.ticketTypeItem>;
 

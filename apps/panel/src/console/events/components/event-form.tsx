@@ -11,7 +11,7 @@ import { FormFooter } from '../../form-footer';
 import { SelectField } from '../../select-field';
 import { ErrorBlock, fieldErrorText, useServerErrors } from '../../server-errors';
 import { isTimeZone, isoToZoned } from '../../zoned-time';
-import type { EventItem } from '../api/events.api';
+import type { EventItem } from '../../events-list.api';
 import { EVENT_COUNTRIES, useSaveEvent, type EventCountry, type EventFields } from '../api/save-event.api';
 
 /** The event's times, the form's `datetime-local` inputs (optional ones with their help). */

@@ -4,7 +4,7 @@
  */
 import { QueryState } from '../../query-state';
 import { goUp, type ConsoleRoute } from '../../routing';
-import { Dashboard } from '../../dashboard/components/dashboard';
+import { Dashboard } from './dashboard';
 import { useEvent } from '../api/event.api';
 import { BackRow } from './back-row';
 import { EventForm } from './event-form';

@@ -10,7 +10,7 @@ import { Button } from '../../../ui/button';
 import { QueryState } from '../../query-state';
 import { RowButton } from '../../table-region';
 import { goUp, navigate } from '../../routing';
-import { useEvents, type EventItem } from '../api/events.api';
+import { useEvents, type EventItem } from '../../events-list.api';
 import { EventForm } from './event-form';
 import { EventView, LIST, type EventsRoute } from './event-view';
 import { TicketTypes } from './ticket-types';

@@ -9,7 +9,7 @@ import { Field } from '../../../ui/field';
 import { FormFooter } from '../../form-footer';
 import { SelectField } from '../../select-field';
 import { ErrorBlock, FieldError, useServerErrors } from '../../server-errors';
-import type { EventItem } from '../api/events.api';
+import type { EventItem } from '../../events-list.api';
 import type { TicketTypeItem } from '../api/ticket-types.api';
 import { useSaveTicketType, type TypeFields } from '../api/save-ticket-type.api';
 

@@ -9,7 +9,7 @@ import { Button } from '../../../ui/button';
 import { QueryState } from '../../query-state';
 import { goUp, navigate } from '../../routing';
 import { RowButton, TableHead, TableRegion } from '../../table-region';
-import type { EventItem } from '../api/events.api';
+import type { EventItem } from '../../events-list.api';
 import { useTicketTypes } from '../api/ticket-types.api';
 import { BackRow } from './back-row';
 import { TicketTypeForm } from './ticket-type-form';

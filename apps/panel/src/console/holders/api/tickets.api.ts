@@ -8,7 +8,7 @@ import { organisations } from '@tp/contract';
 import type * as z from 'zod';
 import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
-import type { Page } from '../../events/api/events.api';
+import type { Page } from '../../api';
 
 export type TicketItem = z.infer<typeof organisations.ticketItem>;
 

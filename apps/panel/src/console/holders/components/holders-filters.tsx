@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { organisations } from '@tp/contract';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
-import { useEvents } from '../../events/api/events.api';
+import { useEvents } from '../../events-list.api';
 import { SelectField } from '../../select-field';
 import { ErrorBlock, fieldErrorText } from '../../server-errors';
 import { useExportAttendees } from '../api/export-attendees.api';

@@ -4,7 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { UseQueryResult } from '@tanstack/react-query';
-import type { Page } from '../../events/api/events.api';
+import type { Page } from '../../api';
 import { QueryState } from '../../query-state';
 import { RowButton, TableHead, TableRegion } from '../../table-region';
 import type { TicketItem } from '../api/tickets.api';

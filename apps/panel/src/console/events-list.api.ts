@@ -1,16 +1,15 @@
 /**
- * GET /v1/org/events: the organisation's events, upcoming or past (`when`), the first 100 (issue 21). The events
- * screen's list, and the Holders screen's event filter (both lists).
+ * GET /v1/org/events: the organisation's events, upcoming or past (`when`), the first 100 (issue 21). Shared by two
+ * areas, so at the console's root (areas never import each other): the events screen's list, and the Holders
+ * screen's event filter (both lists).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { organisations } from '@tp/contract';
 import type * as z from 'zod';
-import { org } from '../../api';
-import { consoleKeys } from '../../console-query-keys';
+import { org, type Page } from './api';
+import { consoleKeys } from './console-query-keys';
 
 export type EventItem = z.infer<typeof organisations.eventItem>;
-/** A page of the organiser API's lists: the items and the next page's cursor (null on the last). */
-export type Page<T> = { items: T[]; nextCursor: string | null };
 
 export const eventsQuery = (when: 'upcoming' | 'past') =>
   queryOptions({
