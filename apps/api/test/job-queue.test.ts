@@ -400,6 +400,57 @@ describe('durable job queue', () => {
       }
     });
 
+    it('slow sends cannot raise the park threshold past a quarter of the slow bound: domains answering under the bound park (issue 39 item 2, eleventh re-run: 5.7 bounds after 48 slow sends)', async () => {
+      const slowMs = 800;
+      const att = Array.from({ length: 24 }, (_, i) => `u${i}.example`);
+      const r = await run(
+        [...att, 'gmail.example'].map((destination) => ({ destination, ms: 1 })),
+        { slowMs, slowHoldSeconds: 600 },
+      );
+      await r.w.runOnce(); // 25 fast sends: the attacker's domains and the holder's are proven
+      // 48 sends to throwaway domains answering at 90 % of the bound, to move the threshold up.
+      await r.enqueue(Array.from({ length: 48 }, (_, i) => ({ destination: `p${i}.example`, ms: slowMs * 0.9 })));
+      await r.w.runOnce();
+      // Then one send to each attacker domain at 90 % of the bound, just before the holder's code.
+      r.done.length = 0;
+      await r.enqueue(att.map((destination) => ({ destination, ms: slowMs * 0.9 })));
+      await r.enqueue([{ destination: 'gmail.example', ms: 1 }]);
+      const started = performance.now();
+      r.w.wake();
+      expect(await r.until(() => r.done.includes('gmail.example#0'), 20_000)).toBe(true);
+      const bounds = (performance.now() - started) / slowMs;
+      // Six rounds of four sends, each parked within a quarter of the bound: 1.5 bounds, and some room for a loaded
+      // machine; the threshold at the bound (as the 48 slow sends made it) held the code 5.7 bounds.
+      expect(bounds, r.done.join(' ')).toBeLessThan(3.5);
+      await r.w.runOnce();
+    });
+
+    it('a send parked for its time keeps its domain proven: one slow send to a big domain does not put its next code behind fresh stalling domains (issue 39 item 2, eleventh re-run: 3.5 s)', async () => {
+      // Sends of a few milliseconds: the park threshold is its floor, 50 ms.
+      const r = await run(
+        Array.from({ length: 12 }, (_, i) => ({ destination: i < 4 ? 'gmail.example' : `w${i}.example`, ms: 2 })),
+        { slowMs: 60_000, slowHoldSeconds: 600 },
+      );
+      await r.w.runOnce();
+      // One gmail send of 150 ms: parked, never slow.
+      await r.enqueue([{ destination: 'gmail.example', ms: 150 }]);
+      await r.w.runOnce();
+      // Fresh domains that stall (more than the slots), then the holder's code at gmail.
+      await r.enqueue(Array.from({ length: 24 }, (_, i) => ({ destination: `fresh${i}.example`, hang: true })));
+      await r.enqueue([{ destination: 'gmail.example', ms: 2 }]);
+      try {
+        r.w.wake();
+        // Proven, gmail has the slot the untrusted leave; unproven by the parked send, it waited for the stalls.
+        expect(
+          await r.until(() => r.done.filter((d) => d === 'gmail.example#0').length === 3, 2000),
+          r.done.join(' '),
+        ).toBe(true);
+      } finally {
+        r.release();
+      }
+      await r.w.runOnce();
+    });
+
     it("a mail's destination is its recipient's registrable domain: subdomains are one destination", () => {
       expect(mailDestination('v@s0.tarpit.example')).toBe('tarpit.example');
       expect(mailDestination('W@S1.Tarpit.Example')).toBe('tarpit.example');

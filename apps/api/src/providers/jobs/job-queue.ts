@@ -131,9 +131,8 @@ export interface JobWorkerOptions {
    * than `slowMs`; until then (never seen, or slow since) it is untrusted: the untrusted destinations together take
    * at most all slots but one, which stays for the proven ones, and one of them at most all of those but one
    * (issue 39 item 2, ninth re-run). A job that runs much longer than this worker's recent sends (`parkAfterMs`)
-   * gives its slot back and runs on outside the slots, _parked_ (at most `parkedMax`), and its destination is
-   * untrusted until its next fast success (issue 39 item 2, tenth re-run); `park: false` keeps every job in its slot
-   * (the tests' control). `false`: no fairness (every slot for whatever is due first).
+   * gives its slot back and runs on outside the slots, _parked_ (at most `parkedMax`; issue 39 item 2, tenth
+   * re-run); `park: false` keeps every job in its slot (the tests' control). `false`: no fairness (every slot for whatever is due first).
    */
   destinations?: false | { perDestination?: number; slowMs: number; slowHoldSeconds: number; park?: boolean };
 }
@@ -335,16 +334,20 @@ const LAST_STARTED_MAX = 10_000;
 
 /**
  * Parking (issue 39 item 2, tenth re-run; decision 030): a job with a destination that has run `PARK_FACTOR` times the
- * 75th percentile of the worker's last `PARK_SAMPLES` successful jobs (never less than `PARK_MIN_MS`, never more than the slow
- * bound; `PARK_UNSAMPLED_MS` before `PARK_MIN_SAMPLES` of them) gives its slot back and runs on to its own timeout,
- * parked. At most `PARKED_PER_SLOT` × concurrency, and `PARKED_MAX`, are parked at once; jobs of untrusted
- * destinations at most half of them (an attacker must prove a domain fast before its stall parks among the rest).
+ * 75th percentile of the worker's last `PARK_SAMPLES` jobs that succeeded without being parked (never less than
+ * `PARK_MIN_MS`, never more than the slow bound ÷ `PARK_BOUND_DIVISOR`, so slow sends cannot raise it past a quarter
+ * of the bound: eleventh re-run; `PARK_UNSAMPLED_MS` before `PARK_MIN_SAMPLES` of them) gives its slot back and runs
+ * on to its own timeout, parked. Its destination keeps its standing (one slow send does not unprove a big domain:
+ * eleventh re-run); it becomes slow, and unproven, once the send has run the slow bound. At most `PARKED_PER_SLOT` ×
+ * concurrency, and `PARKED_MAX`, are parked at once; jobs of untrusted destinations at most half of them (an
+ * attacker must prove a domain fast before its stall parks among the rest).
  */
 const PARK_FACTOR = 2;
 const PARK_SAMPLES = 64;
 const PARK_MIN_SAMPLES = 8;
 const PARK_MIN_MS = 50;
 const PARK_UNSAMPLED_MS = 1000;
+const PARK_BOUND_DIVISOR = 4;
 const PARKED_PER_SLOT = 8;
 const PARKED_MAX = 32;
 
@@ -380,12 +383,13 @@ function destinationFairness(
   const samples: number[] = [];
   const parkAfterMs = () => {
     if (!options) return Infinity;
-    if (samples.length < PARK_MIN_SAMPLES) return Math.min(options.slowMs, PARK_UNSAMPLED_MS);
+    const most = Math.max(1, options.slowMs / PARK_BOUND_DIVISOR);
+    if (samples.length < PARK_MIN_SAMPLES) return Math.min(most, PARK_UNSAMPLED_MS);
     const sorted = [...samples].sort((a, b) => a - b);
     const p75 = sorted[Math.floor(sorted.length * 0.75)];
-    return Math.min(options.slowMs, Math.max(PARK_MIN_MS, PARK_FACTOR * p75));
+    return Math.min(most, Math.max(PARK_MIN_MS, PARK_FACTOR * p75));
   };
-  /** Parks `job` if there is room (its destination is untrusted from now on). @returns whether it was parked */
+  /** Parks `job` if there is room. @returns whether it was parked */
   const park = (job: ClaimedJob): boolean => {
     if (!running.has(job) || parked.has(job)) return false;
     const untrusted = !proven.has(job.destination!);
@@ -393,7 +397,6 @@ function destinationFairness(
     for (const u of parked.values()) if (u) untrustedParked++;
     if (parked.size >= parkedMax || (untrusted && untrustedParked >= parkedMax >> 1)) return false;
     parked.set(job, untrusted);
-    proven.delete(job.destination!);
     return true;
   };
   /** Slow destinations: until when (ms since the epoch, the worker's clock). */
@@ -501,7 +504,8 @@ function destinationFairness(
     finished(job, ms, succeeded) {
       const d = job.destination;
       if (!options || d === null) return;
-      if (succeeded) {
+      // A parked send is no sample: slow sends that end under the bound would raise the threshold (eleventh re-run).
+      if (succeeded && !parked.has(job)) {
         samples.push(ms);
         if (samples.length > PARK_SAMPLES) samples.shift();
       }
