@@ -117,7 +117,9 @@ async function decode(task: ImageTask): Promise<Decoded> {
         images.dispose();
       }
     } else {
-      input = sharp(task.kind === 'png' ? withoutPngMetadata(bytes) : bytes, {
+      const kept = task.kind === 'png' ? withoutPngMetadata(bytes) : bytes;
+      if (!kept) return { ok: false, reason: 'invalid' };
+      input = sharp(kept, {
         limitInputPixels: task.maxPixels,
         density: task.kind === 'svg' ? await svgDensity(bytes, task.size) : undefined,
         failOn: 'error',
