@@ -1,9 +1,10 @@
 /**
  * Issue 39 item 9, tenth re-run: ten accounts sending 1 × 1 PNGs without pause, each from a fresh address every time,
  * kept the avatar queue full of uploads ranked cheaper than any photo; another holder's photos were refused (429
- * `api.profile.avatar_busy`) 4 of 4. Now each upload asked for costs its account and address a process start
- * (avatar.scheduler.ts rules 1 and 6), so the flood's queued uploads are dearer than a holder's photo, and a waiting
- * photo moves up as it waits (rule 5).
+ * `api.profile.avatar_busy`) 4 of 4. The eleventh re-run: with each upload charged a process start, first-time accounts
+ * were still cheaper than a photo of 2 megapixels or more (0 of 4). Now the accounts that hold no ticket take half the
+ * queue at most, and a holder of a ticket goes before them and pushes one of theirs out of a full queue
+ * (avatar.scheduler.ts rule 7); a waiting photo moves up as it waits (rule 5).
  */
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,8 @@ beforeAll(async () => {
   t = await createTestApp({ seed: true });
   attackers = [];
   for (let i = 0; i < 10; i++) attackers.push((await t.signIn(`flood${i}@example.com`)).accessToken);
-  holder = (await t.signIn('holder@example.com')).accessToken;
+  // A holder of tickets (the demo data's alice); the flooding accounts hold none.
+  holder = (await t.signIn('alice@example.com')).accessToken;
 });
 afterAll(async () => {
   if (!onPostgres()) await t.close();
@@ -46,10 +48,11 @@ function upload(bytes: Buffer, filename: string, token: string, remoteAddress: s
 
 // The fair queue is per process and the same on both databases: run once, on PGlite.
 describe.skipIf(onPostgres())('avatar uploads under a flood of 1 × 1 PNGs', () => {
-  it("ten accounts sending 1 × 1 PNGs from a fresh address each time leave another holder's photos through (issue 39 item 9, tenth re-run: 4 of 4 refused)", async () => {
-    const noise = Buffer.alloc(1200 * 900 * 3);
+  it("ten accounts sending 1 × 1 PNGs from a fresh address each time leave a ticket holder's 3-megapixel photos through (issue 39 item 9, tenth and eleventh re-runs: 4 of 4 refused)", async () => {
+    // A 3-megapixel photo: expected to cost 150 ms, more than a 1 × 1 PNG charged its start (100 ms).
+    const noise = Buffer.alloc(2000 * 1500 * 3);
     for (let i = 0; i < noise.length; i++) noise[i] = (i * 2654435761) >>> 24;
-    const photo = await sharp(noise, { raw: { width: 1200, height: 900, channels: 3 } })
+    const photo = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } })
       .jpeg({ quality: 80 })
       .toBuffer();
     const tiny = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#3366cc' } })

@@ -301,4 +301,53 @@ describe('avatar fair queue', () => {
       await Promise.all(queued);
     }
   });
+
+  it("a ticket holder's photo pushes a newcomer's upload out of a full queue and goes first; newcomers wait in half the places (issue 39 item 9, eleventh re-run: 12-megapixel photos 0 of 4); control: the holder as a newcomer is refused", async () => {
+    for (const holderIsNewcomer of [false, true]) {
+      const s = scheduler({ maxQueue: 4, preemptMarginMs: Infinity, startCostMs: 100 });
+      const w = controlled();
+      const newcomer = { newcomer: true };
+      // First-time accounts at fresh addresses: both processes, then two waiting (their half of four places).
+      const flood = [0, 1, 2, 3].map((i) =>
+        settled(s.run([`10.0.0.${i}`, `holder:${i}`], w.work(`png${i}`), 0, newcomer)),
+      );
+      // A fifth newcomer finds the newcomers' half full, and is no cheaper: refused.
+      expect(await settled(s.run(['10.0.0.9', 'holder:9'], w.work('png9'), 0, newcomer))).toBe(
+        'api.profile.avatar_busy',
+      );
+      expect(s.stats()).toEqual({ busy: 2, queued: 2 });
+      // Fill the rest of the queue with newcomers? They may not: the holder's place is kept.
+      const photo = settled(s.run(['192.0.2.7', 'holder:42'], w.work('photo'), 600, { newcomer: holderIsNewcomer }));
+      if (!holderIsNewcomer) {
+        expect(s.stats()).toEqual({ busy: 2, queued: 3 });
+        // The next free process is the holder's, before the newcomers who waited longer.
+        await w.finish('png0', 2);
+        expect(w.log.at(-1)).toBe('start photo');
+        await w.finish('photo', 300);
+        expect(await photo).toBe('ok photo');
+      } else expect(await photo).toBe('api.profile.avatar_busy');
+      for (const name of ['png0', 'png1', 'png2', 'png3'])
+        if (w.log.includes(`start ${name}`)) await w.finish(name, 2).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      for (const name of ['png2', 'png3'])
+        if (w.log.includes(`start ${name}`)) await w.finish(name, 2).catch(() => undefined);
+      await Promise.all(flood);
+    }
+  });
+
+  it('a ticket holder at a queue full of newcomers pushes out the dearest of them, whatever it costs', async () => {
+    const s = scheduler({ maxQueue: 2, preemptMarginMs: Infinity });
+    const w = controlled();
+    const newcomer = { newcomer: true };
+    const flood = [0, 1, 2].map((i) => settled(s.run(`10.0.0.${i}`, w.work(`png${i}`), 0, newcomer)));
+    // Two running, and one newcomer waiting (half of two places); one holder's upload takes the other place.
+    const first = settled(s.run('192.0.2.1', w.work('first'), 600));
+    expect(s.stats()).toEqual({ busy: 2, queued: 2 });
+    // A second holder finds the queue full: the newcomer's upload goes, not the holder's before it.
+    const second = settled(s.run('192.0.2.2', w.work('second'), 600));
+    expect(await flood[2]).toBe('api.profile.avatar_busy');
+    for (const name of ['png0', 'png1']) await w.finish(name, 2);
+    for (const name of ['first', 'second']) await w.finish(name, 300);
+    expect([await first, await second]).toEqual(['ok first', 'ok second']);
+  });
 });

@@ -36,6 +36,13 @@
  *    their photos' size (a holder who sends a few photos in a row is not dearer than accounts that send 1 × 1 PNGs
  *    as fast as they are answered).
  *
+ * 7. **Standing.** Uploads of newcomers (holders of no ticket: each costs an attacker one e-mail sign-in, a ticket
+ *    costs money) wait in half the queue's places at most, and a free process takes a holder of a ticket's upload
+ *    before any newcomer's; a holder of a ticket who finds the queue full pushes out the dearest newcomer's upload,
+ *    whatever it costs (the eleventh re-run:
+ *    1 × 1 PNGs from first-time accounts, each charged one start, were cheaper than any photo of 2 megapixels or
+ *    more, and a holder's 12-megapixel photos were refused 4 of 4).
+ *
  * Each upload has a deadline from its admission, queue wait included (`deadlineMs`): past it, it is answered
  * `api.profile.avatar_timeout` (stopped if running). What is left: addresses never seen before cost nothing yet, so
  * an attacker's first upload from each fresh address and account is ordered by its expected cost and its wait
@@ -78,6 +85,8 @@ export interface AvatarSchedulerOptions {
 }
 
 interface Entry {
+  /** A newcomer's upload (its holder holds no ticket): it takes the newcomers' share only (rule 7). */
+  newcomer: boolean;
   /** What it is charged to: its client address key, and its holder's when known. */
   keys: readonly string[];
   /** When it was admitted (the scheduler's clock). */
@@ -129,19 +138,45 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
   const priority = (entry: Entry) =>
     dearness(entry) - Math.min(options.agingMaxMs, options.agingRate * (now() - entry.admittedAt));
 
-  /** Index in `waiting` of the cheapest upload (first come on a tie), or -1. */
+  /** Queue places newcomers' uploads may take together (rule 7). */
+  const newcomerPlaces = Math.max(1, Math.floor(options.maxQueue / 2));
+  const newcomersWaiting = () => waiting.filter((e) => e.newcomer).length;
+  /** Whether `a` goes before `b` to a free process: a holder of a ticket's first (rule 7), then the lower priority. */
+  const before = (a: Entry, b: Entry) => (a.newcomer !== b.newcomer ? !a.newcomer : priority(a) < priority(b));
+
+  /** Index in `waiting` of the upload a free process takes next (first come on a tie), or -1. */
   function cheapestWaiting(): number {
     let best = -1;
-    for (let i = 0; i < waiting.length; i++) if (best < 0 || priority(waiting[i]) < priority(waiting[best])) best = i;
+    for (let i = 0; i < waiting.length; i++) if (best < 0 || before(waiting[i], waiting[best])) best = i;
     return best;
   }
 
-  /** Index in `waiting` of the dearest upload, its wait not counted (last come on a tie), or -1. */
-  function dearestWaiting(): number {
+  /**
+   * Index in `waiting` of the dearest upload among newcomers' (`newcomersOnly`) or all, its wait not counted (last
+   * come on a tie), or -1.
+   */
+  function dearestWaiting(newcomersOnly: boolean): number {
     let worst = -1;
     for (let i = 0; i < waiting.length; i++)
-      if (worst < 0 || dearness(waiting[i]) >= dearness(waiting[worst])) worst = i;
+      if ((!newcomersOnly || waiting[i].newcomer) && (worst < 0 || dearness(waiting[i]) >= dearness(waiting[worst])))
+        worst = i;
     return worst;
+  }
+
+  /**
+   * Which waiting upload `entry` takes the place of when the queue (or the newcomers' share of it) is full: the
+   * dearest newcomer's for a holder of a ticket, whatever it costs; else the dearest upload it may displace, if that
+   * is dearer than `entry`. @returns its index, or -1 (`entry` is refused)
+   */
+  function displaced(entry: Entry): number {
+    if (!entry.newcomer) {
+      const newcomer = dearestWaiting(true);
+      if (newcomer >= 0) return newcomer;
+    }
+    // The newcomer counted with the start it is about to be charged, as each waiting upload was at its admission:
+    // else every upload from fresh keys pushed out the one before it.
+    const worst = dearestWaiting(entry.newcomer);
+    return worst >= 0 && dearness(waiting[worst]) > dearness(entry) + options.startCostMs ? worst : -1;
   }
 
   function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
@@ -178,10 +213,8 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
 
   /** Gives free processes to the cheapest waiting uploads, then stops a running upload for a much cheaper one. */
   function pump() {
-    while (running.size < options.concurrency && waiting.length > 0) {
-      const [next] = waiting.splice(cheapestWaiting(), 1);
-      start(next);
-    }
+    for (let next = cheapestWaiting(); running.size < options.concurrency && next >= 0; next = cheapestWaiting())
+      start(waiting.splice(next, 1)[0]);
     const best = cheapestWaiting();
     if (best < 0) return;
     // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
@@ -201,6 +234,7 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
      *   when known (rule 6).
      * @param work the decoding; it must stop when `signal` aborts, and report its CPU cost.
      * @param estimateMs what the upload is expected to cost, milliseconds (0 when nothing is known).
+     * @param opts.newcomer its holder holds no ticket (rule 7; default false).
      * @throws AppError `api.profile.avatar_busy` (429) when the address's cost is at the ceiling, when the queue is
      *   full of cheaper uploads, or when it was pushed out of the queue or stopped for a cheaper upload; `api.profile.avatar_timeout` (422) past the
      *   deadline; what `work` throws.
@@ -209,6 +243,7 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
       keys: string | readonly string[],
       work: (signal: AbortSignal) => Promise<Costed<T>>,
       estimateMs = 0,
+      opts: { newcomer?: boolean } = {},
     ): Promise<T> {
       const charged = typeof keys === 'string' ? [keys] : keys;
       if (cost(charged) >= options.maxCostMs) return Promise.reject(new AppError('api.profile.avatar_busy'));
@@ -216,6 +251,7 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
       const startCost = () => charge(charged, options.startCostMs);
       return new Promise<T>((resolve, reject) => {
         const entry: Entry = {
+          newcomer: opts.newcomer ?? false,
           keys: charged,
           admittedAt: now(),
           estimateMs,
@@ -235,9 +271,9 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
           startCost();
           return start(entry);
         }
-        if (waiting.length >= options.maxQueue) {
-          const worst = dearestWaiting();
-          if (dearness(waiting[worst]) <= dearness(entry)) {
+        if (waiting.length >= options.maxQueue || (entry.newcomer && newcomersWaiting() >= newcomerPlaces)) {
+          const worst = displaced(entry);
+          if (worst < 0) {
             startCost();
             return settle(entry, { error: new AppError('api.profile.avatar_busy') });
           }

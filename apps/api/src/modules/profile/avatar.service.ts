@@ -113,7 +113,12 @@ export function createAvatarService(deps: {
   });
 
   /** Decodes in the pool when the scheduler gives the upload a process. */
-  async function decode(keys: readonly string[], task: ImageTask, estimateMs: number): Promise<ImageResult> {
+  async function decode(
+    keys: readonly string[],
+    task: ImageTask,
+    estimateMs: number,
+    opts: { newcomer: boolean },
+  ): Promise<ImageResult> {
     try {
       return await scheduler.run(
         keys,
@@ -122,6 +127,7 @@ export function createAvatarService(deps: {
           return { value: result, cpuMs: result.cpuMs };
         },
         estimateMs,
+        opts,
       );
     } catch (err) {
       if (err instanceof AppError) throw err;
@@ -140,8 +146,9 @@ export function createAvatarService(deps: {
      *   `api.profile.avatar_busy` (429: the fair queue refused it or stopped it for a cheaper address).
      * @param keys what the upload is charged to in the fair queue: the client's address key (`ipKey`), and the
      *   holder's (`avatarHolderKey`).
+     * @param opts.newcomer the holder holds no ticket: their upload takes the newcomers' share (scheduler rule 7).
      */
-    async store(bytes: Buffer, keys: readonly string[]): Promise<string> {
+    async store(bytes: Buffer, keys: readonly string[], opts: { newcomer: boolean }): Promise<string> {
       if (bytes.length > AVATAR_MAX_BYTES) throw new AppError('api.profile.avatar_too_large');
       const kind = await sniffImage(bytes);
       if (!kind) throw new AppError('api.profile.avatar_invalid');
@@ -149,7 +156,7 @@ export function createAvatarService(deps: {
       if ((pixels ?? 0) > AVATAR_MAX_PIXELS) throw new AppError('api.profile.avatar_too_many_pixels');
       if (tooManyScans(kind, bytes)) throw new AppError('api.profile.avatar_invalid');
       const task = { kind, bytes, maxPixels: AVATAR_MAX_PIXELS, size: SIZE, cpuBudgetMs: cpuBudgetMs(kind, pixels) };
-      const result = await decode(keys, task, expectedCostMs(kind, pixels));
+      const result = await decode(keys, task, expectedCostMs(kind, pixels), opts);
       if (!result.ok) throw new AppError(REFUSALS[result.reason]);
       return deps.storage.put('avatars', `${randomUUID()}.webp`, Buffer.from(result.image));
     },

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import type { DbOrTx } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
-import { users } from '../../db/schema.js';
+import { users, userTickets } from '../../db/schema.js';
 
 /** /auth/me and every profile read. */
 const userByIdStatement = preparedStatement((db) =>
@@ -15,6 +15,15 @@ const userByIdStatement = preparedStatement((db) =>
 );
 
 export const profileRepository = {
+  /** Whether `userId` holds a ticket (any event, past ones included): their standing in the avatar queue. */
+  async holdsTicket(db: DbOrTx, userId: number): Promise<boolean> {
+    const [row] = await db
+      .select({ one: sql<number>`1` })
+      .from(userTickets)
+      .where(eq(userTickets.holderId, userId))
+      .limit(1);
+    return row !== undefined;
+  },
   async userById(db: DbOrTx, id: number) {
     const [row] = await userByIdStatement(db).execute({ id });
     return row;

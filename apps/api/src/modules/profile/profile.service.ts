@@ -49,7 +49,10 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       uploading.add(userId);
       byAddress.set(address, fromAddress + 1);
       try {
-        const picture = await deps.avatars.store(await read(), [address, avatarHolderKey(userId)]);
+        // A holder of a ticket goes before accounts that hold none when the decoding queue is full (avatar.scheduler.ts
+        // rule 7): those cost an attacker a sign-in each, a ticket costs money.
+        const newcomer = !(await repo.holdsTicket(db, userId));
+        const picture = await deps.avatars.store(await read(), [address, avatarHolderKey(userId)], { newcomer });
         return toUser(await repo.updateUser(db, userId, { picture }));
       } finally {
         uploading.delete(userId);
