@@ -79,6 +79,8 @@ export function createServices(
         socketSeconds: config.smtpSocketTimeoutSeconds,
         sendSeconds: config.smtpSendTimeoutSeconds,
       },
+      // One idle connection a slot of the mail lane (issue 44).
+      keepConnections: config.jobMailConcurrency,
     });
   const tokens = createAccessTokens({
     secret: config.jwtSecret,
