@@ -147,7 +147,8 @@ export interface Config {
   jobMaxAttempts: number;
   /**
    * E-mails one instance sends at once (JOB_MAIL_CONCURRENCY, default 4, 1 to 16; decision 030's lanes): a relay
-   * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending.
+   * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending. Also
+   * the idle SMTP connections kept for reuse (issue 44: one a slot; a send never shares a connection in use).
    */
   jobMailConcurrency: number;
   /**
