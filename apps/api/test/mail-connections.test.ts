@@ -3,7 +3,8 @@
  * of its own and gives it back once the relay accepted the message, so a burst of codes opens no more connections
  * than the mail lane has slots (each new one costs a handshake: the sink's 100 ms greeting pause here, TLS and
  * several round trips with a provider), and a send the relay stalls on holds its own connection only, closed when
- * the send fails (not left open until the socket timeout).
+ * the send fails (not left open until the socket timeout). With the defaults the lane sends 8 at once (JOB_MAIL_CONCURRENCY,
+ * issue 44: its throughput is its slots ÷ the relay's time a message).
  * Real sockets and timeouts: listed in vitest.config.ts `timingFiles`.
  */
 import { SMTPServer } from 'smtp-server';
@@ -22,10 +23,11 @@ afterEach(async () => {
  * An SMTP sink on 127.0.0.1 counting connections: it never answers RCPT TO for `stalled`, and takes every other
  * message; `open` is the number of connections open now, `stalledClosedAt` when the stalled send's connection closed.
  */
-async function countingSmtp(stalled?: string) {
+async function countingSmtp(stalled?: string, delayMs = 0) {
   const received: string[] = [];
   const stalledSessions = new Set<string>();
-  const state = { opened: 0, open: 0, stalledAt: NaN, stalledClosedAt: NaN };
+  /** `sending`: messages whose data the sink has and has not yet accepted (after `delayMs`); `maxSending` its peak. */
+  const state = { opened: 0, open: 0, stalledAt: NaN, stalledClosedAt: NaN, sending: 0, maxSending: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -48,8 +50,13 @@ async function countingSmtp(stalled?: string) {
     onData(stream, session, callback) {
       stream.resume();
       stream.on('end', () => {
-        for (const r of session.envelope.rcptTo) received.push(r.address.toLowerCase());
-        callback();
+        state.sending++;
+        state.maxSending = Math.max(state.maxSending, state.sending);
+        setTimeout(() => {
+          state.sending--;
+          for (const r of session.envelope.rcptTo) received.push(r.address.toLowerCase());
+          callback();
+        }, delayMs);
       });
     },
   });
@@ -130,4 +137,18 @@ it('a send the relay stalls on holds its own connection: other codes go out mean
   expect(closedAfterMs).toBeGreaterThanOrEqual(SEND_TIMEOUT_S * 1000 - 1000);
   expect(closedAfterMs).toBeLessThan(SEND_TIMEOUT_S * 1000 + 3000);
   expect(smtp.received).not.toContain(stalled);
+}, 30_000);
+
+it('with the defaults, the mail lane has 8 sends at the relay at once: codes to fresh domains take 7 slots, one stays for proven ones', async () => {
+  // 300 ms a message, below the parking bound of a worker without samples (1 s): every send holds its slot.
+  const smtp = await countingSmtp(undefined, 300);
+  t = await createTestApp({ runJobs: false, realMail: true, config: { smtpUrl: smtp.url, jobPollMs: 200 } });
+  // A domain each, none proven yet: the untrusted take all slots but one (decision 030).
+  const emails = Array.from({ length: 28 }, (_, i) => `fresh@domain-${i}.example`);
+  await requestCodes(t, emails);
+  expect(await within(20_000, () => emails.every((e) => smtp.received.includes(e)))).toBe(true);
+  console.log(JSON.stringify({ maxAtOnce: smtp.state.maxSending, connections: smtp.state.opened }));
+  // Before (JOB_MAIL_CONCURRENCY 4): 3 at once, 3 of the 4 slots.
+  expect(smtp.state.maxSending).toBeGreaterThanOrEqual(6);
+  expect(smtp.state.maxSending).toBeLessThanOrEqual(8);
 }, 30_000);
