@@ -23,6 +23,8 @@ export const timingFiles = [
   'test/wallet-signing-load.test.ts',
   // A hung APNs, a stalling SMTP relay, a silent Google endpoint: real sockets and their timeouts (issue 39).
   'test/outbound-timeouts.test.ts',
+  // Reused SMTP connections: a sink counting connections, a stalled send closed at its bound (issue 44).
+  'test/mail-connections.test.ts',
   // The default bounds' event-loop delay (1 s) was passed beside the whole suite on a loaded machine.
   'test/load-shedding.test.ts',
 ];

@@ -13,7 +13,8 @@
  * - the event loop during a 10,000-row CSV import (bench/import-stall.ts: monitorEventLoopDelay in the server);
  * then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with only the open button
  * (`/?inline=0`) and without the loader (`/?noembed=1`), median of 3 each; time to QR on an emulated cheap phone
- * (bench/time-to-qr.ts, issue 30); the gate simulation (bench/gate.ts). Prints every issue-24 target with its
+ * (bench/time-to-qr.ts, issue 30); the gate simulation (bench/gate.ts); mail at the speed of a crowd (bench/mail-crowd.ts,
+ * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message). Prints every target with its
  * figure and pass/fail, the total run time, and writes bench/results.json. `--write-readme` then rewrites the
  * README's Performance table from it (bench/readme.ts). Run `npm run build` first.
  */
@@ -30,6 +31,7 @@ import { chromiumArgs } from '../e2e/chromium.js';
 import { codesFrom, signIn } from '../scripts/dev-sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
+import { benchMailCrowd } from './mail-crowd.js';
 import { importStall, loopMonitorEnv, type ImportStall } from './import-stall.js';
 import { printTargets, targetsOf, writeReadme, type BenchResults, type Row } from './readme.js';
 
@@ -496,6 +498,8 @@ const timeToQr = await benchTimeToQr();
 console.log(qrTable(timeToQr));
 console.log('\nGate simulation (bench/gate.ts): largest N holders with p99 ≤ 200 ms');
 const gate = await benchGate();
+console.log('\nMail at the speed of a crowd (bench/mail-crowd.ts): SMTP sink of 150 ms a message');
+const mailCrowd = await benchMailCrowd();
 const bareRate = rows.find((r) => r.server === 'bare')!.reqPerSec;
 for (const row of rows) row.ratio = Math.round((row.reqPerSec / bareRate) * 1000) / 1000;
 
@@ -513,6 +517,7 @@ const results: BenchResults = {
   lighthouse: lh,
   timeToQr,
   gate,
+  mailCrowd,
   targets: [],
 };
 results.targets = targetsOf(results);

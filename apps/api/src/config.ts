@@ -146,8 +146,13 @@ export interface Config {
    */
   jobMaxAttempts: number;
   /**
-   * E-mails one instance sends at once (JOB_MAIL_CONCURRENCY, default 4, 1 to 16; decision 030's lanes): a relay
-   * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending.
+   * E-mails one instance sends at once (JOB_MAIL_CONCURRENCY, default 8, 1 to 16; decision 030's lanes): a relay
+   * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending. Also
+   * the idle SMTP connections kept for reuse (issue 44: one a slot; a send never shares a connection in use).
+   * Why 8 (issue 44): the lane sends about this many ÷ the relay's time a message, and a send waits on the relay
+   * (100–300 ms a message with a provider) far longer than it uses this process or the database; 4 sent 16 a second
+   * on PGlite (150 ms a message), no more than a gate's 1,000 sign-ins a minute, so codes queued (p99 5.7 s) and bulk
+   * mail stopped; 8 sent 32 a second (p99 0.9 s). Capped at DATABASE_POOL_MAX − 2 (`laneConcurrency`).
    */
   jobMailConcurrency: number;
   /**
@@ -781,7 +786,7 @@ function buildConfig(
     jobPollMs: int('JOB_POLL_MS', env.JOB_POLL_MS, 2000),
     jobLeaseSeconds: Math.max(1, int('JOB_LEASE_SECONDS', env.JOB_LEASE_SECONDS, 300)),
     jobMaxAttempts: Math.max(1, int('JOB_MAX_ATTEMPTS', env.JOB_MAX_ATTEMPTS, 8)),
-    jobMailConcurrency: between(1, 16, int('JOB_MAIL_CONCURRENCY', env.JOB_MAIL_CONCURRENCY, 4)),
+    jobMailConcurrency: between(1, 16, int('JOB_MAIL_CONCURRENCY', env.JOB_MAIL_CONCURRENCY, 8)),
     jobSlowDestinationSeconds: seconds('JOB_SLOW_DESTINATION_SECONDS', env.JOB_SLOW_DESTINATION_SECONDS, 5),
     jobWalletConcurrency: between(1, 16, int('JOB_WALLET_CONCURRENCY', env.JOB_WALLET_CONCURRENCY, 2)),
     jobQueueAlertSeconds: Math.max(1, int('JOB_QUEUE_ALERT_SECONDS', env.JOB_QUEUE_ALERT_SECONDS, 120)),

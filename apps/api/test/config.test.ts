@@ -149,7 +149,7 @@ describe('outbound timeouts and job lanes (issue 39)', () => {
       apnsTimeoutSeconds: 10,
       googleWalletTimeoutSeconds: 10,
       stripeTimeoutSeconds: 20,
-      jobMailConcurrency: 4,
+      jobMailConcurrency: 8,
       jobWalletConcurrency: 2,
       jobQueueAlertSeconds: 120,
     });

@@ -5,7 +5,7 @@
  * committed), the process is killed with SIGKILL once the sink has some of them, restarted on the same data, and
  * the sink must end with every one of the 100 recipients. Delivery is at least once: a mail the sink took while
  * the process died before recording it is sent again, so duplicates are bounded by the jobs in flight at the kill
- * (the mail lane's JOB_MAIL_CONCURRENCY, 4 by default: the mails being sent at once).
+ * (the mail lane's JOB_MAIL_CONCURRENCY, 4 here: the mails being sent at once).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
@@ -14,7 +14,7 @@ import { freshPostgresUrl, onPostgres } from './helper.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const MAILS = 100;
-/** The mail lane's JOB_MAIL_CONCURRENCY (its default): mails in flight at once. */
+/** The mail lane's JOB_MAIL_CONCURRENCY (set here; the default is 8): mails in flight at once. */
 const MAIL_CONCURRENCY = 4;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

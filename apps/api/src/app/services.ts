@@ -8,6 +8,7 @@ import type { AppDeps } from '../app.js';
 import { requireAuthWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
+import { laneConcurrency } from '../providers/jobs/job-lanes.js';
 import { createMailJobHandler, MAIL_JOB } from '../providers/mail/mail-jobs.js';
 import { createLogoJobHandler, LOGO_JOB } from '../providers/mail/mail-logo.js';
 import { mailLogoRepository } from '../providers/mail/mail-logo.repository.js';
@@ -79,6 +80,8 @@ export function createServices(
         socketSeconds: config.smtpSocketTimeoutSeconds,
         sendSeconds: config.smtpSendTimeoutSeconds,
       },
+      // One idle connection a slot of the mail lane (issue 44).
+      keepConnections: laneConcurrency('mail', config),
     });
   const tokens = createAccessTokens({
     secret: config.jwtSecret,

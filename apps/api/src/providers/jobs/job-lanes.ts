@@ -29,6 +29,9 @@ export function laneOfKind(kind: string): JobLane {
  * Jobs a lane runs at once on one instance, from the config (JOB_MAIL_CONCURRENCY, JOB_WALLET_CONCURRENCY; `other`
  * runs one at a time), never more than half the `pg` pool (DATABASE_POOL_MAX): a job holds a connection only for its
  * own statements (a send or a push holds none) and a lane's claim is one statement, so requests keep the other half.
+ * The mail lane may take up to the pool less two (issue 44): a send holds a connection for a few milliseconds
+ * before and after the relay's 100–300 ms (claim, delivery status, delete), never while it talks SMTP, so eight
+ * sends use a fraction of one connection, and the lane's throughput is its slots ÷ the relay's time a message.
  * PGlite runs one statement at a time on its thread whatever the lanes do; its jobs' statements queue there.
  */
 export function laneConcurrency(
@@ -41,7 +44,8 @@ export function laneConcurrency(
       : lane === 'wallet_apple' || lane === 'wallet_google'
         ? config.jobWalletConcurrency
         : 1;
-  return Math.max(1, Math.min(wanted, Math.floor(config.databasePoolMax / 2)));
+  const cap = lane === 'mail' ? config.databasePoolMax - 2 : Math.floor(config.databasePoolMax / 2);
+  return Math.max(1, Math.min(wanted, cap));
 }
 
 /** Seconds a destination counts as slow after a job to it took JOB_SLOW_DESTINATION_SECONDS or more. */
