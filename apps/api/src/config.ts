@@ -148,7 +148,9 @@ export interface Config {
   /**
    * E-mails one instance sends at once (JOB_MAIL_CONCURRENCY, default 8, 1 to 16; decision 030's lanes): a relay
    * that stalls on one recipient holds one of them until SMTP_SOCKET_TIMEOUT_SECONDS, the others keep sending. Also
-   * the idle SMTP connections kept for reuse (issue 44: one a slot; a send never shares a connection in use).
+   * the idle SMTP connections kept for reuse (issue 44: one a slot; a send never shares a connection in use). A send
+   * far past the lane's usual time gives its slot back and runs on, parked (at most 32 at once; decision 030), so
+   * connections to the relay can reach this plus 32.
    * Why 8 (issue 44): the lane sends about this many ÷ the relay's time a message, and a send waits on the relay
    * (100–300 ms a message with a provider) far longer than it uses this process or the database; 4 sent 16 a second
    * on PGlite (150 ms a message), no more than a gate's 1,000 sign-ins a minute, so codes queued (p99 5.7 s) and bulk
