@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, loadDatabaseConfig } from '../src/config.js';
 import { createTestApp } from './helper.js';
+import { bundledEntry } from './server-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -82,7 +83,7 @@ describe('production guards', () => {
 
   it('exits non-zero with the reason when the server is started in production without SMTP_URL', () => {
     const root = resolve(import.meta.dirname, '../../..');
-    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/src/server.ts'], {
+    const run = spawnSync(process.execPath, [bundledEntry('server.js')], {
       cwd: root,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', STRIPE_SECRET_KEY: 'sk' },
       encoding: 'utf8',
