@@ -2,6 +2,7 @@
  * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
  * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS, PGLITE_IMPORT_MAX_ROWS and
  * AVATAR_DEADLINE_SECONDS.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -2,6 +2,7 @@
  * Starting the server on a busy port (issue 23): one line naming PORT on stderr and exit 1, not a JSON stack
  * trace. Runs the real entry point (src/server.ts, bundled for this run: server-process.ts `bundledEntry`, as
  * config.test.ts does) against a port a listener of this test holds.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
