@@ -29,17 +29,44 @@ export const timingFiles = [
   'test/load-shedding.test.ts',
 ];
 
-// TEST_LANE=timing: only the files above; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
+/**
+ * API test files whose subject is the same on both databases: the process, HTTP, configuration, images or static
+ * files, never a query. They run in the PGlite project only (issue 42: the main lane's CPU; each file's header says
+ * so). A file here that starts a server without DATABASE_URL ran it on PGlite in the PostgreSQL project too, on a
+ * fresh data directory without the template: the same test, dearer. Files that differ by database in any way (the
+ * import's row limit in keep-alive.test.ts, a server on PostgreSQL in shutdown and mail-kill) stay in both.
+ */
+export const oneDatabaseFiles = [
+  // Configuration parsing; its one spawned server exits on the production guard before opening a database.
+  'test/config.test.ts',
+  // The busy port's one line and the start banner; the server's database was PGlite in both projects.
+  'test/server-start.test.ts',
+  // The key files a started server writes to DATA_DIR; its database was PGlite in both projects.
+  'test/organisations-process.test.ts',
+  // Image decoding budgets (scans, CPU, colour profiles, PNG text) in the decoding processes.
+  'test/image-budget.test.ts',
+  // The SVG policy on parsed documents; its one upload is refused before anything is stored.
+  'test/avatar-svg-policy.test.ts',
+  // Node's HTTP server timeouts on a listening socket.
+  'test/server-timeouts.test.ts',
+  // Response headers of pages and answers.
+  'test/security-headers.test.ts',
+  // The panel's and the console's built files over HTTP.
+  'test/static.test.ts',
+  'test/console-page.test.ts',
+];
+
+// TEST_LANE=timing: only `timingFiles`; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
 const lane = process.env.TEST_LANE;
 if (lane && lane !== 'main' && lane !== 'timing') throw new Error(`TEST_LANE=${lane}: expected main or timing`);
 
-const apiProject = (name: string, globalSetup: string) => ({
+const apiProject = (name: string, globalSetup: string, skip: string[] = []) => ({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     name,
     root: './apps/api',
     include: lane === 'timing' ? timingFiles : ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : [])],
+    exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : []), ...skip],
     environment: 'node',
     globalSetup: [globalSetup],
     setupFiles: ['./test/setup/close-databases.ts'],
@@ -95,7 +122,7 @@ export default defineConfig({
             },
           ]),
       apiProject('api-pglite', './test/setup/global-pglite.ts'),
-      ...(withPg ? [apiProject('api-pg', './test/setup/global-pg.ts')] : []),
+      ...(withPg ? [apiProject('api-pg', './test/setup/global-pg.ts', oneDatabaseFiles)] : []),
     ],
   },
 });

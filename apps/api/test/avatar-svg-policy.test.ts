@@ -3,6 +3,7 @@
  * (`&#102;ilter`) and CSS escapes (`fil\74 er`) no longer smuggle a filter, an import or an external
  * reference past it, while ordinary editor output still passes. One hostile case also goes through the
  * upload route to show the key the holder sees.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { describe, expect, it } from 'vitest';
 import { looksLikeSvg } from '../src/providers/images/image-pool.js';

@@ -2,6 +2,7 @@
  * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
  * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS, PGLITE_IMPORT_MAX_ROWS and
  * AVATAR_DEADLINE_SECONDS.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, loadDatabaseConfig } from '../src/config.js';
 import { createTestApp } from './helper.js';
+import { bundledEntry } from './server-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -82,7 +84,7 @@ describe('production guards', () => {
 
   it('exits non-zero with the reason when the server is started in production without SMTP_URL', () => {
     const root = resolve(import.meta.dirname, '../../..');
-    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/src/server.ts'], {
+    const run = spawnSync(process.execPath, [bundledEntry('server.js')], {
       cwd: root,
       env: { PATH: process.env.PATH, NODE_ENV: 'production', DATA_DIR: dataDir, PORT: '0', STRIPE_SECRET_KEY: 'sk' },
       encoding: 'utf8',

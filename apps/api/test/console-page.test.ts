@@ -2,6 +2,7 @@
  * The organiser's console page (issue 21, decision 024): GET /console serves the built console app in the
  * page's language under a strict CSP (no inline script or style, no framing); its assets are static files and
  * its document goes out only through the route; unbuilt, a 503 with a hint.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

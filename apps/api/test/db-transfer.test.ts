@@ -31,12 +31,13 @@ import { openDatabase } from '../src/db/client.js';
 import { INSTANCE_LOCK_KEY } from '../src/db/instance-lock.js';
 import { otherConnections } from '../src/db/transfer.js';
 import { createTestApp, freshPostgresUrl, onPostgres } from './helper.js';
-import { signInOver, startServerProcess, type ServerProcess } from './server-process.js';
+import { bundledEntry, signInOver, startServerProcess, type ServerProcess } from './server-process.js';
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../../..');
+// scripts/db-transfer.ts, bundled for this run (test/setup/server-bundle.ts), from the root as `npm run` does.
 const transfer = (args: string[], env: Record<string, string>) =>
-  run(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/scripts/db-transfer.ts', ...args], {
+  run(process.execPath, [bundledEntry('db-transfer.js'), ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH, ...env },
   });
@@ -256,20 +257,15 @@ async function exportOf(dir: string, out: string, umask = '022') {
   await db.close();
   return run(
     'sh',
-    [
-      '-c',
-      `umask ${umask} && exec "$0" --conditions=source --import tsx apps/api/scripts/db-transfer.ts export --out "$1"`,
-      process.execPath,
-      out,
-    ],
+    ['-c', `umask ${umask} && exec "$0" "$1" export --out "$2"`, process.execPath, bundledEntry('db-transfer.js'), out],
     { cwd: repoRoot, env: { PATH: process.env.PATH, DATA_DIR: dir } },
   );
 }
 
 /**
  * The export of an empty embedded database (migrated by the export), made once per file for the import tests that
- * need only a valid file to load: each export is an empty PGlite made and then migrated by `db-transfer.ts` through
- * tsx, about 8 CPU seconds (decision 028 section 12). The owner-only test makes its own, with its own umask.
+ * need only a valid file to load: each export is an empty PGlite made and then migrated by `db-transfer.ts` (then
+ * through tsx), about 8 CPU seconds (decision 028 section 12). The owner-only test makes its own, with its own umask.
  */
 let emptyExport: Promise<string> | undefined;
 function anEmptyExport(): Promise<string> {

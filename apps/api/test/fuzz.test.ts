@@ -14,10 +14,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, WALLET_TEST_PASS_TYPE_ID } from '../src/config.js';
-import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+import { bearer, createTestApp, onPostgres, rawQuery, type TestApp } from './helper.js';
 
-/** Requests per run (the issue asks for at least 10,000). */
-const RUNS = 10_000;
+/**
+ * Requests per run: 10,000 on PGlite (the issue asks for at least 10,000), the first 2,500 of the same sequence on
+ * PostgreSQL (issue 42: the main lane's CPU). Both are the same PostgreSQL behind a different driver; what a
+ * generated value does in SQL is found on PGlite, and the first 2,500 reach every operation on the driver of
+ * PostgreSQL (about 20 each). `FUZZ_RUNS=<n>` runs another count on either.
+ */
+const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : onPostgres() ? 2_500 : 10_000;
+if (!Number.isSafeInteger(RUNS) || RUNS < 1)
+  throw new Error(`FUZZ_RUNS must be a positive integer, not ${process.env.FUZZ_RUNS}`);
 /**
  * fast-check's seed: fixed, so every CI run sends the same requests and a failure replays as it is (issue 43);
  * `FUZZ_SEED=<integer>` runs another seed, `FUZZ_SEED=random` a random one (printed first and named in a failure).

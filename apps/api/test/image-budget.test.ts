@@ -4,6 +4,7 @@
  * photo in the avatar queue: 0 of 4 ordinary photos went through. Now a JPEG of more scans than any encoder writes is
  * refused before decoding (`jpegScans`, `JPEG_MAX_SCANS`), and every image, not only an SVG, is stopped at its CPU
  * budget (`cpuBudgetMs`).
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';

@@ -1,6 +1,7 @@
 /**
  * The organiser API as the README starts it (issue 12): the real server seeds the demo organisation, writes its API
  * key to DATA_DIR/demo-org-api-key and generates ADMIN_KEY into DATA_DIR/admin-key when unset; both keys work.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

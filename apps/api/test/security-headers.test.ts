@@ -2,6 +2,7 @@
  * Security headers (issue 14 item 6): a CSP on every HTML page, frame-ancestors from EMBED_ORIGINS on
  * the panel document only, nosniff, Referrer-Policy, HSTS only for an https PUBLIC_URL, Stripe's
  * Connect.js origins only on the panel document and only with a publishable key.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

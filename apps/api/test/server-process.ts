@@ -1,5 +1,5 @@
 /**
- * Runs the real server (`src/server.ts` through tsx) as a child process on 127.0.0.1 and a free port, for the
+ * Runs the real server (`src/server.ts`, bundled for this run: test/setup/server-bundle.ts) as a child process on 127.0.0.1 and a free port, for the
  * tests that need real processes: outages, signals. Output is kept for failure messages.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -26,6 +26,13 @@ export interface ServerProcess {
 const apiRoot = resolve(import.meta.dirname, '..');
 
 /**
+ * The compiled entry of this run's source, `join(serverBundle, name)`: `server.js` (src/server.ts) or `db-transfer.js`
+ * (scripts/db-transfer.ts), run with `node <file>` from any directory. Bundled once per run by the global setup
+ * (test/setup/server-bundle.ts): a start through tsx cost about 2 more CPU s (issue 42).
+ */
+export const bundledEntry = (name: 'server.js' | 'db-transfer.js'): string => join(inject('serverBundle'), name);
+
+/**
  * Starts a server with `env` on top of test defaults; resolves once /healthz answers (120 s at most).
  * `dataDir`: an existing DATA_DIR to run on (default: a new one); `dispose` removes it either way.
  * A new DATA_DIR on PGlite (no DATABASE_URL or DATA_DIR in `env`) in the PGlite project starts with the migrated
@@ -42,8 +49,8 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
     mkdirSync(join(dataDir, 'pglite'));
     execFileSync('tar', ['-xf', template.slice('pglite:'.length), '-C', join(dataDir, 'pglite')]);
   }
-  // `source`: @tp/contract from its TypeScript source, like the rest of the tests (decision 008).
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/server.ts'], {
+  // @tp/contract from its TypeScript source, bundled in, like the rest of the tests (decision 008).
+  const child = spawn(process.execPath, [bundledEntry('server.js')], {
     cwd: apiRoot,
     env: {
       PATH: process.env.PATH,
@@ -66,8 +73,8 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const url = `http://127.0.0.1:${port}`;
-  // A cap, not a measure: a server started through tsx on a fresh database beside the whole suite took over 60 s on
-  // a loaded 2-core machine.
+  // A cap, not a measure: a server started (then through tsx) on a fresh database beside the whole suite took over 60 s
+  // on a loaded 2-core machine.
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${out}`);

@@ -1,7 +1,8 @@
 /**
  * Starting the server on a busy port (issue 23): one line naming PORT on stderr and exit 1, not a JSON stack
- * trace. Runs the real entry point (src/server.ts through tsx, as config.test.ts does) against a port a
- * listener of this test holds.
+ * trace. Runs the real entry point (src/server.ts, bundled for this run: server-process.ts `bundledEntry`, as
+ * config.test.ts does) against a port a listener of this test holds.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenFailure, startBanner } from '../src/lib/listen.js';
+import { bundledEntry } from './server-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'tp-start-'));
 let busy: Server;
@@ -27,7 +29,7 @@ afterAll(async () => {
 describe('a busy port', () => {
   it('the server prints one line naming PORT and exits 1', async () => {
     const root = resolve(import.meta.dirname, '../../..');
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'apps/api/src/server.ts'], {
+    const child = spawn(process.execPath, [bundledEntry('server.js')], {
       cwd: root,
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false' },
     });

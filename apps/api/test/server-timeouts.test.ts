@@ -3,6 +3,7 @@
  * stalls is closed after CONNECTION_TIMEOUT_SECONDS; one that trickles its headers (slowloris) gets 408 after
  * HEADERS_TIMEOUT_SECONDS, one that trickles its body after REQUEST_TIMEOUT_SECONDS; an idle keep-alive connection
  * is closed after KEEP_ALIVE_TIMEOUT_SECONDS. A client that sends its request answers as usual.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';

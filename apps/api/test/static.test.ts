@@ -2,6 +2,7 @@
  * The panel's build output over HTTP (issue 9, bytes): brotli and gzip copies made at build are
  * chosen by Accept-Encoding, content-hashed assets are immutable for a year, the panel document is
  * revalidated on every use and the unhashed loader `/embed.js` briefly cached then revalidated by ETag.
+ * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

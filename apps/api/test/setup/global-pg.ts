@@ -1,8 +1,12 @@
-/** Vitest global setup (PostgreSQL project): start a server, migrate a template database. */
+/**
+ * Vitest global setup (PostgreSQL project): start a server, migrate a template database, bundle the API's server for
+ * the tests that start processes (server-bundle.ts).
+ */
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from '../../../../scripts/postgres.js';
 import { openDatabase } from '../../src/db/client.js';
+import { bundleServer } from './server-bundle.js';
 
 export default async function setup(project: TestProject) {
   const server = await startPostgres();
@@ -13,5 +17,10 @@ export default async function setup(project: TestProject) {
   await database.close();
   await admin.end();
   project.provide('dbTemplate', `pg:${server.url('postgres')}`);
-  return () => server.stop();
+  const bundle = await bundleServer();
+  project.provide('serverBundle', bundle.dir);
+  return () => {
+    bundle.remove();
+    return server.stop();
+  };
 }

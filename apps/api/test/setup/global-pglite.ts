@@ -2,7 +2,7 @@
  * Vitest global setup (PGlite project): migrate once, dump the data dir for every test to load, and bundle the
  * database thread's module (src/db/pglite.worker.ts and what it imports from src/) once into JavaScript, so that each
  * test's database thread starts without tsx (about 0.2 s of each of the ~450 opens: tsx's start and its esbuild
- * process, in every thread).
+ * process, in every thread). The server and its scripts for the tests that start processes: server-bundle.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { build } from 'esbuild';
 import type { TestProject } from 'vitest/node';
 import { fromPglite, migrate } from '../../src/db/client.js';
+import { bundleServer } from './server-bundle.js';
 
 const apiRoot = resolve(import.meta.dirname, '../..');
 
@@ -46,9 +47,12 @@ export default async function setup(project: TestProject) {
     logLevel: 'warning',
   });
   project.provide('pgliteWorker', pathToFileURL(worker).href);
+  const bundle = await bundleServer();
+  project.provide('serverBundle', bundle.dir);
   return () => {
     rmSync(dir, { recursive: true, force: true });
     rmSync(workerDir, { recursive: true, force: true });
+    bundle.remove();
   };
 }
 
