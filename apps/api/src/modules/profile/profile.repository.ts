@@ -1,5 +1,5 @@
 /** SQL for profile reads and writes. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import type { DbOrTx } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -15,12 +15,15 @@ const userByIdStatement = preparedStatement((db) =>
 );
 
 export const profileRepository = {
-  /** Whether `userId` holds a ticket (any event, past ones included): their standing in the avatar queue. */
+  /**
+   * Whether `userId` holds a ticket that is not revoked (any event, past ones included): their standing in the avatar
+   * queue (an organiser who revokes an attacker's tickets takes it away).
+   */
   async holdsTicket(db: DbOrTx, userId: number): Promise<boolean> {
     const [row] = await db
       .select({ one: sql<number>`1` })
       .from(userTickets)
-      .where(eq(userTickets.holderId, userId))
+      .where(and(eq(userTickets.holderId, userId), isNull(userTickets.revokedAt)))
       .limit(1);
     return row !== undefined;
   },
