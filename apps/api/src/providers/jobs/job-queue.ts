@@ -383,11 +383,12 @@ function destinationFairness(
   const samples: number[] = [];
   const parkAfterMs = () => {
     if (!options) return Infinity;
-    const most = Math.max(1, options.slowMs / PARK_BOUND_DIVISOR);
-    if (samples.length < PARK_MIN_SAMPLES) return Math.min(most, PARK_UNSAMPLED_MS);
+    // Within [PARK_MIN_MS, a quarter of the bound], never past the bound itself (a bound under 200 ms: the tests').
+    const within = (ms: number) =>
+      Math.min(options.slowMs, Math.max(PARK_MIN_MS, Math.min(options.slowMs / PARK_BOUND_DIVISOR, ms)));
+    if (samples.length < PARK_MIN_SAMPLES) return within(PARK_UNSAMPLED_MS);
     const sorted = [...samples].sort((a, b) => a - b);
-    const p75 = sorted[Math.floor(sorted.length * 0.75)];
-    return Math.min(most, Math.max(PARK_MIN_MS, PARK_FACTOR * p75));
+    return within(PARK_FACTOR * sorted[Math.floor(sorted.length * 0.75)]);
   };
   /** Parks `job` if there is room. @returns whether it was parked */
   const park = (job: ClaimedJob): boolean => {
