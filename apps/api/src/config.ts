@@ -328,6 +328,13 @@ export interface Config {
    */
   walletPassesPerUserPerMinute: number;
   /**
+   * Avatar uploads per signed-in holder a minute (AVATAR_UPLOADS_PER_HOLDER_PER_MINUTE, 10; 429
+   * `api.too_many_requests` past it): ten accounts sending 1 × 1 PNGs as fast as answered kept the decoding queue
+   * full and another holder's photos were refused (issue 39 item 9, twelfth re-run); a person trying pictures sends
+   * a few.
+   */
+  avatarUploadsPerHolderPerMinute: number;
+  /**
    * Requests to Apple's unauthenticated device-log endpoint (`POST /v1/wallet/apple/v1/log`) per client IP a
    * minute (WALLET_LOG_PER_IP_PER_MINUTE, 10); its body is at most 16 KiB and it logs at most 10 lines of 200
    * characters a request.
@@ -848,6 +855,11 @@ function buildConfig(
     accountExportsPerMinute: int('ACCOUNT_EXPORTS_PER_USER_PER_MINUTE', env.ACCOUNT_EXPORTS_PER_USER_PER_MINUTE, 5),
     walletPerMinute: int('WALLET_PER_IP_PER_MINUTE', env.WALLET_PER_IP_PER_MINUTE, 60),
     walletPassesPerUserPerMinute: int('WALLET_PASSES_PER_USER_PER_MINUTE', env.WALLET_PASSES_PER_USER_PER_MINUTE, 10),
+    avatarUploadsPerHolderPerMinute: int(
+      'AVATAR_UPLOADS_PER_HOLDER_PER_MINUTE',
+      env.AVATAR_UPLOADS_PER_HOLDER_PER_MINUTE,
+      10,
+    ),
     walletLogPerMinute: int('WALLET_LOG_PER_IP_PER_MINUTE', env.WALLET_LOG_PER_IP_PER_MINUTE, 10),
     passCredentialsPerMinute: int('PASS_CREDENTIALS_PER_USER_PER_MINUTE', env.PASS_CREDENTIALS_PER_USER_PER_MINUTE, 10),
     doorSyncPerMinute: int('DOOR_SYNC_PER_IP_PER_MINUTE', env.DOOR_SYNC_PER_IP_PER_MINUTE, 60),

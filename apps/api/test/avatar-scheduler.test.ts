@@ -350,4 +350,28 @@ describe('avatar fair queue', () => {
     for (const name of ['first', 'second']) await w.finish(name, 300);
     expect([await first, await second]).toEqual(['ok first', 'ok second']);
   });
+
+  it("between ticket holders at a full queue the keys that spent the most give way, not the dearest upload: a 12-megapixel photo pushes out a repeat uploader's 1 × 1 PNG (issue 39 item 9, twelfth re-run: 4 of 4 refused)", async () => {
+    const s = scheduler({ maxQueue: 2, preemptMarginMs: Infinity, startCostMs: 100 });
+    const w = controlled();
+    // Four accounts that hold tickets have each had one 1 × 1 PNG decoded, from addresses never seen since.
+    for (const i of [1, 2, 3, 4]) {
+      const warm = settled(s.run([`10.0.0.${i}`, `holder:${i}`], w.work(`warm${i}`), 0));
+      await w.finish(`warm${i}`, 5);
+      await warm;
+    }
+    const queued = [1, 2, 3, 4].map((i) => settled(s.run([`10.9.0.${i}`, `holder:${i}`], w.work(`png${i}`), 0)));
+    expect(s.stats()).toEqual({ busy: 2, queued: 2 });
+    // A holder who has spent nothing: their photo is expected to cost 600 ms, the PNGs nothing; it takes a place.
+    const photo = settled(s.run(['192.0.2.7', 'holder:9'], w.work('photo'), 600));
+    expect(await queued[3]).toBe('api.profile.avatar_busy');
+    await w.finish('png1', 5);
+    await w.finish('png2', 5);
+    // By dearness the PNG that waited longer went first; the photo follows.
+    for (const name of ['png3', 'photo']) if (w.log.includes(`start ${name}`)) await w.finish(name, 5);
+    for (const name of ['png3', 'photo'])
+      if (w.log.includes(`start ${name}`)) await w.finish(name, 5).catch(() => undefined);
+    expect(await photo).toBe('ok photo');
+    await Promise.all(queued);
+  });
 });

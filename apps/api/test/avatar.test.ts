@@ -116,6 +116,36 @@ describe('avatar upload', () => {
 });
 
 describe('profile collisions', () => {
+  it('takes AVATAR_UPLOADS_PER_HOLDER_PER_MINUTE uploads a minute from a holder, from any address: the next is 429 api.too_many_requests (issue 39 item 9, twelfth re-run)', async () => {
+    const limited = await createTestApp({ seed: true, config: { avatarUploadsPerHolderPerMinute: 3 } });
+    try {
+      const token = (await limited.signIn('bob@example.com')).accessToken;
+      const other = (await limited.signIn('carol@example.com')).accessToken;
+      const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3366cc' } })
+        .png()
+        .toBuffer();
+      const send = (as: string, i: number) => {
+        const body = multipart(png, 'me.png', 'image/png');
+        return limited.app.inject({
+          method: 'POST',
+          url: '/v1/auth/avatar',
+          headers: { ...bearer(as), ...body.headers },
+          payload: body.payload,
+          remoteAddress: `198.51.100.${i}`,
+        });
+      };
+      for (const i of [1, 2, 3]) expect((await send(token, i)).statusCode).toBe(200);
+      const fourth = await send(token, 4);
+      expect(fourth.statusCode).toBe(429);
+      expect(fourth.json()).toEqual({ message: 'api.too_many_requests' });
+      expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
+      // Another holder is not counted with bob.
+      expect((await send(other, 5)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a phone number someone else has', async () => {
     const bob = (await t.signIn('bob@example.com')).accessToken;
     expect(

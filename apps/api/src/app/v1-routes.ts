@@ -46,7 +46,7 @@ export async function registerV1Routes(
         limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
         cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
       });
-      profileRoutes(api, { profile, requireAuth });
+      profileRoutes(api, { profile, requireAuth, uploadsPerMinute: config.avatarUploadsPerHolderPerMinute });
       remindersRoutes(api, {
         reminders: services.reminders,
         requireAuth,

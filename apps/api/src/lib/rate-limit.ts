@@ -131,7 +131,8 @@ export type LimitName =
   | 'username_search'
   | 'account_export'
   | 'resale_redeem'
-  | 'wallet';
+  | 'wallet'
+  | 'avatar';
 
 /** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
 export function countRefusal(req: FastifyRequest, name: LimitName): void {

@@ -41,7 +41,10 @@
  *    before any newcomer's; a holder of a ticket who finds the queue full pushes out the dearest newcomer's upload,
  *    whatever it costs (the eleventh re-run:
  *    1 × 1 PNGs from first-time accounts, each charged one start, were cheaper than any photo of 2 megapixels or
- *    more, and a holder's 12-megapixel photos were refused 4 of 4).
+ *    more, and a holder's 12-megapixel photos were refused 4 of 4). Between holders of a ticket at a full queue, the
+ *    keys that spent the most give way, not the upload expected to cost the most (twelfth re-run: ten ticket
+ *    holders' 1 × 1 PNGs kept another holder's photos out); each holder asks for at most
+ *    AVATAR_UPLOADS_PER_HOLDER_PER_MINUTE uploads a minute (the route's limit).
  *
  * Each upload has a deadline from its admission, queue wait included (`deadlineMs`): past it, it is answered
  * `api.profile.avatar_timeout` (stopped if running). What is left: addresses never seen before cost nothing yet, so
@@ -164,18 +167,29 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
   }
 
   /**
-   * Which waiting upload `entry` takes the place of when the queue (or the newcomers' share of it) is full: the
-   * dearest newcomer's for a holder of a ticket, whatever it costs; else the dearest upload it may displace, if that
-   * is dearer than `entry`. @returns its index, or -1 (`entry` is refused)
+   * Which waiting upload `entry` takes the place of when the queue (or the newcomers' share of it) is full: for a
+   * holder of a ticket the dearest newcomer's, whatever it costs, else the dearest upload if dearer than `entry` with
+   * its start, else the upload whose keys spent the most, if they spent more than `entry`'s with its start; for a newcomer the dearest newcomer's, if dearer than `entry` with its
+   * start. @returns its index, or -1 (`entry` is refused)
    */
   function displaced(entry: Entry): number {
     if (!entry.newcomer) {
       const newcomer = dearestWaiting(true);
       if (newcomer >= 0) return newcomer;
+      // Among holders of a ticket, the dearest upload gives way if dearer (a 58 KB SVG for a small PNG), else the
+      // one whose keys spent the most, whatever each upload is expected to cost (the twelfth re-run: ten ticket
+      // holders' 1 × 1 PNGs, each charged one start, were cheaper than another holder's 3-megapixel photo, refused 4
+      // of 4).
+      const dearest = dearestWaiting(false);
+      if (dearest >= 0 && dearness(waiting[dearest]) > dearness(entry) + options.startCostMs) return dearest;
+      let spent = -1;
+      for (let i = 0; i < waiting.length; i++)
+        if (spent < 0 || cost(waiting[i].keys) >= cost(waiting[spent].keys)) spent = i;
+      return spent >= 0 && cost(waiting[spent].keys) > cost(entry.keys) + options.startCostMs ? spent : -1;
     }
     // The newcomer counted with the start it is about to be charged, as each waiting upload was at its admission:
     // else every upload from fresh keys pushed out the one before it.
-    const worst = dearestWaiting(entry.newcomer);
+    const worst = dearestWaiting(true);
     return worst >= 0 && dearness(waiting[worst]) > dearness(entry) + options.startCostMs ? worst : -1;
   }
 

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
 import { errors } from '../../lib/openapi.js';
-import { ipKey } from '../../lib/rate-limit.js';
+import { ipKey, withinLimit } from '../../lib/rate-limit.js';
 import type { ProfileService } from './profile.service.js';
 
 /** Largest avatar request body, bytes: the file and the multipart framing around it. */
@@ -34,7 +34,20 @@ function discardBody(body: NodeJS.ReadableStream & { complete?: boolean }, ms: n
   });
 }
 
-export function profileRoutes(app: App, deps: { profile: ProfileService; requireAuth: PreHandler }) {
+export function profileRoutes(
+  app: App,
+  deps: {
+    profile: ProfileService;
+    requireAuth: PreHandler;
+    /** Avatar uploads per holder a minute (config `avatarUploadsPerHolderPerMinute`). */
+    uploadsPerMinute: number;
+  },
+) {
+  const uploadsPerHolder = app.createRateLimit({
+    max: deps.uploadsPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `avatar:${req.auth.userId}`,
+  });
   const pre = { preHandler: deps.requireAuth };
   app.get(
     '/auth/me',
@@ -70,7 +83,8 @@ export function profileRoutes(app: App, deps: { profile: ProfileService; require
   app.post(
     '/auth/avatar',
     {
-      ...pre,
+      // Counted per holder after the token is checked, before the body is read (the refusal reads it to its end).
+      preHandler: [deps.requireAuth, (req) => withinLimit(uploadsPerHolder, req, 'avatar')],
       bodyLimit: UPLOAD_MAX_BYTES,
       // Decided on the header, before the body is read (issue 19, break 1): an oversized upload is answered
       // at once and its body is never parsed (Node discards it unread, which lets the client, still sending,
