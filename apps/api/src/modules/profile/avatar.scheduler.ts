@@ -107,6 +107,8 @@ interface Entry {
 }
 
 /** The fair queue described in the module comment. */
+// Over 150 lines: the seven rules of the module comment (costs, ordering, ageing, standing, eviction, preemption,
+// deadlines) share the waiting list, the running set and the costs; split apart they would pass all three around.
 export function createAvatarScheduler(options: AvatarSchedulerOptions) {
   const now = options.now ?? (() => performance.now());
   const waiting: Entry[] = [];

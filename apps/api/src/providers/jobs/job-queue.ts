@@ -357,6 +357,8 @@ const PARKED_MAX = 32;
  * slow from the moment one of its jobs has run `slowMs` (still in flight, or finished), so jobs that stall hold
  * their own slots only: the claims after see their destination as slow.
  */
+// Over 150 lines: slow marks, proven list, parking and the claim's caps read and write the same in-flight maps; each
+// rule is a few lines in one closure, and split apart they would share that state through arguments (issue 43).
 function destinationFairness(
   options: JobWorkerOptions['destinations'],
   concurrency: number,
