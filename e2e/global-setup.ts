@@ -34,6 +34,7 @@ async function startSlot(slot: number, stops: (() => Promise<void>)[]) {
       OTP_REQUESTS_PER_IP_PER_MINUTE: '1000',
       OTP_VERIFIES_PER_IP_PER_MINUTE: '1000',
       REDEEM_PER_IP_PER_MINUTE: '1000',
+      GIFTS_PER_USER_PER_MINUTE: '1000',
       // alice's browsers ask for a device pass each: the branding screenshots alone open eight in a minute.
       PASS_CREDENTIALS_PER_USER_PER_MINUTE: '1000',
       // alice changes her picture in several specs.

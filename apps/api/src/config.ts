@@ -291,6 +291,12 @@ export interface Config {
   /** Username searches per signed-in account per minute (USERNAME_SEARCHES_PER_USER_PER_MINUTE, default 30). */
   userSearchesPerMinute: number;
   /**
+   * Gifts per signed-in account per minute (GIFTS_PER_USER_PER_MINUTE, default 10; 429 `api.too_many_requests`):
+   * each one moves a ticket and sends two e-mails, one to any address (issue 39, thirteenth re-run: one ticket gifted
+   * along 90 fresh accounts at 20 a second).
+   */
+  giftsPerMinute: number;
+  /**
    * The key door staff enter on the scanner page (`/scanner`); sent as header `x-scanner-key` to
    * /v1/access/*. SCANNER_KEY; when unset, generated once into DATA_DIR/scanner-key.
    */
@@ -841,6 +847,7 @@ function buildConfig(
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
+    giftsPerMinute: Math.max(1, int('GIFTS_PER_USER_PER_MINUTE', env.GIFTS_PER_USER_PER_MINUTE, 10)),
     scannerKey: overrides.scannerKey ?? keyFrom('SCANNER_KEY', env.SCANNER_KEY, dataDir, 'scanner-key', 18),
     adminKey: overrides.adminKey ?? keyFrom('ADMIN_KEY', env.ADMIN_KEY, dataDir, 'admin-key', 32),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),

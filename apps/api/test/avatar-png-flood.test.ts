@@ -20,11 +20,20 @@ beforeAll(async () => {
   // The queue's own rules under test (the helper raises the per-holder uploads a minute, which would stop the flood
   // first: avatar.test.ts tests that bound).
   t = await createTestApp({ seed: true });
+  await ageDemoTickets();
   attackers = [];
   for (let i = 0; i < 10; i++) attackers.push((await t.signIn(`flood${i}@example.com`)).accessToken);
   // A holder of tickets (the demo data's alice); the flooding accounts hold none.
   holder = (await t.signIn('alice@example.com')).accessToken;
 });
+
+/** Standing in the queue needs a ticket held an hour (AVATAR_STANDING_HELD_SECONDS): the tickets date from then. */
+const twoHoursAgo = () => new Date(Date.now() - 2 * 3600_000);
+
+/** The demo data's tickets, issued when the test's database was seeded, dated two hours back. */
+async function ageDemoTickets() {
+  await t.database.db.update(userTickets).set({ createdAt: twoHoursAgo() });
+}
 
 /**
  * Ten new accounts, each given one ticket (a copy of a demo ticket's type): holders of a ticket, as alice is, that
@@ -40,9 +49,12 @@ async function ticketedAccounts(): Promise<string[]> {
       .select()
       .from(users)
       .where(eq(users.email, `ticketed${i}@example.com`));
-    await db
-      .insert(userTickets)
-      .values({ organisationId: ticket.organisationId, ticketTypeId: ticket.ticketTypeId, holderId: user.id });
+    await db.insert(userTickets).values({
+      organisationId: ticket.organisationId,
+      ticketTypeId: ticket.ticketTypeId,
+      holderId: user.id,
+      createdAt: twoHoursAgo(),
+    });
   }
   return tokens;
 }
@@ -138,6 +150,7 @@ describe.skipIf(onPostgres())('avatar uploads under a flood of 1 × 1 PNGs', () 
     const first = t;
     t = await createTestApp({ seed: true, config: { avatarUploadsPerHolderPerMinute: 10 } });
     try {
+      await ageDemoTickets();
       const ticketed = await ticketedAccounts();
       holder = (await t.signIn('bob@example.com')).accessToken;
       console.log(

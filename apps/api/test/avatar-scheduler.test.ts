@@ -38,6 +38,7 @@ function scheduler(
     now?: () => number;
     agingRate?: number;
     startCostMs?: number;
+    rasterMaxMs?: number;
   } = {},
 ) {
   return createAvatarScheduler({
@@ -50,6 +51,8 @@ function scheduler(
     agingRate: opts.agingRate ?? 0,
     agingMaxMs: 2000,
     startCostMs: opts.startCostMs ?? 0,
+    // Estimates of 750 below stand for SVGs (a full budget), 400 and less for photos.
+    rasterMaxMs: opts.rasterMaxMs ?? 500,
     now: opts.now ?? (() => 0),
   });
 }
@@ -213,6 +216,7 @@ describe('avatar fair queue', () => {
       agingRate: 0,
       agingMaxMs: 0,
       startCostMs: 0,
+      rasterMaxMs: 0,
     });
     const w = controlled();
     const both = [settled(s.run('x', w.work('x1'))), settled(s.run('y', w.work('y1')))];
@@ -373,5 +377,115 @@ describe('avatar fair queue', () => {
       if (w.log.includes(`start ${name}`)) await w.finish(name, 5).catch(() => undefined);
     expect(await photo).toBe('ok photo');
     await Promise.all(queued);
+  });
+});
+
+/**
+ * The thirteenth re-run (audit/i39m, probes (a), (a2), (b)), with the service's own numbers (avatar.service.ts: 2
+ * processes, 8 places, start 100 ms, ageing 4 ms/ms up to 2,000, margin 750, the dearest raster 2,000): a holder of a
+ * ticket's 12-megapixel photo (a JPEG expected to cost 600 ms, an iPhone's HEIC 1,800) was stopped while it ran for a
+ * 1 × 1 PNG, a newcomer's included, and pushed out while it waited by the next 1 × 1 PNG of an account that had
+ * spent less than the photo's estimate.
+ */
+describe("a holder's large photo under 1 × 1 PNGs (issue 39 item 9, thirteenth re-run)", () => {
+  const service = (now = () => 0, rasterMaxMs = 2000) =>
+    createAvatarScheduler({
+      concurrency: 2,
+      maxQueue: 8,
+      deadlineMs: 10_000,
+      preemptMarginMs: 750,
+      halfLifeMs: 60_000,
+      maxCostMs: 3000,
+      agingRate: 4,
+      agingMaxMs: 2000,
+      startCostMs: 100,
+      rasterMaxMs,
+      now,
+    });
+  const stillRunning = <T>(p: Promise<T>) =>
+    Promise.race([p, new Promise((r) => setTimeout(() => r('still running'), 50))]);
+  /**
+   * Finishes the named uploads as they start, until none is left running (one pushed out before it started has
+   * nothing to finish; one that starts when another finishes is finished in turn).
+   */
+  async function finishStarted(w: ReturnType<typeof controlled>, names: string[]) {
+    const left = new Set(names);
+    for (let more = true; more;) {
+      more = false;
+      for (const name of left)
+        if (w.log.includes(`start ${name}`)) {
+          left.delete(name);
+          await w.finish(name, 1);
+          more = true;
+        }
+    }
+  }
+
+  it("a running 12-megapixel HEIC is not stopped for a newcomer's 1 × 1 PNG (control: counted as an SVG, it is)", async () => {
+    for (const rasterMaxMs of [2000, 1000]) {
+      const s = service(() => 0, rasterMaxMs);
+      const w = controlled();
+      const heic = settled(s.run(['ip:v', 'holder:v'], w.work('heic'), 1800));
+      const other = settled(s.run(['ip:o', 'holder:o'], w.work('other'), 150));
+      await tick();
+      const png = settled(s.run(['ip:n', 'holder:n'], w.work('png'), 0, { newcomer: true }));
+      // A newcomer's PNG stops no holder's upload, however dear; a holder's PNG stops an SVG (the control).
+      const holderPng = settled(s.run(['ip:h', 'holder:h'], w.work('hpng'), 0));
+      await tick();
+      const outcome = await stillRunning(heic);
+      expect(outcome, `rasterMaxMs ${rasterMaxMs}`).toBe(
+        rasterMaxMs === 2000 ? 'still running' : 'api.profile.avatar_busy',
+      );
+      await finishStarted(w, ['other', 'png', 'hpng', 'heic']);
+      await Promise.all([other, png, holderPng]);
+    }
+  });
+
+  it('a running 12-megapixel JPEG is not stopped once its holder was refused twice (holder cost 300)', async () => {
+    const s = service();
+    const w = controlled();
+    for (const name of ['v0', 'v1']) {
+      const done = settled(s.run([`ip:${name}`, 'holder:v'], w.work(name), 0));
+      await w.finish(name, 1);
+      await done;
+    }
+    const jpeg = settled(s.run(['ip:v', 'holder:v'], w.work('jpeg'), 600));
+    const other = settled(s.run(['ip:o', 'holder:o'], w.work('other'), 150));
+    await tick();
+    const png = settled(s.run(['ip:f', 'holder:f'], w.work('png'), 0));
+    await tick();
+    expect(await stillRunning(jpeg)).toBe('still running');
+    for (const name of ['other', 'png', 'jpeg']) await w.finish(name, 5);
+    expect(await Promise.all([other, png, jpeg])).toEqual(['ok other', 'ok png', 'ok jpeg']);
+  });
+
+  it('a waiting 12-megapixel JPEG is not pushed out by the next 1 × 1 PNG of holders that spent less than its estimate (control: as an SVG, it is)', async () => {
+    for (const rasterMaxMs of [2000, 500]) {
+      let clock = 0;
+      const s = service(() => clock, rasterMaxMs);
+      const w = controlled();
+      // Ten flooding holders, each asked for one upload before (cost 100), then one each now: 2 run, 8 wait.
+      for (let i = 0; i < 10; i++)
+        await s.run([`ip:p${i}`, `holder:f${i}`], () => Promise.resolve({ value: 0, cpuMs: 1 }), 0);
+      const flood: Promise<string>[] = [];
+      for (let i = 0; i < 10; i++) flood.push(settled(s.run([`ip:q${i}`, `holder:f${i}`], w.work(`f${i}`), 0)));
+      clock += 50;
+      // The victim (cost 0) pushes out a flooding upload whose keys spent 200 (> 0 + 100).
+      const jpeg = settled(s.run(['ip:v', 'holder:v'], w.work('jpeg'), 600));
+      expect(await Promise.race([...flood, stillRunning(jpeg)])).toBe('api.profile.avatar_busy');
+      // The flooders' next PNGs (each keyed 200 before its start) come at the full queue.
+      clock += 50;
+      const next = [
+        settled(s.run(['ip:r1', 'holder:f8'], w.work('f8b'), 0)),
+        settled(s.run(['ip:r2', 'holder:f9'], w.work('f9b'), 0)),
+      ];
+      await tick();
+      const outcome = await stillRunning(jpeg);
+      expect(outcome, `rasterMaxMs ${rasterMaxMs}`).toBe(
+        rasterMaxMs === 2000 ? 'still running' : 'api.profile.avatar_busy',
+      );
+      await finishStarted(w, [...Array.from({ length: 10 }, (_, i) => `f${i}`), 'f8b', 'f9b', 'jpeg']);
+      await Promise.all([...flood, ...next, jpeg]);
+    }
   });
 });

@@ -220,6 +220,32 @@ describe('gift', () => {
   });
 });
 
+describe('gifts a minute', () => {
+  it('refuses an account past GIFTS_PER_USER_PER_MINUTE with 429 api.too_many_requests; another account is not held (issue 39, thirteenth re-run: a ticket gifted along 90 accounts at 20 a second)', async () => {
+    const limited = await createTestApp({ seed: true, config: { giftsPerMinute: 2 } });
+    try {
+      const signIn = async (email: string) => (await limited.signIn(email)).accessToken;
+      const [a, b] = [await signIn('alice@example.com'), await signIn('bob@example.com')];
+      const gift = (token: string, to: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/v1/mobile/giftTicket',
+          headers: bearer(token),
+          payload: { userTicketId: 999_999, username: to },
+        });
+      // Two refused gifts (no such ticket) count as two: the third is past the bound.
+      expect((await gift(a, 'ring1@example.com')).statusCode).toBe(403);
+      expect((await gift(a, 'ring2@example.com')).statusCode).toBe(403);
+      const third = await gift(a, 'ring3@example.com');
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toEqual({ message: 'api.too_many_requests' });
+      expect((await gift(b, 'ring4@example.com')).statusCode).toBe(403);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('username search', () => {
   it('matches a prefix, at most 10, never e-mails, not the caller', async () => {
     for (let i = 0; i < 12; i++) {

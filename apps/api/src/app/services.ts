@@ -109,7 +109,7 @@ export function createServices(
   );
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
-  const profile = createProfileService({ database, avatars });
+  const profile = createProfileService({ database, avatars, now });
   // The reminder e-mail's unsubscribe link (issue 41 point 9): its own audience under the same secret.
   const reminders = createRemindersService({
     database,

@@ -78,7 +78,12 @@ export async function registerV1Routes(
             ? { apnsPushes: () => fakeApns.pushes, googleObjects: () => [...fakeGoogleWallet.objects.values()] }
             : null,
       });
-      giftRoutes(api, { gift, requireAuth, searchPerMinute: config.userSearchesPerMinute });
+      giftRoutes(api, {
+        gift,
+        requireAuth,
+        searchPerMinute: config.userSearchesPerMinute,
+        giftsPerMinute: config.giftsPerMinute,
+      });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });

@@ -129,6 +129,7 @@ export type LimitName =
   | 'metrics_token_failures'
   | 'org_api'
   | 'username_search'
+  | 'gifts'
   | 'account_export'
   | 'resale_redeem'
   | 'wallet'

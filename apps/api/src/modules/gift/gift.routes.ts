@@ -7,7 +7,17 @@ import { perUserPerMinute } from '../../lib/rate-limit.js';
 import { requestLang } from '../../lib/lang.js';
 import { errors } from '../../lib/openapi.js';
 
-export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: PreHandler; searchPerMinute: number }) {
+export function giftRoutes(
+  app: App,
+  deps: {
+    gift: GiftService;
+    requireAuth: PreHandler;
+    /** Username searches per account a minute (config `userSearchesPerMinute`). */
+    searchPerMinute: number;
+    /** Gifts per account a minute (config `giftsPerMinute`). */
+    giftsPerMinute: number;
+  },
+) {
   const pre = { preHandler: deps.requireAuth };
   app.post(
     '/mobile/gift/verify',
@@ -26,6 +36,8 @@ export function giftRoutes(app: App, deps: { gift: GiftService; requireAuth: Pre
     '/mobile/giftTicket',
     {
       ...pre,
+      // Per account (after requireAuth): each gift moves a ticket and sends two e-mails.
+      config: perUserPerMinute('gifts', deps.giftsPerMinute),
       schema: {
         operationId: 'giftTicket',
         summary: 'Give a ticket to another account by nickname or e-mail',

@@ -10,16 +10,18 @@
  *    every `halfLifeMs`.
  * 2. **Cheapest first.** A waiting upload's priority is its address's cost plus what the upload itself is expected
  *    to cost (its `estimateMs`: a raster image by its pixels, an SVG ten budgets, behind every photo). A free
- *    process takes the cheapest (ties: first come); when the queue is full, a newcomer takes the place of the
- *    dearest waiting upload if that is dearer than the newcomer, counted without its wait (rule 5:
- *    its wait moves it up the queue, it does not keep a place against a cheaper newcomer; the one pushed out is
- *    answered `api.profile.avatar_busy`), otherwise it is refused.
- * 3. **Preemption.** When every process is busy and a running upload's priority (counted the same way) is at least
- *    `preemptMarginMs` above the cost of the cheapest waiting upload's address, and above that upload's priority,
- *    that running upload is stopped (its process killed,
- *    answered `api.profile.avatar_busy`) and the waiting one takes its process. With the margin at the SVG budget,
- *    an ordinary holder (an avatar costs 50 to 400 ms) is never stopped for a newcomer; an address that has spent a
- *    full budget is, and so is any SVG while a photo waits.
+ *    process takes the cheapest (ties: first come). When the queue is full, a newcomer takes the place of a waiting
+ *    upload that is dearer than the newcomer, counted without its wait (rule 5: its wait moves it up the queue, it
+ *    does not keep a place against a cheaper newcomer; the one pushed out is answered `api.profile.avatar_busy`),
+ *    otherwise it is refused. "Dearer" is by the expected cost for an upload expected to cost more than any raster
+ *    image (`rasterMaxMs`: an SVG), else by what its keys spent alone: a photo never gives way for its size.
+ * 3. **Preemption.** When every process is busy and a running SVG's priority (counted the same way), or a running
+ *    photo's keys' cost, is at least `preemptMarginMs` above the cost of the cheapest waiting upload's address, and
+ *    above that upload's priority, that running upload is stopped (its process killed, answered
+ *    `api.profile.avatar_busy`) and the waiting one takes its process; a newcomer's upload (rule 7) never stops a
+ *    holder of a ticket's. With the margin at the SVG budget, an ordinary holder (an avatar costs 50 to 400 ms,
+ *    a 12-megapixel HEIC up to 1,800) is never stopped for a newcomer; an address that has spent a full budget is,
+ *    and so is any SVG while a photo waits.
  *
  * 4. **A ceiling.** An address whose cost is `maxCostMs` or more is refused at once (`api.profile.avatar_busy`)
  *    until its cost decays below it: what many addresses can keep busy is bounded by their number, and their
@@ -83,6 +85,11 @@ export interface AvatarSchedulerOptions {
   agingMaxMs: number;
   /** What starting a decoding process costs, charged to each upload started, milliseconds (rule 1). */
   startCostMs: number;
+  /**
+   * The estimate of the dearest raster image accepted, milliseconds: an upload expected to cost more (an SVG) may
+   * give way for its estimate (rules 2, 3); a photo gives way only for what its keys spent.
+   */
+  rasterMaxMs: number;
   /** The clock, milliseconds (tests). */
   now?: () => number;
 }
@@ -156,43 +163,39 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     return best;
   }
 
+  /** Expected to cost more than any raster image (an SVG): it may give way for its estimate (rules 2, 3). */
+  const beyondRaster = (entry: Entry) => entry.estimateMs > options.rasterMaxMs;
+
   /**
-   * Index in `waiting` of the dearest upload among newcomers' (`newcomersOnly`) or all, its wait not counted (last
-   * come on a tie), or -1.
+   * Index in `waiting` of the upload among those `among` accepts with the highest `by` (last come on a tie), or -1.
    */
-  function dearestWaiting(newcomersOnly: boolean): number {
+  function mostWaiting(among: (entry: Entry) => boolean, by: (entry: Entry) => number): number {
     let worst = -1;
     for (let i = 0; i < waiting.length; i++)
-      if ((!newcomersOnly || waiting[i].newcomer) && (worst < 0 || dearness(waiting[i]) >= dearness(waiting[worst])))
-        worst = i;
+      if (among(waiting[i]) && (worst < 0 || by(waiting[i]) >= by(waiting[worst]))) worst = i;
     return worst;
   }
 
   /**
-   * Which waiting upload `entry` takes the place of when the queue (or the newcomers' share of it) is full: for a
-   * holder of a ticket the dearest newcomer's, whatever it costs, else the dearest upload if dearer than `entry` with
-   * its start, else the upload whose keys spent the most, if they spent more than `entry`'s with its start; for a newcomer the dearest newcomer's, if dearer than `entry` with its
-   * start. @returns its index, or -1 (`entry` is refused)
+   * Which waiting upload `entry` takes the place of when the queue (or the newcomers' share of it) is full. A holder
+   * of a ticket takes the dearest newcomer's, whatever it costs. Otherwise, among the uploads of `entry`'s standing
+   * or lower: the dearest upload expected to cost more than any raster image (an SVG), if dearer than `entry` with
+   * its start; else the upload whose keys spent the most, if they spent more than `entry`'s with its start. A photo
+   * never gives way for its size (the thirteenth re-run: a waiting 12-megapixel photo, expected to cost 600 ms, was
+   * pushed out by the next 1 × 1 PNG of an account that had spent less). `entry` is counted with the start it is
+   * about to be charged, as each waiting upload was at its admission: else every upload from fresh keys pushed out
+   * the one before it. @returns its index, or -1 (`entry` is refused)
    */
   function displaced(entry: Entry): number {
     if (!entry.newcomer) {
-      const newcomer = dearestWaiting(true);
+      const newcomer = mostWaiting((e) => e.newcomer, dearness);
       if (newcomer >= 0) return newcomer;
-      // Among holders of a ticket, the dearest upload gives way if dearer (a 58 KB SVG for a small PNG), else the
-      // one whose keys spent the most, whatever each upload is expected to cost (the twelfth re-run: ten ticket
-      // holders' 1 × 1 PNGs, each charged one start, were cheaper than another holder's 3-megapixel photo, refused 4
-      // of 4).
-      const dearest = dearestWaiting(false);
-      if (dearest >= 0 && dearness(waiting[dearest]) > dearness(entry) + options.startCostMs) return dearest;
-      let spent = -1;
-      for (let i = 0; i < waiting.length; i++)
-        if (spent < 0 || cost(waiting[i].keys) >= cost(waiting[spent].keys)) spent = i;
-      return spent >= 0 && cost(waiting[spent].keys) > cost(entry.keys) + options.startCostMs ? spent : -1;
     }
-    // The newcomer counted with the start it is about to be charged, as each waiting upload was at its admission:
-    // else every upload from fresh keys pushed out the one before it.
-    const worst = dearestWaiting(true);
-    return worst >= 0 && dearness(waiting[worst]) > dearness(entry) + options.startCostMs ? worst : -1;
+    const standing = (e: Entry) => !entry.newcomer || e.newcomer;
+    const svg = mostWaiting((e) => standing(e) && beyondRaster(e), dearness);
+    if (svg >= 0 && dearness(waiting[svg]) > dearness(entry) + options.startCostMs) return svg;
+    const spent = mostWaiting(standing, (e) => cost(e.keys));
+    return spent >= 0 && cost(waiting[spent].keys) > cost(entry.keys) + options.startCostMs ? spent : -1;
   }
 
   function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
@@ -233,12 +236,18 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
       start(waiting.splice(next, 1)[0]);
     const best = cheapestWaiting();
     if (best < 0) return;
+    const next = waiting[best];
     // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
     // Dearness, not the aged priority: a wait moves an upload up the queue, it never stops one like it.
-    const want = Math.max(cost(waiting[best].keys) + options.preemptMarginMs, dearness(waiting[best]) + 1);
+    const want = Math.max(cost(next.keys) + options.preemptMarginMs, dearness(next) + 1);
+    // What a running upload is stopped for: an SVG its dearness, a photo what its keys spent alone (the thirteenth
+    // re-run: a holder's 12-megapixel photo, expected to cost 600 to 1,800 ms, was stopped for a 1 × 1 PNG); and a
+    // newcomer's waiting upload never stops a holder of a ticket's (rule 7).
+    const claim = (r: Entry) => (beyondRaster(r) ? dearness(r) : cost(r.keys));
     let victim: Entry | undefined;
     for (const r of running)
-      if (!r.stopped && dearness(r) >= want && (!victim || dearness(r) > dearness(victim))) victim = r;
+      if (!r.stopped && (!next.newcomer || r.newcomer) && claim(r) >= want && (!victim || claim(r) > claim(victim)))
+        victim = r;
     // Its process ends at once; `finish` then starts the cheapest waiting upload.
     if (victim) stop(victim, 'api.profile.avatar_busy');
   }

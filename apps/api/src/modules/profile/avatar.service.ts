@@ -57,10 +57,11 @@ const ADDRESS_MAX_COST_MS = 4 * SVG_CPU_BUDGET_MS;
  */
 const AGING_RATE = 4;
 /**
- * The most a wait takes off an upload's priority, milliseconds: the estimate of the largest raster image accepted
- * (`AVATAR_MAX_PIXELS`), so an SVG (ten budgets) that waited stays behind every photo (issue 39, fifth re-run).
+ * The estimate of the largest raster image accepted (`AVATAR_MAX_PIXELS`), milliseconds: the most a wait takes off
+ * an upload's priority, so an SVG (ten budgets) that waited stays behind every photo (issue 39, fifth re-run); and
+ * the bound above which an upload may give way for its estimate (avatar.scheduler.ts rules 2 and 3: SVGs, not photos).
  */
-const AGING_MAX_MS = rasterEstimateMs(AVATAR_MAX_PIXELS);
+const RASTER_MAX_MS = rasterEstimateMs(AVATAR_MAX_PIXELS);
 /**
  * What starting a decoding process costs an upload's keys, milliseconds (the process's boot, not in the CPU it
  * reports): a stream of 1 × 1 PNGs, a few milliseconds of decoding each, costs its accounts and addresses this each
@@ -108,8 +109,9 @@ export function createAvatarService(deps: {
     halfLifeMs: COST_HALF_LIFE_MS,
     maxCostMs: ADDRESS_MAX_COST_MS,
     agingRate: AGING_RATE,
-    agingMaxMs: AGING_MAX_MS,
+    agingMaxMs: RASTER_MAX_MS,
     startCostMs: START_COST_MS,
+    rasterMaxMs: RASTER_MAX_MS,
   });
 
   /** Decodes in the pool when the scheduler gives the upload a process. */

@@ -1,9 +1,9 @@
 /** SQL for profile reads and writes. */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lte, notExists, sql } from 'drizzle-orm';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import type { DbOrTx } from '../../db/client.js';
 import { preparedStatement } from '../../db/prepared.js';
-import { users, userTickets } from '../../db/schema.js';
+import { ticketHistory, users, userTickets } from '../../db/schema.js';
 
 /** /auth/me and every profile read. */
 const userByIdStatement = preparedStatement((db) =>
@@ -16,14 +16,35 @@ const userByIdStatement = preparedStatement((db) =>
 
 export const profileRepository = {
   /**
-   * Whether `userId` holds a ticket that is not revoked (any event, past ones included): their standing in the avatar
-   * queue (an organiser who revokes an attacker's tickets takes it away).
+   * Whether `userId` holds a ticket that is not revoked (any event, past ones included) and has been theirs since
+   * `heldSince` or before (issued then, and not moved to them since: by gift, resale or swap, `ticket_history`): their
+   * standing in the avatar queue. An organiser who revokes an attacker's tickets takes it away, and one ticket passed
+   * round by gift gives it to no one (issue 39 item 9, thirteenth re-run: one ticket gifted along 90 fresh accounts
+   * gave each the standing of a ticket holder).
+   * @param heldSince UTC.
    */
-  async holdsTicket(db: DbOrTx, userId: number): Promise<boolean> {
+  async holdsTicket(db: DbOrTx, userId: number, heldSince: Date): Promise<boolean> {
+    const movedToThemSince = db
+      .select({ one: sql`1` })
+      .from(ticketHistory)
+      .where(
+        and(
+          eq(ticketHistory.userTicketId, userTickets.id),
+          eq(ticketHistory.toUserId, userId),
+          gt(ticketHistory.at, heldSince),
+        ),
+      );
     const [row] = await db
       .select({ one: sql<number>`1` })
       .from(userTickets)
-      .where(and(eq(userTickets.holderId, userId), isNull(userTickets.revokedAt)))
+      .where(
+        and(
+          eq(userTickets.holderId, userId),
+          isNull(userTickets.revokedAt),
+          lte(userTickets.createdAt, heldSince),
+          notExists(movedToThemSince),
+        ),
+      )
       .limit(1);
     return row !== undefined;
   },

@@ -24,7 +24,13 @@ export interface ProfilePatch {
  */
 export const AVATAR_UPLOADS_PER_ADDRESS = 1;
 
-export function createProfileService(deps: { database: Database; avatars: AvatarService }) {
+/**
+ * How long a ticket must have been a holder's to give them standing in the avatar queue, seconds (avatar.scheduler.ts
+ * rule 7): a gift ring hands one ticket to a new account every few milliseconds, each of which then had it.
+ */
+export const AVATAR_STANDING_HELD_SECONDS = 3600;
+
+export function createProfileService(deps: { database: Database; avatars: AvatarService; now: () => Date }) {
   const db = deps.database.db;
   /** Holders with an avatar upload in flight in this instance (its body being read, checked or decoded). */
   const uploading = new Set<number>();
@@ -51,7 +57,8 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
       try {
         // A holder of a ticket goes before accounts that hold none when the decoding queue is full (avatar.scheduler.ts
         // rule 7): those cost an attacker a sign-in each, a ticket costs money.
-        const newcomer = !(await repo.holdsTicket(db, userId));
+        const heldSince = new Date(deps.now().getTime() - AVATAR_STANDING_HELD_SECONDS * 1000);
+        const newcomer = !(await repo.holdsTicket(db, userId, heldSince));
         const picture = await deps.avatars.store(await read(), [address, avatarHolderKey(userId)], { newcomer });
         return toUser(await repo.updateUser(db, userId, { picture }));
       } finally {
