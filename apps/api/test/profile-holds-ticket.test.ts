@@ -58,15 +58,13 @@ describe('holdsTicket', () => {
     const giver = await account('giver@example.com');
     const gifted = await account('gifted@example.com');
     const ticket = await issue(gifted.id, ago(48 * hour));
-    await db
-      .insert(ticketHistory)
-      .values({
-        userTicketId: ticket.id,
-        fromUserId: giver.id,
-        toUserId: gifted.id,
-        kind: 'gift',
-        at: ago(10 * 60_000),
-      });
+    await db.insert(ticketHistory).values({
+      userTicketId: ticket.id,
+      fromUserId: giver.id,
+      toUserId: gifted.id,
+      kind: 'gift',
+      at: ago(10 * 60_000),
+    });
     expect(await profileRepository.holdsTicket(db, gifted.id, ago(hour))).toBe(false);
     // The same move two hours back: held since before the time.
     await db
