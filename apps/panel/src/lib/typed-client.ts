@@ -106,9 +106,10 @@ export interface ClientConfig {
   init?: RequestInit;
   /**
    * True: a call answered 503 `api.busy` is sent once more after {@link busyWaitMs} (issue 44). Safe for every method,
-   * a POST included: the API sheds in its first `onRequest` hook (apps/api lib/load-shedding.ts, registered before
-   * every plugin and route), before the body is read, a rate limit is counted or a handler runs, so a shed request
-   * did nothing. Any other 503 (a proxy's, `api.service_unavailable`) is not retried.
+   * a POST included: the API sheds in an `onRequest` hook (apps/api lib/load-shedding.ts, registered after only the
+   * request id, NUL guard and access log, before the rate limits, authentication and every route), before the body is
+   * read, a rate limit is counted or a handler runs, so a shed request did nothing. Any other 503 (a proxy's,
+   * `api.service_unavailable`) is not retried.
    */
   retryBusy?: boolean;
 }
