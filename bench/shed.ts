@@ -19,19 +19,23 @@
  *    a slow server offer ten requests, not three times its capacity, and hide the queue). The requests go over up to
  *    BENCH_SHED_SOCKETS (1000) keep-alive connections, like a crowd of phones; a request not answered in 10 s is
  *    given up (counted late). Reported: every answer's status, the share answered within 2 s, p50/p99/max, the 2xx a
- *    second (goodput) against the capacity, the generator's own lag (when it could not send on time), and whether the
- *    process is still running and `/healthz` answers afterwards.
+ *    second (goodput) against the capacity, the generator's own lag (when it could not send on time), the shed count by
+ *    reason (the server's metrics), and whether the process is still running and `/healthz` answers afterwards.
+ *    Before it, the same generator at the same rate for 5 s against a bare `node:http` process that answers 503 at
+ *    once: if that misses the 2 s bound, the generator (sharing the cores) cannot offer the rate on this machine now,
+ *    and the overload's figures measure it as much as the server; it is printed beside them.
  *
  * BENCH_SHED_SCALE (default 1) scales both durations: 0.25 is a quick run (15 s of overload after 3 s of capacity).
  * The load generator shares the machine's cores with the server (and PostgreSQL): on a shared machine its own lag is
  * printed, and the figures are a floor.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startPostgres, type RunningPostgres } from '../scripts/postgres.js';
+import { freePort, startPostgres, type RunningPostgres } from '../scripts/postgres.js';
 import { devSignIn } from '../scripts/dev-sign-in.js';
 import { BENCH_ADMIN_KEY } from './import-stall.js';
 import { startBuiltServer, stopBuiltServer } from './server.js';
@@ -88,6 +92,12 @@ export interface ShedRun {
     /** How late the generator sent its latest request, milliseconds (its own lag, not the server's). */
     generatorLagMs: number;
   };
+  /**
+   * The same generator at the same rate for a few seconds against a bare `node:http` process that answers 503 at
+   * once: the share it saw answered within 2 s and its p99. Below 100 % the generator (or the machine) cannot offer
+   * this rate now, and the overload's figures say more about it than about the server.
+   */
+  generatorAlone: { seconds: number; answeredWithin2sPct: number; p99Ms: number };
   /** `tp_shed_requests_total` by reason after the run (the server's metrics): which bound shed. */
   shedBy: Record<string, number>;
   /** The process was running and `/healthz` answered 200 after the overload. */
@@ -191,13 +201,13 @@ async function capacity(base: string, holders: string[], seconds = CAPACITY_SECO
   };
 }
 
-/** Open-loop overload at `rate` requests a second for OVERLOAD_SECONDS; see the module's comment. */
-async function overload(base: string, holders: string[], rate: number, capacityOk: number) {
+/** Open-loop overload at `rate` requests a second for `seconds`; see the module's comment. */
+async function overload(base: string, holders: string[], rate: number, capacityOk: number, seconds = OVERLOAD_SECONDS) {
   const { hostname, port } = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: SOCKETS });
-  const total = Math.round(rate * OVERLOAD_SECONDS);
+  const total = Math.round(rate * seconds);
   const times: number[] = [];
-  const perSecond = Array.from({ length: OVERLOAD_SECONDS + 1 }, () => ({ ok: 0, shed: 0 }));
+  const perSecond = Array.from({ length: seconds + 1 }, () => ({ ok: 0, shed: 0 }));
   const other: Record<string, number> = {};
   let okCount = 0;
   let shed = 0;
@@ -210,7 +220,7 @@ async function overload(base: string, holders: string[], rate: number, capacityO
   const started = performance.now();
   const settle = (status: number | null, body: string, due: number) => {
     const ms = performance.now() - due;
-    const second = Math.min(OVERLOAD_SECONDS, Math.floor((performance.now() - started) / 1000));
+    const second = Math.min(seconds, Math.floor((performance.now() - started) / 1000));
     if (status === null) failed++;
     else {
       times.push(ms);
@@ -259,9 +269,9 @@ async function overload(base: string, holders: string[], rate: number, capacityO
   times.sort((a, b) => a - b);
   const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? NaN);
   const within = times.filter((t) => t <= ANSWER_WITHIN_MS).length;
-  const okPerSecond = Math.round(okCount / OVERLOAD_SECONDS);
+  const okPerSecond = Math.round(okCount / seconds);
   return {
-    seconds: OVERLOAD_SECONDS,
+    seconds: seconds,
     factor: FACTOR,
     offeredPerSecond: Math.round(rate),
     sent: total,
@@ -275,7 +285,7 @@ async function overload(base: string, holders: string[], rate: number, capacityO
     maxMs: Math.round(times.at(-1) ?? NaN),
     okPerSecond,
     goodputRatio: Math.round((okPerSecond / capacityOk) * 100) / 100,
-    perSecond: perSecond.slice(0, OVERLOAD_SECONDS),
+    perSecond: perSecond.slice(0, seconds),
     generatorLagMs: Math.round(lag),
   };
 }
@@ -290,6 +300,30 @@ async function shedReasons(base: string): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const m of text.matchAll(/shed_requests_total\{reason="(\w+)"\} (\d+)/g)) out[m[1]] = Number(m[2]);
   return out;
+}
+
+/** The generator alone at `rate` for a few seconds, against a bare `node:http` process answering 503 at once. */
+async function generatorAlone(rate: number): Promise<ShedRun['generatorAlone']> {
+  const port = await freePort();
+  const code = `require('node:http').createServer((q,s)=>{s.writeHead(503,{'content-type':'application/json','retry-after':'5'});s.end('{"message":"api.busy"}')}).listen(${port},'127.0.0.1')`;
+  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (
+      let i = 0;
+      !(await fetch(base).then(
+        () => true,
+        () => false,
+      )) && i < 100;
+      i++
+    )
+      await sleep(50);
+    const seconds = Math.min(5, OVERLOAD_SECONDS);
+    const o = await overload(base, ['Bearer none'], rate, rate, seconds);
+    return { seconds, answeredWithin2sPct: o.answeredWithin2sPct, p99Ms: o.p99Ms };
+  } finally {
+    child.kill();
+  }
 }
 
 /** One database: a fresh server, its holders, the capacity, then the overload. */
@@ -318,6 +352,10 @@ async function runOn(db: 'pglite' | 'postgres', postgres: RunningPostgres | null
     console.log(
       `  ${db.padEnd(9)} capacity: ${cap.okPerSecond} 2xx/s (${CONNECTIONS} connections, closed loop, ${CAPACITY_SECONDS} s; p99 ${cap.p99Ms} ms; ${cap.non2xx} not 2xx), load average ${loadStart}`,
     );
+    const alone = await generatorAlone(FACTOR * cap.okPerSecond);
+    console.log(
+      `  ${db.padEnd(9)} the generator alone at ${FACTOR * cap.okPerSecond} req/s (a bare node:http answering 503, ${alone.seconds} s): ${alone.answeredWithin2sPct} % within 2 s, p99 ${alone.p99Ms} ms${alone.answeredWithin2sPct < 100 ? ' — it cannot offer this rate on this machine now: the overload below measures it as much as the server' : ''}`,
+    );
     await sleep(1000);
     const o = await overload(server.base, holders, FACTOR * cap.okPerSecond, cap.okPerSecond);
     const healthz = await fetch(`${server.base}/healthz`, { signal: AbortSignal.timeout(5000) })
@@ -337,6 +375,7 @@ async function runOn(db: 'pglite' | 'postgres', postgres: RunningPostgres | null
       holders: holders.length,
       capacity: cap,
       overload: o,
+      generatorAlone: alone,
       shedBy,
       stayedUp,
       load: { start: loadStart, end: loadEnd },
