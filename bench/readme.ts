@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import type { MailCrowd } from './mail-crowd.js';
+import { shedTargetMet, type ShedRun } from './shed.js';
 
 const root = resolve(import.meta.dirname, '..');
 const README = join(root, 'README.md');
@@ -54,6 +55,8 @@ export interface BenchResults {
   gate: Record<string, unknown>;
   /** bench/mail-crowd.ts by database (absent in runs before issue 44). */
   mailCrowd?: Record<string, MailCrowd>;
+  /** bench/shed.ts by database (absent in runs before issue 44's load shedding step). */
+  shed?: Record<string, ShedRun>;
   targets: Target[];
 }
 
@@ -140,6 +143,14 @@ export function targetsOf(res: BenchResults): Target[] {
       target: `${db}: a gift notice while ${t.bulk} bulk mails drain: accepted ≤ 10 s after the gift`,
       figure: `${t.ms ?? 'never'} ms (${t.bulkLeft} bulk left)`,
       pass: t.ms !== null && t.ms <= 10_000,
+    });
+  }
+  for (const [db, r] of Object.entries(res.shed ?? {})) {
+    const o = r.overload;
+    out.push({
+      target: `${db}: at ${o.factor}× capacity for ${o.seconds} s, up, every request answered (2xx or 503) within 2 s, 2xx ≥ 80 % of capacity`,
+      figure: `${r.stayedUp ? 'up' : 'DOWN'}; ${o.answeredWithin2sPct} % within 2 s (p99 ${o.p99Ms} ms, ${o.failed} unanswered); ${o.okPerSecond} 2xx/s = ${o.goodputRatio} × capacity ${r.capacity.okPerSecond}/s (${o.shed} shed of ${o.sent}; the generator alone: ${r.generatorAlone.answeredWithin2sPct} % within 2 s; load ${r.load.start})`,
+      pass: shedTargetMet(r),
     });
   }
   const lh = res.lighthouse;

@@ -80,6 +80,7 @@ export async function startServer(opts: {
       // sees of a shed request is busy.spec.ts's; the shedding itself is apps/api/test/load-shedding.test.ts's.
       SHED_EVENT_LOOP_DELAY_MS: '0',
       SHED_DATABASE_WAITING: '0',
+      SHED_MAX_IN_FLIGHT: '0',
       ...opts.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -240,6 +240,13 @@ export interface Config {
    * 100; 0 = not checked).
    */
   shedDatabaseWaiting: number;
+  /**
+   * Load shedding (issue 44): `/v1` requests being handled at once past which a new one is refused at once with 503
+   * `api.busy` (SHED_MAX_IN_FLIGHT, default 64; 0 = no bound). Bounds the queue inside the instance, so an
+   * admitted request waits at most about this many others' time, whatever the machine's load (bench/shed.ts); below
+   * SHED_DATABASE_WAITING, so the instance's own admitted requests do not trip the sampled database bound.
+   */
+  shedMaxInFlight: number;
   /** Load shedding: how often the event loop and the database queue are sampled, milliseconds (SHED_SAMPLE_INTERVAL_MS, default 1000, at least 10). */
   shedSampleIntervalMs: number;
   /** Load shedding: the `Retry-After` of a shed request and of a busy `/readyz`, seconds (SHED_RETRY_AFTER_SECONDS, default 5). */
@@ -817,6 +824,7 @@ function buildConfig(
     shedEventLoopDelayMs: int('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS, 1000),
     shedEventLoopUtilization: fraction('SHED_EVENT_LOOP_UTILIZATION', env.SHED_EVENT_LOOP_UTILIZATION, 0),
     shedDatabaseWaiting: int('SHED_DATABASE_WAITING', env.SHED_DATABASE_WAITING, 100),
+    shedMaxInFlight: int('SHED_MAX_IN_FLIGHT', env.SHED_MAX_IN_FLIGHT, 64),
     shedSampleIntervalMs: Math.max(10, int('SHED_SAMPLE_INTERVAL_MS', env.SHED_SAMPLE_INTERVAL_MS, 1000)),
     shedRetryAfterSeconds: Math.max(1, int('SHED_RETRY_AFTER_SECONDS', env.SHED_RETRY_AFTER_SECONDS, 5)),
     smtpUrl,

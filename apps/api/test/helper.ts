@@ -300,6 +300,7 @@ function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
       // PDF or image work, blocks the loop for every app of the process. test/load-shedding.test.ts sets its own.
       shedEventLoopDelayMs: 0,
       shedDatabaseWaiting: 0,
+      shedMaxInFlight: 0,
       ...overrides,
     },
   );

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createTestApp, type TestApp } from './helper.js';
 
@@ -17,6 +17,7 @@ afterEach(async () => {
   t = undefined;
 });
 
+const METRICS_TOKEN = 'metrics-token-for-tests-0123456789';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Injects `GET url` every 10 ms until `done(status)` holds or `ms` pass; the last answer. */
@@ -40,12 +41,14 @@ describe('load shedding', () => {
       shedEventLoopUtilization: defaults.shedEventLoopUtilization,
       shedDatabaseWaiting: defaults.shedDatabaseWaiting,
       shedSampleIntervalMs: defaults.shedSampleIntervalMs,
+      shedMaxInFlight: defaults.shedMaxInFlight,
     };
     expect(bounds).toEqual({
       shedEventLoopDelayMs: 1000,
       shedEventLoopUtilization: 0,
       shedDatabaseWaiting: 100,
       shedSampleIntervalMs: 1000,
+      shedMaxInFlight: 64,
     });
     t = await createTestApp({ seed: true, config: bounds });
     const answers = await Promise.all(Array.from({ length: 20 }, () => t!.app.inject({ url: '/v1/config' })));
@@ -93,6 +96,38 @@ describe('load shedding', () => {
     const back = await pollUntil(t.app, '/v1/config', (s) => s === 200);
     expect(back.statusCode).toBe(200);
     expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+
+  it('refuses a /v1 request past SHED_MAX_IN_FLIGHT in flight at once, and takes one again when one ends (issue 44)', async () => {
+    const held: (() => void)[] = [];
+    t = await createTestApp({
+      config: { shedMaxInFlight: 2, shedRetryAfterSeconds: 3, metricsToken: METRICS_TOKEN },
+      // A /v1 route that answers when the test lets it: requests held in flight.
+      routes: (app) =>
+        app.get(
+          '/v1/test/held',
+          { schema: { hide: true } },
+          () => new Promise<{ ok: true }>((resolve) => held.push(() => resolve({ ok: true }))),
+        ),
+    });
+    const first = t.app.inject({ url: '/v1/test/held' });
+    const second = t.app.inject({ url: '/v1/test/held' });
+    await vi.waitFor(() => expect(held).toHaveLength(2));
+    const third = await t.app.inject({ url: '/v1/config' });
+    expect(third.statusCode).toBe(503);
+    expect(third.headers['retry-after']).toBe('3');
+    expect(third.json()).toEqual({ message: 'api.busy' });
+    // Not the API: never counted nor shed.
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+    held.shift()!();
+    expect((await first).statusCode).toBe(200);
+    await vi.waitFor(async () => expect((await t!.app.inject({ url: '/v1/config' })).statusCode).toBe(200));
+    held.shift()!();
+    expect((await second).statusCode).toBe(200);
+    // Each shed request counted by its reason.
+    const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.body).toMatch(/shed_requests_total\{reason="inFlight"\} 1\n/);
   });
 
   it('answers 503 api.busy after the event loop was blocked past its bound', async () => {

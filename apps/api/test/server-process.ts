@@ -64,6 +64,7 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
       // what these servers are there to refuse (a CI run beside other work: 503 api.busy for a burst of sign-ins).
       SHED_EVENT_LOOP_DELAY_MS: '0',
       SHED_DATABASE_WAITING: '0',
+      SHED_MAX_IN_FLIGHT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

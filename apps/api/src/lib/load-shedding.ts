@@ -5,6 +5,12 @@
  * files, `/healthz`, `/readyz` and `/metrics` are never shed: the panel's document and assets are cheap and let the
  * panel show its "busy, try again" message; `/readyz` reports the pressure itself (503) so a load balancer drains
  * the instance; `/healthz` stays a liveness probe that a busy instance still passes.
+ *
+ * A second bound needs no sample (issue 44): at most `SHED_MAX_IN_FLIGHT` `/v1` requests are handled at once; one
+ * more is refused at once the same way. The samples see an overload a window late and then shed every request of
+ * the next window; the in-flight bound keeps serving at capacity and refuses only the excess, so past capacity the
+ * instance still serves nearly its capacity in 2xx, each within about `SHED_MAX_IN_FLIGHT` requests' time
+ * (bench/shed.ts measures it at three times capacity).
  */
 import fastifyUnderPressure from '@fastify/under-pressure';
 import type { FastifyRequest } from 'fastify';
@@ -15,6 +21,8 @@ import type { App } from './http.js';
 
 /** Why an instance sheds: the kinds of bound `@fastify/under-pressure` reports, `healthCheck` being the database queue. */
 export type PressureReason = 'eventLoopDelay' | 'eventLoopUtilization' | 'databaseQueue';
+/** Why a request was shed: a sampled pressure, or `inFlight` (too many `/v1` requests being handled at once). */
+export type ShedReason = PressureReason | 'inFlight';
 
 /** The bounds and timing of load shedding, from the config (each bound 0 = not checked). */
 export type SheddingConfig = Pick<
@@ -24,6 +32,7 @@ export type SheddingConfig = Pick<
   | 'shedDatabaseWaiting'
   | 'shedSampleIntervalMs'
   | 'shedRetryAfterSeconds'
+  | 'shedMaxInFlight'
 >;
 
 /** True for the requests load shedding refuses under pressure: the /v1 API. */
@@ -37,15 +46,19 @@ const shedPath = (req: FastifyRequest) => req.url.startsWith('/v1/');
  * - database queue: `database.poolStats().waiting` (the `pg` pool's waiting clients, or the statements queued for
  *   PGlite's thread) past `shedDatabaseWaiting`, sampled on the same interval.
  * Event loop samples taken within two windows of the app's `onReady` are ignored (the boot's own stall).
+ * - requests in flight: a `/v1` request that finds `shedMaxInFlight` others being handled (counted from this
+ *   `onRequest` hook until its response closes, an aborted one too) is refused; not sampled, not in `pressure()`
+ *   (a momentary peak must not take the instance out of a load balancer).
  * A shed request answers 503 `{ "message": "api.busy" }` with `Retry-After: shedRetryAfterSeconds` (seconds) and
- * counts in `onShed(reason)` (the metrics' `shed_requests_total`).
+ * counts in `onShed(reason)` (the metrics' `shed_requests_total`). Both hooks run before the body is read, the rate
+ * limits counted or any handler run: a shed request did nothing, and a client may send it again, a POST too.
  * @returns `pressure()`: the reason the instance is under pressure now, or null (for `/readyz`)
  */
 export async function registerLoadShedding(
   app: App,
   config: SheddingConfig,
   database: Pick<Database, 'poolStats'>,
-  onShed: (reason: PressureReason) => void,
+  onShed: (reason: ShedReason) => void,
 ): Promise<{ pressure: () => PressureReason | null }> {
   const waitingBound = config.shedDatabaseWaiting;
   let databaseQueued = false;
@@ -57,6 +70,7 @@ export async function registerLoadShedding(
     done();
   });
   const warming = (type: string) => type !== 'healthCheck' && performance.now() < warmUntil;
+  const busy = () => new AppError('api.busy', {}, { 'retry-after': String(config.shedRetryAfterSeconds) });
   await app.register(fastifyUnderPressure, {
     sampleInterval: config.shedSampleIntervalMs,
     maxEventLoopDelay: config.shedEventLoopDelayMs,
@@ -75,9 +89,23 @@ export async function registerLoadShedding(
       const reason: PressureReason = type === 'healthCheck' ? 'databaseQueue' : (type as PressureReason);
       onShed(reason);
       // A rejected promise: the plugin hands the error to the error handler (one error type, `detail` on /v1/org).
-      return Promise.reject(new AppError('api.busy', {}, { 'retry-after': String(config.shedRetryAfterSeconds) }));
+      return Promise.reject(busy());
     },
   });
+  const maxInFlight = config.shedMaxInFlight;
+  let inFlight = 0;
+  // After the plugin's hook: a request it sheds is not counted.
+  if (maxInFlight > 0)
+    app.addHook('onRequest', (req, reply, done) => {
+      if (!shedPath(req)) return done();
+      if (inFlight >= maxInFlight) {
+        onShed('inFlight');
+        return done(busy());
+      }
+      inFlight++;
+      reply.raw.once('close', () => inFlight--);
+      done();
+    });
   return {
     pressure() {
       if (!app.isUnderPressure()) return null;

@@ -61,7 +61,7 @@ export function createMetrics() {
   });
   const shedRequests = new Counter({
     name: `${METRIC_PREFIX}shed_requests_total`,
-    help: 'Requests refused with 503 api.busy by load shedding (decision 039), by reason: eventLoopDelay, eventLoopUtilization, databaseQueue',
+    help: 'Requests refused with 503 api.busy by load shedding (decision 039), by reason: eventLoopDelay, eventLoopUtilization, databaseQueue, inFlight',
     labelNames: ['reason'] as const,
     registers,
   });

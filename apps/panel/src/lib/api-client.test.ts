@@ -73,4 +73,45 @@ describe('api client (spec section 4 Token refresh)', () => {
     });
     await expect(client.GET('/v1/config')).rejects.toMatchObject({ message: 'request_failed', status: 0 });
   });
+
+  describe('a shed call (503 api.busy, issue 44)', () => {
+    const shed = () =>
+      new Response(JSON.stringify({ message: 'api.busy' }), {
+        status: 503,
+        headers: { 'content-type': 'application/json', 'retry-after': '1' },
+      });
+
+    it('is tried once more after Retry-After, and the person gets the answer', async () => {
+      vi.useFakeTimers();
+      try {
+        let n = 0;
+        const api = fakeApi(() => (n++ === 0 ? shed() : jsonResponse({ ok: true })));
+        const call = client.GET('/v1/auth/me');
+        await vi.advanceTimersByTimeAsync(1500);
+        await expect(call).resolves.toEqual({ ok: true });
+        expect(api).toHaveBeenCalledTimes(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('a refresh shed twice keeps the session and fails as api.busy, no reload', async () => {
+      vi.useFakeTimers();
+      try {
+        storage.set('accessToken', 'old');
+        storage.set('refreshToken', 'r1');
+        const api = fakeApi(({ url }) => (url.endsWith('/auth/refresh') ? shed() : jsonResponse({}, 401)));
+        const call = client.GET('/v1/auth/me');
+        const failed = expect(call).rejects.toMatchObject({ message: 'api.busy', status: 503 });
+        await vi.advanceTimersByTimeAsync(1500);
+        await failed;
+        expect(api.mock.calls.filter(([u]) => typeof u === 'string' && u.endsWith('/auth/refresh'))).toHaveLength(2);
+        expect(storage.get('refreshToken')).toBe('r1');
+        expect(storage.get('accessToken')).toBe('old');
+        expect(clientHooks.reload).not.toHaveBeenCalled();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
 });

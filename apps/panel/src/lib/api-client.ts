@@ -3,7 +3,10 @@
  * from storage, `X-Organisation` for a panel shown for one organisation. A 401 triggers ONE shared refresh that concurrent requests wait for; the request is
  * then retried once. If another tab already rotated the refresh token, its new tokens (now in
  * storage) are used instead of failing. On a real refresh failure both tokens are cleared and the
- * page reloads. Failures throw ApiError (the one error type of lib/typed-client.ts, shared with the console and the
+ * page reloads. A call the API shed (503 `api.busy` with `Retry-After`, decision 039) is sent once more after the
+ * advised wait, at most 10 s with jitter (lib/typed-client.ts `retryBusy`: a shed request did no work, so a POST's
+ * second try is as safe as a GET's); the person sees "very busy" only when that try is shed too (issue 44).
+ * Failures throw ApiError (the one error type of lib/typed-client.ts, shared with the console and the
  * scanner) whose `message` is a server message key, `offline` (no network: the browser says it is offline, issue 20)
  * or `request_failed`.
  * Every call carries the panel's active language as `Accept-Language` (issue 29): the server writes the
@@ -25,10 +28,12 @@ export const clientHooks = {
   fetch: (...a: Parameters<typeof fetch>) => fetch(...a),
 };
 
-/** The refresh call's client: no credentials of its own, no renewal. */
-const bare = createTypedClient({ fetch: () => clientHooks.fetch });
+/** The refresh call's client: no credentials of its own, no renewal; a shed refresh is tried once more. */
+const bare = createTypedClient({ fetch: () => clientHooks.fetch, retryBusy: true });
 
 let refreshing: Promise<boolean> | null = null;
+/** True when the last refresh was shed twice (503 `api.busy`): the tokens may still be good, the session is kept. */
+let refreshShed = false;
 
 /**
  * Exchanges the refresh token once for all waiting requests. Resolves true when a usable token is stored.
@@ -40,13 +45,15 @@ export function refreshTokens(): Promise<boolean> {
     const embedded = embedMode !== 'standalone';
     const used = storage.get('refreshToken'); // null when embedded
     if (!used && !embedded) return false;
+    refreshShed = false;
     try {
       const tokens = await bare.POST('/v1/auth/refresh', { body: used ? { refreshToken: used } : {} });
       storage.set('accessToken', tokens.accessToken);
       storage.set('refreshToken', tokens.refreshToken);
       return true;
-    } catch {
-      /* refused or network: fall through */
+    } catch (err) {
+      // Refused or network: fall through.
+      refreshShed = err instanceof ApiError && err.message === 'api.busy';
     }
     // Another tab may have rotated the token meanwhile: use its result.
     const now = storage.get('refreshToken');
@@ -60,10 +67,12 @@ export function refreshTokens(): Promise<boolean> {
 /**
  * The panel's typed client of `/v1` (paths as in the API document, `/v1/...`): resolves with the answer typed from
  * the schema, throws {@link ApiError}. Sends the Bearer token, `x-organisation` and `accept-language`; a 401 renews
- * the tokens (one shared refresh) and retries once, or clears the session and reloads (`api.unauthorized`).
+ * the tokens (one shared refresh) and retries once, or clears the session and reloads (`api.unauthorized`); a shed
+ * call (503 `api.busy`) is tried once more after its `Retry-After` (capped at 10 s, with jitter).
  */
 export const client = createTypedClient({
   fetch: () => clientHooks.fetch,
+  retryBusy: true,
   failedKey: () => (isOffline() ? 'offline' : 'request_failed'),
   prepare(headers) {
     // Encoded: a slug is unchanged, anything else still reaches the API (404) instead of failing in fetch.
@@ -80,6 +89,8 @@ export const client = createTypedClient({
     // A newer token may already be stored by a refresh that finished while we were waiting.
     const latest = storage.get('accessToken');
     if ((latest && latest !== token) || (await refreshTokens())) return true;
+    // A shed refresh signs no one out: the call fails as "very busy" and the next one refreshes again.
+    if (refreshShed) throw new ApiError('api.busy', 503);
     clearSession();
     clientHooks.reload();
     throw new ApiError('api.unauthorized', 401);

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createTypedClient } from './typed-client';
+import { ApiError, BUSY_WAIT_MAX_SECONDS, busyWaitMs, createTypedClient } from './typed-client';
 import { jsonResponse, readRequest } from '../test/fetch';
 
 /** A client whose fetch is `handler`; returns it and the requests it saw. */
@@ -97,5 +97,72 @@ describe('typed client (issue 43)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  describe('a shed call (503 api.busy, issue 44)', () => {
+    /** The API's shed answer: 503 `{ message: 'api.busy' }` with `Retry-After` seconds. */
+    const shed = (retryAfter = '2') =>
+      new Response(JSON.stringify({ message: 'api.busy' }), {
+        status: 503,
+        headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+      });
+
+    it('waits the advised seconds (capped, with jitter) before its second try', () => {
+      expect(busyWaitMs('2', 0)).toBe(2000);
+      expect(busyWaitMs('2', 0.999)).toBe(2999);
+      expect(busyWaitMs('5', 0.5)).toBe(6250);
+      // A long or missing advice: at most the cap, jitter included; 1 s when there is none.
+      expect(busyWaitMs('3600', 0.999)).toBeLessThanOrEqual(BUSY_WAIT_MAX_SECONDS * 1000);
+      expect(busyWaitMs('3600', 0)).toBeLessThan(busyWaitMs('3600', 0.999));
+      expect(busyWaitMs(null, 0)).toBe(1000);
+      expect(busyWaitMs('Wed, 21 Oct 2026 07:28:00 GMT', 0)).toBe(1000);
+    });
+
+    it('is sent once more after Retry-After, a POST too, and answers as if it had not been shed', async () => {
+      vi.useFakeTimers();
+      try {
+        let n = 0;
+        const { client, seen } = clientOf(() => (n++ === 0 ? shed('2') : jsonResponse({ ok: 1 })), {
+          retryBusy: true,
+        });
+        const call = client.POST('/v1/mobile/gift/verify', { body: { userTicketId: 7 } });
+        await vi.advanceTimersByTimeAsync(1999);
+        expect(seen).toHaveLength(1);
+        await vi.advanceTimersByTimeAsync(1001); // at most 1.5 × 2 s
+        await expect(call).resolves.toEqual({ ok: 1 });
+        expect(seen.map((r) => [r.method, r.body])).toEqual([
+          ['POST', { userTicketId: 7 }],
+          ['POST', { userTicketId: 7 }],
+        ]);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('fails as api.busy when shed twice; never retries another 503, nor when the client or call says not to', async () => {
+      vi.useFakeTimers();
+      try {
+        const twice = clientOf(() => shed('1'), { retryBusy: true });
+        const call = twice.client.GET('/v1/auth/me');
+        const failed = expect(call).rejects.toMatchObject({ message: 'api.busy', status: 503 });
+        await vi.advanceTimersByTimeAsync(1500);
+        await failed;
+        expect(twice.seen).toHaveLength(2);
+
+        const down = clientOf(() => jsonResponse({ message: 'api.service_unavailable' }, 503), { retryBusy: true });
+        await expect(down.client.GET('/v1/auth/me')).rejects.toMatchObject({ message: 'api.service_unavailable' });
+        expect(down.seen).toHaveLength(1);
+        const plain = clientOf(() => shed('1'));
+        await expect(plain.client.GET('/v1/auth/me')).rejects.toMatchObject({ message: 'api.busy' });
+        expect(plain.seen).toHaveLength(1);
+        const once = clientOf(() => shed('1'), { retryBusy: true });
+        await expect(once.client.GET('/v1/auth/me', { retryBusy: false })).rejects.toMatchObject({
+          message: 'api.busy',
+        });
+        expect(once.seen).toHaveLength(1);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
   });
 });

@@ -13,6 +13,10 @@
  *
  * Every failure is the one error type {@link ApiError}: the `{ message }` body's message key, the HTTP status
  * (0: no answer, a timeout or an unreadable body) and the body (`fields` of a validation failure, …).
+ *
+ * A call the API shed (503 `api.busy` with `Retry-After`, decision 039) is sent once more after the advised wait
+ * ({@link busyWaitMs}) when the surface asks for it (`retryBusy`), so a person sees "very busy" only when the second
+ * try is shed too (issue 44).
  */
 import type { FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
@@ -43,6 +47,8 @@ export interface CallExtras {
   headers?: Record<string, string>;
   /** How to read a successful answer (default JSON; 204: `undefined`). */
   parseAs?: 'json' | 'text' | 'blob';
+  /** False: a shed answer (503 `api.busy`) fails at once even when the client retries shed calls. */
+  retryBusy?: false;
 }
 
 type Media = `${string}/${string}`;
@@ -98,7 +104,26 @@ export interface ClientConfig {
   failedKey?: () => string;
   /** `RequestInit` fields of every call (`credentials`, `cache`). */
   init?: RequestInit;
+  /**
+   * True: a call answered 503 `api.busy` is sent once more after {@link busyWaitMs} (issue 44). Safe for every method,
+   * a POST included: the API sheds in an `onRequest` hook (apps/api lib/load-shedding.ts, registered after only the
+   * request id, NUL guard and access log, before the rate limits, authentication and every route), before the body is
+   * read, a rate limit is counted or a handler runs, so a shed request did nothing. Any other 503 (a proxy's,
+   * `api.service_unavailable`) is not retried.
+   */
+  retryBusy?: boolean;
 }
+
+/** The longest wait before a shed call's second try, seconds, jitter included. */
+export const BUSY_WAIT_MAX_SECONDS = 10;
+
+/**
+ * How long to wait before trying a shed call again, milliseconds: the answer's `Retry-After` seconds (1 when absent or
+ * not a number of seconds), at most two thirds of {@link BUSY_WAIT_MAX_SECONDS}, plus up to half of it again at
+ * random (`random` in [0, 1)), so the clients shed together do not all come back in the same instant.
+ */
+export const busyWaitMs = (retryAfter: string | null, random = Math.random()): number =>
+  Math.round(Math.min(Number(retryAfter) || 1, (BUSY_WAIT_MAX_SECONDS * 2) / 3) * (1 + random / 2) * 1000);
 
 type Scalar = string | number | boolean;
 interface RuntimeInit extends CallExtras {
@@ -142,28 +167,40 @@ export function createTypedClient(config: ClientConfig): TypedClient {
     (method: string) =>
     async (path: string, init: RuntimeInit = {}): Promise<unknown> => {
       const url = callUrl(path, init.params);
-      const sent = { ...init.headers };
-      let res = await send(method, url, init, sent);
-      if (res.status === 401 && config.renew && (await config.renew(sent)))
-        res = await send(method, url, init, { ...init.headers });
-      if (!res.ok) {
-        let body: Record<string, unknown> = {};
-        try {
-          body = (await res.json()) as Record<string, unknown>;
-        } catch {
-          /* not JSON */
+      let renewed = false;
+      let waited = !config.retryBusy || init.retryBusy === false;
+      for (;;) {
+        const sent = { ...init.headers };
+        const res = await send(method, url, init, sent);
+        if (res.status === 401 && !renewed && config.renew) {
+          renewed = true;
+          if (await config.renew(sent)) continue;
         }
-        throw new ApiError(typeof body.message === 'string' ? body.message : 'request_failed', res.status, body);
-      }
-      if (res.status === 204) return undefined;
-      try {
-        return init.parseAs === 'text'
-          ? await res.text()
-          : init.parseAs === 'blob'
-            ? await res.blob()
-            : await res.json();
-      } catch {
-        throw new ApiError('request_failed', 0);
+        if (!res.ok) {
+          let body: Record<string, unknown> = {};
+          try {
+            body = (await res.json()) as Record<string, unknown>;
+          } catch {
+            /* not JSON */
+          }
+          const message = typeof body.message === 'string' ? body.message : 'request_failed';
+          if (message === 'api.busy' && !waited) {
+            waited = true;
+            await new Promise((r) => setTimeout(r, busyWaitMs(res.headers.get('retry-after'))));
+            continue;
+          }
+          throw new ApiError(message, res.status, body);
+        }
+        if (res.status === 204) return undefined;
+        try {
+          return init.parseAs === 'text'
+            ? await res.text()
+            : init.parseAs === 'blob'
+              ? await res.blob()
+              : await res.json();
+        } catch {
+          throw new ApiError('request_failed', 0);
+        }
       }
     };
   // The runtime reads any path; the types above hold each call to the schema (as openapi-fetch's createClient does).

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { onlineDoor } from './door-api';
 
 const answer = { holderName: 'Alice', admitted: [], alreadyUsed: [], listedForResale: [] };
@@ -47,5 +47,44 @@ describe('the online door', () => {
     expect(f.calls[0]).toMatchObject({ url: '/v1/access/events', init: { method: 'GET' } });
     expect(await onlineDoor('k', fakeFetch(401).impl).events()).toEqual({ kind: 'unauthorized' });
     expect(await onlineDoor('k', fakeFetch(503).impl).events()).toEqual({ kind: 'failed', status: 503 });
+  });
+
+  it('asks again after Retry-After when the API sheds a call, and says busy when it sheds it twice (issue 44)', async () => {
+    vi.useFakeTimers();
+    try {
+      const shedding = (times: number, ok: unknown) => {
+        let n = 0;
+        const calls: string[] = [];
+        const impl = (url: string) => {
+          calls.push(url);
+          return Promise.resolve(
+            n++ < times
+              ? new Response(JSON.stringify({ message: 'api.busy' }), { status: 503, headers: { 'retry-after': '2' } })
+              : new Response(JSON.stringify(ok), { status: 200 }),
+          );
+        };
+        return { calls, impl };
+      };
+      const once = shedding(1, answer);
+      const admitted = onlineDoor('k', once.impl).checkIn('c', 1);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await admitted).toEqual({ kind: 'answered', answer });
+      expect(once.calls).toHaveLength(2);
+
+      const twice = shedding(2, answer);
+      const busy = onlineDoor('k', twice.impl).checkIn('c', 1);
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await busy).toEqual({ kind: 'busy' });
+      const events = onlineDoor('k', shedding(2, []).impl).events();
+      await vi.advanceTimersByTimeAsync(3000);
+      expect(await events).toEqual({ kind: 'busy' });
+
+      // Not waiting (the offline door's own check-in): busy at once, one call.
+      const atOnce = shedding(1, answer);
+      expect(await onlineDoor('k', atOnce.impl, undefined, false).checkIn('c', 1)).toEqual({ kind: 'busy' });
+      expect(atOnce.calls).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

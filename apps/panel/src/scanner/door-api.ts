@@ -17,17 +17,20 @@ export type { CheckInResponse, ScannerEvent };
 export type EventsOutcome =
   | { kind: 'events'; events: ScannerEvent[] }
   | { kind: 'unauthorized' }
+  /** The API shed the call twice (503 `api.busy`, decision 039): asked again after its `Retry-After`. */
+  | { kind: 'busy' }
   | { kind: 'failed'; status: number }
   | { kind: 'network' };
 
 /**
  * The answer to a scan. `answered`: the server's verdict (admitted, already used, listed for resale,
- * no ticket), or the offline door's from its snapshot (`offline`, queued to sync); `offline_unavailable`:
+ * no ticket), or the offline door's from its snapshot (`offline`, queued to sync; `shed`: decided there because the API
+ * shed the check-in, issue 44); `offline_unavailable`:
  * no network and no snapshot or key to admit from (offline-door.ts); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
- * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `not_revealed`: before the event's passRevealAt no pass admits (409); `too_many`: rate limited (429).
+ * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `not_revealed`: before the event's passRevealAt no pass admits (409); `too_many`: rate limited (429); `busy`: the API shed the check-in (503 `api.busy`).
  */
 export type CheckInOutcome =
-  | { kind: 'answered'; answer: CheckInResponse; offline?: true }
+  | { kind: 'answered'; answer: CheckInResponse; offline?: true; shed?: true }
   | { kind: 'offline_unavailable' }
   | { kind: 'invalid' }
   /** A Google Wallet rotating barcode whose TOTP is not fresh (`api.access.stale_code`, decision 029). */
@@ -37,6 +40,8 @@ export type CheckInOutcome =
   | { kind: 'not_for_this_event' }
   | { kind: 'not_revealed' }
   | { kind: 'too_many' }
+  /** The API shed the call twice (503 `api.busy`, decision 039): asked again after its `Retry-After`. */
+  | { kind: 'busy' }
   | { kind: 'failed'; status: number }
   | { kind: 'network' };
 
@@ -60,7 +65,8 @@ export const doorHeaders = (key: string, deviceId?: string): Record<string, stri
 
 /**
  * The typed client of a door: every call carries the door's headers and is never cached; no time limit (a door
- * waits for its answer as before). Throws ApiError (status 0: no answer).
+ * waits for its answer as before); a call the API shed (503 `api.busy`) is sent once more after its `Retry-After`
+ * (lib/typed-client.ts `retryBusy`, issue 44). Throws ApiError (status 0: no answer).
  */
 export const doorClient = (key: string, fetchImpl: Fetch, deviceId?: string): TypedClient =>
   createTypedClient({
@@ -68,6 +74,7 @@ export const doorClient = (key: string, fetchImpl: Fetch, deviceId?: string): Ty
     prepare: (headers) => Object.assign(headers, doorHeaders(key, deviceId)),
     init: { cache: 'no-store' },
     timeoutMs: 0,
+    retryBusy: true,
   });
 
 /** A call's answer, or its failure as the HTTP status (0: no answer) and message key. */
@@ -79,11 +86,16 @@ export async function attempt<T>(run: () => Promise<T>): Promise<{ ok: T } | { s
   }
 }
 
-/** A door that asks the server at `/v1` (same origin) with the door `key` (and device id) on every call. */
+/**
+ * A door that asks the server at `/v1` (same origin) with the door `key` (and device id) on every call. A shed call
+ * (503 `api.busy`) is asked again once after the answer's `Retry-After` (at most 10 s) and is `busy` when shed again;
+ * with `waitWhenShed` false a shed check-in is `busy` at once (the offline door decides it from its snapshot instead).
+ */
 export function onlineDoor(
   key: string,
   fetchImpl: Fetch = (input, init) => fetch(input, init),
   deviceId?: string,
+  waitWhenShed = true,
 ): Door {
   const client = doorClient(key, fetchImpl, deviceId);
   return {
@@ -92,13 +104,15 @@ export function onlineDoor(
       if ('ok' in r) return { kind: 'events', events: r.ok };
       if (r.status === 0) return { kind: 'network' };
       if (r.status === 401) return { kind: 'unauthorized' };
+      if (r.message === 'api.busy') return { kind: 'busy' };
       return { kind: 'failed', status: r.status };
     },
     async checkIn(code, eventId) {
       const r = await attempt((): Promise<CheckInResponse> =>
-        client.POST('/v1/access/check-in', { body: { code, eventId } }),
+        client.POST('/v1/access/check-in', { body: { code, eventId }, ...(!waitWhenShed && { retryBusy: false }) }),
       );
       if ('ok' in r) return { kind: 'answered', answer: r.ok };
+      if (r.message === 'api.busy') return { kind: 'busy' };
       switch (r.status) {
         case 0:
           return { kind: 'network' };

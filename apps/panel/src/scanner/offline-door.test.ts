@@ -72,10 +72,13 @@ function memoryStore(): DoorStore & { data: Map<string, unknown> } {
   };
 }
 
-/** The server: snapshot pages, check-ins, syncs; `down` makes every fetch fail like no network. */
+/**
+ * The server: snapshot pages, check-ins, syncs; `down` makes every fetch fail like no network; `shed` check-ins are
+ * answered 503 `api.busy` with `Retry-After: 1` (load shedding, decision 039) before the next ones are.
+ */
 function fakeServer(syncAnswer: (body: { items: { id: string; userTicketIds: number[] }[] }) => SyncResponse) {
   const calls: { url: string; body?: unknown }[] = [];
-  const state = { down: false };
+  const state = { down: false, shed: 0 };
   const impl = (url: string, init?: RequestInit) => {
     if (state.down) return Promise.reject(new TypeError('Failed to fetch'));
     const body: unknown = init?.body ? JSON.parse(init.body as string) : undefined;
@@ -84,6 +87,12 @@ function fakeServer(syncAnswer: (body: { items: { id: string; userTicketIds: num
     if (url.startsWith(`/v1/access/events/${EVENT}/admissions`))
       return json(200, new URL(url, 'http://x').searchParams.get('after') === '1' ? pages[1] : pages[0]);
     if (url === '/v1/access/sync') return json(200, syncAnswer(body as never));
+    if (url === '/v1/access/check-in' && state.shed > 0) {
+      state.shed--;
+      return Promise.resolve(
+        new Response(JSON.stringify({ message: 'api.busy' }), { status: 503, headers: { 'retry-after': '1' } }),
+      );
+    }
     if (url === '/v1/access/check-in')
       return json(200, {
         holderName: 'Alice',
@@ -151,6 +160,47 @@ describe('the offline door', () => {
     const outcome = await door.checkIn('TP1.1.2.x', EVENT);
     expect(outcome).toMatchObject({ kind: 'answered', answer: { admitted: [{ userTicketId: 11 }] } });
     expect(outcome).not.toHaveProperty('offline');
+  });
+
+  it('a check-in the API sheds is decided from the snapshot at once, queued, and synced (issue 44)', async () => {
+    const { make, server, store } = setup();
+    const door = make();
+    await watched(door);
+    server.state.shed = 1;
+    const outcome = await door.checkIn('ok:1', EVENT);
+    expect(outcome).toMatchObject({
+      kind: 'answered',
+      offline: true,
+      shed: true,
+      answer: { holderName: 'Alice', admitted: [{ userTicketId: 11 }] },
+    });
+    // Not asked again: the person at the door did not wait for the Retry-After.
+    expect(server.calls.filter((c) => c.url === '/v1/access/check-in')).toHaveLength(1);
+    expect(store.data.get('queue')).toMatchObject([{ eventId: EVENT, code: 'ok:1', userTicketIds: [11] }]);
+    await door.sync();
+    expect(server.calls.filter((c) => c.url === '/v1/access/sync')).toHaveLength(1);
+    expect(store.data.get('queue')).toEqual([]);
+  });
+
+  it('a shed check-in with no snapshot to decide from is asked again after Retry-After (issue 44)', async () => {
+    const { make, server } = setup();
+    const door = make();
+    vi.useFakeTimers();
+    try {
+      server.state.shed = 1;
+      const outcome = door.checkIn('ok:1', EVENT);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(await outcome).toMatchObject({ kind: 'answered', answer: { admitted: [{ userTicketId: 11 }] } });
+      expect(await outcome).not.toHaveProperty('offline');
+      expect(server.calls.filter((c) => c.url === '/v1/access/check-in')).toHaveLength(2);
+      server.state.shed = 2;
+      const twice = door.checkIn('ok:1', EVENT);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(await twice).toEqual({ kind: 'busy' });
+      expect(server.calls.filter((c) => c.url === '/v1/access/check-in')).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("offline: a Google rotating barcode is admitted only when its TOTP is fresh by the snapshot's secret", async () => {

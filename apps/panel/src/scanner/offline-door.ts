@@ -144,12 +144,13 @@ export interface OfflineDoorDeps {
 export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
   const core = doorCore(deps);
   const { state } = core;
-  const online = onlineDoor(deps.key, core.fetchImpl, deps.deviceId);
+  const online = onlineDoor(deps.key, core.fetchImpl, deps.deviceId, false);
+  const waiting = onlineDoor(deps.key, core.fetchImpl, deps.deviceId);
   const { sync } = doorSync(core);
 
   return {
     async events(): Promise<EventsOutcome> {
-      const outcome = core.isOnline() ? await online.events() : ({ kind: 'network' } as const);
+      const outcome = core.isOnline() ? await waiting.events() : ({ kind: 'network' } as const);
       if (outcome.kind === 'events') {
         state.reachable = true;
         await core.store.set(KEYS.events, outcome.events);
@@ -163,7 +164,16 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
 
     async checkIn(code, eventId) {
       if (core.isOnline() && state.reachable) {
-        const outcome = await online.checkIn(code, eventId);
+        // A check-in the API sheds (503 api.busy, issue 44) is decided from the snapshot at once when there is one,
+        // like an offline scan, and queued (the person at the door does not wait for the server's Retry-After; the
+        // sync records it later, its POST retried after the wait too, and a shed sync keeps the queue). With no
+        // snapshot or verifier to decide from, the server is asked again after its Retry-After.
+        const canDecide = Boolean(deps.verify && (await core.snapshotOf(eventId))?.passPublicKeys.length);
+        const outcome = await (canDecide ? online : waiting).checkIn(code, eventId);
+        if (outcome.kind === 'busy' && canDecide) {
+          const local = await checkInOffline(core, code, eventId);
+          return local.kind === 'answered' ? { ...local, shed: true } : local;
+        }
         if (outcome.kind !== 'network') {
           await core.noteOnline(eventId, outcome);
           return outcome;

@@ -233,7 +233,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     }
     if (outcome.kind !== 'events') {
       el.keyStep.hidden = false;
-      el.keyError.textContent = t.network;
+      el.keyError.textContent = outcome.kind === 'busy' ? t.busy : t.network;
       return false;
     }
     const saved = storage.getItem(STORAGE.event);

@@ -96,6 +96,15 @@ describe('scan verdicts', () => {
     expect(checkInVerdict({ kind: 'failed', status: 500 }, t, formats).title).toBe(t.failed);
   });
 
+  it('says the server is busy, and an admission decided on the device because it was names why (issue 44)', () => {
+    expect(checkInVerdict({ kind: 'busy' }, t, formats)).toMatchObject({ tone: 'bad', title: t.busy });
+    const answer = { ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] };
+    const shed = checkInVerdict({ kind: 'answered', answer, offline: true, shed: true }, t, formats);
+    expect(shed).toMatchObject({ tone: 'ok', title: 'ADMITTED', detail: `1 ticket · ${t.decidedBusy}` });
+    const offline = checkInVerdict({ kind: 'answered', answer, offline: true }, t, formats);
+    expect(offline.detail).toBe(`1 ticket · ${t.decidedOffline}`);
+  });
+
   it('speaks Spanish with the Spanish catalogue', () => {
     expect(
       answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),

@@ -134,9 +134,12 @@ export function checkInVerdict(
   switch (outcome.kind) {
     case 'answered': {
       const verdict = answerVerdict(outcome.answer, t, formats);
-      // Offline: say so under the verdict (admitted ones are queued to sync).
+      // Offline, or the server too busy to answer: say so under the verdict (admitted ones are queued to sync).
       return outcome.offline
-        ? { ...verdict, detail: [verdict.detail, t.decidedOffline].filter(Boolean).join(' · ') }
+        ? {
+            ...verdict,
+            detail: [verdict.detail, outcome.shed ? t.decidedBusy : t.decidedOffline].filter(Boolean).join(' · '),
+          }
         : verdict;
     }
     case 'offline_unavailable':
@@ -155,6 +158,8 @@ export function checkInVerdict(
       return message('bad', t.tooMany);
     case 'network':
       return message('bad', t.network);
+    case 'busy':
+      return message('bad', t.busy);
     case 'failed':
       return message('bad', t.failed);
   }
