@@ -210,6 +210,15 @@ describe('audit trail', () => {
       ],
       ticketsNotNamed: 0,
     });
+    // A ticket moved by PUT names whose it is and whose it was (the thirteenth re-run of issue 39: only its type).
+    const issuedT1 = by('ticket.issued') as { holderId: number };
+    expect(issuedT1).toEqual({ ticketTypeExternalId: 'ga', holderId: expect.any(Number) as number });
+    expect(by('ticket.reissued')).toEqual({
+      ticketTypeExternalId: 'ga',
+      holderId: expect.any(Number) as number,
+      fromHolderId: issuedT1.holderId,
+    });
+    expect((by('ticket.reissued') as { holderId: number }).holderId).not.toBe(issuedT1.holderId);
     expect(by('branding.updated')).toEqual({ fields: ['name', 'primaryColor'] });
     expect(by('webhook.created')).toEqual({ host: 'hooks.harbour.example', events: ['ticket.issued'] });
     expect(by('webhook.redelivered')).toMatchObject({ deliveryId, eventType: 'ticket.issued' });

@@ -23,7 +23,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
   return {
     /**
      * PUT /org/tickets/{externalId}: issues (or re-issues) the ticket; see the module's rules. Audited
-     * `ticket.issued` or `ticket.reissued` in the same transaction (ids only: no holder e-mail).
+     * `ticket.issued` or `ticket.reissued` in the same transaction, naming the holder's account id and, for a
+     * re-issue, the account it was taken from (ids only: no holder e-mail; issue 39 item 7).
      * @throws AppError `api.org.ticket_type_not_found` (404), `api.org.ticket_revoked`, `api.org.ticket_type_locked`,
      *   `api.org.ticket_in_resale`, `api.org.ticket_used`, `api.org.ticket_moved` (409).
      */
@@ -32,15 +33,22 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
       return db.transaction(async (tx) => {
         const [row] = await planTickets(tx, org, [input], true);
         if (row.kind === 'error') throw new AppError(row.message);
-        await enqueueIssuedMails(tx, await applyPlan(tx, org, [row], at), at);
+        const issued = await applyPlan(tx, org, [row], at);
+        await enqueueIssuedMails(tx, issued, at);
         const status: UpsertStatus =
           row.kind === 'create' ? 'created' : row.kind === 'reissue' ? 'updated' : 'unchanged';
+        const [item] = issued.items;
         if (status !== 'unchanged')
           await appendAudit(tx, org.id, org.actor, at, {
             action: status === 'created' ? 'ticket.issued' : 'ticket.reissued',
             resourceType: 'ticket',
             resourceId: input.externalId,
-            detail: { ticketTypeExternalId: input.ticketTypeExternalId },
+            // Whose it is, and for a re-issue whose it was (account ids, as an import's entry names them).
+            detail: {
+              ticketTypeExternalId: input.ticketTypeExternalId,
+              ...(item ? { holderId: item.holderId } : {}),
+              ...(item?.reissued ? { fromHolderId: item.fromHolderId } : {}),
+            },
           });
         return status;
       });
