@@ -40,6 +40,11 @@ export interface AppDeps {
    * Default: the module beside image-pool (compiled `.js` in production).
    */
   imageDecodeWorker?: string;
+  /**
+   * Path of the Apple pass-signing threads' module (modules/wallet/pass-signer.ts): the API tests pass this run's
+   * bundled `pass-signing.worker.js`, so that no signing thread registers tsx. Default: the module beside pass-signer.
+   */
+  passSigningWorker?: string;
 }
 
 export async function buildApp(deps: AppDeps) {

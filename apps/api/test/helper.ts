@@ -29,6 +29,8 @@ export const onPostgres = (): boolean => inject('dbTemplate').startsWith('pg:');
  * more to start on a loaded machine (issue 42, decision 028 section 15).
  */
 const bundledImageWorker = (): string => join(inject('serverBundle'), 'image-decode.worker.js');
+/** The Apple pass-signing threads' module for test apps: this run's bundled `pass-signing.worker.js`, as above. */
+const bundledSigningWorker = (): string => join(inject('serverBundle'), 'pass-signing.worker.js');
 
 /**
  * The URL of a new database on the suite's PostgreSQL server (project "api-pg" only): a copy of the
@@ -243,6 +245,7 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     logger,
     logoFetchCa: opts.logoFetchCa,
     imageDecodeWorker: bundledImageWorker(),
+    passSigningWorker: bundledSigningWorker(),
   });
   opts.routes?.(app);
   await app.ready();
@@ -359,6 +362,7 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}) {
       now: clock.now,
       payouts: opts.payouts,
       imageDecodeWorker: bundledImageWorker(),
+      passSigningWorker: bundledSigningWorker(),
     });
     await app.ready();
     checkAnswersAgainstDocument(app);

@@ -172,6 +172,7 @@ export function createServices(
       )
     : null;
   const wallet = createWalletService({
+    passSigningWorker: deps.passSigningWorker,
     apns,
     google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
     database,
