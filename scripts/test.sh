@@ -2,7 +2,8 @@
 # `npm test`: every check of the README's test command, building once and using both cores.
 #   1. side by side: typecheck, then the Vitest suites (panel, contract, API on PGlite and on PostgreSQL) less
 #      the timing files  |  the one build (`npm run build`, what `npm start` runs), then the Playwright specs on it
-#   2. alone: the API files that measure time against real processes (`timingFiles` in vitest.config.ts) and their CPU
+#   2. alone: the API files that measure time and CPU against real processes (`timingFiles` in vitest.config.ts, less
+#      the waiting ones), one at a time
 #   3. the timing files that mostly wait on sockets and timers (`waitingFiles`), one at a time, beside the lanes given
 #      as arguments (side_by_side's form): `.ci/run` sources this script with the backup drill and the Node 22 quick
 #      start, which need the build of step 1 and no quiet machine; `npm test` gives none.
