@@ -6,7 +6,8 @@ import { resolveContractSource } from './apps/panel/vite.shared.js';
 /**
  * API test files that measure time against real processes (avatar bursts, event-loop stalls, webhook fairness):
  * `npm test` runs them in a lane of their own, after the other suites and Playwright, so that nothing else competes
- * for the cores while they measure (scripts/test.sh). The outage and shutdown files run in the main lane: their
+ * for the cores while they measure (scripts/test.sh); those of them in `waitingFiles` after that, beside lighter
+ * work. The outage and shutdown files run in the main lane: their
  * budgets are measured on the machine as it is (PostgreSQL's own start, a request's round trip: test/timing.ts
  * `budgetMs`), and their 37 s are mostly waiting, which beside the main lane costs CI nothing while Playwright is
  * the longer side.
@@ -56,16 +57,36 @@ export const oneDatabaseFiles = [
   'test/console-page.test.ts',
 ];
 
-// TEST_LANE=timing: only `timingFiles`; TEST_LANE=main: everything else; unset: every test (plain `vitest run`).
+/**
+ * The `timingFiles` that mostly wait on real sockets and timers (a hung APNs, a stalled SMTP relay, a slow webhook
+ * receiver) and use little CPU while they do (together about 0.2 of a core: 31 CPU s in 135 s on both databases,
+ * decision 028 section 15), with bounds far above their figures: they need no machine to themselves, only not the
+ * first phase's four workers. `npm test` runs them after the other timing files, one at a time, beside what the
+ * caller gives (CI: the backup drill and the Node 22 quick start; scripts/test.sh), not beside the timing files that
+ * measure CPU (avatar work, event-loop stalls), which share the machine with nothing.
+ */
+export const waitingFiles = [
+  'test/outbound-timeouts.test.ts',
+  'test/mail-connections.test.ts',
+  'test/webhook-fairness.test.ts',
+];
+
+// TEST_LANE=timing: `timingFiles` less `waitingFiles`; TEST_LANE=waiting: `waitingFiles`; TEST_LANE=main: every
+// other file; unset: every test (plain `vitest run`).
 const lane = process.env.TEST_LANE;
-if (lane && lane !== 'main' && lane !== 'timing') throw new Error(`TEST_LANE=${lane}: expected main or timing`);
+if (lane && lane !== 'main' && lane !== 'timing' && lane !== 'waiting')
+  throw new Error(`TEST_LANE=${lane}: expected main, timing or waiting`);
+const laneFiles: Record<string, string[]> = {
+  timing: timingFiles.filter((f) => !waitingFiles.includes(f)),
+  waiting: waitingFiles,
+};
 
 const apiProject = (name: string, globalSetup: string, skip: string[] = []) => ({
   ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     name,
     root: './apps/api',
-    include: lane === 'timing' ? timingFiles : ['test/**/*.test.ts'],
+    include: (lane ? laneFiles[lane] : undefined) ?? ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...(lane === 'main' ? timingFiles : []), ...skip],
     environment: 'node',
     globalSetup: [globalSetup],
@@ -90,12 +111,13 @@ const PANEL_TZ_FILES = ['src/features/tickets/calendar.test.ts'];
 export default defineConfig({
   test: {
     // Vitest's default on 2 cores is 1 worker (cores - 1). The main lane uses 2: its files are independent (a database
-    // each) and the cores are otherwise idle while a file waits; the timing lane runs its files one at a time.
+    // each) and the cores are otherwise idle while a file waits; the timing and waiting lanes run their files one at a
+    // time (two waiting files at once at load 17: the APNs test passed its 30 s cap, decision 028 section 15).
     ...(lane === 'main' && { maxWorkers: 2 }),
-    ...(lane === 'timing' && { fileParallelism: false }),
+    ...((lane === 'timing' || lane === 'waiting') && { fileParallelism: false }),
     projects: [
-      // The timing lane is API files only.
-      ...(lane === 'timing'
+      // The timing and waiting lanes are API files only.
+      ...(lane === 'timing' || lane === 'waiting'
         ? []
         : [
             'apps/panel/vitest.config.ts',

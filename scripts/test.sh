@@ -2,10 +2,15 @@
 # `npm test`: every check of the README's test command, building once and using both cores.
 #   1. side by side: typecheck, then the Vitest suites (panel, contract, API on PGlite and on PostgreSQL) less
 #      the timing files  |  the one build (`npm run build`, what `npm start` runs), then the Playwright specs on it
-#   2. alone: the API files that measure time against real processes (`timingFiles` in vitest.config.ts)
+#   2. alone: the API files that measure time and CPU against real processes (`timingFiles` in vitest.config.ts, less
+#      the waiting ones), one at a time
+#   3. the timing files that mostly wait on sockets and timers (`waitingFiles`), one at a time, beside the lanes given
+#      as arguments (side_by_side's form): `.ci/run` sources this script with the backup drill and the Node 22 quick
+#      start, which need the build of step 1 and no quiet machine; `npm test` gives none.
 # Each step's time is printed; a failed step's log is printed whole. CI_SERIAL=1: one step at a time, output live.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# From .ci/run (sourced) as from npm (run): the repository's root.
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/steps.sh
 source scripts/steps.sh
 
@@ -15,4 +20,5 @@ side_by_side \
   "typecheck npm run typecheck ; vitest env TEST_LANE=main npx vitest run" \
   "build npm run build ; playwright npx playwright test"
 step vitest-timing env TEST_LANE=timing npx vitest run
+side_by_side "vitest-waiting env TEST_LANE=waiting npx vitest run" "$@"
 echo "npm test passed in $((SECONDS - started)) s"

@@ -34,6 +34,17 @@ export interface AppDeps {
   logger?: boolean | object;
   /** PEM certificates the organisation logo's fetch trusts besides the system's (tests: their own HTTPS server). */
   logoFetchCa?: string;
+  /**
+   * Path of the image-decoding processes' module (avatars and organisation logos, image-pool.ts): the API tests pass
+   * this run's bundled `image-decode.worker.js` (test/setup/server-bundle.ts) so that no decoding process loads tsx.
+   * Default: the module beside image-pool (compiled `.js` in production).
+   */
+  imageDecodeWorker?: string;
+  /**
+   * Path of the Apple pass-signing threads' module (modules/wallet/pass-signer.ts): the API tests pass this run's
+   * bundled `pass-signing.worker.js`, so that no signing thread registers tsx. Default: the module beside pass-signer.
+   */
+  passSigningWorker?: string;
 }
 
 export async function buildApp(deps: AppDeps) {

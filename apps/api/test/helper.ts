@@ -24,6 +24,15 @@ let templateBytes: Uint8Array | null = null;
 export const onPostgres = (): boolean => inject('dbTemplate').startsWith('pg:');
 
 /**
+ * The image-decoding processes' module for test apps: this run's bundled `image-decode.worker.js`
+ * (test/setup/server-bundle.ts), as the compiled server runs it; through tsx each decoding process cost about 0.3 s
+ * more to start on a loaded machine (issue 42, decision 028 section 15).
+ */
+const bundledImageWorker = (): string => join(inject('serverBundle'), 'image-decode.worker.js');
+/** The Apple pass-signing threads' module for test apps: this run's bundled `pass-signing.worker.js`, as above. */
+const bundledSigningWorker = (): string => join(inject('serverBundle'), 'pass-signing.worker.js');
+
+/**
  * The URL of a new database on the suite's PostgreSQL server (project "api-pg" only): a copy of the
  * migrated template, or an empty one (`empty: true`).
  */
@@ -235,6 +244,8 @@ export async function createTestApp(opts: TestAppOptions = {}) {
     payouts: opts.payouts,
     logger,
     logoFetchCa: opts.logoFetchCa,
+    imageDecodeWorker: bundledImageWorker(),
+    passSigningWorker: bundledSigningWorker(),
   });
   opts.routes?.(app);
   await app.ready();
@@ -347,7 +358,15 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}) {
   if (opts.seed) await seedDemo(databases[0].db, current);
   const apps: BuiltApp[] = [];
   for (const database of databases) {
-    const app = await buildApp({ config, database, mail, now: clock.now, payouts: opts.payouts });
+    const app = await buildApp({
+      config,
+      database,
+      mail,
+      now: clock.now,
+      payouts: opts.payouts,
+      imageDecodeWorker: bundledImageWorker(),
+      passSigningWorker: bundledSigningWorker(),
+    });
     await app.ready();
     checkAnswersAgainstDocument(app);
     runJobsAfterEachRequest(app);

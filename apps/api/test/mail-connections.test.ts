@@ -5,7 +5,7 @@
  * several round trips with a provider), and a send the relay stalls on holds its own connection only, closed when
  * the send fails (not left open until the socket timeout). With the defaults the lane sends 8 at once (JOB_MAIL_CONCURRENCY,
  * issue 44: its throughput is its slots ÷ the relay's time a message).
- * Real sockets and timeouts: listed in vitest.config.ts `timingFiles`.
+ * Real sockets and timeouts: listed in vitest.config.ts `timingFiles` and `waitingFiles`.
  */
 import { SMTPServer } from 'smtp-server';
 import { afterEach, expect, it } from 'vitest';

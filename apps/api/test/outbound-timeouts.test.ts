@@ -7,7 +7,8 @@
  * - An SMTP relay that stalls after RCPT TO for one recipient: other recipients' codes are delivered meanwhile; the
  *   stalled one fails after SMTP_SOCKET_TIMEOUT_SECONDS (not nodemailer's 10 minutes) and is retried later.
  * - A Google Wallet endpoint that never answers: the call fails after GOOGLE_WALLET_TIMEOUT_SECONDS.
- * Timing against real sockets: listed in vitest.config.ts `timingFiles`; the bounds are far from the figures.
+ * Timing against real sockets: listed in vitest.config.ts `timingFiles` and `waitingFiles`; the bounds are far from
+ * the figures.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

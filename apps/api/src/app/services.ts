@@ -108,7 +108,11 @@ export function createServices(
     (slug) => branding.organisationId(slug),
   );
   const storage = createLocalStorage(config.dataDir);
-  const avatars = createAvatarService({ storage, deadlineMs: config.avatarDeadlineMs });
+  const avatars = createAvatarService({
+    storage,
+    deadlineMs: config.avatarDeadlineMs,
+    imageDecodeWorker: deps.imageDecodeWorker,
+  });
   const profile = createProfileService({ database, avatars, now });
   // The reminder e-mail's unsubscribe link (issue 41 point 9): its own audience under the same secret.
   const reminders = createRemindersService({
@@ -168,6 +172,7 @@ export function createServices(
       )
     : null;
   const wallet = createWalletService({
+    passSigningWorker: deps.passSigningWorker,
     apns,
     google: googleKey && googleWallet ? { api: googleWallet, key: googleKey } : null,
     database,
@@ -254,6 +259,7 @@ export function createServices(
     now,
     ...(deps.logoFetchCa ? { ca: deps.logoFetchCa } : {}),
     changed: (slug) => mailLogos.forget(slug),
+    imageDecodeWorker: deps.imageDecodeWorker,
   });
 
   // The durable job queue (decision 030): one handler per job kind, run by the worker of app/background.ts.

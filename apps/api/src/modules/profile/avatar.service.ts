@@ -98,9 +98,11 @@ export function createAvatarService(deps: {
   storage: StorageProvider;
   /** Per-upload deadline, milliseconds, queue wait included (config `avatarDeadlineMs`). */
   deadlineMs: number;
+  /** The decoding processes' module (`AppDeps.imageDecodeWorker`); default the one beside image-pool.ts. */
+  imageDecodeWorker?: string;
 }) {
   // The scheduler starts at most AVATAR_CONCURRENCY tasks: tinypool's queue stays empty.
-  const pool = createImagePool({ maxProcesses: AVATAR_CONCURRENCY });
+  const pool = createImagePool({ maxProcesses: AVATAR_CONCURRENCY, workerFile: deps.imageDecodeWorker });
   const scheduler = createAvatarScheduler({
     concurrency: AVATAR_CONCURRENCY,
     maxQueue: MAX_QUEUE,

@@ -19,10 +19,15 @@ import { APPLE_WEB_SERVICE_PATH, DEFAULT_COLOR, joined, passLabels, rgb, type Wa
  * The Apple pass part: `pkpass` (for the update web service too) and the routes' `applePass`, `testCaPem`,
  * `signingStats`, `close`. Without Apple settings (`WalletConfig.apple` null) it answers `api.wallet.not_configured`.
  */
-export function createApplePass(deps: Pick<WalletDeps, 'config' | 'publicUrl'>, tickets: WalletTickets) {
+export function createApplePass(
+  deps: Pick<WalletDeps, 'config' | 'publicUrl' | 'passSigningWorker'>,
+  tickets: WalletTickets,
+) {
   const apple = deps.config.apple;
   /** Apple passes are built and signed off the event loop (issue 39); threads start on the first pass. */
-  const signer = apple ? createPassSigner({ certificates: apple, config: deps.config.signing }) : null;
+  const signer = apple
+    ? createPassSigner({ certificates: apple, config: deps.config.signing, workerFile: deps.passSigningWorker })
+    : null;
   /** Icons in the organisation's colour, by colour and size (square PNGs). */
   const icons = new Map<string, Promise<Buffer>>();
   const icon = (color: string, size: number) => {

@@ -35,10 +35,12 @@ export interface PassCertificatePaths {
 }
 
 /**
- * The thread: the compiled .js next to this module, or (dev and tests) the .ts source through tsx registered inside
- * the thread, as pglite-proxy.ts starts the database thread.
+ * The thread: `workerFile` when given (the API tests pass this run's bundle, test/setup/server-bundle.ts), else the
+ * compiled .js next to this module, or (dev) the .ts source through tsx registered inside the thread, as
+ * pglite-proxy.ts starts the database thread.
  */
-function startThread(certificates: PassSigningCertificates): Worker {
+function startThread(certificates: PassSigningCertificates, workerFile?: string): Worker {
+  if (workerFile) return new Worker(workerFile, { workerData: certificates });
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(fileURLToPath(new URL('./pass-signing.worker.js', import.meta.url)), {
       workerData: certificates,
@@ -64,8 +66,15 @@ interface Thread {
   job: Job | null;
 }
 
-/** Creates the pool (see the module comment); no thread starts before the first {@link PassSigner.sign}. */
-export function createPassSigner(deps: { certificates: PassCertificatePaths; config: PassSigningConfig }) {
+/**
+ * Creates the pool (see the module comment); no thread starts before the first {@link PassSigner.sign}.
+ * `workerFile`: the signing thread's module (`pass-signing.worker`, compiled; default the one beside this module).
+ */
+export function createPassSigner(deps: {
+  certificates: PassCertificatePaths;
+  config: PassSigningConfig;
+  workerFile?: string;
+}) {
   const { threads: maxThreads, queue: maxQueue, deadlineMs } = deps.config;
   const threads: Thread[] = [];
   const waiting: Job[] = [];
@@ -100,7 +109,7 @@ export function createPassSigner(deps: { certificates: PassCertificatePaths; con
   }
 
   function spawn(): Thread {
-    const thread: Thread = { worker: startThread(readCertificates()), job: null };
+    const thread: Thread = { worker: startThread(readCertificates(), deps.workerFile), job: null };
     // The pool never keeps the process alive by itself; onClose ends the threads.
     thread.worker.unref();
     thread.worker.on('message', (reply: PassSigningReply) => {

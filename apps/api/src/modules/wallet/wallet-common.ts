@@ -23,6 +23,8 @@ export interface WalletDeps {
   /** APNs (a local fake in test mode); null when Apple is not configured. */
   apns: ApnsClient | null;
   now: () => Date;
+  /** The pass-signing threads' module (`AppDeps.passSigningWorker`); default the one beside pass-signer.ts. */
+  passSigningWorker?: string;
 }
 
 /** Seconds before an event's start its wallet pass is issued when the event sets no `passRevealAt`. */

@@ -170,6 +170,7 @@ async function readPublicFile(publicDir: string, path: string, maxBytes: number)
  * @param deps.allowLocal LOGO_ALLOW_LOCAL_URLS
  * @param deps.decodeDeadlineMs the decoding's deadline (the avatars', AVATAR_DEADLINE_SECONDS), milliseconds
  * @param deps.changed called with the organisation's slug once its mail logo changed (stored or dropped)
+ * @param deps.imageDecodeWorker the decoding process's module (`AppDeps.imageDecodeWorker`); default image-pool's
  */
 export function createLogoJobHandler(deps: {
   db: DbOrTx;
@@ -180,9 +181,10 @@ export function createLogoJobHandler(deps: {
   now: () => Date;
   ca?: string;
   changed?: (slug: string) => void;
+  imageDecodeWorker?: string;
 }): { handler: JobHandler; close: () => Promise<void> } {
   // One logo at a time (the `other` lane runs one job at a time anyway); no process until the first logo.
-  const pool = createImagePool({ maxProcesses: 1 });
+  const pool = createImagePool({ maxProcesses: 1, workerFile: deps.imageDecodeWorker });
 
   /** The logo's PNG, decoded and drawn in a child process. @throws LogoRefused */
   async function draw(bytes: Buffer): Promise<Buffer> {
