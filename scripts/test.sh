@@ -5,11 +5,11 @@
 #   2. alone: the API files that measure time and CPU against real processes (`timingFiles` in vitest.config.ts, less
 #      the waiting ones), one at a time
 #   3. the timing files that mostly wait on sockets and timers (`waitingFiles`), one at a time, beside the lanes given
-#      as arguments (side_by_side's form): `.ci/run` sources this script with the backup drill and the Node 22 quick
-#      start, which need the build of step 1 and no quiet machine; `npm test` gives none.
+#      as arguments (side_by_side's form): `.ci/run` runs `npm test -- <lanes>` with the backup drill and the Node 22
+#      quick start, which need the build of step 1 and no quiet machine; a plain `npm test` gives none.
 # Each step's time is printed; a failed step's log is printed whole. CI_SERIAL=1: one step at a time, output live.
 set -euo pipefail
-# From .ci/run (sourced) as from npm (run): the repository's root.
+# The repository's root.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/steps.sh
 source scripts/steps.sh
