@@ -231,3 +231,19 @@ it('two runs of one import at once (a lease overrun, a claim after a crash) writ
   expect(await count(`select count(*) as n from webhook_deliveries`)).toBe(40);
   expect(await count(`select count(*) as n from audit_log where resource_id = '${importId}'`)).toBe(1);
 });
+
+it('an import whose job fails on its last attempt ends failed, never left running', async () => {
+  const org = await organisation('broken');
+  const id = '6b0d9c55-0f0e-4c64-9b3f-0e8f8b3f1a03';
+  // Rows the job cannot read: every attempt throws.
+  await rawQuery(
+    t.database.db,
+    `insert into ticket_imports (id, organisation_id, status, event_ids, actor, rows_total, rows)
+       values ('${id}', ${org.id}, 'queued', '[]', '{"kind":"api_key","id":null,"ip":null}', 1, '"x"')`,
+  );
+  const run = (attempt: number) => t.app.services.organisations.org.runImportJob({ importId: id }, attempt);
+  await expect(run(1)).rejects.toThrow();
+  expect((await statusOf(org.apiKey, id)).json()).toMatchObject({ status: 'running' });
+  await expect(run(t.config.jobMaxAttempts)).rejects.toThrow();
+  expect((await statusOf(org.apiKey, id)).json()).toMatchObject({ status: 'failed', rowsDone: 0, errors: [] });
+});

@@ -273,7 +273,7 @@ export function createServices(
     }),
     [LOGO_JOB]: logoJob.handler,
     // A CSV import of a stadium, in chunks of short transactions (issue 44, decision 040).
-    [TICKET_IMPORT_JOB]: (payload) => organisations.org.runImportJob(payload),
+    [TICKET_IMPORT_JOB]: (payload, ctx) => organisations.org.runImportJob(payload, ctx.attempt),
     ...walletJobHandlers(wallet),
   };
   const jobsAdmin = createJobsAdminService({ database, now });

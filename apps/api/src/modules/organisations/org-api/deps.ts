@@ -17,11 +17,11 @@ export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<
 
 /**
  * The settings the organisation API reads: the product name and public URL (the issued ticket's mail), the
- * background import's threshold and chunk size (decision 040).
+ * background import's threshold and chunk size, and the job queue's attempts (decision 040).
  */
 export type OrgApiConfig = Pick<
   Config,
-  'productName' | 'publicUrl' | 'importBackgroundRows' | 'importChunkRows' | 'wallet'
+  'productName' | 'publicUrl' | 'importBackgroundRows' | 'importChunkRows' | 'jobMaxAttempts' | 'wallet'
 >;
 
 /** The organisation API's dependencies (one object, shared by its parts). */

@@ -173,7 +173,7 @@ export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now
   const stepOf = (rowsDone: number, headRows: number, total: number, chunk: number) =>
     rowsDone < headRows ? { start: 0, end: headRows } : { start: rowsDone, end: Math.min(total, rowsDone + chunk) };
 
-  return {
+  const background = {
     /**
      * POST /org/tickets/import of a file over `IMPORT_BACKGROUND_ROWS` rows, already parsed without errors: keeps
      * it and queues its job in one transaction. Refused while another import of one of the same events is queued
@@ -226,9 +226,25 @@ export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now
     /**
      * The `ticket_import` job's handler (`{ importId }`): checks, writes and finishes the import (see above),
      * going on from its last written chunk when claimed again. A failure of the database rejects (the queue
-     * retries); a refused row ends the import `failed`, which is the job's success.
+     * retries); on the queue's last attempt (`JOB_MAX_ATTEMPTS`) it ends the import `failed` first, so its status
+     * never stays `running`. A refused row ends the import `failed`, which is the job's success.
      */
-    async runImportJob(payload: unknown): Promise<void> {
+    async runImportJob(payload: unknown, attempt = 1): Promise<void> {
+      try {
+        await background.runImport(payload);
+      } catch (err) {
+        const importId = (payload as { importId?: unknown } | null)?.importId;
+        if (attempt >= deps.config.jobMaxAttempts && typeof importId === 'string') {
+          const progress = await imports.byId(db, importId).catch(() => undefined);
+          if (progress && (progress.status === 'queued' || progress.status === 'running'))
+            await imports.finish(db, importId, 'failed', deps.now(), []);
+        }
+        throw err;
+      }
+    },
+
+    /** One run of an import's job ({@link runImportJob} without the last attempt's ending). */
+    async runImport(payload: unknown): Promise<void> {
       const importId = (payload as { importId?: unknown } | null)?.importId;
       if (typeof importId !== 'string') return;
       const job = await imports.byId(db, importId);
@@ -287,6 +303,7 @@ export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now
       });
     },
   };
+  return background;
 }
 
 /**
