@@ -170,6 +170,8 @@ it('the largest import leaves the event loop, /healthz, pages and holder calls a
     });
   /** Sends the file (202) and follows its import, once a second as the console does, until done or failed. */
   const importInBackground = async (body: string) => {
+    const sent = performance.now();
+    let polls = 0;
     const accepted = await importCsv(body);
     expect(accepted.statusCode, accepted.body).toBe(202);
     const { importId } = accepted.json<{ importId: string }>();
@@ -178,6 +180,8 @@ it('the largest import leaves the event loop, /healthz, pages and holder calls a
       expect(r.statusCode, r.body).toBe(200);
       const s = r.json<organisations.ImportStatus>();
       if (s.status === 'done' || s.status === 'failed') return s;
+      if (process.env.IMPORT_NO_FREEZE_ROWS && ++polls % 20 === 0)
+        console.log(`${Math.round(performance.now() - sent)} ms: ${s.status} ${s.rowsDone}/${s.rowsTotal}`);
       await sleep(250);
     }
   };
