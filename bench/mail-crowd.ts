@@ -344,7 +344,7 @@ async function onFreshServer<T>(databaseUrl: string | null, run: (base: string, 
       OTP_RESEND_SECONDS: '0',
       OTP_REQUESTS_PER_IP_PER_MINUTE: '1000000',
       OTP_VERIFIES_PER_IP_PER_MINUTE: '1000000',
-      PGLITE_IMPORT_MAX_ROWS: String(Math.max(CROWD_BULK, DRAIN_BULK)),
+      IMPORT_BACKGROUND_ROWS: String(Math.max(CROWD_BULK, DRAIN_BULK)),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
   });

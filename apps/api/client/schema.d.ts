@@ -1209,12 +1209,29 @@ export interface paths {
         };
         /**
          * What one CSV import takes on this instance: data rows and bytes
-         * @description `maxRows`: 10000 on PostgreSQL, `PGLITE_IMPORT_MAX_ROWS` (default 2000) on the embedded database; `maxBytes`: 5242880. A larger file is refused with 413.
+         * @description `maxRows`: 50000; `maxBytes`: 10485760. A larger file is refused with 413. `backgroundRows`: a file of more data rows is imported in the background (`IMPORT_BACKGROUND_ROWS`, default 500).
          */
         get: operations["getImportLimits"];
         put?: never;
-        /** Issue tickets from a CSV file, all or nothing */
+        /** Issue tickets from a CSV file, all or nothing (a large file in the background: 202) */
         post: operations["importTickets"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a background import is: queued, running (rows written so far), done (counts) or failed (rows) */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9616,13 +9633,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "maxRows": 2000,
-                     *       "maxBytes": 5242880
+                     *       "maxRows": 50000,
+                     *       "maxBytes": 10485760,
+                     *       "backgroundRows": 500
                      *     }
                      */
                     "application/json": {
                         maxRows: number;
                         maxBytes: number;
+                        backgroundRows: number;
                     };
                 };
             };
@@ -9719,6 +9738,22 @@ export interface operations {
                     };
                 };
             };
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "importId": "0b9a3c1e-4f6d-4e8a-9a51-2c7d3f1b6e20"
+                     *     }
+                     */
+                    "application/json": {
+                        importId: string;
+                    };
+                };
+            };
             /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
             400: {
                 headers: {
@@ -9774,7 +9809,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    /**
+                     * @example {
+                     *       "message": "api.org.import.in_progress",
+                     *       "importId": "0b9a3c1e-4f6d-4e8a-9a51-2c7d3f1b6e20"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        message: "api.org.import.in_progress";
+                        /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
+                        sessionId?: string;
+                        /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
+                        resendAfterSeconds?: number;
+                        /** @description validation failures by field path (400 `api.invalid_request_body`) */
+                        fields?: {
+                            [key: string]: string[];
+                        };
+                        /** @description organiser API: an English sentence naming the field or CSV column at fault */
+                        detail?: string;
+                        /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
+                        revealAt?: string;
+                        importId: string;
+                    };
                 };
             };
             /** @description Body too large */
@@ -9836,6 +9893,118 @@ export interface operations {
                             value?: string;
                         }[];
                     };
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                importId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "importId": "0b9a3c1e-4f6d-4e8a-9a51-2c7d3f1b6e20",
+                     *       "status": "running",
+                     *       "rowsDone": 12000,
+                     *       "rowsTotal": 50000,
+                     *       "created": 12000,
+                     *       "updated": 0,
+                     *       "unchanged": 0
+                     *     }
+                     */
+                    "application/json": {
+                        importId: string;
+                        /** @enum {string} */
+                        status: "queued" | "running" | "done" | "failed";
+                        rowsDone: number;
+                        rowsTotal: number;
+                        created?: number;
+                        updated?: number;
+                        unchanged?: number;
+                        errors?: {
+                            row: number;
+                            message: string;
+                            field?: string;
+                            detail?: string;
+                            value?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Too many requests (see Retry-After where sent) */

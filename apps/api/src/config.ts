@@ -58,12 +58,17 @@ export interface Config {
   /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
   databasePoolMax: number;
   /**
-   * Most data rows one CSV ticket import takes on the embedded database (PGLITE_IMPORT_MAX_ROWS, 1 to 10,000,
-   * default {@link PGLITE_IMPORT_MAX_ROWS}; decision 027). PGlite has one connection and an import's write
-   * transaction holds it: every other request waits for it, about 0.2-0.4 ms per row. PostgreSQL takes the
-   * contract's `IMPORT_MAX_ROWS` (10,000).
+   * A CSV ticket import of more data rows than this runs in the background (IMPORT_BACKGROUND_ROWS, 0 to
+   * `IMPORT_MAX_ROWS`, default {@link IMPORT_BACKGROUND_ROWS}; decision 040): 202 and an `importId`, written in
+   * chunks of short transactions. A smaller file is imported in the request as before (one short transaction).
    */
-  pgliteImportMaxRows: number;
+  importBackgroundRows: number;
+  /**
+   * Rows one transaction of a background import writes (IMPORT_CHUNK_ROWS, 1 to 10,000, default
+   * {@link IMPORT_CHUNK_ROWS}; decision 040): on PGlite every other request waits for that transaction, about
+   * 0.1-0.4 ms a row.
+   */
+  importChunkRows: number;
   /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
   rateLimitIpv6Prefix: number;
   /**
@@ -546,13 +551,15 @@ function passSigningFrom(env: NodeJS.ProcessEnv): PassSigningConfig {
 
 const apiRoot = resolve(import.meta.dirname, '..');
 
-/** Default of `pgliteImportMaxRows`: the largest import measured to keep holder calls within 1 s (decision 027). */
-export const PGLITE_IMPORT_MAX_ROWS = 2000;
+/** Default of `importBackgroundRows`: a file over this many rows is imported in the background (decision 040). */
+export const IMPORT_BACKGROUND_ROWS = 500;
+/** Default of `importChunkRows`: rows one write transaction of a background import takes (decision 040). */
+export const IMPORT_CHUNK_ROWS = 1000;
 
-function pgliteImportMaxRows(value: string | undefined): number {
-  const n = int('PGLITE_IMPORT_MAX_ROWS', value, PGLITE_IMPORT_MAX_ROWS);
-  if (n < 1 || n > orgContract.IMPORT_MAX_ROWS)
-    throw new Error(`config: PGLITE_IMPORT_MAX_ROWS must be between 1 and ${orgContract.IMPORT_MAX_ROWS}`);
+/** An integer setting that must lie within [min, max]. @throws Error naming the variable and its range. */
+function intWithin(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  const n = int(name, value, fallback);
+  if (n < min || n > max) throw new Error(`config: ${name} must be between ${min} and ${max}`);
   return n;
 }
 
@@ -780,7 +787,14 @@ function buildConfig(
     dataDir,
     databaseUrl: loadDatabaseConfig(env).databaseUrl,
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
-    pgliteImportMaxRows: pgliteImportMaxRows(env.PGLITE_IMPORT_MAX_ROWS),
+    importBackgroundRows: intWithin(
+      'IMPORT_BACKGROUND_ROWS',
+      env.IMPORT_BACKGROUND_ROWS,
+      IMPORT_BACKGROUND_ROWS,
+      0,
+      orgContract.IMPORT_MAX_ROWS,
+    ),
+    importChunkRows: intWithin('IMPORT_CHUNK_ROWS', env.IMPORT_CHUNK_ROWS, IMPORT_CHUNK_ROWS, 1, 10_000),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),

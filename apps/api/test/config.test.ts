@@ -121,13 +121,21 @@ describe('EMBED_ORIGINS', () => {
   });
 });
 
-describe('PGLITE_IMPORT_MAX_ROWS (decision 027)', () => {
-  it('defaults to 2,000, takes 1 to 10,000, and refuses anything else by name', () => {
-    expect(load({}).pgliteImportMaxRows).toBe(2000);
-    expect(load({ PGLITE_IMPORT_MAX_ROWS: '10000' }).pgliteImportMaxRows).toBe(10_000);
-    expect(load({ PGLITE_IMPORT_MAX_ROWS: '1' }).pgliteImportMaxRows).toBe(1);
-    for (const bad of ['0', '10001', '2.5', 'lots', '-3'])
-      expect(() => load({ PGLITE_IMPORT_MAX_ROWS: bad }), bad).toThrow(/PGLITE_IMPORT_MAX_ROWS/);
+describe('IMPORT_BACKGROUND_ROWS and IMPORT_CHUNK_ROWS (decision 040)', () => {
+  it('default to 500 and 1,000, take 0 to 50,000 and 1 to 10,000, and refuse anything else by name', () => {
+    expect(load({})).toMatchObject({ importBackgroundRows: 500, importChunkRows: 1000 });
+    expect(load({ IMPORT_BACKGROUND_ROWS: '0', IMPORT_CHUNK_ROWS: '1' })).toMatchObject({
+      importBackgroundRows: 0,
+      importChunkRows: 1,
+    });
+    expect(load({ IMPORT_BACKGROUND_ROWS: '50000', IMPORT_CHUNK_ROWS: '10000' })).toMatchObject({
+      importBackgroundRows: 50_000,
+      importChunkRows: 10_000,
+    });
+    for (const bad of ['-1', '50001', '2.5', 'lots'])
+      expect(() => load({ IMPORT_BACKGROUND_ROWS: bad }), bad).toThrow(/IMPORT_BACKGROUND_ROWS/);
+    for (const bad of ['0', '10001', '2.5', 'lots'])
+      expect(() => load({ IMPORT_CHUNK_ROWS: bad }), bad).toThrow(/IMPORT_CHUNK_ROWS/);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
- * Issue 19 break 3 / issue 24: the largest import an instance takes must not freeze it (decisions 021, 027).
+ * Issue 19 break 3 / issues 24, 44: a large import must not freeze the instance (decisions 021, 027, 040).
  * While it runs, `/healthz` and a page (the demo host page, which names the first organisation) answer within
  * 100 ms at p99, a holder's `/v1/auth/me` and ticket listing within 1 s at p99,
  * `perf_hooks.monitorEventLoopDelay` sees no stall over 100 ms, and the import stays all or nothing (a bad last
- * row leaves nothing). The largest import: 10,000 rows on PostgreSQL, `pgliteImportMaxRows` (default 2,000) on
- * the embedded database, whose one connection the import's write transaction holds (decision 027); one row
- * more answers 413 naming the limit.
+ * row leaves nothing). The import runs in the background (202, then followed at GET /v1/org/imports/{importId}
+ * until done), in chunks of short transactions, on both databases alike. Rows: 10,000 here (the CI's time);
+ * `IMPORT_NO_FREEZE_ROWS=50000` measures a stadium's file for decision 040's table. One row more than the contract's
+ * `IMPORT_MAX_ROWS` (50,000) answers 413 naming the limit.
  *
  * Machine load: the probes run first at rest, in the same test, and each bound is the issue's target plus
  * twice the figure measured at rest in this run (on a quiet machine a few milliseconds: the target itself; on
@@ -22,6 +23,8 @@ import { organisations } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
+/** Rows of the import (10,000; `IMPORT_NO_FREEZE_ROWS=50000` for decision 040's figures). */
+const ROWS = Number(process.env.IMPORT_NO_FREEZE_ROWS ?? 10_000);
 /** The issue's targets, in milliseconds. */
 const TARGET = { health: 100, page: 100, me: 1000, listing: 1000, stall: 100 };
 /** The documented bound (see above): the target plus twice the figure at rest in this run. */
@@ -32,7 +35,7 @@ let dist: string;
 beforeEach(async () => {
   dist = mkdtempSync(join(tmpdir(), 'tp-dist-'));
   writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
-  t = await createTestApp({ config: { adminKey: ADMIN, panelDistDir: dist }, runJobs: false });
+  t = await createTestApp({ config: { adminKey: ADMIN, panelDistDir: dist, jobPollMs: 250 }, runJobs: false });
 });
 afterEach(async () => {
   await t.close();
@@ -165,15 +168,31 @@ it('the largest import leaves the event loop, /healthz, pages and holder calls a
       headers: { ...bearer(org.apiKey), 'content-type': 'text/csv' },
       payload: body,
     });
+  /** Sends the file (202) and follows its import, once a second as the console does, until done or failed. */
+  const importInBackground = async (body: string) => {
+    const sent = performance.now();
+    let polls = 0;
+    const accepted = await importCsv(body);
+    expect(accepted.statusCode, accepted.body).toBe(202);
+    const { importId } = accepted.json<{ importId: string }>();
+    for (;;) {
+      const r = await t.app.inject({ url: `/v1/org/imports/${importId}`, headers: bearer(org.apiKey) });
+      expect(r.statusCode, r.body).toBe(200);
+      const s = r.json<organisations.ImportStatus>();
+      if (s.status === 'done' || s.status === 'failed') return s;
+      if (process.env.IMPORT_NO_FREEZE_ROWS && ++polls % 20 === 0)
+        console.log(`${Math.round(performance.now() - sent)} ms: ${s.status} ${s.rowsDone}/${s.rowsTotal}`);
+      await sleep(250);
+    }
+  };
   const count = async (table: string) =>
     Number((await rawQuery<{ n: string }>(t.database.db, `select count(*) as n from ${table}`)).rows[0].n);
   const users = await count('users');
-  // The largest import this instance takes; one row more is refused before anything is checked or written.
-  const ROWS = t.database.kind === 'pglite' ? t.config.pgliteImportMaxRows : organisations.IMPORT_MAX_ROWS;
-  const tooMany = await importCsv(csv(ROWS + 1));
+  // One row more than any import takes is refused before anything is checked or written.
+  const tooMany = await importCsv(csv(organisations.IMPORT_MAX_ROWS + 1));
   expect(tooMany.statusCode).toBe(413);
   expect(tooMany.json()).toMatchObject({ message: 'api.org.import.too_many_rows' });
-  expect(tooMany.json<{ detail: string }>().detail).toContain(`at most ${ROWS} data rows`);
+  expect(tooMany.json<{ detail: string }>().detail).toContain(`at most ${organisations.IMPORT_MAX_ROWS} data rows`);
 
   for (const url of ['/healthz', '/', '/v1/auth/me', '/v1/list/ticket_listing?status=UPCOMING'])
     await t.app.inject({ url, headers: bearer(accessToken) }); // warm: the first answer of a route compiles it
@@ -182,23 +201,21 @@ it('the largest import leaves the event loop, /healthz, pages and holder calls a
 
   // All or nothing: the last of the rows names an unknown type; nothing is written.
   const refusedAt = performance.now();
-  const refused = importCsv(csv(ROWS, true));
+  const refused = importInBackground(csv(ROWS, true));
   const whileRefused = await probe(accessToken, refused);
   const refusal = await refused;
   const refusedMs = performance.now() - refusedAt;
-  expect(refusal.statusCode).toBe(422);
-  expect(refusal.json()).toMatchObject({ errors: [{ row: ROWS + 1, field: 'ticketTypeExternalId' }] });
+  expect(refusal).toMatchObject({ status: 'failed', errors: [{ row: ROWS + 1, field: 'ticketTypeExternalId' }] });
   expect(await count('user_tickets')).toBe(0);
   expect(await count('users')).toBe(users);
   expect(await count('webhook_deliveries')).toBe(0);
 
   const started = performance.now();
-  const accepted = importCsv(csv(ROWS));
+  const accepted = importInBackground(csv(ROWS));
   const during = await probe(accessToken, accepted);
   const res = await accepted;
   const importMs = performance.now() - started;
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json()).toMatchObject({ created: ROWS });
+  expect(res).toMatchObject({ status: 'done', rowsDone: ROWS, created: ROWS });
   expect(await count('user_tickets')).toBe(ROWS);
   expect(await count('webhook_deliveries')).toBe(ROWS);
 
@@ -215,4 +232,4 @@ it('the largest import leaves the event loop, /healthz, pages and holder calls a
   );
   expectWithinTargets(whileRefused, rest);
   expectWithinTargets(during, rest);
-}, 300_000);
+}, 900_000);

@@ -149,6 +149,10 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.import.too_large': 413,
   /** The import's body is not sent as `text/csv` (a form upload, JSON, no Content-Type). */
   'api.org.import.not_csv': 415,
+  /** No import with this id in the organisation (issue 44: another organisation's import is not found either). */
+  'api.org.import.not_found': 404,
+  /** An import of the same event is queued or running (issue 44): send the file again once it is done. */
+  'api.org.import.in_progress': 409,
   /** No such webhook endpoint in this organisation. */
   'api.org.webhook_not_found': 404,
   /** No such delivery of this webhook endpoint. */
@@ -231,11 +235,13 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.import.missing_header':
     'The first row must name the columns externalId, ticketTypeExternalId and holderEmail.',
   'api.org.import.unsupported_encoding': 'The file must be UTF-8 or UTF-16 text: see `encoding`.',
-  'api.org.import.too_many_rows':
-    'The file has more data rows than one import takes (10,000; fewer on the embedded database: see detail).',
-  'api.org.import.too_large': 'The file is larger than one import takes (5 MiB).',
+  'api.org.import.too_many_rows': 'The file has more data rows than one import takes (50,000: see detail).',
+  'api.org.import.too_large': 'The file is larger than one import takes (10 MiB).',
   'api.org.import.not_csv':
     'Send the CSV file itself as the body with `Content-Type: text/csv` (not a form upload, not JSON).',
+  'api.org.import.not_found': 'No import with this id in your organisation.',
+  'api.org.import.in_progress':
+    'An import of the same event is still running: send this file again once it is done (see `importId`).',
   'api.org.webhook_not_found': 'No webhook endpoint with this id in your organisation.',
   'api.org.webhook_delivery_not_found': 'No delivery with this id for this webhook endpoint.',
   'api.org.webhook_url_not_allowed': 'url: must be https and not a private or loopback address.',

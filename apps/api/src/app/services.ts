@@ -37,6 +37,7 @@ import { readCache } from '../lib/read-cache.js';
 import type { Metrics } from '../lib/metrics.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
+import { TICKET_IMPORT_JOB } from '../modules/organisations/org-api/ticket-import.job.js';
 import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
@@ -277,6 +278,8 @@ export function createServices(
         authRepository.setEmailStatus(database.db, email, outcome.status, outcome.detail, now()),
     }),
     [LOGO_JOB]: logoJob.handler,
+    // A CSV import of a stadium, in chunks of short transactions (issue 44, decision 040).
+    [TICKET_IMPORT_JOB]: (payload, ctx) => organisations.org.runImportJob(payload, ctx.attempt),
     ...walletJobHandlers(wallet),
   };
   const jobsAdmin = createJobsAdminService({ database, now });

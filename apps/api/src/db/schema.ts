@@ -836,3 +836,47 @@ export const jobs = pgTable(
       .where(sql`${t.failedAt} is not null`),
   ],
 );
+
+/**
+ * A CSV ticket import run in the background (issue 44, decision 040): a file over `IMPORT_BACKGROUND_ROWS` rows is
+ * kept here with its checked rows and carried out by a `ticket_import` job of the durable queue, in chunks of short
+ * transactions; each chunk's transaction also moves `rows_done` and the counts, so a job claimed again after a
+ * crash goes on from the last chunk written, never writes one twice.
+ */
+export const ticketImports = pgTable(
+  'ticket_imports',
+  {
+    /** The `importId` the API answers (random, not guessable; still only the organisation's own is read). */
+    id: uuid('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id, { onDelete: 'cascade' }),
+    /** `queued`, `running`, `done` or `failed` (contract `importStatus`). */
+    status: text('status').notNull(),
+    /** The events the file's ticket types belong to: a second file for one of them is refused while this runs. */
+    eventIds: jsonb('event_ids').$type<number[]>().notNull(),
+    /** Who sent it (the audit entry's actor): `{ kind, id, ip }`. */
+    actor: jsonb('actor').notNull(),
+    rowsTotal: integer('rows_total').notNull(),
+    /**
+     * Rows in the first write transaction (the re-issues, all at once: the rows another person's action could
+     * change between the check and the write), set when the check passed; null while not checked.
+     */
+    headRows: integer('head_rows'),
+    /** Rows written so far (whole chunks, in the order of `rows`; the job goes on from here). */
+    rowsDone: integer('rows_done').notNull().default(0),
+    created: integer('created').notNull().default(0),
+    updated: integer('updated').notNull().default(0),
+    unchanged: integer('unchanged').notNull().default(0),
+    /**
+     * The file's rows as parsed (`{ row, input }[]`), put in write order once checked (re-issues, then creates, then
+     * unchanged rows); emptied once the import is done or failed.
+     */
+    rows: jsonb('rows'),
+    /** A failed import's row errors (the first `IMPORT_MAX_ERRORS`), or null. */
+    errors: jsonb('errors'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [index('ticket_imports_org_status_idx').on(t.organisationId, t.status)],
+);

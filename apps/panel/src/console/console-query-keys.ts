@@ -23,6 +23,8 @@ export const consoleKeys = {
   },
   /** What one CSV import takes on this instance (GET /org/tickets/import): rows and bytes. */
   importLimits: ['ORG_IMPORT_LIMITS'] as const,
+  /** A background import's progress (GET /org/imports/{importId}; issue 44). */
+  importStatus: (importId: string) => ['ORG_IMPORTS', importId] as const,
   organisation: ['ORG_ORGANISATION'] as const,
   members: ['ORG_MEMBERS'] as const,
   /** The audit trail (issue 25): one page per action filter and cursor. */

@@ -17,9 +17,12 @@ export type EnsureUser = (email: string, locale: string, tx: DbOrTx) => Promise<
 
 /**
  * The settings the organisation API reads: the product name and public URL (the issued ticket's mail), the
- * import's row limit on the embedded database.
+ * background import's threshold and chunk size, and the job queue's attempts (decision 040).
  */
-export type OrgApiConfig = Pick<Config, 'productName' | 'publicUrl' | 'pgliteImportMaxRows' | 'wallet'>;
+export type OrgApiConfig = Pick<
+  Config,
+  'productName' | 'publicUrl' | 'importBackgroundRows' | 'importChunkRows' | 'jobMaxAttempts' | 'wallet'
+>;
 
 /** The organisation API's dependencies (one object, shared by its parts). */
 export interface OrgApiDeps {

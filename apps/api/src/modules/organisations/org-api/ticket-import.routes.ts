@@ -1,18 +1,20 @@
 /**
- * Routes of the CSV import of tickets (issues 12, 41), `/v1/org/tickets/import`: what one import takes, and the
- * import itself (body `text/csv`, streamed into ticket-import.csv.ts; all or nothing). Owners and staff (area
- * `events`). The `text/csv` body parser is registered on the organiser scope by {@link registerCsvBody}.
+ * Routes of the CSV import of tickets (issues 12, 41, 44), `/v1/org/tickets/import`: what one import takes, and the
+ * import itself (body `text/csv`, streamed into ticket-import.csv.ts; all or nothing): at once for a small file, in
+ * the background for one over `IMPORT_BACKGROUND_ROWS` rows (202, followed at `/v1/org/imports/{importId}`;
+ * decision 040). Owners and staff (area `events`). The `text/csv` body parser is registered on the organiser scope
+ * by {@link registerCsvBody}.
  */
 import type { Readable } from 'node:stream';
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
 import { errors } from '../../../lib/openapi.js';
 import { AppError } from '../../../lib/app-error.js';
-import { PGLITE_IMPORT_MAX_ROWS } from '../../../config.js';
+import { IMPORT_BACKGROUND_ROWS } from '../../../config.js';
 import { parseTicketImport } from '../ticket-import.csv.js';
 import { orgSecurity, type OrgRoutesDeps } from './route-parts.js';
 
-/** Registers GET and POST `/org/tickets/import`. */
+/** Registers GET and POST `/org/tickets/import` and GET `/org/imports/{importId}`. */
 export function ticketImportRoutes(app: App, deps: OrgRoutesDeps) {
   const org = { preHandler: deps.requireOrganisation('events') };
   app.get(
@@ -22,7 +24,7 @@ export function ticketImportRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'getImportLimits',
         summary: 'What one CSV import takes on this instance: data rows and bytes',
-        description: `\`maxRows\`: ${contract.IMPORT_MAX_ROWS} on PostgreSQL, \`PGLITE_IMPORT_MAX_ROWS\` (default ${PGLITE_IMPORT_MAX_ROWS}) on the embedded database; \`maxBytes\`: ${contract.IMPORT_MAX_BYTES}. A larger file is refused with 413.`,
+        description: `\`maxRows\`: ${contract.IMPORT_MAX_ROWS}; \`maxBytes\`: ${contract.IMPORT_MAX_BYTES}. A larger file is refused with 413. \`backgroundRows\`: a file of more data rows is imported in the background (\`IMPORT_BACKGROUND_ROWS\`, default ${IMPORT_BACKGROUND_ROWS}).`,
         security: orgSecurity,
         response: { 200: contract.importLimitsResponse, ...errors(401) },
       },
@@ -39,27 +41,31 @@ export function ticketImportRoutes(app: App, deps: OrgRoutesDeps) {
         isCsv(req.headers['content-type']) ? Promise.resolve() : Promise.reject(new AppError('api.org.import.not_csv')),
       schema: {
         operationId: 'importTickets',
-        summary: 'Issue tickets from a CSV file, all or nothing',
+        summary: 'Issue tickets from a CSV file, all or nothing (a large file in the background: 202)',
         security: orgSecurity,
         querystring: contract.importQuery,
         requestBody: {
           content: {
             'text/csv': {
-              schema: contract.importCsvBody(PGLITE_IMPORT_MAX_ROWS),
+              schema: contract.importCsvBody(IMPORT_BACKGROUND_ROWS),
             },
           },
         },
         response: {
           200: contract.importResponse,
+          202: contract.importAcceptedResponse,
           400: contract.importRefusedResponse,
-          ...errors(401, 409, 413, 415),
+          409: contract.importInProgressResponse,
+          ...errors(401, 413, 415),
           422: contract.importErrorResponse,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const parsed = await parseTicketImport(req.body as Readable, deps.org.importMaxRows);
       const dryRun = req.query.dryRun === 'true';
+      if (!dryRun && !parsed.errors.length && parsed.rows.length > deps.org.importBackgroundRows)
+        return reply.code(202).send(await deps.org.startImport(req.organisation, parsed.rows));
       const outcome = await deps.org.importTickets(
         req.organisation,
         parsed.rows,
@@ -73,6 +79,20 @@ export function ticketImportRoutes(app: App, deps: OrgRoutesDeps) {
         });
       return outcome.result;
     },
+  );
+  app.get(
+    '/org/imports/:importId',
+    {
+      ...org,
+      schema: {
+        operationId: 'getImport',
+        summary: 'Where a background import is: queued, running (rows written so far), done (counts) or failed (rows)',
+        security: orgSecurity,
+        params: contract.importIdParams,
+        response: { 200: contract.importStatusResponse, ...errors(401, 404) },
+      },
+    },
+    (req) => deps.org.importStatus(req.organisation, req.params.importId),
   );
 }
 

@@ -9,12 +9,7 @@ import { countPlan, type IssuedBatch, type TicketInput, type TicketIssuing } fro
 import { orgApiRepository as repo } from '../org-api.repository.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { shortValue } from '../ticket-import.csv.js';
-
-/** The value of a ticket input's column, as text (`''` when it has none). */
-const fieldValue = (input: TicketInput, field: string): string => {
-  const value: unknown = Reflect.get(input, field);
-  return typeof value === 'string' ? value : '';
-};
+import { createBackgroundImports, planErrors } from './ticket-import.job.js';
 
 /**
  * The tickets an import's `import.completed` entry names (issue 39): the first `AUDIT_IMPORT_TICKETS_NAMED` it
@@ -43,20 +38,28 @@ export function createOrgTicketImportService(
   const db = deps.database.db;
   const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails } =
     issuing;
-  const importMaxRows = deps.database.kind === 'pglite' ? deps.config.pgliteImportMaxRows : contract.IMPORT_MAX_ROWS;
+  const importMaxRows = contract.IMPORT_MAX_ROWS;
   return {
+    ...createBackgroundImports(deps, issuing),
     /**
-     * Most data rows one import takes here: the contract's `IMPORT_MAX_ROWS` (10,000) on PostgreSQL, the
-     * smaller `pgliteImportMaxRows` on the embedded database, whose one connection the import's write
-     * transaction holds while every other request waits (decision 027).
+     * Most data rows one import takes: the contract's `IMPORT_MAX_ROWS` (50,000) on both databases; a file of
+     * more than `importBackgroundRows` runs in the background (decision 040; the embedded database's 2,000-row cap
+     * of decision 027 is gone).
      */
     importMaxRows,
+    /** A file of more data rows than this is imported in the background ({@link startImport}; decision 040). */
+    importBackgroundRows: deps.config.importBackgroundRows,
     /**
      * GET /org/tickets/import: what one import takes here (issue 41, point 3), so the console states this
-     * instance's limits: `maxRows` data rows ({@link importMaxRows}), `maxBytes` bytes (`IMPORT_MAX_BYTES`).
+     * instance's limits: `maxRows` data rows ({@link importMaxRows}), `maxBytes` bytes (`IMPORT_MAX_BYTES`), and
+     * from how many rows it runs in the background (`backgroundRows`).
      */
     importLimits(): contract.ImportLimits {
-      return { maxRows: importMaxRows, maxBytes: contract.IMPORT_MAX_BYTES };
+      return {
+        maxRows: importMaxRows,
+        maxBytes: contract.IMPORT_MAX_BYTES,
+        backgroundRows: deps.config.importBackgroundRows,
+      };
     },
     /**
      * POST /org/tickets/import (rows already parsed): all or nothing. Any bad row: nothing is written and the
@@ -104,18 +107,8 @@ export function createOrgTicketImportService(
         [
           ...parseErrors,
           ...unknownTypes,
-          ...plan.flatMap((p, i) =>
-            p.kind === 'error'
-              ? [
-                  {
-                    row: rows[i].row,
-                    message: p.message,
-                    // The refused value as typed, in the column the error names (issue 41 point 12).
-                    ...(p.field ? { field: p.field, value: shortValue(fieldValue(p.input, p.field)) } : {}),
-                  },
-                ]
-              : [],
-          ),
+          // The refused value as typed, in the column the error names (issue 41 point 12).
+          ...planErrors(rows, plan),
         ].sort((a, b) => a.row - b.row);
       const checked = await planTickets(db, org, inputs, false);
       const early = errorsOf(checked);

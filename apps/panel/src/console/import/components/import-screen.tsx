@@ -1,7 +1,8 @@
 /**
  * Import (issue 21): upload a CSV, see the dry run's every error per row and column in a table
  * (import-errors-table.tsx), then import it (all or nothing; import-tickets.api.ts). This instance's limits are
- * said above the file input and under a refusal for size.
+ * said above the file input and under a refusal for size. A large file is imported in the background: its progress
+ * bar (import-progress.tsx) follows it to done (issue 44).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,7 @@ import { ErrorBlock } from '../../server-errors';
 import { useImportLimits } from '../api/import-limits.api';
 import { useImportTickets } from '../api/import-tickets.api';
 import { ImportErrorsTable } from './import-errors-table';
+import { ImportProgress } from './import-progress';
 
 export function ImportScreen() {
   const { t, i18n } = useTranslation();
@@ -20,7 +22,9 @@ export function ImportScreen() {
   const limits = useImportLimits();
   const run = useImportTickets();
   const number = new Intl.NumberFormat(i18n.language);
-  const outcome = run.data;
+  const answer = run.data;
+  const importId = answer && 'importId' in answer ? answer.importId : null;
+  const outcome = answer && 'dryRun' in answer ? answer : undefined;
   const counts = outcome && { created: outcome.created, updated: outcome.updated, unchanged: outcome.unchanged };
   return (
     <section className="stack">
@@ -76,6 +80,7 @@ export function ImportScreen() {
           ) : (
             <p className="card">{t('console.import.done', counts)}</p>
           ))}
+        {importId && <ImportProgress key={importId} importId={importId} />}
       </div>
       <ImportErrorsTable rows={importRowErrors(run.error) ?? []} />
     </section>
