@@ -64,6 +64,12 @@ export interface Config {
    * contract's `IMPORT_MAX_ROWS` (10,000).
    */
   pgliteImportMaxRows: number;
+  /**
+   * The embedded database's memory (decision 041): PGLITE_SHARED_BUFFERS_MB (PostgreSQL's `shared_buffers` inside
+   * PGlite, MiB, 1 to 1,024, default 16) and PGLITE_THREAD_YOUNG_GENERATION_MB (the database thread's V8 young
+   * generation, MiB, 1 to 512, default 16). Unused on PostgreSQL.
+   */
+  pgliteMemory: PgliteMemoryOptions;
   /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
   rateLimitIpv6Prefix: number;
   /**
@@ -536,6 +542,35 @@ const apiRoot = resolve(import.meta.dirname, '..');
 /** Default of `pgliteImportMaxRows`: the largest import measured to keep holder calls within 1 s (decision 027). */
 export const PGLITE_IMPORT_MAX_ROWS = 2000;
 
+/**
+ * How much memory the embedded database takes (decision 041; db/pglite-proxy.ts applies it): PostgreSQL's
+ * `shared_buffers` inside PGlite's WebAssembly memory, and the young generation of the database thread's V8 heap.
+ */
+export interface PgliteMemoryOptions {
+  /** PostgreSQL's `shared_buffers`, MiB (PGlite's own default 128; `wal_buffers` follows at 1/32 of it). */
+  sharedBuffersMb: number;
+  /** `maxYoungGenerationSizeMb` of the database thread, MiB (V8's own default on a large machine: about 128). */
+  youngGenerationMb: number;
+}
+
+/**
+ * Defaults of {@link PgliteMemoryOptions}, the tests' and the server's: one process on PGlite stays within 256 MiB
+ * resident idle and 400 MiB under holder load (issue 44, measured in decision 041).
+ */
+export const PGLITE_MEMORY_DEFAULTS: PgliteMemoryOptions = { sharedBuffersMb: 16, youngGenerationMb: 16 };
+
+function pgliteMemory(env: NodeJS.ProcessEnv): PgliteMemoryOptions {
+  const mib = (name: string, max: number, fallback: number) => {
+    const n = int(name, env[name], fallback);
+    if (n < 1 || n > max) throw new Error(`config: ${name} must be between 1 and ${max} (MiB)`);
+    return n;
+  };
+  return {
+    sharedBuffersMb: mib('PGLITE_SHARED_BUFFERS_MB', 1024, PGLITE_MEMORY_DEFAULTS.sharedBuffersMb),
+    youngGenerationMb: mib('PGLITE_THREAD_YOUNG_GENERATION_MB', 512, PGLITE_MEMORY_DEFAULTS.youngGenerationMb),
+  };
+}
+
 function pgliteImportMaxRows(value: string | undefined): number {
   const n = int('PGLITE_IMPORT_MAX_ROWS', value, PGLITE_IMPORT_MAX_ROWS);
   if (n < 1 || n > orgContract.IMPORT_MAX_ROWS)
@@ -768,6 +803,7 @@ function buildConfig(
     databaseUrl: loadDatabaseConfig(env).databaseUrl,
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
     pgliteImportMaxRows: pgliteImportMaxRows(env.PGLITE_IMPORT_MAX_ROWS),
+    pgliteMemory: pgliteMemory(env),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),

@@ -131,6 +131,20 @@ describe('PGLITE_IMPORT_MAX_ROWS (decision 027)', () => {
   });
 });
 
+describe('PGLITE_SHARED_BUFFERS_MB and PGLITE_THREAD_YOUNG_GENERATION_MB (decision 041)', () => {
+  it('default to 16 MiB each, take whole MiB within their bounds, and refuse anything else by name', () => {
+    expect(load({}).pgliteMemory).toEqual({ sharedBuffersMb: 16, youngGenerationMb: 16 });
+    expect(load({ PGLITE_SHARED_BUFFERS_MB: '128', PGLITE_THREAD_YOUNG_GENERATION_MB: '64' }).pgliteMemory).toEqual({
+      sharedBuffersMb: 128,
+      youngGenerationMb: 64,
+    });
+    for (const bad of ['0', '1025', '2.5', 'lots', '-3'])
+      expect(() => load({ PGLITE_SHARED_BUFFERS_MB: bad }), bad).toThrow(/PGLITE_SHARED_BUFFERS_MB/);
+    for (const bad of ['0', '513', 'x'])
+      expect(() => load({ PGLITE_THREAD_YOUNG_GENERATION_MB: bad }), bad).toThrow(/PGLITE_THREAD_YOUNG_GENERATION_MB/);
+  });
+});
+
 describe('AVATAR_DEADLINE_SECONDS', () => {
   it('defaults to 10 s, is at least 1 s, and refuses what is not a whole number by name', () => {
     expect(load({}).avatarDeadlineMs).toBe(10_000);
