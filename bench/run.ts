@@ -14,7 +14,8 @@
  * then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with only the open button
  * (`/?inline=0`) and without the loader (`/?noembed=1`), median of 3 each; time to QR on an emulated cheap phone
  * (bench/time-to-qr.ts, issue 30); the gate simulation (bench/gate.ts); mail at the speed of a crowd (bench/mail-crowd.ts,
- * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message). Prints every target with its
+ * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message); the resident memory of one
+ * process on PGlite idle and after 40 s of holder load (bench/memory.ts, issue 44). Prints every target with its
  * figure and pass/fail, the total run time, and writes bench/results.json. `--write-readme` then rewrites the
  * README's Performance table from it (bench/readme.ts). Run `npm run build` first.
  */
@@ -32,6 +33,7 @@ import { codesFrom, signIn } from '../scripts/dev-sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
 import { benchMailCrowd } from './mail-crowd.js';
+import { benchMemory } from './memory.js';
 import { importStall, loopMonitorEnv, type ImportStall } from './import-stall.js';
 import { printTargets, targetsOf, writeReadme, type BenchResults, type Row } from './readme.js';
 
@@ -500,6 +502,8 @@ console.log('\nGate simulation (bench/gate.ts): largest N holders with p99 ≤ 2
 const gate = await benchGate();
 console.log('\nMail at the speed of a crowd (bench/mail-crowd.ts): SMTP sink of 150 ms a message');
 const mailCrowd = await benchMailCrowd();
+console.log('\nMemory of one process on PGlite (bench/memory.ts): resident idle and after holder load');
+const memory = await benchMemory();
 const bareRate = rows.find((r) => r.server === 'bare')!.reqPerSec;
 for (const row of rows) row.ratio = Math.round((row.reqPerSec / bareRate) * 1000) / 1000;
 
@@ -518,6 +522,7 @@ const results: BenchResults = {
   timeToQr,
   gate,
   mailCrowd,
+  memory,
   targets: [],
 };
 results.targets = targetsOf(results);
