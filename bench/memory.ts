@@ -4,10 +4,13 @@
  * of apps/api's start script, `apps/api/dist/server.js`, a fresh DATA_DIR), its resident set read from
  * `/proc/<pid>/status` (VmRSS, MiB):
  *
- * - idle: BENCH_MEMORY_IDLE_SECONDS (default 10) after `/readyz` first answers, nothing asked meanwhile;
+ * - idle: BENCH_MEMORY_IDLE_SECONDS (default 10) after `/readyz` first answers, nothing asked meanwhile (the first
+ *   start on a new data directory: initdb, migrations, demo data);
  * - under load: BENCH_MEMORY_LOAD_SECONDS (default 40) of holder load, autocannon on `/v1/auth/me` and the ticket
  *   listing at once (5 connections each, a signed-in demo holder), sampled every second; the figure is the RSS
- *   at the end of the load, the highest sample beside it.
+ *   at the end of the load, the highest sample beside it;
+ * - idle after a restart: the server stopped and started again on the same data directory (what a deployment's every
+ *   later start is), BENCH_MEMORY_IDLE_SECONDS after ready.
  *
  * Targets (issue 44): idle ≤ 256 MiB, after the load ≤ 400 MiB. To measure one setting against another,
  * `BENCH_MEMORY_ENV` (`NAME=value,...`) adds variables to the server's environment and `BENCH_MEMORY_NODE_ARGS`
@@ -29,6 +32,8 @@ export const LOADED_TARGET_MIB = 400;
 /** What bench/memory.ts measured: resident MiB idle, at the end of the load and the highest sample during it. */
 export interface MemoryBench {
   idleMiB: number;
+  /** Idle after a restart on the same data directory (absent in runs before it was measured). */
+  restartIdleMiB?: number;
   loadedMiB: number;
   loadedPeakMiB: number;
   loadSeconds: number;
@@ -52,14 +57,31 @@ const extraEnv = () =>
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
 
-/** Starts the compiled server on PGlite as `npm start` does, measures its RSS idle and under holder load, stops it. */
-export async function benchMemory(): Promise<MemoryBench> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tp-bench-mem-'));
-  const { child, base } = await startBuiltServer({
+const start = (dataDir: string) =>
+  startBuiltServer({
     dataDir,
     nodeArgs: (process.env.BENCH_MEMORY_NODE_ARGS ?? '').split(' ').filter(Boolean),
     env: { OTP_RESEND_SECONDS: '0', ...extraEnv() },
   });
+
+/** Resident MiB of a server started on `dataDir`, idle for BENCH_MEMORY_IDLE_SECONDS after ready; then stops it. */
+async function idleAfterStart(dataDir: string): Promise<number> {
+  const { child } = await start(dataDir);
+  try {
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    return rssMiB(child.pid!);
+  } finally {
+    await stopBuiltServer(child);
+  }
+}
+
+/**
+ * Starts the compiled server on PGlite as `npm start` does, measures its RSS idle and under holder load, stops it,
+ * and measures a restart on the same data directory idle.
+ */
+export async function benchMemory(): Promise<MemoryBench> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tp-bench-mem-'));
+  const { child, base } = await start(dataDir);
   try {
     const pid = child.pid!;
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
@@ -92,6 +114,11 @@ export async function benchMemory(): Promise<MemoryBench> {
     };
     console.log(
       `  pglite after ${LOAD_SECONDS} s of /v1/auth/me + ticket listing (${result.reqPerSec} req/s, ${result.errors} errors): ${loadedMiB} MiB resident (highest ${result.loadedPeakMiB} MiB)`,
+    );
+    await stopBuiltServer(child);
+    result.restartIdleMiB = await idleAfterStart(dataDir);
+    console.log(
+      `  pglite restarted on the same data, idle ${IDLE_SECONDS} s after ready: ${result.restartIdleMiB} MiB`,
     );
     return result;
   } finally {

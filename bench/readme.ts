@@ -148,10 +148,16 @@ export function targetsOf(res: BenchResults): Target[] {
   const mem = res.memory;
   if (mem) {
     out.push({
-      target: `pglite: one process idle ≤ ${IDLE_TARGET_MIB} MiB resident (issue 44)`,
+      target: `pglite: one process idle after its first start (new data directory) ≤ ${IDLE_TARGET_MIB} MiB resident (issue 44)`,
       figure: `${mem.idleMiB} MiB`,
       pass: mem.idleMiB <= IDLE_TARGET_MIB,
     });
+    if (mem.restartIdleMiB !== undefined)
+      out.push({
+        target: `pglite: one process idle after a restart on its data ≤ ${IDLE_TARGET_MIB} MiB resident (issue 44)`,
+        figure: `${mem.restartIdleMiB} MiB`,
+        pass: mem.restartIdleMiB <= IDLE_TARGET_MIB,
+      });
     out.push({
       target: `pglite: one process after ${mem.loadSeconds} s of holder load ≤ ${LOADED_TARGET_MIB} MiB resident (issue 44)`,
       figure: `${mem.loadedMiB} MiB (highest ${mem.loadedPeakMiB} MiB; ${mem.reqPerSec} req/s, ${mem.errors} errors)`,

@@ -67,7 +67,7 @@ export interface Config {
   /**
    * The embedded database's memory (decision 041): PGLITE_SHARED_BUFFERS_MB (PostgreSQL's `shared_buffers` inside
    * PGlite, MiB, 1 to 1,024, default 16) and PGLITE_THREAD_YOUNG_GENERATION_MB (the database thread's V8 young
-   * generation, MiB, 1 to 512, default 16). Unused on PostgreSQL.
+   * generation, MiB, 1 to 512, default 8). Unused on PostgreSQL.
    */
   pgliteMemory: PgliteMemoryOptions;
   /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
@@ -557,7 +557,7 @@ export interface PgliteMemoryOptions {
  * Defaults of {@link PgliteMemoryOptions}, the tests' and the server's: one process on PGlite stays within 256 MiB
  * resident idle and 400 MiB under holder load (issue 44, measured in decision 041).
  */
-export const PGLITE_MEMORY_DEFAULTS: PgliteMemoryOptions = { sharedBuffersMb: 16, youngGenerationMb: 16 };
+export const PGLITE_MEMORY_DEFAULTS: PgliteMemoryOptions = { sharedBuffersMb: 16, youngGenerationMb: 8 };
 
 function pgliteMemory(env: NodeJS.ProcessEnv): PgliteMemoryOptions {
   const mib = (name: string, max: number, fallback: number) => {

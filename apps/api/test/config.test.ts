@@ -132,8 +132,8 @@ describe('PGLITE_IMPORT_MAX_ROWS (decision 027)', () => {
 });
 
 describe('PGLITE_SHARED_BUFFERS_MB and PGLITE_THREAD_YOUNG_GENERATION_MB (decision 041)', () => {
-  it('default to 16 MiB each, take whole MiB within their bounds, and refuse anything else by name', () => {
-    expect(load({}).pgliteMemory).toEqual({ sharedBuffersMb: 16, youngGenerationMb: 16 });
+  it('default to 16 and 8 MiB, take whole MiB within their bounds, and refuse anything else by name', () => {
+    expect(load({}).pgliteMemory).toEqual({ sharedBuffersMb: 16, youngGenerationMb: 8 });
     expect(load({ PGLITE_SHARED_BUFFERS_MB: '128', PGLITE_THREAD_YOUNG_GENERATION_MB: '64' }).pgliteMemory).toEqual({
       sharedBuffersMb: 128,
       youngGenerationMb: 64,
