@@ -3,7 +3,7 @@
  * listing on PGlite (on its worker thread) against PostgreSQL, in one run. Both servers run the compiled API
  * (`npm run build` first) side by side and are measured in alternation (PGlite, PostgreSQL, PGlite, ...), so a
  * change in the machine's load reaches both alike. Prints each round and the ratio of the medians; target
- * PGlite ≥ 0.5 × PostgreSQL. BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 3).
+ * PGlite ≥ 0.6 × PostgreSQL on `/v1/auth/me` (issue 44), ≥ 0.5 × on the listing. BENCH_SECONDS (default 5) per round, BENCH_ROUNDS (default 3).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,7 +66,9 @@ try {
   for (const path of paths) {
     const a = median(results[path].pglite);
     const b = median(results[path].postgres);
-    console.log(`${path}: PGlite ${a} req/s, PostgreSQL ${b} req/s, ratio ${(a / b).toFixed(2)} (target ≥ 0.5)`);
+    console.log(
+      `${path}: PGlite ${a} req/s, PostgreSQL ${b} req/s, ratio ${(a / b).toFixed(2)} (target ≥ ${path === '/v1/auth/me' ? '0.6, issue 44' : '0.5'})`,
+    );
   }
 } finally {
   for (const s of servers) await stop(s);

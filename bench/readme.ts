@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import type { MailCrowd } from './mail-crowd.js';
 import { shedTargetMet, type ShedRun } from './shed.js';
+import { IDLE_TARGET_MIB, LOADED_TARGET_MIB, type MemoryBench } from './memory.js';
 
 const root = resolve(import.meta.dirname, '..');
 const README = join(root, 'README.md');
@@ -57,6 +58,8 @@ export interface BenchResults {
   mailCrowd?: Record<string, MailCrowd>;
   /** bench/shed.ts by database (absent in runs before issue 44's load shedding step). */
   shed?: Record<string, ShedRun>;
+  /** bench/memory.ts: one process on PGlite, resident MiB idle and under holder load (absent in runs before issue 44). */
+  memory?: MemoryBench;
   targets: Target[];
 }
 
@@ -97,7 +100,7 @@ export function targetsOf(res: BenchResults): Target[] {
       pass: o.qrFreshP50Ms <= limit,
     });
   }
-  ratio('PGlite /v1/auth/me ≥ 0.5 × PostgreSQL', row('pglite', '/v1/auth/me'), row('postgres', '/v1/auth/me'), 0.5);
+  ratio('PGlite /v1/auth/me ≥ 0.6 × PostgreSQL', row('pglite', '/v1/auth/me'), row('postgres', '/v1/auth/me'), 0.6);
   ratio('PGlite ticket listing ≥ 0.5 × PostgreSQL', row('pglite', listing), row('postgres', listing), 0.5);
   ratio(
     'PostgreSQL: ticket listing ≥ 0.6 × /v1/auth/me',
@@ -143,6 +146,25 @@ export function targetsOf(res: BenchResults): Target[] {
       target: `${db}: a gift notice while ${t.bulk} bulk mails drain: accepted ≤ 10 s after the gift`,
       figure: `${t.ms ?? 'never'} ms (${t.bulkLeft} bulk left)`,
       pass: t.ms !== null && t.ms <= 10_000,
+    });
+  }
+  const mem = res.memory;
+  if (mem) {
+    out.push({
+      target: `pglite: one process idle after its first start (new data directory) ≤ ${IDLE_TARGET_MIB} MiB resident (issue 44)`,
+      figure: `${mem.idleMiB} MiB`,
+      pass: mem.idleMiB <= IDLE_TARGET_MIB,
+    });
+    if (mem.restartIdleMiB !== undefined)
+      out.push({
+        target: `pglite: one process idle after a restart on its data ≤ ${IDLE_TARGET_MIB} MiB resident (issue 44)`,
+        figure: `${mem.restartIdleMiB} MiB`,
+        pass: mem.restartIdleMiB <= IDLE_TARGET_MIB,
+      });
+    out.push({
+      target: `pglite: one process after ${mem.loadSeconds} s of holder load ≤ ${LOADED_TARGET_MIB} MiB resident (issue 44)`,
+      figure: `${mem.loadedMiB} MiB (highest ${mem.loadedPeakMiB} MiB; ${mem.reqPerSec} req/s, ${mem.errors} errors)`,
+      pass: mem.loadedMiB <= LOADED_TARGET_MIB && mem.errors === 0,
     });
   }
   for (const [db, r] of Object.entries(res.shed ?? {})) {

@@ -14,7 +14,8 @@
  * then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with only the open button
  * (`/?inline=0`) and without the loader (`/?noembed=1`), median of 3 each; time to QR on an emulated cheap phone
  * (bench/time-to-qr.ts, issue 30); the gate simulation (bench/gate.ts); mail at the speed of a crowd (bench/mail-crowd.ts,
- * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message); shedding load at three times
+ * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message); the resident memory of one
+ * process on PGlite idle and after 40 s of holder load (bench/memory.ts, issue 44); shedding load at three times
  * the measured capacity for 60 s (bench/shed.ts, issue 44; BENCH_SHED_SCALE for a quick run). Prints every target with its
  * figure and pass/fail, the total run time, and writes bench/results.json. `--write-readme` then rewrites the
  * README's Performance table from it (bench/readme.ts). Run `npm run build` first.
@@ -34,6 +35,7 @@ import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
 import { benchMailCrowd } from './mail-crowd.js';
 import { benchShed } from './shed.js';
+import { benchMemory } from './memory.js';
 import { importStall, loopMonitorEnv, type ImportStall } from './import-stall.js';
 import { printTargets, targetsOf, writeReadme, type BenchResults, type Row } from './readme.js';
 
@@ -505,6 +507,8 @@ console.log('\nMail at the speed of a crowd (bench/mail-crowd.ts): SMTP sink of 
 const mailCrowd = await benchMailCrowd();
 console.log('\nShed load, never fall over (bench/shed.ts): capacity, then three times it for 60 s, open loop');
 const shed = await benchShed();
+console.log('\nMemory of one process on PGlite (bench/memory.ts): resident idle and after holder load');
+const memory = await benchMemory();
 const bareRate = rows.find((r) => r.server === 'bare')!.reqPerSec;
 for (const row of rows) row.ratio = Math.round((row.reqPerSec / bareRate) * 1000) / 1000;
 
@@ -524,6 +528,7 @@ const results: BenchResults = {
   gate,
   mailCrowd,
   shed,
+  memory,
   targets: [],
 };
 results.targets = targetsOf(results);

@@ -1,10 +1,12 @@
 /**
- * The compiled API as the benchmarks start it (`npm run build` first): `node [nodeArgs] apps/api/dist/server.js` on
+ * The compiled API as the benchmarks start it (`npm run build` first): `node [the start script's options] [nodeArgs]
+ * apps/api/dist/server.js`, with the start script's environment variables, on
  * 127.0.0.1, its own address as PUBLIC_URL, LOG_LEVEL warn, `env` on top. One place for bench/gate.ts,
  * metrics-cost.ts, profile-listing.ts and time-to-qr.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { freePort } from '../scripts/postgres.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -17,11 +19,26 @@ export interface BuiltServer {
 }
 
 /**
+ * What apps/api's start script (`NAME=value ... node <options> dist/server.js`, which `npm start` runs) sets: its
+ * environment variables (glibc's malloc thresholds) and node options (the main thread's `--max-semi-space-size`),
+ * decision 041.
+ */
+function startScript(): { env: Record<string, string>; nodeArgs: string[] } {
+  const pkg = JSON.parse(readFileSync(join(root, 'apps/api/package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(
+    words.slice(0, node).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+  );
+  return { env, nodeArgs: words.slice(node + 1, words.indexOf('dist/server.js')) };
+}
+
+/**
  * Starts the server and resolves once `/readyz` answers 200.
  * @param opts.dataDir its DATA_DIR
  * @param opts.port the port (default: a free one)
- * @param opts.env variables over the bench's own environment
- * @param opts.nodeArgs node options before the script (e.g. `--cpu-prof`)
+ * @param opts.nodeArgs node options before the script (e.g. `--cpu-prof`), after the start script's own
+ * @param opts.env variables over the bench's own environment and the start script's
  * @param opts.detached its own process group (stop it with its children: `process.kill(-pid)`)
  * @throws Error when it exits first or is not ready within 120 s
  */
@@ -34,10 +51,12 @@ export async function startBuiltServer(opts: {
 }): Promise<BuiltServer> {
   const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'apps/api/dist/server.js'], {
+  const start = startScript();
+  const child = spawn(process.execPath, [...start.nodeArgs, ...(opts.nodeArgs ?? []), 'apps/api/dist/server.js'], {
     cwd: root,
     env: {
       ...process.env,
+      ...start.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: base,

@@ -69,6 +69,12 @@ export interface Config {
    * 0.1-0.4 ms a row.
    */
   importChunkRows: number;
+  /**
+   * The embedded database's memory (decision 041): PGLITE_SHARED_BUFFERS_MB (PostgreSQL's `shared_buffers` inside
+   * PGlite, MiB, 1 to 1,024, default 16) and PGLITE_THREAD_YOUNG_GENERATION_MB (the database thread's V8 young
+   * generation, MiB, 1 to 512, default 8). Unused on PostgreSQL.
+   */
+  pgliteMemory: PgliteMemoryOptions;
   /** Bits of an IPv6 client address that key its per-IP limits (RATE_LIMIT_IPV6_PREFIX, 1-128, default 64). */
   rateLimitIpv6Prefix: number;
   /**
@@ -556,6 +562,35 @@ export const IMPORT_BACKGROUND_ROWS = 500;
 /** Default of `importChunkRows`: rows one write transaction of a background import takes (decision 040). */
 export const IMPORT_CHUNK_ROWS = 1000;
 
+/**
+ * How much memory the embedded database takes (decision 041; db/pglite-proxy.ts applies it): PostgreSQL's
+ * `shared_buffers` inside PGlite's WebAssembly memory, and the young generation of the database thread's V8 heap.
+ */
+export interface PgliteMemoryOptions {
+  /** PostgreSQL's `shared_buffers`, MiB (PGlite's own default 128; `wal_buffers` follows at 1/32 of it). */
+  sharedBuffersMb: number;
+  /** `maxYoungGenerationSizeMb` of the database thread, MiB (V8's own default on a large machine: about 128). */
+  youngGenerationMb: number;
+}
+
+/**
+ * Defaults of {@link PgliteMemoryOptions}, the tests' and the server's: one process on PGlite stays within 256 MiB
+ * resident idle and 400 MiB under holder load (issue 44, measured in decision 041).
+ */
+export const PGLITE_MEMORY_DEFAULTS: PgliteMemoryOptions = { sharedBuffersMb: 16, youngGenerationMb: 8 };
+
+function pgliteMemory(env: NodeJS.ProcessEnv): PgliteMemoryOptions {
+  const mib = (name: string, max: number, fallback: number) => {
+    const n = int(name, env[name], fallback);
+    if (n < 1 || n > max) throw new Error(`config: ${name} must be between 1 and ${max} (MiB)`);
+    return n;
+  };
+  return {
+    sharedBuffersMb: mib('PGLITE_SHARED_BUFFERS_MB', 1024, PGLITE_MEMORY_DEFAULTS.sharedBuffersMb),
+    youngGenerationMb: mib('PGLITE_THREAD_YOUNG_GENERATION_MB', 512, PGLITE_MEMORY_DEFAULTS.youngGenerationMb),
+  };
+}
+
 /** An integer setting that must lie within [min, max]. @throws Error naming the variable and its range. */
 function intWithin(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   const n = int(name, value, fallback);
@@ -795,6 +830,7 @@ function buildConfig(
       orgContract.IMPORT_MAX_ROWS,
     ),
     importChunkRows: intWithin('IMPORT_CHUNK_ROWS', env.IMPORT_CHUNK_ROWS, IMPORT_CHUNK_ROWS, 1, 10_000),
+    pgliteMemory: pgliteMemory(env),
     redisUrl: env.REDIS_URL || null,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     rateLimitIpv6Prefix: Math.min(128, Math.max(1, int('RATE_LIMIT_IPV6_PREFIX', env.RATE_LIMIT_IPV6_PREFIX, 64))),

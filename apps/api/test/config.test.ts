@@ -1,6 +1,6 @@
 /**
  * Configuration rules (issue 14 items 6 and 7): production guards (NODE_ENV=production needs SMTP_URL
- * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS, PGLITE_IMPORT_MAX_ROWS and
+ * and real payments unless ALLOW_SANDBOX=true; never the dev outbox), EMBED_ORIGINS, PGLITE_SHARED_BUFFERS_MB and
  * AVATAR_DEADLINE_SECONDS.
  * PGlite project only (vitest.config.ts `oneDatabaseFiles`): nothing here differs by database.
  */
@@ -136,6 +136,20 @@ describe('IMPORT_BACKGROUND_ROWS and IMPORT_CHUNK_ROWS (decision 040)', () => {
       expect(() => load({ IMPORT_BACKGROUND_ROWS: bad }), bad).toThrow(/IMPORT_BACKGROUND_ROWS/);
     for (const bad of ['0', '10001', '2.5', 'lots'])
       expect(() => load({ IMPORT_CHUNK_ROWS: bad }), bad).toThrow(/IMPORT_CHUNK_ROWS/);
+  });
+});
+
+describe('PGLITE_SHARED_BUFFERS_MB and PGLITE_THREAD_YOUNG_GENERATION_MB (decision 041)', () => {
+  it('default to 16 and 8 MiB, take whole MiB within their bounds, and refuse anything else by name', () => {
+    expect(load({}).pgliteMemory).toEqual({ sharedBuffersMb: 16, youngGenerationMb: 8 });
+    expect(load({ PGLITE_SHARED_BUFFERS_MB: '128', PGLITE_THREAD_YOUNG_GENERATION_MB: '64' }).pgliteMemory).toEqual({
+      sharedBuffersMb: 128,
+      youngGenerationMb: 64,
+    });
+    for (const bad of ['0', '1025', '2.5', 'lots', '-3'])
+      expect(() => load({ PGLITE_SHARED_BUFFERS_MB: bad }), bad).toThrow(/PGLITE_SHARED_BUFFERS_MB/);
+    for (const bad of ['0', '513', 'x'])
+      expect(() => load({ PGLITE_THREAD_YOUNG_GENERATION_MB: bad }), bad).toThrow(/PGLITE_THREAD_YOUNG_GENERATION_MB/);
   });
 });
 

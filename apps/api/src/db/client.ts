@@ -4,7 +4,7 @@
  * migrations run at start-up.
  */
 import { join, resolve } from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -16,6 +16,7 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { PgliteProxy } from './pglite-proxy.js';
+import type { PgliteMemoryOptions } from '../config.js';
 
 type Schema = typeof schema;
 /** The Drizzle database, whichever driver backs it. */
@@ -69,13 +70,15 @@ export function fromPglite(client: PGlite): Database {
 /**
  * PGlite on a worker thread (decision 021): the server's and the tests' embedded database. `source` is a data
  * directory, or a dump (`dumpDataDir` bytes) to load, as the tests load the migrated template. `workerUrl`: the
- * worker module (tests pass the one their global setup bundled; default: next to pglite-proxy).
+ * worker module (tests pass the one their global setup bundled; default: next to pglite-proxy). `memory`: PostgreSQL's
+ * buffers and the thread's young generation (default `PGLITE_MEMORY_DEFAULTS` of config.ts; decision 041).
  */
 export async function openPgliteThread(
   source: { dataDir: string } | { loadDataDir: Uint8Array },
   workerUrl?: URL,
+  memory?: PgliteMemoryOptions,
 ): Promise<Database> {
-  const proxy = await PgliteProxy.open(source, workerUrl);
+  const proxy = await PgliteProxy.open(source, workerUrl, memory);
   // The proxy answers the part of PGlite's interface drizzle calls (query, exec, transaction), not the rest.
   const db = drizzlePglite({ client: proxy as unknown as PGlite, schema }) as unknown as Db;
   return {
@@ -144,11 +147,13 @@ function createPool(url: string, max: number, log: (msg: string, err: unknown) =
  * @param databasePoolMax connections in the `pg` pool (default 10).
  * @param log where connection errors go (default console.warn).
  * @param migrationsFolder the migrations to apply (default the checked-in ones; the upgrade test passes fewer).
+ * @param pgliteMemory the embedded database's memory settings (default `PGLITE_MEMORY_DEFAULTS`; decision 041).
  */
 export async function openDatabase(opts: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolMax?: number;
+  pgliteMemory?: PgliteMemoryOptions;
   log?: (msg: string, err: unknown) => void;
   migrationsFolder?: string;
 }): Promise<Database> {
@@ -176,7 +181,13 @@ export async function openDatabase(opts: {
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  const database = await openPgliteThread({ dataDir: dir });
+  const fresh = !existsSync(join(dir, 'PG_VERSION'));
+  const database = await openPgliteThread({ dataDir: dir }, undefined, opts.pgliteMemory);
   await migrate(database, 'pglite', folder);
-  return database;
+  if (!fresh) return database;
+  // A new data directory: PGlite ran initdb in a second PGlite on the thread, whose WebAssembly memory (about
+  // 190 MiB) stays resident until that thread's heap is collected, which an idle thread does not do. A new thread
+  // starts without it (about 1 s, once per data directory; decision 041).
+  await database.close();
+  return openPgliteThread({ dataDir: dir }, undefined, opts.pgliteMemory);
 }

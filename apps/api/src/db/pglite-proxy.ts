@@ -8,8 +8,9 @@
  * PostgreSQL's fields (`code`, `constraint`, `detail`...), as PGlite throws them.
  */
 import { readFile } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
+import { PGLITE_MEMORY_DEFAULTS, type PgliteMemoryOptions } from '../config.js';
 
 /** A request to the database thread. `tx`: run inside that open transaction. */
 export type WorkerRequest = { id: number } & (
@@ -47,14 +48,19 @@ export interface ProxyResults<T = Record<string, unknown>> {
  * worker does not inherit the main thread's loader hooks on Node 20 nor on 22.13, the oldest Node `engines` allows
  * (22.23 and 24.22 do; tried for issue 42). tsx's start costs each thread about 0.2 s.
  */
-function startWorker(workerData: unknown, workerUrl?: URL): Worker {
-  if (workerUrl) return new Worker(workerUrl, { workerData });
+function startWorker(workerData: unknown, workerUrl: URL | undefined, resourceLimits: ResourceLimits): Worker {
+  if (workerUrl) return new Worker(workerUrl, { workerData, resourceLimits });
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(fileURLToPath(new URL('./pglite.worker.js', import.meta.url)), { workerData });
+    return new Worker(fileURLToPath(new URL('./pglite.worker.js', import.meta.url)), { workerData, resourceLimits });
   const entry = new URL('./pglite.worker.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
+}
+
+/** PostgreSQL settings (`-c name=value`) the database thread adds to PGlite's start parameters. */
+export function pgliteSettings(options: PgliteMemoryOptions): Record<string, string> {
+  return { shared_buffers: `${options.sharedBuffersMb}MB` };
 }
 
 /**
@@ -122,9 +128,16 @@ export class PgliteProxy {
   /**
    * Starts the database thread on a data directory, or on a dump (`dumpDataDir`, tests load the migrated
    * template), and waits until PGlite is open. `workerUrl`: the worker module to run (tests: a bundled one).
+   * `memory`: PostgreSQL's buffers and the thread's young generation (default {@link PGLITE_MEMORY_DEFAULTS}).
    */
-  static async open(source: { dataDir: string } | { loadDataDir: Uint8Array }, workerUrl?: URL): Promise<PgliteProxy> {
-    const worker = startWorker({ ...source, ...(await pgliteAssets()) }, workerUrl);
+  static async open(
+    source: { dataDir: string } | { loadDataDir: Uint8Array },
+    workerUrl?: URL,
+    memory: PgliteMemoryOptions = PGLITE_MEMORY_DEFAULTS,
+  ): Promise<PgliteProxy> {
+    const worker = startWorker({ ...source, ...(await pgliteAssets()), settings: pgliteSettings(memory) }, workerUrl, {
+      maxYoungGenerationSizeMb: memory.youngGenerationMb,
+    });
     const proxy = new PgliteProxy(worker);
     await new Promise<void>((resolve, reject) => {
       proxy.pending.set(0, { resolve: () => resolve(), reject });

@@ -18,9 +18,11 @@ const DRIZZLE_PARSERS = Object.fromEntries(
   ]),
 );
 
-const { dataDir, loadDataDir, ...compiled } = workerData as {
+const { dataDir, loadDataDir, settings, ...compiled } = workerData as {
   dataDir?: string;
   loadDataDir?: Uint8Array<ArrayBuffer>;
+  /** PostgreSQL settings added to PGlite's start parameters (`-c name=value`; pglite-proxy.ts, decision 041). */
+  settings: Record<string, string>;
   /** Compiled once by the main thread (pglite-proxy.ts). */
   pgliteWasmModule: WebAssembly.Module;
   initdbWasmModule: WebAssembly.Module;
@@ -29,6 +31,7 @@ const { dataDir, loadDataDir, ...compiled } = workerData as {
 const port = parentPort!;
 const pg = await PGlite.create({
   ...compiled,
+  startParams: [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
   ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : { dataDir }),
 });
 const statements = new PgliteStatements(pg);

@@ -169,8 +169,7 @@ async function withSeparator(text: AsyncIterable<string>): Promise<{ separator: 
 
 /**
  * Parses the body stream.
- * @param maxRows most data rows taken (`IMPORT_MAX_ROWS`, or the smaller `pgliteImportMaxRows` on the
- *   embedded database: decision 027)
+ * @param maxRows most data rows taken (`IMPORT_MAX_ROWS`).
  * @throws AppError `api.org.import.missing_header` (400: a required column is missing), `api.org.import.invalid_csv`
  *   (400: not CSV, e.g. an unclosed quote), `api.org.import.unsupported_encoding` (400, with `encoding`: neither
  *   UTF-8 nor UTF-16), `api.org.import.too_large` / `api.org.import.too_many_rows` (413, with `detail` naming `maxRows`).

@@ -15,8 +15,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import type * as fontkit from 'fontkit';
+import type PDFKit from 'pdfkit';
 import type { Locale } from '@tp/contract';
 import { textTable } from '../../lib/i18n.js';
 import { formatEventDateTime } from '../../lib/lang.js';
@@ -32,6 +32,19 @@ const FONT_FILES = {
   Cjk: () => join(dirname(require.resolve('@embedpdf/fonts-sc')), '..', 'fonts', 'NotoSansHans-Regular.otf'),
 } as const;
 
+/**
+ * pdfkit and fontkit, loaded with the first PDF rather than at start (decision 041): most instances never render one,
+ * and the two hold about 11 MiB of heap once loaded.
+ */
+let pdfLibraries: Promise<typeof PDFKit> | null = null;
+/** fontkit once `loadPdfLibraries` has loaded it (`face` reads it). */
+let loadedFontkit: typeof fontkit | null = null;
+const loadPdfLibraries = () =>
+  (pdfLibraries ??= Promise.all([import('fontkit'), import('pdfkit')]).then(([fk, pdfkit]) => {
+    loadedFontkit = fk;
+    return pdfkit.default;
+  }));
+
 const parsed = new Map<string, fontkit.Font>();
 /**
  * A face, parsed once per process on first use and shared by every document: fontkit caches the tables it has
@@ -40,7 +53,10 @@ const parsed = new Map<string, fontkit.Font>();
  */
 function face(name: keyof typeof FONT_FILES): fontkit.Font {
   let font = parsed.get(name);
-  if (!font) parsed.set(name, (font = fontkit.create(readFileSync(FONT_FILES[name]())) as fontkit.Font));
+  if (!font) {
+    if (!loadedFontkit) throw new Error('resale.pdf: fontkit is not loaded yet (loadPdfLibraries first)');
+    parsed.set(name, (font = loadedFontkit.create(readFileSync(FONT_FILES[name]())) as fontkit.Font));
+  }
   return font;
 }
 
@@ -132,7 +148,8 @@ export interface CodePdfInput {
  * Renders the PDF to a Buffer. Names (event, venue, city, ticket type) are set run by run in the font that has
  * their characters (`runsOf`); the rest of the page is DejaVu Sans.
  */
-export function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
+export async function renderCodePdf(p: CodePdfInput): Promise<Buffer> {
+  const PDFDocument = await loadPdfLibraries();
   const t = textTable(p.lang, 'pages.resale_pdf');
   // `font: null`: pdfkit loads no default Helvetica (every run sets its font); its typings allow only a name.
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: t.title }, font: null as unknown as string });

@@ -4,7 +4,6 @@
  * CA of wallet test mode and the signing pool's state.
  */
 import { readFileSync } from 'node:fs';
-import sharp from 'sharp';
 import { holderDisplayName } from '@tp/contract';
 import type { WalletConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
@@ -34,9 +33,12 @@ export function createApplePass(
     const key = `${color}:${size}`;
     let png = icons.get(key);
     if (!png) {
-      png = sharp({ create: { width: size, height: size, channels: 3, background: color } })
-        .png()
-        .toBuffer();
+      // sharp (libvips) is loaded with the first icon, not at start (decision 041).
+      png = import('sharp').then(({ default: sharp }) =>
+        sharp({ create: { width: size, height: size, channels: 3, background: color } })
+          .png()
+          .toBuffer(),
+      );
       icons.set(key, png);
     }
     return png;
