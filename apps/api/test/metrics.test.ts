@@ -3,7 +3,7 @@
  * its own (METRICS_PORT); a scrape after a short journey (sign in, QR, an online door check-in, refused ones, an
  * offline sync) counts them with route templates, never raw URLs; rate-limit refusals by limit name; queue levels.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -237,6 +237,92 @@ describe('a scrape after a journey', () => {
     expect(sample(text, 'tp_db_pool_waiting')).toBe(0);
     expect(sample(text, 'tp_avatar_pool_busy')).toBe(0);
     expect(sample(text, 'tp_avatar_pool_queued')).toBe(0);
+  });
+
+  it("counts each online refusal under its own reason and logs its verdict: listed, no ticket, not yet revealed, another organisation's event", async () => {
+    t = await createTestApp({ seed: true, config: { metricsToken: TOKEN, scannerKey: KEY } });
+    const alice = (await t.signIn('alice@example.com')).accessToken;
+    await t.signIn('bob@example.com');
+    const laneway = await idOf(`select id from events where name = 'Laneway Sessions'`);
+    const aotearoa = await idOf(`select id from events where name = 'Aotearoa Sound'`);
+    const pass = async (email: string) =>
+      t.app.services.access.codeFor(
+        await idOf(`select id from users where email = '${email}'`),
+        Math.floor(t.clock.now().getTime() / 1000 / 30),
+      );
+    const scan = async (code: string, eventId: number, key = KEY) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/access/check-in',
+        headers: { 'x-scanner-key': key },
+        payload: { code, eventId },
+      });
+    // Alice puts both her Laneway tickets on sale: her pass admits nothing there, both listed.
+    const onboarding = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/sandbox-onboarding',
+      headers: bearer(alice),
+      payload: {
+        country: 'AU',
+        firstName: 'A',
+        lastName: 'B',
+        birthdate: '1990-01-02',
+        bankAccount: '062-000 12345678',
+      },
+    });
+    expect(onboarding.statusCode, onboarding.body).toBeLessThan(300);
+    const laneways = await rows(
+      `select ut.id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join users u on u.id = ut.holder_id
+        where u.email = 'alice@example.com' and tt.event_id = ${laneway} order by ut.id`,
+    );
+    expect(laneways).toHaveLength(2);
+    for (const { id } of laneways) {
+      const listed = await t.app.inject({
+        method: 'POST',
+        url: '/v1/resell',
+        headers: bearer(alice),
+        payload: { userTicketId: Number(id), amountCount: 1, price: 80, currencyCode: 'AUD', currencySymbol: 'A$' },
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+    }
+    const onSale = await scan(await pass('alice@example.com'), laneway);
+    expect(onSale.json()).toMatchObject({ admitted: [], alreadyUsed: [], listedForResale: [{}, {}] });
+    // Bob holds nothing for Aotearoa Sound.
+    expect((await scan(await pass('bob@example.com'), aotearoa)).json()).toMatchObject({
+      holderName: '',
+      admitted: [],
+    });
+    // Aotearoa Sound shows its passes only tomorrow.
+    await rows(`update events set pass_reveal_at = now() + interval '1 day' where id = ${aotearoa}`);
+    expect((await scan(await pass('alice@example.com'), aotearoa)).statusCode).toBe(409);
+    // Another organisation's door key at Laneway.
+    const [other] = await rows(`insert into organisations (slug, name) values ('other-org', 'Other') returning id`);
+    const prefix = `tpd_${randomBytes(6).toString('base64url')}`;
+    const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+    await rows(
+      `insert into door_keys (organisation_id, name, prefix, key_hash)
+        values (${Number(other.id)}, 'Gate', '${prefix}', '${createHash('sha256').update(key).digest('hex')}')`,
+    );
+    const elsewhere = await scan(await pass('alice@example.com'), laneway, key);
+    expect(elsewhere.statusCode, elsewhere.body).toBe(403);
+
+    const text = await scrape();
+    for (const reason of ['listed', 'no_ticket', 'not_revealed', 'not_for_this_event'])
+      expect(sample(text, `tp_check_ins_total{mode="online",result="refused",reason="${reason}"}`), reason).toBe(1);
+    expect(text).not.toMatch(
+      /^tp_check_ins_total\{mode="online",result="(admitted|refused)",reason="(already_used|)"\}/m,
+    );
+    expect(
+      (await rows(`select verdict, event_id from check_in_log order by id`)).map((r) => [
+        r.verdict,
+        Number(r.event_id),
+      ]),
+    ).toEqual([
+      ['listed', laneway],
+      ['no_ticket', aotearoa],
+      ['refused', aotearoa],
+      ['not_for_this_event', laneway],
+    ]);
   });
 
   it('reads the mail queue: e-mails waiting, how old the oldest is, and the failed ones', async () => {

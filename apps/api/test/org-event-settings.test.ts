@@ -125,8 +125,9 @@ describe('event settings', () => {
     expect(swap.json()).toEqual({ message: 'api.ticket.transfers_closed' });
   });
 
-  it("the door admits none of the event's tickets before passRevealAt, online or synced; after it, it does", async () => {
-    await setUp({ passRevealAt: iso(5 * DAY) });
+  it("the door admits none of the event's tickets before passRevealAt, online or synced; from that instant, it does", async () => {
+    const revealAt = iso(5 * DAY);
+    await setUp({ passRevealAt: revealAt });
     const [{ id: eventId }] = (await rawQuery<{ id: number }>(t.database.db, `select id from events`)).rows;
     const [{ id: userId }] = (
       await rawQuery<{ id: number }>(t.database.db, `select id from users where email = 'h@example.com'`)
@@ -142,7 +143,7 @@ describe('event settings', () => {
       });
     const early = await checkIn();
     expect(early.statusCode, early.body).toBe(409);
-    expect(early.json()).toMatchObject({ message: 'api.access.pass_not_yet_available' });
+    expect(early.json()).toEqual({ message: 'api.access.pass_not_yet_available', revealAt });
     const [t1] = await ticketIds();
     const sync = await t.app.inject({
       method: 'POST',
@@ -164,7 +165,9 @@ describe('event settings', () => {
     );
     expect(Number(used.rows[0].n)).toBe(0);
 
-    t.clock.advance(5 * DAY);
+    // At passRevealAt itself (to the millisecond) the pass admits: the rule is "before", not "until".
+    t.clock.advance(Date.parse(revealAt) - t.clock.now().getTime());
+    expect(t.clock.now().toISOString()).toBe(revealAt);
     const late = await checkIn();
     expect(late.statusCode, late.body).toBe(200);
     expect(late.json<{ admitted: unknown[] }>().admitted).toHaveLength(2);

@@ -319,6 +319,18 @@ describe('Google Wallet pass', () => {
       expect(r.statusCode, r.body).toBe(400);
       expect(r.json()).toEqual({ message: 'api.access.stale_code' });
     }
+    // Each refusal is in the check-in log, for the holder and the one ticket the code names.
+    const [holder] = await rows(`select id from users where email = 'alice@example.com'`);
+    expect(
+      (await rows(`select verdict, holder_id, user_ticket_ids from check_in_log order by id`)).map((row) => [
+        row.verdict,
+        Number(row.holder_id),
+        (row.user_ticket_ids as number[]).map(Number),
+      ]),
+    ).toEqual([
+      ['invalid', Number(holder.id), [vip]],
+      ['invalid', Number(holder.id), [vip]],
+    ]);
     // Counted in tp_check_ins_total under their own reason (issue 41, point 8), beside the forged ones' `invalid`.
     const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.body).toMatch(/^tp_check_ins_total\{mode="online",result="refused",reason="stale_code"\} 2$/m);
@@ -387,25 +399,31 @@ describe('Google Wallet pass', () => {
     expect(secretsIn((await admissions(KEY)).json<Page>())).toEqual([]);
   });
 
-  it("after a gift the old holder's Google code admits nothing", async () => {
+  it("after a gift the old holder's Google code admits nothing, and says that its own ticket moved away", async () => {
     await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
     const laneway = await eventId('Laneway Sessions');
-    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const { VIP: vip, 'General Admission': ga } = await heldIds('alice@example.com', 'Laneway Sessions');
     expect((await googleSave(vip)).statusCode).toBe(200);
     const fake = t.app.services.googleWallet as unknown as { objects: Map<string, Row> };
     const [object] = [...fake.objects.values()] as { rotatingBarcode: { valuePattern: string } }[];
     const shown = object.rotatingBarcode.valuePattern
       .replace('{totp_timestamp_seconds}', String(Math.floor(t.clock.now().getTime() / 1000)))
       .replace('{totp_value_0}', '1');
-    const gift = await t.app.inject({
-      method: 'POST',
-      url: '/v1/mobile/giftTicket',
-      headers: bearer(alice),
-      payload: { userTicketId: vip, username: 'bob#7315' },
-    });
-    expect(gift.statusCode).toBe(200);
+    for (const userTicketId of [vip, ga]) {
+      const gift = await t.app.inject({
+        method: 'POST',
+        url: '/v1/mobile/giftTicket',
+        headers: bearer(alice),
+        payload: { userTicketId, username: 'bob#7315' },
+      });
+      expect(gift.statusCode).toBe(200);
+    }
     const r = await scan(shown, laneway);
     expect(r.json<{ admitted: unknown[] }>().admitted).toEqual([]);
+    // Both her Laneway tickets left her, but this code is the VIP's: only the VIP is named.
+    expect(r.json<{ movedAway: unknown[] }>().movedAway).toEqual([
+      { userTicketId: vip, ticketName: 'VIP', reason: 'transferred' },
+    ]);
     expect((await googleSave(vip)).statusCode).toBe(404);
   });
 });
