@@ -24,7 +24,8 @@
  */
 import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { events, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
+import type { DbOrTx } from './client.js';
+import { events, organisations, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
 
 /** The signed-in holder of a request and the organisation the panel is shown for (null: all organisations). */
 export interface Holder {
@@ -113,4 +114,17 @@ export function ticketMayMove(move: TicketMove, row: MoveCandidate, holder: Hold
     !row.listed &&
     row.ticket.revokedAt === null
   );
+}
+
+/**
+ * Locks the organisation's row (`FOR UPDATE`) until the transaction ends, so that writes that count or check what the
+ * organisation already has (its webhook endpoints against their cap, its running imports against a new one) run one
+ * after the other: the second sees what the first wrote.
+ */
+export async function lockOrganisation(tx: DbOrTx, organisationId: number): Promise<void> {
+  await tx
+    .select({ id: organisations.id })
+    .from(organisations)
+    .where(eq(organisations.id, organisationId))
+    .for('update');
 }

@@ -4,7 +4,8 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { organisations, ticketImports } from '../../db/schema.js';
+import { lockOrganisation } from '../../db/predicates.js';
+import { ticketImports } from '../../db/schema.js';
 
 type TicketImportRow = typeof ticketImports.$inferSelect;
 
@@ -22,13 +23,7 @@ export const ticketImportsRepository = {
    * Locks the organisation's row until the transaction ends: two imports sent at once for the same events are
    * checked one after the other (the second sees the first's row).
    */
-  async lockOrganisation(tx: DbOrTx, organisationId: number): Promise<void> {
-    await tx
-      .select({ id: organisations.id })
-      .from(organisations)
-      .where(eq(organisations.id, organisationId))
-      .for('update');
-  },
+  lockOrganisation,
 
   /** The organisation's unfinished imports (queued or running) with their events. */
   async unfinished(db: DbOrTx, organisationId: number): Promise<{ id: string; eventIds: number[] }[]> {

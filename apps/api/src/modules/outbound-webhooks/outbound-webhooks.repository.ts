@@ -1,10 +1,10 @@
 /** SQL of the organisation webhooks (issue 12): endpoints, the delivery queue and its attempt log. */
 import { and, asc, count, desc, eq, inArray, lt, min, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { lockOrganisation } from '../../db/predicates.js';
 import { mapSliced } from '../../lib/time-slice.js';
 import {
   events,
-  organisations,
   ticketTypes,
   userTickets,
   outboundDeliveries,
@@ -19,13 +19,7 @@ export const outboundWebhooksRepository = {
    * Locks the organisation's row (`FOR UPDATE`) until the transaction ends: two creates of one organisation's
    * endpoints queue here, so the cap on endpoints per organisation is never passed by a race (issue 39).
    */
-  async lockOrganisation(tx: DbOrTx, organisationId: number): Promise<void> {
-    await tx
-      .select({ id: organisations.id })
-      .from(organisations)
-      .where(eq(organisations.id, organisationId))
-      .for('update');
-  },
+  lockOrganisation,
   /** How many webhook endpoints the organisation has. */
   async countEndpoints(db: DbOrTx, organisationId: number): Promise<number> {
     const [row] = await db
