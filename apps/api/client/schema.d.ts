@@ -9825,8 +9825,8 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @enum {string} */
-                        message: "api.org.import.in_progress";
+                        /** @description a message key (`api.unauthorized`, `gift_tickets.not_allowed`…) */
+                        message: string;
                         /** @description a new sign-in session, where the spec names one; with 429 `api.auth.resend_too_soon`, the open session whose code was already sent */
                         sessionId?: string;
                         /** @description with 429 `api.auth.resend_too_soon` and `sessionId`: seconds until another code may be asked for */
@@ -9839,7 +9839,8 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
-                        importId: string;
+                        /** @description with `api.org.import.in_progress`: the import running */
+                        importId?: string;
                     };
                 };
             };

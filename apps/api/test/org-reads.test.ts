@@ -10,7 +10,8 @@ import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 const ADMIN = 'admin-key-for-tests';
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp({ config: { adminKey: ADMIN, scannerKey: 'platform-door' } });
+  // The attendee export's 1,005 tickets are imported in the request (import-background.test.ts tests the 202 path).
+  t = await createTestApp({ config: { adminKey: ADMIN, scannerKey: 'platform-door', importBackgroundRows: 2000 } });
 });
 afterEach(async () => {
   await t.close();

@@ -401,9 +401,15 @@ export const importStatusResponse = z
     ],
   });
 export type ImportStatus = z.infer<typeof importStatusResponse>;
-/** 409 answer of an import while another of the same event runs: `importId` is the one running. */
+/**
+ * 409 answer of an import: `api.org.import.in_progress` while another of the same event runs, with `importId` the one
+ * running; or a conflict of one of its tickets, as for `PUT /org/tickets/{externalId}` (`api.org.ticket_moved`,
+ * `api.org.ticket_in_resale`…: another request changed it at the same time), without `importId`.
+ */
 export const importInProgressResponse = errorBody
-  .extend({ message: z.literal('api.org.import.in_progress'), importId: z.string() })
+  .extend({
+    importId: z.string().optional().meta({ description: 'with `api.org.import.in_progress`: the import running' }),
+  })
   .meta({ examples: [{ message: 'api.org.import.in_progress', importId: '0b9a3c1e-4f6d-4e8a-9a51-2c7d3f1b6e20' }] });
 
 /**

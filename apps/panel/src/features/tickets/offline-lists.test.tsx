@@ -48,7 +48,12 @@ describe('offline lists', () => {
   it('a request the API shed (503 api.busy, decision 039) says "very busy, try again", not "Request failed"', async () => {
     fakeApi(() => jsonResponse({ message: 'api.busy' }, 503));
     showList();
-    expect(await screen.findByText("We're very busy right now. Please try again in a few seconds.")).toBeTruthy();
+    // Shown once the call shed twice: it is sent again after the advised wait (1 s without Retry-After, with jitter).
+    expect(
+      await screen.findByText("We're very busy right now. Please try again in a few seconds.", undefined, {
+        timeout: 5000,
+      }),
+    ).toBeTruthy();
     expect(screen.queryByText('Request failed.')).toBeNull();
   });
 
