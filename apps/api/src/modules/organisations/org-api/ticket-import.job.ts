@@ -93,6 +93,9 @@ class ChunkRefused extends Error {
  * The import of many rows in the background: `startImport` (POST /org/tickets/import over the threshold),
  * `importStatus` (GET /org/imports/{importId}) and the job's handler `runImportJob`.
  */
+// Over 150 lines: starting an import, reading its status and its job's check and chunked write share the import's
+// row, its lock on the organisation and the resume rule (rows_done moves in each chunk's own commit); split apart they
+// would pass all three around (decision 040).
 export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now' | 'config'>, issuing: TicketIssuing) {
   const db = deps.database.db;
   const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails } =
