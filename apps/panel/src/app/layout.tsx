@@ -166,14 +166,12 @@ export function Frame(props: { auth: boolean; aside?: ReactNode; notices?: React
   return (
     <div className={`page ${props.auth ? 'page--auth' : ''}`}>
       {!bare && <Header />}
-      {props.aside ? (
-        <div className="page__body">
-          {props.aside}
-          {main}
-        </div>
-      ) : (
-        main
-      )}
+      {/* One tree with or without the side menu: the menu appearing (signed in, the first screen drawn) or going
+          never remounts the screen and loses what it holds (a half-filled form, the "Ticket gifted!" page). */}
+      <div className={props.aside ? 'page__body' : 'page__plain'}>
+        {props.aside}
+        {main}
+      </div>
       {!bare && <Footer />}
     </div>
   );

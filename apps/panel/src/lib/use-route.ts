@@ -17,6 +17,8 @@ const subscribe = (l: () => void) => {
     listeners.delete(l);
   };
 };
+/** Calls `l` after every change of history entry (navigate, Back); returns the unsubscribe. */
+export const onRouteChange = subscribe;
 
 /**
  * How many history entries the panel has pushed since this document loaded, to reach the current one
