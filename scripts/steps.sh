@@ -1,6 +1,7 @@
 # Step helpers sourced by `.ci/run` and `npm test` (scripts/test.sh):
 #   step NAME COMMAND...                  one step: prints "ok   NAME (N s)" or "FAIL NAME (N s)" and then its log
 #   side_by_side "NAME CMD ; NAME CMD" ...  lanes at once; the steps of a lane (separated by " ; ") in order
+#   wait_for NAME                         (as a step's command) waits until the step NAME of another lane ended
 # Side by side, each step's output goes to $STEP_LOGS/NAME.log (printed whole when the step fails) so that the
 # logs of parallel steps do not interleave; every step's time is also appended to $STEP_LOGS/times.txt.
 # CI_SERIAL=1 runs every step one after another with its output live (a one-core machine, or to watch a step).
@@ -33,6 +34,24 @@ lane() {
   for s in "$@"; do
     # shellcheck disable=SC2086 # "NAME COMMAND ARGS" is split on purpose
     step $s || return 1
+  done
+}
+
+# wait_for NAME: returns once the step NAME (run in another lane) has ended, 1 if it failed (its latest run, in
+# $STEP_LOGS/times.txt). Under CI_SERIAL=1 the
+# lanes run in order, so the lane that runs NAME must come first in side_by_side's arguments.
+wait_for() {
+  local name=$1 last
+  while :; do
+    last=$(grep -E "^(ok  |FAIL) $name " "$STEP_LOGS/times.txt" 2>/dev/null | tail -1 || true)
+    case $last in
+      ok*) return 0 ;;
+      FAIL*)
+        echo "$name failed" >&2
+        return 1
+        ;;
+    esac
+    sleep 1
   done
 }
 
