@@ -16,6 +16,8 @@ import {
   primaryKey,
   jsonb,
   customType,
+  bigint,
+  pgSequence,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -879,4 +881,109 @@ export const ticketImports = pgTable(
     finishedAt: ts('finished_at'),
   },
   (t) => [index('ticket_imports_org_status_idx').on(t.organisationId, t.status)],
+);
+
+/**
+ * An event's exchange queue settings (issue 45, decision 042): set by `PUT /v1/org/events/{externalId}/exchange`.
+ * The row is also the event's exchange lock: matching, joining, returning and ending offers take it `FOR UPDATE`
+ * first, so the units and entries of the event's types change one transaction at a time.
+ */
+export const exchangeSettings = pgTable('exchange_settings', {
+  eventId: integer('event_id')
+    .primaryKey()
+    .references(() => events.id),
+  enabled: boolean('enabled').notNull(),
+  /** Minutes an offer stays open for payment (1 to 2880). */
+  offerMinutes: integer('offer_minutes').notNull(),
+  /** `first_come` or `draw` (contract `exchangeOrder`). */
+  order: text('order').notNull(),
+  /** With `draw`: entries made before this time are ordered at random at it. */
+  drawAt: ts('draw_at'),
+  /** The draw's PRNG seed (hex), set when the organiser chose `draw`. */
+  drawSeed: text('draw_seed'),
+  drawnAt: ts('drawn_at'),
+  /** Most tickets one entry may ask for (1 to 6). */
+  maxQuantity: integer('max_quantity').notNull(),
+  /** The queue closes at this time; null: at the event's transfer cut-off (or its start). */
+  closesAt: ts('closes_at'),
+  closedAt: ts('closed_at'),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** The order of first-come exchange entries (`exchange_entries.seq`), across every event. */
+export const exchangeEntrySeq = pgSequence('exchange_entry_seq');
+
+/**
+ * A fan's place in an exchange queue (decision 042): `quantity` tickets of one type, all or nothing. WAITING →
+ * OFFERED → PURCHASED; an offer declined or let expire ends as EXPIRED; LEFT or CLOSED otherwise.
+ */
+export const exchangeEntries = pgTable(
+  'exchange_entries',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    quantity: integer('quantity').notNull(),
+    /** WAITING, OFFERED, PURCHASED, EXPIRED, LEFT or CLOSED (contract `exchangeEntryStatus`). */
+    status: text('status').notNull(),
+    /** The entry's order within its type (from `exchange_entry_seq`); null while it waits for the draw. */
+    seq: bigint('seq', { mode: 'number' }),
+    /** Units given to entries behind this one while it did not fit (the group rule of decision 042). */
+    passedOver: integer('passed_over').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    offeredAt: ts('offered_at'),
+    expiresAt: ts('expires_at'),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('exchange_entries_open_uq')
+      .on(t.userId, t.ticketTypeId)
+      .where(sql`status in ('WAITING', 'OFFERED')`),
+    index('exchange_entries_type_status_seq_idx').on(t.ticketTypeId, t.status, t.seq),
+    index('exchange_entries_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * One ticket on offer in an exchange queue (decision 042): a holder's return (`userTicketId`, the seller
+ * `sellerUserId`) or one ticket of an organiser's release (no ticket yet; `organisationId` is paid). AVAILABLE →
+ * HELD (kept for the head group) → RESERVED (in an offer, `entryId`) → SOLD; AVAILABLE or HELD → WITHDRAWN.
+ */
+export const exchangeUnits = pgTable(
+  'exchange_units',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    userTicketId: integer('user_ticket_id').references(() => userTickets.id),
+    sellerUserId: integer('seller_user_id').references(() => users.id),
+    organisationId: integer('organisation_id').references(() => organisations.id),
+    priceCents: integer('price_cents').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    /** AVAILABLE, HELD, RESERVED, SOLD or WITHDRAWN. */
+    status: text('status').notNull(),
+    /** The entry the unit is HELD or RESERVED for. */
+    entryId: integer('entry_id').references(() => exchangeEntries.id),
+    createdAt: ts('created_at').notNull(),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [
+    /** A ticket is returned at most once at a time. */
+    uniqueIndex('exchange_units_live_ticket_uq')
+      .on(t.userTicketId)
+      .where(sql`status in ('AVAILABLE', 'HELD', 'RESERVED')`),
+    index('exchange_units_type_status_idx').on(t.ticketTypeId, t.status),
+    index('exchange_units_entry_idx').on(t.entryId),
+  ],
 );
