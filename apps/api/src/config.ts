@@ -315,6 +315,13 @@ export interface Config {
    */
   giftsPerMinute: number;
   /**
+   * Exchange queue changes (join, leave, decline, return, withdraw; issue 45) per signed-in account per minute
+   * (EXCHANGE_PER_USER_PER_MINUTE, default 10) and per client IP (EXCHANGE_PER_IP_PER_MINUTE, default 60; a venue's
+   * or an office's fans may share one address). 429 `api.too_many_requests`.
+   */
+  exchangePerUserPerMinute: number;
+  exchangePerIpPerMinute: number;
+  /**
    * The key door staff enter on the scanner page (`/scanner`); sent as header `x-scanner-key` to
    * /v1/access/*. SCANNER_KEY; when unset, generated once into DATA_DIR/scanner-key.
    */
@@ -906,6 +913,8 @@ function buildConfig(
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
     giftsPerMinute: Math.max(1, int('GIFTS_PER_USER_PER_MINUTE', env.GIFTS_PER_USER_PER_MINUTE, 10)),
+    exchangePerUserPerMinute: Math.max(1, int('EXCHANGE_PER_USER_PER_MINUTE', env.EXCHANGE_PER_USER_PER_MINUTE, 10)),
+    exchangePerIpPerMinute: Math.max(1, int('EXCHANGE_PER_IP_PER_MINUTE', env.EXCHANGE_PER_IP_PER_MINUTE, 60)),
     scannerKey: overrides.scannerKey ?? keyFrom('SCANNER_KEY', env.SCANNER_KEY, dataDir, 'scanner-key', 18),
     adminKey: overrides.adminKey ?? keyFrom('ADMIN_KEY', env.ADMIN_KEY, dataDir, 'admin-key', 32),
     checkInPerMinute: int('CHECK_IN_PER_IP_PER_MINUTE', env.CHECK_IN_PER_IP_PER_MINUTE, 600),

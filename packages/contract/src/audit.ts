@@ -38,6 +38,8 @@ export const AUDIT_ACTIONS = [
   'webhook.created',
   'webhook.deleted',
   'webhook.redelivered',
+  'exchange.updated',
+  'exchange.released',
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;

@@ -6,6 +6,7 @@ export * as auth from './auth.js';
 export * as access from './access.js';
 export * as passCode from './pass-code.js';
 export * as doorKeys from './door-keys.js';
+export * as exchange from './exchange.js';
 export * as tickets from './tickets.js';
 export * as wallet from './wallet.js';
 export * as gift from './gift.js';

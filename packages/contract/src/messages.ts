@@ -110,6 +110,33 @@ const PANEL_MESSAGE_STATUS = {
   'api.account.last_owner': 409,
   // the panel per organiser (issue 12): an unknown slug in GET /organisations/{slug} or X-Organisation
   'api.organisation.not_found': 404,
+  // the exchange queue (issue 45, decision 042)
+  /** The event has no exchange queue turned on (or no such event of the organisation). */
+  'api.exchange.not_found': 404,
+  /** The queue is closed (its closesAt passed) or turned off: no join, no return. */
+  'api.exchange.closed': 409,
+  'api.exchange.join.type_not_found': 404,
+  /** More tickets than the event's maxQuantity. */
+  'api.exchange.join.quantity_exceeded': 400,
+  /** One entry per account per ticket type while it waits or is offered. */
+  'api.exchange.join.already_in_queue': 409,
+  /** No such entry of mine. */
+  'api.exchange.entry_not_found': 404,
+  /** The entry is no longer waiting nor offered (leave). */
+  'api.exchange.leave.not_open': 409,
+  /** The entry has no open offer (decline). */
+  'api.exchange.decline.not_offered': 409,
+  /** Not a ticket I hold that may change hands (revoked, used, another event's queue closed...). */
+  'api.exchange.return.not_returnable': 409,
+  /** A return is paid to the seller's verified payout account, as a resale is. */
+  'api.exchange.return.no_payout_account': 403,
+  /** The ticket has an open resale listing: one sale at a time. */
+  'api.exchange.return.listed': 409,
+  'api.exchange.return.already_returned': 409,
+  /** No open return of this ticket of mine. */
+  'api.exchange.withdraw.not_found': 404,
+  /** An offer for the ticket is open: it can be withdrawn once the offer ends. */
+  'api.exchange.withdraw.reserved': 409,
 } as const;
 
 /**
@@ -179,6 +206,10 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.last_owner': 409,
   /** No failed job with this id (POST /v1/admin/jobs/{id}/retry, issue 25). */
   'api.admin.job_not_found': 404,
+  /** A release into an exchange queue that is not turned on, or closed (issue 45). */
+  'api.org.exchange.not_open': 409,
+  /** A release above the ticket type's face value (issue 45: the exchange sells at face value at most). */
+  'api.org.exchange.price_above_face_value': 422,
 } as const;
 
 /**
@@ -257,4 +288,7 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.member_exists': 'email: this account is already a member of your organisation.',
   'api.org.last_owner': 'The organisation must keep an owner: add another owner before removing this one.',
   'api.admin.job_not_found': 'No failed job with this id (it may have been retried or never failed).',
+  'api.org.exchange.not_open':
+    'The exchange queue of this event is not turned on, or it closed: PUT /v1/org/events/{externalId}/exchange first.',
+  'api.org.exchange.price_above_face_value': 'priceCents: at most the ticket type’s face value (its priceCents).',
 };

@@ -42,6 +42,9 @@ import { createMembersService } from '../modules/organisations/members.service.j
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
+import { createExchangeService } from '../modules/exchange/exchange.service.js';
+import { createExchangeOrgService } from '../modules/exchange/exchange-org.service.js';
+import { EXCHANGE_EXPIRE_JOB } from '../modules/exchange/exchange-match.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { authRepository } from '../modules/auth/auth.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
@@ -251,6 +254,10 @@ export function createServices(
     }),
   };
 
+  // The face-value exchange queue (issue 45, decision 042): the fans' and holders' side and the organiser's.
+  const exchange = createExchangeService({ database, now });
+  const exchangeOrg = createExchangeOrgService({ database, now });
+
   const logoJob = createLogoJobHandler({
     db: database.db,
     publicUrl: config.publicUrl,
@@ -281,6 +288,8 @@ export function createServices(
     // A CSV import of a stadium, in chunks of short transactions (issue 44, decision 040).
     [TICKET_IMPORT_JOB]: (payload, ctx) => organisations.org.runImportJob(payload, ctx.attempt),
     ...walletJobHandlers(wallet),
+    // An offer left unpaid at its expiresAt (scheduled when it is made; no periodic scan).
+    [EXCHANGE_EXPIRE_JOB]: (payload) => exchange.expire(payload),
   };
   const jobsAdmin = createJobsAdminService({ database, now });
 
@@ -324,6 +333,8 @@ export function createServices(
       logoJob,
       jobsAdmin,
       audit: createAuditService({ database }),
+      exchange,
+      exchangeOrg,
     },
   };
 }

@@ -25,6 +25,8 @@ import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
 import { jobsRoutes } from '../modules/jobs/jobs.routes.js';
+import { exchangeRoutes } from '../modules/exchange/exchange.routes.js';
+import { exchangeOrgRoutes } from '../modules/exchange/exchange-org.routes.js';
 import type { AppDeps } from '../app.js';
 import type { Services } from './services.js';
 
@@ -91,6 +93,12 @@ export async function registerV1Routes(
       brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });
       accountRoutes(api, { account, requireAuth, exportsPerMinute: config.accountExportsPerMinute });
+      exchangeRoutes(api, {
+        exchange: services.exchange,
+        requireAuth,
+        perUserPerMinute: config.exchangePerUserPerMinute,
+        perIpPerMinute: config.exchangePerIpPerMinute,
+      });
       const authenticateConsole = (bearer: string) => auth.authenticateConsole(bearer);
       void api.register(
         organiserScope(
@@ -113,6 +121,7 @@ export async function registerV1Routes(
             outboundWebhooksRoutes(orgApi, { outboundWebhooks, requireOrganisation });
             doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
             auditRoutes(orgApi, { audit: services.audit, requireOwner: requireOrganisation('owner') });
+            exchangeOrgRoutes(orgApi, { exchangeOrg: services.exchangeOrg, requireOrganisation });
           },
         ),
       );

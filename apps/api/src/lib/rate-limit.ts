@@ -133,7 +133,8 @@ export type LimitName =
   | 'account_export'
   | 'resale_redeem'
   | 'wallet'
-  | 'avatar';
+  | 'avatar'
+  | 'exchange';
 
 /** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
 export function countRefusal(req: FastifyRequest, name: LimitName): void {

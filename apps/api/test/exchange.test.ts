@@ -1,0 +1,422 @@
+/**
+ * The exchange queue (issue 45, decision 042), first slice: the organiser's settings and releases, fans' entries
+ * with their true position, holders' returns and withdrawals, and the matching by the group rule: each row of
+ * decision 042's case table, offers ending by decline, leave and expiry (the `exchange.expire` job at `expiresAt`),
+ * and the limits per account and per address.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { exchange } from '@tp/contract';
+import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+
+const ADMIN = 'admin-key-for-tests';
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const EXCHANGE = '/v1/exchange/acme/evt-1';
+let t: TestApp;
+afterEach(async () => {
+  await t.close();
+});
+
+type Entry = exchange.ExchangeEntry;
+type Tokens = Record<'h' | 'h2' | 'a' | 'b' | 'c' | 'd', string>;
+
+const call = (token: string | null, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
+const iso = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
+const settings = { enabled: true, offerMinutes: 20, order: 'first_come', maxQuantity: 4 };
+
+/** An organisation with event evt-1 (types ga and vip), four GA tickets of h, one of h2, and six accounts. */
+async function setUp(config: Parameters<typeof createTestApp>[0] = {}) {
+  t = await createTestApp({
+    ...config,
+    config: { adminKey: ADMIN, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
+  });
+  const org = await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
+  const { apiKey } = org.json<{ apiKey: string }>();
+  const put = async (path: string, payload: object) => {
+    const r = await call(apiKey, 'PUT', `/v1/org/${path}`, payload);
+    expect(r.statusCode, r.body).toBeLessThan(300);
+  };
+  await put('events/evt-1', {
+    name: 'Harbour Lights',
+    venue: 'The Domain',
+    city: 'Sydney',
+    country: 'AU',
+    startsAt: iso(10 * DAY),
+    endsAt: iso(10 * DAY + 8 * HOUR),
+    timeZone: 'Australia/Sydney',
+  });
+  const type = { eventExternalId: 'evt-1', currency: 'AUD', isGiftable: true, isResellable: true, isSwappable: false };
+  await put('ticket-types/ga', { ...type, name: 'GA', priceCents: 9000 });
+  await put('ticket-types/vip', { ...type, name: 'VIP', priceCents: 20000 });
+  for (const n of [1, 2, 3, 4])
+    await put(`tickets/t${n}`, { ticketTypeExternalId: 'ga', holderEmail: 'h@example.com' });
+  await put('tickets/t5', { ticketTypeExternalId: 'ga', holderEmail: 'h2@example.com' });
+  const tokens = {} as Tokens;
+  for (const who of ['h', 'h2', 'a', 'b', 'c', 'd'] as const)
+    tokens[who] = (await t.signIn(`${who}@example.com`)).accessToken;
+  for (const seller of [tokens.h, tokens.h2]) {
+    const r = await call(seller, 'POST', '/v1/resell/sandbox-onboarding', {
+      country: 'AU',
+      firstName: 'A',
+      lastName: 'B',
+      birthdate: '1990-01-02',
+      bankAccount: '062-000 12345678',
+    });
+    expect(r.statusCode, r.body).toBeLessThan(300);
+  }
+  return { apiKey, tokens };
+}
+
+/** The set-up of the test (in a hook: the first app of a file starts slowly on a busy machine). */
+let fixture: Awaited<ReturnType<typeof setUp>>;
+
+const turnOn = async (apiKey: string, body: object = settings) => {
+  const r = await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', body);
+  expect(r.statusCode, r.body).toBe(200);
+  return r.json<exchange.ExchangeOverview>();
+};
+const ticketId = async (externalId: string) =>
+  Number(
+    (await rawQuery<{ id: number }>(t.database.db, `select id from user_tickets where external_id = '${externalId}'`))
+      .rows[0].id,
+  );
+const join = async (token: string, quantity = 1, ticketTypeExternalId = 'ga') => {
+  const r = await call(token, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId, quantity });
+  expect(r.statusCode, r.body).toBe(201);
+  return r.json<Entry>();
+};
+const giveBack = async (token: string, externalId: string) => {
+  const r = await call(token, 'POST', '/v1/exchange/returns', { userTicketId: await ticketId(externalId) });
+  expect(r.statusCode, r.body).toBe(201);
+  return r.json<exchange.ExchangeReturn>();
+};
+const release = (apiKey: string, quantity: number, priceCents = 9000) =>
+  call(apiKey, 'POST', '/v1/org/events/evt-1/exchange/releases', { ticketTypeExternalId: 'ga', quantity, priceCents });
+const mine = async (token: string) => (await call(token, 'GET', '/v1/exchange/entries')).json<Entry[]>();
+/** The status and position of the token's entry of the GA type that is newest. */
+const state = async (token: string) => {
+  const e = (await mine(token)).find((x) => x.ticketType.externalId === 'ga');
+  return e ? { status: e.status, position: e.position } : undefined;
+};
+const unitStatuses = async () =>
+  (await rawQuery<{ status: string }>(t.database.db, `select status from exchange_units order by id`)).rows.map(
+    (r) => r.status,
+  );
+
+describe('the organiser turns the queue on', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('PUT validates and answers the settings (closesAt defaults to the start), GET the counts; the audit trail records it', async () => {
+    const { apiKey } = fixture;
+    expect(
+      (await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', { ...settings, offerMinutes: 0 })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', { ...settings, order: 'draw' })).statusCode,
+    ).toBe(400);
+    expect(
+      (await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', { ...settings, maxQuantity: 7 })).statusCode,
+    ).toBe(400);
+    expect((await call(apiKey, 'PUT', '/v1/org/events/nope/exchange', settings)).statusCode).toBe(404);
+    expect((await call(apiKey, 'GET', '/v1/org/events/evt-1/exchange')).json()).toMatchObject({ settings: null });
+    const startsAt = (await call(apiKey, 'GET', '/v1/org/events/evt-1')).json<{ startsAt: string }>().startsAt;
+    const overview = await turnOn(apiKey);
+    expect(overview.settings).toEqual({
+      ...settings,
+      drawAt: null,
+      closesAt: null,
+      effectiveClosesAt: new Date(startsAt).toISOString(),
+      closedAt: null,
+    });
+    expect(overview.types.map((x) => x.ticketTypeExternalId)).toEqual(['ga', 'vip']);
+    const audit = await call(apiKey, 'GET', '/v1/org/audit-log?action=exchange.updated');
+    expect(audit.json<{ items: { resourceId: string; detail: object }[] }>().items).toMatchObject([
+      { resourceId: 'evt-1', detail: settings },
+    ]);
+  });
+
+  it('a release is at most face value, only into an open queue, recorded, and counted per type', async () => {
+    const { apiKey, tokens } = fixture;
+    expect((await release(apiKey, 2)).json()).toEqual({
+      message: 'api.org.exchange.not_open',
+      detail: expect.any(String) as string,
+    });
+    await turnOn(apiKey);
+    expect((await release(apiKey, 1, 9001)).statusCode).toBe(422);
+    await join(tokens.a);
+    const r = await release(apiKey, 3);
+    expect(r.statusCode, r.body).toBe(201);
+    expect(r.json()).toEqual({ released: 3, offered: 1 });
+    const ga = (await turnOn(apiKey)).types.find((x) => x.ticketTypeExternalId === 'ga');
+    expect(ga).toEqual({
+      ticketTypeExternalId: 'ga',
+      name: 'GA',
+      waiting: 0,
+      offered: 1,
+      returned: 0,
+      released: 3,
+      sold: 0,
+      expired: 0,
+    });
+    const audit = await call(apiKey, 'GET', '/v1/org/audit-log?action=exchange.released');
+    expect(audit.json<{ items: object[] }>().items).toHaveLength(1);
+  });
+});
+
+describe('fans join', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('the public view names the types at face value, not before the queue is on, and no fan', async () => {
+    const { apiKey, tokens } = fixture;
+    expect((await call(null, 'GET', EXCHANGE)).statusCode).toBe(404);
+    await turnOn(apiKey);
+    await join(tokens.a);
+    const r = await call(null, 'GET', EXCHANGE);
+    expect(r.statusCode).toBe(200);
+    expect(r.json<exchange.ExchangePublic>()).toMatchObject({
+      event: { name: 'Harbour Lights', venue: 'The Domain' },
+      open: true,
+      maxQuantity: 4,
+      types: [
+        { ticketTypeExternalId: 'ga', name: 'GA', priceCents: 9000, currencyCode: 'AUD' },
+        { ticketTypeExternalId: 'vip', name: 'VIP', priceCents: 20000, currencyCode: 'AUD' },
+      ],
+    });
+    expect(r.body).not.toContain('a@example.com');
+  });
+
+  it('one open entry per account per type; positions are true as entries leave; a fan who left joins at the back', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    expect(await join(tokens.a)).toMatchObject({ status: 'WAITING', position: 1, inDraw: false, offer: null });
+    expect(await join(tokens.b, 2)).toMatchObject({ position: 2, quantity: 2 });
+    expect(await join(tokens.c)).toMatchObject({ position: 3 });
+    expect(await join(tokens.a, 1, 'vip')).toMatchObject({ position: 1 });
+    const again = await call(tokens.a, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 1 });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({ message: 'api.exchange.join.already_in_queue' });
+    const many = await call(tokens.d, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 5 });
+    expect(many.json()).toEqual({ message: 'api.exchange.join.quantity_exceeded' });
+    const unknown = await call(tokens.d, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'x', quantity: 1 });
+    expect(unknown.json()).toEqual({ message: 'api.exchange.join.type_not_found' });
+
+    const aGa = (await mine(tokens.a)).find((e) => e.ticketType.externalId === 'ga')!;
+    // Another fan can neither leave nor decline it, nor see it.
+    expect((await call(tokens.b, 'DELETE', `/v1/exchange/entries/${aGa.id}`)).statusCode).toBe(404);
+    expect((await mine(tokens.b)).map((e) => e.id)).not.toContain(aGa.id);
+    expect((await call(tokens.a, 'DELETE', `/v1/exchange/entries/${aGa.id}`)).statusCode).toBe(204);
+    expect((await call(tokens.a, 'DELETE', `/v1/exchange/entries/${aGa.id}`)).json()).toEqual({
+      message: 'api.exchange.leave.not_open',
+    });
+    expect(await state(tokens.b)).toEqual({ status: 'WAITING', position: 1 });
+    expect(await state(tokens.c)).toEqual({ status: 'WAITING', position: 2 });
+    expect(await join(tokens.a)).toMatchObject({ position: 3 });
+    expect((await mine(tokens.a)).map((e) => e.status)).toEqual(['WAITING', 'WAITING', 'LEFT']);
+  });
+
+  it('a closed queue takes no entry', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey, { ...settings, closesAt: iso(HOUR) });
+    t.clock.advance(HOUR);
+    const r = await call(tokens.a, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 1 });
+    expect(r.json()).toEqual({ message: 'api.exchange.closed' });
+    expect((await call(null, 'GET', EXCHANGE)).json()).toMatchObject({ open: false });
+  });
+});
+
+describe('decision 042 case table', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('A wants 2, B wants 1; 1 returned: B is offered it, A keeps position 1', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 2);
+    await join(tokens.b, 1);
+    expect(await giveBack(tokens.h, 't1')).toMatchObject({ status: 'RESERVED', priceCents: 9000, currencyCode: 'AUD' });
+    expect(await state(tokens.b)).toEqual({ status: 'OFFERED', position: 2 });
+    expect(await state(tokens.a)).toEqual({ status: 'WAITING', position: 1 });
+  });
+
+  it('A wants 2, B wants 1; 1 returned, B done, 1 more returned: it stays AVAILABLE; the next makes two for A', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 2);
+    const b = await join(tokens.b, 1);
+    await giveBack(tokens.h, 't1');
+    // B's offer ends (the checkout lands in a later slice; leaving frees it as paying will take it).
+    await rawQuery(t.database.db, `update exchange_entries set status = 'PURCHASED' where id = ${b.id}`);
+    await rawQuery(t.database.db, `update exchange_units set status = 'SOLD' where entry_id = ${b.id}`);
+    expect(await giveBack(tokens.h, 't2')).toMatchObject({ status: 'AVAILABLE' });
+    expect(await state(tokens.a)).toEqual({ status: 'WAITING', position: 1 });
+    await giveBack(tokens.h, 't3');
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    expect(await unitStatuses()).toEqual(['SOLD', 'RESERVED', 'RESERVED']);
+  });
+
+  it('A wants 2, B, C, D want 1; 1 returned 3 times: B, then C; the third is HELD for A; the fourth makes A offered', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 2);
+    for (const fan of [tokens.b, tokens.c, tokens.d]) await join(fan, 1);
+    await giveBack(tokens.h, 't1');
+    await giveBack(tokens.h, 't2');
+    expect([await state(tokens.b), await state(tokens.c)]).toEqual([
+      { status: 'OFFERED', position: 2 },
+      { status: 'OFFERED', position: 3 },
+    ]);
+    expect(await giveBack(tokens.h, 't3')).toMatchObject({ status: 'HELD' });
+    expect(await state(tokens.d)).toEqual({ status: 'WAITING', position: 4 });
+    expect(await giveBack(tokens.h2, 't5')).toMatchObject({ status: 'RESERVED' });
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    expect(await state(tokens.d)).toEqual({ status: 'WAITING', position: 4 });
+  });
+
+  it('control: without the hold, the third return would have gone to D (the rule is what keeps it for A)', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 2);
+    for (const fan of [tokens.b, tokens.c, tokens.d]) await join(fan, 1);
+    await giveBack(tokens.h, 't1');
+    await giveBack(tokens.h, 't2');
+    // A's count of units given past it, taken away: the third return then goes to D.
+    await rawQuery(t.database.db, `update exchange_entries set passed_over = 0 where quantity = 2`);
+    expect(await giveBack(tokens.h, 't3')).toMatchObject({ status: 'RESERVED' });
+    expect(await state(tokens.d)).toEqual({ status: 'OFFERED', position: 4 });
+  });
+
+  it('A wants 1; 2 returned by one holder: A is offered the older, the other stays AVAILABLE for the next', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 1);
+    expect(await giveBack(tokens.h, 't1')).toMatchObject({ status: 'RESERVED' });
+    expect(await giveBack(tokens.h, 't2')).toMatchObject({ status: 'AVAILABLE' });
+    expect(await unitStatuses()).toEqual(['RESERVED', 'AVAILABLE']);
+    expect(await join(tokens.b, 1)).toMatchObject({ status: 'OFFERED' });
+  });
+
+  it('A wants 2; 2 released by the organiser: A is offered both', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 2);
+    expect((await release(apiKey, 2)).json()).toEqual({ released: 2, offered: 1 });
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    expect(await unitStatuses()).toEqual(['RESERVED', 'RESERVED']);
+  });
+});
+
+describe('offers end', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('declined: the entry ends and the next one that fits is offered at once', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    await join(tokens.b);
+    await release(apiKey, 1);
+    expect((await call(tokens.b, 'POST', `/v1/exchange/entries/${a.id}/decline`)).statusCode).toBe(404);
+    expect((await call(tokens.a, 'POST', `/v1/exchange/entries/${a.id}/decline`)).statusCode).toBe(204);
+    expect(await state(tokens.a)).toEqual({ status: 'EXPIRED', position: null });
+    expect(await state(tokens.b)).toEqual({ status: 'OFFERED', position: 1 });
+    expect((await call(tokens.a, 'POST', `/v1/exchange/entries/${a.id}/decline`)).json()).toEqual({
+      message: 'api.exchange.decline.not_offered',
+    });
+  });
+
+  it('left while offered: the tickets go to the next entry', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a, 2);
+    await join(tokens.b, 2);
+    await release(apiKey, 2);
+    expect((await call(tokens.a, 'DELETE', `/v1/exchange/entries/${a.id}`)).statusCode).toBe(204);
+    expect(await state(tokens.b)).toEqual({ status: 'OFFERED', position: 1 });
+  });
+
+  it('expired: the job scheduled at expiresAt ends the offer and offers the next; not a moment before', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a);
+    await join(tokens.b);
+    await release(apiKey, 1);
+    const offer = (await mine(tokens.a))[0].offer;
+    expect(new Date(offer!.expiresAt).getTime()).toBe(t.clock.now().getTime() + 20 * 60_000);
+    t.clock.advance(20 * 60_000 - 1000);
+    await t.app.services.jobs.runDue();
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    t.clock.advance(1000);
+    await t.app.services.jobs.runDue();
+    expect(await state(tokens.a)).toEqual({ status: 'EXPIRED', position: null });
+    expect(await state(tokens.b)).toEqual({ status: 'OFFERED', position: 1 });
+    const ga = (await turnOn(apiKey)).types.find((x) => x.ticketTypeExternalId === 'ga');
+    expect(ga).toMatchObject({ offered: 1, expired: 1, released: 1 });
+  });
+});
+
+describe('holders return tickets', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('needs a verified payout account, a ticket of mine, not listed for resale, once; withdrawn unless reserved', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const t1 = await ticketId('t1');
+    const noPayout = await call(tokens.a, 'POST', '/v1/exchange/returns', { userTicketId: t1 });
+    expect(noPayout.json()).toEqual({ message: 'api.exchange.return.no_payout_account' });
+    const notMine = await call(tokens.h2, 'POST', '/v1/exchange/returns', { userTicketId: t1 });
+    expect(notMine.json()).toEqual({ message: 'api.exchange.return.not_returnable' });
+    const listed = await call(tokens.h, 'POST', '/v1/resell', {
+      userTicketId: await ticketId('t4'),
+      amountCount: 1,
+      price: 90,
+      currencyCode: 'AUD',
+      currencySymbol: '$',
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    const both = await call(tokens.h, 'POST', '/v1/exchange/returns', { userTicketId: await ticketId('t4') });
+    expect(both.json()).toEqual({ message: 'api.exchange.return.listed' });
+
+    expect(await giveBack(tokens.h, 't1')).toMatchObject({ status: 'AVAILABLE' });
+    const twice = await call(tokens.h, 'POST', '/v1/exchange/returns', { userTicketId: t1 });
+    expect(twice.json()).toEqual({ message: 'api.exchange.return.already_returned' });
+    expect((await call(tokens.h2, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(404);
+    expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
+    expect(await unitStatuses()).toEqual(['WITHDRAWN']);
+
+    await join(tokens.a);
+    expect(await giveBack(tokens.h, 't1')).toMatchObject({ status: 'RESERVED' });
+    const reserved = await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`);
+    expect(reserved.json()).toEqual({ message: 'api.exchange.withdraw.reserved' });
+    const ga = (await turnOn(apiKey)).types.find((x) => x.ticketTypeExternalId === 'ga');
+    expect(ga).toMatchObject({ returned: 2, offered: 1 });
+  });
+});
+
+describe('limits', () => {
+  it('changes are limited per account; the control, another account from the same address, still joins', async () => {
+    const { apiKey, tokens } = await setUp({ config: { exchangePerUserPerMinute: 2, exchangePerIpPerMinute: 100 } });
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    expect((await call(tokens.a, 'DELETE', `/v1/exchange/entries/${a.id}`)).statusCode).toBe(204);
+    const third = await call(tokens.a, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 1 });
+    expect(third.statusCode).toBe(429);
+    await join(tokens.b);
+  });
+
+  it('and per address: the fourth account from one address is refused, each having made one change', async () => {
+    const { apiKey, tokens } = await setUp({ config: { exchangePerUserPerMinute: 100, exchangePerIpPerMinute: 3 } });
+    await turnOn(apiKey);
+    for (const fan of [tokens.a, tokens.b, tokens.c]) await join(fan);
+    const fourth = await call(tokens.d, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 1 });
+    expect(fourth.statusCode).toBe(429);
+  });
+});
