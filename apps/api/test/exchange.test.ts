@@ -401,6 +401,33 @@ describe('holders return tickets', () => {
   });
 });
 
+describe('one sale at a time', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('a returned ticket is neither gifted nor listed for resale; withdrawn, it is (the control)', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const t1 = await ticketId('t1');
+    const gift = () =>
+      call(tokens.h, 'POST', '/v1/mobile/giftTicket', { userTicketId: t1, username: 'friend@example.com' });
+    const resell = () =>
+      call(tokens.h, 'POST', '/v1/resell', {
+        userTicketId: t1,
+        amountCount: 1,
+        price: 90,
+        currencyCode: 'AUD',
+        currencySymbol: '$',
+      });
+    await giveBack(tokens.h, 't1');
+    expect((await gift()).statusCode).toBe(409);
+    expect((await resell()).json()).toEqual({ message: 'api.resell.create.already_listed' });
+    expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
+    expect((await resell()).statusCode).toBe(200);
+  });
+});
+
 describe('limits', () => {
   it('changes are limited per account; the control, another account from the same address, still joins', async () => {
     const { apiKey, tokens } = await setUp({ config: { exchangePerUserPerMinute: 2, exchangePerIpPerMinute: 100 } });

@@ -9,7 +9,8 @@
  * - its type allows the move (`isGiftable` / `isResellable` / `isSwappable`),
  * - its event access is unused,
  * - its event is not over (`ends_at` after `now`, UTC),
- * - it is not in a live resale listing,
+ * - it is not on sale: not in a live resale listing nor returned to an exchange queue (decision 042, one sale at
+ *   a time),
  * - it is not revoked by its organiser (`revoked_at` null; issue 12).
  *
  * The rule has two forms that must agree (test/ticket-moves.test.ts checks them on a table of cases):
@@ -25,7 +26,7 @@
 import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.js';
-import { events, organisations, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
+import { events, exchangeUnits, organisations, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
 
 /** The signed-in holder of a request and the organisation the panel is shown for (null: all organisations). */
 export interface Holder {
@@ -66,6 +67,13 @@ export function isHeldBy(
 export const ticketIsListed = (userTicketId: AnyPgColumn): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${resaleListingTickets} where ${resaleListingTickets.userTicketId} = ${userTicketId} and ${resaleListingTickets.status} = 'LISTED')`;
 
+/**
+ * True while the ticket is on sale: in a live resale listing, or returned to an exchange queue (a unit AVAILABLE,
+ * HELD or RESERVED; issue 45, decision 042). Such a ticket moves only by that sale.
+ */
+export const ticketIsOnSale = (userTicketId: AnyPgColumn): SQL<boolean> =>
+  sql<boolean>`(${ticketIsListed(userTicketId)} or exists (select 1 from ${exchangeUnits} where ${exchangeUnits.userTicketId} = ${userTicketId} and ${exchangeUnits.status} in ('AVAILABLE', 'HELD', 'RESERVED')))`;
+
 /** The three ways a holder can move a ticket. */
 export type TicketMove = 'gift' | 'resell' | 'swap';
 
@@ -84,12 +92,15 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
     eq(ticketTypes[MOVE_FLAG[move]], true),
     isNull(userTickets.eventAccessUsedAt),
     gt(events.endsAt, now),
-    not(ticketIsListed(userTickets.id)),
+    not(ticketIsOnSale(userTickets.id)),
     isNull(userTickets.revokedAt),
   )!;
 }
 
-/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsListed` selected with the row. */
+/**
+ * The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row (the ticket
+ * listing's flags select `ticketIsListed`: a returned ticket's flags may show a move the move itself refuses).
+ */
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };

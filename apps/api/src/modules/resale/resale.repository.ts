@@ -1,6 +1,6 @@
 /** SQL for resale: eligible tickets, listings, orders, codes, payouts, payout accounts, webhook dedupe. */
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { inOrganisation, ticketIsListed, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
+import { inOrganisation, ticketIsOnSale, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
@@ -51,7 +51,7 @@ export const resaleRepository = {
   },
   async ticketWithType(db: DbOrTx, userTicketId: number) {
     const [row] = await db
-      .select({ ticket: userTickets, ...typeEvent, listed: ticketIsListed(userTickets.id) })
+      .select({ ticket: userTickets, ...typeEvent, listed: ticketIsOnSale(userTickets.id) })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
