@@ -206,7 +206,7 @@ export interface Config {
   apnsTimeoutSeconds: number;
   /** Bound on one Google Wallet REST call (token or API), connection included, seconds (GOOGLE_WALLET_TIMEOUT_SECONDS, default 10). */
   googleWalletTimeoutSeconds: number;
-  /** Bound on one Stripe API request, connection included, seconds (STRIPE_TIMEOUT_SECONDS, default 20; the SDK's own is 80). */
+  /** Bound on one Stripe API request from connection to the last byte of its answer, seconds (STRIPE_TIMEOUT_SECONDS, default 20; the SDK's own is 80). */
   stripeTimeoutSeconds: number;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;

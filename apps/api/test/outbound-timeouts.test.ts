@@ -7,6 +7,8 @@
  * - An SMTP relay that stalls after RCPT TO for one recipient: other recipients' codes are delivered meanwhile; the
  *   stalled one fails after SMTP_SOCKET_TIMEOUT_SECONDS (not nodemailer's 10 minutes) and is retried later.
  * - A Google Wallet endpoint that never answers: the call fails after GOOGLE_WALLET_TIMEOUT_SECONDS.
+ * - A Stripe API that sends its answer a byte at a time: the call ends after STRIPE_TIMEOUT_SECONDS (the SDK's fetch
+ *   client bounds the whole request; its Node client's timeout is per socket idle) and the holder gets 503.
  * Timing against real sockets: listed in vitest.config.ts `timingFiles` and `waitingFiles`; the bounds are far from
  * the figures.
  */
@@ -21,6 +23,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createGoogleWalletApi } from '../src/providers/google-wallet/google-wallet.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
 import { bearer, createTestApp, onPostgres, rawQuery, type TestApp } from './helper.js';
 
 let t: TestApp | undefined;
@@ -371,6 +374,50 @@ describe.skipIf(onPostgres())('a Google Wallet endpoint that never answers', () 
       /google wallet: PATCH eventTicketObject timed out after 500 ms/,
     );
     took = performance.now() - started;
+    expect(took).toBeGreaterThanOrEqual(timeoutMs - 50);
+    expect(took).toBeLessThan(timeoutMs + 3000);
+  });
+});
+
+describe.skipIf(onPostgres())('a Stripe API that answers one byte a second (issue 39, the fourteenth re-run)', () => {
+  it('ends the call at STRIPE_TIMEOUT_SECONDS from connection to the last byte, and answers 503 with Retry-After', async () => {
+    const timeoutMs = 1000;
+    const trickles = new Set<NodeJS.Timeout>();
+    // Headers at once, then a space every 200 ms and never the end: a socket idle timeout never trips.
+    const server: Server = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const timer = setInterval(() => res.write(' '), 200);
+      trickles.add(timer);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanups.push(async () => {
+      for (const timer of trickles) clearInterval(timer);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    const payouts = createStripePayouts({
+      secretKey: 'sk_test_123',
+      webhookSecret: 'whsec_test',
+      apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      timeoutMs,
+    });
+    t = await createTestApp({ seed: true, payouts });
+    const token = (await t.signIn('alice@example.com')).accessToken;
+
+    const started = performance.now();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer(token),
+      payload: { accountType: 'custom', country: 'NZ' },
+    });
+    const took = performance.now() - started;
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toEqual({ message: 'api.service_unavailable' });
+    expect(res.headers['retry-after']).toBe('30');
     expect(took).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(took).toBeLessThan(timeoutMs + 3000);
   });

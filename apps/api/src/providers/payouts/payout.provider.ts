@@ -4,6 +4,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import { AppError } from '../../lib/app-error.js';
+
+/** Seconds a client is told to wait (`Retry-After`) when Stripe could not be reached or did not answer in time. */
+const STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Runs one Stripe call; a connection failure or a timeout (`StripeConnectionError`, after the SDK's own retries)
+ * becomes 503 `api.service_unavailable` with `Retry-After`: an outside outage, not our error (issue 39, the
+ * fourteenth re-run). Every other error is thrown as it is.
+ * @throws AppError `api.service_unavailable`
+ */
+async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeConnectionError)
+      throw new AppError(
+        'api.service_unavailable',
+        {},
+        { 'Retry-After': String(STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+        { cause: err },
+      );
+    throw err;
+  }
+}
 
 export interface CheckoutRequest {
   orderId: string;
@@ -72,8 +97,11 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
 
 /**
  * Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout.
- * @param opts.timeoutMs bound on one Stripe request, connection included, milliseconds (STRIPE_TIMEOUT_SECONDS;
- *   default 20,000, the SDK's own is 80,000); Stripe's API retries up to twice (network errors, 409, 5xx)
+ * @param opts.timeoutMs bound on one Stripe request from connection to the last byte of its answer, milliseconds
+ *   (STRIPE_TIMEOUT_SECONDS; default 20,000, the SDK's own is 80,000): the SDK's fetch client aborts the request
+ *   when it passes (the Node client's `timeout` is a socket idle timeout, which an API sending a byte a second never
+ *   trips). Stripe's API retries up to twice (network errors, 409, 5xx), so one call takes at most about three times
+ *   this; a call that still fails to connect or times out throws AppError `api.service_unavailable` (503).
  */
 export function createStripePayouts(opts: {
   secretKey: string;
@@ -92,49 +120,56 @@ export function createStripePayouts(opts: {
           protocol: api.protocol.replace(':', '') as 'http' | 'https',
           maxNetworkRetries: 0,
           timeout,
+          httpClient: Stripe.createFetchHttpClient(),
         }
-      : { maxNetworkRetries: 2, timeout },
+      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient() },
   );
   return {
     kind: 'stripe',
     async createAccount({ email, country }) {
-      const account = await stripe.accounts.create({
-        type: 'custom',
-        country,
-        email,
-        capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-      });
+      const account = await stripeCall(() =>
+        stripe.accounts.create({
+          type: 'custom',
+          country,
+          email,
+          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+        }),
+      );
       return { externalId: account.id };
     },
     async createAccountSession(externalId) {
-      const session = await stripe.accountSessions.create({
-        account: externalId,
-        components: { account_onboarding: { enabled: true } },
-      });
+      const session = await stripeCall(() =>
+        stripe.accountSessions.create({
+          account: externalId,
+          components: { account_onboarding: { enabled: true } },
+        }),
+      );
       return session.client_secret;
     },
     async createCheckout(req) {
-      const session = await stripe.checkout.sessions.create(
-        {
-          mode: 'payment',
-          customer_email: req.buyerEmail,
-          success_url: req.successUrl,
-          cancel_url: req.cancelUrl,
-          metadata: { orderId: req.orderId },
-          client_reference_id: req.orderId,
-          line_items: [
-            {
-              quantity: req.quantity,
-              price_data: {
-                currency: req.currencyCode.toLowerCase(),
-                unit_amount: req.unitAmountCents,
-                product_data: { name: req.productName },
+      const session = await stripeCall(() =>
+        stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            customer_email: req.buyerEmail,
+            success_url: req.successUrl,
+            cancel_url: req.cancelUrl,
+            metadata: { orderId: req.orderId },
+            client_reference_id: req.orderId,
+            line_items: [
+              {
+                quantity: req.quantity,
+                price_data: {
+                  currency: req.currencyCode.toLowerCase(),
+                  unit_amount: req.unitAmountCents,
+                  product_data: { name: req.productName },
+                },
               },
-            },
-          ],
-        },
-        // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
-        { idempotencyKey: `resale-checkout-${req.orderId}` },
+            ],
+          },
+          // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
+          { idempotencyKey: `resale-checkout-${req.orderId}` },
+        ),
       );
       return { url: session.url ?? req.cancelUrl, sessionId: session.id };
     },
