@@ -12,12 +12,32 @@ interface ProfileNode {
 /** The parts of a `.cpuprofile` file read here. */
 export interface Profile {
   nodes: ProfileNode[];
+  /** Microseconds on the monotonic clock (`process.hrtime` / 1000 on Linux) of the first sample. */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
 
 /** Reads a `.cpuprofile` file. */
 export const readProfile = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Profile;
+
+/**
+ * The profile's samples taken within `windows` (start and end, microseconds on the monotonic clock: `hrtime` of
+ * the process that drove the load, same machine), e.g. the measured phases without the server's start.
+ */
+export function windowed(profile: Profile, windows: [number, number][]): Profile {
+  const samples: number[] = [];
+  const timeDeltas: number[] = [];
+  let at = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (windows.some(([from, to]) => at >= from && at <= to)) {
+      samples.push(id);
+      timeDeltas.push(profile.timeDeltas[i] ?? 0);
+    }
+  });
+  return { ...profile, samples, timeDeltas };
+}
 
 /** Milliseconds the profile sampled. */
 export const sampledMs = (profile: Profile) => profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000;
@@ -66,11 +86,22 @@ export function functionOf(n: ProfileNode): string {
   return `${functionName || '(anonymous)'} ${url ? `${packageOf(url)}:${lineNumber + 1}` : ''}`.trim();
 }
 
-/** Prints `items` (ms) as a table: share of `totalMs`, milliseconds, key; the first `top` rows. */
-export function printTable(title: string, items: [string, number][], totalMs: number, top: number): void {
-  console.log(`\n${title} (of ${Math.round(totalMs)} ms sampled)`);
+/**
+ * Prints `items` (ms) as a table: share of `totalMs`, milliseconds, key; the first `top` rows. With `per` (a count of
+ * requests), also microseconds per request.
+ */
+export function printTable(
+  title: string,
+  items: [string, number][],
+  totalMs: number,
+  top: number,
+  per?: { count: number; what: string },
+): void {
+  console.log(
+    `\n${title} (of ${Math.round(totalMs)} ms sampled${per ? `, ${per.count} ${per.what}; µs per ${per.what.replace(/s$/, '')}` : ''})`,
+  );
   for (const [key, ms] of items.slice(0, top))
     console.log(
-      `  ${((ms / totalMs) * 100).toFixed(1).padStart(5)} %  ${String(Math.round(ms)).padStart(6)} ms  ${key}`,
+      `  ${((ms / totalMs) * 100).toFixed(1).padStart(5)} %  ${String(Math.round(ms)).padStart(6)} ms  ${per ? `${String(Math.round((ms * 1000) / per.count)).padStart(6)} µs  ` : ''}${key}`,
     );
 }

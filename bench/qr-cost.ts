@@ -24,7 +24,16 @@ import http from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres } from '../scripts/postgres.js';
-import { functionOf, packageOf, printTable, readProfile, sampledMs, selfTime, totalTime } from './cpu-profile.js';
+import {
+  functionOf,
+  packageOf,
+  printTable,
+  readProfile,
+  sampledMs,
+  selfTime,
+  totalTime,
+  windowed,
+} from './cpu-profile.js';
 import { startSeededServer, type Holder, type SeededServer } from './seeded-server.js';
 
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_QR_${name}`] ?? fallback);
@@ -52,6 +61,8 @@ export interface QrCost {
   waits: number;
 }
 
+/** Now, microseconds on the monotonic clock (a CPU profile's time base). */
+const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const tenth = (x: number) => Math.round(x * 10) / 10;
 
@@ -133,22 +144,31 @@ class Driver {
   }
 }
 
-/** Prints a server's CPU profile: total and self time by function, self time by package. */
-function printProfile(name: string, dir: string) {
-  const [file] = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
-  if (!file) throw new Error(`${name}: the server wrote no CPU profile`);
-  const profile = readProfile(join(dir, file));
-  const total = sampledMs(profile);
-  console.log(`\n${name}: CPU profile of the server under fresh passes, back to back`);
-  printTable(`${name}: total time by function`, totalTime(profile, functionOf), total, TOP);
-  printTable(`${name}: self time by function`, selfTime(profile, functionOf), total, TOP);
-  printTable(
-    `${name}: self time by package`,
-    selfTime(profile, (n) => packageOf(n.callFrame.url)),
-    total,
-    TOP,
-  );
-  if (process.env.BENCH_KEEP_PROFILE) console.log(`  profile kept: ${join(dir, file)}`);
+/**
+ * Prints the server's CPU profiles (one per thread: the main thread, and on PGlite its database thread), over the
+ * measured phases only: total and self time by function, self time by package, per pass.
+ */
+function printProfile(name: string, dir: string, pid: number, windows: [number, number][], passes: number) {
+  // CPU.<date>.<time>.<pid>.<thread>.<n>.cpuprofile; PGlite's first start (the migration) is another pid.
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile') && f.split('.')[3] === String(pid));
+  if (files.length === 0) throw new Error(`${name}: the server wrote no CPU profile`);
+  for (const file of files.sort()) {
+    const thread = file.split('.')[4] === '0' ? 'main thread' : `thread ${file.split('.')[4]}`;
+    const profile = windowed(readProfile(join(dir, file)), windows);
+    const total = sampledMs(profile);
+    const per = { count: passes, what: 'passes' };
+    console.log(`\n${name}, ${thread}: CPU profile under fresh passes, back to back (the measured phases only)`);
+    printTable(`${name}, ${thread}: total time by function`, totalTime(profile, functionOf), total, TOP, per);
+    printTable(`${name}, ${thread}: self time by function`, selfTime(profile, functionOf), total, TOP, per);
+    printTable(
+      `${name}, ${thread}: self time by package`,
+      selfTime(profile, (n) => packageOf(n.callFrame.url)),
+      total,
+      TOP,
+      per,
+    );
+  }
+  if (process.env.BENCH_KEEP_PROFILE) console.log(`  profiles kept: ${dir}`);
   else rmSync(dir, { recursive: true, force: true });
 }
 
@@ -158,7 +178,8 @@ function printProfile(name: string, dir: string) {
  */
 export async function benchQrCost(opts: { profile?: boolean } = {}): Promise<Record<string, QrCost>> {
   const postgres = await startPostgres();
-  const servers: { name: string; driver: Driver; profileDir?: string }[] = [];
+  const servers: { name: string; driver: Driver; profileDir?: string; windows: [number, number][]; warmUp: number }[] =
+    [];
   try {
     for (const name of ['pglite', 'postgres'] as const) {
       const profileDir = opts.profile ? mkdtempSync(join(tmpdir(), 'tp-qr-prof-')) : undefined;
@@ -166,16 +187,21 @@ export async function benchQrCost(opts: { profile?: boolean } = {}): Promise<Rec
         env: { QR_TTL_SECONDS: '1', METRICS_TOKEN },
         nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       });
-      servers.push({ name, driver: new Driver(server), profileDir });
+      servers.push({ name, driver: new Driver(server), profileDir, windows: [], warmUp: 0 });
     }
     const before = await Promise.all(servers.map((s) => renders(s.driver.server.base)));
     // Warm-up (JIT, connections, the database's caches), not counted.
-    for (const s of servers) await s.driver.run(1, null);
+    for (const s of servers) {
+      await s.driver.run(1, null);
+      s.warmUp = s.driver.passes;
+    }
     const samples = new Map<string, Record<'backToBack' | 'paced', { me: number[]; qr: number[] }>>();
     for (let round = 0; round < ROUNDS; round++)
       for (const s of servers)
         for (const way of opts.profile ? (['backToBack'] as const) : (['backToBack', 'paced'] as const)) {
+          const from = microseconds();
           const r = await s.driver.run(SECONDS, way === 'paced' ? PACED_PAIRS_PER_SECOND : null, !opts.profile);
+          s.windows.push([from, microseconds()]);
           const all = samples.get(s.name) ?? { backToBack: { me: [], qr: [] }, paced: { me: [], qr: [] } };
           all[way].me.push(...r.me);
           all[way].qr.push(...r.qr);
@@ -209,7 +235,7 @@ export async function benchQrCost(opts: { profile?: boolean } = {}): Promise<Rec
     for (const s of servers) {
       s.driver.close();
       await s.driver.server.stop();
-      if (s.profileDir) printProfile(s.name, s.profileDir);
+      if (s.profileDir) printProfile(s.name, s.profileDir, s.driver.server.pid, s.windows, s.driver.passes - s.warmUp);
     }
     postgres.stop();
     console.log(
