@@ -52,13 +52,9 @@ export function accessRoutes(
       },
     },
     async (req, reply) => {
-      // Drawn while the database answers whether the pass shows (decision 043); sent only if it does.
-      const png = deps.access.qrPng(req.auth.userId);
       await deps.access.assertPassRevealed(req.auth);
-      return reply
-        .header('Cache-Control', 'no-store')
-        .type('text/plain; charset=utf-8')
-        .send(await png);
+      const png = await deps.access.qrPng(req.auth.userId);
+      return reply.header('Cache-Control', 'no-store').type('text/plain; charset=utf-8').send(png);
     },
   );
 
