@@ -27,18 +27,12 @@
  * per-step cache.
  * The load generator shares the machine's cores with the server (and PostgreSQL): the figures are a floor.
  */
-import type { ChildProcess } from 'node:child_process';
-import { createSecretKey, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { SignJWT } from 'jose';
-import pg from 'pg';
+import { cpus, loadavg } from 'node:os';
 import { access, passCode } from '@tp/contract';
-import { freePort, startPostgres } from '../scripts/postgres.js';
-import { startBuiltServer, stopBuiltServer } from './server.js';
+import { startPostgres } from '../scripts/postgres.js';
+import { PASS_SIGNING_KEY, SCANNER_KEY, startSeededServer, type Holder } from './seeded-server.js';
 
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_GATE_${name}`] ?? fallback);
 const START = env('HOLDERS', 20_000);
@@ -53,82 +47,10 @@ const SETTLE_SECONDS = env('SETTLE_SECONDS', 5);
 const ARRIVAL_MINUTES = env('ARRIVAL_MINUTES', 30);
 const CHECKINS_PER_MINUTE = env('CHECKINS_PER_MINUTE', 200);
 const P99_TARGET_MS = 200;
+/** BENCH_GATE_DATABASES: which databases, comma-separated (default both). */
+const DATABASES = (process.env.BENCH_GATE_DATABASES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 /** The spec's pass ttl: the server's default QR_TTL_SECONDS, which the bench leaves as it is. */
 const TTL_SECONDS = 30;
-
-const JWT_SECRET = 'gate-bench-jwt-secret-'.padEnd(48, 'x');
-const PASS_SIGNING_KEY = new Uint8Array(32).fill(7);
-const SCANNER_KEY = 'gate-bench-scanner-key';
-
-interface Holder {
-  userId: number;
-  userTicketId: number;
-  authorization: string;
-}
-
-/** The bench's event and holders, in set-based SQL (runs on either driver through `query`). */
-async function seed(query: (sql: string) => Promise<{ rows: Record<string, unknown>[] }>, count: number) {
-  const one = async (sql: string) => (await query(sql)).rows[0];
-  const org = (await one(`insert into organisations (slug, name) values ('gate-bench', 'Gate bench') returning id`))
-    .id as number;
-  const event = (
-    await one(`insert into events (organisation_id, name, city, country, venue, address1, time_zone, starts_at, ends_at)
-      values (${org}, 'Gate bench', 'Wellington', 'NZ', 'Bench Stadium', '1 Bench Street', 'Pacific/Auckland',
-              now() - interval '1 hour', now() + interval '6 hours') returning id`)
-  ).id as number;
-  const type = (
-    await one(`insert into ticket_types (organisation_id, event_id, name, price_cents, currency_code, max_resale_price_cents)
-      values (${org}, ${event}, 'General Admission', 5000, 'NZD', 5000) returning id`)
-  ).id as number;
-  await query(`insert into users (email, nickname, username_suffix)
-    select 'gate' || g || '@bench.test', 'gatebench', g from generate_series(1, ${count}) g`);
-  await query(`insert into user_tickets (organisation_id, ticket_type_id, holder_id)
-    select ${org}, ${type}, id from users where nickname = 'gatebench'`);
-  await query(`insert into auth_sessions (id, user_id, expires_at)
-    select gen_random_uuid(), id, now() + interval '1 day' from users where nickname = 'gatebench'`);
-  const { rows } = await query(`select u.id as user_id, t.id as ticket_id, s.id as session_id
-    from users u join user_tickets t on t.holder_id = u.id join auth_sessions s on s.user_id = u.id
-    where u.nickname = 'gatebench' order by u.id`);
-  return { event, rows };
-}
-
-/** Access tokens as the server signs them (auth.tokens.ts): HS256, audience ticket-panel, issuer PUBLIC_URL. */
-async function holdersOf(rows: Record<string, unknown>[], issuer: string): Promise<Holder[]> {
-  const key = createSecretKey(new TextEncoder().encode(JWT_SECRET));
-  const iat = Math.floor(Date.now() / 1000);
-  return Promise.all(
-    rows.map(async (r) => ({
-      userId: Number(r.user_id),
-      userTicketId: Number(r.ticket_id),
-      authorization: `Bearer ${await new SignJWT({ sid: String(r.session_id) })
-        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-        .setSubject(String(r.user_id))
-        .setAudience('ticket-panel')
-        .setIssuer(issuer)
-        .setIssuedAt(iat)
-        .setExpirationTime(iat + 3600)
-        .sign(key)}`,
-    })),
-  );
-}
-
-/** The server for a trial: its own keys (the bench signs tokens and codes), no demo data, rate limits out of the way. */
-async function startServer(port: number, dataDir: string, databaseUrl: string | null): Promise<ChildProcess> {
-  const { child } = await startBuiltServer({
-    port,
-    dataDir,
-    env: {
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      JWT_SECRET,
-      PASS_SIGNING_KEY: Buffer.from(PASS_SIGNING_KEY).toString('base64url'),
-      SCANNER_KEY,
-      SEED_DEMO: 'false',
-      OTP_REQUESTS_PER_IP_PER_MINUTE: '100000000',
-      DOOR_SYNC_PER_IP_PER_MINUTE: '100000',
-    },
-  });
-  return child;
-}
 
 type Kind = 'pass' | 'listing' | 'sync' | 'sign-in';
 interface Trial {
@@ -349,42 +271,21 @@ export async function benchGate() {
   const results: Record<string, unknown> = {};
   const postgres = await startPostgres();
   try {
-    for (const name of ['pglite', 'postgres'] as const) {
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const dataDir = mkdtempSync(join(tmpdir(), 'tp-gate-'));
-      const databaseUrl = name === 'postgres' ? postgres.url('postgres') : null;
+    for (const name of DATABASES) {
+      const t0 = Date.now();
+      const seeded = await startSeededServer(name === 'postgres' ? postgres.url('postgres') : null, seedCount);
       try {
-        // Migrate (the server's start), then seed; PGlite's data dir is the server's alone, so seed it stopped.
-        let server = await startServer(port, dataDir, databaseUrl);
-        const t0 = Date.now();
-        let seeded: Awaited<ReturnType<typeof seed>>;
-        if (databaseUrl) {
-          const client = new pg.Client({ connectionString: databaseUrl });
-          await client.connect();
-          seeded = await seed((sql) => client.query(sql), seedCount);
-          await client.end();
-        } else {
-          await stopBuiltServer(server);
-          const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
-          seeded = await seed((sql) => db.query(sql), seedCount);
-          await db.close();
-          server = await startServer(port, dataDir, databaseUrl);
-        }
-        const holders = await holdersOf(seeded.rows, base);
-        console.log(`\n${name}: ${holders.length} holders seeded and their tokens minted in ${Date.now() - t0} ms`);
-        try {
-          const found = await search(name, base, holders, seeded.event);
-          const perCore = Math.round(found.largest / cpus().length);
-          console.log(
-            `  ${name}: largest N with p99 ≤ ${P99_TARGET_MS} ms: ${found.largest} holders (${perCore} per core, ${cpus().length} cores)`,
-          );
-          results[name] = { ...found, holdersPerCore: perCore };
-        } finally {
-          await stopBuiltServer(server);
-        }
+        console.log(
+          `\n${name}: ${seeded.holders.length} holders seeded and their tokens minted in ${Date.now() - t0} ms`,
+        );
+        const found = await search(name, seeded.base, seeded.holders, seeded.event);
+        const perCore = Math.round(found.largest / cpus().length);
+        console.log(
+          `  ${name}: largest N with p99 ≤ ${P99_TARGET_MS} ms: ${found.largest} holders (${perCore} per core, ${cpus().length} cores)`,
+        );
+        results[name] = { ...found, holdersPerCore: perCore };
       } finally {
-        rmSync(dataDir, { recursive: true, force: true });
+        await seeded.stop();
       }
     }
   } finally {

@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { startPostgres } from '../scripts/postgres.js';
 import { startBuiltServer, stopBuiltServer } from './server.js';
 import { signIn } from '../scripts/dev-sign-in.js';
+import { functionOf, packageOf, printTable, readProfile, sampledMs, selfTime } from './cpu-profile.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const TOP = Number(process.env.BENCH_TOP ?? 20);
@@ -22,38 +23,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const onlyAt = process.argv.indexOf('--only');
 /** `--only <path>`: drive that path alone (anonymous, e.g. `/healthz`) for a profile of it only. */
 const only = onlyAt > 0 ? process.argv[onlyAt + 1] : null;
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** Self time (ms) per key of a node, summed over the profile's samples. */
-function selfTime(profile: Profile, keyOf: (n: ProfileNode) => string): [string, number][] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const key = keyOf(byId.get(id)!);
-    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  return [...totals].sort((a, b) => b[1] - a[1]);
-}
-
-/** The package (node_modules/<name>), the app's own file (apps/api/dist/...), or node's internals. */
-function packageOf(url: string): string {
-  if (!url) return '(native / V8)';
-  const m = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
-  if (m) return m[1];
-  if (url.startsWith('node:')) return url;
-  const app = url.match(/apps\/api\/dist\/(.*)$/);
-  return app ? `app: ${app[1]}` : url;
-}
 
 /** CPU time (ms, user + system) of `pid` so far; 0 once it is gone. */
 function cpuMsOf(pid: number): number {
@@ -153,23 +122,14 @@ try {
 
 const [file] = readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
 if (!file) throw new Error('the server wrote no CPU profile');
-const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as Profile;
+const profile = readProfile(join(profileDir, file));
 if (process.env.BENCH_KEEP_PROFILE) console.log(`\nprofile kept: ${join(profileDir, file)}`);
 else rmSync(profileDir, { recursive: true, force: true });
-const total = profile.timeDeltas.reduce((a, b) => a + b, 0) / 1000;
-const table = (title: string, items: [string, number][]) => {
-  console.log(`\n${title} (of ${Math.round(total)} ms sampled)`);
-  for (const [key, ms] of items.slice(0, TOP))
-    console.log(`  ${((ms / total) * 100).toFixed(1).padStart(5)} %  ${String(Math.round(ms)).padStart(6)} ms  ${key}`);
-};
-table(
-  'Self time by function',
-  selfTime(profile, (n) => {
-    const { functionName, url, lineNumber } = n.callFrame;
-    return `${functionName || '(anonymous)'} ${url ? `${packageOf(url)}:${lineNumber + 1}` : ''}`.trim();
-  }),
-);
-table(
+const total = sampledMs(profile);
+printTable('Self time by function', selfTime(profile, functionOf), total, TOP);
+printTable(
   'Self time by package',
   selfTime(profile, (n) => packageOf(n.callFrame.url)),
+  total,
+  TOP,
 );

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import type { MailCrowd } from './mail-crowd.js';
 import { shedTargetMet, type ShedRun } from './shed.js';
+import type { QrCost } from './qr-cost.js';
 import { IDLE_TARGET_MIB, LOADED_TARGET_MIB, type MemoryBench } from './memory.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -47,8 +48,8 @@ export interface BenchResults {
   runSeconds: number;
   settings: { seconds: number; rounds: number; holders: number; importRows: number };
   rows: Row[];
-  /** p50s of one request at a time, ms to 0.1. */
-  oneAtATime: Record<string, { n: number; meP50Ms: number; qrFreshP50Ms: number }>;
+  /** bench/qr-cost.ts by database: a fresh pass against /auth/me, one request at a time (issue 44). */
+  qrCost: Record<string, QrCost>;
   signInStorm: Record<string, { answeredWithin1sPct: number; healthzP99: number; codeP50: number; failed: number }>;
   importStall: Record<string, { rows: number; status: number; importMs: number; loopStretchMs: number }>;
   lighthouse: { page: string; runs: number; withoutLoader: Lighthouse; withLoader: Lighthouse; difference: object };
@@ -92,12 +93,12 @@ export function targetsOf(res: BenchResults): Target[] {
     out.push({ target, figure: `${r2(x)}× (${a.reqPerSec} vs ${b.reqPerSec} req/s)`, pass: x >= min });
   };
   for (const db of ['pglite', 'postgres']) {
-    const o = res.oneAtATime[db];
-    const limit = Math.round((1.25 * o.meP50Ms + 1) * 10) / 10;
+    const { backToBack: b, paced: p, passes, renders } = res.qrCost[db];
+    const limit = Math.round((1.25 * b.meP50Ms + 0.3) * 10) / 10;
     out.push({
-      target: `${db}: fresh QR p50 ≤ 1.25 × /auth/me p50 + 1 ms (one at a time)`,
-      figure: `${o.qrFreshP50Ms} ms vs ${limit} ms (me ${o.meP50Ms} ms, ${o.n} pairs)`,
-      pass: o.qrFreshP50Ms <= limit,
+      target: `${db}: fresh QR p50 ≤ 1.25 × /auth/me p50 + 0.3 ms (one at a time, back to back)`,
+      figure: `${b.qrP50Ms} ms vs ${limit} ms (me ${b.meP50Ms} ms, ${b.pairs} pairs; paced: ${p.qrP50Ms} vs me ${p.meP50Ms} ms; ${renders} of ${passes} passes rendered)`,
+      pass: b.qrP50Ms <= limit,
     });
   }
   ratio('PGlite /v1/auth/me ≥ 0.6 × PostgreSQL', row('pglite', '/v1/auth/me'), row('postgres', '/v1/auth/me'), 0.6);

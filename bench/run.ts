@@ -7,8 +7,8 @@
  *
  * - throughput (10 connections): /healthz, /v1/auth/me, /v1/list/ticket_listing?status=UPCOMING,
  *   /v1/auth/access/qr cycling over BENCH_HOLDERS holders with QR_TTL_SECONDS=1;
- * - one request at a time, timed to 0.1 ms: /v1/auth/me and a freshly rendered QR pass, alternated (holders
- *   cycled more slowly than the 1 s time step, so every pass is rendered anew);
+ * - a fresh QR pass against /v1/auth/me, one request at a time, back to back and paced (bench/qr-cost.ts, its own
+ *   servers with 3,000 holders each);
  * - a sign-in storm: code requests at 100/s with distinct e-mails while /healthz is measured;
  * - the event loop during a 10,000-row CSV import (bench/import-stall.ts: monitorEventLoopDelay in the server);
  * then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with only the open button
@@ -22,7 +22,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -33,6 +32,7 @@ import { chromiumArgs } from '../e2e/chromium.js';
 import { codesFrom, signIn } from '../scripts/dev-sign-in.js';
 import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
+import { benchQrCost } from './qr-cost.js';
 import { benchMailCrowd } from './mail-crowd.js';
 import { benchShed } from './shed.js';
 import { benchMemory } from './memory.js';
@@ -198,22 +198,6 @@ async function signInStorm(server: string, base: string, perSecond: number, seco
   return storm;
 }
 
-/** One GET on a keep-alive agent; resolves with its time in milliseconds (sub-millisecond, from hrtime). */
-function timedGet(agent: http.Agent, url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const t0 = process.hrtime.bigint();
-    http
-      .get(url, { agent, headers }, (res) => {
-        res.on('data', () => {});
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
-          else resolvePromise(Number(process.hrtime.bigint() - t0) / 1e6);
-        });
-      })
-      .on('error', reject);
-  });
-}
-
 interface Server {
   name: 'pglite' | 'postgres';
   base: string;
@@ -334,25 +318,6 @@ async function alternatingRounds(bareBase: string, servers: Server[]): Promise<R
   });
 }
 
-/**
- * `/v1/auth/me` and a fresh QR pass, one request at a time, alternated (me, pass, me, ...) at `perSecond` pairs a
- * second for `seconds`; holders cycled so that each pass is older than its 1 s step. p50s to 0.1 ms.
- */
-async function oneAtATime(s: Server, seconds: number, perSecond = 150) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const me: number[] = [];
-  const qr: number[] = [];
-  const started = performance.now();
-  for (let i = 0; performance.now() - started < seconds * 1000; i++) {
-    const wait = started + (i * 1000) / perSecond - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    me.push(await timedGet(agent, `${s.base}/v1/auth/me`, { authorization: s.auth }));
-    qr.push(await timedGet(agent, `${s.base}/v1/auth/access/qr`, { authorization: s.holders[i % s.holders.length] }));
-  }
-  agent.destroy();
-  return { me, qr };
-}
-
 async function benchBare() {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -457,31 +422,12 @@ const bare = await benchBare();
 const postgres = await startPostgres();
 const servers: Server[] = [];
 let rows: Row[];
-const oneByOne: BenchResults['oneAtATime'] = {};
 const storms: BenchResults['signInStorm'] = {};
 const imports: Record<string, ImportStall> = {};
 try {
   servers.push(await startServer('pglite', null), await startServer('postgres', postgres.url('postgres')));
   console.log(`\nThroughput, 10 connections, ${ROUNDS} alternating rounds of ${SECONDS} s (the median round kept)`);
   rows = await alternatingRounds(bare.base, servers);
-  console.log('\nOne request at a time: /v1/auth/me and a fresh QR pass, alternated');
-  const samples: Record<string, { me: number[]; qr: number[] }> = {};
-  for (let round = 0; round < 2; round++)
-    for (const s of servers) {
-      const r = await oneAtATime(s, SECONDS);
-      samples[s.name] = {
-        me: [...(samples[s.name]?.me ?? []), ...r.me],
-        qr: [...(samples[s.name]?.qr ?? []), ...r.qr],
-      };
-    }
-  for (const s of servers) {
-    const { me, qr } = samples[s.name];
-    const r = (x: number) => Math.round(x * 10) / 10;
-    oneByOne[s.name] = { n: me.length, meP50Ms: r(median(me)), qrFreshP50Ms: r(median(qr)) };
-    console.log(
-      `  ${s.name.padEnd(9)} ${me.length} pairs: /auth/me p50 ${r(median(me))} ms, fresh QR p50 ${r(median(qr))} ms`,
-    );
-  }
   console.log('\nSign-in storm');
   for (const s of servers) storms[s.name] = await signInStorm(s.name, s.base, 100, 8);
   console.log(`\nEvent loop during a ${IMPORT_ROWS}-row import (monitorEventLoopDelay in the server)`);
@@ -497,6 +443,8 @@ try {
   postgres.stop();
   await stopProcess(bare.child);
 }
+console.log('\nA fresh QR pass against /v1/auth/me, one request at a time (bench/qr-cost.ts)');
+const qrCost = await benchQrCost();
 const lh = await lighthouseRuns();
 console.log('\nTime to QR (issue 30): cheap phone (CPU 4×), Slow 4G, median of 5');
 const timeToQr = await benchTimeToQr();
@@ -520,7 +468,7 @@ const results: BenchResults = {
   runSeconds: Math.round((Date.now() - started) / 1000),
   settings: { seconds: SECONDS, rounds: ROUNDS, holders: HOLDERS, importRows: IMPORT_ROWS },
   rows,
-  oneAtATime: oneByOne,
+  qrCost,
   signInStorm: storms,
   importStall: imports,
   lighthouse: lh,

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
+import { ticketIsListed, type Holder } from '../../db/predicates.js';
+import { preparedStatement } from '../../db/prepared.js';
 import {
   authSessions,
   doorCheckIns,
@@ -35,6 +36,27 @@ const walletPassWithTotp = and(
   isNull(walletPasses.voidedAt),
 );
 
+/**
+ * `revealTimes`'s statement, prepared (every fresh QR pass runs it; decision 043): `heldBy` with the holder and
+ * organisation as parameters, organisation 0 for none (no organisation has it), as the ticket listing's.
+ */
+const revealTimesStatement = preparedStatement((db) =>
+  db
+    .selectDistinct({ revealAt: events.passRevealAt, typeId: ticketTypes.id })
+    .from(userTickets)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .where(
+      and(
+        eq(userTickets.holderId, sql.placeholder('holderId')),
+        sql`(${sql.placeholder('organisationId')}::int = 0 or ${events.organisationId} = ${sql.placeholder('organisationId')}::int)`,
+        isNull(userTickets.revokedAt),
+        gt(events.endsAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('access_reveal_times'),
+);
+
 export const accessRepository = {
   /**
    * The TOTP secret (hex) of the Google Wallet pass of `userTicketId` issued to `holderId`, while that holder
@@ -54,12 +76,11 @@ export const accessRepository = {
    * ticket type held (issue 21).
    */
   async revealTimes(db: DbOrTx, holder: Holder, now: Date): Promise<(Date | null)[]> {
-    const rows = await db
-      .selectDistinct({ revealAt: events.passRevealAt, typeId: ticketTypes.id })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(and(heldBy(holder), isNull(userTickets.revokedAt), gt(events.endsAt, now)));
+    const rows = await revealTimesStatement(db).execute({
+      holderId: holder.userId,
+      organisationId: holder.organisationId ?? 0,
+      now,
+    });
     return rows.map((r) => r.revealAt);
   },
   /**

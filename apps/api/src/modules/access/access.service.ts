@@ -7,11 +7,11 @@
  *   `issueCredential`) and then signs every step itself, offline.
  * Both verify with the public key alone (`verifyCode`), so an offline door admits what a phone shows.
  * The PNG is rendered once per holder per step and cached (not per request). It is drawn at one pixel
- * per module plus the 4-module quiet zone (a few hundred bytes, about as fast as building the matrix);
+ * per module plus the 4-module quiet zone, one bit per pixel (460 bytes);
  * the panel scales it up to its 396 px box with `image-rendering: pixelated`, so edges stay crisp.
  */
-import { PNG } from 'pngjs';
-import QRCode from 'qrcode';
+import { encode as encodePng } from 'fast-png';
+import { encode as encodeQr } from 'uqr';
 import {
   fromBase64Url,
   passStep,
@@ -33,27 +33,29 @@ import { accessRepository as repo } from './access.repository.js';
 const QUIET_ZONE = 4;
 
 /**
- * The server's pass as a PNG: one pixel per module, the 4-module quiet zone, error correction M, 8-bit grey
- * without row filters, drawn from qrcode's module matrix and written by pngjs in one synchronous call.
- * Always mask pattern 0 (the checkerboard, `(row + column) mod 2`): without a fixed mask the encoder scores all
- * eight masks on every render (ISO/IEC 18004's penalty rules); the mask is written in the code's format
- * information, so every decoder reads any of the eight, and the checkerboard breaks up the runs and blocks those
- * rules avoid. Per render at load 15-19 (decision 028): the mask search and qrcode's PNG renderer (RGBA, a
- * filter chosen per row) 1.45 ms of CPU and 1,495 bytes; the fixed mask and grey through that renderer (a stream,
- * zlib on the thread pool) 1.2 ms of wall time; this 0.67 ms of wall time and 525 bytes.
+ * The server's pass as a PNG: one pixel per module plus the 4-module quiet zone, error correction M, 1-bit grey
+ * (white 1, black 0) without row filters, its data stored, not compressed (deflate level 0: a 1-bit image of a
+ * version-6 symbol is 392 bytes; compressing it saved 80 bytes for 50-80 µs a pass). The matrix from uqr (the
+ * panel's encoder: no search for the shortest segmentation, which qrcode ran on every render), the file from
+ * fast-png. Always mask pattern 0 (the checkerboard, `(row + column) mod 2`): without a fixed mask the encoder
+ * scores all eight masks on every render (ISO/IEC 18004's penalty rules); the mask is written in the code's format
+ * information, so every decoder reads any of the eight. Decision 043: ~0.1 ms of CPU a pass, against ~0.8 ms for
+ * qrcode's matrix and pngjs's 8-bit file.
  */
 function passPng(code: string): Buffer {
-  const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M', maskPattern: 0 });
-  const side = modules.size + 2 * QUIET_ZONE;
-  const png = new PNG({ width: side, height: side });
-  png.data.fill(255);
-  for (let row = 0; row < modules.size; row++)
-    for (let col = 0; col < modules.size; col++)
-      if (modules.get(row, col)) {
-        const at = ((row + QUIET_ZONE) * side + col + QUIET_ZONE) * 4;
-        png.data.fill(0, at, at + 3); // black; alpha stays 255
-      }
-  return PNG.sync.write(png, { colorType: 0, filterType: 0 });
+  // uqr's own border copies the matrix into a larger one; the quiet zone is only an offset here.
+  const { data, size: modules } = encodeQr(code, { ecc: 'M', border: 0, maskPattern: 0 });
+  const side = modules + 2 * QUIET_ZONE;
+  const rowBytes = Math.ceil(side / 8);
+  const bits = new Uint8Array(rowBytes * side).fill(0xff);
+  for (let y = 0; y < modules; y++) {
+    const row = data[y];
+    const at = (y + QUIET_ZONE) * rowBytes;
+    for (let x = 0; x < modules; x++)
+      if (row[x]) bits[at + ((x + QUIET_ZONE) >> 3)] &= ~(0x80 >> ((x + QUIET_ZONE) & 7));
+  }
+  const png = encodePng({ width: side, height: side, channels: 1, depth: 1, data: bits }, { zlib: { level: 0 } });
+  return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 }
 
 export function createAccessService(deps: {
