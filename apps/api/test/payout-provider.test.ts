@@ -106,9 +106,9 @@ describe('the Stripe payout provider', () => {
     ]);
   });
 
-  it('sends the buyer back to the listing when Stripe gives a session no page', async () => {
+  it('opens one checkout session per order; sends the buyer back to the listing when Stripe gives it no page', async () => {
     sdk.session = { id: 'cs_1', url: null };
-    const checkout = await stripe(null).createCheckout({
+    const request = {
       orderId: 'o-1',
       currencyCode: 'AUD',
       unitAmountCents: 4400,
@@ -117,8 +117,33 @@ describe('the Stripe payout provider', () => {
       buyerEmail: 'b@example.com',
       successUrl: 'http://panel.test/ok',
       cancelUrl: 'http://panel.test/r/token',
-    });
+    };
+    const checkout = await stripe(null).createCheckout(request);
     expect(checkout).toEqual({ url: 'http://panel.test/r/token', sessionId: 'cs_1' });
+    // One line of `quantity` at the unit price, in Stripe's lower-case currency, the order named twice; Stripe's
+    // idempotency key is the order's, so asking again answers the same session.
+    expect(sdk.created.at(-1)).toEqual({
+      what: 'checkout',
+      body: {
+        mode: 'payment',
+        customer_email: 'b@example.com',
+        success_url: 'http://panel.test/ok',
+        cancel_url: 'http://panel.test/r/token',
+        metadata: { orderId: 'o-1' },
+        client_reference_id: 'o-1',
+        line_items: [
+          {
+            quantity: 2,
+            price_data: { currency: 'aud', unit_amount: 4400, product_data: { name: 'Event - Type' } },
+          },
+        ],
+      },
+      opts: { idempotencyKey: 'resale-checkout-o-1' },
+    });
+    sdk.session = { id: 'cs_2', url: 'https://checkout.stripe.com/cs_2' };
+    expect((await stripe(null).createCheckout({ ...request, orderId: 'o-2' })).url).toBe(
+      'https://checkout.stripe.com/cs_2',
+    );
   });
 
   it('reads the events it knows and names the others', () => {
