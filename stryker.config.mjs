@@ -28,7 +28,8 @@ export const groups = {
     'apps/api/src/modules/resale/payout-account.service.ts',
     'apps/api/src/providers/payouts/payout.provider.ts',
     // markPaid, cancel and confirm: the (sandbox) payment of an upgrade and what it unlocks.
-    'apps/api/src/modules/swap/swap.service.ts:185-264',
+    'apps/api/src/modules/swap/swap-reservation.ts:76-95',
+    'apps/api/src/modules/swap/swap-confirm.ts',
   ],
 };
 

@@ -250,3 +250,129 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     ]);
   });
 });
+
+describe('the checkout session and the events that settle it (issue 43: mutants the money runs let live)', () => {
+  /** Bob lists two General Admission tickets at A$40 each (A$44 with the fee) in Stripe mode. */
+  async function twoListed(): Promise<string> {
+    await verifySeller(bob, 'bob@example.com');
+    await sql(
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id)
+       select ut.organisation_id, ut.ticket_type_id, ut.holder_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
+       join users u on u.id = ut.holder_id join events e on e.id = tt.event_id where u.email = 'bob@example.com'
+       and e.name = 'Laneway Sessions' and tt.name = 'General Admission' order by ut.id limit 1`,
+    );
+    return listAt(bob, 'Laneway Sessions · General Admission', 40, 2);
+  }
+
+  it('asks Stripe for one line of two at the price of one ticket, for the buyer, with the return pages and the order', async () => {
+    const path = await twoListed();
+    const key = crypto.randomUUID();
+    const started = await start(`${path}?lang=es`, { quantity: 2, key, email: 'lu@example.com' });
+    expect(started.statusCode).toBe(303);
+    const order = await orderOfKey(key);
+    expect(started.headers.location).toBe(`https://checkout.example/${order.checkout_session_id}`);
+    const [session] = sessionsFor(order.id);
+    expect(Object.fromEntries(session.body)).toEqual({
+      mode: 'payment',
+      customer_email: 'lu@example.com',
+      success_url: `http://panel.test/resale/done/${order.id}?lang=es`,
+      cancel_url: `http://panel.test${path}?lang=es`,
+      'metadata[orderId]': order.id,
+      client_reference_id: order.id,
+      'line_items[0][quantity]': '2',
+      'line_items[0][price_data][currency]': 'aud',
+      'line_items[0][price_data][unit_amount]': '4400',
+      'line_items[0][price_data][product_data][name]': 'Laneway Sessions - General Admission',
+    });
+    expect(session.idempotencyKey).toBe(`resale-checkout-${order.id}`);
+  });
+
+  it('pays an order a session names only by client_reference_id; a second event for a paid order changes nothing', async () => {
+    const path = await twoListed();
+    const key = crypto.randomUUID();
+    await start(path, { quantity: 2, key, email: 'mo@example.com' });
+    const order = await orderOfKey(key);
+    const session = {
+      id: order.checkout_session_id,
+      object: 'checkout.session',
+      client_reference_id: order.id,
+      amount_total: 8800,
+      currency: 'aud',
+      payment_status: 'paid',
+    };
+    expect((await webhook('checkout.session.completed', session)).statusCode).toBe(200);
+    expect((await orderOfKey(key)).status).toBe('PAID');
+    expect(await listingHolders(order.id)).toEqual([null, null]);
+    // Stripe sends the completion again under a new event id (or a second one for the same session).
+    expect((await webhook('checkout.session.completed', session)).statusCode).toBe(200);
+    expect((await orderOfKey(key)).status).toBe('PAID');
+    expect(t.mail.sent.filter((m) => m.to === 'mo@example.com')).toHaveLength(1);
+    // One sale owed to the seller, not two.
+    const earnings = (await t.app.inject({ url: '/v1/resell/earnings', headers: bearer(bob) })).json<
+      { quantity: number; amountCents: number }[]
+    >();
+    expect(earnings).toEqual([expect.objectContaining({ quantity: 2, amountCents: 8000 })]);
+  });
+
+  it('a completed session that does not say its amount or currency pays nothing', async () => {
+    const path = await twoListed();
+    const key = crypto.randomUUID();
+    await start(path, { quantity: 2, key, email: 'ned@example.com' });
+    const order = await orderOfKey(key);
+    const base = { id: order.checkout_session_id, object: 'checkout.session', metadata: { orderId: order.id } };
+    const paid = { payment_status: 'paid' };
+    for (const [object, reason] of [
+      [{ ...base, ...paid, currency: 'aud' }, 'amount'],
+      [{ ...base, ...paid, amount_total: 8800 }, 'currency'],
+    ] as const) {
+      expect((await webhook('checkout.session.completed', object)).statusCode).toBe(200);
+      expect((await orderOfKey(key)).status).toBe('PENDING');
+      expect(t.logs.filter((l) => l.msg === 'resale payment does not match its order: not paid').at(-1)).toMatchObject({
+        reason,
+      });
+    }
+  });
+});
+
+describe('account.updated (issue 43: mutants the money runs let live)', () => {
+  const externalId = async (email: string) =>
+    (
+      await sql<{ external_id: string; status: string; country: string | null; verified: boolean }>(
+        `select external_id, status, country, verified_at is not null as verified from payout_accounts a join users u on u.id = a.user_id where u.email = '${email}'`,
+      )
+    )[0];
+  const state = async () =>
+    (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json<{ verified: boolean }>().verified;
+
+  it('verifies an account only when Stripe allows both charges and payouts, in a country resale supports', async () => {
+    const opened = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer(alice),
+      payload: { accountType: 'custom' },
+    });
+    expect(opened.statusCode).toBe(200);
+    // No country asked for: an Australian account.
+    expect(
+      fake.seen
+        .filter((s) => s.path === '/v1/accounts')
+        .at(-1)
+        ?.body.get('country'),
+    ).toBe('AU');
+    const { external_id: id } = await externalId('alice@example.com');
+    const updated = (object: object) => webhook('account.updated', { id, object: 'account', country: 'AU', ...object });
+    await updated({ charges_enabled: true, payouts_enabled: false });
+    expect(await state()).toBe(false);
+    await updated({ charges_enabled: false, payouts_enabled: true });
+    expect(await state()).toBe(false);
+    await updated({ charges_enabled: true, payouts_enabled: true, country: 'US' });
+    expect(await state()).toBe(false);
+    expect(await externalId('alice@example.com')).toMatchObject({ status: 'PENDING', country: 'US', verified: false });
+    // Stripe did not say the country: verified, country unknown.
+    await updated({ charges_enabled: true, payouts_enabled: true, country: undefined });
+    expect(await state()).toBe(true);
+    expect(await externalId('alice@example.com')).toMatchObject({ status: 'VERIFIED', country: null, verified: true });
+    await updated({ charges_enabled: true, payouts_enabled: true, country: 'NZ' });
+    expect(await externalId('alice@example.com')).toMatchObject({ status: 'VERIFIED', country: 'NZ' });
+  });
+});

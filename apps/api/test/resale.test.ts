@@ -1,7 +1,8 @@
 /** Resale rules, money, races, PDF and redeem (issue: resale end to end). */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { extractText, getDocumentProxy } from 'unpdf';
-import type { MyTicket } from '@tp/contract';
+import type { Earning, MyTicket } from '@tp/contract';
+import { resaleRepository } from '../src/modules/resale/resale.repository.js';
 import { bearer, createTestApp, type TestApp, rawQuery, type ListingBody, type CreateResaleBody } from './helper.js';
 
 let t: TestApp;
@@ -490,5 +491,138 @@ describe('the code PDF (issue 43: mutants the purchase test let live)', () => {
     await rawQuery(t.database.db, `update resale_orders set status = 'FAILED' where id = '${bought.orderId}'`);
     const refunded = await post(null, `/v1/resell/${bought.orderId}`, { code: bought.code });
     expect([refunded.statusCode, refunded.json()]).toEqual([404, invalid]);
+  });
+});
+
+describe('settling an order (issue 43: mutants the money runs let live)', () => {
+  /** Gives bob a second ticket of his first resellable type and lists both at A$40 each; returns the share link. */
+  async function listTwo(): Promise<string> {
+    await verifyPayouts(bob);
+    const [ga] = await available(bob);
+    await rawQuery(
+      t.database.db,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id) select organisation_id, ticket_type_id, holder_id from user_tickets where id = ${ga.userTicketId}`,
+    );
+    return (await list(bob, (await available(bob))[0], 40, 2)).json<CreateResaleBody>().shareLinkUrl;
+  }
+  const orderRow = async (orderId: string) =>
+    (
+      await rawQuery<{ status: string; quantity: number; total_cents: number; fee_cents: number; locale: string }>(
+        t.database.db,
+        `select status, quantity, total_cents, fee_cents, locale from resale_orders where id = '${orderId}'`,
+      )
+    ).rows[0];
+
+  it('two tickets in one order: total, fee and payout are for both; both mails say two, with the amount owed', async () => {
+    const shareLinkUrl = await listTwo();
+    const bought = await buy(shareLinkUrl, 2, 'Fay@Example.com');
+    expect(bought.status).toBe(200);
+    // A$40 + A$4 fee per ticket; the seller is owed the price of both, not the fee.
+    expect(await orderRow(bought.orderId!)).toEqual({
+      status: 'PAID',
+      quantity: 2,
+      total_cents: 8800,
+      fee_cents: 800,
+      locale: 'en',
+    });
+    expect((await get<Earning[]>(bob, '/v1/resell/earnings'))[0]).toMatchObject({ quantity: 2, amountCents: 8000 });
+    const notice = t.mail.sent.find((m) => m.to === 'bob@example.com' && m.subject.startsWith('You sold'))!;
+    expect(notice.subject).toBe('You sold 2 tickets for Laneway Sessions');
+    expect(notice.text).toContain('2 tickets "General Admission" for Laneway Sessions you listed for resale sold.');
+    expect(notice.text).toContain('You will receive A$80.00 in your payout account.');
+    const code = t.mail.sent.find((m) => m.to === 'fay@example.com')!;
+    expect(code.subject).toBe('Your tickets for Laneway Sessions');
+    expect(code.text).toContain('You bought 2 resale tickets for Laneway Sessions.');
+    expect(code.attachments?.[0].filename).toMatch(/\.pdf$/);
+    // The calendar entry is the order's own (its UID names the order).
+    expect(code.attachments?.[1].content.toString()).toContain(`UID:order-${bought.orderId}@`);
+    // Redeeming the code moves both tickets.
+    const fay = (await t.signIn('fay@example.com')).accessToken;
+    expect((await post(fay, `/v1/resell/redeem/${bought.code}`, {})).statusCode).toBe(200);
+    expect(await get<MyTicket[]>(fay, '/v1/list/ticket_listing?status=UPCOMING')).toHaveLength(2);
+  });
+
+  it('paying a paid order again shows "already paid" and changes nothing: no second code, mail or payout', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const bought = await buy((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl, 1, 'gus@example.com');
+    expect(bought.status).toBe(200);
+    const again = await t.app.inject({ method: 'POST', url: `/resale/checkout/${bought.orderId}`, payload: '' });
+    expect(again.statusCode).toBe(200);
+    expect(again.body).toContain('This order is already paid. Your code was e-mailed to you.');
+    expect(again.body).not.toContain('data-testid="resale-code"');
+    expect((await orderRow(bought.orderId!)).status).toBe('PAID');
+    expect(t.mail.sent.filter((m) => m.to === 'gus@example.com')).toHaveLength(1);
+    expect(await t.app.services.resale.orders.payoutsOf(1)).toHaveLength(1);
+  });
+
+  it('the seller unlists while the buyer is at the checkout: paying answers 409, the order FAILED, the seller keeps the ticket', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const path = new URL((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl).pathname;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        quantity: '1',
+        email: 'hal@example.com',
+        idempotencyKey: crypto.randomUUID(),
+      }).toString(),
+    });
+    const checkout = new URL(started.headers.location as string).pathname;
+    expect((await post(alice, '/v1/resell/unlist', { userTicketId: a.userTicketId })).statusCode).toBe(204);
+    const paid = await t.app.inject({ method: 'POST', url: checkout, payload: '' });
+    expect(paid.statusCode).toBe(409);
+    expect(paid.body).toContain('The tickets were sold to someone else before your payment went through.');
+    expect((await orderRow(checkout.split('/').pop()!)).status).toBe('FAILED');
+    expect((await holders([a.userTicketId]))[0].holder_id).not.toBeNull();
+    expect(t.mail.sent.filter((m) => m.to === 'hal@example.com')).toHaveLength(0);
+  });
+});
+
+describe('starting a purchase (issue 43: mutants the money runs let live)', () => {
+  const start = (path: string, quantity: number, email: string, idempotencyKey: string, lang = 'en') =>
+    t.app.inject({
+      method: 'POST',
+      url: `${path}?lang=${lang}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ quantity: String(quantity), email, idempotencyKey }).toString(),
+    });
+
+  it('the same key and buyer e-mail in other letter case is the same purchase; the order keeps the page language', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const path = new URL((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl).pathname;
+    const key = crypto.randomUUID();
+    const first = await start(path, 1, 'ivy@example.com', key, 'es');
+    expect(first.statusCode).toBe(303);
+    const again = await start(path, 1, 'IVY@Example.COM', key, 'es');
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(first.headers.location);
+    const orders = await rawQuery<{ locale: string }>(
+      t.database.db,
+      `select locale from resale_orders where idempotency_key = '${key}'`,
+    );
+    expect(orders.rows).toEqual([{ locale: 'es' }]);
+  });
+
+  it('a key another request took between the lookup and the insert, with other parameters, answers 422', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const path = new URL((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl).pathname;
+    const key = crypto.randomUUID();
+    expect((await start(path, 1, 'jo@example.com', key)).statusCode).toBe(303);
+    // The race: this request's lookup ran before the other request's insert, so it finds no order under the key
+    // (the lookup's type, inferred from a destructured select, leaves out the `undefined` it answers then).
+    const lookup = vi.spyOn(resaleRepository, 'orderByIdempotencyKey').mockResolvedValueOnce(undefined as never);
+    const late = await start(path, 1, 'kim@example.com', key);
+    lookup.mockRestore();
+    expect(late.statusCode).toBe(422);
+    const orders = await rawQuery<{ buyer_email: string }>(
+      t.database.db,
+      `select buyer_email from resale_orders where idempotency_key = '${key}'`,
+    );
+    expect(orders.rows).toEqual([{ buyer_email: 'jo@example.com' }]);
   });
 });

@@ -211,3 +211,58 @@ describe('swap', () => {
     expect(evil.body).toContain(brandHeader);
   });
 });
+
+describe('the payment of an upgrade (issue 43: the money group)', () => {
+  const cancel = (token: string, id: string) =>
+    t.app.inject({ method: 'POST', url: `/v1/ticket_swap/cancel_swap/${id}`, headers: bearer(token) });
+  const upgrade = async (quantity = 1) => {
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    const started = await start(alice, ga.id, target.id, quantity);
+    expect(started.json<StartSwapBody>().swapType).toBe('UPGRADE');
+    return { ga, target, id: started.json<StartSwapBody>().orderIdentifier };
+  };
+
+  it('an upgrade of two tickets: the mail states the difference paid for both', async () => {
+    await rawQuery(
+      t.database.db,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id)
+       select ut.organisation_id, ut.ticket_type_id, ut.holder_id from user_tickets ut
+       join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id
+       join users u on u.id = ut.holder_id
+       where u.email = 'alice@example.com' and e.name = 'Laneway Sessions' and tt.name = 'General Admission'`,
+    );
+    const { ga, target, id } = await upgrade(2);
+    await t.app.services.swap.markPaid(id);
+    expect((await confirm(alice, id)).json()).toEqual({ swapType: 'UPGRADE', quantity: 2 });
+    expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/VIP')).toHaveLength(3);
+    const amount = formatMoney(2 * (target.price - ga.price), target.currencyCode, 'en');
+    expect(t.mail.sent.at(-1)!.text).toContain(`Amount paid: ${amount}.`);
+  });
+
+  it('a paid upgrade is neither cancelled nor expired: past its reservation time it still confirms', async () => {
+    const { id } = await upgrade();
+    await t.app.services.swap.markPaid(id);
+    t.clock.advance(16 * 60_000);
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    // The payment must be refunded first: the cancel leaves the swap as it is.
+    expect((await cancel(alice, id)).statusCode).toBe(204);
+    expect((await confirm(alice, id)).json()).toEqual({ swapType: 'UPGRADE', quantity: 1 });
+    expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/VIP')).toHaveLength(2);
+  });
+
+  it('an unpaid upgrade past its reservation time is expired; a confirmed swap cannot be cancelled', async () => {
+    const { id } = await upgrade();
+    t.clock.advance(16 * 60_000);
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    expect((await confirm(alice, id)).json()).toEqual({ message: 'api.swap.expired' });
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+    const [down] = await targets(alice, vip.id);
+    const downgrade = (await start(alice, vip.id, down.id, 1)).json<StartSwapBody>().orderIdentifier;
+    expect((await confirm(alice, downgrade)).statusCode).toBe(200);
+    const again = await cancel(alice, downgrade);
+    expect([again.statusCode, again.json()]).toEqual([409, { message: 'api.swap.already_confirmed' }]);
+    for (const unknown of ['not-a-uuid', crypto.randomUUID()])
+      expect((await cancel(alice, unknown)).json()).toEqual({ message: 'api.swap.not_found' });
+  });
+});
