@@ -15,7 +15,11 @@ const sdk = {
   session: { id: 'cs_1', url: null as string | null },
   event: {} as unknown,
 };
+/** What the stand-in's `createFetchHttpClient` gives: the provider must pass it on (a total bound per request). */
+const FETCH_CLIENT = 'the fetch http client';
 class FakeStripe {
+  static createFetchHttpClient = () => FETCH_CLIENT;
+  static errors = { StripeConnectionError: class extends Error {} };
   constructor(_key: string, options: unknown) {
     sdk.options.push(options);
   }
@@ -78,11 +82,32 @@ describe('the Stripe payout provider', () => {
     stripe('http://stripe.internal');
     stripe('https://stripe.internal');
     expect(sdk.options).toEqual([
-      { maxNetworkRetries: 2, timeout: 20_000 },
-      { maxNetworkRetries: 2, timeout: 5000 },
-      { host: '127.0.0.1', port: 4010, protocol: 'http', maxNetworkRetries: 0, timeout: 20_000 },
-      { host: 'stripe.internal', port: 80, protocol: 'http', maxNetworkRetries: 0, timeout: 20_000 },
-      { host: 'stripe.internal', port: 443, protocol: 'https', maxNetworkRetries: 0, timeout: 20_000 },
+      { maxNetworkRetries: 2, timeout: 20_000, httpClient: FETCH_CLIENT },
+      { maxNetworkRetries: 2, timeout: 5000, httpClient: FETCH_CLIENT },
+      {
+        host: '127.0.0.1',
+        port: 4010,
+        protocol: 'http',
+        maxNetworkRetries: 0,
+        timeout: 20_000,
+        httpClient: FETCH_CLIENT,
+      },
+      {
+        host: 'stripe.internal',
+        port: 80,
+        protocol: 'http',
+        maxNetworkRetries: 0,
+        timeout: 20_000,
+        httpClient: FETCH_CLIENT,
+      },
+      {
+        host: 'stripe.internal',
+        port: 443,
+        protocol: 'https',
+        maxNetworkRetries: 0,
+        timeout: 20_000,
+        httpClient: FETCH_CLIENT,
+      },
     ]);
   });
 
