@@ -121,7 +121,8 @@ test('a request shed once is sent again after Retry-After: the tickets and the Q
   await openPanel(page, 'PANEL_TAB=QR');
   await expect(page.locator('#root img.qr-box__img')).toBeVisible();
   for (const call of ['/v1/auth/access/qrCodeData', '/v1/auth/access/qr']) {
-    expect(asked[call].length, call).toBeGreaterThanOrEqual(2);
+    // The image shows once either answer is in; the other's second try, after its own jittered wait, may follow.
+    await expect.poll(() => asked[call].length, { message: call }).toBeGreaterThanOrEqual(2);
     expect(asked[call][1] - asked[call][0], call).toBeGreaterThanOrEqual(2000);
   }
   // The device pass's POST (a mutation) was shed once too and sent again: the pass is kept, and with no network
