@@ -299,7 +299,7 @@ describe('db:export writes an owner-only file', () => {
 describe.runIf(onPostgres())('db:import refuses a database in use', () => {
   it(
     'refuses while another connection is open, --force alone too; --force --yes-i-stopped-every-instance imports',
-    { timeout: 120_000 },
+    { timeout: 300_000 }, // five `db:` processes, each a tsx start: 26 s alone, over 120 s in a loaded CI
     async () => {
       const out = await anEmptyExport();
       const databaseUrl = await freshPostgresUrl({ empty: true });
@@ -336,7 +336,7 @@ describe.runIf(onPostgres())('db:import refuses a database in use', () => {
 describe.runIf(onPostgres())('db:import never runs under a running instance', () => {
   it(
     'refuses, --force --yes-i-stopped-every-instance too, while an instance holds the instance lock (re-audit: an idle instance held no pooled connection)',
-    { timeout: 120_000 },
+    { timeout: 300_000 }, // five `db:` processes, each a tsx start: 26 s alone, over 120 s in a loaded CI
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'tp-import-instance-'));
       temp.push(dir);
