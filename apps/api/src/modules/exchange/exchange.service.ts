@@ -17,6 +17,12 @@ import { closesAtOf, isOpen } from './exchange-rules.js';
 /** Most entries `GET /v1/exchange/entries` lists (newest first). */
 const ENTRIES_LISTED = 100;
 
+/**
+ * The fans' side of the exchange queue (issue 45, decision 042): the public event, entries (join, mine, leave,
+ * decline) and returns. One closure of about 200 lines for now because its operations share `publicEvent`, the
+ * per-event lock and `matchType`; the checkout slice (decision 042 "Offers end") splits it into entries, returns and
+ * offers, each about 100 lines.
+ */
 export function createExchangeService(deps: { database: Database; now: () => Date }) {
   const { db } = deps.database;
 
