@@ -180,7 +180,7 @@ export async function settled(page: Page, quietMs = 150): Promise<void> {
 }
 
 /** Resolves once no finite animation or transition runs (a dialog fading in is lighter mid-fade than it will be). */
-const animationsDone = (page: Page) =>
+export const animationsDone = (page: Page) =>
   page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
   );

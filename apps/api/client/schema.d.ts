@@ -7470,6 +7470,7 @@ export interface operations {
                             name: string;
                             externalId: string | null;
                             startsAt: string;
+                            timeZone: string;
                         };
                         ticketType: {
                             name: string;
@@ -7594,6 +7595,7 @@ export interface operations {
                             name: string;
                             externalId: string | null;
                             startsAt: string;
+                            timeZone: string;
                         };
                         ticketType: {
                             name: string;

@@ -133,7 +133,13 @@ export const exchangeEntryStatus = z.enum(['WAITING', 'OFFERED', 'PURCHASED', 'E
  */
 export const exchangeEntry = z.object({
   id,
-  event: z.object({ name: z.string(), externalId: z.string().nullable(), startsAt: z.string() }),
+  event: z.object({
+    name: z.string(),
+    externalId: z.string().nullable(),
+    startsAt: z.string(),
+    /** IANA zone the event's times are shown in. */
+    timeZone: z.string(),
+  }),
   ticketType: z.object({ name: z.string(), externalId: z.string().nullable() }),
   quantity: z.number().int(),
   status: exchangeEntryStatus,

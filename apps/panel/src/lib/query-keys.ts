@@ -59,6 +59,8 @@ export const queryKeys = {
     image: ['QR_IMAGE'] as const,
     devicePass: ['QR_DEVICE_PASS'] as const,
   },
+  /** No tag: the holder's exchange queue entries (issue 45), refreshed by leaving or declining. */
+  exchangeEntries: ['EXCHANGE_ENTRIES'] as const,
   /** No tag: username suggestions for a typed prefix. */
   userSearch: (prefix: string) => ['USER_SEARCH', prefix] as const,
 };

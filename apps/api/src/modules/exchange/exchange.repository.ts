@@ -138,7 +138,12 @@ export const exchangeRepository = {
       .select({
         entry: exchangeEntries,
         position: positionOf,
-        event: { name: events.name, externalId: events.externalId, startsAt: events.startsAt },
+        event: {
+          name: events.name,
+          externalId: events.externalId,
+          startsAt: events.startsAt,
+          timeZone: events.timeZone,
+        },
         type: { name: ticketTypes.name, externalId: ticketTypes.externalId },
       })
       .from(exchangeEntries)

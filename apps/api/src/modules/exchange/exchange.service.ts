@@ -58,7 +58,12 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
     const rows = await repo.entriesOfUser(db, userId, ENTRIES_LISTED);
     return rows.map(({ entry, position, event, type }) => ({
       id: entry.id,
-      event: { name: event.name, externalId: event.externalId, startsAt: event.startsAt.toISOString() },
+      event: {
+        name: event.name,
+        externalId: event.externalId,
+        startsAt: event.startsAt.toISOString(),
+        timeZone: event.timeZone,
+      },
       ticketType: { name: type.name, externalId: type.externalId },
       quantity: entry.quantity,
       status: contract.exchangeEntryStatus.parse(entry.status),

@@ -1,7 +1,7 @@
 /**
  * MY_TICKET (spec section 2): tabs UPCOMING and PAST, cards, skeleton, empty and error states. An empty tab
  * offers the next step (issue 13): upcoming, redeem a code or find events on the organiser's site; past, the
- * upcoming tab.
+ * upcoming tab. The upcoming tab ends with the holder's places in exchange queues (issue 45).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,8 @@ import { Skeleton, ErrorState } from '../../../ui/bits';
 import { EmptyState } from '../../../ui/empty-state';
 import { useTickets } from '../../../lib/ticket-queries';
 import { TicketCard } from './ticket-card';
+import { ExchangeEntries } from './exchange-entries';
+import '../tickets.css';
 
 export default function MyTicketsScreen() {
   const { t } = useTranslation();
@@ -81,6 +83,7 @@ export default function MyTicketsScreen() {
           </EmptyState>
         )}
       </div>
+      {status === 'UPCOMING' && <ExchangeEntries />}
     </div>
   );
 }
