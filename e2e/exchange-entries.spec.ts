@@ -1,10 +1,13 @@
 /**
- * Issue 45: a fan's places in exchange queues on My tickets. The organiser turns the queue on and releases a ticket
- * through the org API; two fans who joined (through the API: the public join page is a later slice) see their true
- * positions in the panel; the one offered the ticket declines it there, and the other's panel then shows the offer;
- * leaving a queue from the panel removes the entry. Screenshots of the section at 360 px, both themes and languages.
+ * Issue 45: the exchange queue from the organiser's console to the fans' panels. The organiser turns the queue on
+ * and releases tickets in the console; two fans who joined (through the API: the public join page is a later slice)
+ * see their true positions on My tickets; the one offered a ticket declines it there, and the other's group is
+ * offered once a second ticket is released; leaving a queue from the panel removes the entry. Screenshots of the
+ * panel's section and the console's queue page at 360 px, both themes and languages.
  */
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
+import { signInConsole } from './console-steps';
 import { animationsDone, baseUrl, freshEmail, openPanel, signInContext } from './support';
 
 const tag = Date.now().toString(36);
@@ -19,10 +22,14 @@ async function api(path: string, method: string, key: string, body?: unknown) {
   return r;
 }
 
-/** An organisation with a sold-out show next month and its exchange queue turned on. */
-async function queueEvent(name: string) {
+/** An organisation (owner `ownerEmail`) with a sold-out show next month; its queue on unless `off`. */
+async function queueEvent(name: string, ownerEmail: string, off = false) {
   const slug = `xq-${name}-${tag}`;
-  const made = await api('/admin/organisations', 'POST', process.env.E2E_ADMIN_KEY!, { slug, name: `Queue ${name}` });
+  const made = await api('/admin/organisations', 'POST', process.env.E2E_ADMIN_KEY!, {
+    slug,
+    name: `Queue ${name}`,
+    ownerEmail,
+  });
   const { apiKey } = (await made.json()) as { apiKey: string };
   const day = 86_400_000;
   await api('/org/events/harbour', 'PUT', apiKey, {
@@ -43,28 +50,63 @@ async function queueEvent(name: string) {
     isResellable: true,
     isSwappable: false,
   });
-  await api('/org/events/harbour/exchange', 'PUT', apiKey, {
-    enabled: true,
-    offerMinutes: 20,
-    order: 'first_come',
-    maxQuantity: 4,
-  });
+  if (!off)
+    await api('/org/events/harbour/exchange', 'PUT', apiKey, {
+      enabled: true,
+      offerMinutes: 20,
+      order: 'first_come',
+      maxQuantity: 4,
+    });
   return { slug, apiKey };
+}
+
+/** The console's queue page of the event, `lang` as the owner's. */
+async function openQueuePage(page: Page, lang: 'en' | 'es' = 'en') {
+  await page.goto(`${baseUrl()}/console/events/harbour/exchange?lang=${lang}`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(
+    lang === 'es' ? 'Cola de intercambio' : 'Exchange queue',
+  );
+}
+
+/** Releases `quantity` tickets of General Admission at 50.00 from the console's form. */
+async function releaseInConsole(page: Page, quantity: number, offered: number) {
+  const form = page.getByRole('form', { name: 'Release tickets' });
+  await form.getByLabel('Ticket type').selectOption({ label: 'General Admission' });
+  await form.getByLabel('How many').fill(String(quantity));
+  await form.getByLabel('Price each').fill('50');
+  await form.getByRole('button', { name: 'Release' }).click();
+  await expect(form.getByRole('status')).toHaveText(
+    `${quantity} ticket${quantity === 1 ? '' : 's'} released; ${offered} fans offered tickets.`,
+  );
 }
 
 const join = (slug: string, accessToken: string, quantity: number) =>
   api(`/exchange/${slug}/harbour/entries`, 'POST', accessToken, { ticketTypeExternalId: 'ga', quantity });
 
-test('two fans see their true places; the one offered declines in the panel and the other is offered', async ({
+test('the organiser opens the queue and releases in the console; two fans see true places, decline, the group offered', async ({
   browser,
+  page: consolePage,
 }) => {
-  const { slug, apiKey } = await queueEvent('journey');
+  const owner = freshEmail('xq-owner');
+  const { slug } = await queueEvent('journey', owner, true);
+  await signInConsole(consolePage, owner);
+  await openQueuePage(consolePage);
+  const settings = consolePage.getByRole('form', { name: 'Settings' });
+  await settings.getByLabel('Queue open to fans').check();
+  await settings.getByLabel('Minutes an offer is held').fill('20');
+  await settings.getByLabel('Most tickets per entry').fill('4');
+  await settings.getByRole('button', { name: 'Save' }).click();
+  await expect(settings.getByRole('status')).toHaveText('Settings saved.');
+  await expect(consolePage.getByTestId('exchange-closes')).toContainText('The queue closes');
+
   const first = await browser.newContext();
   const second = await browser.newContext();
   const firstTokens = await signInContext(first, freshEmail('xq-first'));
   const secondTokens = await signInContext(second, freshEmail('xq-second'));
   await join(slug, firstTokens.accessToken, 1);
   await join(slug, secondTokens.accessToken, 2);
+  await consolePage.reload();
+  await expect(consolePage.getByTestId('exchange-ga-waiting')).toHaveText('2');
 
   const firstPage = await first.newPage();
   const secondPage = await second.newPage();
@@ -76,12 +118,9 @@ test('two fans see their true places; the one offered declines in the panel and 
   await expect(secondQueue).toContainText('2 × General Admission');
   await expect(secondQueue).toContainText('Number 2 in the queue');
 
-  // The organiser releases one ticket: the first fan wants one and is offered it.
-  await api('/org/events/harbour/exchange/releases', 'POST', apiKey, {
-    ticketTypeExternalId: 'ga',
-    quantity: 1,
-    priceCents: 5000,
-  });
+  // One ticket released: the first fan wants one and is offered it.
+  await releaseInConsole(consolePage, 1, 1);
+  await expect(consolePage.getByTestId('exchange-ga-offered')).toHaveText('1');
   await firstPage.reload();
   await expect(firstQueue).toContainText('Tickets held for you until');
   await firstQueue.getByRole('button', { name: 'Decline the offer' }).click();
@@ -91,14 +130,13 @@ test('two fans see their true places; the one offered declines in the panel and 
   await expect(firstPage.getByText('Offer declined')).toBeVisible();
   await expect(firstQueue).toBeHidden();
 
-  // One more ticket released: with the declined one, two are free together, and the second fan's group fits.
-  await api('/org/events/harbour/exchange/releases', 'POST', apiKey, {
-    ticketTypeExternalId: 'ga',
-    quantity: 1,
-    priceCents: 5000,
-  });
+  // One more released: with the declined one, two are free together, and the second fan's group fits.
+  await releaseInConsole(consolePage, 1, 1);
   await secondPage.reload();
   await expect(secondQueue).toContainText('Tickets held for you until');
+  await consolePage.reload();
+  await expect(consolePage.getByTestId('exchange-ga-released')).toHaveText('2');
+  await expect(consolePage.getByTestId('exchange-ga-offered')).toHaveText('1');
 
   // Leaving from the panel ends the entry.
   await secondQueue.getByRole('button', { name: 'Leave the queue' }).click();
@@ -115,7 +153,8 @@ test('two fans see their true places; the one offered declines in the panel and 
 for (const theme of ['light', 'dark'] as const) {
   for (const lang of ['en', 'es'] as const) {
     test(`queue places: screenshots at 360 px, ${theme}, ${lang}`, async ({ browser }) => {
-      const { slug, apiKey } = await queueEvent(`${theme}-${lang}`);
+      const owner = freshEmail(`xq-owner-${theme}-${lang}`);
+      const { slug, apiKey } = await queueEvent(`${theme}-${lang}`, owner);
       const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
       await context.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);
       const other = await signInContext(await browser.newContext(), freshEmail('xq-other'));
@@ -136,6 +175,10 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.getByRole('dialog')).toBeVisible();
       await animationsDone(page);
       await page.screenshot({ path: `test-results/exchange/leave-${lang}-${theme}-360.png` });
+      await signInConsole(page, owner, lang);
+      await openQueuePage(page, lang);
+      await expect(page.getByTestId('exchange-ga-waiting')).toHaveText('1');
+      await page.screenshot({ path: `test-results/exchange/console-${lang}-${theme}-360.png`, fullPage: true });
       await context.close();
     });
   }

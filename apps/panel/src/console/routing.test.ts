@@ -11,6 +11,7 @@ describe('console paths', () => {
       [{ screen: 'events', event: 'evt 1/a', view: 'edit' }, '/console/events/evt%201%2Fa/edit'],
       [{ screen: 'events', event: 'evt-1', view: 'dashboard' }, '/console/events/evt-1/dashboard'],
       [{ screen: 'events', event: 'evt-1', view: 'ticket-types' }, '/console/events/evt-1/ticket-types'],
+      [{ screen: 'events', event: 'evt-1', view: 'exchange' }, '/console/events/evt-1/exchange'],
       [{ screen: 'events', event: 'evt-1', view: 'ticket-type', type: null }, '/console/events/evt-1/ticket-types/new'],
       [
         { screen: 'events', event: 'evt-1', view: 'ticket-type', type: 'ga' },

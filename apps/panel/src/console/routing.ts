@@ -22,7 +22,7 @@ export type ConsoleRoute =
   | { screen: null }
   | { screen: Exclude<ConsoleScreen, 'events' | 'holders' | 'webhooks'> }
   | { screen: 'events'; view?: 'new' }
-  | { screen: 'events'; event: string; view: 'edit' | 'dashboard' | 'ticket-types' }
+  | { screen: 'events'; event: string; view: 'edit' | 'dashboard' | 'ticket-types' | 'exchange' }
   | { screen: 'events'; event: string; view: 'ticket-type'; type: string | null }
   | { screen: 'holders'; event?: string; ticket?: string }
   | { screen: 'webhooks'; endpoint?: number };
@@ -55,7 +55,7 @@ export function parseConsolePath(pathname: string): ConsoleRoute {
     case 'events':
       if (a === undefined) return { screen };
       if (a === 'new' && !extra(2)) return { screen, view: 'new' };
-      if ((b === 'edit' || b === 'dashboard') && !extra(3)) return { screen, event: a, view: b };
+      if ((b === 'edit' || b === 'dashboard' || b === 'exchange') && !extra(3)) return { screen, event: a, view: b };
       if (b === 'holders' && !extra(4)) return { screen: 'holders', event: a, ...(c ? { ticket: c } : {}) };
       if (b === 'ticket-types') {
         if (c === undefined) return { screen, event: a, view: 'ticket-types' };

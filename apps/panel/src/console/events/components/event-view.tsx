@@ -1,5 +1,5 @@
 /**
- * One event's view (its form, dashboard, ticket types or a ticket type's form), the event read by its id
+ * One event's view (its form, dashboard, exchange queue, ticket types or a ticket type's form), the event read by its id
  * (`useEvent`: from the lists already loaded, else GET /org/events/{externalId} on a reload or a link).
  */
 import { QueryState } from '../../query-state';
@@ -8,6 +8,7 @@ import { Dashboard } from './dashboard';
 import { useEvent } from '../api/event.api';
 import { BackRow } from './back-row';
 import { EventForm } from './event-form';
+import { ExchangeView } from './exchange-view';
 import { TicketTypes } from './ticket-types';
 
 export type EventsRoute = Extract<ConsoleRoute, { screen: 'events' }>;
@@ -27,6 +28,7 @@ export function EventView({ route }: { route: Extract<EventsRoute, { event: stri
   const event = { ...found.data, externalId: id };
   if (route.view === 'edit') return <EventForm event={event} onDone={() => goUp(LIST)} />;
   if (route.view === 'dashboard') return <Dashboard event={event} onBack={() => goUp(LIST)} />;
+  if (route.view === 'exchange') return <ExchangeView event={event} onBack={() => goUp(LIST)} />;
   return (
     <TicketTypes event={event} type={route.view === 'ticket-type' ? route.type : undefined} onBack={() => goUp(LIST)} />
   );

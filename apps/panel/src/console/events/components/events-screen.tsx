@@ -1,6 +1,6 @@
 /**
  * Events (issue 21): the organisation's events, upcoming or past; create or edit one by form (event-form.tsx); its
- * ticket types (ticket-types.tsx, ticket-type-form.tsx) and its dashboard (dashboard/), each at its URL
+ * ticket types (ticket-types.tsx, ticket-type-form.tsx), its dashboard and its exchange queue (exchange-view.tsx), each at its URL
  * (routing.ts) through the event's view (event-view.tsx).
  */
 import { useState } from 'react';
@@ -29,9 +29,9 @@ export function EventsScreen({ route }: { route: EventsRoute }) {
   if (unnamed?.view === 'edit') return <EventForm event={unnamed.event} onDone={() => setUnnamed(null)} />;
   if (unnamed) return <TicketTypes event={unnamed.event} onBack={() => setUnnamed(null)} />;
   /** The view of an event: its URL, or in place for an event without the organiser's id. */
-  const open = (e: EventItem, view: 'edit' | 'ticket-types' | 'dashboard') => {
+  const open = (e: EventItem, view: 'edit' | 'ticket-types' | 'dashboard' | 'exchange') => {
     if (e.externalId !== null) navigate({ screen: 'events', event: e.externalId, view });
-    else if (view !== 'dashboard') setUnnamed({ event: e, view });
+    else if (view === 'edit' || view === 'ticket-types') setUnnamed({ event: e, view });
   };
   return (
     <section className="stack">
@@ -68,14 +68,15 @@ function EventCard({
   open,
 }: {
   event: EventItem;
-  open: (view: 'edit' | 'ticket-types' | 'dashboard') => void;
+  open: (view: 'edit' | 'ticket-types' | 'dashboard' | 'exchange') => void;
 }) {
   const { t } = useTranslation();
-  const views: ['edit' | 'ticket-types' | 'dashboard', string][] = [
+  const views: ['edit' | 'ticket-types' | 'dashboard' | 'exchange', string][] = [
     ['edit', t('console.edit')],
     ['ticket-types', t('console.events.ticket_types')],
   ];
-  if (e.externalId !== null) views.push(['dashboard', t('console.events.dashboard')]);
+  if (e.externalId !== null)
+    views.push(['dashboard', t('console.events.dashboard')], ['exchange', t('console.events.exchange')]);
   return (
     <article className="card stack">
       <h2>{e.name}</h2>
