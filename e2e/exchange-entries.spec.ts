@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signInConsole } from './console-steps';
-import { animationsDone, baseUrl, freshEmail, openPanel, signInContext } from './support';
+import { animationsDone, baseUrl, expectAccessible, freshEmail, openPanel, signInContext } from './support';
 
 const tag = Date.now().toString(36);
 
@@ -152,7 +152,7 @@ test('the organiser opens the queue and releases in the console; two fans see tr
 
 for (const theme of ['light', 'dark'] as const) {
   for (const lang of ['en', 'es'] as const) {
-    test(`queue places: screenshots at 360 px, ${theme}, ${lang}`, async ({ browser }) => {
+    test(`queue places: axe and screenshots at 360 px, ${theme}, ${lang}`, async ({ browser }) => {
       const owner = freshEmail(`xq-owner-${theme}-${lang}`);
       const { slug, apiKey } = await queueEvent(`${theme}-${lang}`, owner);
       const context = await browser.newContext({ viewport: { width: 360, height: 780 } });
@@ -171,6 +171,7 @@ for (const theme of ['light', 'dark'] as const) {
       const queue = page.getByRole('region', { name: lang === 'es' ? 'Esperando entradas' : 'Waiting for tickets' });
       await expect(queue).toContainText(lang === 'es' ? 'Número 2 en la cola' : 'Number 2 in the queue');
       await page.screenshot({ path: `test-results/exchange/places-${lang}-${theme}-360.png`, fullPage: true });
+      await expectAccessible(page, `queue places ${theme} ${lang}`);
       await queue.getByRole('button', { name: lang === 'es' ? 'Salir de la cola' : 'Leave the queue' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await animationsDone(page);
@@ -179,6 +180,7 @@ for (const theme of ['light', 'dark'] as const) {
       await openQueuePage(page, lang);
       await expect(page.getByTestId('exchange-ga-waiting')).toHaveText('1');
       await page.screenshot({ path: `test-results/exchange/console-${lang}-${theme}-360.png`, fullPage: true });
+      await expectAccessible(page, `console queue ${theme} ${lang}`);
       await context.close();
     });
   }
