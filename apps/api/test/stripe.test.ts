@@ -73,6 +73,27 @@ const accountVerified = (id: string, accountId: string) => ({
 });
 
 describe('stripe provider', () => {
+  it('has no sandbox onboarding: the form cannot verify a payout account without Stripe (issue 39, fifteenth re-run)', async () => {
+    const alice = (await t.signIn('alice@example.com')).accessToken;
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/resell/sandbox-onboarding',
+      headers: bearer(alice),
+      payload: {
+        country: 'AU',
+        firstName: 'Alice',
+        lastName: 'Smith',
+        birthdate: '1990-01-01',
+        bankAccount: '062000 12345678',
+      },
+    });
+    expect(r.statusCode, r.body).toBe(404);
+    expect(r.json()).toEqual({ message: 'api.not_found' });
+    expect(seen).toEqual([]);
+    const state = await t.app.inject({ method: 'GET', url: '/v1/resell/stripe', headers: bearer(alice) });
+    expect(state.json()).toMatchObject({ started: false, verified: false });
+  });
+
   it('creates a custom Connect account and an AccountSession through the SDK', async () => {
     const { alice, r } = await connect();
     const account = seen.find((s) => s.path === '/v1/accounts')!;

@@ -64,9 +64,13 @@ export function createPayoutAccountService(deps: PayoutAccountDeps) {
      * The sandbox onboarding form (POST /resell/sandbox-onboarding): the route validates what Stripe would
      * collect (country, names, date of birth, bank account); the sandbox keeps only the country, since no
      * real payout is ever made, and marks the account verified.
-     * @throws AppError `api.resell.not_supported_country` (400) outside AU/NZ.
+     * With Stripe configured there is no sandbox: only Stripe's own onboarding verifies an account (its
+     * `account.updated` webhook), so the route answers as a route that does not exist (issue 39, fifteenth re-run:
+     * it marked a Stripe-mode account verified without Stripe's checks).
+     * @throws AppError `api.resell.not_supported_country` (400) outside AU/NZ, `api.not_found` (404) in Stripe mode.
      */
     async sandboxOnboard(userId: number, input: { country: string }): Promise<void> {
+      if (payouts.kind !== 'sandbox') throw new AppError('api.not_found');
       if (!config.resaleCountries.includes(input.country)) throw new AppError('api.resell.not_supported_country');
       await connect(userId, input.country);
       await repo.setPayoutAccountStatus(
