@@ -208,6 +208,14 @@ export interface Config {
   googleWalletTimeoutSeconds: number;
   /** Bound on one Stripe API request from connection to the last byte of its answer, seconds (STRIPE_TIMEOUT_SECONDS, default 20; the SDK's own is 80). */
   stripeTimeoutSeconds: number;
+  /**
+   * Most Stripe API calls one instance makes at once (STRIPE_MAX_IN_FLIGHT, default 8, 1 to 64): a call past it answers
+   * 503 `api.service_unavailable` at once, so a silent Stripe holds at most this many of the instance's in-flight
+   * requests (issue 39).
+   */
+  stripeMaxInFlight: number;
+  /** Payout onboardings (POST /resell/stripe-connect) per holder a minute (PAYOUT_CONNECTS_PER_USER_PER_MINUTE, 5). */
+  payoutConnectsPerMinute: number;
   /** Bound on finishing in-flight requests after SIGTERM/SIGINT, seconds (SHUTDOWN_TIMEOUT_SECONDS, default 10). */
   shutdownTimeoutSeconds: number;
   /**
@@ -876,6 +884,11 @@ function buildConfig(
     apnsTimeoutSeconds: seconds('APNS_TIMEOUT_SECONDS', env.APNS_TIMEOUT_SECONDS, 10),
     googleWalletTimeoutSeconds: seconds('GOOGLE_WALLET_TIMEOUT_SECONDS', env.GOOGLE_WALLET_TIMEOUT_SECONDS, 10),
     stripeTimeoutSeconds: seconds('STRIPE_TIMEOUT_SECONDS', env.STRIPE_TIMEOUT_SECONDS, 20),
+    stripeMaxInFlight: Math.min(64, Math.max(1, int('STRIPE_MAX_IN_FLIGHT', env.STRIPE_MAX_IN_FLIGHT, 8))),
+    payoutConnectsPerMinute: Math.max(
+      1,
+      int('PAYOUT_CONNECTS_PER_USER_PER_MINUTE', env.PAYOUT_CONNECTS_PER_USER_PER_MINUTE, 5),
+    ),
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', env.SHUTDOWN_TIMEOUT_SECONDS, 10),
     ...serverTimeouts(env),
     shedEventLoopDelayMs: int('SHED_EVENT_LOOP_DELAY_MS', env.SHED_EVENT_LOOP_DELAY_MS, 1000),

@@ -207,6 +207,27 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     expect(a.headers.location).toContain(order.checkout_session_id);
   });
 
+  it('a Stripe outage on Buy shows the buyer a page that says so, with Retry-After, and the listing stays on sale (issue 39, fifteenth re-run)', async () => {
+    await verifySeller(alice, 'alice@example.com');
+    const path = await listAt(alice, 'VIP', 150);
+    fake.outage.status = 503;
+    let r;
+    try {
+      r = await start(`${path}?lang=es`, { quantity: 1, key: 'outage-key-1' });
+    } finally {
+      fake.outage.status = null;
+    }
+    expect(r.statusCode).toBe(503);
+    expect(r.headers['retry-after']).toBe('30');
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    expect(r.body).toContain('El pago no está disponible en este momento');
+    expect(r.body).not.toContain('ya no están disponibles');
+    // The same key once Stripe is back: the same order, now with its checkout.
+    const again = await start(path, { quantity: 1, key: 'outage-key-1' });
+    expect(again.statusCode).toBe(303);
+    expect((await orderOfKey('outage-key-1')).status).toBe('PENDING');
+  });
+
   it('the webhook pays only the session, amount and currency of the order', async () => {
     await verifySeller(alice, 'alice@example.com');
     const path = await listAt(alice, 'VIP', 150);

@@ -1,7 +1,9 @@
 /**
  * A local fake of the few Stripe API endpoints the payout provider calls (accounts, account sessions,
  * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
- * it answers a repeated `Idempotency-Key` with the first response.
+ * it answers a repeated `Idempotency-Key` with the first response. An outage on demand: `outage.status` (e.g.
+ * 500) answers every request with that status and Stripe's error body; `outage.hold` keeps every request
+ * unanswered (seen, not answered) until `release()`.
  */
 import { createServer } from 'node:http';
 
@@ -17,6 +19,8 @@ export interface StripeRequest {
 export async function startStripeFake() {
   const seen: StripeRequest[] = [];
   const replies = new Map<string, string>();
+  const outage: { status: number | null; hold: boolean } = { status: null, hold: false };
+  const held: (() => void)[] = [];
   let n = 0;
   const answer = (path: string, body: URLSearchParams): { status: number; json: object } => {
     n++;
@@ -57,6 +61,15 @@ export async function startStripeFake() {
         idempotencyKey: key,
       });
       res.setHeader('content-type', 'application/json');
+      if (outage.status !== null) {
+        res.statusCode = outage.status;
+        return res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake outage' } }));
+      }
+      if (outage.hold) {
+        held.push(() => res.end(JSON.stringify({ error: { type: 'api_error', message: 'released' } })));
+        res.statusCode = 500;
+        return;
+      }
       const replayed = key ? replies.get(`${req.url}:${key}`) : undefined;
       if (replayed) return res.end(replayed);
       const { status, json } = answer(req.url ?? '', body);
@@ -70,6 +83,16 @@ export async function startStripeFake() {
   return {
     apiUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     seen,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    outage,
+    /** Answers every held request (with a 500) and stops holding. */
+    release: () => {
+      outage.hold = false;
+      for (const answer of held.splice(0)) answer();
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }

@@ -262,3 +262,93 @@ describe('stripe webhook: events that pay nothing (issue 43)', () => {
     expect(t.mail.sent).toEqual([]);
   });
 });
+
+describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
+  const connectAs = async (app: TestApp, email: string) =>
+    app.app.inject({
+      method: 'POST',
+      url: '/v1/resell/stripe-connect',
+      headers: bearer((await app.signIn(email)).accessToken),
+      payload: { accountType: 'custom', country: 'NZ' },
+    });
+
+  it('a 5xx from Stripe answers 503 with Retry-After, not 500, and leaves no account', async () => {
+    for (const status of [500, 503]) {
+      fake.outage.status = status;
+      try {
+        const r = await connectAs(t, `down${status}@example.com`);
+        expect(r.statusCode, r.body).toBe(503);
+        expect(r.json()).toEqual({ message: 'api.service_unavailable' });
+        expect(r.headers['retry-after']).toBe('30');
+      } finally {
+        fake.outage.status = null;
+      }
+    }
+    expect(await rawQuery(t.database.db, 'select 1 from payout_accounts')).toMatchObject({ rows: [] });
+  });
+
+  it('calls past STRIPE_MAX_IN_FLIGHT answer 503 at once while Stripe holds the others, and other holders are served; control: a bound of 3 sends the third to Stripe', async () => {
+    for (const maxInFlight of [2, 3]) {
+      const payouts = createStripePayouts({
+        secretKey: 'sk_test_123',
+        webhookSecret: WEBHOOK_SECRET,
+        apiUrl: fake.apiUrl,
+        maxInFlight,
+      });
+      const app = await createTestApp({ seed: true, payouts });
+      seen.length = 0;
+      fake.outage.hold = true;
+      try {
+        const waiting = [connectAs(app, 'held1@example.com'), connectAs(app, 'held2@example.com')];
+        await vi.waitFor(() => expect(seen).toHaveLength(2));
+        const third = connectAs(app, 'third@example.com');
+        if (maxInFlight === 2) {
+          const r = await third;
+          expect(r.statusCode, r.body).toBe(503);
+          expect(r.headers['retry-after']).toBe('30');
+          expect(seen).toHaveLength(2);
+        } else {
+          await vi.waitFor(() => expect(seen).toHaveLength(3));
+          waiting.push(third);
+        }
+        const me = await app.app.inject({
+          url: '/v1/auth/me',
+          headers: bearer((await app.signIn('other@example.com')).accessToken),
+        });
+        expect(me.statusCode).toBe(200);
+        fake.release();
+        for (const r of await Promise.all(waiting)) expect(r.statusCode).toBe(503);
+      } finally {
+        fake.release();
+        await app.close();
+      }
+    }
+  });
+
+  it('one holder opens the onboarding at most PAYOUT_CONNECTS_PER_USER_PER_MINUTE times a minute', async () => {
+    const app = await createTestApp({
+      seed: true,
+      payouts: createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl: fake.apiUrl }),
+      config: { payoutConnectsPerMinute: 2 },
+    });
+    try {
+      const token = (await app.signIn('eager@example.com')).accessToken;
+      const connect = () =>
+        app.app.inject({
+          method: 'POST',
+          url: '/v1/resell/stripe-connect',
+          headers: bearer(token),
+          payload: { accountType: 'custom', country: 'NZ' },
+        });
+      expect((await connect()).statusCode).toBe(200);
+      expect((await connect()).statusCode).toBe(200);
+      const third = await connect();
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toEqual({ message: 'api.too_many_requests' });
+      const other = await connectAs(app, 'patient@example.com');
+      expect(other.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -201,6 +201,7 @@ export function createServices(
           webhookSecret: config.stripeWebhookSecret,
           apiUrl: config.stripeApiUrl,
           timeoutMs: config.stripeTimeoutSeconds * 1000,
+          maxInFlight: config.stripeMaxInFlight,
         })
       : createSandboxPayouts(config.publicUrl));
   const listings = createListingService({ database, config, now });

@@ -88,7 +88,12 @@ export async function registerV1Routes(
       });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
-      resaleRoutes(api, { ...resale, requireAuth, redeemPerMinute: config.redeemPerMinute });
+      resaleRoutes(api, {
+        ...resale,
+        requireAuth,
+        redeemPerMinute: config.redeemPerMinute,
+        connectsPerMinute: config.payoutConnectsPerMinute,
+      });
       v1SystemRoutes(api, { panelConfig });
       brandingRoutes(api, { branding });
       earningsRoutes(api, { earnings, requireAuth });

@@ -134,7 +134,8 @@ export type LimitName =
   | 'resale_redeem'
   | 'wallet'
   | 'avatar'
-  | 'exchange';
+  | 'exchange'
+  | 'payout_connects';
 
 /** Counts a request refused by the limit `name` in the app's metrics (`app.metrics`, lib/metrics.ts). */
 export function countRefusal(req: FastifyRequest, name: LimitName): void {

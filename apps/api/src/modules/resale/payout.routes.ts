@@ -7,13 +7,20 @@ import * as z from 'zod';
 import { resell } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { AppError } from '../../lib/app-error.js';
+import { perUserPerMinute } from '../../lib/rate-limit.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 import type { StripeEventService } from './stripe-event.service.js';
 
 /** Registers the payout account's routes (the holder's token) and the Stripe webhook (its signature). */
 export function payoutRoutes(
   app: App,
-  deps: { payoutAccounts: PayoutAccountService; stripeEvents: StripeEventService; requireAuth: PreHandler },
+  deps: {
+    payoutAccounts: PayoutAccountService;
+    stripeEvents: StripeEventService;
+    requireAuth: PreHandler;
+    /** Onboardings per holder a minute: each may create a Stripe account or a billable account session. */
+    connectsPerMinute: number;
+  },
 ) {
   const pre = { preHandler: deps.requireAuth };
   app.post(
@@ -26,6 +33,7 @@ export function payoutRoutes(
         body: resell.stripeConnectRequest,
         response: { 200: resell.clientSecretResponse },
       },
+      config: perUserPerMinute('payout_connects', deps.connectsPerMinute),
     },
     async (req) => deps.payoutAccounts.connect(req.auth.userId, req.body.country),
   );

@@ -16,9 +16,10 @@ export const html = 'text/html; charset=utf-8';
 type ResaleText = ReturnType<typeof resaleText>;
 
 /**
- * Answers a user's mistake on a public resale page as that page's message, never a 500: `err`'s HTTP status, the
- * page's heading (`title`, a text of `pages.resale`) and the text `message` picks for its message key. Anything
- * but an AppError is thrown again (the error handler answers it).
+ * Answers a user's mistake or an outside outage on a public resale page as that page's message, never a 500:
+ * `err`'s HTTP status and headers (`Retry-After` of a 503), the page's heading (`title`, a text of `pages.resale`)
+ * and the text `message` picks for its message key. Anything but an AppError is thrown again (the error handler
+ * answers it).
  */
 export function sendResaleError(
   reply: FastifyReply,
@@ -31,6 +32,7 @@ export function sendResaleError(
   const text = resaleText(lang);
   return reply
     .code(err.status)
+    .headers(err.headers)
     .type(html)
     .send(renderResaleMessage(lang, text[title], message(err.code, text)));
 }

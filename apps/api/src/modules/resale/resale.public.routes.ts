@@ -89,7 +89,9 @@ export function resalePublicRoutes(
             ? text.keyReused
             : code === 'api.resell.listing_not_found'
               ? text.notFound
-              : text.soldOut,
+              : code === 'api.service_unavailable'
+                ? text.unavailable
+                : text.soldOut,
         );
       }
     },

@@ -25,6 +25,8 @@ export function resaleRoutes(
     stripeEvents: StripeEventService;
     requireAuth: PreHandler;
     redeemPerMinute: number;
+    /** Payout onboardings per holder a minute (config `payoutConnectsPerMinute`). */
+    connectsPerMinute: number;
   },
 ) {
   const pre = { preHandler: deps.requireAuth };

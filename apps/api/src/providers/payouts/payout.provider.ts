@@ -9,25 +9,44 @@ import { AppError } from '../../lib/app-error.js';
 /** Seconds a client is told to wait (`Retry-After`) when Stripe could not be reached or did not answer in time. */
 const STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
+/** True for what says Stripe itself is down or refusing for now: no connection or no answer in time, a 5xx, a 429. */
+const stripeUnavailable = (err: unknown): boolean =>
+  err instanceof Stripe.errors.StripeConnectionError ||
+  err instanceof Stripe.errors.StripeRateLimitError ||
+  (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500);
+
+/** 503 `api.service_unavailable` with `Retry-After`: an outside outage, not our error. */
+const unavailable = (cause?: unknown) =>
+  new AppError(
+    'api.service_unavailable',
+    {},
+    { 'Retry-After': String(STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    { cause },
+  );
+
 /**
- * Runs one Stripe call; a connection failure or a timeout (`StripeConnectionError`, after the SDK's own retries)
- * becomes 503 `api.service_unavailable` with `Retry-After`: an outside outage, not our error (issue 39, the
- * fourteenth re-run). Every other error is thrown as it is.
+ * The Stripe calls of one provider: at most `maxInFlight` at once, a call past that answered at once instead of
+ * waiting (issue 39, fifteenth re-run: 64 onboardings held by a silent Stripe took every slot of the instance's
+ * in-flight bound, and every other holder's request was shed). A connection failure or a timeout
+ * (`StripeConnectionError`, after the SDK's own retries), a 5xx or a 429 from Stripe become 503
+ * `api.service_unavailable` with `Retry-After` (the fourteenth re-run: a 500 before); every other error is thrown as
+ * it is.
  * @throws AppError `api.service_unavailable`
  */
-async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof Stripe.errors.StripeConnectionError)
-      throw new AppError(
-        'api.service_unavailable',
-        {},
-        { 'Retry-After': String(STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
-        { cause: err },
-      );
-    throw err;
-  }
+export function stripeCalls(maxInFlight: number) {
+  let inFlight = 0;
+  return async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+    if (inFlight >= maxInFlight) throw unavailable();
+    inFlight++;
+    try {
+      return await call();
+    } catch (err) {
+      if (stripeUnavailable(err)) throw unavailable(err);
+      throw err;
+    } finally {
+      inFlight--;
+    }
+  };
 }
 
 export interface CheckoutRequest {
@@ -101,14 +120,18 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
  *   (STRIPE_TIMEOUT_SECONDS; default 20,000, the SDK's own is 80,000): the SDK's fetch client aborts the request
  *   when it passes (the Node client's `timeout` is a socket idle timeout, which an API sending a byte a second never
  *   trips). Stripe's API retries up to twice (network errors, 409, 5xx), so one call takes at most about three times
- *   this; a call that still fails to connect or times out throws AppError `api.service_unavailable` (503).
+ *   this; a call that still fails to connect or times out, or that Stripe answers with a 5xx or 429, throws AppError
+ *   `api.service_unavailable` (503), as does a call while `maxInFlight` others wait.
  */
 export function createStripePayouts(opts: {
   secretKey: string;
   webhookSecret: string;
   apiUrl: string | null;
   timeoutMs?: number;
+  /** Most Stripe calls of this instance at once (STRIPE_MAX_IN_FLIGHT, default 8); past it 503 at once. */
+  maxInFlight?: number;
 }): PayoutProvider {
+  const stripeCall = stripeCalls(opts.maxInFlight ?? 8);
   const api = opts.apiUrl ? new URL(opts.apiUrl) : null;
   const timeout = opts.timeoutMs ?? 20_000;
   const stripe = new Stripe(
