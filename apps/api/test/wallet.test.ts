@@ -341,6 +341,25 @@ describe('Google Wallet pass', () => {
     ]);
   });
 
+  it('a Google that times out or fails answers 503 with Retry-After, not 500; a later try gets the link (issue 39, fifteenth re-run)', async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const fake = t.app.services.googleWallet as unknown as { upsertObject: (r: unknown) => Promise<void> };
+    const upsertObject = fake.upsertObject;
+    fake.upsertObject = () =>
+      Promise.reject(new Error('google wallet: PUT eventTicketObject timed out after 10000 ms'));
+    try {
+      const r = await googleSave(vip);
+      expect(r.statusCode, r.body).toBe(503);
+      expect(r.json()).toEqual({ message: 'api.service_unavailable' });
+      expect(r.headers['retry-after']).toBe('30');
+    } finally {
+      fake.upsertObject = upsertObject;
+    }
+    const again = await googleSave(vip);
+    expect(again.statusCode, again.body).toBe(200);
+  });
+
   it("tags the Google Wallet strings with the holder's language, not always en (issue 40)", async () => {
     await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
     await rows(`update users set locale = 'es' where email = 'alice@example.com'`);

@@ -22,6 +22,27 @@ import {
   type WalletDeps,
 } from './wallet-common.js';
 
+/** Seconds a holder is told to wait (`Retry-After`) when Google Wallet failed or did not answer in time. */
+const GOOGLE_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * Runs one Google Wallet call of a holder's request; its failure (a timeout, no connection, an error status)
+ * becomes 503 `api.service_unavailable` with `Retry-After`, the failure kept as the cause for the log.
+ * @throws AppError `api.service_unavailable`
+ */
+async function googleCall(call: () => Promise<void>): Promise<void> {
+  try {
+    await call();
+  } catch (err) {
+    throw new AppError(
+      'api.service_unavailable',
+      {},
+      { 'Retry-After': String(GOOGLE_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      { cause: err },
+    );
+  }
+}
+
 /** The Google link part: `googleSaveUrl`. Without Google settings it answers `api.wallet.not_configured`. */
 export function createGoogleLink(
   deps: Pick<WalletDeps, 'database' | 'config' | 'google' | 'publicUrl' | 'now'>,
@@ -40,8 +61,11 @@ export function createGoogleLink(
      * GET /tickets/{userTicketId}/wallet/google: inserts (or updates) the event's class and the ticket's object
      * in Google Wallet and answers the save link, `https://pay.google.com/gp/v/save/<JWT>` (RS256 by the service
      * account; `payload.eventTicketObjects` holds only the object's id).
+     * A call to Google that fails (no answer within GOOGLE_WALLET_TIMEOUT_SECONDS, no connection, an error status)
+     * answers 503 with `Retry-After`: an outside outage, not the holder's mistake nor a 500 (issue 39, fifteenth
+     * re-run); the cause goes to the log.
      * @throws AppError `api.wallet.not_configured` (404), `api.ticket.not_found` (404),
-     *   `api.wallet.not_yet_available` (409), `api.wallet.event_ended` (409).
+     *   `api.wallet.not_yet_available` (409), `api.wallet.event_ended` (409), `api.service_unavailable` (503).
      */
     async googleSaveUrl(holder: Holder, userTicketId: number): Promise<{ saveUrl: string }> {
       const google = deps.google;
@@ -53,39 +77,43 @@ export function createGoogleLink(
       const { classId, objectId } = googleIds(row, pass, issuerId);
       const color = row.primaryColor ?? DEFAULT_COLOR;
       const lang = pickLang(row.holder.locale);
-      await google.api.upsertClass({
-        id: classId,
-        issuerName: row.organisationName,
-        reviewStatus: 'UNDER_REVIEW',
-        eventName: text(event.name, lang),
-        venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
-        dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
-        hexBackgroundColor: color,
-      });
-      await google.api.upsertObject({
-        id: objectId,
-        classId,
-        state: 'ACTIVE',
-        ticketHolderName: holderDisplayName(row.holder),
-        ticketType: text(row.ticketName, lang),
-        hexBackgroundColor: color,
-        validTimeInterval: {
-          start: { date: walletRevealAt(event).toISOString() },
-          end: { date: event.endsAt.toISOString() },
-        },
-        ...(event.latitude !== null && event.longitude !== null
-          ? { locations: [{ latitude: event.latitude, longitude: event.longitude }] }
-          : {}),
-        rotatingBarcode: {
-          type: 'QR_CODE',
-          valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
-          totpDetails: {
-            periodMillis: WALLET_TOTP_PERIOD_SECONDS * 1000,
-            algorithm: 'TOTP_SHA1',
-            parameters: [{ key: pass.totpSecret, valueLength: WALLET_TOTP_DIGITS }],
+      await googleCall(() =>
+        google.api.upsertClass({
+          id: classId,
+          issuerName: row.organisationName,
+          reviewStatus: 'UNDER_REVIEW',
+          eventName: text(event.name, lang),
+          venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
+          dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
+          hexBackgroundColor: color,
+        }),
+      );
+      await googleCall(() =>
+        google.api.upsertObject({
+          id: objectId,
+          classId,
+          state: 'ACTIVE',
+          ticketHolderName: holderDisplayName(row.holder),
+          ticketType: text(row.ticketName, lang),
+          hexBackgroundColor: color,
+          validTimeInterval: {
+            start: { date: walletRevealAt(event).toISOString() },
+            end: { date: event.endsAt.toISOString() },
           },
-        },
-      });
+          ...(event.latitude !== null && event.longitude !== null
+            ? { locations: [{ latitude: event.latitude, longitude: event.longitude }] }
+            : {}),
+          rotatingBarcode: {
+            type: 'QR_CODE',
+            valuePattern: `${code}.{totp_timestamp_seconds}.{totp_value_0}`,
+            totpDetails: {
+              periodMillis: WALLET_TOTP_PERIOD_SECONDS * 1000,
+              algorithm: 'TOTP_SHA1',
+              parameters: [{ key: pass.totpSecret, valueLength: WALLET_TOTP_DIGITS }],
+            },
+          },
+        }),
+      );
       const jwt = await new SignJWT({
         typ: 'savetowallet',
         origins: [deps.publicUrl],
