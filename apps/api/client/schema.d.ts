@@ -3388,6 +3388,10 @@ export interface operations {
                             userTicketId: number;
                             ticketName: string;
                         }[];
+                        returned?: {
+                            userTicketId: number;
+                            ticketName: string;
+                        }[];
                         movedAway?: {
                             userTicketId: number;
                             ticketName: string;
@@ -3641,7 +3645,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
                             }[];
                         }[];
                     };
@@ -9451,7 +9455,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
                             scannedAt: string;
                             syncedAt: string;
                         }[];

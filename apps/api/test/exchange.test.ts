@@ -4,11 +4,13 @@
  * decision 042's case table, offers ending by decline, leave and expiry (the `exchange.expire` job at `expiresAt`),
  * and the limits per account and per address.
  */
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { exchange } from '@tp/contract';
+import type { access, exchange } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
+const DOOR = 'door-key-for-tests';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const EXCHANGE = '/v1/exchange/acme/evt-1';
@@ -29,7 +31,7 @@ const settings = { enabled: true, offerMinutes: 20, order: 'first_come', maxQuan
 async function setUp(config: Parameters<typeof createTestApp>[0] = {}) {
   t = await createTestApp({
     ...config,
-    config: { adminKey: ADMIN, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
+    config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
   });
   const org = await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
   const { apiKey } = org.json<{ apiKey: string }>();
@@ -425,6 +427,118 @@ describe('one sale at a time', () => {
     expect((await resell()).json()).toEqual({ message: 'api.resell.create.already_listed' });
     expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
     expect((await resell()).statusCode).toBe(200);
+  });
+});
+
+describe('a returned ticket does not admit (decision 042)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  const one = async (sql: string) => Number((await rawQuery<{ id: number }>(t.database.db, sql)).rows[0].id);
+  const eventId = () => one(`select id from events where external_id = 'evt-1'`);
+  /** The pass the holder's QR shows now. */
+  const passOf = async (email: string) =>
+    t.app.services.access.codeFor(
+      await one(`select id from users where email = '${email}'`),
+      Math.floor(t.clock.now().getTime() / 1000 / 30),
+    );
+  const scan = async (email: string) => {
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/check-in',
+      headers: { 'x-scanner-key': DOOR },
+      payload: { code: await passOf(email), eventId: await eventId() },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json<access.CheckInResponse>();
+  };
+  const ids = (list: { userTicketId: number }[] | undefined) => (list ?? []).map((x) => x.userTicketId);
+  const withdraw = async (token: string, externalId: string) => {
+    const r = await call(token, 'DELETE', `/v1/exchange/returns/${await ticketId(externalId)}`);
+    expect(r.statusCode, r.body).toBe(204);
+  };
+
+  it('online: the door refuses it as `returned` and admits the rest; withdrawn, it admits', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const [t1, t2, t3, t4, t5] = await Promise.all(['t1', 't2', 't3', 't4', 't5'].map(ticketId));
+    await giveBack(tokens.h, 't1');
+    const first = await scan('h@example.com');
+    expect(ids(first.admitted)).toEqual([t2, t3, t4]);
+    expect(first.returned).toEqual([{ userTicketId: t1, ticketName: 'GA' }]);
+    expect(first.listedForResale).toEqual([]);
+    // A holder whose only ticket is returned is named (they hold it) and admitted to nothing.
+    await giveBack(tokens.h2, 't5');
+    const only = await scan('h2@example.com');
+    expect(only).toMatchObject({ admitted: [], alreadyUsed: [], returned: [{ userTicketId: t5 }] });
+    expect(only.holderName).not.toBe('');
+    const verdicts = await rawQuery<{ verdict: string }>(t.database.db, `select verdict from check_in_log order by id`);
+    expect(verdicts.rows.map((r) => r.verdict)).toEqual(['admitted', 'returned']);
+    const used = await rawQuery<{ id: number }>(
+      t.database.db,
+      `select id from user_tickets where event_access_used_at is not null order by id`,
+    );
+    expect(used.rows.map((r) => Number(r.id))).toEqual([t2, t3, t4]);
+
+    // The control: withdrawn, the same ticket admits on the same pass.
+    await withdraw(tokens.h, 't1');
+    const again = await scan('h@example.com');
+    expect(ids(again.admitted)).toEqual([t1]);
+    expect(again.returned).toBeUndefined();
+    expect(ids((await scan('h2@example.com')).returned)).toEqual([t5]);
+  });
+
+  it('offline: the admissions snapshot leaves it out; withdrawn, it is back', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const snapshot = async () => {
+      const r = await t.app.inject({
+        url: `/v1/access/events/${await eventId()}/admissions`,
+        headers: { 'x-scanner-key': DOOR },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<access.AdmissionsPage>().holders.map((h) => h.tickets.map((x) => x.userTicketId));
+    };
+    const [t1, t2, t3, t4, t5] = await Promise.all(['t1', 't2', 't3', 't4', 't5'].map(ticketId));
+    expect(await snapshot()).toEqual([[t1, t2, t3, t4], [t5]]);
+    await giveBack(tokens.h, 't1');
+    await giveBack(tokens.h2, 't5');
+    // h2's only ticket is returned: h2 is not in the snapshot at all.
+    expect(await snapshot()).toEqual([[t2, t3, t4]]);
+    await withdraw(tokens.h, 't1');
+    await withdraw(tokens.h2, 't5');
+    expect(await snapshot()).toEqual([[t1, t2, t3, t4], [t5]]);
+  });
+
+  it('offline: a scan synced after the return is a `returned` conflict; withdrawn, the next is admitted', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const [t1, t2] = await Promise.all(['t1', 't2'].map(ticketId));
+    const sync = async (userTicketIds: number[]) => {
+      const item = {
+        id: randomUUID(),
+        code: await passOf('h@example.com'),
+        scannedAt: t.clock.now().toISOString(),
+        userTicketIds,
+      };
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/access/sync',
+        headers: { 'x-scanner-key': DOOR },
+        payload: { eventId: await eventId(), items: [item] },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<access.SyncResponse>().results[0];
+    };
+    // The door's snapshot was taken before the return: it admitted t1 and t2 offline.
+    await giveBack(tokens.h, 't1');
+    expect(await sync([t1, t2])).toMatchObject({
+      admitted: [t2],
+      conflicts: [{ userTicketId: t1, reason: 'returned' }],
+    });
+    await withdraw(tokens.h, 't1');
+    expect(await sync([t1])).toMatchObject({ admitted: [t1], conflicts: [] });
   });
 });
 
