@@ -3775,6 +3775,7 @@ export interface operations {
                         isGiftable: boolean;
                         isResellable: boolean;
                         isSwappable: boolean;
+                        isReturnedToExchange: boolean;
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -3888,6 +3889,7 @@ export interface operations {
                         isGiftable: boolean;
                         isResellable: boolean;
                         isSwappable: boolean;
+                        isReturnedToExchange: boolean;
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -7048,6 +7050,7 @@ export interface operations {
                             isGiftable: boolean;
                             isResellable: boolean;
                             isSwappable: boolean;
+                            isReturnedToExchange: boolean;
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
                             eventAccessUsedOn: string | null;

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { access, exchange } from '@tp/contract';
+import type { access, exchange, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -427,6 +427,37 @@ describe('one sale at a time', () => {
     expect((await resell()).json()).toEqual({ message: 'api.resell.create.already_listed' });
     expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
     expect((await resell()).statusCode).toBe(200);
+  });
+});
+
+describe('the ticket listing is true about a returned ticket', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('shows no move and says it is returned, at once on an instance that kept the row; withdrawn, the moves are back', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const t1 = await ticketId('t1');
+    const flags = async () => {
+      const r = await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING');
+      expect(r.statusCode, r.body).toBe(200);
+      const item = r.json<MyTicket[]>().find((x) => x.userTicketId === t1)!;
+      const one = (await call(tokens.h, 'GET', `/v1/list/ticket_listing/${t1}`)).json<MyTicket>();
+      expect(one).toEqual(item);
+      return { gift: item.isGiftable, resell: item.isResellable, returned: item.isReturnedToExchange };
+    };
+    // The first listing keeps the rows (decision 036); the next ones reuse them while their version holds.
+    expect(await flags()).toEqual({ gift: true, resell: true, returned: false });
+    await giveBack(tokens.h, 't1');
+    expect(await flags()).toEqual({ gift: false, resell: false, returned: true });
+    // Offered to a fan (the unit RESERVED): still returned.
+    await join(tokens.a);
+    expect(await unitStatuses()).toEqual(['RESERVED']);
+    expect(await flags()).toEqual({ gift: false, resell: false, returned: true });
+    await rawQuery(t.database.db, `update exchange_units set status = 'AVAILABLE', entry_id = null`);
+    expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
+    expect(await flags()).toEqual({ gift: true, resell: true, returned: false });
   });
 });
 

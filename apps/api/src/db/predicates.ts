@@ -104,10 +104,7 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
   )!;
 }
 
-/**
- * The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row (the ticket
- * listing's flags select `ticketIsListed`: a returned ticket's flags may show a move the move itself refuses).
- */
+/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row. */
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };
