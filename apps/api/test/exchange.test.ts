@@ -573,6 +573,75 @@ describe('a returned ticket does not admit (decision 042)', () => {
   });
 });
 
+describe('the queue closes (exchange.close)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  const entryStatuses = async () =>
+    (await rawQuery<{ status: string }>(t.database.db, `select status from exchange_entries order by id`)).rows.map(
+      (r) => r.status,
+    );
+
+  it('at closesAt: waiting and offered entries CLOSED, held, reserved and available units WITHDRAWN; returned tickets admit again', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey, { ...settings, offerMinutes: 120, closesAt: iso(HOUR) });
+    // The case table's third row: B and C offered (RESERVED), the third return HELD for A, D waiting.
+    await join(tokens.a, 2);
+    for (const fan of [tokens.b, tokens.c, tokens.d]) await join(fan, 1);
+    for (const ticket of ['t1', 't2', 't3']) await giveBack(tokens.h, ticket);
+    // A VIP release no entry wants stays AVAILABLE; an entry left before the close stays LEFT.
+    const vip = await call(apiKey, 'POST', '/v1/org/events/evt-1/exchange/releases', {
+      ticketTypeExternalId: 'vip',
+      quantity: 1,
+      priceCents: 20000,
+    });
+    expect(vip.json()).toEqual({ released: 1, offered: 0 });
+    const left = await join(tokens.h2, 1, 'vip');
+    expect(left.status).toBe('OFFERED');
+    expect((await call(tokens.h2, 'DELETE', `/v1/exchange/entries/${left.id}`)).statusCode).toBe(204);
+    expect(await entryStatuses()).toEqual(['WAITING', 'OFFERED', 'OFFERED', 'WAITING', 'LEFT']);
+    expect(await unitStatuses()).toEqual(['RESERVED', 'RESERVED', 'HELD', 'AVAILABLE']);
+
+    t.clock.advance(HOUR - 1000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['WAITING', 'OFFERED', 'OFFERED', 'WAITING', 'LEFT']);
+    t.clock.advance(1000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED', 'CLOSED', 'CLOSED', 'LEFT']);
+    expect(await unitStatuses()).toEqual(['WITHDRAWN', 'WITHDRAWN', 'WITHDRAWN', 'WITHDRAWN']);
+    const overview = (await call(apiKey, 'GET', '/v1/org/events/evt-1/exchange')).json<exchange.ExchangeOverview>();
+    expect(overview.settings?.closedAt).toBe(t.clock.now().toISOString());
+    expect(await state(tokens.b)).toEqual({ status: 'CLOSED', position: null });
+    const items = (await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING')).json<MyTicket[]>();
+    expect(items.map((x) => [x.isReturnedToExchange, x.isGiftable])).toEqual([
+      [false, true],
+      [false, true],
+      [false, true],
+      [false, true],
+    ]);
+    // The offers' expiry jobs find them closed and do nothing.
+    t.clock.advance(120 * 60_000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED', 'CLOSED', 'CLOSED', 'LEFT']);
+  });
+
+  it('moving closesAt later makes the first job do nothing; the default (the event’s start here) closes it', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey, { ...settings, closesAt: iso(HOUR) });
+    await join(tokens.a);
+    // Moved to the default: no transfer cut-off, so the event's start, 10 days on.
+    await turnOn(apiKey);
+    t.clock.advance(HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['WAITING']);
+    expect(await join(tokens.b)).toMatchObject({ status: 'WAITING', position: 2 });
+    t.clock.advance(10 * DAY - HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED']);
+  });
+});
+
 describe('limits', () => {
   it('changes are limited per account; the control, another account from the same address, still joins', async () => {
     const { apiKey, tokens } = await setUp({ config: { exchangePerUserPerMinute: 2, exchangePerIpPerMinute: 100 } });

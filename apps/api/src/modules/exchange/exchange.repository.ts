@@ -274,6 +274,33 @@ export const exchangeRepository = {
     return row;
   },
 
+  /** The event with this id, or undefined. */
+  async event(db: DbOrTx, eventId: number): Promise<EventRow | undefined> {
+    const [row] = await db.select().from(events).where(eq(events.id, eventId));
+    return row;
+  },
+
+  /**
+   * Closes the event's queue at `at` (decision 042 "Closed"): `closedAt` set, its WAITING and OFFERED entries
+   * CLOSED, and every unit still on offer (AVAILABLE, HELD or RESERVED; returned or released) WITHDRAWN, so each
+   * returned ticket admits again. The caller holds the event's exchange lock.
+   * @returns how many entries were closed and units withdrawn
+   */
+  async close(tx: DbOrTx, eventId: number, at: Date): Promise<{ entries: number; units: number }> {
+    await tx.update(exchangeSettings).set({ closedAt: at, updatedAt: at }).where(eq(exchangeSettings.eventId, eventId));
+    const entries = await tx
+      .update(exchangeEntries)
+      .set({ status: 'CLOSED', endedAt: at })
+      .where(and(eq(exchangeEntries.eventId, eventId), inArray(exchangeEntries.status, ['WAITING', 'OFFERED'])))
+      .returning({ id: exchangeEntries.id });
+    const units = await tx
+      .update(exchangeUnits)
+      .set({ status: 'WITHDRAWN', entryId: null, endedAt: at })
+      .where(and(eq(exchangeUnits.eventId, eventId), inArray(exchangeUnits.status, LIVE_UNIT)))
+      .returning({ id: exchangeUnits.id });
+    return { entries: entries.length, units: units.length };
+  },
+
   /** Whether the account's payout account is verified (a return is paid to it, as a resale is). */
   async payoutVerified(db: DbOrTx, userId: number): Promise<boolean> {
     const [row] = await db
