@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { access, exchange, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+import { createExchangeSchedule, drawOrder } from '../src/modules/exchange/exchange-schedule.js';
 
 const ADMIN = 'admin-key-for-tests';
 const DOOR = 'door-key-for-tests';
@@ -78,6 +79,10 @@ const turnOn = async (apiKey: string, body: object = settings) => {
   expect(r.statusCode, r.body).toBe(200);
   return r.json<exchange.ExchangeOverview>();
 };
+const eventIdOf = async () =>
+  Number(
+    (await rawQuery<{ id: number }>(t.database.db, `select id from events where external_id = 'evt-1'`)).rows[0].id,
+  );
 const ticketId = async (externalId: string) =>
   Number(
     (await rawQuery<{ id: number }>(t.database.db, `select id from user_tickets where external_id = '${externalId}'`))
@@ -639,6 +644,94 @@ describe('the queue closes (exchange.close)', () => {
     t.clock.advance(10 * DAY - HOUR);
     await t.app.services.jobs.runDue();
     expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED']);
+  });
+});
+
+describe('the draw (exchange.draw)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('drawOrder: the same seed gives the same order, another seed another, every item once', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    const first = drawOrder(ids, 'a1b2c3');
+    expect(drawOrder(ids, 'a1b2c3')).toEqual(first);
+    expect([...first].sort((x, y) => x - y)).toEqual(ids);
+    expect(drawOrder(ids, 'ffee00')).not.toEqual(first);
+    expect(first).not.toEqual(ids);
+  });
+
+  it('entries before drawAt wait in the draw; at drawAt they are ordered by the seeded shuffle, a later one after them, then matched', async () => {
+    const { apiKey, tokens } = fixture;
+    const drawAt = iso(HOUR);
+    await turnOn(apiKey, { ...settings, order: 'draw', drawAt });
+    const fans = [tokens.a, tokens.b, tokens.c, tokens.d];
+    const entries: Entry[] = [];
+    for (const fan of fans) entries.push(await join(fan));
+    expect(entries.map((e) => [e.position, e.inDraw])).toEqual(fans.map(() => [null, true]));
+    // Supply before the draw waits for it: no entry has a place yet.
+    expect((await release(apiKey, 1)).json()).toEqual({ released: 1, offered: 0 });
+
+    t.clock.advance(HOUR);
+    // Joined after drawAt, before the job ran: it waits too, and comes after every drawn entry.
+    const late = await join(tokens.h2);
+    expect(late).toMatchObject({ position: null, inDraw: true });
+    await t.app.services.jobs.runDue();
+
+    const seed = (await rawQuery<{ draw_seed: string }>(t.database.db, `select draw_seed from exchange_settings`))
+      .rows[0].draw_seed;
+    expect(seed).toMatch(/^[0-9a-f]{32}$/);
+    const expected = drawOrder(
+      entries.map((e) => e.id),
+      seed,
+    );
+    const positions = async () => {
+      const all = await Promise.all([...fans, tokens.h2].map(async (fan) => (await mine(fan))[0]));
+      return all.sort((x, y) => x.position! - y.position!).map((e) => e.id);
+    };
+    expect(await positions()).toEqual([...expected, late.id]);
+    // Then matched: the released ticket went to the first drawn.
+    const first = (await Promise.all(fans.map(async (fan) => (await mine(fan))[0]))).find((e) => e.position === 1)!;
+    expect(first).toMatchObject({ id: expected[0], status: 'OFFERED', inDraw: false });
+
+    // Run again from scratch (the order, the offer and drawnAt taken away): the same order, the same offer.
+    await rawQuery(
+      t.database.db,
+      `update exchange_entries set seq = null, status = 'WAITING', offered_at = null, expires_at = null`,
+    );
+    await rawQuery(t.database.db, `update exchange_units set status = 'AVAILABLE', entry_id = null`);
+    await rawQuery(t.database.db, `update exchange_settings set drawn_at = null`);
+    const payload = { eventId: await eventIdOf(), at: new Date(drawAt).toISOString() };
+    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    expect(await positions()).toEqual([...expected, late.id]);
+    expect((await mine(fans[entries.findIndex((e) => e.id === expected[0])]))[0].status).toBe('OFFERED');
+    // A second run of the job itself changes nothing once drawn.
+    const seqs = async () =>
+      (await rawQuery<{ seq: string }>(t.database.db, `select seq::text from exchange_entries order by id`)).rows;
+    const before = await seqs();
+    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    expect(await seqs()).toEqual(before);
+  });
+});
+
+describe('a draw called off', () => {
+  it('entries waiting for a draw take their places by join order when the queue turns first come', async () => {
+    const { apiKey, tokens } = await setUp();
+    await turnOn(apiKey, { ...settings, order: 'draw', drawAt: iso(HOUR) });
+    await join(tokens.a);
+    await join(tokens.b);
+    expect(await state(tokens.a)).toEqual({ status: 'WAITING', position: null });
+    await turnOn(apiKey, { ...settings, offerMinutes: 120 });
+    expect([await state(tokens.a), await state(tokens.b)]).toEqual([
+      { status: 'WAITING', position: 1 },
+      { status: 'WAITING', position: 2 },
+    ]);
+    await release(apiKey, 1);
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    // The draw job at the old drawAt finds no draw to run.
+    t.clock.advance(HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await state(tokens.b)).toEqual({ status: 'WAITING', position: 2 });
   });
 });
 

@@ -77,8 +77,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
 
     /**
      * PUT /org/events/{externalId}/exchange: sets the event's queue settings (a new draw seed when `draw` is first
-     * chosen), recorded in the audit trail (`exchange.updated`); schedules the queue's close at its closing time when
-     * it is new or moved (exchange-schedule.ts); answers as GET does.
+     * chosen), recorded in the audit trail (`exchange.updated`); schedules the queue's close at its closing time and
+     * a draw not yet run at `drawAt` (exchange-schedule.ts); answers as GET does.
      * @throws AppError `api.org.event_not_found` (404)
      */
     async put(
@@ -104,7 +104,15 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
           updatedAt: at,
         };
         await repo.putSettings(tx, after);
-        await scheduleJobs(tx, event, before, after);
+        // Entries waiting for a draw that will not run now (the queue turned first come) take their places by id.
+        if (after.order !== 'draw' && before?.order === 'draw' && before.drawnAt === null) {
+          await repo.order(
+            tx,
+            (await repo.unordered(tx, event.id)).map((e) => e.id),
+          );
+          for (const type of await repo.typesOfEvent(tx, event.id)) await matchType(tx, after, type.id, at);
+        }
+        await scheduleJobs(tx, event, after);
         await appendAudit(tx, org.id, org.actor, at, {
           action: 'exchange.updated',
           resourceType: 'event',
