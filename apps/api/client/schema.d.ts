@@ -3388,6 +3388,10 @@ export interface operations {
                             userTicketId: number;
                             ticketName: string;
                         }[];
+                        returned?: {
+                            userTicketId: number;
+                            ticketName: string;
+                        }[];
                         movedAway?: {
                             userTicketId: number;
                             ticketName: string;
@@ -3641,7 +3645,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
                             }[];
                         }[];
                     };
@@ -3771,6 +3775,7 @@ export interface operations {
                         isGiftable: boolean;
                         isResellable: boolean;
                         isSwappable: boolean;
+                        isReturnedToExchange: boolean;
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -3884,6 +3889,7 @@ export interface operations {
                         isGiftable: boolean;
                         isResellable: boolean;
                         isSwappable: boolean;
+                        isReturnedToExchange: boolean;
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -7053,6 +7059,7 @@ export interface operations {
                             isGiftable: boolean;
                             isResellable: boolean;
                             isSwappable: boolean;
+                            isReturnedToExchange: boolean;
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
                             eventAccessUsedOn: string | null;
@@ -9462,7 +9469,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "revoked" | "invalid_pass" | "not_revealed";
+                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
                             scannedAt: string;
                             syncedAt: string;
                         }[];

@@ -4,11 +4,14 @@
  * decision 042's case table, offers ending by decline, leave and expiry (the `exchange.expire` job at `expiresAt`),
  * and the limits per account and per address.
  */
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { exchange } from '@tp/contract';
+import type { access, exchange, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+import { createExchangeSchedule, drawOrder } from '../src/modules/exchange/exchange-schedule.js';
 
 const ADMIN = 'admin-key-for-tests';
+const DOOR = 'door-key-for-tests';
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const EXCHANGE = '/v1/exchange/acme/evt-1';
@@ -29,7 +32,7 @@ const settings = { enabled: true, offerMinutes: 20, order: 'first_come', maxQuan
 async function setUp(config: Parameters<typeof createTestApp>[0] = {}) {
   t = await createTestApp({
     ...config,
-    config: { adminKey: ADMIN, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
+    config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
   });
   const org = await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
   const { apiKey } = org.json<{ apiKey: string }>();
@@ -76,6 +79,10 @@ const turnOn = async (apiKey: string, body: object = settings) => {
   expect(r.statusCode, r.body).toBe(200);
   return r.json<exchange.ExchangeOverview>();
 };
+const eventIdOf = async () =>
+  Number(
+    (await rawQuery<{ id: number }>(t.database.db, `select id from events where external_id = 'evt-1'`)).rows[0].id,
+  );
 const ticketId = async (externalId: string) =>
   Number(
     (await rawQuery<{ id: number }>(t.database.db, `select id from user_tickets where external_id = '${externalId}'`))
@@ -425,6 +432,306 @@ describe('one sale at a time', () => {
     expect((await resell()).json()).toEqual({ message: 'api.resell.create.already_listed' });
     expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
     expect((await resell()).statusCode).toBe(200);
+  });
+});
+
+describe('the ticket listing is true about a returned ticket', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('shows no move and says it is returned, at once on an instance that kept the row; withdrawn, the moves are back', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const t1 = await ticketId('t1');
+    const flags = async () => {
+      const r = await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING');
+      expect(r.statusCode, r.body).toBe(200);
+      const item = r.json<MyTicket[]>().find((x) => x.userTicketId === t1)!;
+      const one = (await call(tokens.h, 'GET', `/v1/list/ticket_listing/${t1}`)).json<MyTicket>();
+      expect(one).toEqual(item);
+      return { gift: item.isGiftable, resell: item.isResellable, returned: item.isReturnedToExchange };
+    };
+    // The first listing keeps the rows (decision 036); the next ones reuse them while their version holds.
+    expect(await flags()).toEqual({ gift: true, resell: true, returned: false });
+    await giveBack(tokens.h, 't1');
+    expect(await flags()).toEqual({ gift: false, resell: false, returned: true });
+    // Offered to a fan (the unit RESERVED): still returned.
+    await join(tokens.a);
+    expect(await unitStatuses()).toEqual(['RESERVED']);
+    expect(await flags()).toEqual({ gift: false, resell: false, returned: true });
+    await rawQuery(t.database.db, `update exchange_units set status = 'AVAILABLE', entry_id = null`);
+    expect((await call(tokens.h, 'DELETE', `/v1/exchange/returns/${t1}`)).statusCode).toBe(204);
+    expect(await flags()).toEqual({ gift: true, resell: true, returned: false });
+  });
+});
+
+describe('a returned ticket does not admit (decision 042)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  const one = async (sql: string) => Number((await rawQuery<{ id: number }>(t.database.db, sql)).rows[0].id);
+  const eventId = () => one(`select id from events where external_id = 'evt-1'`);
+  /** The pass the holder's QR shows now. */
+  const passOf = async (email: string) =>
+    t.app.services.access.codeFor(
+      await one(`select id from users where email = '${email}'`),
+      Math.floor(t.clock.now().getTime() / 1000 / 30),
+    );
+  const scan = async (email: string) => {
+    const r = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/check-in',
+      headers: { 'x-scanner-key': DOOR },
+      payload: { code: await passOf(email), eventId: await eventId() },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json<access.CheckInResponse>();
+  };
+  const ids = (list: { userTicketId: number }[] | undefined) => (list ?? []).map((x) => x.userTicketId);
+  const withdraw = async (token: string, externalId: string) => {
+    const r = await call(token, 'DELETE', `/v1/exchange/returns/${await ticketId(externalId)}`);
+    expect(r.statusCode, r.body).toBe(204);
+  };
+
+  it('online: the door refuses it as `returned` and admits the rest; withdrawn, it admits', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const [t1, t2, t3, t4, t5] = await Promise.all(['t1', 't2', 't3', 't4', 't5'].map(ticketId));
+    await giveBack(tokens.h, 't1');
+    const first = await scan('h@example.com');
+    expect(ids(first.admitted)).toEqual([t2, t3, t4]);
+    expect(first.returned).toEqual([{ userTicketId: t1, ticketName: 'GA' }]);
+    expect(first.listedForResale).toEqual([]);
+    // A holder whose only ticket is returned is named (they hold it) and admitted to nothing.
+    await giveBack(tokens.h2, 't5');
+    const only = await scan('h2@example.com');
+    expect(only).toMatchObject({ admitted: [], alreadyUsed: [], returned: [{ userTicketId: t5 }] });
+    expect(only.holderName).not.toBe('');
+    const verdicts = await rawQuery<{ verdict: string }>(t.database.db, `select verdict from check_in_log order by id`);
+    expect(verdicts.rows.map((r) => r.verdict)).toEqual(['admitted', 'returned']);
+    const used = await rawQuery<{ id: number }>(
+      t.database.db,
+      `select id from user_tickets where event_access_used_at is not null order by id`,
+    );
+    expect(used.rows.map((r) => Number(r.id))).toEqual([t2, t3, t4]);
+
+    // The control: withdrawn, the same ticket admits on the same pass.
+    await withdraw(tokens.h, 't1');
+    const again = await scan('h@example.com');
+    expect(ids(again.admitted)).toEqual([t1]);
+    expect(again.returned).toBeUndefined();
+    expect(ids((await scan('h2@example.com')).returned)).toEqual([t5]);
+  });
+
+  it('offline: the admissions snapshot leaves it out; withdrawn, it is back', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const snapshot = async () => {
+      const r = await t.app.inject({
+        url: `/v1/access/events/${await eventId()}/admissions`,
+        headers: { 'x-scanner-key': DOOR },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<access.AdmissionsPage>().holders.map((h) => h.tickets.map((x) => x.userTicketId));
+    };
+    const [t1, t2, t3, t4, t5] = await Promise.all(['t1', 't2', 't3', 't4', 't5'].map(ticketId));
+    expect(await snapshot()).toEqual([[t1, t2, t3, t4], [t5]]);
+    await giveBack(tokens.h, 't1');
+    await giveBack(tokens.h2, 't5');
+    // h2's only ticket is returned: h2 is not in the snapshot at all.
+    expect(await snapshot()).toEqual([[t2, t3, t4]]);
+    await withdraw(tokens.h, 't1');
+    await withdraw(tokens.h2, 't5');
+    expect(await snapshot()).toEqual([[t1, t2, t3, t4], [t5]]);
+  });
+
+  it('offline: a scan synced after the return is a `returned` conflict; withdrawn, the next is admitted', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const [t1, t2] = await Promise.all(['t1', 't2'].map(ticketId));
+    const sync = async (userTicketIds: number[]) => {
+      const item = {
+        id: randomUUID(),
+        code: await passOf('h@example.com'),
+        scannedAt: t.clock.now().toISOString(),
+        userTicketIds,
+      };
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/v1/access/sync',
+        headers: { 'x-scanner-key': DOOR },
+        payload: { eventId: await eventId(), items: [item] },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<access.SyncResponse>().results[0];
+    };
+    // The door's snapshot was taken before the return: it admitted t1 and t2 offline.
+    await giveBack(tokens.h, 't1');
+    expect(await sync([t1, t2])).toMatchObject({
+      admitted: [t2],
+      conflicts: [{ userTicketId: t1, reason: 'returned' }],
+    });
+    await withdraw(tokens.h, 't1');
+    expect(await sync([t1])).toMatchObject({ admitted: [t1], conflicts: [] });
+  });
+});
+
+describe('the queue closes (exchange.close)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  const entryStatuses = async () =>
+    (await rawQuery<{ status: string }>(t.database.db, `select status from exchange_entries order by id`)).rows.map(
+      (r) => r.status,
+    );
+
+  it('at closesAt: waiting and offered entries CLOSED, held, reserved and available units WITHDRAWN; returned tickets admit again', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey, { ...settings, offerMinutes: 120, closesAt: iso(HOUR) });
+    // The case table's third row: B and C offered (RESERVED), the third return HELD for A, D waiting.
+    await join(tokens.a, 2);
+    for (const fan of [tokens.b, tokens.c, tokens.d]) await join(fan, 1);
+    for (const ticket of ['t1', 't2', 't3']) await giveBack(tokens.h, ticket);
+    // A VIP release no entry wants stays AVAILABLE; an entry left before the close stays LEFT.
+    const vip = await call(apiKey, 'POST', '/v1/org/events/evt-1/exchange/releases', {
+      ticketTypeExternalId: 'vip',
+      quantity: 1,
+      priceCents: 20000,
+    });
+    expect(vip.json()).toEqual({ released: 1, offered: 0 });
+    const left = await join(tokens.h2, 1, 'vip');
+    expect(left.status).toBe('OFFERED');
+    expect((await call(tokens.h2, 'DELETE', `/v1/exchange/entries/${left.id}`)).statusCode).toBe(204);
+    expect(await entryStatuses()).toEqual(['WAITING', 'OFFERED', 'OFFERED', 'WAITING', 'LEFT']);
+    expect(await unitStatuses()).toEqual(['RESERVED', 'RESERVED', 'HELD', 'AVAILABLE']);
+
+    t.clock.advance(HOUR - 1000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['WAITING', 'OFFERED', 'OFFERED', 'WAITING', 'LEFT']);
+    t.clock.advance(1000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED', 'CLOSED', 'CLOSED', 'LEFT']);
+    expect(await unitStatuses()).toEqual(['WITHDRAWN', 'WITHDRAWN', 'WITHDRAWN', 'WITHDRAWN']);
+    const overview = (await call(apiKey, 'GET', '/v1/org/events/evt-1/exchange')).json<exchange.ExchangeOverview>();
+    expect(overview.settings?.closedAt).toBe(t.clock.now().toISOString());
+    expect(await state(tokens.b)).toEqual({ status: 'CLOSED', position: null });
+    const items = (await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING')).json<MyTicket[]>();
+    expect(items.map((x) => [x.isReturnedToExchange, x.isGiftable])).toEqual([
+      [false, true],
+      [false, true],
+      [false, true],
+      [false, true],
+    ]);
+    // The offers' expiry jobs find them closed and do nothing.
+    t.clock.advance(120 * 60_000);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED', 'CLOSED', 'CLOSED', 'LEFT']);
+  });
+
+  it('moving closesAt later makes the first job do nothing; the default (the event’s start here) closes it', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey, { ...settings, closesAt: iso(HOUR) });
+    await join(tokens.a);
+    // Moved to the default: no transfer cut-off, so the event's start, 10 days on.
+    await turnOn(apiKey);
+    t.clock.advance(HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['WAITING']);
+    expect(await join(tokens.b)).toMatchObject({ status: 'WAITING', position: 2 });
+    t.clock.advance(10 * DAY - HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED']);
+  });
+});
+
+describe('the draw (exchange.draw)', () => {
+  beforeEach(async () => {
+    fixture = await setUp();
+  });
+
+  it('drawOrder: the same seed gives the same order, another seed another, every item once', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => i + 1);
+    const first = drawOrder(ids, 'a1b2c3');
+    expect(drawOrder(ids, 'a1b2c3')).toEqual(first);
+    expect([...first].sort((x, y) => x - y)).toEqual(ids);
+    expect(drawOrder(ids, 'ffee00')).not.toEqual(first);
+    expect(first).not.toEqual(ids);
+  });
+
+  it('entries before drawAt wait in the draw; at drawAt they are ordered by the seeded shuffle, a later one after them, then matched', async () => {
+    const { apiKey, tokens } = fixture;
+    const drawAt = iso(HOUR);
+    await turnOn(apiKey, { ...settings, order: 'draw', drawAt });
+    const fans = [tokens.a, tokens.b, tokens.c, tokens.d];
+    const entries: Entry[] = [];
+    for (const fan of fans) entries.push(await join(fan));
+    expect(entries.map((e) => [e.position, e.inDraw])).toEqual(fans.map(() => [null, true]));
+    // Supply before the draw waits for it: no entry has a place yet.
+    expect((await release(apiKey, 1)).json()).toEqual({ released: 1, offered: 0 });
+
+    t.clock.advance(HOUR);
+    // Joined after drawAt, before the job ran: it waits too, and comes after every drawn entry.
+    const late = await join(tokens.h2);
+    expect(late).toMatchObject({ position: null, inDraw: true });
+    await t.app.services.jobs.runDue();
+
+    const seed = (await rawQuery<{ draw_seed: string }>(t.database.db, `select draw_seed from exchange_settings`))
+      .rows[0].draw_seed;
+    expect(seed).toMatch(/^[0-9a-f]{32}$/);
+    const expected = drawOrder(
+      entries.map((e) => e.id),
+      seed,
+    );
+    const positions = async () => {
+      const all = await Promise.all([...fans, tokens.h2].map(async (fan) => (await mine(fan))[0]));
+      return all.sort((x, y) => x.position! - y.position!).map((e) => e.id);
+    };
+    expect(await positions()).toEqual([...expected, late.id]);
+    // Then matched: the released ticket went to the first drawn.
+    const first = (await Promise.all(fans.map(async (fan) => (await mine(fan))[0]))).find((e) => e.position === 1)!;
+    expect(first).toMatchObject({ id: expected[0], status: 'OFFERED', inDraw: false });
+
+    // Run again from scratch (the order, the offer and drawnAt taken away): the same order, the same offer.
+    await rawQuery(
+      t.database.db,
+      `update exchange_entries set seq = null, status = 'WAITING', offered_at = null, expires_at = null`,
+    );
+    await rawQuery(t.database.db, `update exchange_units set status = 'AVAILABLE', entry_id = null`);
+    await rawQuery(t.database.db, `update exchange_settings set drawn_at = null`);
+    const payload = { eventId: await eventIdOf(), at: new Date(drawAt).toISOString() };
+    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    expect(await positions()).toEqual([...expected, late.id]);
+    expect((await mine(fans[entries.findIndex((e) => e.id === expected[0])]))[0].status).toBe('OFFERED');
+    // A second run of the job itself changes nothing once drawn.
+    const seqs = async () =>
+      (await rawQuery<{ seq: string }>(t.database.db, `select seq::text from exchange_entries order by id`)).rows;
+    const before = await seqs();
+    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    expect(await seqs()).toEqual(before);
+  });
+});
+
+describe('a draw called off', () => {
+  it('entries waiting for a draw take their places by join order when the queue turns first come', async () => {
+    const { apiKey, tokens } = await setUp();
+    await turnOn(apiKey, { ...settings, order: 'draw', drawAt: iso(HOUR) });
+    await join(tokens.a);
+    await join(tokens.b);
+    expect(await state(tokens.a)).toEqual({ status: 'WAITING', position: null });
+    await turnOn(apiKey, { ...settings, offerMinutes: 120 });
+    expect([await state(tokens.a), await state(tokens.b)]).toEqual([
+      { status: 'WAITING', position: 1 },
+      { status: 'WAITING', position: 2 },
+    ]);
+    await release(apiKey, 1);
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    // The draw job at the old drawAt finds no draw to run.
+    t.clock.advance(HOUR);
+    await t.app.services.jobs.runDue();
+    expect(await state(tokens.b)).toEqual({ status: 'WAITING', position: 2 });
   });
 });
 

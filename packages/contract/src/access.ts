@@ -69,6 +69,8 @@ const checkInTicket = z.object({ userTicketId: id, ticketName: z.string() });
  * POST /access/check-in answer. `admitted`: the holder's tickets for the event whose access was
  * unused and is now marked used. `alreadyUsed`: those used before, with `usedAt` (ISO 8601 UTC).
  * `listedForResale`: tickets the holder has listed for resale; they do not admit until unlisted.
+ * `returned` (absent: none): tickets the holder returned to the event's exchange queue (issue 45, decision 042); they
+ * do not admit until sold or withdrawn, and are in no other list.
  * All lists empty: the holder holds no ticket for this event; then `movedAway` (issue 40 point 7) names the
  * event's tickets the holder held that left them (`transferred`: gifted or resold, the new holder never named) or
  * that the organiser voided (`revoked`). `holderName` is empty when the pass's holder neither holds nor held a
@@ -79,6 +81,7 @@ export const checkInResponse = z.object({
   admitted: z.array(checkInTicket),
   alreadyUsed: z.array(checkInTicket.extend({ usedAt: z.string() })),
   listedForResale: z.array(checkInTicket),
+  returned: z.array(checkInTicket).optional(),
   movedAway: z.array(checkInTicket.extend({ reason: z.enum(['transferred', 'revoked']) })).optional(),
 });
 export type CheckInResponse = z.infer<typeof checkInResponse>;
@@ -173,14 +176,16 @@ export type SyncRequest = z.infer<typeof syncRequest>;
 /**
  * Why the server did not record an offline admission: `already_used` (admitted before, e.g. at another
  * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
- * `listed` (listed for resale), `revoked` (the organiser revoked the ticket), `invalid_pass` (forged, not valid at
- * `scannedAt`, its sign-in revoked, or a Google Wallet rotating barcode whose TOTP was not fresh at `scannedAt`).
+ * `listed` (listed for resale), `returned` (returned to the event's exchange queue, decision 042), `revoked` (the
+ * organiser revoked the ticket), `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
+ * Wallet rotating barcode whose TOTP was not fresh at `scannedAt`), `not_revealed` (scanned before the event's
+ * `passRevealAt`).
  */
-/** Why a synced offline admission was not recorded; `not_revealed`: scanned before the event's `passRevealAt`. */
 export const syncConflictReason = z.enum([
   'already_used',
   'moved',
   'listed',
+  'returned',
   'revoked',
   'invalid_pass',
   'not_revealed',

@@ -49,13 +49,15 @@ export const doorKeyParams = z.object({ id: z.coerce.number().int().positive().m
 
 /**
  * A verdict in the check-in log (issue 26 point 7): what the server answered an online scan (`admitted`,
- * `already_used`, `listed`, `no_ticket`, `invalid`, `not_for_this_event`) or made of a synced offline one
+ * `already_used`, `listed`, `returned` (returned to the exchange queue), `no_ticket`, `invalid`,
+ * `not_for_this_event`) or made of a synced offline one
  * (`admitted`, or `refused` when a ticket was not recorded).
  */
 export const checkInLogVerdict = z.enum([
   'admitted',
   'already_used',
   'listed',
+  'returned',
   'no_ticket',
   'invalid',
   'not_for_this_event',

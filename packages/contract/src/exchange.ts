@@ -129,7 +129,9 @@ export const exchangeEntryStatus = z.enum(['WAITING', 'OFFERED', 'PURCHASED', 'E
 
 /**
  * One of my entries. `position`: my rank among the type's waiting and offered entries (1 = next), while WAITING or
- * OFFERED and ordered; null otherwise or while the entry waits for the draw (`inDraw`). `offer` while OFFERED.
+ * OFFERED and ordered; null otherwise, and null while the entry is "in the draw" (`inDraw`: a `draw` queue not yet
+ * drawn; an entry made before `drawAt` is ordered at random at `drawAt`, one made after it comes after the drawn
+ * ones, first come). `offer` while OFFERED.
  */
 export const exchangeEntry = z.object({
   id,

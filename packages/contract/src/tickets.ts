@@ -49,6 +49,11 @@ export const myTicket = z.object({
   isGiftable: z.boolean(),
   isResellable: z.boolean(),
   isSwappable: z.boolean(),
+  /**
+   * Returned to the event's exchange queue (issue 45, decision 042): still held, but it does not admit and cannot be
+   * gifted, resold or swapped until it is sold or withdrawn (`DELETE /v1/exchange/returns/{userTicketId}`).
+   */
+  isReturnedToExchange: z.boolean(),
   eventAccessStatus,
   eventAccessUsedOn: z.string().nullable(),
   /** Event access plus benefits with purchasedAmount > 0. */

@@ -45,6 +45,11 @@ import { createAuditService } from '../modules/audit/audit.service.js';
 import { createExchangeService } from '../modules/exchange/exchange.service.js';
 import { createExchangeOrgService } from '../modules/exchange/exchange-org.service.js';
 import { EXCHANGE_EXPIRE_JOB } from '../modules/exchange/exchange-match.js';
+import {
+  createExchangeSchedule,
+  EXCHANGE_CLOSE_JOB,
+  EXCHANGE_DRAW_JOB,
+} from '../modules/exchange/exchange-schedule.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
 import { authRepository } from '../modules/auth/auth.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
@@ -258,6 +263,7 @@ export function createServices(
   // The face-value exchange queue (issue 45, decision 042): the fans' and holders' side and the organiser's.
   const exchange = createExchangeService({ database, now });
   const exchangeOrg = createExchangeOrgService({ database, now });
+  const exchangeSchedule = createExchangeSchedule({ database, now });
 
   const logoJob = createLogoJobHandler({
     db: database.db,
@@ -291,6 +297,9 @@ export function createServices(
     ...walletJobHandlers(wallet),
     // An offer left unpaid at its expiresAt (scheduled when it is made; no periodic scan).
     [EXCHANGE_EXPIRE_JOB]: (payload) => exchange.expire(payload),
+    // The queue's close at closesAt and its draw at drawAt (scheduled when the organiser sets them; no scan).
+    [EXCHANGE_CLOSE_JOB]: (payload) => exchangeSchedule.close(payload),
+    [EXCHANGE_DRAW_JOB]: (payload) => exchangeSchedule.draw(payload),
   };
   const jobsAdmin = createJobsAdminService({ database, now });
 

@@ -68,11 +68,18 @@ export const ticketIsListed = (userTicketId: AnyPgColumn): SQL<boolean> =>
   sql<boolean>`exists (select 1 from ${resaleListingTickets} where ${resaleListingTickets.userTicketId} = ${userTicketId} and ${resaleListingTickets.status} = 'LISTED')`;
 
 /**
- * True while the ticket is on sale: in a live resale listing, or returned to an exchange queue (a unit AVAILABLE,
- * HELD or RESERVED; issue 45, decision 042). Such a ticket moves only by that sale.
+ * True while the ticket is returned to an exchange queue: one of its units AVAILABLE, HELD or RESERVED (issue 45,
+ * decision 042). It stays its holder's but does not admit until it is sold or withdrawn.
+ */
+export const ticketIsReturned = (userTicketId: AnyPgColumn): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${exchangeUnits} where ${exchangeUnits.userTicketId} = ${userTicketId} and ${exchangeUnits.status} in ('AVAILABLE', 'HELD', 'RESERVED'))`;
+
+/**
+ * True while the ticket is on sale: in a live resale listing, or returned to an exchange queue
+ * (`ticketIsReturned`). Such a ticket moves only by that sale.
  */
 export const ticketIsOnSale = (userTicketId: AnyPgColumn): SQL<boolean> =>
-  sql<boolean>`(${ticketIsListed(userTicketId)} or exists (select 1 from ${exchangeUnits} where ${exchangeUnits.userTicketId} = ${userTicketId} and ${exchangeUnits.status} in ('AVAILABLE', 'HELD', 'RESERVED')))`;
+  sql<boolean>`(${ticketIsListed(userTicketId)} or ${ticketIsReturned(userTicketId)})`;
 
 /** The three ways a holder can move a ticket. */
 export type TicketMove = 'gift' | 'resell' | 'swap';
@@ -97,10 +104,7 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
   )!;
 }
 
-/**
- * The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row (the ticket
- * listing's flags select `ticketIsListed`: a returned ticket's flags may show a move the move itself refuses).
- */
+/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row. */
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };

@@ -697,7 +697,7 @@ export const checkInLog = pgTable(
     holderId: integer('holder_id').references(() => users.id),
     scannedAt: ts('scanned_at').notNull(),
     recordedAt: ts('recorded_at').notNull().defaultNow(),
-    /** `admitted`, `already_used`, `listed`, `no_ticket`, `invalid`, `refused` (contract `checkInLogVerdict`). */
+    /** `admitted`, `already_used`, `listed`, `returned`, `no_ticket`, `invalid`, `refused` (contract `checkInLogVerdict`). */
     verdict: text('verdict').notNull(),
     offline: boolean('offline').notNull(),
     /** The tickets the scan concerned (admitted, refused or found used/listed). */

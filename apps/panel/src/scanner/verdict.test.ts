@@ -54,6 +54,22 @@ describe('scan verdicts', () => {
     });
   });
 
+  it('says RETURNED TO THE EXCHANGE when the only tickets are in the exchange queue, and lists them beside an admission', () => {
+    expect(answerVerdict({ ...none, holderName: 'Bo', returned: [ticket(1, 'GA')] }, t, formats)).toMatchObject({
+      tone: 'warn',
+      title: 'RETURNED TO THE EXCHANGE',
+      detail: t.returnedDetail,
+      lists: [{ items: ['GA'] }],
+    });
+    const admitted = answerVerdict(
+      { ...none, holderName: 'Bo', admitted: [ticket(2, 'GA')], returned: [ticket(1, 'GA')] },
+      t,
+      formats,
+    );
+    expect(admitted).toMatchObject({ tone: 'ok', title: 'ADMITTED' });
+    expect(admitted.lists).toEqual([{ items: ['GA'] }, { heading: t.alsoReturned, items: ['GA'] }]);
+  });
+
   it('says a gifted, resold or voided pass moved away, and names nobody the server did not name (issue 40 point 7)', () => {
     const moved = answerVerdict(
       {

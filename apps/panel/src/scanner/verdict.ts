@@ -5,7 +5,7 @@
 import type { CheckInOutcome, CheckInResponse } from './door-api';
 import { fill, type Formats, type Texts } from './i18n';
 
-/** idle/busy: grey; ok: green; warn: amber (used, listed for resale); bad: red. */
+/** idle/busy: grey; ok: green; warn: amber (used, listed for resale, returned to the exchange); bad: red. */
 export type Tone = 'idle' | 'busy' | 'ok' | 'warn' | 'bad';
 
 export interface Verdict {
@@ -41,13 +41,19 @@ const count = (t: Texts, n: number) => (n === 1 ? t.ticketsOne : fill(t.ticketsM
 /** A plain verdict with no lists (ready, checking, messages). */
 export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
 
-/** The verdict of a server answer: admitted wins, then already used, then listed for resale, else no ticket. */
+/**
+ * The verdict of a server answer: admitted wins, then already used, then listed for resale, then returned to the
+ * exchange queue, else no ticket.
+ */
 export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Formats): Verdict {
-  const { admitted, alreadyUsed, listedForResale, holderName, movedAway = [] } = answer;
+  const { admitted, alreadyUsed, listedForResale, holderName, movedAway = [], returned = [] } = answer;
   // No name when the server gives none: a holder with no ticket of this event is never named (issue 40 point 7).
   const holder = holderName ? `${t.holder}: ${holderName}` : undefined;
   const used = alreadyUsed.map((x) => `${x.ticketName} · ${fill(t.usedAt, { time: formats.time(x.usedAt) })}`);
-  const listed = listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : [];
+  const listed = [
+    ...(listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : []),
+    ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
+  ];
   if (admitted.length > 0) {
     return {
       tone: 'ok',
@@ -78,7 +84,20 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
       title: t.listed,
       detail: t.listedDetail,
       holder,
-      lists: [{ items: grouped(listedForResale) }],
+      lists: [
+        { items: grouped(listedForResale) },
+        ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
+      ],
+      buzz: WARN_BUZZ,
+    };
+  }
+  if (returned.length > 0) {
+    return {
+      tone: 'warn',
+      title: t.returned,
+      detail: t.returnedDetail,
+      holder,
+      lists: [{ items: grouped(returned) }],
       buzz: WARN_BUZZ,
     };
   }

@@ -58,6 +58,7 @@ export function aTicket(userTicketId: number, over: Partial<MyTicket> = {}): MyT
     isGiftable: false,
     isResellable: false,
     isSwappable: false,
+    isReturnedToExchange: false,
     eventAccessStatus: 'UNUSED',
     eventAccessUsedOn: null,
     totalBenefitCount: 1,

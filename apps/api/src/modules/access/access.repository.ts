@@ -3,9 +3,9 @@
  * for one event, row-locked so that two scans of one pass admit each ticket once.
  * Every function takes the database or a transaction.
  */
-import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, ne, not, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsListed, type Holder } from '../../db/predicates.js';
+import { ticketIsListed, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
 import {
   authSessions,
@@ -227,6 +227,19 @@ export const accessRepository = {
   },
 
   /**
+   * Which of these tickets are returned to an exchange queue (decision 042: they do not admit until sold or
+   * withdrawn). Run after the tickets' rows are locked, as its own statement, as `listedAmong` is.
+   */
+  async returnedAmong(db: DbOrTx, userTicketIds: number[]): Promise<Set<number>> {
+    if (userTicketIds.length === 0) return new Set();
+    const rows = await db
+      .select({ id: userTickets.id })
+      .from(userTickets)
+      .where(and(inArray(userTickets.id, userTicketIds), ticketIsReturned(userTickets.id)));
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /**
    * Marks event access used at `at` on those of the tickets still unused; returns the ids it marked, ascending
    * (UPDATE … RETURNING has no order: PostgreSQL returned them in either order, and a sync answer is compared).
    */
@@ -242,7 +255,8 @@ export const accessRepository = {
 
   /**
    * Up to `limit` holders of tickets for the event with a user id above `after`, by user id, with every
-   * ticket they hold for it (used or not, listed or not; revoked tickets left out): one page of the offline door's snapshot.
+   * ticket they hold for it (used or not, listed or not; revoked tickets and tickets returned to an exchange queue
+   * left out, decision 042): one page of the offline door's snapshot.
    */
   async admissionsPage(db: DbOrTx, eventId: number, after: number, limit: number) {
     const holderIds = await db
@@ -255,6 +269,7 @@ export const accessRepository = {
           isNotNull(userTickets.holderId),
           gt(userTickets.holderId, after),
           isNull(userTickets.revokedAt),
+          not(ticketIsReturned(userTickets.id)),
         ),
       )
       .orderBy(asc(userTickets.holderId))
@@ -285,7 +300,14 @@ export const accessRepository = {
         .from(userTickets)
         .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
         .leftJoin(walletPasses, walletPassWithTotp)
-        .where(and(eq(ticketTypes.eventId, eventId), inArray(userTickets.holderId, ids), isNull(userTickets.revokedAt)))
+        .where(
+          and(
+            eq(ticketTypes.eventId, eventId),
+            inArray(userTickets.holderId, ids),
+            isNull(userTickets.revokedAt),
+            not(ticketIsReturned(userTickets.id)),
+          ),
+        )
         .orderBy(asc(userTickets.id)),
     ]);
     return { holders, tickets };

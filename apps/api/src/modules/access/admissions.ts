@@ -17,7 +17,8 @@ export function createAdmissions(
     /**
      * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
      * holders by user id above `after` (at most `limit`), each with the name the door shows and every
-     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`). No e-mail, no other field.
+     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`) but those returned to the exchange queue
+     * (decision 042: they do not admit). No e-mail, no other field.
      * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
      */
     async admissions(

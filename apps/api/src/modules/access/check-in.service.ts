@@ -21,7 +21,10 @@
  * only, and only while that holder still holds it (a gift, sale, swap or revocation voids it).
  *
  * Tickets the holder has listed for resale do not admit (a buyer could otherwise buy a used ticket);
- * they come back in `listedForResale` so the door can tell the holder to unlist first.
+ * they come back in `listedForResale` so the door can tell the holder to unlist first. Tickets returned to the
+ * event's exchange queue (issue 45, decision 042) do not admit either, until sold or withdrawn: they come back in
+ * `returned`, are left out of the offline door's admissions snapshot, and an offline scan of one synced later is a
+ * `returned` conflict.
  *
  * Composed from its parts: door-scope.ts (who scans, which events a door sees), online-check-in.ts,
  * admissions.ts (the offline door's download) and offline-sync.ts (its queued check-ins judged).

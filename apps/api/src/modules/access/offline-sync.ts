@@ -52,6 +52,7 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
       } else {
         const rows = new Map((await repo.lockTickets(tx, ids)).map((r) => [r.userTicketId, r]));
         const listed = await repo.listedAmong(tx, ids);
+        const returned = await repo.returnedAmong(tx, ids);
         const admissible: number[] = [];
         for (const userTicketId of ids) {
           const row = rows.get(userTicketId);
@@ -63,6 +64,7 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
           else if (revealAt && scannedAt < revealAt) conflicts.push({ userTicketId, reason: 'not_revealed' });
           else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
           else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });
+          else if (returned.has(userTicketId)) conflicts.push({ userTicketId, reason: 'returned' });
           else admissible.push(userTicketId);
         }
         admitted = await repo.markAccessUsed(tx, admissible, scannedAt);
@@ -101,9 +103,9 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
      * POST /access/sync: judges the check-ins an offline door queued, each in its own transaction, the
      * server staying the judge. For each item: the pass must verify as of `scannedAt` (else every ticket
      * is an `invalid_pass` conflict), a Google rotating barcode's TOTP too (decision 029); each ticket the door admitted is recorded as admitted (event access
-     * used at `scannedAt`) when the pass holder still holds it for this event, unused and unlisted, else
-     * reported as a conflict (`moved`, `revoked`, `not_revealed` (scanned before the event's `passRevealAt`),
-     * `already_used`, `listed`). Judgements are stored (door_check_ins);
+     * used at `scannedAt`) when the pass holder still holds it for this event, unused, unlisted and not returned to
+     * the exchange queue, else reported as a conflict (`moved`, `revoked`, `not_revealed` (scanned before the event's
+     * `passRevealAt`), `already_used`, `listed`, `returned` (decision 042)). Judgements are stored (door_check_ins);
      * an item id synced before gets its stored judgement back and changes nothing.
      * `scannedAt` may not be after now (+1 min of clock skew) nor older than {@link SYNC_MAX_AGE_HOURS}.
      * Each judged item goes into the check-in log (offline, `admitted` or `refused`).

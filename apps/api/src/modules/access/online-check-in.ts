@@ -22,8 +22,8 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
      * @param code the scanned pass text.
      * @param door the key's scope and the device id (default: the platform key, no device).
      * @returns the holder's name (empty when they neither hold nor held a ticket of the event), `admitted`
-     *   (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO UTC) and `listedForResale` (not
-     *   admitted); all empty when the holder holds no ticket for the event, then `movedAway` names the event's
+     *   (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO UTC), `listedForResale` and `returned`
+     *   (returned to the exchange queue, decision 042; both not admitted); all empty when the holder holds no ticket for the event, then `movedAway` names the event's
      *   tickets that left this holder by gift or resale, or that were revoked (issue 40 point 7).
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
      *   code of a revoked or ended sign-in (never saying which), `api.access.stale_code` (400) for a Google
@@ -74,9 +74,17 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
       }
       const answer = await db.transaction(async (tx) => {
         // A wallet pass's ticket code (decision 029) admits its one ticket, while this holder still holds it.
-        const held = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
+        const locked = (await repo.lockHeldTickets(tx, holderId, eventId)).filter(
           (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
         );
+        const lockedIds = locked.map((t) => t.userTicketId);
+        // A ticket returned to the exchange queue (decision 042) stays the holder's but takes no part in the
+        // admission rule: it is answered in `returned` alone, as the offline snapshot leaves it out.
+        const returnedIds = await repo.returnedAmong(tx, lockedIds);
+        const held = locked.filter((t) => !returnedIds.has(t.userTicketId));
+        const returned = locked
+          .filter((t) => returnedIds.has(t.userTicketId))
+          .map((t) => ({ userTicketId: t.userTicketId, ticketName: t.ticketName }));
         const listed = await repo.listedAmong(
           tx,
           held.map((t) => t.userTicketId),
@@ -92,21 +100,22 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
         await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
         // Nothing held: say which of the event's tickets left this holder (or were voided), and name the holder
         // only when the event knows them (issue 40 point 7: another organisation's holder is never named).
-        const movedAway = tickets.length
+        const movedAway = locked.length
           ? []
           : (await repo.movedAwayTickets(tx, holderId, eventId)).filter(
               (t) => pass.userTicketId === undefined || t.userTicketId === pass.userTicketId,
             );
-        const known = tickets.length > 0 || movedAway.length > 0;
+        const known = locked.length > 0 || movedAway.length > 0;
         const answer: access.CheckInResponse = {
           ...access.checkInAnswer(known ? holderDisplayName(holder) : '', tickets, new Set(marked)),
+          ...(returned.length ? { returned } : {}),
           ...(movedAway.length ? { movedAway } : {}),
         };
         await log.record(tx, {
           ...entry,
           holderId,
           verdict: verdictOf(answer),
-          userTicketIds: tickets.map((t) => t.userTicketId),
+          userTicketIds: lockedIds,
         });
         return answer;
       });
@@ -117,10 +126,11 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
   };
 }
 
-/** The check-in log's verdict of an online answer: admitted wins, then already used, listed, no ticket. */
+/** The check-in log's verdict of an online answer: admitted wins, then already used, listed, returned, no ticket. */
 function verdictOf(answer: access.CheckInResponse): doorKeys.CheckInLogVerdict {
   if (answer.admitted.length > 0) return 'admitted';
   if (answer.alreadyUsed.length > 0) return 'already_used';
   if (answer.listedForResale.length > 0) return 'listed';
+  if (answer.returned?.length) return 'returned';
   return 'no_ticket';
 }

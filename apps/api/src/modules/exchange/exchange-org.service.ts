@@ -12,6 +12,7 @@ import { appendAudit } from '../audit/audit.repository.js';
 import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { exchangeRepository as repo, type EventRow, type SettingsRow } from './exchange.repository.js';
 import { matchType } from './exchange-match.js';
+import { scheduleJobs } from './exchange-schedule.js';
 import { closesAtOf, isOpen } from './exchange-rules.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -76,7 +77,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
 
     /**
      * PUT /org/events/{externalId}/exchange: sets the event's queue settings (a new draw seed when `draw` is first
-     * chosen), recorded in the audit trail (`exchange.updated`); answers as GET does.
+     * chosen), recorded in the audit trail (`exchange.updated`); schedules the queue's close at its closing time and
+     * a draw not yet run at `drawAt` (exchange-schedule.ts); answers as GET does.
      * @throws AppError `api.org.event_not_found` (404)
      */
     async put(
@@ -88,7 +90,7 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
       const at = deps.now();
       await db.transaction(async (tx) => {
         const before = await repo.lockSettings(tx, event.id);
-        await repo.putSettings(tx, {
+        const after: SettingsRow = {
           eventId: event.id,
           enabled: body.enabled,
           offerMinutes: body.offerMinutes,
@@ -100,7 +102,17 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
           closesAt: body.closesAt ? new Date(body.closesAt) : null,
           closedAt: before?.closedAt ?? null,
           updatedAt: at,
-        });
+        };
+        await repo.putSettings(tx, after);
+        // Entries waiting for a draw that will not run now (the queue turned first come) take their places by id.
+        if (after.order !== 'draw' && before?.order === 'draw' && before.drawnAt === null) {
+          await repo.order(
+            tx,
+            (await repo.unordered(tx, event.id)).map((e) => e.id),
+          );
+          for (const type of await repo.typesOfEvent(tx, event.id)) await matchType(tx, after, type.id, at);
+        }
+        await scheduleJobs(tx, event, after);
         await appendAudit(tx, org.id, org.actor, at, {
           action: 'exchange.updated',
           resourceType: 'event',

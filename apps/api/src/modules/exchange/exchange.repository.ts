@@ -1,5 +1,5 @@
 /** SQL of the exchange queue (issue 45, decision 042): settings, entries and units of supply. */
-import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { ticketIsListed } from '../../db/predicates.js';
@@ -277,6 +277,64 @@ export const exchangeRepository = {
       .where(eq(userTickets.id, userTicketId));
     const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
     return row;
+  },
+
+  /** The event with this id, or undefined. */
+  async event(db: DbOrTx, eventId: number): Promise<EventRow | undefined> {
+    const [row] = await db.select().from(events).where(eq(events.id, eventId));
+    return row;
+  },
+
+  /**
+   * Closes the event's queue at `at` (decision 042 "Closed"): `closedAt` set, its WAITING and OFFERED entries
+   * CLOSED, and every unit still on offer (AVAILABLE, HELD or RESERVED; returned or released) WITHDRAWN, so each
+   * returned ticket admits again. The caller holds the event's exchange lock.
+   * @returns how many entries were closed and units withdrawn
+   */
+  async close(tx: DbOrTx, eventId: number, at: Date): Promise<{ entries: number; units: number }> {
+    await tx.update(exchangeSettings).set({ closedAt: at, updatedAt: at }).where(eq(exchangeSettings.eventId, eventId));
+    const entries = await tx
+      .update(exchangeEntries)
+      .set({ status: 'CLOSED', endedAt: at })
+      .where(and(eq(exchangeEntries.eventId, eventId), inArray(exchangeEntries.status, ['WAITING', 'OFFERED'])))
+      .returning({ id: exchangeEntries.id });
+    const units = await tx
+      .update(exchangeUnits)
+      .set({ status: 'WITHDRAWN', entryId: null, endedAt: at })
+      .where(and(eq(exchangeUnits.eventId, eventId), inArray(exchangeUnits.status, LIVE_UNIT)))
+      .returning({ id: exchangeUnits.id });
+    return { entries: entries.length, units: units.length };
+  },
+
+  /** The event's WAITING entries with no `seq` yet (waiting for the draw), by id. */
+  async unordered(tx: DbOrTx, eventId: number): Promise<Pick<EntryRow, 'id' | 'createdAt'>[]> {
+    return tx
+      .select({ id: exchangeEntries.id, createdAt: exchangeEntries.createdAt })
+      .from(exchangeEntries)
+      .where(
+        and(eq(exchangeEntries.eventId, eventId), eq(exchangeEntries.status, 'WAITING'), isNull(exchangeEntries.seq)),
+      )
+      .orderBy(asc(exchangeEntries.id));
+  },
+
+  /**
+   * Gives the entries `seq` in the order of `ids` (the first gets the lowest), from the sequence first come takes
+   * from, so they come after every entry ordered before and before every entry ordered after.
+   */
+  async order(tx: DbOrTx, ids: number[]): Promise<void> {
+    if (!ids.length) return;
+    const taken = await tx
+      .select({ seq: sql<string>`nextval('exchange_entry_seq')::text` })
+      .from(sql`generate_series(1, ${ids.length}::int)`);
+    // Values of one sequence are distinct; sorted, the i-th lowest goes to the i-th entry.
+    const seqs = taken.map((r) => BigInt(r.seq)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    await tx.execute(sql`update exchange_entries e set seq = v.seq from unnest(
+      ${sql.param(ids)}::int[], ${sql.param(seqs.map(String))}::bigint[]) as v(id, seq) where e.id = v.id`);
+  },
+
+  /** Records that the event's draw ran at `at`. */
+  async setDrawnAt(tx: DbOrTx, eventId: number, at: Date): Promise<void> {
+    await tx.update(exchangeSettings).set({ drawnAt: at }).where(eq(exchangeSettings.eventId, eventId));
   },
 
   /** Whether the account's payout account is verified (a return is paid to it, as a resale is). */

@@ -111,7 +111,8 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
 
     /**
      * POST /exchange/{orgSlug}/{eventExternalId}/entries: joins the queue of a ticket type for `quantity` tickets
-     * (all or nothing); first come takes its place now, a draw's entry made before `drawAt` waits for the draw.
+     * (all or nothing); first come takes its place now; in a draw queue not yet drawn an entry waits for the draw
+     * (made before `drawAt`, it is drawn; after, it comes after the drawn ones, first come).
      * Offered at once when supply fits it.
      * @returns the new entry as `entries` lists it
      * @throws AppError `api.exchange.not_found` (404), `api.exchange.closed` (409),
@@ -131,8 +132,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
       const id = await underLock(event.id, async (tx, settings) => {
         if (!isOpen(settings, event, at)) throw new AppError('api.exchange.closed');
         if (body.quantity > settings.maxQuantity) throw new AppError('api.exchange.join.quantity_exceeded');
-        const inDraw =
-          settings.order === 'draw' && settings.drawnAt === null && settings.drawAt !== null && at < settings.drawAt;
+        const inDraw = settings.order === 'draw' && settings.drawnAt === null && settings.drawAt !== null;
         const entryId = await repo.insertEntry(
           tx,
           { eventId: event.id, ticketTypeId: type.id, userId, quantity: body.quantity, createdAt: at },

@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { heldBy, ticketIsListed, type Holder } from '../../db/predicates.js';
+import { heldBy, ticketIsOnSale, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
 import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
@@ -92,14 +92,16 @@ const ticketColumns = {
     image: events.image,
     logo: events.logo,
   },
-  listed: ticketIsListed(userTickets.id),
+  listed: ticketIsOnSale(userTickets.id),
+  returned: ticketIsReturned(userTickets.id),
   benefits: benefitsJson,
 };
 /**
  * The version of a ticket's listing row: the row versions (`xmin`, a new one on every change) of the ticket, its type
  * and its event, as `ticket:type:event`. Migration 0017's triggers carry every change of the rows the item shows
- * beside these (held benefits, resale entries, the type's benefits) to the ticket's or the type's row, so a row read
- * at this version is still what the statement would read now.
+ * beside these (held benefits, resale entries, the type's benefits) to the ticket's or the type's row, and migration
+ * 0025's those of its exchange units (a return, a withdrawal, a sale), so a row read at this version is still what the
+ * statement would read now.
  */
 const rowVersion = sql<string>`${userTickets}.xmin::text || ':' || ${ticketTypes}.xmin::text || ':' || ${events}.xmin::text`;
 
@@ -107,14 +109,16 @@ const rowVersion = sql<string>`${userTickets}.xmin::text || ':' || ${ticketTypes
 export type TicketHead = { id: number; version: string };
 
 /**
- * A held ticket with the type and event columns it is shown with, its held benefits, and `listed` while it is in a
- * live resale listing.
+ * A held ticket with the type and event columns it is shown with, its held benefits, `listed` while it is on sale
+ * (a live resale listing or returned to an exchange queue: `ticketIsOnSale`, the move rule's) and `returned` while
+ * it is returned to an exchange queue.
  */
 export type TicketRow = {
   ticket: Pick<typeof userTickets.$inferSelect, keyof typeof ticketColumns.ticket>;
   type: Pick<typeof ticketTypes.$inferSelect, keyof typeof ticketColumns.type>;
   event: Pick<typeof events.$inferSelect, keyof typeof ticketColumns.event>;
   listed: boolean;
+  returned: boolean;
   benefits: BenefitRow[];
 };
 

@@ -47,7 +47,8 @@ export function toBenefit({ held, benefit }: BenefitRow, holderId: number | null
 /**
  * Maps a ticket row held by `holder` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
  * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
- * and swap accept: false once event access is used, the event is over or the ticket is listed for resale.
+ * and swap accept: false once event access is used, the event is over or the ticket is on sale (listed for resale
+ * or returned to an exchange queue, `isReturnedToExchange`).
  */
 export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket {
   const { ticket, type, event } = row;
@@ -74,6 +75,7 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
     isGiftable: ticketMayMove('gift', row, holder, now),
     isResellable: ticketMayMove('resell', row, holder, now),
     isSwappable: ticketMayMove('swap', row, holder, now),
+    isReturnedToExchange: row.returned,
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,
