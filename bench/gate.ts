@@ -57,6 +57,8 @@ interface Trial {
   holders: number;
   requests: number;
   failed: number;
+  /** Failed answers by kind and status ("pass 503", "sign-in error"). */
+  failedBy: Record<string, number>;
   p50: number;
   p99: number;
   byKind: Record<Kind, { n: number; p99: number }>;
@@ -83,6 +85,8 @@ async function trial(
   const holder = (i: number) => all[(offset + i) % all.length];
   const latencies: Record<Kind, number[]> = { pass: [], listing: [], sync: [], 'sign-in': [] };
   let failed = 0;
+  /** Failed answers by status (`error`: no answer, the connection failed), to tell shedding from limits. */
+  const failedBy: Record<string, number> = {};
   let abandoned = 0;
   const pending = new Set<http.ClientRequest>();
   const url = new URL(base);
@@ -91,12 +95,15 @@ async function trial(
       const t0 = performance.now();
       let settled = false;
       /** Records the request once: answered (`ok` by status), failed, or given up at the end of the trial. */
-      const finish = (outcome: 'ok' | 'failed' | 'abandoned') => {
+      const finish = (outcome: 'ok' | 'failed' | 'abandoned', status = 'error') => {
         if (settled) return;
         settled = true;
         pending.delete(req);
         latencies[kind].push(performance.now() - t0);
-        if (outcome === 'failed') failed++;
+        if (outcome === 'failed') {
+          failed++;
+          failedBy[`${kind} ${status}`] = (failedBy[`${kind} ${status}`] ?? 0) + 1;
+        }
         // A door's batch is reported (its time), not held to the target.
         if (outcome === 'abandoned' && kind !== 'sync') abandoned++;
         done();
@@ -105,7 +112,7 @@ async function trial(
         { host: url.hostname, port: url.port, method, path, agent, headers, timeout: 30_000 },
         (res) => {
           res.resume();
-          res.on('end', () => finish(res.statusCode === 200 ? 'ok' : 'failed'));
+          res.on('end', () => finish(res.statusCode === 200 ? 'ok' : 'failed', String(res.statusCode)));
         },
       );
       req.on('error', () => finish(pending.has(req) ? 'failed' : 'abandoned'));
@@ -194,6 +201,7 @@ async function trial(
     holders: n,
     requests: every.length,
     failed,
+    failedBy,
     p50: Math.round(percentile(every, 0.5)),
     p99,
     byKind,
@@ -238,7 +246,13 @@ async function search(name: string, base: string, all: Holder[], eventId: number
       .map(([k, v]) => `${k} ${v.n} p99 ${v.p99}`)
       .join(', ');
     console.log(
-      `  ${name.padEnd(8)} N ${String(n).padStart(6)}: ${t.passed ? 'pass' : 'FAIL'}  p50 ${t.p50} ms  p99 ${t.p99} ms  failed ${t.failed}${t.abandoned ? `  abandoned ${t.abandoned}` : ''}  (${kinds}; door sync ${t.byKind.sync.n}, slowest ${t.syncMaxMs} ms)`,
+      `  ${name.padEnd(8)} N ${String(n).padStart(6)}: ${t.passed ? 'pass' : 'FAIL'}  p50 ${t.p50} ms  p99 ${t.p99} ms  failed ${t.failed}${
+        t.failed
+          ? ` [${Object.entries(t.failedBy)
+              .map(([k, v]) => `${k}: ${v}`)
+              .join(', ')}]`
+          : ''
+      }${t.abandoned ? `  abandoned ${t.abandoned}` : ''}  (${kinds}; door sync ${t.byKind.sync.n}, slowest ${t.syncMaxMs} ms)`,
     );
     return t.passed;
   };
