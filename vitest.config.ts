@@ -34,6 +34,9 @@ export const timingFiles = [
   // A refusal before any decoding is told from one stopped at the 2 s CPU budget by its time (1.5 s): 1.7 s in CI
   // beside the main lane (stop 55's CI run); 8 s alone, PGlite only.
   'test/image-budget.test.ts',
+  // Starts `db:` processes and servers one after another (105 s alone on PostgreSQL): over 400 s and past its test
+  // timeouts beside the main lane in loaded CI runs (stops 55 and 56).
+  'test/db-transfer.test.ts',
 ];
 
 /**

@@ -73,5 +73,7 @@ test('the audit itself fails on a violation, in a page without frames and in one
   await expect(expectAccessible(page, 'no frames')).rejects.toThrow(/no frames: image-alt/);
   const framed = `<main><h1>t</h1><iframe title="inner" srcdoc='${violation}'></iframe></main>`;
   await page.setContent(`<html lang="en"><head><title>t</title></head><body>${framed}</body></html>`);
+  // The frame's document is its own load: audited before it exists, the page looked frameless (a loaded CI run).
+  await expect(page.frameLocator('iframe').locator('img')).toBeAttached();
   await expect(expectAccessible(page, 'a frame')).rejects.toThrow(/a frame: image-alt/);
 });

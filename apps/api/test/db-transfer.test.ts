@@ -280,7 +280,7 @@ function anEmptyExport(): Promise<string> {
 }
 
 describe('db:export writes an owner-only file', () => {
-  it('creates the export 0600 with umask 000, over a world-readable leftover', { timeout: 120_000 }, async () => {
+  it('creates the export 0600 with umask 000, over a world-readable leftover', { timeout: 300_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tp-export-mode-'));
     temp.push(dir);
     const out = join(dir, 'export.jsonl');

@@ -127,15 +127,17 @@ export async function signInOver(
   const r1 = await post('/v1/auth/signInOrRegisterAndSignIn', { email });
   if (!r1.ok) throw new Error(`sign-in request ${r1.status}`);
   const { sessionId } = (await r1.json()) as { sessionId: string };
-  // The code mail is a job sent a moment after the answer (decision 030): wait for it, 10 s at most.
+  // The code mail is a job sent a moment after the answer (decision 030): wait for it, 60 s at most (10 s was passed
+  // in a loaded CI run, stop 56: the verify then went without a code).
   let otp: string | undefined;
-  for (const deadline = Date.now() + 10_000; !otp && Date.now() < deadline;) {
+  for (const deadline = Date.now() + 60_000; !otp && Date.now() < deadline;) {
     for (const at of outboxes) {
       const outbox = (await (await fetch(`${at}/dev/mail.json`)).json()) as { to: string; text: string }[];
       otp ??= outbox.find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
     }
     if (!otp) await new Promise((r) => setTimeout(r, 50));
   }
+  if (!otp) throw new Error(`no sign-in code for ${email} in 60 s`);
   const r2 = await post('/v1/auth/verifyLoginRequest', { email, session: sessionId, otp });
   if (!r2.ok) throw new Error(`verify ${r2.status}`);
   return (await r2.json()) as { accessToken: string; refreshToken: string };

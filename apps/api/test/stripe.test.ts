@@ -298,9 +298,10 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       const app = await createTestApp({ seed: true, payouts });
       seen.length = 0;
       fake.outage.hold = true;
+      const waiting: ReturnType<typeof connectAs>[] = [];
       try {
-        const waiting = [connectAs(app, 'held1@example.com'), connectAs(app, 'held2@example.com')];
-        await vi.waitFor(() => expect(seen).toHaveLength(2));
+        waiting.push(connectAs(app, 'held1@example.com'), connectAs(app, 'held2@example.com'));
+        await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 60_000, interval: 20 });
         const third = connectAs(app, 'third@example.com');
         if (maxInFlight === 2) {
           const r = await third;
@@ -308,7 +309,7 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
           expect(r.headers['retry-after']).toBe('30');
           expect(seen).toHaveLength(2);
         } else {
-          await vi.waitFor(() => expect(seen).toHaveLength(3));
+          await vi.waitFor(() => expect(seen).toHaveLength(3), { timeout: 60_000, interval: 20 });
           waiting.push(third);
         }
         const me = await app.app.inject({
@@ -320,6 +321,7 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
         for (const r of await Promise.all(waiting)) expect(r.statusCode).toBe(503);
       } finally {
         fake.release();
+        await Promise.allSettled(waiting);
         await app.close();
       }
     }
