@@ -2,7 +2,7 @@
  * A local fake of the few Stripe API endpoints the payout provider calls (accounts, account sessions,
  * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
  * it answers a repeated `Idempotency-Key` with the first response. An outage on demand: `outage.status` (e.g.
- * 500) answers every request with that status and Stripe's error body; `outage.hold` keeps every request
+ * 500) answers every request with that status and Stripe's error body (`outage.html`: a proxy's HTML page instead); `outage.hold` keeps every request
  * unanswered (seen, not answered) until `release()`.
  */
 import { createServer } from 'node:http';
@@ -19,7 +19,7 @@ export interface StripeRequest {
 export async function startStripeFake() {
   const seen: StripeRequest[] = [];
   const replies = new Map<string, string>();
-  const outage: { status: number | null; hold: boolean } = { status: null, hold: false };
+  const outage: { status: number | null; html: boolean; hold: boolean } = { status: null, html: false, hold: false };
   const held: (() => void)[] = [];
   let n = 0;
   const answer = (path: string, body: URLSearchParams): { status: number; json: object } => {
@@ -63,6 +63,10 @@ export async function startStripeFake() {
       res.setHeader('content-type', 'application/json');
       if (outage.status !== null) {
         res.statusCode = outage.status;
+        if (outage.html) {
+          res.setHeader('content-type', 'text/html');
+          return res.end(`<html><body><h1>${outage.status} Bad Gateway</h1></body></html>`);
+        }
         return res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake outage' } }));
       }
       if (outage.hold) {

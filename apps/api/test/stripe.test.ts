@@ -272,9 +272,14 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       payload: { accountType: 'custom', country: 'NZ' },
     });
 
-  it('a 5xx from Stripe answers 503 with Retry-After, not 500, and leaves no account', async () => {
-    for (const status of [500, 503]) {
+  it("a 5xx from Stripe, JSON or a proxy's HTML page, answers 503 with Retry-After, not 500, and leaves no account", async () => {
+    for (const [status, html] of [
+      [500, false],
+      [503, false],
+      [502, true],
+    ] as const) {
       fake.outage.status = status;
+      fake.outage.html = html;
       try {
         const r = await connectAs(t, `down${status}@example.com`);
         expect(r.statusCode, r.body).toBe(503);
@@ -282,6 +287,7 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
         expect(r.headers['retry-after']).toBe('30');
       } finally {
         fake.outage.status = null;
+        fake.outage.html = false;
       }
     }
     expect(await rawQuery(t.database.db, 'select 1 from payout_accounts')).toMatchObject({ rows: [] });

@@ -9,10 +9,15 @@ import { AppError } from '../../lib/app-error.js';
 /** Seconds a client is told to wait (`Retry-After`) when Stripe could not be reached or did not answer in time. */
 const STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
-/** True for what says Stripe itself is down or refusing for now: no connection or no answer in time, a 5xx, a 429. */
+/**
+ * True for what says Stripe itself is down or refusing for now: no connection or no answer in time, a 5xx, a 429, or
+ * Stripe's own `api_error` (the SDK's error for an answer that is not Stripe's JSON, e.g. a proxy's HTML 502 page,
+ * which carries no status code; issue 39, sixteenth re-run).
+ */
 const stripeUnavailable = (err: unknown): boolean =>
   err instanceof Stripe.errors.StripeConnectionError ||
   err instanceof Stripe.errors.StripeRateLimitError ||
+  err instanceof Stripe.errors.StripeAPIError ||
   (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500);
 
 /** 503 `api.service_unavailable` with `Retry-After`: an outside outage, not our error. */
