@@ -5,9 +5,8 @@
  * demo host page, the panel shows that organisation's name, logo, colour, help and app links, and only its
  * tickets. Screenshots of the branded panel (light/dark, 360/1280, en/es) go to test-results/branding/.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from './fixtures';
-import { baseUrl, hostUrl, settled, signInContext, signInViaPanel, watchNetwork } from './support';
+import { axeViolations, baseUrl, hostUrl, settled, signInContext, signInViaPanel, watchNetwork } from './support';
 
 const SLUG = 'riverside';
 const ORG = {
@@ -69,8 +68,9 @@ const serveLogo = (page: Page) =>
 
 /** axe's colour-contrast findings on the page as it is (WCAG AA). */
 async function contrastViolations(page: Page) {
-  const result = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`));
+  return (await axeViolations(page, { rules: ['color-contrast'] })).flatMap((v) =>
+    v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`),
+  );
 }
 
 /** The accent the panel paints with (`--accent` on <html>). */
