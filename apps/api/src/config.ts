@@ -314,6 +314,12 @@ export interface Config {
   otpVerifiesPerIpPerMinute: number;
   /** Redeem attempts per IP per minute (REDEEM_PER_IP_PER_MINUTE, default 10). */
   redeemPerMinute: number;
+  /**
+   * Purchases started on a public resale page (`POST /r/{token}`) per client IP a minute (RESALE_BUYS_PER_IP_PER_MINUTE,
+   * default 10, at least 1): each may hold tickets and call Stripe, so anonymous loops must not take the Stripe slots
+   * (STRIPE_MAX_IN_FLIGHT) from real buyers. Past it the page answers 429 with its own message.
+   */
+  resaleBuysPerIpPerMinute: number;
   /** Username searches per signed-in account per minute (USERNAME_SEARCHES_PER_USER_PER_MINUTE, default 30). */
   userSearchesPerMinute: number;
   /**
@@ -926,6 +932,7 @@ function buildConfig(
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),
+    resaleBuysPerIpPerMinute: Math.max(1, int('RESALE_BUYS_PER_IP_PER_MINUTE', env.RESALE_BUYS_PER_IP_PER_MINUTE, 10)),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
     giftsPerMinute: Math.max(1, int('GIFTS_PER_USER_PER_MINUTE', env.GIFTS_PER_USER_PER_MINUTE, 10)),
     exchangePerUserPerMinute: Math.max(1, int('EXCHANGE_PER_USER_PER_MINUTE', env.EXCHANGE_PER_USER_PER_MINUTE, 10)),

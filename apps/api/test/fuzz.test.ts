@@ -809,6 +809,7 @@ beforeAll(async () => {
     runJobs: false,
     config: {
       redeemPerMinute: 100_000,
+      resaleBuysPerIpPerMinute: 100_000,
       walletPerMinute: 100_000,
       panelDistDir: dist,
       adminKey: 'fuzz-admin-key',

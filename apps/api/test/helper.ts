@@ -305,6 +305,8 @@ function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
       avatarUploadsPerHolderPerMinute: 1000,
       // The gift tests race 20 gifts of one account; gift.test.ts sets the real bound for its test of it.
       giftsPerMinute: 1000,
+      // The resale tests race buyers from one address; resale.test.ts sets the real bound for its test of it.
+      resaleBuysPerIpPerMinute: 1000,
       qrTtlSeconds: 30,
       // Load shedding off (decision 039): the tests' bursts (a hundred racing requests on one PGlite connection) are
       // the point of those tests, not overload, and one process builds many apps: another app's boot, or a second of

@@ -452,6 +452,42 @@ describe('buying and redeeming', () => {
     expect(ga.ticketName).toBe('Laneway Sessions · General Admission');
   });
 
+  it("limits purchases started per address (issue 39): past the bound the page's own message, 429 and Retry-After; another address buys", async () => {
+    await t.close();
+    t = await createTestApp({ seed: true, config: { resaleBuysPerIpPerMinute: 3 } });
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const path = new URL((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl).pathname;
+    const start = (remoteAddress: string, lang = 'en') =>
+      t.app.inject({
+        method: 'POST',
+        url: `${path}?lang=${lang}`,
+        remoteAddress,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          quantity: '1',
+          email: 'loop@example.com',
+          idempotencyKey: crypto.randomUUID(),
+        }).toString(),
+      });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await start('10.2.2.2')).statusCode);
+    const over = await start('10.2.2.2');
+    const overEs = await start('10.2.2.2', 'es');
+    expect(statuses).toEqual([303, 303, 303]);
+    expect(over.statusCode).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(over.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(over.body).toContain('Too many purchase attempts from your connection. Wait a minute and try again.');
+    expect(overEs.statusCode).toBe(429);
+    expect(overEs.body).toContain('Demasiados intentos de compra desde tu conexión.');
+    // Refused before the order: the three started orders are all there are.
+    const orders = await rawQuery<{ n: number }>(t.database.db, 'select count(*)::int as n from resale_orders');
+    expect(orders.rows[0].n).toBe(3);
+    expect((await start('10.2.2.3')).statusCode).toBe(303);
+  });
+
   it('rate-limits redeem attempts', async () => {
     const statuses = [];
     for (let i = 0; i < 12; i++)

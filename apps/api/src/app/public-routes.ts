@@ -45,6 +45,7 @@ export async function registerPublicRoutes(
     orders,
     publicUrl: config.publicUrl,
     sandbox: payouts.kind === 'sandbox',
+    buysPerIpPerMinute: config.resaleBuysPerIpPerMinute,
     brandingOf: (slug) => branding.branding(slug),
   });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });

@@ -132,6 +132,7 @@ export type LimitName =
   | 'gifts'
   | 'account_export'
   | 'resale_redeem'
+  | 'resale_buys'
   | 'wallet'
   | 'avatar'
   | 'exchange'

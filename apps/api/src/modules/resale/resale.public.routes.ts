@@ -11,6 +11,7 @@ import type { OrderService } from './order.service.js';
 import { renderListingPage, renderResaleMessage, resaleText } from '../../pages/resale.page.js';
 
 import { formatEventDateTime } from '../../lib/lang.js';
+import { ipKey, withinLimit } from '../../lib/rate-limit.js';
 import { html, langOf, sendResaleError } from './resale-page.js';
 import { sandboxCheckoutRoutes } from './sandbox-checkout.routes.js';
 
@@ -22,12 +23,16 @@ export function resalePublicRoutes(
     orders: OrderService;
     publicUrl: string;
     sandbox: boolean;
+    /** Purchases started per client IP a minute (config `resaleBuysPerIpPerMinute`). */
+    buysPerIpPerMinute: number;
     /** The public branding of an organisation by slug (the branding module's, cached). */
     brandingOf: (slug: string) => Promise<OrganisationBranding>;
   },
 ) {
   // Share tokens are base64url (resale listing); order ids are UUIDs (a uuid column refuses anything else).
   const token = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+  // Counted in the handler, not as the route's limit, so a refusal is this page's message and not the API's JSON.
+  const buysPerIp = app.createRateLimit({ max: deps.buysPerIpPerMinute, timeWindow: '1 minute', keyGenerator: ipKey });
   app.get('/r/:token', { schema: { hide: true, params: token } }, async (req, reply) => {
     const lang = langOf(req);
     const found = await deps.listings.publicListing(req.params.token);
@@ -77,6 +82,7 @@ export function resalePublicRoutes(
     async (req, reply) => {
       const lang = langOf(req);
       try {
+        await withinLimit(buysPerIp, req, 'resale_buys');
         const { url } = await deps.orders.startPurchase(
           req.params.token,
           { quantity: req.body.quantity, email: req.body.email, locale: lang },
@@ -91,7 +97,9 @@ export function resalePublicRoutes(
               ? text.notFound
               : code === 'api.service_unavailable'
                 ? text.unavailable
-                : text.soldOut,
+                : code === 'api.too_many_requests'
+                  ? text.tooMany
+                  : text.soldOut,
         );
       }
     },
