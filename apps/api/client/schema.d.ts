@@ -1762,6 +1762,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "exchange.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Tickets of the exchange queue were reserved for a fan's entry, to pay for before expiresAt
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["exchangeOfferedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "exchange.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An exchange offer ended unpaid (expired, declined or left); its tickets go to the next entry
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["exchangeExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "exchange.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event's exchange queue closed at its closing time
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["exchangeClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -11980,7 +12040,7 @@ export interface operations {
                      * @description https (http only for 127.0.0.1 outside production)
                      */
                     url: string;
-                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked")[];
+                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "exchange.offered" | "exchange.expired" | "exchange.closed")[];
                 };
             };
         };
@@ -13589,6 +13649,179 @@ export interface operations {
                         ticketTypeExternalId: string | null;
                         /** @description our id of the holder's ticket */
                         userTicketId: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exchangeOfferedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "exchange.offered";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the event */
+                        eventExternalId: string | null;
+                        /** @description your id of the ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the fan's queue entry (no personal data is sent) */
+                        entryId: number;
+                        /** @description tickets the entry asked for, all or nothing */
+                        quantity: number;
+                        /**
+                         * Format: date-time
+                         * @description when the offer ends unless paid, ISO 8601 UTC
+                         */
+                        expiresAt: string;
+                        /** @description the offer's total at face value, minor units */
+                        amountCents: number;
+                        currencyCode: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exchangeExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "exchange.expired";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the event */
+                        eventExternalId: string | null;
+                        /** @description your id of the ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the fan's queue entry (no personal data is sent) */
+                        entryId: number;
+                        /** @description tickets the entry asked for, all or nothing */
+                        quantity: number;
+                        /**
+                         * @description expired: not paid in time; declined: the fan declined it; left: the fan left the queue
+                         * @enum {string}
+                         */
+                        reason: "expired" | "declined" | "left";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exchangeClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "exchange.closed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the event */
+                        eventExternalId: string | null;
+                        /** @description entries still waiting or offered, now CLOSED */
+                        entriesClosed: number;
+                        /** @description returned or released tickets not sold, taken off the queue (returned ones admit again) */
+                        ticketsWithdrawn: number;
                     };
                 };
             };

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { access, exchange, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 import { createExchangeSchedule, drawOrder } from '../src/modules/exchange/exchange-schedule.js';
+import { exchangeNotices } from '../src/modules/exchange/exchange-notices.js';
 
 const ADMIN = 'admin-key-for-tests';
 const DOOR = 'door-key-for-tests';
@@ -702,14 +703,22 @@ describe('the draw (exchange.draw)', () => {
     await rawQuery(t.database.db, `update exchange_units set status = 'AVAILABLE', entry_id = null`);
     await rawQuery(t.database.db, `update exchange_settings set drawn_at = null`);
     const payload = { eventId: await eventIdOf(), at: new Date(drawAt).toISOString() };
-    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    await createExchangeSchedule({
+      database: t.database,
+      now: t.clock.now,
+      notices: exchangeNotices(t.config.publicUrl),
+    }).draw(payload);
     expect(await positions()).toEqual([...expected, late.id]);
     expect((await mine(fans[entries.findIndex((e) => e.id === expected[0])]))[0].status).toBe('OFFERED');
     // A second run of the job itself changes nothing once drawn.
     const seqs = async () =>
       (await rawQuery<{ seq: string }>(t.database.db, `select seq::text from exchange_entries order by id`)).rows;
     const before = await seqs();
-    await createExchangeSchedule({ database: t.database, now: t.clock.now }).draw(payload);
+    await createExchangeSchedule({
+      database: t.database,
+      now: t.clock.now,
+      notices: exchangeNotices(t.config.publicUrl),
+    }).draw(payload);
     expect(await seqs()).toEqual(before);
   });
 });
@@ -752,5 +761,141 @@ describe('limits', () => {
     for (const fan of [tokens.a, tokens.b, tokens.c]) await join(fan);
     const fourth = await call(tokens.d, 'POST', `${EXCHANGE}/entries`, { ticketTypeExternalId: 'ga', quantity: 1 });
     expect(fourth.statusCode).toBe(429);
+  });
+});
+
+describe('what the queue tells people: e-mails and webhooks (decision 042 "Offers end")', () => {
+  /** Mails sent before the test's own steps (the set-up's sign-in codes). */
+  let setUpMails = 0;
+  beforeEach(async () => {
+    fixture = await setUp();
+    setUpMails = t.mail.sent.length;
+  });
+
+  /** A webhook endpoint of the organisation subscribed to the exchange's events. */
+  const subscribe = async (apiKey: string) => {
+    const r = await call(apiKey, 'POST', '/v1/org/webhooks', {
+      url: 'https://hooks.example.com/exchange',
+      events: ['exchange.offered', 'exchange.expired', 'exchange.closed'],
+    });
+    expect(r.statusCode, r.body).toBe(201);
+  };
+  /** The exchange events queued for the organisation, in order, as their `{ type, data }`. */
+  const hooks = async () =>
+    (
+      await rawQuery<{ payload: string }>(
+        t.database.db,
+        `select payload from webhook_deliveries where event_type like 'exchange.%' order by id`,
+      )
+    ).rows.map((r) => {
+      const { type, data } = JSON.parse(r.payload) as { type: string; data: Record<string, unknown> };
+      return { type, data };
+    });
+  const mailsTo = (who: string) => t.mail.sent.slice(setUpMails).filter((m) => m.to === `${who}@example.com`);
+  const setLocale = (who: string, locale: string) =>
+    rawQuery(t.database.db, `update users set locale = '${locale}' where email = '${who}@example.com'`);
+
+  it("an offer mails the fan in their language (date, venue, total, held until) and is exchange.offered, with no fan's data", async () => {
+    const { apiKey, tokens } = fixture;
+    await subscribe(apiKey);
+    await setLocale('a', 'es');
+    await turnOn(apiKey);
+    const a = await join(tokens.a, 2);
+    await giveBack(tokens.h, 't1');
+    expect(mailsTo('a')).toHaveLength(0);
+    expect(await hooks()).toEqual([]);
+    await giveBack(tokens.h, 't2');
+    // Queued by the return's own transaction and sent by the next run of the jobs (after each request here).
+    const [mail] = mailsTo('a');
+    expect(mail.subject).toBe('Tienes 2 entradas reservadas para Harbour Lights');
+    const expiresAt = (await mine(tokens.a))[0].offer!.expiresAt;
+    expect(mail.text).toContain(
+      'Te ha llegado el turno en la cola de intercambio: tienes 2 entradas «GA» para Harbour Lights',
+    );
+    expect(mail.text).toContain('Total a precio original: 180,00');
+    expect(mail.text).toContain('The Domain');
+    expect(mail.text).toContain('PANEL_TAB=MY_TICKET');
+    expect(mail.text).toContain('org=acme');
+    expect(mail.text).not.toContain('h@example.com');
+    expect(await hooks()).toEqual([
+      {
+        type: 'exchange.offered',
+        data: {
+          eventExternalId: 'evt-1',
+          ticketTypeExternalId: 'ga',
+          entryId: a.id,
+          quantity: 2,
+          expiresAt,
+          amountCents: 18000,
+          currencyCode: 'AUD',
+        },
+      },
+    ]);
+    const payloads = (await rawQuery<{ payload: string }>(t.database.db, 'select payload from webhook_deliveries'))
+      .rows;
+    expect(JSON.stringify(payloads)).not.toMatch(/@example\.com/);
+  });
+
+  it('declined and left: exchange.expired with that reason and no mail; expired by the job: the fan is mailed too', async () => {
+    const { apiKey, tokens } = fixture;
+    await subscribe(apiKey);
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    const b = await join(tokens.b);
+    const c = await join(tokens.c);
+    await release(apiKey, 1);
+    expect((await call(tokens.a, 'POST', `/v1/exchange/entries/${a.id}/decline`)).statusCode).toBe(204);
+    t.clock.advance(20 * 60_000);
+    await t.app.services.jobs.runDue();
+    expect((await call(tokens.c, 'DELETE', `/v1/exchange/entries/${c.id}`)).statusCode).toBe(204);
+    const ended = (await hooks()).filter((h) => h.type === 'exchange.expired').map((h) => h.data);
+    expect(ended).toEqual([
+      { eventExternalId: 'evt-1', ticketTypeExternalId: 'ga', entryId: a.id, quantity: 1, reason: 'declined' },
+      { eventExternalId: 'evt-1', ticketTypeExternalId: 'ga', entryId: b.id, quantity: 1, reason: 'expired' },
+      { eventExternalId: 'evt-1', ticketTypeExternalId: 'ga', entryId: c.id, quantity: 1, reason: 'left' },
+    ]);
+    expect((await hooks()).filter((h) => h.type === 'exchange.offered').map((h) => h.data.entryId)).toEqual([
+      a.id,
+      b.id,
+      c.id,
+    ]);
+    // Each fan had the offer's mail; only b, whose offer ran out, is told it went on.
+    const subjects = (who: string) => mailsTo(who).map((m) => m.subject);
+    expect(subjects('a')).toEqual(['A ticket for Harbour Lights is held for you']);
+    expect(subjects('b')).toEqual([
+      'A ticket for Harbour Lights is held for you',
+      'Your held tickets for Harbour Lights went to the next fan',
+    ]);
+    expect(mailsTo('b')[1].text).toContain('You were not charged.');
+    expect(subjects('c')).toEqual(['A ticket for Harbour Lights is held for you']);
+    // A waiting entry that leaves had no offer: nothing is said (two wanted, one free: d waits).
+    const d = await join(tokens.d, 2);
+    expect(d.status).toBe('WAITING');
+    expect((await call(tokens.d, 'DELETE', `/v1/exchange/entries/${d.id}`)).statusCode).toBe(204);
+    expect((await hooks()).filter((h) => h.type === 'exchange.expired')).toHaveLength(3);
+  });
+
+  it('at closesAt each waiting or offered fan is told in their language and the organisation gets exchange.closed', async () => {
+    const { apiKey, tokens } = fixture;
+    await subscribe(apiKey);
+    await setLocale('b', 'es');
+    await turnOn(apiKey, { ...settings, offerMinutes: 120, closesAt: iso(HOUR) });
+    await join(tokens.a);
+    await join(tokens.b, 2);
+    await giveBack(tokens.h, 't1');
+    const left = await join(tokens.c);
+    expect((await call(tokens.c, 'DELETE', `/v1/exchange/entries/${left.id}`)).statusCode).toBe(204);
+    t.clock.advance(HOUR);
+    await t.app.services.jobs.runDue();
+    expect(mailsTo('a').map((m) => m.subject)).toEqual([
+      'A ticket for Harbour Lights is held for you',
+      'The exchange queue for Harbour Lights has closed',
+    ]);
+    expect(mailsTo('b').map((m) => m.subject)).toEqual(['La cola de intercambio de Harbour Lights se ha cerrado']);
+    expect(mailsTo('c')).toHaveLength(0);
+    expect((await hooks()).at(-1)).toEqual({
+      type: 'exchange.closed',
+      data: { eventExternalId: 'evt-1', entriesClosed: 2, ticketsWithdrawn: 1 },
+    });
   });
 });

@@ -48,6 +48,20 @@ const payloads: MailJobInput[] = (['en', 'es'] as const).flatMap((locale) =>
       { ...common, template: 'swapDone', params: { ...ticketParams, quantity: 1 } },
       { ...common, template: 'ticketRevoked', params: { ticket: ticketParams.ticket, link: PANEL } },
       { ...common, template: 'memberInvited', params: { role: 'staff', link: 'http://panel.test/console' } },
+      {
+        ...common,
+        template: 'exchangeOffered',
+        params: {
+          ticket,
+          quantity: 2,
+          amountCents: 18000,
+          currencyCode: 'AUD',
+          expiresAt: new Date('2026-11-20T09:35:30Z'),
+          link: PANEL,
+        },
+      },
+      { ...common, template: 'exchangeEnded', params: { eventName: 'Laneway', reason: 'expired', link: PANEL } },
+      { ...common, template: 'exchangeEnded', params: { eventName: 'Laneway', reason: 'closed', link: PANEL } },
     ] satisfies MailJobInput[];
   }),
 );
@@ -94,7 +108,7 @@ beforeAll(async () => {
 describe('every e-mail (issue 41, point 9)', () => {
   it('says Auto-Submitted: auto-generated and loads no remote resource, the logo an inline part', async () => {
     const all = await sendAll();
-    expect(all).toHaveLength(40);
+    expect(all).toHaveLength(52);
     for (const { payload, message } of all) {
       const name = `${payload.template} ${payload.locale} ${payload.org ? 'branded' : 'unbranded'}`;
       const mail = await parsed(message);

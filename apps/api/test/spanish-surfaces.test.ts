@@ -20,6 +20,8 @@ import {
   ticketIssuedMail,
   ticketRevokedMail,
   memberInvitedMail,
+  exchangeOfferedMail,
+  exchangeEndedMail,
 } from '../src/providers/mail/templates.js';
 import { acmeBrand, productBrand, sampleTicket } from './mail-fixtures.js';
 import {
@@ -166,6 +168,31 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
     'ticket revoked mail': mail(await ticketRevokedMail(lang, ticketMail)),
     'member invited mail': mail(
       await memberInvitedMail(lang, { role: 'door', link: 'http://x.test/console', brand: acmeBrand }),
+    ),
+    'exchange offer mail': mail(
+      await exchangeOfferedMail(lang, {
+        ...ticketMail,
+        quantity: 2,
+        amountCents: 18_000,
+        currencyCode: 'AUD',
+        expiresAt: new Date('2026-12-01T08:20:00Z'),
+      }),
+    ),
+    'exchange expired mail': mail(
+      await exchangeEndedMail(lang, {
+        eventName: event.eventName,
+        reason: 'expired',
+        link: 'http://x.test/',
+        brand: acmeBrand,
+      }),
+    ),
+    'exchange closed mail': mail(
+      await exchangeEndedMail(lang, {
+        eventName: event.eventName,
+        reason: 'closed',
+        link: 'http://x.test/',
+        brand: acmeBrand,
+      }),
     ),
     'listing page': textOfHtml(renderListingPage({ lang, token: 't', idempotencyKey: 'k', listing })),
     'sold-out listing page': textOfHtml(

@@ -14,6 +14,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'ticket.swapped',
   'ticket.checked_in',
   'ticket.revoked',
+  'exchange.offered',
+  'exchange.expired',
+  'exchange.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -96,6 +99,14 @@ export const ticketRefs = z.object({
 });
 export type TicketRefs = z.infer<typeof ticketRefs>;
 
+/** The exchange queue entry an event is about (issue 45): your ids of its event and type, ours of the entry. */
+export const exchangeEntryRefs = z.object({
+  eventExternalId: z.string().nullable().meta({ description: 'your id of the event' }),
+  ticketTypeExternalId: z.string().nullable().meta({ description: 'your id of the ticket type' }),
+  entryId: z.number().int().meta({ description: "our id of the fan's queue entry (no personal data is sent)" }),
+  quantity: z.number().int().meta({ description: 'tickets the entry asked for, all or nothing' }),
+});
+
 /** The `data` of each event type (what `enqueueTicketEvents`/`enqueueWebhookEvent` send, checked as they queue it). */
 export const webhookEventData = {
   'ticket.issued': ticketRefs.extend({
@@ -119,6 +130,24 @@ export const webhookEventData = {
       .meta({ description: 'present when a door admitted it offline and synced later' }),
   }),
   'ticket.revoked': ticketRefs,
+  'exchange.offered': exchangeEntryRefs.extend({
+    expiresAt: z.iso.datetime().meta({ description: 'when the offer ends unless paid, ISO 8601 UTC' }),
+    amountCents: z.number().int().meta({ description: "the offer's total at face value, minor units" }),
+    currencyCode: z.string(),
+  }),
+  'exchange.expired': exchangeEntryRefs.extend({
+    reason: z.enum(['expired', 'declined', 'left']).meta({
+      description: 'expired: not paid in time; declined: the fan declined it; left: the fan left the queue',
+    }),
+  }),
+  'exchange.closed': z.object({
+    eventExternalId: z.string().nullable().meta({ description: 'your id of the event' }),
+    entriesClosed: z.number().int().meta({ description: 'entries still waiting or offered, now CLOSED' }),
+    ticketsWithdrawn: z
+      .number()
+      .int()
+      .meta({ description: 'returned or released tickets not sold, taken off the queue (returned ones admit again)' }),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.infer<(typeof webhookEventData)[T]>;
 
@@ -139,6 +168,9 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'ticket.swapped': 'A swap to another ticket type was confirmed',
   'ticket.checked_in': 'The door admitted the ticket',
   'ticket.revoked': 'You revoked the ticket',
+  'exchange.offered': "Tickets of the exchange queue were reserved for a fan's entry, to pay for before expiresAt",
+  'exchange.expired': 'An exchange offer ended unpaid (expired, declined or left); its tickets go to the next entry',
+  'exchange.closed': "The event's exchange queue closed at its closing time",
 };
 
 /** The Standard Webhooks headers every delivery carries. */

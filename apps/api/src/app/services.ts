@@ -44,6 +44,7 @@ import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
 import { createAuditService } from '../modules/audit/audit.service.js';
 import { createExchangeService } from '../modules/exchange/exchange.service.js';
 import { createExchangeOrgService } from '../modules/exchange/exchange-org.service.js';
+import { exchangeNotices } from '../modules/exchange/exchange-notices.js';
 import { EXCHANGE_EXPIRE_JOB } from '../modules/exchange/exchange-match.js';
 import {
   createExchangeSchedule,
@@ -261,9 +262,10 @@ export function createServices(
   };
 
   // The face-value exchange queue (issue 45, decision 042): the fans' and holders' side and the organiser's.
-  const exchange = createExchangeService({ database, now });
-  const exchangeOrg = createExchangeOrgService({ database, now });
-  const exchangeSchedule = createExchangeSchedule({ database, now });
+  const notices = exchangeNotices(config.publicUrl);
+  const exchange = createExchangeService({ database, now, notices });
+  const exchangeOrg = createExchangeOrgService({ database, now, notices });
+  const exchangeSchedule = createExchangeSchedule({ database, now, notices });
 
   const logoJob = createLogoJobHandler({
     db: database.db,

@@ -13,14 +13,30 @@ import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
 import { enqueueJobs } from '../../providers/jobs/job-queue.js';
 import { exchangeRepository as repo, type EntryRow, type SettingsRow, type UnitRow } from './exchange.repository.js';
+import type { ExchangeNotices, OfferEndReason } from './exchange-notices.js';
+
+/** What a match runs with: the transaction holding the event's exchange lock and the notices it queues. */
+export interface MatchScope {
+  tx: DbOrTx;
+  notices: ExchangeNotices;
+}
 
 /** The job that ends an offer left unpaid at its `expiresAt` (run at that time; no periodic scan). */
 export const EXCHANGE_EXPIRE_JOB = 'exchange.expire';
 /** Payload of {@link EXCHANGE_EXPIRE_JOB}: the offered entry. */
 export const expirePayload = z.object({ entryId: z.number().int().positive() });
 
-/** Offers `units` (exactly the entry's quantity) to `entry` for the event's `offerMinutes`, and schedules its expiry. */
-async function offer(tx: DbOrTx, settings: SettingsRow, entry: EntryRow, units: UnitRow[], at: Date): Promise<void> {
+/**
+ * Offers `units` (exactly the entry's quantity) to `entry` for the event's `offerMinutes`, schedules its expiry and
+ * queues the fan's e-mail and `exchange.offered`.
+ */
+async function offer(
+  { tx, notices }: MatchScope,
+  settings: SettingsRow,
+  entry: EntryRow,
+  units: UnitRow[],
+  at: Date,
+): Promise<void> {
   const expiresAt = new Date(at.getTime() + settings.offerMinutes * 60_000);
   await repo.setUnits(
     tx,
@@ -31,6 +47,7 @@ async function offer(tx: DbOrTx, settings: SettingsRow, entry: EntryRow, units: 
   );
   await repo.offerEntry(tx, entry.id, at, expiresAt);
   await enqueueJobs(tx, [{ kind: EXCHANGE_EXPIRE_JOB, payload: { entryId: entry.id }, runAt: expiresAt }]);
+  await notices.offered(tx, entry.id, expiresAt, at);
 }
 
 /**
@@ -38,7 +55,13 @@ async function offer(tx: DbOrTx, settings: SettingsRow, entry: EntryRow, units: 
  * event's exchange lock.
  * @returns how many entries were offered
  */
-export async function matchType(tx: DbOrTx, settings: SettingsRow, ticketTypeId: number, at: Date): Promise<number> {
+export async function matchType(
+  scope: MatchScope,
+  settings: SettingsRow,
+  ticketTypeId: number,
+  at: Date,
+): Promise<number> {
+  const { tx } = scope;
   let offers = 0;
   for (;;) {
     const waiting = await repo.waitingOfType(tx, ticketTypeId);
@@ -52,7 +75,7 @@ export async function matchType(tx: DbOrTx, settings: SettingsRow, ticketTypeId:
       ...(await repo.unitsOfType(tx, ticketTypeId, 'AVAILABLE')),
     ].sort((a, b) => a.id - b.id);
     if (head.quantity <= heldForHead.length + free.length) {
-      await offer(tx, settings, head, [...heldForHead, ...free].slice(0, head.quantity), at);
+      await offer(scope, settings, head, [...heldForHead, ...free].slice(0, head.quantity), at);
       offers++;
       continue;
     }
@@ -78,7 +101,7 @@ export async function matchType(tx: DbOrTx, settings: SettingsRow, ticketTypeId:
       return offers;
     }
     const next = waiting[fits];
-    await offer(tx, settings, next, free.slice(0, next.quantity), at);
+    await offer(scope, settings, next, free.slice(0, next.quantity), at);
     await repo.addPassedOver(
       tx,
       waiting.slice(0, fits).map((e) => e.id),
@@ -89,20 +112,26 @@ export async function matchType(tx: DbOrTx, settings: SettingsRow, ticketTypeId:
 }
 
 /**
- * Ends an open entry (`from` its statuses) with `status`, frees the units held or reserved for it and matches its
- * type again. The caller holds the event's exchange lock.
+ * Ends an open entry (`from` its statuses) for `reason` (`left`: LEFT; `expired` or `declined`: EXPIRED), frees the
+ * units held or reserved for it and matches its type again. An offer that so ends unpaid is `exchange.expired` (and
+ * the fan's e-mail when it expired). The caller holds the event's exchange lock.
  * @returns false when the entry was no longer in one of `from` (nothing changed)
  */
 export async function endEntry(
-  tx: DbOrTx,
+  scope: MatchScope,
   settings: SettingsRow,
   entry: EntryRow,
-  from: string[],
-  status: 'EXPIRED' | 'LEFT',
+  from: EntryRow['status'][],
+  reason: OfferEndReason,
   at: Date,
 ): Promise<boolean> {
-  if (!(await repo.endEntry(tx, entry.id, from, status, at))) return false;
+  const { tx } = scope;
+  // Read again under the lock: the entry may have been offered since the caller read it.
+  const current = await repo.entry(tx, entry.id);
+  if (!current || !from.includes(current.status)) return false;
+  if (!(await repo.endEntry(tx, entry.id, from, reason === 'left' ? 'LEFT' : 'EXPIRED', at))) return false;
   await repo.freeUnitsOf(tx, entry.id);
-  await matchType(tx, settings, entry.ticketTypeId, at);
+  if (current.status === 'OFFERED') await scope.notices.offerEnded(tx, entry.id, reason, at);
+  await matchType(scope, settings, entry.ticketTypeId, at);
   return true;
 }

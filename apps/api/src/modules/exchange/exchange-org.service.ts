@@ -12,6 +12,7 @@ import { appendAudit } from '../audit/audit.repository.js';
 import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
 import { exchangeRepository as repo, type EventRow, type SettingsRow } from './exchange.repository.js';
 import { matchType } from './exchange-match.js';
+import type { ExchangeNotices } from './exchange-notices.js';
 import { scheduleJobs } from './exchange-schedule.js';
 import { closesAtOf, isOpen } from './exchange-rules.js';
 
@@ -31,7 +32,7 @@ function settingsView(settings: SettingsRow, event: EventRow): contract.Exchange
   };
 }
 
-export function createExchangeOrgService(deps: { database: Database; now: () => Date }) {
+export function createExchangeOrgService(deps: { database: Database; now: () => Date; notices: ExchangeNotices }) {
   const { db } = deps.database;
 
   /** The organisation's event, or 404. @throws AppError `api.org.event_not_found` (404) */
@@ -110,7 +111,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
             tx,
             (await repo.unordered(tx, event.id)).map((e) => e.id),
           );
-          for (const type of await repo.typesOfEvent(tx, event.id)) await matchType(tx, after, type.id, at);
+          for (const type of await repo.typesOfEvent(tx, event.id))
+            await matchType({ tx, notices: deps.notices }, after, type.id, at);
         }
         await scheduleJobs(tx, event, after);
         await appendAudit(tx, org.id, org.actor, at, {
@@ -163,7 +165,7 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
           resourceId: externalId,
           detail: { ...body },
         });
-        const offered = await matchType(tx, settings, type.id, at);
+        const offered = await matchType({ tx, notices: deps.notices }, settings, type.id, at);
         return { released: body.quantity, offered };
       });
     },

@@ -10,6 +10,7 @@ import type { Database, DbOrTx } from '../../db/client.js';
 import { enqueueJobs, type JobInput } from '../../providers/jobs/job-queue.js';
 import { exchangeRepository as repo, type EventRow, type SettingsRow } from './exchange.repository.js';
 import { matchType } from './exchange-match.js';
+import type { ExchangeNotices } from './exchange-notices.js';
 import { closesAtOf } from './exchange-rules.js';
 
 /** The job that closes an event's queue at its `closesAt`. */
@@ -69,7 +70,7 @@ export async function scheduleJobs(tx: DbOrTx, event: EventRow, settings: Settin
 }
 
 /** The handlers of the `exchange.close` and `exchange.draw` jobs (app/services.ts registers them). */
-export function createExchangeSchedule(deps: { database: Database; now: () => Date }) {
+export function createExchangeSchedule(deps: { database: Database; now: () => Date; notices: ExchangeNotices }) {
   const { db } = deps.database;
 
   /** Runs `step` under the event's exchange lock with its settings and event; nothing when the queue was never set. */
@@ -87,7 +88,8 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
   return {
     /**
      * The `exchange.close` job: at the queue's closing time, its WAITING and OFFERED entries become CLOSED, open
-     * reservations end and every unit on offer is WITHDRAWN (returned tickets admit again). Does nothing when the
+     * reservations end and every unit on offer is WITHDRAWN (returned tickets admit again); the fans are told and the
+     * organisation gets `exchange.closed`. Does nothing when the
      * queue closed already, or when its closing time is no longer the job's (moved; that time's job closes it).
      */
     async close(payload: unknown): Promise<void> {
@@ -96,7 +98,8 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
         const at = deps.now();
         const closesAt = closesAtOf(settings, event);
         if (settings.closedAt !== null || closesAt.getTime() !== Date.parse(due) || closesAt > at) return;
-        await repo.close(tx, eventId, at);
+        const closed = await repo.close(tx, eventId, at);
+        await deps.notices.closed(tx, event, closed.entries, closed.units, at);
       });
     },
 
@@ -121,7 +124,8 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
         const late = waiting.filter((e) => e.createdAt >= drawAt).map((e) => e.id);
         await repo.order(tx, [...drawn, ...late]);
         await repo.setDrawnAt(tx, eventId, at);
-        for (const type of await repo.typesOfEvent(tx, eventId)) await matchType(tx, settings, type.id, at);
+        for (const type of await repo.typesOfEvent(tx, eventId))
+          await matchType({ tx, notices: deps.notices }, settings, type.id, at);
       });
     },
   };

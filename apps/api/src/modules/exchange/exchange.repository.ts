@@ -12,6 +12,7 @@ import {
   payoutAccounts,
   ticketTypes,
   userTickets,
+  users,
 } from '../../db/schema.js';
 
 export type SettingsRow = typeof exchangeSettings.$inferSelect;
@@ -291,7 +292,7 @@ export const exchangeRepository = {
    * returned ticket admits again. The caller holds the event's exchange lock.
    * @returns how many entries were closed and units withdrawn
    */
-  async close(tx: DbOrTx, eventId: number, at: Date): Promise<{ entries: number; units: number }> {
+  async close(tx: DbOrTx, eventId: number, at: Date): Promise<{ entries: number[]; units: number }> {
     await tx.update(exchangeSettings).set({ closedAt: at, updatedAt: at }).where(eq(exchangeSettings.eventId, eventId));
     const entries = await tx
       .update(exchangeEntries)
@@ -303,7 +304,42 @@ export const exchangeRepository = {
       .set({ status: 'WITHDRAWN', entryId: null, endedAt: at })
       .where(and(eq(exchangeUnits.eventId, eventId), inArray(exchangeUnits.status, LIVE_UNIT)))
       .returning({ id: exchangeUnits.id });
-    return { entries: entries.length, units: units.length };
+    return { entries: entries.map((e) => e.id), units: units.length };
+  },
+
+  /**
+   * The entries `ids` with what their notices need (exchange-notices.ts): the fan's address and language, the event,
+   * the type's name and id, and the organisation whose brand the mail wears. An entry whose account is gone is left out.
+   */
+  async noticeRows(db: DbOrTx, ids: number[]) {
+    if (!ids.length) return [];
+    return db
+      .select({
+        entry: exchangeEntries,
+        fan: { email: users.email, locale: users.locale },
+        event: events,
+        type: { name: ticketTypes.name, externalId: ticketTypes.externalId },
+        organisation: organisations,
+      })
+      .from(exchangeEntries)
+      .innerJoin(users, eq(users.id, exchangeEntries.userId))
+      .innerJoin(events, eq(events.id, exchangeEntries.eventId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, exchangeEntries.ticketTypeId))
+      .innerJoin(organisations, eq(organisations.id, events.organisationId))
+      .where(inArray(exchangeEntries.id, ids))
+      .orderBy(asc(exchangeEntries.id));
+  },
+
+  /** The total (minor units) and currency of the units RESERVED for an entry's offer. */
+  async reservedTotal(db: DbOrTx, entryId: number): Promise<{ cents: number; currencyCode: string }> {
+    const [row] = await db
+      .select({
+        cents: sql<number>`coalesce(sum(${exchangeUnits.priceCents}), 0)::int`,
+        currencyCode: sql<string>`min(${exchangeUnits.currencyCode})`,
+      })
+      .from(exchangeUnits)
+      .where(and(eq(exchangeUnits.entryId, entryId), eq(exchangeUnits.status, 'RESERVED')));
+    return { cents: Number(row.cents), currencyCode: row.currencyCode };
   },
 
   /** The event's WAITING entries with no `seq` yet (waiting for the draw), by id. */

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error.js';
 import { exchangeRepository as repo, type EntryRow, type SettingsRow } from './exchange.repository.js';
 import { endEntry, expirePayload, matchType } from './exchange-match.js';
 import { closesAtOf, isOpen } from './exchange-rules.js';
+import type { ExchangeNotices, OfferEndReason } from './exchange-notices.js';
 
 /** Most entries `GET /v1/exchange/entries` lists (newest first). */
 const ENTRIES_LISTED = 100;
@@ -23,8 +24,9 @@ const ENTRIES_LISTED = 100;
  * per-event lock and `matchType`; the checkout slice (decision 042 "Offers end") splits it into entries, returns and
  * offers, each about 100 lines.
  */
-export function createExchangeService(deps: { database: Database; now: () => Date }) {
+export function createExchangeService(deps: { database: Database; now: () => Date; notices: ExchangeNotices }) {
   const { db } = deps.database;
+  const { notices } = deps;
 
   /** The event of the public path, with its settings; 404 unless the queue was turned on. */
   async function publicEvent(orgSlug: string, eventExternalId: string) {
@@ -46,11 +48,13 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
     });
   }
 
-  /** My open entry `id` (WAITING or OFFERED), ended with `status` under the lock; false when not in `from`. */
-  async function end(userId: number, id: number, from: EntryRow['status'][], status: 'EXPIRED' | 'LEFT') {
+  /** My open entry `id` (WAITING or OFFERED), ended for `reason` under the lock; false when not in `from`. */
+  async function end(userId: number, id: number, from: EntryRow['status'][], reason: OfferEndReason) {
     const entry = await repo.entryOfUser(db, userId, id);
     if (!entry) throw new AppError('api.exchange.entry_not_found');
-    return underLock(entry.eventId, (tx, settings) => endEntry(tx, settings, entry, from, status, deps.now()));
+    return underLock(entry.eventId, (tx, settings) =>
+      endEntry({ tx, notices }, settings, entry, from, reason, deps.now()),
+    );
   }
 
   /** My entries, newest first, with their position and open offer (no other fan's data). */
@@ -139,7 +143,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
           !inDraw,
         );
         if (entryId === null) throw new AppError('api.exchange.join.already_in_queue');
-        await matchType(tx, settings, type.id, at);
+        await matchType({ tx, notices }, settings, type.id, at);
         return entryId;
       });
       const mine = (await entries(userId)).find((e) => e.id === id);
@@ -155,7 +159,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
      * @throws AppError `api.exchange.entry_not_found` (404), `api.exchange.leave.not_open` (409)
      */
     async leave(userId: number, id: number): Promise<void> {
-      if (!(await end(userId, id, ['WAITING', 'OFFERED'], 'LEFT'))) throw new AppError('api.exchange.leave.not_open');
+      if (!(await end(userId, id, ['WAITING', 'OFFERED'], 'left'))) throw new AppError('api.exchange.leave.not_open');
     },
 
     /**
@@ -164,7 +168,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
      * @throws AppError `api.exchange.entry_not_found` (404), `api.exchange.decline.not_offered` (409)
      */
     async decline(userId: number, id: number): Promise<void> {
-      if (!(await end(userId, id, ['OFFERED'], 'EXPIRED'))) throw new AppError('api.exchange.decline.not_offered');
+      if (!(await end(userId, id, ['OFFERED'], 'declined'))) throw new AppError('api.exchange.decline.not_offered');
     },
 
     /**
@@ -200,7 +204,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
             createdAt: at,
           },
         ]);
-        await matchType(tx, settings, row.type.id, at);
+        await matchType({ tx, notices }, settings, row.type.id, at);
         const unit = await repo.unit(tx, unitId);
         return {
           userTicketId,
@@ -223,7 +227,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
         if (!unit || unit.sellerUserId !== holder.userId) throw new AppError('api.exchange.withdraw.not_found');
         if (unit.status === 'RESERVED') throw new AppError('api.exchange.withdraw.reserved');
         await repo.setUnits(tx, [unit.id], 'WITHDRAWN', null, deps.now());
-        await matchType(tx, settings, unit.ticketTypeId, deps.now());
+        await matchType({ tx, notices }, settings, unit.ticketTypeId, deps.now());
       });
     },
 
@@ -239,7 +243,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
         const at = deps.now();
         const current = await repo.entry(tx, entryId);
         if (!current || current.status !== 'OFFERED' || !current.expiresAt || current.expiresAt > at) return;
-        await endEntry(tx, settings, current, ['OFFERED'], 'EXPIRED', at);
+        await endEntry({ tx, notices }, settings, current, ['OFFERED'], 'expired', at);
       });
     },
   };

@@ -28,6 +28,8 @@ import {
   ticketRevokedMail,
   memberInvitedMail,
   ticketIssuedMail,
+  exchangeOfferedMail,
+  exchangeEndedMail,
   type MailAttachment,
 } from './templates.js';
 
@@ -114,6 +116,23 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({ ...common, template: z.literal('ticketIssued'), params: z.object(ticketParams) }),
   z.object({
     ...common,
+    template: z.literal('exchangeOffered'),
+    params: z.object({
+      ticket,
+      quantity: z.number().int(),
+      amountCents: z.number().int(),
+      currencyCode: z.string(),
+      expiresAt: time,
+      link: z.string(),
+    }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('exchangeEnded'),
+    params: z.object({ eventName: z.string(), reason: z.enum(['expired', 'closed']), link: z.string() }),
+  }),
+  z.object({
+    ...common,
     template: z.literal('reminder'),
     /**
      * `unsubscribeUrl`: the holder's one-click unsubscribe link (issue 41 point 9), the `List-Unsubscribe` header and
@@ -166,6 +185,8 @@ const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORI
   listingSold: 'awaited',
   swapDone: 'awaited',
   memberInvited: 'awaited',
+  exchangeOffered: 'awaited',
+  exchangeEnded: 'bulk',
   ticketIssued: 'bulk',
   reminder: 'bulk',
   eventChanged: 'bulk',
@@ -286,6 +307,10 @@ async function render(
       return ticketRevokedMail(p.locale, { ...p.params, brand });
     case 'memberInvited':
       return memberInvitedMail(p.locale, { ...p.params, brand });
+    case 'exchangeOffered':
+      return exchangeOfferedMail(p.locale, { ...p.params, brand });
+    case 'exchangeEnded':
+      return exchangeEndedMail(p.locale, { ...p.params, brand });
   }
 }
 

@@ -295,6 +295,64 @@ export async function listingSoldMail(
 }
 
 /**
+ * The e-mail a fan gets when the exchange queue offers them tickets (issue 45, decision 042): how many of which type,
+ * held for them until `expiresAt` (written in the event's zone), the total at face value (minor units), the event's
+ * date and venue, and a button to the panel (`link`, My tickets with `?org=`) where they pay. No `.ics`: the tickets
+ * are not theirs yet.
+ */
+export async function exchangeOfferedMail(
+  locale: Locale,
+  p: {
+    ticket: MailTicket;
+    quantity: number;
+    amountCents: number;
+    currencyCode: string;
+    expiresAt: Date;
+    link: string;
+    brand: MailBrand;
+  },
+): Promise<RenderedMail> {
+  const event = oneLine(p.ticket.event.name);
+  const type = oneLine(p.ticket.ticketName);
+  const until = formatEventDateTime(locale, p.expiresAt, p.ticket.event.timeZone);
+  const t = texts(locale, 'mail.exchange_offered');
+  return renderMail({
+    lang: locale,
+    brand: p.brand,
+    subject: t('subject', { count: p.quantity, event }),
+    paragraphs: [
+      t('line', { count: p.quantity, type, event, until }),
+      t('amount', { amount: formatCents(p.amountCents, p.currencyCode, locale) }),
+      t('next'),
+    ],
+    facts: ticketFacts(locale, p.ticket),
+    cta: { label: t('cta'), href: p.link },
+    footer: footer(locale, p.brand),
+  });
+}
+
+/**
+ * The e-mail a fan gets when their exchange queue entry ends without tickets (issue 45): `expired` (an offer left
+ * unpaid went to the next fan; they may join again) or `closed` (the queue closed at its closing time). Nothing was
+ * charged. The button opens the panel (`link`).
+ */
+export async function exchangeEndedMail(
+  locale: Locale,
+  p: { eventName: string; reason: 'expired' | 'closed'; link: string; brand: MailBrand },
+): Promise<RenderedMail> {
+  const event = oneLine(p.eventName);
+  const t = texts(locale, `mail.exchange_${p.reason}`);
+  return renderMail({
+    lang: locale,
+    brand: p.brand,
+    subject: t('subject', { event }),
+    paragraphs: [t('line', { event }), t('charged')],
+    cta: { label: t('cta'), href: p.link },
+    footer: footer(locale, p.brand),
+  });
+}
+
+/**
  * The e-mail a holder gets when an organiser issues them a ticket (issue 12): who issued what, the event's facts,
  * a link to the panel (with `?org=`) and the `.ics` file. The organisation's name is set by the platform admin,
  * but is still kept to one plain line (`mailName`).
