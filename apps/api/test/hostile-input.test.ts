@@ -147,8 +147,9 @@ describe('NUL characters anywhere answer 400', () => {
   let orgKey: string;
   let pass: { serial_number: string; authentication_token: string };
   beforeAll(async () => {
+    // A long signing deadline: the first pass starts the signing thread, slow on a loaded machine (fuzz.test.ts).
     const wallet = loadConfig(
-      { WALLET_TEST_MODE: 'true' },
+      { WALLET_TEST_MODE: 'true', WALLET_SIGNING_DEADLINE_SECONDS: '120' },
       { dataDir: mkdtempSync(join(tmpdir(), 'tp-nul-wallet-')) },
     ).wallet;
     w = await createTestApp({ seed: true, config: { wallet } });
