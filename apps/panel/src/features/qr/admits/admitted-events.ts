@@ -1,7 +1,8 @@
 /**
  * What the pass admits (issue 20 point 6): the holder's upcoming tickets (GET /list/ticket_listing?status=UPCOMING,
  * spec section 7, the TICKETS cache entry My tickets shares) grouped by event, keeping the events of today
- * and otherwise the next ones. "Today" is the event's calendar day in its own time zone.
+ * and otherwise the next ones. "Today" is the event's calendar day in its own time zone. A ticket returned to the
+ * exchange queue (issue 45) does not admit: it is counted apart (`returned`), not among the event's tickets.
  */
 import type { MyTicket } from '@tp/contract';
 import { formatValidUntil } from '../../../lib/format';
@@ -20,8 +21,10 @@ export interface AdmittedEvent {
   isLive: boolean;
   /** Ticket types with how many of each the holder has. */
   types: { name: string; count: number }[];
-  /** All tickets of the event. */
+  /** All tickets of the event that admit. */
   count: number;
+  /** Tickets of the event returned to its exchange queue: held, but they do not admit until withdrawn. */
+  returned: number;
 }
 
 /** True when `startIso` falls on the same calendar day as `now`, both in `timeZone`. */
@@ -52,8 +55,13 @@ export function admittedEvents(tickets: readonly MyTicket[], now: Date = new Dat
         isLive: tk.isLive,
         types: [],
         count: 0,
+        returned: 0,
       };
       byEvent.set(key, ev);
+    }
+    if (tk.isReturnedToExchange) {
+      ev.returned++;
+      continue;
     }
     ev.count++;
     const type = ev.types.find((t) => t.name === tk.ticketName);

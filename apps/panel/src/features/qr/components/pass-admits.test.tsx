@@ -82,4 +82,33 @@ describe('the QR screen names what the pass admits', () => {
     expect(admittedEvents([later, sydney], now).map((e) => e.eventName)).toEqual(['Harbour Lights Festival']);
     expect(admittedEvents([], now)).toEqual([]);
   });
+
+  it('a ticket returned to the exchange queue is not counted as admitting; the screen says why (issue 45)', async () => {
+    const live = ticket(1, { isLive: true, eventStartDateTime: iso(Date.now() - HOUR) });
+    const tickets = [
+      live,
+      { ...live, userTicketId: 2, isReturnedToExchange: true },
+      { ...live, userTicketId: 3, eventName: 'Winter Jazz', isReturnedToExchange: true },
+    ];
+    const events = admittedEvents(tickets);
+    expect(events.map((e) => [e.eventName, e.count, e.returned])).toEqual([
+      ['Harbour Lights Festival', 1, 1],
+      ['Winter Jazz', 0, 1],
+    ]);
+    fakeApi(({ path }) => {
+      if (path === '/auth/me') return jsonResponse(aUser());
+      if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);
+      return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    const admits = await screen.findByRole('region', { name: 'What this pass admits' });
+    const items = within(admits).getAllByRole('listitem');
+    expect(items[0].textContent).toContain('1 ticket: 1 × General admission');
+    expect(within(items[0]).getByTestId('pass-returned').textContent).toBe(
+      '1 ticket returned to the exchange queue: it does not admit until it sells or you take it back.',
+    );
+    // An event whose only ticket is returned says so, and no count of tickets it admits.
+    expect(items[1].textContent).not.toMatch(/\d tickets?:/);
+    expect(within(items[1]).getByTestId('pass-returned')).toBeTruthy();
+  });
 });

@@ -1,6 +1,7 @@
 /**
  * What the pass admits, on the QR screen (issue 20 point 6): each event of today (or the next ones) with its date
- * in the event's time zone, venue, and its tickets counted by type (admits/admitted-events.ts).
+ * in the event's time zone, venue, and its tickets counted by type (admits/admitted-events.ts); tickets returned to
+ * the exchange queue are named apart, as not admitting (issue 45: "the QR screen and the door say why").
  */
 import { useTranslation } from 'react-i18next';
 import { formatRange } from '../../../lib/format';
@@ -22,10 +23,17 @@ export function PassAdmits({ events }: { events: AdmittedEvent[] }) {
               <span>
                 {e.eventVenue}, {e.eventCity}
               </span>
-              <span className="pass-admits__tickets">
-                {t('pass.tickets', { count: e.count })}:{' '}
-                {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
-              </span>
+              {e.count > 0 && (
+                <span className="pass-admits__tickets">
+                  {t('pass.tickets', { count: e.count })}:{' '}
+                  {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
+                </span>
+              )}
+              {e.returned > 0 && (
+                <span className="pass-admits__returned" data-testid="pass-returned">
+                  {t('pass.returned', { count: e.returned })}
+                </span>
+              )}
             </li>
           ))}
         </ul>
