@@ -228,6 +228,29 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     expect((await orderOfKey('outage-key-1')).status).toBe('PENDING');
   });
 
+  it("an answer to Buy that is not Stripe's (a gateway's JSON, an empty object) is an outage too: the page, 503, Retry-After (seventeenth re-run)", async () => {
+    await verifySeller(alice, 'alice@example.com');
+    const path = await listAt(alice, 'VIP', 150);
+    for (const [status, body] of [
+      [502, '{"message":"Internal server error"}'],
+      [200, '{}'],
+    ] as const) {
+      fake.outage.status = status;
+      fake.outage.body = body;
+      let r;
+      try {
+        r = await start(path, { quantity: 1, key: `not-stripe-${status}` });
+      } finally {
+        fake.outage.status = null;
+        fake.outage.body = null;
+      }
+      expect(r.statusCode, r.body).toBe(503);
+      expect(r.headers['retry-after']).toBe('30');
+      expect(r.body).toContain('Payment is unavailable for a moment');
+      expect((await orderOfKey(`not-stripe-${status}`)).checkout_session_id).toBeNull();
+    }
+  });
+
   it('the webhook pays only the session, amount and currency of the order', async () => {
     await verifySeller(alice, 'alice@example.com');
     const path = await listAt(alice, 'VIP', 150);

@@ -2,7 +2,8 @@
  * A local fake of the few Stripe API endpoints the payout provider calls (accounts, account sessions,
  * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
  * it answers a repeated `Idempotency-Key` with the first response. An outage on demand: `outage.status` (e.g.
- * 500) answers every request with that status and Stripe's error body (`outage.html`: a proxy's HTML page instead); `outage.hold` keeps every request
+ * 500) answers every request with that status and Stripe's error body (`outage.html`: a proxy's HTML page instead;
+ * `outage.body`: that JSON body, not Stripe's, such as a gateway's `{"message": …}`); `outage.hold` keeps every request
  * unanswered (seen, not answered) until `release()`.
  */
 import { createServer } from 'node:http';
@@ -19,7 +20,12 @@ export interface StripeRequest {
 export async function startStripeFake() {
   const seen: StripeRequest[] = [];
   const replies = new Map<string, string>();
-  const outage: { status: number | null; html: boolean; hold: boolean } = { status: null, html: false, hold: false };
+  const outage: { status: number | null; html: boolean; body: string | null; hold: boolean } = {
+    status: null,
+    html: false,
+    body: null,
+    hold: false,
+  };
   const held: (() => void)[] = [];
   let n = 0;
   const answer = (path: string, body: URLSearchParams): { status: number; json: object } => {
@@ -67,6 +73,7 @@ export async function startStripeFake() {
           res.setHeader('content-type', 'text/html');
           return res.end(`<html><body><h1>${outage.status} Bad Gateway</h1></body></html>`);
         }
+        if (outage.body !== null) return res.end(outage.body);
         return res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake outage' } }));
       }
       if (outage.hold) {

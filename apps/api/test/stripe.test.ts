@@ -272,14 +272,18 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       payload: { accountType: 'custom', country: 'NZ' },
     });
 
-  it("a 5xx from Stripe, JSON or a proxy's HTML page, answers 503 with Retry-After, not 500, and leaves no account", async () => {
-    for (const [status, html] of [
-      [500, false],
-      [503, false],
-      [502, true],
+  it("a 5xx from Stripe, JSON or a proxy's HTML page, or an answer that is not Stripe's, answers 503 with Retry-After, not 500, and leaves no account", async () => {
+    for (const [status, html, body] of [
+      [500, false, null],
+      [503, false, null],
+      [502, true, null],
+      // A gateway's JSON and an empty object: the SDK takes JSON without `error` for success (seventeenth re-run).
+      [502, false, '{"message":"Internal server error"}'],
+      [200, false, '{}'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.html = html;
+      fake.outage.body = body;
       try {
         const r = await connectAs(t, `down${status}@example.com`);
         expect(r.statusCode, r.body).toBe(503);
@@ -288,6 +292,7 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       } finally {
         fake.outage.status = null;
         fake.outage.html = false;
+        fake.outage.body = null;
       }
     }
     expect(await rawQuery(t.database.db, 'select 1 from payout_accounts')).toMatchObject({ rows: [] });

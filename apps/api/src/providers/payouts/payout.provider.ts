@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
+import * as z from 'zod';
 import { AppError } from '../../lib/app-error.js';
 
 /** Seconds a client is told to wait (`Retry-After`) when Stripe could not be reached or did not answer in time. */
@@ -35,17 +36,22 @@ const unavailable = (cause?: unknown) =>
  * in-flight bound, and every other holder's request was shed). A connection failure or a timeout
  * (`StripeConnectionError`, after the SDK's own retries), a 5xx or a 429 from Stripe become 503
  * `api.service_unavailable` with `Retry-After` (the fourteenth re-run: a 500 before); every other error is thrown as
- * it is.
+ * it is. The answer must hold the fields `reply` names (checked with it): the SDK takes any JSON without an `error`
+ * field for success, whatever the status, so a gateway's `502 {"message": …}` or a `200 {}` came back as an account
+ * with no id (issue 39, seventeenth re-run: a 500); such an answer is Stripe unavailable too.
  * @throws AppError `api.service_unavailable`
  */
 export function stripeCalls(maxInFlight: number) {
   let inFlight = 0;
-  return async function stripeCall<T>(call: () => Promise<T>): Promise<T> {
+  return async function stripeCall<T>(call: () => Promise<unknown>, reply: z.ZodType<T>): Promise<T> {
     if (inFlight >= maxInFlight) throw unavailable();
     inFlight++;
     try {
-      return await call();
+      const answer = reply.safeParse(await call());
+      if (!answer.success) throw unavailable(answer.error);
+      return answer.data;
     } catch (err) {
+      if (err instanceof AppError) throw err;
       if (stripeUnavailable(err)) throw unavailable(err);
       throw err;
     } finally {
@@ -155,51 +161,58 @@ export function createStripePayouts(opts: {
   return {
     kind: 'stripe',
     async createAccount({ email, country }) {
-      const account = await stripeCall(() =>
-        stripe.accounts.create({
-          type: 'custom',
-          country,
-          email,
-          capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-        }),
+      const account = await stripeCall(
+        () =>
+          stripe.accounts.create({
+            type: 'custom',
+            country,
+            email,
+            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+          }),
+        z.object({ id: z.string().min(1) }),
       );
       return { externalId: account.id };
     },
     async createAccountSession(externalId) {
-      const session = await stripeCall(() =>
-        stripe.accountSessions.create({
-          account: externalId,
-          components: { account_onboarding: { enabled: true } },
-        }),
+      const session = await stripeCall(
+        () =>
+          stripe.accountSessions.create({
+            account: externalId,
+            components: { account_onboarding: { enabled: true } },
+          }),
+        z.object({ client_secret: z.string().min(1) }),
       );
       return session.client_secret;
     },
     async createCheckout(req) {
-      const session = await stripeCall(() =>
-        stripe.checkout.sessions.create(
-          {
-            mode: 'payment',
-            customer_email: req.buyerEmail,
-            success_url: req.successUrl,
-            cancel_url: req.cancelUrl,
-            metadata: { orderId: req.orderId },
-            client_reference_id: req.orderId,
-            line_items: [
-              {
-                quantity: req.quantity,
-                price_data: {
-                  currency: req.currencyCode.toLowerCase(),
-                  unit_amount: req.unitAmountCents,
-                  product_data: { name: req.productName },
+      const session = await stripeCall(
+        () =>
+          stripe.checkout.sessions.create(
+            {
+              mode: 'payment',
+              customer_email: req.buyerEmail,
+              success_url: req.successUrl,
+              cancel_url: req.cancelUrl,
+              metadata: { orderId: req.orderId },
+              client_reference_id: req.orderId,
+              line_items: [
+                {
+                  quantity: req.quantity,
+                  price_data: {
+                    currency: req.currencyCode.toLowerCase(),
+                    unit_amount: req.unitAmountCents,
+                    product_data: { name: req.productName },
+                  },
                 },
-              },
-            ],
-          },
-          // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
-          { idempotencyKey: `resale-checkout-${req.orderId}` },
-        ),
+              ],
+            },
+            // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
+            { idempotencyKey: `resale-checkout-${req.orderId}` },
+          ),
+        // A hosted checkout (this one) always has its page's URL.
+        z.object({ id: z.string().min(1), url: z.url({ protocol: /^https?$/ }) }),
       );
-      return { url: session.url ?? req.cancelUrl, sessionId: session.id };
+      return { url: session.url, sessionId: session.id };
     },
     parseWebhook(rawBody, signature) {
       const event = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
