@@ -273,6 +273,7 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
     });
 
   it("a 5xx from Stripe, JSON or a proxy's HTML page, or an answer that is not Stripe's, answers 503 with Retry-After, not 500, and leaves no account", async () => {
+    let n = 0;
     for (const [status, html, body] of [
       [500, false, null],
       [503, false, null],
@@ -280,12 +281,17 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       // A gateway's JSON and an empty object: the SDK takes JSON without `error` for success (seventeenth re-run).
       [502, false, '{"message":"Internal server error"}'],
       [200, false, '{}'],
+      // Bare JSON values: the SDK failed outside the call, and the process stopped (eighteenth re-run).
+      [200, false, 'null'],
+      [200, false, '123'],
+      [200, false, '"ok"'],
+      [200, false, 'true'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.html = html;
       fake.outage.body = body;
       try {
-        const r = await connectAs(t, `down${status}@example.com`);
+        const r = await connectAs(t, `down${status}-${++n}@example.com`);
         expect(r.statusCode, r.body).toBe(503);
         expect(r.json()).toEqual({ message: 'api.service_unavailable' });
         expect(r.headers['retry-after']).toBe('30');

@@ -30,6 +30,34 @@ const unavailable = (cause?: unknown) =>
     { cause },
   );
 
+/** Statuses whose answer has no body (a `Response` cannot be made with one). */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * `fetch` for the Stripe SDK that lets through only answers whose body is a JSON object or array, or not JSON at all:
+ * a bare JSON value (`null`, `123`, `"ok"`, `true`) from a broken gateway before Stripe made the SDK fail outside the
+ * call's promise, an uncaught error that stopped the process (issue 39, eighteenth re-run). Such a body is replaced
+ * by text that is not JSON, which the SDK reports as its own `StripeAPIError` ("Invalid JSON received"), an outage
+ * here (503 with Retry-After).
+ */
+async function objectsOnlyFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const res = await fetch(input, init);
+  if (NO_BODY.has(res.status)) return res;
+  const text = await res.text();
+  let readable = true;
+  try {
+    const value: unknown = JSON.parse(text);
+    readable = typeof value === 'object' && value !== null;
+  } catch {
+    // Not JSON at all: the SDK says so itself.
+  }
+  return new Response(readable ? text : 'not a JSON object', {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+}
+
 /**
  * The Stripe calls of one provider: at most `maxInFlight` at once, a call past that answered at once instead of
  * waiting (issue 39, fifteenth re-run: 64 onboardings held by a silent Stripe took every slot of the instance's
@@ -154,9 +182,9 @@ export function createStripePayouts(opts: {
           protocol: api.protocol.replace(':', '') as 'http' | 'https',
           maxNetworkRetries: 0,
           timeout,
-          httpClient: Stripe.createFetchHttpClient(),
+          httpClient: Stripe.createFetchHttpClient(objectsOnlyFetch),
         }
-      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient() },
+      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient(objectsOnlyFetch) },
   );
   return {
     kind: 'stripe',
