@@ -167,6 +167,23 @@ export const exchangeReturn = z.object({
 });
 export type ExchangeReturn = z.infer<typeof exchangeReturn>;
 
+/**
+ * GET /v1/exchange/returns/{userTicketId} answer: my ticket and its event's exchange queue, for the ticket page's
+ * "Sell to the queue at face value". `returnable`: the queue takes it now (open, the ticket unused, not revoked, not
+ * listed for resale, not returned already); `status`: while returned, its state (`RESERVED`: a fan's offer holds it,
+ * so it cannot be taken back); `priceCents`/`currencyCode`: the face value the seller is paid, minor units;
+ * `closesAt`: when the queue closes (null when it was never turned on).
+ */
+export const exchangeReturnState = z.object({
+  userTicketId: id,
+  returnable: z.boolean(),
+  status: z.enum(['AVAILABLE', 'HELD', 'RESERVED']).nullable(),
+  priceCents: z.number().int(),
+  currencyCode: z.string(),
+  closesAt: z.string().nullable(),
+});
+export type ExchangeReturnState = z.infer<typeof exchangeReturnState>;
+
 /** Path of DELETE /v1/exchange/returns/{userTicketId}. */
 export const exchangeReturnParams = z.strictObject({
   userTicketId: z.coerce.number().int().positive().max(2_147_483_647),

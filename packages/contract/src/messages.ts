@@ -128,6 +128,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.exchange.decline.not_offered': 409,
   /** Not a ticket I hold that may change hands (revoked, used, another event's queue closed...). */
   'api.exchange.return.not_returnable': 409,
+  /** No ticket of mine with this id (the return's state). */
+  'api.exchange.return.ticket_not_found': 404,
   /** A return is paid to the seller's verified payout account, as a resale is. */
   'api.exchange.return.no_payout_account': 403,
   /** The ticket has an open resale listing: one sale at a time. */

@@ -45,6 +45,7 @@ import { createAuditService } from '../modules/audit/audit.service.js';
 import { createExchangeService } from '../modules/exchange/exchange.service.js';
 import { createExchangeOrgService } from '../modules/exchange/exchange-org.service.js';
 import { exchangeNotices } from '../modules/exchange/exchange-notices.js';
+import { createExchangeReturns } from '../modules/exchange/exchange-returns.service.js';
 import { EXCHANGE_EXPIRE_JOB } from '../modules/exchange/exchange-match.js';
 import {
   createExchangeSchedule,
@@ -264,6 +265,7 @@ export function createServices(
   // The face-value exchange queue (issue 45, decision 042): the fans' and holders' side and the organiser's.
   const notices = exchangeNotices(config.publicUrl);
   const exchange = createExchangeService({ database, now, notices });
+  const exchangeReturns = createExchangeReturns({ database, now, notices });
   const exchangeOrg = createExchangeOrgService({ database, now, notices });
   const exchangeSchedule = createExchangeSchedule({ database, now, notices });
 
@@ -346,6 +348,7 @@ export function createServices(
       jobsAdmin,
       audit: createAuditService({ database }),
       exchange,
+      exchangeReturns,
       exchangeOrg,
     },
   };

@@ -100,6 +100,7 @@ export async function registerV1Routes(
       accountRoutes(api, { account, requireAuth, exportsPerMinute: config.accountExportsPerMinute });
       exchangeRoutes(api, {
         exchange: services.exchange,
+        returns: services.exchangeReturns,
         requireAuth,
         perUserPerMinute: config.exchangePerUserPerMinute,
         perIpPerMinute: config.exchangePerIpPerMinute,

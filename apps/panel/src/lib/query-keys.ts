@@ -61,6 +61,8 @@ export const queryKeys = {
   },
   /** No tag: the holder's exchange queue entries (issue 45), refreshed by leaving or declining. */
   exchangeEntries: ['EXCHANGE_ENTRIES'] as const,
+  /** No tag: whether a ticket can be sold to its event's exchange queue, and its state once returned (issue 45). */
+  exchangeReturn: (userTicketId: number) => ['EXCHANGE_RETURN', userTicketId] as const,
   /** No tag: username suggestions for a typed prefix. */
   userSearch: (prefix: string) => ['USER_SEARCH', prefix] as const,
 };

@@ -10,11 +10,13 @@ import type { App, PreHandler } from '../../lib/http.js';
 import { errors } from '../../lib/openapi.js';
 import { ipKey, perUserPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import type { ExchangeService } from './exchange.service.js';
+import type { ExchangeReturns } from './exchange-returns.service.js';
 
 export function exchangeRoutes(
   app: App,
   deps: {
     exchange: ExchangeService;
+    returns: ExchangeReturns;
     requireAuth: PreHandler;
     /** Changes of the queue (join, leave, decline, return, withdraw) per account a minute. */
     perUserPerMinute: number;
@@ -113,7 +115,21 @@ export function exchangeRoutes(
         response: { 201: contract.exchangeReturn, ...errors(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (req, reply) => reply.code(201).send(await deps.exchange.returnTicket(req.auth, req.body.userTicketId)),
+    async (req, reply) => reply.code(201).send(await deps.returns.returnTicket(req.auth, req.body.userTicketId)),
+  );
+  app.get(
+    '/exchange/returns/:userTicketId',
+    {
+      preHandler: deps.requireAuth,
+      schema: {
+        operationId: 'getExchangeReturn',
+        summary:
+          "Whether my ticket can be sold to its event's queue now, at what face value, and its state if returned",
+        params: contract.exchangeReturnParams,
+        response: { 200: contract.exchangeReturnState, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.returns.returnState(req.auth, req.params.userTicketId),
   );
   app.delete(
     '/exchange/returns/:userTicketId',
@@ -127,7 +143,7 @@ export function exchangeRoutes(
       },
     },
     async (req, reply) => {
-      await deps.exchange.withdraw(req.auth, req.params.userTicketId);
+      await deps.returns.withdraw(req.auth, req.params.userTicketId);
       return reply.code(204).send(null);
     },
   );

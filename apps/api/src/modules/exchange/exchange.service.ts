@@ -1,18 +1,16 @@
 /**
  * The fans' side of the exchange queue (issue 45, decision 042): the public view of an event's queue, joining it
  * (one open entry per account per ticket type, all or nothing), my entries with their true position, leaving and
- * declining an offer; and the holders' supply: returning a ticket at face value (paid to their verified payout
- * account, refused while a resale listing holds it) and withdrawing it (refused while an offer for it is open).
+ * declining an offer, and the expiry of offers. The holders' supply (returns) is exchange-returns.service.ts.
  * Every change takes the event's exchange lock and matches the type again in the same transaction. No answer
  * carries another fan's data: entries are read by their account only.
  */
 import { exchange as contract } from '@tp/contract';
 import type { Database, DbOrTx } from '../../db/client.js';
-import { isHeldBy, type Holder } from '../../db/predicates.js';
 import { AppError } from '../../lib/app-error.js';
 import { exchangeRepository as repo, type EntryRow, type SettingsRow } from './exchange.repository.js';
 import { endEntry, expirePayload, matchType } from './exchange-match.js';
-import { closesAtOf, isOpen } from './exchange-rules.js';
+import { closesAtOf, isOpen, underEventLock } from './exchange-rules.js';
 import type { ExchangeNotices, OfferEndReason } from './exchange-notices.js';
 
 /** Most entries `GET /v1/exchange/entries` lists (newest first). */
@@ -20,9 +18,7 @@ const ENTRIES_LISTED = 100;
 
 /**
  * The fans' side of the exchange queue (issue 45, decision 042): the public event, entries (join, mine, leave,
- * decline) and returns. One closure of about 200 lines for now because its operations share `publicEvent`, the
- * per-event lock and `matchType`; the checkout slice (decision 042 "Offers end") splits it into entries, returns and
- * offers, each about 100 lines.
+ * decline) and the expiry of offers.
  */
 export function createExchangeService(deps: { database: Database; now: () => Date; notices: ExchangeNotices }) {
   const { db } = deps.database;
@@ -36,17 +32,8 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
     return { event, settings };
   }
 
-  /**
-   * Runs `change` in a transaction that holds the event's exchange lock.
-   * @throws AppError `api.exchange.not_found` (404) when the event's queue was never set
-   */
-  async function underLock<T>(eventId: number, change: (tx: DbOrTx, settings: SettingsRow) => Promise<T>): Promise<T> {
-    return db.transaction(async (tx) => {
-      const settings = await repo.lockSettings(tx, eventId);
-      if (!settings) throw new AppError('api.exchange.not_found');
-      return change(tx, settings);
-    });
-  }
+  const underLock = <T>(eventId: number, change: (tx: DbOrTx, settings: SettingsRow) => Promise<T>) =>
+    underEventLock(db, eventId, change);
 
   /** My open entry `id` (WAITING or OFFERED), ended for `reason` under the lock; false when not in `from`. */
   async function end(userId: number, id: number, from: EntryRow['status'][], reason: OfferEndReason) {
@@ -169,66 +156,6 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
      */
     async decline(userId: number, id: number): Promise<void> {
       if (!(await end(userId, id, ['OFFERED'], 'declined'))) throw new AppError('api.exchange.decline.not_offered');
-    },
-
-    /**
-     * POST /exchange/returns: returns a ticket I hold to its event's queue at face value; it stays mine but is on
-     * offer until sold or withdrawn. Matched at once.
-     * @throws AppError `api.exchange.return.no_payout_account` (403), `api.exchange.return.not_returnable` (409),
-     *   `api.exchange.return.listed` (409), `api.exchange.return.already_returned` (409), `api.exchange.closed`
-     *   (409), `api.exchange.not_found` (404)
-     */
-    async returnTicket(holder: Holder, userTicketId: number): Promise<contract.ExchangeReturn> {
-      if (!(await repo.payoutVerified(db, holder.userId))) throw new AppError('api.exchange.return.no_payout_account');
-      const at = deps.now();
-      const first = await repo.ticket(db, userTicketId, false);
-      if (!first || !isHeldBy(first, holder)) throw new AppError('api.exchange.return.not_returnable');
-      return underLock(first.event.id, async (tx, settings) => {
-        // The lock order: the event's exchange lock, then the ticket's row (read again under both).
-        const row = await repo.ticket(tx, userTicketId, true);
-        if (!row || !isHeldBy(row, holder)) throw new AppError('api.exchange.return.not_returnable');
-        if (!isOpen(settings, row.event, at)) throw new AppError('api.exchange.closed');
-        if (row.ticket.revokedAt !== null || row.ticket.eventAccessUsedAt !== null || row.event.endsAt <= at)
-          throw new AppError('api.exchange.return.not_returnable');
-        if (row.listed) throw new AppError('api.exchange.return.listed');
-        if (await repo.liveUnitOfTicket(tx, userTicketId)) throw new AppError('api.exchange.return.already_returned');
-        const [unitId] = await repo.insertUnits(tx, [
-          {
-            eventId: row.event.id,
-            ticketTypeId: row.type.id,
-            userTicketId,
-            sellerUserId: holder.userId,
-            organisationId: null,
-            priceCents: row.type.priceCents,
-            currencyCode: row.type.currencyCode,
-            createdAt: at,
-          },
-        ]);
-        await matchType({ tx, notices }, settings, row.type.id, at);
-        const unit = await repo.unit(tx, unitId);
-        return {
-          userTicketId,
-          status: unit?.status === 'RESERVED' || unit?.status === 'HELD' ? unit.status : 'AVAILABLE',
-          priceCents: row.type.priceCents,
-          currencyCode: row.type.currencyCode,
-        };
-      });
-    },
-
-    /**
-     * DELETE /exchange/returns/{userTicketId}: takes my returned ticket back (it admits again).
-     * @throws AppError `api.exchange.withdraw.not_found` (404), `api.exchange.withdraw.reserved` (409)
-     */
-    async withdraw(holder: Holder, userTicketId: number): Promise<void> {
-      const first = await repo.liveUnitOfTicket(db, userTicketId);
-      if (!first || first.sellerUserId !== holder.userId) throw new AppError('api.exchange.withdraw.not_found');
-      await underLock(first.eventId, async (tx, settings) => {
-        const unit = await repo.liveUnitOfTicket(tx, userTicketId);
-        if (!unit || unit.sellerUserId !== holder.userId) throw new AppError('api.exchange.withdraw.not_found');
-        if (unit.status === 'RESERVED') throw new AppError('api.exchange.withdraw.reserved');
-        await repo.setUnits(tx, [unit.id], 'WITHDRAWN', null, deps.now());
-        await matchType({ tx, notices }, settings, unit.ticketTypeId, deps.now());
-      });
     },
 
     /**

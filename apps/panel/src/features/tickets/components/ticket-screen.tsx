@@ -7,7 +7,7 @@
  * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx), and the
  * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { failureKey } from '../../../lib/api-client';
 import type { Benefit, MyTicket } from '@tp/contract';
@@ -23,9 +23,24 @@ import { useTicket } from '../../../lib/ticket-queries';
 import { BenefitModal, type BenefitDetail } from './benefit-modal';
 import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
+import { useExchangeReturn } from '../api/exchange-return.api';
 import { TicketDetails } from './ticket-details';
 import { BenefitsSection, EventAccessSection, benefitUsed } from './ticket-benefits';
 import '../tickets.css';
+
+/** The exchange queue section (issue 45), loaded only for a ticket its event's queue takes or holds. */
+const ExchangeReturn = lazy(() => import('./exchange-return'));
+
+/** Asks whether the ticket's event queue takes it (or holds it) and only then loads and shows the section. */
+function ExchangeReturnSlot(props: { userTicketId: number }) {
+  const s = useExchangeReturn(props.userTicketId).data;
+  if (!s || (!s.returnable && s.status === null)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ExchangeReturn userTicketId={props.userTicketId} />
+    </Suspense>
+  );
+}
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -145,6 +160,7 @@ export default function TicketScreen() {
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
       <TicketDetails tk={tk} />
       <EventAccessSection tk={tk} onOpen={() => setDetail('access')} />
+      {tk.eventAccessStatus !== 'USED' && <ExchangeReturnSlot userTicketId={tk.userTicketId} />}
       {tk.eventDescription && (
         <section aria-labelledby="about-title" className="stack-sm">
           <h2 id="about-title" className="section-title">
