@@ -843,7 +843,7 @@ beforeAll(async () => {
       token: pass.authentication_token,
     },
   };
-});
+}, 180_000); // the set-up builds an app and signs a pass: on a loaded CI machine it took past the default 60 s
 afterAll(async () => {
   await t.close();
   rmSync(dist, { recursive: true, force: true });
