@@ -236,6 +236,8 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
       [200, '{}'],
       [200, 'null'],
       [200, '"ok"'],
+      [200, '\uFEFF\uFEFF\uFEFF"ok"'],
+      [502, '{"error":"bad_gateway"}'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.body = body;

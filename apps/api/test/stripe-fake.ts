@@ -3,10 +3,12 @@
  * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
  * it answers a repeated `Idempotency-Key` with the first response. An outage on demand: `outage.status` (e.g.
  * 500) answers every request with that status and Stripe's error body (`outage.html`: a proxy's HTML page instead;
- * `outage.body`: that JSON body, not Stripe's, such as a gateway's `{"message": …}`); `outage.hold` keeps every request
+ * `outage.body`: that JSON body, not Stripe's, such as a gateway's `{"message": …}`, sent gzipped when `outage.gzip`);
+ * `outage.hold` keeps every request
  * unanswered (seen, not answered) until `release()`.
  */
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 export interface StripeRequest {
   method: string;
@@ -20,10 +22,11 @@ export interface StripeRequest {
 export async function startStripeFake() {
   const seen: StripeRequest[] = [];
   const replies = new Map<string, string>();
-  const outage: { status: number | null; html: boolean; body: string | null; hold: boolean } = {
+  const outage: { status: number | null; html: boolean; body: string | null; gzip: boolean; hold: boolean } = {
     status: null,
     html: false,
     body: null,
+    gzip: false,
     hold: false,
   };
   const held: (() => void)[] = [];
@@ -72,6 +75,10 @@ export async function startStripeFake() {
         if (outage.html) {
           res.setHeader('content-type', 'text/html');
           return res.end(`<html><body><h1>${outage.status} Bad Gateway</h1></body></html>`);
+        }
+        if (outage.body !== null && outage.gzip) {
+          res.setHeader('content-encoding', 'gzip');
+          return res.end(gzipSync(outage.body));
         }
         if (outage.body !== null) return res.end(outage.body);
         return res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake outage' } }));

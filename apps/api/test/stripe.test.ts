@@ -286,6 +286,12 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       [200, false, '123'],
       [200, false, '"ok"'],
       [200, false, 'true'],
+      // Byte order marks before a bare value (undici drops two), and an `error` that is not Stripe's object: the
+      // process stopped, or a 500 (nineteenth re-run).
+      [200, false, '\uFEFF\uFEFF\uFEFF123'],
+      [200, false, '\uFEFF\uFEFF\uFEFFnull'],
+      [200, false, '{"error":123}'],
+      [502, false, '{"error":"bad_gateway"}'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.html = html;
@@ -302,6 +308,30 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       }
     }
     expect(await rawQuery(t.database.db, 'select 1 from payout_accounts')).toMatchObject({ rows: [] });
+  });
+
+  it('an answer past 1 MB once inflated (a gzip bomb) is Stripe unavailable, read no further; control: the same answer, small, gzipped, opens the account', async () => {
+    const payouts = createStripePayouts({
+      secretKey: 'sk_test_123',
+      webhookSecret: WEBHOOK_SECRET,
+      apiUrl: fake.apiUrl,
+    });
+    const account = (pad: number) => JSON.stringify({ id: 'acct_gz', object: 'account', pad: 'x'.repeat(pad) });
+    fake.outage.status = 200;
+    fake.outage.gzip = true;
+    try {
+      fake.outage.body = account(10);
+      expect(await payouts.createAccount({ email: 'gz@example.com', country: 'NZ' })).toEqual({
+        externalId: 'acct_gz',
+      });
+      fake.outage.body = account(2_000_000);
+      const err = await payouts.createAccount({ email: 'gz@example.com', country: 'NZ' }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ message: 'api.service_unavailable' });
+    } finally {
+      fake.outage.status = null;
+      fake.outage.gzip = false;
+      fake.outage.body = null;
+    }
   });
 
   it('calls past STRIPE_MAX_IN_FLIGHT answer 503 at once while Stripe holds the others, and other holders are served; control: a bound of 3 sends the third to Stripe', async () => {

@@ -33,28 +33,70 @@ const unavailable = (cause?: unknown) =>
 /** Statuses whose answer has no body (a `Response` cannot be made with one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
 
+/** Most bytes of one Stripe answer read, after decompression (Stripe's largest answers are a few kB). */
+const STRIPE_ANSWER_MAX_BYTES = 1_000_000;
+
 /**
- * `fetch` for the Stripe SDK that lets through only answers whose body is a JSON object or array, or not JSON at all:
- * a bare JSON value (`null`, `123`, `"ok"`, `true`) from a broken gateway before Stripe made the SDK fail outside the
- * call's promise, an uncaught error that stopped the process (issue 39, eighteenth re-run). Such a body is replaced
- * by text that is not JSON, which the SDK reports as its own `StripeAPIError` ("Invalid JSON received"), an outage
- * here (503 with Retry-After).
+ * The body of `res` as text, or null when it runs past `maxBytes` once decompressed (the rest is not read: a gzip bomb
+ * from a broken gateway costs at most `maxBytes` of memory and the time to inflate them; issue 39, nineteenth re-run).
  */
-async function objectsOnlyFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+async function readCapped(res: Response, maxBytes: number): Promise<string | null> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * The JSON value of a Stripe answer's text when it has Stripe's shape: an object or an array, whose `error`, if
+ * there is one, is an object. Leading byte order marks are dropped first (undici drops only some of them, so a bare
+ * value behind three of them reached the SDK; issue 39, nineteenth re-run). Anything else is undefined.
+ */
+function stripeShaped(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text.replace(/^\uFEFF+/, ''));
+    if (typeof value !== 'object' || value === null) return undefined;
+    if ('error' in value) {
+      const error = value.error;
+      if (typeof error !== 'object' || error === null) return undefined;
+    }
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `fetch` for the Stripe SDK that lets through only answers shaped like Stripe's (`stripeShaped`) and no larger than
+ * `STRIPE_ANSWER_MAX_BYTES`, re-encoded as plain JSON. Anything else from a broken gateway before Stripe (a bare JSON
+ * value such as `null` or `123`, an `error` that is not an object, a body too large) made the SDK fail outside the
+ * call's promise, an uncaught error that stopped the process, or throw a `TypeError` (a 500; issue 39, eighteenth and
+ * nineteenth re-runs). Its body is replaced by text that is not JSON, which the SDK reports as its own
+ * `StripeAPIError` ("Invalid JSON received"), an outage here (503 with Retry-After).
+ */
+async function stripeAnswersOnly(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const res = await fetch(input, init);
   if (NO_BODY.has(res.status)) return res;
-  const text = await res.text();
-  let readable = true;
-  try {
-    const value: unknown = JSON.parse(text);
-    readable = typeof value === 'object' && value !== null;
-  } catch {
-    // Not JSON at all: the SDK says so itself.
-  }
-  return new Response(readable ? text : 'not a JSON object', {
+  const text = await readCapped(res, STRIPE_ANSWER_MAX_BYTES);
+  const value = text === null ? undefined : stripeShaped(text);
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(value === undefined ? 'not a Stripe answer' : JSON.stringify(value), {
     status: res.status,
     statusText: res.statusText,
-    headers: res.headers,
+    headers,
   });
 }
 
@@ -182,9 +224,9 @@ export function createStripePayouts(opts: {
           protocol: api.protocol.replace(':', '') as 'http' | 'https',
           maxNetworkRetries: 0,
           timeout,
-          httpClient: Stripe.createFetchHttpClient(objectsOnlyFetch),
+          httpClient: Stripe.createFetchHttpClient(stripeAnswersOnly),
         }
-      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient(objectsOnlyFetch) },
+      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient(stripeAnswersOnly) },
   );
   return {
     kind: 'stripe',
