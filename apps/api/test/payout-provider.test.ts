@@ -19,7 +19,7 @@ const sdk = {
 const FETCH_CLIENT = 'the fetch http client';
 class FakeStripe {
   static createFetchHttpClient = () => FETCH_CLIENT;
-  static errors = { StripeConnectionError: class extends Error {} };
+  static errors = { StripeError: class extends Error {} };
   constructor(_key: string, options: unknown) {
     sdk.options.push(options);
   }

@@ -292,6 +292,10 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       [200, false, '\uFEFF\uFEFF\uFEFFnull'],
       [200, false, '{"error":123}'],
       [502, false, '{"error":"bad_gateway"}'],
+      // Stripe's own refusals of our key or request: a 401 signed the holder out, a 404 read as a route not found.
+      [401, false, '{"error":{"type":"authentication_error","message":"Invalid API Key provided"}}'],
+      [404, false, '{"error":{"type":"invalid_request_error","message":"No such account"}}'],
+      [400, false, '{"error":{"type":"invalid_request_error","message":"Invalid country"}}'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.html = html;

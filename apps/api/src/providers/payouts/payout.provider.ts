@@ -10,17 +10,6 @@ import { AppError } from '../../lib/app-error.js';
 /** Seconds a client is told to wait (`Retry-After`) when Stripe could not be reached or did not answer in time. */
 const STRIPE_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 
-/**
- * True for what says Stripe itself is down or refusing for now: no connection or no answer in time, a 5xx, a 429, or
- * Stripe's own `api_error` (the SDK's error for an answer that is not Stripe's JSON, e.g. a proxy's HTML 502 page,
- * which carries no status code; issue 39, sixteenth re-run).
- */
-const stripeUnavailable = (err: unknown): boolean =>
-  err instanceof Stripe.errors.StripeConnectionError ||
-  err instanceof Stripe.errors.StripeRateLimitError ||
-  err instanceof Stripe.errors.StripeAPIError ||
-  (err instanceof Stripe.errors.StripeError && (err.statusCode ?? 0) >= 500);
-
 /** 503 `api.service_unavailable` with `Retry-After`: an outside outage, not our error. */
 const unavailable = (cause?: unknown) =>
   new AppError(
@@ -105,8 +94,9 @@ async function stripeAnswersOnly(input: string | URL | Request, init?: RequestIn
  * waiting (issue 39, fifteenth re-run: 64 onboardings held by a silent Stripe took every slot of the instance's
  * in-flight bound, and every other holder's request was shed). A connection failure or a timeout
  * (`StripeConnectionError`, after the SDK's own retries), a 5xx or a 429 from Stripe become 503
- * `api.service_unavailable` with `Retry-After` (the fourteenth re-run: a 500 before); every other error is thrown as
- * it is. The answer must hold the fields `reply` names (checked with it): the SDK takes any JSON without an `error`
+ * `api.service_unavailable` with `Retry-After` (the fourteenth re-run: a 500 before), and so does any other error
+ * Stripe answers (a 4xx: our key or our request, never the holder's); an error that is not Stripe's is thrown as it
+ * is. The answer must hold the fields `reply` names (checked with it): the SDK takes any JSON without an `error`
  * field for success, whatever the status, so a gateway's `502 {"message": …}` or a `200 {}` came back as an account
  * with no id (issue 39, seventeenth re-run: a 500); such an answer is Stripe unavailable too.
  * @throws AppError `api.service_unavailable`
@@ -122,7 +112,11 @@ export function stripeCalls(maxInFlight: number) {
       return answer.data;
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (stripeUnavailable(err)) throw unavailable(err);
+      // Stripe's other refusals (a revoked key's 401, a 404 for an account Stripe no longer has, a 400) are not the
+      // holder's mistake and must not read as ours: a 401 here signed the holder out (issue 39, nineteenth re-run).
+      // Stripe's own `api_error` is also the SDK's error for an answer that is not Stripe's JSON, e.g. a proxy's HTML
+      // 502 page, which carries no status code (the sixteenth re-run).
+      if (err instanceof Stripe.errors.StripeError) throw unavailable(err);
       throw err;
     } finally {
       inFlight--;
