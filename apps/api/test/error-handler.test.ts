@@ -30,6 +30,18 @@ beforeAll(async () => {
       app.get('/test/app-error-plain-cause', () => {
         throw new AppError('api.internal_error', {}, {}, { cause: { errno: -110, code: 'ETIMEDOUT' } });
       });
+      // A library's error whose message is not text (issue 39, twentieth re-run: the log's serializer threw, and the
+      // raw TypeError's text was the answer, logged nowhere).
+      app.get('/test/odd-message', (req) => {
+        const err = new Error('x');
+        Object.assign(err, {
+          message: (req.query as { m?: string }).m === 'number' ? 123 : { toString: 1 },
+        });
+        throw new AppError('api.internal_error', {}, {}, { cause: err });
+      });
+      app.get('/test/odd-message-bare', () => {
+        throw Object.assign(new Error('x'), { message: { toString: 1 } });
+      });
       app.get('/test/app-error-4xx', () => {
         throw new AppError('api.resell.create.not_resellable', {}, {}, { cause: new Error('row was listed') });
       });
@@ -89,6 +101,17 @@ describe('global error handler', () => {
     expect(r.json()).toEqual({ message: 'api.internal_error' });
     expect(logged).toHaveLength(1);
     expect(logged[0].cause).toEqual({ errno: -110, code: 'ETIMEDOUT' });
+  });
+
+  it('logs an error whose message is not text (a number, an object with no toString) and answers its key only', async () => {
+    for (const url of ['/test/odd-message?m=number', '/test/odd-message', '/test/odd-message-bare']) {
+      const { r, logged } = await call(url);
+      expect(r.statusCode, url).toBe(500);
+      expect(r.json()).toEqual({ message: 'api.internal_error' });
+      expect(logged, url).toHaveLength(1);
+    }
+    expect(JSON.stringify(errorLines().slice(-3))).toContain('[not a string]');
+    expect(JSON.stringify(errorLines().slice(-3))).toContain('"message":"123"');
   });
 
   it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {

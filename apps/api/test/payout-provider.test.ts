@@ -19,7 +19,6 @@ const sdk = {
 const FETCH_CLIENT = 'the fetch http client';
 class FakeStripe {
   static createFetchHttpClient = () => FETCH_CLIENT;
-  static errors = { StripeError: class extends Error {} };
   constructor(_key: string, options: unknown) {
     sdk.options.push(options);
   }
@@ -58,7 +57,8 @@ describe('the sandbox payout provider', () => {
     expect(externalId).toMatch(/^sbx_[0-9a-f]{16}$/);
     expect((await p.createAccount({ email: 'a@example.com', country: 'AU' })).externalId).not.toBe(externalId);
     expect(await p.createAccountSession(externalId)).toBe(`sandbox_secret_${externalId}`);
-    const checkout = await p.createCheckout({
+    const checkoutRequest = {
+      kind: 'resale' as const,
       orderId: 'o-1',
       currencyCode: 'AUD',
       unitAmountCents: 100,
@@ -67,8 +67,13 @@ describe('the sandbox payout provider', () => {
       buyerEmail: 'b@example.com',
       successUrl: 'http://panel.test/ok',
       cancelUrl: 'http://panel.test/no',
-    });
+    };
+    const checkout = await p.createCheckout(checkoutRequest);
     expect(checkout).toEqual({ url: 'http://panel.test/resale/checkout/o-1', sessionId: 'sbx_cs_o-1' });
+    // An exchange offer's checkout is the exchange's own sandbox page.
+    expect((await p.createCheckout({ ...checkoutRequest, kind: 'exchange', orderId: 'o-2' })).url).toBe(
+      'http://panel.test/exchange/checkout/o-2',
+    );
     expect(() => p.parseWebhook(Buffer.from('{}'), 'sig')).toThrow('the sandbox provider has no webhooks');
   });
 });
@@ -134,6 +139,7 @@ describe('the Stripe payout provider', () => {
   it('opens one checkout session per order; a session with no page is Stripe unavailable (503), not a silent return to the listing', async () => {
     sdk.session = { id: 'cs_1', url: null };
     const request = {
+      kind: 'resale' as const,
       orderId: 'o-1',
       currencyCode: 'AUD',
       unitAmountCents: 4400,

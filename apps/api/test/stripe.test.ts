@@ -296,6 +296,9 @@ describe('a Stripe that is down (issue 39, fifteenth re-run)', () => {
       [401, false, '{"error":{"type":"authentication_error","message":"Invalid API Key provided"}}'],
       [404, false, '{"error":{"type":"invalid_request_error","message":"No such account"}}'],
       [400, false, '{"error":{"type":"invalid_request_error","message":"Invalid country"}}'],
+      // An error whose message is not text: the SDK's own TypeError, or our log's, answered 500 (twentieth re-run).
+      [200, false, '{"error":{"message":{"toString":1}}}'],
+      [402, false, '{"error":{"type":"card_error","message":123}}'],
     ] as const) {
       fake.outage.status = status;
       fake.outage.html = html;

@@ -22,11 +22,31 @@ function scrub(text: string): string {
     .replace(PHONE, '[phone]');
 }
 
+/** `String(v)`, or a placeholder when `v` cannot be made a string (an object whose `toString` is not a function). */
+function safeString(v: unknown): string {
+  try {
+    return String(v);
+  } catch {
+    return '[not a string]';
+  }
+}
+
 /** A logged error and its causes: type, scrubbed message and stack, code and constraint; no row values. */
 export function privateError(err: unknown, depth = 0): unknown {
   if (!(err instanceof Error) || depth > 5) return err;
-  const out: Record<string, unknown> = { type: err.constructor?.name ?? 'Error', message: scrub(err.message) };
-  if (err.stack) out.stack = scrub(err.stack);
+  // An error's message or stack need not be a string (a library may copy a field of a reply into it): the serializer
+  // must never throw, or the error handler throws with it (issue 39, twentieth re-run).
+  const text = (v: unknown) => (typeof v === 'string' ? v : safeString(v));
+  const out: Record<string, unknown> = { type: err.constructor?.name ?? 'Error', message: scrub(text(err.message)) };
+  // V8 writes the stack when it is first read, from the message: reading it may throw too.
+  const stack = (() => {
+    try {
+      return err.stack;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (stack) out.stack = scrub(text(stack));
   for (const [k, v] of Object.entries(err)) {
     if (VALUE_PROPERTIES.has(k) || k === 'cause') continue;
     out[k] = typeof v === 'string' ? scrub(v) : v;

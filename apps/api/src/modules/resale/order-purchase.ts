@@ -70,6 +70,7 @@ export function createPurchase(deps: Pick<OrderDeps, 'database' | 'config' | 'pa
       }
       const orderId = order.id;
       const checkout = await payouts.createCheckout({
+        kind: 'resale',
         orderId,
         currencyCode: order.currencyCode,
         unitAmountCents: order.totalCents / order.quantity,

@@ -47,19 +47,33 @@ async function readCapped(res: Response, maxBytes: number): Promise<string | nul
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The fields of Stripe's `error` object the SDK reads as text (it builds its error's message and kind from them). */
+const STRIPE_ERROR_TEXT = ['message', 'type', 'code', 'param', 'decline_code', 'doc_url'];
+
+/**
+ * Whether `error` is shaped like Stripe's: an object (not an array) whose text fields, where present, are strings. A
+ * `message` that is a number or an object made the SDK or our log throw a `TypeError`, a 500 (issue 39, twentieth
+ * re-run).
+ */
+const stripeErrorShaped = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  !Array.isArray(error) &&
+  STRIPE_ERROR_TEXT.every((k) => {
+    const v = (error as Record<string, unknown>)[k];
+    return v === undefined || v === null || typeof v === 'string';
+  });
+
 /**
  * The JSON value of a Stripe answer's text when it has Stripe's shape: an object or an array, whose `error`, if
- * there is one, is an object. Leading byte order marks are dropped first (undici drops only some of them, so a bare
+ * there is one, is Stripe's (`stripeErrorShaped`). Leading byte order marks are dropped first (undici drops only some of them, so a bare
  * value behind three of them reached the SDK; issue 39, nineteenth re-run). Anything else is undefined.
  */
 function stripeShaped(text: string): unknown {
   try {
     const value: unknown = JSON.parse(text.replace(/^\uFEFF+/, ''));
     if (typeof value !== 'object' || value === null) return undefined;
-    if ('error' in value) {
-      const error = value.error;
-      if (typeof error !== 'object' || error === null) return undefined;
-    }
+    if ('error' in value && !stripeErrorShaped(value.error)) return undefined;
     return value;
   } catch {
     return undefined;
@@ -95,8 +109,7 @@ async function stripeAnswersOnly(input: string | URL | Request, init?: RequestIn
  * in-flight bound, and every other holder's request was shed). A connection failure or a timeout
  * (`StripeConnectionError`, after the SDK's own retries), a 5xx or a 429 from Stripe become 503
  * `api.service_unavailable` with `Retry-After` (the fourteenth re-run: a 500 before), and so does any other error
- * Stripe answers (a 4xx: our key or our request, never the holder's); an error that is not Stripe's is thrown as it
- * is. The answer must hold the fields `reply` names (checked with it): the SDK takes any JSON without an `error`
+ * the SDK throws (a 4xx: our key or our request, never the holder's; its own `TypeError` on an odd answer). The answer must hold the fields `reply` names (checked with it): the SDK takes any JSON without an `error`
  * field for success, whatever the status, so a gateway's `502 {"message": …}` or a `200 {}` came back as an account
  * with no id (issue 39, seventeenth re-run: a 500); such an answer is Stripe unavailable too.
  * @throws AppError `api.service_unavailable`
@@ -112,12 +125,12 @@ export function stripeCalls(maxInFlight: number) {
       return answer.data;
     } catch (err) {
       if (err instanceof AppError) throw err;
-      // Stripe's other refusals (a revoked key's 401, a 404 for an account Stripe no longer has, a 400) are not the
-      // holder's mistake and must not read as ours: a 401 here signed the holder out (issue 39, nineteenth re-run).
-      // Stripe's own `api_error` is also the SDK's error for an answer that is not Stripe's JSON, e.g. a proxy's HTML
-      // 502 page, which carries no status code (the sixteenth re-run).
-      if (err instanceof Stripe.errors.StripeError) throw unavailable(err);
-      throw err;
+      // Whatever the SDK throws is Stripe unavailable: Stripe's other refusals (a revoked key's 401, a 404 for an
+      // account Stripe no longer has, a 400) are not the holder's mistake and must not read as ours (a 401 here signed
+      // the holder out; nineteenth re-run); its `api_error` is also its error for an answer that is not Stripe's JSON
+      // (sixteenth); and a `TypeError` of its own on an answer of an odd shape is not a 500 of ours (twentieth). The
+      // cause is logged with the 503.
+      throw unavailable(err);
     } finally {
       inFlight--;
     }
@@ -125,6 +138,8 @@ export function stripeCalls(maxInFlight: number) {
 }
 
 export interface CheckoutRequest {
+  /** What is paid for: a resale order, or an exchange offer (decision 042); the sandbox's page is the kind's. */
+  kind: 'resale' | 'exchange';
   orderId: string;
   currencyCode: string;
   unitAmountCents: number;
@@ -179,7 +194,7 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
     },
     createCheckout(req) {
       return Promise.resolve({
-        url: `${publicUrl}/resale/checkout/${req.orderId}`,
+        url: `${publicUrl}/${req.kind}/checkout/${req.orderId}`,
         sessionId: `sbx_cs_${req.orderId}`,
       });
     },
@@ -271,7 +286,7 @@ export function createStripePayouts(opts: {
               ],
             },
             // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
-            { idempotencyKey: `resale-checkout-${req.orderId}` },
+            { idempotencyKey: `${req.kind}-checkout-${req.orderId}` },
           ),
         // A hosted checkout (this one) always has its page's URL.
         z.object({ id: z.string().min(1), url: z.url({ protocol: /^https?$/ }) }),
