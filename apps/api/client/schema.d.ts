@@ -1022,6 +1022,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/exchange/entries/{id}/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Where I pay my open offer: the payment page (the same one for every call while the offer is open) */
+        post: operations["checkoutExchangeOffer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/exchange/returns": {
         parameters: {
             query?: never;
@@ -1797,6 +1814,26 @@ export interface webhooks {
          * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
          */
         post: operations["exchangeExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "exchange.sold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A fan paid an exchange offer: the returned tickets are now theirs (the old passes void), released ones issued
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["exchangeSoldWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -7945,6 +7982,114 @@ export interface operations {
             };
         };
     };
+    checkoutExchangeOffer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checkoutUrl: string;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     returnToExchange: {
         parameters: {
             query?: never;
@@ -12118,7 +12263,7 @@ export interface operations {
                      * @description https (http only for 127.0.0.1 outside production)
                      */
                     url: string;
-                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "exchange.offered" | "exchange.expired" | "exchange.closed")[];
+                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed")[];
                 };
             };
         };
@@ -13848,6 +13993,67 @@ export interface operations {
                          * @enum {string}
                          */
                         reason: "expired" | "declined" | "left";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exchangeSoldWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "exchange.sold";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the event */
+                        eventExternalId: string | null;
+                        /** @description your id of the ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the fan's queue entry (no personal data is sent) */
+                        entryId: number;
+                        /** @description tickets the entry asked for, all or nothing */
+                        quantity: number;
+                        /** @description what the fan paid, at face value, minor units */
+                        amountCents: number;
+                        currencyCode: string;
+                        /** @description our ids of the fan's tickets: returned ones moved to the fan, released ones issued */
+                        userTicketIds: number[];
+                        /** @description how many of them were your release (issued now) */
+                        released: number;
                     };
                 };
             };

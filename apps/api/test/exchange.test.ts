@@ -10,6 +10,8 @@ import type { access, exchange, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 import { createExchangeSchedule, drawOrder } from '../src/modules/exchange/exchange-schedule.js';
 import { exchangeNotices } from '../src/modules/exchange/exchange-notices.js';
+import { createExchangeCheckout } from '../src/modules/exchange/exchange-checkout.service.js';
+import { createSandboxPayouts } from '../src/providers/payouts/payout.provider.js';
 
 const ADMIN = 'admin-key-for-tests';
 const DOOR = 'door-key-for-tests';
@@ -689,7 +691,9 @@ describe('the queue closes (exchange.close)', () => {
 
 describe('the draw (exchange.draw)', () => {
   beforeEach(async () => {
-    fixture = await setUp();
+    // The app's own worker polls no due job during the test (an hour apart): the test runs the draw when it means to.
+    // Polling every 2 s, it ran the draw between the clock's advance and the late join on a loaded machine.
+    fixture = await setUp({ config: { jobPollMs: HOUR } });
   });
 
   it('drawOrder: the same seed gives the same order, another seed another, every item once', () => {
@@ -939,5 +943,176 @@ describe('what the queue tells people: e-mails and webhooks (decision 042 "Offer
       type: 'exchange.closed',
       data: { eventExternalId: 'evt-1', entriesClosed: 2, ticketsWithdrawn: 1 },
     });
+  });
+});
+
+describe('an offer is paid (decision 042 "As built (checkout)")', () => {
+  let setUpMails = 0;
+  beforeEach(async () => {
+    fixture = await setUp();
+    setUpMails = t.mail.sent.length;
+  });
+  const checkout = (token: string, id: number) => call(token, 'POST', `/v1/exchange/entries/${id}/checkout`);
+  const orderOf = (url: string) => new URL(url).pathname.split('/').at(-1)!;
+  const pay = (orderId: string) => t.app.inject({ method: 'POST', url: `/exchange/checkout/${orderId}` });
+  const holderOf = async (externalId: string) =>
+    (
+      await rawQuery<{ email: string }>(
+        t.database.db,
+        `select u.email from user_tickets t join users u on u.id = t.holder_id where t.external_id = '${externalId}'`,
+      )
+    ).rows[0]?.email;
+  const payoutRows = async () =>
+    (
+      await rawQuery<{ email: string; amount_cents: number; status: string; unit: number | null }>(
+        t.database.db,
+        `select u.email, p.amount_cents, p.status, p.exchange_unit_id as unit from payouts p
+           join users u on u.id = p.seller_id order by p.id`,
+      )
+    ).rows.map((r) => ({ ...r, amount_cents: Number(r.amount_cents) }));
+  const soldHooks = async () =>
+    (
+      await rawQuery<{ payload: string }>(
+        t.database.db,
+        `select payload from webhook_deliveries where event_type = 'exchange.sold' order by id`,
+      )
+    ).rows.map((r) => (JSON.parse(r.payload) as { data: Record<string, unknown> }).data);
+  const mailsTo = (who: string) => t.mail.sent.slice(setUpMails).filter((m) => m.to === `${who}@example.com`);
+
+  it("paid: the returned ticket is the fan's, the seller is owed its face value, both are told, exchange.sold; nothing moves twice", async () => {
+    const { apiKey, tokens } = fixture;
+    const hook = await call(apiKey, 'POST', '/v1/org/webhooks', {
+      url: 'https://hooks.example.com/exchange',
+      events: ['exchange.sold'],
+    });
+    expect(hook.statusCode, hook.body).toBe(201);
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    await giveBack(tokens.h, 't1');
+    expect(await state(tokens.a)).toEqual({ status: 'OFFERED', position: 1 });
+    // Only the fan's own entry opens a checkout; the same page for a second click.
+    expect((await checkout(tokens.b, a.id)).statusCode).toBe(404);
+    const first = await checkout(tokens.a, a.id);
+    expect(first.statusCode, first.body).toBe(200);
+    const { checkoutUrl } = first.json<exchange.ExchangeCheckout>();
+    expect(checkoutUrl).toMatch(/^http:\/\/panel\.test\/exchange\/checkout\/[0-9a-f-]{36}$/);
+    expect((await checkout(tokens.a, a.id)).json()).toEqual({ checkoutUrl });
+    const orderId = orderOf(checkoutUrl);
+    const page = await t.app.inject({ method: 'GET', url: `/exchange/checkout/${orderId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Harbour Lights');
+    expect(page.body).toContain(`action="/exchange/checkout/${orderId}?lang=en"`);
+    expect(page.body).toMatch(/90\.00/);
+    expect(await holderOf('t1')).toBe('h@example.com');
+
+    const paid = await pay(orderId);
+    expect(paid.statusCode).toBe(303);
+    expect(paid.headers.location).toContain('PANEL_TAB=MY_TICKET');
+    expect(await holderOf('t1')).toBe('a@example.com');
+    expect((await mine(tokens.a))[0]).toMatchObject({ status: 'PURCHASED', offer: null, position: null });
+    expect(await unitStatuses()).toEqual(['SOLD']);
+    expect(await payoutRows()).toEqual([
+      { email: 'h@example.com', amount_cents: 9000, status: 'PENDING', unit: expect.any(Number) as number },
+    ]);
+    const earnings = (await call(tokens.h, 'GET', '/v1/resell/earnings')).json<{ orderId: string }[]>();
+    expect(earnings).toMatchObject([{ orderId, name: 'Harbour Lights · GA', quantity: 1, amountCents: 9000 }]);
+    // The ticket admits again, now the fan's: no longer returned, it moves by the fan's will only.
+    expect((await call(tokens.a, 'GET', `/v1/exchange/returns/${await ticketId('t1')}`)).json()).toMatchObject({
+      status: null,
+      returnable: true,
+    });
+    expect(mailsTo('a').map((m) => m.subject)).toEqual([
+      'A ticket for Harbour Lights is held for you',
+      'Your ticket for Harbour Lights from the exchange queue',
+    ]);
+    expect(mailsTo('a')[1].text).toContain('You paid A$90.00, the face value.');
+    expect(mailsTo('h').map((m) => m.subject)).toEqual(['You sold a ticket for Harbour Lights']);
+    expect(mailsTo('h')[0].text).toContain('1 ticket "GA" for Harbour Lights you returned to the exchange queue sold.');
+    expect(await soldHooks()).toEqual([
+      {
+        eventExternalId: 'evt-1',
+        ticketTypeExternalId: 'ga',
+        entryId: a.id,
+        quantity: 1,
+        amountCents: 9000,
+        currencyCode: 'AUD',
+        userTicketIds: [await ticketId('t1')],
+        released: 0,
+      },
+    ]);
+    // Paying again, or opening the checkout again, changes nothing.
+    expect((await pay(orderId)).statusCode).toBe(303);
+    expect((await checkout(tokens.a, a.id)).json()).toEqual({ message: 'api.exchange.checkout.not_offered' });
+    expect(await payoutRows()).toHaveLength(1);
+    expect(await soldHooks()).toHaveLength(1);
+  });
+
+  it('a group of a return and a release: the return moves, the release is issued as a new ticket, one checkout of the total', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a, 2);
+    await giveBack(tokens.h, 't1');
+    expect((await release(apiKey, 1, 8000)).statusCode).toBe(201);
+    const r = await checkout(tokens.a, a.id);
+    const orderId = orderOf(r.json<exchange.ExchangeCheckout>().checkoutUrl);
+    const page = await t.app.inject({ method: 'GET', url: `/exchange/checkout/${orderId}` });
+    expect(page.body).toMatch(/170\.00/);
+    expect((await pay(orderId)).statusCode).toBe(303);
+    const held = (
+      await rawQuery<{ external_id: string | null }>(
+        t.database.db,
+        `select t.external_id from user_tickets t join users u on u.id = t.holder_id
+          where u.email = 'a@example.com' order by t.id`,
+      )
+    ).rows.map((x) => x.external_id);
+    expect(held).toEqual(['t1', null]);
+    // Only the holder's return is a payout; the release is the organisation's.
+    expect((await payoutRows()).map((p) => [p.email, p.amount_cents])).toEqual([['h@example.com', 9000]]);
+    expect(await unitStatuses()).toEqual(['SOLD', 'SOLD']);
+  });
+
+  it('an offer that ended before the payment came is not settled; the checkout refuses it', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    await giveBack(tokens.h, 't1');
+    const orderId = orderOf((await checkout(tokens.a, a.id)).json<exchange.ExchangeCheckout>().checkoutUrl);
+    t.clock.advance(20 * 60_000);
+    await t.app.services.jobs.runDue();
+    expect(await state(tokens.a)).toEqual({ status: 'EXPIRED', position: null });
+    expect((await pay(orderId)).statusCode).toBe(303);
+    expect(await holderOf('t1')).toBe('h@example.com');
+    expect(await unitStatuses()).toEqual(['AVAILABLE']);
+    expect(await payoutRows()).toEqual([]);
+    expect((await checkout(tokens.a, a.id)).json()).toEqual({ message: 'api.exchange.checkout.not_offered' });
+  });
+
+  it("the provider's report pays only the order's own session, amount and currency", async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    await giveBack(tokens.h, 't1');
+    const orderId = orderOf((await checkout(tokens.a, a.id)).json<exchange.ExchangeCheckout>().checkoutUrl);
+    const offers = createExchangeCheckout({
+      database: t.database,
+      now: () => t.clock.now(),
+      notices: exchangeNotices('http://panel.test'),
+      payouts: createSandboxPayouts('http://panel.test'),
+      publicUrl: 'http://panel.test',
+    });
+    const genuine = { sessionId: `sbx_cs_${orderId}`, amountTotalCents: 9000, currencyCode: 'AUD', paid: true };
+    for (const [payment, reason] of [
+      [{ ...genuine, paid: false }, 'not_paid'],
+      [{ ...genuine, sessionId: 'cs_someone_elses' }, 'session'],
+      [{ ...genuine, amountTotalCents: 1 }, 'amount'],
+      [{ ...genuine, currencyCode: 'NZD' }, 'currency'],
+    ] as const) {
+      expect(await offers.settle(orderId, payment)).toEqual({ status: 'mismatch', reason });
+      expect(await holderOf('t1')).toBe('h@example.com');
+    }
+    expect(await offers.settle(randomUUID(), genuine)).toEqual({ status: 'unknown' });
+    expect(await offers.settle(orderId, { ...genuine, currencyCode: 'aud' })).toMatchObject({ status: 'paid' });
+    expect(await holderOf('t1')).toBe('a@example.com');
+    expect(await offers.settle(orderId, genuine)).toEqual({ status: 'already' });
   });
 });

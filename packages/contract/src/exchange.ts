@@ -152,6 +152,13 @@ export const exchangeEntry = z.object({
 });
 export type ExchangeEntry = z.infer<typeof exchangeEntry>;
 
+/**
+ * POST /v1/exchange/entries/{id}/checkout answer: where the fan pays their open offer (the payment provider's page,
+ * or the sandbox's); the same page for every call while the offer is open.
+ */
+export const exchangeCheckout = z.object({ checkoutUrl: z.string() });
+export type ExchangeCheckout = z.infer<typeof exchangeCheckout>;
+
 /** Path of `/v1/exchange/entries/{id}`. */
 export const exchangeEntryParams = z.strictObject({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 

@@ -126,6 +126,8 @@ const PANEL_MESSAGE_STATUS = {
   'api.exchange.leave.not_open': 409,
   /** The entry has no open offer (decline). */
   'api.exchange.decline.not_offered': 409,
+  /** The entry has no open offer to pay (it ended, or was paid already). */
+  'api.exchange.checkout.not_offered': 409,
   /** Not a ticket I hold that may change hands (revoked, used, another event's queue closed...). */
   'api.exchange.return.not_returnable': 409,
   /** No ticket of mine with this id (the return's state). */

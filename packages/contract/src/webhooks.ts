@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'ticket.revoked',
   'exchange.offered',
   'exchange.expired',
+  'exchange.sold',
   'exchange.closed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -140,6 +141,14 @@ export const webhookEventData = {
       description: 'expired: not paid in time; declined: the fan declined it; left: the fan left the queue',
     }),
   }),
+  'exchange.sold': exchangeEntryRefs.extend({
+    amountCents: z.number().int().meta({ description: 'what the fan paid, at face value, minor units' }),
+    currencyCode: z.string(),
+    userTicketIds: z
+      .array(z.number().int())
+      .meta({ description: "our ids of the fan's tickets: returned ones moved to the fan, released ones issued" }),
+    released: z.number().int().meta({ description: 'how many of them were your release (issued now)' }),
+  }),
   'exchange.closed': z.object({
     eventExternalId: z.string().nullable().meta({ description: 'your id of the event' }),
     entriesClosed: z.number().int().meta({ description: 'entries still waiting or offered, now CLOSED' }),
@@ -170,6 +179,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'ticket.revoked': 'You revoked the ticket',
   'exchange.offered': "Tickets of the exchange queue were reserved for a fan's entry, to pay for before expiresAt",
   'exchange.expired': 'An exchange offer ended unpaid (expired, declined or left); its tickets go to the next entry',
+  'exchange.sold':
+    'A fan paid an exchange offer: the returned tickets are now theirs (the old passes void), released ones issued',
   'exchange.closed': "The event's exchange queue closed at its closing time",
 };
 

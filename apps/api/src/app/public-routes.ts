@@ -18,6 +18,7 @@ import { SCANNER_SW_SCOPE, scannerPageRoutes } from '../modules/access/scanner.p
 import { consolePageRoutes } from '../modules/organisations/console.public.routes.js';
 import { resalePublicRoutes } from '../modules/resale/resale.public.routes.js';
 import { sandboxCheckoutRoutes } from '../modules/swap/swap.routes.js';
+import { exchangeSandboxRoutes } from '../modules/exchange/exchange-sandbox.routes.js';
 import { devMailRoutes, healthRoutes } from '../modules/system/system.routes.js';
 import { infoPageRoutes } from '../modules/system/info.public.routes.js';
 import { renderDemoHostPage } from '../pages/demo-host.page.js';
@@ -48,6 +49,12 @@ export async function registerPublicRoutes(
     buysPerIpPerMinute: config.resaleBuysPerIpPerMinute,
     brandingOf: (slug) => branding.branding(slug),
   });
+  if (payouts.kind === 'sandbox')
+    exchangeSandboxRoutes(app, {
+      checkout: services.exchangeCheckout,
+      publicUrl: config.publicUrl,
+      brandingOf: (slug) => branding.branding(slug),
+    });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
   consolePageRoutes(app, { panelDistDir: config.panelDistDir });
   infoPageRoutes(app, { productName: config.productName });

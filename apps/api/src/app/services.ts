@@ -46,6 +46,7 @@ import { createExchangeService } from '../modules/exchange/exchange.service.js';
 import { createExchangeOrgService } from '../modules/exchange/exchange-org.service.js';
 import { exchangeNotices } from '../modules/exchange/exchange-notices.js';
 import { createExchangeReturns } from '../modules/exchange/exchange-returns.service.js';
+import { createExchangeCheckout } from '../modules/exchange/exchange-checkout.service.js';
 import { EXCHANGE_EXPIRE_JOB } from '../modules/exchange/exchange-match.js';
 import {
   createExchangeSchedule,
@@ -220,7 +221,18 @@ export function createServices(
     now,
     userEmail: async (id) => (await profile.me(id)).email,
   });
-  const stripeEvents = createStripeEventService({ database, payouts, now, orders, payoutAccounts });
+  // The face-value exchange queue (issue 45, decision 042): what it tells people, and its offers' checkout, which
+  // Stripe's webhook settles beside resale orders.
+  const notices = exchangeNotices(config.publicUrl);
+  const exchangeCheckout = createExchangeCheckout({ database, now, notices, payouts, publicUrl: config.publicUrl });
+  const stripeEvents = createStripeEventService({
+    database,
+    payouts,
+    now,
+    orders,
+    payoutAccounts,
+    offers: { settle: (orderId, payment) => exchangeCheckout.settle(orderId, payment) },
+  });
   const resale = { listings, orders, payoutAccounts, stripeEvents };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
@@ -262,8 +274,7 @@ export function createServices(
     }),
   };
 
-  // The face-value exchange queue (issue 45, decision 042): the fans' and holders' side and the organiser's.
-  const notices = exchangeNotices(config.publicUrl);
+  // The exchange queue's fans' and holders' side and the organiser's.
   const exchange = createExchangeService({ database, now, notices });
   const exchangeReturns = createExchangeReturns({ database, now, notices });
   const exchangeOrg = createExchangeOrgService({ database, now, notices });
@@ -349,6 +360,7 @@ export function createServices(
       audit: createAuditService({ database }),
       exchange,
       exchangeReturns,
+      exchangeCheckout,
       exchangeOrg,
     },
   };

@@ -101,6 +101,7 @@ export async function registerV1Routes(
       exchangeRoutes(api, {
         exchange: services.exchange,
         returns: services.exchangeReturns,
+        checkout: services.exchangeCheckout,
         requireAuth,
         perUserPerMinute: config.exchangePerUserPerMinute,
         perIpPerMinute: config.exchangePerIpPerMinute,

@@ -18,6 +18,8 @@ import {
   customType,
   bigint,
   pgSequence,
+  check,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 
@@ -530,20 +532,28 @@ export const resaleOrderTickets = pgTable(
 );
 
 /** What a seller is owed for a sale: the buyer's total minus the service fee. */
-export const payouts = pgTable('payouts', {
-  id: serial('id').primaryKey(),
-  orderId: uuid('order_id')
-    .notNull()
-    .unique()
-    .references(() => resaleOrders.id),
-  sellerId: integer('seller_id')
-    .notNull()
-    .references(() => users.id),
-  amountCents: integer('amount_cents').notNull(),
-  currencyCode: text('currency_code').notNull(),
-  status: text('status').notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-});
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: serial('id').primaryKey(),
+    /** The resale order sold, or null for a ticket sold through an exchange queue (`exchangeUnitId`). */
+    orderId: uuid('order_id')
+      .unique()
+      .references(() => resaleOrders.id),
+    /** The exchange unit sold (decision 042): one payout per returned ticket. */
+    exchangeUnitId: integer('exchange_unit_id')
+      .unique()
+      .references((): AnyPgColumn => exchangeUnits.id),
+    sellerId: integer('seller_id')
+      .notNull()
+      .references(() => users.id),
+    amountCents: integer('amount_cents').notNull(),
+    currencyCode: text('currency_code').notNull(),
+    status: text('status').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('payouts_one_sale_ck', sql`num_nonnulls(${t.orderId}, ${t.exchangeUnitId}) = 1`)],
+);
 
 /**
  * Incoming Stripe events (POST /resell/stripe/webhook) already processed, by event id (deduplication).
@@ -941,6 +951,15 @@ export const exchangeEntries = pgTable(
     offeredAt: ts('offered_at'),
     expiresAt: ts('expires_at'),
     endedAt: ts('ended_at'),
+    /** The offer's checkout (decision 042 "As built (checkout)"): the order id the provider's session names. */
+    orderId: uuid('order_id').unique(),
+    checkoutSessionId: text('checkout_session_id'),
+    /** Where the fan pays (the provider's page); kept so a second click opens the same session. */
+    checkoutUrl: text('checkout_url'),
+    /** What the checkout charges: the reserved units' face values, minor units, and their currency. */
+    totalCents: integer('total_cents'),
+    currencyCode: text('currency_code'),
+    paidAt: ts('paid_at'),
   },
   (t) => [
     uniqueIndex('exchange_entries_open_uq')

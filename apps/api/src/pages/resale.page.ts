@@ -87,13 +87,16 @@ export function renderResaleCheckout(p: {
   totalCents: number;
   /** ISO 4217 code of totalCents. */
   currencyCode: string;
+  /** Where Pay posts; the resale order's own page by default (an exchange offer has its own). */
+  action?: string;
 }): string {
   const t = textTable(p.lang, 'pages.resale');
+  const action = p.action ?? `/resale/checkout/${p.orderId}`;
   return resaleLayout(
     p.lang,
     t.checkout,
     `<h1>${t.checkout}</h1><p class="note">${t.sandbox}</p><p><strong>${e(p.eventName)}</strong><br>${e(p.ticketName)} × ${p.quantity}</p>
-<p>${t.total}: <span class="price">${e(formatCents(p.totalCents, p.currencyCode, p.lang))}</span></p><form method="post" action="/resale/checkout/${e(p.orderId)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
+<p>${t.total}: <span class="price">${e(formatCents(p.totalCents, p.currencyCode, p.lang))}</span></p><form method="post" action="${e(action)}?lang=${p.lang}"><button type="submit">${t.pay}</button></form>`,
     p.brand,
   );
 }

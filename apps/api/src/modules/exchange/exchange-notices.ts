@@ -1,7 +1,7 @@
 /**
  * What the exchange queue tells people (issue 45, decision 042 "Offers end"): the fan's e-mails (an offer, an offer
  * that expired, the queue closed) and the organiser's webhooks (`exchange.offered`, `exchange.expired`,
- * `exchange.closed`). Each is queued in the transaction of the change that causes it, under the event's exchange
+ * `exchange.sold`, `exchange.closed`); once paid, the buyer's and the sellers' e-mails. Each is queued in the transaction of the change that causes it, under the event's exchange
  * lock, so an offer's e-mail is queued when the return or release that made it commits (issue 45: within 1 s), and
  * a change rolled back tells no one. Webhooks carry the entry's id and quantity, never the fan's e-mail or name.
  */
@@ -30,11 +30,17 @@ export function exchangeNotices(publicUrl: string) {
     entryId: entry.id,
     quantity: entry.quantity,
   });
+  /** A mail's addressee: the fan, in their language, under the organisation's brand. */
+  const toFan = (row: NoticeRow) => ({ to: row.fan.email, locale: pickLang(row.fan.locale), org: row.organisation });
+  /** The event's facts as a ticket mail shows them (the calendar id is the entry's). */
+  const ticketOf = (row: NoticeRow) => ({
+    event: row.event,
+    ticketName: row.type.name,
+    calendarId: `exchange-${row.entry.id}`,
+  });
   const ended = (row: NoticeRow, reason: 'expired' | 'closed'): MailJobInput => ({
     template: 'exchangeEnded',
-    to: row.fan.email,
-    locale: pickLang(row.fan.locale),
-    org: row.organisation,
+    ...toFan(row),
     params: { eventName: row.event.name, reason, link: myTickets(row.fan.locale, row.organisation.slug) },
   });
 
@@ -51,11 +57,9 @@ export function exchangeNotices(publicUrl: string) {
       await enqueueMails(tx, at, [
         {
           template: 'exchangeOffered',
-          to: row.fan.email,
-          locale: lang,
-          org: row.organisation,
+          ...toFan(row),
           params: {
-            ticket: { event: row.event, ticketName: row.type.name, calendarId: `exchange-${entryId}` },
+            ticket: ticketOf(row),
             quantity: row.entry.quantity,
             amountCents: total.cents,
             currencyCode: total.currencyCode,
@@ -87,6 +91,66 @@ export function exchangeNotices(publicUrl: string) {
       if (!row) return;
       if (reason === 'expired') await enqueueMails(tx, at, [ended(row, 'expired')]);
       await enqueueOutboundEvent(tx, row.event.organisationId, 'exchange.expired', { ...refs(row), reason }, at);
+    },
+
+    /**
+     * An offer was paid (`sale`): the fan's e-mail that the tickets are theirs (with the `.ics`), each seller's e-mail
+     * that what they returned sold and what they are owed (minor units), and `exchange.sold`.
+     */
+    async sold(
+      tx: DbOrTx,
+      entryId: number,
+      sale: {
+        amountCents: number;
+        currencyCode: string;
+        userTicketIds: number[];
+        released: number;
+        sellers: { email: string; locale: string; quantity: number; amountCents: number }[];
+      },
+      at: Date,
+    ): Promise<void> {
+      const [row] = await repo.noticeRows(tx, [entryId]);
+      if (!row) return;
+      const lang = pickLang(row.fan.locale);
+      const money = { amountCents: sale.amountCents, currencyCode: sale.currencyCode };
+      await enqueueMails(tx, at, [
+        {
+          template: 'exchangePurchased',
+          ...toFan(row),
+          params: {
+            ticket: ticketOf(row),
+            quantity: row.entry.quantity,
+            ...money,
+            link: myTickets(lang, row.organisation.slug),
+            at,
+          },
+        },
+        ...sale.sellers.map((seller): MailJobInput => ({
+          template: 'listingSold',
+          to: seller.email,
+          locale: pickLang(seller.locale),
+          org: row.organisation,
+          params: {
+            eventName: row.event.name,
+            ticketName: row.type.name,
+            quantity: seller.quantity,
+            amountCents: seller.amountCents,
+            currencyCode: sale.currencyCode,
+            exchange: true,
+            link: panelLink(publicUrl, pickLang(seller.locale), row.organisation.slug, {
+              PANEL_TAB: 'SETTINGS',
+              SETTINGS_TAB: 'ACCOUNT_VERIFICATION',
+            }),
+          },
+        })),
+      ]);
+      await enqueueOutboundEvent(
+        tx,
+        row.event.organisationId,
+        'exchange.sold',
+        { ...refs(row), ...money, userTicketIds: sale.userTicketIds, released: sale.released },
+        at,
+      );
     },
 
     /**

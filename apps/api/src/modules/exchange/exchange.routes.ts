@@ -1,7 +1,7 @@
 /**
  * The fans' and holders' routes of the exchange queue (issue 45, decision 042): the public view of an event's queue
- * (`GET /v1/exchange/{orgSlug}/{eventExternalId}`), joining it, my entries, leaving and declining an offer, and
- * returning a ticket to it or withdrawing it. Joins, leaves, declines and returns count against a limit per account
+ * (`GET /v1/exchange/{orgSlug}/{eventExternalId}`), joining it, my entries, leaving, declining and paying an offer,
+ * and returning a ticket to it or withdrawing it. Joins, leaves, declines and returns count against a limit per account
  * and one per client IP (config `exchangePerUserPerMinute`, `exchangePerIpPerMinute`).
  */
 import * as z from 'zod';
@@ -11,12 +11,14 @@ import { errors } from '../../lib/openapi.js';
 import { ipKey, perUserPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import type { ExchangeService } from './exchange.service.js';
 import type { ExchangeReturns } from './exchange-returns.service.js';
+import type { ExchangeCheckout } from './exchange-checkout.service.js';
 
 export function exchangeRoutes(
   app: App,
   deps: {
     exchange: ExchangeService;
     returns: ExchangeReturns;
+    checkout: ExchangeCheckout;
     requireAuth: PreHandler;
     /** Changes of the queue (join, leave, decline, return, withdraw) per account a minute. */
     perUserPerMinute: number;
@@ -103,6 +105,19 @@ export function exchangeRoutes(
       await deps.exchange.decline(req.auth.userId, req.params.id);
       return reply.code(204).send(null);
     },
+  );
+  app.post(
+    '/exchange/entries/:id/checkout',
+    {
+      ...change,
+      schema: {
+        operationId: 'checkoutExchangeOffer',
+        summary: 'Where I pay my open offer: the payment page (the same one for every call while the offer is open)',
+        params: contract.exchangeEntryParams,
+        response: { 200: contract.exchangeCheckout, ...errors(400, 401, 404, 409, 429, 503) },
+      },
+    },
+    async (req) => deps.checkout.checkout(req.auth.userId, req.params.id),
   );
   app.post(
     '/exchange/returns',

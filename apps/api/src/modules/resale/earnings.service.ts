@@ -1,5 +1,6 @@
 /**
- * A seller's earnings for the payout tab (issue 13, item 6; beyond the spec): one entry per sale with
+ * A seller's earnings for the payout tab (issue 13, item 6; beyond the spec): one entry per sale (per ticket for one
+ * sold through an exchange queue) with
  * what the seller is owed (the listing price times the quantity; the buyer's service fee is not theirs),
  * in minor units with its currency, and the payout status.
  */
@@ -14,15 +15,16 @@ export function createEarningsService(deps: { database: Database }) {
     /** GET /resell/earnings: the caller's sales, newest first. */
     async of(sellerId: number): Promise<Earning[]> {
       const rows = await repo.ofSeller(db, sellerId);
-      return rows.map(({ payout, order, type, event }) => ({
-        orderId: order.id,
+      return rows.map(({ payout, order, offer, type, event }) => ({
+        // A ticket sold through an exchange queue: one payout per ticket, under the offer's order id.
+        orderId: order?.id ?? offer?.orderId ?? '',
         name: `${event.name} · ${type.name}`,
         ticketLogo: type.logo,
-        quantity: order.quantity,
+        quantity: order?.quantity ?? 1,
         amountCents: payout.amountCents,
         currencyCode: payout.currencyCode,
         currencySymbol: currencySymbol(payout.currencyCode),
-        soldDate: (order.paidAt ?? payout.createdAt).toISOString(),
+        soldDate: (order?.paidAt ?? offer?.paidAt ?? payout.createdAt).toISOString(),
         payoutStatus: payout.status === 'PAID' ? ('PAID' as const) : ('PENDING' as const),
       }));
     },

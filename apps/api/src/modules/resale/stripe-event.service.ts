@@ -8,6 +8,7 @@ import type { PayoutProvider, PayoutEvent } from '../../providers/payouts/payout
 import { AppError } from '../../lib/app-error.js';
 import { resaleRepository as repo } from './resale.repository.js';
 import type { OrderService } from './order.service.js';
+import type { ProviderPayment } from './order-settlement.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 
 export interface StripeEventDeps {
@@ -16,6 +17,16 @@ export interface StripeEventDeps {
   now: () => Date;
   orders: Pick<OrderService, 'confirmProviderPayment'>;
   payoutAccounts: Pick<PayoutAccountService, 'accountUpdated'>;
+  /**
+   * The exchange queue's offers (issue 45), paid through the same checkout: a completed session whose order is not a
+   * resale order is settled here (`unknown` when no offer has that order id either).
+   */
+  offers: {
+    settle: (
+      orderId: string,
+      payment: ProviderPayment,
+    ) => Promise<{ status: 'paid' | 'already' | 'ended' | 'unknown' | 'mismatch'; reason?: string }>;
+  };
 }
 
 export function createStripeEventService(deps: StripeEventDeps) {
@@ -42,9 +53,19 @@ export function createStripeEventService(deps: StripeEventDeps) {
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
-        const result = await orders.confirmProviderPayment(event.orderId, event).catch((err) => {
+        const orderId = event.orderId;
+        const result = await orders.confirmProviderPayment(orderId, event).catch(async (err) => {
           if (!(err instanceof AppError)) throw err;
-          return null;
+          if (err.code !== 'api.resell.order_not_found') return null;
+          // Not a resale order: an exchange offer's. One that ended before the payment came keeps nothing: the
+          // payment is owed back (reported for someone to refund).
+          const offer = await deps.offers.settle(orderId, event);
+          if (offer.status === 'ended')
+            log.warn(
+              { eventId: event.id, orderId, sessionId: event.sessionId },
+              'exchange offer paid after it ended: not settled, to refund',
+            );
+          return offer.status === 'mismatch' ? { status: 'mismatch' as const, reason: offer.reason ?? '' } : null;
         });
         // Not paid: the order stays PENDING; someone has to look at what was charged.
         if (result?.status === 'mismatch')

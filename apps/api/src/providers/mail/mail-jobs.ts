@@ -30,6 +30,7 @@ import {
   ticketIssuedMail,
   exchangeOfferedMail,
   exchangeEndedMail,
+  exchangePurchasedMail,
   type MailAttachment,
 } from './templates.js';
 
@@ -111,6 +112,7 @@ const mailPayload = z.discriminatedUnion('template', [
       amountCents: z.number().int(),
       currencyCode: z.string(),
       link: z.string(),
+      exchange: z.boolean().optional(),
     }),
   }),
   z.object({ ...common, template: z.literal('ticketIssued'), params: z.object(ticketParams) }),
@@ -124,6 +126,18 @@ const mailPayload = z.discriminatedUnion('template', [
       currencyCode: z.string(),
       expiresAt: time,
       link: z.string(),
+    }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('exchangePurchased'),
+    params: z.object({
+      ticket,
+      quantity: z.number().int(),
+      amountCents: z.number().int(),
+      currencyCode: z.string(),
+      link: z.string(),
+      at: time,
     }),
   }),
   z.object({
@@ -187,6 +201,7 @@ const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORI
   memberInvited: 'awaited',
   exchangeOffered: 'awaited',
   exchangeEnded: 'bulk',
+  exchangePurchased: 'awaited',
   ticketIssued: 'bulk',
   reminder: 'bulk',
   eventChanged: 'bulk',
@@ -309,6 +324,8 @@ async function render(
       return memberInvitedMail(p.locale, { ...p.params, brand });
     case 'exchangeOffered':
       return exchangeOfferedMail(p.locale, { ...p.params, brand });
+    case 'exchangePurchased':
+      return exchangePurchasedMail(p.locale, { ...p.params, brand });
     case 'exchangeEnded':
       return exchangeEndedMail(p.locale, { ...p.params, brand });
   }

@@ -267,7 +267,10 @@ export async function resaleCodeMail(
   return eventTicketMail(locale, p, 'resale_code', (t, event) => [t('line', { count: p.quantity, event }), t('code')]);
 }
 
-/** The e-mail a seller gets when a listing sells (issue 13): what sold, what they are owed, a link to the payout tab. */
+/**
+ * The e-mail a seller gets when a listing sells (issue 13), or when tickets they returned to an exchange queue sell
+ * (`exchange`, issue 45): what sold, what they are owed, a link to the payout tab.
+ */
 export async function listingSoldMail(
   locale: Locale,
   p: {
@@ -277,6 +280,7 @@ export async function listingSoldMail(
     amountCents: number;
     currencyCode: string;
     link: string;
+    exchange?: boolean;
     brand: MailBrand;
   },
 ): Promise<RenderedMail> {
@@ -288,11 +292,24 @@ export async function listingSoldMail(
     lang: locale,
     brand: p.brand,
     subject: t('subject', { count: p.quantity, event: eventName }),
-    paragraphs: [t('line', { count: p.quantity, type: ticketName, event: eventName }), t('owed', { amount })],
+    paragraphs: [
+      t(p.exchange ? 'line_exchange' : 'line', { count: p.quantity, type: ticketName, event: eventName }),
+      t('owed', { amount }),
+    ],
     cta: { label: t('cta'), href: p.link },
     footer: footer(locale, p.brand),
   });
 }
+
+/** What the exchange queue's offer and purchase e-mails name: the tickets, their total (minor units) and the panel. */
+type ExchangeMailInput = {
+  ticket: MailTicket;
+  quantity: number;
+  amountCents: number;
+  currencyCode: string;
+  link: string;
+  brand: MailBrand;
+};
 
 /**
  * The e-mail a fan gets when the exchange queue offers them tickets (issue 45, decision 042): how many of which type,
@@ -302,15 +319,7 @@ export async function listingSoldMail(
  */
 export async function exchangeOfferedMail(
   locale: Locale,
-  p: {
-    ticket: MailTicket;
-    quantity: number;
-    amountCents: number;
-    currencyCode: string;
-    expiresAt: Date;
-    link: string;
-    brand: MailBrand;
-  },
+  p: ExchangeMailInput & { expiresAt: Date },
 ): Promise<RenderedMail> {
   const event = oneLine(p.ticket.event.name);
   const type = oneLine(p.ticket.ticketName);
@@ -328,6 +337,25 @@ export async function exchangeOfferedMail(
     facts: ticketFacts(locale, p.ticket),
     cta: { label: t('cta'), href: p.link },
     footer: footer(locale, p.brand),
+  });
+}
+
+/**
+ * The e-mail a fan gets once their exchange offer is paid (issue 45): how many tickets of which type are now theirs,
+ * what they paid (minor units, at face value), the event's facts and its `.ics`, and a button to the panel (`link`,
+ * My tickets with `?org=`) where the pass is.
+ */
+export async function exchangePurchasedMail(locale: Locale, p: ExchangeMailInput & { at: Date }): Promise<TicketMail> {
+  const event = oneLine(p.ticket.event.name);
+  const t = texts(locale, 'mail.exchange_purchased');
+  return ticketMail(locale, p, {
+    subject: t('subject', { count: p.quantity, event }),
+    paragraphs: [
+      t('line', { count: p.quantity, type: oneLine(p.ticket.ticketName), event }),
+      t('amount', { amount: formatCents(p.amountCents, p.currencyCode, locale) }),
+      t('how'),
+    ],
+    cta: t('cta'),
   });
 }
 

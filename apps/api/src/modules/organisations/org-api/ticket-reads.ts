@@ -40,6 +40,7 @@ const HISTORY_KIND: Record<string, HistoryEntry['kind']> = {
   GIFT: 'transferred',
   RESALE_SOLD: 'resold',
   RESALE_REDEEMED: 'redeemed',
+  EXCHANGE_SOLD: 'resold',
   SWAP: 'swapped',
   REVOKE: 'revoked',
 };
