@@ -2,7 +2,8 @@
  * Issue 45: the exchange queue from the organiser's console to the fans' panels. The organiser turns the queue on
  * and releases tickets in the console; two fans who joined (through the API: the public join page is a later slice)
  * see their true positions on My tickets; the one offered a ticket declines it there, and the other's group is
- * offered once a second ticket is released; leaving a queue from the panel removes the entry. Screenshots of the
+ * offered once a second ticket is released and bought through the payment page; leaving a queue from the panel
+ * removes the entry. Screenshots of the
  * panel's section and the console's queue page at 360 px, both themes and languages.
  */
 import type { Page } from '@playwright/test';
@@ -138,14 +139,30 @@ test('the organiser opens the queue and releases in the console; two fans see tr
   await expect(consolePage.getByTestId('exchange-ga-released')).toHaveText('2');
   await expect(consolePage.getByTestId('exchange-ga-offered')).toHaveText('1');
 
-  // Leaving from the panel ends the entry.
-  await secondQueue.getByRole('button', { name: 'Leave the queue' }).click();
-  await secondPage
+  // The second fan buys: the offer's payment page (the sandbox's, in place of Stripe's), then back on My tickets with
+  // both tickets theirs, and the console counts them sold.
+  await secondQueue.getByRole('button', { name: 'Buy my tickets' }).click();
+  await expect(secondPage).toHaveURL(/\/exchange\/checkout\/[0-9a-f-]{36}/);
+  await expect(secondPage.locator('body')).toContainText('General Admission × 2');
+  await secondPage.getByRole('button', { name: 'Pay' }).click();
+  await expect(secondPage).toHaveURL(/PANEL_TAB=MY_TICKET/);
+  await expect(secondPage.getByRole('button', { name: /^Harbour Lights journey, General Admission/ })).toHaveCount(2);
+  await expect(secondQueue).toBeHidden();
+  await consolePage.reload();
+  await expect(consolePage.getByTestId('exchange-ga-sold')).toHaveText('2');
+  await expect(consolePage.getByTestId('exchange-ga-offered')).toHaveText('0');
+
+  // Leaving from the panel ends the entry (the first fan, back in the queue).
+  await join(slug, firstTokens.accessToken, 1);
+  await firstPage.reload();
+  await expect(firstQueue).toContainText('Number 1 in the queue');
+  await firstQueue.getByRole('button', { name: 'Leave the queue' }).click();
+  await firstPage
     .getByRole('dialog', { name: 'Leave the queue?' })
     .getByRole('button', { name: 'Leave the queue' })
     .click();
-  await expect(secondPage.getByText('You left the queue')).toBeVisible();
-  await expect(secondQueue).toBeHidden();
+  await expect(firstPage.getByText('You left the queue')).toBeVisible();
+  await expect(firstQueue).toBeHidden();
   await first.close();
   await second.close();
 });
@@ -159,8 +176,9 @@ for (const theme of ['light', 'dark'] as const) {
       await context.addInitScript((th) => localStorage.setItem('tp.theme', th), theme);
       const other = await signInContext(await browser.newContext(), freshEmail('xq-other'));
       const tokens = await signInContext(context, freshEmail(`xq-${theme}-${lang}`));
-      await join(slug, other.accessToken, 1);
-      await join(slug, tokens.accessToken, 2);
+      // The other fan's group of two does not fit one ticket: this fan, behind it, is offered it (with Buy).
+      await join(slug, other.accessToken, 2);
+      await join(slug, tokens.accessToken, 1);
       await api('/org/events/harbour/exchange/releases', 'POST', apiKey, {
         ticketTypeExternalId: 'ga',
         quantity: 1,
@@ -169,7 +187,12 @@ for (const theme of ['light', 'dark'] as const) {
       const page = await context.newPage();
       await openPanel(page, 'PANEL_TAB=MY_TICKET', lang);
       const queue = page.getByRole('region', { name: lang === 'es' ? 'Esperando entradas' : 'Waiting for tickets' });
-      await expect(queue).toContainText(lang === 'es' ? 'Número 2 en la cola' : 'Number 2 in the queue');
+      await expect(queue).toContainText(
+        lang === 'es' ? 'Entradas reservadas para ti hasta' : 'Tickets held for you until',
+      );
+      await expect(
+        queue.getByRole('button', { name: lang === 'es' ? 'Comprar mis entradas' : 'Buy my tickets' }),
+      ).toBeVisible();
       await page.screenshot({ path: `test-results/exchange/places-${lang}-${theme}-360.png`, fullPage: true });
       await expectAccessible(page, `queue places ${theme} ${lang}`);
       await queue.getByRole('button', { name: lang === 'es' ? 'Salir de la cola' : 'Leave the queue' }).click();

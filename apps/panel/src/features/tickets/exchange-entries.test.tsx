@@ -1,14 +1,15 @@
 /**
  * Issue 45: My tickets shows the holder's places in exchange queues (position, the draw, an open offer's hold time),
- * and leaving a queue or declining an offer asks first, calls the API and refreshes the list; a refused call says why.
+ * buying an offer opens its payment page, and leaving a queue or declining an offer asks first, calls the API and refreshes the list; a refused call says why.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ToastContainer } from 'react-toastify';
 import type { ExchangeEntry } from '@tp/contract/exchange';
 import { renderPanel, settle } from '../../test/render';
 import { fakeApi, jsonResponse, type FakeRequest } from '../../test/fetch';
 import MyTicketsScreen from './components/my-tickets-screen';
+import { leavePanel } from '../../lib/leave-panel';
 
 const entry = (over: Partial<ExchangeEntry>): ExchangeEntry => ({
   id: 1,
@@ -135,6 +136,39 @@ describe('my places in exchange queues', () => {
     expect(await screen.findByText('This entry has no open offer.')).toBeTruthy();
     expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/exchange/entries/9/decline']);
     expect(within(section()).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it("buying opens the offer's payment page; a refusal (the offer ended) says so and asks for the entries again", async () => {
+    const went = vi.spyOn(leavePanel, 'to').mockImplementation(() => undefined);
+    let ended = false;
+    answer = (r) =>
+      r.path === '/exchange/entries/9/checkout'
+        ? ended
+          ? jsonResponse({ message: 'api.exchange.checkout.not_offered' }, 409)
+          : jsonResponse({ checkoutUrl: 'https://checkout.example/cs_9' })
+        : undefined;
+    mount();
+    await screen.findByText('Number 3 in the queue');
+    const items = within(section()).getAllByRole('listitem');
+    expect(within(items[0]).queryByRole('button', { name: 'Buy my tickets' })).toBeNull();
+    await settle(() => fireEvent.click(within(items[2]).getByRole('button', { name: 'Buy my tickets' })));
+    await waitFor(() => expect(went).toHaveBeenCalledWith('https://checkout.example/cs_9'));
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/exchange/entries/9/checkout']);
+    went.mockClear();
+    cleanup();
+    ended = true;
+    mount();
+    await screen.findByText('Number 3 in the queue');
+    const loads = calls.filter((c) => c.path === '/exchange/entries').length;
+    await settle(() =>
+      fireEvent.click(
+        within(within(section()).getAllByRole('listitem')[2]).getByRole('button', { name: 'Buy my tickets' }),
+      ),
+    );
+    expect(await screen.findByText('This offer has ended.')).toBeTruthy();
+    expect(went).not.toHaveBeenCalled();
+    await waitFor(() => expect(calls.filter((c) => c.path === '/exchange/entries').length).toBeGreaterThan(loads));
+    went.mockRestore();
   });
 
   it('no entries: nothing shows; a failed load: its error and a retry that loads them', async () => {

@@ -1,11 +1,12 @@
 /**
  * The holder's places in exchange queues (issue 45, decision 042): GET /v1/exchange/entries (newest first, each with
  * its true position, or `inDraw` before a draw, and an open offer's `expiresAt`), leaving a queue (DELETE
- * /v1/exchange/entries/{id}) and declining an open offer (POST /v1/exchange/entries/{id}/decline). Both changes
- * refresh the entries and the ticket listing (a declined or left offer may go to someone else).
+ * /v1/exchange/entries/{id}), declining an open offer (POST /v1/exchange/entries/{id}/decline) and paying it (POST
+ * /v1/exchange/entries/{id}/checkout, then the payment page). Leaving and declining refresh the entries and the ticket
+ * listing (a declined or left offer may go to someone else).
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ExchangeEntry } from '@tp/contract/exchange';
+import type { ExchangeCheckout, ExchangeEntry } from '@tp/contract/exchange';
 import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -30,6 +31,22 @@ export const leaveExchange = (id: number): Promise<void> =>
 /** Declines the entry's open offer. @throws ApiError `api.exchange.entry_not_found`, `api.exchange.decline.not_offered`. */
 export const declineExchangeOffer = (id: number): Promise<void> =>
   client.POST('/v1/exchange/entries/{id}/decline', { params: { path: { id } } });
+
+/**
+ * The page where I pay my open offer (made once per offer; the same page again on a second call).
+ * @throws ApiError `api.exchange.entry_not_found`, `api.exchange.checkout.not_offered`, `api.service_unavailable`.
+ */
+export const checkoutExchangeOffer = (id: number): Promise<ExchangeCheckout> =>
+  client.POST('/v1/exchange/entries/{id}/checkout', { params: { path: { id } } });
+
+/** Opens the offer's checkout; a refusal (the offer ended) refreshes the entries. */
+export function useExchangeCheckout() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: checkoutExchangeOffer,
+    onError: () => qc.invalidateQueries({ queryKey: queryKeys.exchangeEntries }),
+  });
+}
 
 /** One mutation per action; either refreshes the entries and the ticket listing when it settles. */
 export function useExchangeEntryAction(action: 'leave' | 'decline') {

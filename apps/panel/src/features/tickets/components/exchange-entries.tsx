@@ -1,7 +1,8 @@
 /**
  * My tickets' "Waiting for tickets" section (issue 45): the holder's entries still in an exchange queue, each with the
  * event, the ticket type and quantity, the true position (1 = next) or "in the draw", and while an offer is open the
- * time the tickets are held until; leaving the queue, or declining an offer, after a confirmation. Nothing shows while
+ * time the tickets are held until; buying an offer (its payment page); leaving the queue, or declining an offer, after
+ * a confirmation. Nothing shows while
  * the entries load or when there are none; a failed load shows its error with a retry, under the tickets.
  */
 import { useState } from 'react';
@@ -13,7 +14,13 @@ import { toast } from '../../../lib/toast';
 import { Badge, ErrorState } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
 import { Modal } from '../../../ui/modal';
-import { isActiveEntry, useExchangeEntries, useExchangeEntryAction } from '../api/exchange-entries.api';
+import { leavePanel } from '../../../lib/leave-panel';
+import {
+  isActiveEntry,
+  useExchangeCheckout,
+  useExchangeEntries,
+  useExchangeEntryAction,
+} from '../api/exchange-entries.api';
 
 type Action = 'leave' | 'decline';
 
@@ -51,6 +58,7 @@ export function ExchangeEntries() {
                   : t('exchange_entries.position', { position: e.position })}
             </span>
             <span className="exchange-entry__actions">
+              {e.status === 'OFFERED' && <BuyButton entry={e} />}
               {e.status === 'OFFERED' && (
                 <Button variant="secondary" onClick={() => setConfirm({ entry: e, action: 'decline' })}>
                   {t('exchange_entries.decline')}
@@ -65,6 +73,25 @@ export function ExchangeEntries() {
       </ul>
       {confirm && <ConfirmDialog {...confirm} onClose={() => setConfirm(null)} />}
     </section>
+  );
+}
+
+/** "Buy my tickets": opens the offer's checkout (the payment page); a refusal says why (the offer ended). */
+function BuyButton({ entry }: { entry: ExchangeEntry }) {
+  const { t } = useTranslation();
+  const checkout = useExchangeCheckout();
+  const onBuy = async () => {
+    try {
+      leavePanel.to((await checkout.mutateAsync(entry.id)).checkoutUrl);
+    } catch (err) {
+      console.error('exchange checkout failed', err);
+      toast.error(t(errorKey(err)));
+    }
+  };
+  return (
+    <Button loading={checkout.isPending || checkout.isSuccess} onClick={() => void onBuy()}>
+      {t('exchange_entries.buy')}
+    </Button>
   );
 }
 
