@@ -15,6 +15,12 @@ export const isOpen = (settings: SettingsRow | undefined, event: EventRow, at: D
   settings !== undefined && settings.enabled && settings.closedAt === null && at < closesAtOf(settings, event);
 
 /**
+ * Test-only switch (decision 042 "Correct under a crowd"): the race test's control sets `enabled` false, so that the
+ * same race run without the event's lock shows the test catches what the lock prevents. Nothing else sets it.
+ */
+export const exchangeLock = { enabled: true };
+
+/**
  * Runs `change` in a transaction that holds the event's exchange lock (its `exchange_settings` row `FOR UPDATE`):
  * every change of the event's entries and units runs under it, so they change one transaction at a time.
  * @throws AppError `api.exchange.not_found` (404) when the event's queue was never set
@@ -25,7 +31,7 @@ export async function underEventLock<T>(
   change: (tx: DbOrTx, settings: SettingsRow) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    const settings = await repo.lockSettings(tx, eventId);
+    const settings = exchangeLock.enabled ? await repo.lockSettings(tx, eventId) : await repo.settings(tx, eventId);
     if (!settings) throw new AppError('api.exchange.not_found');
     return change(tx, settings);
   });
