@@ -39,6 +39,14 @@ beforeAll(async () => {
         });
         throw new AppError('api.internal_error', {}, {}, { cause: err });
       });
+      // An outside service's long error text, and the answer it keeps beside it (Stripe's `raw`): cut and scrubbed
+      // (issue 39, twenty-first re-run: a 100 KB message held the event loop 14 s in the e-mail scrub).
+      app.get('/test/long-message', () => {
+        const err = Object.assign(new Error(`${'x'.repeat(200_000)} mallory@example.com`), {
+          raw: { message: 'card of mallory@example.com declined', type: 'card_error' },
+        });
+        throw new AppError('api.service_unavailable', {}, {}, { cause: err });
+      });
       app.get('/test/odd-message-bare', () => {
         throw Object.assign(new Error('x'), { message: { toString: 1 } });
       });
@@ -112,6 +120,17 @@ describe('global error handler', () => {
     }
     expect(JSON.stringify(errorLines().slice(-3))).toContain('[not a string]');
     expect(JSON.stringify(errorLines().slice(-3))).toContain('"message":"123"');
+  });
+
+  it("logs an outside service's long error text cut to a few thousand characters, and scrubs what it keeps beside it", async () => {
+    const { r, logged } = await call('/test/long-message');
+    expect(r.statusCode).toBe(503);
+    expect(logged).toHaveLength(1);
+    const cause = (logged[0].err as { cause: { message: string; raw: string } }).cause;
+    expect(cause.message.length).toBeLessThan(4100);
+    expect(cause.message).toMatch(/…\[200020 characters\]$/);
+    expect(cause.raw).toBe('{"message":"card of [email] declined","type":"card_error"}');
+    expect(JSON.stringify(logged[0])).not.toContain('mallory@example.com');
   });
 
   it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {

@@ -11,11 +11,20 @@ const PERSONAL_FIELDS = ['email', 'holderEmail', 'phoneNumber', 'givenName', 'fa
 /** Error properties that quote row values (pg/PGlite: detail, where; Drizzle: params). */
 const VALUE_PROPERTIES = new Set(['detail', 'where', 'params', 'parameters', 'query']);
 
-const EMAIL = /[^\s@'"(),;=<>]+@[^\s@'"(),;=<>]+\.[a-z]{2,}/gi;
+// A match starts only where a run of address characters starts (the lookbehind): tried at every position, the `+`
+// made the scan quadratic in a long text without '@' (a 100 KB message took 28 s; issue 39, twenty-first re-run).
+const EMAIL = /(?<![^\s@'"(),;=<>])[^\s@'"(),;=<>]+@[^\s@'"(),;=<>]+\.[a-z]{2,}/gi;
 const PHONE = /\+\d[\d\s-]{6,}\d/g;
 
-/** A message or stack without bound parameters, e-mail addresses or phone numbers. */
-function scrub(text: string): string {
+/** Most characters of one text of a logged error (a message, a stack, a property); the rest is cut. */
+const LOGGED_TEXT_MAX = 4000;
+
+/**
+ * A message or stack without bound parameters, e-mail addresses or phone numbers, cut to `LOGGED_TEXT_MAX`
+ * characters (an outside service's error text may be a megabyte: it is neither scanned nor written whole).
+ */
+function scrub(full: string): string {
+  const text = full.length > LOGGED_TEXT_MAX ? `${full.slice(0, LOGGED_TEXT_MAX)}…[${full.length} characters]` : full;
   return text
     .replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')
     .replace(EMAIL, '[email]')
@@ -28,6 +37,15 @@ function safeString(v: unknown): string {
     return String(v);
   } catch {
     return '[not a string]';
+  }
+}
+
+/** `JSON.stringify(v)`, or a placeholder when it cannot be (a cycle, a BigInt). */
+function safeJson(v: object): string {
+  try {
+    return JSON.stringify(v) ?? '';
+  } catch {
+    return '[not serialisable]';
   }
 }
 
@@ -47,9 +65,11 @@ export function privateError(err: unknown, depth = 0): unknown {
     }
   })();
   if (stack) out.stack = scrub(text(stack));
-  for (const [k, v] of Object.entries(err)) {
+  for (const [k, v] of Object.entries(err) as [string, unknown][]) {
     if (VALUE_PROPERTIES.has(k) || k === 'cause') continue;
-    out[k] = typeof v === 'string' ? scrub(v) : v;
+    // An object a library keeps on its error (Stripe's `raw` answer, headers) is logged as scrubbed text: its strings
+    // may hold what the message had before scrubbing.
+    out[k] = typeof v === 'string' ? scrub(v) : typeof v === 'object' && v !== null ? scrub(safeJson(v)) : v;
   }
   if (err.cause !== undefined) out.cause = privateError(err.cause, depth + 1);
   return out;
