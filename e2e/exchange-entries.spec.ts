@@ -6,83 +6,10 @@
  * removes the entry. Screenshots of the
  * panel's section and the console's queue page at 360 px, both themes and languages.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { signInConsole } from './console-steps';
-import { animationsDone, baseUrl, expectAccessible, freshEmail, openPanel, signInContext } from './support';
-
-const tag = Date.now().toString(36);
-
-async function api(path: string, method: string, key: string, body?: unknown) {
-  const r = await fetch(`${baseUrl()}/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(r.status, `${method} ${path}: ${await r.clone().text()}`).toBeLessThan(300);
-  return r;
-}
-
-/** An organisation (owner `ownerEmail`) with a sold-out show next month; its queue on unless `off`. */
-async function queueEvent(name: string, ownerEmail: string, off = false) {
-  const slug = `xq-${name}-${tag}`;
-  const made = await api('/admin/organisations', 'POST', process.env.E2E_ADMIN_KEY!, {
-    slug,
-    name: `Queue ${name}`,
-    ownerEmail,
-  });
-  const { apiKey } = (await made.json()) as { apiKey: string };
-  const day = 86_400_000;
-  await api('/org/events/harbour', 'PUT', apiKey, {
-    name: `Harbour Lights ${name}`,
-    venue: 'The Pier',
-    city: 'Sydney',
-    country: 'AU',
-    startsAt: new Date(Date.now() + 30 * day).toISOString(),
-    endsAt: new Date(Date.now() + 30 * day + 4 * 3_600_000).toISOString(),
-    timeZone: 'Australia/Sydney',
-  });
-  await api('/org/ticket-types/ga', 'PUT', apiKey, {
-    eventExternalId: 'harbour',
-    name: 'General Admission',
-    priceCents: 5000,
-    currency: 'AUD',
-    isGiftable: true,
-    isResellable: true,
-    isSwappable: false,
-  });
-  if (!off)
-    await api('/org/events/harbour/exchange', 'PUT', apiKey, {
-      enabled: true,
-      offerMinutes: 20,
-      order: 'first_come',
-      maxQuantity: 4,
-    });
-  return { slug, apiKey };
-}
-
-/** The console's queue page of the event, `lang` as the owner's. */
-async function openQueuePage(page: Page, lang: 'en' | 'es' = 'en') {
-  await page.goto(`${baseUrl()}/console/events/harbour/exchange?lang=${lang}`);
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(
-    lang === 'es' ? 'Cola de intercambio' : 'Exchange queue',
-  );
-}
-
-/** Releases `quantity` tickets of General Admission at 50.00 from the console's form. */
-async function releaseInConsole(page: Page, quantity: number, offered: number) {
-  const form = page.getByRole('form', { name: 'Release tickets' });
-  await form.getByLabel('Ticket type').selectOption({ label: 'General Admission' });
-  await form.getByLabel('How many').fill(String(quantity));
-  await form.getByLabel('Price each').fill('50');
-  await form.getByRole('button', { name: 'Release' }).click();
-  await expect(form.getByRole('status')).toHaveText(
-    `${quantity} ticket${quantity === 1 ? '' : 's'} released; ${offered} fans offered tickets.`,
-  );
-}
-
-const join = (slug: string, accessToken: string, quantity: number) =>
-  api(`/exchange/${slug}/harbour/entries`, 'POST', accessToken, { ticketTypeExternalId: 'ga', quantity });
+import { animationsDone, expectAccessible, freshEmail, openPanel, signInContext } from './support';
+import { api, join, openQueuePage, queueEvent, releaseInConsole, turnOnInConsole } from './exchange-steps';
 
 test('the organiser opens the queue and releases in the console; two fans see true places, decline, the group offered', async ({
   browser,
@@ -92,13 +19,7 @@ test('the organiser opens the queue and releases in the console; two fans see tr
   const { slug } = await queueEvent('journey', owner, true);
   await signInConsole(consolePage, owner);
   await openQueuePage(consolePage);
-  const settings = consolePage.getByRole('form', { name: 'Settings' });
-  await settings.getByLabel('Queue open to fans').check();
-  await settings.getByLabel('Minutes an offer is held').fill('20');
-  await settings.getByLabel('Most tickets per entry').fill('4');
-  await settings.getByRole('button', { name: 'Save' }).click();
-  await expect(settings.getByRole('status')).toHaveText('Settings saved.');
-  await expect(consolePage.getByTestId('exchange-closes')).toContainText('The queue closes');
+  await turnOnInConsole(consolePage);
 
   const first = await browser.newContext();
   const second = await browser.newContext();

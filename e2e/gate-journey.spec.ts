@@ -16,20 +16,11 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  chromium,
-  expect,
-  test,
-  type Browser,
-  type BrowserContext,
-  type FrameLocator,
-  type Locator,
-  type Page,
-} from './fixtures';
-import jsQR from 'jsqr';
+import { chromium, expect, test, type Browser, type BrowserContext, type FrameLocator, type Page } from './fixtures';
 import sharp from 'sharp';
 import { chromiumArgs, chromiumExecutable } from './chromium';
 import { apiSignIn, baseUrl, freshEmail, hostUrl, signInViaPanel } from './support';
+import { openDoor as openDoorPage, qrImage, shownPass, wedgeScan } from './door-steps';
 
 const PHONE = { width: 390, height: 844 };
 const HOUR = 3_600_000;
@@ -70,21 +61,6 @@ async function writeY4m(file: string, png: Buffer | null) {
 }
 
 /** The QR image on the phone, once drawn. */
-async function qrImage(phone: Page | FrameLocator): Promise<Locator> {
-  // The QR screen's image: the first QR drawn before the app (features/qr/first-qr.ts) leaves once it is shown.
-  const img = phone.locator('#root img.qr-box__img');
-  await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-  return img;
-}
-/** A screenshot of the QR on the phone and the pass text jsQR reads from it. */
-async function shownPass(img: Locator): Promise<{ png: Buffer; code: string }> {
-  const png = await img.screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const decoded = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!decoded) throw new Error('the QR on the phone did not decode');
-  return { png, code: decoded.data };
-}
-
 interface Organiser {
   slug: string;
   apiKey: string;
@@ -170,12 +146,7 @@ async function openDoor(doorBrowser: Browser, org: Organiser): Promise<{ context
     delete (window as unknown as { BarcodeDetector?: unknown }).BarcodeDetector;
   });
   const door = await context.newPage();
-  await door.goto(`${baseUrl()}/scanner`);
-  await door.getByLabel('Scanner key').fill(org.doorKey);
-  await door.getByRole('button', { name: 'Start scanning' }).click();
-  const select = door.getByLabel('Event');
-  await expect(select.locator('option')).toHaveText([new RegExp(`^${org.eventName} · Sydney`)]);
-  await expect(door.locator('#door-status')).toContainText(/Online · .*admissions list updated/);
+  await openDoorPage(door, org.doorKey, org.eventName);
   // The service worker keeps the page and its assets (the camera's decoder too) for offline use.
   await door.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
   await expect.poll(() => door.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
@@ -204,14 +175,7 @@ async function journey(
   // A keyboard-wedge scanner types the code and Enter, with nothing focused on the door's page.
   const first = await shownPass(await qrImage(phone));
   expect(first.code).toMatch(/^TP2\.[A-Za-z0-9_-]{252}$/);
-  await door.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  // The first character as a key press (the door's wedge handler takes it and focuses the code field), the other 251
-  // in one burst, as a scanner sends them: typed one by one they took longer, on a loaded CI machine, than a code
-  // lives at QR_TTL_SECONDS=3 (about two steps with the one step of skew), and the door rightly said INVALID.
-  await door.keyboard.type(first.code[0]);
-  await expect(door.getByLabel('Pass code')).toBeFocused();
-  await door.keyboard.insertText(first.code.slice(1));
-  await door.keyboard.press('Enter');
+  await wedgeScan(door, first.code);
   const verdict = door.locator('#result .verdict');
   await expect(verdict).toHaveText('ADMITTED');
   await expect(door.locator('#result')).toContainText('decided offline, will sync');

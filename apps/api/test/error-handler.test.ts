@@ -126,7 +126,7 @@ describe('global error handler', () => {
     const { r, logged } = await call('/test/long-message');
     expect(r.statusCode).toBe(503);
     expect(logged).toHaveLength(1);
-    const cause = (logged[0].err as { cause: { message: string; raw: string } }).cause;
+    const cause = (logged[0].err as unknown as { cause: { message: string; raw: string } }).cause;
     expect(cause.message.length).toBeLessThan(4100);
     expect(cause.message).toMatch(/…\[200020 characters\]$/);
     expect(cause.raw).toBe('{"message":"card of [email] declined","type":"card_error"}');
