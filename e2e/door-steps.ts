@@ -48,3 +48,23 @@ export async function wedgeScan(door: Page, code: string): Promise<void> {
   await door.keyboard.insertText(code.slice(1));
   await door.keyboard.press('Enter');
 }
+
+/**
+ * Shows `phone`'s QR pass at `door` (read from the screen, typed as a wedge scanner types it) and answers the door's
+ * verdict. A code read just before its step ended (QR_TTL_SECONDS=3 in these tests) can reach the door expired, as a
+ * phone held up too long does: on INVALID the pass is read and shown again, up to three times, as door staff would.
+ */
+export async function showPassAtDoor(door: Page, phone: Page | FrameLocator): Promise<string> {
+  // Every verdict is a new element: the one on show before the scan is marked, and the scan's is the next unmarked
+  // one that is not "Checking…".
+  const fresh = door.locator('#result .verdict:not([data-seen])');
+  let said = '';
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await door.evaluate(() => document.querySelector('#result .verdict')?.setAttribute('data-seen', ''));
+    await wedgeScan(door, (await shownPass(await qrImage(phone))).code);
+    await expect(fresh).toHaveText(/^(?!Checking)/);
+    said = (await fresh.textContent()) ?? '';
+    if (said !== 'INVALID') return said;
+  }
+  return said;
+}

@@ -1,6 +1,6 @@
 /**
  * Issue 45: the exchange queue from the organiser's console to the fans' panels. The organiser turns the queue on
- * and releases tickets in the console; two fans who joined (through the API: the public join page is a later slice)
+ * and releases tickets in the console; two fans who joined (through the API; the queue's public page is in the journey spec)
  * see their true positions on My tickets; the one offered a ticket declines it there, and the other's group is
  * offered once a second ticket is released and bought through the payment page; leaving a queue from the panel
  * removes the entry. Screenshots of the

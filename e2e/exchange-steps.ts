@@ -1,7 +1,7 @@
 /**
  * Steps of the exchange queue's browser tests (issue 45), shared by the queue's spec and its journey: the
  * organisation API, an event with a queue, the console's queue page and its release form, and joining through the
- * API (the public join page is not built yet).
+ * API (where the queue's public page is not the subject).
  */
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';

@@ -19,6 +19,7 @@ import { consolePageRoutes } from '../modules/organisations/console.public.route
 import { resalePublicRoutes } from '../modules/resale/resale.public.routes.js';
 import { sandboxCheckoutRoutes } from '../modules/swap/swap.routes.js';
 import { exchangeSandboxRoutes } from '../modules/exchange/exchange-sandbox.routes.js';
+import { exchangePageRoutes } from '../modules/exchange/exchange-page.routes.js';
 import { devMailRoutes, healthRoutes } from '../modules/system/system.routes.js';
 import { infoPageRoutes } from '../modules/system/info.public.routes.js';
 import { renderDemoHostPage } from '../pages/demo-host.page.js';
@@ -49,6 +50,7 @@ export async function registerPublicRoutes(
     buysPerIpPerMinute: config.resaleBuysPerIpPerMinute,
     brandingOf: (slug) => branding.branding(slug),
   });
+  exchangePageRoutes(app, { exchange: services.exchange, brandingOf: (slug) => branding.branding(slug) });
   if (payouts.kind === 'sandbox')
     exchangeSandboxRoutes(app, {
       checkout: services.exchangeCheckout,

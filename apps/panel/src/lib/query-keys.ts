@@ -63,6 +63,8 @@ export const queryKeys = {
   exchangeEntries: ['EXCHANGE_ENTRIES'] as const,
   /** No tag: whether a ticket can be sold to its event's exchange queue, and its state once returned (issue 45). */
   exchangeReturn: (userTicketId: number) => ['EXCHANGE_RETURN', userTicketId] as const,
+  /** No tag: an event's public exchange queue (types at face value, open or not), for joining it (issue 45). */
+  exchangePublic: (orgSlug: string, eventExternalId: string) => ['EXCHANGE_PUBLIC', orgSlug, eventExternalId] as const,
   /** No tag: username suggestions for a typed prefix. */
   userSearch: (prefix: string) => ['USER_SEARCH', prefix] as const,
 };

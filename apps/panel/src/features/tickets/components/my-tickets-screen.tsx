@@ -1,7 +1,8 @@
 /**
  * MY_TICKET (spec section 2): tabs UPCOMING and PAST, cards, skeleton, empty and error states. An empty tab
  * offers the next step (issue 13): upcoming, redeem a code or find events on the organiser's site; past, the
- * upcoming tab. The upcoming tab ends with the holder's places in exchange queues (issue 45).
+ * upcoming tab. The upcoming tab ends with the holder's places in exchange queues (issue 45); opened from an event's
+ * queue page, the screen first asks whether to join it.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +17,7 @@ import { EmptyState } from '../../../ui/empty-state';
 import { useTickets } from '../../../lib/ticket-queries';
 import { TicketCard } from './ticket-card';
 import { ExchangeEntries } from './exchange-entries';
+import { ExchangeJoin } from './exchange-join';
 import '../tickets.css';
 
 export default function MyTicketsScreen() {
@@ -26,6 +28,7 @@ export default function MyTicketsScreen() {
   return (
     <div className="stack">
       <h1 className="screen-title">{t('tickets.title')}</h1>
+      <ExchangeJoin />
       <Tabs
         label={t('tickets.title')}
         value={status}
