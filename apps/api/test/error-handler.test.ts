@@ -47,6 +47,10 @@ beforeAll(async () => {
         });
         throw new AppError('api.service_unavailable', {}, {}, { cause: err });
       });
+      app.get('/test/cut-address', () => {
+        const err = new Error(`${'x '.repeat(1995)}alice@example.com and more`);
+        throw new AppError('api.service_unavailable', {}, {}, { cause: err });
+      });
       app.get('/test/odd-message-bare', () => {
         throw Object.assign(new Error('x'), { message: { toString: 1 } });
       });
@@ -131,6 +135,13 @@ describe('global error handler', () => {
     expect(cause.message).toMatch(/…\[200020 characters\]$/);
     expect(cause.raw).toBe('{"message":"card of [email] declined","type":"card_error"}');
     expect(JSON.stringify(logged[0])).not.toContain('mallory@example.com');
+  });
+
+  it('masks an address that crosses the cut whole: no part of it is left in clear', async () => {
+    const { logged } = await call('/test/cut-address');
+    const message = (logged[0].err as unknown as { cause: { message: string } }).cause.message;
+    expect(message).not.toMatch(/alice|example/);
+    expect(message.length).toBeLessThan(4100);
   });
 
   it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {

@@ -287,6 +287,13 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
     expect((await orderOfKey(key)).status).toBe('PENDING');
 
     expect(reported()).toHaveLength(4); // the three forged and the unpaid one
+    // A session of no order of ours (not a UUID, as another app on the account would make): 200, ignored, said once;
+    // it answered 500, which Stripe retries for days (issue 39, twenty-second re-run).
+    for (const orderId of ['order-123', '42']) {
+      const res = await completed({ ...genuine, orderId });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(t.logs.filter((l) => l.msg === 'checkout session of no order of ours: ignored')).toHaveLength(2);
     await completed(genuine);
     expect((await orderOfKey(key)).status).toBe('PAID');
     expect(reported()).toHaveLength(4); // a payment that matches is not reported

@@ -19,16 +19,21 @@ const PHONE = /\+\d[\d\s-]{6,}\d/g;
 /** Most characters of one text of a logged error (a message, a stack, a property); the rest is cut. */
 const LOGGED_TEXT_MAX = 4000;
 
+/** Characters scanned past the cut, so that an address or number across it is masked whole (an address is at most 320). */
+const SCRUB_OVERLAP = 400;
+
 /**
  * A message or stack without bound parameters, e-mail addresses or phone numbers, cut to `LOGGED_TEXT_MAX`
- * characters (an outside service's error text may be a megabyte: it is neither scanned nor written whole).
+ * characters (an outside service's error text may be a megabyte: it is neither scanned nor written whole). The text
+ * is masked a little past the cut, then cut, so no part of an address across the cut is left in clear.
  */
-function scrub(full: string): string {
-  const text = full.length > LOGGED_TEXT_MAX ? `${full.slice(0, LOGGED_TEXT_MAX)}…[${full.length} characters]` : full;
-  return text
+export function scrub(full: string): string {
+  const long = full.length > LOGGED_TEXT_MAX;
+  const masked = (long ? full.slice(0, LOGGED_TEXT_MAX + SCRUB_OVERLAP) : full)
     .replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')
     .replace(EMAIL, '[email]')
     .replace(PHONE, '[phone]');
+  return long ? `${masked.slice(0, LOGGED_TEXT_MAX)}…[${full.length} characters]` : masked;
 }
 
 /** `String(v)`, or a placeholder when `v` cannot be made a string (an object whose `toString` is not a function). */

@@ -11,6 +11,9 @@ import type { OrderService } from './order.service.js';
 import type { ProviderPayment } from './order-settlement.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 
+/** The order ids this app gives checkout sessions (resale orders and exchange offers): UUIDs. */
+const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface StripeEventDeps {
   database: Database;
   payouts: PayoutProvider;
@@ -52,6 +55,10 @@ export function createStripeEventService(deps: StripeEventDeps) {
       if (await repo.stripeEventSeen(db, event.id)) return;
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);
+      } else if (event.type === 'checkout.session.completed' && event.orderId && !ORDER_ID.test(event.orderId)) {
+        // A session this app did not make (our orders are UUIDs): nothing to pay; said once, not a 500 that Stripe
+        // would retry for days (issue 39, twenty-second re-run).
+        log.warn({ eventId: event.id, sessionId: event.sessionId }, 'checkout session of no order of ours: ignored');
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
         const orderId = event.orderId;
         const result = await orders.confirmProviderPayment(orderId, event).catch(async (err) => {

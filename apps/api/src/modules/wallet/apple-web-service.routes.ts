@@ -8,6 +8,7 @@ import { wallet } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { errors, media, securityOf } from '../../lib/openapi.js';
 import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { scrub } from '../../lib/log-privacy.js';
 import type { WalletService } from './wallet.service.js';
 
 /**
@@ -140,7 +141,8 @@ export function appleWebServiceRoutes(
       },
     },
     async (req, reply) => {
-      // One log line a request, bounded: the first lines, each cut short, control characters as spaces.
+      // One log line a request, bounded: the first lines, each cut short, control characters as spaces, e-mail
+      // addresses and phone numbers masked (issue 39, twenty-second re-run: anyone could write them in clear).
       const { logs } = req.body;
       if (logs.length > 0)
         req.log.warn(
@@ -148,7 +150,7 @@ export function appleWebServiceRoutes(
             applePassLog: logs
               .slice(0, wallet.APPLE_LOG_MAX_LINES)
               // eslint-disable-next-line no-control-regex
-              .map((line) => line.slice(0, wallet.APPLE_LOG_LINE_CHARS).replace(/[\u0000-\u001f\u007f]/g, ' ')),
+              .map((line) => scrub(line.slice(0, wallet.APPLE_LOG_LINE_CHARS).replace(/[\u0000-\u001f\u007f]/g, ' '))),
             moreLines: Math.max(0, logs.length - wallet.APPLE_LOG_MAX_LINES),
           },
           'apple wallet device log',
