@@ -83,11 +83,13 @@ describe('kill -9 during a burst of e-mails', () => {
     );
     expect(answers.every((s) => s === 200)).toBe(true);
 
-    // Mid-burst: some mails have reached the sink, most have not.
-    for (const deadline = Date.now() + 30_000; sink.received.length < 5 && Date.now() < deadline;) await sleep(20);
+    // Mid-burst: some mails have reached the sink, most have not. Counted by recipient: with the test's 3 s lease a
+    // loaded machine can see one job's claim lapse mid-send and the mail sent twice (at least once), already here.
+    const recipientsSoFar = () => new Set(sink?.received.map((m) => m.to)).size;
+    for (const deadline = Date.now() + 30_000; recipientsSoFar() < 5 && Date.now() < deadline;) await sleep(20);
     first.child.kill('SIGKILL');
     await first.exited;
-    const atKill = new Set(sink.received.map((m) => m.to)).size;
+    const atKill = recipientsSoFar();
     expect(atKill).toBeGreaterThanOrEqual(5);
     expect(atKill).toBeLessThan(MAILS);
 
