@@ -44,9 +44,11 @@ const sql = async <T extends Row>(query: string): Promise<T[]> => {
   return (result as { rows: T[] }).rows;
 };
 
-const webhook = (type: string, object: object) => {
-  const payload = JSON.stringify({ id: `evt_money_${++events}`, object: 'event', type, data: { object } });
-  return t.app.inject({
+const webhook = (type: string, object: object) =>
+  signed(JSON.stringify({ id: `evt_money_${++events}`, object: 'event', type, data: { object } }));
+/** POST of `payload` to the webhook, signed with the test's secret. */
+const signed = (payload: string) =>
+  t.app.inject({
     method: 'POST',
     url: '/v1/resell/stripe/webhook',
     headers: {
@@ -55,7 +57,6 @@ const webhook = (type: string, object: object) => {
     },
     payload,
   });
-};
 
 /** Onboards a seller in Stripe mode: account created through the SDK, verified by a signed account.updated. */
 async function verifySeller(token: string, email: string) {
@@ -294,6 +295,42 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
       expect(res.statusCode, res.body).toBe(200);
     }
     expect(t.logs.filter((l) => l.msg === 'checkout session of no order of ours: ignored')).toHaveLength(2);
+    // Signed, but not as Stripe shapes them (twenty-third re-run): an order id that is an array holding the order's id,
+    // an event without an id or with one of 300 KB, a payload that is not an object. Each twice, as Stripe retries:
+    // 200 and nothing paid, never a 500.
+    const arrayId = JSON.stringify({
+      id: 'evt_array_order',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: {
+        object: {
+          id: genuine.id,
+          object: 'checkout.session',
+          client_reference_id: [genuine.orderId],
+          metadata: { orderId: [genuine.orderId] },
+          amount_total: genuine.amount,
+          currency: genuine.currency,
+          payment_status: 'paid',
+        },
+      },
+    });
+    for (const payload of [
+      arrayId,
+      JSON.stringify({ object: 'event', type: 'payment_intent.created', data: { object: {} } }),
+      JSON.stringify({
+        id: 'e'.repeat(300_000),
+        object: 'event',
+        type: 'payment_intent.created',
+        data: { object: {} },
+      }),
+      '42',
+      '[]',
+    ])
+      for (const attempt of [1, 2]) {
+        const res = await signed(payload);
+        expect(res.statusCode, `${payload.slice(0, 40)} #${attempt}: ${res.body}`).toBe(200);
+      }
+    expect((await orderOfKey(key)).status).toBe('PENDING');
     await completed(genuine);
     expect((await orderOfKey(key)).status).toBe('PAID');
     expect(reported()).toHaveLength(4); // a payment that matches is not reported

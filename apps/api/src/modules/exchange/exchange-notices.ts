@@ -17,6 +17,24 @@ export type OfferEndReason = 'expired' | 'declined' | 'left';
 
 type NoticeRow = Awaited<ReturnType<typeof repo.noticeRows>>[number];
 
+/** The organiser's ids of an entry's event and type, with the entry's id and quantity (no fan's data). */
+const refs = ({ entry, event, type }: NoticeRow) => ({
+  eventExternalId: event.externalId,
+  ticketTypeExternalId: type.externalId,
+  entryId: entry.id,
+  quantity: entry.quantity,
+});
+
+/** A mail's addressee: the fan, in their language, under the organisation's brand. */
+const toFan = (row: NoticeRow) => ({ to: row.fan.email, locale: pickLang(row.fan.locale), org: row.organisation });
+
+/** The event's facts as a ticket mail shows them (the calendar id is the entry's). */
+const ticketOf = (row: NoticeRow) => ({
+  event: row.event,
+  ticketName: row.type.name,
+  calendarId: `exchange-${row.entry.id}`,
+});
+
 /**
  * The notices of one app: `publicUrl` (config) makes the e-mails' link to the panel's My tickets, under the
  * organisation's `?org=`, where the fan sees the offer and buys.
@@ -24,20 +42,6 @@ type NoticeRow = Awaited<ReturnType<typeof repo.noticeRows>>[number];
 export function exchangeNotices(publicUrl: string) {
   const myTickets = (lang: string, slug: string) =>
     panelLink(publicUrl, pickLang(lang), slug, { PANEL_TAB: 'MY_TICKET' });
-  const refs = ({ entry, event, type }: NoticeRow) => ({
-    eventExternalId: event.externalId,
-    ticketTypeExternalId: type.externalId,
-    entryId: entry.id,
-    quantity: entry.quantity,
-  });
-  /** A mail's addressee: the fan, in their language, under the organisation's brand. */
-  const toFan = (row: NoticeRow) => ({ to: row.fan.email, locale: pickLang(row.fan.locale), org: row.organisation });
-  /** The event's facts as a ticket mail shows them (the calendar id is the entry's). */
-  const ticketOf = (row: NoticeRow) => ({
-    event: row.event,
-    ticketName: row.type.name,
-    calendarId: `exchange-${row.entry.id}`,
-  });
   const ended = (row: NoticeRow, reason: 'expired' | 'closed'): MailJobInput => ({
     template: 'exchangeEnded',
     ...toFan(row),

@@ -52,6 +52,10 @@ export function createStripeEventService(deps: StripeEventDeps) {
       } catch {
         throw new AppError('api.resell.webhook_invalid');
       }
+      if (event.type === 'malformed') {
+        log.warn({}, 'signed Stripe event of no known shape: ignored');
+        return;
+      }
       if (await repo.stripeEventSeen(db, event.id)) return;
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);

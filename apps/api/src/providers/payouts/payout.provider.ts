@@ -150,6 +150,16 @@ export interface CheckoutRequest {
   cancelUrl: string;
 }
 
+/** The envelope of a Stripe event: an id of bounded length and an object of data (issue 39, twenty-third re-run). */
+const stripeEventShape = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().max(255),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+/** A field of a Stripe object as text of at most 255 characters, else null. */
+const text = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? v : null);
+
 /** A verified webhook event, reduced to what the resale module needs. */
 export type PayoutEvent =
   | { id: string; type: 'account.updated'; accountId: string; verified: boolean; country: string | null }
@@ -165,7 +175,9 @@ export type PayoutEvent =
       /** True only when the money was collected (Stripe `payment_status: 'paid'`). */
       paid: boolean;
     }
-  | { id: string; type: 'other' };
+  | { id: string; type: 'other' }
+  /** Signed, but not shaped like a Stripe event: answered and ignored. */
+  | { id: null; type: 'malformed' };
 
 export interface PayoutProvider {
   kind: 'sandbox' | 'stripe';
@@ -294,27 +306,33 @@ export function createStripePayouts(opts: {
       return { url: session.url, sessionId: session.id };
     },
     parseWebhook(rawBody, signature) {
-      const event = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
-      if (event.type === 'account.updated') {
-        const a = event.data.object;
+      const signed: unknown = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
+      const parsed = stripeEventShape.safeParse(signed);
+      // Signed by Stripe but not shaped like its events: nothing to do, and no 500 Stripe would retry for days (issue
+      // 39, twenty-third re-run: an id missing or of 300 KB, a payload that is not an object).
+      if (!parsed.success) return { id: null, type: 'malformed' };
+      const event = parsed.data;
+      const o = event.data.object;
+      if (event.type === 'account.updated')
         return {
           id: event.id,
           type: 'account.updated',
-          accountId: a.id,
-          verified: Boolean(a.charges_enabled && a.payouts_enabled),
-          country: a.country ?? null,
+          accountId: text(o.id) ?? '',
+          verified: Boolean(o.charges_enabled && o.payouts_enabled),
+          country: text(o.country),
         };
-      }
       if (event.type === 'checkout.session.completed') {
-        const s = event.data.object;
+        const metadata =
+          typeof o.metadata === 'object' && o.metadata !== null ? (o.metadata as Record<string, unknown>) : {};
         return {
           id: event.id,
           type: 'checkout.session.completed',
-          orderId: s.metadata?.orderId ?? s.client_reference_id ?? null,
-          sessionId: s.id,
-          amountTotalCents: typeof s.amount_total === 'number' ? s.amount_total : null,
-          currencyCode: s.currency ? s.currency.toUpperCase() : null,
-          paid: s.payment_status === 'paid',
+          // Text only: an array holding a UUID became that UUID as text and reached a uuid query (a 500 on PostgreSQL).
+          orderId: text(metadata.orderId) ?? text(o.client_reference_id),
+          sessionId: text(o.id) ?? '',
+          amountTotalCents: typeof o.amount_total === 'number' ? o.amount_total : null,
+          currencyCode: text(o.currency)?.toUpperCase() ?? null,
+          paid: o.payment_status === 'paid',
         };
       }
       return { id: event.id, type: 'other' };
