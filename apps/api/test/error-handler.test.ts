@@ -51,6 +51,12 @@ beforeAll(async () => {
         const err = new Error(`${'x '.repeat(1995)}alice@example.com and more`);
         throw new AppError('api.service_unavailable', {}, {}, { cause: err });
       });
+      // Shrinking addresses first (each masked to 8 characters), then one that crosses the scanned window's end
+      // (4,400 characters): the part inside the window was kept in clear (issue 39, twenty-third re-run).
+      app.get('/test/window-end-address', () => {
+        const err = new Error(`${'a@example.com '.repeat(300)}${'y '.repeat(95)}alice@example.com and more`);
+        throw new AppError('api.service_unavailable', {}, {}, { cause: err });
+      });
       app.get('/test/odd-message-bare', () => {
         throw Object.assign(new Error('x'), { message: { toString: 1 } });
       });
@@ -142,6 +148,13 @@ describe('global error handler', () => {
     const message = (logged[0].err as unknown as { cause: { message: string } }).cause.message;
     expect(message).not.toMatch(/alice|example/);
     expect(message.length).toBeLessThan(4100);
+  });
+
+  it("drops the run that the scanned window's end cuts, so an address there is not left partly in clear", async () => {
+    const { logged } = await call('/test/window-end-address');
+    const message = (logged[0].err as unknown as { cause: { message: string } }).cause.message;
+    expect(message).toContain('[email] y y');
+    expect(message).not.toMatch(/alice|example/);
   });
 
   it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {

@@ -22,18 +22,53 @@ const LOGGED_TEXT_MAX = 4000;
 /** Characters scanned past the cut, so that an address or number across it is masked whole (an address is at most 320). */
 const SCRUB_OVERLAP = 400;
 
+/** Characters that end a run an address can be part of (the complement of {@link EMAIL}'s character class, and '@'). */
+const SEPARATOR = /[\s'"(),;=<>]/;
+
+/** Untrusted text: any run holding an '@' (no domain needed: `alice@localhost`), from where the run starts. */
+const ANY_AT = /(?<![^\s'"(),;=<>])[^\s'"(),;=<>]*@[^\s'"(),;=<>]*/g;
+/** Untrusted text: seven digits or more with up to three separators between them (`0412 345 678`, `(04) 1234 5678`). */
+const DIGIT_RUN = /[+(]?\d(?:[\s()./-]{0,3}\d){6,}/g;
+
 /**
- * A message or stack without bound parameters, e-mail addresses or phone numbers, cut to `LOGGED_TEXT_MAX`
- * characters (an outside service's error text may be a megabyte: it is neither scanned nor written whole). The text
- * is masked a little past the cut, then cut, so no part of an address across the cut is left in clear.
+ * `s` without its last run of address characters (at most {@link SCRUB_OVERLAP} of them): the run the window's end
+ * cut, of which only the start is in the window, too little to be recognised and masked as a whole.
  */
-export function scrub(full: string): string {
-  const long = full.length > LOGGED_TEXT_MAX;
-  const masked = (long ? full.slice(0, LOGGED_TEXT_MAX + SCRUB_OVERLAP) : full)
+function dropCutRun(s: string): string {
+  let i = s.length;
+  while (i > 0 && s.length - i < SCRUB_OVERLAP && !SEPARATOR.test(s[i - 1])) i--;
+  return s.slice(0, i);
+}
+
+/** How {@link scrub} reads a text. */
+export interface ScrubOptions {
+  /** Most characters kept (default 4,000); the rest is cut and its length noted (`…[N characters]`). */
+  max?: number;
+  /**
+   * Text anyone may have written (a device's log): read after NFKC folding (`＠` is `@`, fullwidth digits are digits),
+   * and any run with an '@' and any run of seven digits are masked, not only well-formed addresses and `+` numbers.
+   */
+  untrusted?: boolean;
+}
+
+/**
+ * A message or stack without bound parameters, e-mail addresses or phone numbers, cut to `max` characters (an
+ * outside service's error text may be a megabyte: it is neither scanned nor written whole). The text is masked a
+ * little past the cut, then cut, and the run the scanned window's end cuts is dropped first, so no part of an
+ * address across either is left in clear.
+ */
+export function scrub(full: string, options: ScrubOptions = {}): string {
+  const max = options.max ?? LOGGED_TEXT_MAX;
+  const long = full.length > max;
+  let text = long ? full.slice(0, max + SCRUB_OVERLAP) : full;
+  if (options.untrusted) text = text.normalize('NFKC');
+  if (full.length > max + SCRUB_OVERLAP) text = dropCutRun(text);
+  text = text
     .replace(/\nparams: [^\n]*/g, '\nparams: [redacted]')
     .replace(EMAIL, '[email]')
     .replace(PHONE, '[phone]');
-  return long ? `${masked.slice(0, LOGGED_TEXT_MAX)}…[${full.length} characters]` : masked;
+  if (options.untrusted) text = text.replace(ANY_AT, '[email]').replace(DIGIT_RUN, '[phone]');
+  return long ? `${text.slice(0, max)}…[${full.length} characters]` : text;
 }
 
 /** `String(v)`, or a placeholder when `v` cannot be made a string (an object whose `toString` is not a function). */
