@@ -25,8 +25,11 @@ const SCRUB_OVERLAP = 400;
 /** Characters that end a run an address can be part of (the complement of {@link EMAIL}'s character class, and '@'). */
 const SEPARATOR = /[\s'"(),;=<>]/;
 
-/** Untrusted text: any run holding an '@' (no domain needed: `alice@localhost`), from where the run starts. */
-const ANY_AT = /(?<![^\s'"(),;=<>])[^\s'"(),;=<>]*@[^\s'"(),;=<>]*/g;
+/**
+ * Untrusted text: any run holding an '@' (no domain needed: `alice@localhost`), from where the run starts, with a
+ * quoted local part before it (`"alice smith"@example.com`).
+ */
+const ANY_AT = /(?:"[^"\n]{0,64}")?(?<![^\s'"(),;=<>])[^\s'"(),;=<>]*@[^\s'"(),;=<>]*/g;
 /** Untrusted text: seven digits or more with up to three separators between them (`0412 345 678`, `(04) 1234 5678`). */
 const DIGIT_RUN = /[+(]?\d(?:[\s()./-]{0,3}\d){6,}/g;
 
