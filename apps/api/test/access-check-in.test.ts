@@ -7,7 +7,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { rawQuery, bearer, createTestApp, type TestApp, type CreateResaleBody } from './helper.js';
+import {
+  rawQuery,
+  bearer,
+  createTestApp,
+  type TestApp,
+  type CreateResaleBody,
+  onboardSandboxSeller,
+} from './helper.js';
 import type { MyTicket } from '@tp/contract';
 
 const KEY = 'door-key-for-tests';
@@ -302,18 +309,7 @@ describe('after the ticket changes hands', () => {
     const laneway = await eventId('Laneway Sessions');
     const alices = await heldIds('alice@example.com', 'Laneway Sessions');
     const sold = alices['General Admission'];
-    await t.app.inject({
-      method: 'POST',
-      url: '/v1/resell/sandbox-onboarding',
-      headers: bearer(alice),
-      payload: {
-        country: 'AU',
-        firstName: 'A',
-        lastName: 'B',
-        birthdate: '1990-01-02',
-        bankAccount: '062-000 12345678',
-      },
-    });
+    await onboardSandboxSeller(t.app, alice);
     const listed = await t.app.inject({
       method: 'POST',
       url: '/v1/resell',
@@ -361,18 +357,7 @@ describe('after the ticket changes hands', () => {
   it('a ticket listed for resale does not admit (it could still be sold) and stays on sale; the rest admit', async () => {
     const laneway = await eventId('Laneway Sessions');
     const alices = await heldIds('alice@example.com', 'Laneway Sessions');
-    await t.app.inject({
-      method: 'POST',
-      url: '/v1/resell/sandbox-onboarding',
-      headers: bearer(alice),
-      payload: {
-        country: 'AU',
-        firstName: 'A',
-        lastName: 'B',
-        birthdate: '1990-01-02',
-        bankAccount: '062-000 12345678',
-      },
-    });
+    await onboardSandboxSeller(t.app, alice);
     const listed = await t.app.inject({
       method: 'POST',
       url: '/v1/resell',

@@ -392,3 +392,15 @@ export async function createTestApps(count: number, opts: TestAppOptions = {}) {
 
 /** `Authorization` header for a token. */
 export const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+
+/**
+ * Makes the account of `accessToken` a seller with a verified sandbox payout account (an Australian bank account),
+ * through `POST /v1/resell/sandbox-onboarding`; answers the response.
+ */
+export const onboardSandboxSeller = (app: BuiltApp, accessToken: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/v1/resell/sandbox-onboarding',
+    headers: bearer(accessToken),
+    payload: { country: 'AU', firstName: 'A', lastName: 'B', birthdate: '1990-01-02', bankAccount: '062-000 12345678' },
+  });

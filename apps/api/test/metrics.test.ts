@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+import { bearer, createTestApp, rawQuery, type TestApp, onboardSandboxSeller } from './helper.js';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const KEY = 'door-key-for-tests';
@@ -258,18 +258,7 @@ describe('a scrape after a journey', () => {
         payload: { code, eventId },
       });
     // Alice puts both her Laneway tickets on sale: her pass admits nothing there, both listed.
-    const onboarding = await t.app.inject({
-      method: 'POST',
-      url: '/v1/resell/sandbox-onboarding',
-      headers: bearer(alice),
-      payload: {
-        country: 'AU',
-        firstName: 'A',
-        lastName: 'B',
-        birthdate: '1990-01-02',
-        bankAccount: '062-000 12345678',
-      },
-    });
+    const onboarding = await onboardSandboxSeller(t.app, alice);
     expect(onboarding.statusCode, onboarding.body).toBeLessThan(300);
     const laneways = await rows(
       `select ut.id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join users u on u.id = ut.holder_id

@@ -5,7 +5,7 @@ import { extractText, getDocumentProxy } from 'unpdf';
 import { sql } from 'drizzle-orm';
 import { formatEventDateTime } from '../src/lib/lang.js';
 import { orgInitials } from '../src/pages/html.js';
-import { bearer, createTestApp, type TestApp } from './helper.js';
+import { bearer, createTestApp, type TestApp, onboardSandboxSeller } from './helper.js';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -51,18 +51,7 @@ describe('the language of a resale purchase', () => {
     );
     const accent = accentPalette('#ff9900', 'light')!.accent;
     const alice = (await t.signIn('alice@example.com')).accessToken;
-    await t.app.inject({
-      method: 'POST',
-      url: '/v1/resell/sandbox-onboarding',
-      headers: bearer(alice),
-      payload: {
-        country: 'AU',
-        firstName: 'A',
-        lastName: 'B',
-        birthdate: '1990-01-02',
-        bankAccount: '062-000 12345678',
-      },
-    });
+    await onboardSandboxSeller(t.app, alice);
     const [a] = (await t.app.inject({ url: '/v1/resell/tickets/available', headers: bearer(alice) })).json<
       { userTicketId: number; ticketId: number; currencyCode: string; currencySymbol: string }[]
     >();

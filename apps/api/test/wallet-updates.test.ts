@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
+import { bearer, createTestApp, rawQuery, type TestApp, onboardSandboxSeller } from './helper.js';
 
 type Row = Record<string, unknown>;
+const ADMIN = 'admin-key-for-tests';
 type PassJson = Row & { serialNumber: string; authenticationToken: string; barcodes?: { message: string }[] };
 let t: TestApp;
 let alice: string;
@@ -22,7 +23,7 @@ beforeEach(async () => {
     { WALLET_TEST_MODE: 'true' },
     { dataDir: mkdtempSync(join(tmpdir(), 'tp-wallet-')) },
   ).wallet;
-  t = await createTestApp({ seed: true, config: { wallet } });
+  t = await createTestApp({ seed: true, config: { wallet, adminKey: ADMIN } });
   alice = (await t.signIn('alice@example.com')).accessToken;
   await t.signIn('bob@example.com');
   work = mkdtempSync(join(tmpdir(), 'tp-pkpass-'));
@@ -361,5 +362,96 @@ describe('kept true after a move', () => {
         .rawPayload,
     );
     expect(gone.voided).toBe(true);
+  });
+
+  it('a ticket returned to the exchange queue shows no code in either wallet until it is withdrawn or the queue closes unsold (issue 45)', async () => {
+    const vip = await vipOf('alice@example.com');
+    const { pass, objectId } = await installed(vip);
+    const fake = t.app.services.fakeApns!;
+    const { organisationId } = (
+      await rawQuery<{ organisationId: number }>(
+        t.database.db,
+        `select organisation_id as "organisationId" from events where name = 'Laneway Sessions'`,
+      )
+    ).rows[0];
+    const { apiKey } = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/v1/admin/organisations/${organisationId}/api-keys`,
+        headers: bearer(ADMIN),
+      })
+    ).json<{ apiKey: string }>();
+    const closesAt = new Date(t.clock.now().getTime() + 3600_000).toISOString();
+    const on = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/org/events/demo-laneway-sessions/exchange',
+      headers: bearer(apiKey),
+      payload: { enabled: true, offerMinutes: 20, order: 'first_come', maxQuantity: 4, closesAt },
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const payout = await onboardSandboxSeller(t.app, alice);
+    expect(payout.statusCode, payout.body).toBeLessThan(300);
+    const latest = async () =>
+      passJson(
+        (
+          await t.app.inject({
+            url: web(`/passes/${PTI}/${pass.serialNumber}`),
+            headers: auth(pass.authenticationToken),
+          })
+        ).rawPayload,
+      );
+    /** Runs the queued wallet jobs until `pushes` pushes were sent and the Google object is in `state`. */
+    const settled = (pushes: number, state: string) =>
+      vi.waitFor(
+        async () => {
+          await t.app.services.jobs.runDue();
+          expect(fake.pushes).toHaveLength(pushes);
+          expect(google().objects.get(objectId)).toMatchObject({ state });
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+    const status = (p: PassJson) => JSON.stringify(p).includes('Returned to the exchange queue: does not admit');
+
+    const giveBack = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/exchange/returns',
+        headers: bearer(alice),
+        payload: { userTicketId: vip },
+      });
+    expect((await giveBack()).statusCode).toBe(201);
+    await settled(2, 'INACTIVE');
+    const returned = await latest();
+    expect(returned.voided).toBeUndefined();
+    expect(returned.barcodes ?? []).toEqual([]);
+    expect(status(returned)).toBe(true);
+    // A pass downloaded meanwhile shows no code either.
+    const fresh = passJson(
+      (await t.app.inject({ url: `/v1/tickets/${vip}/wallet/apple`, headers: bearer(alice) })).rawPayload,
+    );
+    expect(fresh.barcodes ?? []).toEqual([]);
+    expect(status(fresh)).toBe(true);
+
+    t.clock.advance(1000);
+    const withdrawn = await t.app.inject({
+      method: 'DELETE',
+      url: `/v1/exchange/returns/${vip}`,
+      headers: bearer(alice),
+    });
+    expect(withdrawn.statusCode, withdrawn.body).toBe(204);
+    await settled(4, 'ACTIVE');
+    const back = await latest();
+    expect(back.barcodes?.[0].message).toMatch(/^TP2\./);
+    expect(status(back)).toBe(false);
+
+    // Returned again, and the queue closes with it unsold: it admits again, and both wallets say so.
+    t.clock.advance(1000);
+    expect((await giveBack()).statusCode).toBe(201);
+    await settled(6, 'INACTIVE');
+    t.clock.advance(3600_000);
+    await settled(8, 'ACTIVE');
+    const closed = await latest();
+    expect(closed.barcodes?.[0].message).toMatch(/^TP2\./);
+    expect(status(closed)).toBe(false);
   });
 });

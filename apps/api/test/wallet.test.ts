@@ -110,16 +110,20 @@ describe('Apple Wallet pass', () => {
     const english = ['EVENT', 'TICKET', 'HOLDER', 'STARTS', 'VENUE', 'ADDRESS'];
     const spanish = ['EVENTO', 'ENTRADA', 'TITULAR', 'EMPIEZA', 'LUGAR', 'DIRECCIÓN'];
 
+    // The strings also carry the status a pass shows while its ticket is returned to the exchange queue (issue 45).
+    const englishWords = [...english, 'STATUS', 'Returned to the exchange queue: does not admit'];
+    const spanishWords = [...spanish, 'ESTADO', 'Devuelta a la cola de intercambio: no da acceso'];
+
     const en = await download();
     expect(en.labels).toEqual(english);
-    expect(en.es).toEqual(Object.fromEntries(english.map((k, i) => [k, spanish[i]])));
-    expect(en.en).toEqual(Object.fromEntries(english.map((k) => [k, k])));
+    expect(en.es).toEqual(Object.fromEntries(englishWords.map((k, i) => [k, spanishWords[i]])));
+    expect(en.en).toEqual(Object.fromEntries(englishWords.map((k) => [k, k])));
 
     await rows(`update users set locale = 'es' where email = 'alice@example.com'`);
     const es = await download();
     expect(es.labels).toEqual(spanish);
-    expect(es.es).toEqual(Object.fromEntries(spanish.map((k) => [k, k])));
-    expect(es.en).toEqual(Object.fromEntries(spanish.map((k, i) => [k, english[i]])));
+    expect(es.es).toEqual(Object.fromEntries(spanishWords.map((k) => [k, k])));
+    expect(es.en).toEqual(Object.fromEntries(spanishWords.map((k, i) => [k, englishWords[i]])));
   });
 
   it('is a .pkpass whose manifest hashes every file and whose signature verifies against the served test CA', async () => {

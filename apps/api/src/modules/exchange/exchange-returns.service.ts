@@ -8,6 +8,7 @@ import type { exchange as contract } from '@tp/contract';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { isHeldBy, type Holder } from '../../db/predicates.js';
 import { AppError } from '../../lib/app-error.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { exchangeRepository as repo, type SettingsRow } from './exchange.repository.js';
 import { matchType } from './exchange-match.js';
 import { closesAtOf, isOpen, underEventLock } from './exchange-rules.js';
@@ -54,6 +55,8 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
             createdAt: at,
           },
         ]);
+        // Its wallet passes stop showing a code (Apple) or turn inactive (Google) while it is on offer.
+        await enqueueTicketMovedJobs(tx, [userTicketId]);
         await matchType({ tx, notices }, settings, row.type.id, at);
         const unit = await repo.unit(tx, unitId);
         return {
@@ -89,7 +92,8 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
     },
 
     /**
-     * DELETE /exchange/returns/{userTicketId}: takes my returned ticket back (it admits again).
+     * DELETE /exchange/returns/{userTicketId}: takes my returned ticket back (it admits again, and its wallet passes
+     * show its code again).
      * @throws AppError `api.exchange.withdraw.not_found` (404), `api.exchange.withdraw.reserved` (409)
      */
     async withdraw(holder: Holder, userTicketId: number): Promise<void> {
@@ -100,6 +104,7 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
         if (!unit || unit.sellerUserId !== holder.userId) throw new AppError('api.exchange.withdraw.not_found');
         if (unit.status === 'RESERVED') throw new AppError('api.exchange.withdraw.reserved');
         await repo.setUnits(tx, [unit.id], 'WITHDRAWN', null, deps.now());
+        await enqueueTicketMovedJobs(tx, [userTicketId]);
         await matchType({ tx, notices }, settings, unit.ticketTypeId, deps.now());
       });
     },

@@ -12,6 +12,7 @@ import { exchangeRepository as repo, type EventRow, type SettingsRow } from './e
 import { matchType } from './exchange-match.js';
 import type { ExchangeNotices } from './exchange-notices.js';
 import { closesAtOf } from './exchange-rules.js';
+import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 
 /** The job that closes an event's queue at its `closesAt`. */
 export const EXCHANGE_CLOSE_JOB = 'exchange.close';
@@ -99,6 +100,8 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
         const closesAt = closesAtOf(settings, event);
         if (settings.closedAt !== null || closesAt.getTime() !== Date.parse(due) || closesAt > at) return;
         const closed = await repo.close(tx, eventId, at);
+        // The returned tickets admit again: their wallet passes show their code again (issue 45).
+        await enqueueTicketMovedJobs(tx, closed.userTicketIds);
         await deps.notices.closed(tx, event, closed.entries, closed.units, at);
       });
     },

@@ -290,9 +290,13 @@ export const exchangeRepository = {
    * Closes the event's queue at `at` (decision 042 "Closed"): `closedAt` set, its WAITING and OFFERED entries
    * CLOSED, and every unit still on offer (AVAILABLE, HELD or RESERVED; returned or released) WITHDRAWN, so each
    * returned ticket admits again. The caller holds the event's exchange lock.
-   * @returns how many entries were closed and units withdrawn
+   * @returns the entries closed, how many units were withdrawn and the returned tickets among them (user_tickets.id)
    */
-  async close(tx: DbOrTx, eventId: number, at: Date): Promise<{ entries: number[]; units: number }> {
+  async close(
+    tx: DbOrTx,
+    eventId: number,
+    at: Date,
+  ): Promise<{ entries: number[]; units: number; userTicketIds: number[] }> {
     await tx.update(exchangeSettings).set({ closedAt: at, updatedAt: at }).where(eq(exchangeSettings.eventId, eventId));
     const entries = await tx
       .update(exchangeEntries)
@@ -303,8 +307,12 @@ export const exchangeRepository = {
       .update(exchangeUnits)
       .set({ status: 'WITHDRAWN', entryId: null, endedAt: at })
       .where(and(eq(exchangeUnits.eventId, eventId), inArray(exchangeUnits.status, LIVE_UNIT)))
-      .returning({ id: exchangeUnits.id });
-    return { entries: entries.map((e) => e.id), units: units.length };
+      .returning({ id: exchangeUnits.id, userTicketId: exchangeUnits.userTicketId });
+    return {
+      entries: entries.map((e) => e.id),
+      units: units.length,
+      userTicketIds: units.flatMap((u) => (u.userTicketId === null ? [] : [u.userTicketId])),
+    };
   },
 
   /**

@@ -77,7 +77,9 @@ export function createApplePass(
 
   /**
    * The signed `.pkpass` of an issued pass: its ticket code in the barcode while the pass's holder holds the
-   * ticket (`code`), else voided (`voided: true`, no barcode). Only the plain data is made here; the pass is built
+   * ticket (`code`), else voided (`voided: true`, no barcode). A held ticket returned to the exchange queue (issue
+   * 45) shows no barcode and a status field saying it does not admit, without being voided: it comes back when the
+   * holder withdraws it or the queue closes unsold. Only the plain data is made here; the pass is built
    * and signed on a signing thread (pass-signer.ts, issue 39).
    * @throws AppError `api.wallet.not_configured` (404), `api.wallet.busy` (503, Retry-After) from the signer.
    */
@@ -86,6 +88,7 @@ export function createApplePass(
     const color = row.primaryColor ?? DEFAULT_COLOR;
     const { event } = row;
     const { labels, localizations } = passLabels(pickLang(row.holder.locale));
+    const returned = code !== null && row.returned;
     return signer.sign({
       images: {
         'icon.png': await icon(color, 29),
@@ -107,9 +110,10 @@ export function createApplePass(
           timeStyle: 'PKDateStyleShort',
         },
         { key: 'venue', label: labels.venue, value: joined(event.venue, event.city) },
+        ...(returned ? [{ key: 'status', label: labels.status, value: labels.returned }] : []),
       ],
       backFields: [{ key: 'address', label: labels.address, value: joined(event.address1, event.city) }],
-      barcode: code,
+      barcode: returned ? null : code,
       relevantDate: event.startsAt,
       expirationDate: event.endsAt,
       location:

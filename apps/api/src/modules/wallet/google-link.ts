@@ -92,7 +92,8 @@ export function createGoogleLink(
         google.api.upsertObject({
           id: objectId,
           classId,
-          state: 'ACTIVE',
+          // A ticket returned to the exchange queue does not admit (issue 45): its object is inactive until withdrawn.
+          state: row.returned ? 'INACTIVE' : 'ACTIVE',
           ticketHolderName: holderDisplayName(row.holder),
           ticketType: text(row.ticketName, lang),
           hexBackgroundColor: color,

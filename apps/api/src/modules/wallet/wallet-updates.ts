@@ -14,7 +14,7 @@ export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config'
   return {
     /**
      * Job `wallet.apple_update` (decision 029, "kept true"): the tickets moved or changed (gift, resale, swap,
-     * revocation). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
+     * revocation, a return to the exchange queue and its end). A pass whose holder no longer holds its ticket is voided; one still held (a swap changed its
      * type) gets a new update tag; either way every device registered for it is pushed, so it fetches the pass
      * as it is now. A voided pass is not pushed again, but by a retry of a job (`opts.retry`: its earlier attempt
      * may have voided the pass and then failed to push, e.g. an APNs that timed out, issue 39). A push token
@@ -45,7 +45,8 @@ export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config'
     /**
      * Job `wallet.google_update` (decision 029, "kept true"): each Google object of the tickets whose holder no
      * longer holds the ticket is PATCHed `state: INACTIVE` (the new holder gets a new object when they save
-     * theirs); one still held gets its ticket type PATCHed (a swap). Idempotent.
+     * theirs); one still held gets its ticket type PATCHed (a swap), and is `INACTIVE` while returned to the
+     * exchange queue, `ACTIVE` again once withdrawn (issue 45). Idempotent.
      * @returns the objects PATCHed
      */
     async googleUpdate(userTicketIds: number[]): Promise<number> {
@@ -57,7 +58,10 @@ export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config'
         await deps.google.api.patchObject(
           pass.googleObjectId,
           row?.held
-            ? { state: 'ACTIVE', ticketType: text(row.ticketName, pickLang(row.holder.locale)) }
+            ? {
+                state: row.returned ? 'INACTIVE' : 'ACTIVE',
+                ticketType: text(row.ticketName, pickLang(row.holder.locale)),
+              }
             : { state: 'INACTIVE' },
         );
         patched++;

@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, gt, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
-import { heldBy, type Holder } from '../../db/predicates.js';
+import { heldBy, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import {
   events,
   organisations,
@@ -32,6 +32,12 @@ export interface WalletTicketRow {
   organisationName: string;
   /** `#rrggbb` or null. */
   primaryColor: string | null;
+  /**
+   * True while the ticket is returned to its event's exchange queue (issue 45, decision 042): it stays the holder's
+   * but does not admit, so its pass shows no code (Apple) or is inactive (Google) until it is withdrawn or the queue
+   * closes unsold.
+   */
+  returned: boolean;
 }
 
 /** An issued pass (a `wallet_passes` row). */
@@ -51,6 +57,7 @@ const ticketColumns = {
   event: events,
   organisationName: organisations.name,
   primaryColor: organisations.primaryColor,
+  returned: ticketIsReturned(userTickets.id),
 };
 
 /** First key of the two-key advisory lock on one Apple device's registrations (ASCII "wdev"). */

@@ -1,6 +1,7 @@
 /**
- * The jobs that follow a ticket move (issue 22, decision 029 "kept true"): a gift, resale, swap or revocation
- * enqueues them in its own transaction, so the installed wallet passes of the old holder are updated (Apple: the
+ * The jobs that follow a ticket move (issue 22, decision 029 "kept true"): a gift, resale, swap or revocation, and
+ * a return to the exchange queue or its end (issue 45: the pass shows no code meanwhile), enqueues them in its own
+ * transaction, so the installed wallet passes of the old holder are updated (Apple: the
  * pass voided and every registered device pushed; Google: the object set `INACTIVE`) once the move commits, by
  * the durable job queue's worker (decision 030; within JOB_POLL_MS, at once on this instance). The wallet module
  * registers the handlers of these kinds; a mover only names the tickets.
