@@ -93,6 +93,14 @@ async function setUp(r: Race) {
   const { apiKey } = (await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'crowd', name: 'Crowd' })).json<{
     apiKey: string;
   }>();
+  // Releases are paid to the organisation's own payout account (decision 042).
+  await call(apiKey, 'POST', '/v1/org/payout-account/sandbox-onboarding', {
+    country: 'AU',
+    firstName: 'A',
+    lastName: 'B',
+    birthdate: '1990-01-02',
+    bankAccount: '062-000 12345678',
+  });
   const day = 86_400_000;
   await call(apiKey, 'PUT', '/v1/org/events/big', {
     name: 'Big Night',

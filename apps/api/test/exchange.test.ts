@@ -30,15 +30,27 @@ const call = (token: string | null, method: 'GET' | 'PUT' | 'POST' | 'DELETE', u
   t.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 const iso = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
 const settings = { enabled: true, offerMinutes: 20, order: 'first_come', maxQuantity: 4 };
+/** The sandbox payout onboarding form of the organisation (releases are paid to its account). */
+const SANDBOX_PAYOUT = {
+  country: 'AU',
+  firstName: 'A',
+  lastName: 'B',
+  birthdate: '1990-01-02',
+  bankAccount: '062-000 12345678',
+};
 
 /** An organisation with event evt-1 (types ga and vip), four GA tickets of h, one of h2, and six accounts. */
-async function setUp(config: Parameters<typeof createTestApp>[0] = {}) {
+async function setUp(config: Parameters<typeof createTestApp>[0] & { noOrgPayoutAccount?: boolean } = {}) {
   t = await createTestApp({
     ...config,
     config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
   });
   const org = await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
   const { apiKey } = org.json<{ apiKey: string }>();
+  if (!config.noOrgPayoutAccount) {
+    const payout = await call(apiKey, 'POST', '/v1/org/payout-account/sandbox-onboarding', SANDBOX_PAYOUT);
+    expect(payout.statusCode, payout.body).toBe(204);
+  }
   const put = async (path: string, payload: object) => {
     const r = await call(apiKey, 'PUT', `/v1/org/${path}`, payload);
     expect(r.statusCode, r.body).toBeLessThan(300);
@@ -146,6 +158,43 @@ describe('the organiser turns the queue on', () => {
     expect(audit.json<{ items: { resourceId: string; detail: object }[] }>().items).toMatchObject([
       { resourceId: 'evt-1', detail: settings },
     ]);
+  });
+
+  it("releases wait for the organisation's verified payout account, opened as a seller's is", async () => {
+    await t.close();
+    fixture = await setUp({ noOrgPayoutAccount: true });
+    const { apiKey } = fixture;
+    await turnOn(apiKey);
+    expect((await call(apiKey, 'GET', '/v1/org/payout-account')).json()).toEqual({
+      clientSecret: '',
+      started: false,
+      verified: false,
+    });
+    const refused = await release(apiKey, 1);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ message: 'api.org.exchange.no_payout_account' });
+    expect(await unitStatuses()).toEqual([]);
+    // The embedded onboarding opens an account (PENDING until verified); a country resale does not pay out in is refused.
+    expect((await call(apiKey, 'POST', '/v1/org/payout-account', { country: 'US' })).json()).toMatchObject({
+      message: 'api.resell.not_supported_country',
+    });
+    const opened = await call(apiKey, 'POST', '/v1/org/payout-account', { country: 'AU' });
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json<{ clientSecret: string }>().clientSecret).toMatch(/^sandbox_secret_sbx_/);
+    expect((await call(apiKey, 'GET', '/v1/org/payout-account')).json()).toMatchObject({
+      started: true,
+      verified: false,
+    });
+    expect((await release(apiKey, 1)).statusCode).toBe(403);
+    const done = await call(apiKey, 'POST', '/v1/org/payout-account/sandbox-onboarding', SANDBOX_PAYOUT);
+    expect(done.statusCode, done.body).toBe(204);
+    expect((await call(apiKey, 'GET', '/v1/org/payout-account')).json()).toMatchObject({
+      started: true,
+      verified: true,
+    });
+    expect((await release(apiKey, 1)).statusCode).toBe(201);
+    // The holders' payout accounts are their own: the organisation's is not a holder's.
+    expect((await call(fixture.tokens.a, 'GET', '/v1/resell/stripe')).json()).toMatchObject({ started: false });
   });
 
   it('a release is at most face value, only into an open queue, recorded, and counted per type', async () => {
@@ -1103,9 +1152,25 @@ describe('an offer is paid (decision 042 "As built (checkout)")', () => {
       )
     ).rows.map((x) => x.external_id);
     expect(held).toEqual(['t1', null]);
-    // Only the holder's return is a payout; the release is the organisation's.
+    // The holder is owed the return, the organisation the release, each at its own price.
     expect((await payoutRows()).map((p) => [p.email, p.amount_cents])).toEqual([['h@example.com', 9000]]);
     expect(await unitStatuses()).toEqual(['SOLD', 'SOLD']);
+    const owed = await call(apiKey, 'GET', '/v1/org/payouts');
+    expect(owed.statusCode, owed.body).toBe(200);
+    expect(owed.json()).toEqual([
+      {
+        id: expect.any(Number) as number,
+        eventExternalId: 'evt-1',
+        ticketTypeExternalId: 'ga',
+        amountCents: 8000,
+        currencyCode: 'AUD',
+        soldAt: t.clock.now().toISOString(),
+        status: 'PENDING',
+      },
+    ]);
+    // Paid again, nothing more is owed.
+    expect((await pay(orderId)).statusCode).toBe(303);
+    expect((await call(apiKey, 'GET', '/v1/org/payouts')).json()).toHaveLength(1);
   });
 
   it('an offer that ended before the payment came is not settled; the checkout refuses it', async () => {

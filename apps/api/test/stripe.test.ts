@@ -18,6 +18,7 @@ const WEBHOOK_SECRET = 'whsec_test_secret';
 let fake: Awaited<ReturnType<typeof startStripeFake>>;
 let seen: StripeRequest[];
 let t: TestApp;
+const ADMIN = 'admin-key-for-tests';
 
 // One fake Stripe for the file; a fresh app (database) per test, so that no test depends on another's account.
 beforeAll(async () => {
@@ -30,7 +31,7 @@ afterAll(async () => {
 beforeEach(async () => {
   seen.length = 0;
   const payouts = createStripePayouts({ secretKey: 'sk_test_123', webhookSecret: WEBHOOK_SECRET, apiUrl: fake.apiUrl });
-  t = await createTestApp({ seed: true, payouts });
+  t = await createTestApp({ seed: true, payouts, config: { adminKey: ADMIN } });
 });
 afterEach(async () => {
   await t.close();
@@ -120,6 +121,41 @@ describe('stripe provider', () => {
     expect(
       (await t.app.inject({ url: '/v1/resell/stripe', headers: bearer(alice) })).json<ClientSecretBody>().verified,
     ).toBe(true);
+  });
+
+  it("opens an organisation's payout account (issue 45: its releases are paid to it) and verifies it on account.updated", async () => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v1/admin/organisations',
+      headers: bearer(ADMIN),
+      payload: { slug: 'acme', name: 'Acme' },
+    });
+    const { apiKey } = made.json<{ apiKey: string }>();
+    const org = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, headers: bearer(apiKey), ...(payload ? { payload } : {}) });
+    const r = await org('POST', '/v1/org/payout-account', { country: 'nz' });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json<ClientSecretBody>().clientSecret).toMatch(/^accs_secret_acct_\d+$/);
+    const account = seen.find((s) => s.path === '/v1/accounts')!;
+    expect(account.body.get('country')).toBe('NZ');
+    expect(account.body.get('email')).toBeNull();
+    // Stripe's onboarding only: the sandbox form is not there.
+    const sandbox = await org('POST', '/v1/org/payout-account/sandbox-onboarding', {
+      country: 'NZ',
+      firstName: 'A',
+      lastName: 'B',
+      birthdate: '1990-01-02',
+      bankAccount: '062-000 12345678',
+    });
+    expect(sandbox.statusCode).toBe(404);
+    expect((await org('GET', '/v1/org/payout-account')).json()).toMatchObject({ started: true, verified: false });
+    const accountId = (
+      await rawQuery<{ external_id: string }>(t.database.db, 'select external_id from organisation_payout_accounts')
+    ).rows[0].external_id;
+    expect((await webhook(accountVerified('evt_org_1', accountId))).statusCode).toBe(200);
+    expect((await org('GET', '/v1/org/payout-account')).json()).toMatchObject({ started: true, verified: true });
+    // No holder's account was touched.
+    expect((await rawQuery(t.database.db, 'select 1 from payout_accounts')).rows).toHaveLength(0);
   });
 
   it('the payout status read asks Stripe nothing; an account session is made only when onboarding opens (issue 28)', async () => {

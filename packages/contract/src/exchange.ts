@@ -195,3 +195,26 @@ export type ExchangeReturnState = z.infer<typeof exchangeReturnState>;
 export const exchangeReturnParams = z.strictObject({
   userTicketId: z.coerce.number().int().positive().max(2_147_483_647),
 });
+
+/**
+ * POST /v1/org/payout-account body: the country of the organisation's payout account (ISO 3166-1 alpha-2; the
+ * countries resale pays out in). The tickets it releases into its exchange queues are paid to this account.
+ */
+export const orgPayoutConnectRequest = z.strictObject({ country: z.string().length(2) });
+
+/**
+ * GET /v1/org/payouts: one payout owed to the organisation for a ticket it released that a fan bought through the
+ * exchange queue; `amountCents` is the ticket's price (minor units), `soldAt` ISO 8601 UTC, `status` PENDING until
+ * paid out.
+ */
+export const orgPayout = z.object({
+  id: z.number().int(),
+  eventExternalId: z.string().nullable(),
+  ticketTypeExternalId: z.string().nullable(),
+  amountCents: z.number().int(),
+  currencyCode: z.string(),
+  soldAt: z.string(),
+  status: z.enum(['PENDING', 'PAID']),
+});
+export type OrgPayout = z.infer<typeof orgPayout>;
+export const orgPayoutList = z.array(orgPayout);

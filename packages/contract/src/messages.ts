@@ -214,6 +214,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.exchange.not_open': 409,
   /** A release above the ticket type's face value (issue 45: the exchange sells at face value at most). */
   'api.org.exchange.price_above_face_value': 422,
+  /** A release before the organisation's payout account is verified (issue 45: releases are paid to it). */
+  'api.org.exchange.no_payout_account': 403,
 } as const;
 
 /**
@@ -295,4 +297,6 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.exchange.not_open':
     'The exchange queue of this event is not turned on, or it closed: PUT /v1/org/events/{externalId}/exchange first.',
   'api.org.exchange.price_above_face_value': 'priceCents: at most the ticket type’s face value (its priceCents).',
+  'api.org.exchange.no_payout_account':
+    'Released tickets are paid to your payout account: set it up first (POST /v1/org/payout-account) and wait until it is verified.',
 };

@@ -14,6 +14,7 @@ import { benefitsRoutes } from '../modules/benefits/benefits.routes.js';
 import { swapRoutes } from '../modules/swap/swap.routes.js';
 import { resaleRoutes } from '../modules/resale/resale.routes.js';
 import { earningsRoutes } from '../modules/resale/earnings.routes.js';
+import { orgPayoutRoutes } from '../modules/resale/org-payout.routes.js';
 import { v1SystemRoutes } from '../modules/system/system.routes.js';
 import { brandingRoutes } from '../modules/branding/branding.routes.js';
 import { accountRoutes } from '../modules/account/account.routes.js';
@@ -129,6 +130,7 @@ export async function registerV1Routes(
             doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
             auditRoutes(orgApi, { audit: services.audit, requireOwner: requireOrganisation('owner') });
             exchangeOrgRoutes(orgApi, { exchangeOrg: services.exchangeOrg, requireOrganisation });
+            orgPayoutRoutes(orgApi, { payoutAccounts: resale.payoutAccounts, earnings, requireOrganisation });
           },
         ),
       );

@@ -433,10 +433,8 @@ export const swaps = pgTable(
 );
 
 /** A seller's payout account (Stripe Connect, or the sandbox provider). */
-export const payoutAccounts = pgTable('payout_accounts', {
-  userId: integer('user_id')
-    .primaryKey()
-    .references(() => users.id),
+/** The columns of a payout account, whoever it pays (a holder's or an organisation's). */
+const payoutAccountColumns = () => ({
   provider: text('provider').notNull(),
   /** Provider's account id (Stripe `acct_...`, sandbox `sbx_...`). */
   externalId: text('external_id').notNull().unique(),
@@ -445,6 +443,25 @@ export const payoutAccounts = pgTable('payout_accounts', {
   status: text('status').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
   verifiedAt: ts('verified_at'),
+});
+
+export const payoutAccounts = pgTable('payout_accounts', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  ...payoutAccountColumns(),
+});
+
+/**
+ * An organisation's payout account (issue 45, decision 042): where the face value of the tickets it releases into
+ * its exchange queue is paid. Opened with the payout provider as a seller's is (`payout_accounts`), verified by the
+ * provider's `account.updated` (or the sandbox form).
+ */
+export const organisationPayoutAccounts = pgTable('organisation_payout_accounts', {
+  organisationId: integer('organisation_id')
+    .primaryKey()
+    .references(() => organisations.id),
+  ...payoutAccountColumns(),
 });
 
 /** A resale listing: `quantity` tickets of one type at `priceCents` each plus `feeCents` each paid by the buyer. */
@@ -544,15 +561,20 @@ export const payouts = pgTable(
     exchangeUnitId: integer('exchange_unit_id')
       .unique()
       .references((): AnyPgColumn => exchangeUnits.id),
-    sellerId: integer('seller_id')
-      .notNull()
-      .references(() => users.id),
+    /** The holder paid (a resale or a returned ticket), or null when the organisation is (`organisationId`). */
+    sellerId: integer('seller_id').references(() => users.id),
+    /** The organisation paid for a unit it released into its exchange queue (decision 042), else null. */
+    organisationId: integer('organisation_id').references(() => organisations.id),
     amountCents: integer('amount_cents').notNull(),
     currencyCode: text('currency_code').notNull(),
     status: text('status').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [check('payouts_one_sale_ck', sql`num_nonnulls(${t.orderId}, ${t.exchangeUnitId}) = 1`)],
+  (t) => [
+    check('payouts_one_sale_ck', sql`num_nonnulls(${t.orderId}, ${t.exchangeUnitId}) = 1`),
+    check('payouts_one_payee_ck', sql`num_nonnulls(${t.sellerId}, ${t.organisationId}) = 1`),
+    index('payouts_organisation_idx').on(t.organisationId),
+  ],
 );
 
 /**

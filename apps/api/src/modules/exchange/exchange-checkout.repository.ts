@@ -110,7 +110,8 @@ export const exchangeCheckoutRepository = {
 
   /**
    * Issues one new ticket of the type to `buyerId` for each released unit of `units` (with every benefit of its
-   * type, as an organiser's issue gives); the new tickets' ids.
+   * type, as an organiser's issue gives), and a PENDING payout of its price to the organisation that released it;
+   * the new tickets' ids.
    */
   async issueReleased(
     tx: DbOrTx,
@@ -125,6 +126,17 @@ export const exchangeCheckoutRepository = {
       .insert(userTickets)
       .values(released.map(() => ({ ...ticket, holderId: buyerId, createdAt: at })))
       .returning({ id: userTickets.id });
+    // The organisation that released each unit is owed its price (issue 45: paid to its own payout account).
+    await tx.insert(payouts).values(
+      released.map((u) => ({
+        exchangeUnitId: u.id,
+        organisationId: u.organisationId ?? ticket.organisationId,
+        amountCents: u.priceCents,
+        currencyCode: u.currencyCode,
+        status: 'PENDING',
+        createdAt: at,
+      })),
+    );
     const ids = rows.map((r) => r.id);
     await tx
       .insert(ticketHistory)

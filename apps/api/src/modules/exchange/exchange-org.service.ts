@@ -130,7 +130,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
      * its face value), paid to the organisation; matched at once. Recorded as `exchange.released`.
      * @returns how many units were released and how many entries were offered at once
      * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404),
-     *   `api.org.exchange.not_open` (409), `api.org.exchange.price_above_face_value` (422)
+     *   `api.org.exchange.not_open` (409), `api.org.exchange.price_above_face_value` (422),
+     *   `api.org.exchange.no_payout_account` (403) until the organisation's payout account is verified
      */
     async release(
       org: RequestOrganisation,
@@ -141,6 +142,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
       const type = (await repo.typesOfEvent(db, event.id)).find((t) => t.externalId === body.ticketTypeExternalId);
       if (!type) throw new AppError('api.org.ticket_type_not_found');
       if (body.priceCents > type.priceCents) throw new AppError('api.org.exchange.price_above_face_value');
+      if (!(await repo.payoutVerified(db, { organisationId: org.id })))
+        throw new AppError('api.org.exchange.no_payout_account');
       const at = deps.now();
       return db.transaction(async (tx) => {
         const settings = await repo.lockSettings(tx, event.id);

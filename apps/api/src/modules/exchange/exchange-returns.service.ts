@@ -30,7 +30,8 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
      *   (409), `api.exchange.not_found` (404)
      */
     async returnTicket(holder: Holder, userTicketId: number): Promise<contract.ExchangeReturn> {
-      if (!(await repo.payoutVerified(db, holder.userId))) throw new AppError('api.exchange.return.no_payout_account');
+      if (!(await repo.payoutVerified(db, { userId: holder.userId })))
+        throw new AppError('api.exchange.return.no_payout_account');
       const at = deps.now();
       const first = await repo.ticket(db, userTicketId, false);
       if (!first || !isHeldBy(first, holder)) throw new AppError('api.exchange.return.not_returnable');

@@ -9,6 +9,7 @@ import {
   exchangeSettings,
   exchangeUnits,
   organisations,
+  organisationPayoutAccounts,
   payoutAccounts,
   ticketTypes,
   userTickets,
@@ -381,12 +382,21 @@ export const exchangeRepository = {
     await tx.update(exchangeSettings).set({ drawnAt: at }).where(eq(exchangeSettings.eventId, eventId));
   },
 
-  /** Whether the account's payout account is verified (a return is paid to it, as a resale is). */
-  async payoutVerified(db: DbOrTx, userId: number): Promise<boolean> {
-    const [row] = await db
-      .select({ status: payoutAccounts.status })
-      .from(payoutAccounts)
-      .where(eq(payoutAccounts.userId, userId));
+  /**
+   * Whether the payout account of a holder (a return is paid to it, as a resale is) or of an organisation (its
+   * releases are paid to it) is verified.
+   */
+  async payoutVerified(db: DbOrTx, payee: { userId: number } | { organisationId: number }): Promise<boolean> {
+    const [row] =
+      'userId' in payee
+        ? await db
+            .select({ status: payoutAccounts.status })
+            .from(payoutAccounts)
+            .where(eq(payoutAccounts.userId, payee.userId))
+        : await db
+            .select({ status: organisationPayoutAccounts.status })
+            .from(organisationPayoutAccounts)
+            .where(eq(organisationPayoutAccounts.organisationId, payee.organisationId));
     return row?.status === 'VERIFIED';
   },
 };

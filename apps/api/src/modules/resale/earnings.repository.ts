@@ -1,6 +1,7 @@
 /**
  * SQL for a seller's earnings: payouts with what was sold, a resale order (its listing's ticket type) or a ticket
- * returned to an exchange queue (the unit's type and the offer it was sold in, decision 042).
+ * returned to an exchange queue (the unit's type and the offer it was sold in, decision 042); and an organisation's
+ * payouts for the tickets it released into its queues.
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
@@ -37,5 +38,29 @@ export const earningsRepository = {
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(payouts.sellerId, sellerId))
       .orderBy(desc(payouts.createdAt), desc(payouts.id));
+  },
+
+  /**
+   * The payouts owed to `organisationId` for the units it released into its exchange queues (issue 45), newest
+   * first, at most `limit`, with the event's and type's external ids.
+   */
+  async ofOrganisation(db: DbOrTx, organisationId: number, limit: number) {
+    return db
+      .select({
+        id: payouts.id,
+        eventExternalId: events.externalId,
+        ticketTypeExternalId: ticketTypes.externalId,
+        amountCents: payouts.amountCents,
+        currencyCode: payouts.currencyCode,
+        createdAt: payouts.createdAt,
+        status: payouts.status,
+      })
+      .from(payouts)
+      .innerJoin(exchangeUnits, eq(exchangeUnits.id, payouts.exchangeUnitId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, exchangeUnits.ticketTypeId))
+      .innerJoin(events, eq(events.id, ticketTypes.eventId))
+      .where(eq(payouts.organisationId, organisationId))
+      .orderBy(desc(payouts.createdAt), desc(payouts.id))
+      .limit(limit);
   },
 };

@@ -4,10 +4,13 @@
  * what the seller is owed (the listing price times the quantity; the buyer's service fee is not theirs),
  * in minor units with its currency, and the payout status.
  */
-import type { Earning } from '@tp/contract';
+import type { Earning, exchange } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { currencySymbol } from '../../lib/money.js';
 import { earningsRepository as repo } from './earnings.repository.js';
+
+/** Most payouts `GET /org/payouts` answers (the newest). */
+const ORG_PAYOUTS_MAX = 500;
 
 export function createEarningsService(deps: { database: Database }) {
   const db = deps.database.db;
@@ -26,6 +29,19 @@ export function createEarningsService(deps: { database: Database }) {
         currencySymbol: currencySymbol(payout.currencyCode),
         soldDate: (order?.paidAt ?? offer?.paidAt ?? payout.createdAt).toISOString(),
         payoutStatus: payout.status === 'PAID' ? ('PAID' as const) : ('PENDING' as const),
+      }));
+    },
+
+    /**
+     * GET /org/payouts: what the organisation is owed for the tickets it released into its exchange queues (issue 45),
+     * one payout per ticket sold, newest first, at most {@link ORG_PAYOUTS_MAX}.
+     */
+    async ofOrganisation(organisationId: number): Promise<exchange.OrgPayout[]> {
+      const rows = await repo.ofOrganisation(db, organisationId, ORG_PAYOUTS_MAX);
+      return rows.map(({ createdAt, status, ...row }) => ({
+        ...row,
+        soldAt: createdAt.toISOString(),
+        status: status === 'PAID' ? ('PAID' as const) : ('PENDING' as const),
       }));
     },
   };

@@ -50,7 +50,7 @@ export function createListingCreate(deps: ListingDeps, { feeOf, shareUrl }: List
         if (!same) throw new AppError('api.idempotency_key_reused');
         return { shareLinkUrl: shareUrl(listing.shareToken) };
       }
-      const account = await repo.payoutAccount(db, userId);
+      const account = await repo.payoutAccount(db, { userId });
       if (!account || account.status !== 'VERIFIED') throw new AppError('api.resell.create.no_stripe');
       const at = now();
       const written = await db.transaction(async (tx) => {

@@ -35,7 +35,7 @@ export function payoutRoutes(
       },
       config: perUserPerMinute('payout_connects', deps.connectsPerMinute),
     },
-    async (req) => deps.payoutAccounts.connect(req.auth.userId, req.body.country),
+    async (req) => deps.payoutAccounts.connect({ userId: req.auth.userId }, req.body.country),
   );
   app.get(
     '/resell/stripe',
@@ -49,7 +49,7 @@ export function payoutRoutes(
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.payoutAccounts.accountState(req.auth.userId);
+      return deps.payoutAccounts.accountState({ userId: req.auth.userId });
     },
   );
   app.post(
@@ -64,7 +64,10 @@ export function payoutRoutes(
       },
     },
     async (req, reply) => {
-      await deps.payoutAccounts.sandboxOnboard(req.auth.userId, { country: req.body.country.toUpperCase() });
+      await deps.payoutAccounts.sandboxOnboard(
+        { userId: req.auth.userId },
+        { country: req.body.country.toUpperCase() },
+      );
       return reply.code(204).send(null);
     },
   );

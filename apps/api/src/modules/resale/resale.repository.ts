@@ -6,6 +6,7 @@ import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js'
 import {
   events,
   payoutAccounts,
+  organisationPayoutAccounts,
   payouts,
   organisations,
   resaleListingTickets,
@@ -24,6 +25,13 @@ const eligible = (holder: Holder, now: Date) => ticketMayMoveSql('resell', holde
 
 const typeEvent = { type: ticketTypes, event: events };
 export type ListingRow = typeof resaleListings.$inferSelect;
+/** Who a payout account pays: a holder (resale and returns) or an organisation (its exchange releases, issue 45). */
+export type Payee = { userId: number } | { organisationId: number };
+/** A payout account's stored state, whoever it pays. */
+export type PayoutAccountRow = Pick<
+  typeof payoutAccounts.$inferSelect,
+  'provider' | 'externalId' | 'country' | 'status' | 'createdAt' | 'verifiedAt'
+>;
 export type OrderRow = typeof resaleOrders.$inferSelect;
 
 export const resaleRepository = {
@@ -308,26 +316,52 @@ export const resaleRepository = {
     return db.select().from(payouts).where(eq(payouts.sellerId, sellerId)).orderBy(asc(payouts.id));
   },
 
-  async payoutAccount(db: DbOrTx, userId: number) {
-    const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, userId));
+  /** The payout account of `payee` (a holder's, or an organisation's for its exchange releases), or undefined. */
+  async payoutAccount(db: DbOrTx, payee: Payee): Promise<PayoutAccountRow | undefined> {
+    if ('organisationId' in payee) {
+      const [row] = await db
+        .select()
+        .from(organisationPayoutAccounts)
+        .where(eq(organisationPayoutAccounts.organisationId, payee.organisationId));
+      return row;
+    }
+    const [row] = await db.select().from(payoutAccounts).where(eq(payoutAccounts.userId, payee.userId));
     return row;
   },
-  async insertPayoutAccount(db: DbOrTx, row: typeof payoutAccounts.$inferInsert): Promise<void> {
-    await db.insert(payoutAccounts).values(row).onConflictDoNothing();
+  /** Stores `payee`'s new payout account (PENDING) unless it has one. */
+  async insertPayoutAccount(db: DbOrTx, payee: Payee, row: Omit<PayoutAccountRow, 'verifiedAt'>): Promise<void> {
+    if ('organisationId' in payee)
+      await db
+        .insert(organisationPayoutAccounts)
+        .values({ ...row, organisationId: payee.organisationId })
+        .onConflictDoNothing();
+    else
+      await db
+        .insert(payoutAccounts)
+        .values({ ...row, userId: payee.userId })
+        .onConflictDoNothing();
   },
+  /**
+   * Sets the status of `payee`'s payout account, or of the account with the provider's id `externalId` whoever it
+   * pays (a provider's account id is one payee's).
+   */
   async setPayoutAccountStatus(
     db: DbOrTx,
-    where: { userId?: number; externalId?: string },
+    where: Payee | { externalId: string },
     set: { status: string; country?: string | null; verifiedAt: Date | null },
   ): Promise<void> {
-    await db
-      .update(payoutAccounts)
-      .set(set)
-      .where(
-        where.userId !== undefined
-          ? eq(payoutAccounts.userId, where.userId)
-          : eq(payoutAccounts.externalId, where.externalId!),
-      );
+    if ('externalId' in where) {
+      await db.update(payoutAccounts).set(set).where(eq(payoutAccounts.externalId, where.externalId));
+      await db
+        .update(organisationPayoutAccounts)
+        .set(set)
+        .where(eq(organisationPayoutAccounts.externalId, where.externalId));
+    } else if ('organisationId' in where)
+      await db
+        .update(organisationPayoutAccounts)
+        .set(set)
+        .where(eq(organisationPayoutAccounts.organisationId, where.organisationId));
+    else await db.update(payoutAccounts).set(set).where(eq(payoutAccounts.userId, where.userId));
   },
   /** Whether a webhook event id was handled before (recorded by `recordStripeEvent`). */
   async stripeEventSeen(db: DbOrTx, id: string): Promise<boolean> {

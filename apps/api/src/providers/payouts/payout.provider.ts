@@ -181,8 +181,11 @@ export type PayoutEvent =
 
 export interface PayoutProvider {
   kind: 'sandbox' | 'stripe';
-  /** Creates a connected account for a seller in `country` (ISO 3166-1 alpha-2). */
-  createAccount(input: { email: string; country: string }): Promise<{ externalId: string }>;
+  /**
+   * Creates a connected account in `country` (ISO 3166-1 alpha-2) for a seller (`email`, their address) or an
+   * organisation (no address: its owner gives one in the onboarding).
+   */
+  createAccount(input: { email?: string; country: string }): Promise<{ externalId: string }>;
   /** A client secret for the embedded onboarding of that account. */
   createAccountSession(externalId: string): Promise<string>;
   /**

@@ -1,0 +1,90 @@
+/**
+ * The organisation's payout account and payouts under /v1/org (issue 45, decision 042 "As built (organisation
+ * payouts)"): the tickets it releases into its exchange queues are paid to its own payout account, opened and verified
+ * as a seller's is (the provider's embedded onboarding, or the sandbox form without Stripe). Owners only (money).
+ */
+import * as z from 'zod';
+import { exchange, resell } from '@tp/contract';
+import type { App } from '../../lib/http.js';
+import { errors, securityOf } from '../../lib/openapi.js';
+import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
+import type { EarningsService } from './earnings.service.js';
+import type { PayoutAccountService } from './payout-account.service.js';
+
+const security = securityOf('organisationApiKey');
+const tags = ['organisation'];
+
+/** Registers `/org/payout-account` (state, onboarding, sandbox form) and `/org/payouts`. */
+export function orgPayoutRoutes(
+  app: App,
+  deps: { payoutAccounts: PayoutAccountService; earnings: EarningsService; requireOrganisation: RequireOrganisation },
+) {
+  const preHandler = deps.requireOrganisation('owner');
+  app.get(
+    '/org/payout-account',
+    {
+      preHandler,
+      schema: {
+        operationId: 'getOrganisationPayoutAccount',
+        tags,
+        summary: "The state of the organisation's payout account (where released exchange tickets are paid)",
+        security,
+        response: { 200: resell.clientSecretResponse, ...errors(401, 403) },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.payoutAccounts.accountState({ organisationId: req.organisation.id });
+    },
+  );
+  app.post(
+    '/org/payout-account',
+    {
+      preHandler,
+      schema: {
+        operationId: 'connectOrganisationPayoutAccount',
+        tags,
+        summary: "Open (or reopen) the organisation's payout onboarding: a client secret for the embedded onboarding",
+        security,
+        body: exchange.orgPayoutConnectRequest,
+        response: { 200: resell.clientSecretResponse, ...errors(400, 401, 403, 503) },
+      },
+    },
+    async (req) => deps.payoutAccounts.connect({ organisationId: req.organisation.id }, req.body.country.toUpperCase()),
+  );
+  app.post(
+    '/org/payout-account/sandbox-onboarding',
+    {
+      preHandler,
+      schema: {
+        operationId: 'completeOrganisationSandboxOnboarding',
+        tags,
+        summary: "Complete the organisation's payout onboarding with the sandbox provider (no Stripe)",
+        security,
+        body: resell.sandboxOnboardingRequest,
+        response: { 204: z.null(), ...errors(400, 401, 403, 404) },
+      },
+    },
+    async (req, reply) => {
+      await deps.payoutAccounts.sandboxOnboard(
+        { organisationId: req.organisation.id },
+        { country: req.body.country.toUpperCase() },
+      );
+      return reply.code(204).send(null);
+    },
+  );
+  app.get(
+    '/org/payouts',
+    {
+      preHandler,
+      schema: {
+        operationId: 'listOrganisationPayouts',
+        tags,
+        summary: 'What the organisation is owed for the tickets it released that fans bought, newest first',
+        security,
+        response: { 200: exchange.orgPayoutList, ...errors(401, 403) },
+      },
+    },
+    async (req) => deps.earnings.ofOrganisation(req.organisation.id),
+  );
+}
