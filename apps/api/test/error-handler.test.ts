@@ -57,6 +57,11 @@ beforeAll(async () => {
         const err = new Error(`${'a@example.com '.repeat(300)}${'y '.repeat(95)}alice@example.com and more`);
         throw new AppError('api.service_unavailable', {}, {}, { cause: err });
       });
+      // The same with a spaced phone number across the window's end: its first groups were kept (re-run 24).
+      app.get('/test/window-end-phone', () => {
+        const err = new Error(`${'a@example.com '.repeat(300)}${'y '.repeat(97)}+64 21 555 1234 and more`);
+        throw new AppError('api.service_unavailable', {}, {}, { cause: err });
+      });
       app.get('/test/odd-message-bare', () => {
         throw Object.assign(new Error('x'), { message: { toString: 1 } });
       });
@@ -155,6 +160,9 @@ describe('global error handler', () => {
     const message = (logged[0].err as unknown as { cause: { message: string } }).cause.message;
     expect(message).toContain('[email] y y');
     expect(message).not.toMatch(/alice|example/);
+    const phone = (await call('/test/window-end-phone')).logged[0].err as unknown as { cause: { message: string } };
+    expect(phone.cause.message).toMatch(/y y…\[\d+ characters\]$/);
+    expect(phone.cause.message).not.toMatch(/\+64|21/);
   });
 
   it('answers an AppError of 4xx with its status and key, without its cause, and does not log it', async () => {

@@ -22,6 +22,9 @@ const LOGGED_TEXT_MAX = 4000;
 /** Characters scanned past the cut, so that an address or number across it is masked whole (an address is at most 320). */
 const SCRUB_OVERLAP = 400;
 
+/** Characters a phone number is written with (digits and their separators). */
+const PHONE_PART = /[\d\s+()./-]/;
+
 /** Characters that end a run an address can be part of (the complement of {@link EMAIL}'s character class, and '@'). */
 const SEPARATOR = /[\s'"(),;=<>]/;
 
@@ -34,12 +37,16 @@ const ANY_AT = /(?:"[^"\n]{0,64}")?(?<![^\s'"(),;=<>])[^\s'"(),;=<>]*@[^\s'"(),;
 const DIGIT_RUN = /[+(]?\d(?:[\s()./-]{0,3}\d){6,}/g;
 
 /**
- * `s` without its last run of address characters (at most {@link SCRUB_OVERLAP} of them): the run the window's end
- * cut, of which only the start is in the window, too little to be recognised and masked as a whole.
+ * `s` without its last run of address characters and the phone characters before it (at most
+ * {@link SCRUB_OVERLAP} of them): the run the window's end cut, of which only the start is in the window, too little
+ * to be recognised and masked as a whole.
  */
 function dropCutRun(s: string): string {
   let i = s.length;
   while (i > 0 && s.length - i < SCRUB_OVERLAP && !SEPARATOR.test(s[i - 1])) i--;
+  // Then the digits and their separators before it: a spaced phone number cut there (`+64 21 5`) is too short to
+  // be masked and would leave its first groups in clear (issue 39, twenty-fourth re-run).
+  while (i > 0 && s.length - i < SCRUB_OVERLAP && PHONE_PART.test(s[i - 1])) i--;
   return s.slice(0, i);
 }
 
