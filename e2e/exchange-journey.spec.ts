@@ -80,6 +80,7 @@ test('exchange journey: console → fan joins → holder returns in the panel �
   await holder.getByRole('button', { name: new RegExp(`^${eventName}, General Admission`) }).click();
   const section = holder.getByTestId('exchange-return');
   await expect(section).toContainText('A$50.00');
+  await section.screenshot({ path: 'test-results/exchange/ticket-page-return.png' });
   const before = mailCount();
   await section.getByRole('button', { name: 'Sell to the queue at face value' }).click();
   const confirm = holder.getByRole('dialog', { name: 'Sell to the queue?' });

@@ -28,7 +28,11 @@ export default function ExchangeReturn(props: { userTicketId: number }) {
   if (!s || (!s.returnable && s.status === null)) return null;
   const price = formatMoney(s.priceCents / 100, s.currencyCode);
   return (
-    <section className="stack-sm box" aria-labelledby="exchange-return-title" data-testid="exchange-return">
+    <section
+      className="stack-sm box exchange-return"
+      aria-labelledby="exchange-return-title"
+      data-testid="exchange-return"
+    >
       <h2 id="exchange-return-title" className="section-title">
         {t('exchange_return.title')}
       </h2>
