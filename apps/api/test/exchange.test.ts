@@ -771,6 +771,38 @@ describe('the queue closes (exchange.close)', () => {
     await t.app.services.jobs.runDue();
     expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED']);
   });
+
+  it("the default close follows the event's transfer cut-off when the organiser changes it; the returned ticket admits again", async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    await join(tokens.a, 1, 'vip');
+    await giveBack(tokens.h, 't1');
+    const event = (transfersCloseAt: string) =>
+      call(apiKey, 'PUT', '/v1/org/events/evt-1', {
+        name: 'Harbour Lights',
+        venue: 'The Domain',
+        city: 'Sydney',
+        country: 'AU',
+        startsAt: iso(10 * DAY),
+        endsAt: iso(10 * DAY + 8 * HOUR),
+        timeZone: 'Australia/Sydney',
+        transfersCloseAt,
+      });
+    // The cut-off set at 1 day, then moved to 2 days: the first close does nothing, the second closes.
+    expect((await event(iso(DAY))).statusCode).toBe(200);
+    expect((await event(iso(2 * DAY))).statusCode).toBe(200);
+    await t.app.services.jobs.runDue();
+    t.clock.advance(DAY);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['WAITING']);
+    expect(await unitStatuses()).toEqual(['AVAILABLE']);
+    t.clock.advance(DAY);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED']);
+    expect(await unitStatuses()).toEqual(['WITHDRAWN']);
+    const [mine] = (await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING')).json<MyTicket[]>();
+    expect(mine.isReturnedToExchange).toBe(false);
+  });
 });
 
 describe('the draw (exchange.draw)', () => {

@@ -64,6 +64,7 @@ import {
   type ServiceAccountKey,
 } from '../providers/google-wallet/google-wallet.provider.js';
 import { createApnsClient, createFakeApns } from '../providers/apns/apns.provider.js';
+import { EVENT_TIMES_CHANGED_JOB } from '../providers/jobs/event-changed-jobs.js';
 
 /**
  * Every module's service, wired to each other where one needs another (gift and the organiser API create
@@ -315,6 +316,8 @@ export function createServices(
     // The queue's close at closesAt and its draw at drawAt (scheduled when the organiser sets them; no scan).
     [EXCHANGE_CLOSE_JOB]: (payload) => exchangeSchedule.close(payload),
     [EXCHANGE_DRAW_JOB]: (payload) => exchangeSchedule.draw(payload),
+    // The event's start or transfer cut-off changed: the queue's close follows (issue 45).
+    [EVENT_TIMES_CHANGED_JOB]: (payload) => exchangeSchedule.timesChanged(payload),
   };
   const jobsAdmin = createJobsAdminService({ database, now });
 

@@ -13,6 +13,7 @@ import { matchType } from './exchange-match.js';
 import type { ExchangeNotices } from './exchange-notices.js';
 import { closesAtOf } from './exchange-rules.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
+import { eventTimesChangedPayload } from '../../providers/jobs/event-changed-jobs.js';
 
 /** The job that closes an event's queue at its `closesAt`. */
 export const EXCHANGE_CLOSE_JOB = 'exchange.close';
@@ -103,6 +104,18 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
         // The returned tickets admit again: their wallet passes show their code again (issue 45).
         await enqueueTicketMovedJobs(tx, closed.userTicketIds);
         await deps.notices.closed(tx, event, closed.entries, closed.units, at);
+      });
+    },
+
+    /**
+     * The `event.times_changed` job (the event's start or transfer cut-off changed): schedules the close of an open
+     * queue at its closing time now, which follows them unless the organiser set `closesAt`. The job of the old time
+     * finds it moved and does nothing; a closing time already past closes the queue at once.
+     */
+    async timesChanged(payload: unknown): Promise<void> {
+      const { eventId } = eventTimesChangedPayload.parse(payload);
+      await underLock(eventId, async (tx, settings, event) => {
+        if (settings.closedAt === null) await scheduleJobs(tx, event, settings);
       });
     },
 

@@ -14,6 +14,7 @@ import { appendAudit } from '../../audit/audit.repository.js';
 import { holderMail } from '../../../providers/mail/brand.js';
 import { ticketHoldersRepository } from '../../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
+import { enqueueEventTimesChanged } from '../../../providers/jobs/event-changed-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
 const TIME_AND_PLACE = [
@@ -109,6 +110,8 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
             detail: { fields: Object.keys(diff) },
           });
           if (TIME_AND_PLACE.some((k) => k in diff)) await enqueueHolderMails(tx, current.id, at);
+          // The exchange queue's default closing time follows the start and the transfer cut-off (issue 45).
+          if ('startsAt' in diff || 'transfersCloseAt' in diff) await enqueueEventTimesChanged(tx, current.id);
           return { status: 'updated' as const };
         }
         throw new AppError('api.service_unavailable');
