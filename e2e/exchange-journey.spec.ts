@@ -84,6 +84,7 @@ test('exchange journey: console → fan joins → holder returns in the panel �
   const before = mailCount();
   await section.getByRole('button', { name: 'Sell to the queue at face value' }).click();
   const confirm = holder.getByRole('dialog', { name: 'Sell to the queue?' });
+  await confirm.screenshot({ path: 'test-results/exchange/ticket-page-return-confirm.png' });
   await confirm.getByRole('button', { name: 'Sell to the queue at face value' }).click();
   await expect(holder.getByText('Your ticket is in the exchange queue')).toBeVisible();
   // A fan's offer holds it at once: it cannot be taken back now.

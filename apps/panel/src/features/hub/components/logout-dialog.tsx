@@ -6,8 +6,7 @@ import { client } from '../../../lib/api-client';
 import { endSession } from '../../../lib/session';
 import { postToHost } from '../../../lib/host-bridge';
 import { navigate } from '../../../lib/use-route';
-import { Modal } from '../../../ui/modal';
-import { Button } from '../../../ui/button';
+import { ConfirmModal } from '../../../ui/confirm-modal';
 
 export function LogoutDialog(props: { onClose: () => void }) {
   const { t } = useTranslation();
@@ -26,21 +25,16 @@ export function LogoutDialog(props: { onClose: () => void }) {
     );
   };
   return (
-    <Modal
+    <ConfirmModal
       title={t('logout.title')}
+      keepLabel={t('common.cancel')}
+      confirmLabel={t('logout.confirm')}
+      confirmVariant="danger"
+      pending={busy}
+      onConfirm={confirm}
       onClose={props.onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button variant="danger" onClick={confirm} loading={busy}>
-            {t('logout.confirm')}
-          </Button>
-        </>
-      }
     >
       <p>{t('logout.text')}</p>
-    </Modal>
+    </ConfirmModal>
   );
 }

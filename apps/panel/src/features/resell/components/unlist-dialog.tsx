@@ -2,8 +2,7 @@
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
-import { Button } from '../../../ui/button';
-import { Modal } from '../../../ui/modal';
+import { ConfirmModal } from '../../../ui/confirm-modal';
 import { unlist as unlistCall, useUnlist } from '../api/resell-unlist.api';
 import type { Listing } from '../resell.types';
 
@@ -26,21 +25,16 @@ export function UnlistDialog(props: {
     }
   };
   return (
-    <Modal
+    <ConfirmModal
       title={t('resell.unlist_title')}
+      keepLabel={t('resell.keep_listed')}
+      confirmLabel={t('resell.delist')}
+      confirmVariant="danger"
+      pending={unlist.isPending}
+      onConfirm={() => void onDelist()}
       onClose={props.onClose}
-      footer={
-        <div className="resell-actions">
-          <Button variant="secondary" onClick={props.onClose} disabled={unlist.isPending}>
-            {t('resell.keep_listed')}
-          </Button>
-          <Button variant="danger" loading={unlist.isPending} onClick={() => void onDelist()}>
-            {t('resell.delist')}
-          </Button>
-        </div>
-      }
     >
       <p>{t('resell.unlist_text', { name: props.listing.name })}</p>
-    </Modal>
+    </ConfirmModal>
   );
 }

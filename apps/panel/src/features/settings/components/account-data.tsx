@@ -12,7 +12,7 @@ import { endSession } from '../../../lib/session';
 import { postToHost } from '../../../lib/host-bridge';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Modal } from '../../../ui/modal';
+import { ConfirmModal } from '../../../ui/confirm-modal';
 import { deleteAccount, exportAccountData, exportFileName, logoutOtherDevices } from '../api/account-rights.api';
 
 /** Saves a JSON document as a file download. */
@@ -52,19 +52,14 @@ function DeleteDialog(props: { onClose: () => void }) {
     );
   };
   return (
-    <Modal
+    <ConfirmModal
       title={t('account_data.delete_title')}
+      keepLabel={t('common.cancel')}
+      confirmLabel={t('account_data.delete_confirm')}
+      confirmVariant="danger"
+      pending={busy}
+      onConfirm={() => void confirm()}
       onClose={props.onClose}
-      footer={
-        <>
-          <Button variant="secondary" onClick={props.onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button variant="danger" onClick={() => void confirm()} loading={busy}>
-            {t('account_data.delete_confirm')}
-          </Button>
-        </>
-      }
     >
       <div className="stack-sm">
         <p>{t('account_data.delete_text')}</p>
@@ -74,7 +69,7 @@ function DeleteDialog(props: { onClose: () => void }) {
           </p>
         )}
       </div>
-    </Modal>
+    </ConfirmModal>
   );
 }
 

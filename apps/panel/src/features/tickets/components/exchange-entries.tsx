@@ -13,7 +13,7 @@ import { formatDate, formatWhen } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { Badge, ErrorState } from '../../../ui/bits';
 import { Button } from '../../../ui/button';
-import { Modal } from '../../../ui/modal';
+import { ConfirmModal } from '../../../ui/confirm-modal';
 import { leavePanel } from '../../../lib/leave-panel';
 import {
   isActiveEntry,
@@ -110,19 +110,14 @@ function ConfirmDialog(props: { entry: ExchangeEntry; action: Action; onClose: (
     }
   };
   return (
-    <Modal
+    <ConfirmModal
       title={t(`exchange_entries.${props.action}_title`)}
+      keepLabel={t(`exchange_entries.${props.action}_keep`)}
+      confirmLabel={t(`exchange_entries.${props.action}`)}
+      confirmVariant="danger"
+      pending={run.isPending}
+      onConfirm={() => void onConfirm()}
       onClose={props.onClose}
-      footer={
-        <div className="exchange-entry__buttons">
-          <Button variant="secondary" onClick={props.onClose} disabled={run.isPending}>
-            {t(`exchange_entries.${props.action}_keep`)}
-          </Button>
-          <Button variant="danger" loading={run.isPending} onClick={() => void onConfirm()}>
-            {t(`exchange_entries.${props.action}`)}
-          </Button>
-        </div>
-      }
     >
       <p>
         {t(`exchange_entries.${props.action}_text`, {
@@ -130,6 +125,6 @@ function ConfirmDialog(props: { entry: ExchangeEntry; action: Action; onClose: (
           type: props.entry.ticketType.name,
         })}
       </p>
-    </Modal>
+    </ConfirmModal>
   );
 }

@@ -15,7 +15,7 @@ import { PAYOUT_ROUTE } from '../../../lib/resell-draft';
 import { toast } from '../../../lib/toast';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Modal } from '../../../ui/modal';
+import { ConfirmModal } from '../../../ui/confirm-modal';
 import { useExchangeReturn, useExchangeReturnChange } from '../api/exchange-return.api';
 
 type Change = 'return' | 'withdraw';
@@ -81,25 +81,16 @@ function ConfirmDialog(props: { state: ExchangeReturnState; change: Change; pric
     }
   };
   return (
-    <Modal
+    <ConfirmModal
       title={t(`exchange_return.${props.change}_title`)}
+      keepLabel={t(`exchange_return.${props.change}_keep`)}
+      confirmLabel={t(`exchange_return.${props.change}`)}
+      confirmVariant={props.change === 'return' ? 'primary' : 'danger'}
+      pending={run.isPending}
+      onConfirm={() => void onConfirm()}
       onClose={props.onClose}
-      footer={
-        <div className="exchange-entry__buttons">
-          <Button variant="secondary" onClick={props.onClose} disabled={run.isPending}>
-            {t(`exchange_return.${props.change}_keep`)}
-          </Button>
-          <Button
-            variant={props.change === 'return' ? 'primary' : 'danger'}
-            loading={run.isPending}
-            onClick={() => void onConfirm()}
-          >
-            {t(`exchange_return.${props.change}`)}
-          </Button>
-        </div>
-      }
     >
       <p>{t(`exchange_return.${props.change}_text`, { price: props.price })}</p>
-    </Modal>
+    </ConfirmModal>
   );
 }
