@@ -22,7 +22,7 @@ import {
 } from '../api/payout-account.api';
 
 /** True when the account's state was refused to this member: only owners see it (staff: 403). */
-export const notOwner = (query: Pick<UseQueryResult, 'error'>) =>
+const notOwner = (query: Pick<UseQueryResult, 'error'>) =>
   query.error instanceof ApiError && query.error.message === 'api.org.role_forbidden';
 
 export function PayoutAccountBox({ account }: { account: UseQueryResult<OrgPayoutAccount> }) {
