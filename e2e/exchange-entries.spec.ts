@@ -16,7 +16,7 @@ test('the organiser opens the queue and releases in the console; two fans see tr
   page: consolePage,
 }) => {
   const owner = freshEmail('xq-owner');
-  const { slug } = await queueEvent('journey', owner, true);
+  const { slug } = await queueEvent('journey', owner, { off: true });
   await signInConsole(consolePage, owner);
   await openQueuePage(consolePage);
   await turnOnInConsole(consolePage);

@@ -45,7 +45,7 @@ test('exchange journey: console → fan joins → holder returns in the panel �
 }) => {
   const owner = freshEmail('xj-owner');
   // The show is tonight: the queue is open until it starts, and the door has it.
-  const { slug, apiKey } = await queueEvent('door', owner, true, 3 * 3_600_000);
+  const { slug, apiKey } = await queueEvent('door', owner, { off: true, startsInMs: 3 * 3_600_000 });
   const eventName = EVENT;
   const holderEmail = freshEmail('xj-holder');
   await api('/org/tickets/xj-1', 'PUT', apiKey, { ticketTypeExternalId: 'ga', holderEmail });

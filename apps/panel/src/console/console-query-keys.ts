@@ -28,6 +28,10 @@ export const consoleKeys = {
   /** A background import's progress (GET /org/imports/{importId}; issue 44). */
   importStatus: (importId: string) => ['ORG_IMPORTS', importId] as const,
   organisation: ['ORG_ORGANISATION'] as const,
+  /** The organisation's payout account (GET /org/payout-account; issue 45): where released tickets are paid. */
+  payoutAccount: ['ORG_PAYOUT_ACCOUNT'] as const,
+  /** The deployment's Stripe publishable key (GET /v1/config): Stripe's onboarding, else the sandbox form. */
+  stripeKey: ['ORG_STRIPE_KEY'] as const,
   members: ['ORG_MEMBERS'] as const,
   /** The audit trail (issue 25): one page per action filter and cursor. */
   auditLog: {

@@ -3,7 +3,9 @@
  * open, tickets returned by holders, released by the organiser, sold and offers expired (exchange.api.ts, read again
  * every 30 s); the settings form (on or off, minutes an offer stays open, first come or a draw at a time, most
  * tickets an entry may ask for, when the queue closes; times as wall times in the event's zone); and the release
- * form (tickets of a type released at a price of at most its face value). The API's errors show at their fields.
+ * form (tickets of a type released at a price of at most its face value), below the organisation's payout account
+ * (payout-account-box.tsx: released tickets are paid to it, so the release waits until it is verified). The API's
+ * errors show at their fields.
  */
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -26,7 +28,9 @@ import {
   type ExchangeOverview,
   type ReleaseFields,
 } from '../api/exchange.api';
+import { useOrgPayoutAccount } from '../api/payout-account.api';
 import { useTicketTypes } from '../api/ticket-types.api';
+import { PayoutAccountBox } from './payout-account-box';
 
 type EventItem = z.infer<typeof organisations.eventItem> & { externalId: string };
 
@@ -36,6 +40,10 @@ const COUNTS = ['waiting', 'offered', 'returned', 'released', 'sold', 'expired']
 export function ExchangeView({ event, onBack }: { event: EventItem; onBack: () => void }) {
   const { t } = useTranslation();
   const overview = useExchange(event.externalId);
+  const account = useOrgPayoutAccount();
+  // Known not verified (an owner's view, or while it loads): the release waits. A staff member cannot read it (403):
+  // the API's refusal, if any, shows at the release.
+  const waits = account.isPending || account.data?.verified === false;
   return (
     <section className="stack">
       <div className="row">
@@ -50,7 +58,8 @@ export function ExchangeView({ event, onBack }: { event: EventItem; onBack: () =
         <>
           <Counts overview={overview.data} />
           <SettingsForm event={event} overview={overview.data} />
-          {overview.data.settings?.enabled && <ReleaseForm event={event} />}
+          <PayoutAccountBox account={account} />
+          {overview.data.settings?.enabled && <ReleaseForm event={event} waits={waits} />}
         </>
       )}
     </section>
@@ -183,7 +192,8 @@ function SettingsForm({ event, overview }: { event: EventItem; overview: Exchang
   );
 }
 
-function ReleaseForm({ event }: { event: EventItem }) {
+/** `waits`: the organisation's payout account is not verified yet, so the submit is held back. */
+function ReleaseForm({ event, waits }: { event: EventItem; waits: boolean }) {
   const { t } = useTranslation();
   const types = useTicketTypes(event.externalId);
   const form = useForm<ReleaseFields>({ defaultValues: { ticketTypeExternalId: '', quantity: '1', price: '' } });
@@ -233,8 +243,9 @@ function ReleaseForm({ event }: { event: EventItem }) {
           {...form.register('price', required)}
         />
       </div>
+      {waits && <p className="muted">{t('console.payout.release_waits')}</p>}
       <ErrorBlock message={formError} />
-      <FormFooter submit={t('console.exchange.release')} pending={release.isPending} />
+      <FormFooter submit={t('console.exchange.release')} pending={release.isPending} disabled={waits} />
       {release.data && (
         <p role="status" className="muted">
           {t('console.exchange.released', { count: release.data.released, offered: release.data.offered })}

@@ -1,28 +1,25 @@
 /**
  * Settings payout tab (spec sections 2 Settings, 5, 6, 9; SETTINGS_TAB=ACCOUNT_VERIFICATION): the payout
  * account that resale needs. Reads GET /v1/resell/stripe (never cached). When the config has a Stripe
- * publishable key, a verification button starts Stripe's embedded onboarding (loaded lazily, only here);
- * otherwise our sandbox onboarding form sits in the same place. A verified account shows a verified state.
+ * publishable key, a verification button starts Stripe's embedded onboarding (ui/payout-stripe-onboarding, loaded
+ * lazily); otherwise the sandbox onboarding form (ui/payout-sandbox-form) sits in the same place. A verified account shows a verified state.
  * Below, the seller's earnings (GET /v1/resell/earnings, issue 13).
  */
-import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clearToastErrors, toast } from '../../../lib/toast';
 import { errorKey } from '../../../lib/api-client';
-import { usePanelConfig } from '../../../lib/queries';
+import { usePanelConfig, useUser } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Loading, Skeleton, ErrorState } from '../../../ui/bits';
+import { Skeleton, ErrorState } from '../../../ui/bits';
 import { ShieldIcon } from '../../../ui/icons';
 import { usePayoutAccount } from '../../../lib/payout-account';
 import { resellReturnRoute } from '../../../lib/resell-draft';
-import { connectPayoutAccount } from '../api/payout-account.api';
-import { PayoutCountryField } from './payout-country-field';
-import { PayoutSandboxForm } from './payout-sandbox-form';
+import { PayoutSandboxForm } from '../../../ui/payout-sandbox-form';
+import { PayoutStripeOnboarding } from '../../../ui/payout-stripe-onboarding';
+import { connectPayoutAccount, submitSandboxOnboarding, useSandboxOnboarding } from '../api/payout-account.api';
 import { PayoutEarnings } from './payout-earnings';
 import '../payout.css';
-
-const PayoutStripe = lazy(() => import('./payout-stripe'));
 
 function Verified() {
   const { t } = useTranslation();
@@ -39,48 +36,24 @@ function Verified() {
   );
 }
 
-/** The Stripe path: choose the country, then the embedded onboarding. */
-function StripeOnboarding(props: { publishableKey: string; started: boolean; onExit: () => void }) {
+/** The holder's sandbox form: verifies with POST /v1/resell/sandbox-onboarding, says so (or why not) in a toast. */
+function SandboxForm() {
   const { t } = useTranslation();
-  const [country, setCountry] = useState<string>('AU');
-  const [secret, setSecret] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  const start = async () => {
-    setPending(true);
-    try {
-      setSecret(await connectPayoutAccount(country));
-      clearToastErrors(connectPayoutAccount);
-    } catch (e) {
-      toast.error(t(errorKey(e)), { action: connectPayoutAccount });
-    } finally {
-      setPending(false);
-    }
-  };
-  if (secret) {
-    return (
-      <Suspense fallback={<Loading label={t('common.loading')} />}>
-        <PayoutStripe
-          publishableKey={props.publishableKey}
-          clientSecret={secret}
-          country={country}
-          onExit={() => {
-            setSecret(null);
-            props.onExit();
-          }}
-        />
-      </Suspense>
-    );
-  }
+  const user = useUser().data;
+  const submit = useSandboxOnboarding();
   return (
-    <div className="stack payout-form">
-      <p className="muted">{props.started ? t('payout.stripe_pending') : t('payout.stripe_text')}</p>
-      {!props.started && (
-        <PayoutCountryField id="payout-country" value={country} onChange={(e) => setCountry(e.target.value)} />
-      )}
-      <Button loading={pending} onClick={() => void start()}>
-        {props.started ? t('payout.continue_verification') : t('payout.start_verification')}
-      </Button>
-    </div>
+    <PayoutSandboxForm
+      firstName={user?.givenName ?? ''}
+      lastName={user?.familyName ?? ''}
+      onSubmit={async (v) => {
+        try {
+          await submit.mutateAsync(v);
+          toast.success(t('payout.verified_toast'));
+        } catch (e) {
+          toast.error(t(errorKey(e)), { action: submitSandboxOnboarding });
+        }
+      }}
+    />
   );
 }
 
@@ -104,13 +77,17 @@ export function PayoutTab() {
   else if (account.data.verified) body = <Verified />;
   else if (config.stripePublishableKey)
     body = (
-      <StripeOnboarding
+      <PayoutStripeOnboarding
         publishableKey={config.stripePublishableKey}
         started={account.data.started ?? account.data.clientSecret !== ''}
+        connect={connectPayoutAccount}
+        onError={(e) =>
+          e ? toast.error(t(errorKey(e)), { action: connectPayoutAccount }) : clearToastErrors(connectPayoutAccount)
+        }
         onExit={() => void account.refetch()}
       />
     );
-  else body = <PayoutSandboxForm />;
+  else body = <SandboxForm />;
 
   return (
     <section className="stack payout" aria-labelledby="payout-title">

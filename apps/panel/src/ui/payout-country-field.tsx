@@ -1,10 +1,12 @@
 /**
  * The payout account's country (spec section 7: AU or NZ), labelled, with its helper line: the one select of
- * both onboardings, Stripe's (payout-tab, a controlled value) and the sandbox form (react-hook-form's `register`).
+ * both onboardings, Stripe's (a controlled value) and the sandbox form (react-hook-form's `register`), for a holder
+ * (the panel's payout tab) and an organisation (the console's exchange page, issue 45). Texts `payout.*` of the
+ * catalogue in use (the panel's or the console's).
  */
 import type { ComponentProps } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAYOUT_COUNTRIES } from '../payout-form.validation';
+import { PAYOUT_COUNTRIES } from '../lib/payout-form.validation';
 
 /** `id`: the select's id (its label points at it); the other props go to the `<select>` (value or register). */
 export function PayoutCountryField(props: ComponentProps<'select'> & { id: string }) {

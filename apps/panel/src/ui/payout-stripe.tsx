@@ -1,6 +1,7 @@
 /**
- * Stripe's embedded onboarding (ConnectAccountOnboarding), loaded only on the payout tab and only when
- * the config carries a publishable key. Uses `@stripe/connect-js/pure`, so Stripe's script is fetched
+ * Stripe's embedded onboarding (ConnectAccountOnboarding), loaded only where a payout account is set up (the
+ * panel's payout tab, the console's exchange page for an organisation, issue 45) and only when the config carries a
+ * publishable key; `fetchClientSecret` is that account's onboarding call (for a session's refresh). Uses `@stripe/connect-js/pure`, so Stripe's script is fetched
  * when this component mounts, never at import time. Styled with the theme's colours through
  * `appearance.variables`, updated when the theme changes.
  */
@@ -8,8 +9,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadConnectAndInitialize, type StripeConnectInstance } from '@stripe/connect-js/pure';
 import { ConnectAccountOnboarding, ConnectComponentsProvider } from '@stripe/react-connect-js';
-import { useTheme } from '../../../lib/theme';
-import { connectPayoutAccount } from '../api/payout-account.api';
+import { useTheme } from '../lib/theme';
 
 /** The panel's CSS variables as Connect appearance variables. */
 function themeVariables() {
@@ -40,12 +40,13 @@ function themeVariables() {
 export default function PayoutStripe(props: {
   publishableKey: string;
   clientSecret: string;
-  country: string;
+  /** A new client secret of the same account (POST of the onboarding route), when Stripe asks for one. */
+  fetchClientSecret: () => Promise<string>;
   onExit: () => void;
 }) {
   const { i18n } = useTranslation();
   const { theme } = useTheme();
-  // One Connect instance per mount, made with the first render's secret, country and language.
+  // One Connect instance per mount, made with the first render's secret, secret source and language.
   const [instance] = useState<StripeConnectInstance>(() => {
     // The first secret comes from the tab; later ones (session refresh) from a new AccountSession.
     let first: string | null = props.clientSecret;
@@ -54,7 +55,7 @@ export default function PayoutStripe(props: {
       fetchClientSecret: () => {
         const secret = first;
         first = null;
-        return secret ? Promise.resolve(secret) : connectPayoutAccount(props.country);
+        return secret ? Promise.resolve(secret) : props.fetchClientSecret();
       },
       appearance: { variables: themeVariables() },
       locale: i18n.language === 'es' ? 'es' : 'en-AU',

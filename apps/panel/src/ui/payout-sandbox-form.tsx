@@ -1,35 +1,42 @@
 /**
- * The sandbox payout onboarding (used when Stripe is not configured): collects what Stripe would
- * (country AU/NZ, first and last name, date of birth, bank account) and verifies the account with
- * POST /v1/resell/sandbox-onboarding, so the whole resale flow works offline. Save is disabled until
- * the form is changed and valid, and while it is sent.
+ * The sandbox payout onboarding (used when Stripe is not configured): collects what Stripe would (country AU/NZ,
+ * first and last name, date of birth, bank account) and hands it to `onSubmit`, which verifies the account (a holder's
+ * POST /v1/resell/sandbox-onboarding on the panel's payout tab, an organisation's POST
+ * /v1/org/payout-account/sandbox-onboarding in the console, issue 45). Save is disabled until the form is changed
+ * and valid, and while it is sent. Texts `payout.*`, `validation.*` of the catalogue in use (the panel's or the
+ * console's); what the caller shows of an error it places in `children`, above the button.
  */
-import { useId, useMemo } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../../lib/toast';
-import { errorKey } from '../../../lib/api-client';
-import { useUser } from '../../../lib/queries';
-import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
-import { submitSandboxOnboarding, useSandboxOnboarding } from '../api/payout-account.api';
-import { payoutFormSchema, type PayoutForm } from '../payout-form.validation';
+import { payoutFormSchema, type PayoutForm } from '../lib/payout-form.validation';
+import { Button } from './button';
+import { Field } from './field';
 import { PayoutCountryField } from './payout-country-field';
+import './payout.css';
 
-export function PayoutSandboxForm() {
+/** The form's answer, trimmed: what both sandbox-onboarding routes take. */
+export type SandboxOnboardingValues = PayoutForm;
+
+export function PayoutSandboxForm(props: {
+  /** Verifies the account with the values; a rejection leaves the form as it was (the caller says why). */
+  onSubmit: (values: SandboxOnboardingValues) => Promise<void>;
+  /** The names the form starts with (a holder's own); empty when absent. */
+  firstName?: string;
+  lastName?: string;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const id = useId();
-  const user = useUser().data;
   const schema = useMemo(() => payoutFormSchema(), []);
-  const submit = useSandboxOnboarding();
   const { register, handleSubmit, formState, control } = useForm<PayoutForm>({
     resolver: zodResolver(schema),
     mode: 'onTouched',
     values: {
       country: 'AU',
-      firstName: user?.givenName ?? '',
-      lastName: user?.familyName ?? '',
+      firstName: props.firstName ?? '',
+      lastName: props.lastName ?? '',
       birthdate: '',
       bankAccount: '',
     },
@@ -39,20 +46,17 @@ export function PayoutSandboxForm() {
   const country = useWatch({ control, name: 'country' });
   const err = (k: keyof PayoutForm) => (errors[k] && touchedFields[k] ? t(errors[k].message!) : undefined);
 
-  const onSubmit = handleSubmit(async (v) => {
-    try {
-      await submit.mutateAsync({
+  const onSubmit = handleSubmit((v) =>
+    props
+      .onSubmit({
         country: v.country,
         firstName: v.firstName.trim(),
         lastName: v.lastName.trim(),
         birthdate: v.birthdate,
         bankAccount: v.bankAccount.trim(),
-      });
-      toast.success(t('payout.verified_toast'));
-    } catch (e) {
-      toast.error(t(errorKey(e)), { action: submitSandboxOnboarding });
-    }
-  });
+      })
+      .catch(() => undefined),
+  );
 
   return (
     <form className="stack payout-form" noValidate onSubmit={onSubmit} aria-labelledby={`${id}-t`}>
@@ -95,6 +99,7 @@ export function PayoutSandboxForm() {
         error={err('bankAccount')}
         {...register('bankAccount')}
       />
+      {props.children}
       <Button type="submit" disabled={!isValid || isSubmitting} loading={isSubmitting}>
         {t('payout.verify')}
       </Button>
