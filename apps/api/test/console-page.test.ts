@@ -40,6 +40,8 @@ describe('GET /console', () => {
       expect(csp).not.toContain('unsafe-inline');
       expect(en.headers['x-frame-options']).toBe('DENY');
 
+      expect(csp).not.toContain('stripe');
+
       const es = await t.app.inject({ url: '/console?lang=es' });
       expect(es.body).toContain('<html lang="es"');
       expect(es.body).toContain('<title>Consola del organizador</title>');
@@ -49,6 +51,22 @@ describe('GET /console', () => {
 
       expect((await t.app.inject({ url: '/console/assets/index-abc.js' })).statusCode).toBe(200);
       expect((await t.app.inject({ url: '/console/index.html' })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+      rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("lets Stripe's Connect.js in only when Stripe is configured (the organisation's payout onboarding, issue 45)", async () => {
+    const dist = builtPanel();
+    const t = await createTestApp({ config: { panelDistDir: dist, stripePublishableKey: 'pk_test_123' } });
+    try {
+      const csp = String((await t.app.inject({ url: '/console' })).headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self' https://connect-js.stripe.com https://js.stripe.com;");
+      expect(csp).toContain("frame-src 'self' https://connect-js.stripe.com https://js.stripe.com;");
+      expect(csp).toContain("connect-src 'self' https://api.stripe.com;");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
     } finally {
       await t.close();
       rmSync(dist, { recursive: true, force: true });

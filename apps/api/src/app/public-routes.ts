@@ -58,7 +58,7 @@ export async function registerPublicRoutes(
       brandingOf: (slug) => branding.branding(slug),
     });
   scannerPageRoutes(app, { panelDistDir: config.panelDistDir });
-  consolePageRoutes(app, { panelDistDir: config.panelDistDir });
+  consolePageRoutes(app, { panelDistDir: config.panelDistDir, stripe: Boolean(config.stripePublishableKey) });
   infoPageRoutes(app, { productName: config.productName });
   if (config.sandboxCheckout)
     sandboxCheckoutRoutes(app, { swap, publicUrl: config.publicUrl, brandingOf: (slug) => branding.branding(slug) });

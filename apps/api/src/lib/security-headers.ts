@@ -42,7 +42,8 @@ export function scriptNonce(reply: FastifyReply): string {
   return nonce;
 }
 
-const STRIPE_CONNECT = ['https://connect-js.stripe.com', 'https://js.stripe.com'];
+/** Stripe Connect.js's origins: its script and the frames of its embedded onboarding (the panel's and the console's). */
+export const STRIPE_CONNECT = ['https://connect-js.stripe.com', 'https://js.stripe.com'];
 
 /** The settings the headers read: the public URL, Stripe's publishable key, form-action and embed origins. */
 export type SecurityHeadersConfig = Pick<

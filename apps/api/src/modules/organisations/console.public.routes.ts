@@ -5,8 +5,8 @@
  * panel workspace's built console app (apps/panel/src/console, built into `PANEL_DIST_DIR/console`); this route
  * serves its index.html with `<html lang>` and the title in the language. The page holds no secret: members sign
  * in with their e-mail code and the app calls /v1 on this origin. Strict CSP (scripts and styles only from this
- * origin, no inline ones; fetches only to this origin; https images for organisers' logos), no framing, no
- * referrer.
+ * origin, no inline ones; fetches only to this origin; https images for organisers' logos; Stripe's Connect.js only
+ * when Stripe is configured), no framing, no referrer.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,16 +14,37 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_SCREENS } from '@tp/contract';
 import type { App } from '../../lib/http.js';
 import { pickLang, queryLang } from '../../lib/lang.js';
+import { STRIPE_CONNECT } from '../../lib/security-headers.js';
 
-/** The console page's Content-Security-Policy. */
-export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * The console page's Content-Security-Policy. With Stripe (`stripe`: STRIPE_PUBLISHABLE_KEY is set) it lets in
+ * Connect.js's script, frames, inline styles and API calls, for the organisation's payout onboarding (issue 45), as
+ * the panel's policy does for the holders' payout tab; without it nothing from outside.
+ */
+export function consoleCsp(stripe: boolean): string {
+  const from = (own: string) => [own, ...(stripe ? STRIPE_CONNECT : [])].join(' ');
+  return [
+    "default-src 'none'",
+    `script-src ${from("'self'")}`,
+    `style-src 'self'${stripe ? " 'unsafe-inline'" : ''}`,
+    `connect-src 'self'${stripe ? ' https://api.stripe.com' : ''}`,
+    ...(stripe ? [`frame-src ${from("'self'")}`] : []),
+    "img-src 'self' https: data:",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 const TITLE = { en: 'Organiser console', es: 'Consola del organizador' } as const;
 
-/** @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `console/index.html` in it. */
-export function consolePageRoutes(app: App, deps: { panelDistDir: string }) {
+/**
+ * @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `console/index.html` in it.
+ * @param deps.stripe whether Stripe is configured (its sources join the page's policy, {@link consoleCsp}).
+ */
+export function consolePageRoutes(app: App, deps: { panelDistDir: string; stripe: boolean }) {
   const indexFile = join(deps.panelDistDir, 'console', 'index.html');
+  const csp = consoleCsp(deps.stripe);
   const page = async (req: FastifyRequest, reply: FastifyReply) => {
     const lang = pickLang(queryLang(req));
     // Read per request (a few hundred bytes), like the panel document: a rebuild is served without a restart.
@@ -32,7 +53,7 @@ export function consolePageRoutes(app: App, deps: { panelDistDir: string }) {
     return reply
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-cache')
-      .header('Content-Security-Policy', CONSOLE_CSP)
+      .header('Content-Security-Policy', csp)
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
       .header('X-Frame-Options', 'DENY')
