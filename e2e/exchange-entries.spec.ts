@@ -115,6 +115,9 @@ for (const theme of ['light', 'dark'] as const) {
         queue.getByRole('button', { name: lang === 'es' ? 'Comprar mis entradas' : 'Buy my tickets' }),
       ).toBeVisible();
       await page.screenshot({ path: `test-results/exchange/places-${lang}-${theme}-360.png`, fullPage: true });
+      // The entry's three buttons wrap inside its card: nothing wider than the phone (a lost flex rule once put them
+      // in one row past the screen's edge).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
       await expectAccessible(page, `queue places ${theme} ${lang}`);
       await queue.getByRole('button', { name: lang === 'es' ? 'Salir de la cola' : 'Leave the queue' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
