@@ -225,6 +225,7 @@ test('logout asks for confirmation, ends the session and returns to sign-in', as
   let hub = await openHub(page);
   await hub.getByRole('button', { name: 'Log out' }).click();
   let confirm = page.getByRole('dialog', { name: 'Log out?' });
+  await confirm.screenshot({ path: 'test-results/settings/logout-confirm.png' });
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toHaveCount(0);
   await expect(page.getByRole('dialog', { name: 'Menu' })).toBeVisible();
