@@ -1221,6 +1221,30 @@ describe('an offer is paid (decision 042 "As built (checkout)")', () => {
     expect((await checkout(tokens.a, a.id)).json()).toEqual({ message: 'api.exchange.checkout.not_offered' });
   });
 
+  it('the organiser cannot revoke or re-issue a returned ticket; one that changed anyway is not sold (audit 25, item 7)', async () => {
+    const { apiKey, tokens } = fixture;
+    await turnOn(apiKey);
+    const a = await join(tokens.a);
+    await giveBack(tokens.h, 't1');
+    const revoke = await call(apiKey, 'DELETE', '/v1/org/tickets/t1');
+    expect(revoke.statusCode).toBe(409);
+    expect(revoke.json()).toMatchObject({ message: 'api.org.ticket_in_resale' });
+    const reissue = await call(apiKey, 'PUT', '/v1/org/tickets/t1', {
+      ticketTypeExternalId: 'ga',
+      holderEmail: 'b@example.com',
+    });
+    expect(reissue.statusCode).toBe(409);
+    expect(reissue.json()).toMatchObject({ message: 'api.org.ticket_in_resale' });
+    expect(await holderOf('t1')).toBe('h@example.com');
+    // A ticket revoked behind the rules' back (a direct write) is not sold: nothing moves, nobody is owed.
+    const orderId = orderOf((await checkout(tokens.a, a.id)).json<exchange.ExchangeCheckout>().checkoutUrl);
+    await rawQuery(t.database.db, `update user_tickets set revoked_at = now() where external_id = 't1'`);
+    expect((await pay(orderId)).statusCode).toBe(303);
+    expect(await holderOf('t1')).toBe('h@example.com');
+    expect(await payoutRows()).toEqual([]);
+    expect((await mine(tokens.a))[0]).toMatchObject({ status: 'OFFERED' });
+  });
+
   it("the provider's report pays only the order's own session, amount and currency", async () => {
     const { apiKey, tokens } = fixture;
     await turnOn(apiKey);

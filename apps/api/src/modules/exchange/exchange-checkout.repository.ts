@@ -78,6 +78,31 @@ export const exchangeCheckoutRepository = {
   },
 
   /**
+   * Whether every returned ticket of `units` is still its seller's and not revoked (its row locked for the sale): a
+   * ticket that changed some other way since its return is not sold (issue 45 audit: an organiser's revoke or
+   * re-issue of a returned ticket, now refused, let a fan buy a revoked ticket or take a new holder's).
+   */
+  async returnedStillSellers(tx: DbOrTx, units: UnitRow[]): Promise<boolean> {
+    const returned = units.filter((u) => u.userTicketId !== null);
+    if (!returned.length) return true;
+    const rows = await tx
+      .select({ id: userTickets.id, holderId: userTickets.holderId, revokedAt: userTickets.revokedAt })
+      .from(userTickets)
+      .where(
+        inArray(
+          userTickets.id,
+          returned.map((u) => u.userTicketId as number),
+        ),
+      )
+      .for('update');
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return returned.every((u) => {
+      const row = byId.get(u.userTicketId as number);
+      return row !== undefined && row.revokedAt === null && row.holderId === u.sellerUserId;
+    });
+  },
+
+  /**
    * Moves the returned tickets of `units` to `buyerId` (the one move: the holder changes, the history records it, the
    * old pass is void) and owes each seller the unit's price (a PENDING payout per unit, minor units).
    */

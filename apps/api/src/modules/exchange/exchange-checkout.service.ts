@@ -103,7 +103,8 @@ export function createExchangeCheckout(deps: {
      * entry PURCHASED, each returned ticket moved to the fan (its old pass void; wallet updates queued) with its
      * seller owed the face value (a PENDING payout), each released unit issued as a new ticket of the type; the fan's
      * and the sellers' e-mails and `exchange.sold` queued. With `payment` (the provider's report) it pays only the
-     * order's own session, amount and currency. An offer that ended before the payment came is not settled.
+     * order's own session, amount and currency. An offer that ended before the payment came is not settled, nor one
+     * whose returned ticket is no longer its seller's or was revoked.
      */
     async settle(orderId: string, payment?: OfferPayment): Promise<OfferSettlement> {
       const at = deps.now();
@@ -122,6 +123,8 @@ export function createExchangeCheckout(deps: {
         }
         const units = await checkoutRepo.reservedUnits(tx, entry.id);
         if (units.length !== entry.quantity) return { status: 'ended' };
+        // A returned ticket that is no longer its seller's (or revoked) is not sold; the payment is owed back.
+        if (!(await checkoutRepo.returnedStillSellers(tx, units))) return { status: 'ended' };
         const facts = await checkoutRepo.checkoutFacts(tx, entry.id);
         const moved = await checkoutRepo.sellReturned(tx, units, entry.userId, at);
         const issued = await checkoutRepo.issueReleased(

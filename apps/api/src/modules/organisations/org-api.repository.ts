@@ -7,7 +7,7 @@
  */
 import { and, count, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsListed } from '../../db/predicates.js';
+import { ticketIsListed, ticketIsOnSale } from '../../db/predicates.js';
 import {
   benefits,
   events,
@@ -35,6 +35,7 @@ export interface IssuedTicketRow {
   holderId: number | null;
   eventAccessUsedAt: Date | null;
   revokedAt: Date | null;
+  /** On sale: in a live resale listing or returned to an exchange queue (`ticketIsOnSale`). */
   listed: boolean;
   /** The account the organiser last issued it to (ISSUE / REISSUE in the history). */
   issuedToId: number | null;
@@ -139,7 +140,8 @@ export const orgApiRepository = {
         holderId: userTickets.holderId,
         eventAccessUsedAt: userTickets.eventAccessUsedAt,
         revokedAt: userTickets.revokedAt,
-        listed: ticketIsListed(userTickets.id),
+        // On sale: listed for resale or returned to an exchange queue (issue 45): either sale moves it by itself.
+        listed: ticketIsOnSale(userTickets.id),
         issuedToId: issuedTo,
       })
       .from(userTickets)

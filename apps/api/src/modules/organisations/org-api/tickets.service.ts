@@ -94,8 +94,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
      * longer admits); queues `ticket.revoked`, e-mails the holder (`ticketRevoked`, issue 41 point 6, unless the
      * ticket was already used) and records it in the audit trail, in one transaction. Revoking a revoked ticket
      * changes (and records, and mails) nothing.
-     * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_in_resale` (409: listed for resale, or sold
-     *   and awaiting its buyer's redeem).
+     * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_in_resale` (409: listed for resale,
+     *   returned to an exchange queue (issue 45), or sold and awaiting its buyer's redeem).
      */
     async revokeTicket(org: RequestOrganisation, externalId: string): Promise<void> {
       const at = deps.now();
