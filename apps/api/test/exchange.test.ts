@@ -802,6 +802,24 @@ describe('the queue closes (exchange.close)', () => {
     expect(await unitStatuses()).toEqual(['WITHDRAWN']);
     const [mine] = (await call(tokens.h, 'GET', '/v1/list/ticket_listing?status=UPCOMING')).json<MyTicket[]>();
     expect(mine.isReturnedToExchange).toBe(false);
+
+    // The cut-off put back in the future opens the queue again: a new entry waits; the closed one stays closed.
+    expect((await event(iso(DAY))).statusCode).toBe(200);
+    await t.app.services.jobs.runDue();
+    expect(await join(tokens.b, 1, 'vip')).toMatchObject({ status: 'WAITING' });
+    expect(await entryStatuses()).toEqual(['CLOSED', 'WAITING']);
+    t.clock.advance(DAY);
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED']);
+
+    // The same through the settings: a closing time typed in the past closes at once; put right, it opens again.
+    await turnOn(apiKey, { ...settings, closesAt: iso(HOUR) });
+    await join(tokens.c, 1, 'vip');
+    await turnOn(apiKey, { ...settings, closesAt: iso(-HOUR) });
+    await t.app.services.jobs.runDue();
+    expect(await entryStatuses()).toEqual(['CLOSED', 'CLOSED', 'CLOSED']);
+    await turnOn(apiKey, { ...settings, closesAt: iso(HOUR) });
+    expect(await join(tokens.d, 1, 'vip')).toMatchObject({ status: 'WAITING' });
   });
 });
 

@@ -79,7 +79,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
     /**
      * PUT /org/events/{externalId}/exchange: sets the event's queue settings (a new draw seed when `draw` is first
      * chosen), recorded in the audit trail (`exchange.updated`); schedules the queue's close at its closing time and
-     * a draw not yet run at `drawAt` (exchange-schedule.ts); answers as GET does.
+     * a draw not yet run at `drawAt` (exchange-schedule.ts); answers as GET does. A closed queue whose closing time
+     * is put back in the future opens again (its closed entries stay closed).
      * @throws AppError `api.org.event_not_found` (404)
      */
     async put(
@@ -104,6 +105,9 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
           closedAt: before?.closedAt ?? null,
           updatedAt: at,
         };
+        // A closed queue whose closing time the organiser puts back in the future opens again (a cut-off typed in
+        // the past closed it at once; its entries stay CLOSED, new ones may join). Audit re-run 25.
+        if (after.closedAt !== null && after.enabled && closesAtOf(after, event) > at) after.closedAt = null;
         await repo.putSettings(tx, after);
         // Entries waiting for a draw that will not run now (the queue turned first come) take their places by id.
         if (after.order !== 'draw' && before?.order === 'draw' && before.drawnAt === null) {

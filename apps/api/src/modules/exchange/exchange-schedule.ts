@@ -110,12 +110,17 @@ export function createExchangeSchedule(deps: { database: Database; now: () => Da
     /**
      * The `event.times_changed` job (the event's start or transfer cut-off changed): schedules the close of an open
      * queue at its closing time now, which follows them unless the organiser set `closesAt`. The job of the old time
-     * finds it moved and does nothing; a closing time already past closes the queue at once.
+     * finds it moved and does nothing; a closing time already past closes the queue at once; a queue closed whose
+     * closing time is now ahead opens again (its closed entries stay closed).
      */
     async timesChanged(payload: unknown): Promise<void> {
       const { eventId } = eventTimesChangedPayload.parse(payload);
       await underLock(eventId, async (tx, settings, event) => {
-        if (settings.closedAt === null) await scheduleJobs(tx, event, settings);
+        const at = deps.now();
+        // A queue closed by the old time whose closing time is now ahead opens again, as a settings change does.
+        const reopen = settings.closedAt !== null && settings.enabled && closesAtOf(settings, event) > at;
+        if (reopen) await repo.putSettings(tx, { ...settings, closedAt: null, updatedAt: at });
+        if (settings.closedAt === null || reopen) await scheduleJobs(tx, event, { ...settings, closedAt: null });
       });
     },
 
