@@ -4,11 +4,15 @@
  * throw-away data directory of its own, freshly seeded. Slot i's settings are exported as E2E_BASE_URL_i,
  * E2E_HOST_URL_i, E2E_MAIL_DIR_i, E2E_SMTP_URL_i, E2E_SCANNER_KEY_i and E2E_ADMIN_KEY_i; the worker running in slot i
  * (its `parallelIndex`) takes them as E2E_BASE_URL, … (e2e/fixtures.ts). Everything is stopped at the end.
+ * With E2E_DATABASE=postgres the servers run on a throw-away PostgreSQL (one database per slot) instead of the
+ * embedded database: `npm test` runs the exchange journey so as well (issue 45: the journey on both databases).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
+import pg from 'pg';
+import { startPostgres } from '../scripts/postgres';
 import { startMailSink, startServer, type StartedMailSink, type StartedServer } from './server';
 
 /** The door scanner key of the e2e servers (E2E_SCANNER_KEY in the specs). */
@@ -17,7 +21,7 @@ const SCANNER_KEY = 'e2e-door-scanner-key';
 const ADMIN_KEY = 'e2e-platform-admin-key';
 
 /** Starts slot `slot`'s sink and server and exports its E2E_*_slot variables; what to stop goes into `stops`. */
-async function startSlot(slot: number, stops: (() => Promise<void>)[]) {
+async function startSlot(slot: number, stops: (() => Promise<void>)[], databaseUrl?: string) {
   const dir = mkdtempSync(join(tmpdir(), `tp-e2e-${slot}-`));
   stops.push(() => Promise.resolve(rmSync(dir, { recursive: true, force: true })));
   const sink: StartedMailSink = await startMailSink(join(dir, 'mail'));
@@ -26,6 +30,7 @@ async function startSlot(slot: number, stops: (() => Promise<void>)[]) {
     dataDir: join(dir, 'data'),
     smtpUrl: sink.smtpUrl,
     env: {
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       QR_TTL_SECONDS: '3',
       SCANNER_KEY,
       ADMIN_KEY,
@@ -60,13 +65,38 @@ export default async function globalSetup(config: FullConfig) {
   const stopAll = async () => {
     for (const stop of stops.splice(0).reverse()) await stop();
   };
+  const urls: (string | undefined)[] = [];
+  if (process.env.E2E_DATABASE === 'postgres') {
+    const server = await startPostgres();
+    stops.push(() => Promise.resolve(server.stop()));
+    const admin = new pg.Client({ connectionString: server.url('postgres') });
+    await admin.connect();
+    for (let i = 0; i < config.workers; i++) {
+      await admin.query(`create database e2e_slot_${i}`);
+      urls.push(server.url(`e2e_slot_${i}`));
+    }
+    await admin.end();
+  }
   // The slots start at once (a start is mostly one core's work: migrations and seed).
-  const started = await Promise.allSettled(Array.from({ length: config.workers }, (_, i) => startSlot(i, stops)));
+  const started = await Promise.allSettled(
+    Array.from({ length: config.workers }, (_, i) => startSlot(i, stops, urls[i])),
+  );
   const failed = started.find((s) => s.status === 'rejected');
   if (failed) {
     // Stop what this setup started: Playwright runs no teardown after a failed setup.
     await stopAll();
     throw failed.reason;
+  }
+  // On PostgreSQL, each server must have migrated and seeded its own database (not fallen back to the embedded one).
+  for (const url of urls) {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const { rows } = await client.query<{ n: string }>('select count(*) as n from organisations');
+    await client.end();
+    if (Number(rows[0].n) === 0) {
+      await stopAll();
+      throw new Error(`the e2e server did not seed ${url}`);
+    }
   }
   return stopAll;
 }
