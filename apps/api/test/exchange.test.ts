@@ -39,6 +39,17 @@ const SANDBOX_PAYOUT = {
   bankAccount: '062-000 12345678',
 };
 
+/** Event evt-1's fields, starting 10 days from the test clock's now. */
+const harbourLights = () => ({
+  name: 'Harbour Lights',
+  venue: 'The Domain',
+  city: 'Sydney',
+  country: 'AU',
+  startsAt: iso(10 * DAY),
+  endsAt: iso(10 * DAY + 8 * HOUR),
+  timeZone: 'Australia/Sydney',
+});
+
 /** An organisation with event evt-1 (types ga and vip), four GA tickets of h, one of h2, and six accounts. */
 async function setUp(config: Parameters<typeof createTestApp>[0] & { noOrgPayoutAccount?: boolean } = {}) {
   t = await createTestApp({
@@ -55,15 +66,7 @@ async function setUp(config: Parameters<typeof createTestApp>[0] & { noOrgPayout
     const r = await call(apiKey, 'PUT', `/v1/org/${path}`, payload);
     expect(r.statusCode, r.body).toBeLessThan(300);
   };
-  await put('events/evt-1', {
-    name: 'Harbour Lights',
-    venue: 'The Domain',
-    city: 'Sydney',
-    country: 'AU',
-    startsAt: iso(10 * DAY),
-    endsAt: iso(10 * DAY + 8 * HOUR),
-    timeZone: 'Australia/Sydney',
-  });
+  await put('events/evt-1', harbourLights());
   const type = { eventExternalId: 'evt-1', currency: 'AUD', isGiftable: true, isResellable: true, isSwappable: false };
   await put('ticket-types/ga', { ...type, name: 'GA', priceCents: 9000 });
   await put('ticket-types/vip', { ...type, name: 'VIP', priceCents: 20000 });
@@ -778,16 +781,7 @@ describe('the queue closes (exchange.close)', () => {
     await join(tokens.a, 1, 'vip');
     await giveBack(tokens.h, 't1');
     const event = (transfersCloseAt: string) =>
-      call(apiKey, 'PUT', '/v1/org/events/evt-1', {
-        name: 'Harbour Lights',
-        venue: 'The Domain',
-        city: 'Sydney',
-        country: 'AU',
-        startsAt: iso(10 * DAY),
-        endsAt: iso(10 * DAY + 8 * HOUR),
-        timeZone: 'Australia/Sydney',
-        transfersCloseAt,
-      });
+      call(apiKey, 'PUT', '/v1/org/events/evt-1', { ...harbourLights(), transfersCloseAt });
     // The cut-off set at 1 day, then moved to 2 days: the first close does nothing, the second closes.
     expect((await event(iso(DAY))).statusCode).toBe(200);
     expect((await event(iso(2 * DAY))).statusCode).toBe(200);

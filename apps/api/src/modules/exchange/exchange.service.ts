@@ -1,3 +1,26 @@
+/** One of my entries as `GET /exchange/entries` answers it: position and open offer, no other fan's data. */
+function toEntry({ entry, position, event, type }: EntryListRow): contract.ExchangeEntry {
+  return {
+    id: entry.id,
+    event: {
+      name: event.name,
+      externalId: event.externalId,
+      startsAt: event.startsAt.toISOString(),
+      timeZone: event.timeZone,
+    },
+    ticketType: { name: type.name, externalId: type.externalId },
+    quantity: entry.quantity,
+    status: contract.exchangeEntryStatus.parse(entry.status),
+    position: position === null ? null : Number(position),
+    inDraw: entry.seq === null && (entry.status === 'WAITING' || entry.status === 'OFFERED'),
+    offer: entry.status === 'OFFERED' && entry.expiresAt ? { expiresAt: entry.expiresAt.toISOString() } : null,
+    createdAt: entry.createdAt.toISOString(),
+  };
+}
+
+/** A row of `repo.entriesOfUser`. */
+type EntryListRow = Awaited<ReturnType<typeof repo.entriesOfUser>>[number];
+
 /**
  * The fans' side of the exchange queue (issue 45, decision 042): the public view of an event's queue, joining it
  * (one open entry per account per ticket type, all or nothing), my entries with their true position, leaving and
@@ -46,23 +69,7 @@ export function createExchangeService(deps: { database: Database; now: () => Dat
 
   /** My entries, newest first, with their position and open offer (no other fan's data). */
   async function entries(userId: number): Promise<contract.ExchangeEntry[]> {
-    const rows = await repo.entriesOfUser(db, userId, ENTRIES_LISTED);
-    return rows.map(({ entry, position, event, type }) => ({
-      id: entry.id,
-      event: {
-        name: event.name,
-        externalId: event.externalId,
-        startsAt: event.startsAt.toISOString(),
-        timeZone: event.timeZone,
-      },
-      ticketType: { name: type.name, externalId: type.externalId },
-      quantity: entry.quantity,
-      status: contract.exchangeEntryStatus.parse(entry.status),
-      position: position === null ? null : Number(position),
-      inDraw: entry.seq === null && (entry.status === 'WAITING' || entry.status === 'OFFERED'),
-      offer: entry.status === 'OFFERED' && entry.expiresAt ? { expiresAt: entry.expiresAt.toISOString() } : null,
-      createdAt: entry.createdAt.toISOString(),
-    }));
+    return (await repo.entriesOfUser(db, userId, ENTRIES_LISTED)).map(toEntry);
   }
 
   return {
