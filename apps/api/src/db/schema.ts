@@ -294,6 +294,12 @@ export const userTickets = pgTable(
      */
     revokedAt: ts('revoked_at'),
     /**
+     * Why the ticket no longer admits when it was not the organiser's revoke (issue 46, decision 044): `refunded` (the
+     * payment it was bought with went back: refunded, or a dispute lost) or `disputed` (that payment is disputed: it
+     * admits again if the dispute is won). Null with `revokedAt` set: the organiser revoked it.
+     */
+    revokedReason: text('revoked_reason'),
+    /**
      * Counts changes of the rows the ticket's listing item shows beside its own: its held benefits
      * (`user_ticket_benefits`) and resale entries (`resale_listing_tickets`). Triggers bump it (migration 0017), so
      * that such a change also makes a new version of this row (its `xmin`), which the listing's cache checks.
@@ -528,6 +534,8 @@ export const resaleOrders = pgTable('resale_orders', {
   status: text('status').notNull(),
   idempotencyKey: text('idempotency_key').unique(),
   checkoutSessionId: text('checkout_session_id'),
+  /** The provider's payment (Stripe PaymentIntent) that paid the order, where it said: how a refund or dispute finds it. */
+  paymentIntentId: text('payment_intent_id').unique(),
   codeHash: text('code_hash').unique(),
   redeemedAt: ts('redeemed_at'),
   redeemedBy: integer('redeemed_by').references(() => users.id),
@@ -574,6 +582,63 @@ export const payouts = pgTable(
     check('payouts_one_sale_ck', sql`num_nonnulls(${t.orderId}, ${t.exchangeUnitId}) = 1`),
     check('payouts_one_payee_ck', sql`num_nonnulls(${t.sellerId}, ${t.organisationId}) = 1`),
     index('payouts_organisation_idx').on(t.organisationId),
+  ],
+);
+
+/**
+ * A paid order's payment that went back (issue 46, decision 044): refunded, or disputed (a chargeback) and how the
+ * dispute closed. One row per provider refund or dispute (`providerRef`: the charge's or the dispute's id).
+ * `kind`: `resale` (a resale order) or `exchange` (an exchange offer, `orderId` its order id).
+ */
+export const paymentReversals = pgTable(
+  'payment_reversals',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull(),
+    orderId: uuid('order_id').notNull(),
+    providerRef: text('provider_ref').notNull(),
+    /** `refunded` or `disputed`. */
+    reason: text('reason').notNull(),
+    /** A refund: `final`. A dispute: `open`, then `won` (the tickets admit again) or `lost`. */
+    status: text('status').notNull(),
+    createdAt: ts('created_at').notNull(),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [
+    uniqueIndex('payment_reversals_ref_uq').on(t.providerRef),
+    index('payment_reversals_order_idx').on(t.orderId),
+  ],
+);
+
+/**
+ * A reported payment that pays nothing as it stands (issue 46): its amount, currency or session is not its order's,
+ * it came for an exchange offer that had ended, or a refund or dispute of a payment we cannot find. Flagged for the
+ * operator (`GET /v1/admin/payments/mismatched`), who refunds or settles it explicitly.
+ */
+export const paymentMismatches = pgTable(
+  'payment_mismatches',
+  {
+    id: serial('id').primaryKey(),
+    /** The provider event that reported it (deduplication). */
+    providerEventId: text('provider_event_id').notNull().unique(),
+    /** `resale`, `exchange`, or null when no order of ours was found. */
+    kind: text('kind'),
+    orderId: uuid('order_id'),
+    sessionId: text('session_id'),
+    paymentIntentId: text('payment_intent_id'),
+    amountCents: integer('amount_cents'),
+    currencyCode: text('currency_code'),
+    /** `not_paid`, `session`, `amount`, `currency`, `ended` (an exchange offer paid after it ended), `unknown_payment`. */
+    reason: text('reason').notNull(),
+    createdAt: ts('created_at').notNull(),
+    resolvedAt: ts('resolved_at'),
+    /** `refunded` or `settled`. */
+    resolution: text('resolution'),
+  },
+  (t) => [
+    index('payment_mismatches_open_idx')
+      .on(t.createdAt)
+      .where(sql`resolved_at is null`),
   ],
 );
 
@@ -976,6 +1041,8 @@ export const exchangeEntries = pgTable(
     /** The offer's checkout (decision 042 "As built (checkout)"): the order id the provider's session names. */
     orderId: uuid('order_id').unique(),
     checkoutSessionId: text('checkout_session_id'),
+    /** The provider's payment (Stripe PaymentIntent) that paid the offer, where it said (issue 46). */
+    paymentIntentId: text('payment_intent_id').unique(),
     /** Where the fan pays (the provider's page); kept so a second click opens the same session. */
     checkoutUrl: text('checkout_url'),
     /** What the checkout charges: the reserved units' face values, minor units, and their currency. */

@@ -160,6 +160,16 @@ const stripeEventShape = z.object({
 /** A field of a Stripe object as text of at most 255 characters, else null. */
 const text = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 && v.length <= 255 ? v : null);
 
+/** A Stripe object's `metadata` (an object of text values), or an empty one. */
+const metadataOf = (o: Record<string, unknown>): Record<string, unknown> =>
+  typeof o.metadata === 'object' && o.metadata !== null && !Array.isArray(o.metadata)
+    ? (o.metadata as Record<string, unknown>)
+    : {};
+
+/** An amount in minor units: a safe non-negative integer, else null. */
+const minorUnits = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+
 /** A verified webhook event, reduced to what the resale module needs. */
 export type PayoutEvent =
   | { id: string; type: 'account.updated'; accountId: string; verified: boolean; country: string | null }
@@ -174,6 +184,35 @@ export type PayoutEvent =
       currencyCode: string | null;
       /** True only when the money was collected (Stripe `payment_status: 'paid'`). */
       paid: boolean;
+      /** The payment (Stripe PaymentIntent id) that a later refund or dispute names; null when not said. */
+      paymentIntentId: string | null;
+    }
+  | {
+      id: string;
+      /** A refund of a charge (issue 46): Stripe sends it for each refund, whole or in part. */
+      type: 'charge.refunded';
+      chargeId: string;
+      paymentIntentId: string | null;
+      /** The order the checkout named (the PaymentIntent's metadata, copied to the charge), else null. */
+      orderId: string | null;
+      /** The charge's amount and the part refunded so far, minor units. */
+      amountCents: number | null;
+      amountRefundedCents: number | null;
+      /** True when the charge is refunded in full. */
+      refunded: boolean;
+      currencyCode: string | null;
+    }
+  | {
+      id: string;
+      /** A dispute (chargeback) opened or closed on a charge (issue 46). */
+      type: 'charge.dispute.created' | 'charge.dispute.closed';
+      disputeId: string;
+      chargeId: string | null;
+      paymentIntentId: string | null;
+      /** Stripe's dispute status: on close `won`, `lost` or `warning_closed` (an inquiry that never became a chargeback). */
+      status: string | null;
+      amountCents: number | null;
+      currencyCode: string | null;
     }
   | { id: string; type: 'other' }
   /** Signed, but not shaped like a Stripe event: answered and ignored. */
@@ -288,6 +327,8 @@ export function createStripePayouts(opts: {
               success_url: req.successUrl,
               cancel_url: req.cancelUrl,
               metadata: { orderId: req.orderId },
+              // Carried to the payment and its charge, so a refund or dispute names the order (issue 46).
+              payment_intent_data: { metadata: { orderId: req.orderId } },
               client_reference_id: req.orderId,
               line_items: [
                 {
@@ -325,8 +366,7 @@ export function createStripePayouts(opts: {
           country: text(o.country),
         };
       if (event.type === 'checkout.session.completed') {
-        const metadata =
-          typeof o.metadata === 'object' && o.metadata !== null ? (o.metadata as Record<string, unknown>) : {};
+        const metadata = metadataOf(o);
         return {
           id: event.id,
           type: 'checkout.session.completed',
@@ -336,8 +376,32 @@ export function createStripePayouts(opts: {
           amountTotalCents: typeof o.amount_total === 'number' ? o.amount_total : null,
           currencyCode: text(o.currency)?.toUpperCase() ?? null,
           paid: o.payment_status === 'paid',
+          paymentIntentId: text(o.payment_intent),
         };
       }
+      if (event.type === 'charge.refunded')
+        return {
+          id: event.id,
+          type: 'charge.refunded',
+          chargeId: text(o.id) ?? '',
+          paymentIntentId: text(o.payment_intent),
+          orderId: text(metadataOf(o).orderId),
+          amountCents: minorUnits(o.amount),
+          amountRefundedCents: minorUnits(o.amount_refunded),
+          refunded: o.refunded === true,
+          currencyCode: text(o.currency)?.toUpperCase() ?? null,
+        };
+      if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed')
+        return {
+          id: event.id,
+          type: event.type,
+          disputeId: text(o.id) ?? '',
+          chargeId: text(o.charge),
+          paymentIntentId: text(o.payment_intent),
+          status: text(o.status),
+          amountCents: minorUnits(o.amount),
+          currencyCode: text(o.currency)?.toUpperCase() ?? null,
+        };
       return { id: event.id, type: 'other' };
     },
   };
