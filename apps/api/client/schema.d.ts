@@ -1710,6 +1710,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/sandbox/payment-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox only: refund or dispute a paid order, as Stripe would report it */
+        post: operations["sandboxPaymentEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "ticket.issued": {
@@ -1826,6 +1843,66 @@ export interface webhooks {
          * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
          */
         post: operations["ticketRevokedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment the ticket was bought with (resale or exchange queue) was refunded or a dispute lost: it no longer admits, and the seller is not paid
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["ticketRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.disputed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The buyer's payment for the ticket is disputed (a chargeback): it does not admit and the seller's payout is held until the dispute closes
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["ticketDisputedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.reinstated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The dispute of the payment was won: the ticket admits again and the payout goes ahead
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["ticketReinstatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3546,7 +3623,7 @@ export interface operations {
                             userTicketId: number;
                             ticketName: string;
                             /** @enum {string} */
-                            reason: "transferred" | "revoked";
+                            reason: "transferred" | "revoked" | "refunded";
                         }[];
                     };
                 };
@@ -3795,7 +3872,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
+                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "invalid_pass" | "not_revealed";
                             }[];
                         }[];
                     };
@@ -9804,7 +9881,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "invalid_pass" | "not_revealed";
+                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "invalid_pass" | "not_revealed";
                             scannedAt: string;
                             syncedAt: string;
                         }[];
@@ -10241,7 +10318,7 @@ export interface operations {
                         ticketTypeExternalId: string | null;
                         eventExternalId: string | null;
                         /** @enum {string} */
-                        status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                        status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked" | "refunded";
                         holder: {
                             email: string;
                             name: string | null;
@@ -10253,7 +10330,7 @@ export interface operations {
                         revokedAt: string | null;
                         history: {
                             /** @enum {string} */
-                            kind: "issued" | "reissued" | "transferred" | "listed" | "resold" | "redeemed" | "swapped" | "checked_in" | "revoked";
+                            kind: "issued" | "reissued" | "transferred" | "listed" | "resold" | "redeemed" | "swapped" | "checked_in" | "revoked" | "payment_reversed" | "reinstated";
                             at: string;
                             from?: {
                                 email: string;
@@ -10626,7 +10703,7 @@ export interface operations {
                 limit?: number;
                 /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
                 event?: string;
-                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                status?: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked" | "refunded";
                 /** @description matches the start of the current holder's e-mail, given or family name or full name (case-insensitive), or of the ticket's externalId; `%` and `_` are plain characters. */
                 search?: string;
             };
@@ -10673,7 +10750,7 @@ export interface operations {
                             ticketTypeExternalId: string | null;
                             eventExternalId: string | null;
                             /** @enum {string} */
-                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked";
+                            status: "issued" | "transferred" | "listed" | "resold" | "checked_in" | "revoked" | "refunded";
                             holder: {
                                 email: string;
                                 name: string | null;
@@ -12315,7 +12392,7 @@ export interface operations {
                      * @description https (http only for 127.0.0.1 outside production)
                      */
                     url: string;
-                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed")[];
+                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "ticket.refunded" | "ticket.disputed" | "ticket.reinstated" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed")[];
                 };
             };
         };
@@ -13915,7 +13992,7 @@ export interface operations {
                         currencyCode: string;
                         soldAt: string;
                         /** @enum {string} */
-                        status: "PENDING" | "PAID";
+                        status: "PENDING" | "PAID" | "HELD" | "CANCELLED";
                     }[];
                 };
             };
@@ -13939,6 +14016,113 @@ export interface operations {
             };
             /** @description Not allowed */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sandboxPaymentEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "charge.refunded";
+                    /** Format: uuid */
+                    orderId: string;
+                } | {
+                    /** @enum {string} */
+                    type: "charge.dispute.created";
+                    /** Format: uuid */
+                    orderId: string;
+                } | {
+                    /** @enum {string} */
+                    type: "charge.dispute.closed";
+                    /** Format: uuid */
+                    orderId: string;
+                    /** @enum {string} */
+                    status: "won" | "lost";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        outcome: "done" | "already" | "unknown";
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14297,6 +14481,176 @@ export interface operations {
                         ticketTypeExternalId: string | null;
                         /** @description our id of the holder's ticket */
                         userTicketId: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "ticket.refunded";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the ticket (PUT /v1/org/tickets/{externalId}) */
+                        ticketExternalId: string | null;
+                        /** @description your id of its event */
+                        eventExternalId: string | null;
+                        /** @description your id of its ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the holder's ticket */
+                        userTicketId: number;
+                        /** @description the resale order or exchange offer whose payment went back */
+                        orderId: string;
+                        /** @description true when a dispute (chargeback) was lost, false for a refund */
+                        dispute: boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketDisputedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "ticket.disputed";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the ticket (PUT /v1/org/tickets/{externalId}) */
+                        ticketExternalId: string | null;
+                        /** @description your id of its event */
+                        eventExternalId: string | null;
+                        /** @description your id of its ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the holder's ticket */
+                        userTicketId: number;
+                        /** @description the resale order or exchange offer whose payment is disputed */
+                        orderId: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ticketReinstatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "ticket.reinstated";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the ticket (PUT /v1/org/tickets/{externalId}) */
+                        ticketExternalId: string | null;
+                        /** @description your id of its event */
+                        eventExternalId: string | null;
+                        /** @description your id of its ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the holder's ticket */
+                        userTicketId: number;
+                        /** @description the resale order or exchange offer whose dispute was won */
+                        orderId: string;
                     };
                 };
             };

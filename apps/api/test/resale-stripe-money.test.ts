@@ -378,6 +378,8 @@ describe('the checkout session and the events that settle it (issue 43: mutants 
       success_url: `http://panel.test/resale/done/${order.id}?lang=es`,
       cancel_url: `http://panel.test${path}?lang=es`,
       'metadata[orderId]': order.id,
+      // Carried to the payment, so its refund or dispute names the order (issue 46).
+      'payment_intent_data[metadata][orderId]': order.id,
       client_reference_id: order.id,
       'line_items[0][quantity]': '2',
       'line_items[0][price_data][currency]': 'aud',

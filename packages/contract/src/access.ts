@@ -73,7 +73,7 @@ const checkInTicket = z.object({ userTicketId: id, ticketName: z.string() });
  * do not admit until sold or withdrawn, and are in no other list.
  * All lists empty: the holder holds no ticket for this event; then `movedAway` (issue 40 point 7) names the
  * event's tickets the holder held that left them (`transferred`: gifted or resold, the new holder never named) or
- * that the organiser voided (`revoked`). `holderName` is empty when the pass's holder neither holds nor held a
+ * that the organiser voided (`revoked`) or whose payment went back (`refunded`: refunded or disputed, issue 46). `holderName` is empty when the pass's holder neither holds nor held a
  * ticket of the event: a door never names someone else's holder (issue 40 point 7).
  */
 export const checkInResponse = z.object({
@@ -82,7 +82,7 @@ export const checkInResponse = z.object({
   alreadyUsed: z.array(checkInTicket.extend({ usedAt: z.string() })),
   listedForResale: z.array(checkInTicket),
   returned: z.array(checkInTicket).optional(),
-  movedAway: z.array(checkInTicket.extend({ reason: z.enum(['transferred', 'revoked']) })).optional(),
+  movedAway: z.array(checkInTicket.extend({ reason: z.enum(['transferred', 'revoked', 'refunded']) })).optional(),
 });
 export type CheckInResponse = z.infer<typeof checkInResponse>;
 
@@ -177,7 +177,8 @@ export type SyncRequest = z.infer<typeof syncRequest>;
  * Why the server did not record an offline admission: `already_used` (admitted before, e.g. at another
  * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
  * `listed` (listed for resale), `returned` (returned to the event's exchange queue, decision 042), `revoked` (the
- * organiser revoked the ticket), `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
+ * organiser revoked the ticket), `refunded` (the payment it was bought with was refunded or is disputed; issue 46),
+ * `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
  * Wallet rotating barcode whose TOTP was not fresh at `scannedAt`), `not_revealed` (scanned before the event's
  * `passRevealAt`).
  */
@@ -187,6 +188,7 @@ export const syncConflictReason = z.enum([
   'listed',
   'returned',
   'revoked',
+  'refunded',
   'invalid_pass',
   'not_revealed',
 ]);

@@ -205,7 +205,7 @@ export const orgPayoutConnectRequest = z.strictObject({ country: z.string().leng
 /**
  * GET /v1/org/payouts: one payout owed to the organisation for a ticket it released that a fan bought through the
  * exchange queue; `amountCents` is the ticket's price (minor units), `soldAt` ISO 8601 UTC, `status` PENDING until
- * paid out.
+ * paid out, HELD while the fan's payment is disputed, CANCELLED when it went back (issue 46).
  */
 export const orgPayout = z.object({
   id: z.number().int(),
@@ -214,7 +214,7 @@ export const orgPayout = z.object({
   amountCents: z.number().int(),
   currencyCode: z.string(),
   soldAt: z.string(),
-  status: z.enum(['PENDING', 'PAID']),
+  status: z.enum(['PENDING', 'PAID', 'HELD', 'CANCELLED']),
 });
 export type OrgPayout = z.infer<typeof orgPayout>;
 export const orgPayoutList = z.array(orgPayout);

@@ -588,7 +588,7 @@ export const ticketTypePage = page(ticketTypeItem);
  * A ticket's status, first that applies: `revoked`, `checked_in` (event access used), `listed` (in a live resale
  * listing), `resold` (sold through resale at least once), `transferred` (gifted or swapped since issue), `issued`.
  */
-export const ticketStatus = z.enum(['issued', 'transferred', 'listed', 'resold', 'checked_in', 'revoked']);
+export const ticketStatus = z.enum(['issued', 'transferred', 'listed', 'resold', 'checked_in', 'revoked', 'refunded']);
 export type TicketStatus = z.infer<typeof ticketStatus>;
 /**
  * Query of GET /v1/org/tickets: `event` (externalId), `status`, and `search`: the start of the current holder's
@@ -670,7 +670,9 @@ export const ticketPage = page(ticketItem).meta({
 /**
  * One entry of a ticket's history, oldest first: `issued`, `reissued`, `transferred` (a gift: `from` → `to`),
  * `listed` (put on resale), `resold` (sold: `from` the seller), `redeemed` (the buyer took it: `to`), `swapped`,
- * `checked_in` (`doorKey` name, null for the platform key; `offline`; `at` the scan time), `revoked`.
+ * `checked_in` (`doorKey` name, null for the platform key; `offline`; `at` the scan time), `revoked`,
+ * `payment_reversed` (the payment it was bought with was refunded or disputed: it no longer admits; issue 46),
+ * `reinstated` (a dispute of that payment was won: it admits again).
  */
 export const ticketHistoryEntry = z.object({
   kind: z.enum([
@@ -683,6 +685,8 @@ export const ticketHistoryEntry = z.object({
     'swapped',
     'checked_in',
     'revoked',
+    'payment_reversed',
+    'reinstated',
   ]),
   at: z.string(),
   from: person.optional(),

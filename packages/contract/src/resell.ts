@@ -71,6 +71,19 @@ export const sandboxOnboardingRequest = z.strictObject({
     .trim()
     .regex(/^[0-9 -]{6,34}$/),
 });
+/**
+ * POST /v1/admin/sandbox/payment-events (sandbox payout provider only, ADMIN_KEY; issue 46): the sandbox's stand-in for
+ * Stripe's refund and dispute webhooks, so the flows can be tried without Stripe. `orderId` is the resale order's or
+ * the exchange offer's; `status` is the closed dispute's (`won`: the tickets admit again, `lost`: as a refund).
+ */
+export const sandboxPaymentEventRequest = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('charge.refunded'), orderId: z.uuid() }),
+  z.strictObject({ type: z.literal('charge.dispute.created'), orderId: z.uuid() }),
+  z.strictObject({ type: z.literal('charge.dispute.closed'), orderId: z.uuid(), status: z.enum(['won', 'lost']) }),
+]);
+/** Its answer: `done`, `already` (this refund or dispute was handled before), `unknown` (no paid order has that id). */
+export const sandboxPaymentEventResponse = z.object({ outcome: z.enum(['done', 'already', 'unknown']) });
+
 /** A listing as returned by the sales and sold lists: the spec's fields plus quantity and fee. */
 export const listingWithTotals = listing.extend({
   listingId: z.number().int(),

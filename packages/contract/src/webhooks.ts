@@ -14,6 +14,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'ticket.swapped',
   'ticket.checked_in',
   'ticket.revoked',
+  'ticket.refunded',
+  'ticket.disputed',
+  'ticket.reinstated',
   'exchange.offered',
   'exchange.expired',
   'exchange.sold',
@@ -131,6 +134,16 @@ export const webhookEventData = {
       .meta({ description: 'present when a door admitted it offline and synced later' }),
   }),
   'ticket.revoked': ticketRefs,
+  'ticket.refunded': ticketRefs.extend({
+    orderId: z.string().meta({ description: 'the resale order or exchange offer whose payment went back' }),
+    dispute: z.boolean().meta({ description: 'true when a dispute (chargeback) was lost, false for a refund' }),
+  }),
+  'ticket.disputed': ticketRefs.extend({
+    orderId: z.string().meta({ description: 'the resale order or exchange offer whose payment is disputed' }),
+  }),
+  'ticket.reinstated': ticketRefs.extend({
+    orderId: z.string().meta({ description: 'the resale order or exchange offer whose dispute was won' }),
+  }),
   'exchange.offered': exchangeEntryRefs.extend({
     expiresAt: z.iso.datetime().meta({ description: 'when the offer ends unless paid, ISO 8601 UTC' }),
     amountCents: z.number().int().meta({ description: "the offer's total at face value, minor units" }),
@@ -177,6 +190,11 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'ticket.swapped': 'A swap to another ticket type was confirmed',
   'ticket.checked_in': 'The door admitted the ticket',
   'ticket.revoked': 'You revoked the ticket',
+  'ticket.refunded':
+    'The payment the ticket was bought with (resale or exchange queue) was refunded or a dispute lost: it no longer admits, and the seller is not paid',
+  'ticket.disputed':
+    "The buyer's payment for the ticket is disputed (a chargeback): it does not admit and the seller's payout is held until the dispute closes",
+  'ticket.reinstated': 'The dispute of the payment was won: the ticket admits again and the payout goes ahead',
   'exchange.offered': "Tickets of the exchange queue were reserved for a fan's entry, to pay for before expiresAt",
   'exchange.expired': 'An exchange offer ended unpaid (expired, declined or left); its tickets go to the next entry',
   'exchange.sold':

@@ -30,6 +30,7 @@ import { createListingService } from '../modules/resale/listing.service.js';
 import { createOrderService } from '../modules/resale/order.service.js';
 import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
 import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
+import { createPaymentReversals } from '../modules/resale/payment-reversal.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
 import { CACHE_SECONDS, createBrandingService } from '../modules/branding/branding.service.js';
@@ -226,6 +227,8 @@ export function createServices(
   // Stripe's webhook settles beside resale orders.
   const notices = exchangeNotices(config.publicUrl);
   const exchangeCheckout = createExchangeCheckout({ database, now, notices, payouts, publicUrl: config.publicUrl });
+  // Refunds and disputes of what Stripe (or the sandbox's stand-in) was paid (issue 46, decision 044).
+  const reversals = createPaymentReversals({ database, now, config });
   const stripeEvents = createStripeEventService({
     database,
     payouts,
@@ -233,8 +236,9 @@ export function createServices(
     orders,
     payoutAccounts,
     offers: { settle: (orderId, payment) => exchangeCheckout.settle(orderId, payment) },
+    reversals,
   });
-  const resale = { listings, orders, payoutAccounts, stripeEvents };
+  const resale = { listings, orders, payoutAccounts, stripeEvents, reversals };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
   const outboundWebhooks = createOutboundWebhooksService({

@@ -15,6 +15,7 @@ import { swapRoutes } from '../modules/swap/swap.routes.js';
 import { resaleRoutes } from '../modules/resale/resale.routes.js';
 import { earningsRoutes } from '../modules/resale/earnings.routes.js';
 import { orgPayoutRoutes } from '../modules/resale/org-payout.routes.js';
+import { sandboxPaymentEventRoutes } from '../modules/resale/sandbox-payment-events.routes.js';
 import { v1SystemRoutes } from '../modules/system/system.routes.js';
 import { brandingRoutes } from '../modules/branding/branding.routes.js';
 import { accountRoutes } from '../modules/account/account.routes.js';
@@ -131,6 +132,8 @@ export async function registerV1Routes(
             auditRoutes(orgApi, { audit: services.audit, requireOwner: requireOrganisation('owner') });
             exchangeOrgRoutes(orgApi, { exchangeOrg: services.exchangeOrg, requireOrganisation });
             orgPayoutRoutes(orgApi, { payoutAccounts: resale.payoutAccounts, earnings, requireOrganisation });
+            if (services.payouts.kind === 'sandbox')
+              sandboxPaymentEventRoutes(orgApi, { reversals: resale.reversals, requireAdmin });
           },
         ),
       );

@@ -99,6 +99,18 @@ describe('scan verdicts', () => {
       formats,
     );
     expect(voided).toMatchObject({ title: 'ENTRADA ANULADA', detail: catalogues.es.voidedDetail });
+    // Its payment refunded or disputed (issue 46): its own reason, `ticket_refunded`, in both languages.
+    const refunded = answerVerdict(
+      { ...none, holderName: 'Bo', movedAway: [{ ...ticket(3, 'GA'), reason: 'refunded' }] },
+      catalogues.es,
+      formats,
+    );
+    expect(refunded).toMatchObject({ tone: 'bad', title: 'PAGO DEVUELTO', detail: catalogues.es.ticketRefundedDetail });
+    expect(refunded.lists).toEqual([{ heading: catalogues.es.refundedHeading, items: ['GA'] }]);
+    expect(
+      answerVerdict({ ...none, holderName: 'Bo', movedAway: [{ ...ticket(3, 'GA'), reason: 'refunded' }] }, t, formats)
+        .title,
+    ).toBe('PAYMENT REFUNDED');
     const stranger = answerVerdict({ ...none, holderName: '' }, t, formats);
     expect(stranger).toMatchObject({ title: 'NO TICKET' });
     expect(stranger.holder).toBeUndefined();

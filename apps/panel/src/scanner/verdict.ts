@@ -103,18 +103,25 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
   }
   // Nothing held, but the event's tickets left this holder (issue 40 point 7): say they moved or were voided,
   // never who holds them now.
+  // A ticket whose payment was refunded or is disputed (issue 46) reads as its own reason: `ticket_refunded`.
   const transferred = movedAway.filter((m) => m.reason === 'transferred');
   const revoked = movedAway.filter((m) => m.reason === 'revoked');
+  const refunded = movedAway.filter((m) => m.reason === 'refunded');
   if (movedAway.length > 0) {
-    const onlyRevoked = transferred.length === 0;
+    const [title, detail] = transferred.length
+      ? [t.transferred, t.transferredDetail]
+      : revoked.length
+        ? [t.voided, t.voidedDetail]
+        : [t.ticket_refunded, t.ticketRefundedDetail];
     return {
       tone: 'bad',
-      title: onlyRevoked ? t.voided : t.transferred,
-      detail: onlyRevoked ? t.voidedDetail : t.transferredDetail,
+      title,
+      detail,
       holder,
       lists: [
         ...(transferred.length ? [{ heading: t.transferredHeading, items: grouped(transferred) }] : []),
         ...(revoked.length ? [{ heading: t.voidedHeading, items: grouped(revoked) }] : []),
+        ...(refunded.length ? [{ heading: t.refundedHeading, items: grouped(refunded) }] : []),
       ],
       buzz: BAD_BUZZ,
     };

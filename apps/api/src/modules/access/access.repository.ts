@@ -169,7 +169,7 @@ export const accessRepository = {
     db: DbOrTx,
     holderId: number,
     eventId: number,
-  ): Promise<{ userTicketId: number; ticketName: string; reason: 'transferred' | 'revoked' }[]> {
+  ): Promise<{ userTicketId: number; ticketName: string; reason: 'transferred' | 'revoked' | 'refunded' }[]> {
     const revokedHere = and(eq(userTickets.holderId, holderId), isNotNull(userTickets.revokedAt));
     const gaveAway = and(
       or(isNull(userTickets.holderId), ne(userTickets.holderId, holderId)),
@@ -186,6 +186,7 @@ export const accessRepository = {
         ticketName: ticketTypes.name,
         holderId: userTickets.holderId,
         revokedAt: userTickets.revokedAt,
+        revokedReason: userTickets.revokedReason,
       })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
@@ -194,7 +195,13 @@ export const accessRepository = {
     return rows.map((r) => ({
       userTicketId: r.userTicketId,
       ticketName: r.ticketName,
-      reason: r.holderId === holderId && r.revokedAt ? ('revoked' as const) : ('transferred' as const),
+      // Void here: the organiser's revoke, or the payment it was bought with went back (issue 46: `refunded`).
+      reason:
+        r.holderId === holderId && r.revokedAt
+          ? r.revokedReason
+            ? ('refunded' as const)
+            : ('revoked' as const)
+          : ('transferred' as const),
     }));
   },
 
@@ -325,6 +332,7 @@ export const accessRepository = {
         eventId: ticketTypes.eventId,
         usedAt: userTickets.eventAccessUsedAt,
         revokedAt: userTickets.revokedAt,
+        revokedReason: userTickets.revokedReason,
       })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))

@@ -60,7 +60,7 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
             conflicts.push({ userTicketId, reason: 'invalid_pass' });
           else if (!row || row.holderId !== holderId || row.eventId !== eventId)
             conflicts.push({ userTicketId, reason: 'moved' });
-          else if (row.revokedAt) conflicts.push({ userTicketId, reason: 'revoked' });
+          else if (row.revokedAt) conflicts.push({ userTicketId, reason: row.revokedReason ? 'refunded' : 'revoked' });
           else if (revealAt && scannedAt < revealAt) conflicts.push({ userTicketId, reason: 'not_revealed' });
           else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
           else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });

@@ -23,6 +23,7 @@ export type EventRow = typeof events.$inferSelect;
 
 /** A ticket's status as SQL, first that applies (contract `ticketStatus`). */
 const ticketStatusSql = sql<string>`case
+  when ${userTickets.revokedReason} is not null then 'refunded'
   when ${userTickets.revokedAt} is not null then 'revoked'
   when ${userTickets.eventAccessUsedAt} is not null then 'checked_in'
   when ${ticketIsListed(userTickets.id)} then 'listed'

@@ -3,7 +3,7 @@
  * returned to an exchange queue (the unit's type and the offer it was sold in, decision 042); and an organisation's
  * payouts for the tickets it released into its queues.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql, ne } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   events,
@@ -16,7 +16,10 @@ import {
 } from '../../db/schema.js';
 
 export const earningsRepository = {
-  /** Every payout owed to `sellerId`, newest sale first. */
+  /**
+   * Every payout owed to `sellerId`, newest sale first; not one CANCELLED because the buyer's payment went back
+   * (issue 46: the seller is owed nothing for it).
+   */
   async ofSeller(db: DbOrTx, sellerId: number) {
     return db
       .select({
@@ -36,7 +39,7 @@ export const earningsRepository = {
         sql`${ticketTypes.id} = coalesce(${resaleListings.ticketTypeId}, ${exchangeUnits.ticketTypeId})`,
       )
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(payouts.sellerId, sellerId))
+      .where(and(eq(payouts.sellerId, sellerId), ne(payouts.status, 'CANCELLED')))
       .orderBy(desc(payouts.createdAt), desc(payouts.id));
   },
 

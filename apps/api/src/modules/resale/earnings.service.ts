@@ -41,7 +41,8 @@ export function createEarningsService(deps: { database: Database }) {
       return rows.map(({ createdAt, status, ...row }) => ({
         ...row,
         soldAt: createdAt.toISOString(),
-        status: status === 'PAID' ? ('PAID' as const) : ('PENDING' as const),
+        // HELD while the fan's payment is disputed, CANCELLED once it went back (issue 46).
+        status: status === 'PAID' || status === 'HELD' || status === 'CANCELLED' ? status : ('PENDING' as const),
       }));
     },
   };

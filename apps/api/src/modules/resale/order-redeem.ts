@@ -32,7 +32,8 @@ export function createRedeem(deps: Pick<OrderDeps, 'database' | 'config' | 'now'
       const at = now();
       return db.transaction(async (tx) => {
         const order = await repo.orderByCodeHash(tx, hashCode(secret));
-        if (!order) throw new AppError('api.resell.redeem.invalid_code');
+        // A refunded or disputed order's code no longer redeems (issue 46): its tickets do not admit.
+        if (!order || order.status !== 'PAID') throw new AppError('api.resell.redeem.invalid_code');
         if (order.redeemedAt) throw new AppError('api.resell.redeem.already_redeemed');
         const ids = await repo.orderTicketIds(tx, order.id);
         await repo.redeem(tx, { orderId: order.id, userId, ticketIds: ids, at });

@@ -1,6 +1,7 @@
 /**
  * Incoming Stripe events (the payout provider's webhook, POST /resell/stripe/webhook): signature-checked, deduplicated by event id, then handed to the
- * use case they concern: `account.updated` to the payout account, `checkout.session.completed` to the order.
+ * use case they concern: `account.updated` to the payout account, `checkout.session.completed` to the order,
+ * `charge.refunded` and `charge.dispute.created`/`.closed` to the payment's reversal (issue 46, decision 044).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
@@ -10,6 +11,7 @@ import { resaleRepository as repo } from './resale.repository.js';
 import type { OrderService } from './order.service.js';
 import type { ProviderPayment } from './order-settlement.js';
 import type { PayoutAccountService } from './payout-account.service.js';
+import type { PaymentReversals, ReversalOutcome } from './payment-reversal.js';
 
 /** The order ids this app gives checkout sessions (resale orders and exchange offers): UUIDs. */
 const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,6 +22,8 @@ export interface StripeEventDeps {
   now: () => Date;
   orders: Pick<OrderService, 'confirmProviderPayment'>;
   payoutAccounts: Pick<PayoutAccountService, 'accountUpdated'>;
+  /** Refunds and disputes of paid orders and offers (issue 46). */
+  reversals: PaymentReversals;
   /**
    * The exchange queue's offers (issue 45), paid through the same checkout: a completed session whose order is not a
    * resale order is settled here (`unknown` when no offer has that order id either).
@@ -35,6 +39,52 @@ export interface StripeEventDeps {
 export function createStripeEventService(deps: StripeEventDeps) {
   const { payouts, now, orders, payoutAccounts } = deps;
   const db = deps.database.db;
+
+  /**
+   * A refund or dispute of a payment (issue 46): handed to the reversals when it names a paid order or offer of ours;
+   * a partial refund changes no ticket (the order's tickets cannot be told apart) and is reported, and so is one that
+   * names no payment of ours.
+   */
+  async function reversal(
+    event: Extract<PayoutEvent, { type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed' }>,
+    log: Pick<FastifyBaseLogger, 'warn'>,
+  ): Promise<void> {
+    const orderId = 'orderId' in event && event.orderId && ORDER_ID.test(event.orderId) ? event.orderId : null;
+    const facts = { eventId: event.id, type: event.type, paymentIntentId: event.paymentIntentId, orderId };
+    let outcome: ReversalOutcome;
+    if (event.type === 'charge.refunded') {
+      if (!event.refunded) {
+        log.warn(
+          { ...facts, amountCents: event.amountCents, amountRefundedCents: event.amountRefundedCents },
+          'partial refund of a payment: tickets kept',
+        );
+        return;
+      }
+      outcome = await deps.reversals.refunded({
+        providerRef: event.chargeId,
+        paymentIntentId: event.paymentIntentId,
+        orderId,
+      });
+    } else if (event.type === 'charge.dispute.created') {
+      outcome = await deps.reversals.disputeOpened({
+        providerRef: event.disputeId,
+        paymentIntentId: event.paymentIntentId,
+        orderId,
+      });
+    } else {
+      const won = event.status === 'won' || event.status === 'warning_closed';
+      if (!won && event.status !== 'lost') {
+        log.warn({ ...facts, status: event.status }, 'dispute closed with an unknown status: nothing changed');
+        return;
+      }
+      outcome = await deps.reversals.disputeClosed(
+        { providerRef: event.disputeId, paymentIntentId: event.paymentIntentId, orderId },
+        won,
+      );
+    }
+    if (outcome === 'unknown') log.warn(facts, 'refund or dispute of no paid order of ours: nothing changed');
+  }
+
   return {
     /**
      * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. An event id handled before does
@@ -59,6 +109,12 @@ export function createStripeEventService(deps: StripeEventDeps) {
       if (await repo.stripeEventSeen(db, event.id)) return;
       if (event.type === 'account.updated') {
         await payoutAccounts.accountUpdated(event);
+      } else if (
+        event.type === 'charge.refunded' ||
+        event.type === 'charge.dispute.created' ||
+        event.type === 'charge.dispute.closed'
+      ) {
+        await reversal(event, log);
       } else if (event.type === 'checkout.session.completed' && event.orderId && !ORDER_ID.test(event.orderId)) {
         // A session this app did not make (our orders are UUIDs): nothing to pay; said once, not a 500 that Stripe
         // would retry for days (issue 39, twenty-second re-run).
@@ -76,8 +132,13 @@ export function createStripeEventService(deps: StripeEventDeps) {
               { eventId: event.id, orderId, sessionId: event.sessionId },
               'exchange offer paid after it ended: not settled, to refund',
             );
-          return offer.status === 'mismatch' ? { status: 'mismatch' as const, reason: offer.reason ?? '' } : null;
+          return offer.status === 'mismatch'
+            ? { status: 'mismatch' as const, reason: offer.reason ?? '' }
+            : { status: offer.status };
         });
+        // The payment a later refund or dispute names (recorded again on a retry, in case the first try stopped here).
+        if ((result?.status === 'paid' || result?.status === 'already') && event.paymentIntentId)
+          await deps.reversals.recordPaymentIntent(orderId, event.paymentIntentId);
         // Not paid: the order stays PENDING; someone has to look at what was charged.
         if (result?.status === 'mismatch')
           log.warn(

@@ -159,7 +159,11 @@ const mailPayload = z.discriminatedUnion('template', [
     template: z.literal('eventChanged'),
     params: z.object({ ...ticketParams, sequence: z.number().int() }),
   }),
-  z.object({ ...common, template: z.literal('ticketRevoked'), params: z.object({ ticket, link: z.string() }) }),
+  z.object({
+    ...common,
+    template: z.literal('ticketRevoked'),
+    params: z.object({ ticket, link: z.string(), reason: z.enum(['refunded', 'disputed', 'reinstated']).optional() }),
+  }),
   z.object({
     ...common,
     template: z.literal('memberInvited'),

@@ -462,17 +462,19 @@ export async function swapDoneMail(
 }
 
 /**
- * The e-mail a holder gets when the organiser revokes their ticket (issue 41 point 6): what was cancelled, that it
- * no longer admits and has left their panel, and whom to ask (the organisation). No `.ics`.
+ * The e-mail a holder gets when their ticket stops admitting or admits again, by `reason`: the organiser revoked it
+ * (absent; issue 41 point 6), the payment it was bought with went back (`refunded`) or is disputed (`disputed`), or
+ * that dispute was won (`reinstated`; issue 46). Says what happened, whether it admits and is in their panel, and
+ * whom to ask (the organisation). No `.ics`.
  */
 export async function ticketRevokedMail(
   locale: Locale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand },
+  input: { ticket: MailTicket; link: string; brand: MailBrand; reason?: 'refunded' | 'disputed' | 'reinstated' },
 ): Promise<RenderedMail> {
   const org = mailName(input.brand.name);
   const ticketName = oneLine(input.ticket.ticketName);
   const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.ticket_revoked');
+  const t = texts(locale, input.reason ? `mail.ticket_${input.reason}` : 'mail.ticket_revoked');
   return renderMail({
     lang: locale,
     brand: input.brand,

@@ -43,6 +43,8 @@ const HISTORY_KIND: Record<string, HistoryEntry['kind']> = {
   EXCHANGE_SOLD: 'resold',
   SWAP: 'swapped',
   REVOKE: 'revoked',
+  PAYMENT_REVERSED: 'payment_reversed',
+  PAYMENT_REINSTATED: 'reinstated',
 };
 
 /**

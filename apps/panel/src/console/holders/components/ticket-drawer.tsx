@@ -15,6 +15,9 @@ import { useRevokeTicket } from '../api/revoke-ticket.api';
 import { useTicket } from '../api/ticket.api';
 import { TicketHistory } from './ticket-history';
 
+/** A ticket that no longer admits: revoked, or its payment went back (issue 46); nothing more can be done to it. */
+const voided = (status: string) => status === 'revoked' || status === 'refunded';
+
 export function TicketDrawer({ externalId, onClose }: { externalId: string; onClose: () => void }) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState(false);
@@ -64,7 +67,7 @@ export function TicketDrawer({ externalId, onClose }: { externalId: string; onCl
               </p>
             )}
             <TicketHistory history={tk.history} />
-            {tk.status !== 'revoked' && tk.holder && (
+            {!voided(tk.status) && tk.holder && (
               <div className="stack">
                 <div className="row">
                   <Button variant="secondary" loading={resend.isPending} onClick={() => resend.mutate()}>
@@ -75,7 +78,7 @@ export function TicketDrawer({ externalId, onClose }: { externalId: string; onCl
                 <ErrorBlock error={resend.error} />
               </div>
             )}
-            {tk.status !== 'revoked' &&
+            {!voided(tk.status) &&
               (confirming ? (
                 <ConfirmBox
                   id="revoke-q"
