@@ -30,6 +30,7 @@ import { createListingService } from '../modules/resale/listing.service.js';
 import { createOrderService } from '../modules/resale/order.service.js';
 import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
 import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
+import { createPaymentMismatchService } from '../modules/resale/payment-mismatch.service.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
 import { CACHE_SECONDS, createBrandingService } from '../modules/branding/branding.service.js';
@@ -226,6 +227,16 @@ export function createServices(
   // Stripe's webhook settles beside resale orders.
   const notices = exchangeNotices(config.publicUrl);
   const exchangeCheckout = createExchangeCheckout({ database, now, notices, payouts, publicUrl: config.publicUrl });
+  // Payments that pay nothing as they stand, flagged for the operator (issue 46): recorded by Stripe's webhook,
+  // refunded or settled by the platform admin.
+  const paymentMismatches = createPaymentMismatchService({
+    database,
+    payouts,
+    now,
+    metrics,
+    orders,
+    offers: { settle: (orderId) => exchangeCheckout.settle(orderId) },
+  });
   const stripeEvents = createStripeEventService({
     database,
     payouts,
@@ -233,8 +244,9 @@ export function createServices(
     orders,
     payoutAccounts,
     offers: { settle: (orderId, payment) => exchangeCheckout.settle(orderId, payment) },
+    mismatches: paymentMismatches,
   });
-  const resale = { listings, orders, payoutAccounts, stripeEvents };
+  const resale = { listings, orders, payoutAccounts, stripeEvents, paymentMismatches };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
   const outboundWebhooks = createOutboundWebhooksService({
