@@ -1427,6 +1427,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/payments/mismatched": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Payments that do not match their order, flagged for the operator, newest first */
+        get: operations["listMismatchedPayments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payments/mismatched/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund a flagged payment in full through the payment provider; it is then resolved */
+        post: operations["refundMismatchedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payments/mismatched/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay a flagged payment's order as if the payment matched, while it is payable; it is then resolved */
+        post: operations["settleMismatchedPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org/members": {
         parameters: {
             query?: never;
@@ -11781,6 +11832,345 @@ export interface operations {
             };
         };
     };
+    listMismatchedPayments: {
+        parameters: {
+            query?: {
+                /** @description `true`: the resolved ones instead */
+                resolved?: "true" | "false";
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": 7,
+                     *           "kind": "resale",
+                     *           "orderId": "0b6f2c1e-4c1a-4d8e-9a57-3f1c2d4e5f60",
+                     *           "sessionId": "cs_test_a1b2c3",
+                     *           "paymentIntentId": "pi_3Qx1y2z3",
+                     *           "amountCents": 100,
+                     *           "currencyCode": "AUD",
+                     *           "reason": "amount",
+                     *           "createdAt": "2027-01-10T09:30:00.000Z",
+                     *           "resolvedAt": null,
+                     *           "resolution": null
+                     *         }
+                     *       ],
+                     *       "nextCursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        items: {
+                            id: number;
+                            kind: ("resale" | "exchange") | null;
+                            orderId: string | null;
+                            sessionId: string | null;
+                            paymentIntentId: string | null;
+                            amountCents: number | null;
+                            currencyCode: string | null;
+                            /** @enum {string} */
+                            reason: "not_paid" | "session" | "amount" | "currency" | "ended" | "unknown_payment";
+                            createdAt: string;
+                            resolvedAt: string | null;
+                            resolution: ("refunded" | "settled") | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    refundMismatchedPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        kind: ("resale" | "exchange") | null;
+                        orderId: string | null;
+                        sessionId: string | null;
+                        paymentIntentId: string | null;
+                        amountCents: number | null;
+                        currencyCode: string | null;
+                        /** @enum {string} */
+                        reason: "not_paid" | "session" | "amount" | "currency" | "ended" | "unknown_payment";
+                        createdAt: string;
+                        resolvedAt: string | null;
+                        resolution: ("refunded" | "settled") | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    settleMismatchedPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        kind: ("resale" | "exchange") | null;
+                        orderId: string | null;
+                        sessionId: string | null;
+                        paymentIntentId: string | null;
+                        amountCents: number | null;
+                        currencyCode: string | null;
+                        /** @enum {string} */
+                        reason: "not_paid" | "session" | "amount" | "currency" | "ended" | "unknown_payment";
+                        createdAt: string;
+                        resolvedAt: string | null;
+                        resolution: ("refunded" | "settled") | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMembers: {
         parameters: {
             query?: never;
@@ -13146,7 +13536,7 @@ export interface operations {
                 /** @description the `nextCursor` of the previous page (opaque) */
                 cursor?: string;
                 limit?: number;
-                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released";
+                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
                 /** @description only entries at or after this instant, ISO 8601 with an offset */
                 since?: string;
             };
@@ -13200,9 +13590,9 @@ export interface operations {
                                 label: string | null;
                             };
                             /** @enum {string} */
-                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released";
+                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
                             /** @enum {string} */
-                            resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook";
+                            resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook" | "order";
                             resourceId: string;
                             /** @description The resource's name where its id says nothing: an organisation's name; null otherwise. */
                             resourceName: string | null;

@@ -353,6 +353,10 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     });
     expect(stranger.statusCode).toBe(200);
     expect(await payoutStatuses()).toEqual(['PENDING']);
+    // Flagged for the operator, once however often Stripe sends it.
+    expect(
+      await rows(`select reason, payment_intent_id, kind from payment_mismatches where reason = 'unknown_payment'`),
+    ).toEqual([{ reason: 'unknown_payment', payment_intent_id: 'pi_not_ours', kind: null }]);
     // Found by the order id the payment's metadata carries even with no payment id recorded.
     await rows(`update resale_orders set payment_intent_id = null`);
     await webhook('charge.refunded', {

@@ -166,6 +166,7 @@ describe('the Stripe payout provider', () => {
         success_url: 'http://panel.test/ok',
         cancel_url: 'http://panel.test/r/token',
         metadata: { orderId: 'o-1' },
+        payment_intent_data: { metadata: { orderId: 'o-1' } },
         client_reference_id: 'o-1',
         line_items: [
           {
@@ -210,6 +211,7 @@ describe('the Stripe payout provider', () => {
         amount_total: 0,
         currency: 'aud',
         payment_status: 'paid',
+        payment_intent: 'pi_1',
       }),
     ).toEqual({
       id: 'evt_s',
@@ -219,6 +221,7 @@ describe('the Stripe payout provider', () => {
       amountTotalCents: 0,
       currencyCode: 'AUD',
       paid: true,
+      paymentIntentId: 'pi_1',
     });
     expect(session({ client_reference_id: 'o-ref', payment_status: 'unpaid' })).toMatchObject({
       orderId: 'o-ref',
@@ -231,6 +234,56 @@ describe('the Stripe payout provider', () => {
       amountTotalCents: null,
       currencyCode: null,
     });
+    // Issue 46: a refund and a dispute, with bounded text and safe amounts only.
+    const refund = (object: object) =>
+      parse({ id: 'evt_r', type: 'charge.refunded', data: { object: { id: 'ch_1', ...object } } });
+    expect(
+      refund({
+        payment_intent: 'pi_1',
+        metadata: { orderId: 'o-1' },
+        amount: 8800,
+        amount_refunded: 8800,
+        refunded: true,
+        currency: 'aud',
+      }),
+    ).toEqual({
+      id: 'evt_r',
+      type: 'charge.refunded',
+      chargeId: 'ch_1',
+      paymentIntentId: 'pi_1',
+      orderId: 'o-1',
+      amountCents: 8800,
+      amountRefundedCents: 8800,
+      refunded: true,
+      currencyCode: 'AUD',
+    });
+    expect(
+      refund({ payment_intent: ['pi_1'], metadata: ['o-1'], amount: -1, amount_refunded: 1.5, refunded: 'yes' }),
+    ).toMatchObject({
+      paymentIntentId: null,
+      orderId: null,
+      amountCents: null,
+      amountRefundedCents: null,
+      refunded: false,
+      currencyCode: null,
+    });
+    for (const type of ['charge.dispute.created', 'charge.dispute.closed'])
+      expect(
+        parse({
+          id: 'evt_d',
+          type,
+          data: { object: { id: 'dp_1', charge: 'ch_1', payment_intent: 'pi_1', status: 'lost', amount: 10 } },
+        }),
+      ).toEqual({
+        id: 'evt_d',
+        type,
+        disputeId: 'dp_1',
+        chargeId: 'ch_1',
+        paymentIntentId: 'pi_1',
+        status: 'lost',
+        amountCents: 10,
+        currencyCode: null,
+      });
     expect(parse({ id: 'evt_o', type: 'payment_intent.created', data: { object: {} } })).toEqual({
       id: 'evt_o',
       type: 'other',

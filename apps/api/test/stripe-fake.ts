@@ -1,6 +1,6 @@
 /**
  * A local fake of the few Stripe API endpoints the payout provider calls (accounts, account sessions,
- * checkout sessions), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
+ * checkout sessions, refunds), for the real `stripe` SDK pointed at it through `STRIPE_API_URL`. Like Stripe,
  * it answers a repeated `Idempotency-Key` with the first response. An outage on demand: `outage.status` (e.g.
  * 500) answers every request with that status and Stripe's error body (`outage.html`: a proxy's HTML page instead;
  * `outage.body`: that JSON body, not Stripe's, such as a gateway's `{"message": …}`, sent gzipped when `outage.gzip`);
@@ -51,6 +51,11 @@ export async function startStripeFake() {
       return {
         status: 200,
         json: { id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.example/cs_test_${n}` },
+      };
+    if (path === '/v1/refunds')
+      return {
+        status: 200,
+        json: { id: `re_test_${n}`, object: 'refund', payment_intent: body.get('payment_intent'), status: 'succeeded' },
       };
     return { status: 404, json: { error: { type: 'invalid_request_error', message: 'not faked' } } };
   };

@@ -40,6 +40,8 @@ export const AUDIT_ACTIONS = [
   'webhook.redelivered',
   'exchange.updated',
   'exchange.released',
+  'payment.refunded',
+  'payment.settled',
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
@@ -63,6 +65,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'ticket',
   'import',
   'webhook',
+  'order',
 ] as const;
 export const auditResourceType = z.enum(AUDIT_RESOURCE_TYPES);
 export type AuditResourceType = z.infer<typeof auditResourceType>;

@@ -210,6 +210,14 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.last_owner': 409,
   /** No failed job with this id (POST /v1/admin/jobs/{id}/retry, issue 25). */
   'api.admin.job_not_found': 404,
+  /** No flagged payment with this id (`/v1/admin/payments/mismatched/{id}/...`, issue 46). */
+  'api.admin.payment_mismatch_not_found': 404,
+  /** The flagged payment was refunded or settled already: it is resolved once. */
+  'api.admin.payment_mismatch_resolved': 409,
+  /** A refund of a flagged payment the provider did not name (no PaymentIntent id): refund it in Stripe's dashboard. */
+  'api.admin.payment_mismatch_no_payment': 409,
+  /** Settling a flagged payment whose order is no longer payable (paid, ended, failed) or unknown. */
+  'api.admin.payment_mismatch_not_payable': 409,
   /** A release into an exchange queue that is not turned on, or closed (issue 45). */
   'api.org.exchange.not_open': 409,
   /** A release above the ticket type's face value (issue 45: the exchange sells at face value at most). */
@@ -295,6 +303,12 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.member_exists': 'email: this account is already a member of your organisation.',
   'api.org.last_owner': 'The organisation must keep an owner: add another owner before removing this one.',
   'api.admin.job_not_found': 'No failed job with this id (it may have been retried or never failed).',
+  'api.admin.payment_mismatch_not_found': 'No flagged payment with this id.',
+  'api.admin.payment_mismatch_resolved': 'This flagged payment was refunded or settled already.',
+  'api.admin.payment_mismatch_no_payment':
+    'The provider did not name the payment (no PaymentIntent id): refund it in the provider’s dashboard instead.',
+  'api.admin.payment_mismatch_not_payable':
+    'The order of this payment cannot be paid any more (paid, ended or failed), or there is no order: refund it instead.',
   'api.org.exchange.not_open':
     'The exchange queue of this event is not turned on, or it closed: PUT /v1/org/events/{externalId}/exchange first.',
   'api.org.exchange.price_above_face_value': 'priceCents: at most the ticket type’s face value (its priceCents).',

@@ -31,6 +31,7 @@ import { createOrderService } from '../modules/resale/order.service.js';
 import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
 import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
 import { createPaymentReversals } from '../modules/resale/payment-reversal.js';
+import { createPaymentMismatchService } from '../modules/resale/payment-mismatch.service.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
 import { CACHE_SECONDS, createBrandingService } from '../modules/branding/branding.service.js';
@@ -229,6 +230,16 @@ export function createServices(
   const exchangeCheckout = createExchangeCheckout({ database, now, notices, payouts, publicUrl: config.publicUrl });
   // Refunds and disputes of what Stripe (or the sandbox's stand-in) was paid (issue 46, decision 044).
   const reversals = createPaymentReversals({ database, now, config });
+  // Payments that pay nothing as they stand, flagged for the operator (issue 46): recorded by Stripe's webhook,
+  // refunded or settled by the platform admin.
+  const paymentMismatches = createPaymentMismatchService({
+    database,
+    payouts,
+    now,
+    metrics,
+    orders,
+    offers: { settle: (orderId) => exchangeCheckout.settle(orderId) },
+  });
   const stripeEvents = createStripeEventService({
     database,
     payouts,
@@ -237,8 +248,9 @@ export function createServices(
     payoutAccounts,
     offers: { settle: (orderId, payment) => exchangeCheckout.settle(orderId, payment) },
     reversals,
+    mismatches: paymentMismatches,
   });
-  const resale = { listings, orders, payoutAccounts, stripeEvents, reversals };
+  const resale = { listings, orders, payoutAccounts, stripeEvents, reversals, paymentMismatches };
   const earnings = createEarningsService({ database });
   const account = createAccountService({ database, now, tickets, listings, earnings, storage });
   const outboundWebhooks = createOutboundWebhooksService({

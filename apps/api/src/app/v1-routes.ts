@@ -27,6 +27,7 @@ import { membersRoutes } from '../modules/organisations/members.routes.js';
 import { auditRoutes } from '../modules/audit/audit.routes.js';
 import { walletRoutes } from '../modules/wallet/wallet.routes.js';
 import { jobsRoutes } from '../modules/jobs/jobs.routes.js';
+import { paymentMismatchRoutes } from '../modules/resale/payment-mismatch.routes.js';
 import { exchangeRoutes } from '../modules/exchange/exchange.routes.js';
 import { exchangeOrgRoutes } from '../modules/exchange/exchange-org.routes.js';
 import type { AppDeps } from '../app.js';
@@ -121,6 +122,7 @@ export async function registerV1Routes(
               requireOrganisation,
             });
             jobsRoutes(orgApi, { jobs: services.jobsAdmin, requireAdmin });
+            paymentMismatchRoutes(orgApi, { mismatches: resale.paymentMismatches, requireAdmin });
             membersRoutes(orgApi, {
               members: organisations.members,
               requireOrganisation,

@@ -71,6 +71,12 @@ export function createMetrics() {
     labelNames: ['limit'] as const,
     registers,
   });
+  const paymentMismatches = new Counter({
+    name: `${METRIC_PREFIX}payment_mismatches_total`,
+    help: 'Reported payments flagged for the operator (GET /v1/admin/payments/mismatched), by reason: not_paid, session, amount, currency, ended, unknown_payment',
+    labelNames: ['reason'] as const,
+    registers,
+  });
 
   return {
     registry,
@@ -105,6 +111,14 @@ export function createMetrics() {
     /** One request refused by the rate limit named `limit` (lib/rate-limit.ts `LimitName`). */
     rateLimited(limit: string): void {
       rateLimitRefusals.inc({ limit });
+    },
+
+    /**
+     * One reported payment flagged for the operator (issue 46), counted once however often the provider sends it.
+     * @param reason one of the contract's `PAYMENT_MISMATCH_REASONS` (a bounded set)
+     */
+    paymentMismatch(reason: string): void {
+      paymentMismatches.inc({ reason });
     },
 
     /**

@@ -27,8 +27,11 @@ export interface ProviderPayment {
   paid: boolean;
 }
 
+/** What of a reported payment is not its order's. */
+type MismatchReason = 'not_paid' | 'session' | 'amount' | 'currency';
+
 /** Why a reported payment does not pay this order (spec rule: money moves only after amount, currency and order match), or null. */
-function paymentMismatch(order: OrderRow, p: ProviderPayment): string | null {
+function paymentMismatch(order: OrderRow, p: ProviderPayment): MismatchReason | null {
   if (!p.paid) return 'not_paid';
   if (!order.checkoutSessionId || order.checkoutSessionId !== p.sessionId) return 'session';
   if (p.amountTotalCents !== order.totalCents) return 'amount';
@@ -37,7 +40,8 @@ function paymentMismatch(order: OrderRow, p: ProviderPayment): string | null {
 }
 
 /** The outcome of settling an order. */
-type Settlement = { status: 'paid'; code: string } | { status: 'already' } | { status: 'mismatch'; reason: string };
+type Settlement =
+  { status: 'paid'; code: string } | { status: 'already' } | { status: 'mismatch'; reason: MismatchReason };
 
 /** The settlement part of the order service. */
 export function createSettlement(deps: OrderDeps) {

@@ -186,17 +186,15 @@ export const paymentReversalRepository = {
       .set({ status: 'WITHDRAWN', entryId: null, endedAt: at })
       .where(and(inArray(exchangeUnits.userTicketId, ids), eq(exchangeUnits.status, 'AVAILABLE')));
     if (voided.length)
-      await db
-        .insert(ticketHistory)
-        .values(
-          voided.map((t) => ({
-            userTicketId: t.id,
-            fromUserId: t.holderId,
-            toUserId: null,
-            kind: 'PAYMENT_REVERSED',
-            at,
-          })),
-        );
+      await db.insert(ticketHistory).values(
+        voided.map((t) => ({
+          userTicketId: t.id,
+          fromUserId: t.holderId,
+          toUserId: null,
+          kind: 'PAYMENT_REVERSED',
+          at,
+        })),
+      );
     return voided.map((t) => t.id).sort((a, b) => a - b);
   },
 
@@ -209,17 +207,15 @@ export const paymentReversalRepository = {
       .where(and(inArray(userTickets.id, ids), eq(userTickets.revokedReason, 'disputed')))
       .returning({ id: userTickets.id, holderId: userTickets.holderId });
     if (rows.length)
-      await db
-        .insert(ticketHistory)
-        .values(
-          rows.map((t) => ({
-            userTicketId: t.id,
-            fromUserId: null,
-            toUserId: t.holderId,
-            kind: 'PAYMENT_REINSTATED',
-            at,
-          })),
-        );
+      await db.insert(ticketHistory).values(
+        rows.map((t) => ({
+          userTicketId: t.id,
+          fromUserId: null,
+          toUserId: t.holderId,
+          kind: 'PAYMENT_REINSTATED',
+          at,
+        })),
+      );
     return rows.map((t) => t.id).sort((a, b) => a - b);
   },
 

@@ -12,6 +12,7 @@ import type { OrderService } from './order.service.js';
 import type { ProviderPayment } from './order-settlement.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 import type { PaymentReversals, ReversalOutcome } from './payment-reversal.js';
+import type { PaymentMismatchService } from './payment-mismatch.service.js';
 
 /** The order ids this app gives checkout sessions (resale orders and exchange offers): UUIDs. */
 const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,9 +33,17 @@ export interface StripeEventDeps {
     settle: (
       orderId: string,
       payment: ProviderPayment,
-    ) => Promise<{ status: 'paid' | 'already' | 'ended' | 'unknown' | 'mismatch'; reason?: string }>;
+    ) => Promise<{ status: 'paid' | 'already' | 'ended' | 'unknown' } | { status: 'mismatch'; reason: MismatchReason }>;
   };
+  /**
+   * Payments flagged for the operator (issue 46): a mismatch, an offer paid after it ended, a refund or dispute of no
+   * payment of ours; once per event.
+   */
+  mismatches: Pick<PaymentMismatchService, 'record'>;
 }
+
+/** Why a completed session paid nothing (order-settlement.ts, exchange-checkout.service.ts). */
+type MismatchReason = 'not_paid' | 'session' | 'amount' | 'currency';
 
 export function createStripeEventService(deps: StripeEventDeps) {
   const { payouts, now, orders, payoutAccounts } = deps;
@@ -82,7 +91,18 @@ export function createStripeEventService(deps: StripeEventDeps) {
         won,
       );
     }
-    if (outcome === 'unknown') log.warn(facts, 'refund or dispute of no paid order of ours: nothing changed');
+    if (outcome !== 'unknown') return;
+    log.warn(facts, 'refund or dispute of no paid order of ours: nothing changed');
+    await deps.mismatches.record({
+      providerEventId: event.id,
+      kind: null,
+      orderId,
+      sessionId: null,
+      paymentIntentId: event.paymentIntentId,
+      amountCents: event.amountCents,
+      currencyCode: event.currencyCode,
+      reason: 'unknown_payment',
+    });
   }
 
   return {
@@ -90,7 +110,8 @@ export function createStripeEventService(deps: StripeEventDeps) {
      * POST /resell/stripe/webhook with its raw body and `Stripe-Signature` header. An event id handled before does
      * nothing; one whose handling failed (500) is handled again when Stripe retries it.
      * `checkout.session.completed` pays its order only when session, amount and currency are the order's
-     * (a mismatch is logged and leaves the order PENDING).
+     * (a mismatch is logged, flagged for the operator and leaves the order PENDING; so is an exchange offer paid
+     * after it ended).
      * @param log the request's logger (`req.log`, whose lines carry the request id): where a payment that does not
      *   match its order is reported
      * @throws AppError `api.resell.webhook_invalid` (400) on a bad signature.
@@ -121,26 +142,41 @@ export function createStripeEventService(deps: StripeEventDeps) {
         log.warn({ eventId: event.id, sessionId: event.sessionId }, 'checkout session of no order of ours: ignored');
       } else if (event.type === 'checkout.session.completed' && event.orderId) {
         const orderId = event.orderId;
+        // Flagged for the operator beside the log line (issue 46): recorded once per event, before the event is
+        // recorded as handled, so a failure here is retried with it.
+        const flag = (kind: 'resale' | 'exchange', reason: MismatchReason | 'ended') =>
+          deps.mismatches.record({
+            providerEventId: event.id,
+            kind,
+            orderId,
+            sessionId: event.sessionId,
+            paymentIntentId: event.paymentIntentId,
+            amountCents: event.amountTotalCents,
+            currencyCode: event.currencyCode,
+            reason,
+          });
         const result = await orders.confirmProviderPayment(orderId, event).catch(async (err) => {
           if (!(err instanceof AppError)) throw err;
           if (err.code !== 'api.resell.order_not_found') return null;
           // Not a resale order: an exchange offer's. One that ended before the payment came keeps nothing: the
           // payment is owed back (reported for someone to refund).
           const offer = await deps.offers.settle(orderId, event);
-          if (offer.status === 'ended')
+          if (offer.status === 'ended') {
             log.warn(
               { eventId: event.id, orderId, sessionId: event.sessionId },
               'exchange offer paid after it ended: not settled, to refund',
             );
+            await flag('exchange', 'ended');
+          }
           return offer.status === 'mismatch'
-            ? { status: 'mismatch' as const, reason: offer.reason ?? '' }
+            ? { status: 'mismatch' as const, reason: offer.reason, kind: 'exchange' as const }
             : { status: offer.status };
         });
         // The payment a later refund or dispute names (recorded again on a retry, in case the first try stopped here).
         if ((result?.status === 'paid' || result?.status === 'already') && event.paymentIntentId)
           await deps.reversals.recordPaymentIntent(orderId, event.paymentIntentId);
-        // Not paid: the order stays PENDING; someone has to look at what was charged.
-        if (result?.status === 'mismatch')
+        // Not paid: the order stays PENDING; the operator looks at what was charged.
+        if (result?.status === 'mismatch') {
           log.warn(
             {
               eventId: event.id,
@@ -153,6 +189,8 @@ export function createStripeEventService(deps: StripeEventDeps) {
             },
             'resale payment does not match its order: not paid',
           );
+          await flag('kind' in result ? result.kind : 'resale', result.reason);
+        }
       }
       // Recorded once handled, not before: a failure on the way (the database gone mid-request) answers 500 and
       // Stripe's retry handles the event again rather than taking it for a replay (recorded first, the order stayed

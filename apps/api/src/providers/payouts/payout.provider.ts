@@ -234,6 +234,13 @@ export interface PayoutProvider {
   createCheckout(req: CheckoutRequest): Promise<{ url: string; sessionId: string }>;
   /** Verifies a webhook's signature and parses it. Throws when the signature is wrong. */
   parseWebhook(rawBody: Buffer, signature: string): PayoutEvent;
+  /**
+   * Refunds a payment (a Stripe PaymentIntent) in full. Idempotent per `idempotencyKey`: asked again with the same
+   * key, the provider answers the first refund rather than making a second.
+   * @returns the provider's refund id
+   * @throws AppError `api.service_unavailable` (503) when the provider cannot be reached or refuses
+   */
+  refund(paymentIntentId: string, idempotencyKey: string): Promise<{ refundId: string }>;
 }
 
 /** The offline provider: accounts are verified by our own onboarding form; checkout is our sandbox page. */
@@ -254,6 +261,10 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
     },
     parseWebhook() {
       throw new Error('the sandbox provider has no webhooks');
+    },
+    refund() {
+      // Nothing was charged: the sandbox's "payment" is its page's button.
+      return Promise.resolve({ refundId: `sbx_re_${randomBytes(8).toString('hex')}` });
     },
   };
 }
@@ -348,6 +359,13 @@ export function createStripePayouts(opts: {
         z.object({ id: z.string().min(1), url: z.url({ protocol: /^https?$/ }) }),
       );
       return { url: session.url, sessionId: session.id };
+    },
+    async refund(paymentIntentId, idempotencyKey) {
+      const refund = await stripeCall(
+        () => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }),
+        z.object({ id: z.string().min(1) }),
+      );
+      return { refundId: refund.id };
     },
     parseWebhook(rawBody, signature) {
       const signed: unknown = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
