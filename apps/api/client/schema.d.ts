@@ -1179,6 +1179,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/org/events/{externalId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel an event (dryRun: say what it would touch): its tickets stop admitting, holders are told
+         * @description Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that resumes after a restart). Cancelling again changes nothing. Decision 045.
+         */
+        post: operations["cancelEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org/events": {
         parameters: {
             query?: never;
@@ -2034,6 +2054,26 @@ export interface webhooks {
          * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
          */
         post: operations["exchangeClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "event.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * You cancelled the event: no ticket of it admits or moves, and its holders are being told
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["eventCancelledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3923,7 +3963,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "invalid_pass" | "not_revealed";
+                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed";
                             }[];
                         }[];
                     };
@@ -4054,6 +4094,10 @@ export interface operations {
                         isResellable: boolean;
                         isSwappable: boolean;
                         isReturnedToExchange: boolean;
+                        eventCancelled?: {
+                            at: string;
+                            reason: string | null;
+                        };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -4168,6 +4212,10 @@ export interface operations {
                         isResellable: boolean;
                         isSwappable: boolean;
                         isReturnedToExchange: boolean;
+                        eventCancelled?: {
+                            at: string;
+                            reason: string | null;
+                        };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -7338,6 +7386,10 @@ export interface operations {
                             isResellable: boolean;
                             isSwappable: boolean;
                             isReturnedToExchange: boolean;
+                            eventCancelled?: {
+                                at: string;
+                                reason: string | null;
+                            };
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
                             eventAccessUsedOn: string | null;
@@ -9522,6 +9574,152 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The venue flooded. Your ticket shop refunds every ticket within 14 days."
+                 *     }
+                 */
+                "application/json": {
+                    reason?: string;
+                    dryRun?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dryRun": true,
+                     *       "cancelledAt": null,
+                     *       "tickets": 1000,
+                     *       "holders": 930,
+                     *       "listings": 12,
+                     *       "openOrders": 1,
+                     *       "exchangeEntries": 40,
+                     *       "walletPasses": 310
+                     *     }
+                     */
+                    "application/json": {
+                        dryRun: boolean;
+                        cancelledAt: string | null;
+                        tickets: number;
+                        holders: number;
+                        listings: number;
+                        openOrders: number;
+                        exchangeEntries: number;
+                        walletPasses: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Body too large */
             413: {
                 headers: {
@@ -9932,7 +10130,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "invalid_pass" | "not_revealed";
+                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed";
                             scannedAt: string;
                             syncedAt: string;
                         }[];
@@ -12782,7 +12980,7 @@ export interface operations {
                      * @description https (http only for 127.0.0.1 outside production)
                      */
                     url: string;
-                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "ticket.refunded" | "ticket.disputed" | "ticket.reinstated" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed")[];
+                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "ticket.refunded" | "ticket.disputed" | "ticket.reinstated" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed" | "event.cancelled")[];
                 };
             };
         };
@@ -13536,7 +13734,7 @@ export interface operations {
                 /** @description the `nextCursor` of the previous page (opaque) */
                 cursor?: string;
                 limit?: number;
-                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
+                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
                 /** @description only entries at or after this instant, ISO 8601 with an offset */
                 since?: string;
             };
@@ -13590,7 +13788,7 @@ export interface operations {
                                 label: string | null;
                             };
                             /** @enum {string} */
-                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
+                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
                             /** @enum {string} */
                             resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook" | "order";
                             resourceId: string;
@@ -15275,6 +15473,58 @@ export interface operations {
                         entriesClosed: number;
                         /** @description returned or released tickets not sold, taken off the queue (returned ones admit again) */
                         ticketsWithdrawn: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    eventCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "event.cancelled";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the event */
+                        eventExternalId: string | null;
+                        /** @description your words to the holders, as given */
+                        reason: string | null;
+                        /** @description live tickets of the event, none of which admits any more */
+                        tickets: number;
                     };
                 };
             };

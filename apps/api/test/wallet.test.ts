@@ -110,9 +110,20 @@ describe('Apple Wallet pass', () => {
     const english = ['EVENT', 'TICKET', 'HOLDER', 'STARTS', 'VENUE', 'ADDRESS'];
     const spanish = ['EVENTO', 'ENTRADA', 'TITULAR', 'EMPIEZA', 'LUGAR', 'DIRECCIÓN'];
 
-    // The strings also carry the status a pass shows while its ticket is returned to the exchange queue (issue 45).
-    const englishWords = [...english, 'STATUS', 'Returned to the exchange queue: does not admit'];
-    const spanishWords = [...spanish, 'ESTADO', 'Devuelta a la cola de intercambio: no da acceso'];
+    // The strings also carry the status a pass shows while its ticket is returned to the exchange queue (issue 45)
+    // or once its event is cancelled (issue 46).
+    const englishWords = [
+      ...english,
+      'STATUS',
+      'Returned to the exchange queue: does not admit',
+      'Event cancelled: does not admit',
+    ];
+    const spanishWords = [
+      ...spanish,
+      'ESTADO',
+      'Devuelta a la cola de intercambio: no da acceso',
+      'Evento cancelado: no da acceso',
+    ];
 
     const en = await download();
     expect(en.labels).toEqual(english);

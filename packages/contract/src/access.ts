@@ -178,7 +178,7 @@ export type SyncRequest = z.infer<typeof syncRequest>;
  * door), `moved` (gifted, resold or swapped away from the pass holder, or not for this event),
  * `listed` (listed for resale), `returned` (returned to the event's exchange queue, decision 042), `revoked` (the
  * organiser revoked the ticket), `refunded` (the payment it was bought with was refunded or is disputed; issue 46),
- * `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
+ * `event_cancelled` (the organiser cancelled the event; issue 46), `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
  * Wallet rotating barcode whose TOTP was not fresh at `scannedAt`), `not_revealed` (scanned before the event's
  * `passRevealAt`).
  */
@@ -189,6 +189,7 @@ export const syncConflictReason = z.enum([
   'returned',
   'revoked',
   'refunded',
+  'event_cancelled',
   'invalid_pass',
   'not_revealed',
 ]);

@@ -29,6 +29,7 @@ export const AUDIT_ACTIONS = [
   'door_key.revoked',
   'event.created',
   'event.updated',
+  'event.cancelled',
   'ticket_type.created',
   'ticket_type.updated',
   'ticket.issued',

@@ -153,6 +153,9 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.conflict': 409,
   'api.org.api_key_not_found': 404,
   'api.org.event_not_found': 404,
+  /** Issue 46: the event is cancelled; it cannot be changed, and its passes admit no one (a door's check-in). */
+  'api.org.event_cancelled': 409,
+  'api.access.event_cancelled': 409,
   'api.org.ticket_type_not_found': 404,
   'api.org.ticket_not_found': 404,
   /** A ticket type cannot move to another event once created. */
@@ -263,6 +266,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.slug_taken': 'The slug is taken by another organisation.',
   'api.org.api_key_not_found': 'No API key with this id in this organisation.',
   'api.org.event_not_found': 'No event of your organisation has this externalId (path, `event` or eventExternalId).',
+  'api.org.event_cancelled': 'The event is cancelled: it cannot be changed, and no ticket of it admits or moves.',
+  'api.access.event_cancelled': 'The organiser cancelled this event: no pass admits to it.',
   'api.org.ticket_type_not_found':
     'No ticket type of your organisation has this ticketTypeExternalId (or swapTargets[].ticketTypeExternalId).',
   'api.org.ticket_not_found': 'No ticket of your organisation has this externalId.',

@@ -443,6 +443,50 @@ export const attendeesCsv = z.string().meta({
     "the API's status values; Spanish: Emitida, Regalada, En reventa, Revendida, Validada, Anulada). Cells starting " +
     "with `=`, `+`, `-`, `@`, tab or CR are prefixed with `'` so that spreadsheets do not run them as formulas.",
 });
+/**
+ * POST /v1/org/events/{externalId}/cancel body (issue 46, decision 045): `reason`, your words to the holders (how to
+ * get a refund), shown in their e-mail and panel; `dryRun: true` cancels nothing and answers what a cancel would touch.
+ */
+export const eventCancelRequest = z
+  .strictObject({
+    reason: z.string().trim().min(1).max(1000).optional(),
+    dryRun: z.boolean().optional(),
+  })
+  .meta({ examples: [{ reason: 'The venue flooded. Your ticket shop refunds every ticket within 14 days.' }] });
+
+/**
+ * Its answer: what the cancel touches (or touched): live tickets, the distinct holders told by e-mail, resale listings
+ * taken off sale, resale orders waiting for payment (they can no longer be paid), exchange queue entries closed, and
+ * wallet passes updated. `cancelledAt` (ISO 8601 UTC) is when it was cancelled, null for a dry run of an event not
+ * cancelled; a second cancel changes nothing and answers the first one's time.
+ */
+export const eventCancelResponse = z
+  .object({
+    dryRun: z.boolean(),
+    cancelledAt: z.string().nullable(),
+    tickets: z.number().int(),
+    holders: z.number().int(),
+    listings: z.number().int(),
+    openOrders: z.number().int(),
+    exchangeEntries: z.number().int(),
+    walletPasses: z.number().int(),
+  })
+  .meta({
+    examples: [
+      {
+        dryRun: true,
+        cancelledAt: null,
+        tickets: 1000,
+        holders: 930,
+        listings: 12,
+        openOrders: 1,
+        exchangeEntries: 40,
+        walletPasses: 310,
+      },
+    ],
+  });
+export type EventCancelResponse = z.infer<typeof eventCancelResponse>;
+
 /** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
 export const attendanceResponse = z
   .object({

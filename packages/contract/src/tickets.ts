@@ -54,6 +54,12 @@ export const myTicket = z.object({
    * gifted, resold or swapped until it is sold or withdrawn (`DELETE /v1/exchange/returns/{userTicketId}`).
    */
   isReturnedToExchange: z.boolean(),
+  /**
+   * Beyond the spec (issue 46, decision 045): present when the organiser cancelled the event (`at` ISO 8601 UTC;
+   * `reason`, their words to holders such as how to get a refund, or null). The ticket stays in the list and does not
+   * admit, move or show a pass.
+   */
+  eventCancelled: z.object({ at: z.string(), reason: z.string().nullable() }).optional(),
   eventAccessStatus,
   eventAccessUsedOn: z.string().nullable(),
   /** Event access plus benefits with purchasedAmount > 0. */

@@ -21,6 +21,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'exchange.expired',
   'exchange.sold',
   'exchange.closed',
+  'event.cancelled',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -170,6 +171,11 @@ export const webhookEventData = {
       .int()
       .meta({ description: 'returned or released tickets not sold, taken off the queue (returned ones admit again)' }),
   }),
+  'event.cancelled': z.object({
+    eventExternalId: z.string().nullable().meta({ description: 'your id of the event' }),
+    reason: z.string().nullable().meta({ description: 'your words to the holders, as given' }),
+    tickets: z.number().int().meta({ description: 'live tickets of the event, none of which admits any more' }),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.infer<(typeof webhookEventData)[T]>;
 
@@ -200,6 +206,7 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
   'exchange.sold':
     'A fan paid an exchange offer: the returned tickets are now theirs (the old passes void), released ones issued',
   'exchange.closed': "The event's exchange queue closed at its closing time",
+  'event.cancelled': 'You cancelled the event: no ticket of it admits or moves, and its holders are being told',
 };
 
 /** The Standard Webhooks headers every delivery carries. */

@@ -40,6 +40,7 @@ import type { Metrics } from '../lib/metrics.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { TICKET_IMPORT_JOB } from '../modules/organisations/org-api/ticket-import.job.js';
+import { EVENT_CANCEL_JOB } from '../modules/organisations/org-api/event-cancel.js';
 import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
@@ -326,6 +327,8 @@ export function createServices(
     [LOGO_JOB]: logoJob.handler,
     // A CSV import of a stadium, in chunks of short transactions (issue 44, decision 040).
     [TICKET_IMPORT_JOB]: (payload, ctx) => organisations.org.runImportJob(payload, ctx.attempt),
+    // Telling a cancelled event's holders, in batches that survive a restart (issue 46, decision 045).
+    [EVENT_CANCEL_JOB]: (payload) => organisations.org.runCancelJob(payload),
     ...walletJobHandlers(wallet),
     // An offer left unpaid at its expiresAt (scheduled when it is made; no periodic scan).
     [EXCHANGE_EXPIRE_JOB]: (payload) => exchange.expire(payload),

@@ -101,6 +101,7 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
     gt(events.endsAt, now),
     not(ticketIsOnSale(userTickets.id)),
     isNull(userTickets.revokedAt),
+    isNull(events.cancelledAt),
   )!;
 }
 
@@ -108,7 +109,7 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };
-  event: { endsAt: Date; organisationId: number };
+  event: { endsAt: Date; organisationId: number; cancelledAt: Date | null };
   listed: boolean;
 }
 
@@ -127,7 +128,8 @@ export function ticketMayMove(move: TicketMove, row: MoveCandidate, holder: Hold
     row.ticket.eventAccessUsedAt === null &&
     row.event.endsAt > now &&
     !row.listed &&
-    row.ticket.revokedAt === null
+    row.ticket.revokedAt === null &&
+    row.event.cancelledAt === null
   );
 }
 

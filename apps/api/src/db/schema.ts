@@ -233,6 +233,19 @@ export const events = pgTable(
     passRevealAt: ts('pass_reveal_at'),
     /** From this time gift, resale and swap are refused (`api.ticket.transfers_closed`); null: until the end. */
     transfersCloseAt: ts('transfers_close_at'),
+    /**
+     * Set when the organiser cancelled the event (issue 46, decision 045): no ticket of it admits or moves, and its
+     * holders are told by the cancel run (`cancelCursor`).
+     */
+    cancelledAt: ts('cancelled_at'),
+    /** The organiser's words to the holders (refund instructions), or null. */
+    cancelReason: text('cancel_reason'),
+    /**
+     * The cancel run's progress: the highest ticket id whose holder was told (0 before the first batch); null once
+     * every holder was told. Each batch's e-mails are queued in the transaction that moves it, so a restart halfway
+     * tells no holder twice and misses none.
+     */
+    cancelCursor: integer('cancel_cursor'),
   },
   (t) => [uniqueIndex('events_org_external_uq').on(t.organisationId, t.externalId)],
 );

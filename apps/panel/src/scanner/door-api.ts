@@ -27,7 +27,7 @@ export type EventsOutcome =
  * no ticket), or the offline door's from its snapshot (`offline`, queued to sync; `shed`: decided there because the API
  * shed the check-in, issue 44); `offline_unavailable`:
  * no network and no snapshot or key to admit from (offline-door.ts); `invalid`: not a pass or expired (`api.access.invalid_code`, 400); `unauthorized`: wrong
- * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `not_revealed`: before the event's passRevealAt no pass admits (409); `too_many`: rate limited (429); `busy`: the API shed the check-in (503 `api.busy`).
+ * scanner key (401); `event_not_found` (404); `not_for_this_event`: an event the door key does not admit to (403); `not_revealed`: before the event's passRevealAt no pass admits (409); `event_cancelled`: the organiser cancelled the event (409, issue 46); `too_many`: rate limited (429); `busy`: the API shed the check-in (503 `api.busy`).
  */
 export type CheckInOutcome =
   | { kind: 'answered'; answer: CheckInResponse; offline?: true; shed?: true }
@@ -39,6 +39,7 @@ export type CheckInOutcome =
   | { kind: 'event_not_found' }
   | { kind: 'not_for_this_event' }
   | { kind: 'not_revealed' }
+  | { kind: 'event_cancelled' }
   | { kind: 'too_many' }
   /** The API shed the call twice (503 `api.busy`, decision 039): asked again after its `Retry-After`. */
   | { kind: 'busy' }
@@ -125,7 +126,7 @@ export function onlineDoor(
         case 404:
           return { kind: 'event_not_found' };
         case 409:
-          return { kind: 'not_revealed' };
+          return r.message === 'api.access.event_cancelled' ? { kind: 'event_cancelled' } : { kind: 'not_revealed' };
         case 429:
           return { kind: 'too_many' };
         default:

@@ -119,6 +119,11 @@ describe('scan verdicts', () => {
   it('turns every other outcome into a red message', () => {
     expect(checkInVerdict({ kind: 'invalid' }, t, formats)).toMatchObject({ tone: 'bad', title: 'INVALID' });
     expect(checkInVerdict({ kind: 'event_not_found' }, t, formats).title).toBe(t.eventNotFound);
+    expect(checkInVerdict({ kind: 'event_cancelled' }, t, formats)).toMatchObject({
+      tone: 'bad',
+      title: 'EVENT CANCELLED',
+      detail: t.eventCancelledDetail,
+    });
     expect(checkInVerdict({ kind: 'too_many' }, t, formats).title).toBe(t.tooMany);
     expect(checkInVerdict({ kind: 'network' }, t, formats).title).toBe(t.network);
     expect(checkInVerdict({ kind: 'failed', status: 500 }, t, formats).title).toBe(t.failed);

@@ -180,6 +180,8 @@ export function checkInVerdict(
       return { ...message('bad', t.notForThisEvent, t.notForThisEventDetail), buzz: BAD_BUZZ };
     case 'not_revealed':
       return { ...message('bad', t.notRevealed, t.notRevealedDetail), buzz: BAD_BUZZ };
+    case 'event_cancelled':
+      return { ...message('bad', t.event_cancelled, t.eventCancelledDetail), buzz: BAD_BUZZ };
     case 'too_many':
       return message('bad', t.tooMany);
     case 'network':

@@ -110,6 +110,7 @@ export const accessRepository = {
         name: events.name,
         organisationId: events.organisationId,
         passRevealAt: events.passRevealAt,
+        cancelledAt: events.cancelledAt,
       })
       .from(events)
       .where(eq(events.id, eventId));

@@ -18,7 +18,7 @@ export function createAdmissions(
      * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
      * holders by user id above `after` (at most `limit`), each with the name the door shows and every
      * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`) but those returned to the exchange queue
-     * (decision 042: they do not admit). No e-mail, no other field.
+     * (decision 042: they do not admit); none at all once the event is cancelled (issue 46). No e-mail, no other field.
      * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
      */
     async admissions(
@@ -29,9 +29,12 @@ export function createAdmissions(
     ): Promise<access.AdmissionsPage> {
       const takenAt = deps.now();
       const keys = await deps.passKeys();
-      await eventInScope(eventId, scope);
+      const event = await eventInScope(eventId, scope);
       return db.transaction(async (tx) => {
-        const page = await repo.admissionsPage(tx, eventId, after, limit);
+        // A cancelled event admits no one (issue 46): a door that refreshes its list drops every holder.
+        const page = event.cancelledAt
+          ? { holders: [], tickets: [] }
+          : await repo.admissionsPage(tx, eventId, after, limit);
         const byHolder = new Map<number, access.HeldTicket[]>();
         const secrets = new Map<number, { userTicketId: number; totpSecret: string }[]>();
         for (const t of page.tickets) {

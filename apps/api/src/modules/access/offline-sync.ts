@@ -24,6 +24,7 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
     item: access.SyncItem,
     door: Door,
     revealAt: Date | null,
+    cancelled: boolean,
   ): Promise<access.SyncResult> {
     const scannedAt = new Date(item.scannedAt);
     // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
@@ -60,6 +61,8 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
             conflicts.push({ userTicketId, reason: 'invalid_pass' });
           else if (!row || row.holderId !== holderId || row.eventId !== eventId)
             conflicts.push({ userTicketId, reason: 'moved' });
+          // The organiser cancelled the event (issue 46): nothing of it admits, even scanned before the cancel.
+          else if (cancelled) conflicts.push({ userTicketId, reason: 'event_cancelled' });
           else if (row.revokedAt) conflicts.push({ userTicketId, reason: row.revokedReason ? 'refunded' : 'revoked' });
           else if (revealAt && scannedAt < revealAt) conflicts.push({ userTicketId, reason: 'not_revealed' });
           else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
@@ -124,7 +127,8 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
           throw new AppError('api.access.sync_bad_time');
       }
       const results: access.SyncResult[] = [];
-      for (const item of request.items) results.push(await judge(request.eventId, item, door, event.passRevealAt));
+      for (const item of request.items)
+        results.push(await judge(request.eventId, item, door, event.passRevealAt, event.cancelledAt !== null));
       return { results };
     },
   };

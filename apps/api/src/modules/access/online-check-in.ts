@@ -29,7 +29,8 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
      *   code of a revoked or ended sign-in (never saying which), `api.access.stale_code` (400) for a Google
      *   Wallet rotating barcode whose TOTP is not fresh (decision 029), `api.access.event_not_found` (404),
      *   `api.access.not_for_this_event` (403) for an event outside the door key's scope,
-     *   `api.access.pass_not_yet_available` (409, with `revealAt`) before the event's `passRevealAt` (issue 21).
+     *   `api.access.pass_not_yet_available` (409, with `revealAt`) before the event's `passRevealAt` (issue 21),
+     *   `api.access.event_cancelled` (409) once the organiser cancelled the event (issue 46).
      */
     async checkIn(
       code: string,
@@ -66,6 +67,12 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
         }
       }
       const holderId = pass.userId;
+      // A cancelled event admits no one (issue 46, decision 045); the door says why.
+      if (event.cancelledAt) {
+        await log.record(db, { ...entry, holderId, verdict: 'refused', userTicketIds: [] });
+        deps.metrics.checkIn('online', 'event_cancelled');
+        throw new AppError('api.access.event_cancelled');
+      }
       // Before the event's passRevealAt no pass admits to it (issue 21), not even one shown for another event.
       if (event.passRevealAt && scannedAt < event.passRevealAt) {
         await log.record(db, { ...entry, holderId, verdict: 'refused', userTicketIds: [] });

@@ -1,6 +1,7 @@
 /**
  * The organisation API (issue 12, `/v1/org/*`), composed from its parts by resource (folder `org-api/`):
  * - `events.service.ts`: PUT /org/events/{externalId}, GET /org/events/{externalId}/attendance and /check-ins;
+ * - `event-cancel.ts`: POST /org/events/{externalId}/cancel and its run (issue 46);
  * - `ticket-types.service.ts`: PUT /org/ticket-types/{externalId} (with the type's benefits);
  * - `tickets.service.ts`: PUT and DELETE /org/tickets/{externalId};
  * - `ticket-import.service.ts`: POST /org/tickets/import;
@@ -13,6 +14,7 @@
  * idempotent by the organiser's own ids and say what they did: `created`, `updated` or `unchanged`.
  */
 import { createOrgEventsService } from './org-api/events.service.js';
+import { createEventCancel } from './org-api/event-cancel.js';
 import type { OrgApiDeps } from './org-api/deps.js';
 import { createOrgOrganisationService } from './org-api/organisation.service.js';
 import { createOrgReadsService } from './org-api/reads.service.js';
@@ -26,6 +28,7 @@ export function createOrgApiService(deps: OrgApiDeps) {
   const issuing = createTicketIssuing(deps);
   return {
     ...createOrgEventsService(deps),
+    ...createEventCancel(deps),
     ...createOrgTicketTypesService(deps),
     ...createOrgTicketsService(deps, issuing),
     ...createOrgTicketImportService(deps, issuing),

@@ -91,6 +91,8 @@ const ticketColumns = {
     endsAt: events.endsAt,
     image: events.image,
     logo: events.logo,
+    cancelledAt: events.cancelledAt,
+    cancelReason: events.cancelReason,
   },
   listed: ticketIsOnSale(userTickets.id),
   returned: ticketIsReturned(userTickets.id),

@@ -76,6 +76,10 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
     isResellable: ticketMayMove('resell', row, holder, now),
     isSwappable: ticketMayMove('swap', row, holder, now),
     isReturnedToExchange: row.returned,
+    // Beyond the spec (issue 46): the organiser cancelled the event; the ticket stays listed, does not admit or move.
+    ...(event.cancelledAt
+      ? { eventCancelled: { at: event.cancelledAt.toISOString(), reason: event.cancelReason } }
+      : {}),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,

@@ -88,7 +88,9 @@ export function createApplePass(
     const color = row.primaryColor ?? DEFAULT_COLOR;
     const { event } = row;
     const { labels, localizations } = passLabels(pickLang(row.holder.locale));
+    // Held but not admitting: returned to the exchange queue (issue 45), or the event cancelled (issue 46).
     const returned = code !== null && row.returned;
+    const cancelled = code !== null && row.event.cancelledAt !== null;
     return signer.sign({
       images: {
         'icon.png': await icon(color, 29),
@@ -110,10 +112,12 @@ export function createApplePass(
           timeStyle: 'PKDateStyleShort',
         },
         { key: 'venue', label: labels.venue, value: joined(event.venue, event.city) },
-        ...(returned ? [{ key: 'status', label: labels.status, value: labels.returned }] : []),
+        ...(returned || cancelled
+          ? [{ key: 'status', label: labels.status, value: cancelled ? labels.cancelled : labels.returned }]
+          : []),
       ],
       backFields: [{ key: 'address', label: labels.address, value: joined(event.address1, event.city) }],
-      barcode: returned ? null : code,
+      barcode: returned || cancelled ? null : code,
       relevantDate: event.startsAt,
       expirationDate: event.endsAt,
       location:

@@ -92,8 +92,9 @@ export function createGoogleLink(
         google.api.upsertObject({
           id: objectId,
           classId,
-          // A ticket returned to the exchange queue does not admit (issue 45): its object is inactive until withdrawn.
-          state: row.returned ? 'INACTIVE' : 'ACTIVE',
+          // A ticket returned to the exchange queue does not admit (issue 45): its object is inactive until withdrawn;
+          // so is one of a cancelled event, for good (issue 46).
+          state: row.returned || row.event.cancelledAt ? 'INACTIVE' : 'ACTIVE',
           ticketHolderName: holderDisplayName(row.holder),
           ticketType: text(row.ticketName, lang),
           hexBackgroundColor: color,

@@ -38,10 +38,20 @@ export const APPLE_WEB_SERVICE_PATH = '/v1/wallet/apple';
 export const walletSerialNumber = (userTicketId: number, holderId: number) => `ticket-${userTicketId}-${holderId}`;
 
 /**
- * The fields an Apple pass labels, and the status a returned ticket's pass shows (their words: `wallet.pass_labels.*`
+ * The fields an Apple pass labels, and the status a returned ticket's or a cancelled event's pass shows (issue 46) (their words: `wallet.pass_labels.*`
  * in the API's catalogues; issue 40, N1; issue 45).
  */
-const PASS_FIELDS = ['event', 'ticket', 'holder', 'starts', 'venue', 'address', 'status', 'returned'] as const;
+const PASS_FIELDS = [
+  'event',
+  'ticket',
+  'holder',
+  'starts',
+  'venue',
+  'address',
+  'status',
+  'returned',
+  'cancelled',
+] as const;
 
 /** The labels an Apple pass shows in `lang`, from the API's catalogues (`wallet.pass_labels`). */
 const labelsIn = (lang: Lang) =>

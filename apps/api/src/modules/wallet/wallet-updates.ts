@@ -59,7 +59,7 @@ export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config'
           pass.googleObjectId,
           row?.held
             ? {
-                state: row.returned ? 'INACTIVE' : 'ACTIVE',
+                state: row.returned || row.event.cancelledAt ? 'INACTIVE' : 'ACTIVE',
                 ticketType: text(row.ticketName, pickLang(row.holder.locale)),
               }
             : { state: 'INACTIVE' },

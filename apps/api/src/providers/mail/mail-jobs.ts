@@ -18,6 +18,7 @@ import type { RenderedMail } from './layout.js';
 import type { MailProvider } from './mail.provider.js';
 import {
   eventChangedMail,
+  eventCancelledMail,
   giftReceivedMail,
   giftSentMail,
   listingSoldMail,
@@ -161,6 +162,11 @@ const mailPayload = z.discriminatedUnion('template', [
   }),
   z.object({
     ...common,
+    template: z.literal('eventCancelled'),
+    params: z.object({ ...ticketParams, sequence: z.number().int(), reason: z.string().nullable() }),
+  }),
+  z.object({
+    ...common,
     template: z.literal('ticketRevoked'),
     params: z.object({ ticket, link: z.string(), reason: z.enum(['refunded', 'disputed', 'reinstated']).optional() }),
   }),
@@ -209,6 +215,7 @@ const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORI
   ticketIssued: 'bulk',
   reminder: 'bulk',
   eventChanged: 'bulk',
+  eventCancelled: 'bulk',
   ticketRevoked: 'bulk',
 };
 
@@ -320,6 +327,8 @@ async function render(
       return reminderMail(p.locale, { ...p.params, brand });
     case 'eventChanged':
       return eventChangedMail(p.locale, { ...p.params, brand });
+    case 'eventCancelled':
+      return eventCancelledMail(p.locale, { ...p.params, brand });
     case 'swapDone':
       return swapDoneMail(p.locale, { ...p.params, brand });
     case 'ticketRevoked':
@@ -365,7 +374,12 @@ export function mailHeaders(p: MailJobInput): Record<string, string> {
  * code, a gift, a resale receipt) and the organiser's ticket mail (issued, re-sent: the console's way to try an
  * address again) still try; one that is delivered clears the bounce, and bulk mail resumes.
  */
-const BULK_TEMPLATES: ReadonlySet<MailJobInput['template']> = new Set(['reminder', 'eventChanged', 'ticketRevoked']);
+const BULK_TEMPLATES: ReadonlySet<MailJobInput['template']> = new Set([
+  'reminder',
+  'eventChanged',
+  'eventCancelled',
+  'ticketRevoked',
+]);
 
 /**
  * The `mail` job handler: parses the payload; a `BULK_TEMPLATES` mail to an address whose delivery status is

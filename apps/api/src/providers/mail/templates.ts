@@ -135,7 +135,7 @@ function calendarAttachment(
  */
 async function ticketMail(
   locale: Locale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number },
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence?: number; cancelled?: boolean },
   texts: { subject: string; heading?: string; paragraphs: string[]; cta: string; footerLink?: MailLink },
 ): Promise<TicketMail> {
   return {
@@ -150,7 +150,7 @@ async function ticketMail(
       footer: footer(locale, input.brand),
       ...(texts.footerLink ? { footerLink: texts.footerLink } : {}),
     })),
-    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence)],
+    attachments: [calendarAttachment(locale, input.ticket, input.link, input.at, input.sequence, input.cancelled)],
   };
 }
 
@@ -433,6 +433,34 @@ export async function eventChangedMail(
 ): Promise<TicketMail> {
   const organisation = mailName(input.brand.name);
   return eventTicketMail(locale, input, 'event_changed', (t, event) => [t('line', { organisation, event }), t('how')]);
+}
+
+/**
+ * The e-mail holders get when the organiser cancels the event (issue 46, decision 045): that it is cancelled, the
+ * organiser's own words (`reason`: how to get a refund) when they gave any, that the ticket no longer admits, and the
+ * `.ics` withdrawn (`METHOD:CANCEL`, the entry's UID, `sequence` higher than any sent).
+ */
+export async function eventCancelledMail(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number; reason: string | null },
+): Promise<TicketMail> {
+  const organisation = mailName(input.brand.name);
+  const event = oneLine(input.ticket.event.name);
+  const t = texts(locale, 'mail.event_cancelled');
+  return ticketMail(
+    locale,
+    { ...input, cancelled: true },
+    {
+      subject: t('subject', { event }),
+      paragraphs: [
+        t('line', { organisation, event }),
+        ...(input.reason ? [t('reason', { organisation, reason: input.reason })] : []),
+        t('what'),
+        t('ask', { organisation }),
+      ],
+      cta: t('cta'),
+    },
+  );
 }
 
 /**

@@ -4,7 +4,7 @@
  * (housekeeping), the "event changed" e-mails and the "ticket revoked" e-mail (organisations); the next ticket e-mail
  * (a cancelled or moved show) starts here.
  */
-import { and, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, organisations, ticketTypes, userTickets, users } from '../../db/schema.js';
 
@@ -39,6 +39,9 @@ function heldTickets(db: DbOrTx, where: SQL) {
 export const ticketHoldersRepository = {
   /** The held, usable tickets of the event `eventId`. */
   ofEvent: (db: DbOrTx, eventId: number) => heldTickets(db, eq(events.id, eventId)),
+  /** The held, usable tickets of the event `eventId` whose id is above `after`, at most `limit` (a run in batches). */
+  ofEventAfter: (db: DbOrTx, eventId: number, after: number, limit: number) =>
+    heldTickets(db, and(eq(events.id, eventId), gt(userTickets.id, after))!).limit(limit),
   /** The held, usable tickets among `userTicketIds` (none for an empty list). */
   async ofTickets(db: DbOrTx, userTicketIds: readonly number[]) {
     return userTicketIds.length ? heldTickets(db, inArray(userTickets.id, [...userTicketIds])) : [];

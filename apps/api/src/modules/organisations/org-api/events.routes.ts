@@ -21,13 +21,34 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.eventUpsertRequest,
-        response: { ...upserted, ...errors(400, 401) },
+        response: { ...upserted, ...errors(400, 401, 409) },
       },
     },
     async (req, reply) => {
       const status = await deps.org.upsertEvent(req.organisation, req.params.externalId, req.body);
       return sendUpserted(reply, req.params.externalId, status);
     },
+  );
+  app.post(
+    '/org/events/:externalId/cancel',
+    {
+      ...org,
+      schema: {
+        operationId: 'cancelEvent',
+        summary: 'Cancel an event (dryRun: say what it would touch): its tickets stop admitting, holders are told',
+        description:
+          'Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its ' +
+          'next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off ' +
+          'sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their ' +
+          'language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that ' +
+          'resumes after a restart). Cancelling again changes nothing. Decision 045.',
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        body: contract.eventCancelRequest,
+        response: { 200: contract.eventCancelResponse, ...errors(400, 401, 404) },
+      },
+    },
+    async (req) => deps.org.cancel(req.organisation, req.params.externalId, req.body),
   );
   app.get(
     '/org/events',

@@ -65,6 +65,7 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
      * mail jobs of the same transaction (`enqueueHolderMails`). Audited `event.created` or `event.updated` (with the
      * changed field names) in the same transaction; `unchanged` records nothing.
      * @returns what it did; `created` when the externalId was new to the organisation.
+     * @throws AppError `api.org.event_cancelled` (409) for an event the organiser cancelled (issue 46).
      */
     async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
       const at = deps.now();
@@ -100,6 +101,8 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
             }
             continue; // created concurrently: update it instead
           }
+          // A cancelled event is final (issue 46): no change would reach anyone.
+          if (current.cancelledAt) throw new AppError('api.org.event_cancelled');
           const diff = changed(current, values);
           if (Object.keys(diff).length === 0) return { status: 'unchanged' as const };
           await repo.updateEvent(tx, current.id, diff);
