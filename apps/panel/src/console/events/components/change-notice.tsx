@@ -24,7 +24,7 @@ export function ChangeNotice({
   const holders = useEventHolders(externalId, true);
   const count = holders.data?.holders;
   return (
-    <fieldset className="stack" aria-live="polite">
+    <fieldset className="change-notice stack-sm" aria-live="polite">
       <legend>{t('console.events.notice_title')}</legend>
       <QueryState query={holders} loading={t('console.events.holders_loading')} />
       {count === 0 && <p className="muted">{t('console.events.holders_none')}</p>}
