@@ -57,6 +57,7 @@ function timeAndPlaceChanges(before: EventRow, after: EventRow): EventChanges {
       : {}),
   };
 }
+
 const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
 
 /** How long before an event's start its check-in chart begins (doors may open early), in seconds. */
