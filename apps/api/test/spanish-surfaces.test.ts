@@ -47,6 +47,11 @@ const NAMES = [
   '1 Showground Rd',
   'Sydney',
   'Australia',
+  // The places of the "event changed" mail's list (issue 46).
+  'Luna Park',
+  '1 Olympic Dr',
+  'Enmore',
+  'Melbourne',
 ];
 /** Words Spanish shares with English (or brand and format words). */
 const SHARED = new Set([
@@ -163,7 +168,23 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
     ),
     'issued mail': mail(await ticketIssuedMail(lang, ticketMail)),
     'reminder mail': mail(await reminderMail(lang, ticketMail)),
-    'event changed mail': mail(await eventChangedMail(lang, { ...ticketMail, sequence: 1 })),
+    'event changed mail': mail(
+      await eventChangedMail(lang, {
+        ...ticketMail,
+        sequence: 1,
+        // Issue 46: what changed, old and new, every kind of field (an empty address, no map position before).
+        changes: {
+          startsAt: { from: new Date('2026-11-30T08:00:00Z'), to: new Date('2026-12-01T08:00:00Z') },
+          endsAt: { from: new Date('2026-11-30T12:00:00Z'), to: new Date('2026-12-01T12:00:00Z') },
+          timeZone: { from: 'Australia/Melbourne', to: 'Australia/Sydney' },
+          venue: { from: 'Enmore', to: 'Luna Park' },
+          address1: { from: '', to: '1 Olympic Dr' },
+          city: { from: 'Melbourne', to: 'Sydney' },
+          country: { from: 'NZ', to: 'AU' },
+          position: { from: null, to: { latitude: -33.85, longitude: 151.21 } },
+        },
+      }),
+    ),
     'swap done mail': mail(await swapDoneMail(lang, { ...ticketMail, quantity: 2 })),
     'ticket revoked mail': mail(await ticketRevokedMail(lang, ticketMail)),
     'member invited mail': mail(

@@ -194,6 +194,25 @@ export const eventUpsertRequest = z
   });
 export type EventUpsertRequest = z.infer<typeof eventUpsertRequest>;
 
+/**
+ * Query of PUT /v1/org/events/{externalId} (issue 46): `notify=false` saves a change of the event's time or place
+ * without e-mailing its holders (still audited, `detail.notified: false`); absent or `true`, they are told.
+ */
+export const eventUpsertQuery = z.object({
+  notify: z
+    .enum(['true', 'false'])
+    .optional()
+    .meta({ description: 'whether a change of time or place e-mails the holders (default true)' }),
+});
+
+/**
+ * GET /v1/org/events/{externalId}/holders (issue 46): how many people a change of the event's time or place would
+ * e-mail now: the distinct holders of its live tickets (not used, not revoked); 0 once the event has ended.
+ */
+export const eventHoldersResponse = z
+  .object({ holders: z.number().int().nonnegative() })
+  .meta({ examples: [{ holders: 412 }] });
+
 /** A benefit of a ticket type, keyed by its own externalId within the type. */
 export const benefitUpsert = z.strictObject({
   externalId,

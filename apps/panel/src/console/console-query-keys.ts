@@ -11,6 +11,8 @@ export const consoleKeys = {
     /** The event dashboard: attendance counts and check-ins (GET /org/events/{externalId}/attendance, /check-ins). */
     attendance: (event: string) => ['ORG_EVENTS', 'attendance', event] as const,
     checkIns: (event: string) => ['ORG_EVENTS', 'check-ins', event] as const,
+    /** How many people a change of its time or place would e-mail (GET /org/events/{externalId}/holders; issue 46). */
+    holders: (event: string) => ['ORG_EVENTS', 'holders', event] as const,
     /** The event's exchange queue: settings and counts per type (GET /org/events/{externalId}/exchange; issue 45). */
     exchange: (event: string) => ['ORG_EVENTS', 'exchange', event] as const,
   },

@@ -67,6 +67,26 @@ const ticket = z.object({
   wallet: z.object({ apple: z.boolean(), google: z.boolean(), link: z.string() }).optional(),
 });
 
+/** A field's old and new value. */
+const change = <T extends z.ZodType>(value: T) => z.object({ from: value, to: value }).optional();
+
+/**
+ * What an event's change of time or place changed (issue 46), each field with its old and its new value as they were
+ * when the change was saved, so a queued mail tells that change: the times (each written in the zone it was set in),
+ * the time zone, the venue, street address, city, country (ISO 3166 code) and the map position (null: none).
+ */
+const eventChanges = z.object({
+  startsAt: change(time),
+  endsAt: change(time),
+  timeZone: change(z.string()),
+  venue: change(z.string()),
+  address1: change(z.string()),
+  city: change(z.string()),
+  country: change(z.string()),
+  position: change(z.object({ latitude: z.number(), longitude: z.number() }).nullable()),
+});
+export type EventChanges = z.input<typeof eventChanges>;
+
 /** A ticket e-mail's params: the ticket, the panel link (with `?org=`), when it was made (the `.ics` stamp). */
 const ticketParams = { ticket, link: z.string(), at: time };
 
@@ -158,7 +178,8 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({
     ...common,
     template: z.literal('eventChanged'),
-    params: z.object({ ...ticketParams, sequence: z.number().int() }),
+    /** `changes`: what changed, old and new (issue 46); absent in jobs enqueued before it (the new facts only). */
+    params: z.object({ ...ticketParams, sequence: z.number().int(), changes: eventChanges.optional() }),
   }),
   z.object({
     ...common,

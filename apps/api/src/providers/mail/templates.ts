@@ -423,16 +423,86 @@ export async function reminderMail(
   });
 }
 
+/** A field's old and new value. */
+type Change<T> = { from: T; to: T };
+
+/** A point on the map. */
+type Position = { latitude: number; longitude: number };
+
 /**
- * The e-mail holders get when the organiser changes an event's time or venue (issue 23): the new facts and an
- * updated `.ics` (same UID, higher `sequence`, so calendars replace the entry).
+ * What a change of an event's time or place changed (issue 46), each field with its old and its new value: the times
+ * (written in the time zone each was set in), the time zone, venue, street address, city, country (ISO 3166 code)
+ * and the map position (null: none).
+ */
+export interface MailEventChanges {
+  startsAt?: Change<Date>;
+  endsAt?: Change<Date>;
+  timeZone?: Change<string>;
+  venue?: Change<string>;
+  address1?: Change<string>;
+  city?: Change<string>;
+  country?: Change<string>;
+  position?: Change<Position | null>;
+}
+
+/**
+ * One line per changed field of `c`, "<field>: was <old>; now <new>" in `locale` (`mail.event_changed.change`), in
+ * the order of the event form. Times in the event's time zone of before (the old value) and of now (the new one),
+ * country codes as the country's name in `locale`, an empty value as `mail.event_changed.none`.
+ */
+function changeLines(locale: Locale, event: MailEvent, c: MailEventChanges): string[] {
+  const t = texts(locale, 'mail.event_changed');
+  const zone = { from: c.timeZone?.from ?? event.timeZone, to: c.timeZone?.to ?? event.timeZone };
+  const countries = new Intl.DisplayNames([locale], { type: 'region', fallback: 'code' });
+  const plain = (v: string) => oneLine(v) || t('none');
+  const shown = {
+    startsAt: (v: Date, side: keyof typeof zone) => formatEventDateTime(locale, v, zone[side]),
+    endsAt: (v: Date, side: keyof typeof zone) => formatEventDateTime(locale, v, zone[side]),
+    timeZone: plain,
+    venue: plain,
+    address1: plain,
+    city: plain,
+    country: (v: string) => countries.of(v) ?? plain(v),
+    position: (v: Position | null) => (v ? `${v.latitude}, ${v.longitude}` : t('none')),
+  };
+  const line = (field: keyof typeof shown, from: string, to: string) =>
+    t('change', { field: t(`field.${field}`), from, to });
+  const lines: string[] = [];
+  for (const field of ['startsAt', 'endsAt'] as const) {
+    const v = c[field];
+    if (v) lines.push(line(field, shown[field](v.from, 'from'), shown[field](v.to, 'to')));
+  }
+  for (const field of ['timeZone', 'venue', 'address1', 'city', 'country'] as const) {
+    const v = c[field];
+    if (v) lines.push(line(field, shown[field](v.from), shown[field](v.to)));
+  }
+  if (c.position) lines.push(line('position', shown.position(c.position.from), shown.position(c.position.to)));
+  return lines;
+}
+
+/**
+ * The e-mail holders get when the organiser changes an event's time or venue (issue 23): what changed, each field's
+ * old and new value (`changes`, issue 46; absent in a job enqueued before it), then the new facts, and an updated
+ * `.ics` (same UID, higher `sequence`, so calendars replace the entry).
  */
 export async function eventChangedMail(
   locale: Locale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand; at: Date; sequence: number },
+  input: {
+    ticket: MailTicket;
+    link: string;
+    brand: MailBrand;
+    at: Date;
+    sequence: number;
+    changes?: MailEventChanges;
+  },
 ): Promise<TicketMail> {
   const organisation = mailName(input.brand.name);
-  return eventTicketMail(locale, input, 'event_changed', (t, event) => [t('line', { organisation, event }), t('how')]);
+  const lines = input.changes ? changeLines(locale, input.ticket.event, input.changes) : [];
+  return eventTicketMail(locale, input, 'event_changed', (t, event) => [
+    t('line', { organisation, event }),
+    ...(lines.length ? [t('what'), ...lines] : []),
+    t('how'),
+  ]);
 }
 
 /**

@@ -4,9 +4,12 @@
  * (housekeeping), the "event changed" e-mails and the "ticket revoked" e-mail (organisations); the next ticket e-mail
  * (a cancelled or moved show) starts here.
  */
-import { and, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, countDistinct, eq, gt, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { events, organisations, ticketTypes, userTickets, users } from '../../db/schema.js';
+
+/** A ticket someone may still use: access not used, not revoked. */
+const usable = () => and(isNull(userTickets.eventAccessUsedAt), isNull(userTickets.revokedAt));
 
 /** A held ticket as a ticket e-mail reads it. */
 export type HolderTicket = Awaited<ReturnType<typeof heldTickets>>[number];
@@ -31,7 +34,7 @@ function heldTickets(db: DbOrTx, where: SQL) {
     .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
     .innerJoin(events, eq(events.id, ticketTypes.eventId))
     .innerJoin(organisations, eq(organisations.id, events.organisationId))
-    .where(and(where, isNull(userTickets.eventAccessUsedAt), isNull(userTickets.revokedAt)))
+    .where(and(where, usable()))
     .orderBy(userTickets.id);
 }
 
@@ -42,6 +45,15 @@ export const ticketHoldersRepository = {
   /** The held, usable tickets of the event `eventId` whose id is above `after`, at most `limit` (a run in batches). */
   ofEventAfter: (db: DbOrTx, eventId: number, after: number, limit: number) =>
     heldTickets(db, and(eq(events.id, eventId), gt(userTickets.id, after))!).limit(limit),
+  /** How many people hold a usable ticket of the event `eventId` (each holder once, whatever they hold). */
+  async holdersOfEvent(db: DbOrTx, eventId: number): Promise<number> {
+    const [row] = await db
+      .select({ n: countDistinct(userTickets.holderId) })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(and(eq(ticketTypes.eventId, eventId), usable()));
+    return row?.n ?? 0;
+  },
   /** The held, usable tickets among `userTicketIds` (none for an empty list). */
   async ofTickets(db: DbOrTx, userTicketIds: readonly number[]) {
     return userTicketIds.length ? heldTickets(db, inArray(userTickets.id, [...userTicketIds])) : [];

@@ -1,6 +1,7 @@
 /**
  * Routes of the organiser's events (issues 12, 21), `/v1/org/events...`: upsert by the organiser's own id, list,
- * read one, its attendees as CSV, its attendance and its check-ins. Owners and staff (area `events`).
+ * read one, its attendees as CSV, its attendance and its check-ins, and how many holders a change of its time or place
+ * would e-mail (issue 46). Owners and staff (area `events`).
  */
 import { organisations as contract } from '@tp/contract';
 import type { App } from '../../../lib/http.js';
@@ -20,12 +21,14 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
         summary: 'Create or update an event by your own id',
         security: orgSecurity,
         params: contract.externalIdParams,
+        querystring: contract.eventUpsertQuery,
         body: contract.eventUpsertRequest,
         response: { ...upserted, ...errors(400, 401, 409) },
       },
     },
     async (req, reply) => {
-      const status = await deps.org.upsertEvent(req.organisation, req.params.externalId, req.body);
+      const notify = req.query.notify !== 'false';
+      const status = await deps.org.upsertEvent(req.organisation, req.params.externalId, req.body, { notify });
       return sendUpserted(reply, req.params.externalId, status);
     },
   );
@@ -103,6 +106,20 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
         .header('Cache-Control', 'no-store')
         .send(stream);
     },
+  );
+  app.get(
+    '/org/events/:externalId/holders',
+    {
+      ...org,
+      schema: {
+        operationId: 'getEventHolders',
+        summary: "How many people a change of the event's time or place would e-mail now",
+        security: orgSecurity,
+        params: contract.externalIdParams,
+        response: { 200: contract.eventHoldersResponse, ...errors(401, 404) },
+      },
+    },
+    async (req) => deps.org.eventHolders(req.organisation, req.params.externalId),
   );
   app.get(
     '/org/events/:externalId/attendance',

@@ -13,7 +13,7 @@ import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js'
 import { appendAudit } from '../../audit/audit.repository.js';
 import { holderMail } from '../../../providers/mail/brand.js';
 import { ticketHoldersRepository } from '../../../providers/mail/ticket-holders.repository.js';
-import { enqueueMails } from '../../../providers/mail/mail-jobs.js';
+import { enqueueMails, type EventChanges } from '../../../providers/mail/mail-jobs.js';
 import { enqueueEventTimesChanged } from '../../../providers/jobs/event-changed-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
@@ -30,6 +30,34 @@ const TIME_AND_PLACE = [
 ] as const;
 
 type EventInput = z.infer<typeof contract.eventUpsertRequest>;
+type EventRow = typeof events.$inferSelect;
+
+/** Where an event is on the map, or null without coordinates. */
+const positionOf = (e: Pick<EventRow, 'latitude' | 'longitude'>) =>
+  e.latitude !== null && e.longitude !== null ? { latitude: e.latitude, longitude: e.longitude } : null;
+
+/**
+ * The time and place fields that differ between the event as it was (`before`) and as it is now (`after`), each
+ * with its old and its new value (the "event changed" mail's list, issue 46); the coordinates as one `position`.
+ */
+function timeAndPlaceChanges(before: EventRow, after: EventRow): EventChanges {
+  const diff = changed(before, after);
+  const pick = <K extends Exclude<(typeof TIME_AND_PLACE)[number], 'latitude' | 'longitude'>>(k: K) =>
+    k in diff ? { [k]: { from: before[k], to: after[k] } } : {};
+  return {
+    ...pick('startsAt'),
+    ...pick('endsAt'),
+    ...pick('timeZone'),
+    ...pick('venue'),
+    ...pick('address1'),
+    ...pick('city'),
+    ...pick('country'),
+    ...('latitude' in diff || 'longitude' in diff
+      ? { position: { from: positionOf(before), to: positionOf(after) } }
+      : {}),
+  };
+}
+
 const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
 
 /** How long before an event's start its check-in chart begins (doors may open early), in seconds. */
@@ -41,11 +69,11 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
 
   /**
    * Enqueues, in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
-   * ticket of the event (issue 23), each in their
-   * language under the organisation's brand, with the new facts and an updated `.ics` (same UID; SEQUENCE is the
-   * change's Unix time in seconds, so it grows with every change). Nothing for an event that has ended.
+   * ticket of the event (issue 23), each in their language under the organisation's brand, with what changed (old and
+   * new values, issue 46), the new facts and an updated `.ics` (same UID; SEQUENCE is the change's Unix time in
+   * seconds, so it grows with every change). Nothing for an event that has ended.
    */
-  async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date): Promise<void> {
+  async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date, changes: EventChanges): Promise<void> {
     const rows = await ticketHoldersRepository.ofEvent(tx, eventId);
     if (rows.length === 0 || rows[0].event.endsAt <= at) return;
     await enqueueMails(
@@ -54,20 +82,27 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
       rows.map((r) => {
         const { ticket, link, ...mail } = holderMail(r, deps.config.publicUrl, 'MY_TICKET');
         const sequence = Math.floor(at.getTime() / 1000);
-        return { template: 'eventChanged' as const, ...mail, params: { ticket, link, at, sequence } };
+        return { template: 'eventChanged' as const, ...mail, params: { ticket, link, at, sequence, changes } };
       }),
     );
   }
 
   return {
     /**
-     * PUT /org/events/{externalId}. When the start, end, time zone or place changed, the holders' e-mails are
-     * mail jobs of the same transaction (`enqueueHolderMails`). Audited `event.created` or `event.updated` (with the
-     * changed field names) in the same transaction; `unchanged` records nothing.
+     * PUT /org/events/{externalId}. When the start, end, time zone or place changed and `notify` (default true), the
+     * holders' e-mails are mail jobs of the same transaction (`enqueueHolderMails`); with `notify` false nobody is
+     * told (issue 46). Audited `event.created` or `event.updated` (with the changed field names, and for a change of
+     * time or place `notified`: whether the holders were told) in the same transaction; `unchanged` records nothing.
      * @returns what it did; `created` when the externalId was new to the organisation.
      * @throws AppError `api.org.event_cancelled` (409) for an event the organiser cancelled (issue 46).
+     * @throws AppError `api.service_unavailable` (503) when the event was created and removed under it twice.
      */
-    async upsertEvent(org: RequestOrganisation, externalId: string, input: EventInput): Promise<UpsertStatus> {
+    async upsertEvent(
+      org: RequestOrganisation,
+      externalId: string,
+      input: EventInput,
+      { notify = true }: { notify?: boolean } = {},
+    ): Promise<UpsertStatus> {
       const at = deps.now();
       const values = {
         name: input.name,
@@ -106,13 +141,16 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
           const diff = changed(current, values);
           if (Object.keys(diff).length === 0) return { status: 'unchanged' as const };
           await repo.updateEvent(tx, current.id, diff);
+          const timeOrPlace = TIME_AND_PLACE.some((k) => k in diff);
           await appendAudit(tx, org.id, org.actor, at, {
             action: 'event.updated',
             resourceType: 'event',
             resourceId: externalId,
-            detail: { fields: Object.keys(diff) },
+            detail: { fields: Object.keys(diff), ...(timeOrPlace ? { notified: notify } : {}) },
           });
-          if (TIME_AND_PLACE.some((k) => k in diff)) await enqueueHolderMails(tx, current.id, at);
+          if (timeOrPlace && notify) {
+            await enqueueHolderMails(tx, current.id, at, timeAndPlaceChanges(current, { ...current, ...diff }));
+          }
           // The exchange queue's default closing time follows the start and the transfer cut-off (issue 45).
           if ('startsAt' in diff || 'transfersCloseAt' in diff) await enqueueEventTimesChanged(tx, current.id);
           return { status: 'updated' as const };
@@ -120,6 +158,17 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
         throw new AppError('api.service_unavailable');
       });
       return outcome.status;
+    },
+
+    /**
+     * GET /org/events/{externalId}/holders: how many people a change of the event's time or place would e-mail now
+     * (`enqueueHolderMails`): the distinct holders of its live tickets, 0 once it has ended (issue 46).
+     * @throws AppError `api.org.event_not_found` (404).
+     */
+    async eventHolders(org: RequestOrganisation, externalId: string): Promise<{ holders: number }> {
+      const event = await eventOf(db, org, externalId);
+      if (event.endsAt <= deps.now()) return { holders: 0 };
+      return { holders: await ticketHoldersRepository.holdersOfEvent(db, event.id) };
     },
 
     /**

@@ -1,7 +1,8 @@
 /**
  * PUT /v1/org/events/{externalId}: creates or replaces an event from the event form. The wall times are read in
  * the form's time zone (zoned-time.ts) and sent as ISO 8601 UTC; what the form does not edit goes back as it was
- * (a PUT replaces the event). Refreshes the event lists.
+ * (a PUT replaces the event); `notify` false saves a change of time or place without e-mailing the holders (issue 46).
+ * Refreshes the event lists.
  * @throws ApiError validation keys (`api.invalid_request_body` with `fields`).
  */
 import type { organisations } from '@tp/contract';
@@ -28,7 +29,20 @@ export type EventFields = {
   endsAt: string;
   passRevealAt: string;
   transfersCloseAt: string;
+  /** Whether a change of the event's time or place e-mails its holders (issue 46). */
+  notify: boolean;
 };
+
+/** The form's fields of the event's time and place: a change of one of them is told to the holders (issue 46). */
+export const TIME_AND_PLACE_FIELDS = [
+  'venue',
+  'address',
+  'city',
+  'country',
+  'timeZone',
+  'startsAt',
+  'endsAt',
+] as const satisfies readonly (keyof EventFields)[];
 
 /** The event's fields the form does not edit, as they are (absent when unset). */
 function keptFields(event: EventItem | null) {
@@ -43,7 +57,7 @@ function keptFields(event: EventItem | null) {
 export function saveEvent(v: EventFields, event: EventItem | null) {
   const timeZone = v.timeZone.trim();
   return org.PUT('/v1/org/events/{externalId}', {
-    params: { path: { externalId: v.externalId } },
+    params: { path: { externalId: v.externalId }, ...(v.notify ? {} : { query: { notify: 'false' as const } }) },
     body: {
       name: v.name,
       venue: v.venue,

@@ -1,9 +1,10 @@
 /**
  * The event form (issue 21): a new event, or an event edited (its id read-only), the times typed as wall times in
  * the event's time zone (zoned-time.ts); saved by PUT /v1/org/events/{externalId} (save-event.api.ts). The API's
- * field errors show at their fields (server-errors.tsx).
+ * field errors show at their fields (server-errors.tsx). Once an edited event's time or place differs from the saved
+ * one, the form says how many holders will be e-mailed and lets the organiser choose (change-notice.tsx, issue 46).
  */
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../ui/field';
 import { countryOptions } from '../../country-names';
@@ -12,7 +13,14 @@ import { SelectField } from '../../select-field';
 import { ErrorBlock, fieldErrorText, useServerErrors } from '../../server-errors';
 import { isTimeZone, isoToZoned } from '../../zoned-time';
 import type { EventItem } from '../../events-list.api';
-import { EVENT_COUNTRIES, useSaveEvent, type EventCountry, type EventFields } from '../api/save-event.api';
+import {
+  EVENT_COUNTRIES,
+  TIME_AND_PLACE_FIELDS,
+  useSaveEvent,
+  type EventCountry,
+  type EventFields,
+} from '../api/save-event.api';
+import { ChangeNotice } from './change-notice';
 
 /** The event's times, the form's `datetime-local` inputs (optional ones with their help). */
 const TIMES = [
@@ -38,8 +46,14 @@ export function EventForm({ event, onDone }: { event: EventItem | null; onDone: 
       endsAt: isoToZoned(event?.endsAt ?? null, tz),
       passRevealAt: isoToZoned(event?.passRevealAt ?? null, tz),
       transfersCloseAt: isoToZoned(event?.transfersCloseAt ?? null, tz),
+      notify: true,
     },
   });
+  const timeAndPlace = useWatch({ control: form.control, name: TIME_AND_PLACE_FIELDS });
+  const notifyOn = useWatch({ control: form.control, name: 'notify' });
+  const saved = form.formState.defaultValues;
+  const timeOrPlaceChanged =
+    event !== null && TIME_AND_PLACE_FIELDS.some((k, i) => timeAndPlace[i].trim() !== (saved?.[k] ?? '').trim());
   const { formError, setFormError, show } = useServerErrors(form);
   const save = useSaveEvent(event, { onMutate: () => setFormError(null), onSuccess: onDone, onError: show });
   const err = (name: keyof EventFields) => form.formState.errors[name]?.message;
@@ -91,6 +105,9 @@ export function EventForm({ event, onDone }: { event: EventItem | null; onDone: 
           />
         ))}
       </div>
+      {event?.externalId && timeOrPlaceChanged && (
+        <ChangeNotice externalId={event.externalId} notify={form.register('notify')} notifyOn={notifyOn} />
+      )}
       <ErrorBlock message={formError} />
       <FormFooter submit={t('console.save')} pending={save.isPending} onCancel={onDone} />
     </form>
