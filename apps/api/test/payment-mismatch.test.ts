@@ -358,6 +358,47 @@ describe('the operator refunds or settles a flagged payment, once', () => {
     expect((await admin('POST', `/${other.id}/refund`)).statusCode).toBe(200);
   });
 
+  it("refunding a second payment of a paid order leaves the order's tickets and payout alone", async () => {
+    const order = await resaleOrder('zed@example.com');
+    const paid = { ...order, amount: order.totalCents };
+    expect(
+      (await signed(completedEvent({ ...paid, sessionId: 'cs_older_tab', paymentIntent: 'pi_dup' }))).statusCode,
+    ).toBe(200);
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_good' }))).statusCode).toBe(200);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    const [dup] = (await listed()).items;
+    expect(dup).toMatchObject({ reason: 'session', paymentIntentId: 'pi_dup' });
+    expect((await admin('POST', `/${dup.id}/refund`)).statusCode).toBe(200);
+    // Stripe reports that refund; its charge carries the order id (the checkout's metadata) but not the order's payment.
+    const refunded = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.refunded',
+        data: {
+          object: {
+            id: 'ch_dup',
+            object: 'charge',
+            payment_intent: 'pi_dup',
+            metadata: { orderId: order.orderId },
+            amount: order.totalCents,
+            amount_refunded: order.totalCents,
+            refunded: true,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(refunded.statusCode).toBe(200);
+    // Without the check of the order's recorded payment: REFUNDED, its ticket void, the seller's payout CANCELLED.
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    expect(
+      (await rawQuery(t.database.db, `select revoked_at, revoked_reason from user_tickets where external_id = 't1'`))
+        .rows,
+    ).toEqual([{ revoked_at: null, revoked_reason: null }]);
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'PENDING' }]);
+  });
+
   it('two resolutions of one row at once resolve it once (a refund and a settle; two settles)', async () => {
     const order = await resaleOrder('ann@example.com');
     await signed(completedEvent({ ...order, amount: 1 }));
