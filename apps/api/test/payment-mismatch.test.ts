@@ -477,6 +477,70 @@ describe('exchange offers', () => {
     expect(await auditOf('payment.settled')).toMatchObject([{ resourceId: o.orderId, detail: { kind: 'exchange' } }]);
   });
 
+  it("an offer of the organiser's released stock refunded: the ticket issued to the fan no longer admits", async () => {
+    const on = await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', {
+      enabled: true,
+      offerMinutes: 20,
+      order: 'first_come',
+      maxQuantity: 4,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const joined = await call(tokens.a, 'POST', '/v1/exchange/acme/evt-1/entries', {
+      ticketTypeExternalId: 'ga',
+      quantity: 1,
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    const released = await call(apiKey, 'POST', '/v1/org/events/evt-1/exchange/releases', {
+      ticketTypeExternalId: 'ga',
+      quantity: 1,
+      priceCents: 9000,
+    });
+    expect(released.statusCode, released.body).toBe(201);
+    const checkout = await call(
+      tokens.a,
+      'POST',
+      `/v1/exchange/entries/${joined.json<exchange.ExchangeEntry>().id}/checkout`,
+    );
+    const orderId = new URL(checkout.json<exchange.ExchangeCheckout>().checkoutUrl).pathname.split('/').pop()!;
+    const sessionId = `sbx_cs_${orderId}`;
+    expect(
+      (await signed(completedEvent({ orderId, sessionId, amount: 9000, paymentIntent: 'pi_released' }))).statusCode,
+    ).toBe(200);
+    const fans = async () =>
+      (
+        await rawQuery<{ revoked_reason: string | null }>(
+          t.database.db,
+          `select t.revoked_reason from user_tickets t join users u on u.id = t.holder_id where u.email = 'a@example.com'`,
+        )
+      ).rows;
+    expect(await fans()).toEqual([{ revoked_reason: null }]);
+    const refunded = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.refunded',
+        data: {
+          object: {
+            id: 'ch_released',
+            object: 'charge',
+            payment_intent: 'pi_released',
+            amount: 9000,
+            amount_refunded: 9000,
+            refunded: true,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(refunded.statusCode).toBe(200);
+    // Without the unit naming the ticket it became: the organisation's payout CANCELLED, the fan's ticket still admits.
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'CANCELLED' }]);
+    expect(await fans()).toEqual([{ revoked_reason: 'refunded' }]);
+    // The organiser's counts still tell the released unit from the returned ones.
+    const counts = await call(apiKey, 'GET', '/v1/org/events/evt-1/exchange');
+    expect(counts.body).toContain('"released":1');
+  });
+
   it('one paid after it ended is flagged `ended`: it cannot be settled, it is refunded', async () => {
     const o = await offer();
     t.clock.advance(20 * 60_000);
