@@ -358,6 +358,37 @@ describe('the operator refunds or settles a flagged payment, once', () => {
     expect((await admin('POST', `/${other.id}/refund`)).statusCode).toBe(200);
   });
 
+  it("a settled payment's dispute finds the order: the ticket is held and so is the seller's payout", async () => {
+    const order = await resaleOrder('zed@example.com');
+    await signed(completedEvent({ ...order, amount: 1, paymentIntent: 'pi_settled' }));
+    const [flag] = (await listed()).items;
+    expect((await admin('POST', `/${flag.id}/settle`)).statusCode).toBe(200);
+    // A dispute names the payment only (Stripe copies no metadata to it).
+    const disputed = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.dispute.created',
+        data: {
+          object: {
+            id: 'dp_settled',
+            object: 'dispute',
+            charge: 'ch_settled',
+            payment_intent: 'pi_settled',
+            status: 'needs_response',
+            amount: 1,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(disputed.statusCode).toBe(200);
+    // Without the payment recorded at the settlement: PAID, the ticket admits, the payout PENDING, an unknown_payment.
+    expect(await orderStatus(order.orderId)).toBe('DISPUTED');
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'HELD' }]);
+    expect((await listed()).items).toEqual([]);
+  });
+
   it("refunding a second payment of a paid order leaves the order's tickets and payout alone", async () => {
     const order = await resaleOrder('zed@example.com');
     const paid = { ...order, amount: order.totalCents };
