@@ -251,6 +251,66 @@ describe('a payment that does not match its order is flagged for the operator', 
     expect(await rows()).toHaveLength(4);
   });
 
+  it('a second checkout paying a paid order, and a payment whose tickets went to another buyer, are flagged', async () => {
+    const order = await resaleOrder('zed@example.com');
+    const paid = { ...order, amount: order.totalCents };
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_first' }))).statusCode).toBe(200);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    // The order's own session reported again: nothing to flag.
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_first' }))).statusCode).toBe(200);
+    expect(await rows()).toEqual([]);
+    // The buyer's older tab paid too: charged twice. Without the session check it answered `already`, unflagged.
+    expect(
+      (await signed(completedEvent({ ...paid, sessionId: 'cs_older_tab', paymentIntent: 'pi_again' }))).statusCode,
+    ).toBe(200);
+    expect((await listed()).items).toMatchObject([
+      { orderId: order.orderId, reason: 'session', paymentIntentId: 'pi_again' },
+    ]);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+
+    // Two buyers open orders of h's other ticket; both pay; the second order FAILED: its payment is owed back.
+    const groups = (await call(tokens.h, 'GET', '/v1/resell/tickets/available')).json<
+      { userTicketId: number; currencyCode: string; currencySymbol: string }[]
+    >();
+    const listing = await call(tokens.h, 'POST', '/v1/resell', {
+      userTicketId: groups[0].userTicketId,
+      amountCount: 1,
+      price: 90,
+      currencyCode: groups[0].currencyCode,
+      currencySymbol: groups[0].currencySymbol,
+    });
+    const start = async (email: string) => {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: new URL(listing.json<{ shareLinkUrl: string }>().shareLinkUrl).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ quantity: '1', email, idempotencyKey: crypto.randomUUID() }).toString(),
+      });
+      const orderId = new URL(started.headers.location as string).pathname.split('/').pop()!;
+      const [o] = (
+        await rawQuery<{ checkout_session_id: string }>(
+          t.database.db,
+          `select checkout_session_id from resale_orders where id = '${orderId}'`,
+        )
+      ).rows;
+      return { orderId, sessionId: o.checkout_session_id, amount: order.totalCents };
+    };
+    const [first, second] = [await start('ann@example.com'), await start('bob@example.com')];
+    expect((await signed(completedEvent({ ...first, paymentIntent: 'pi_ann' }))).statusCode).toBe(200);
+    expect((await signed(completedEvent({ ...second, paymentIntent: 'pi_bob' }))).statusCode).toBe(200);
+    expect([await orderStatus(first.orderId), await orderStatus(second.orderId)]).toEqual(['PAID', 'FAILED']);
+    // Without the flag: the FAILED order's payment was neither listed nor counted.
+    expect((await listed()).items[0]).toMatchObject({
+      kind: 'resale',
+      orderId: second.orderId,
+      reason: 'ended',
+      paymentIntentId: 'pi_bob',
+    });
+    expect(await counted('ended')).toBe(1);
+    const settle = await admin('POST', `/${(await listed()).items[0].id}/settle`);
+    expect(settle.json()).toMatchObject({ message: 'api.admin.payment_mismatch_not_payable' });
+  });
+
   it('lists only to the platform key, newest first, by pages of at most 100; resolved=true lists the resolved', async () => {
     const order = await resaleOrder();
     for (const amount of [1, 2, 3]) await signed(completedEvent({ ...order, amount }));
