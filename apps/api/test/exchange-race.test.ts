@@ -278,11 +278,12 @@ async function violations(db: Database['db'], units: number): Promise<string[]> 
          and e.quantity <> (select count(*) from exchange_units u where u.entry_id = e.id and u.status = 'RESERVED')`,
     )),
     ...(await rows(
-      'a released ticket issued other than once per released unit sold',
+      'a released ticket issued other than once per released unit sold (which names it)',
       `select (select count(*) from user_tickets where external_id is null) as issued,
-              (select count(*) from exchange_units where user_ticket_id is null and status = 'SOLD') as sold
+              (select count(*) from exchange_units where seller_user_id is null and status = 'SOLD') as sold
         where (select count(*) from user_tickets where external_id is null)
-           <> (select count(*) from exchange_units where user_ticket_id is null and status = 'SOLD')`,
+           <> (select count(distinct u.user_ticket_id) from exchange_units u join user_tickets t on t.id = u.user_ticket_id
+                where u.seller_user_id is null and u.status = 'SOLD' and t.external_id is null)`,
     )),
     ...(await rows(
       'tickets on offer lost or made',

@@ -251,6 +251,66 @@ describe('a payment that does not match its order is flagged for the operator', 
     expect(await rows()).toHaveLength(4);
   });
 
+  it('a second checkout paying a paid order, and a payment whose tickets went to another buyer, are flagged', async () => {
+    const order = await resaleOrder('zed@example.com');
+    const paid = { ...order, amount: order.totalCents };
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_first' }))).statusCode).toBe(200);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    // The order's own session reported again: nothing to flag.
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_first' }))).statusCode).toBe(200);
+    expect(await rows()).toEqual([]);
+    // The buyer's older tab paid too: charged twice. Without the session check it answered `already`, unflagged.
+    expect(
+      (await signed(completedEvent({ ...paid, sessionId: 'cs_older_tab', paymentIntent: 'pi_again' }))).statusCode,
+    ).toBe(200);
+    expect((await listed()).items).toMatchObject([
+      { orderId: order.orderId, reason: 'session', paymentIntentId: 'pi_again' },
+    ]);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+
+    // Two buyers open orders of h's other ticket; both pay; the second order FAILED: its payment is owed back.
+    const groups = (await call(tokens.h, 'GET', '/v1/resell/tickets/available')).json<
+      { userTicketId: number; currencyCode: string; currencySymbol: string }[]
+    >();
+    const listing = await call(tokens.h, 'POST', '/v1/resell', {
+      userTicketId: groups[0].userTicketId,
+      amountCount: 1,
+      price: 90,
+      currencyCode: groups[0].currencyCode,
+      currencySymbol: groups[0].currencySymbol,
+    });
+    const start = async (email: string) => {
+      const started = await t.app.inject({
+        method: 'POST',
+        url: new URL(listing.json<{ shareLinkUrl: string }>().shareLinkUrl).pathname,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ quantity: '1', email, idempotencyKey: crypto.randomUUID() }).toString(),
+      });
+      const orderId = new URL(started.headers.location as string).pathname.split('/').pop()!;
+      const [o] = (
+        await rawQuery<{ checkout_session_id: string }>(
+          t.database.db,
+          `select checkout_session_id from resale_orders where id = '${orderId}'`,
+        )
+      ).rows;
+      return { orderId, sessionId: o.checkout_session_id, amount: order.totalCents };
+    };
+    const [first, second] = [await start('ann@example.com'), await start('bob@example.com')];
+    expect((await signed(completedEvent({ ...first, paymentIntent: 'pi_ann' }))).statusCode).toBe(200);
+    expect((await signed(completedEvent({ ...second, paymentIntent: 'pi_bob' }))).statusCode).toBe(200);
+    expect([await orderStatus(first.orderId), await orderStatus(second.orderId)]).toEqual(['PAID', 'FAILED']);
+    // Without the flag: the FAILED order's payment was neither listed nor counted.
+    expect((await listed()).items[0]).toMatchObject({
+      kind: 'resale',
+      orderId: second.orderId,
+      reason: 'ended',
+      paymentIntentId: 'pi_bob',
+    });
+    expect(await counted('ended')).toBe(1);
+    const settle = await admin('POST', `/${(await listed()).items[0].id}/settle`);
+    expect(settle.json()).toMatchObject({ message: 'api.admin.payment_mismatch_not_payable' });
+  });
+
   it('lists only to the platform key, newest first, by pages of at most 100; resolved=true lists the resolved', async () => {
     const order = await resaleOrder();
     for (const amount of [1, 2, 3]) await signed(completedEvent({ ...order, amount }));
@@ -358,6 +418,78 @@ describe('the operator refunds or settles a flagged payment, once', () => {
     expect((await admin('POST', `/${other.id}/refund`)).statusCode).toBe(200);
   });
 
+  it("a settled payment's dispute finds the order: the ticket is held and so is the seller's payout", async () => {
+    const order = await resaleOrder('zed@example.com');
+    await signed(completedEvent({ ...order, amount: 1, paymentIntent: 'pi_settled' }));
+    const [flag] = (await listed()).items;
+    expect((await admin('POST', `/${flag.id}/settle`)).statusCode).toBe(200);
+    // A dispute names the payment only (Stripe copies no metadata to it).
+    const disputed = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.dispute.created',
+        data: {
+          object: {
+            id: 'dp_settled',
+            object: 'dispute',
+            charge: 'ch_settled',
+            payment_intent: 'pi_settled',
+            status: 'needs_response',
+            amount: 1,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(disputed.statusCode).toBe(200);
+    // Without the payment recorded at the settlement: PAID, the ticket admits, the payout PENDING, an unknown_payment.
+    expect(await orderStatus(order.orderId)).toBe('DISPUTED');
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'HELD' }]);
+    expect((await listed()).items).toEqual([]);
+  });
+
+  it("refunding a second payment of a paid order leaves the order's tickets and payout alone", async () => {
+    const order = await resaleOrder('zed@example.com');
+    const paid = { ...order, amount: order.totalCents };
+    expect(
+      (await signed(completedEvent({ ...paid, sessionId: 'cs_older_tab', paymentIntent: 'pi_dup' }))).statusCode,
+    ).toBe(200);
+    expect((await signed(completedEvent({ ...paid, paymentIntent: 'pi_good' }))).statusCode).toBe(200);
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    const [dup] = (await listed()).items;
+    expect(dup).toMatchObject({ reason: 'session', paymentIntentId: 'pi_dup' });
+    expect((await admin('POST', `/${dup.id}/refund`)).statusCode).toBe(200);
+    // Stripe reports that refund; its charge carries the order id (the checkout's metadata) but not the order's payment.
+    const refunded = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.refunded',
+        data: {
+          object: {
+            id: 'ch_dup',
+            object: 'charge',
+            payment_intent: 'pi_dup',
+            metadata: { orderId: order.orderId },
+            amount: order.totalCents,
+            amount_refunded: order.totalCents,
+            refunded: true,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(refunded.statusCode).toBe(200);
+    // Without the check of the order's recorded payment: REFUNDED, its ticket void, the seller's payout CANCELLED.
+    expect(await orderStatus(order.orderId)).toBe('PAID');
+    expect(
+      (await rawQuery(t.database.db, `select revoked_at, revoked_reason from user_tickets where external_id = 't1'`))
+        .rows,
+    ).toEqual([{ revoked_at: null, revoked_reason: null }]);
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'PENDING' }]);
+  });
+
   it('two resolutions of one row at once resolve it once (a refund and a settle; two settles)', async () => {
     const order = await resaleOrder('ann@example.com');
     await signed(completedEvent({ ...order, amount: 1 }));
@@ -434,6 +566,70 @@ describe('exchange offers', () => {
     expect(r.statusCode, r.body).toBe(200);
     expect(await holderOfT1()).toBe('a@example.com');
     expect(await auditOf('payment.settled')).toMatchObject([{ resourceId: o.orderId, detail: { kind: 'exchange' } }]);
+  });
+
+  it("an offer of the organiser's released stock refunded: the ticket issued to the fan no longer admits", async () => {
+    const on = await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', {
+      enabled: true,
+      offerMinutes: 20,
+      order: 'first_come',
+      maxQuantity: 4,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const joined = await call(tokens.a, 'POST', '/v1/exchange/acme/evt-1/entries', {
+      ticketTypeExternalId: 'ga',
+      quantity: 1,
+    });
+    expect(joined.statusCode, joined.body).toBe(201);
+    const released = await call(apiKey, 'POST', '/v1/org/events/evt-1/exchange/releases', {
+      ticketTypeExternalId: 'ga',
+      quantity: 1,
+      priceCents: 9000,
+    });
+    expect(released.statusCode, released.body).toBe(201);
+    const checkout = await call(
+      tokens.a,
+      'POST',
+      `/v1/exchange/entries/${joined.json<exchange.ExchangeEntry>().id}/checkout`,
+    );
+    const orderId = new URL(checkout.json<exchange.ExchangeCheckout>().checkoutUrl).pathname.split('/').pop()!;
+    const sessionId = `sbx_cs_${orderId}`;
+    expect(
+      (await signed(completedEvent({ orderId, sessionId, amount: 9000, paymentIntent: 'pi_released' }))).statusCode,
+    ).toBe(200);
+    const fans = async () =>
+      (
+        await rawQuery<{ revoked_reason: string | null }>(
+          t.database.db,
+          `select t.revoked_reason from user_tickets t join users u on u.id = t.holder_id where u.email = 'a@example.com'`,
+        )
+      ).rows;
+    expect(await fans()).toEqual([{ revoked_reason: null }]);
+    const refunded = await signed(
+      JSON.stringify({
+        id: `evt_mismatch_${++events}`,
+        object: 'event',
+        type: 'charge.refunded',
+        data: {
+          object: {
+            id: 'ch_released',
+            object: 'charge',
+            payment_intent: 'pi_released',
+            amount: 9000,
+            amount_refunded: 9000,
+            refunded: true,
+            currency: 'aud',
+          },
+        },
+      }),
+    );
+    expect(refunded.statusCode).toBe(200);
+    // Without the unit naming the ticket it became: the organisation's payout CANCELLED, the fan's ticket still admits.
+    expect((await rawQuery(t.database.db, `select status from payouts`)).rows).toEqual([{ status: 'CANCELLED' }]);
+    expect(await fans()).toEqual([{ revoked_reason: 'refunded' }]);
+    // The organiser's counts still tell the released unit from the returned ones.
+    const counts = await call(apiKey, 'GET', '/v1/org/events/evt-1/exchange');
+    expect(counts.body).toContain('"released":1');
   });
 
   it('one paid after it ended is flagged `ended`: it cannot be settled, it is refunded', async () => {

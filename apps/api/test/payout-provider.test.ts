@@ -284,6 +284,14 @@ describe('the Stripe payout provider', () => {
         amountCents: 10,
         currencyCode: null,
       });
+    // Without its charge's or dispute's id (or with one past 255 characters) there is nothing to handle it once by:
+    // before, each was keyed on '' and every later one of another payment answered 'already'.
+    for (const type of ['charge.refunded', 'charge.dispute.created', 'charge.dispute.closed'])
+      for (const id of [undefined, 'x'.repeat(256), 7])
+        expect(parse({ id: 'evt_n', type, data: { object: { id, payment_intent: 'pi_1', refunded: true } } })).toEqual({
+          id: null,
+          type: 'malformed',
+        });
     expect(parse({ id: 'evt_o', type: 'payment_intent.created', data: { object: {} } })).toEqual({
       id: 'evt_o',
       type: 'other',

@@ -9,7 +9,8 @@ import * as z from 'zod';
 
 /**
  * Why a payment was flagged: `not_paid` (the session completed without the money collected), `session` (another
- * session than the order's), `amount`, `currency` (not the order's), `ended` (an exchange offer paid after it ended),
+ * session than the order's, also one paying an order already paid), `amount`, `currency` (not the order's), `ended`
+ * (an exchange offer paid after it ended, a resale order paid after its tickets went to another buyer),
  * `unknown_payment` (a refund or dispute of a payment that matches no order).
  */
 export const PAYMENT_MISMATCH_REASONS = [

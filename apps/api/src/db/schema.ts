@@ -1074,7 +1074,8 @@ export const exchangeEntries = pgTable(
 
 /**
  * One ticket on offer in an exchange queue (decision 042): a holder's return (`userTicketId`, the seller
- * `sellerUserId`) or one ticket of an organiser's release (no ticket yet; `organisationId` is paid). AVAILABLE →
+ * `sellerUserId`) or one ticket of an organiser's release (no seller; `organisationId` is paid; no ticket until it is
+ * SOLD, then `userTicketId` is the ticket issued to the fan, which a refund of the payment voids). AVAILABLE →
  * HELD (kept for the head group) → RESERVED (in an offer, `entryId`) → SOLD; AVAILABLE or HELD → WITHDRAWN.
  */
 export const exchangeUnits = pgTable(

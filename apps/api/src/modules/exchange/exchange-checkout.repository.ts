@@ -136,7 +136,7 @@ export const exchangeCheckoutRepository = {
   /**
    * Issues one new ticket of the type to `buyerId` for each released unit of `units` (with every benefit of its
    * type, as an organiser's issue gives), and a PENDING payout of its price to the organisation that released it;
-   * the new tickets' ids.
+   * the unit then names its ticket. The new tickets' ids.
    */
   async issueReleased(
     tx: DbOrTx,
@@ -163,6 +163,9 @@ export const exchangeCheckoutRepository = {
       })),
     );
     const ids = rows.map((r) => r.id);
+    // Each unit names the ticket it became, so a refund or dispute of the offer's payment finds it (issue 46).
+    for (const [i, u] of released.entries())
+      await tx.update(exchangeUnits).set({ userTicketId: ids[i] }).where(eq(exchangeUnits.id, u.id));
     await tx
       .insert(ticketHistory)
       .values(ids.map((userTicketId) => ({ userTicketId, fromUserId: null, toUserId: buyerId, kind: 'ISSUE', at })));

@@ -89,7 +89,10 @@ export const exchangeRepository = {
       .orderBy(asc(ticketTypes.id));
   },
 
-  /** Per ticket type of the event: entries by status and units by origin and status (counts). */
+  /**
+   * Per ticket type of the event: entries by status and units by origin (returned by a holder, its seller; released by
+   * the organiser, none) and status (counts).
+   */
   async counts(db: DbOrTx, eventId: number) {
     const entries = await db
       .select({
@@ -103,8 +106,8 @@ export const exchangeRepository = {
     const units = await db
       .select({
         ticketTypeId: exchangeUnits.ticketTypeId,
-        returned: sql<number>`count(*) filter (where ${exchangeUnits.userTicketId} is not null)::int`,
-        released: sql<number>`count(*) filter (where ${exchangeUnits.userTicketId} is null)::int`,
+        returned: sql<number>`count(*) filter (where ${exchangeUnits.sellerUserId} is not null)::int`,
+        released: sql<number>`count(*) filter (where ${exchangeUnits.sellerUserId} is null)::int`,
         sold: sql<number>`count(*) filter (where ${exchangeUnits.status} = 'SOLD')::int`,
       })
       .from(exchangeUnits)

@@ -35,6 +35,8 @@ export interface IssuedTicketRow {
   holderId: number | null;
   eventAccessUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Why it does not admit beside the organiser's revoke (null): `refunded` or `disputed` (its payment went back). */
+  revokedReason: string | null;
   /** On sale: in a live resale listing or returned to an exchange queue (`ticketIsOnSale`). */
   listed: boolean;
   /** The account the organiser last issued it to (ISSUE / REISSUE in the history). */
@@ -140,6 +142,7 @@ export const orgApiRepository = {
         holderId: userTickets.holderId,
         eventAccessUsedAt: userTickets.eventAccessUsedAt,
         revokedAt: userTickets.revokedAt,
+        revokedReason: userTickets.revokedReason,
         // On sale: listed for resale or returned to an exchange queue (issue 45): either sale moves it by itself.
         listed: ticketIsOnSale(userTickets.id),
         issuedToId: issuedTo,
@@ -250,7 +253,7 @@ export const orgApiRepository = {
       where ${userTickets.id} = m.user_ticket_id`);
   },
   async revoke(db: DbOrTx, userTicketId: number, at: Date): Promise<void> {
-    await db.update(userTickets).set({ revokedAt: at }).where(eq(userTickets.id, userTicketId));
+    await db.update(userTickets).set({ revokedAt: at, revokedReason: null }).where(eq(userTickets.id, userTicketId));
   },
 
   /** Adds the swap pair `fromTypeId` → `toTypeId` or sets its price difference; true when something changed. */

@@ -52,7 +52,8 @@ export function createSettlement(deps: OrderDeps) {
    * Pays an order: the one transaction that moves tickets from the seller to a code. With `payment`
    * (a provider's report), the order is paid only when that payment is of the order's own checkout
    * session, for its amount and currency; otherwise it stays PENDING and the mismatch is returned.
-   * Returns the code once (`paid`), `already` when the order was not PENDING.
+   * Returns the code once (`paid`), `already` when the order was not PENDING (a `session` mismatch when `payment` is
+   * another checkout session's).
    * @throws AppError `api.resell.order_not_found` (404), `api.resell.listing_unavailable` (409: the
    *   tickets went to someone else; the order is marked FAILED).
    */
@@ -62,7 +63,12 @@ export function createSettlement(deps: OrderDeps) {
     const result = await db.transaction(async (tx) => {
       const row = await repo.order(tx, orderId, true);
       if (!row) throw new AppError('api.resell.order_not_found');
-      if (row.order.status !== 'PENDING') return { status: 'already' } as const;
+      // Paid, failed or reversed already: a retry of the payment that settled it, or another checkout's payment of
+      // it (a second tab), which pays nothing (issue 46 audit: flagged for the operator, not passed over).
+      if (row.order.status !== 'PENDING')
+        return payment && payment.sessionId !== row.order.checkoutSessionId
+          ? ({ status: 'mismatch', reason: 'session' } as const)
+          : ({ status: 'already' } as const);
       const mismatch = payment && paymentMismatch(row.order, payment);
       if (mismatch) return { status: 'mismatch', reason: mismatch } as const;
       const listing = await repo.lockListing(tx, row.listing.id);

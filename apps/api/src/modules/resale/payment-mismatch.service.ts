@@ -19,6 +19,7 @@ import {
   type PaymentMismatchInput,
   type PaymentMismatchRow,
 } from './payment-mismatch.repository.js';
+import { paymentReversalRepository } from './payment-reversal.repository.js';
 
 /** A flagged payment as the API answers it. */
 const itemOf = (r: PaymentMismatchRow): payments.PaymentMismatch => ({
@@ -160,7 +161,8 @@ export function createPaymentMismatchService(deps: {
 
     /**
      * POST /v1/admin/payments/mismatched/{id}/settle: pays the order as if the payment matched (a resale order's code
-     * is mailed to its buyer; an exchange offer's tickets move to the fan), then marks it `settled`.
+     * is mailed to its buyer; an exchange offer's tickets move to the fan), records the payment on it (so its refund or
+     * dispute finds the order), then marks it `settled`.
      * @throws AppError `api.admin.payment_mismatch_not_found` (404), `api.admin.payment_mismatch_resolved` (409),
      *   `api.admin.payment_mismatch_not_payable` (409: no order, or it is paid, ended or failed; the row stays
      *   unresolved)
@@ -172,6 +174,8 @@ export function createPaymentMismatchService(deps: {
         throw new AppError('api.admin.payment_mismatch_not_payable');
       return resolve(row, 'settled', actor, async () => {
         if (!(await payOrder(kind, orderId))) throw new AppError('api.admin.payment_mismatch_not_payable');
+        // The payment that paid it, so that its later refund or dispute (which names only the payment) finds it.
+        if (row.paymentIntentId) await paymentReversalRepository.recordPaymentIntent(db, orderId, row.paymentIntentId);
         return {};
       });
     },

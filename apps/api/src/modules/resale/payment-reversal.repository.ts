@@ -2,7 +2,7 @@
  * SQL of payments that go back (issue 46, decision 044): finding the paid order or exchange offer a refund or
  * dispute names, the tickets it bought and the payouts it owes, and recording the reversal.
  */
-import { and, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   exchangeEntries,
@@ -29,34 +29,48 @@ export interface PaidPayment {
 /** Why a ticket is void beside the organiser's revoke (`user_tickets.revoked_reason`). */
 export type VoidReason = 'refunded' | 'disputed';
 
+/** The paid resale order `where` selects, locked for update. */
+async function lockResale(db: DbOrTx, where: SQL | undefined): Promise<PaidPayment | undefined> {
+  const [order] = await db
+    .select({ id: resaleOrders.id, status: resaleOrders.status })
+    .from(resaleOrders)
+    .where(and(where, isNotNull(resaleOrders.paidAt)))
+    .for('update');
+  return order && { kind: 'resale', orderId: order.id, status: order.status, entryId: null };
+}
+
+/** The purchased exchange offer `where` selects, locked for update. */
+async function lockEntry(db: DbOrTx, where: SQL | undefined): Promise<PaidPayment | undefined> {
+  const [entry] = await db
+    .select({ id: exchangeEntries.id, orderId: exchangeEntries.orderId, status: exchangeEntries.status })
+    .from(exchangeEntries)
+    .where(and(where, eq(exchangeEntries.status, 'PURCHASED')))
+    .for('update');
+  if (!entry?.orderId) return undefined;
+  return { kind: 'exchange', orderId: entry.orderId, status: entry.status, entryId: entry.id };
+}
+
 export const paymentReversalRepository = {
   /**
    * The paid resale order or exchange offer whose payment is `paymentIntentId`, else the one whose order id is
-   * `orderId` (a UUID, checked by the caller); locked for update. Undefined when neither is ours or paid.
+   * `orderId` (a UUID, checked by the caller) and whose recorded payment, if any, is `paymentIntentId`: another
+   * payment naming the order (a second checkout of it, refunded by the operator) is not the one that bought its
+   * tickets. Locked for update. Undefined when none is ours or paid.
    */
   async lockPaid(db: DbOrTx, paymentIntentId: string | null, orderId: string | null): Promise<PaidPayment | undefined> {
-    const resaleWhere = [
-      paymentIntentId ? eq(resaleOrders.paymentIntentId, paymentIntentId) : undefined,
-      orderId ? eq(resaleOrders.id, orderId) : undefined,
-    ].filter((w) => w !== undefined);
-    if (!resaleWhere.length) return undefined;
-    const [order] = await db
-      .select({ id: resaleOrders.id, status: resaleOrders.status })
-      .from(resaleOrders)
-      .where(and(or(...resaleWhere), isNotNull(resaleOrders.paidAt)))
-      .for('update');
-    if (order) return { kind: 'resale', orderId: order.id, status: order.status, entryId: null };
-    const entryWhere = [
-      paymentIntentId ? eq(exchangeEntries.paymentIntentId, paymentIntentId) : undefined,
-      orderId ? eq(exchangeEntries.orderId, orderId) : undefined,
-    ].filter((w) => w !== undefined);
-    const [entry] = await db
-      .select({ id: exchangeEntries.id, orderId: exchangeEntries.orderId, status: exchangeEntries.status })
-      .from(exchangeEntries)
-      .where(and(or(...entryWhere), eq(exchangeEntries.status, 'PURCHASED')))
-      .for('update');
-    if (!entry?.orderId) return undefined;
-    return { kind: 'exchange', orderId: entry.orderId, status: entry.status, entryId: entry.id };
+    if (paymentIntentId) {
+      const byPayment =
+        (await lockResale(db, eq(resaleOrders.paymentIntentId, paymentIntentId))) ??
+        (await lockEntry(db, eq(exchangeEntries.paymentIntentId, paymentIntentId)));
+      if (byPayment) return byPayment;
+    }
+    if (!orderId) return undefined;
+    const samePayment = (c: typeof resaleOrders.paymentIntentId | typeof exchangeEntries.paymentIntentId) =>
+      paymentIntentId ? or(isNull(c), eq(c, paymentIntentId)) : undefined;
+    return (
+      (await lockResale(db, and(eq(resaleOrders.id, orderId), samePayment(resaleOrders.paymentIntentId)))) ??
+      (await lockEntry(db, and(eq(exchangeEntries.orderId, orderId), samePayment(exchangeEntries.paymentIntentId))))
+    );
   },
 
   /**

@@ -157,6 +157,15 @@ export function createStripeEventService(deps: StripeEventDeps) {
           });
         const result = await orders.confirmProviderPayment(orderId, event).catch(async (err) => {
           if (!(err instanceof AppError)) throw err;
+          if (err.code === 'api.resell.listing_unavailable') {
+            // Another buyer paid for the tickets first: the order FAILED and this payment is owed back.
+            log.warn(
+              { eventId: event.id, orderId, sessionId: event.sessionId },
+              'resale order paid after its tickets went to another buyer: failed, to refund',
+            );
+            await flag('resale', 'ended');
+            return null;
+          }
           if (err.code !== 'api.resell.order_not_found') return null;
           // Not a resale order: an exchange offer's. One that ended before the payment came keeps nothing: the
           // payment is owed back (reported for someone to refund).

@@ -397,29 +397,38 @@ export function createStripePayouts(opts: {
           paymentIntentId: text(o.payment_intent),
         };
       }
-      if (event.type === 'charge.refunded')
-        return {
-          id: event.id,
-          type: 'charge.refunded',
-          chargeId: text(o.id) ?? '',
-          paymentIntentId: text(o.payment_intent),
-          orderId: text(metadataOf(o).orderId),
-          amountCents: minorUnits(o.amount),
-          amountRefundedCents: minorUnits(o.amount_refunded),
-          refunded: o.refunded === true,
-          currencyCode: text(o.currency)?.toUpperCase() ?? null,
-        };
-      if (event.type === 'charge.dispute.created' || event.type === 'charge.dispute.closed')
+      if (
+        event.type === 'charge.refunded' ||
+        event.type === 'charge.dispute.created' ||
+        event.type === 'charge.dispute.closed'
+      ) {
+        // Handled once per charge or dispute id: one without such an id is malformed, not a refund keyed on '' that
+        // would make every later such refund answer 'already' (issue 46 audit).
+        const objectId = text(o.id);
+        if (!objectId) return { id: null, type: 'malformed' };
+        if (event.type === 'charge.refunded')
+          return {
+            id: event.id,
+            type: 'charge.refunded',
+            chargeId: objectId,
+            paymentIntentId: text(o.payment_intent),
+            orderId: text(metadataOf(o).orderId),
+            amountCents: minorUnits(o.amount),
+            amountRefundedCents: minorUnits(o.amount_refunded),
+            refunded: o.refunded === true,
+            currencyCode: text(o.currency)?.toUpperCase() ?? null,
+          };
         return {
           id: event.id,
           type: event.type,
-          disputeId: text(o.id) ?? '',
+          disputeId: objectId,
           chargeId: text(o.charge),
           paymentIntentId: text(o.payment_intent),
           status: text(o.status),
           amountCents: minorUnits(o.amount),
           currencyCode: text(o.currency)?.toUpperCase() ?? null,
         };
+      }
       return { id: event.id, type: 'other' };
     },
   };

@@ -93,7 +93,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
      * DELETE /org/tickets/{externalId}: revokes the ticket (it leaves the holder's lists, may not move and no
      * longer admits); queues `ticket.revoked`, e-mails the holder (`ticketRevoked`, issue 41 point 6, unless the
      * ticket was already used) and records it in the audit trail, in one transaction. Revoking a revoked ticket
-     * changes (and records, and mails) nothing.
+     * changes (and records, and mails) nothing, except one void while its payment is disputed (issue 46): revoked
+     * now, a dispute won no longer gives it back.
      * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_in_resale` (409: listed for resale,
      *   returned to an exchange queue (issue 45), or sold and awaiting its buyer's redeem).
      */
@@ -102,7 +103,8 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
       await db.transaction(async (tx) => {
         const [ticket] = await repo.ticketsByExternalIds(tx, org.id, [externalId], true);
         if (!ticket) throw new AppError('api.org.ticket_not_found');
-        if (ticket.revokedAt) return;
+        // A ticket void while its payment is disputed is revoked for good: a dispute won does not give it back.
+        if (ticket.revokedAt && ticket.revokedReason !== 'disputed') return;
         if (ticket.listed || ticket.holderId === null) throw new AppError('api.org.ticket_in_resale');
         const held = await ticketHoldersRepository.ofTicket(tx, ticket.id);
         await repo.revoke(tx, ticket.id, at);
