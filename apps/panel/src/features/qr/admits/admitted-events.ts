@@ -2,7 +2,8 @@
  * What the pass admits (issue 20 point 6): the holder's upcoming tickets (GET /list/ticket_listing?status=UPCOMING,
  * spec section 7, the TICKETS cache entry My tickets shares) grouped by event, keeping the events of today
  * and otherwise the next ones. "Today" is the event's calendar day in its own time zone. A ticket returned to the
- * exchange queue (issue 45) does not admit: it is counted apart (`returned`), not among the event's tickets.
+ * exchange queue (issue 45) does not admit: it is counted apart (`returned`), not among the event's tickets; nor does
+ * a ticket of a cancelled event (issue 46): the event carries its cancellation (`cancelled`) and counts none.
  */
 import type { MyTicket } from '@tp/contract';
 import { formatValidUntil } from '../../../lib/format';
@@ -25,6 +26,8 @@ export interface AdmittedEvent {
   count: number;
   /** Tickets of the event returned to its exchange queue: held, but they do not admit until withdrawn. */
   returned: number;
+  /** The event's cancellation (issue 46) when the organiser cancelled it; then none of its tickets admits. */
+  cancelled?: NonNullable<MyTicket['eventCancelled']>;
 }
 
 /** True when `startIso` falls on the same calendar day as `now`, both in `timeZone`. */
@@ -58,6 +61,10 @@ export function admittedEvents(tickets: readonly MyTicket[], now: Date = new Dat
         returned: 0,
       };
       byEvent.set(key, ev);
+    }
+    if (tk.eventCancelled) {
+      ev.cancelled = tk.eventCancelled;
+      continue;
     }
     if (tk.isReturnedToExchange) {
       ev.returned++;

@@ -111,4 +111,34 @@ describe('the QR screen names what the pass admits', () => {
     expect(items[1].textContent).not.toMatch(/\d tickets?:/);
     expect(within(items[1]).getByTestId('pass-returned')).toBeTruthy();
   });
+
+  it("a cancelled event admits no ticket; the screen says so, with the organiser's words (issue 46)", async () => {
+    const live = ticket(1, { isLive: true, eventStartDateTime: iso(Date.now() - HOUR) });
+    const off = { at: iso(Date.now() - 24 * HOUR), reason: 'The venue flooded.' };
+    const tickets = [
+      { ...live, eventCancelled: off },
+      { ...live, userTicketId: 2, eventCancelled: off, isReturnedToExchange: true },
+      { ...live, userTicketId: 3, eventName: 'Winter Jazz', eventCancelled: { ...off, reason: null } },
+    ];
+    expect(admittedEvents(tickets).map((e) => [e.eventName, e.count, e.cancelled?.reason])).toEqual([
+      ['Harbour Lights Festival', 0, 'The venue flooded.'],
+      ['Winter Jazz', 0, null],
+    ]);
+    fakeApi(({ path }) => {
+      if (path === '/auth/me') return jsonResponse(aUser());
+      if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);
+      return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    const admits = await screen.findByRole('region', { name: 'What this pass admits' });
+    const items = within(admits).getAllByRole('listitem');
+    const notice = 'This event was cancelled. Your ticket no longer admits.';
+    expect(within(items[0]).getByTestId('pass-cancelled').textContent).toBe(notice);
+    expect(items[0].textContent).toContain('From the organiser: The venue flooded.');
+    // No count of tickets it admits, and the returned ticket is not named apart: none of them admits anyway.
+    expect(items[0].textContent).not.toMatch(/\d tickets?:/);
+    expect(within(items[0]).queryByTestId('pass-returned')).toBeNull();
+    expect(within(items[1]).getByTestId('pass-cancelled').textContent).toBe(notice);
+    expect(items[1].textContent).not.toContain('From the organiser');
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * What the pass admits, on the QR screen (issue 20 point 6): each event of today (or the next ones) with its date
  * in the event's time zone, venue, and its tickets counted by type (admits/admitted-events.ts); tickets returned to
- * the exchange queue are named apart, as not admitting (issue 45: "the QR screen and the door say why").
+ * the exchange queue are named apart, as not admitting (issue 45: "the QR screen and the door say why"); a cancelled
+ * event (issue 46) says so, with the organiser's words, in place of its tickets.
  */
 import { useTranslation } from 'react-i18next';
 import { formatRange } from '../../../lib/format';
@@ -29,7 +30,15 @@ export function PassAdmits({ events }: { events: AdmittedEvent[] }) {
                   {e.types.map((ty) => t('pass.type_count', { count: ty.count, name: ty.name })).join(', ')}
                 </span>
               )}
-              {e.returned > 0 && (
+              {e.cancelled && (
+                <span className="pass-admits__returned" data-testid="pass-cancelled">
+                  {t('ticket.cancelled')}
+                </span>
+              )}
+              {e.cancelled?.reason != null && (
+                <span className="pass-admits__tickets">{t('ticket.cancelled_by', { reason: e.cancelled.reason })}</span>
+              )}
+              {e.returned > 0 && !e.cancelled && (
                 <span className="pass-admits__returned" data-testid="pass-returned">
                   {t('pass.returned', { count: e.returned })}
                 </span>

@@ -5,7 +5,8 @@
  * the organiser's site. The actions: Gift, and a menu with Swap and Resell (see ticket-actions.tsx). Without
  * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13). Under the date
  * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx), and the
- * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
+ * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily). A cancelled
+ * event's ticket opens with a notice: it no longer admits, and the organiser's words (issue 46).
  */
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -157,6 +158,12 @@ export default function TicketScreen() {
         {back}
         <TicketActions ticket={tk} />
       </div>
+      {tk.eventCancelled && (
+        <section className="ticket-cancelled">
+          <strong>{t('ticket.cancelled')}</strong>
+          {tk.eventCancelled.reason !== null && <p>{t('ticket.cancelled_by', { reason: tk.eventCancelled.reason })}</p>}
+        </section>
+      )}
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
       <TicketDetails tk={tk} />
       <EventAccessSection tk={tk} onOpen={() => setDetail('access')} />
