@@ -194,7 +194,8 @@ describe('audit trail', () => {
     ]);
     for (const e of log) expect(e).toMatchObject({ actor: { kind: 'api_key', id: keyId, label: prefix }, ip: KEY_IP });
     const by = (action: string) => log.find((e) => e.action === action)!.detail;
-    expect(by('event.updated')).toEqual({ fields: ['venue'] });
+    // A change of place tells the holders unless the organiser says not to (issue 46): the entry says whether it did.
+    expect(by('event.updated')).toEqual({ fields: ['venue'], notified: true });
     expect(by('import.completed')).toEqual({
       rows: 1,
       created: 1,
