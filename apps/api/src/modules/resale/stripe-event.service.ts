@@ -45,65 +45,66 @@ export interface StripeEventDeps {
 /** Why a completed session paid nothing (order-settlement.ts, exchange-checkout.service.ts). */
 type MismatchReason = 'not_paid' | 'session' | 'amount' | 'currency';
 
+/**
+ * A refund or dispute of a payment (issue 46): handed to the reversals when it names a paid order or offer of ours;
+ * a partial refund changes no ticket (the order's tickets cannot be told apart) and is reported, and so is one that
+ * names no payment of ours.
+ */
+async function reversal(
+  deps: Pick<StripeEventDeps, 'reversals' | 'mismatches'>,
+  event: Extract<PayoutEvent, { type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed' }>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): Promise<void> {
+  const orderId = 'orderId' in event && event.orderId && ORDER_ID.test(event.orderId) ? event.orderId : null;
+  const facts = { eventId: event.id, type: event.type, paymentIntentId: event.paymentIntentId, orderId };
+  let outcome: ReversalOutcome;
+  if (event.type === 'charge.refunded') {
+    if (!event.refunded) {
+      log.warn(
+        { ...facts, amountCents: event.amountCents, amountRefundedCents: event.amountRefundedCents },
+        'partial refund of a payment: tickets kept',
+      );
+      return;
+    }
+    outcome = await deps.reversals.refunded({
+      providerRef: event.chargeId,
+      paymentIntentId: event.paymentIntentId,
+      orderId,
+    });
+  } else if (event.type === 'charge.dispute.created') {
+    outcome = await deps.reversals.disputeOpened({
+      providerRef: event.disputeId,
+      paymentIntentId: event.paymentIntentId,
+      orderId,
+    });
+  } else {
+    const won = event.status === 'won' || event.status === 'warning_closed';
+    if (!won && event.status !== 'lost') {
+      log.warn({ ...facts, status: event.status }, 'dispute closed with an unknown status: nothing changed');
+      return;
+    }
+    outcome = await deps.reversals.disputeClosed(
+      { providerRef: event.disputeId, paymentIntentId: event.paymentIntentId, orderId },
+      won,
+    );
+  }
+  if (outcome !== 'unknown') return;
+  log.warn(facts, 'refund or dispute of no paid order of ours: nothing changed');
+  await deps.mismatches.record({
+    providerEventId: event.id,
+    kind: null,
+    orderId,
+    sessionId: null,
+    paymentIntentId: event.paymentIntentId,
+    amountCents: event.amountCents,
+    currencyCode: event.currencyCode,
+    reason: 'unknown_payment',
+  });
+}
+
 export function createStripeEventService(deps: StripeEventDeps) {
   const { payouts, now, orders, payoutAccounts } = deps;
   const db = deps.database.db;
-
-  /**
-   * A refund or dispute of a payment (issue 46): handed to the reversals when it names a paid order or offer of ours;
-   * a partial refund changes no ticket (the order's tickets cannot be told apart) and is reported, and so is one that
-   * names no payment of ours.
-   */
-  async function reversal(
-    event: Extract<PayoutEvent, { type: 'charge.refunded' | 'charge.dispute.created' | 'charge.dispute.closed' }>,
-    log: Pick<FastifyBaseLogger, 'warn'>,
-  ): Promise<void> {
-    const orderId = 'orderId' in event && event.orderId && ORDER_ID.test(event.orderId) ? event.orderId : null;
-    const facts = { eventId: event.id, type: event.type, paymentIntentId: event.paymentIntentId, orderId };
-    let outcome: ReversalOutcome;
-    if (event.type === 'charge.refunded') {
-      if (!event.refunded) {
-        log.warn(
-          { ...facts, amountCents: event.amountCents, amountRefundedCents: event.amountRefundedCents },
-          'partial refund of a payment: tickets kept',
-        );
-        return;
-      }
-      outcome = await deps.reversals.refunded({
-        providerRef: event.chargeId,
-        paymentIntentId: event.paymentIntentId,
-        orderId,
-      });
-    } else if (event.type === 'charge.dispute.created') {
-      outcome = await deps.reversals.disputeOpened({
-        providerRef: event.disputeId,
-        paymentIntentId: event.paymentIntentId,
-        orderId,
-      });
-    } else {
-      const won = event.status === 'won' || event.status === 'warning_closed';
-      if (!won && event.status !== 'lost') {
-        log.warn({ ...facts, status: event.status }, 'dispute closed with an unknown status: nothing changed');
-        return;
-      }
-      outcome = await deps.reversals.disputeClosed(
-        { providerRef: event.disputeId, paymentIntentId: event.paymentIntentId, orderId },
-        won,
-      );
-    }
-    if (outcome !== 'unknown') return;
-    log.warn(facts, 'refund or dispute of no paid order of ours: nothing changed');
-    await deps.mismatches.record({
-      providerEventId: event.id,
-      kind: null,
-      orderId,
-      sessionId: null,
-      paymentIntentId: event.paymentIntentId,
-      amountCents: event.amountCents,
-      currencyCode: event.currencyCode,
-      reason: 'unknown_payment',
-    });
-  }
 
   return {
     /**
@@ -135,7 +136,7 @@ export function createStripeEventService(deps: StripeEventDeps) {
         event.type === 'charge.dispute.created' ||
         event.type === 'charge.dispute.closed'
       ) {
-        await reversal(event, log);
+        await reversal(deps, event, log);
       } else if (event.type === 'checkout.session.completed' && event.orderId && !ORDER_ID.test(event.orderId)) {
         // A session this app did not make (our orders are UUIDs): nothing to pay; said once, not a 500 that Stripe
         // would retry for days (issue 39, twenty-second re-run).

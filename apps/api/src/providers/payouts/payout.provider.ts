@@ -270,6 +270,74 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
 }
 
 /**
+ * A signed Stripe event reduced to what the resale module reads (`PayoutEvent`): `malformed` when it is not shaped
+ * like Stripe's events, `other` for a type not handled here.
+ */
+function payoutEventOf(signed: unknown): PayoutEvent {
+  const parsed = stripeEventShape.safeParse(signed);
+  // Signed by Stripe but not shaped like its events: nothing to do, and no 500 Stripe would retry for days (issue
+  // 39, twenty-third re-run: an id missing or of 300 KB, a payload that is not an object).
+  if (!parsed.success) return { id: null, type: 'malformed' };
+  const event = parsed.data;
+  const o = event.data.object;
+  if (event.type === 'account.updated')
+    return {
+      id: event.id,
+      type: 'account.updated',
+      accountId: text(o.id) ?? '',
+      verified: Boolean(o.charges_enabled && o.payouts_enabled),
+      country: text(o.country),
+    };
+  if (event.type === 'checkout.session.completed') {
+    const metadata = metadataOf(o);
+    return {
+      id: event.id,
+      type: 'checkout.session.completed',
+      // Text only: an array holding a UUID became that UUID as text and reached a uuid query (a 500 on PostgreSQL).
+      orderId: text(metadata.orderId) ?? text(o.client_reference_id),
+      sessionId: text(o.id) ?? '',
+      amountTotalCents: typeof o.amount_total === 'number' ? o.amount_total : null,
+      currencyCode: text(o.currency)?.toUpperCase() ?? null,
+      paid: o.payment_status === 'paid',
+      paymentIntentId: text(o.payment_intent),
+    };
+  }
+  if (
+    event.type === 'charge.refunded' ||
+    event.type === 'charge.dispute.created' ||
+    event.type === 'charge.dispute.closed'
+  ) {
+    // Handled once per charge or dispute id: one without such an id is malformed, not a refund keyed on '' that
+    // would make every later such refund answer 'already' (issue 46 audit).
+    const objectId = text(o.id);
+    if (!objectId) return { id: null, type: 'malformed' };
+    if (event.type === 'charge.refunded')
+      return {
+        id: event.id,
+        type: 'charge.refunded',
+        chargeId: objectId,
+        paymentIntentId: text(o.payment_intent),
+        orderId: text(metadataOf(o).orderId),
+        amountCents: minorUnits(o.amount),
+        amountRefundedCents: minorUnits(o.amount_refunded),
+        refunded: o.refunded === true,
+        currencyCode: text(o.currency)?.toUpperCase() ?? null,
+      };
+    return {
+      id: event.id,
+      type: event.type,
+      disputeId: objectId,
+      chargeId: text(o.charge),
+      paymentIntentId: text(o.payment_intent),
+      status: text(o.status),
+      amountCents: minorUnits(o.amount),
+      currencyCode: text(o.currency)?.toUpperCase() ?? null,
+    };
+  }
+  return { id: event.id, type: 'other' };
+}
+
+/**
  * Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout.
  * @param opts.timeoutMs bound on one Stripe request from connection to the last byte of its answer, milliseconds
  *   (STRIPE_TIMEOUT_SECONDS; default 20,000, the SDK's own is 80,000): the SDK's fetch client aborts the request
@@ -368,68 +436,7 @@ export function createStripePayouts(opts: {
       return { refundId: refund.id };
     },
     parseWebhook(rawBody, signature) {
-      const signed: unknown = stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret);
-      const parsed = stripeEventShape.safeParse(signed);
-      // Signed by Stripe but not shaped like its events: nothing to do, and no 500 Stripe would retry for days (issue
-      // 39, twenty-third re-run: an id missing or of 300 KB, a payload that is not an object).
-      if (!parsed.success) return { id: null, type: 'malformed' };
-      const event = parsed.data;
-      const o = event.data.object;
-      if (event.type === 'account.updated')
-        return {
-          id: event.id,
-          type: 'account.updated',
-          accountId: text(o.id) ?? '',
-          verified: Boolean(o.charges_enabled && o.payouts_enabled),
-          country: text(o.country),
-        };
-      if (event.type === 'checkout.session.completed') {
-        const metadata = metadataOf(o);
-        return {
-          id: event.id,
-          type: 'checkout.session.completed',
-          // Text only: an array holding a UUID became that UUID as text and reached a uuid query (a 500 on PostgreSQL).
-          orderId: text(metadata.orderId) ?? text(o.client_reference_id),
-          sessionId: text(o.id) ?? '',
-          amountTotalCents: typeof o.amount_total === 'number' ? o.amount_total : null,
-          currencyCode: text(o.currency)?.toUpperCase() ?? null,
-          paid: o.payment_status === 'paid',
-          paymentIntentId: text(o.payment_intent),
-        };
-      }
-      if (
-        event.type === 'charge.refunded' ||
-        event.type === 'charge.dispute.created' ||
-        event.type === 'charge.dispute.closed'
-      ) {
-        // Handled once per charge or dispute id: one without such an id is malformed, not a refund keyed on '' that
-        // would make every later such refund answer 'already' (issue 46 audit).
-        const objectId = text(o.id);
-        if (!objectId) return { id: null, type: 'malformed' };
-        if (event.type === 'charge.refunded')
-          return {
-            id: event.id,
-            type: 'charge.refunded',
-            chargeId: objectId,
-            paymentIntentId: text(o.payment_intent),
-            orderId: text(metadataOf(o).orderId),
-            amountCents: minorUnits(o.amount),
-            amountRefundedCents: minorUnits(o.amount_refunded),
-            refunded: o.refunded === true,
-            currencyCode: text(o.currency)?.toUpperCase() ?? null,
-          };
-        return {
-          id: event.id,
-          type: event.type,
-          disputeId: objectId,
-          chargeId: text(o.charge),
-          paymentIntentId: text(o.payment_intent),
-          status: text(o.status),
-          amountCents: minorUnits(o.amount),
-          currencyCode: text(o.currency)?.toUpperCase() ?? null,
-        };
-      }
-      return { id: event.id, type: 'other' };
+      return payoutEventOf(stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret));
     },
   };
 }
