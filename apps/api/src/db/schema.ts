@@ -49,6 +49,11 @@ export const organisations = pgTable('organisations', {
   /** Get-the-app link shown in the panel; null: APP_URL. */
   appUrl: text('app_url'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /**
+   * A change of an event's start or end by more than this many minutes marks it rescheduled (issue 46, "a new date"):
+   * its holders get the new date and, where the event's refund policy is `on_reschedule`, may ask for a refund.
+   */
+  rescheduleThresholdMinutes: integer('reschedule_threshold_minutes').notNull().default(60),
 });
 
 /**
@@ -246,6 +251,21 @@ export const events = pgTable(
      * tells no holder twice and misses none.
      */
     cancelCursor: integer('cancel_cursor'),
+    /**
+     * When the event last moved to a new date (its start or end changed by more than the organisation's
+     * `rescheduleThresholdMinutes`, issue 46), or null.
+     */
+    rescheduledAt: ts('rescheduled_at'),
+    /**
+     * Who may ask for a refund (issue 46, `PUT /v1/org/events/{externalId}/refund-policy`): `none`; `until` (any
+     * holder until `refundUntil`); `on_cancel` (once the event is cancelled, until `refundDeadline` when set);
+     * `on_reschedule` (once the event is rescheduled, until `refundDeadline`).
+     */
+    refundPolicy: text('refund_policy').notNull().default('none'),
+    /** Policy `until`: requests are taken until this time (UTC). */
+    refundUntil: ts('refund_until'),
+    /** Policies `on_cancel` and `on_reschedule`: requests are taken until this time (UTC); null: no end. */
+    refundDeadline: ts('refund_deadline'),
   },
   (t) => [uniqueIndex('events_org_external_uq').on(t.organisationId, t.externalId)],
 );
@@ -620,6 +640,49 @@ export const paymentReversals = pgTable(
   (t) => [
     uniqueIndex('payment_reversals_ref_uq').on(t.providerRef),
     index('payment_reversals_order_idx').on(t.orderId),
+  ],
+);
+
+/**
+ * A holder's request for a refund of one ticket (issue 46, "refund requests"), decided by the organiser: approving voids
+ * the ticket (`revokedReason` `refunded`) and records the organiser's reference for the refund made in their own shop;
+ * declining records a reason the holder sees. At most one pending request per ticket.
+ */
+export const refundRequests = pgTable(
+  'refund_requests',
+  {
+    id: serial('id').primaryKey(),
+    organisationId: integer('organisation_id')
+      .notNull()
+      .references(() => organisations.id),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    /** The holder who asked (the ticket's holder at the time). */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** `pending`, `approved`, `declined` or `withdrawn`. */
+    status: text('status').notNull().default('pending'),
+    /** The holder's words, or null. */
+    reason: text('reason'),
+    /** The organiser's reason for a decline (shown to the holder). */
+    declineReason: text('decline_reason'),
+    /** The organiser's reference for the refund made in their own shop (approve), or null. */
+    reference: text('reference'),
+    createdAt: ts('created_at').notNull(),
+    /** When it was approved, declined or withdrawn. */
+    decidedAt: ts('decided_at'),
+  },
+  (t) => [
+    uniqueIndex('refund_requests_pending_uq')
+      .on(t.userTicketId)
+      .where(sql`status = 'pending'`),
+    index('refund_requests_org_status_idx').on(t.organisationId, t.status, t.createdAt),
+    index('refund_requests_ticket_idx').on(t.userTicketId),
   ],
 );
 
