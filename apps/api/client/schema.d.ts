@@ -2097,6 +2097,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "refund_request.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A holder asked for a refund of a ticket under the event's refund policy: approve or decline it
+         * @description Sent to each endpoint subscribed to this event (POST /v1/org/webhooks), signed per Standard Webhooks; answer any 2xx within the timeout, anything else is retried with backoff.
+         */
+        post: operations["refundRequestCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4115,6 +4135,19 @@ export interface operations {
                             at: string;
                             reason: string | null;
                         };
+                        eventRescheduled?: {
+                            at: string;
+                        };
+                        refund?: {
+                            requestable: boolean;
+                            until: string | null;
+                            request: {
+                                /** @enum {string} */
+                                status: "pending" | "declined";
+                                createdAt: string;
+                                declineReason: string | null;
+                            } | null;
+                        };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -4232,6 +4265,19 @@ export interface operations {
                         eventCancelled?: {
                             at: string;
                             reason: string | null;
+                        };
+                        eventRescheduled?: {
+                            at: string;
+                        };
+                        refund?: {
+                            requestable: boolean;
+                            until: string | null;
+                            request: {
+                                /** @enum {string} */
+                                status: "pending" | "declined";
+                                createdAt: string;
+                                declineReason: string | null;
+                            } | null;
                         };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
@@ -7406,6 +7452,19 @@ export interface operations {
                             eventCancelled?: {
                                 at: string;
                                 reason: string | null;
+                            };
+                            eventRescheduled?: {
+                                at: string;
+                            };
+                            refund?: {
+                                requestable: boolean;
+                                until: string | null;
+                                request: {
+                                    /** @enum {string} */
+                                    status: "pending" | "declined";
+                                    createdAt: string;
+                                    declineReason: string | null;
+                                } | null;
                             };
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
@@ -13093,7 +13152,7 @@ export interface operations {
                      * @description https (http only for 127.0.0.1 outside production)
                      */
                     url: string;
-                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "ticket.refunded" | "ticket.disputed" | "ticket.reinstated" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed" | "event.cancelled")[];
+                    events: ("ticket.issued" | "ticket.transferred" | "ticket.resold" | "ticket.swapped" | "ticket.checked_in" | "ticket.revoked" | "ticket.refunded" | "ticket.disputed" | "ticket.reinstated" | "exchange.offered" | "exchange.expired" | "exchange.sold" | "exchange.closed" | "event.cancelled" | "refund_request.created")[];
                 };
             };
         };
@@ -15638,6 +15697,64 @@ export interface operations {
                         reason: string | null;
                         /** @description live tickets of the event, none of which admits any more */
                         tickets: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not received: the delivery is retried */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    refundRequestCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the message id, the same on every retry and redelivery: deduplicate on it (`msg_…`) */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed with your `whsec_…` secret */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "refund_request.created";
+                    /**
+                     * Format: date-time
+                     * @description when it happened, ISO 8601 UTC
+                     */
+                    timestamp: string;
+                    data: {
+                        /** @description your id of the ticket (PUT /v1/org/tickets/{externalId}) */
+                        ticketExternalId: string | null;
+                        /** @description your id of its event */
+                        eventExternalId: string | null;
+                        /** @description your id of its ticket type */
+                        ticketTypeExternalId: string | null;
+                        /** @description our id of the holder's ticket */
+                        userTicketId: number;
+                        /** @description decide it at POST /v1/org/refund-requests/{id}/approve or …/decline */
+                        refundRequestId: number;
+                        /** @description the holder's words, or null */
+                        reason: string | null;
                     };
                 };
             };

@@ -28,6 +28,7 @@ export * as organisations from './organisations.js';
 export * as webhooks from './webhooks.js';
 export * as jobs from './jobs.js';
 export * as payments from './payments.js';
+export * as refunds from './refunds.js';
 export * as members from './members.js';
 export { ORG_ROLES, ORG_AREA_ROLES, CONSOLE_SCREENS } from './members.js';
 export type { OrgRole, OrgArea, ConsoleScreen, Membership, MemberItem } from './members.js';

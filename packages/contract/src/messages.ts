@@ -141,6 +141,17 @@ const PANEL_MESSAGE_STATUS = {
   'api.exchange.withdraw.not_found': 404,
   /** An offer for the ticket is open: it can be withdrawn once the offer ends. */
   'api.exchange.withdraw.reserved': 409,
+  // refund requests (issue 46)
+  /** No ticket of mine with this id. */
+  'api.refund.ticket_not_found': 404,
+  /** The event's refund policy takes no request now (none, past its date, not cancelled or not rescheduled). */
+  'api.refund.not_allowed': 409,
+  /** The ticket was checked in, is listed for resale, is in the exchange queue (returned or offered), or is void. */
+  'api.refund.not_eligible': 409,
+  /** A request for this ticket is already waiting for the organiser. */
+  'api.refund.already_requested': 409,
+  /** No pending request of mine for this ticket (withdraw). */
+  'api.refund.not_found': 404,
 } as const;
 
 /**
@@ -148,6 +159,10 @@ const PANEL_MESSAGE_STATUS = {
  * never by the panel, so they are not in the panel's catalogues (which every LOGIN screen downloads).
  */
 const ORGANISER_MESSAGE_STATUS = {
+  /** No refund request of your organisation has this id (issue 46). */
+  'api.org.refund_request_not_found': 404,
+  /** The request was already approved, declined or withdrawn. */
+  'api.org.refund_request_decided': 409,
   'api.org.organisation_not_found': 404,
   'api.org.slug_taken': 409,
   'api.conflict': 409,
@@ -268,6 +283,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.event_not_found': 'No event of your organisation has this externalId (path, `event` or eventExternalId).',
   'api.org.event_cancelled': 'The event is cancelled: it cannot be changed, and no ticket of it admits or moves.',
   'api.access.event_cancelled': 'The organiser cancelled this event: no pass admits to it.',
+  'api.org.refund_request_not_found': 'No refund request of your organisation has this id.',
+  'api.org.refund_request_decided': 'The refund request was already approved, declined or withdrawn.',
   'api.org.ticket_type_not_found':
     'No ticket type of your organisation has this ticketTypeExternalId (or swapTargets[].ticketTypeExternalId).',
   'api.org.ticket_not_found': 'No ticket of your organisation has this externalId.',

@@ -1,6 +1,7 @@
 /** Ticket listing payloads (spec section 3, My-ticket item and Benefit). */
 import * as z from 'zod';
 import { TICKET_STATUSES } from './constants.js';
+import { ticketRefund } from './refunds.js';
 
 /** A benefit of a user's ticket. Amounts are counts; dates are ISO 8601 UTC. */
 export const benefit = z.object({
@@ -60,6 +61,13 @@ export const myTicket = z.object({
    * admit, move or show a pass.
    */
   eventCancelled: z.object({ at: z.string(), reason: z.string().nullable() }).optional(),
+  /**
+   * Beyond the spec (issue 46, "a new date"): present when the event moved to a new date (its start or end changed by
+   * more than the organiser's threshold); `at` when it moved (ISO 8601 UTC). The event's dates above are the new ones.
+   */
+  eventRescheduled: z.object({ at: z.string() }).optional(),
+  /** Beyond the spec (issue 46, refund requests): see `ticketRefund`; absent when there is nothing to show. */
+  refund: ticketRefund.optional(),
   eventAccessStatus,
   eventAccessUsedOn: z.string().nullable(),
   /** Event access plus benefits with purchasedAmount > 0. */

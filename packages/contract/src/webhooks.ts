@@ -22,6 +22,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'exchange.sold',
   'exchange.closed',
   'event.cancelled',
+  'refund_request.created',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -176,6 +177,13 @@ export const webhookEventData = {
     reason: z.string().nullable().meta({ description: 'your words to the holders, as given' }),
     tickets: z.number().int().meta({ description: 'live tickets of the event, none of which admits any more' }),
   }),
+  'refund_request.created': ticketRefs.extend({
+    refundRequestId: z
+      .number()
+      .int()
+      .meta({ description: 'decide it at POST /v1/org/refund-requests/{id}/approve or …/decline' }),
+    reason: z.string().nullable().meta({ description: "the holder's words, or null" }),
+  }),
 } satisfies Record<WebhookEventType, z.ZodType>;
 export type WebhookEventData<T extends WebhookEventType> = z.infer<(typeof webhookEventData)[T]>;
 
@@ -207,6 +215,8 @@ export const WEBHOOK_EVENT_SUMMARIES: Record<WebhookEventType, string> = {
     'A fan paid an exchange offer: the returned tickets are now theirs (the old passes void), released ones issued',
   'exchange.closed': "The event's exchange queue closed at its closing time",
   'event.cancelled': 'You cancelled the event: no ticket of it admits or moves, and its holders are being told',
+  'refund_request.created':
+    "A holder asked for a refund of a ticket under the event's refund policy: approve or decline it",
 };
 
 /** The Standard Webhooks headers every delivery carries. */
