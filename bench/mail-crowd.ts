@@ -80,7 +80,7 @@ export interface MailCrowd {
 }
 
 /** The SMTP sink: accepts every message `delayMs` after its data ends; keeps when each recipient's first was accepted. */
-async function startSink(delayMs: number) {
+export async function startSink(delayMs: number) {
   const accepted = new Map<string, number>();
   const raw = new Map<string, string[]>();
   let connections = 0;
@@ -140,7 +140,7 @@ async function startSink(delayMs: number) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-type Sink = Awaited<ReturnType<typeof startSink>>;
+export type Sink = Awaited<ReturnType<typeof startSink>>;
 
 async function ok(r: Response, what: string) {
   if (!r.ok) throw new Error(`${what}: ${r.status} ${await r.text()}`);
@@ -214,7 +214,7 @@ const fans = (prefix: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}-${i}`, email: `fan-${prefix}-${i}@${BULK_DOMAIN}` }));
 
 /** Asks for a sign-in code; resolves with its session id and when it answered (performance.now()). */
-async function requestCode(base: string, email: string) {
+export async function requestCode(base: string, email: string) {
   const r = await ok(
     await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
       method: 'POST',
@@ -228,7 +228,7 @@ async function requestCode(base: string, email: string) {
   return { sessionId, answeredAt: performance.now() };
 }
 
-const percentile = (sorted: number[], p: number) =>
+export const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 
 /** Scenario (a): 1,000 code requests over 60 s while an import's 5,000 ticket mails drain. */

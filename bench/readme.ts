@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as prettier from 'prettier';
 import type { MailCrowd } from './mail-crowd.js';
+import type { CancelCrowd } from './cancel-crowd.js';
 import { shedTargetMet, type ShedRun } from './shed.js';
 import type { QrCost } from './qr-cost.js';
 import { IDLE_TARGET_MIB, LOADED_TARGET_MIB, type MemoryBench } from './memory.js';
@@ -57,6 +58,8 @@ export interface BenchResults {
   gate: Record<string, unknown>;
   /** bench/mail-crowd.ts by database (absent in runs before issue 44). */
   mailCrowd?: Record<string, MailCrowd>;
+  /** bench/cancel-crowd.ts by database (absent in runs before issue 46's cancel figure). */
+  cancelCrowd?: Record<string, CancelCrowd>;
   /** bench/shed.ts by database (absent in runs before issue 44's load shedding step). */
   shed?: Record<string, ShedRun>;
   /** bench/memory.ts: one process on PGlite, resident MiB idle and under holder load (absent in runs before issue 44). */
@@ -147,6 +150,18 @@ export function targetsOf(res: BenchResults): Target[] {
       target: `${db}: a gift notice while ${t.bulk} bulk mails drain: accepted ≤ 10 s after the gift`,
       figure: `${t.ms ?? 'never'} ms (${t.bulkLeft} bulk left)`,
       pass: t.ms !== null && t.ms <= 10_000,
+    });
+  }
+  for (const [db, c] of Object.entries(res.cancelCrowd ?? {})) {
+    out.push({
+      target: `${db}: cancelling an event of ${c.tickets} tickets, every holder's e-mail and wallet update queued ≤ 5 min (issue 46)`,
+      figure: `run ${c.runMs === null ? '?' : `${(c.runMs / 1000).toFixed(1)} s`} (request ${c.cancelStatus} in ${c.requestMs} ms); all ${c.told} e-mails at an SMTP of ${c.delayMs} ms a message after ${c.allToldMs === null ? 'never' : `${(c.allToldMs / 1000).toFixed(0)} s`}`,
+      pass: c.cancelStatus === 200 && c.runMs !== null && c.runMs <= 300_000 && c.told === c.tickets,
+    });
+    out.push({
+      target: `${db}: while it runs, /v1/auth/me p99 ≤ 200 ms and sign-in codes at the SMTP ≤ 5 s after the answer at p99`,
+      figure: `/auth/me p99 ${c.me.p99Ms} ms (p50 ${c.me.p50Ms}); codes p99 ${c.codes.p99Ms} ms (p50 ${c.codes.p50Ms}, ${c.codes.count} codes, ${c.codes.missing} missing)`,
+      pass: c.me.p99Ms <= 200 && c.me.failed === 0 && c.codes.p99Ms <= 5000 && c.codes.missing === 0,
     });
   }
   const mem = res.memory;

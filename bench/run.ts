@@ -14,7 +14,9 @@
  * then Lighthouse 12 (CHROME_PATH, default /usr/bin/chromium) on the demo host page with only the open button
  * (`/?inline=0`) and without the loader (`/?noembed=1`), median of 3 each; time to QR on an emulated cheap phone
  * (bench/time-to-qr.ts, issue 30); the gate simulation (bench/gate.ts); mail at the speed of a crowd (bench/mail-crowd.ts,
- * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message); the resident memory of one
+ * issue 44: sign-in codes and a gift notice behind bulk mail, an SMTP sink of 150 ms a message); cancelling an event of
+ * 20,000 tickets (bench/cancel-crowd.ts, issue 46: the run's time, the holders' e-mails, /auth/me and sign-in codes
+ * meanwhile); the resident memory of one
  * process on PGlite idle and after 40 s of holder load (bench/memory.ts, issue 44); shedding load at three times
  * the measured capacity for 60 s (bench/shed.ts, issue 44; BENCH_SHED_SCALE for a quick run). Prints every target with its
  * figure and pass/fail, the total run time, and writes bench/results.json. `--write-readme` then rewrites the
@@ -34,6 +36,7 @@ import { benchTimeToQr, qrTable } from './time-to-qr.js';
 import { benchGate } from './gate.js';
 import { benchQrCost } from './qr-cost.js';
 import { benchMailCrowd } from './mail-crowd.js';
+import { benchCancelCrowd } from './cancel-crowd.js';
 import { benchShed } from './shed.js';
 import { benchMemory } from './memory.js';
 import { importStall, loopMonitorEnv, type ImportStall } from './import-stall.js';
@@ -453,6 +456,8 @@ console.log('\nGate simulation (bench/gate.ts): largest N holders with p99 ≤ 2
 const gate = await benchGate();
 console.log('\nMail at the speed of a crowd (bench/mail-crowd.ts): SMTP sink of 150 ms a message');
 const mailCrowd = await benchMailCrowd();
+console.log('\nCancelling a stadium (bench/cancel-crowd.ts): 20,000 tickets, SMTP sink of 150 ms a message');
+const cancelCrowd = await benchCancelCrowd();
 console.log('\nShed load, never fall over (bench/shed.ts): capacity, then three times it for 60 s, open loop');
 const shed = await benchShed();
 console.log('\nMemory of one process on PGlite (bench/memory.ts): resident idle and after holder load');
@@ -475,6 +480,7 @@ const results: BenchResults = {
   timeToQr,
   gate,
   mailCrowd,
+  cancelCrowd,
   shed,
   memory,
   targets: [],

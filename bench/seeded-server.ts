@@ -51,7 +51,7 @@ async function seed(query: (sql: string) => Promise<{ rows: Record<string, unkno
   const { rows } = await query(`select u.id as user_id, t.id as ticket_id, s.id as session_id
     from users u join user_tickets t on t.holder_id = u.id join auth_sessions s on s.user_id = u.id
     where u.nickname = 'gatebench' order by u.id`);
-  return { event, rows };
+  return { org, event, rows };
 }
 
 /** Access tokens as the server signs them (auth.tokens.ts): HS256, audience ticket-panel, issuer PUBLIC_URL. */
@@ -78,6 +78,8 @@ async function holdersOf(rows: Record<string, unknown>[], issuer: string): Promi
 export interface SeededServer {
   base: string;
   pid: number;
+  /** The seeded organisation's and event's ids (organisations.id, events.id). */
+  organisation: number;
   event: number;
   holders: Holder[];
   stop: () => Promise<void>;
@@ -88,11 +90,12 @@ export interface SeededServer {
  * directory is the server's alone, so it is seeded with the server stopped and the server started again.
  * @param opts.env more server variables (e.g. QR_TTL_SECONDS, METRICS_TOKEN)
  * @param opts.nodeArgs node options for the server (e.g. `--cpu-prof`)
+ * @param opts.afterSeed SQL run on the database right after the seed (e.g. an event's externalId)
  */
 export async function startSeededServer(
   databaseUrl: string | null,
   count: number,
-  opts: { env?: Record<string, string>; nodeArgs?: string[] } = {},
+  opts: { env?: Record<string, string>; nodeArgs?: string[]; afterSeed?: string } = {},
 ): Promise<SeededServer> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'tp-seeded-'));
@@ -120,11 +123,13 @@ export async function startSeededServer(
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       seeded = await seed((sql) => client.query(sql), count);
+      if (opts.afterSeed) await client.query(opts.afterSeed);
       await client.end();
     } else {
       await stopBuiltServer(server.child);
       const db = await PGlite.create({ dataDir: join(dataDir, 'pglite') });
       seeded = await seed((sql) => db.query(sql), count);
+      if (opts.afterSeed) await db.query(opts.afterSeed);
       await db.close();
       server = await start();
     }
@@ -132,6 +137,7 @@ export async function startSeededServer(
     return {
       base,
       pid: child.pid!,
+      organisation: seeded.org,
       event: seeded.event,
       holders: await holdersOf(seeded.rows, base),
       stop: async () => {
