@@ -37,6 +37,7 @@ export type OrgArea = keyof typeof ORG_AREA_ROLES;
 export const CONSOLE_SCREENS = {
   events: 'events',
   holders: 'events',
+  refunds: 'events',
   import: 'events',
   webhooks: 'events',
   keys: 'door',

@@ -19,6 +19,7 @@ import { memberships, openOrganisation, rememberedOrganisation, resume, signOut 
 import { SignIn } from './sign-in/components/sign-in';
 import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders/components/holders-screen';
+import { RefundsScreen } from './refunds/components/refunds-screen';
 import { ImportScreen } from './import/components/import-screen';
 import { BrandingScreen } from './branding/components/branding-screen';
 import { MembersScreen } from './members/components/members-screen';
@@ -172,6 +173,7 @@ function Screens({ membership, route }: { membership: Membership; route: Console
         {current === 'holders' && route.screen === 'holders' && (
           <HoldersScreen event={route.event} ticket={route.ticket} />
         )}
+        {current === 'refunds' && <RefundsScreen />}
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={membership.slug} />}
         {current === 'members' && <MembersScreen />}

@@ -46,6 +46,11 @@ export const consoleKeys = {
     deliveries: (endpointId: number, cursor: number | undefined) =>
       ['ORG_WEBHOOKS', 'deliveries', endpointId, cursor] as const,
   },
+  /** Holders' refund requests (GET /org/refund-requests; issue 46): one page per status and cursor. */
+  refundRequests: {
+    all: ['ORG_REFUND_REQUESTS'] as const,
+    list: (status: string, cursor: string | undefined) => ['ORG_REFUND_REQUESTS', status, cursor] as const,
+  },
   /** The holder panel's branding of the organisation (GET /v1/organisations/{slug}), for the preview. */
   branding: (slug: string) => ['ORG_BRANDING', slug] as const,
 };

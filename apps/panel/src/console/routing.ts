@@ -10,6 +10,7 @@
  *   /console/events/:event/ticket-types, …/ticket-types/new, …/ticket-types/:type/edit
  * - /console/holders, /console/events/:event/holders (the Holders screen for one event), either followed by /:ticket
  *   for the ticket's drawer
+ * - /console/refunds (issue 46: the holders' refund requests)
  * - /console/webhooks, /console/webhooks/:endpoint/deliveries
  * - /console/import, /console/keys, /console/branding, /console/members, /console/activity
  * - /console: the first screen the member's role opens; an unknown path is read as /console.

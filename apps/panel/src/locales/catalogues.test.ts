@@ -7,6 +7,8 @@ import esMain from './es.json';
 import enLater from './later/later-en.json';
 import enConsole from '../console/locales/console-en.json';
 import esLater from './later/later-es.json';
+import enRefund from './refund/refund-en.json';
+import esRefund from './refund/refund-es.json';
 import enApi from '../../../api/src/locales/en.json';
 import esApi from '../../../api/src/locales/es.json';
 
@@ -15,9 +17,11 @@ function flatten(o: Record<string, unknown>, prefix = ''): string[] {
     typeof v === 'object' && v ? flatten(v as Record<string, unknown>, `${prefix}${k}.`) : [`${prefix}${k}`],
   );
 }
-// The later catalogues (lib/i18n.ts) are part of each language's catalogue.
-const enKeys = new Set([...flatten(enMain), ...flatten(enLater)]);
-const esKeys = new Set([...flatten(esMain), ...flatten(esLater)]);
+// The later and the feature catalogues (lib/i18n.ts) are parts of each language's catalogue.
+const enParts = { main: enMain, later: enLater, refund: enRefund };
+const esParts = { main: esMain, later: esLater, refund: esRefund };
+const enKeys = new Set(Object.values(enParts).flatMap((c) => flatten(c)));
+const esKeys = new Set(Object.values(esParts).flatMap((c) => flatten(c)));
 const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);
 
 /** Every t('...') key used in the source under `dir`, less the folders in `skip`. */
@@ -34,6 +38,12 @@ describe('catalogues', () => {
   it('en and es have the same keys', () => {
     expect([...enKeys].filter((k) => !esKeys.has(k))).toEqual([]);
     expect([...esKeys].filter((k) => !enKeys.has(k))).toEqual([]);
+  });
+  it('each part holds the same keys in both languages, and a key lives in one part only', () => {
+    for (const [part, en] of Object.entries(enParts))
+      expect(flatten(en).sort(), part).toEqual(flatten(esParts[part as keyof typeof esParts]).sort());
+    const all = Object.values(enParts).flatMap((c) => flatten(c));
+    expect(all.filter((k, i) => all.indexOf(k) !== i)).toEqual([]);
   });
   it('every server message key is translated in both', () => {
     expect(MESSAGE_KEYS.filter((k) => !has(enKeys, k))).toEqual([]);

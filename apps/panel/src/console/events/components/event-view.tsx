@@ -1,6 +1,7 @@
 /**
- * One event's view (its form, dashboard, exchange queue, ticket types or a ticket type's form), the event read by its id
- * (`useEvent`: from the lists already loaded, else GET /org/events/{externalId} on a reload or a link).
+ * One event's view (its form with its refund policy below, dashboard, exchange queue, ticket types or a ticket type's
+ * form), the event read by its id (`useEvent`: from the lists already loaded, else GET /org/events/{externalId} on a
+ * reload or a link).
  */
 import { QueryState } from '../../query-state';
 import { goUp, type ConsoleRoute } from '../../routing';
@@ -9,6 +10,7 @@ import { useEvent } from '../api/event.api';
 import { BackRow } from './back-row';
 import { EventForm } from './event-form';
 import { ExchangeView } from './exchange-view';
+import { RefundPolicyBox } from './refund-policy-box';
 import { TicketTypes } from './ticket-types';
 
 export type EventsRoute = Extract<ConsoleRoute, { screen: 'events' }>;
@@ -26,7 +28,13 @@ export function EventView({ route }: { route: Extract<EventsRoute, { event: stri
       </section>
     );
   const event = { ...found.data, externalId: id };
-  if (route.view === 'edit') return <EventForm event={event} onDone={() => goUp(LIST)} />;
+  if (route.view === 'edit')
+    return (
+      <section className="stack">
+        <EventForm event={event} onDone={() => goUp(LIST)} />
+        <RefundPolicyBox event={event} />
+      </section>
+    );
   if (route.view === 'dashboard') return <Dashboard event={event} onBack={() => goUp(LIST)} />;
   if (route.view === 'exchange') return <ExchangeView event={event} onBack={() => goUp(LIST)} />;
   return (

@@ -6,7 +6,8 @@
  * an id it redirects to MY_TICKET; a ticket not found offers the way back to the list (issue 13). Under the date
  * and place, "Add to calendar": an .ics file and a Google Calendar link (issue 23, add-to-calendar.tsx), and the
  * wallet badges when the operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily). A cancelled
- * event's ticket opens with a notice: it no longer admits, and the organiser's words (issue 46).
+ * event's ticket opens with a notice: it no longer admits, and the organiser's words (issue 46); where the event's
+ * refund policy allows or a request stands, the refund section (refund-request.tsx, loaded lazily; issue 46).
  */
 import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,6 +43,9 @@ function ExchangeReturnSlot(props: { userTicketId: number }) {
     </Suspense>
   );
 }
+
+/** The refund section (issue 46) and its texts, loaded only for a ticket that can be or was asked to be refunded. */
+const RefundRequest = lazy(() => import('./refund-request').then((m) => m.withTexts()));
 
 function Clamp({ html }: { html: string }) {
   const { t } = useTranslation();
@@ -168,6 +172,11 @@ export default function TicketScreen() {
       <TicketDetails tk={tk} />
       <EventAccessSection tk={tk} onOpen={() => setDetail('access')} />
       {tk.eventAccessStatus !== 'USED' && <ExchangeReturnSlot userTicketId={tk.userTicketId} />}
+      {(tk.refund?.requestable || tk.refund?.request) && (
+        <Suspense fallback={null}>
+          <RefundRequest ticket={tk} />
+        </Suspense>
+      )}
       {tk.eventDescription && (
         <section aria-labelledby="about-title" className="stack-sm">
           <h2 id="about-title" className="section-title">

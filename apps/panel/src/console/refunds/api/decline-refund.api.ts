@@ -1,0 +1,34 @@
+/**
+ * POST /v1/org/refund-requests/{id}/decline `{ reason }` (issue 46): declines a pending refund request with the reason
+ * the holder sees (panel and e-mail). Answers the request as it now stands; the requests are read again.
+ * @throws ApiError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409),
+ *   `api.invalid_request_body` (400: no reason, or one too long).
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type * as z from 'zod';
+import type { refunds } from '@tp/contract';
+import { org } from '../../api';
+import { consoleKeys } from '../../console-query-keys';
+import type { RefundRequestItem } from './refund-requests.api';
+
+// The route reaches the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until then
+// the call is typed here by the contract.
+const post = org.POST as unknown as (
+  path: '/v1/org/refund-requests/{id}/decline',
+  init: { params: { path: { id: number } }; body: z.infer<typeof refunds.refundDeclineRequest> },
+) => Promise<RefundRequestItem>;
+
+const declineRefund = (v: { id: number; reason: string }): Promise<RefundRequestItem> =>
+  post('/v1/org/refund-requests/{id}/decline', { params: { path: { id: v.id } }, body: { reason: v.reason } });
+
+/** The mutation; `onSuccess` runs, then the requests are read again. */
+export function useDeclineRefund(options: { onSuccess?: () => void }) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: declineRefund,
+    onSuccess: async () => {
+      options.onSuccess?.();
+      await client.invalidateQueries({ queryKey: consoleKeys.refundRequests.all });
+    },
+  });
+}
