@@ -1,7 +1,10 @@
 /**
- * The one confirm of a console action that cannot be undone (remove a member, revoke a ticket): the question, the
- * action's error (`ErrorBlock`), and the danger button with Cancel (`FormFooter`), as an alert dialog in a card.
+ * The one confirm of a console action that cannot be undone (remove a member, revoke a ticket, cancel an event): the
+ * question, what the action needs or tells before it runs (`children`: the cancel's reason and counts), the action's
+ * error (`ErrorBlock`), and the button with Cancel (`FormFooter`; danger unless `danger` is false, a step that changes
+ * nothing yet), as an alert dialog in a card.
  */
+import type { ReactNode } from 'react';
 import { FormFooter } from './form-footer';
 import { ErrorBlock } from './server-errors';
 
@@ -13,6 +16,8 @@ export function ConfirmBox({
   error,
   onYes,
   onCancel,
+  danger = true,
+  children,
 }: {
   /** The question's element id (the dialog's name). */
   id: string;
@@ -23,12 +28,15 @@ export function ConfirmBox({
   error: unknown;
   onYes: () => void;
   onCancel: () => void;
+  danger?: boolean;
+  children?: ReactNode;
 }) {
   return (
     <div className="card stack" role="alertdialog" aria-labelledby={id}>
       <p id={id}>{question}</p>
+      {children}
       <ErrorBlock error={error} />
-      <FormFooter danger submit={yes} pending={pending} onSubmit={onYes} onCancel={onCancel} />
+      <FormFooter danger={danger} submit={yes} pending={pending} onSubmit={onYes} onCancel={onCancel} />
     </div>
   );
 }

@@ -1,12 +1,15 @@
 /**
  * One event's view (its form, dashboard, exchange queue, ticket types or a ticket type's form), the event read by its id
- * (`useEvent`: from the lists already loaded, else GET /org/events/{externalId} on a reload or a link).
+ * (`useEvent`: from the lists already loaded, else GET /org/events/{externalId} on a reload or a link). The form's view
+ * has the "Cancel event" action under it (cancel-event.tsx, issue 46); a cancelled event's views say so atop, and its
+ * form's view has neither the form nor the action (a cancelled event cannot change).
  */
 import { QueryState } from '../../query-state';
 import { goUp, type ConsoleRoute } from '../../routing';
 import { Dashboard } from './dashboard';
 import { useEvent } from '../api/event.api';
 import { BackRow } from './back-row';
+import { CancelEvent, Cancelled } from './cancel-event';
 import { EventForm } from './event-form';
 import { ExchangeView } from './exchange-view';
 import { TicketTypes } from './ticket-types';
@@ -26,10 +29,36 @@ export function EventView({ route }: { route: Extract<EventsRoute, { event: stri
       </section>
     );
   const event = { ...found.data, externalId: id };
-  if (route.view === 'edit') return <EventForm event={event} onDone={() => goUp(LIST)} />;
-  if (route.view === 'dashboard') return <Dashboard event={event} onBack={() => goUp(LIST)} />;
-  if (route.view === 'exchange') return <ExchangeView event={event} onBack={() => goUp(LIST)} />;
+  if (route.view === 'edit')
+    return (
+      <section className="stack">
+        {event.cancelledAt ? (
+          <>
+            <BackRow onBack={() => goUp(LIST)}>
+              <h1>{event.name}</h1>
+            </BackRow>
+            <Cancelled event={event} />
+          </>
+        ) : (
+          <EventForm event={event} onDone={() => goUp(LIST)} />
+        )}
+        <CancelEvent event={event} />
+      </section>
+    );
   return (
-    <TicketTypes event={event} type={route.view === 'ticket-type' ? route.type : undefined} onBack={() => goUp(LIST)} />
+    <section className="stack">
+      <Cancelled event={event} />
+      {route.view === 'dashboard' ? (
+        <Dashboard event={event} onBack={() => goUp(LIST)} />
+      ) : route.view === 'exchange' ? (
+        <ExchangeView event={event} onBack={() => goUp(LIST)} />
+      ) : (
+        <TicketTypes
+          event={event}
+          type={route.view === 'ticket-type' ? route.type : undefined}
+          onBack={() => goUp(LIST)}
+        />
+      )}
+    </section>
   );
 }
