@@ -1,10 +1,11 @@
 /**
  * Issue 46 "resale and swap payments not yet settled are refunded" (decision 045): cancelling an event queues, in its
- * transaction, one `cancel_refund` job per paid resale order of its tickets whose seller is not paid out yet; the job
- * refunds the buyer in full through the payout provider (the sandbox here, its refund watched) with the idempotency
- * key `cancel-refund-<orderId>`, cancels the seller's payout and makes the order REFUNDED (its code no longer
- * redeems). A job retried after the provider refunded but before the record asks with the same key (the provider
- * answers the first refund); a job run again after the record refunds nothing. A payout already paid out is left alone.
+ * transaction, one `cancel_refund` job per paid resale order or exchange offer of its tickets whose seller is not paid
+ * out yet; the job refunds the buyer in full through the payout provider (the sandbox here, its refund watched) with
+ * the idempotency key `cancel-refund-<orderId>`, cancels the seller's payout and makes the order REFUNDED (its code no
+ * longer redeems). A job retried after the provider refunded but before the record asks with the same key (the
+ * provider answers the first refund); a job run again after the record refunds nothing. A payout already paid out is
+ * left alone.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -172,5 +173,81 @@ describe("a cancelled event's payments not settled with their sellers are refund
     expect(refunds).toEqual([]);
     expect(await orderStatus(sale.orderId)).toBe('PAID');
     expect(await payoutStatuses()).toEqual(['PAID']);
+  });
+});
+
+describe('an exchange offer paid for a cancelled event (issue 46)', () => {
+  const ONBOARD = {
+    country: 'AU',
+    firstName: 'A',
+    lastName: 'B',
+    birthdate: '1990-01-02',
+    bankAccount: '062-000 12345678',
+  };
+  const call = (key: string, method: 'PUT' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: bearer(key), ...(payload ? { payload } : {}) });
+  beforeEach(async () => {
+    refunds = [];
+    nextRefund = 'ok';
+    t = await createTestApp({ config, payouts: watchedPayouts() });
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  it("the fan is refunded and the returner's payout cancelled, once, through the API's cancel", async () => {
+    const org = await call(config.adminKey, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
+    const { apiKey } = org.json<{ apiKey: string }>();
+    const start = t.clock.now().getTime() + 10 * 86_400_000;
+    await call(apiKey, 'PUT', '/v1/org/events/evt-1', {
+      name: 'Harbour Lights',
+      venue: 'The Domain',
+      city: 'Sydney',
+      country: 'AU',
+      startsAt: new Date(start).toISOString(),
+      endsAt: new Date(start + 8 * 3_600_000).toISOString(),
+      timeZone: 'Australia/Sydney',
+    });
+    await call(apiKey, 'PUT', '/v1/org/ticket-types/ga', {
+      eventExternalId: 'evt-1',
+      name: 'GA',
+      priceCents: 9000,
+      currency: 'AUD',
+      isGiftable: true,
+      isResellable: true,
+      isSwappable: false,
+    });
+    await call(apiKey, 'PUT', '/v1/org/tickets/t1', { ticketTypeExternalId: 'ga', holderEmail: 'h@example.com' });
+    const h = (await t.signIn('h@example.com')).accessToken;
+    const fan = (await t.signIn('a@example.com')).accessToken;
+    expect((await call(h, 'POST', '/v1/resell/sandbox-onboarding', ONBOARD)).statusCode).toBeLessThan(300);
+    const on = await call(apiKey, 'PUT', '/v1/org/events/evt-1/exchange', {
+      enabled: true,
+      offerMinutes: 20,
+      order: 'first_come',
+      maxQuantity: 4,
+    });
+    expect(on.statusCode, on.body).toBe(200);
+    const entry = await call(fan, 'POST', '/v1/exchange/acme/evt-1/entries', {
+      ticketTypeExternalId: 'ga',
+      quantity: 1,
+    });
+    expect(entry.statusCode, entry.body).toBe(201);
+    const [ticket] = await rows<{ id: number }>(`select id from user_tickets where external_id = 't1'`);
+    expect((await call(h, 'POST', '/v1/exchange/returns', { userTicketId: Number(ticket.id) })).statusCode).toBe(201);
+    const offer = await call(fan, 'POST', `/v1/exchange/entries/${entry.json<{ id: number }>().id}/checkout`);
+    const orderId = new URL(offer.json<{ checkoutUrl: string }>().checkoutUrl).pathname.split('/').at(-1)!;
+    expect((await t.app.inject({ method: 'POST', url: `/exchange/checkout/${orderId}` })).statusCode).toBe(303);
+    expect(await payoutStatuses()).toEqual(['PENDING']);
+
+    const cancelled = await call(apiKey, 'POST', '/v1/org/events/evt-1/cancel', { reason: 'Flooded.' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    await t.app.services.jobs.runDue();
+    expect(refunds).toEqual([[`sandbox-${orderId}`, `cancel-refund-${orderId}`]]);
+    expect(await payoutStatuses()).toEqual(['CANCELLED']);
+    // A second cancel queues nothing more.
+    await call(apiKey, 'POST', '/v1/org/events/evt-1/cancel', {});
+    await t.app.services.jobs.runDue();
+    expect(refunds).toHaveLength(1);
   });
 });
