@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm test`: every check of the README's test command, building once and using both cores.
 #   1. side by side: the one build (`npm run build`, what `npm start` runs), then the Playwright specs on it (and
-#      the exchange journey again on PostgreSQL)  |
+#      the exchange and cancel journeys again on PostgreSQL)  |
 #      typecheck, then (once the build has ended: some API files serve its files) the Vitest suites (panel,
 #      contract, API on PGlite and on PostgreSQL) less the timing files
 #   2. alone: the API files that measure time and CPU against real processes (`timingFiles` in vitest.config.ts, less
@@ -19,7 +19,7 @@ source scripts/steps.sh
 started=$SECONDS
 echo "npm test on Node $(node -v)"
 side_by_side \
-  "build npm run build ; playwright npx playwright test ; playwright-pg env E2E_DATABASE=postgres npx playwright test e2e/exchange-journey.spec.ts" \
+  "build npm run build ; playwright npx playwright test ; playwright-pg env E2E_DATABASE=postgres npx playwright test e2e/exchange-journey.spec.ts e2e/event-cancel-journey.spec.ts" \
   "typecheck npm run typecheck ; build-wait wait_for build ; vitest env TEST_LANE=main npx vitest run"
 step vitest-timing env TEST_LANE=timing npx vitest run
 side_by_side "vitest-waiting env TEST_LANE=waiting npx vitest run" "$@"

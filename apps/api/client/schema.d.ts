@@ -9448,6 +9448,8 @@ export interface operations {
                         logoUrl: string | null;
                         passRevealAt: string | null;
                         transfersCloseAt: string | null;
+                        cancelledAt: string | null;
+                        cancelReason: string | null;
                     };
                 };
             };
@@ -9885,7 +9887,9 @@ export interface operations {
                      *           "imageUrl": null,
                      *           "logoUrl": null,
                      *           "passRevealAt": "2027-03-06T02:00:00.000Z",
-                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z"
+                     *           "transfersCloseAt": "2027-03-05T03:00:00.000Z",
+                     *           "cancelledAt": null,
+                     *           "cancelReason": null
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -9909,6 +9913,8 @@ export interface operations {
                             logoUrl: string | null;
                             passRevealAt: string | null;
                             transfersCloseAt: string | null;
+                            cancelledAt: string | null;
+                            cancelReason: string | null;
                         }[];
                         nextCursor: string | null;
                     };

@@ -94,6 +94,10 @@ describe('cancelling an event (issue 46)', () => {
       walletPasses: 0,
     });
     expect(await rows(`select cancelled_at from events where external_id = 'gig'`)).toEqual([{ cancelled_at: null }]);
+    expect((await call(apiKey, 'GET', '/v1/org/events/gig')).json()).toMatchObject({
+      cancelledAt: null,
+      cancelReason: null,
+    });
     expect(t.mail.sent.length).toBe(sentBefore);
 
     const done = await call(apiKey, 'POST', '/v1/org/events/gig/cancel', { reason: REASON });
@@ -191,6 +195,11 @@ describe('cancelling an event (issue 46)', () => {
     });
     expect(edit.statusCode).toBe(409);
     expect(edit.json()).toMatchObject({ message: 'api.org.event_cancelled' });
+    // The organiser's reads say it (the console's cancelled state): when, and the words of the first cancel.
+    const read = await call(apiKey, 'GET', '/v1/org/events/gig');
+    expect(read.json()).toMatchObject({ cancelledAt: answer.cancelledAt, cancelReason: REASON });
+    const listed = await call(apiKey, 'GET', '/v1/org/events');
+    expect(listed.json()).toMatchObject({ items: [{ externalId: 'gig', cancelledAt: answer.cancelledAt }] });
   });
 
   it('a listed ticket leaves sale; a run stopped after its first batch and claimed again tells everyone once', async () => {

@@ -597,6 +597,10 @@ export const eventItem = z.object({
   logoUrl: z.string().nullable(),
   passRevealAt: z.string().nullable(),
   transfersCloseAt: z.string().nullable(),
+  /** When the organiser cancelled it (issue 46, ISO 8601 UTC), null while it is on; a cancelled event cannot change. */
+  cancelledAt: z.string().nullable(),
+  /** The organiser's words to the holders given with the cancel, null without (or while not cancelled). */
+  cancelReason: z.string().nullable(),
 });
 export const eventPage = page(eventItem).meta({
   examples: [
@@ -619,6 +623,8 @@ export const eventPage = page(eventItem).meta({
           logoUrl: null,
           passRevealAt: '2027-03-06T02:00:00.000Z',
           transfersCloseAt: '2027-03-05T03:00:00.000Z',
+          cancelledAt: null,
+          cancelReason: null,
         },
       ],
       nextCursor: null,

@@ -31,6 +31,7 @@ import { createOrderService } from '../modules/resale/order.service.js';
 import { createPayoutAccountService } from '../modules/resale/payout-account.service.js';
 import { createStripeEventService } from '../modules/resale/stripe-event.service.js';
 import { createPaymentReversals } from '../modules/resale/payment-reversal.js';
+import { createCancelRefunds } from '../modules/resale/cancel-refund.js';
 import { createPaymentMismatchService } from '../modules/resale/payment-mismatch.service.js';
 import { createEarningsService } from '../modules/resale/earnings.service.js';
 import { createAccountService } from '../modules/account/account.service.js';
@@ -40,7 +41,7 @@ import type { Metrics } from '../lib/metrics.js';
 import { createAdminService } from '../modules/organisations/admin.service.js';
 import { createOrgApiService } from '../modules/organisations/org-api.service.js';
 import { TICKET_IMPORT_JOB } from '../modules/organisations/org-api/ticket-import.job.js';
-import { EVENT_CANCEL_JOB } from '../modules/organisations/org-api/event-cancel.js';
+import { CANCEL_REFUND_JOB, EVENT_CANCEL_JOB } from '../modules/organisations/org-api/event-cancel.js';
 import { createMembersService } from '../modules/organisations/members.service.js';
 import { createOutboundWebhooksService } from '../modules/outbound-webhooks/outbound-webhooks.service.js';
 import { createDoorKeysService } from '../modules/doors/door-keys.service.js';
@@ -231,6 +232,8 @@ export function createServices(
   const exchangeCheckout = createExchangeCheckout({ database, now, notices, payouts, publicUrl: config.publicUrl });
   // Refunds and disputes of what Stripe (or the sandbox's stand-in) was paid (issue 46, decision 044).
   const reversals = createPaymentReversals({ database, now, config });
+  // A cancelled event's payments not settled with their sellers, refunded to their buyers (issue 46, decision 045).
+  const cancelRefunds = createCancelRefunds({ database, now, payouts });
   // Payments that pay nothing as they stand, flagged for the operator (issue 46): recorded by Stripe's webhook,
   // refunded or settled by the platform admin.
   const paymentMismatches = createPaymentMismatchService({
@@ -329,6 +332,7 @@ export function createServices(
     [TICKET_IMPORT_JOB]: (payload, ctx) => organisations.org.runImportJob(payload, ctx.attempt),
     // Telling a cancelled event's holders, in batches that survive a restart (issue 46, decision 045).
     [EVENT_CANCEL_JOB]: (payload) => organisations.org.runCancelJob(payload),
+    [CANCEL_REFUND_JOB]: (payload) => cancelRefunds.run(payload),
     ...walletJobHandlers(wallet),
     // An offer left unpaid at its expiresAt (scheduled when it is made; no periodic scan).
     [EXCHANGE_EXPIRE_JOB]: (payload) => exchange.expire(payload),

@@ -1,7 +1,8 @@
 /**
- * The one confirm of a console action that cannot be undone (remove a member, revoke a ticket): the question, what
- * the action takes (`children`: a field, optional), the action's error (`ErrorBlock`), and the danger button with
- * Cancel (`FormFooter`), as an alert dialog in a card.
+ * The one confirm of a console action that cannot be undone (remove a member, revoke a ticket, cancel an event, decide a
+ * refund request): the question, what the action takes or tells before it runs (`children`: a field such as an
+ * approval's reference, or the cancel's reason and counts), the action's error (`ErrorBlock`), and the button with
+ * Cancel (`FormFooter`; danger unless `danger` is false, a step that changes nothing yet), as an alert dialog in a card.
  */
 import type { ReactNode } from 'react';
 import { FormFooter } from './form-footer';
@@ -15,6 +16,7 @@ export function ConfirmBox({
   error,
   onYes,
   onCancel,
+  danger = true,
   children,
 }: {
   /** The question's element id (the dialog's name). */
@@ -26,7 +28,8 @@ export function ConfirmBox({
   error: unknown;
   onYes: () => void;
   onCancel: () => void;
-  /** A field the action takes (an approval's reference, a decline's reason). */
+  danger?: boolean;
+  /** What the action takes or tells (an approval's reference, a decline's reason, the cancel's counts). */
   children?: ReactNode;
 }) {
   return (
@@ -34,7 +37,7 @@ export function ConfirmBox({
       <p id={id}>{question}</p>
       {children}
       <ErrorBlock error={error} />
-      <FormFooter danger submit={yes} pending={pending} onSubmit={onYes} onCancel={onCancel} />
+      <FormFooter danger={danger} submit={yes} pending={pending} onSubmit={onYes} onCancel={onCancel} />
     </div>
   );
 }

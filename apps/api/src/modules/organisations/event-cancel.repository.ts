@@ -9,6 +9,7 @@ import {
   exchangeEntries,
   exchangeSettings,
   exchangeUnits,
+  payouts,
   resaleListingTickets,
   resaleListings,
   resaleOrders,
@@ -16,6 +17,9 @@ import {
   userTickets,
   walletPasses,
 } from '../../db/schema.js';
+
+/** Payout statuses not settled yet: the seller is still owed (decision 044; PAID is settled, CANCELLED owed nothing). */
+const UNSETTLED = ['PENDING', 'HELD'];
 
 /** The ticket types of the event `eventId`, as a sub-query. */
 const typesOf = (db: DbOrTx, eventId: number) =>
@@ -115,6 +119,41 @@ export const eventCancelRepository = {
       .update(exchangeSettings)
       .set({ closedAt: at, updatedAt: at })
       .where(and(eq(exchangeSettings.eventId, eventId), isNull(exchangeSettings.closedAt)));
+  },
+
+  /**
+   * The payments for the event's tickets whose seller is not paid out yet: PAID resale orders of its listings and
+   * PURCHASED exchange offers of its queue, each with a PENDING or HELD payout. Their order ids, oldest first.
+   */
+  async unsettledPayments(db: DbOrTx, eventId: number): Promise<{ orderId: string }[]> {
+    const resale = await db
+      .select({ orderId: resaleOrders.id })
+      .from(resaleOrders)
+      .innerJoin(resaleListings, eq(resaleListings.id, resaleOrders.listingId))
+      .innerJoin(payouts, eq(payouts.orderId, resaleOrders.id))
+      .where(
+        and(
+          inArray(resaleListings.ticketTypeId, typesOf(db, eventId)),
+          eq(resaleOrders.status, 'PAID'),
+          inArray(payouts.status, UNSETTLED),
+        ),
+      )
+      .orderBy(resaleOrders.paidAt);
+    const exchange = await db
+      .selectDistinct({ orderId: exchangeEntries.orderId, id: exchangeEntries.id })
+      .from(exchangeEntries)
+      .innerJoin(exchangeUnits, eq(exchangeUnits.entryId, exchangeEntries.id))
+      .innerJoin(payouts, eq(payouts.exchangeUnitId, exchangeUnits.id))
+      .where(
+        and(
+          eq(exchangeEntries.eventId, eventId),
+          eq(exchangeEntries.status, 'PURCHASED'),
+          isNotNull(exchangeEntries.orderId),
+          inArray(payouts.status, UNSETTLED),
+        ),
+      )
+      .orderBy(exchangeEntries.id);
+    return [...resale, ...exchange.map((e) => ({ orderId: e.orderId as string }))];
   },
 
   /** The cancel run of `eventId`, locked until the transaction ends: its cursor (null: done) and the reason. */

@@ -24,6 +24,8 @@ export interface PaidPayment {
   status: string;
   /** Exchange: the entry's id (its units name it). */
   entryId: number | null;
+  /** The provider's payment (Stripe PaymentIntent) recorded on it, null when none was (the sandbox's). */
+  paymentIntentId: string | null;
 }
 
 /** Why a ticket is void beside the organiser's revoke (`user_tickets.revoked_reason`). */
@@ -32,23 +34,54 @@ export type VoidReason = 'refunded' | 'disputed';
 /** The paid resale order `where` selects, locked for update. */
 async function lockResale(db: DbOrTx, where: SQL | undefined): Promise<PaidPayment | undefined> {
   const [order] = await db
-    .select({ id: resaleOrders.id, status: resaleOrders.status })
+    .select({ id: resaleOrders.id, status: resaleOrders.status, paymentIntentId: resaleOrders.paymentIntentId })
     .from(resaleOrders)
     .where(and(where, isNotNull(resaleOrders.paidAt)))
     .for('update');
-  return order && { kind: 'resale', orderId: order.id, status: order.status, entryId: null };
+  return (
+    order && {
+      kind: 'resale',
+      orderId: order.id,
+      status: order.status,
+      entryId: null,
+      paymentIntentId: order.paymentIntentId,
+    }
+  );
 }
 
 /** The purchased exchange offer `where` selects, locked for update. */
 async function lockEntry(db: DbOrTx, where: SQL | undefined): Promise<PaidPayment | undefined> {
   const [entry] = await db
-    .select({ id: exchangeEntries.id, orderId: exchangeEntries.orderId, status: exchangeEntries.status })
+    .select({
+      id: exchangeEntries.id,
+      orderId: exchangeEntries.orderId,
+      status: exchangeEntries.status,
+      paymentIntentId: exchangeEntries.paymentIntentId,
+    })
     .from(exchangeEntries)
     .where(and(where, eq(exchangeEntries.status, 'PURCHASED')))
     .for('update');
   if (!entry?.orderId) return undefined;
-  return { kind: 'exchange', orderId: entry.orderId, status: entry.status, entryId: entry.id };
+  return {
+    kind: 'exchange',
+    orderId: entry.orderId,
+    status: entry.status,
+    entryId: entry.id,
+    paymentIntentId: entry.paymentIntentId,
+  };
 }
+
+/** The payouts the payment owes: a resale order's, or each sold unit's of the exchange offer. */
+const owedBy = (db: DbOrTx, p: PaidPayment) =>
+  p.kind === 'resale'
+    ? eq(payouts.orderId, p.orderId)
+    : inArray(
+        payouts.exchangeUnitId,
+        db
+          .select({ id: exchangeUnits.id })
+          .from(exchangeUnits)
+          .where(eq(exchangeUnits.entryId, p.entryId ?? -1)),
+      );
 
 export const paymentReversalRepository = {
   /**
@@ -238,20 +271,19 @@ export const paymentReversalRepository = {
    * `from` to `to`: HELD while a dispute is open, CANCELLED once the money went back, PENDING again when won.
    */
   async setPayouts(db: DbOrTx, p: PaidPayment, from: string[], to: string): Promise<void> {
-    const owed =
-      p.kind === 'resale'
-        ? eq(payouts.orderId, p.orderId)
-        : inArray(
-            payouts.exchangeUnitId,
-            db
-              .select({ id: exchangeUnits.id })
-              .from(exchangeUnits)
-              .where(eq(exchangeUnits.entryId, p.entryId ?? -1)),
-          );
     await db
       .update(payouts)
       .set({ status: to })
-      .where(and(owed, inArray(payouts.status, from)));
+      .where(and(owedBy(db, p), inArray(payouts.status, from)));
+  },
+
+  /** How many of the payouts the payment owes are not settled yet (PENDING or HELD). */
+  async unsettledPayouts(db: DbOrTx, p: PaidPayment): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(payouts)
+      .where(and(owedBy(db, p), inArray(payouts.status, ['PENDING', 'HELD'])));
+    return row.n;
   },
 
   /** Sets a resale order's status (PAID, DISPUTED, REFUNDED): its code redeems and shows only while PAID. */

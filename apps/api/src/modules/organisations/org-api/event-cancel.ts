@@ -7,7 +7,9 @@
  * is queued. The run (job `event_cancel`, durable queue, decision 030) tells the holders in batches of
  * {@link CANCEL_BATCH} tickets, by ticket id: each batch's e-mails (branded, in the holder's language, the organiser's
  * words, the `.ics` withdrawn) and wallet updates are queued in the transaction that moves the run's cursor past it,
- * so a restart halfway goes on from the last batch: no holder is told twice and none is missed.
+ * so a restart halfway goes on from the last batch: no holder is told twice and none is missed. The same transaction
+ * queues one {@link CANCEL_REFUND_JOB} per paid resale order or exchange offer of the event whose seller is not paid out
+ * yet: its buyer is refunded in full and the seller's payout cancelled (decision 045).
  */
 import * as z from 'zod';
 import type { organisations as contract } from '@tp/contract';
@@ -26,6 +28,11 @@ import { eventOf, type OrgApiDeps } from './deps.js';
 export const EVENT_CANCEL_JOB = 'event_cancel';
 /** Tickets told per transaction of the run: 500 e-mails and one wallet update job of each kind. */
 export const CANCEL_BATCH = 500;
+/**
+ * The job kind of refunding one payment for the cancelled event's tickets whose seller is not paid out yet (payload
+ * `{ orderId }`: a resale order's or an exchange offer's id); its handler is the resale module's (cancel-refund.ts).
+ */
+export const CANCEL_REFUND_JOB = 'cancel_refund';
 
 const cancelJobPayload = z.object({ eventId: z.number().int().positive() });
 
@@ -108,7 +115,12 @@ export function createEventCancel(deps: Pick<OrgApiDeps, 'database' | 'config' |
             { eventExternalId: externalId, reason, tickets: counts.tickets },
             at,
           );
-          await enqueueJobs(tx, [{ kind: EVENT_CANCEL_JOB, payload: { eventId: event.id } }]);
+          // One durable job per payment not settled with its seller yet: refunded to its buyer, once (decision 045).
+          const unsettled = await repo.unsettledPayments(tx, event.id);
+          await enqueueJobs(tx, [
+            { kind: EVENT_CANCEL_JOB, payload: { eventId: event.id } },
+            ...unsettled.map((p) => ({ kind: CANCEL_REFUND_JOB, payload: p })),
+          ]);
         }
         return { dryRun: false, cancelledAt: marked.cancelledAt.toISOString(), ...counts };
       });

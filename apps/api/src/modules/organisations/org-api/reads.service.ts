@@ -34,6 +34,8 @@ export function eventItemOf(e: EventRow): EventItem {
     logoUrl: e.logo,
     passRevealAt: e.passRevealAt?.toISOString() ?? null,
     transfersCloseAt: e.transfersCloseAt?.toISOString() ?? null,
+    cancelledAt: e.cancelledAt?.toISOString() ?? null,
+    cancelReason: e.cancelledAt ? e.cancelReason : null,
   };
 }
 

@@ -29,6 +29,8 @@ const event = {
   logoUrl: null,
   passRevealAt: null,
   transfersCloseAt: null,
+  cancelledAt: null,
+  cancelReason: null,
 };
 
 type Call = { method: string; url: string };

@@ -62,7 +62,10 @@ export function EventsScreen({ route }: { route: EventsRoute }) {
   );
 }
 
-/** One event of the list: its name, dates (in its zone) and place, and the buttons of its views. */
+/**
+ * One event of the list: its name (marked when cancelled), dates (in its zone) and place, and the buttons of its views
+ * (a cancelled event's without Edit: it cannot change).
+ */
 function EventCard({
   event: e,
   open,
@@ -72,14 +75,22 @@ function EventCard({
 }) {
   const { t } = useTranslation();
   const views: ['edit' | 'ticket-types' | 'dashboard' | 'exchange', string][] = [
-    ['edit', t('console.edit')],
     ['ticket-types', t('console.events.ticket_types')],
   ];
+  if (!e.cancelledAt) views.unshift(['edit', t('console.edit')]);
   if (e.externalId !== null)
     views.push(['dashboard', t('console.events.dashboard')], ['exchange', t('console.events.exchange')]);
   return (
     <article className="card stack">
-      <h2>{e.name}</h2>
+      <h2>
+        {e.name}
+        {e.cancelledAt && (
+          <>
+            {' '}
+            <span className="badge badge--warning">{t('console.cancel_event.badge')}</span>
+          </>
+        )}
+      </h2>
       <p className="muted">
         {formatDateRange(e.startsAt, e.endsAt, e.timeZone, langOf(document.documentElement.lang))}
         {' · '}

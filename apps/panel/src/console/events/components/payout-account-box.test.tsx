@@ -30,6 +30,8 @@ const event = {
   logoUrl: null,
   passRevealAt: null,
   transfersCloseAt: null,
+  cancelledAt: null,
+  cancelReason: null,
 };
 const overview = {
   settings: {

@@ -1,0 +1,172 @@
+/**
+ * Issue 46's cancel journey in Chromium, nothing mocked: an organiser signs in to the console, opens the event, runs
+ * the dry run ("Check what it touches": the counts in words) and cancels with their words to the holders → the
+ * holder's "event cancelled" e-mail reaches the sink in their language (Spanish) with those words and the calendar
+ * entry withdrawn → the holder signs in to the panel through its pages and sees the cancelled state on My tickets,
+ * the ticket page and the QR screen → door staff on /scanner read that phone's QR and the door refuses it: EVENT
+ * CANCELLED. Screenshots of the console's box with the dry run's counts (en/es, light/dark, 360 px) in
+ * test-results/event-cancel-journey/. Runs on PGlite and, in npm test, on PostgreSQL too (scripts/test.sh).
+ */
+import { expect, test, type Page } from './fixtures';
+import { createOrganisation, signInConsole } from './console-steps';
+import { openDoor, showPassAtDoor } from './door-steps';
+import { api } from './exchange-steps';
+import { mailCount, waitForMail } from './mail';
+import { baseUrl, expectAccessible, freshEmail, settled, signInViaPanel, watchNetwork } from './support';
+
+const tag = Date.now().toString(36);
+const REASON = 'The venue flooded. Acme refunds every ticket to your card within 14 days.';
+const TEXTS = {
+  en: {
+    edit: 'Edit: Harbour Lights',
+    action: 'Cancel event',
+    reason: 'Your words to the holders (optional)',
+    check: 'Check what it touches',
+    yes: 'Cancel the event',
+    counts: ['2 tickets stop admitting.', '2 holders are e-mailed.', '0 wallet passes'],
+  },
+  es: {
+    edit: 'Editar: Harbour Lights',
+    action: 'Cancelar evento',
+    reason: 'Tu mensaje a los titulares (opcional)',
+    check: 'Comprobar a qué afecta',
+    yes: 'Cancelar el evento',
+    counts: ['2 entradas dejan de dar acceso.', 'Se avisa por correo a 2 titulares.', '0 pases de cartera'],
+  },
+} as const;
+
+/**
+ * A fresh organisation (owner `owner`) with the event `harbour` (on today, in Sydney), a ticket each for `holder`
+ * (Spanish) and another person, and a door key for the event; the door key.
+ */
+async function eventWithHolder(slug: string, owner: string, holder: string): Promise<string> {
+  const key = await createOrganisation(slug, owner, 'Acme Events');
+  const now = Date.now();
+  await api('/org/events/harbour', 'PUT', key, {
+    name: 'Harbour Lights',
+    venue: 'The Pier',
+    city: 'Sydney',
+    country: 'AU',
+    startsAt: new Date(now + 2 * 3_600_000).toISOString(),
+    endsAt: new Date(now + 6 * 3_600_000).toISOString(),
+    timeZone: 'Australia/Sydney',
+  });
+  await api('/org/ticket-types/ga', 'PUT', key, {
+    eventExternalId: 'harbour',
+    name: 'General Admission',
+    priceCents: 5000,
+    currency: 'AUD',
+    isGiftable: true,
+    isResellable: true,
+    isSwappable: false,
+  });
+  await api('/org/tickets/c-1', 'PUT', key, { ticketTypeExternalId: 'ga', holderEmail: holder, holderLanguage: 'es' });
+  await api('/org/tickets/c-2', 'PUT', key, { ticketTypeExternalId: 'ga', holderEmail: freshEmail('cancel-other') });
+  const door = await api('/org/door-keys', 'POST', key, { name: 'Main gate', eventExternalIds: ['harbour'] });
+  return ((await door.json()) as { key: string }).key;
+}
+
+/** The text of a raw e-mail's quoted-printable parts, decoded as UTF-8. */
+const decoded = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
+
+/** In the console: the event's form view, "Cancel event", the words, then the dry run; its counts on show. */
+async function dryRun(page: Page, lang: 'en' | 'es') {
+  const x = TEXTS[lang];
+  await page.getByRole('button', { name: x.edit }).click();
+  await page.getByRole('button', { name: x.action }).click();
+  const box = page.getByRole('alertdialog');
+  await box.getByLabel(x.reason).fill(REASON);
+  await box.getByRole('button', { name: x.check }).click();
+  const counts = box.getByTestId('cancel-counts');
+  for (const text of x.counts) await expect(counts).toContainText(text);
+  return box;
+}
+
+test.beforeEach(({ context }) => watchNetwork(context));
+
+test('the organiser cancels in the console after the dry run; the holder is told, sees it, and the door refuses', async ({
+  page,
+  browser,
+}) => {
+  const owner = freshEmail('cancel-journey-owner');
+  const holder = freshEmail('cancel-journey-holder');
+  const doorKey = await eventWithHolder(`cancel-journey-${tag}`, owner, holder);
+
+  // The organiser: the dry run first, then the cancel with their words.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInConsole(page, owner);
+  const box = await dryRun(page, 'en');
+  const before = mailCount();
+  await box.getByRole('button', { name: TEXTS.en.yes }).click();
+  await expect(page.getByTestId('cancel-result')).toContainText('2 tickets no longer admit.');
+  await expect(page.getByTestId('event-cancelled')).toContainText('Cancelled on');
+  await expect(page.getByTestId('event-cancelled')).toContainText(REASON);
+  await expect(page.getByRole('button', { name: TEXTS.en.action })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Back' }).click();
+  const card = page.locator('article', { has: page.getByRole('heading', { name: /Harbour Lights/ }) });
+  await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: TEXTS.en.edit })).toHaveCount(0);
+
+  // The holder's e-mail: in Spanish, the organiser's words, the calendar entry withdrawn.
+  const raw = await waitForMail(holder, {
+    after: before,
+    match: (r) => /^Subject: Harbour Lights se ha cancelado/im.test(r),
+    timeoutMs: 30_000,
+  });
+  const text = decoded(raw);
+  expect(text).toContain('Acme Events ha cancelado Harbour Lights.');
+  expect(text).toContain(`Mensaje de Acme Events: ${REASON}`);
+  // The calendar entry (base64): withdrawn.
+  const ics = /filename=evento\.ics\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(raw)?.[1] ?? '';
+  const calendar = Buffer.from(ics.replace(/\s/g, ''), 'base64').toString('utf8');
+  expect(calendar).toContain('METHOD:CANCEL');
+  expect(calendar).toContain('STATUS:CANCELLED');
+
+  // The holder signs in through the panel's pages, on a phone, and sees the state on My tickets, the ticket and the QR.
+  const phoneContext = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  watchNetwork(phoneContext);
+  const phone = await phoneContext.newPage();
+  await phone.goto(`${baseUrl()}/es/`);
+  await signInViaPanel(phone, holder, { givenName: 'Lucía', familyName: 'Gómez' });
+  await phone.goto(`${baseUrl()}/es/?PANEL_TAB=MY_TICKET`);
+  const ticket = phone.getByRole('button', { name: /^Harbour Lights, General Admission/ });
+  await expect(ticket.getByText('Cancelado', { exact: true })).toBeVisible();
+  await ticket.click();
+  const notice = phone.locator('section.ticket-cancelled');
+  await expect(notice).toContainText(`Del organizador: ${REASON}`);
+  await phone.goto(`${baseUrl()}/es/?PANEL_TAB=QR`);
+  const admits = phone.getByRole('region', { name: 'A qué da acceso este pase' });
+  await expect(admits.getByTestId('pass-cancelled')).toHaveText(
+    'Este evento fue cancelado. Tu entrada ya no da acceso.',
+  );
+
+  // The door reads the phone's QR: refused with the reason.
+  const doorContext = await browser.newContext({ viewport: { width: 400, height: 860 } });
+  const door = await doorContext.newPage();
+  await openDoor(door, doorKey, 'Harbour Lights');
+  expect(await showPassAtDoor(door, phone)).toBe('EVENT CANCELLED');
+  await doorContext.close();
+  await phoneContext.close();
+});
+
+for (const lang of ['en', 'es'] as const)
+  test(`the console's cancel box with the dry run's counts at 360 px, light and dark (${lang})`, async ({ page }) => {
+    const owner = freshEmail(`cancel-shots-${lang}`);
+    await eventWithHolder(`cancel-shots-${lang}-${tag}`, owner, freshEmail('cancel-shots-holder'));
+    await page.setViewportSize({ width: 360, height: 780 });
+    await signInConsole(page, owner, lang);
+    const box = await dryRun(page, lang);
+    await box.scrollIntoViewIfNeeded();
+    await settled(page);
+    for (const theme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await page.screenshot({ path: `test-results/event-cancel-journey/box-${lang}-${theme}-360.png`, fullPage: true });
+    }
+    await expectAccessible(page, `cancel box ${lang} dark`);
+    // Leaving the box cancels nothing.
+    await box.getByRole('button', { name: lang === 'es' ? 'Cancelar' : 'Cancel', exact: true }).click();
+    await expect(page.getByRole('button', { name: TEXTS[lang].action })).toBeVisible();
+  });
