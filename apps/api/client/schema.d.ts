@@ -11815,7 +11815,8 @@ export interface operations {
                      *       "primaryColor": "#0f766e",
                      *       "websiteUrl": "https://southernlights.example",
                      *       "helpCenterUrl": null,
-                     *       "appUrl": null
+                     *       "appUrl": null,
+                     *       "rescheduleThresholdMinutes": 60
                      *     }
                      */
                     "application/json": {
@@ -11826,6 +11827,8 @@ export interface operations {
                         websiteUrl: string | null;
                         helpCenterUrl: string | null;
                         appUrl: string | null;
+                        /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                        rescheduleThresholdMinutes: number;
                     };
                 };
             };
@@ -11917,6 +11920,8 @@ export interface operations {
                     websiteUrl?: string | null;
                     helpCenterUrl?: string | null;
                     appUrl?: string | null;
+                    /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                    rescheduleThresholdMinutes?: number;
                 };
             };
         };
@@ -11935,7 +11940,8 @@ export interface operations {
                      *       "primaryColor": "#0f766e",
                      *       "websiteUrl": "https://southernlights.example",
                      *       "helpCenterUrl": null,
-                     *       "appUrl": null
+                     *       "appUrl": null,
+                     *       "rescheduleThresholdMinutes": 60
                      *     }
                      */
                     "application/json": {
@@ -11946,6 +11952,8 @@ export interface operations {
                         websiteUrl: string | null;
                         helpCenterUrl: string | null;
                         appUrl: string | null;
+                        /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                        rescheduleThresholdMinutes: number;
                     };
                 };
             };
