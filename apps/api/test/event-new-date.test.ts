@@ -286,3 +286,37 @@ describe('the new date mail (issue 46)', () => {
     expect(third.subject).toBe('Change to Noche de Verbena: check the date and venue');
   });
 });
+
+describe("the holder's listing shows the new date (issue 46)", () => {
+  type Listed = { userTicketId: number; eventStartDateTime: string; eventRescheduled?: { at: string } };
+
+  it('list, change, list: the kept listing row gives way to the new date at once; a small move keeps no mark', async () => {
+    const id = await issue('t-1', 'ann@example.com');
+    const ann = (await t.signIn('ann@example.com')).accessToken;
+    const list = async () => {
+      const r = await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(ann) });
+      expect(r.statusCode, r.body).toBe(200);
+      return r.json<Listed[]>();
+    };
+    const [before] = await list();
+    expect(before.userTicketId).toBe(id);
+    expect(before).not.toHaveProperty('eventRescheduled');
+
+    // A small move: the new start shows, no mark.
+    await move({ startsAt: minutes(START, 30) }, '?notify=false');
+    const [small] = await list();
+    expect(small.eventStartDateTime).toBe(minutes(START, 30));
+    expect(small).not.toHaveProperty('eventRescheduled');
+
+    t.clock.advance(5000);
+    const movedAt = t.clock.now().toISOString();
+    const newStart = minutes(START, 3 * 24 * 60);
+    await move({ startsAt: newStart, endsAt: minutes(END, 3 * 24 * 60) }, '?notify=false');
+    const [after] = await list();
+    expect(after.eventStartDateTime).toBe(newStart);
+    expect(after.eventRescheduled).toEqual({ at: movedAt });
+    const one = await t.app.inject({ url: `/v1/list/ticket_listing/${id}`, headers: bearer(ann) });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.json<Listed>().eventRescheduled).toEqual(after.eventRescheduled);
+  });
+});
