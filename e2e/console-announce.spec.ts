@@ -94,7 +94,7 @@ test('the organiser moves the start in the console, sees who will be told, and t
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('button', { name: TEXTS.en.edit })).toBeVisible();
 
-  const raw = await waitForMail(holder, { after: before, match: (r) => /^Subject: Change to /im.test(r) });
+  const raw = await waitForMail(holder, { after: before, match: (r) => /^Subject: New date for /im.test(r) });
   const text = decoded(raw);
   const was = formatEventDateTime('en', OLD_START, ZONE);
   const now = formatEventDateTime('en', NEW_START, ZONE);

@@ -11821,7 +11821,8 @@ export interface operations {
                      *       "primaryColor": "#0f766e",
                      *       "websiteUrl": "https://southernlights.example",
                      *       "helpCenterUrl": null,
-                     *       "appUrl": null
+                     *       "appUrl": null,
+                     *       "rescheduleThresholdMinutes": 60
                      *     }
                      */
                     "application/json": {
@@ -11832,6 +11833,8 @@ export interface operations {
                         websiteUrl: string | null;
                         helpCenterUrl: string | null;
                         appUrl: string | null;
+                        /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                        rescheduleThresholdMinutes: number;
                     };
                 };
             };
@@ -11923,6 +11926,8 @@ export interface operations {
                     websiteUrl?: string | null;
                     helpCenterUrl?: string | null;
                     appUrl?: string | null;
+                    /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                    rescheduleThresholdMinutes?: number;
                 };
             };
         };
@@ -11941,7 +11946,8 @@ export interface operations {
                      *       "primaryColor": "#0f766e",
                      *       "websiteUrl": "https://southernlights.example",
                      *       "helpCenterUrl": null,
-                     *       "appUrl": null
+                     *       "appUrl": null,
+                     *       "rescheduleThresholdMinutes": 60
                      *     }
                      */
                     "application/json": {
@@ -11952,6 +11958,8 @@ export interface operations {
                         websiteUrl: string | null;
                         helpCenterUrl: string | null;
                         appUrl: string | null;
+                        /** @description A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move. */
+                        rescheduleThresholdMinutes: number;
                     };
                 };
             };

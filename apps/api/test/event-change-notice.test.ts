@@ -65,7 +65,9 @@ const issue = async (externalId: string, holderEmail: string, holderLanguage: 'e
   expect(r.statusCode, r.body).toBe(201);
 };
 const drain = () => t.app.services.jobs.runDue();
-const changeMails = () => t.mail.sent.filter((m) => /^(Change to|Cambio en) /.test(m.subject));
+/** The "event changed" mails, an ordinary change's or a new date's (decision 047). */
+const changeMails = () =>
+  t.mail.sent.filter((m) => /^(Change to|Cambio en|New date for|Nueva fecha para) /.test(m.subject));
 const holders = async (externalId = 'evt-1') => {
   const r = await get(`events/${externalId}/holders`);
   expect(r.statusCode, r.body).toBe(200);
@@ -121,7 +123,8 @@ describe('holders told on purpose (issue 46)', () => {
     await drain();
     expect(changeMails()).toHaveLength(0);
     expect((await get('events/evt-1')).json()).toMatchObject(later);
-    expect((await updates())[0].detail).toEqual({ fields: ['startsAt', 'endsAt'], notified: false });
+    // A day later is a new date (decision 047).
+    expect((await updates())[0].detail).toEqual({ fields: ['startsAt', 'endsAt'], notified: false, rescheduled: true });
 
     // Control: the same kind of change without the parameter tells the holder (today's behaviour for API callers).
     expect((await put('events/evt-1', eventBody({ venue: 'The Cutaway', ...later }))).statusCode).toBe(200);

@@ -343,7 +343,8 @@ describe('an event moved by its organiser (issue 23)', () => {
     const told = t.mail.sent.slice(before);
     expect(told.map((m) => m.to)).toEqual(['ann@example.com']);
     const m = told[0];
-    expect(m.subject).toBe('Change to Harbour Lights!: check the date and venue');
+    // A day later is a new date (decision 047): the subject says so.
+    expect(m.subject).toBe('New date for Harbour Lights!');
     expectPanelLinksWithOrg(m, 'acme');
     const cal = calendarOf(m);
     expect(cal.start.toISOString()).toBe(later.startsAt);

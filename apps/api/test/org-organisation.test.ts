@@ -53,6 +53,7 @@ describe('PATCH /v1/org/organisation', () => {
       websiteUrl: null,
       helpCenterUrl: 'https://acme.example/help',
       appUrl: null,
+      rescheduleThresholdMinutes: 60,
     });
     // The branding answer was cached a moment ago: the change shows anyway (the cache forgot the slug).
     expect(await branding('acme')).toMatchObject({
@@ -83,12 +84,52 @@ describe('PATCH /v1/org/organisation', () => {
       { websiteUrl: 'javascript:alert(1)' },
       { helpCenterUrl: 'not a url' },
       { slug: 'other' },
+      { rescheduleThresholdMinutes: -1 },
+      { rescheduleThresholdMinutes: 10_081 },
+      { rescheduleThresholdMinutes: 1.5 },
+      { rescheduleThresholdMinutes: '60' },
     ]) {
       const r = await patch(org.apiKey, bad);
       expect(r.statusCode, JSON.stringify(bad)).toBe(400);
       expect(r.json<{ message: string }>().message).toBe('api.invalid_request_body');
     }
     expect((await patch('tpk_wrong', { name: 'x' })).statusCode).toBe(401);
+  });
+
+  it('reads and sets the reschedule threshold (issue 46): 0 to a week, audited with the brand, used by the next event change', async () => {
+    const org = await createOrg('acme');
+    const get = async () =>
+      (await t.app.inject({ url: '/v1/org/organisation', headers: bearer(org.apiKey) })).json<{
+        rescheduleThresholdMinutes: number;
+      }>().rescheduleThresholdMinutes;
+    expect(await get()).toBe(60);
+    for (const minutes of [0, 10_080, 15]) {
+      const r = await patch(org.apiKey, { rescheduleThresholdMinutes: minutes });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json()).toMatchObject({ name: 'Org acme', rescheduleThresholdMinutes: minutes });
+      expect(await get()).toBe(minutes);
+    }
+    const audit = await t.app.inject({ url: '/v1/org/audit-log?action=branding.updated', headers: bearer(org.apiKey) });
+    expect(audit.json<{ items: { detail: unknown }[] }>().items[0].detail).toEqual({
+      fields: ['rescheduleThresholdMinutes'],
+    });
+    // The next change of an event's times reads it: 20 minutes is more than 15, a new date.
+    const event = {
+      name: 'Show',
+      venue: 'Hall',
+      address: '1 Main St',
+      city: 'Sydney',
+      country: 'AU',
+      startsAt: '2027-03-01T08:00:00.000Z',
+      endsAt: '2027-03-01T10:00:00.000Z',
+      timeZone: 'Australia/Sydney',
+    };
+    const put = (body: object) =>
+      t.app.inject({ method: 'PUT', url: '/v1/org/events/e-1', headers: bearer(org.apiKey), payload: body });
+    expect((await put(event)).statusCode).toBe(201);
+    expect((await put({ ...event, startsAt: '2027-03-01T08:20:00.000Z' })).statusCode).toBe(200);
+    const row = await rawQuery<{ at: Date | null }>(t.database.db, `select rescheduled_at as at from events`);
+    expect(row.rows[0].at).not.toBeNull();
   });
 
   it('changed by another instance, the branding answer follows within the cache time (60 s)', async () => {

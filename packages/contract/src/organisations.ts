@@ -778,6 +778,19 @@ export const resendTicketResponse = z.object({ email: z.string() }).meta({ examp
  * `/public/` path, `#rrggbb`);
  * `null` clears a link, the logo or the colour (the panel's defaults then apply).
  */
+/** The largest reschedule threshold an organisation may set, in minutes: one week (issue 46). */
+export const RESCHEDULE_THRESHOLD_MAX_MINUTES = 10_080;
+const rescheduleThresholdMinutes = z
+  .number()
+  .int()
+  .min(0)
+  .max(RESCHEDULE_THRESHOLD_MAX_MINUTES)
+  .meta({
+    description:
+      "A change of an event's start or end by more than this many minutes is a new date (issue 46): the event is " +
+      'marked rescheduled, its wallet passes and reminder follow, and its refund policy `on_reschedule` opens. 0: any move.',
+  });
+
 export const updateOrganisationRequest = z
   .strictObject({
     name: text(200).optional(),
@@ -786,6 +799,7 @@ export const updateOrganisationRequest = z
     websiteUrl: httpsUrl.nullable().optional(),
     helpCenterUrl: httpsUrl.nullable().optional(),
     appUrl: httpsUrl.nullable().optional(),
+    rescheduleThresholdMinutes: rescheduleThresholdMinutes.optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'at least one field' })
   .meta({
@@ -794,8 +808,8 @@ export const updateOrganisationRequest = z
       '`#rrggbb` (the panel adjusts its contrast per theme).',
     examples: [{ primaryColor: '#0f766e', websiteUrl: 'https://southernlights.example' }],
   });
-/** The calling organisation as GET and PATCH /v1/org/organisation answer it. */
-export const organisationItem = z.object(organisationLookFields).meta({
+/** The calling organisation as GET and PATCH /v1/org/organisation answer it: its brand and its reschedule threshold. */
+export const organisationItem = z.object({ ...organisationLookFields, rescheduleThresholdMinutes }).meta({
   examples: [
     {
       slug: 'southern-lights',
@@ -805,6 +819,7 @@ export const organisationItem = z.object(organisationLookFields).meta({
       websiteUrl: 'https://southernlights.example',
       helpCenterUrl: null,
       appUrl: null,
+      rescheduleThresholdMinutes: 60,
     },
   ],
 });

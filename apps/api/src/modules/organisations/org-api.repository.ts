@@ -19,6 +19,8 @@ import {
   resaleListingTickets,
   swapPairs,
   doorCheckIns,
+  ticketReminders,
+  walletPasses,
 } from '../../db/schema.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { mapSliced } from '../../lib/time-slice.js';
@@ -70,6 +72,29 @@ export const orgApiRepository = {
   },
   async updateEvent(db: DbOrTx, id: number, values: Partial<typeof events.$inferInsert>): Promise<void> {
     await db.update(events).set(values).where(eq(events.id, id));
+  },
+  /**
+   * The event's live (not revoked) tickets that have a wallet pass not voided, by id: what a new date updates
+   * (issue 46).
+   */
+  async ticketsWithPasses(db: DbOrTx, eventId: number): Promise<number[]> {
+    const rows = await db
+      .selectDistinct({ id: userTickets.id })
+      .from(walletPasses)
+      .innerJoin(userTickets, eq(userTickets.id, walletPasses.userTicketId))
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(and(eq(ticketTypes.eventId, eventId), isNull(userTickets.revokedAt), isNull(walletPasses.voidedAt)))
+      .orderBy(userTickets.id);
+    return rows.map((r) => r.id);
+  },
+  /** Forgets every reminder sent for the event's tickets, so each goes again before its new date (issue 46). */
+  async forgetReminders(db: DbOrTx, eventId: number): Promise<void> {
+    const tickets = db
+      .select({ id: userTickets.id })
+      .from(userTickets)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+      .where(eq(ticketTypes.eventId, eventId));
+    await db.delete(ticketReminders).where(inArray(ticketReminders.userTicketId, tickets));
   },
 
   async ticketTypeByExternalId(db: DbOrTx, organisationId: number, externalId: string, lock = false) {

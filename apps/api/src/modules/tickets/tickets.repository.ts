@@ -93,6 +93,7 @@ const ticketColumns = {
     logo: events.logo,
     cancelledAt: events.cancelledAt,
     cancelReason: events.cancelReason,
+    rescheduledAt: events.rescheduledAt,
   },
   listed: ticketIsOnSale(userTickets.id),
   returned: ticketIsReturned(userTickets.id),

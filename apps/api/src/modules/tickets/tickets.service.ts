@@ -80,6 +80,8 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
     ...(event.cancelledAt
       ? { eventCancelled: { at: event.cancelledAt.toISOString(), reason: event.cancelReason } }
       : {}),
+    // Beyond the spec (issue 46, decision 047): the event moved to a new date; the ticket stays valid.
+    ...(event.rescheduledAt ? { eventRescheduled: { at: event.rescheduledAt.toISOString() } } : {}),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,

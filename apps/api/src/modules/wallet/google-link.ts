@@ -5,12 +5,13 @@
  * without the suffix).
  */
 import { importPKCS8, SignJWT } from 'jose';
+import type { WalletResource } from '../../providers/google-wallet/google-wallet.provider.js';
 import { holderDisplayName } from '@tp/contract';
 import { WALLET_TOTP_DIGITS, WALLET_TOTP_PERIOD_SECONDS } from '@tp/contract/wallet-totp';
 import { AppError } from '../../lib/app-error.js';
 import { pickLang } from '../../lib/lang.js';
 import type { Holder } from '../../db/predicates.js';
-import { walletRepository as repo, type WalletPassRow, type WalletTicketRow } from './wallet.repository.js';
+import { walletRepository as repo, type WalletTicketRow } from './wallet.repository.js';
 import type { WalletTickets } from './wallet-tickets.js';
 import {
   DEFAULT_COLOR,
@@ -43,6 +44,30 @@ async function googleCall(call: () => Promise<void>): Promise<void> {
   }
 }
 
+/**
+ * The event-ticket class of the ticket's event as Google Wallet shows it (one per event, id `<issuer>.event-<id>`):
+ * the organiser, the event's name, venue and times, the brand's colour, in the holder's language.
+ */
+export function googleEventClass(row: WalletTicketRow, issuerId: string): WalletResource {
+  const { event } = row;
+  const lang = pickLang(row.holder.locale);
+  return {
+    id: `${issuerId}.event-${event.id}`,
+    issuerName: row.organisationName,
+    reviewStatus: 'UNDER_REVIEW',
+    eventName: text(event.name, lang),
+    venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
+    dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
+    hexBackgroundColor: row.primaryColor ?? DEFAULT_COLOR,
+  };
+}
+
+/** When a Google object is valid: from the pass's reveal to the event's end (it follows a new date, issue 46). */
+export const googleValidity = (event: WalletTicketRow['event']) => ({
+  start: { date: walletRevealAt(event).toISOString() },
+  end: { date: event.endsAt.toISOString() },
+});
+
 /** The Google link part: `googleSaveUrl`. Without Google settings it answers `api.wallet.not_configured`. */
 export function createGoogleLink(
   deps: Pick<WalletDeps, 'database' | 'config' | 'google' | 'publicUrl' | 'now'>,
@@ -50,12 +75,6 @@ export function createGoogleLink(
 ) {
   const { db } = deps.database;
   const googleKey = deps.google ? importPKCS8(deps.google.key.private_key, 'RS256') : null;
-  /** Google ids: `<issuer>.<suffix>`; the object's names its holder, so a new holder gets a new object. */
-  const googleIds = (row: WalletTicketRow, pass: WalletPassRow, issuerId: string) => ({
-    classId: `${issuerId}.event-${row.event.id}`,
-    objectId: `${issuerId}.${pass.serialNumber}`,
-  });
-
   return {
     /**
      * GET /tickets/{userTicketId}/wallet/google: inserts (or updates) the event's class and the ticket's object
@@ -74,20 +93,13 @@ export function createGoogleLink(
       const { row, pass } = await tickets.issuable(holder, userTicketId);
       const code = await tickets.ticketCode(row, 'rotating');
       const { event } = row;
-      const { classId, objectId } = googleIds(row, pass, issuerId);
+      const eventClass = googleEventClass(row, issuerId);
+      const classId = eventClass.id;
+      // The object's id names its holder (the pass's serial), so a new holder gets a new object.
+      const objectId = `${issuerId}.${pass.serialNumber}`;
       const color = row.primaryColor ?? DEFAULT_COLOR;
       const lang = pickLang(row.holder.locale);
-      await googleCall(() =>
-        google.api.upsertClass({
-          id: classId,
-          issuerName: row.organisationName,
-          reviewStatus: 'UNDER_REVIEW',
-          eventName: text(event.name, lang),
-          venue: { name: text(event.venue, lang), address: text(joined(event.address1, event.city), lang) },
-          dateTime: { start: event.startsAt.toISOString(), end: event.endsAt.toISOString() },
-          hexBackgroundColor: color,
-        }),
-      );
+      await googleCall(() => google.api.upsertClass(eventClass));
       await googleCall(() =>
         google.api.upsertObject({
           id: objectId,
@@ -98,10 +110,7 @@ export function createGoogleLink(
           ticketHolderName: holderDisplayName(row.holder),
           ticketType: text(row.ticketName, lang),
           hexBackgroundColor: color,
-          validTimeInterval: {
-            start: { date: walletRevealAt(event).toISOString() },
-            end: { date: event.endsAt.toISOString() },
-          },
+          validTimeInterval: googleValidity(event),
           ...(event.latitude !== null && event.longitude !== null
             ? { locations: [{ latitude: event.latitude, longitude: event.longitude }] }
             : {}),

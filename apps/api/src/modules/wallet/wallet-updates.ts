@@ -6,6 +6,7 @@ import { pickLang } from '../../lib/lang.js';
 import { deadPushToken } from '../../providers/apns/apns.provider.js';
 import { walletRepository as repo } from './wallet.repository.js';
 import { text, type WalletDeps } from './wallet-common.js';
+import { googleEventClass, googleValidity } from './google-link.js';
 
 /** The updates part: `appleUpdate` and `googleUpdate` (jobs `wallet.apple_update`, `wallet.google_update`). */
 export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config' | 'apns' | 'google' | 'now'>) {
@@ -45,22 +46,31 @@ export function createWalletUpdates(deps: Pick<WalletDeps, 'database' | 'config'
     /**
      * Job `wallet.google_update` (decision 029, "kept true"): each Google object of the tickets whose holder no
      * longer holds the ticket is PATCHed `state: INACTIVE` (the new holder gets a new object when they save
-     * theirs); one still held gets its ticket type PATCHed (a swap), and is `INACTIVE` while returned to the
-     * exchange queue, `ACTIVE` again once withdrawn (issue 45). Idempotent.
+     * theirs); one still held gets its ticket type and validity (the event's reveal to its end) PATCHed (a swap, a
+     * new date), and is `INACTIVE` while returned to the exchange queue, `ACTIVE` again once withdrawn (issue 45);
+     * the event class of a held one is written again, once per event, with the event's times (issue 46). Idempotent.
      * @returns the objects PATCHed
      */
     async googleUpdate(userTicketIds: number[]): Promise<number> {
       if (!deps.google) return 0;
+      const issuerId = deps.config.google?.issuerId;
+      const classesWritten = new Set<number>();
       let patched = 0;
       for (const pass of await repo.passesOfTickets(db, userTicketIds)) {
         if (!pass.googleObjectId) continue;
         const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
+        // The event's class carries its times: written once per event of the job, so a new date shows (issue 46).
+        if (row?.held && issuerId && !classesWritten.has(row.event.id)) {
+          classesWritten.add(row.event.id);
+          await deps.google.api.upsertClass(googleEventClass(row, issuerId));
+        }
         await deps.google.api.patchObject(
           pass.googleObjectId,
           row?.held
             ? {
                 state: row.returned || row.event.cancelledAt ? 'INACTIVE' : 'ACTIVE',
                 ticketType: text(row.ticketName, pickLang(row.holder.locale)),
+                validTimeInterval: googleValidity(row.event),
               }
             : { state: 'INACTIVE' },
         );

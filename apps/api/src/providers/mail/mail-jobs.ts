@@ -178,8 +178,17 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({
     ...common,
     template: z.literal('eventChanged'),
-    /** `changes`: what changed, old and new (issue 46); absent in jobs enqueued before it (the new facts only). */
-    params: z.object({ ...ticketParams, sequence: z.number().int(), changes: eventChanges.optional() }),
+    /**
+     * `changes`: what changed, old and new (issue 46); absent in jobs enqueued before it (the new facts only).
+     * `newDate`: the change is a new date (decision 047), with `refundUntil` when the holder may ask for a refund
+     * until then (policy `on_reschedule`), else null; absent: an ordinary change.
+     */
+    params: z.object({
+      ...ticketParams,
+      sequence: z.number().int(),
+      changes: eventChanges.optional(),
+      newDate: z.object({ refundUntil: time.nullable() }).optional(),
+    }),
   }),
   z.object({
     ...common,

@@ -483,7 +483,9 @@ function changeLines(locale: Locale, event: MailEvent, c: MailEventChanges): str
 /**
  * The e-mail holders get when the organiser changes an event's time or venue (issue 23): what changed, each field's
  * old and new value (`changes`, issue 46; absent in a job enqueued before it), then the new facts, and an updated
- * `.ics` (same UID, higher `sequence`, so calendars replace the entry).
+ * `.ics` (same UID, higher `sequence`, so calendars replace the entry). For a new date (`newDate`, decision 047) the
+ * subject and heading say so (`mail.event_new_date`), and with `newDate.refundUntil` a paragraph says the holder may
+ * ask for a refund in their account until then (in the event's time zone; the button leads there).
  */
 export async function eventChangedMail(
   locale: Locale,
@@ -494,15 +496,31 @@ export async function eventChangedMail(
     at: Date;
     sequence: number;
     changes?: MailEventChanges;
+    newDate?: { refundUntil: Date | null };
   },
 ): Promise<TicketMail> {
   const organisation = mailName(input.brand.name);
   const lines = input.changes ? changeLines(locale, input.ticket.event, input.changes) : [];
-  return eventTicketMail(locale, input, 'event_changed', (t, event) => [
-    t('line', { organisation, event }),
-    ...(lines.length ? [t('what'), ...lines] : []),
-    t('how'),
-  ]);
+  const changed = texts(locale, 'mail.event_changed');
+  const paragraphs = (event: string) => [
+    changed('line', { organisation, event }),
+    ...(lines.length ? [changed('what'), ...lines] : []),
+    changed('how'),
+  ];
+  if (!input.newDate) return eventTicketMail(locale, input, 'event_changed', (_t, event) => paragraphs(event));
+  const event = oneLine(input.ticket.event.name);
+  const t = texts(locale, 'mail.event_new_date');
+  const { refundUntil } = input.newDate;
+  const subject = t('subject', { event });
+  return ticketMail(locale, input, {
+    subject,
+    heading: subject,
+    paragraphs: [
+      ...paragraphs(event),
+      ...(refundUntil ? [t('refund', { until: formatEventAt(locale, refundUntil, input.ticket.event.timeZone) })] : []),
+    ],
+    cta: changed('cta'),
+  });
 }
 
 /**

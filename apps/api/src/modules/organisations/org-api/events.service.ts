@@ -8,6 +8,7 @@ import type { DbOrTx } from '../../../db/client.js';
 import type { events } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo } from '../org-api.repository.js';
+import { organisationsRepository } from '../organisations.repository.js';
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
@@ -15,6 +16,7 @@ import { holderMail } from '../../../providers/mail/brand.js';
 import { ticketHoldersRepository } from '../../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails, type EventChanges } from '../../../providers/mail/mail-jobs.js';
 import { enqueueEventTimesChanged } from '../../../providers/jobs/event-changed-jobs.js';
+import { enqueueTicketMovedJobs } from '../../../providers/jobs/ticket-moved-jobs.js';
 
 /** The fields whose change holders are told about: when and where the event is. */
 const TIME_AND_PLACE = [
@@ -58,6 +60,34 @@ function timeAndPlaceChanges(before: EventRow, after: EventRow): EventChanges {
   };
 }
 
+/**
+ * Whether moving the event from `before` to `after` is a new date (issue 46, decision 047): its start or its end moved
+ * by more than `thresholdMinutes` (the organisation's `reschedule_threshold_minutes`; 0: any move).
+ */
+function isNewDate(
+  before: Pick<EventRow, 'startsAt' | 'endsAt'>,
+  after: Pick<EventRow, 'startsAt' | 'endsAt'>,
+  thresholdMinutes: number,
+): boolean {
+  const moved = Math.max(
+    Math.abs(after.startsAt.getTime() - before.startsAt.getTime()),
+    Math.abs(after.endsAt.getTime() - before.endsAt.getTime()),
+  );
+  return moved > thresholdMinutes * 60_000;
+}
+
+/**
+ * Until when a holder may ask for a refund after the event moved to a new date at `at`: its refund policy's deadline
+ * when the policy is `on_reschedule` and the deadline is still ahead, else null (decision 047).
+ */
+const refundOnNewDate = (event: EventRow, at: Date): Date | null =>
+  event.refundPolicy === 'on_reschedule' && event.refundDeadline && event.refundDeadline > at
+    ? event.refundDeadline
+    : null;
+
+/** Tickets per pair of wallet update jobs after a new date (as the cancel run's batches). */
+const NEW_DATE_WALLET_BATCH = 500;
+
 const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
 
 /** How long before an event's start its check-in chart begins (doors may open early), in seconds. */
@@ -71,9 +101,16 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
    * Enqueues, in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
    * ticket of the event (issue 23), each in their language under the organisation's brand, with what changed (old and
    * new values, issue 46), the new facts and an updated `.ics` (same UID; SEQUENCE is the change's Unix time in
-   * seconds, so it grows with every change). Nothing for an event that has ended.
+   * seconds, so it grows with every change); for a new date, `newDate` (the mail says so, and until when a refund
+   * may be asked for). Nothing for an event that has ended.
    */
-  async function enqueueHolderMails(tx: DbOrTx, eventId: number, at: Date, changes: EventChanges): Promise<void> {
+  async function enqueueHolderMails(
+    tx: DbOrTx,
+    eventId: number,
+    at: Date,
+    changes: EventChanges,
+    newDate?: { refundUntil: Date | null },
+  ): Promise<void> {
     const rows = await ticketHoldersRepository.ofEvent(tx, eventId);
     if (rows.length === 0 || rows[0].event.endsAt <= at) return;
     await enqueueMails(
@@ -82,17 +119,44 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
       rows.map((r) => {
         const { ticket, link, ...mail } = holderMail(r, deps.config.publicUrl, 'MY_TICKET');
         const sequence = Math.floor(at.getTime() / 1000);
-        return { template: 'eventChanged' as const, ...mail, params: { ticket, link, at, sequence, changes } };
+        return {
+          template: 'eventChanged' as const,
+          ...mail,
+          params: { ticket, link, at, sequence, changes, ...(newDate ? { newDate } : {}) },
+        };
       }),
     );
+  }
+
+  /** The organisation's reschedule threshold, in minutes (issue 46); it exists, its event references it. */
+  async function thresholdOf(tx: DbOrTx, organisationId: number): Promise<number> {
+    const row = await organisationsRepository.organisationById(tx, organisationId);
+    return row!.rescheduleThresholdMinutes;
+  }
+
+  /**
+   * What follows a new date, whether or not the holders are told (issue 46, decision 047), in the change's
+   * transaction `tx`: the wallet passes of the event's live tickets are updated (the Apple and Google update jobs, one
+   * pair per {@link NEW_DATE_WALLET_BATCH} tickets: Apple's pass is built from the event when fetched, so a push is
+   * all it needs; Google's object and class are written with the new times), and the event's sent reminders are
+   * forgotten, so each ticket is reminded again before its new start.
+   */
+  async function followNewDate(tx: DbOrTx, eventId: number): Promise<void> {
+    const tickets = await repo.ticketsWithPasses(tx, eventId);
+    for (let i = 0; i < tickets.length; i += NEW_DATE_WALLET_BATCH)
+      await enqueueTicketMovedJobs(tx, tickets.slice(i, i + NEW_DATE_WALLET_BATCH));
+    await repo.forgetReminders(tx, eventId);
   }
 
   return {
     /**
      * PUT /org/events/{externalId}. When the start, end, time zone or place changed and `notify` (default true), the
      * holders' e-mails are mail jobs of the same transaction (`enqueueHolderMails`); with `notify` false nobody is
-     * told (issue 46). Audited `event.created` or `event.updated` (with the changed field names, and for a change of
-     * time or place `notified`: whether the holders were told) in the same transaction; `unchanged` records nothing.
+     * told (issue 46). A move of the start or end by more than the organisation's threshold is a new date
+     * (`isNewDate`): `rescheduled_at` is set to now in the same update and the wallet passes and reminders follow
+     * (`followNewDate`), told or not (decision 047). Audited `event.created` or
+     * `event.updated` (with the changed field names, for a change of time or place `notified`: whether the holders
+     * were told, and `rescheduled: true` for a new date) in the same transaction; `unchanged` records nothing.
      * @returns what it did; `created` when the externalId was new to the organisation.
      * @throws AppError `api.org.event_cancelled` (409) for an event the organiser cancelled (issue 46).
      * @throws AppError `api.service_unavailable` (503) when the event was created and removed under it twice.
@@ -140,16 +204,29 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
           if (current.cancelledAt) throw new AppError('api.org.event_cancelled');
           const diff = changed(current, values);
           if (Object.keys(diff).length === 0) return { status: 'unchanged' as const };
-          await repo.updateEvent(tx, current.id, diff);
+          const newDate =
+            ('startsAt' in diff || 'endsAt' in diff) && isNewDate(current, values, await thresholdOf(tx, org.id));
+          await repo.updateEvent(tx, current.id, newDate ? { ...diff, rescheduledAt: at } : diff);
           const timeOrPlace = TIME_AND_PLACE.some((k) => k in diff);
           await appendAudit(tx, org.id, org.actor, at, {
             action: 'event.updated',
             resourceType: 'event',
             resourceId: externalId,
-            detail: { fields: Object.keys(diff), ...(timeOrPlace ? { notified: notify } : {}) },
+            detail: {
+              fields: Object.keys(diff),
+              ...(timeOrPlace ? { notified: notify } : {}),
+              ...(newDate ? { rescheduled: true } : {}),
+            },
           });
+          if (newDate) await followNewDate(tx, current.id);
           if (timeOrPlace && notify) {
-            await enqueueHolderMails(tx, current.id, at, timeAndPlaceChanges(current, { ...current, ...diff }));
+            await enqueueHolderMails(
+              tx,
+              current.id,
+              at,
+              timeAndPlaceChanges(current, { ...current, ...diff }),
+              newDate ? { refundUntil: refundOnNewDate(current, at) } : undefined,
+            );
           }
           // The exchange queue's default closing time follows the start and the transfer cut-off (issue 45).
           if ('startsAt' in diff || 'transfersCloseAt' in diff) await enqueueEventTimesChanged(tx, current.id);

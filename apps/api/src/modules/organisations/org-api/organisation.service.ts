@@ -1,6 +1,6 @@
 /**
  * The organisation API's own organisation (issue 21): GET and PATCH /org/organisation (name, logo, colour and
- * links of the panel's branding). The panel's branding answer shows a change at once on this instance (the
+ * links of the panel's branding, and the reschedule threshold of issue 46). The panel's branding answer shows a change at once on this instance (the
  * branding cache forgets the slug) and within `CACHE_SECONDS` (60 s) on any other.
  */
 import type { organisations as contract } from '@tp/contract';
@@ -13,7 +13,10 @@ import type { OrgApiDeps } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { enqueueLogoFetch } from '../../../providers/mail/mail-logo.js';
 
-/** Each branding field of the request and the organisation's column that keeps it. */
+/**
+ * Each field of the request and the organisation's column that keeps it: the branding, and the reschedule threshold
+ * (issue 46; audited with them as `branding.updated`).
+ */
 const BRANDING_COLUMNS = {
   name: 'name',
   logoUrl: 'logoUrl',
@@ -21,6 +24,7 @@ const BRANDING_COLUMNS = {
   websiteUrl: 'website',
   helpCenterUrl: 'helpCenterUrl',
   appUrl: 'appUrl',
+  rescheduleThresholdMinutes: 'rescheduleThresholdMinutes',
 } as const satisfies Record<string, keyof OrganisationRow>;
 
 type OrganisationItem = z.infer<typeof contract.organisationItem>;
@@ -33,6 +37,7 @@ const itemOf = (row: OrganisationRow): OrganisationItem => ({
   websiteUrl: row.website,
   helpCenterUrl: row.helpCenterUrl,
   appUrl: row.appUrl,
+  rescheduleThresholdMinutes: row.rescheduleThresholdMinutes,
 });
 
 /** The organisation part of the organisation API. */
@@ -67,6 +72,8 @@ export function createOrgOrganisationService(deps: Pick<OrgApiDeps, 'database' |
       if (input.websiteUrl !== undefined) values.website = input.websiteUrl;
       if (input.helpCenterUrl !== undefined) values.helpCenterUrl = input.helpCenterUrl;
       if (input.appUrl !== undefined) values.appUrl = input.appUrl;
+      if (input.rescheduleThresholdMinutes !== undefined)
+        values.rescheduleThresholdMinutes = input.rescheduleThresholdMinutes;
       const row = await db.transaction(async (tx) => {
         const before = await repo.organisationById(tx, org.id);
         const updated = await repo.updateOrganisation(tx, org.id, values);

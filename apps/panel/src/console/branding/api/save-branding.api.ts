@@ -1,6 +1,6 @@
 /**
- * PATCH /v1/org/organisation: the organisation's name, colour and links from the branding form (an empty colour or
- * link clears it). The answer becomes the organisation's cached value; the preview of `slug` is asked again.
+ * PATCH /v1/org/organisation: the organisation's name, colour, links and reschedule threshold (minutes, issue 46)
+ * from the branding form (an empty colour or link clears it). The answer becomes the organisation's cached value; the preview of `slug` is asked again.
  * @throws ApiError validation keys (`api.invalid_request_body` with `fields`).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -18,6 +18,8 @@ export type BrandingFields = {
   websiteUrl: string;
   helpCenterUrl: string;
   appUrl: string;
+  /** Minutes, as typed (issue 46: a move of an event's times by more is a new date). */
+  rescheduleThresholdMinutes: string;
 };
 
 export const saveBranding = (v: BrandingFields): Promise<Organisation> =>
@@ -26,6 +28,7 @@ export const saveBranding = (v: BrandingFields): Promise<Organisation> =>
       name: v.name,
       primaryColor: v.primaryColor || null,
       ...Object.fromEntries(LINKS.map((k) => [k, v[k].trim() || null])),
+      rescheduleThresholdMinutes: Number(v.rescheduleThresholdMinutes),
     },
   });
 

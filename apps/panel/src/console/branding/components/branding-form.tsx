@@ -1,9 +1,10 @@
 /**
- * The branding form, filled with the organisation: its name, colour and links; saved by PATCH
+ * The branding form, filled with the organisation: its name, colour, links and reschedule threshold (issue 46); saved by PATCH
  * /v1/org/organisation (save-branding.api.ts), "Saved" once it is. The API's field errors show at their fields.
  */
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { organisations } from '@tp/contract';
 import { Field } from '../../../ui/field';
 import { FormFooter } from '../../form-footer';
 import { ErrorBlock, useServerErrors } from '../../server-errors';
@@ -17,6 +18,7 @@ export function BrandingForm({ slug, organisation: o }: { slug: string; organisa
       name: o.name,
       primaryColor: o.primaryColor ?? '',
       ...Object.fromEntries(LINKS.map((k) => [k, o[k] ?? ''])),
+      rescheduleThresholdMinutes: String(o.rescheduleThresholdMinutes),
     },
   });
   const { formError, setFormError, show } = useServerErrors(form);
@@ -46,6 +48,17 @@ export function BrandingForm({ slug, organisation: o }: { slug: string; organisa
             {...form.register(k)}
           />
         ))}
+        <Field
+          label={t('console.branding.reschedule_threshold')}
+          inputMode="numeric"
+          helper={t('console.branding.reschedule_threshold_help')}
+          error={err('rescheduleThresholdMinutes')}
+          {...form.register('rescheduleThresholdMinutes', {
+            validate: (v) =>
+              (/^\d+$/.test(v.trim()) && Number(v) <= organisations.RESCHEDULE_THRESHOLD_MAX_MINUTES) ||
+              t('console.branding.reschedule_threshold_invalid'),
+          })}
+        />
       </div>
       <ErrorBlock message={formError} />
       {save.isSuccess && <p role="status">{t('console.branding.saved')}</p>}

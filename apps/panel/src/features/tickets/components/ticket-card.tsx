@@ -1,6 +1,6 @@
 /**
  * A My-tickets card (spec section 2 My tickets): logo, name, city, venue, date range, how far the start is
- * (hours under a day, else calendar days in the event's zone: issue 40), a live or cancelled (issue 46) badge and the used/total count of
+ * (hours under a day, else calendar days in the event's zone: issue 40), a live, cancelled or new date (issue 46) badge and the used/total count of
  * event access and benefits; and the ticket number, which tells tickets of the same event and type apart (issue 23).
  */
 import { useTranslation } from 'react-i18next';
@@ -29,6 +29,7 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
             <span className="ticket-card__name">{tk.eventName}</span>
             {tk.isLive && <Badge tone="live">{t('tickets.live')}</Badge>}
             {tk.eventCancelled && <Badge tone="used">{t('tickets.cancelled')}</Badge>}
+            {tk.eventRescheduled && !tk.eventCancelled && <Badge tone="used">{t('tickets.new_date')}</Badge>}
           </span>
           <span className="ticket-card__type">
             {/* The dot stays with the type when the number wraps to the next line. */}

@@ -169,6 +169,7 @@ export default function TicketScreen() {
         </section>
       )}
       {tk.eventImage && <img className="ticket-page__hero" src={assetUrl(tk.eventImage, base)} alt="" />}
+      {tk.eventRescheduled && !tk.eventCancelled && <p className="ticket-rescheduled">{t('ticket.new_date')}</p>}
       <TicketDetails tk={tk} />
       <EventAccessSection tk={tk} onOpen={() => setDetail('access')} />
       {tk.eventAccessStatus !== 'USED' && <ExchangeReturnSlot userTicketId={tk.userTicketId} />}
