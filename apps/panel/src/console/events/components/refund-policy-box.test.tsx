@@ -30,6 +30,8 @@ const event = {
   logoUrl: null,
   passRevealAt: null,
   transfersCloseAt: null,
+  cancelledAt: null,
+  cancelReason: null,
 };
 
 let calls: { method: string; url: string; body: unknown }[];
