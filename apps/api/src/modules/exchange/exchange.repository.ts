@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
-import { ticketIsListed } from '../../db/predicates.js';
+import { ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
 import {
   events,
   exchangeEntries,
@@ -270,12 +270,18 @@ export const exchangeRepository = {
   },
 
   /**
-   * The ticket with its type and event, and whether a resale listing holds it; `lock`: its row `FOR UPDATE`
-   * until the transaction ends.
+   * The ticket with its type and event, whether a resale listing holds it and whether a refund request of it is
+   * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends.
    */
   async ticket(db: DbOrTx, userTicketId: number, lock: boolean) {
     const q = db
-      .select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) })
+      .select({
+        ticket: userTickets,
+        type: ticketTypes,
+        event: events,
+        listed: ticketIsListed(userTickets.id),
+        refundPending: ticketRefundPending(userTickets.id),
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))

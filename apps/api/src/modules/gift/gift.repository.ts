@@ -1,7 +1,7 @@
 /** SQL for gifting: the locked ticket with its type and event, receivers, history. */
 import { and, asc, eq, exists, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsOnSale } from '../../db/predicates.js';
+import { ticketIsHeldBack } from '../../db/predicates.js';
 import {
   authSessions,
   events,
@@ -21,7 +21,7 @@ export const giftRepository = {
         type: ticketTypes,
         event: events,
         organisation: organisations,
-        listed: ticketIsOnSale(userTickets.id),
+        listed: ticketIsHeldBack(userTickets.id),
       })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))

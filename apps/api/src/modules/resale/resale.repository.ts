@@ -1,6 +1,12 @@
 /** SQL for resale: eligible tickets, listings, orders, codes, payouts, payout accounts, webhook dedupe. */
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { inOrganisation, ticketIsOnSale, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
+import {
+  inOrganisation,
+  ticketIsHeldBack,
+  ticketIsOnSale,
+  ticketMayMoveSql,
+  type Holder,
+} from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
@@ -59,7 +65,12 @@ export const resaleRepository = {
   },
   async ticketWithType(db: DbOrTx, userTicketId: number) {
     const [row] = await db
-      .select({ ticket: userTickets, ...typeEvent, listed: ticketIsOnSale(userTickets.id) })
+      .select({
+        ticket: userTickets,
+        ...typeEvent,
+        listed: ticketIsHeldBack(userTickets.id),
+        onSale: ticketIsOnSale(userTickets.id),
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))

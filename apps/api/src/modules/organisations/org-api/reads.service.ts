@@ -12,6 +12,7 @@ import { orgReadsRepository as repo, type EventRow } from '../org-reads.reposito
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { eventOf, type OrgApiDeps } from './deps.js';
 import { createOrgTicketReads } from './ticket-reads.js';
+import { refundPolicyOf } from '../../../lib/refund-policy.js';
 
 type EventItem = z.infer<typeof contract.eventItem>;
 
@@ -34,6 +35,7 @@ export function eventItemOf(e: EventRow): EventItem {
     logoUrl: e.logo,
     passRevealAt: e.passRevealAt?.toISOString() ?? null,
     transfersCloseAt: e.transfersCloseAt?.toISOString() ?? null,
+    refundPolicy: refundPolicyOf(e),
   };
 }
 
