@@ -271,9 +271,12 @@ export const exchangeRepository = {
 
   /**
    * The ticket with its type and event, whether a resale listing holds it and whether a refund request of it is
-   * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends.
+   * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends, taken before the read so that the
+   * subqueries see what the lock's previous holder wrote (see gift.repository.ts `ticket`).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock: boolean) {
+    if (lock)
+      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const q = db
       .select({
         ticket: userTickets,
@@ -286,7 +289,7 @@ export const exchangeRepository = {
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(userTickets.id, userTicketId));
-    const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
+    const [row] = await q;
     return row;
   },
 

@@ -44,16 +44,19 @@ export const refundsRepository = {
 
   /**
    * The ticket with its event, whether it is on sale (`ticketIsOnSale`: listed for resale, returned to an exchange
-   * queue or in an open offer of it); `lock`: the ticket's row `FOR UPDATE` until the transaction ends.
+   * queue or in an open offer of it); `lock`: the ticket's row `FOR UPDATE` until the transaction ends, taken before
+   * the read so that `onSale` sees what the lock's previous holder wrote (see gift.repository.ts `ticket`).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
+    if (lock)
+      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const q = db
       .select({ ticket: userTickets, event: events, onSale: ticketIsOnSale(userTickets.id) })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(userTickets.id, userTicketId));
-    const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
+    const [row] = await q;
     return row;
   },
 

@@ -63,7 +63,13 @@ export const resaleRepository = {
       .groupBy(ticketTypes.id, events.id)
       .orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
+  /**
+   * The ticket with its type and event, its row locked for the transaction. The lock is taken first and the row read
+   * by the next statement, so `listed` and `onSale` (subqueries) see what the transaction that held the lock wrote
+   * (issue 46: a refund request; see gift.repository.ts `ticket`).
+   */
   async ticketWithType(db: DbOrTx, userTicketId: number) {
+    await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const [row] = await db
       .select({
         ticket: userTickets,
@@ -74,8 +80,7 @@ export const resaleRepository = {
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId))
-      .for('update', { of: userTickets });
+      .where(eq(userTickets.id, userTicketId));
     return row;
   },
   async typeWithEvent(db: DbOrTx, ticketTypeId: number) {
