@@ -542,6 +542,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/{userTicketId}/refund-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ask the organiser for a refund of a ticket I hold, where the event’s refund policy allows */
+        post: operations["requestRefund"];
+        /** Withdraw my pending refund request */
+        delete: operations["withdrawRefundRequest"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/mobile/unlock/{id}": {
         parameters: {
             query?: never;
@@ -1740,6 +1758,77 @@ export interface paths {
         put?: never;
         /** Release tickets of a type into the exchange queue, offered to the next entries that fit */
         post: operations["releaseToExchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/events/{externalId}/refund-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set who may ask for a refund of the event’s tickets, and until when */
+        put: operations["setRefundPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/refund-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Refund requests by status (pending oldest first, the others newest first), paged by cursor */
+        get: operations["listRefundRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/refund-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a refund request: the ticket is void, your reference of the refund is recorded
+         * @description Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the request answers 409 `api.org.ticket_used`. Decision 046.
+         */
+        post: operations["approveRefundRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/org/refund-requests/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline a refund request with a reason the holder reads */
+        post: operations["declineRefundRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5402,6 +5491,233 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path: {
+                userTicketId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requestable: boolean;
+                        until: string | null;
+                        request: {
+                            /** @enum {string} */
+                            status: "pending" | "declined";
+                            createdAt: string;
+                            declineReason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path: {
+                userTicketId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        requestable: boolean;
+                        until: string | null;
+                        request: {
+                            /** @enum {string} */
+                            status: "pending" | "declined";
+                            createdAt: string;
+                            declineReason: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9450,6 +9766,19 @@ export interface operations {
                         transfersCloseAt: string | null;
                         cancelledAt: string | null;
                         cancelReason: string | null;
+                        /**
+                         * @example {
+                         *       "mode": "on_reschedule",
+                         *       "until": null,
+                         *       "deadline": "2027-04-20T13:59:00.000Z"
+                         *     }
+                         */
+                        refundPolicy?: {
+                            /** @enum {string} */
+                            mode: "none" | "until" | "on_cancel" | "on_reschedule";
+                            until: string | null;
+                            deadline: string | null;
+                        };
                     };
                 };
             };
@@ -9889,7 +10218,12 @@ export interface operations {
                      *           "passRevealAt": "2027-03-06T02:00:00.000Z",
                      *           "transfersCloseAt": "2027-03-05T03:00:00.000Z",
                      *           "cancelledAt": null,
-                     *           "cancelReason": null
+                     *           "cancelReason": null,
+                     *           "refundPolicy": {
+                     *             "mode": "none",
+                     *             "until": null,
+                     *             "deadline": null
+                     *           }
                      *         }
                      *       ],
                      *       "nextCursor": null
@@ -9915,6 +10249,19 @@ export interface operations {
                             transfersCloseAt: string | null;
                             cancelledAt: string | null;
                             cancelReason: string | null;
+                            /**
+                             * @example {
+                             *       "mode": "on_reschedule",
+                             *       "until": null,
+                             *       "deadline": "2027-04-20T13:59:00.000Z"
+                             *     }
+                             */
+                            refundPolicy?: {
+                                /** @enum {string} */
+                                mode: "none" | "until" | "on_cancel" | "on_reschedule";
+                                until: string | null;
+                                deadline: string | null;
+                            };
                         }[];
                         nextCursor: string | null;
                     };
@@ -13920,7 +14267,7 @@ export interface operations {
                 /** @description the `nextCursor` of the previous page (opaque) */
                 cursor?: string;
                 limit?: number;
-                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
+                action?: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "event.refund_policy" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled" | "refund_request.approved" | "refund_request.declined";
                 /** @description only entries at or after this instant, ISO 8601 with an offset */
                 since?: string;
             };
@@ -13974,9 +14321,9 @@ export interface operations {
                                 label: string | null;
                             };
                             /** @enum {string} */
-                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled";
+                            action: "organisation.created" | "branding.updated" | "api_key.created" | "api_key.revoked" | "member.added" | "member.removed" | "door_key.created" | "door_key.revoked" | "event.created" | "event.updated" | "event.cancelled" | "event.refund_policy" | "ticket_type.created" | "ticket_type.updated" | "ticket.issued" | "ticket.reissued" | "ticket.revoked" | "import.completed" | "webhook.created" | "webhook.deleted" | "webhook.redelivered" | "exchange.updated" | "exchange.released" | "payment.refunded" | "payment.settled" | "refund_request.approved" | "refund_request.declined";
                             /** @enum {string} */
-                            resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook" | "order";
+                            resourceType: "organisation" | "api_key" | "member" | "door_key" | "event" | "ticket_type" | "ticket" | "import" | "webhook" | "order" | "refund_request";
                             resourceId: string;
                             /** @description The resource's name where its id says nothing: an organisation's name; null otherwise. */
                             resourceName: string | null;
@@ -14417,6 +14764,547 @@ export interface operations {
             };
             /** @description Well-formed but refused */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setRefundPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the organiser's own id (letters, digits . _ : -, at most 100) */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "on_reschedule",
+                 *       "deadline": "2027-04-20T23:59:00+10:00"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    mode: "none" | "until" | "on_cancel" | "on_reschedule";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00
+                     */
+                    until?: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00
+                     */
+                    deadline?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "mode": "on_reschedule",
+                     *       "until": null,
+                     *       "deadline": "2027-04-20T13:59:00.000Z"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        mode: "none" | "until" | "on_cancel" | "on_reschedule";
+                        until: string | null;
+                        deadline: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRefundRequests: {
+        parameters: {
+            query?: {
+                status?: "pending" | "approved" | "declined" | "withdrawn";
+                /** @description the `nextCursor` of the previous page (opaque) */
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: number;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "declined" | "withdrawn";
+                            eventExternalId: string | null;
+                            eventName: string;
+                            ticketExternalId: string | null;
+                            userTicketId: number;
+                            ticketTypeName: string;
+                            holderEmail: string;
+                            holderName: string | null;
+                            reason: string | null;
+                            declineReason: string | null;
+                            reference: string | null;
+                            createdAt: string;
+                            decidedAt: string | null;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    approveRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reference?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "status": "pending",
+                     *       "eventExternalId": "harbour",
+                     *       "eventName": "Harbour Lights",
+                     *       "ticketExternalId": "T-1001",
+                     *       "userTicketId": 4021,
+                     *       "ticketTypeName": "General Admission",
+                     *       "holderEmail": "ana@example.com",
+                     *       "holderName": "Ana Pérez",
+                     *       "reason": "I cannot make the new date.",
+                     *       "declineReason": null,
+                     *       "reference": null,
+                     *       "createdAt": "2027-04-02T09:30:00.000Z",
+                     *       "decidedAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined" | "withdrawn";
+                        eventExternalId: string | null;
+                        eventName: string;
+                        ticketExternalId: string | null;
+                        userTicketId: number;
+                        ticketTypeName: string;
+                        holderEmail: string;
+                        holderName: string | null;
+                        reason: string | null;
+                        declineReason: string | null;
+                        reference: string | null;
+                        createdAt: string;
+                        decidedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineRefundRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 12,
+                     *       "status": "pending",
+                     *       "eventExternalId": "harbour",
+                     *       "eventName": "Harbour Lights",
+                     *       "ticketExternalId": "T-1001",
+                     *       "userTicketId": 4021,
+                     *       "ticketTypeName": "General Admission",
+                     *       "holderEmail": "ana@example.com",
+                     *       "holderName": "Ana Pérez",
+                     *       "reason": "I cannot make the new date.",
+                     *       "declineReason": null,
+                     *       "reference": null,
+                     *       "createdAt": "2027-04-02T09:30:00.000Z",
+                     *       "decidedAt": null
+                     *     }
+                     */
+                    "application/json": {
+                        id: number;
+                        /** @enum {string} */
+                        status: "pending" | "approved" | "declined" | "withdrawn";
+                        eventExternalId: string | null;
+                        eventName: string;
+                        ticketExternalId: string | null;
+                        userTicketId: number;
+                        ticketTypeName: string;
+                        holderEmail: string;
+                        holderName: string | null;
+                        reason: string | null;
+                        declineReason: string | null;
+                        reference: string | null;
+                        createdAt: string;
+                        decidedAt: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -329,6 +329,11 @@ export interface Config {
    */
   giftsPerMinute: number;
   /**
+   * Refund requests and withdrawals (issue 46) per signed-in account per minute (REFUND_REQUESTS_PER_USER_PER_MINUTE,
+   * default 10; 429 `api.too_many_requests`): each request tells the organiser (a webhook).
+   */
+  refundRequestsPerMinute: number;
+  /**
    * Exchange queue changes (join, leave, decline, return, withdraw; issue 45) per signed-in account per minute
    * (EXCHANGE_PER_USER_PER_MINUTE, default 10) and per client IP (EXCHANGE_PER_IP_PER_MINUTE, default 60; a venue's
    * or an office's fans may share one address). 429 `api.too_many_requests`.
@@ -935,6 +940,10 @@ function buildConfig(
     resaleBuysPerIpPerMinute: Math.max(1, int('RESALE_BUYS_PER_IP_PER_MINUTE', env.RESALE_BUYS_PER_IP_PER_MINUTE, 10)),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
     giftsPerMinute: Math.max(1, int('GIFTS_PER_USER_PER_MINUTE', env.GIFTS_PER_USER_PER_MINUTE, 10)),
+    refundRequestsPerMinute: Math.max(
+      1,
+      int('REFUND_REQUESTS_PER_USER_PER_MINUTE', env.REFUND_REQUESTS_PER_USER_PER_MINUTE, 10),
+    ),
     exchangePerUserPerMinute: Math.max(1, int('EXCHANGE_PER_USER_PER_MINUTE', env.EXCHANGE_PER_USER_PER_MINUTE, 10)),
     exchangePerIpPerMinute: Math.max(1, int('EXCHANGE_PER_IP_PER_MINUTE', env.EXCHANGE_PER_IP_PER_MINUTE, 60)),
     scannerKey: overrides.scannerKey ?? keyFrom('SCANNER_KEY', env.SCANNER_KEY, dataDir, 'scanner-key', 18),

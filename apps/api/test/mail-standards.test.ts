@@ -47,6 +47,16 @@ const payloads: MailJobInput[] = (['en', 'es'] as const).flatMap((locale) =>
       { ...common, template: 'eventChanged', params: { ...ticketParams, sequence: 3 } },
       { ...common, template: 'swapDone', params: { ...ticketParams, quantity: 1 } },
       { ...common, template: 'ticketRevoked', params: { ticket: ticketParams.ticket, link: PANEL } },
+      {
+        ...common,
+        template: 'refundApproved',
+        params: { ticket: ticketParams.ticket, link: PANEL, reference: 'SHOP-1' },
+      },
+      {
+        ...common,
+        template: 'refundDeclined',
+        params: { ticket: ticketParams.ticket, link: PANEL, reason: 'Too late.' },
+      },
       { ...common, template: 'memberInvited', params: { role: 'staff', link: 'http://panel.test/console' } },
       {
         ...common,
@@ -108,7 +118,7 @@ beforeAll(async () => {
 describe('every e-mail (issue 41, point 9)', () => {
   it('says Auto-Submitted: auto-generated and loads no remote resource, the logo an inline part', async () => {
     const all = await sendAll();
-    expect(all).toHaveLength(52);
+    expect(all).toHaveLength(60);
     for (const { payload, message } of all) {
       const name = `${payload.template} ${payload.locale} ${payload.org ? 'branded' : 'unbranded'}`;
       const mail = await parsed(message);

@@ -19,6 +19,8 @@ import {
   swapDoneMail,
   ticketIssuedMail,
   ticketRevokedMail,
+  refundApprovedMail,
+  refundDeclinedMail,
   memberInvitedMail,
   exchangeOfferedMail,
   exchangeEndedMail,
@@ -187,6 +189,8 @@ async function surfaces(lang: Lang): Promise<Record<string, string>> {
     ),
     'swap done mail': mail(await swapDoneMail(lang, { ...ticketMail, quantity: 2 })),
     'ticket revoked mail': mail(await ticketRevokedMail(lang, ticketMail)),
+    'refund approved mail': mail(await refundApprovedMail(lang, { ...ticketMail, reference: '4021-77' })),
+    'refund declined mail': mail(await refundDeclinedMail(lang, { ...ticketMail, reason: '2027-04-01' })),
     'member invited mail': mail(
       await memberInvitedMail(lang, { role: 'door', link: 'http://x.test/console', brand: acmeBrand }),
     ),

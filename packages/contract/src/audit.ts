@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'event.created',
   'event.updated',
   'event.cancelled',
+  'event.refund_policy',
   'ticket_type.created',
   'ticket_type.updated',
   'ticket.issued',
@@ -43,6 +44,8 @@ export const AUDIT_ACTIONS = [
   'exchange.released',
   'payment.refunded',
   'payment.settled',
+  'refund_request.approved',
+  'refund_request.declined',
 ] as const;
 export const auditAction = z.enum(AUDIT_ACTIONS);
 export type AuditAction = z.infer<typeof auditAction>;
@@ -67,6 +70,7 @@ export const AUDIT_RESOURCE_TYPES = [
   'import',
   'webhook',
   'order',
+  'refund_request',
 ] as const;
 export const auditResourceType = z.enum(AUDIT_RESOURCE_TYPES);
 export type AuditResourceType = z.infer<typeof auditResourceType>;

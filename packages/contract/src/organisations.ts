@@ -9,6 +9,7 @@ import { email, errorBody } from './auth.js';
 import { hasNoNul } from './fields.js';
 import { syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
+import { refundPolicy } from './refunds.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 const httpsUrl = z
@@ -601,6 +602,11 @@ export const eventItem = z.object({
   cancelledAt: z.string().nullable(),
   /** The organiser's words to the holders given with the cancel, null without (or while not cancelled). */
   cancelReason: z.string().nullable(),
+  /**
+   * Beyond the spec (issue 46): who may ask for a refund (`PUT /v1/org/events/{externalId}/refund-policy`). Always
+   * in this API's answers; optional in the schema so that clients built before it still read events.
+   */
+  refundPolicy: refundPolicy.optional(),
 });
 export const eventPage = page(eventItem).meta({
   examples: [
@@ -625,6 +631,7 @@ export const eventPage = page(eventItem).meta({
           transfersCloseAt: '2027-03-05T03:00:00.000Z',
           cancelledAt: null,
           cancelReason: null,
+          refundPolicy: { mode: 'none', until: null, deadline: null },
         },
       ],
       nextCursor: null,

@@ -24,6 +24,7 @@ import { createAccessService } from '../modules/access/access.service.js';
 import { createCheckInService } from '../modules/access/check-in.service.js';
 import { createTicketsService } from '../modules/tickets/tickets.service.js';
 import { createGiftService } from '../modules/gift/gift.service.js';
+import { createRefundsService } from '../modules/refunds/refunds.service.js';
 import { createBenefitsService } from '../modules/benefits/benefits.service.js';
 import { createSwapService } from '../modules/swap/swap.service.js';
 import { createListingService } from '../modules/resale/listing.service.js';
@@ -204,6 +205,7 @@ export function createServices(
     now,
     ensureUser: (email, locale, tx) => auth.createUser(email, locale, tx),
   });
+  const refunds = createRefundsService({ database, config, now });
   const benefits = createBenefitsService({ database, now });
   const swap = createSwapService({ database, now, config });
   const payouts =
@@ -372,7 +374,7 @@ export function createServices(
 
   return {
     ...{ mail, auth, branding, requireAuth, storage, avatars, profile, reminders, access, checkIn, tickets, gift },
-    ...{ benefits, swap },
+    ...{ benefits, swap, refunds },
     ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
     ...{
       wallet,

@@ -10,6 +10,7 @@ import { remindersRoutes } from '../modules/profile/reminders.routes.js';
 import { accessRoutes } from '../modules/access/access.routes.js';
 import { ticketsRoutes } from '../modules/tickets/tickets.routes.js';
 import { giftRoutes } from '../modules/gift/gift.routes.js';
+import { refundsOrgRoutes, refundsRoutes } from '../modules/refunds/refunds.routes.js';
 import { benefitsRoutes } from '../modules/benefits/benefits.routes.js';
 import { swapRoutes } from '../modules/swap/swap.routes.js';
 import { resaleRoutes } from '../modules/resale/resale.routes.js';
@@ -89,6 +90,7 @@ export async function registerV1Routes(
         searchPerMinute: config.userSearchesPerMinute,
         giftsPerMinute: config.giftsPerMinute,
       });
+      refundsRoutes(api, { refunds: services.refunds, requireAuth, perMinute: config.refundRequestsPerMinute });
       benefitsRoutes(api, { benefits, requireAuth });
       swapRoutes(api, { swap, requireAuth });
       resaleRoutes(api, {
@@ -133,6 +135,7 @@ export async function registerV1Routes(
             doorKeysRoutes(orgApi, { doorKeys, requireOrganisation });
             auditRoutes(orgApi, { audit: services.audit, requireOwner: requireOrganisation('owner') });
             exchangeOrgRoutes(orgApi, { exchangeOrg: services.exchangeOrg, requireOrganisation });
+            refundsOrgRoutes(orgApi, { refunds: services.refunds, requireOrganisation });
             orgPayoutRoutes(orgApi, { payoutAccounts: resale.payoutAccounts, earnings, requireOrganisation });
             if (services.payouts.kind === 'sandbox')
               sandboxPaymentEventRoutes(orgApi, { reversals: resale.reversals, requireAdmin });

@@ -11,7 +11,9 @@
  * - its event is not over (`ends_at` after `now`, UTC),
  * - it is not on sale: not in a live resale listing nor returned to an exchange queue (decision 042, one sale at
  *   a time),
- * - it is not revoked by its organiser (`revoked_at` null; issue 12).
+ * - it is not revoked by its organiser (`revoked_at` null; issue 12),
+ * - no refund request of it is pending (issue 46, decision 046: the organiser decides on the ticket the holder
+ *   asked about; withdrawing the request frees it).
  *
  * The rule has two forms that must agree (test/ticket-moves.test.ts checks them on a table of cases):
  * `ticketMayMoveSql` filters rows in a query, `ticketMayMove` decides over a row already loaded (the
@@ -26,7 +28,15 @@
 import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from './client.js';
-import { events, exchangeUnits, organisations, resaleListingTickets, ticketTypes, userTickets } from './schema.js';
+import {
+  events,
+  exchangeUnits,
+  organisations,
+  refundRequests,
+  resaleListingTickets,
+  ticketTypes,
+  userTickets,
+} from './schema.js';
 
 /** The signed-in holder of a request and the organisation the panel is shown for (null: all organisations). */
 export interface Holder {
@@ -81,6 +91,17 @@ export const ticketIsReturned = (userTicketId: AnyPgColumn): SQL<boolean> =>
 export const ticketIsOnSale = (userTicketId: AnyPgColumn): SQL<boolean> =>
   sql<boolean>`(${ticketIsListed(userTicketId)} or ${ticketIsReturned(userTicketId)})`;
 
+/** True while a refund request of the ticket waits for the organiser's decision (issue 46, decision 046). */
+export const ticketRefundPending = (userTicketId: AnyPgColumn): SQL<boolean> =>
+  sql<boolean>`exists (select 1 from ${refundRequests} where ${refundRequests.userTicketId} = ${userTicketId} and ${refundRequests.status} = 'pending')`;
+
+/**
+ * True while the ticket is held back from every move: on sale (`ticketIsOnSale`) or its refund pending
+ * (`ticketRefundPending`). The `listed` of a {@link MoveCandidate}.
+ */
+export const ticketIsHeldBack = (userTicketId: AnyPgColumn): SQL<boolean> =>
+  sql<boolean>`(${ticketIsOnSale(userTicketId)} or ${ticketRefundPending(userTicketId)})`;
+
 /** The three ways a holder can move a ticket. */
 export type TicketMove = 'gift' | 'resell' | 'swap';
 
@@ -99,13 +120,13 @@ export function ticketMayMoveSql(move: TicketMove, holder: Holder, now: Date): S
     eq(ticketTypes[MOVE_FLAG[move]], true),
     isNull(userTickets.eventAccessUsedAt),
     gt(events.endsAt, now),
-    not(ticketIsOnSale(userTickets.id)),
+    not(ticketIsHeldBack(userTickets.id)),
     isNull(userTickets.revokedAt),
     isNull(events.cancelledAt),
   )!;
 }
 
-/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsOnSale` selected with the row. */
+/** The parts of a loaded ticket row the rule reads; `listed` is `ticketIsHeldBack` selected with the row. */
 export interface MoveCandidate {
   ticket: { holderId: number | null; eventAccessUsedAt: Date | null; revokedAt: Date | null };
   type: { isGiftable: boolean; isResellable: boolean; isSwappable: boolean };

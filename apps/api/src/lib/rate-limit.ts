@@ -130,6 +130,7 @@ export type LimitName =
   | 'org_api'
   | 'username_search'
   | 'gifts'
+  | 'refund_requests'
   | 'account_export'
   | 'resale_redeem'
   | 'resale_buys'

@@ -40,7 +40,13 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
         const row = await repo.ticket(tx, userTicketId, true);
         if (!row || !isHeldBy(row, holder)) throw new AppError('api.exchange.return.not_returnable');
         if (!isOpen(settings, row.event, at)) throw new AppError('api.exchange.closed');
-        if (row.ticket.revokedAt !== null || row.ticket.eventAccessUsedAt !== null || row.event.endsAt <= at)
+        // A ticket whose refund is pending waits for the organiser's decision (issue 46, decision 046).
+        if (
+          row.ticket.revokedAt !== null ||
+          row.ticket.eventAccessUsedAt !== null ||
+          row.event.endsAt <= at ||
+          row.refundPending
+        )
           throw new AppError('api.exchange.return.not_returnable');
         if (row.listed) throw new AppError('api.exchange.return.listed');
         if (await repo.liveUnitOfTicket(tx, userTicketId)) throw new AppError('api.exchange.return.already_returned');
@@ -80,7 +86,11 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
       const settings = await repo.settings(db, row.event.id);
       const unit = await repo.liveUnitOfTicket(db, userTicketId);
       const at = deps.now();
-      const usable = row.ticket.revokedAt === null && row.ticket.eventAccessUsedAt === null && row.event.endsAt > at;
+      const usable =
+        row.ticket.revokedAt === null &&
+        row.ticket.eventAccessUsedAt === null &&
+        row.event.endsAt > at &&
+        !row.refundPending;
       const status = unit && unit.sellerUserId === holder.userId ? unit.status : null;
       return {
         userTicketId,

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
-import { ticketIsListed } from '../../db/predicates.js';
+import { ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
 import {
   events,
   exchangeEntries,
@@ -270,17 +270,26 @@ export const exchangeRepository = {
   },
 
   /**
-   * The ticket with its type and event, and whether a resale listing holds it; `lock`: its row `FOR UPDATE`
-   * until the transaction ends.
+   * The ticket with its type and event, whether a resale listing holds it and whether a refund request of it is
+   * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends, taken before the read so that the
+   * subqueries see what the lock's previous holder wrote (see gift.repository.ts `ticket`).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock: boolean) {
+    if (lock)
+      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const q = db
-      .select({ ticket: userTickets, type: ticketTypes, event: events, listed: ticketIsListed(userTickets.id) })
+      .select({
+        ticket: userTickets,
+        type: ticketTypes,
+        event: events,
+        listed: ticketIsListed(userTickets.id),
+        refundPending: ticketRefundPending(userTickets.id),
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .where(eq(userTickets.id, userTicketId));
-    const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
+    const [row] = await q;
     return row;
   },
 

@@ -1,7 +1,7 @@
 /** SQL for gifting: the locked ticket with its type and event, receivers, history. */
 import { and, asc, eq, exists, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsOnSale } from '../../db/predicates.js';
+import { ticketIsHeldBack } from '../../db/predicates.js';
 import {
   authSessions,
   events,
@@ -13,22 +13,29 @@ import {
 } from '../../db/schema.js';
 
 export const giftRepository = {
-  /** The ticket with its type and event, row-locked for the transaction when `lock`. */
+  /**
+   * The ticket with its type and event, row-locked for the transaction when `lock`. The lock is taken first and the
+   * row read by the next statement, so `listed` (a subquery) sees what a transaction that held the lock wrote (a
+   * refund request, a listing): in READ COMMITTED a statement that waited for a row lock re-reads that row but
+   * evaluates its subqueries on the snapshot it started with (issue 46, refund-race.test.ts).
+   */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
+    if (lock)
+      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const q = db
       .select({
         ticket: userTickets,
         type: ticketTypes,
         event: events,
         organisation: organisations,
-        listed: ticketIsOnSale(userTickets.id),
+        listed: ticketIsHeldBack(userTickets.id),
       })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
       .innerJoin(organisations, eq(organisations.id, events.organisationId))
       .where(eq(userTickets.id, userTicketId));
-    const [row] = lock ? await q.for('update', { of: userTickets }) : await q;
+    const [row] = await q;
     return row;
   },
   async moveTicket(

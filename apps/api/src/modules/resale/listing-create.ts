@@ -56,7 +56,7 @@ export function createListingCreate(deps: ListingDeps, { feeOf, shareUrl }: List
       const written = await db.transaction(async (tx) => {
         const row = await repo.ticketWithType(tx, input.userTicketId);
         if (!row || !isHeldBy(row, holder)) throw new AppError('api.resell.create.not_resellable');
-        if (row.listed) throw new AppError('api.resell.create.already_listed');
+        if (row.onSale) throw new AppError('api.resell.create.already_listed');
         if (transfersClosed(row.event, at)) throw new AppError('api.ticket.transfers_closed');
         if (!ticketMayMove('resell', row, holder, at)) throw new AppError('api.resell.create.not_resellable');
         if (!config.resaleCountries.includes(row.event.country)) throw new AppError('api.resell.not_supported_country');

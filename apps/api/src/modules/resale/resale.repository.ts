@@ -1,6 +1,12 @@
 /** SQL for resale: eligible tickets, listings, orders, codes, payouts, payout accounts, webhook dedupe. */
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { inOrganisation, ticketIsOnSale, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
+import {
+  inOrganisation,
+  ticketIsHeldBack,
+  ticketIsOnSale,
+  ticketMayMoveSql,
+  type Holder,
+} from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation, type UniqueWrite } from '../../db/unique-violation.js';
 import {
@@ -57,14 +63,24 @@ export const resaleRepository = {
       .groupBy(ticketTypes.id, events.id)
       .orderBy(asc(events.startsAt), asc(ticketTypes.id));
   },
+  /**
+   * The ticket with its type and event, its row locked for the transaction. The lock is taken first and the row read
+   * by the next statement, so `listed` and `onSale` (subqueries) see what the transaction that held the lock wrote
+   * (issue 46: a refund request; see gift.repository.ts `ticket`).
+   */
   async ticketWithType(db: DbOrTx, userTicketId: number) {
+    await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
     const [row] = await db
-      .select({ ticket: userTickets, ...typeEvent, listed: ticketIsOnSale(userTickets.id) })
+      .select({
+        ticket: userTickets,
+        ...typeEvent,
+        listed: ticketIsHeldBack(userTickets.id),
+        onSale: ticketIsOnSale(userTickets.id),
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId))
-      .for('update', { of: userTickets });
+      .where(eq(userTickets.id, userTicketId));
     return row;
   },
   async typeWithEvent(db: DbOrTx, ticketTypeId: number) {

@@ -5,9 +5,9 @@
  */
 import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { heldBy, ticketIsOnSale, ticketIsReturned, type Holder } from '../../db/predicates.js';
+import { heldBy, ticketIsHeldBack, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
-import { benefits, events, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
+import { benefits, events, refundRequests, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
 
 /** The parts of a held benefit (`user_ticket_benefits` row and its `benefits` row) the My-ticket item shows. */
 export type BenefitRow = {
@@ -57,6 +57,18 @@ const benefitsJson = sql<BenefitJson[]>`coalesce((select json_agg(json_build_obj
   from ${userTicketBenefits} inner join ${benefits} on ${benefits.id} = ${userTicketBenefits.benefitId}
   where ${userTicketBenefits.userTicketId} = ${userTickets.id}), '[]'::json)`;
 
+/** The ticket's latest refund request that is pending or declined (issue 46), as JSON (`createdAt` text), or null. */
+export type RefundJson = { status: 'pending' | 'declined'; createdAt: string; declineReason: string | null };
+
+/**
+ * The refund request the holder is shown (`MyTicket.refund.request`) as one JSON column of the ticket's row. Its
+ * changes make a new version of the ticket's row (the refunds module touches it), so a kept row shows it.
+ */
+const refundJson = sql<RefundJson | null>`(select json_build_object('status', ${refundRequests.status},
+  'createdAt', ${refundRequests.createdAt}, 'declineReason', ${refundRequests.declineReason})
+  from ${refundRequests} where ${refundRequests.userTicketId} = ${userTickets.id}
+  and ${refundRequests.status} in ('pending', 'declined') order by ${refundRequests.id} desc limit 1)`;
+
 /**
  * The columns a My-ticket item and the "may this ticket move" rule read (tickets.service.ts `toMyTicket`,
  * db/predicates.ts `ticketMayMove`), not the tables' every column: each column costs PostgreSQL, `pg`'s row
@@ -94,9 +106,13 @@ const ticketColumns = {
     cancelledAt: events.cancelledAt,
     cancelReason: events.cancelReason,
     rescheduledAt: events.rescheduledAt,
+    refundPolicy: events.refundPolicy,
+    refundUntil: events.refundUntil,
+    refundDeadline: events.refundDeadline,
   },
-  listed: ticketIsOnSale(userTickets.id),
+  listed: ticketIsHeldBack(userTickets.id),
   returned: ticketIsReturned(userTickets.id),
+  refund: refundJson,
   benefits: benefitsJson,
 };
 /**
@@ -113,7 +129,7 @@ export type TicketHead = { id: number; version: string };
 
 /**
  * A held ticket with the type and event columns it is shown with, its held benefits, `listed` while it is on sale
- * (a live resale listing or returned to an exchange queue: `ticketIsOnSale`, the move rule's) and `returned` while
+ * (a live resale listing, returned to an exchange queue or its refund pending: `ticketIsHeldBack`, the move rule's) and `returned` while
  * it is returned to an exchange queue.
  */
 export type TicketRow = {
@@ -122,6 +138,7 @@ export type TicketRow = {
   event: Pick<typeof events.$inferSelect, keyof typeof ticketColumns.event>;
   listed: boolean;
   returned: boolean;
+  refund: RefundJson | null;
   benefits: BenefitRow[];
 };
 

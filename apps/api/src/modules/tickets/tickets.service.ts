@@ -14,6 +14,7 @@ import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove, type Holder } from '../../db/predicates.js';
+import { refundWindow } from '../../lib/refund-policy.js';
 import { ticketsRepository as repo, type BenefitRow, type TicketHead, type TicketRow } from './tickets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -45,6 +46,22 @@ export function toBenefit({ held, benefit }: BenefitRow, holderId: number | null
 }
 
 /**
+ * The ticket's refund side (`MyTicket.refund`, issue 46): `requestable` while the event's policy takes a request
+ * (`refundWindow`) and the ticket is neither used nor held back (on sale, or its refund already pending); `until` the
+ * policy's end; `request` the latest pending or declined one. Undefined when the policy is `none` and there is none.
+ */
+export function refundOf(row: TicketRow, now: Date): MyTicket['refund'] {
+  const { event, ticket } = row;
+  if (event.refundPolicy === 'none' && row.refund === null) return undefined;
+  const window = refundWindow(event, now);
+  return {
+    requestable: window.open && ticket.eventAccessUsedAt === null && !row.listed,
+    until: iso(window.until),
+    request: row.refund && { ...row.refund, createdAt: new Date(row.refund.createdAt).toISOString() },
+  };
+}
+
+/**
  * Maps a ticket row held by `holder` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
  * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
  * and swap accept: false once event access is used, the event is over or the ticket is on sale (listed for resale
@@ -54,6 +71,7 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
   const { ticket, type, event } = row;
   const shown = row.benefits.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
   const accessUsed = ticket.eventAccessUsedAt !== null;
+  const refund = refundOf(row, now);
   return {
     userTicketId: ticket.id,
     ticketLogo: type.logo,
@@ -82,6 +100,7 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
       : {}),
     // Beyond the spec (issue 46, decision 047): the event moved to a new date; the ticket stays valid.
     ...(event.rescheduledAt ? { eventRescheduled: { at: event.rescheduledAt.toISOString() } } : {}),
+    ...(refund ? { refund } : {}),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,

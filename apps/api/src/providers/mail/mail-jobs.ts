@@ -27,6 +27,8 @@ import {
   signInCodeMail,
   swapDoneMail,
   ticketRevokedMail,
+  refundApprovedMail,
+  refundDeclinedMail,
   memberInvitedMail,
   ticketIssuedMail,
   exchangeOfferedMail,
@@ -202,6 +204,18 @@ const mailPayload = z.discriminatedUnion('template', [
   }),
   z.object({
     ...common,
+    template: z.literal('refundApproved'),
+    /** `reference`: the organiser's reference of the refund made in their shop, or null (issue 46). */
+    params: z.object({ ticket, link: z.string(), reference: z.string().nullable() }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('refundDeclined'),
+    /** `reason`: the organiser's reason (issue 46). */
+    params: z.object({ ticket, link: z.string(), reason: z.string() }),
+  }),
+  z.object({
+    ...common,
     template: z.literal('memberInvited'),
     params: z.object({ role: z.enum(ORG_ROLES), link: z.string() }),
   }),
@@ -247,6 +261,8 @@ const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORI
   eventChanged: 'bulk',
   eventCancelled: 'bulk',
   ticketRevoked: 'bulk',
+  refundApproved: 'awaited',
+  refundDeclined: 'awaited',
 };
 
 /**
@@ -363,6 +379,10 @@ async function render(
       return swapDoneMail(p.locale, { ...p.params, brand });
     case 'ticketRevoked':
       return ticketRevokedMail(p.locale, { ...p.params, brand });
+    case 'refundApproved':
+      return refundApprovedMail(p.locale, { ...p.params, brand });
+    case 'refundDeclined':
+      return refundDeclinedMail(p.locale, { ...p.params, brand });
     case 'memberInvited':
       return memberInvitedMail(p.locale, { ...p.params, brand });
     case 'exchangeOffered':

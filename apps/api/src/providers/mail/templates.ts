@@ -607,6 +607,60 @@ export async function ticketRevokedMail(
 }
 
 /**
+ * The e-mail a holder gets when the organiser approved their refund request (issue 46, decision 046): the ticket no
+ * longer admits and has left their panel; the refund is made in the organiser's shop, `reference` its reference (null:
+ * none given).
+ */
+export async function refundApprovedMail(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; reference: string | null },
+): Promise<RenderedMail> {
+  const org = mailName(input.brand.name);
+  const eventName = oneLine(input.ticket.event.name);
+  const t = texts(locale, 'mail.refund_approved');
+  return renderMail({
+    lang: locale,
+    brand: input.brand,
+    subject: t('subject', { event: eventName }),
+    paragraphs: [
+      t('line', { organisation: org, type: oneLine(input.ticket.ticketName), event: eventName }),
+      ...(input.reference ? [t('reference', { reference: oneLine(input.reference) })] : []),
+      t('what'),
+      t('ask', { organisation: org }),
+    ],
+    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
+    cta: { label: t('cta'), href: input.link },
+    footer: footer(locale, input.brand),
+  });
+}
+
+/**
+ * The e-mail a holder gets when the organiser declined their refund request (issue 46): the organiser's `reason`;
+ * the ticket stays theirs and admits.
+ */
+export async function refundDeclinedMail(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; reason: string },
+): Promise<RenderedMail> {
+  const org = mailName(input.brand.name);
+  const eventName = oneLine(input.ticket.event.name);
+  const t = texts(locale, 'mail.refund_declined');
+  return renderMail({
+    lang: locale,
+    brand: input.brand,
+    subject: t('subject', { event: eventName }),
+    paragraphs: [
+      t('line', { organisation: org, type: oneLine(input.ticket.ticketName), event: eventName }),
+      t('reason', { organisation: org, reason: input.reason }),
+      t('what'),
+    ],
+    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
+    cta: { label: t('cta'), href: input.link },
+    footer: footer(locale, input.brand),
+  });
+}
+
+/**
  * The e-mail a person gets when an organisation adds them to its console (issue 41 point 6): which organisation,
  * with which role, and the console's address (`link`), where they sign in with a code sent to this address.
  */

@@ -12,6 +12,7 @@ import { orgReadsRepository as repo, type EventRow } from '../org-reads.reposito
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import { eventOf, type OrgApiDeps } from './deps.js';
 import { createOrgTicketReads } from './ticket-reads.js';
+import { refundPolicyOf } from '../../../lib/refund-policy.js';
 
 type EventItem = z.infer<typeof contract.eventItem>;
 
@@ -36,6 +37,7 @@ export function eventItemOf(e: EventRow): EventItem {
     transfersCloseAt: e.transfersCloseAt?.toISOString() ?? null,
     cancelledAt: e.cancelledAt?.toISOString() ?? null,
     cancelReason: e.cancelledAt ? e.cancelReason : null,
+    refundPolicy: refundPolicyOf(e),
   };
 }
 
