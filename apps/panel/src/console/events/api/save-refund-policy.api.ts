@@ -21,13 +21,6 @@ export interface RefundPolicyFields {
   deadline: string;
 }
 
-// The route reaches the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until then
-// the call is typed here by the contract.
-const put = org.PUT as unknown as (
-  path: '/v1/org/events/{externalId}/refund-policy',
-  init: { params: { path: { externalId: string } }; body: RefundPolicyRequest },
-) => Promise<RefundPolicy>;
-
 /** The request body of the form's values: only the date the mode takes, as ISO 8601 UTC. */
 function refundPolicyBody(v: RefundPolicyFields, timeZone: string): RefundPolicyRequest {
   const at = (local: string) => zonedToIso(local, timeZone) ?? undefined;
@@ -42,7 +35,7 @@ function refundPolicyBody(v: RefundPolicyFields, timeZone: string): RefundPolicy
 export const useSaveRefundPolicy = (externalId: string, timeZone: string, options: FormMutationOptions<RefundPolicy>) =>
   useFormMutation(
     (v: RefundPolicyFields) =>
-      put('/v1/org/events/{externalId}/refund-policy', {
+      org.PUT('/v1/org/events/{externalId}/refund-policy', {
         params: { path: { externalId } },
         body: refundPolicyBody(v, timeZone),
       }),

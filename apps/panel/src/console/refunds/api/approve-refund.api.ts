@@ -6,21 +6,12 @@
  *   `api.invalid_request_body` (400: a reference too long).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type * as z from 'zod';
-import type { refunds } from '@tp/contract';
 import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
 import type { RefundRequestItem } from './refund-requests.api';
 
-// The route reaches the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until then
-// the call is typed here by the contract.
-const post = org.POST as unknown as (
-  path: '/v1/org/refund-requests/{id}/approve',
-  init: { params: { path: { id: number } }; body: z.infer<typeof refunds.refundApproveRequest> },
-) => Promise<RefundRequestItem>;
-
 const approveRefund = (v: { id: number; reference?: string }): Promise<RefundRequestItem> =>
-  post('/v1/org/refund-requests/{id}/approve', {
+  org.POST('/v1/org/refund-requests/{id}/approve', {
     params: { path: { id: v.id } },
     body: v.reference ? { reference: v.reference } : {},
   });

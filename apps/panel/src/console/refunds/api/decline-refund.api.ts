@@ -5,21 +5,12 @@
  *   `api.invalid_request_body` (400: no reason, or one too long).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type * as z from 'zod';
-import type { refunds } from '@tp/contract';
 import { org } from '../../api';
 import { consoleKeys } from '../../console-query-keys';
 import type { RefundRequestItem } from './refund-requests.api';
 
-// The route reaches the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until then
-// the call is typed here by the contract.
-const post = org.POST as unknown as (
-  path: '/v1/org/refund-requests/{id}/decline',
-  init: { params: { path: { id: number } }; body: z.infer<typeof refunds.refundDeclineRequest> },
-) => Promise<RefundRequestItem>;
-
 const declineRefund = (v: { id: number; reason: string }): Promise<RefundRequestItem> =>
-  post('/v1/org/refund-requests/{id}/decline', { params: { path: { id: v.id } }, body: { reason: v.reason } });
+  org.POST('/v1/org/refund-requests/{id}/decline', { params: { path: { id: v.id } }, body: { reason: v.reason } });
 
 /** The mutation; `onSuccess` runs, then the requests are read again. */
 export function useDeclineRefund(options: { onSuccess?: () => void }) {

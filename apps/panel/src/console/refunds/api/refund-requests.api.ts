@@ -11,19 +11,11 @@ import { consoleKeys } from '../../console-query-keys';
 
 export type RefundRequestStatus = z.infer<typeof refunds.refundRequestStatus>;
 export type RefundRequestItem = z.infer<typeof refunds.refundRequestItem>;
-type RefundRequestPage = z.infer<typeof refunds.refundRequestPage>;
-
-// The route reaches the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until then
-// the call is typed here by the contract.
-const get = org.GET as unknown as (
-  path: '/v1/org/refund-requests',
-  init: { params: { query: { status: RefundRequestStatus; cursor?: string } } },
-) => Promise<RefundRequestPage>;
 
 export const refundRequestsQuery = (status: RefundRequestStatus, cursor: string | undefined) =>
   queryOptions({
     queryKey: consoleKeys.refundRequests.list(status, cursor),
-    queryFn: () => get('/v1/org/refund-requests', { params: { query: { status, cursor } } }),
+    queryFn: () => org.GET('/v1/org/refund-requests', { params: { query: { status, cursor } } }),
     placeholderData: keepPreviousData,
   });
 

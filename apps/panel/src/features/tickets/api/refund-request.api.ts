@@ -5,19 +5,8 @@
  * and SINGLE_TICKET: the page reads `MyTicket.refund` from it).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type * as z from 'zod';
-import type { refunds } from '@tp/contract';
 import { client } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
-type RefundCall = (
-  path: '/v1/tickets/{userTicketId}/refund-request',
-  init: { params: { path: { userTicketId: number } }; body?: z.infer<typeof refunds.refundRequestCreate> },
-) => Promise<z.infer<typeof refunds.ticketRefundResponse>>;
-// The refund routes reach the generated client (apps/api/client/schema.d.ts) with the API's change (issue 46): until
-// then these two calls are typed here by the contract.
-const post = client.POST as unknown as RefundCall;
-const remove = client.DELETE as unknown as RefundCall;
 
 /**
  * Asks for a refund of the ticket (`ask`, with the holder's optional reason), or withdraws the pending request.
@@ -30,8 +19,8 @@ export function useRefundRequestChange(userTicketId: number, change: 'ask' | 'wi
     mutationFn: (reason: string | undefined) => {
       const params = { path: { userTicketId } };
       return change === 'ask'
-        ? post('/v1/tickets/{userTicketId}/refund-request', { params, body: reason ? { reason } : {} })
-        : remove('/v1/tickets/{userTicketId}/refund-request', { params });
+        ? client.POST('/v1/tickets/{userTicketId}/refund-request', { params, body: reason ? { reason } : {} })
+        : client.DELETE('/v1/tickets/{userTicketId}/refund-request', { params });
     },
     onSettled: async () => {
       await Promise.all([
