@@ -91,7 +91,8 @@ test('the organiser moves the start in the console, sees who will be told, and t
   await settled(page);
   await expectAccessible(page, 'event form with its change notice');
   const before = mailCount();
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  // The event form's Save comes first (the refund policy box below has its own).
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click();
   await expect(page.getByRole('button', { name: TEXTS.en.edit })).toBeVisible();
 
   const raw = await waitForMail(holder, { after: before, match: (r) => /^Subject: New date for /im.test(r) });
@@ -117,7 +118,7 @@ for (const lang of ['en', 'es'] as const)
     await expectAccessible(page, `change notice ${lang} dark`);
     // Leaving without saving e-mails nobody.
     const before = mailCount();
-    await page.getByRole('button', { name: TEXTS[lang].cancel }).click();
+    await page.getByRole('button', { name: TEXTS[lang].cancel, exact: true }).click();
     await expect(page.getByRole('button', { name: TEXTS[lang].edit })).toBeVisible();
     expect(mailCount()).toBe(before);
   });
