@@ -81,7 +81,8 @@ test('the demo data works in the console: Details, Edit and save, Dashboard, Tic
   await expect(page).toHaveURL(/\/console\/events\/demo-laneway-sessions\/edit/);
   await expect(page.getByLabel('Your event id')).toHaveValue('demo-laneway-sessions');
   await page.getByLabel('Name', { exact: true }).fill('Laneway Sessions (late show)');
-  await page.getByRole('button', { name: 'Save' }).click();
+  // The event form's Save comes first (the refund policy box below has its own).
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click();
   await expect(page.getByRole('heading', { name: 'Laneway Sessions (late show)' })).toBeVisible();
   // What the form does not edit is kept (a PUT replaces the event: its image and logo were erased).
   const key = readFileSync(join(dir, 'data', 'demo-org-api-key'), 'utf8').trim();

@@ -169,13 +169,13 @@ for (const lang of ['en', 'es'] as const) {
     const name = 'Harbour Nights Summer Festival of Lights and Music';
     await page.getByRole('button', { name: `${c.edit}: ${name}` }).click();
     await check('event-form');
-    await page.getByRole('button', { name: c.cancel }).click();
+    await page.getByRole('button', { name: c.cancel, exact: true }).click();
     await page.getByRole('button', { name: `${c.events.ticket_types}: ${name}` }).click();
     await expect(page.getByRole('table')).toBeVisible();
     await check('ticket-types');
     await page.getByRole('button', { name: `${c.edit}: General Admission with Early Entry` }).click();
     await check('ticket-type-form');
-    await page.getByRole('button', { name: c.cancel }).click();
+    await page.getByRole('button', { name: c.cancel, exact: true }).click();
     await page.getByRole('button', { name: c.back }).click();
     await page.getByRole('button', { name: `${c.events.dashboard}: ${name}` }).click();
     await expect(page.getByTestId('stat-issued')).toHaveText('2');
