@@ -65,12 +65,16 @@ function itemOf(r: RefundItemRow): RefundItem {
   };
 }
 
-export function createRefundsService(deps: {
+/** What the refund parts take: the database, PUBLIC_URL (mail links) and the app's clock (UTC). */
+interface RefundsDeps {
   database: Database;
   config: Pick<Config, 'publicUrl'>;
   /** The app's clock (UTC). */
   now: () => Date;
-}) {
+}
+
+/** The holder's part: asking for a refund of a ticket I hold, and withdrawing the pending request. */
+function createHolderRefunds(deps: RefundsDeps) {
   const db = deps.database.db;
   const lock = () => refundLocks.enabled;
 
@@ -94,52 +98,7 @@ export function createRefundsService(deps: {
     };
   }
 
-  /**
-   * The request `id` of the organisation, locked, still pending.
-   * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409).
-   */
-  async function pendingRequest(tx: DbOrTx, org: RequestOrganisation, id: number) {
-    const request = await repo.requestOf(tx, org.id, id, lock());
-    if (!request) throw new AppError('api.org.refund_request_not_found');
-    if (request.status !== 'pending') throw new AppError('api.org.refund_request_decided');
-    return request;
-  }
-
-  /** The organiser's item of request `id`, read in `tx`. */
-  const itemIn = async (tx: DbOrTx, id: number) => itemOf((await repo.items(tx, [id]))[0]);
-
   return {
-    /**
-     * PUT /org/events/{externalId}/refund-policy: sets who may ask for a refund of the event's tickets (a new version
-     * of the event's row: holders' listings show it at once); audited `event.refund_policy`.
-     * @throws AppError `api.org.event_not_found` (404).
-     */
-    async setPolicy(
-      org: RequestOrganisation,
-      externalId: string,
-      input: { mode: refunds.RefundPolicyMode; until?: string; deadline?: string },
-    ): Promise<refunds.RefundPolicy> {
-      const at = deps.now();
-      const policy = {
-        refundPolicy: input.mode,
-        refundUntil: input.until ? new Date(input.until) : null,
-        refundDeadline: input.deadline ? new Date(input.deadline) : null,
-      };
-      return db.transaction(async (tx) => {
-        const event = await repo.event(tx, org.id, externalId, true);
-        if (!event) throw new AppError('api.org.event_not_found');
-        await repo.setPolicy(tx, event.id, policy);
-        const answer = refundPolicyOf(policy);
-        await appendAudit(tx, org.id, org.actor, at, {
-          action: 'event.refund_policy',
-          resourceType: 'event',
-          resourceId: externalId,
-          detail: answer,
-        });
-        return answer;
-      });
-    },
-
     /**
      * POST /tickets/{userTicketId}/refund-request: asks the organiser for a refund of a ticket I hold. In one
      * transaction under the ticket's row lock: the request, a new version of the ticket's row and the organisation's
@@ -187,6 +146,59 @@ export function createRefundsService(deps: {
         await repo.decide(tx, pending.id, { status: 'withdrawn', decidedAt: at });
         await repo.touchTicket(tx, userTicketId);
         return refundSide(tx, row, at);
+      });
+    },
+  };
+}
+
+/** The organiser's part: the event's refund policy, the list of requests, approve and decline. */
+function createOrganiserRefunds(deps: RefundsDeps) {
+  const db = deps.database.db;
+  const lock = () => refundLocks.enabled;
+
+  /**
+   * The request `id` of the organisation, locked, still pending.
+   * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409).
+   */
+  async function pendingRequest(tx: DbOrTx, org: RequestOrganisation, id: number) {
+    const request = await repo.requestOf(tx, org.id, id, lock());
+    if (!request) throw new AppError('api.org.refund_request_not_found');
+    if (request.status !== 'pending') throw new AppError('api.org.refund_request_decided');
+    return request;
+  }
+
+  /** The organiser's item of request `id`, read in `tx`. */
+  const itemIn = async (tx: DbOrTx, id: number) => itemOf((await repo.items(tx, [id]))[0]);
+
+  return {
+    /**
+     * PUT /org/events/{externalId}/refund-policy: sets who may ask for a refund of the event's tickets (a new version
+     * of the event's row: holders' listings show it at once); audited `event.refund_policy`.
+     * @throws AppError `api.org.event_not_found` (404).
+     */
+    async setPolicy(
+      org: RequestOrganisation,
+      externalId: string,
+      input: { mode: refunds.RefundPolicyMode; until?: string; deadline?: string },
+    ): Promise<refunds.RefundPolicy> {
+      const at = deps.now();
+      const policy = {
+        refundPolicy: input.mode,
+        refundUntil: input.until ? new Date(input.until) : null,
+        refundDeadline: input.deadline ? new Date(input.deadline) : null,
+      };
+      return db.transaction(async (tx) => {
+        const event = await repo.event(tx, org.id, externalId, true);
+        if (!event) throw new AppError('api.org.event_not_found');
+        await repo.setPolicy(tx, event.id, policy);
+        const answer = refundPolicyOf(policy);
+        await appendAudit(tx, org.id, org.actor, at, {
+          action: 'event.refund_policy',
+          resourceType: 'event',
+          resourceId: externalId,
+          detail: answer,
+        });
+        return answer;
       });
     },
 
@@ -268,5 +280,10 @@ export function createRefundsService(deps: {
       });
     },
   };
+}
+
+/** The refund requests service (see the module's comment): the holder's and the organiser's parts. */
+export function createRefundsService(deps: RefundsDeps) {
+  return { ...createHolderRefunds(deps), ...createOrganiserRefunds(deps) };
 }
 export type RefundsService = ReturnType<typeof createRefundsService>;

@@ -93,60 +93,82 @@ const { CHECK_IN_BUCKET_SECONDS, CHECK_IN_CONFLICTS_MAX } = contract;
 /** How long before an event's start its check-in chart begins (doors may open early), in seconds. */
 const DOORS_OPEN_BEFORE_START_SECONDS = 6 * 3600;
 
+/**
+ * Enqueues (links under `publicUrl`), in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
+ * ticket of the event (issue 23), each in their language under the organisation's brand, with what changed (old and
+ * new values, issue 46), the new facts and an updated `.ics` (same UID; SEQUENCE is the change's Unix time in
+ * seconds, so it grows with every change); for a new date, `newDate` (the mail says so, and until when a refund
+ * may be asked for). Nothing for an event that has ended.
+ */
+async function enqueueHolderMails(
+  publicUrl: string,
+  tx: DbOrTx,
+  eventId: number,
+  at: Date,
+  changes: EventChanges,
+  newDate?: { refundUntil: Date | null },
+): Promise<void> {
+  const rows = await ticketHoldersRepository.ofEvent(tx, eventId);
+  if (rows.length === 0 || rows[0].event.endsAt <= at) return;
+  await enqueueMails(
+    tx,
+    at,
+    rows.map((r) => {
+      const { ticket, link, ...mail } = holderMail(r, publicUrl, 'MY_TICKET');
+      const sequence = Math.floor(at.getTime() / 1000);
+      return {
+        template: 'eventChanged' as const,
+        ...mail,
+        params: { ticket, link, at, sequence, changes, ...(newDate ? { newDate } : {}) },
+      };
+    }),
+  );
+}
+
+/** The organisation's reschedule threshold, in minutes (issue 46); it exists, its event references it. */
+async function thresholdOf(tx: DbOrTx, organisationId: number): Promise<number> {
+  const row = await organisationsRepository.organisationById(tx, organisationId);
+  return row!.rescheduleThresholdMinutes;
+}
+
+/**
+ * What follows a new date, whether or not the holders are told (issue 46, decision 047), in the change's
+ * transaction `tx`: the wallet passes of the event's live tickets are updated (the Apple and Google update jobs, one
+ * pair per {@link NEW_DATE_WALLET_BATCH} tickets: Apple's pass is built from the event when fetched, so a push is
+ * all it needs; Google's object and class are written with the new times), and the event's sent reminders are
+ * forgotten, so each ticket is reminded again before its new start.
+ */
+async function followNewDate(tx: DbOrTx, eventId: number): Promise<void> {
+  const tickets = await repo.ticketsWithPasses(tx, eventId);
+  for (let i = 0; i < tickets.length; i += NEW_DATE_WALLET_BATCH)
+    await enqueueTicketMovedJobs(tx, tickets.slice(i, i + NEW_DATE_WALLET_BATCH));
+  await repo.forgetReminders(tx, eventId);
+}
+
+/** The event row's columns an upsert writes, from the request (times as Dates; absent optional fields null). */
+function eventValues(input: EventInput) {
+  return {
+    name: input.name,
+    venue: input.venue,
+    city: input.city,
+    country: input.country,
+    startsAt: new Date(input.startsAt),
+    endsAt: new Date(input.endsAt),
+    timeZone: input.timeZone,
+    address1: input.address ?? '',
+    latitude: input.latitude ?? null,
+    longitude: input.longitude ?? null,
+    description: input.description ?? null,
+    image: input.imageUrl ?? null,
+    logo: input.logoUrl ?? null,
+    passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
+    transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
+  } satisfies Partial<typeof events.$inferInsert>;
+}
+
 /** The events part of the organisation API: upsert by externalId, attendance. */
 export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'config' | 'now'>) {
   const db = deps.database.db;
-
-  /**
-   * Enqueues, in the change's transaction `tx` (decision 030), the "event changed" e-mail to every holder of a live
-   * ticket of the event (issue 23), each in their language under the organisation's brand, with what changed (old and
-   * new values, issue 46), the new facts and an updated `.ics` (same UID; SEQUENCE is the change's Unix time in
-   * seconds, so it grows with every change); for a new date, `newDate` (the mail says so, and until when a refund
-   * may be asked for). Nothing for an event that has ended.
-   */
-  async function enqueueHolderMails(
-    tx: DbOrTx,
-    eventId: number,
-    at: Date,
-    changes: EventChanges,
-    newDate?: { refundUntil: Date | null },
-  ): Promise<void> {
-    const rows = await ticketHoldersRepository.ofEvent(tx, eventId);
-    if (rows.length === 0 || rows[0].event.endsAt <= at) return;
-    await enqueueMails(
-      tx,
-      at,
-      rows.map((r) => {
-        const { ticket, link, ...mail } = holderMail(r, deps.config.publicUrl, 'MY_TICKET');
-        const sequence = Math.floor(at.getTime() / 1000);
-        return {
-          template: 'eventChanged' as const,
-          ...mail,
-          params: { ticket, link, at, sequence, changes, ...(newDate ? { newDate } : {}) },
-        };
-      }),
-    );
-  }
-
-  /** The organisation's reschedule threshold, in minutes (issue 46); it exists, its event references it. */
-  async function thresholdOf(tx: DbOrTx, organisationId: number): Promise<number> {
-    const row = await organisationsRepository.organisationById(tx, organisationId);
-    return row!.rescheduleThresholdMinutes;
-  }
-
-  /**
-   * What follows a new date, whether or not the holders are told (issue 46, decision 047), in the change's
-   * transaction `tx`: the wallet passes of the event's live tickets are updated (the Apple and Google update jobs, one
-   * pair per {@link NEW_DATE_WALLET_BATCH} tickets: Apple's pass is built from the event when fetched, so a push is
-   * all it needs; Google's object and class are written with the new times), and the event's sent reminders are
-   * forgotten, so each ticket is reminded again before its new start.
-   */
-  async function followNewDate(tx: DbOrTx, eventId: number): Promise<void> {
-    const tickets = await repo.ticketsWithPasses(tx, eventId);
-    for (let i = 0; i < tickets.length; i += NEW_DATE_WALLET_BATCH)
-      await enqueueTicketMovedJobs(tx, tickets.slice(i, i + NEW_DATE_WALLET_BATCH));
-    await repo.forgetReminders(tx, eventId);
-  }
 
   return {
     /**
@@ -168,23 +190,7 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
       { notify = true }: { notify?: boolean } = {},
     ): Promise<UpsertStatus> {
       const at = deps.now();
-      const values = {
-        name: input.name,
-        venue: input.venue,
-        city: input.city,
-        country: input.country,
-        startsAt: new Date(input.startsAt),
-        endsAt: new Date(input.endsAt),
-        timeZone: input.timeZone,
-        address1: input.address ?? '',
-        latitude: input.latitude ?? null,
-        longitude: input.longitude ?? null,
-        description: input.description ?? null,
-        image: input.imageUrl ?? null,
-        logo: input.logoUrl ?? null,
-        passRevealAt: input.passRevealAt ? new Date(input.passRevealAt) : null,
-        transfersCloseAt: input.transfersCloseAt ? new Date(input.transfersCloseAt) : null,
-      } satisfies Partial<typeof events.$inferInsert>;
+      const values = eventValues(input);
       const outcome = await db.transaction(async (tx) => {
         for (let attempt = 0; attempt < 2; attempt++) {
           const current = await repo.eventByExternalId(tx, org.id, externalId, true);
@@ -221,6 +227,7 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
           if (newDate) await followNewDate(tx, current.id);
           if (timeOrPlace && notify) {
             await enqueueHolderMails(
+              deps.config.publicUrl,
               tx,
               current.id,
               at,
