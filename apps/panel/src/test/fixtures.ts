@@ -1,11 +1,12 @@
 /**
  * Test data and set-up shared by the panel's unit tests: a complete holder (`aUser`) and ticket (`aTicket`)
  * as the API sends them (the contract's `User` and `MyTicket`), each with only what a test cares about given
- * in `over`; and `signedInForEachTest`, the set-up of a file whose tests render as a signed-in holder.
+ * in `over`; the console's event (`aConsoleEvent`); and `signedInForEachTest`, the set-up of a file whose tests render as a signed-in holder.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import type { MyTicket, User } from '@tp/contract';
+import type { EventItem } from '../console/events-list.api';
 
 /** Alice Smith (`alice`), English, with no phone number or picture; `over` replaces any field. */
 export function aUser(over: Partial<User> = {}): User {
@@ -82,4 +83,32 @@ export function signedInForEachTest(): void {
     localStorage.clear();
     vi.restoreAllMocks();
   });
+}
+
+/**
+ * The console's event `evt-1`, Harbour Lights at The Pier, Sydney (1 March 2027, 20:00–24:00 local time), not
+ * cancelled, with nothing optional given; `over` replaces any field.
+ */
+export function aConsoleEvent(over: Partial<EventItem> = {}): EventItem & { externalId: string } {
+  return {
+    name: 'Harbour Lights',
+    venue: 'The Pier',
+    city: 'Sydney',
+    country: 'AU',
+    startsAt: '2027-03-01T09:00:00Z',
+    endsAt: '2027-03-01T13:00:00Z',
+    timeZone: 'Australia/Sydney',
+    address: '',
+    latitude: null,
+    longitude: null,
+    description: null,
+    imageUrl: null,
+    logoUrl: null,
+    passRevealAt: null,
+    transfersCloseAt: null,
+    cancelledAt: null,
+    cancelReason: null,
+    ...over,
+    externalId: over.externalId ?? 'evt-1',
+  };
 }

@@ -12,32 +12,13 @@ import { initConsoleI18n } from '../../i18n';
 import type { ConsoleRoute } from '../../routing';
 import { EventView } from './event-view';
 import { EventsScreen } from './events-screen';
+import { jsonResponse as json } from '../../../test/fetch';
+import { aConsoleEvent } from '../../../test/fixtures';
 
 /** The event form's start field: present while the form is shown. */
 const STARTS = "Starts (event's local time)";
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-const base = {
-  externalId: 'evt-1',
-  name: 'Harbour Lights',
-  venue: 'The Pier',
-  city: 'Sydney',
-  country: 'AU',
-  startsAt: '2027-03-01T09:00:00Z',
-  endsAt: '2027-03-01T13:00:00Z',
-  timeZone: 'Australia/Sydney',
-  address: '',
-  latitude: null,
-  longitude: null,
-  description: null,
-  imageUrl: null,
-  logoUrl: null,
-  passRevealAt: null,
-  transfersCloseAt: null,
-  cancelledAt: null as string | null,
-  cancelReason: null as string | null,
-};
+const base = aConsoleEvent();
 const counts = { tickets: 12, holders: 1, listings: 2, openOrders: 0, exchangeEntries: 3, walletPasses: 4 };
 const REASON = 'The venue flooded. Your shop refunds you within 14 days.';
 

@@ -8,30 +8,10 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { initConsoleI18n } from '../../i18n';
 import { EventForm } from './event-form';
+import { jsonResponse as json } from '../../../test/fetch';
+import { aConsoleEvent } from '../../../test/fixtures';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const event = {
-  externalId: 'evt-1',
-  name: 'Harbour Lights',
-  venue: 'The Pier',
-  city: 'Sydney',
-  country: 'AU',
-  startsAt: '2027-03-01T09:00:00Z',
-  endsAt: '2027-03-01T13:00:00Z',
-  timeZone: 'Australia/Sydney',
-  address: '',
-  latitude: null,
-  longitude: null,
-  description: null,
-  imageUrl: null,
-  logoUrl: null,
-  passRevealAt: null,
-  transfersCloseAt: null,
-  cancelledAt: null,
-  cancelReason: null,
-};
+const event = aConsoleEvent();
 
 type Call = { method: string; url: string };
 let calls: Call[];

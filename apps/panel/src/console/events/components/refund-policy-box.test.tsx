@@ -9,30 +9,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { RefundPolicy } from '@tp/contract/refunds';
 import { initConsoleI18n } from '../../i18n';
 import { RefundPolicyBox } from './refund-policy-box';
+import { jsonResponse as json } from '../../../test/fetch';
+import { aConsoleEvent } from '../../../test/fixtures';
 
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-const event = {
-  externalId: 'evt-1',
-  name: 'Harbour Lights',
-  venue: 'The Pier',
-  city: 'Sydney',
-  country: 'AU',
-  startsAt: '2027-03-01T09:00:00Z',
-  endsAt: '2027-03-01T13:00:00Z',
-  timeZone: 'Australia/Sydney',
-  address: '',
-  latitude: null,
-  longitude: null,
-  description: null,
-  imageUrl: null,
-  logoUrl: null,
-  passRevealAt: null,
-  transfersCloseAt: null,
-  cancelledAt: null,
-  cancelReason: null,
-};
+const event = aConsoleEvent();
 
 let calls: { method: string; url: string; body: unknown }[];
 let answer: (body: { mode: string; until?: string; deadline?: string }) => Response;
