@@ -8,7 +8,7 @@ import { formatEventDateTime } from '@tp/contract/format';
 import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { api } from './exchange-steps';
-import { mailCount, waitForMail } from './mail';
+import { decoded, mailCount, waitForMail } from './mail';
 import { expectAccessible, freshEmail, settled, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
@@ -61,12 +61,6 @@ async function eventWithHolders(slug: string, owner: string, holders: string[]) 
   for (const [i, holderEmail] of holders.entries())
     await api(`/org/tickets/h-${i}`, 'PUT', key, { ticketTypeExternalId: 'ga', holderEmail });
 }
-
-/** The text of a raw e-mail's quoted-printable parts, decoded as UTF-8. */
-const decoded = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
 
 /** Opens the event's form and moves its start: the notice appears with the count and the box, checked. */
 async function moveStart(page: Page, lang: 'en' | 'es') {

@@ -11,7 +11,7 @@ import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { openDoor, showPassAtDoor } from './door-steps';
 import { api } from './exchange-steps';
-import { mailCount, waitForMail } from './mail';
+import { decoded, mailCount, waitForMail } from './mail';
 import { baseUrl, expectAccessible, freshEmail, settled, signInViaPanel, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
@@ -65,12 +65,6 @@ async function eventWithHolder(slug: string, owner: string, holder: string): Pro
   const door = await api('/org/door-keys', 'POST', key, { name: 'Main gate', eventExternalIds: ['harbour'] });
   return ((await door.json()) as { key: string }).key;
 }
-
-/** The text of a raw e-mail's quoted-printable parts, decoded as UTF-8. */
-const decoded = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
 
 /** In the console: the event's form view, "Cancel event", the words, then the dry run; its counts on show. */
 async function dryRun(page: Page, lang: 'en' | 'es') {

@@ -47,3 +47,9 @@ export async function waitForCode(email: string, after = 0, timeoutMs = 15_000):
   const raw = await waitForMail(email, { after, timeoutMs, match: (r) => /^Subject: .*?\d{6}/im.test(r) });
   return /^Subject: .*?(\d{6})/im.exec(raw)![1];
 }
+
+/** The text of a raw e-mail's quoted-printable parts, decoded as UTF-8. */
+export const decoded = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));

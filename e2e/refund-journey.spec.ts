@@ -11,7 +11,7 @@
 import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { api } from './exchange-steps';
-import { mailCount, waitForMail } from './mail';
+import { decoded, mailCount, waitForMail } from './mail';
 import { baseUrl, expectAccessible, freshEmail, settled, signInViaPanel, watchNetwork } from './support';
 
 const tag = Date.now().toString(36);
@@ -45,12 +45,6 @@ async function eventWithHolders(slug: string, owner: string, holders: string[]) 
     await api(`/org/tickets/r-${i}`, 'PUT', key, { ticketTypeExternalId: 'ga', holderEmail });
   return { key, day };
 }
-
-/** The text of a raw e-mail's quoted-printable parts, decoded as UTF-8. */
-const decoded = (raw: string) =>
-  raw
-    .replace(/=\r?\n/g, '')
-    .replace(/(?:=[0-9A-F]{2})+/g, (m) => Buffer.from(m.replace(/=/g, ''), 'hex').toString('utf8'));
 
 /** The holder's phone: signed in through the panel's pages, on the ticket's page. */
 async function openTicket(page: Page, holder: string, lang: 'en' | 'es') {
