@@ -11104,7 +11104,7 @@ export interface operations {
                         revokedAt: string | null;
                         history: {
                             /** @enum {string} */
-                            kind: "issued" | "reissued" | "transferred" | "listed" | "resold" | "redeemed" | "swapped" | "checked_in" | "revoked" | "payment_reversed" | "reinstated";
+                            kind: "issued" | "reissued" | "transferred" | "listed" | "resold" | "redeemed" | "swapped" | "checked_in" | "revoked" | "payment_reversed" | "reinstated" | "returned_to_seller";
                             at: string;
                             from?: {
                                 email: string;
@@ -16201,6 +16201,11 @@ export interface operations {
                         orderId: string;
                         /** @description true when a dispute (chargeback) was lost, false for a refund */
                         dispute: boolean;
+                        /**
+                         * @description present when the event was cancelled and the payment refunded before its seller was paid: the ticket went back to its seller, who is the holder you refund (issue 46)
+                         * @constant
+                         */
+                        returnedToSeller?: true;
                     };
                 };
             };

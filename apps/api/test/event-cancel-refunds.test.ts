@@ -176,6 +176,158 @@ describe("a cancelled event's payments not settled with their sellers are refund
   });
 });
 
+describe('the ticket of a refunded sale goes back to its seller, who is told once (decision 045)', () => {
+  let alice: string;
+  let carol: string;
+  beforeEach(async () => {
+    refunds = [];
+    nextRefund = 'ok';
+    t = await createTestApp({ seed: true, config, payouts: watchedPayouts() });
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    carol = (await t.signIn('carol@example.com')).accessToken;
+  });
+  afterEach(async () => {
+    await t.close();
+  });
+
+  /** The order's ticket: its holder's e-mail, void or not, and its history's kinds. */
+  const ticketOf = async (orderId: string) => {
+    const [row] = await rows<{ id: number; holder: string | null; revoked: boolean }>(
+      `select ut.id, u.email as holder, ut.revoked_at is not null as revoked from resale_order_tickets rot
+         join user_tickets ut on ut.id = rot.user_ticket_id left join users u on u.id = ut.holder_id
+       where rot.order_id = '${orderId}'`,
+    );
+    const history = await rows<{ kind: string }>(
+      `select kind from ticket_history where user_ticket_id = ${row.id} order by id`,
+    );
+    return { holder: row.holder, revoked: row.revoked, history: history.map((h) => h.kind) };
+  };
+  const cancelMails = (to: string) =>
+    t.mail.sent.filter((m) => m.to === to && /cancel/i.test(m.subject) && !/code/i.test(m.subject)).length;
+  const refundedMails = (to: string) =>
+    t.mail.sent.filter((m) => m.to === to && /payment .* refunded/i.test(m.subject));
+  /**
+   * Holds back every job of `kind` queued from now (a test-only trigger makes it due in ten years), so the other
+   * jobs run first whatever the app's own workers do; the function it returns makes them due and drops the trigger.
+   */
+  const holdBack = async (kind: string) => {
+    await rows(`create function hold_back() returns trigger language plpgsql as $$
+      begin if new.kind = '${kind}' then new.run_at := now() + interval '10 years'; end if; return new; end $$`);
+    await rows(`create trigger hold_back before insert on jobs for each row execute function hold_back()`);
+    return async () => {
+      await rows(`drop trigger hold_back on jobs`);
+      await rows(`drop function hold_back()`);
+      await rows(`update jobs set run_at = '2000-01-01' where kind = '${kind}'`);
+    };
+  };
+  /** How many tickets of the order's event `email` holds (each gets its own cancel mail). */
+  const heldOfEvent = async (orderId: string, email: string) =>
+    Number(
+      (
+        await rows<{ n: number }>(
+          `select count(*)::int as n from user_tickets ut join users u on u.id = ut.holder_id
+             join ticket_types tt on tt.id = ut.ticket_type_id
+           where u.email = '${email}' and tt.event_id = (select tt2.event_id from resale_order_tickets rot
+             join user_tickets t2 on t2.id = rot.user_ticket_id join ticket_types tt2 on tt2.id = t2.ticket_type_id
+             where rot.order_id = '${orderId}')`,
+        )
+      )[0].n,
+    );
+
+  it('redeemed, refunded before the cancel run reaches it: back with the seller, whom the run tells; the buyer is told of the refund', async () => {
+    const sale = await sellAlicesTicket(alice, 'carol@example.com');
+    expect((await post(carol, `/v1/resell/redeem/${sale.code}`, {})).statusCode).toBe(200);
+    const runLater = await holdBack('event_cancel');
+    await cancelEventOf(sale.orderId);
+    await t.app.services.jobs.runDue();
+    await t.app.services.jobs.runDue();
+
+    expect(await ticketOf(sale.orderId)).toEqual({
+      holder: 'alice@example.com',
+      revoked: false,
+      history: ['ISSUE', 'RESALE_SOLD', 'RESALE_REDEEMED', 'SALE_REFUNDED'],
+    });
+    expect(refundedMails('carol@example.com')).toHaveLength(1);
+    expect(refundedMails('carol@example.com')[0].text).toContain('went back to whoever sold it');
+    // The run has not reached the ticket: the undo leaves the seller to it.
+    expect(cancelMails('alice@example.com')).toBe(0);
+    await runLater();
+    await t.app.services.jobs.runDue();
+    await t.app.services.jobs.runDue();
+    // One mail per ticket Alice holds of the event, the one back with her among them; none to Carol.
+    expect(cancelMails('alice@example.com')).toBe(await heldOfEvent(sale.orderId, 'alice@example.com'));
+    expect(cancelMails('carol@example.com')).toBe(0);
+    const listed = async (token: string) =>
+      JSON.stringify(
+        (await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(token) })).json(),
+      );
+    expect(await listed(alice)).toContain('"eventCancelled"');
+    expect(await listed(carol)).not.toContain('"eventCancelled"');
+  });
+
+  it('after the cancel run told the buyer: the undo tells the seller; Stripe reporting the same refund later changes nothing', async () => {
+    const sale = await sellAlicesTicket(alice, 'carol@example.com');
+    expect((await post(carol, `/v1/resell/redeem/${sale.code}`, {})).statusCode).toBe(200);
+    const refundLater = await holdBack('cancel_refund');
+    await cancelEventOf(sale.orderId);
+    await t.app.services.jobs.runDue();
+    await t.app.services.jobs.runDue();
+    expect(cancelMails('carol@example.com')).toBe(1);
+    const alicesOthers = await heldOfEvent(sale.orderId, 'alice@example.com');
+    expect(cancelMails('alice@example.com')).toBe(alicesOthers);
+
+    await refundLater();
+    await t.app.services.jobs.runDue();
+    await t.app.services.jobs.runDue();
+    expect(refunds).toHaveLength(1);
+    expect((await ticketOf(sale.orderId)).holder).toBe('alice@example.com');
+    expect(cancelMails('alice@example.com')).toBe(alicesOthers + 1);
+    expect(refundedMails('carol@example.com')).toHaveLength(1);
+
+    const reported = await post(config.adminKey, '/v1/admin/sandbox/payment-events', {
+      type: 'charge.refunded',
+      orderId: sale.orderId,
+    });
+    expect(reported.json()).toEqual({ outcome: 'done' });
+    await t.app.services.jobs.runDue();
+    expect(await ticketOf(sale.orderId)).toMatchObject({ holder: 'alice@example.com', revoked: false });
+    expect(refundedMails('carol@example.com')).toHaveLength(1);
+    expect(cancelMails('alice@example.com')).toBe(alicesOthers + 1);
+  });
+
+  it('a refund Stripe reports before the job: the sale is undone by it, and the job refunds nothing more', async () => {
+    const sale = await sellAlicesTicket(alice, 'carol@example.com');
+    await cancelEventOf(sale.orderId);
+    const reported = await post(config.adminKey, '/v1/admin/sandbox/payment-events', {
+      type: 'charge.refunded',
+      orderId: sale.orderId,
+    });
+    expect(reported.json()).toEqual({ outcome: 'done' });
+    // The code was not redeemed: nobody held the ticket, it goes straight back.
+    expect(await ticketOf(sale.orderId)).toEqual({
+      holder: 'alice@example.com',
+      revoked: false,
+      history: ['ISSUE', 'RESALE_SOLD', 'SALE_REFUNDED'],
+    });
+    await t.app.services.jobs.runDue();
+    expect(refunds).toEqual([]);
+    expect(await payoutStatuses()).toEqual(['CANCELLED']);
+  });
+
+  it('a ticket the buyer gifted on stays with its current holder; a payout already paid leaves the ticket with the buyer', async () => {
+    const gifted = await sellAlicesTicket(alice, 'carol@example.com');
+    expect((await post(carol, `/v1/resell/redeem/${gifted.code}`, {})).statusCode).toBe(200);
+    await rows(
+      `update user_tickets set holder_id = (select id from users where email = 'bob@example.com')
+       where id in (select user_ticket_id from resale_order_tickets where order_id = '${gifted.orderId}')`,
+    );
+    await cancelEventOf(gifted.orderId);
+    await t.app.services.jobs.runDue();
+    expect(refunds).toHaveLength(1);
+    expect(await ticketOf(gifted.orderId)).toMatchObject({ holder: 'bob@example.com', revoked: false });
+  });
+});
+
 describe('an exchange offer paid for a cancelled event (issue 46)', () => {
   const ONBOARD = {
     country: 'AU',
@@ -245,6 +397,13 @@ describe('an exchange offer paid for a cancelled event (issue 46)', () => {
     await t.app.services.jobs.runDue();
     expect(refunds).toEqual([[`sandbox-${orderId}`, `cancel-refund-${orderId}`]]);
     expect(await payoutStatuses()).toEqual(['CANCELLED']);
+    // The returned ticket is its returner's again (decision 045), not void.
+    expect(
+      await rows(
+        `select u.email, ut.revoked_at is null as admits from user_tickets ut join users u on u.id = ut.holder_id
+         where ut.external_id = 't1'`,
+      ),
+    ).toEqual([{ email: 'h@example.com', admits: true }]);
     // A second cancel queues nothing more.
     await call(apiKey, 'POST', '/v1/org/events/evt-1/cancel', {});
     await t.app.services.jobs.runDue();

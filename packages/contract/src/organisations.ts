@@ -748,7 +748,8 @@ export const ticketPage = page(ticketItem).meta({
  * `listed` (put on resale), `resold` (sold: `from` the seller), `redeemed` (the buyer took it: `to`), `swapped`,
  * `checked_in` (`doorKey` name, null for the platform key; `offline`; `at` the scan time), `revoked`,
  * `payment_reversed` (the payment it was bought with was refunded or disputed: it no longer admits; issue 46),
- * `reinstated` (a dispute of that payment was won: it admits again).
+ * `reinstated` (a dispute of that payment was won: it admits again), `returned_to_seller` (the event was cancelled and
+ * the payment refunded before the seller was paid: the ticket went back to its seller, `from` the buyer).
  */
 export const ticketHistoryEntry = z.object({
   kind: z.enum([
@@ -763,6 +764,7 @@ export const ticketHistoryEntry = z.object({
     'revoked',
     'payment_reversed',
     'reinstated',
+    'returned_to_seller',
   ]),
   at: z.string(),
   from: person.optional(),

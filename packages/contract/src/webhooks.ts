@@ -139,6 +139,10 @@ export const webhookEventData = {
   'ticket.refunded': ticketRefs.extend({
     orderId: z.string().meta({ description: 'the resale order or exchange offer whose payment went back' }),
     dispute: z.boolean().meta({ description: 'true when a dispute (chargeback) was lost, false for a refund' }),
+    returnedToSeller: z.literal(true).optional().meta({
+      description:
+        'present when the event was cancelled and the payment refunded before its seller was paid: the ticket went back to its seller, who is the holder you refund (issue 46)',
+    }),
   }),
   'ticket.disputed': ticketRefs.extend({
     orderId: z.string().meta({ description: 'the resale order or exchange offer whose payment is disputed' }),

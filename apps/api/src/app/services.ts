@@ -235,7 +235,7 @@ export function createServices(
   // Refunds and disputes of what Stripe (or the sandbox's stand-in) was paid (issue 46, decision 044).
   const reversals = createPaymentReversals({ database, now, config });
   // A cancelled event's payments not settled with their sellers, refunded to their buyers (issue 46, decision 045).
-  const cancelRefunds = createCancelRefunds({ database, now, payouts });
+  const cancelRefunds = createCancelRefunds({ database, now, payouts, config });
   // Payments that pay nothing as they stand, flagged for the operator (issue 46): recorded by Stripe's webhook,
   // refunded or settled by the platform admin.
   const paymentMismatches = createPaymentMismatchService({

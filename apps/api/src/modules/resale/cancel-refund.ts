@@ -2,7 +2,8 @@
  * Refunds on a cancelled event (issue 46 "resale and swap payments not yet settled are refunded", decision 045): the
  * job `cancel_refund`, queued by the cancel's transaction once per paid resale order or exchange offer of the event
  * whose seller is not paid out yet. It refunds the payment to its buyer in full through the payout provider and
- * cancels the seller's payouts; the order is REFUNDED (its resale code, if not redeemed, stops working).
+ * cancels the seller's payouts; the order is REFUNDED (its resale code, if not redeemed, stops working), and the tickets
+ * go back to their seller (sale-undo.ts), who is then the holder the organiser refunds.
  *
  * Once, whatever happens: the refund is asked with the idempotency key `cancel-refund-<orderId>` (a job retried after
  * the provider refunded but before it recorded so gets the same refund back, not a second one), and the refund is
@@ -13,7 +14,8 @@
 import * as z from 'zod';
 import type { Database } from '../../db/client.js';
 import type { PayoutProvider } from '../../providers/payouts/payout.provider.js';
-import { paymentReversalRepository as repo } from './payment-reversal.repository.js';
+import { cancelRefundRef, paymentReversalRepository as repo } from './payment-reversal.repository.js';
+import { undoCancelledSale } from './sale-undo.js';
 
 const payloadShape = z.object({ orderId: z.uuid() });
 
@@ -21,6 +23,7 @@ export interface CancelRefundDeps {
   database: Database;
   now: () => Date;
   payouts: Pick<PayoutProvider, 'kind' | 'refund'>;
+  config: { publicUrl: string };
 }
 
 export function createCancelRefunds(deps: CancelRefundDeps) {
@@ -43,7 +46,7 @@ export function createCancelRefunds(deps: CancelRefundDeps) {
      */
     async run(payload: unknown): Promise<void> {
       const { orderId } = payloadShape.parse(payload);
-      const providerRef = `cancel-refund-${orderId}`;
+      const providerRef = cancelRefundRef(orderId);
       const paid = await due(orderId, providerRef);
       if (!paid) return;
       // The sandbox's "payment" is its page's button: nothing names it, nothing was charged.
@@ -57,6 +60,7 @@ export function createCancelRefunds(deps: CancelRefundDeps) {
         await repo.insertReversal(tx, { ...locked, providerRef, reason: 'refunded', status: 'final', at });
         await repo.setOrderStatus(tx, locked, 'REFUNDED');
         await repo.setPayouts(tx, locked, ['PENDING', 'HELD'], 'CANCELLED');
+        await undoCancelledSale(tx, locked, at, deps.config.publicUrl);
       });
     },
   };

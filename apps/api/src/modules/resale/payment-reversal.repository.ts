@@ -28,6 +28,12 @@ export interface PaidPayment {
   paymentIntentId: string | null;
 }
 
+/**
+ * The reversal a cancelled event's refund of the payment `orderId` is recorded under (and its idempotency key with the
+ * provider; cancel-refund.ts, decision 045).
+ */
+export const cancelRefundRef = (orderId: string): string => `cancel-refund-${orderId}`;
+
 /** Why a ticket is void beside the organiser's revoke (`user_tickets.revoked_reason`). */
 export type VoidReason = 'refunded' | 'disputed';
 

@@ -13,11 +13,13 @@
  */
 import type { DbOrTx, Database } from '../../db/client.js';
 import { holderMail } from '../../providers/mail/brand.js';
+import type { TicketRevokedReason } from '../../providers/mail/templates.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { ticketHoldersRepository } from '../../providers/mail/ticket-holders.repository.js';
 import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.js';
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
-import { paymentReversalRepository as repo, type PaidPayment } from './payment-reversal.repository.js';
+import { cancelRefundRef, paymentReversalRepository as repo, type PaidPayment } from './payment-reversal.repository.js';
+import { undoCancelledSale } from './sale-undo.js';
 
 /** A refund or dispute as reported: the provider's id of it and what names the payment. */
 export interface Reversal {
@@ -42,7 +44,7 @@ export function createPaymentReversals(deps: PaymentReversalDeps) {
   const { db } = deps.database;
 
   /** Tells the holders of `ids` (those who hold them and may use them) why, in their language. */
-  async function tellHolders(tx: DbOrTx, ids: number[], reason: 'refunded' | 'disputed' | 'reinstated', at: Date) {
+  async function tellHolders(tx: DbOrTx, ids: number[], reason: TicketRevokedReason, at: Date) {
     const held = await ticketHoldersRepository.ofTickets(tx, ids);
     await enqueueMails(
       tx,
@@ -97,14 +99,21 @@ export function createPaymentReversals(deps: PaymentReversalDeps) {
   return {
     /**
      * A charge refunded in full: the tickets it bought no longer admit, anywhere, for good; the resale code no longer
-     * redeems; the sellers are not paid (payouts CANCELLED, whether PENDING or HELD).
+     * redeems; the sellers are not paid (payouts CANCELLED, whether PENDING or HELD). For a cancelled event, when the
+     * seller was not paid yet, the sale is undone instead (sale-undo.ts, decision 045): the tickets go back to their
+     * seller (those void already, by a dispute, become `refunded`); the cancel's own refund, reported after its job
+     * recorded it (`cancelRefundRef`), is only recorded.
      */
     refunded: (r: Reversal): Promise<ReversalOutcome> =>
       withPayment(r, true, async (tx, p, ids, at) => {
         await repo.insertReversal(tx, { ...p, providerRef: r.providerRef, reason: 'refunded', status: 'final', at });
+        // The cancel's own refund, its job's record first: the sale was undone then (decision 045).
+        if (await repo.reversal(tx, cancelRefundRef(p.orderId))) return;
         await repo.setOrderStatus(tx, p, 'REFUNDED');
+        const unpaid = (await repo.unsettledPayouts(tx, p)) > 0;
         await repo.setPayouts(tx, p, ['PENDING', 'HELD'], 'CANCELLED');
-        await voidAll(tx, p, ids, 'refunded', at);
+        const undone = unpaid ? await undoCancelledSale(tx, p, at, deps.config.publicUrl) : null;
+        await voidAll(tx, p, undone ? undone.voidAlready : ids, 'refunded', at);
       }),
 
     /** A dispute opened: the tickets stop admitting while it lasts and the sellers' payouts are HELD. */

@@ -27,6 +27,7 @@ import {
   signInCodeMail,
   swapDoneMail,
   ticketRevokedMail,
+  TICKET_REVOKED_REASONS,
   refundApprovedMail,
   refundDeclinedMail,
   memberInvitedMail,
@@ -200,7 +201,7 @@ const mailPayload = z.discriminatedUnion('template', [
   z.object({
     ...common,
     template: z.literal('ticketRevoked'),
-    params: z.object({ ticket, link: z.string(), reason: z.enum(['refunded', 'disputed', 'reinstated']).optional() }),
+    params: z.object({ ticket, link: z.string(), reason: z.enum(TICKET_REVOKED_REASONS).optional() }),
   }),
   z.object({
     ...common,

@@ -580,12 +580,17 @@ export async function swapDoneMail(
 /**
  * The e-mail a holder gets when their ticket stops admitting or admits again, by `reason`: the organiser revoked it
  * (absent; issue 41 point 6), the payment it was bought with went back (`refunded`) or is disputed (`disputed`), or
- * that dispute was won (`reinstated`; issue 46). Says what happened, whether it admits and is in their panel, and
+ * that dispute was won (`reinstated`; issue 46), or the event was cancelled and the buyer's payment refunded, the
+ * ticket back with its seller (`sale_refunded`; decision 045). Says what happened, whether it admits and is in their panel, and
  * whom to ask (the organisation). No `.ics`.
  */
+/** Why a `ticketRevoked` mail is sent beside the organiser's revoke (see {@link ticketRevokedMail}). */
+export const TICKET_REVOKED_REASONS = ['refunded', 'disputed', 'reinstated', 'sale_refunded'] as const;
+export type TicketRevokedReason = (typeof TICKET_REVOKED_REASONS)[number];
+
 export async function ticketRevokedMail(
   locale: Locale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand; reason?: 'refunded' | 'disputed' | 'reinstated' },
+  input: { ticket: MailTicket; link: string; brand: MailBrand; reason?: TicketRevokedReason },
 ): Promise<RenderedMail> {
   const org = mailName(input.brand.name);
   const ticketName = oneLine(input.ticket.ticketName);

@@ -45,6 +45,7 @@ const HISTORY_KIND: Record<string, HistoryEntry['kind']> = {
   REVOKE: 'revoked',
   PAYMENT_REVERSED: 'payment_reversed',
   PAYMENT_REINSTATED: 'reinstated',
+  SALE_REFUNDED: 'returned_to_seller',
 };
 
 /**
