@@ -577,38 +577,54 @@ export async function swapDoneMail(
   ]);
 }
 
-/**
- * The e-mail a holder gets when their ticket stops admitting or admits again, by `reason`: the organiser revoked it
- * (absent; issue 41 point 6), the payment it was bought with went back (`refunded`) or is disputed (`disputed`), or
- * that dispute was won (`reinstated`; issue 46), or the event was cancelled and the buyer's payment refunded, the
- * ticket back with its seller (`sale_refunded`; decision 045). Says what happened, whether it admits and is in their panel, and
- * whom to ask (the organisation). No `.ics`.
- */
 /** Why a `ticketRevoked` mail is sent beside the organiser's revoke (see {@link ticketRevokedMail}). */
 export const TICKET_REVOKED_REASONS = ['refunded', 'disputed', 'reinstated', 'sale_refunded'] as const;
 export type TicketRevokedReason = (typeof TICKET_REVOKED_REASONS)[number];
 
-export async function ticketRevokedMail(
+/** The texts a ticket notice reads: `mail.ticket_revoked`, `mail.ticket_<reason>`, `mail.refund_<decision>`. */
+type NoticeSection = 'ticket_revoked' | `ticket_${TicketRevokedReason}` | 'refund_approved' | 'refund_declined';
+
+/**
+ * A notice about one ticket, with no `.ics`: the section's `subject` (`{ event }`) and `line` (`{ organisation, type,
+ * event }`), then the paragraphs `more` makes from the section's texts and the organisation's name, the ticket's facts
+ * (no wallet links) and the section's `cta` to the panel (`input.link`).
+ */
+async function ticketNoticeMail<S extends NoticeSection>(
   locale: Locale,
-  input: { ticket: MailTicket; link: string; brand: MailBrand; reason?: TicketRevokedReason },
+  input: { ticket: MailTicket; link: string; brand: MailBrand },
+  section: S,
+  more: (t: ReturnType<typeof texts<`mail.${S}`>>, organisation: string) => string[],
 ): Promise<RenderedMail> {
-  const org = mailName(input.brand.name);
-  const ticketName = oneLine(input.ticket.ticketName);
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, input.reason ? `mail.ticket_${input.reason}` : 'mail.ticket_revoked');
+  const organisation = mailName(input.brand.name);
+  const event = oneLine(input.ticket.event.name);
+  const t = texts(locale, `mail.${section}`);
   return renderMail({
     lang: locale,
     brand: input.brand,
-    subject: t('subject', { event: eventName }),
+    subject: text(locale, `mail.${section}.subject`, { event }),
     paragraphs: [
-      t('line', { organisation: org, type: ticketName, event: eventName }),
-      t('what'),
-      t('ask', { organisation: org }),
+      text(locale, `mail.${section}.line`, { organisation, type: oneLine(input.ticket.ticketName), event }),
+      ...more(t, organisation),
     ],
     facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
-    cta: { label: t('cta'), href: input.link },
+    cta: { label: text(locale, `mail.${section}.cta`), href: input.link },
     footer: footer(locale, input.brand),
   });
+}
+
+/**
+ * The e-mail a holder gets when their ticket stops admitting or admits again, by `reason`: the organiser revoked it
+ * (absent; issue 41 point 6), the payment it was bought with went back (`refunded`) or is disputed (`disputed`), or
+ * that dispute was won (`reinstated`; issue 46), or the event was cancelled and the buyer's payment refunded, the
+ * ticket back with its seller (`sale_refunded`; decision 045). Says what happened, whether it admits and is in their
+ * panel, and whom to ask (the organisation). No `.ics`.
+ */
+export function ticketRevokedMail(
+  locale: Locale,
+  input: { ticket: MailTicket; link: string; brand: MailBrand; reason?: TicketRevokedReason },
+): Promise<RenderedMail> {
+  const section: NoticeSection = input.reason ? `ticket_${input.reason}` : 'ticket_revoked';
+  return ticketNoticeMail(locale, input, section, (t, organisation) => [t('what'), t('ask', { organisation })]);
 }
 
 /**
@@ -616,53 +632,29 @@ export async function ticketRevokedMail(
  * longer admits and has left their panel; the refund is made in the organiser's shop, `reference` its reference (null:
  * none given).
  */
-export async function refundApprovedMail(
+export function refundApprovedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; reference: string | null },
 ): Promise<RenderedMail> {
-  const org = mailName(input.brand.name);
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.refund_approved');
-  return renderMail({
-    lang: locale,
-    brand: input.brand,
-    subject: t('subject', { event: eventName }),
-    paragraphs: [
-      t('line', { organisation: org, type: oneLine(input.ticket.ticketName), event: eventName }),
-      ...(input.reference ? [t('reference', { reference: oneLine(input.reference) })] : []),
-      t('what'),
-      t('ask', { organisation: org }),
-    ],
-    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
-    cta: { label: t('cta'), href: input.link },
-    footer: footer(locale, input.brand),
-  });
+  return ticketNoticeMail(locale, input, 'refund_approved', (t, organisation) => [
+    ...(input.reference ? [t('reference', { reference: oneLine(input.reference) })] : []),
+    t('what'),
+    t('ask', { organisation }),
+  ]);
 }
 
 /**
  * The e-mail a holder gets when the organiser declined their refund request (issue 46): the organiser's `reason`;
  * the ticket stays theirs and admits.
  */
-export async function refundDeclinedMail(
+export function refundDeclinedMail(
   locale: Locale,
   input: { ticket: MailTicket; link: string; brand: MailBrand; reason: string },
 ): Promise<RenderedMail> {
-  const org = mailName(input.brand.name);
-  const eventName = oneLine(input.ticket.event.name);
-  const t = texts(locale, 'mail.refund_declined');
-  return renderMail({
-    lang: locale,
-    brand: input.brand,
-    subject: t('subject', { event: eventName }),
-    paragraphs: [
-      t('line', { organisation: org, type: oneLine(input.ticket.ticketName), event: eventName }),
-      t('reason', { organisation: org, reason: input.reason }),
-      t('what'),
-    ],
-    facts: ticketFacts(locale, { ...input.ticket, wallet: undefined }),
-    cta: { label: t('cta'), href: input.link },
-    footer: footer(locale, input.brand),
-  });
+  return ticketNoticeMail(locale, input, 'refund_declined', (t, organisation) => [
+    t('reason', { organisation, reason: input.reason }),
+    t('what'),
+  ]);
 }
 
 /**
