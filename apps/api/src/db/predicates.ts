@@ -166,3 +166,21 @@ export async function lockOrganisation(tx: DbOrTx, organisationId: number): Prom
     .where(eq(organisations.id, organisationId))
     .for('update');
 }
+
+/**
+ * The organisation's event whose organiser id is `externalId`, or undefined (the one lookup of the organiser API,
+ * the refund policy and the exchange settings); `lock`: its row `FOR UPDATE` until the transaction ends.
+ */
+export async function organisationEvent(
+  db: DbOrTx,
+  organisationId: number,
+  externalId: string,
+  lock = false,
+): Promise<typeof events.$inferSelect | undefined> {
+  const q = db
+    .select()
+    .from(events)
+    .where(and(eq(events.organisationId, organisationId), eq(events.externalId, externalId)));
+  const [row] = lock ? await q.for('update') : await q;
+  return row;
+}

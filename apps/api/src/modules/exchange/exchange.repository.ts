@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
-import { ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
+import { organisationEvent, ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
 import {
   events,
   exchangeEntries,
@@ -35,13 +35,8 @@ const positionOf = sql<number | null>`case when ${exchangeEntries.status} in ('W
 
 export const exchangeRepository = {
   /** The organisation's event by its externalId, or undefined. */
-  async orgEvent(db: DbOrTx, organisationId: number, externalId: string): Promise<EventRow | undefined> {
-    const [row] = await db
-      .select()
-      .from(events)
-      .where(and(eq(events.organisationId, organisationId), eq(events.externalId, externalId)));
-    return row;
-  },
+  orgEvent: (db: DbOrTx, organisationId: number, externalId: string): Promise<EventRow | undefined> =>
+    organisationEvent(db, organisationId, externalId),
 
   /** The event of the organisation with this slug, by its externalId, or undefined. */
   async publicEvent(db: DbOrTx, slug: string, externalId: string): Promise<EventRow | undefined> {

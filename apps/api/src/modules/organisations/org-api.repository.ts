@@ -7,7 +7,7 @@
  */
 import { and, count, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsListed, ticketIsOnSale } from '../../db/predicates.js';
+import { organisationEvent, ticketIsListed, ticketIsOnSale } from '../../db/predicates.js';
 import {
   benefits,
   events,
@@ -54,14 +54,7 @@ const issuedTo = sql<number | null>`(select th.to_user_id from ticket_history th
   where th.user_ticket_id = "user_tickets"."id" and th.kind in ('ISSUE', 'REISSUE') order by th.id desc limit 1)`;
 
 export const orgApiRepository = {
-  async eventByExternalId(db: DbOrTx, organisationId: number, externalId: string, lock = false) {
-    const q = db
-      .select()
-      .from(events)
-      .where(and(eq(events.organisationId, organisationId), eq(events.externalId, externalId)));
-    const [row] = lock ? await q.for('update') : await q;
-    return row;
-  },
+  eventByExternalId: organisationEvent,
   async eventById(db: DbOrTx, id: number): Promise<EventRow | undefined> {
     const [row] = await db.select().from(events).where(eq(events.id, id));
     return row;

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsOnSale } from '../../db/predicates.js';
+import { organisationEvent, ticketIsOnSale } from '../../db/predicates.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { events, refundRequests, ticketTypes, userTickets, users } from '../../db/schema.js';
 
@@ -24,14 +24,7 @@ const itemColumns = {
 
 export const refundsRepository = {
   /** The organisation's event by its externalId; `lock`: its row `FOR UPDATE` until the transaction ends. */
-  async event(db: DbOrTx, organisationId: number, externalId: string, lock = false) {
-    const q = db
-      .select()
-      .from(events)
-      .where(and(eq(events.organisationId, organisationId), eq(events.externalId, externalId)));
-    const [row] = lock ? await q.for('update') : await q;
-    return row;
-  },
+  event: organisationEvent,
 
   /** Sets the event's refund policy (a new row version: the holders' listings show it at once). */
   async setPolicy(
