@@ -374,6 +374,41 @@ describe('refund requests (issue 46)', () => {
     ]);
   });
 
+  it('a ticket revoked while its request is pending: approve refuses it (the revoke kept), decline still answers', async () => {
+    t = await createTestApp({ config: { adminKey: ADMIN } });
+    const apiKey = await setUp();
+    const h1 = (await t.signIn('h1@example.com')).accessToken;
+    const [t1, t2] = [await ticketId('t1'), await ticketId('t2')];
+    await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until: inFuture(5) });
+    for (const id of [t1, t2])
+      expect((await call(h1, 'POST', `/v1/tickets/${id}/refund-request`, {})).statusCode).toBe(201);
+    // The organiser revokes t1 (its own revoke, not a refund) and a dispute voids t2 (decision 044) meanwhile.
+    expect((await call(apiKey, 'DELETE', '/v1/org/tickets/t1')).statusCode).toBe(204);
+    await rows(`update user_tickets set revoked_at = now(), revoked_reason = 'disputed' where id = ${t2}`);
+    const [r1, r2] = (await rows<{ id: number }>(`select id from refund_requests order by id`)).map((r) => r.id);
+
+    // Approving would record a refund of a ticket already void, and turn its revoke into "refunded" (a dispute won
+    // could then not reinstate it): refused, nothing changed, no e-mail.
+    const sent = t.mail.sent.length;
+    for (const id of [r1, r2])
+      expect(
+        refusal(await call(apiKey, 'POST', `/v1/org/refund-requests/${id}/approve`, { reference: 'R-9' })),
+      ).toEqual([409, 'api.org.ticket_revoked']);
+    expect(await rows(`select revoked_reason from user_tickets where id in (${t1}, ${t2}) order by id`)).toEqual([
+      { revoked_reason: null },
+      { revoked_reason: 'disputed' },
+    ]);
+    expect(await rows(`select status, reference from refund_requests order by id`)).toEqual([
+      { status: 'pending', reference: null },
+      { status: 'pending', reference: null },
+    ]);
+    expect(t.mail.sent.length).toBe(sent);
+    // The organiser closes it with a decline.
+    expect(
+      (await call(apiKey, 'POST', `/v1/org/refund-requests/${r1}/decline`, { reason: 'Revoked.' })).statusCode,
+    ).toBe(200);
+  });
+
   it('on_cancel: requests open when the event is cancelled, until the deadline', async () => {
     t = await createTestApp({ config: { adminKey: ADMIN } });
     const apiKey = await setUp();

@@ -106,7 +106,8 @@ export function refundsOrgRoutes(
         description:
           'Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at ' +
           'offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the ' +
-          'request answers 409 `api.org.ticket_used`. Decision 046.',
+          'request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 ' +
+          '`api.org.ticket_revoked`: decline it. Decision 046.',
         security: orgSecurity,
         params: requestParams,
         body: refunds.refundApproveRequest,

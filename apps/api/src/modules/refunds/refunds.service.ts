@@ -223,13 +223,17 @@ function createOrganiserRefunds(deps: RefundsDeps) {
      * `refunded`, and leaves the holder's list), wallet update jobs, the audit entry and the holder's e-mail (their
      * language, the organisation's brand, the reference).
      * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409),
-     *   `api.org.ticket_used` (409: the ticket was checked in meanwhile; the request stays pending).
+     *   `api.org.ticket_revoked` (409: the ticket was revoked or voided meanwhile), `api.org.ticket_used` (409: the
+     *   ticket was checked in meanwhile); on either the request stays pending for a decline.
      */
     async approve(org: RequestOrganisation, id: number, reference: string | undefined): Promise<RefundItem> {
       const at = deps.now();
       return db.transaction(async (tx) => {
         const request = await pendingRequest(tx, org, id);
         const ticket = await repo.ticket(tx, request.userTicketId, true);
+        // Void meanwhile (the organiser's revoke, a payment reversed or disputed): a refund recorded now would be a
+        // second one, and would turn the revoke into "refunded" (a dispute won could not reinstate it).
+        if (ticket.ticket.revokedAt !== null) throw new AppError('api.org.ticket_revoked');
         if (ticket.ticket.eventAccessUsedAt !== null) throw new AppError('api.org.ticket_used');
         const held = await ticketHoldersRepository.ofTicket(tx, request.userTicketId);
         await repo.decide(tx, id, { status: 'approved', reference: reference ?? null, decidedAt: at });
