@@ -154,6 +154,12 @@ describe('refund requests (issue 46)', () => {
     // The policy's body is checked; another organisation's event is not found.
     const bad = await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until' });
     expect(bad.statusCode).toBe(400);
+    // Year 0 and year 10000 in UTC (here through the offset): refused, where they were a 500 (the audit of issue 46).
+    for (const until of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00'])
+      expect(refusal(await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until }))).toEqual([
+        400,
+        'api.invalid_request_body',
+      ]);
     const none = await call(apiKey, 'PUT', '/v1/org/events/nope/refund-policy', { mode: 'none' });
     expect(refusal(none)).toEqual([404, 'api.org.event_not_found']);
     expect((await call(apiKey, 'GET', '/v1/org/events/gig')).json()).toMatchObject({
