@@ -415,6 +415,30 @@ describe('refund requests (issue 46)', () => {
     ).toBe(200);
   });
 
+  it('requests and withdrawals share one limit per account a minute (429); another account is not held back', async () => {
+    t = await createTestApp({ config: { adminKey: ADMIN, refundRequestsPerMinute: 2 } });
+    const apiKey = await setUp();
+    const h1 = (await t.signIn('h1@example.com')).accessToken;
+    const h2 = (await t.signIn('h2@example.com')).accessToken;
+    const [t1, t3] = [await ticketId('t1'), await ticketId('t3')];
+    await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until: inFuture(5) });
+    expect((await call(h1, 'POST', `/v1/tickets/${t1}/refund-request`, {})).statusCode).toBe(201);
+    expect((await call(h1, 'DELETE', `/v1/tickets/${t1}/refund-request`)).statusCode).toBe(200);
+    // The third in the minute, a request or a withdrawal: refused before anything is written (each route counting
+    // on its own let an account alternate them at twice the limit, a webhook per request; the audit of issue 46).
+    expect(refusal(await call(h1, 'POST', `/v1/tickets/${t1}/refund-request`, {}))).toEqual([
+      429,
+      'api.too_many_requests',
+    ]);
+    expect(refusal(await call(h1, 'DELETE', `/v1/tickets/${t1}/refund-request`))).toEqual([
+      429,
+      'api.too_many_requests',
+    ]);
+    expect((await rows(`select status from refund_requests`)).map((r) => r.status)).toEqual(['withdrawn']);
+    // The control: the limit is per account.
+    expect((await call(h2, 'POST', `/v1/tickets/${t3}/refund-request`, {})).statusCode).toBe(201);
+  });
+
   it('on_cancel: requests open when the event is cancelled, until the deadline', async () => {
     t = await createTestApp({ config: { adminKey: ADMIN } });
     const apiKey = await setUp();
