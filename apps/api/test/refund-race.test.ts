@@ -1,7 +1,8 @@
 /**
  * Issue 46 refund requests under races (decision 046): 20 parallel requests of one ticket make one request (one
  * 201, the rest 409); an approve and a decline of one request at once: exactly one wins; a request and a gift of the
- * same ticket at once: never both.
+ * same ticket at once: never both; a withdrawal and a decision of one request at once: one wins, and no deadlock (both
+ * take the ticket's row lock, then the request's).
  *
  * On PostgreSQL each race runs on two app instances on one database, and each has a control that runs the same race
  * with the row locks off (`refundLocks.enabled = false`; for the 20 requests also without the pending check and the
@@ -151,6 +152,35 @@ async function requestAndGift(rounds: number): Promise<number> {
   return both;
 }
 
+/**
+ * The holder's withdrawal and the organiser's decision (approve for odd requests, decline for even) of each of `n`
+ * requests at once, on two instances: each pair's answers (status and message key, sorted).
+ */
+async function withdrawAndDecide(n: number): Promise<string[][]> {
+  const { apiKey, ids, h1 } = await setUp(n);
+  for (const id of ids)
+    expect((await call(0, h1, 'POST', `/v1/tickets/${id}/refund-request`, {})).statusCode).toBe(201);
+  const requests = await rows<{ id: number; user_ticket_id: number }>(
+    `select id, user_ticket_id from refund_requests order by id`,
+  );
+  const answer = (a: { statusCode: number; json: <T>() => T }) =>
+    `${a.statusCode}${a.statusCode === 200 ? '' : ` ${a.json<{ message: string }>().message}`}`;
+  return Promise.all(
+    requests.map(async (r, i) =>
+      (
+        await Promise.all([
+          call(0, h1, 'DELETE', `/v1/tickets/${r.user_ticket_id}/refund-request`),
+          i % 2
+            ? call(1, apiKey, 'POST', `/v1/org/refund-requests/${r.id}/approve`, {})
+            : call(1, apiKey, 'POST', `/v1/org/refund-requests/${r.id}/decline`, { reason: 'No.' }),
+        ])
+      )
+        .map(answer)
+        .sort(),
+    ),
+  );
+}
+
 describe('refund requests under races (issue 46)', () => {
   it('20 requests of one ticket at once: one 201, the rest 409', async () => {
     race = await startRace();
@@ -169,6 +199,25 @@ describe('refund requests under races (issue 46)', () => {
   it('a request and a gift of the same ticket at once: never both', async () => {
     race = await startRace();
     expect(await requestAndGift(10)).toBe(0);
+  });
+
+  it('a withdrawal and a decision of one request at once: exactly one wins, neither waits on the other (deadlock)', async () => {
+    race = await startRace();
+    const pairs = await withdrawAndDecide(20);
+    // The decision's refusal: decided (the withdrawal won); the withdrawal's: nothing pending (a decline won) or no
+    // live ticket (an approve won).
+    const lost = ['404 api.refund.not_found', '404 api.refund.ticket_not_found', '409 api.org.refund_request_decided'];
+    for (const pair of pairs) {
+      expect(
+        pair.filter((a) => a === '200'),
+        pair.join(),
+      ).toHaveLength(1);
+      expect(lost, pair.join()).toContain(pair.find((a) => a !== '200'));
+    }
+    const [{ n }] = await rows<{ n: number }>(
+      `select count(*)::int as n from refund_requests where status = 'pending'`,
+    );
+    expect(Number(n)).toBe(0);
   });
 
   describe.runIf(onPostgres())('controls: without the locks the same races break', () => {

@@ -154,6 +154,12 @@ describe('refund requests (issue 46)', () => {
     // The policy's body is checked; another organisation's event is not found.
     const bad = await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until' });
     expect(bad.statusCode).toBe(400);
+    // Year 0 and year 10000 in UTC (here through the offset): refused, where they were a 500 (the audit of issue 46).
+    for (const until of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00'])
+      expect(refusal(await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until }))).toEqual([
+        400,
+        'api.invalid_request_body',
+      ]);
     const none = await call(apiKey, 'PUT', '/v1/org/events/nope/refund-policy', { mode: 'none' });
     expect(refusal(none)).toEqual([404, 'api.org.event_not_found']);
     expect((await call(apiKey, 'GET', '/v1/org/events/gig')).json()).toMatchObject({
@@ -372,6 +378,65 @@ describe('refund requests (issue 46)', () => {
       { action: 'refund_request.declined', resource_type: 'refund_request', resource_id: String(r3) },
       { action: 'refund_request.approved', resource_type: 'refund_request', resource_id: String(r1) },
     ]);
+  });
+
+  it('a ticket revoked while its request is pending: approve refuses it (the revoke kept), decline still answers', async () => {
+    t = await createTestApp({ config: { adminKey: ADMIN } });
+    const apiKey = await setUp();
+    const h1 = (await t.signIn('h1@example.com')).accessToken;
+    const [t1, t2] = [await ticketId('t1'), await ticketId('t2')];
+    await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until: inFuture(5) });
+    for (const id of [t1, t2])
+      expect((await call(h1, 'POST', `/v1/tickets/${id}/refund-request`, {})).statusCode).toBe(201);
+    // The organiser revokes t1 (its own revoke, not a refund) and a dispute voids t2 (decision 044) meanwhile.
+    expect((await call(apiKey, 'DELETE', '/v1/org/tickets/t1')).statusCode).toBe(204);
+    await rows(`update user_tickets set revoked_at = now(), revoked_reason = 'disputed' where id = ${t2}`);
+    const [r1, r2] = (await rows<{ id: number }>(`select id from refund_requests order by id`)).map((r) => r.id);
+
+    // Approving would record a refund of a ticket already void, and turn its revoke into "refunded" (a dispute won
+    // could then not reinstate it): refused, nothing changed, no e-mail.
+    const sent = t.mail.sent.length;
+    for (const id of [r1, r2])
+      expect(
+        refusal(await call(apiKey, 'POST', `/v1/org/refund-requests/${id}/approve`, { reference: 'R-9' })),
+      ).toEqual([409, 'api.org.ticket_revoked']);
+    expect(await rows(`select revoked_reason from user_tickets where id in (${t1}, ${t2}) order by id`)).toEqual([
+      { revoked_reason: null },
+      { revoked_reason: 'disputed' },
+    ]);
+    expect(await rows(`select status, reference from refund_requests order by id`)).toEqual([
+      { status: 'pending', reference: null },
+      { status: 'pending', reference: null },
+    ]);
+    expect(t.mail.sent.length).toBe(sent);
+    // The organiser closes it with a decline.
+    expect(
+      (await call(apiKey, 'POST', `/v1/org/refund-requests/${r1}/decline`, { reason: 'Revoked.' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('requests and withdrawals share one limit per account a minute (429); another account is not held back', async () => {
+    t = await createTestApp({ config: { adminKey: ADMIN, refundRequestsPerMinute: 2 } });
+    const apiKey = await setUp();
+    const h1 = (await t.signIn('h1@example.com')).accessToken;
+    const h2 = (await t.signIn('h2@example.com')).accessToken;
+    const [t1, t3] = [await ticketId('t1'), await ticketId('t3')];
+    await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until: inFuture(5) });
+    expect((await call(h1, 'POST', `/v1/tickets/${t1}/refund-request`, {})).statusCode).toBe(201);
+    expect((await call(h1, 'DELETE', `/v1/tickets/${t1}/refund-request`)).statusCode).toBe(200);
+    // The third in the minute, a request or a withdrawal: refused before anything is written (each route counting
+    // on its own let an account alternate them at twice the limit, a webhook per request; the audit of issue 46).
+    expect(refusal(await call(h1, 'POST', `/v1/tickets/${t1}/refund-request`, {}))).toEqual([
+      429,
+      'api.too_many_requests',
+    ]);
+    expect(refusal(await call(h1, 'DELETE', `/v1/tickets/${t1}/refund-request`))).toEqual([
+      429,
+      'api.too_many_requests',
+    ]);
+    expect((await rows(`select status from refund_requests`)).map((r) => r.status)).toEqual(['withdrawn']);
+    // The control: the limit is per account.
+    expect((await call(h2, 'POST', `/v1/tickets/${t3}/refund-request`, {})).statusCode).toBe(201);
   });
 
   it('on_cancel: requests open when the event is cancelled, until the deadline', async () => {

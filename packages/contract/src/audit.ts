@@ -4,6 +4,7 @@
  * (`GET /v1/org/audit-log`, the console's Activity page).
  */
 import * as z from 'zod';
+import { instant } from './fields.js';
 import { pageQuery } from './organisations.js';
 
 /**
@@ -81,10 +82,7 @@ export type AuditResourceType = z.infer<typeof auditResourceType>;
  */
 export const auditLogQuery = pageQuery.extend({
   action: auditAction.optional(),
-  since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .meta({ description: 'only entries at or after this instant, ISO 8601 with an offset' }),
+  since: instant.optional().meta({ description: 'only entries at or after this instant, ISO 8601 with an offset' }),
 });
 export type AuditLogQuery = z.infer<typeof auditLogQuery>;
 

@@ -4,12 +4,10 @@
  * tickets to it and organisers release stock into it; supply is offered to the next entry that fits, all or nothing.
  */
 import * as z from 'zod';
+import { instant } from './fields.js';
 import { externalId, slug } from './organisations.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
-const instant = z.iso
-  .datetime({ offset: true })
-  .meta({ description: 'ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00' });
 
 /** Most minutes an offer may stay open (two days). */
 export const EXCHANGE_OFFER_MINUTES_MAX = 2880;

@@ -1,6 +1,7 @@
 /**
  * Field schemas that keep a user's mistake out of the database's way (issue 14: no 500s): ids fit a
- * PostgreSQL `integer`, text holds no NUL character (which a `text` column refuses).
+ * PostgreSQL `integer`, text holds no NUL character (which a `text` column refuses), an instant falls in the years a
+ * `timestamptz` takes as we send it.
  */
 import * as z from 'zod';
 
@@ -17,3 +18,16 @@ export const hasNoNul = (s: string): boolean => !s.includes('\u0000');
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** True when `value` is a UUID, so a lookup never hands a `uuid` column text it refuses (a 500). */
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
+/**
+ * An instant in ISO 8601 with an offset (`2027-03-01T18:00:00+11:00`), in the years 1 to 9999 once in UTC: a date is
+ * sent to PostgreSQL as its `toISOString()`, which it refuses for year 0 (1 BC) and writes as `+010000-…` from year
+ * 10000 (both were a 500; issue 46 audit).
+ */
+export const instant = z.iso
+  .datetime({ offset: true })
+  .refine((v) => {
+    const year = new Date(v).getUTCFullYear();
+    return year >= 1 && year <= 9999;
+  }, 'a year from 1 to 9999 (in UTC)')
+  .meta({ description: 'ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00' });

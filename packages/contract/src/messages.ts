@@ -290,7 +290,7 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.ticket_not_found': 'No ticket of your organisation has this externalId.',
   'api.org.ticket_type_event_locked': 'eventExternalId: this ticket type already belongs to another event.',
   'api.org.ticket_type_locked': 'ticketTypeExternalId: a ticket keeps its type; revoke it and issue another.',
-  'api.org.ticket_revoked': 'The ticket was revoked and cannot be issued again.',
+  'api.org.ticket_revoked': 'The ticket was revoked: it cannot be issued again, nor its refund request approved.',
   'api.org.ticket_in_resale':
     'The ticket is listed for resale, returned to an exchange queue, or sold and awaiting its buyer: it moves by that sale until the holder takes it back.',
   'api.org.ticket_used': 'holderEmail: the ticket was used at the door and keeps its holder.',

@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { email, errorBody } from './auth.js';
-import { hasNoNul } from './fields.js';
+import { hasNoNul, instant } from './fields.js';
 import { syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
 import { refundPolicy } from './refunds.js';
@@ -40,9 +40,6 @@ const colour = z
 const text = (max: number) => z.string().trim().min(1).max(max).refine(hasNoNul);
 const optionalText = (max: number) => z.string().trim().max(max).refine(hasNoNul).optional();
 const cents = z.number().int().min(0).max(100_000_000);
-const instant = z.iso
-  .datetime({ offset: true })
-  .meta({ description: 'ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00' });
 
 let timeZones: Set<string> | undefined;
 let currencies: Set<string> | undefined;

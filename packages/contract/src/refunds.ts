@@ -5,7 +5,7 @@
  * UTC).
  */
 import * as z from 'zod';
-import { hasNoNul } from './fields.js';
+import { hasNoNul, instant } from './fields.js';
 
 /** Longest holder's reason, organiser's decline reason (characters). */
 export const REFUND_REASON_MAX = 500;
@@ -13,9 +13,6 @@ export const REFUND_REASON_MAX = 500;
 export const REFUND_REFERENCE_MAX = 200;
 
 const words = (max: number) => z.string().trim().min(1).max(max).refine(hasNoNul);
-const instant = z.iso
-  .datetime({ offset: true })
-  .meta({ description: 'ISO 8601 with an offset, e.g. 2027-03-01T18:00:00+11:00' });
 
 /**
  * Who may ask for a refund of a ticket of the event: `none` (nobody, the default); `until` (any holder, until

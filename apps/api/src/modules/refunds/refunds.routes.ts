@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { organisations as org, refunds } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors, securityOf } from '../../lib/openapi.js';
-import { perUserPerMinute } from '../../lib/rate-limit.js';
+import { withinLimit } from '../../lib/rate-limit.js';
 import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { RefundsService } from './refunds.service.js';
 
@@ -26,10 +26,15 @@ export function refundsRoutes(
     perMinute: number;
   },
 ) {
+  // Per account (after requireAuth): each request tells the organiser (a webhook). One limiter for both routes, so a
+  // request and a withdrawal count together (a route's own `config.rateLimit` counts that route alone).
+  const perAccount = app.createRateLimit({
+    max: deps.perMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `user:${req.auth.userId}:refund_requests`,
+  });
   const pre = {
-    preHandler: deps.requireAuth,
-    // Per account (after requireAuth): each request tells the organiser (a webhook).
-    config: perUserPerMinute('refund_requests', deps.perMinute),
+    preHandler: [deps.requireAuth, (req: Parameters<PreHandler>[0]) => withinLimit(perAccount, req, 'refund_requests')],
   };
   app.post(
     '/tickets/:userTicketId/refund-request',
@@ -40,7 +45,7 @@ export function refundsRoutes(
         summary: 'Ask the organiser for a refund of a ticket I hold, where the event’s refund policy allows',
         params: ticketParams,
         body: refunds.refundRequestCreate,
-        response: { 201: refunds.ticketRefundResponse, ...errors(400, 404, 409) },
+        response: { 201: refunds.ticketRefundResponse, ...errors(400, 404, 409, 429) },
       },
     },
     async (req, reply) =>
@@ -54,7 +59,7 @@ export function refundsRoutes(
         operationId: 'withdrawRefundRequest',
         summary: 'Withdraw my pending refund request',
         params: ticketParams,
-        response: { 200: refunds.ticketRefundResponse, ...errors(404) },
+        response: { 200: refunds.ticketRefundResponse, ...errors(404, 429) },
       },
     },
     async (req) => deps.refunds.withdraw(req.auth, req.params.userTicketId),
@@ -106,7 +111,8 @@ export function refundsOrgRoutes(
         description:
           'Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at ' +
           'offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the ' +
-          'request answers 409 `api.org.ticket_used`. Decision 046.',
+          'request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 ' +
+          '`api.org.ticket_revoked`: decline it. Decision 046.',
         security: orgSecurity,
         params: requestParams,
         body: refunds.refundApproveRequest,

@@ -4,8 +4,9 @@
  * is pending; the organiser approves (the ticket is void as refunded: it stops admitting everywhere and leaves the
  * holder's list; the organiser's reference of the refund made in their own shop is recorded) or declines with a
  * reason the holder reads. While a request is pending the ticket does not move (the move rule, db/predicates.ts) but
- * still admits. Each change runs in one transaction under the row lock of the ticket (a request) or of the request (a
- * decision), and makes a new version of the ticket's row so that the holder's listing shows it at once.
+ * still admits. Each change runs in one transaction under the row lock of the ticket (a request, a withdrawal) or of
+ * the ticket, then the request (a decision: the same order, so no deadlock), and makes a new version of the ticket's
+ * row so that the holder's listing shows it at once.
  */
 import { fullName, type refunds } from '@tp/contract';
 import type { Config } from '../../config.js';
@@ -157,14 +158,19 @@ function createOrganiserRefunds(deps: RefundsDeps) {
   const lock = () => refundLocks.enabled;
 
   /**
-   * The request `id` of the organisation, locked, still pending.
+   * The request `id` of the organisation, still pending, with its ticket (`repo.ticket`), both locked: the ticket's row
+   * first, then the request's, the order of the holder's request and withdrawal (which lock the ticket, then write the
+   * request), so that a decision and a withdrawal at once wait in turn instead of deadlocking.
    * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409).
    */
   async function pendingRequest(tx: DbOrTx, org: RequestOrganisation, id: number) {
+    const found = await repo.requestOf(tx, org.id, id);
+    if (!found) throw new AppError('api.org.refund_request_not_found');
+    const ticket = await repo.ticket(tx, found.userTicketId, lock());
     const request = await repo.requestOf(tx, org.id, id, lock());
     if (!request) throw new AppError('api.org.refund_request_not_found');
     if (request.status !== 'pending') throw new AppError('api.org.refund_request_decided');
-    return request;
+    return { request, ticket };
   }
 
   /** The organiser's item of request `id`, read in `tx`. */
@@ -218,18 +224,21 @@ function createOrganiserRefunds(deps: RefundsDeps) {
     },
 
     /**
-     * POST /org/refund-requests/{id}/approve: in one transaction under the request's row lock, the request approved
+     * POST /org/refund-requests/{id}/approve: in one transaction under the ticket's and the request's row locks, the request approved
      * with the organiser's reference, the ticket void as refunded (it stops admitting online and at offline doors,
      * `refunded`, and leaves the holder's list), wallet update jobs, the audit entry and the holder's e-mail (their
      * language, the organisation's brand, the reference).
      * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409),
-     *   `api.org.ticket_used` (409: the ticket was checked in meanwhile; the request stays pending).
+     *   `api.org.ticket_revoked` (409: the ticket was revoked or voided meanwhile), `api.org.ticket_used` (409: the
+     *   ticket was checked in meanwhile); on either the request stays pending for a decline.
      */
     async approve(org: RequestOrganisation, id: number, reference: string | undefined): Promise<RefundItem> {
       const at = deps.now();
       return db.transaction(async (tx) => {
-        const request = await pendingRequest(tx, org, id);
-        const ticket = await repo.ticket(tx, request.userTicketId, true);
+        const { request, ticket } = await pendingRequest(tx, org, id);
+        // Void meanwhile (the organiser's revoke, a payment reversed or disputed): a refund recorded now would be a
+        // second one, and would turn the revoke into "refunded" (a dispute won could not reinstate it).
+        if (ticket.ticket.revokedAt !== null) throw new AppError('api.org.ticket_revoked');
         if (ticket.ticket.eventAccessUsedAt !== null) throw new AppError('api.org.ticket_used');
         const held = await ticketHoldersRepository.ofTicket(tx, request.userTicketId);
         await repo.decide(tx, id, { status: 'approved', reference: reference ?? null, decidedAt: at });
@@ -252,7 +261,7 @@ function createOrganiserRefunds(deps: RefundsDeps) {
     },
 
     /**
-     * POST /org/refund-requests/{id}/decline: in one transaction under the request's row lock, the request declined
+     * POST /org/refund-requests/{id}/decline: in one transaction under the ticket's and the request's row locks, the request declined
      * with the organiser's reason (a new version of the ticket's row: the holder's listing shows it), the audit entry
      * and the holder's e-mail with the reason.
      * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409).
@@ -260,7 +269,7 @@ function createOrganiserRefunds(deps: RefundsDeps) {
     async decline(org: RequestOrganisation, id: number, reason: string): Promise<RefundItem> {
       const at = deps.now();
       return db.transaction(async (tx) => {
-        const request = await pendingRequest(tx, org, id);
+        const { request } = await pendingRequest(tx, org, id);
         await repo.decide(tx, id, { status: 'declined', declineReason: reason, decidedAt: at });
         await repo.touchTicket(tx, request.userTicketId);
         const held = await ticketHoldersRepository.ofTicket(tx, request.userTicketId);
