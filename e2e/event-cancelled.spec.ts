@@ -1,7 +1,7 @@
 /**
  * Issue 46 (decision 045), in Chromium: the organiser cancels an event through the API with a reason; its holder's
- * My tickets shows the card with a Cancelled badge, the ticket page opens with the notice and the organiser's words
- * and no gift action, and the QR screen says the event's ticket no longer admits. Screenshots of the ticket page and
+ * My tickets shows the card with a Cancelled badge, the ticket page opens with the notice and the organiser's words,
+ * no gift action and its event-access item Cancelled (not Unused), and the QR screen says the event's ticket no longer admits. Screenshots of the ticket page and
  * the QR screen (en/es, light/dark, 360 px) in test-results/event-cancelled/. The event is the spec's own (a fresh
  * organisation), so that the shared seed's events stay on for the other specs.
  */
@@ -19,6 +19,9 @@ const TEXTS = {
     by: `From the organiser: ${REASON}`,
     gift: 'Gift',
     admits: 'What this pass admits',
+    yours: 'Your ticket',
+    access: 'No longer admits: the event was cancelled.',
+    unused: 'Unused',
   },
   es: {
     badge: 'Cancelado',
@@ -26,6 +29,9 @@ const TEXTS = {
     by: `Del organizador: ${REASON}`,
     gift: 'Regalar',
     admits: 'A qué da acceso este pase',
+    yours: 'Tu entrada',
+    access: 'Ya no da acceso: el evento se canceló.',
+    unused: 'Sin usar',
   },
 } as const;
 
@@ -78,6 +84,11 @@ for (const lang of ['en', 'es'] as const)
     await expect(notice).toContainText(x.by);
     await expect(page.getByRole('heading', { name: 'Harbour Lights' })).toBeVisible();
     await expect(page.getByRole('button', { name: x.gift, exact: true })).toHaveCount(0);
+    // The event-access item: cancelled, not unused (as if it could still be used).
+    const access = page.getByRole('region', { name: x.yours, exact: true });
+    await expect(access).toContainText(x.access);
+    await expect(access.getByText(x.badge, { exact: true })).toBeVisible();
+    await expect(access).not.toContainText(x.unused);
     await settled(page);
     for (const theme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: theme });

@@ -2,8 +2,8 @@
  * Issue 46 "Refund requests" (decision 046): the organiser's per-event policy (its rule, its route, the console's read
  * of the event), the holder's request and withdrawal with every refusal, `MyTicket.refund` shown at once through the
  * listing's cache, a pending ticket that does not move but still admits, and the organiser's queue and decisions
- * (approve voids the ticket so the doors answer `refunded`, decline shows the reason; both e-mail the holder in their
- * language).
+ * (approve voids the ticket so the doors answer `refunded` and queues its wallet passes' updates, decline shows the
+ * reason; both e-mail the holder in their language).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -437,6 +437,34 @@ describe('refund requests (issue 46)', () => {
     expect((await rows(`select status from refund_requests`)).map((r) => r.status)).toEqual(['withdrawn']);
     // The control: the limit is per account.
     expect((await call(h2, 'POST', `/v1/tickets/${t3}/refund-request`, {})).statusCode).toBe(201);
+  });
+
+  it('approving queues the wallet updates of the voided ticket; declining queues none', async () => {
+    // The test clock a day behind the database's: the queued jobs (due at the database's now) wait to be read.
+    t = await createTestApp({ config: { adminKey: ADMIN }, start: new Date(Date.now() - DAY) });
+    const apiKey = await setUp();
+    const h1 = (await t.signIn('h1@example.com')).accessToken;
+    const [t1, t2] = [await ticketId('t1'), await ticketId('t2')];
+    const walletJobs = () => rows(`select kind, payload from jobs where kind like 'wallet.%' order by id`);
+    await call(apiKey, 'PUT', '/v1/org/events/gig/refund-policy', { mode: 'until', until: inFuture(3) });
+    for (const id of [t1, t2])
+      expect((await call(h1, 'POST', `/v1/tickets/${id}/refund-request`, {})).statusCode).toBe(201);
+    const [r1, r2] = (await call(apiKey, 'GET', '/v1/org/refund-requests')).json<RequestPage>().items.map((i) => i.id);
+    expect(await walletJobs()).toEqual([]);
+
+    // The control: a decline leaves the ticket valid, so its passes stay as they are.
+    const declined = await call(apiKey, 'POST', `/v1/org/refund-requests/${r2}/decline`, { reason: 'Final sale.' });
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(await walletJobs()).toEqual([]);
+
+    const approved = await call(apiKey, 'POST', `/v1/org/refund-requests/${r1}/approve`, { reference: 'SHOP-1' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    // One job of each kind naming the voided ticket (as a revoke and a payment that went back queue them): Apple's
+    // pass voided and its devices pushed, Google's object set INACTIVE.
+    expect(await walletJobs()).toEqual([
+      { kind: 'wallet.apple_update', payload: { userTicketIds: [t1] } },
+      { kind: 'wallet.google_update', payload: { userTicketIds: [t1] } },
+    ]);
   });
 
   it('on_cancel: requests open when the event is cancelled, until the deadline', async () => {

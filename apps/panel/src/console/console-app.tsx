@@ -173,7 +173,7 @@ function Screens({ membership, route }: { membership: Membership; route: Console
         {current === 'holders' && route.screen === 'holders' && (
           <HoldersScreen event={route.event} ticket={route.ticket} />
         )}
-        {current === 'refunds' && <RefundsScreen />}
+        {current === 'refunds' && route.screen === 'refunds' && <RefundsScreen status={route.status} />}
         {current === 'import' && <ImportScreen />}
         {current === 'branding' && <BrandingScreen slug={membership.slug} />}
         {current === 'members' && <MembersScreen />}

@@ -21,6 +21,10 @@ describe('console paths', () => {
       [{ screen: 'holders', ticket: 'T-1002' }, '/console/holders/T-1002'],
       [{ screen: 'holders', event: 'evt-1' }, '/console/events/evt-1/holders'],
       [{ screen: 'holders', event: 'evt-1', ticket: 'T-1' }, '/console/events/evt-1/holders/T-1'],
+      [{ screen: 'refunds' }, '/console/refunds'],
+      [{ screen: 'refunds', status: 'approved' }, '/console/refunds/approved'],
+      [{ screen: 'refunds', status: 'declined' }, '/console/refunds/declined'],
+      [{ screen: 'refunds', status: 'withdrawn' }, '/console/refunds/withdrawn'],
       [{ screen: 'webhooks' }, '/console/webhooks'],
       [{ screen: 'webhooks', endpoint: 3 }, '/console/webhooks/3/deliveries'],
       [{ screen: 'keys' }, '/console/keys'],
@@ -41,5 +45,8 @@ describe('console paths', () => {
     expect(parseConsolePath('/console/holders/T-1/more')).toEqual({ screen: 'holders' });
     expect(parseConsolePath('/console/webhooks/x/deliveries')).toEqual({ screen: 'webhooks' });
     expect(parseConsolePath('/console/members/')).toEqual({ screen: 'members' });
+    expect(parseConsolePath('/console/refunds/pending')).toEqual({ screen: 'refunds' });
+    expect(parseConsolePath('/console/refunds/toString')).toEqual({ screen: 'refunds' });
+    expect(parseConsolePath('/console/refunds/approved/12')).toEqual({ screen: 'refunds' });
   });
 });

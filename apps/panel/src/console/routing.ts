@@ -10,23 +10,30 @@
  *   /console/events/:event/ticket-types, …/ticket-types/new, …/ticket-types/:type/edit
  * - /console/holders, /console/events/:event/holders (the Holders screen for one event), either followed by /:ticket
  *   for the ticket's drawer
- * - /console/refunds (issue 46: the holders' refund requests)
+ * - /console/refunds (issue 46: the holders' refund requests waiting for a decision), /console/refunds/:status (those
+ *   approved, declined or withdrawn)
  * - /console/webhooks, /console/webhooks/:endpoint/deliveries
  * - /console/import, /console/keys, /console/branding, /console/members, /console/activity
  * - /console: the first screen the member's role opens; an unknown path is read as /console.
  */
 import { useSyncExternalStore } from 'react';
-import { CONSOLE_SCREENS, type ConsoleScreen } from '@tp/contract';
+import { CONSOLE_SCREENS, refunds, type ConsoleScreen } from '@tp/contract';
 
 /** What the URL names: the screen and, on some screens, what it shows. */
 export type ConsoleRoute =
   | { screen: null }
-  | { screen: Exclude<ConsoleScreen, 'events' | 'holders' | 'webhooks'> }
+  | { screen: Exclude<ConsoleScreen, 'events' | 'holders' | 'refunds' | 'webhooks'> }
   | { screen: 'events'; view?: 'new' }
   | { screen: 'events'; event: string; view: 'edit' | 'dashboard' | 'ticket-types' | 'exchange' }
   | { screen: 'events'; event: string; view: 'ticket-type'; type: string | null }
   | { screen: 'holders'; event?: string; ticket?: string }
+  | { screen: 'refunds'; status?: DecidedStatus }
   | { screen: 'webhooks'; endpoint?: number };
+
+/** A refund request's status other than pending (the Refunds screen's first list, which its bare path shows). */
+export type DecidedStatus = Exclude<refunds.RefundRequestStatus, 'pending'>;
+const isDecidedStatus = (s: string | undefined): s is DecidedStatus =>
+  s !== undefined && s !== 'pending' && (refunds.refundRequestStatus.options as readonly string[]).includes(s);
 
 /** A screen's own route (its list, nothing open): every screen's route type takes a bare `{ screen }`. */
 export const screenRoute = (screen: ConsoleScreen): ConsoleRoute => ({ screen }) as ConsoleRoute;
@@ -66,6 +73,8 @@ export function parseConsolePath(pathname: string): ConsoleRoute {
       return { screen };
     case 'holders':
       return a !== undefined && !extra(2) ? { screen, ticket: a } : { screen };
+    case 'refunds':
+      return isDecidedStatus(a) && !extra(2) ? { screen, status: a } : { screen };
     case 'webhooks': {
       const endpoint = Number(a);
       return b === 'deliveries' && Number.isInteger(endpoint) && endpoint > 0 && !extra(3)
@@ -94,6 +103,8 @@ export function consolePath(route: ConsoleRoute): string {
       const base = route.event ? seg('events', route.event, 'holders') : seg('holders');
       return route.ticket ? `${base}/${encodeURIComponent(route.ticket)}` : base;
     }
+    case 'refunds':
+      return route.status ? seg('refunds', route.status) : seg('refunds');
     case 'webhooks':
       return route.endpoint ? seg('webhooks', route.endpoint, 'deliveries') : seg('webhooks');
     default:

@@ -44,7 +44,7 @@ export function exchangeOrgRoutes(
         security,
         params,
         body: contract.exchangeSettingsRequest,
-        response: { 200: contract.exchangeOverview, ...errors(400, 401, 404) },
+        response: { 200: contract.exchangeOverview, ...errors(400, 401, 404, 409) },
       },
     },
     async (req) => deps.exchangeOrg.put(req.organisation, req.params.externalId, req.body),

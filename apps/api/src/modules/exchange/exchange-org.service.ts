@@ -80,8 +80,9 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
      * PUT /org/events/{externalId}/exchange: sets the event's queue settings (a new draw seed when `draw` is first
      * chosen), recorded in the audit trail (`exchange.updated`); schedules the queue's close at its closing time and
      * a draw not yet run at `drawAt` (exchange-schedule.ts); answers as GET does. A closed queue whose closing time
-     * is put back in the future opens again (its closed entries stay closed).
-     * @throws AppError `api.org.event_not_found` (404)
+     * is put back in the future opens again (its closed entries stay closed); a cancelled event's never does.
+     * @throws AppError `api.org.event_not_found` (404), `api.org.event_cancelled` (409: the event is cancelled,
+     *   issue 46)
      */
     async put(
       org: RequestOrganisation,
@@ -91,6 +92,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
       const event = await eventOf(org, externalId);
       const at = deps.now();
       await db.transaction(async (tx) => {
+        // A cancelled event's queue is closed for good (decision 045): a new closing time must not open it again.
+        if (await repo.eventCancelledLocked(tx, event.id)) throw new AppError('api.org.event_cancelled');
         const before = await repo.lockSettings(tx, event.id);
         const after: SettingsRow = {
           eventId: event.id,
@@ -134,7 +137,7 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
      * its face value), paid to the organisation; matched at once. Recorded as `exchange.released`.
      * @returns how many units were released and how many entries were offered at once
      * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404),
-     *   `api.org.exchange.not_open` (409), `api.org.exchange.price_above_face_value` (422),
+     *   `api.org.event_cancelled` (409), `api.org.exchange.not_open` (409), `api.org.exchange.price_above_face_value` (422),
      *   `api.org.exchange.no_payout_account` (403) until the organisation's payout account is verified
      */
     async release(
@@ -143,6 +146,8 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
       body: contract.ExchangeReleaseRequest,
     ): Promise<contract.ExchangeReleaseResponse> {
       const event = await eventOf(org, externalId);
+      // Its queue closed with the cancel (decision 045); said so, rather than "not open".
+      if (event.cancelledAt) throw new AppError('api.org.event_cancelled');
       const type = (await repo.typesOfEvent(db, event.id)).find((t) => t.externalId === body.ticketTypeExternalId);
       if (!type) throw new AppError('api.org.ticket_type_not_found');
       if (body.priceCents > type.priceCents) throw new AppError('api.org.exchange.price_above_face_value');

@@ -38,6 +38,19 @@ export const exchangeRepository = {
   orgEvent: (db: DbOrTx, organisationId: number, externalId: string): Promise<EventRow | undefined> =>
     organisationEvent(db, organisationId, externalId),
 
+  /**
+   * Whether the event is cancelled (issue 46), its row held `FOR SHARE` until the transaction ends: a cancel (which
+   * marks the event before it closes the queue) waits for the caller, or the caller reads the cancel's commit.
+   */
+  async eventCancelledLocked(tx: DbOrTx, eventId: number): Promise<boolean> {
+    const [row] = await tx
+      .select({ cancelledAt: events.cancelledAt })
+      .from(events)
+      .where(eq(events.id, eventId))
+      .for('share');
+    return row?.cancelledAt != null;
+  },
+
   /** The event of the organisation with this slug, by its externalId, or undefined. */
   async publicEvent(db: DbOrTx, slug: string, externalId: string): Promise<EventRow | undefined> {
     const [row] = await db

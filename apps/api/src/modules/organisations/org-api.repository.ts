@@ -59,6 +59,20 @@ export const orgApiRepository = {
     const [row] = await db.select().from(events).where(eq(events.id, id));
     return row;
   },
+  /**
+   * Which of `eventIds` are cancelled (issue 46): nothing may be issued into them. With `lock`, the events' rows are
+   * held `FOR SHARE` until the transaction ends, so a cancel of one waits for it (or it reads the cancel's commit).
+   */
+  async cancelledEventIds(db: DbOrTx, eventIds: number[], lock: boolean): Promise<Set<number>> {
+    if (eventIds.length === 0) return new Set();
+    const q = db
+      .select({ id: events.id, cancelledAt: events.cancelledAt })
+      .from(events)
+      .where(inArray(events.id, eventIds))
+      .orderBy(events.id);
+    const rows = lock ? await q.for('share') : await q;
+    return new Set(rows.filter((r) => r.cancelledAt !== null).map((r) => r.id));
+  },
   /** Inserts an event; undefined when its externalId was taken meanwhile (a concurrent PUT). */
   async insertEvent(db: DbOrTx, values: typeof events.$inferInsert): Promise<EventRow | undefined> {
     return insertOrUndefined(db, (sp) => sp.insert(events).values(values).returning());

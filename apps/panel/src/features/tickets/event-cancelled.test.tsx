@@ -1,9 +1,12 @@
 /**
  * Issue 46 (decision 045): a ticket of a cancelled event stays in My tickets with a "Cancelled" badge, and its page
- * opens with a notice that it no longer admits, the organiser's words when they gave any, and no action to move it.
+ * opens with a notice that it no longer admits, the organiser's words when they gave any, and no action to move it;
+ * its event-access item says "Cancelled" (not "Unused", as if it could still be used) and its detail that it no longer
+ * admits, without a "valid until"; an access used before the cancel stays "Used". In both languages.
  */
-import { describe, expect, it } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { initI18n, loadLaterTexts } from '../../lib/i18n';
 import type { MyTicket, PanelConfig } from '@tp/contract';
 import { queryKeys } from '../../lib/query-keys';
 import { renderPanel } from '../../test/render';
@@ -13,11 +16,17 @@ import { TicketCard } from './components/ticket-card';
 import TicketScreen from './components/ticket-screen';
 
 signedInForEachTest();
+afterEach(async () => {
+  await initI18n('en');
+  await loadLaterTexts();
+});
 
 const config = { orgWebsite: 'https://organiser.example', assetsBaseUrl: '' } as unknown as PanelConfig;
 const cancelled = (reason: string | null): MyTicket =>
   aTicket(5, { eventCancelled: { at: '2029-12-20T10:00:00.000Z', reason } });
 const NOTICE = 'This event was cancelled. Your ticket no longer admits.';
+/** The event-access item's button on the ticket page (its name, its line and its badge). */
+const accessItem = () => within(screen.getByRole('region', { name: /^(Your ticket|Tu entrada)$/ })).getByRole('button');
 /** The page's cancellation notices: the box that holds the notice's text. */
 const notices = () => screen.queryAllByText(NOTICE).map((el) => el.closest('section') as HTMLElement);
 
@@ -56,6 +65,42 @@ describe('a cancelled event in the panel', () => {
   it('without a reason, the notice alone', async () => {
     await openPage(cancelled(null));
     expect(notices().map((n) => n.textContent)).toEqual([NOTICE]);
+  });
+
+  it('the event-access item says Cancelled, not Unused; its detail says it no longer admits, without a valid-until', async () => {
+    await openPage(cancelled(null));
+    const item = accessItem();
+    expect(item.textContent).toBe('Event accessNo longer admits: the event was cancelled.Cancelled');
+    expect(within(item).getByText('Cancelled').className).toBe('badge badge--used');
+    fireEvent.click(item);
+    const detail = screen.getByRole('dialog', { name: 'Event access' });
+    expect(detail.textContent).toContain('No longer admits: the event was cancelled.');
+    expect(within(detail).getByText('Cancelled').className).toBe('badge badge--used');
+    expect(detail.textContent).not.toContain('Unused');
+    expect(detail.textContent).not.toContain('Valid until');
+  });
+
+  it('the control: an event that goes ahead shows Unused and its valid-until; one used before the cancel stays Used', async () => {
+    await openPage(aTicket(5));
+    expect(accessItem().textContent).toBe('Event accessAdmission to the event with your QR code.Unused');
+    fireEvent.click(accessItem());
+    expect(screen.getByRole('dialog', { name: 'Event access' }).textContent).toContain('Valid until');
+    cleanup();
+    await openPage({
+      ...cancelled(null),
+      eventAccessStatus: 'USED',
+      eventAccessUsedOn: '2029-12-01T20:30:00.000Z',
+    });
+    expect(accessItem().textContent).toMatch(/^Event accessUsed on .+Used$/);
+  });
+
+  it('in Spanish: the access item and its detail', async () => {
+    await initI18n('es');
+    await loadLaterTexts();
+    await openPage(cancelled(null));
+    expect(accessItem().textContent).toBe('Acceso al eventoYa no da acceso: el evento se canceló.Cancelado');
+    fireEvent.click(accessItem());
+    expect(screen.getByRole('dialog', { name: 'Acceso al evento' }).textContent).not.toContain('Sin usar');
   });
 
   it('an event that goes ahead has no notice', async () => {

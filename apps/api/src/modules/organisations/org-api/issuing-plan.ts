@@ -10,8 +10,9 @@ import type { PlannedRow, TicketInput } from './ticket-issuing.js';
 import type { PreparedWrite } from './issuing-write.js';
 
 /**
- * Decides, row by row, what issuing would do (no writes). Rows are locked when `lock` (not for a dry run).
- * Errors name the field they are about.
+ * Decides, row by row, what issuing would do (no writes). Rows are locked when `lock` (not for a dry run): the types'
+ * events `FOR SHARE` (so a cancel waits for the issue, or the issue sees the cancel), then the tickets. Errors name
+ * the field they are about; a row of a cancelled event's type is `api.org.event_cancelled` (issue 46).
  */
 export async function planTickets(
   tx: DbOrTx,
@@ -24,6 +25,8 @@ export async function planTickets(
       (t) => [t.externalId, t] as const,
     ),
   );
+  // The events first, then the tickets: a cancel takes its event's row before its tickets' (no deadlock).
+  const cancelled = await repo.cancelledEventIds(tx, [...new Set([...types.values()].map((t) => t.eventId))], lock);
   const existing = new Map(
     (
       await repo.ticketsByExternalIds(
@@ -41,6 +44,9 @@ export async function planTickets(
     seen.add(input.externalId);
     const type = types.get(input.ticketTypeExternalId);
     if (!type) return { kind: 'error', input, message: 'api.org.ticket_type_not_found', field: 'ticketTypeExternalId' };
+    // A cancelled event takes no ticket, new or re-issued, nor a repeat of one (issue 46).
+    if (cancelled.has(type.eventId))
+      return { kind: 'error', input, message: 'api.org.event_cancelled', field: 'ticketTypeExternalId' };
     const ticket = existing.get(input.externalId);
     if (!ticket) return { kind: 'create', input, type };
     if (ticket.revokedAt) return { kind: 'error', input, message: 'api.org.ticket_revoked' };

@@ -7,7 +7,7 @@ import type { ticketTypes } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
 import { orgApiRepository as repo, type TicketTypeRow } from '../org-api.repository.js';
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
-import { changed, eventOf, type OrgApiDeps, type UpsertStatus } from './deps.js';
+import { changed, type OrgApiDeps, type UpsertStatus } from './deps.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 
 type TicketTypeInput = z.infer<typeof contract.ticketTypeUpsertRequest>;
@@ -40,6 +40,7 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
      * `benefits` and `swapTargets` included) and, when the price changed, `detail.price` `{ fromCents, toCents,
      * currency }`.
      * @throws AppError `api.org.event_not_found` (404), `api.org.ticket_type_not_found` (404: a swap target),
+     *   `api.org.event_cancelled` (409: the event is cancelled; its row is locked, so a cancel waits for the change),
      *   `api.org.ticket_type_event_locked` (409: the type exists under another event),
      *   `api.org.swap_target_invalid` (422: the type itself or another event's type).
      */
@@ -49,7 +50,10 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
       input: TicketTypeInput,
     ): Promise<UpsertStatus> {
       return db.transaction(async (tx) => {
-        const event = await eventOf(tx, org, input.eventExternalId);
+        const event = await repo.eventByExternalId(tx, org.id, input.eventExternalId, true);
+        if (!event) throw new AppError('api.org.event_not_found');
+        // A cancelled event is final (issue 46): no new type, no change of one (its tickets neither admit nor move).
+        if (event.cancelledAt) throw new AppError('api.org.event_cancelled');
         const values = {
           name: input.name,
           description: input.description ?? null,

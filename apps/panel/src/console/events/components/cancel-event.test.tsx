@@ -2,7 +2,8 @@
  * Issue 46: cancelling an event from the console. The event's form view has "Cancel event", which opens the confirm
  * box: the reason, then "Check what it touches" (POST …/cancel { dryRun: true }, its counts in words), then "Cancel
  * the event" (the cancel, its answer shown). A cancelled event's views say when and why, without the form or the
- * action, and the events list marks it without Edit.
+ * action, and the events list marks it without Edit; its ticket types and exchange queue are shown without a control
+ * that would change them (the API refuses with `api.org.event_cancelled`), in both languages.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
@@ -21,6 +22,44 @@ const STARTS = "Starts (event's local time)";
 const base = aConsoleEvent();
 const counts = { tickets: 12, holders: 1, listings: 2, openOrders: 0, exchangeEntries: 3, walletPasses: 4 };
 const REASON = 'The venue flooded. Your shop refunds you within 14 days.';
+
+const gaType = {
+  externalId: 'ga',
+  eventExternalId: 'evt-1',
+  name: 'General Admission',
+  description: null,
+  priceCents: 5000,
+  currency: 'AUD',
+  resaleCapCents: 5000,
+  isGiftable: true,
+  isResellable: true,
+  isSwappable: false,
+  stock: 0,
+  swapTargets: [],
+};
+const exchange = {
+  settings: {
+    enabled: true,
+    offerMinutes: 20,
+    order: 'first_come',
+    drawAt: null,
+    maxQuantity: 4,
+    closesAt: null,
+    effectiveClosesAt: '2027-03-01T09:00:00Z',
+    closedAt: '2027-02-20T01:30:00.000Z',
+  },
+  types: [
+    {
+      ticketTypeExternalId: 'ga',
+      name: 'General Admission',
+      waiting: 0,
+      offered: 0,
+      returned: 2,
+      released: 0,
+      sold: 1,
+    },
+  ].map((type) => ({ ...type, expired: 0 })),
+};
 
 type Call = { method: string; url: string; body: unknown };
 let calls: Call[];
@@ -44,6 +83,9 @@ beforeEach(async () => {
       const route = `${method} ${input.split('?')[0]}`;
       if (route === 'GET /v1/org/events/evt-1') return Promise.resolve(json(event));
       if (route === 'GET /v1/org/events') return Promise.resolve(json({ items: [event], nextCursor: null }));
+      if (route === 'GET /v1/org/ticket-types') return Promise.resolve(json({ items: [gaType], nextCursor: null }));
+      if (route === 'GET /v1/org/events/evt-1/exchange') return Promise.resolve(json(exchange));
+      if (route === 'GET /v1/org/payout-account') return Promise.resolve(json({ verified: true, started: true }));
       if (route === 'POST /v1/org/events/evt-1/cancel') {
         if (body?.dryRun) return Promise.resolve(json({ dryRun: true, cancelledAt: null, ...counts }));
         event = { ...event, cancelledAt: '2027-02-20T01:30:00.000Z', cancelReason: body?.reason ?? null };
@@ -61,7 +103,7 @@ afterEach(() => {
 const mount = (route: ConsoleRoute) =>
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      {route.screen === 'events' && 'event' in route && route.view !== 'ticket-type' ? (
+      {route.screen === 'events' && 'event' in route ? (
         <EventView route={route} />
       ) : (
         <EventsScreen route={{ screen: 'events' }} />
@@ -138,6 +180,55 @@ describe('cancelling an event from the console (issue 46)', () => {
     expect(within(card).getByText('Cancelled')).toBeTruthy();
     expect(within(card).queryByRole('button', { name: /^Edit/ })).toBeNull();
     expect(within(card).getByRole('button', { name: /^Ticket types/ })).toBeTruthy();
+  });
+
+  it("a cancelled event's ticket types and exchange queue: shown without New, Edit or forms, the notice says why", async () => {
+    const TYPES: ConsoleRoute = { screen: 'events', event: 'evt-1', view: 'ticket-types' };
+    const EXCHANGE: ConsoleRoute = { screen: 'events', event: 'evt-1', view: 'exchange' };
+    // The control: the event as it stood had them.
+    mount(TYPES);
+    await screen.findByText('General Admission');
+    expect(screen.getByRole('button', { name: 'New ticket type' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Edit: General Admission' })).toBeTruthy();
+    cleanup();
+    mount(EXCHANGE);
+    expect(await screen.findByRole('form', { name: 'Settings' })).toBeTruthy();
+    cleanup();
+
+    event = { ...base, cancelledAt: '2027-02-20T01:30:00.000Z', cancelReason: null };
+    for (const route of [
+      TYPES,
+      { ...TYPES, view: 'ticket-type', type: 'ga' },
+      { ...TYPES, view: 'ticket-type', type: null },
+    ])
+      await (async () => {
+        mount(route as ConsoleRoute);
+        expect((await screen.findByTestId('event-cancelled')).textContent).toContain(
+          'A cancelled event can no longer be changed.',
+        );
+        await screen.findByText('General Admission');
+        expect(screen.queryByRole('button', { name: 'New ticket type' })).toBeNull();
+        expect(screen.queryByRole('button', { name: /^Edit/ })).toBeNull();
+        expect(screen.queryByLabelText('Name')).toBeNull();
+        expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+        cleanup();
+      })();
+    mount(EXCHANGE);
+    expect(await screen.findByTestId('exchange-ga-returned')).toHaveProperty('textContent', '2');
+    expect(screen.getByTestId('event-cancelled').textContent).toContain('A cancelled event can no longer be changed.');
+    expect(screen.queryByRole('form', { name: 'Settings' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Release/ })).toBeNull();
+    cleanup();
+
+    await i18next.changeLanguage('es');
+    document.documentElement.lang = 'es';
+    mount(TYPES);
+    expect((await screen.findByTestId('event-cancelled')).textContent).toContain(
+      'Un evento cancelado ya no se puede cambiar.',
+    );
+    await screen.findByText('General Admission');
+    expect(screen.queryByRole('button', { name: /^Editar/ })).toBeNull();
   });
 
   it('in Spanish: the box, the counts and the state', async () => {

@@ -5,7 +5,8 @@
  * tickets an entry may ask for, when the queue closes; times as wall times in the event's zone); and the release
  * form (tickets of a type released at a price of at most its face value), below the organisation's payout account
  * (payout-account-box.tsx: released tickets are paid to it, so the release waits until it is verified). The API's
- * errors show at their fields.
+ * errors show at their fields. A cancelled event's queue closed for good (decision 045): its counts only, no forms
+ * (the view's cancelled notice atop says why, event-view.tsx).
  */
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -54,9 +55,9 @@ export function ExchangeView({ event, onBack }: { event: EventItem; onBack: () =
       </div>
       <p className="muted">{t('console.exchange.intro')}</p>
       <QueryState query={overview} />
-      {overview.data && (
+      {overview.data && <Counts overview={overview.data} />}
+      {overview.data && !event.cancelledAt && (
         <>
-          <Counts overview={overview.data} />
           <SettingsForm event={event} overview={overview.data} />
           <PayoutAccountBox account={account} />
           {overview.data.settings?.enabled && <ReleaseForm event={event} waits={waits} />}

@@ -1,7 +1,8 @@
 /**
  * An event's ticket types (issue 21) in a table; `type` (from the URL) opens a type's form (ticket-type-form.tsx):
  * its id, or `null` for a new one. An event without the organiser's id has none to list (its view opens in place,
- * without a URL).
+ * without a URL). A cancelled event's types are listed only: no New, no Edit, no form (the API refuses a change with
+ * `api.org.event_cancelled`; the view's cancelled notice atop says why, event-view.tsx).
  */
 import { useTranslation } from 'react-i18next';
 import { formatCents, langOf } from '@tp/contract/format';
@@ -33,16 +34,17 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
   const list = { screen: 'events', event: eventId, view: 'ticket-types' } as const;
   const edit = (typeId: string | null) =>
     navigate({ screen: 'events', event: eventId, view: 'ticket-type', type: typeId });
+  const final = event.cancelledAt !== null;
   const editing = type === null ? null : all.find((ty) => ty.externalId === type);
-  if (type === null || editing)
+  if (!final && (type === null || editing))
     return <TicketTypeForm event={event} type={editing ?? null} others={all} onDone={() => goUp(list)} />;
-  if (type !== undefined && !types.data) return <QueryState query={types} />;
+  if (!final && type !== undefined && !types.data) return <QueryState query={types} />;
   const lang = langOf(document.documentElement.lang);
   return (
     <section className="stack">
       <BackRow onBack={onBack}>
         <h1 style={{ marginRight: 'auto' }}>{t('console.types.title', { event: event.name })}</h1>
-        <Button onClick={() => edit(null)}>{t('console.types.new')}</Button>
+        {!final && <Button onClick={() => edit(null)}>{t('console.types.new')}</Button>}
       </BackRow>
       <QueryState query={types} empty={all.length === 0} none={t('console.types.none')} />
       <TableRegion label={t('console.events.ticket_types')}>
@@ -54,7 +56,7 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
               t('console.types.price'),
               t('console.types.stock'),
             ]}
-            action={t('console.edit')}
+            action={final ? undefined : t('console.edit')}
           />
           <tbody>
             {all.map((ty) => (
@@ -63,13 +65,15 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
                 <td>{ty.name}</td>
                 <td>{formatCents(ty.priceCents, ty.currency, lang)}</td>
                 <td data-label={t('console.types.stock')}>{ty.stock}</td>
-                <td>
-                  <RowButton
-                    label={t('console.edit')}
-                    name={ty.name}
-                    onClick={() => ty.externalId !== null && edit(ty.externalId)}
-                  />
-                </td>
+                {!final && (
+                  <td>
+                    <RowButton
+                      label={t('console.edit')}
+                      name={ty.name}
+                      onClick={() => ty.externalId !== null && edit(ty.externalId)}
+                    />
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

@@ -1,13 +1,15 @@
 /**
  * Issue 46: the console's refund requests against a stub API: the pending requests with Approve and Decline; approving
  * sends the optional reference and the list is read again; declining asks for a reason before anything is sent, then
- * sends it; a refusal shows in the confirm box; the status buttons read the other lists, with their empty text.
+ * sends it; a refusal shows in the confirm box; the status buttons read the other lists, with their empty text, and
+ * the status shown is the URL's: a reload or a link opens it, and Back from another screen comes back to it.
  */
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { RefundRequestItem } from '@tp/contract/refunds';
 import { initConsoleI18n } from '../../i18n';
+import { navigate, useConsoleRoute } from '../../routing';
 import { RefundsScreen } from './refunds-screen';
 
 const json = (body: unknown, status = 200) =>
@@ -40,6 +42,8 @@ beforeAll(async () => {
   document.documentElement.lang = 'en';
 });
 beforeEach(() => {
+  window.history.replaceState(null, '', '/console/refunds');
+  vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
   calls = [];
   pending = [request];
   decide = () => {
@@ -64,14 +68,25 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
+/** The screen as the console shows it (console-app.tsx): while the URL names it, with the URL's status. */
+function Routed() {
+  const route = useConsoleRoute();
+  return route.screen === 'refunds' ? <RefundsScreen status={route.status} /> : <p>Another screen</p>;
+}
 const mount = () =>
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <RefundsScreen />
+      <Routed />
     </QueryClientProvider>,
   );
+const pressed = () =>
+  within(screen.getByRole('group', { name: 'Status' }))
+    .getAllByRole('button')
+    .filter((b) => b.getAttribute('aria-pressed') === 'true')
+    .map((b) => b.textContent);
 const table = () => screen.getByRole('region', { name: 'Refund requests' });
 const confirm = () => screen.getByRole('alertdialog');
 const posts = () => calls.filter((c) => c.method === 'POST');
@@ -118,10 +133,31 @@ describe("the console's refund requests", () => {
   it('the status buttons read the other lists, each with its empty text and no decision buttons', async () => {
     mount();
     await within(table()).findByText('Harbour Lights');
+    const entries = window.history.length;
     fireEvent.click(screen.getByRole('button', { name: 'Declined' }));
     await within(table()).findByText('No declined requests.');
     expect(calls.some((c) => c.url === '/v1/org/refund-requests?status=declined')).toBe(true);
     expect(within(table()).queryByRole('button')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Declined' }).getAttribute('aria-pressed')).toBe('true');
+    expect(pressed()).toEqual(['Declined']);
+    // The URL says so, in place of the entry (a filter's change, as the Holders screen's event).
+    expect(window.location.pathname).toBe('/console/refunds/declined');
+    expect(window.history.length).toBe(entries);
+    fireEvent.click(screen.getByRole('button', { name: 'Pending' }));
+    await within(table()).findByText('Harbour Lights');
+    expect(window.location.pathname).toBe('/console/refunds');
+  });
+
+  it("opens the URL's status (a reload, a shared link), and Back from another screen returns to it", async () => {
+    window.history.replaceState(null, '', '/console/refunds/approved?lang=en');
+    mount();
+    await within(table()).findByText('No approved requests.');
+    expect(pressed()).toEqual(['Approved']);
+    expect(calls.map((c) => c.url)).toEqual(['/v1/org/refund-requests?status=approved']);
+    navigate({ screen: 'events' });
+    await screen.findByText('Another screen');
+    window.history.back();
+    await within(await screen.findByRole('region', { name: 'Refund requests' })).findByText('No approved requests.');
+    expect(pressed()).toEqual(['Approved']);
+    expect(window.location.search).toBe('?lang=en');
   });
 });

@@ -2,7 +2,8 @@
  * Refund requests (issue 46): the holders' requests under the events' refund policies, by status (Pending, Approved,
  * Declined, Withdrawn), a page at a time. A pending one is approved (the ticket stops admitting; the organiser's
  * optional reference of the refund made in their shop) or declined (a reason, which the holder sees), each in the
- * console's confirm box with the API's refusal inside.
+ * console's confirm box with the API's refusal inside. The status shown is the URL's (/console/refunds/:status,
+ * routing.ts), so a reload or a shared link opens the same list and Back returns to it.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { ConfirmBox } from '../../confirm-box';
 import { QueryState } from '../../query-state';
+import { navigate, type DecidedStatus } from '../../routing';
 import { Pager, RowButton, TableHead, TableRegion, useCursorPages } from '../../table-region';
 import { consoleTime } from '../../zoned-time';
 import { useApproveRefund } from '../api/approve-refund.api';
@@ -19,19 +21,24 @@ import { useRefundRequests, type RefundRequestItem, type RefundRequestStatus } f
 
 const STATUSES: RefundRequestStatus[] = ['pending', 'approved', 'declined', 'withdrawn'];
 
-export function RefundsScreen() {
+/** The Refunds screen; `status` (from the URL) is the list shown, pending when none. */
+export function RefundsScreen({ status: decided }: { status?: DecidedStatus }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<RefundRequestStatus>('pending');
+  const status: RefundRequestStatus = decided ?? 'pending';
   const pages = useCursorPages<string>();
   const list = useRefundRequests(status, pages.cursor);
   const [deciding, setDeciding] = useState<{ item: RefundRequestItem; approve: boolean } | null>(null);
-  const items = list.data?.items ?? [];
-  const pending = status === 'pending';
-  const show = (s: RefundRequestStatus) => {
-    setStatus(s);
+  // Another status (a button, Back, a link) starts at its first page with no decision open.
+  const [shown, setShown] = useState<RefundRequestStatus>(status);
+  if (shown !== status) {
+    setShown(status);
     pages.reset();
     setDeciding(null);
-  };
+  }
+  const items = list.data?.items ?? [];
+  const pending = status === 'pending';
+  const show = (s: RefundRequestStatus) =>
+    navigate({ screen: 'refunds', ...(s === 'pending' ? {} : { status: s }) }, { replace: true });
   return (
     <section className="stack">
       <h1>{t('console.refunds.title')}</h1>

@@ -1,6 +1,7 @@
 /**
  * The detail modal of an event-access item or benefit (spec section 2 Ticket page): name, short
- * description, used/unused badge, valid-until (DD.MM.YYYY), the sanitised full description.
+ * description, used/unused badge (or another state's: a cancelled event's access), valid-until (DD.MM.YYYY), the
+ * sanitised full description.
  */
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,8 @@ export interface BenefitDetail {
   shortDescription: string | null;
   fullDescription: string | null;
   used: boolean;
+  /** A state that is neither used nor unused (a cancelled event's access, issue 46): its badge in their place. */
+  state?: string;
   usedLabel?: string;
   validUntil: string | null;
   timeZone?: string;
@@ -27,7 +30,11 @@ export function BenefitModal(props: { detail: BenefitDetail; onClose: () => void
       <div className="stack">
         {d.shortDescription && <p className="muted">{d.shortDescription}</p>}
         <div className="row-wrap">
-          <Badge tone={d.used ? 'used' : 'unused'}>{d.used ? t('ticket.used') : t('ticket.unused')}</Badge>
+          {d.state ? (
+            <Badge tone="used">{d.state}</Badge>
+          ) : (
+            <Badge tone={d.used ? 'used' : 'unused'}>{d.used ? t('ticket.used') : t('ticket.unused')}</Badge>
+          )}
           {d.usedLabel && <span className="muted small">{d.usedLabel}</span>}
           {d.validUntil && (
             <span className="muted small">

@@ -1,5 +1,6 @@
 /**
- * The ticket page's lists (spec section 2 Ticket page): the event-access item with its used state, and the benefit
+ * The ticket page's lists (spec section 2 Ticket page): the event-access item with its used state (or, for a
+ * cancelled event's ticket not used, "Cancelled": issue 46), and the benefit
  * list (only what was bought: purchasedAmount above 0) with used/bought counts; no benefit: an empty state with the
  * organiser's site. Each item opens its detail modal (the screen owns it).
  */
@@ -14,10 +15,17 @@ import { ChevronIcon, TicketIcon } from '../../../ui/icons';
 /** Whether a benefit is used up (all that was bought used). */
 export const benefitUsed = (b: Benefit) => b.purchasedAmount === b.usedAmount;
 
+/**
+ * Whether the ticket's access is void because its event was cancelled (issue 46, decision 045): not "Unused", as if it
+ * could still be used. An access used before the cancel stays "Used" with its date.
+ */
+export const accessCancelled = (tk: MyTicket) => tk.eventCancelled !== undefined && tk.eventAccessStatus !== 'USED';
+
 /** The event-access item; `onOpen` opens its detail. */
 export function EventAccessSection({ tk, onOpen }: { tk: MyTicket; onOpen: () => void }) {
   const { t } = useTranslation();
   const accessUsed = tk.eventAccessStatus === 'USED';
+  const cancelled = accessCancelled(tk);
   return (
     <section aria-labelledby="access-title" className="stack-sm">
       <h2 id="access-title" className="section-title">
@@ -35,10 +43,16 @@ export function EventAccessSection({ tk, onOpen }: { tk: MyTicket; onOpen: () =>
                 {/* What the row is (the badge beside it says its state once: issue 40 point 11). */}
                 {accessUsed && tk.eventAccessUsedOn
                   ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
-                  : t('ticket.event_access_text')}
+                  : cancelled
+                    ? t('ticket.access_cancelled')
+                    : t('ticket.event_access_text')}
               </span>
             </span>
-            <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge>
+            {cancelled ? (
+              <Badge tone="used">{t('tickets.cancelled')}</Badge>
+            ) : (
+              <Badge tone={accessUsed ? 'used' : 'unused'}>{accessUsed ? t('ticket.used') : t('ticket.unused')}</Badge>
+            )}
             <ChevronIcon />
           </button>
         </li>

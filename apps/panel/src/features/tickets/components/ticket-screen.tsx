@@ -27,7 +27,7 @@ import { BenefitUnlock } from './benefit-unlock';
 import { TicketActions } from './ticket-actions';
 import { useExchangeReturn } from '../api/exchange-return.api';
 import { TicketDetails } from './ticket-details';
-import { BenefitsSection, EventAccessSection, benefitUsed } from './ticket-benefits';
+import { BenefitsSection, EventAccessSection, accessCancelled, benefitUsed } from './ticket-benefits';
 import '../tickets.css';
 
 /** The exchange queue section (issue 45), loaded only for a ticket its event's queue takes or holds. */
@@ -141,15 +141,18 @@ export default function TicketScreen() {
   const tk = ticket.data;
   const base = config?.assetsBaseUrl;
   const accessUsed = tk.eventAccessStatus === 'USED';
+  // A cancelled event's access not used is void: said so, without a "valid until" (issue 46).
+  const cancelled = accessCancelled(tk);
   const access: BenefitDetail = {
     name: t('ticket.event_access'),
-    shortDescription: t('ticket.event_access_text'),
+    shortDescription: cancelled ? t('ticket.access_cancelled') : t('ticket.event_access_text'),
     fullDescription: tk.ticketDescription,
     used: accessUsed,
+    ...(cancelled ? { state: t('tickets.cancelled') } : {}),
     usedLabel: tk.eventAccessUsedOn
       ? t('ticket.used_on', { date: formatWhen(tk.eventAccessUsedOn, tk.eventTimeZone) })
       : undefined,
-    validUntil: tk.eventEndDateTime,
+    validUntil: cancelled ? null : tk.eventEndDateTime,
     timeZone: tk.eventTimeZone,
   };
   // The benefit list shows only what was bought (spec section 2: purchasedAmount above 0).
