@@ -6,15 +6,7 @@
  * The window gets Node's Web Crypto, the same API, when `subtle` is missing.
  */
 import { webcrypto } from 'node:crypto';
-import { configure } from '@testing-library/react';
 
 if (!globalThis.crypto?.subtle) {
   Object.defineProperty(globalThis, 'crypto', { value: webcrypto, configurable: true, writable: true });
 }
-
-/*
- * `findBy…` and `waitFor` give up after testing-library's default 1 s. In CI the panel suite shares two
- * cores with Playwright and the API suites, and a lazily loaded catalogue or chunk can take longer than
- * that to arrive (a refund section in Spanish once did); a real failure still fails, only later.
- */
-configure({ asyncUtilTimeout: 5000 });

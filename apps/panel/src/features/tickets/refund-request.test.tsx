@@ -9,6 +9,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { ToastContainer } from 'react-toastify';
 import type { PanelConfig } from '@tp/contract';
 import type { TicketRefund } from '@tp/contract/refunds';
+import { loadCatalogue } from '../../lib/feature-catalogues';
 import { initI18n, loadLaterTexts } from '../../lib/i18n';
 import { queryKeys } from '../../lib/query-keys';
 import { renderPanel } from '../../test/render';
@@ -151,6 +152,9 @@ describe("the ticket page's refund section", () => {
     async () => {
       await initI18n('es');
       await loadLaterTexts();
+      // The section's component was loaded by an earlier test: it renders at once, so its Spanish texts must be
+      // there first (the app's language never changes after start; this file's does).
+      await loadCatalogue('refund');
       calls = [];
       answer = () => undefined;
       refund = { requestable: true, until: UNTIL, request: null };
