@@ -60,6 +60,11 @@ describe('a cancelled event in the panel', () => {
     expect(notice.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Gift' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'More actions' })).toBeNull();
+    // Nor a calendar entry for a show that is off; an event that goes ahead keeps it (the control).
+    expect(screen.queryByRole('group', { name: 'Add to calendar' })).toBeNull();
+    cleanup();
+    await openPage(aTicket(5));
+    expect(screen.getByRole('group', { name: 'Add to calendar' })).toBeTruthy();
   });
 
   it('without a reason, the notice alone', async () => {

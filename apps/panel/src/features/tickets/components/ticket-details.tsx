@@ -1,6 +1,6 @@
 /**
  * The ticket page's details (spec section 2 Ticket page): live badge and ticket name, the event's name, its dates
- * in the event's time zone, place with a map link, "Add to calendar" (issue 23) and the wallet badges when the
+ * in the event's time zone, place with a map link, "Add to calendar" (issue 23; not for a cancelled event) and the wallet badges when the
  * operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
 import { lazy, Suspense } from 'react';
@@ -43,7 +43,8 @@ export function TicketDetails({ tk }: { tk: MyTicket }) {
           </a>
         </span>
       </p>
-      <AddToCalendar ticket={tk} />
+      {/* A cancelled show is not offered for a calendar: its holders' calendars got the cancellation (decision 045). */}
+      {!tk.eventCancelled && <AddToCalendar ticket={tk} />}
       {(config?.wallets?.apple || config?.wallets?.google) && (
         <Suspense fallback={null}>
           <WalletButtons userTicketId={tk.userTicketId} timeZone={tk.eventTimeZone} />
