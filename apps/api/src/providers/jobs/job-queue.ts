@@ -152,21 +152,109 @@ export interface JobWorker {
 /** Delays after a wake at which the worker claims again (a job enqueued in a transaction is seen after commit). */
 const WAKE_FOLLOW_UPS_MS = [25, 100, 400];
 
+/** A worker's settings (its options with their defaults), its options, its job kinds and its fairness. */
+function workerParts(opts: JobWorkerOptions) {
+  const now = opts.now ?? (() => new Date());
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
+  return {
+    opts,
+    now,
+    batch: Math.max(1, opts.batch ?? 10),
+    concurrency,
+    maxAttempts: Math.max(1, opts.attempts ?? 5),
+    backoff: opts.backoff ?? ((attempt: number) => defaultJobBackoff(attempt)),
+    leaseMs: Math.max(1, opts.leaseSeconds ?? 300) * 1000,
+    pollMs: opts.pollMs ?? 2000,
+    kinds: Object.keys(opts.handlers),
+    fairness: destinationFairness(opts.destinations, concurrency, now),
+  };
+}
+type WorkerParts = ReturnType<typeof workerParts>;
+
+/**
+ * Runs one claimed job with its handler and records the outcome under its `lease`: done, or failed (retried after
+ * its backoff, or for good past `maxAttempts` or on a permanent failure). Rejects when the outcome is not recorded.
+ */
+async function runJob(w: WorkerParts, job: ClaimedJob, lease: Date): Promise<void> {
+  const { opts, now, fairness, maxAttempts } = w;
+  const handler = opts.handlers[job.kind];
+  const startedAt = performance.now();
+  try {
+    if (job.attempts > maxAttempts) throw new Error(`claimed ${job.attempts} times without finishing`);
+    await handler(job.payload, { jobId: job.id, kind: job.kind, attempt: job.attempts });
+    fairness.finished(job, performance.now() - startedAt, true);
+  } catch (err) {
+    fairness.finished(job, performance.now() - startedAt, false);
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    const permanent = isPermanentJobFailure(err);
+    const retryAt =
+      job.attempts < maxAttempts && !permanent ? new Date(now().getTime() + w.backoff(job.attempts) * 1000) : null;
+    opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
+      jobId: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      willRetry: retryAt !== null,
+      ...(permanent ? { permanent } : {}),
+    });
+    await repo.fail(opts.db, job.id, lease, message, retryAt, now());
+    return;
+  }
+  await repo.complete(opts.db, job.id);
+}
+
+/**
+ * Claims at most `n` jobs and starts each with `start`, one per turn of the event loop; `idleOnly`: only of
+ * destinations with no job in flight (and jobs without a destination). @returns how many were claimed
+ */
+async function claimSome(
+  w: WorkerParts,
+  n: number,
+  idleOnly: boolean,
+  start: (job: ClaimedJob, lease: Date) => void,
+): Promise<number> {
+  const at = w.now();
+  const lease = new Date(at.getTime() + w.leaseMs);
+  const claimed = await repo.claim(w.opts.db, w.kinds, at, lease, n, w.fairness.forClaim(n, idleOnly));
+  // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
+  for (const job of claimed) {
+    start(job, lease);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return claimed.length;
+}
+
+/**
+ * A wake's claims: `tick` now and after each of {@link WAKE_FOLLOW_UPS_MS} (one set of follow-ups at a time, a job
+ * enqueued in a transaction is seen after commit); `clear` cancels the follow-ups.
+ */
+function wakeFollowUps(tick: () => void) {
+  const followUps = new Set<NodeJS.Timeout>();
+  return {
+    wake() {
+      tick();
+      if (followUps.size) return;
+      for (const ms of WAKE_FOLLOW_UPS_MS) {
+        const t = setTimeout(() => {
+          followUps.delete(t);
+          tick();
+        }, ms);
+        t.unref();
+        followUps.add(t);
+      }
+    },
+    clear() {
+      followUps.clear();
+    },
+  };
+}
+
 /**
  * Starts a worker over `opts.db`: polling (unless `pollMs` is 0) and woken by this process's enqueues, running up to
  * `opts.concurrency` jobs at once.
  */
-// Over 150 lines: the worker's claim loop, lanes and shutdown share its in-flight state; the fairness is apart
-// (destinationFairness).
 export function startJobWorker(opts: JobWorkerOptions): JobWorker {
-  const now = opts.now ?? (() => new Date());
-  const batch = Math.max(1, opts.batch ?? 10);
-  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
-  const maxAttempts = Math.max(1, opts.attempts ?? 5);
-  const backoff = opts.backoff ?? ((attempt: number) => defaultJobBackoff(attempt));
-  const leaseMs = Math.max(1, opts.leaseSeconds ?? 300) * 1000;
-  const pollMs = opts.pollMs ?? 2000;
-  const kinds = Object.keys(opts.handlers);
+  const w = workerParts(opts);
+  const { batch, concurrency, pollMs, fairness } = w;
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
@@ -179,39 +267,12 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
    * finished job then claims again at once; otherwise the next wake or poll does.
    */
   let mayHaveMore = false;
-  const followUps = new Set<NodeJS.Timeout>();
-  const fairness = destinationFairness(opts.destinations, concurrency, now);
-
-  async function runJob(job: ClaimedJob, lease: Date): Promise<void> {
-    const handler = opts.handlers[job.kind];
-    const startedAt = performance.now();
-    try {
-      if (job.attempts > maxAttempts) throw new Error(`claimed ${job.attempts} times without finishing`);
-      await handler(job.payload, { jobId: job.id, kind: job.kind, attempt: job.attempts });
-      fairness.finished(job, performance.now() - startedAt, true);
-    } catch (err) {
-      fairness.finished(job, performance.now() - startedAt, false);
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const permanent = isPermanentJobFailure(err);
-      const retryAt =
-        job.attempts < maxAttempts && !permanent ? new Date(now().getTime() + backoff(job.attempts) * 1000) : null;
-      opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
-        jobId: job.id,
-        kind: job.kind,
-        attempt: job.attempts,
-        willRetry: retryAt !== null,
-        ...(permanent ? { permanent } : {}),
-      });
-      await repo.fail(opts.db, job.id, lease, message, retryAt, now());
-      return;
-    }
-    await repo.complete(opts.db, job.id);
-  }
+  const followUps = wakeFollowUps(tick);
 
   /** Starts `job` in a slot; when it ends, the slot is free and the worker claims again (there may be more). */
   function start(job: ClaimedJob, lease: Date): void {
     const release = fairness.started(job, tick);
-    const done: Promise<void> = runJob(job, lease)
+    const done: Promise<void> = runJob(w, job, lease)
       .catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }))
       .finally(() => {
         release();
@@ -234,28 +295,12 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     // Destinations with nothing in flight first, then the rest (issue 39 item 2, sixth re-run): a claim looks at the
     // first due jobs only, so two domains answering just under the slow bound with a backlog took back every slot
     // they freed, and another holder's code waited behind all of it (7 s, 40 of 40 first).
-    let claimed = fairness.active ? await claimSome(free, true) : 0;
-    if (claimed < free) claimed += await claimSome(free - claimed, false);
+    let claimed = fairness.active ? await claimSome(w, free, true, start) : 0;
+    if (claimed < free) claimed += await claimSome(w, free - claimed, false, start);
     // With fairness, fewer than asked may mean "the first due jobs were one destination's, at its cap": claim again
     // (its jobs are then skipped) until a claim finds nothing.
     mayHaveMore = claimed >= free || (claimed > 0 && fairness.active);
     return claimed;
-  }
-
-  /**
-   * Claims at most `n` jobs and starts them; `idleOnly`: only of destinations with no job in flight (and jobs
-   * without a destination). @returns how many were claimed
-   */
-  async function claimSome(n: number, idleOnly: boolean): Promise<number> {
-    const at = now();
-    const lease = new Date(at.getTime() + leaseMs);
-    const claimed = await repo.claim(opts.db, kinds, at, lease, n, fairness.forClaim(n, idleOnly));
-    // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
-    for (const job of claimed) {
-      start(job, lease);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return claimed.length;
   }
 
   /**
@@ -285,17 +330,7 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     if (!stopped) loop().catch((err: unknown) => opts.log('job worker claim failed', err));
   }
   function wake() {
-    if (stopped) return;
-    tick();
-    if (followUps.size) return;
-    for (const ms of WAKE_FOLLOW_UPS_MS) {
-      const t = setTimeout(() => {
-        followUps.delete(t);
-        tick();
-      }, ms);
-      t.unref();
-      followUps.add(t);
-    }
+    if (!stopped) followUps.wake();
   }
 
   const timer = pollMs > 0 ? setInterval(tick, pollMs) : null;
@@ -321,7 +356,6 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
       stopped = true;
       localWorkers.delete(wake);
       if (timer) clearInterval(timer);
-      for (const t of followUps) clearTimeout(t);
       followUps.clear();
       await running?.catch(() => 0);
       while (inFlight.size) await Promise.allSettled([...inFlight]);
