@@ -386,13 +386,122 @@ const PARKED_PER_SLOT = 8;
 const PARKED_MAX = 32;
 
 /**
+ * When a running job of a destination is parked, milliseconds after its start: `PARK_FACTOR` times the 75th
+ * percentile of `samples` (the last successful jobs' times, milliseconds), within `PARK_MIN_MS` and a quarter of the
+ * slow bound ({@link PARK_FACTOR}); never, without destinations.
+ */
+function parkAfterMs(options: JobWorkerOptions['destinations'], samples: readonly number[]): number {
+  if (!options) return Infinity;
+  // Within [PARK_MIN_MS, a quarter of the bound], never past the bound itself (a bound under 200 ms: the tests').
+  const within = (ms: number) =>
+    Math.min(options.slowMs, Math.max(PARK_MIN_MS, Math.min(options.slowMs / PARK_BOUND_DIVISOR, ms)));
+  if (samples.length < PARK_MIN_SAMPLES) return within(PARK_UNSAMPLED_MS);
+  const sorted = [...samples].sort((a, b) => a - b);
+  return within(PARK_FACTOR * sorted[Math.floor(sorted.length * 0.75)]);
+}
+
+/** A worker's marks of destinations: slow ones (until when) and proven ones (issue 39 item 2). */
+function destinationMarks(options: JobWorkerOptions['destinations'], now: () => Date) {
+  /** Slow destinations: until when (ms since the epoch, the worker's clock). */
+  const slowUntil = new Map<string, number>();
+  /**
+   * Destinations whose last job succeeded within `slowMs`, the most recently proven last (at most `PROVEN_MAX`; one
+   * forgotten is untrusted again until its next fast success).
+   */
+  const proven = new Set<string>();
+  return {
+    slowUntil,
+    proven,
+    markSlow: (destination: string) => {
+      if (!options) return;
+      slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
+      proven.delete(destination);
+    },
+    markProven: (destination: string) => {
+      proven.delete(destination);
+      proven.add(destination);
+      if (proven.size > PROVEN_MAX) proven.delete(proven.values().next().value!);
+    },
+    /** Whether `destination` is slow now (a mark past its time is forgotten). */
+    isSlow: (destination: string) => {
+      const until = slowUntil.get(destination);
+      if (until === undefined) return false;
+      if (until > now().getTime()) return true;
+      slowUntil.delete(destination);
+      return false;
+    },
+  };
+}
+
+/** What {@link claimRules} reads of a worker's fairness (its maps, read and marked, never otherwise changed). */
+interface FairnessState {
+  options: Exclude<JobWorkerOptions['destinations'], false | undefined>;
+  running: ReadonlyMap<ClaimedJob, number>;
+  parked: ReadonlyMap<ClaimedJob, boolean>;
+  marks: ReturnType<typeof destinationMarks>;
+  lastStarted: ReadonlyMap<string, { order: number; at: number }>;
+  perDestination: number;
+  perUntrusted: number;
+  untrustedSlots: number;
+}
+
+/**
+ * What the next claim may take of each destination (`ClaimFairness`): the destinations at their cap, the slow ones
+ * and their one slot, what each may still start, the untrusted destinations' share; `idleOnly`: every destination
+ * with a job in flight is full, and the idle ones take turns (`recent`).
+ */
+function claimRules(state: FairnessState, idleOnly: boolean): Parameters<typeof repo.claim>[5] {
+  const { options, running, parked, marks, lastStarted, perDestination, perUntrusted, untrustedSlots } = state;
+  const at = performance.now();
+  const inFlight = new Map<string, number>();
+  for (const [job, startedAt] of running) {
+    const d = job.destination!;
+    // A job running past the bound makes its destination slow now, not when it ends.
+    if (at - startedAt >= options.slowMs) marks.markSlow(d);
+    inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
+  }
+  // The slow slot goes round: the slow destination whose last job started longest ago goes first (issue 39,
+  // fifth re-run: a big domain marked slow by one slow send waited behind an attacker's stalling domain for 6
+  // socket timeouts, and could not run the fast send that would have cleared its mark).
+  const slow = [...marks.slowUntil.keys()]
+    .filter(marks.isSlow)
+    .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
+  let slowInFlight = 0;
+  let untrustedInFlight = 0;
+  for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
+  // A parked job holds no slot, but still counts in its destination's cap and in the slow slot.
+  for (const job of running.keys()) if (!parked.has(job) && !marks.proven.has(job.destination!)) untrustedInFlight++;
+  // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
+  // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
+  // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
+  // code: over 60 s).
+  const cap = (d: string) => (marks.proven.has(d) ? perDestination : perUntrusted);
+  const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= cap(d))).map(([d]) => d);
+  if (slowInFlight > 0) full.push(...slow);
+  const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
+  for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, cap(d) - n);
+  const trust = {
+    proven: [...marks.proven],
+    perUntrusted,
+    untrustedRemaining: Math.max(0, untrustedSlots - untrustedInFlight),
+  };
+  if (!idleOnly) return { perDestination, full, slow, remaining, ...trust };
+  // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
+  // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
+  // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
+  // by the last start alone, never-seen domains asked for after a holder's code went before it, without end).
+  const recent = Object.fromEntries(
+    [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
+  );
+  return { perDestination, full, slow, remaining, recent, ...trust };
+}
+
+/**
  * A worker's bookkeeping of destinations (issue 39 item 2): the jobs in flight with their destination and start,
  * the destinations that answered slowly (until when), and what the next claim may take of each. A destination is
  * slow from the moment one of its jobs has run `slowMs` (still in flight, or finished), so jobs that stall hold
  * their own slots only: the claims after see their destination as slow.
  */
-// Over 150 lines: slow marks, proven list, parking and the claim's caps read and write the same in-flight maps; each
-// rule is a few lines in one closure, and split apart they would share that state through arguments (issue 43).
 function destinationFairness(
   options: JobWorkerOptions['destinations'],
   concurrency: number,
@@ -417,104 +526,34 @@ function destinationFairness(
   const parkedMax = Math.min(PARKED_MAX, PARKED_PER_SLOT * concurrency);
   /** Milliseconds the last successful jobs took (at most `PARK_SAMPLES`, the oldest first). */
   const samples: number[] = [];
-  const parkAfterMs = () => {
-    if (!options) return Infinity;
-    // Within [PARK_MIN_MS, a quarter of the bound], never past the bound itself (a bound under 200 ms: the tests').
-    const within = (ms: number) =>
-      Math.min(options.slowMs, Math.max(PARK_MIN_MS, Math.min(options.slowMs / PARK_BOUND_DIVISOR, ms)));
-    if (samples.length < PARK_MIN_SAMPLES) return within(PARK_UNSAMPLED_MS);
-    const sorted = [...samples].sort((a, b) => a - b);
-    return within(PARK_FACTOR * sorted[Math.floor(sorted.length * 0.75)]);
-  };
+  const marks = destinationMarks(options, now);
   /** Parks `job` if there is room. @returns whether it was parked */
   const park = (job: ClaimedJob): boolean => {
     if (!running.has(job) || parked.has(job)) return false;
-    const untrusted = !proven.has(job.destination!);
+    const untrusted = !marks.proven.has(job.destination!);
     let untrustedParked = 0;
     for (const u of parked.values()) if (u) untrustedParked++;
     if (parked.size >= parkedMax || (untrusted && untrustedParked >= parkedMax >> 1)) return false;
     parked.set(job, untrusted);
     return true;
   };
-  /** Slow destinations: until when (ms since the epoch, the worker's clock). */
-  const slowUntil = new Map<string, number>();
   /**
    * When each destination's last job started: `order` (performance.now()) for the slow slot's turns, `at` (ms since
    * the epoch, the worker's clock) for the idle destinations' (`ClaimFairness.recent`).
    */
   const lastStarted = new Map<string, { order: number; at: number }>();
-  /**
-   * Destinations whose last job succeeded within `slowMs`, the most recently proven last (at most `PROVEN_MAX`; one
-   * forgotten is untrusted again until its next fast success).
-   */
-  const proven = new Set<string>();
-  const markSlow = (destination: string) => {
-    if (!options) return;
-    slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
-    proven.delete(destination);
-  };
-  const markProven = (destination: string) => {
-    proven.delete(destination);
-    proven.add(destination);
-    if (proven.size > PROVEN_MAX) proven.delete(proven.values().next().value!);
-  };
   /** Untrusted destinations (never proven, or slow) take at most this many slots together: all but one. */
   const untrustedSlots = Math.max(1, concurrency - 1);
   /** One untrusted destination takes at most this many: all the untrusted slots but one. */
   const perUntrusted = Math.max(1, Math.min(perDestination, untrustedSlots - 1));
-  const isSlow = (destination: string) => {
-    const until = slowUntil.get(destination);
-    if (until === undefined) return false;
-    if (until > now().getTime()) return true;
-    slowUntil.delete(destination);
-    return false;
-  };
   return {
     active: Boolean(options),
     forClaim(free, idleOnly = false) {
       if (!options) return { perDestination: free, full: [], slow: [], remaining: {} };
-      const at = performance.now();
-      const inFlight = new Map<string, number>();
-      for (const [job, startedAt] of running) {
-        const d = job.destination!;
-        // A job running past the bound makes its destination slow now, not when it ends.
-        if (at - startedAt >= options.slowMs) markSlow(d);
-        inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
-      }
-      // The slow slot goes round: the slow destination whose last job started longest ago goes first (issue 39,
-      // fifth re-run: a big domain marked slow by one slow send waited behind an attacker's stalling domain for 6
-      // socket timeouts, and could not run the fast send that would have cleared its mark).
-      const slow = [...slowUntil.keys()]
-        .filter(isSlow)
-        .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
-      let slowInFlight = 0;
-      let untrustedInFlight = 0;
-      for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
-      // A parked job holds no slot, but still counts in its destination's cap and in the slow slot.
-      for (const job of running.keys()) if (!parked.has(job) && !proven.has(job.destination!)) untrustedInFlight++;
-      // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
-      // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
-      // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
-      // code: over 60 s).
-      const cap = (d: string) => (proven.has(d) ? perDestination : perUntrusted);
-      const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= cap(d))).map(([d]) => d);
-      if (slowInFlight > 0) full.push(...slow);
-      const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
-      for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, cap(d) - n);
-      const trust = {
-        proven: [...proven],
-        perUntrusted,
-        untrustedRemaining: Math.max(0, untrustedSlots - untrustedInFlight),
-      };
-      if (!idleOnly) return { perDestination, full, slow, remaining, ...trust };
-      // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
-      // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
-      // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
-      // by the last start alone, never-seen domains asked for after a holder's code went before it, without end).
-      const recent = Object.fromEntries(
-        [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
+      return claimRules(
+        { options, running, parked, marks, lastStarted, perDestination, perUntrusted, untrustedSlots },
+        idleOnly,
       );
-      return { perDestination, full, slow, remaining, recent, ...trust };
     },
     holdsBack(job) {
       return Boolean(options) && job.destination !== null;
@@ -525,9 +564,12 @@ function destinationFairness(
       const timer =
         options.park === false
           ? undefined
-          : setTimeout(() => {
-              if (park(job)) onPark();
-            }, parkAfterMs());
+          : setTimeout(
+              () => {
+                if (park(job)) onPark();
+              },
+              parkAfterMs(options, samples),
+            );
       timer?.unref();
       lastStarted.delete(job.destination);
       lastStarted.set(job.destination, { order: performance.now(), at: now().getTime() });
@@ -546,10 +588,10 @@ function destinationFairness(
         samples.push(ms);
         if (samples.length > PARK_SAMPLES) samples.shift();
       }
-      if (ms >= options.slowMs) markSlow(d);
+      if (ms >= options.slowMs) marks.markSlow(d);
       else if (succeeded && !parked.has(job)) {
-        slowUntil.delete(d);
-        markProven(d);
+        marks.slowUntil.delete(d);
+        marks.markProven(d);
       }
     },
     parked: () => parked.size,
