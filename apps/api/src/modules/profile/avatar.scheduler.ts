@@ -113,22 +113,31 @@ interface Entry {
   stopped?: 'api.profile.avatar_busy' | 'api.profile.avatar_timeout';
 }
 
-/** The fair queue described in the module comment. */
-// Over 150 lines: the seven rules of the module comment (costs, ordering, ageing, standing, eviction, preemption,
-// deadlines) share the waiting list, the running set and the costs; split apart they would pass all three around.
-export function createAvatarScheduler(options: AvatarSchedulerOptions) {
-  const now = options.now ?? (() => performance.now());
-  const waiting: Entry[] = [];
-  const running = new Set<Entry>();
+/** Settles an upload's promise with its outcome and clears its deadline. */
+function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
+  clearTimeout(entry.timer);
+  if ('value' in outcome) entry.resolve(outcome.value);
+  else entry.reject(outcome.error);
+}
+
+/** Stops a running upload: its work's signal aborts, and it is answered `key` when the work ends. */
+function stop(entry: Entry, key: NonNullable<Entry['stopped']>) {
+  entry.stopped = key;
+  entry.controller.abort(new AppError(key));
+}
+
+/**
+ * The costs of keys (rules 1 and 6), milliseconds: each charge adds to a key's cost, which decays by half every
+ * `halfLifeMs` of the clock `now`; at most {@link MAX_ADDRESSES} keys are remembered (the cheapest are forgotten).
+ */
+function createCosts(halfLifeMs: number, now: () => number) {
   const costs = new Map<string, { ms: number; at: number }>();
 
   /** A key's cost now, milliseconds (decayed). */
   function keyCost(key: string): number {
     const c = costs.get(key);
-    return c ? c.ms * 0.5 ** ((now() - c.at) / options.halfLifeMs) : 0;
+    return c ? c.ms * 0.5 ** ((now() - c.at) / halfLifeMs) : 0;
   }
-  /** The cost of an upload's keys now: the dearest of them, milliseconds. */
-  const cost = (keys: readonly string[]) => Math.max(0, ...keys.map(keyCost));
 
   /** Charges each of `keys` `ms`. */
   function charge(keys: readonly string[], ms: number) {
@@ -144,6 +153,25 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     }
   }
 
+  return {
+    keyCost,
+    /** The cost of an upload's keys now: the dearest of them, milliseconds. */
+    cost: (keys: readonly string[]) => Math.max(0, ...keys.map(keyCost)),
+    charge,
+  };
+}
+
+/**
+ * The order of the uploads (rules 2, 3, 5 and 7): which waiting upload a free process takes, which one a newcomer
+ * to a full queue takes the place of, and which running upload is stopped for a waiting one. It reads `waiting` (the
+ * scheduler's list, in the order of arrival) and never changes it.
+ */
+function createOrder(
+  options: AvatarSchedulerOptions,
+  now: () => number,
+  cost: (keys: readonly string[]) => number,
+  waiting: readonly Entry[],
+) {
   /** An upload's place when the queue is full: its keys' cost plus its own expected cost, milliseconds. */
   const dearness = (entry: Entry) => cost(entry.keys) + entry.estimateMs;
   /** A waiting upload's priority (lower first): its dearness, less its wait times `agingRate` (at most `agingMaxMs`). */
@@ -198,11 +226,39 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     return spent >= 0 && cost(waiting[spent].keys) > cost(entry.keys) + options.startCostMs ? spent : -1;
   }
 
-  function settle(entry: Entry, outcome: { value: unknown } | { error: unknown }) {
-    clearTimeout(entry.timer);
-    if ('value' in outcome) entry.resolve(outcome.value);
-    else entry.reject(outcome.error);
+  /** The running upload to stop for `next`, the upload a free process would take next (rule 3), if any. */
+  function victimFor(next: Entry, running: ReadonlySet<Entry>): Entry | undefined {
+    // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
+    // Dearness, not the aged priority: a wait moves an upload up the queue, it never stops one like it.
+    const want = Math.max(cost(next.keys) + options.preemptMarginMs, dearness(next) + 1);
+    // What a running upload is stopped for: an SVG its dearness, a photo what its keys spent alone (the thirteenth
+    // re-run: a holder's 12-megapixel photo, expected to cost 600 to 1,800 ms, was stopped for a 1 × 1 PNG); and a
+    // newcomer's waiting upload never stops a holder of a ticket's (rule 7).
+    const claim = (r: Entry) => (beyondRaster(r) ? dearness(r) : cost(r.keys));
+    let victim: Entry | undefined;
+    for (const r of running)
+      if (!r.stopped && (!next.newcomer || r.newcomer) && claim(r) >= want && (!victim || claim(r) > claim(victim)))
+        victim = r;
+    return victim;
   }
+
+  return {
+    cheapestWaiting,
+    displaced,
+    victimFor,
+    /** Whether `entry` finds the queue full: all its places, or for a newcomer the newcomers' share (rule 7). */
+    queueFull: (entry: Entry) =>
+      waiting.length >= options.maxQueue || (entry.newcomer && newcomersWaiting() >= newcomerPlaces),
+  };
+}
+
+/** The fair queue described in the module comment: its costs ({@link createCosts}) and order ({@link createOrder}). */
+export function createAvatarScheduler(options: AvatarSchedulerOptions) {
+  const now = options.now ?? (() => performance.now());
+  const waiting: Entry[] = [];
+  const running = new Set<Entry>();
+  const { keyCost, cost, charge } = createCosts(options.halfLifeMs, now);
+  const { cheapestWaiting, displaced, victimFor, queueFull } = createOrder(options, now, cost, waiting);
 
   function start(entry: Entry) {
     running.add(entry);
@@ -225,29 +281,13 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
     pump();
   }
 
-  function stop(entry: Entry, key: NonNullable<Entry['stopped']>) {
-    entry.stopped = key;
-    entry.controller.abort(new AppError(key));
-  }
-
   /** Gives free processes to the cheapest waiting uploads, then stops a running upload for a much cheaper one. */
   function pump() {
     for (let next = cheapestWaiting(); running.size < options.concurrency && next >= 0; next = cheapestWaiting())
       start(waiting.splice(next, 1)[0]);
     const best = cheapestWaiting();
     if (best < 0) return;
-    const next = waiting[best];
-    // The margin is over the waiting address's cost: its own upload's estimate is what makes it cheap or dear.
-    // Dearness, not the aged priority: a wait moves an upload up the queue, it never stops one like it.
-    const want = Math.max(cost(next.keys) + options.preemptMarginMs, dearness(next) + 1);
-    // What a running upload is stopped for: an SVG its dearness, a photo what its keys spent alone (the thirteenth
-    // re-run: a holder's 12-megapixel photo, expected to cost 600 to 1,800 ms, was stopped for a 1 × 1 PNG); and a
-    // newcomer's waiting upload never stops a holder of a ticket's (rule 7).
-    const claim = (r: Entry) => (beyondRaster(r) ? dearness(r) : cost(r.keys));
-    let victim: Entry | undefined;
-    for (const r of running)
-      if (!r.stopped && (!next.newcomer || r.newcomer) && claim(r) >= want && (!victim || claim(r) > claim(victim)))
-        victim = r;
+    const victim = victimFor(waiting[best], running);
     // Its process ends at once; `finish` then starts the cheapest waiting upload.
     if (victim) stop(victim, 'api.profile.avatar_busy');
   }
@@ -296,7 +336,7 @@ export function createAvatarScheduler(options: AvatarSchedulerOptions) {
           startCost();
           return start(entry);
         }
-        if (waiting.length >= options.maxQueue || (entry.newcomer && newcomersWaiting() >= newcomerPlaces)) {
+        if (queueFull(entry)) {
           const worst = displaced(entry);
           if (worst < 0) {
             startCost();

@@ -152,21 +152,109 @@ export interface JobWorker {
 /** Delays after a wake at which the worker claims again (a job enqueued in a transaction is seen after commit). */
 const WAKE_FOLLOW_UPS_MS = [25, 100, 400];
 
+/** A worker's settings (its options with their defaults), its options, its job kinds and its fairness. */
+function workerParts(opts: JobWorkerOptions) {
+  const now = opts.now ?? (() => new Date());
+  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
+  return {
+    opts,
+    now,
+    batch: Math.max(1, opts.batch ?? 10),
+    concurrency,
+    maxAttempts: Math.max(1, opts.attempts ?? 5),
+    backoff: opts.backoff ?? ((attempt: number) => defaultJobBackoff(attempt)),
+    leaseMs: Math.max(1, opts.leaseSeconds ?? 300) * 1000,
+    pollMs: opts.pollMs ?? 2000,
+    kinds: Object.keys(opts.handlers),
+    fairness: destinationFairness(opts.destinations, concurrency, now),
+  };
+}
+type WorkerParts = ReturnType<typeof workerParts>;
+
+/**
+ * Runs one claimed job with its handler and records the outcome under its `lease`: done, or failed (retried after
+ * its backoff, or for good past `maxAttempts` or on a permanent failure). Rejects when the outcome is not recorded.
+ */
+async function runJob(w: WorkerParts, job: ClaimedJob, lease: Date): Promise<void> {
+  const { opts, now, fairness, maxAttempts } = w;
+  const handler = opts.handlers[job.kind];
+  const startedAt = performance.now();
+  try {
+    if (job.attempts > maxAttempts) throw new Error(`claimed ${job.attempts} times without finishing`);
+    await handler(job.payload, { jobId: job.id, kind: job.kind, attempt: job.attempts });
+    fairness.finished(job, performance.now() - startedAt, true);
+  } catch (err) {
+    fairness.finished(job, performance.now() - startedAt, false);
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    const permanent = isPermanentJobFailure(err);
+    const retryAt =
+      job.attempts < maxAttempts && !permanent ? new Date(now().getTime() + w.backoff(job.attempts) * 1000) : null;
+    opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
+      jobId: job.id,
+      kind: job.kind,
+      attempt: job.attempts,
+      willRetry: retryAt !== null,
+      ...(permanent ? { permanent } : {}),
+    });
+    await repo.fail(opts.db, job.id, lease, message, retryAt, now());
+    return;
+  }
+  await repo.complete(opts.db, job.id);
+}
+
+/**
+ * Claims at most `n` jobs and starts each with `start`, one per turn of the event loop; `idleOnly`: only of
+ * destinations with no job in flight (and jobs without a destination). @returns how many were claimed
+ */
+async function claimSome(
+  w: WorkerParts,
+  n: number,
+  idleOnly: boolean,
+  start: (job: ClaimedJob, lease: Date) => void,
+): Promise<number> {
+  const at = w.now();
+  const lease = new Date(at.getTime() + w.leaseMs);
+  const claimed = await repo.claim(w.opts.db, w.kinds, at, lease, n, w.fairness.forClaim(n, idleOnly));
+  // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
+  for (const job of claimed) {
+    start(job, lease);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return claimed.length;
+}
+
+/**
+ * A wake's claims: `tick` now and after each of {@link WAKE_FOLLOW_UPS_MS} (one set of follow-ups at a time, a job
+ * enqueued in a transaction is seen after commit); `clear` cancels the follow-ups.
+ */
+function wakeFollowUps(tick: () => void) {
+  const followUps = new Set<NodeJS.Timeout>();
+  return {
+    wake() {
+      tick();
+      if (followUps.size) return;
+      for (const ms of WAKE_FOLLOW_UPS_MS) {
+        const t = setTimeout(() => {
+          followUps.delete(t);
+          tick();
+        }, ms);
+        t.unref();
+        followUps.add(t);
+      }
+    },
+    clear() {
+      followUps.clear();
+    },
+  };
+}
+
 /**
  * Starts a worker over `opts.db`: polling (unless `pollMs` is 0) and woken by this process's enqueues, running up to
  * `opts.concurrency` jobs at once.
  */
-// Over 150 lines: the worker's claim loop, lanes and shutdown share its in-flight state; the fairness is apart
-// (destinationFairness).
 export function startJobWorker(opts: JobWorkerOptions): JobWorker {
-  const now = opts.now ?? (() => new Date());
-  const batch = Math.max(1, opts.batch ?? 10);
-  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
-  const maxAttempts = Math.max(1, opts.attempts ?? 5);
-  const backoff = opts.backoff ?? ((attempt: number) => defaultJobBackoff(attempt));
-  const leaseMs = Math.max(1, opts.leaseSeconds ?? 300) * 1000;
-  const pollMs = opts.pollMs ?? 2000;
-  const kinds = Object.keys(opts.handlers);
+  const w = workerParts(opts);
+  const { batch, concurrency, pollMs, fairness } = w;
   let stopped = false;
   let running: Promise<number> | null = null;
   let again = false;
@@ -179,39 +267,12 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
    * finished job then claims again at once; otherwise the next wake or poll does.
    */
   let mayHaveMore = false;
-  const followUps = new Set<NodeJS.Timeout>();
-  const fairness = destinationFairness(opts.destinations, concurrency, now);
-
-  async function runJob(job: ClaimedJob, lease: Date): Promise<void> {
-    const handler = opts.handlers[job.kind];
-    const startedAt = performance.now();
-    try {
-      if (job.attempts > maxAttempts) throw new Error(`claimed ${job.attempts} times without finishing`);
-      await handler(job.payload, { jobId: job.id, kind: job.kind, attempt: job.attempts });
-      fairness.finished(job, performance.now() - startedAt, true);
-    } catch (err) {
-      fairness.finished(job, performance.now() - startedAt, false);
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      const permanent = isPermanentJobFailure(err);
-      const retryAt =
-        job.attempts < maxAttempts && !permanent ? new Date(now().getTime() + backoff(job.attempts) * 1000) : null;
-      opts.log(retryAt ? 'job failed, retrying' : 'job failed for good', err, {
-        jobId: job.id,
-        kind: job.kind,
-        attempt: job.attempts,
-        willRetry: retryAt !== null,
-        ...(permanent ? { permanent } : {}),
-      });
-      await repo.fail(opts.db, job.id, lease, message, retryAt, now());
-      return;
-    }
-    await repo.complete(opts.db, job.id);
-  }
+  const followUps = wakeFollowUps(tick);
 
   /** Starts `job` in a slot; when it ends, the slot is free and the worker claims again (there may be more). */
   function start(job: ClaimedJob, lease: Date): void {
     const release = fairness.started(job, tick);
-    const done: Promise<void> = runJob(job, lease)
+    const done: Promise<void> = runJob(w, job, lease)
       .catch((err: unknown) => opts.log('job outcome not recorded', err, { jobId: job.id }))
       .finally(() => {
         release();
@@ -234,28 +295,12 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     // Destinations with nothing in flight first, then the rest (issue 39 item 2, sixth re-run): a claim looks at the
     // first due jobs only, so two domains answering just under the slow bound with a backlog took back every slot
     // they freed, and another holder's code waited behind all of it (7 s, 40 of 40 first).
-    let claimed = fairness.active ? await claimSome(free, true) : 0;
-    if (claimed < free) claimed += await claimSome(free - claimed, false);
+    let claimed = fairness.active ? await claimSome(w, free, true, start) : 0;
+    if (claimed < free) claimed += await claimSome(w, free - claimed, false, start);
     // With fairness, fewer than asked may mean "the first due jobs were one destination's, at its cap": claim again
     // (its jobs are then skipped) until a claim finds nothing.
     mayHaveMore = claimed >= free || (claimed > 0 && fairness.active);
     return claimed;
-  }
-
-  /**
-   * Claims at most `n` jobs and starts them; `idleOnly`: only of destinations with no job in flight (and jobs
-   * without a destination). @returns how many were claimed
-   */
-  async function claimSome(n: number, idleOnly: boolean): Promise<number> {
-    const at = now();
-    const lease = new Date(at.getTime() + leaseMs);
-    const claimed = await repo.claim(opts.db, kinds, at, lease, n, fairness.forClaim(n, idleOnly));
-    // One start at a time, with a turn of the event loop between: a burst of rendered mails never stalls requests.
-    for (const job of claimed) {
-      start(job, lease);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return claimed.length;
   }
 
   /**
@@ -285,17 +330,7 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
     if (!stopped) loop().catch((err: unknown) => opts.log('job worker claim failed', err));
   }
   function wake() {
-    if (stopped) return;
-    tick();
-    if (followUps.size) return;
-    for (const ms of WAKE_FOLLOW_UPS_MS) {
-      const t = setTimeout(() => {
-        followUps.delete(t);
-        tick();
-      }, ms);
-      t.unref();
-      followUps.add(t);
-    }
+    if (!stopped) followUps.wake();
   }
 
   const timer = pollMs > 0 ? setInterval(tick, pollMs) : null;
@@ -321,7 +356,6 @@ export function startJobWorker(opts: JobWorkerOptions): JobWorker {
       stopped = true;
       localWorkers.delete(wake);
       if (timer) clearInterval(timer);
-      for (const t of followUps) clearTimeout(t);
       followUps.clear();
       await running?.catch(() => 0);
       while (inFlight.size) await Promise.allSettled([...inFlight]);
@@ -352,13 +386,122 @@ const PARKED_PER_SLOT = 8;
 const PARKED_MAX = 32;
 
 /**
+ * When a running job of a destination is parked, milliseconds after its start: `PARK_FACTOR` times the 75th
+ * percentile of `samples` (the last successful jobs' times, milliseconds), within `PARK_MIN_MS` and a quarter of the
+ * slow bound ({@link PARK_FACTOR}); never, without destinations.
+ */
+function parkAfterMs(options: JobWorkerOptions['destinations'], samples: readonly number[]): number {
+  if (!options) return Infinity;
+  // Within [PARK_MIN_MS, a quarter of the bound], never past the bound itself (a bound under 200 ms: the tests').
+  const within = (ms: number) =>
+    Math.min(options.slowMs, Math.max(PARK_MIN_MS, Math.min(options.slowMs / PARK_BOUND_DIVISOR, ms)));
+  if (samples.length < PARK_MIN_SAMPLES) return within(PARK_UNSAMPLED_MS);
+  const sorted = [...samples].sort((a, b) => a - b);
+  return within(PARK_FACTOR * sorted[Math.floor(sorted.length * 0.75)]);
+}
+
+/** A worker's marks of destinations: slow ones (until when) and proven ones (issue 39 item 2). */
+function destinationMarks(options: JobWorkerOptions['destinations'], now: () => Date) {
+  /** Slow destinations: until when (ms since the epoch, the worker's clock). */
+  const slowUntil = new Map<string, number>();
+  /**
+   * Destinations whose last job succeeded within `slowMs`, the most recently proven last (at most `PROVEN_MAX`; one
+   * forgotten is untrusted again until its next fast success).
+   */
+  const proven = new Set<string>();
+  return {
+    slowUntil,
+    proven,
+    markSlow: (destination: string) => {
+      if (!options) return;
+      slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
+      proven.delete(destination);
+    },
+    markProven: (destination: string) => {
+      proven.delete(destination);
+      proven.add(destination);
+      if (proven.size > PROVEN_MAX) proven.delete(proven.values().next().value!);
+    },
+    /** Whether `destination` is slow now (a mark past its time is forgotten). */
+    isSlow: (destination: string) => {
+      const until = slowUntil.get(destination);
+      if (until === undefined) return false;
+      if (until > now().getTime()) return true;
+      slowUntil.delete(destination);
+      return false;
+    },
+  };
+}
+
+/** What {@link claimRules} reads of a worker's fairness (its maps, read and marked, never otherwise changed). */
+interface FairnessState {
+  options: Exclude<JobWorkerOptions['destinations'], false | undefined>;
+  running: ReadonlyMap<ClaimedJob, number>;
+  parked: ReadonlyMap<ClaimedJob, boolean>;
+  marks: ReturnType<typeof destinationMarks>;
+  lastStarted: ReadonlyMap<string, { order: number; at: number }>;
+  perDestination: number;
+  perUntrusted: number;
+  untrustedSlots: number;
+}
+
+/**
+ * What the next claim may take of each destination (`ClaimFairness`): the destinations at their cap, the slow ones
+ * and their one slot, what each may still start, the untrusted destinations' share; `idleOnly`: every destination
+ * with a job in flight is full, and the idle ones take turns (`recent`).
+ */
+function claimRules(state: FairnessState, idleOnly: boolean): Parameters<typeof repo.claim>[5] {
+  const { options, running, parked, marks, lastStarted, perDestination, perUntrusted, untrustedSlots } = state;
+  const at = performance.now();
+  const inFlight = new Map<string, number>();
+  for (const [job, startedAt] of running) {
+    const d = job.destination!;
+    // A job running past the bound makes its destination slow now, not when it ends.
+    if (at - startedAt >= options.slowMs) marks.markSlow(d);
+    inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
+  }
+  // The slow slot goes round: the slow destination whose last job started longest ago goes first (issue 39,
+  // fifth re-run: a big domain marked slow by one slow send waited behind an attacker's stalling domain for 6
+  // socket timeouts, and could not run the fast send that would have cleared its mark).
+  const slow = [...marks.slowUntil.keys()]
+    .filter(marks.isSlow)
+    .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
+  let slowInFlight = 0;
+  let untrustedInFlight = 0;
+  for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
+  // A parked job holds no slot, but still counts in its destination's cap and in the slow slot.
+  for (const job of running.keys()) if (!parked.has(job) && !marks.proven.has(job.destination!)) untrustedInFlight++;
+  // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
+  // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
+  // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
+  // code: over 60 s).
+  const cap = (d: string) => (marks.proven.has(d) ? perDestination : perUntrusted);
+  const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= cap(d))).map(([d]) => d);
+  if (slowInFlight > 0) full.push(...slow);
+  const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
+  for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, cap(d) - n);
+  const trust = {
+    proven: [...marks.proven],
+    perUntrusted,
+    untrustedRemaining: Math.max(0, untrustedSlots - untrustedInFlight),
+  };
+  if (!idleOnly) return { perDestination, full, slow, remaining, ...trust };
+  // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
+  // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
+  // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
+  // by the last start alone, never-seen domains asked for after a holder's code went before it, without end).
+  const recent = Object.fromEntries(
+    [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
+  );
+  return { perDestination, full, slow, remaining, recent, ...trust };
+}
+
+/**
  * A worker's bookkeeping of destinations (issue 39 item 2): the jobs in flight with their destination and start,
  * the destinations that answered slowly (until when), and what the next claim may take of each. A destination is
  * slow from the moment one of its jobs has run `slowMs` (still in flight, or finished), so jobs that stall hold
  * their own slots only: the claims after see their destination as slow.
  */
-// Over 150 lines: slow marks, proven list, parking and the claim's caps read and write the same in-flight maps; each
-// rule is a few lines in one closure, and split apart they would share that state through arguments (issue 43).
 function destinationFairness(
   options: JobWorkerOptions['destinations'],
   concurrency: number,
@@ -383,104 +526,34 @@ function destinationFairness(
   const parkedMax = Math.min(PARKED_MAX, PARKED_PER_SLOT * concurrency);
   /** Milliseconds the last successful jobs took (at most `PARK_SAMPLES`, the oldest first). */
   const samples: number[] = [];
-  const parkAfterMs = () => {
-    if (!options) return Infinity;
-    // Within [PARK_MIN_MS, a quarter of the bound], never past the bound itself (a bound under 200 ms: the tests').
-    const within = (ms: number) =>
-      Math.min(options.slowMs, Math.max(PARK_MIN_MS, Math.min(options.slowMs / PARK_BOUND_DIVISOR, ms)));
-    if (samples.length < PARK_MIN_SAMPLES) return within(PARK_UNSAMPLED_MS);
-    const sorted = [...samples].sort((a, b) => a - b);
-    return within(PARK_FACTOR * sorted[Math.floor(sorted.length * 0.75)]);
-  };
+  const marks = destinationMarks(options, now);
   /** Parks `job` if there is room. @returns whether it was parked */
   const park = (job: ClaimedJob): boolean => {
     if (!running.has(job) || parked.has(job)) return false;
-    const untrusted = !proven.has(job.destination!);
+    const untrusted = !marks.proven.has(job.destination!);
     let untrustedParked = 0;
     for (const u of parked.values()) if (u) untrustedParked++;
     if (parked.size >= parkedMax || (untrusted && untrustedParked >= parkedMax >> 1)) return false;
     parked.set(job, untrusted);
     return true;
   };
-  /** Slow destinations: until when (ms since the epoch, the worker's clock). */
-  const slowUntil = new Map<string, number>();
   /**
    * When each destination's last job started: `order` (performance.now()) for the slow slot's turns, `at` (ms since
    * the epoch, the worker's clock) for the idle destinations' (`ClaimFairness.recent`).
    */
   const lastStarted = new Map<string, { order: number; at: number }>();
-  /**
-   * Destinations whose last job succeeded within `slowMs`, the most recently proven last (at most `PROVEN_MAX`; one
-   * forgotten is untrusted again until its next fast success).
-   */
-  const proven = new Set<string>();
-  const markSlow = (destination: string) => {
-    if (!options) return;
-    slowUntil.set(destination, now().getTime() + options.slowHoldSeconds * 1000);
-    proven.delete(destination);
-  };
-  const markProven = (destination: string) => {
-    proven.delete(destination);
-    proven.add(destination);
-    if (proven.size > PROVEN_MAX) proven.delete(proven.values().next().value!);
-  };
   /** Untrusted destinations (never proven, or slow) take at most this many slots together: all but one. */
   const untrustedSlots = Math.max(1, concurrency - 1);
   /** One untrusted destination takes at most this many: all the untrusted slots but one. */
   const perUntrusted = Math.max(1, Math.min(perDestination, untrustedSlots - 1));
-  const isSlow = (destination: string) => {
-    const until = slowUntil.get(destination);
-    if (until === undefined) return false;
-    if (until > now().getTime()) return true;
-    slowUntil.delete(destination);
-    return false;
-  };
   return {
     active: Boolean(options),
     forClaim(free, idleOnly = false) {
       if (!options) return { perDestination: free, full: [], slow: [], remaining: {} };
-      const at = performance.now();
-      const inFlight = new Map<string, number>();
-      for (const [job, startedAt] of running) {
-        const d = job.destination!;
-        // A job running past the bound makes its destination slow now, not when it ends.
-        if (at - startedAt >= options.slowMs) markSlow(d);
-        inFlight.set(d, (inFlight.get(d) ?? 0) + 1);
-      }
-      // The slow slot goes round: the slow destination whose last job started longest ago goes first (issue 39,
-      // fifth re-run: a big domain marked slow by one slow send waited behind an attacker's stalling domain for 6
-      // socket timeouts, and could not run the fast send that would have cleared its mark).
-      const slow = [...slowUntil.keys()]
-        .filter(isSlow)
-        .sort((a, b) => (lastStarted.get(a)?.order ?? 0) - (lastStarted.get(b)?.order ?? 0));
-      let slowInFlight = 0;
-      let untrustedInFlight = 0;
-      for (const [d, n] of inFlight) if (slow.includes(d)) slowInFlight += n;
-      // A parked job holds no slot, but still counts in its destination's cap and in the slow slot.
-      for (const job of running.keys()) if (!parked.has(job) && !proven.has(job.destination!)) untrustedInFlight++;
-      // A proven destination runs up to perDestination jobs at once, an untrusted one up to perUntrusted, and the
-      // untrusted together leave a slot to the proven (ninth re-run: fresh stalling domains took every slot in turn,
-      // and a holder's code at a busy domain, behind the attacker's own codes there, waited a turn of all of them per
-      // code: over 60 s).
-      const cap = (d: string) => (proven.has(d) ? perDestination : perUntrusted);
-      const full = [...inFlight].filter(([d, n]) => !slow.includes(d) && (idleOnly || n >= cap(d))).map(([d]) => d);
-      if (slowInFlight > 0) full.push(...slow);
-      const remaining: Record<string, number> = { [SLOW_DESTINATIONS]: slowInFlight > 0 ? 0 : 1 };
-      for (const [d, n] of inFlight) if (!slow.includes(d)) remaining[d] = Math.max(0, cap(d) - n);
-      const trust = {
-        proven: [...proven],
-        perUntrusted,
-        untrustedRemaining: Math.max(0, untrustedSlots - untrustedInFlight),
-      };
-      if (!idleOnly) return { perDestination, full, slow, remaining, ...trust };
-      // Among the idle destinations, turns: a job ranks by when it was due or when its destination last started a job,
-      // the later of the two (issue 39, seventh re-run: with more attacker domains than slots one of them was always
-      // idle, and older than another holder's code, which waited for the whole backlog again; eighth re-run: ranked
-      // by the last start alone, never-seen domains asked for after a holder's code went before it, without end).
-      const recent = Object.fromEntries(
-        [...lastStarted].slice(-RECENT_MAX).map(([d, { at }]) => [d, new Date(at).toISOString()]),
+      return claimRules(
+        { options, running, parked, marks, lastStarted, perDestination, perUntrusted, untrustedSlots },
+        idleOnly,
       );
-      return { perDestination, full, slow, remaining, recent, ...trust };
     },
     holdsBack(job) {
       return Boolean(options) && job.destination !== null;
@@ -491,9 +564,12 @@ function destinationFairness(
       const timer =
         options.park === false
           ? undefined
-          : setTimeout(() => {
-              if (park(job)) onPark();
-            }, parkAfterMs());
+          : setTimeout(
+              () => {
+                if (park(job)) onPark();
+              },
+              parkAfterMs(options, samples),
+            );
       timer?.unref();
       lastStarted.delete(job.destination);
       lastStarted.set(job.destination, { order: performance.now(), at: now().getTime() });
@@ -512,10 +588,10 @@ function destinationFairness(
         samples.push(ms);
         if (samples.length > PARK_SAMPLES) samples.shift();
       }
-      if (ms >= options.slowMs) markSlow(d);
+      if (ms >= options.slowMs) marks.markSlow(d);
       else if (succeeded && !parked.has(job)) {
-        slowUntil.delete(d);
-        markProven(d);
+        marks.slowUntil.delete(d);
+        marks.markProven(d);
       }
     },
     parked: () => parked.size,

@@ -23,6 +23,7 @@
 import { randomUUID } from 'node:crypto';
 import { AUDIT_IMPORT_TICKETS_NAMED, organisations as contract, type MessageKey } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
+import type { Db } from '../../../db/client.js';
 import { AppError } from '../../../lib/app-error.js';
 import { enqueueJobs } from '../../../providers/jobs/job-queue.js';
 import type { AuditActor } from '../../audit/audit.repository.js';
@@ -89,93 +90,207 @@ class ChunkRefused extends Error {
   }
 }
 
+/** What the steps of a background import take: the database, the app's clock (UTC), the settings, the issuing rules. */
+type ImportDeps = Pick<OrgApiDeps, 'database' | 'now' | 'config'> & { issuing: TicketIssuing };
+
+/** The organisation an import runs for, as the issuing rules take it (its actor: who sent the file). */
+async function organisationOf(db: Db, organisationId: number, actor: AuditActor): Promise<RequestOrganisation | null> {
+  const org = await organisationsRepository.organisationById(db, organisationId);
+  // The role was checked when the file was sent (area `events`); the job acts as that request did.
+  return org ? { id: org.id, slug: org.slug, role: 'staff', actor } : null;
+}
+
+/** Every row checked without locks, in pieces; refused rows (an externalId twice anywhere too) and the plan. */
+async function checkAll(deps: ImportDeps, org: RequestOrganisation, rows: readonly ImportRow[]) {
+  const plan: PlannedRow[] = [];
+  for (let i = 0; i < rows.length; i += CHECK_ROWS)
+    plan.push(
+      ...(await deps.issuing.planTickets(
+        deps.database.db,
+        org,
+        rows.slice(i, i + CHECK_ROWS).map((r) => r.input),
+        false,
+      )),
+    );
+  const errors = planErrors(rows, plan);
+  const refused = new Set(errors.map((e) => e.row));
+  const seen = new Set<string>();
+  rows.forEach((r, i) => {
+    if (seen.has(r.input.externalId) && !refused.has(r.row)) {
+      plan[i] = {
+        kind: 'error',
+        input: r.input,
+        message: 'api.org.import.duplicate_external_id',
+        field: 'externalId',
+      };
+      errors.push({
+        row: r.row,
+        message: 'api.org.import.duplicate_external_id',
+        field: 'externalId',
+        value: shortValue(r.input.externalId),
+      });
+    }
+    seen.add(r.input.externalId);
+  });
+  return { plan, errors: errors.sort((a, b) => a.row - b.row) };
+}
+
+/** Ends the import `failed` with its first `IMPORT_MAX_ERRORS` row errors (nothing more of it is written). */
+async function failImport(deps: ImportDeps, importId: string, errors: ImportRowError[]): Promise<void> {
+  await imports.finish(deps.database.db, importId, 'failed', deps.now(), errors.slice(0, contract.IMPORT_MAX_ERRORS));
+}
+
 /**
- * The import of many rows in the background: `startImport` (POST /org/tickets/import over the threshold),
- * `importStatus` (GET /org/imports/{importId}) and the job's handler `runImportJob`.
+ * The check step of an import's first run: every row checked ({@link checkAll}); a refused row ends the import
+ * `failed` with its row errors (null). Else the rows are kept in the order they are written in, the re-issues first.
+ * @returns the rows in that order and how many re-issues lead them (`headRows`), or null when the import failed
  */
-// Over 150 lines: starting an import, reading its status and its job's check and chunked write share the import's
-// row, its lock on the organisation and the resume rule (rows_done moves in each chunk's own commit); split apart they
-// would pass all three around (decision 040).
-export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now' | 'config'>, issuing: TicketIssuing) {
+async function checkImport(deps: ImportDeps, importId: string, org: RequestOrganisation, rows: ImportRow[]) {
+  const { plan, errors } = await checkAll(deps, org, rows);
+  if (errors.length) {
+    await failImport(deps, importId, errors);
+    return null;
+  }
+  const order = (kind: PlannedRow['kind']) => rows.filter((_, i) => plan[i].kind === kind);
+  const reissues = order('reissue');
+  const ordered = [...reissues, ...order('create'), ...order('unchanged')];
+  await imports.setChecked(deps.database.db, importId, ordered, reissues.length);
+  return { rows: ordered, headRows: reissues.length };
+}
+
+/**
+ * Writes rows `[start, end)` of the import in one short transaction, if the import is still where this run
+ * left it; returns what was issued, or null when another run of the job got there first.
+ * @throws ChunkRefused when the rows, checked again under row locks, have errors (nothing of the chunk written)
+ */
+async function writeChunk(
+  deps: ImportDeps,
+  id: string,
+  org: RequestOrganisation,
+  rows: readonly ImportRow[],
+  start: number,
+) {
   const db = deps.database.db;
   const { planTickets, prepareAccounts, prepareWrite, stillFits, writePrepared, applyPlan, enqueueIssuedMails } =
-    issuing;
-
-  /** The organisation an import runs for, as the issuing rules take it (its actor: who sent the file). */
-  async function organisationOf(organisationId: number, actor: AuditActor): Promise<RequestOrganisation | null> {
-    const org = await organisationsRepository.organisationById(db, organisationId);
-    // The role was checked when the file was sent (area `events`); the job acts as that request did.
-    return org ? { id: org.id, slug: org.slug, role: 'staff', actor } : null;
-  }
-
-  /** Every row checked without locks, in pieces; refused rows (an externalId twice anywhere too) and the plan. */
-  async function checkAll(org: RequestOrganisation, rows: readonly ImportRow[]) {
-    const plan: PlannedRow[] = [];
-    for (let i = 0; i < rows.length; i += CHECK_ROWS)
-      plan.push(
-        ...(await planTickets(
-          db,
-          org,
-          rows.slice(i, i + CHECK_ROWS).map((r) => r.input),
-          false,
-        )),
-      );
+    deps.issuing;
+  const inputs = rows.map((r) => r.input);
+  const at = deps.now();
+  // Made before the transaction (accounts, ticket ids, history, deliveries), so it is a few statements long.
+  const checked = await planTickets(db, org, inputs, false);
+  const clean = !checked.some((p) => p.kind === 'error');
+  if (clean) await prepareAccounts(db, checked);
+  const prepared = clean ? await prepareWrite(db, org, checked, at) : null;
+  return db.transaction(async (tx) => {
+    const progress = await imports.lockProgress(tx, id);
+    if (progress?.status !== 'running' || progress.rowsDone !== start) return null;
+    const plan = await planTickets(tx, org, inputs, true);
     const errors = planErrors(rows, plan);
-    const refused = new Set(errors.map((e) => e.row));
-    const seen = new Set<string>();
-    rows.forEach((r, i) => {
-      if (seen.has(r.input.externalId) && !refused.has(r.row)) {
-        plan[i] = {
-          kind: 'error',
-          input: r.input,
-          message: 'api.org.import.duplicate_external_id',
-          field: 'externalId',
-        };
-        errors.push({
-          row: r.row,
-          message: 'api.org.import.duplicate_external_id',
-          field: 'externalId',
-          value: shortValue(r.input.externalId),
-        });
-      }
-      seen.add(r.input.externalId);
-    });
-    return { plan, errors: errors.sort((a, b) => a.row - b.row) };
+    if (errors.length) throw new ChunkRefused(errors);
+    const issued =
+      prepared && (await stillFits(tx, checked, plan, prepared))
+        ? await writePrepared(tx, prepared)
+        : await applyPlan(tx, org, plan, at);
+    await enqueueIssuedMails(tx, issued, at);
+    await imports.addProgress(tx, id, { rows: rows.length, ...countPlan(plan) });
+    return issued;
+  });
+}
+
+/** Where the next transaction of an import starts and ends: the re-issues at once, then chunks. */
+const stepOf = (rowsDone: number, headRows: number, total: number, chunk: number) =>
+  rowsDone < headRows ? { start: 0, end: headRows } : { start: rowsDone, end: Math.min(total, rowsDone + chunk) };
+
+/**
+ * The write step: the checked rows from `from` (the rows already written) on, each transaction's rows by
+ * {@link stepOf}. A refused chunk ends the import `failed` with its row errors.
+ * @returns the tickets this run issued, first ones first (at most `AUDIT_IMPORT_TICKETS_NAMED`), or null when the
+ *   import failed or another run of the job wrote a chunk first (that run goes on, not this one)
+ */
+async function writeAll(
+  deps: ImportDeps,
+  importId: string,
+  org: RequestOrganisation,
+  checked: { rows: ImportRow[]; headRows: number },
+  from: number,
+): Promise<IssuedBatch['items'] | null> {
+  const { rows, headRows } = checked;
+  const named: IssuedBatch['items'] = [];
+  let rowsDone = from;
+  while (rowsDone < rows.length) {
+    const { start, end } = stepOf(rowsDone, headRows, rows.length, deps.config.importChunkRows);
+    let issued: IssuedBatch | null;
+    try {
+      issued = await writeChunk(deps, importId, org, rows.slice(start, end), start);
+    } catch (err) {
+      if (!(err instanceof ChunkRefused)) throw err;
+      await failImport(deps, importId, err.errors);
+      return null;
+    }
+    if (!issued) return null; // another run of this job wrote this chunk: it goes on, not this one
+    named.push(...issued.items.slice(0, Math.max(0, AUDIT_IMPORT_TICKETS_NAMED - named.length)));
+    rowsDone = end;
   }
+  return named;
+}
 
-  /**
-   * Writes rows `[start, end)` of the import in one short transaction, if the import is still where this run
-   * left it; returns what was issued, or null when another run of the job got there first.
-   * @throws ChunkRefused when the rows, checked again under row locks, have errors (nothing of the chunk written)
-   */
-  async function writeChunk(id: string, org: RequestOrganisation, rows: readonly ImportRow[], start: number) {
-    const inputs = rows.map((r) => r.input);
-    const at = deps.now();
-    // Made before the transaction (accounts, ticket ids, history, deliveries), so it is a few statements long.
-    const checked = await planTickets(db, org, inputs, false);
-    const clean = !checked.some((p) => p.kind === 'error');
-    if (clean) await prepareAccounts(db, checked);
-    const prepared = clean ? await prepareWrite(db, org, checked, at) : null;
-    return db.transaction(async (tx) => {
-      const progress = await imports.lockProgress(tx, id);
-      if (progress?.status !== 'running' || progress.rowsDone !== start) return null;
-      const plan = await planTickets(tx, org, inputs, true);
-      const errors = planErrors(rows, plan);
-      if (errors.length) throw new ChunkRefused(errors);
-      const issued =
-        prepared && (await stillFits(tx, checked, plan, prepared))
-          ? await writePrepared(tx, prepared)
-          : await applyPlan(tx, org, plan, at);
-      await enqueueIssuedMails(tx, issued, at);
-      await imports.addProgress(tx, id, { rows: rows.length, ...countPlan(plan) });
-      return issued;
+/**
+ * The finish step: one `import.completed` audit entry (the import's counts and the tickets `named`) and `done`, in
+ * one transaction, if the import is still running.
+ */
+async function finishImport(
+  deps: ImportDeps,
+  importId: string,
+  org: RequestOrganisation,
+  rowsTotal: number,
+  named: IssuedBatch['items'],
+): Promise<void> {
+  const at = deps.now();
+  await deps.database.db.transaction(async (tx) => {
+    const progress = await imports.lockProgress(tx, importId);
+    if (progress?.status !== 'running') return;
+    const done = await imports.statusOf(tx, org.id, importId);
+    await appendAudit(tx, org.id, org.actor, at, {
+      action: 'import.completed',
+      resourceType: 'import',
+      resourceId: importId,
+      detail: {
+        rows: rowsTotal,
+        created: done?.created ?? 0,
+        updated: done?.updated ?? 0,
+        unchanged: done?.unchanged ?? 0,
+        ...importedTickets(named, (done?.created ?? 0) + (done?.updated ?? 0)),
+      },
     });
-  }
+    await imports.finish(tx, importId, 'done', at);
+  });
+}
 
-  /** Where the next transaction of an import starts and ends: the re-issues at once, then chunks. */
-  const stepOf = (rowsDone: number, headRows: number, total: number, chunk: number) =>
-    rowsDone < headRows ? { start: 0, end: headRows } : { start: rowsDone, end: Math.min(total, rowsDone + chunk) };
+/** One run of an import's job: check (on its first run), write and finish, going on from its last written chunk. */
+async function runImportOnce(deps: ImportDeps, payload: unknown): Promise<void> {
+  const db = deps.database.db;
+  const importId = (payload as { importId?: unknown } | null)?.importId;
+  if (typeof importId !== 'string') return;
+  const job = await imports.byId(db, importId);
+  if (!job || job.status === 'done' || job.status === 'failed') return;
+  const org = await organisationOf(db, job.organisationId, job.actor as AuditActor);
+  if (!org) return;
+  if (job.status === 'queued') await imports.setRunning(db, importId);
+  const rows = (job.rows ?? []) as ImportRow[];
+  const checked =
+    job.headRows === null ? await checkImport(deps, importId, org, rows) : { rows, headRows: job.headRows };
+  if (!checked) return;
+  const named = await writeAll(deps, importId, org, checked, job.rowsDone);
+  if (named) await finishImport(deps, importId, org, checked.rows.length, named);
+}
 
+/**
+ * The import of many rows in the background: `startImport` (POST /org/tickets/import over the threshold),
+ * `importStatus` (GET /org/imports/{importId}) and the job's handler `runImportJob`; the job's steps are the
+ * module's helpers above ({@link runImportOnce}).
+ */
+export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now' | 'config'>, issuing: TicketIssuing) {
+  const db = deps.database.db;
+  const steps: ImportDeps = { database: deps.database, now: deps.now, config: deps.config, issuing };
   const background = {
     /**
      * POST /org/tickets/import of a file over `IMPORT_BACKGROUND_ROWS` rows, already parsed without errors: keeps
@@ -247,64 +362,7 @@ export function createBackgroundImports(deps: Pick<OrgApiDeps, 'database' | 'now
     },
 
     /** One run of an import's job ({@link runImportJob} without the last attempt's ending). */
-    async runImport(payload: unknown): Promise<void> {
-      const importId = (payload as { importId?: unknown } | null)?.importId;
-      if (typeof importId !== 'string') return;
-      const job = await imports.byId(db, importId);
-      if (!job || job.status === 'done' || job.status === 'failed') return;
-      const org = await organisationOf(job.organisationId, job.actor as AuditActor);
-      if (!org) return;
-      if (job.status === 'queued') await imports.setRunning(db, importId);
-      let rows = (job.rows ?? []) as ImportRow[];
-      let headRows = job.headRows;
-      if (headRows === null) {
-        const { plan, errors } = await checkAll(org, rows);
-        if (errors.length) {
-          await imports.finish(db, importId, 'failed', deps.now(), errors.slice(0, contract.IMPORT_MAX_ERRORS));
-          return;
-        }
-        const order = (kind: PlannedRow['kind']) => rows.filter((_, i) => plan[i].kind === kind);
-        const reissues = order('reissue');
-        rows = [...reissues, ...order('create'), ...order('unchanged')];
-        headRows = reissues.length;
-        await imports.setChecked(db, importId, rows, headRows);
-      }
-      const named: IssuedBatch['items'] = [];
-      let rowsDone = job.rowsDone;
-      while (rowsDone < rows.length) {
-        const { start, end } = stepOf(rowsDone, headRows, rows.length, deps.config.importChunkRows);
-        let issued: IssuedBatch | null;
-        try {
-          issued = await writeChunk(importId, org, rows.slice(start, end), start);
-        } catch (err) {
-          if (!(err instanceof ChunkRefused)) throw err;
-          await imports.finish(db, importId, 'failed', deps.now(), err.errors.slice(0, contract.IMPORT_MAX_ERRORS));
-          return;
-        }
-        if (!issued) return; // another run of this job wrote this chunk: it goes on, not this one
-        named.push(...issued.items.slice(0, Math.max(0, AUDIT_IMPORT_TICKETS_NAMED - named.length)));
-        rowsDone = end;
-      }
-      const at = deps.now();
-      await db.transaction(async (tx) => {
-        const progress = await imports.lockProgress(tx, importId);
-        if (progress?.status !== 'running') return;
-        const done = await imports.statusOf(tx, job.organisationId, importId);
-        await appendAudit(tx, org.id, org.actor, at, {
-          action: 'import.completed',
-          resourceType: 'import',
-          resourceId: importId,
-          detail: {
-            rows: rows.length,
-            created: done?.created ?? 0,
-            updated: done?.updated ?? 0,
-            unchanged: done?.unchanged ?? 0,
-            ...importedTickets(named, (done?.created ?? 0) + (done?.updated ?? 0)),
-          },
-        });
-        await imports.finish(tx, importId, 'done', at);
-      });
-    },
+    runImport: (payload: unknown): Promise<void> => runImportOnce(steps, payload),
   };
   return background;
 }
