@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { exchange as contract } from '@tp/contract';
-import type { Database } from '../../db/client.js';
+import type { Database, DbOrTx } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { appendAudit } from '../audit/audit.repository.js';
 import type { RequestOrganisation } from '../organiser-scope/org-auth.js';
@@ -32,6 +32,31 @@ function settingsView(settings: SettingsRow, event: EventRow): contract.Exchange
   };
 }
 
+/** The settings (null: never set) and, per ticket type of the event, the queue's counts. */
+async function overview(db: DbOrTx, event: EventRow): Promise<contract.ExchangeOverview> {
+  const settings = await repo.settings(db, event.id);
+  const types = await repo.typesOfEvent(db, event.id);
+  const { entries, units } = await repo.counts(db, event.id);
+  const entriesOf = (typeId: number, status: string) =>
+    entries.find((e) => e.ticketTypeId === typeId && e.status === status)?.n ?? 0;
+  return {
+    settings: settings ? settingsView(settings, event) : null,
+    types: types.map((t) => {
+      const u = units.find((x) => x.ticketTypeId === t.id);
+      return {
+        ticketTypeExternalId: t.externalId,
+        name: t.name,
+        waiting: entriesOf(t.id, 'WAITING'),
+        offered: entriesOf(t.id, 'OFFERED'),
+        returned: u?.returned ?? 0,
+        released: u?.released ?? 0,
+        sold: u?.sold ?? 0,
+        expired: entriesOf(t.id, 'EXPIRED'),
+      };
+    }),
+  };
+}
+
 export function createExchangeOrgService(deps: { database: Database; now: () => Date; notices: ExchangeNotices }) {
   const { db } = deps.database;
 
@@ -42,38 +67,13 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
     return event;
   }
 
-  /** The settings (null: never set) and, per ticket type of the event, the queue's counts. */
-  async function overview(event: EventRow): Promise<contract.ExchangeOverview> {
-    const settings = await repo.settings(db, event.id);
-    const types = await repo.typesOfEvent(db, event.id);
-    const { entries, units } = await repo.counts(db, event.id);
-    const entriesOf = (typeId: number, status: string) =>
-      entries.find((e) => e.ticketTypeId === typeId && e.status === status)?.n ?? 0;
-    return {
-      settings: settings ? settingsView(settings, event) : null,
-      types: types.map((t) => {
-        const u = units.find((x) => x.ticketTypeId === t.id);
-        return {
-          ticketTypeExternalId: t.externalId,
-          name: t.name,
-          waiting: entriesOf(t.id, 'WAITING'),
-          offered: entriesOf(t.id, 'OFFERED'),
-          returned: u?.returned ?? 0,
-          released: u?.released ?? 0,
-          sold: u?.sold ?? 0,
-          expired: entriesOf(t.id, 'EXPIRED'),
-        };
-      }),
-    };
-  }
-
   return {
     /**
      * GET /org/events/{externalId}/exchange: the event's queue settings and counts per ticket type.
      * @throws AppError `api.org.event_not_found` (404)
      */
     async get(org: RequestOrganisation, externalId: string): Promise<contract.ExchangeOverview> {
-      return overview(await eventOf(org, externalId));
+      return overview(db, await eventOf(org, externalId));
     },
 
     /**
@@ -129,7 +129,7 @@ export function createExchangeOrgService(deps: { database: Database; now: () => 
           detail: { ...body },
         });
       });
-      return overview(event);
+      return overview(db, event);
     },
 
     /**
