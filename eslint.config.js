@@ -10,6 +10,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import globals from 'globals';
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments/configs';
 import { readdirSync } from 'node:fs';
 
 const foldersOf = (path) =>
@@ -55,6 +56,17 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  // Every directive that turns a rule off says why, after `--` (issue 43: a written reason).
+  eslintComments.recommended,
+  { rules: { '@eslint-community/eslint-comments/require-description': 'error' } },
+  // No unit (function, method, component) of the product over 150 lines without a written reason (issue 43): a longer
+  // one carries `// eslint-disable-next-line max-lines-per-function -- <why>`. Tests and their set-ups are not held
+  // to it (a describe block is a list of cases).
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 150 }] },
   },
   // The panel: browser code with React.
   {

@@ -819,6 +819,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 
 // Over 150 lines, kept whole: one object literal with one entry per setting (each parsed by one helper call, in
 // the order of the `Config` interface), no branching to speak of; split, its halves would only be lists of fields.
+// eslint-disable-next-line max-lines-per-function -- one entry per setting, as the comment above says
 function buildConfig(
   env: NodeJS.ProcessEnv,
   overrides: Partial<Config>,

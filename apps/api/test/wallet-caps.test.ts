@@ -215,7 +215,7 @@ describe('the device-log endpoint (item 8)', () => {
     expect(shown).toHaveLength(10);
     expect(line.moreLines).toBe(50);
     expect(shown[0]).toMatch(/^.{200}…\[1000 characters\]$/u);
-    // eslint-disable-next-line no-control-regex
+    // eslint-disable-next-line no-control-regex -- the test looks for control characters
     expect(shown.every((l) => l.length <= 220 && !/[\u0000-\u001f]/.test(l))).toBe(true);
     const perRequest = bytesLogged(start);
     expect(perRequest).toBeLessThan(4096);

@@ -50,7 +50,7 @@ function preloads(url: string, token: string | null): string[] {
   else localStorage.removeItem('tp.accessToken');
   document.head.innerHTML = '';
   // The build's inline script, run as the browser runs it (jsdom runs no inline <script> here).
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval, @typescript-eslint/no-unsafe-call
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval, @typescript-eslint/no-unsafe-call -- the build's inline script, run as the browser would
   new Function(inlineScript())();
   return [...document.head.querySelectorAll('link')].map(
     (l) => `${l.rel} ${l.getAttribute('href')}${l.fetchPriority ? ` ${l.fetchPriority}` : ''}`,

@@ -12,7 +12,7 @@ import { scrub } from '../../lib/log-privacy.js';
 import type { WalletService } from './wallet.service.js';
 
 /** Control characters, written as spaces in a logged device line. */
-// eslint-disable-next-line no-control-regex
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/g;
 
 /**
