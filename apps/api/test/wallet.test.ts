@@ -20,8 +20,11 @@ let t: TestApp;
 let alice: string;
 let work: string;
 beforeEach(async () => {
+  // A minute per pass, not the default 10 s: these tests are about the pass's content, and in CI the first pass's
+  // signing thread starts while two cores also run Chromium and the other suites (a pass once answered 503
+  // api.wallet.busy after 21 s). The deadline itself is wallet-signing.test.ts's, with its own settings.
   const wallet = loadConfig(
-    { WALLET_TEST_MODE: 'true' },
+    { WALLET_TEST_MODE: 'true', WALLET_SIGNING_DEADLINE_SECONDS: '60' },
     { dataDir: mkdtempSync(join(tmpdir(), 'tp-wallet-')) },
   ).wallet;
   t = await createTestApp({ seed: true, config: { scannerKey: KEY, wallet, metricsToken: METRICS_TOKEN } });
