@@ -87,14 +87,8 @@ export async function benchMemory(): Promise<MemoryBench> {
     await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
     const idleMiB = rssMiB(pid);
     console.log(`  pglite idle ${IDLE_SECONDS} s after ready: ${idleMiB} MiB resident`);
-    // A loaded machine may shed the sign-in (503 api.busy, decision 039): a few tries.
-    let authorization = '';
-    for (let attempt = 1; !authorization; attempt++)
-      authorization = await signIn(base, 'alice@example.com').catch(async (err: unknown) => {
-        if (attempt >= 5) throw err;
-        await new Promise((r) => setTimeout(r, 1000));
-        return '';
-      });
+    // A loaded machine may shed the sign-in (503 api.busy, decision 039): signIn sends it again.
+    const authorization = await signIn(base, 'alice@example.com');
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(rssMiB(pid)), 1000);
     const runs = await Promise.all(

@@ -27,8 +27,27 @@ export async function codesFrom(
   return codes;
 }
 
+/** Attempts of a request the server sheds (503 `api.busy`, decision 039) before giving up. */
+const SHED_ATTEMPTS = 5;
+
 /**
- * Signs `email` in on the server at `base` with the e-mailed code.
+ * POSTs `body` as JSON; a 503 `api.busy` (load shedding: the request did nothing, decision 039) is sent again after
+ * its `Retry-After` (seconds, at most 5), `SHED_ATTEMPTS` times at most, each shed said on stderr.
+ */
+async function post(url: string, body: unknown): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const r = await fetch(url, { method: 'POST', headers: json, body: JSON.stringify(body) });
+    if (r.status !== 503 || attempt >= SHED_ATTEMPTS) return r;
+    const text = await r.text();
+    if (!text.includes('api.busy')) return new Response(text, { status: r.status, headers: r.headers });
+    const wait = Math.min(5, Number(r.headers.get('retry-after')) || 1);
+    console.error(`${new URL(url).pathname}: shed (503 api.busy), again in ${wait} s`);
+    await new Promise((done) => setTimeout(done, wait * 1000));
+  }
+}
+
+/**
+ * Signs `email` in on the server at `base` with the e-mailed code; a shed request is sent again (`post`).
  * @returns the token pair of `POST /v1/auth/verifyLoginRequest`
  * @throws Error when a step answers an error or no code is mailed within `timeoutMs`
  */
@@ -37,20 +56,12 @@ export async function devSignIn(
   email: string,
   timeoutMs?: number,
 ): Promise<{ accessToken: string; refreshToken: string }> {
-  const r = await fetch(`${base}/v1/auth/signInOrRegisterAndSignIn`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email }),
-  });
+  const r = await post(`${base}/v1/auth/signInOrRegisterAndSignIn`, { email });
   if (!r.ok) throw new Error(`sign-in request of ${email}: ${r.status} ${await r.text()}`);
   const { sessionId } = (await r.json()) as { sessionId: string };
   const otp = (await codesFrom(base, [email], timeoutMs)).get(email);
   if (!otp) throw new Error(`no sign-in code mailed to ${email}`);
-  const v = await fetch(`${base}/v1/auth/verifyLoginRequest`, {
-    method: 'POST',
-    headers: json,
-    body: JSON.stringify({ email, session: sessionId, otp }),
-  });
+  const v = await post(`${base}/v1/auth/verifyLoginRequest`, { email, session: sessionId, otp });
   if (!v.ok) throw new Error(`sign-in of ${email}: ${v.status} ${await v.text()}`);
   return (await v.json()) as { accessToken: string; refreshToken: string };
 }

@@ -1,7 +1,8 @@
 /**
  * The README's quick start, run for real on whatever Node is first on PATH (a step of .ci/run on Node 22, issue 42):
  * `npm start` (build, then the compiled server) on 127.0.0.1 and a free port with a throw-away DATA_DIR and the dev
- * outbox, then GET /healthz 200, one sign-in (code request, the code read from the dev outbox, verify) and
+ * outbox, then GET /healthz 200, one sign-in (code request, the code read from the dev outbox, verify; a request the
+ * server sheds is sent again after its Retry-After and said on stderr, dev-sign-in.ts) and
  * GET /v1/auth/me 200, then SIGTERM to the whole `npm start` process group. Run `npm ci` first (.ci/run does).
  * `SMOKE_NODE_MAJOR` (e.g. 22): fail unless this process runs on that major. Exit code 0 when every step passed.
  */

@@ -8,8 +8,8 @@
  * PostgreSQL's fields (`code`, `constraint`, `detail`...), as PGlite throws them.
  */
 import { readFile } from 'node:fs/promises';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { fileURLToPath } from 'node:url';
+import type { Worker, ResourceLimits } from 'node:worker_threads';
+import { startModuleThread } from '../lib/worker-thread.js';
 import { PGLITE_MEMORY_DEFAULTS, type PgliteMemoryOptions } from '../config.js';
 
 /** A request to the database thread. `tx`: run inside that open transaction. */
@@ -44,18 +44,10 @@ export interface ProxyResults<T = Record<string, unknown>> {
 
 /**
  * The worker: `workerUrl` when given (the tests' global setup bundles the worker once, test/setup/global-pglite.ts),
- * else the compiled .js next to this module, else (dev) the .ts source through tsx, registered inside the thread: a
- * worker does not inherit the main thread's loader hooks on Node 20 nor on 22.13, the oldest Node `engines` allows
- * (22.23 and 24.22 do; tried for issue 42). tsx's start costs each thread about 0.2 s.
+ * else `pglite.worker` beside this module, compiled or (dev) through tsx (lib/worker-thread.ts).
  */
 function startWorker(workerData: unknown, workerUrl: URL | undefined, resourceLimits: ResourceLimits): Worker {
-  if (workerUrl) return new Worker(workerUrl, { workerData, resourceLimits });
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(fileURLToPath(new URL('./pglite.worker.js', import.meta.url)), { workerData, resourceLimits });
-  const entry = new URL('./pglite.worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData, resourceLimits });
+  return startModuleThread(import.meta.url, 'pglite.worker', { workerData, resourceLimits }, workerUrl);
 }
 
 /** PostgreSQL settings (`-c name=value`) the database thread adds to PGlite's start parameters. */

@@ -17,10 +17,10 @@
  * Node 24 has them), so the thread is started the way the PGlite thread is (pglite-proxy.ts: the compiled `.js` next to this module, else tsx registered inside the thread).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { PassSigningConfig } from '../../config.js';
 import { AppError } from '../../lib/app-error.js';
+import { startModuleThread } from '../../lib/worker-thread.js';
 import type { PassSigningCertificates, PassSigningReply, PassSigningRequest, PassSpec } from './pass-signing.worker.js';
 
 /** Seconds a refused download is told to wait (`Retry-After`): about a queue's worth of passes. */
@@ -35,20 +35,11 @@ export interface PassCertificatePaths {
 }
 
 /**
- * The thread: `workerFile` when given (the API tests pass this run's bundle, test/setup/server-bundle.ts), else the
- * compiled .js next to this module, or (dev) the .ts source through tsx registered inside the thread, as
- * pglite-proxy.ts starts the database thread.
+ * The thread: `workerFile` when given (the API tests pass this run's bundle, test/setup/server-bundle.ts), else
+ * `pass-signing.worker` beside this module, compiled or (dev) through tsx (lib/worker-thread.ts).
  */
 function startThread(certificates: PassSigningCertificates, workerFile?: string): Worker {
-  if (workerFile) return new Worker(workerFile, { workerData: certificates });
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(fileURLToPath(new URL('./pass-signing.worker.js', import.meta.url)), {
-      workerData: certificates,
-    });
-  const entry = new URL('./pass-signing.worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const boot = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData: certificates });
+  return startModuleThread(import.meta.url, 'pass-signing.worker', { workerData: certificates }, workerFile);
 }
 
 const busy = () => new AppError('api.wallet.busy', {}, { 'Retry-After': String(PASS_BUSY_RETRY_AFTER_SECONDS) });

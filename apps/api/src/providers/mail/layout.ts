@@ -11,9 +11,9 @@
  * organisation's logo, no tracking pixels, no link rewriting, no remote stylesheet or font, and no remote resource at
  * all (decision 025, issue 41 point 9): the logo is a part of the mail itself (`cid:`, mail-logo.ts).
  */
-import type mjml2html from 'mjml';
 import { escapeHtml } from '../../pages/html.js';
 import type { Locale } from '@tp/contract';
+import { createMjmlCompiler } from './mjml-compiler.js';
 
 /** Who the e-mail speaks for: an organisation's brand, or the product's look. */
 export interface MailBrand {
@@ -138,12 +138,8 @@ interface Shape {
   logo: boolean;
 }
 
-/**
- * MJML, loaded on the first layout compiled rather than at start: it and what it pulls in hold about 20 MiB of heap
- * (decision 041), and an instance that sends no mail never needs it.
- */
-let mjml: Promise<typeof mjml2html> | null = null;
-const loadMjml = () => (mjml ??= import('mjml').then((m) => m.default));
+/** MJML, on its own thread once compiled (mjml-compiler.ts): loaded on the first layout, never on the event loop. */
+const layoutCompiler = createMjmlCompiler();
 
 /**
  * The compiled HTML of a layout, from the cache or compiled now (MJML, strict validation); concurrent mails of
@@ -154,14 +150,7 @@ function compiledLayout(shape: Shape, lang: Locale, brand: MailBrand): Promise<s
   const key = `${lang}|${brand.accent}|${brand.accentText}|${shape.paragraphs}|${shape.facts}|${+shape.code}|${+shape.cta}|${+shape.logo}`;
   const hit = compiled.get(key);
   if (hit) return hit;
-  // `fonts: {}`: MJML otherwise adds a Google Fonts <link> (and @import) for each web font it recognises in the font
-  // list (Roboto here), so a mail client that loads remote content would tell Google who opened the mail (issue 41,
-  // point 9). The list falls back to the reader's own system fonts.
-  const html = loadMjml()
-    .then((render) =>
-      render(layoutMjml(shape, lang, brand.accent, brand.accentText), { validationLevel: 'strict', fonts: {} }),
-    )
-    .then((out) => out.html);
+  const html = layoutCompiler.compile(layoutMjml(shape, lang, brand.accent, brand.accentText));
   if (compiled.size >= CACHE_MAX) compiled.clear();
   compiled.set(key, html);
   html.catch(() => compiled.delete(key));
