@@ -239,4 +239,34 @@ describe('cancelling an event (issue 46)', () => {
     expect(told()[0].text).not.toContain('From Shows:');
     expect(await rows(`select cancel_cursor from events where external_id = 'gig'`)).toEqual([{ cancel_cursor: null }]);
   });
+
+  it('an ended event is not cancelled (409 api.org.event_ended, nothing touched); one under way is, and stays so', async () => {
+    t = await createTestApp({ config: { adminKey: ADMIN, scannerKey: DOOR } });
+    const apiKey = await setUp();
+    const hour = 3_600_000;
+    // The show starts in 10 days and lasts 4 hours (setUp): at its end exactly, it has ended.
+    t.clock.advance(10 * 86_400_000 + 4 * hour);
+    const sent = t.mail.sent.length;
+    const jobs = await rows(`select count(*)::int as n from jobs`);
+    const late = await call(apiKey, 'POST', '/v1/org/events/gig/cancel', { reason: REASON });
+    expect(late.statusCode, late.body).toBe(409);
+    expect(late.json()).toMatchObject({ message: 'api.org.event_ended' });
+    expect(await rows(`select cancelled_at from events where external_id = 'gig'`)).toEqual([{ cancelled_at: null }]);
+    expect(await rows(`select count(*)::int as n from jobs`)).toEqual(jobs);
+    expect(await rows(`select count(*)::int as n from audit_log where action = 'event.cancelled'`)).toEqual([{ n: 0 }]);
+    await t.app.services.jobs.runDue();
+    expect(t.mail.sent.length).toBe(sent);
+    // A dry run still answers what a cancel would touch.
+    expect((await call(apiKey, 'POST', '/v1/org/events/gig/cancel', { dryRun: true })).statusCode).toBe(200);
+
+    // The control: the same event an hour before its end (under way) is cancelled; after its end, cancelling again
+    // answers the first cancel, not 409.
+    t.clock.advance(-hour);
+    const during = await call(apiKey, 'POST', '/v1/org/events/gig/cancel', { reason: REASON });
+    expect(during.statusCode, during.body).toBe(200);
+    t.clock.advance(2 * hour);
+    const again = await call(apiKey, 'POST', '/v1/org/events/gig/cancel', {});
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ cancelledAt: during.json<organisations.EventCancelResponse>().cancelledAt });
+  });
 });

@@ -170,6 +170,8 @@ const ORGANISER_MESSAGE_STATUS = {
   'api.org.event_not_found': 404,
   /** Issue 46: the event is cancelled; it cannot be changed, and its passes admit no one (a door's check-in). */
   'api.org.event_cancelled': 409,
+  /** The event has ended (its `endsAt` passed): it can no longer be cancelled, and nobody is refunded for it. */
+  'api.org.event_ended': 409,
   'api.access.event_cancelled': 409,
   'api.org.ticket_type_not_found': 404,
   'api.org.ticket_not_found': 404,
@@ -282,6 +284,7 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.org.api_key_not_found': 'No API key with this id in this organisation.',
   'api.org.event_not_found': 'No event of your organisation has this externalId (path, `event` or eventExternalId).',
   'api.org.event_cancelled': 'The event is cancelled: it cannot be changed, and no ticket of it admits or moves.',
+  'api.org.event_ended': 'The event has ended (its endsAt passed): it can no longer be cancelled.',
   'api.access.event_cancelled': 'The organiser cancelled this event: no pass admits to it.',
   'api.org.refund_request_not_found': 'No refund request of your organisation has this id.',
   'api.org.refund_request_decided': 'The refund request was already approved, declined or withdrawn.',

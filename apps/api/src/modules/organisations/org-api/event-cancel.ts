@@ -13,6 +13,7 @@
  */
 import * as z from 'zod';
 import type { organisations as contract } from '@tp/contract';
+import { AppError } from '../../../lib/app-error.js';
 import { appendAudit } from '../../audit/audit.repository.js';
 import { enqueueOutboundEvent } from '../../outbound-webhooks/outbound-events.js';
 import { holderMail } from '../../../providers/mail/brand.js';
@@ -79,8 +80,10 @@ export function createEventCancel(deps: Pick<OrgApiDeps, 'database' | 'config' |
     /**
      * POST /org/events/{externalId}/cancel: with `dryRun`, what a cancel would touch; else cancels the event (see the
      * module's comment) and answers what it touched. Cancelling a cancelled event changes nothing and answers its
-     * first cancel time.
-     * @throws AppError `api.org.event_not_found` (404).
+     * first cancel time. An event that has ended (`endsAt` at or before now) is not cancelled: the show took place, and
+     * a cancel would refund its resale buyers and tell its holders it was called off. An event under way may be.
+     * @throws AppError `api.org.event_not_found` (404), `api.org.event_ended` (409: not a dry run, not cancelled
+     *   before, and ended).
      */
     async cancel(
       org: RequestOrganisation,
@@ -95,6 +98,7 @@ export function createEventCancel(deps: Pick<OrgApiDeps, 'database' | 'config' |
           ...(await repo.counts(db, event.id)),
         };
       const at = deps.now();
+      if (!event.cancelledAt && event.endsAt <= at) throw new AppError('api.org.event_ended');
       const reason = input.reason ?? null;
       return db.transaction(async (tx) => {
         const counts = await repo.counts(tx, event.id);

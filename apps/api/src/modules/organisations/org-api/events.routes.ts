@@ -44,11 +44,12 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
           'next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off ' +
           'sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their ' +
           'language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that ' +
-          'resumes after a restart). Cancelling again changes nothing. Decision 045.',
+          'resumes after a restart). Cancelling again changes nothing. An event that has ended (`endsAt` passed) is not ' +
+          'cancelled: 409 `api.org.event_ended`. Decision 045.',
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.eventCancelRequest,
-        response: { 200: contract.eventCancelResponse, ...errors(400, 401, 404) },
+        response: { 200: contract.eventCancelResponse, ...errors(400, 401, 404, 409) },
       },
     },
     async (req) => deps.org.cancel(req.organisation, req.params.externalId, req.body),

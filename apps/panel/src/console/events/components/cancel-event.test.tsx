@@ -166,6 +166,23 @@ describe('cancelling an event from the console (issue 46)', () => {
     expect(cancels()[0].body).toEqual({ dryRun: true });
   });
 
+  it('an event that has ended offers no cancel, and says why, in both languages', async () => {
+    event = { ...base, startsAt: '2026-01-10T09:00:00Z', endsAt: '2026-01-10T13:00:00Z' };
+    mount(EDIT);
+    expect((await screen.findByTestId('cancel-ended')).textContent).toBe(
+      'This event has ended: it can no longer be cancelled.',
+    );
+    expect(screen.queryByRole('button', { name: 'Cancel event' })).toBeNull();
+    cleanup();
+    await i18next.changeLanguage('es');
+    document.documentElement.lang = 'es';
+    mount(EDIT);
+    expect((await screen.findByTestId('cancel-ended')).textContent).toBe(
+      'Este evento ya terminó: ya no se puede cancelar.',
+    );
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
   it('a cancelled event: its views say so without the form or the action; the list marks it without Edit', async () => {
     event = { ...base, cancelledAt: '2027-02-20T01:30:00.000Z', cancelReason: null };
     mount(EDIT);

@@ -1,7 +1,8 @@
 /**
  * Cancelling an event from the console (issue 46, decision 045). `CancelEvent`: the "Cancel event" action, which opens
  * the confirm box: the organiser's words to the holders (optional, at most 1000 characters), then "Check what it
- * touches" (the dry run: its counts in words), then "Cancel the event" (the cancel; its answer is shown). `Cancelled`:
+ * touches" (the dry run: its counts in words), then "Cancel the event" (the cancel; its answer is shown); an event that
+ * has ended has no action, a line says it can no longer be cancelled. `Cancelled`:
  * what a cancelled event's view says instead of its actions: when it was cancelled and the words given.
  */
 import { useId, useState } from 'react';
@@ -38,6 +39,8 @@ export function CancelEvent({ event }: { event: EventItem & { externalId: string
   const [check, setCheck] = useState<CancelAnswer | null>(null);
   const [result, setResult] = useState<CancelAnswer | null>(null);
   const cancel = useCancelEvent(event.externalId);
+  // When the view opened (ms): whether the event has ended is judged once, not on every render.
+  const [openedAt] = useState(Date.now);
   if (result)
     return (
       <div className="card stack" role="status">
@@ -46,6 +49,13 @@ export function CancelEvent({ event }: { event: EventItem & { externalId: string
       </div>
     );
   if (event.cancelledAt) return null;
+  // The show took place: the API refuses the cancel (`api.org.event_ended`), so no action is offered.
+  if (Date.parse(event.endsAt) <= openedAt)
+    return (
+      <p className="muted" data-testid="cancel-ended">
+        {t('console.cancel_event.ended')}
+      </p>
+    );
   if (!open)
     return (
       <div className="row">
