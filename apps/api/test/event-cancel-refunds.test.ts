@@ -133,6 +133,11 @@ describe("a cancelled event's payments not settled with their sellers are refund
       { provider_ref: `cancel-refund-${sale.orderId}`, reason: 'refunded' },
     ]);
     expect(await refundJobs()).toEqual([]);
+    // The buyer, who never redeemed the code (no account holds the ticket), is told once at the order's e-mail.
+    const told = t.mail.sent.filter((m) => m.to === 'carol@example.com' && /refunded/.test(m.subject));
+    expect(told).toHaveLength(1);
+    expect(told[0].subject).toMatch(/^Your payment for .+ was refunded$/);
+    expect(told[0].text).toContain('The resale code you were sent no longer works.');
     const carol = (await t.signIn('carol@example.com')).accessToken;
     const redeem = await post(carol, `/v1/resell/redeem/${sale.code}`, {});
     expect(redeem.json()).toMatchObject({ message: 'api.resell.redeem.invalid_code' });

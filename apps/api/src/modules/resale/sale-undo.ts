@@ -10,7 +10,9 @@
  *   seller (history `SALE_REFUNDED`); a unit the organisation released (no seller) is void (`refunded`);
  * - moved on since (gifted, sold again) or void already (the organiser's revoke, a dispute): left as it is; its current
  *   holder is the one the organiser refunds (decision 045).
- * The buyers who held them are e-mailed that their payment was refunded (`ticketRevoked`, reason `sale_refunded`); the
+ * The buyers who held them are e-mailed that their payment was refunded (`ticketRevoked`, reason `sale_refunded`), and
+ * a resale buyer whose code was not redeemed once, at the order's e-mail, that it was and the code no longer works
+ * (`sale_refunded_code`); the
  * sellers get the event's cancellation e-mail with the organiser's words, unless the cancel run has still to reach
  * their ticket (it then tells them, as its current holders): the run's cursor is read with the event's row locked, so
  * each seller is told once. The organisation's webhook gets `ticket.refunded` (`returnedToSeller`), and the wallet
@@ -24,6 +26,17 @@ import { enqueueTicketMovedJobs } from '../../providers/jobs/ticket-moved-jobs.j
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { paymentReversalRepository, type PaidPayment } from './payment-reversal.repository.js';
 import { saleUndoRepository as repo, type SoldTicket } from './sale-undo.repository.js';
+
+/** The `ticketRevoked` e-mails telling `rows`' people that their payment was refunded, for `reason`. */
+const refundNotices = (
+  rows: Parameters<typeof holderMail>[0][],
+  publicUrl: string,
+  reason: 'sale_refunded' | 'sale_refunded_code',
+) =>
+  rows.map((h) => {
+    const { ticket, link, ...mail } = holderMail(h, publicUrl, 'MY_TICKET');
+    return { template: 'ticketRevoked' as const, ...mail, params: { ticket, link, reason } };
+  });
 
 /** A ticket the undo may take from its buyer: not void, and the buyer's still (or nobody's yet). */
 const stillBought = (t: SoldTicket) => t.revokedAt === null && (t.holderId === null || t.holderId === t.buyerId);
@@ -54,6 +67,9 @@ export async function undoCancelledSale(
     tx,
     undone.map((t) => t.id),
   );
+  // A resale code not redeemed: nobody holds its tickets; its buyer is the order's e-mail, told once.
+  const unredeemed = p.kind === 'resale' ? undone.find((t) => t.holderId === null) : undefined;
+  const codeBuyer = unredeemed && (await repo.codeBuyer(tx, p.orderId, unredeemed.id));
   await repo.giveBack(
     tx,
     back.map((t) => ({ id: t.id, from: t.holderId, to: t.sellerId as number })),
@@ -68,14 +84,8 @@ export async function undoCancelledSale(
   // A sequence above the run's (decision 045), so a calendar that has the event drops it.
   const sequence = Math.floor(at.getTime() / 1000) + 1;
   await enqueueMails(tx, at, [
-    ...buyers.map((h) => {
-      const { ticket, link, ...mail } = holderMail(h, publicUrl, 'MY_TICKET');
-      return {
-        template: 'ticketRevoked' as const,
-        ...mail,
-        params: { ticket, link, reason: 'sale_refunded' as const },
-      };
-    }),
+    ...refundNotices(buyers, publicUrl, 'sale_refunded'),
+    ...refundNotices(codeBuyer ? [codeBuyer] : [], publicUrl, 'sale_refunded_code'),
     ...sellers.map((h) => {
       const { ticket, link, ...mail } = holderMail(h, publicUrl, 'MY_TICKET');
       const reason = h.event.cancelReason;

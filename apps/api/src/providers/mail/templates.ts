@@ -578,7 +578,13 @@ export async function swapDoneMail(
 }
 
 /** Why a `ticketRevoked` mail is sent beside the organiser's revoke (see {@link ticketRevokedMail}). */
-export const TICKET_REVOKED_REASONS = ['refunded', 'disputed', 'reinstated', 'sale_refunded'] as const;
+export const TICKET_REVOKED_REASONS = [
+  'refunded',
+  'disputed',
+  'reinstated',
+  'sale_refunded',
+  'sale_refunded_code',
+] as const;
 export type TicketRevokedReason = (typeof TICKET_REVOKED_REASONS)[number];
 
 /** The texts a ticket notice reads: `mail.ticket_revoked`, `mail.ticket_<reason>`, `mail.refund_<decision>`. */
@@ -616,7 +622,8 @@ async function ticketNoticeMail<S extends NoticeSection>(
  * The e-mail a holder gets when their ticket stops admitting or admits again, by `reason`: the organiser revoked it
  * (absent; issue 41 point 6), the payment it was bought with went back (`refunded`) or is disputed (`disputed`), or
  * that dispute was won (`reinstated`; issue 46), or the event was cancelled and the buyer's payment refunded, the
- * ticket back with its seller (`sale_refunded`; decision 045). Says what happened, whether it admits and is in their
+ * ticket back with its seller (`sale_refunded`, or `sale_refunded_code` to a resale buyer whose code was not redeemed
+ * yet: the code no longer works; decision 045). Says what happened, whether it admits and is in their
  * panel, and whom to ask (the organisation). No `.ics`.
  */
 export function ticketRevokedMail(
