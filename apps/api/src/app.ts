@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import { privateLogOptions } from './lib/log-privacy.js';
 import type { Database } from './db/client.js';
 import type { MailProvider } from './providers/mail/mail.provider.js';
-import type { PayoutProvider } from './providers/payouts/payout.provider.js';
+import { createSandboxPayouts, type PayoutProvider } from './providers/payouts/payout.provider.js';
 import { errorHandler } from './lib/http.js';
 import { createServices } from './app/services.js';
 import { registerPlugins } from './app/plugins.js';
@@ -45,6 +45,32 @@ export interface AppDeps {
    * bundled `pass-signing.worker.js`, so that no signing thread registers tsx. Default: the module beside pass-signer.
    */
   passSigningWorker?: string;
+}
+
+/**
+ * The provider the configuration names: Stripe when `stripeSecretKey` is set (its module and SDK loaded now), else
+ * the sandbox.
+ */
+async function payoutProviderFor(
+  config: Pick<
+    Config,
+    | 'stripeSecretKey'
+    | 'stripeWebhookSecret'
+    | 'stripeApiUrl'
+    | 'stripeTimeoutSeconds'
+    | 'stripeMaxInFlight'
+    | 'publicUrl'
+  >,
+): Promise<PayoutProvider> {
+  if (!config.stripeSecretKey) return createSandboxPayouts(config.publicUrl);
+  const { createStripePayouts } = await import('./providers/payouts/stripe-payouts.js');
+  return createStripePayouts({
+    secretKey: config.stripeSecretKey,
+    webhookSecret: config.stripeWebhookSecret,
+    apiUrl: config.stripeApiUrl,
+    timeoutMs: config.stripeTimeoutSeconds * 1000,
+    maxInFlight: config.stripeMaxInFlight,
+  });
 }
 
 export async function buildApp(deps: AppDeps) {
@@ -85,7 +111,8 @@ export async function buildApp(deps: AppDeps) {
   registerAccessLog(app);
   // One registry per app (tests build many apps in one process), decision 031.
   const metrics = createMetrics();
-  const services = createServices({ ...deps, now, metrics, log: (msg, fields) => app.log.info(fields, msg) });
+  const payouts = deps.payouts ?? (await payoutProviderFor(config));
+  const services = createServices({ ...deps, now, payouts, metrics, log: (msg, fields) => app.log.info(fields, msg) });
   // Before the routes: /v1 answers 503 api.busy while the event loop or the database queue is past its bound.
   const { pressure } = await registerLoadShedding(app, config, database, (reason) => metrics.shed(reason));
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);

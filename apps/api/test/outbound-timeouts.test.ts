@@ -23,7 +23,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createGoogleWalletApi } from '../src/providers/google-wallet/google-wallet.provider.js';
-import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/stripe-payouts.js';
 import { bearer, createTestApp, onPostgres, rawQuery, type TestApp } from './helper.js';
 
 let t: TestApp | undefined;

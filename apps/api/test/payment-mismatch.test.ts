@@ -9,11 +9,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import type { exchange, payments } from '@tp/contract';
-import {
-  createSandboxPayouts,
-  createStripePayouts,
-  type PayoutProvider,
-} from '../src/providers/payouts/payout.provider.js';
+import { createSandboxPayouts, type PayoutProvider } from '../src/providers/payouts/payout.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/stripe-payouts.js';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 import { startStripeFake } from './stripe-fake.js';
 

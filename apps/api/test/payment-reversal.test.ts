@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import type { access, MyTicket } from '@tp/contract';
-import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/stripe-payouts.js';
 import { bearer, createTestApp, rawQuery, type CreateResaleBody, type TestApp } from './helper.js';
 import { startStripeFake } from './stripe-fake.js';
 

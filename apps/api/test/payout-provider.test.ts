@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSandboxPayouts, type PayoutProvider } from '../src/providers/payouts/payout.provider.js';
-import type * as Provider from '../src/providers/payouts/payout.provider.js';
+import type * as Provider from '../src/providers/payouts/stripe-payouts.js';
 
 const sdk = {
   options: [] as unknown[],
@@ -39,7 +39,7 @@ beforeAll(async () => {
   // A copy of the provider module of its own (the query), importing the stand-in: the files that share this worker
   // (\`isolate: false\`) keep the real SDK and the module instances they have.
   vi.doMock('stripe', () => ({ default: FakeStripe }));
-  const copy = '../src/providers/payouts/payout.provider.js?stand-in';
+  const copy = '../src/providers/payouts/stripe-payouts.js?stand-in';
   ({ createStripePayouts } = (await import(copy)) as typeof Provider);
 });
 afterAll(() => {

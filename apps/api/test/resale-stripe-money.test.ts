@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { sql as drizzleSql } from 'drizzle-orm';
-import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/stripe-payouts.js';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 import { startStripeFake } from './stripe-fake.js';
 

@@ -1,7 +1,7 @@
 /** The `stripe` payout provider through the real Stripe SDK, pointed at a local fake API. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Stripe from 'stripe';
-import { createStripePayouts } from '../src/providers/payouts/payout.provider.js';
+import { createStripePayouts } from '../src/providers/payouts/stripe-payouts.js';
 import {
   bearer,
   createTestApp,

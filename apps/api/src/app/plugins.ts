@@ -33,7 +33,7 @@ export async function registerPlugins(app: App, config: Config, requireAuth: Pre
   });
   // Limits shared through Redis when REDIS_URL is set (decision 005), else counted in this process.
   app.decorate('rateLimitIpv6Prefix', config.rateLimitIpv6Prefix);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, (msg) => app.log.warn(msg)) : null;
   await app.register(fastifyRateLimit, {
     global: false,
     store: rateLimitStore(redis),

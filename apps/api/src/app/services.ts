@@ -14,7 +14,6 @@ import { createLogoJobHandler, LOGO_JOB } from '../providers/mail/mail-logo.js';
 import { mailLogoRepository } from '../providers/mail/mail-logo.repository.js';
 import type { JobHandler } from '../providers/jobs/job-queue.js';
 import { createJobsAdminService } from '../modules/jobs/jobs.service.js';
-import { createSandboxPayouts, createStripePayouts } from '../providers/payouts/payout.provider.js';
 import { createAccessTokens, createConsoleTokens, createUnsubscribeTokens } from '../modules/auth/auth.tokens.js';
 import { createAuthService } from '../modules/auth/auth.service.js';
 import { createAvatarService } from '../modules/profile/avatar.service.js';
@@ -59,6 +58,7 @@ import {
   EXCHANGE_DRAW_JOB,
 } from '../modules/exchange/exchange-schedule.js';
 import { organisationRepository } from '../modules/system/organisation.repository.js';
+import type { PayoutProvider } from '../providers/payouts/payout.provider.js';
 import { authRepository } from '../modules/auth/auth.repository.js';
 import { createWalletService } from '../modules/wallet/wallet.service.js';
 import { ensureWalletTestCredentials } from '../modules/wallet/test-credentials.js';
@@ -83,6 +83,8 @@ import { EVENT_TIMES_CHANGED_JOB } from '../providers/jobs/event-changed-jobs.js
 export function createServices(
   deps: AppDeps & {
     now: () => Date;
+    /** The payout provider, resolved (`payoutProviderFor` when AppDeps gave none). */
+    payouts: PayoutProvider;
     metrics: Metrics;
     log: (msg: string, fields: Record<string, string | number | null>) => void;
   },
@@ -209,17 +211,7 @@ export function createServices(
   const refunds = createRefundsService({ database, config, now });
   const benefits = createBenefitsService({ database, now });
   const swap = createSwapService({ database, now, config });
-  const payouts =
-    deps.payouts ??
-    (config.stripeSecretKey
-      ? createStripePayouts({
-          secretKey: config.stripeSecretKey,
-          webhookSecret: config.stripeWebhookSecret,
-          apiUrl: config.stripeApiUrl,
-          timeoutMs: config.stripeTimeoutSeconds * 1000,
-          maxInFlight: config.stripeMaxInFlight,
-        })
-      : createSandboxPayouts(config.publicUrl));
+  const payouts = deps.payouts;
   const listings = createListingService({ database, config, now });
   const orders = createOrderService({ database, config, payouts, now });
   const payoutAccounts = createPayoutAccountService({

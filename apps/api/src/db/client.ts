@@ -8,12 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import pg from 'pg';
 import * as schema from './schema.js';
 import { PgliteProxy } from './pglite-proxy.js';
 import type { PgliteMemoryOptions } from '../config.js';
@@ -102,43 +98,10 @@ export async function openPgliteThread(
  */
 export async function migrate(database: Database, kind: 'pglite' | 'pg', folder = migrationsFolder): Promise<void> {
   if (kind === 'pglite') await migratePglite(database.db as never, { migrationsFolder: folder });
-  else await migratePg(database.db as never, { migrationsFolder: folder });
-}
-
-/** Key of the session-level advisory lock that serialises migrations across instances ("tp:migrate"). */
-const MIGRATION_LOCK_KEY = 0x74706d67;
-
-/**
- * Applies the migrations on a real PostgreSQL server under `pg_advisory_lock`, so N instances starting
- * together on an empty database migrate one after the other (the later ones find nothing to do).
- * Runs on one dedicated connection: the lock, the migrator's transaction and the unlock share it.
- */
-async function migrateLocked(pool: pg.Pool, folder: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
-    } finally {
-      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    }
-  } finally {
-    client.release();
-  }
-}
-
-/**
- * The `pg` pool of a real PostgreSQL server, made to survive the server's restarts: errors of idle
- * connections (pool `error`) and of checked-out ones (client `error`, e.g. 57P01 admin_shutdown while a
- * transaction waits) are logged instead of crashing the process; broken connections leave the pool and new
- * ones are opened on demand once the server is back. `connectionTimeoutMillis` bounds a connect to an
- * unreachable server (the request then answers 503, see lib/http.ts).
- */
-function createPool(url: string, max: number, log: (msg: string, err: unknown) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
-  pool.on('error', (err) => log('postgres: idle connection lost', err));
-  pool.on('connect', (client) => client.on('error', (err) => log('postgres: connection lost', err)));
-  return pool;
+  else
+    await (
+      await import('drizzle-orm/node-postgres/migrator')
+    ).migrate(database.db as never, { migrationsFolder: folder });
 }
 
 /**
@@ -159,25 +122,10 @@ export async function openDatabase(opts: {
 }): Promise<Database> {
   const folder = opts.migrationsFolder ?? migrationsFolder;
   if (opts.databaseUrl) {
+    // The `pg` driver and Drizzle's adapter load only for a PostgreSQL server (decision 041).
+    const { openPostgres } = await import('./postgres.js');
     const log = opts.log ?? ((msg, err) => console.warn(msg, (err as Error)?.message ?? err));
-    const pool = createPool(opts.databaseUrl, opts.databasePoolMax ?? 10, log);
-    const db = drizzlePg(pool, { schema }) as unknown as Db; // the driver's result type differs, see fromPglite
-    const database: Database = {
-      db,
-      kind: 'pg',
-      ping: async () => {
-        await db.execute(sql`select 1`);
-        return true;
-      },
-      poolStats: () => ({
-        size: pool.totalCount,
-        inUse: pool.totalCount - pool.idleCount,
-        waiting: pool.waitingCount,
-      }),
-      close: () => pool.end(),
-    };
-    await migrateLocked(pool, folder);
-    return database;
+    return openPostgres(opts.databaseUrl, opts.databasePoolMax ?? 10, log, folder);
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });

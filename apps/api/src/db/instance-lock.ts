@@ -6,7 +6,7 @@
  * refuses when it cannot: a running instance is never imported under, whatever flags are given. PGlite needs none
  * (its data directory's `postmaster.pid` says the same).
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 /** The advisory lock key of "an instance serves this database" (ASCII `tp_i`). */
 export const INSTANCE_LOCK_KEY = 0x74705f69;
@@ -42,8 +42,10 @@ export function holdInstanceLock(
     retry.unref();
   };
   const take = async () => {
+    // `pg` loads with the first lock taken: only an instance on PostgreSQL takes one (decision 041).
+    const { Client } = (await import('pg')).default;
     // TCP keep-alive: a connection silently dropped (a failover) is noticed and the lock taken on the new server.
-    const c = new pg.Client({
+    const c = new Client({
       connectionString: databaseUrl,
       application_name: 'ticket-panel instance lock',
       keepAlive: true,

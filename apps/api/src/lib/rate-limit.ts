@@ -14,7 +14,7 @@ import { sha256 } from './secrets.js';
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
 import { AppError } from './app-error.js';
@@ -24,9 +24,11 @@ const REDIS_PREFIX = 'tp:rl:';
 
 /**
  * A Redis client for the limits: commands fail at once while disconnected (no offline queue) or after
- * 500 ms (command timeout), so a Redis outage never holds a request; ioredis keeps reconnecting.
+ * 500 ms (command timeout), so a Redis outage never holds a request; ioredis keeps reconnecting. ioredis is loaded
+ * here, only when REDIS_URL is set (decision 041: an instance without Redis does not hold it).
  */
-export function connectRedis(url: string, log: (msg: string) => void): Redis {
+export async function connectRedis(url: string, log: (msg: string) => void): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,9 +1,10 @@
 /**
  * Payouts and buyer checkout behind one interface (DESIGN: `stripe` SDK, or a `sandbox` provider so
- * the whole resale flow works offline). Amounts are integer minor units.
+ * the whole resale flow works offline). Amounts are integer minor units. The Stripe provider is its own module
+ * (stripe-payouts.ts), loaded only when a key is set (`payoutProviderFor`, app.ts): the SDK holds about 6 MiB of heap that
+ * an instance on the sandbox never needs (decision 041).
  */
 import { randomBytes } from 'node:crypto';
-import Stripe from 'stripe';
 import * as z from 'zod';
 import { AppError } from '../../lib/app-error.js';
 
@@ -88,7 +89,7 @@ function stripeShaped(text: string): unknown {
  * nineteenth re-runs). Its body is replaced by text that is not JSON, which the SDK reports as its own
  * `StripeAPIError` ("Invalid JSON received"), an outage here (503 with Retry-After).
  */
-async function stripeAnswersOnly(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+export async function stripeAnswersOnly(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const res = await fetch(input, init);
   if (NO_BODY.has(res.status)) return res;
   const text = await readCapped(res, STRIPE_ANSWER_MAX_BYTES);
@@ -273,7 +274,7 @@ export function createSandboxPayouts(publicUrl: string): PayoutProvider {
  * A signed Stripe event reduced to what the resale module reads (`PayoutEvent`): `malformed` when it is not shaped
  * like Stripe's events, `other` for a type not handled here.
  */
-function payoutEventOf(signed: unknown): PayoutEvent {
+export function payoutEventOf(signed: unknown): PayoutEvent {
   const parsed = stripeEventShape.safeParse(signed);
   // Signed by Stripe but not shaped like its events: nothing to do, and no 500 Stripe would retry for days (issue
   // 39, twenty-third re-run: an id missing or of 300 KB, a payload that is not an object).
@@ -335,108 +336,4 @@ function payoutEventOf(signed: unknown): PayoutEvent {
     };
   }
   return { id: event.id, type: 'other' };
-}
-
-/**
- * Stripe Connect (custom accounts, AccountSession for embedded onboarding) and Stripe Checkout.
- * @param opts.timeoutMs bound on one Stripe request from connection to the last byte of its answer, milliseconds
- *   (STRIPE_TIMEOUT_SECONDS; default 20,000, the SDK's own is 80,000): the SDK's fetch client aborts the request
- *   when it passes (the Node client's `timeout` is a socket idle timeout, which an API sending a byte a second never
- *   trips). Stripe's API retries up to twice (network errors, 409, 5xx), so one call takes at most about three times
- *   this; a call that still fails to connect or times out, or that Stripe answers with a 5xx or 429, throws AppError
- *   `api.service_unavailable` (503), as does a call while `maxInFlight` others wait.
- */
-export function createStripePayouts(opts: {
-  secretKey: string;
-  webhookSecret: string;
-  apiUrl: string | null;
-  timeoutMs?: number;
-  /** Most Stripe calls of this instance at once (STRIPE_MAX_IN_FLIGHT, default 8); past it 503 at once. */
-  maxInFlight?: number;
-}): PayoutProvider {
-  const stripeCall = stripeCalls(opts.maxInFlight ?? 8);
-  const api = opts.apiUrl ? new URL(opts.apiUrl) : null;
-  const timeout = opts.timeoutMs ?? 20_000;
-  const stripe = new Stripe(
-    opts.secretKey,
-    api
-      ? {
-          host: api.hostname,
-          port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
-          protocol: api.protocol.replace(':', '') as 'http' | 'https',
-          maxNetworkRetries: 0,
-          timeout,
-          httpClient: Stripe.createFetchHttpClient(stripeAnswersOnly),
-        }
-      : { maxNetworkRetries: 2, timeout, httpClient: Stripe.createFetchHttpClient(stripeAnswersOnly) },
-  );
-  return {
-    kind: 'stripe',
-    async createAccount({ email, country }) {
-      const account = await stripeCall(
-        () =>
-          stripe.accounts.create({
-            type: 'custom',
-            country,
-            email,
-            capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-          }),
-        z.object({ id: z.string().min(1) }),
-      );
-      return { externalId: account.id };
-    },
-    async createAccountSession(externalId) {
-      const session = await stripeCall(
-        () =>
-          stripe.accountSessions.create({
-            account: externalId,
-            components: { account_onboarding: { enabled: true } },
-          }),
-        z.object({ client_secret: z.string().min(1) }),
-      );
-      return session.client_secret;
-    },
-    async createCheckout(req) {
-      const session = await stripeCall(
-        () =>
-          stripe.checkout.sessions.create(
-            {
-              mode: 'payment',
-              customer_email: req.buyerEmail,
-              success_url: req.successUrl,
-              cancel_url: req.cancelUrl,
-              metadata: { orderId: req.orderId },
-              // Carried to the payment and its charge, so a refund or dispute names the order (issue 46).
-              payment_intent_data: { metadata: { orderId: req.orderId } },
-              client_reference_id: req.orderId,
-              line_items: [
-                {
-                  quantity: req.quantity,
-                  price_data: {
-                    currency: req.currencyCode.toLowerCase(),
-                    unit_amount: req.unitAmountCents,
-                    product_data: { name: req.productName },
-                  },
-                },
-              ],
-            },
-            // Stripe answers a repeated key with the first session (for 24 hours, as long as a session lives).
-            { idempotencyKey: `${req.kind}-checkout-${req.orderId}` },
-          ),
-        // A hosted checkout (this one) always has its page's URL.
-        z.object({ id: z.string().min(1), url: z.url({ protocol: /^https?$/ }) }),
-      );
-      return { url: session.url, sessionId: session.id };
-    },
-    async refund(paymentIntentId, idempotencyKey) {
-      const refund = await stripeCall(
-        () => stripe.refunds.create({ payment_intent: paymentIntentId }, { idempotencyKey }),
-        z.object({ id: z.string().min(1) }),
-      );
-      return { refundId: refund.id };
-    },
-    parseWebhook(rawBody, signature) {
-      return payoutEventOf(stripe.webhooks.constructEvent(rawBody, signature, opts.webhookSecret));
-    },
-  };
 }
