@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
-import { organisationEvent, ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
+import { organisationEvent, ticketIsListed, ticketRefundPending, ticketRow } from '../../db/predicates.js';
 import {
   events,
   exchangeEntries,
@@ -280,25 +280,13 @@ export const exchangeRepository = {
   /**
    * The ticket with its type and event, whether a resale listing holds it and whether a refund request of it is
    * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends, taken before the read so that the
-   * subqueries see what the lock's previous holder wrote (see gift.repository.ts `ticket`).
+   * subqueries see what the lock's previous holder wrote (`ticketRow`, db/predicates.ts).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock: boolean) {
-    if (lock)
-      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
-    const q = db
-      .select({
-        ticket: userTickets,
-        type: ticketTypes,
-        event: events,
-        listed: ticketIsListed(userTickets.id),
-        refundPending: ticketRefundPending(userTickets.id),
-      })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId));
-    const [row] = await q;
-    return row;
+    return ticketRow(db, userTicketId, lock, {
+      listed: ticketIsListed(userTickets.id),
+      refundPending: ticketRefundPending(userTickets.id),
+    });
   },
 
   /** The event with this id, or undefined. */
