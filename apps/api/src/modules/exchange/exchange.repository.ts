@@ -206,8 +206,9 @@ export const exchangeRepository = {
       .orderBy(asc(exchangeUnits.id));
   },
 
-  /** Sets the units' status and entry. */
-  async setUnits(tx: DbOrTx, ids: number[], status: string, entryId: number | null, at: Date): Promise<void> {
+  /** Sets the units' status and entry (`units`: the rows, by their ids). */
+  async setUnits(tx: DbOrTx, units: { id: number }[], status: string, entryId: number | null, at: Date): Promise<void> {
+    const ids = units.map((u) => u.id);
     if (!ids.length) return;
     await tx
       .update(exchangeUnits)
@@ -240,8 +241,9 @@ export const exchangeRepository = {
     return rows.length === 1;
   },
 
-  /** Adds `n` to the entries' `passedOver`. */
-  async addPassedOver(tx: DbOrTx, ids: number[], n: number): Promise<void> {
+  /** Adds `n` to the entries' `passedOver` (`entries`: the rows, by their ids). */
+  async addPassedOver(tx: DbOrTx, entries: { id: number }[], n: number): Promise<void> {
+    const ids = entries.map((e) => e.id);
     if (!ids.length) return;
     await tx
       .update(exchangeEntries)
