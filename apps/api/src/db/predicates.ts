@@ -26,7 +26,8 @@
  * list and lookup of the holder's tickets is limited to that organisation's events in one place.
  */
 import { and, eq, gt, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, SelectedFields } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from './client.js';
 import {
   events,
@@ -165,6 +166,34 @@ export async function lockOrganisation(tx: DbOrTx, organisationId: number): Prom
     .from(organisations)
     .where(eq(organisations.id, organisationId))
     .for('update');
+}
+
+/** What {@link ticketRow} reads of every ticket: its row, its type's and its event's. */
+const ticketTypeEvent = { ticket: userTickets, type: ticketTypes, event: events };
+
+/**
+ * The ticket `userTicketId` with its type and event (`ticket`, `type`, `event`) and the `fields` added, selected over
+ * its row joined to its type (`ticket_types`), its event (`events`) and the event's organisation (`organisations`);
+ * undefined when there is no such ticket (the one read of a ticket by id that gift, resale, refunds and the exchange
+ * queue check a move against). `lock`: the ticket's row `FOR UPDATE` until the transaction ends, taken first by a
+ * statement of its own, so that subqueries among `fields` (`ticketIsHeldBack`, `ticketRefundPending`…) see what a
+ * transaction that held the lock wrote (a refund request, a listing): in READ COMMITTED a statement that waited for a
+ * row lock re-reads that row but evaluates its subqueries on the snapshot it started with (issue 46,
+ * refund-race.test.ts).
+ */
+export async function ticketRow<T extends SelectedFields>(db: DbOrTx, userTicketId: number, lock: boolean, fields: T) {
+  if (lock)
+    await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
+  // Selected as plain `SelectedFields` (Drizzle's builder does not type a join over a generic selection) and typed back:
+  // every join is inner, so a row is the selection's fields, none made nullable.
+  const [row] = (await db
+    .select<SelectedFields>({ ...ticketTypeEvent, ...fields })
+    .from(userTickets)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
+    .innerJoin(events, eq(events.id, ticketTypes.eventId))
+    .innerJoin(organisations, eq(organisations.id, events.organisationId))
+    .where(eq(userTickets.id, userTicketId))) as SelectResultFields<typeof ticketTypeEvent & T>[];
+  return row;
 }
 
 /**

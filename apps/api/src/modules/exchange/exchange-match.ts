@@ -38,13 +38,7 @@ async function offer(
   at: Date,
 ): Promise<void> {
   const expiresAt = new Date(at.getTime() + settings.offerMinutes * 60_000);
-  await repo.setUnits(
-    tx,
-    units.map((u) => u.id),
-    'RESERVED',
-    entry.id,
-    at,
-  );
+  await repo.setUnits(tx, units, 'RESERVED', entry.id, at);
   await repo.offerEntry(tx, entry.id, at, expiresAt);
   await enqueueJobs(tx, [{ kind: EXCHANGE_EXPIRE_JOB, payload: { entryId: entry.id }, runAt: expiresAt }]);
   await notices.offered(tx, entry.id, expiresAt, at);
@@ -80,20 +74,14 @@ export async function matchType(
       continue;
     }
     if (head.passedOver >= head.quantity) {
-      await repo.setUnits(
-        tx,
-        free.map((u) => u.id),
-        'HELD',
-        head.id,
-        at,
-      );
+      await repo.setUnits(tx, free, 'HELD', head.id, at);
       return offers;
     }
     const fits = waiting.findIndex((e) => e.quantity <= free.length);
     if (fits < 0) {
       await repo.setUnits(
         tx,
-        free.filter((u) => u.status === 'HELD').map((u) => u.id),
+        free.filter((u) => u.status === 'HELD'),
         'AVAILABLE',
         null,
         at,
@@ -102,11 +90,7 @@ export async function matchType(
     }
     const next = waiting[fits];
     await offer(scope, settings, next, free.slice(0, next.quantity), at);
-    await repo.addPassedOver(
-      tx,
-      waiting.slice(0, fits).map((e) => e.id),
-      next.quantity,
-    );
+    await repo.addPassedOver(tx, waiting.slice(0, fits), next.quantity);
     offers++;
   }
 }

@@ -114,7 +114,7 @@ export function createExchangeReturns(deps: { database: Database; now: () => Dat
         const unit = await repo.liveUnitOfTicket(tx, userTicketId);
         if (!unit || unit.sellerUserId !== holder.userId) throw new AppError('api.exchange.withdraw.not_found');
         if (unit.status === 'RESERVED') throw new AppError('api.exchange.withdraw.reserved');
-        await repo.setUnits(tx, [unit.id], 'WITHDRAWN', null, deps.now());
+        await repo.setUnits(tx, [unit], 'WITHDRAWN', null, deps.now());
         await enqueueTicketMovedJobs(tx, [userTicketId]);
         await matchType({ tx, notices }, settings, unit.ticketTypeId, deps.now());
       });

@@ -2,7 +2,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
-import { organisationEvent, ticketIsListed, ticketRefundPending } from '../../db/predicates.js';
+import { organisationEvent, ticketIsListed, ticketRefundPending, ticketRow } from '../../db/predicates.js';
 import {
   events,
   exchangeEntries,
@@ -206,8 +206,9 @@ export const exchangeRepository = {
       .orderBy(asc(exchangeUnits.id));
   },
 
-  /** Sets the units' status and entry. */
-  async setUnits(tx: DbOrTx, ids: number[], status: string, entryId: number | null, at: Date): Promise<void> {
+  /** Sets the units' status and entry (`units`: the rows, by their ids). */
+  async setUnits(tx: DbOrTx, units: { id: number }[], status: string, entryId: number | null, at: Date): Promise<void> {
+    const ids = units.map((u) => u.id);
     if (!ids.length) return;
     await tx
       .update(exchangeUnits)
@@ -240,8 +241,9 @@ export const exchangeRepository = {
     return rows.length === 1;
   },
 
-  /** Adds `n` to the entries' `passedOver`. */
-  async addPassedOver(tx: DbOrTx, ids: number[], n: number): Promise<void> {
+  /** Adds `n` to the entries' `passedOver` (`entries`: the rows, by their ids). */
+  async addPassedOver(tx: DbOrTx, entries: { id: number }[], n: number): Promise<void> {
+    const ids = entries.map((e) => e.id);
     if (!ids.length) return;
     await tx
       .update(exchangeEntries)
@@ -280,25 +282,13 @@ export const exchangeRepository = {
   /**
    * The ticket with its type and event, whether a resale listing holds it and whether a refund request of it is
    * pending (issue 46); `lock`: its row `FOR UPDATE` until the transaction ends, taken before the read so that the
-   * subqueries see what the lock's previous holder wrote (see gift.repository.ts `ticket`).
+   * subqueries see what the lock's previous holder wrote (`ticketRow`, db/predicates.ts).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock: boolean) {
-    if (lock)
-      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
-    const q = db
-      .select({
-        ticket: userTickets,
-        type: ticketTypes,
-        event: events,
-        listed: ticketIsListed(userTickets.id),
-        refundPending: ticketRefundPending(userTickets.id),
-      })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId));
-    const [row] = await q;
-    return row;
+    return ticketRow(db, userTicketId, lock, {
+      listed: ticketIsListed(userTickets.id),
+      refundPending: ticketRefundPending(userTickets.id),
+    });
   },
 
   /** The event with this id, or undefined. */

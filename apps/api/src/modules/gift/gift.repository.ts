@@ -1,42 +1,16 @@
 /** SQL for gifting: the locked ticket with its type and event, receivers, history. */
 import { and, asc, eq, exists, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { ticketIsHeldBack } from '../../db/predicates.js';
-import {
-  authSessions,
-  events,
-  organisations,
-  ticketHistory,
-  ticketTypes,
-  userTickets,
-  users,
-} from '../../db/schema.js';
+import { ticketIsHeldBack, ticketRow } from '../../db/predicates.js';
+import { authSessions, organisations, ticketHistory, userTickets, users } from '../../db/schema.js';
 
 export const giftRepository = {
   /**
-   * The ticket with its type and event, row-locked for the transaction when `lock`. The lock is taken first and the
-   * row read by the next statement, so `listed` (a subquery) sees what a transaction that held the lock wrote (a
-   * refund request, a listing): in READ COMMITTED a statement that waited for a row lock re-reads that row but
-   * evaluates its subqueries on the snapshot it started with (issue 46, refund-race.test.ts).
+   * The ticket with its type, event and organisation, and whether it is held back (`listed`); row-locked for the
+   * transaction when `lock`, before the read (`ticketRow`, db/predicates.ts).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
-    if (lock)
-      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
-    const q = db
-      .select({
-        ticket: userTickets,
-        type: ticketTypes,
-        event: events,
-        organisation: organisations,
-        listed: ticketIsHeldBack(userTickets.id),
-      })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .innerJoin(organisations, eq(organisations.id, events.organisationId))
-      .where(eq(userTickets.id, userTicketId));
-    const [row] = await q;
-    return row;
+    return ticketRow(db, userTicketId, lock, { organisation: organisations, listed: ticketIsHeldBack(userTickets.id) });
   },
   async moveTicket(
     db: DbOrTx,

@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { organisationEvent, ticketIsOnSale } from '../../db/predicates.js';
+import { organisationEvent, ticketIsOnSale, ticketRow } from '../../db/predicates.js';
 import { uniqueViolation } from '../../db/unique-violation.js';
 import { events, refundRequests, ticketTypes, userTickets, users } from '../../db/schema.js';
 
@@ -36,21 +36,12 @@ export const refundsRepository = {
   },
 
   /**
-   * The ticket with its event, whether it is on sale (`ticketIsOnSale`: listed for resale, returned to an exchange
-   * queue or in an open offer of it); `lock`: the ticket's row `FOR UPDATE` until the transaction ends, taken before
-   * the read so that `onSale` sees what the lock's previous holder wrote (see gift.repository.ts `ticket`).
+   * The ticket with its type and event, whether it is on sale (`ticketIsOnSale`: listed for resale, returned to an
+   * exchange queue or in an open offer of it); `lock`: the ticket's row `FOR UPDATE` until the transaction ends, taken
+   * before the read so that `onSale` sees what the lock's previous holder wrote (`ticketRow`, db/predicates.ts).
    */
   async ticket(db: DbOrTx, userTicketId: number, lock = false) {
-    if (lock)
-      await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
-    const q = db
-      .select({ ticket: userTickets, event: events, onSale: ticketIsOnSale(userTickets.id) })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId));
-    const [row] = await q;
-    return row;
+    return ticketRow(db, userTicketId, lock, { onSale: ticketIsOnSale(userTickets.id) });
   },
 
   /** The ticket's pending request, if any. */

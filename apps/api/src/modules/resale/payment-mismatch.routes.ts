@@ -9,6 +9,23 @@ import type { PaymentMismatchService } from './payment-mismatch.service.js';
 
 const adminSecurity = securityOf('adminKey');
 
+/**
+ * The two ways the admin resolves a flagged payment, each `POST /admin/payments/mismatched/{id}/<action>` answering
+ * the payment as it then is: its operation, summary and log line.
+ */
+const RESOLUTIONS = {
+  refund: {
+    operationId: 'refundMismatchedPayment',
+    summary: 'Refund a flagged payment in full through the payment provider; it is then resolved',
+    logged: 'flagged payment refunded',
+  },
+  settle: {
+    operationId: 'settleMismatchedPayment',
+    summary: "Pay a flagged payment's order as if the payment matched, while it is payable; it is then resolved",
+    logged: 'flagged payment settled',
+  },
+} as const;
+
 /** Registers the platform admin's routes of flagged payments; `requireAdmin` is the organiser scope's admin pre-handler. */
 export function paymentMismatchRoutes(
   app: App,
@@ -29,40 +46,25 @@ export function paymentMismatchRoutes(
     },
     async (req) => deps.mismatches.list(req.query),
   );
-  app.post(
-    '/admin/payments/mismatched/:id/refund',
-    {
-      ...admin,
-      schema: {
-        operationId: 'refundMismatchedPayment',
-        summary: 'Refund a flagged payment in full through the payment provider; it is then resolved',
-        security: adminSecurity,
-        params: contract.paymentMismatchParams,
-        response: { 200: contract.paymentMismatch, ...errors(401, 404, 409) },
+  for (const action of ['refund', 'settle'] as const) {
+    const { operationId, summary, logged } = RESOLUTIONS[action];
+    app.post(
+      `/admin/payments/mismatched/:id/${action}`,
+      {
+        ...admin,
+        schema: {
+          operationId,
+          summary,
+          security: adminSecurity,
+          params: contract.paymentMismatchParams,
+          response: { 200: contract.paymentMismatch, ...errors(401, 404, 409) },
+        },
       },
-    },
-    async (req) => {
-      const resolved = await deps.mismatches.refund(req.params.id, req.auditActor);
-      req.log.info({ mismatchId: resolved.id, orderId: resolved.orderId }, 'flagged payment refunded');
-      return resolved;
-    },
-  );
-  app.post(
-    '/admin/payments/mismatched/:id/settle',
-    {
-      ...admin,
-      schema: {
-        operationId: 'settleMismatchedPayment',
-        summary: "Pay a flagged payment's order as if the payment matched, while it is payable; it is then resolved",
-        security: adminSecurity,
-        params: contract.paymentMismatchParams,
-        response: { 200: contract.paymentMismatch, ...errors(401, 404, 409) },
+      async (req) => {
+        const resolved = await deps.mismatches[action](req.params.id, req.auditActor);
+        req.log.info({ mismatchId: resolved.id, orderId: resolved.orderId }, logged);
+        return resolved;
       },
-    },
-    async (req) => {
-      const resolved = await deps.mismatches.settle(req.params.id, req.auditActor);
-      req.log.info({ mismatchId: resolved.id, orderId: resolved.orderId }, 'flagged payment settled');
-      return resolved;
-    },
-  );
+    );
+  }
 }

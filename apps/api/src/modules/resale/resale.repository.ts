@@ -5,6 +5,7 @@ import {
   ticketIsHeldBack,
   ticketIsOnSale,
   ticketMayMoveSql,
+  ticketRow,
   type Holder,
 } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
@@ -66,22 +67,13 @@ export const resaleRepository = {
   /**
    * The ticket with its type and event, its row locked for the transaction. The lock is taken first and the row read
    * by the next statement, so `listed` and `onSale` (subqueries) see what the transaction that held the lock wrote
-   * (issue 46: a refund request; see gift.repository.ts `ticket`).
+   * (issue 46: a refund request; `ticketRow`, db/predicates.ts).
    */
   async ticketWithType(db: DbOrTx, userTicketId: number) {
-    await db.select({ id: userTickets.id }).from(userTickets).where(eq(userTickets.id, userTicketId)).for('update');
-    const [row] = await db
-      .select({
-        ticket: userTickets,
-        ...typeEvent,
-        listed: ticketIsHeldBack(userTickets.id),
-        onSale: ticketIsOnSale(userTickets.id),
-      })
-      .from(userTickets)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .where(eq(userTickets.id, userTicketId));
-    return row;
+    return ticketRow(db, userTicketId, true, {
+      listed: ticketIsHeldBack(userTickets.id),
+      onSale: ticketIsOnSale(userTickets.id),
+    });
   },
   async typeWithEvent(db: DbOrTx, ticketTypeId: number) {
     const [row] = await db
