@@ -68,7 +68,7 @@ export function PayoutSandboxForm(props: {
         <p className="payout-sandbox-note small">{t('payout.sandbox_note')}</p>
       </div>
       <PayoutCountryField id={`${id}-country`} {...register('country')} />
-      <div className="payout-grid">
+      <div className="field-pair">
         <Field
           label={t('payout.first_name')}
           autoComplete="given-name"

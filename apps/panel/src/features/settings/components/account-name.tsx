@@ -49,7 +49,7 @@ export function AccountName(props: { user: User }) {
         {t('account.name_title')}
       </h2>
       <form onSubmit={onSubmit} noValidate className="stack">
-        <div className="account-grid">
+        <div className="field-pair">
           <Field
             label={t('personal.first_name')}
             autoComplete="given-name"
