@@ -40,6 +40,9 @@ const count = (t: Texts, n: number) => (n === 1 ? t.ticketsOne : fill(t.ticketsM
 /** A plain verdict with no lists (ready, checking, messages). */
 export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
 
+/** A red verdict that vibrates: nobody is admitted (invalid, stale, another event's, not revealed…). */
+const alarm = (title: string, detail?: string): Verdict => ({ ...message('bad', title, detail), buzz: BUZZ.bad });
+
 /**
  * The verdict of a server answer: admitted wins, then already used, then listed for resale, then returned to the
  * exchange queue, else no ticket.
@@ -141,19 +144,19 @@ export function checkInVerdict(
         : verdict;
     }
     case 'offline_unavailable':
-      return { ...message('bad', t.offlineUnavailable), buzz: BUZZ.bad };
+      return alarm(t.offlineUnavailable);
     case 'invalid':
-      return { ...message('bad', t.invalid, t.invalidDetail), buzz: BUZZ.bad };
+      return alarm(t.invalid, t.invalidDetail);
     case 'stale':
-      return { ...message('bad', t.invalid, t.staleDetail), buzz: BUZZ.bad };
+      return alarm(t.invalid, t.staleDetail);
     case 'event_not_found':
       return message('bad', t.eventNotFound);
     case 'not_for_this_event':
-      return { ...message('bad', t.notForThisEvent, t.notForThisEventDetail), buzz: BUZZ.bad };
+      return alarm(t.notForThisEvent, t.notForThisEventDetail);
     case 'not_revealed':
-      return { ...message('bad', t.notRevealed, t.notRevealedDetail), buzz: BUZZ.bad };
+      return alarm(t.notRevealed, t.notRevealedDetail);
     case 'event_cancelled':
-      return { ...message('bad', t.event_cancelled, t.eventCancelledDetail), buzz: BUZZ.bad };
+      return alarm(t.event_cancelled, t.eventCancelledDetail);
     case 'too_many':
       return message('bad', t.tooMany);
     case 'network':
