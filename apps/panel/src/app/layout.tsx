@@ -9,11 +9,12 @@ import { LOCALES, type Locale } from '@tp/contract/constants';
 import { usePanelConfig, useUser } from '../lib/queries';
 import { useSignedIn } from '../lib/session';
 import { useAccountLanguage } from '../lib/profile';
-import { assetUrl, hideBrokenImage } from '../lib/asset-url';
+import { assetUrl } from '../lib/asset-url';
 import { pathWithLang } from '../lib/i18n';
 import { rememberEmbedLanguage } from '../lib/embed-language';
 import { closePanel, embedMode } from '../lib/host-bridge';
 import { Avatar } from '../ui/avatar';
+import { OrgLogo } from '../ui/org-logo';
 import { PhoneIcon } from '../ui/icon';
 import { HUB_SHEET, navigate } from '../lib/use-route';
 import { setThemeMode, useTheme, type ThemeMode } from '../lib/theme';
@@ -67,15 +68,7 @@ export function Header() {
     <header className="header">
       <div className="header__inner">
         <button type="button" className="header__brand" onClick={onLogo} aria-label={t('header.close_panel', { name })}>
-          {config?.orgLogo && (
-            <img
-              src={assetUrl(config.orgLogo, config.assetsBaseUrl)}
-              alt=""
-              width={36}
-              height={36}
-              onError={hideBrokenImage}
-            />
-          )}
+          <OrgLogo size={36} />
           <span className="header__name">{name}</span>
         </button>
         {config?.orgWebsite && (

@@ -23,9 +23,8 @@ export interface Verdict {
   sentence?: true;
 }
 
-const GOOD_BUZZ = 120;
-const WARN_BUZZ = [80, 60, 80];
-const BAD_BUZZ = [200, 80, 200];
+/** navigator.vibrate pattern of each tone that buzzes, milliseconds. */
+const BUZZ: Record<'ok' | 'warn' | 'bad', number | number[]> = { ok: 120, warn: [80, 60, 80], bad: [200, 80, 200] };
 
 type Ticket = { ticketName: string };
 
@@ -41,6 +40,9 @@ const count = (t: Texts, n: number) => (n === 1 ? t.ticketsOne : fill(t.ticketsM
 /** A plain verdict with no lists (ready, checking, messages). */
 export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
 
+/** A red verdict that vibrates: nobody is admitted (invalid, stale, another event's, not revealed…). */
+const alarm = (title: string, detail?: string): Verdict => ({ ...message('bad', title, detail), buzz: BUZZ.bad });
+
 /**
  * The verdict of a server answer: admitted wins, then already used, then listed for resale, then returned to the
  * exchange queue, else no ticket.
@@ -54,52 +56,32 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
     ...(listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : []),
     ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
   ];
+  const answered = (tone: keyof typeof BUZZ, title: string, detail: string, lists: Verdict['lists']): Verdict => ({
+    tone,
+    title,
+    detail,
+    holder,
+    lists,
+    buzz: BUZZ[tone],
+  });
   if (admitted.length > 0) {
-    return {
-      tone: 'ok',
-      title: t.admitted,
-      detail: count(t, admitted.length),
-      holder,
-      lists: [
-        { items: grouped(admitted) },
-        ...(alreadyUsed.length ? [{ heading: t.alsoUsed, items: used }] : []),
-        ...listed,
-      ],
-      buzz: GOOD_BUZZ,
-    };
+    return answered('ok', t.admitted, count(t, admitted.length), [
+      { items: grouped(admitted) },
+      ...(alreadyUsed.length ? [{ heading: t.alsoUsed, items: used }] : []),
+      ...listed,
+    ]);
   }
   if (alreadyUsed.length > 0) {
-    return {
-      tone: 'warn',
-      title: t.alreadyUsed,
-      detail: count(t, alreadyUsed.length),
-      holder,
-      lists: [{ items: used }, ...listed],
-      buzz: WARN_BUZZ,
-    };
+    return answered('warn', t.alreadyUsed, count(t, alreadyUsed.length), [{ items: used }, ...listed]);
   }
   if (listedForResale.length > 0) {
-    return {
-      tone: 'warn',
-      title: t.listed,
-      detail: t.listedDetail,
-      holder,
-      lists: [
-        { items: grouped(listedForResale) },
-        ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
-      ],
-      buzz: WARN_BUZZ,
-    };
+    return answered('warn', t.listed, t.listedDetail, [
+      { items: grouped(listedForResale) },
+      ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
+    ]);
   }
   if (returned.length > 0) {
-    return {
-      tone: 'warn',
-      title: t.returned,
-      detail: t.returnedDetail,
-      holder,
-      lists: [{ items: grouped(returned) }],
-      buzz: WARN_BUZZ,
-    };
+    return answered('warn', t.returned, t.returnedDetail, [{ items: grouped(returned) }]);
   }
   // Nothing held, but the event's tickets left this holder (issue 40 point 7): say they moved or were voided,
   // never who holds them now.
@@ -113,20 +95,13 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
       : revoked.length
         ? [t.voided, t.voidedDetail]
         : [t.ticket_refunded, t.ticketRefundedDetail];
-    return {
-      tone: 'bad',
-      title,
-      detail,
-      holder,
-      lists: [
-        ...(transferred.length ? [{ heading: t.transferredHeading, items: grouped(transferred) }] : []),
-        ...(revoked.length ? [{ heading: t.voidedHeading, items: grouped(revoked) }] : []),
-        ...(refunded.length ? [{ heading: t.refundedHeading, items: grouped(refunded) }] : []),
-      ],
-      buzz: BAD_BUZZ,
-    };
+    return answered('bad', title, detail, [
+      ...(transferred.length ? [{ heading: t.transferredHeading, items: grouped(transferred) }] : []),
+      ...(revoked.length ? [{ heading: t.voidedHeading, items: grouped(revoked) }] : []),
+      ...(refunded.length ? [{ heading: t.refundedHeading, items: grouped(refunded) }] : []),
+    ]);
   }
-  return { tone: 'bad', title: t.noTicket, detail: t.noTicketDetail, holder, lists: [], buzz: BAD_BUZZ };
+  return answered('bad', t.noTicket, t.noTicketDetail, []);
 }
 
 /**
@@ -146,7 +121,7 @@ export function syncVerdict(summary: { synced: number; refused: number }, lines:
     tone: 'warn',
     title,
     lists: [{ heading: t.refusedHeading, items: lines }],
-    buzz: WARN_BUZZ,
+    buzz: BUZZ.warn,
     sentence: true,
   };
 }
@@ -169,19 +144,19 @@ export function checkInVerdict(
         : verdict;
     }
     case 'offline_unavailable':
-      return { ...message('bad', t.offlineUnavailable), buzz: BAD_BUZZ };
+      return alarm(t.offlineUnavailable);
     case 'invalid':
-      return { ...message('bad', t.invalid, t.invalidDetail), buzz: BAD_BUZZ };
+      return alarm(t.invalid, t.invalidDetail);
     case 'stale':
-      return { ...message('bad', t.invalid, t.staleDetail), buzz: BAD_BUZZ };
+      return alarm(t.invalid, t.staleDetail);
     case 'event_not_found':
       return message('bad', t.eventNotFound);
     case 'not_for_this_event':
-      return { ...message('bad', t.notForThisEvent, t.notForThisEventDetail), buzz: BAD_BUZZ };
+      return alarm(t.notForThisEvent, t.notForThisEventDetail);
     case 'not_revealed':
-      return { ...message('bad', t.notRevealed, t.notRevealedDetail), buzz: BAD_BUZZ };
+      return alarm(t.notRevealed, t.notRevealedDetail);
     case 'event_cancelled':
-      return { ...message('bad', t.event_cancelled, t.eventCancelledDetail), buzz: BAD_BUZZ };
+      return alarm(t.event_cancelled, t.eventCancelledDetail);
     case 'too_many':
       return message('bad', t.tooMany);
     case 'network':

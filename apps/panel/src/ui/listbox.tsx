@@ -48,7 +48,7 @@ export function Listbox<T>(p: ListboxProps<T>) {
       role="listbox"
       aria-label={p['aria-label']}
       aria-labelledby={p['aria-labelledby']}
-      className={`listbox ${p.popup ? 'listbox--popup' : ''}`}
+      className={`listbox ${p.popup ? 'listbox--popup popup' : ''}`}
     >
       {p.items.map((item, i) => (
         <li

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { payoutFormSchema, type PayoutForm } from '../lib/payout-form.validation';
 import { Button } from './button';
 import { Field } from './field';
+import { FieldPair } from './field-pair';
 import { PayoutCountryField } from './payout-country-field';
 import './payout.css';
 
@@ -68,7 +69,7 @@ export function PayoutSandboxForm(props: {
         <p className="payout-sandbox-note small">{t('payout.sandbox_note')}</p>
       </div>
       <PayoutCountryField id={`${id}-country`} {...register('country')} />
-      <div className="payout-grid">
+      <FieldPair>
         <Field
           label={t('payout.first_name')}
           autoComplete="given-name"
@@ -81,7 +82,7 @@ export function PayoutSandboxForm(props: {
           error={err('lastName')}
           {...register('lastName')}
         />
-      </div>
+      </FieldPair>
       <Field
         label={t('payout.birthdate')}
         type="date"

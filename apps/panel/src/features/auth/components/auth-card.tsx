@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { usePanelConfig } from '../../../lib/queries';
-import { assetUrl, hideBrokenImage } from '../../../lib/asset-url';
+import { OrgLogo } from '../../../ui/org-logo';
 import { useTheme } from '../../../lib/theme';
 
 /**
@@ -14,15 +14,7 @@ export const AuthCard = (p: { title: string; subtitle?: ReactNode; children: Rea
     <section className="auth-card" aria-labelledby="auth-title">
       {org && (
         <p className="auth-card__brand">
-          {config?.orgLogo && (
-            <img
-              src={assetUrl(config.orgLogo, config.assetsBaseUrl)}
-              alt=""
-              width={40}
-              height={40}
-              onError={hideBrokenImage}
-            />
-          )}
+          <OrgLogo size={40} />
           <span>{org.name}</span>
         </p>
       )}

@@ -24,7 +24,7 @@ export function GiftTermsStep({
         assetsBaseUrl={p.assetsBaseUrl}
         onEdit={p.sending ? undefined : p.onEdit}
       />
-      <label className="gift-terms">
+      <label className="gift-terms checkbox-label">
         <input
           ref={termsRef}
           type="checkbox"

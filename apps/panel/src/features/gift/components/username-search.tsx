@@ -106,7 +106,7 @@ export function UsernameSearch(props: {
             onBlur={() => setOpen(false)}
             onKeyDown={onKey}
           />
-          <div className="gift-suggestions" hidden={!show}>
+          <div className="gift-suggestions popup" hidden={!show}>
             <Listbox
               id={listId}
               aria-label={t('gift.suggestions')}

@@ -132,7 +132,7 @@ export function ShareBox(props: { url: string; title: string }) {
   const copy = useCopyLink();
   const id = useId();
   return (
-    <section className="resell-sharebox" aria-labelledby={`${id}-t`}>
+    <section className="box resell-sharebox" aria-labelledby={`${id}-t`}>
       <h2 id={`${id}-t`} className="section-title">
         {t('resell.share_title')}
       </h2>

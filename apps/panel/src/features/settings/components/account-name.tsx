@@ -12,6 +12,7 @@ import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
+import { FieldPair } from '../../../ui/field-pair';
 import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
 import { NAME_MAX_LENGTH } from '@tp/contract/profile';
@@ -49,7 +50,7 @@ export function AccountName(props: { user: User }) {
         {t('account.name_title')}
       </h2>
       <form onSubmit={onSubmit} noValidate className="stack">
-        <div className="account-grid">
+        <FieldPair>
           <Field
             label={t('personal.first_name')}
             autoComplete="given-name"
@@ -64,7 +65,7 @@ export function AccountName(props: { user: User }) {
             error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
             {...register('familyName')}
           />
-        </div>
+        </FieldPair>
         <div className="account-actions">
           <Button type="submit" disabled={!changed || !valid || save.isPending} loading={save.isPending}>
             {t('account.save_name')}

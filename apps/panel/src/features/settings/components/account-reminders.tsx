@@ -27,7 +27,7 @@ export function AccountReminders(props: { user: User }) {
       <h2 id={`${id}-title`} className="section-title">
         {t('account_reminders.title')}
       </h2>
-      <label className="account-switch">
+      <label className="account-switch checkbox-label">
         <input
           type="checkbox"
           checked={on}
