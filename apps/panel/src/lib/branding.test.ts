@@ -4,12 +4,10 @@
  * organisation's branding is laid over the configuration and themes the panel (lib/branding).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { OrganisationBranding, PanelConfig } from '@tp/contract';
+import type { OrganisationBranding } from '@tp/contract';
+import { aPanelConfig } from '../test/fixtures';
 
-const CONFIG: PanelConfig = {
-  isDev: true,
-  checkoutBaseUrl: '',
-  stripePublishableKey: '',
+const CONFIG = aPanelConfig({
   orgName: 'Default Org',
   orgLogo: '/public/default.svg',
   orgWebsite: 'https://default.example',
@@ -19,8 +17,7 @@ const CONFIG: PanelConfig = {
   appUrl: 'http://localhost/app',
   assetsBaseUrl: 'http://localhost',
   twitterVia: 'ticketpanel',
-  wallets: { apple: false, google: false },
-};
+});
 const RIVER: OrganisationBranding = {
   slug: 'river',
   name: 'River Festival',

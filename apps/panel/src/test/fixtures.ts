@@ -1,11 +1,11 @@
 /**
- * Test data and set-up shared by the panel's unit tests: a complete holder (`aUser`) and ticket (`aTicket`)
+ * Test data and set-up shared by the panel's unit tests: a complete holder (`aUser`) and ticket (`aTicket`) and the panel's configuration (`aPanelConfig`)
  * as the API sends them (the contract's `User` and `MyTicket`), each with only what a test cares about given
  * in `over`; the console's event (`aConsoleEvent`); and `signedInForEachTest`, the set-up of a file whose tests render as a signed-in holder.
  */
 import { afterEach, beforeEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
-import type { MyTicket, User } from '@tp/contract';
+import type { MyTicket, PanelConfig, User } from '@tp/contract';
 import type { EventItem } from '../console/events-list.api';
 
 /** Alice Smith (`alice`), English, with no phone number or picture; `over` replaces any field. */
@@ -110,5 +110,25 @@ export function aConsoleEvent(over: Partial<EventItem> = {}): EventItem & { exte
     cancelReason: null,
     ...over,
     externalId: over.externalId ?? 'evt-1',
+  };
+}
+
+/** The panel's configuration (GET /v1/config) as a test sets it: dev, no organisation, no wallets; `over` changes. */
+export function aPanelConfig(over: Partial<PanelConfig> = {}): PanelConfig {
+  return {
+    isDev: true,
+    checkoutBaseUrl: '',
+    stripePublishableKey: '',
+    orgName: null,
+    orgLogo: null,
+    orgWebsite: null,
+    productName: 'P',
+    productSiteUrl: '',
+    helpCenterUrl: '',
+    appUrl: '',
+    assetsBaseUrl: '',
+    twitterVia: 'x',
+    wallets: { apple: false, google: false },
+    ...over,
   };
 }

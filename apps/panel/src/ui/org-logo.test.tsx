@@ -1,26 +1,12 @@
 /** The organisation's logo (ui/org-logo): none without one, its size and assets host, hidden when it fails to load. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent } from '@testing-library/react';
-import type { PanelConfig } from '@tp/contract';
 import { queryKeys } from '../lib/query-keys';
 import { renderPanel } from '../test/render';
 import { OrgLogo } from './org-logo';
+import { aPanelConfig } from '../test/fixtures';
 
-const config: PanelConfig = {
-  isDev: true,
-  checkoutBaseUrl: '',
-  stripePublishableKey: '',
-  orgName: 'Org',
-  orgLogo: null,
-  orgWebsite: null,
-  productName: 'P',
-  productSiteUrl: '',
-  helpCenterUrl: '',
-  appUrl: '',
-  assetsBaseUrl: 'https://assets.example',
-  twitterVia: 'x',
-  wallets: { apple: false, google: false },
-};
+const config = aPanelConfig({ orgName: 'Org', assetsBaseUrl: 'https://assets.example' });
 
 const mount = (orgLogo: string | null) =>
   renderPanel(<OrgLogo size={36} />, { data: [[queryKeys.config, { ...config, orgLogo }]] }).container;

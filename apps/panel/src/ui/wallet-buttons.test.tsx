@@ -4,32 +4,18 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { PanelConfig } from '@tp/contract';
 import { queryKeys } from '../lib/query-keys';
 import { renderPanel } from '../test/render';
 import { toast } from '../lib/toast';
 import { fakeApi, jsonResponse, type FakeRequest } from '../test/fetch';
 import WalletButtons from './wallet-buttons';
+import { aPanelConfig } from '../test/fixtures';
 
-const config: PanelConfig = {
-  isDev: true,
-  checkoutBaseUrl: '',
-  stripePublishableKey: '',
-  orgName: null,
-  orgLogo: null,
-  orgWebsite: null,
-  productName: 'P',
-  productSiteUrl: '',
-  helpCenterUrl: '',
-  appUrl: '',
-  assetsBaseUrl: '',
-  twitterVia: 'x',
-  wallets: { apple: true, google: true },
-};
+const config = aPanelConfig({ wallets: { apple: true, google: true } });
 let calls: FakeRequest[];
 let appleAnswer: () => Response;
 
-const mount = (wallets: PanelConfig['wallets']) =>
+const mount = (wallets: typeof config.wallets) =>
   renderPanel(<WalletButtons userTicketId={7} timeZone="Australia/Sydney" />, {
     data: [[queryKeys.config, { ...config, wallets }]],
   });

@@ -7,7 +7,6 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   events,
-  organisations,
   exchangeEntries,
   exchangeUnits,
   resaleListings,
@@ -98,28 +97,12 @@ export const saleUndoRepository = {
     return row?.cancelledAt ? { cursor: row.cursor } : undefined;
   },
 
-  /**
-   * The buyer of the resale order `orderId` as a ticket e-mail reads them (the e-mail and language the order was
-   * placed with), beside its ticket `userTicketId`: for a buyer whose code was not redeemed, who holds nothing yet.
-   * Undefined when the ticket is not the order's.
-   */
-  async codeBuyer(db: DbOrTx, orderId: string, userTicketId: number) {
+  /** Whom the resale order `orderId` was placed by: the e-mail and language its code was sent to. */
+  async orderBuyer(db: DbOrTx, orderId: string): Promise<{ email: string; locale: string } | undefined> {
     const [row] = await db
-      .select({
-        userTicketId: userTickets.id,
-        email: resaleOrders.buyerEmail,
-        locale: resaleOrders.locale,
-        ticketName: ticketTypes.name,
-        event: events,
-        organisation: organisations,
-      })
-      .from(resaleOrderTickets)
-      .innerJoin(resaleOrders, eq(resaleOrders.id, resaleOrderTickets.orderId))
-      .innerJoin(userTickets, eq(userTickets.id, resaleOrderTickets.userTicketId))
-      .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
-      .innerJoin(events, eq(events.id, ticketTypes.eventId))
-      .innerJoin(organisations, eq(organisations.id, events.organisationId))
-      .where(and(eq(resaleOrderTickets.orderId, orderId), eq(userTickets.id, userTicketId)));
+      .select({ email: resaleOrders.buyerEmail, locale: resaleOrders.locale })
+      .from(resaleOrders)
+      .where(eq(resaleOrders.id, orderId));
     return row;
   },
 };

@@ -68,14 +68,17 @@ export async function undoCancelledSale(
     undone.map((t) => t.id),
   );
   // A resale code not redeemed: nobody holds its tickets; its buyer is the order's e-mail, told once.
-  const unredeemed = p.kind === 'resale' ? undone.find((t) => t.holderId === null) : undefined;
-  const codeBuyer = unredeemed && (await repo.codeBuyer(tx, p.orderId, unredeemed.id));
+  const unredeemed = p.kind === 'resale' ? undone.find((t) => t.holderId === null && t.sellerId !== null) : undefined;
+  const orderBuyer = unredeemed && (await repo.orderBuyer(tx, p.orderId));
   await repo.giveBack(
     tx,
     back.map((t) => ({ id: t.id, from: t.holderId, to: t.sellerId as number })),
     at,
   );
   await paymentReversalRepository.voidTickets(tx, released, 'refunded', at);
+  // The code's ticket as a ticket e-mail reads it (now its seller's again), addressed to the order's buyer.
+  const [codeTicket] = orderBuyer ? await ticketHoldersRepository.ofTickets(tx, [unredeemed.id]) : [];
+  const codeBuyer = codeTicket && { ...codeTicket, ...orderBuyer };
   const toldByRun = (t: SoldTicket) => run.cursor !== null && t.id > run.cursor;
   const sellers = await ticketHoldersRepository.ofTickets(
     tx,

@@ -83,14 +83,9 @@ export function walletLinks(
 /**
  * The part of a ticket e-mail every holder mail shares: to the holder in their language, under the organisation's
  * brand, the ticket's facts (its calendar id `ticket-<userTicketId>`) and a link to the panel's `tab` (spec section 2,
- * PANEL_TAB) of the organisation's panel. `r` is a held ticket (ticket-holders.repository.ts) or any row naming the
- * person to tell (`email`, `locale`) beside the ticket.
+ * PANEL_TAB) of the organisation's panel.
  */
-export function holderMail(
-  r: Pick<HolderTicket, 'userTicketId' | 'email' | 'locale' | 'ticketName' | 'event' | 'organisation'>,
-  publicUrl: string,
-  tab: 'MY_TICKET' | 'QR',
-) {
+export function holderMail(r: HolderTicket, publicUrl: string, tab: 'MY_TICKET' | 'QR') {
   const lang: Locale = pickLang(r.locale);
   return {
     to: r.email,

@@ -4,27 +4,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { PanelConfig, User } from '@tp/contract';
+import type { User } from '@tp/contract';
 import { queryKeys } from '../../../lib/query-keys';
 import { renderPanel, settle } from '../../../test/render';
 import { fakeApi, jsonResponse, type FakeRequest } from '../../../test/fetch';
 import { PayoutTab } from './payout-tab';
+import { aPanelConfig } from '../../../test/fixtures';
 
-const config: PanelConfig = {
-  isDev: true,
-  checkoutBaseUrl: '',
-  stripePublishableKey: '',
-  orgName: null,
-  orgLogo: null,
-  orgWebsite: null,
-  productName: 'P',
-  productSiteUrl: '',
-  helpCenterUrl: '',
-  appUrl: '',
-  assetsBaseUrl: '',
-  twitterVia: 'x',
-  wallets: { apple: false, google: false },
-};
+const config = aPanelConfig();
 const user = { givenName: 'Bob', familyName: 'Taylor', email: 'bob@example.com' } as unknown as User;
 const connectScript = () => document.querySelector('script[src*="connect-js.stripe.com"]');
 
