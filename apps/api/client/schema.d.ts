@@ -1383,7 +1383,7 @@ export interface paths {
         put?: never;
         /**
          * E-mail the ticket's current holder their ticket again
-         * @description At most 3 times an hour per ticket (then 429).
+         * @description At most 3 times an hour per ticket (then 429). A ticket of a cancelled event is not sent again (409 `api.org.event_cancelled`): its holder was sent the cancellation.
          */
         post: operations["resendTicketMail"];
         delete?: never;

@@ -195,6 +195,12 @@ describe('cancelling an event (issue 46)', () => {
     });
     expect(edit.statusCode).toBe(409);
     expect(edit.json()).toMatchObject({ message: 'api.org.event_cancelled' });
+    // Its tickets' "your ticket" mail is not sent again: it would contradict the cancellation.
+    const resend = await call(apiKey, 'POST', '/v1/org/tickets/t1/resend');
+    expect(resend.statusCode, resend.body).toBe(409);
+    expect(resend.json()).toMatchObject({ message: 'api.org.event_cancelled' });
+    await t.app.services.jobs.runDue();
+    expect(t.mail.sent.length).toBe(sent);
     // The organiser's reads say it (the console's cancelled state): when, and the words of the first cancel.
     const read = await call(apiKey, 'GET', '/v1/org/events/gig');
     expect(read.json()).toMatchObject({ cancelledAt: answer.cancelledAt, cancelReason: REASON });

@@ -92,7 +92,9 @@ export function ticketsRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'resendTicketMail',
         summary: "E-mail the ticket's current holder their ticket again",
-        description: `At most ${contract.TICKET_RESENDS_PER_HOUR} times an hour per ticket (then 429).`,
+        description:
+          `At most ${contract.TICKET_RESENDS_PER_HOUR} times an hour per ticket (then 429). A ticket of a cancelled ` +
+          'event is not sent again (409 `api.org.event_cancelled`): its holder was sent the cancellation.',
         security: orgSecurity,
         params: contract.externalIdParams,
         response: { 202: contract.resendTicketResponse, ...errors(401, 404, 409, 429) },

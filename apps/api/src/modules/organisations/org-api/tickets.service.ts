@@ -60,12 +60,14 @@ export function createOrgTicketsService(deps: Pick<OrgApiDeps, 'database' | 'now
      * job (decision 030). The route limits it to `TICKET_RESENDS_PER_HOUR` per ticket.
      * @returns the e-mail it goes to.
      * @throws AppError `api.org.ticket_not_found` (404), `api.org.ticket_not_held` (409: revoked, or held under a
-     *   resale code).
+     *   resale code), `api.org.event_cancelled` (409: its event is cancelled, and "your ticket" would contradict the
+     *   cancellation the holder was sent; issue 46).
      */
     async resendTicketMail(org: RequestOrganisation, externalId: string): Promise<{ email: string }> {
       const ticket = await repo.ticketForMail(db, org.id, externalId);
       if (!ticket) throw new AppError('api.org.ticket_not_found');
       if (ticket.revokedAt || !ticket.holder) throw new AppError('api.org.ticket_not_held');
+      if (ticket.event.cancelledAt) throw new AppError('api.org.event_cancelled');
       const holder = ticket.holder;
       const organisation = (await organisationsRepository.organisationById(db, org.id)) ?? null;
       const batch: IssuedBatch = {
