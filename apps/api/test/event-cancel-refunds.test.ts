@@ -270,6 +270,67 @@ describe('the ticket of a refunded sale goes back to its seller, who is told onc
     expect(await listed(carol)).not.toContain('"eventCancelled"');
   });
 
+  it("the buyer's pending refund request is withdrawn when the ticket goes back; the seller is shown none and may ask", async () => {
+    const sale = await sellAlicesTicket(alice, 'carol@example.com');
+    expect((await post(carol, `/v1/resell/redeem/${sale.code}`, {})).statusCode).toBe(200);
+    const { id: ticketId } = await rows<{ id: number }>(
+      `select user_ticket_id as id from resale_order_tickets where order_id = '${sale.orderId}'`,
+    ).then((r) => r[0]);
+    await rows(`update events set refund_policy = 'on_cancel'
+      where id = (select tt.event_id from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id
+                  where ut.id = ${ticketId})`);
+    const refundLater = await holdBack('cancel_refund');
+    await cancelEventOf(sale.orderId);
+    await t.app.services.jobs.runDue();
+    // Carol, still holding it, asks the organiser for a refund before her resale payment goes back.
+    const asked = await post(carol, `/v1/tickets/${ticketId}/refund-request`, {});
+    expect(asked.statusCode, asked.body).toBeLessThan(300);
+    const [{ id: requestId }] = await rows<{ id: number }>(
+      `select id from refund_requests where user_ticket_id = ${ticketId}`,
+    );
+
+    await refundLater();
+    await t.app.services.jobs.runDue();
+    expect((await ticketOf(sale.orderId)).holder).toBe('alice@example.com');
+    expect(await rows(`select status from refund_requests where id = ${requestId}`)).toEqual([{ status: 'withdrawn' }]);
+    const [org] = await rows<{ slug: string }>(
+      `select o.slug from organisations o join events e on e.organisation_id = o.id where e.external_id = 'to-cancel'`,
+    );
+    const { apiKey } = (await t.app.services.organisations.admin.addKeyBySlug(org.slug))!;
+    const decide = (id: number, what: 'approve' | 'decline', payload: object) =>
+      post(apiKey, `/v1/org/refund-requests/${id}/${what}`, payload);
+    expect((await decide(requestId, 'approve', { reference: 'R-1' })).json()).toMatchObject({
+      message: 'api.org.refund_request_decided',
+    });
+    // Alice, the holder again, is shown no request of Carol's and may ask herself.
+    const refundOf = async () =>
+      (await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(alice) }))
+        .json<{ userTicketId: number; refund: { requestable: boolean; request: unknown } }[]>()
+        .find((x) => x.userTicketId === ticketId)!.refund;
+    expect(await refundOf()).toMatchObject({ requestable: true, request: null });
+    const own = await post(alice, `/v1/tickets/${ticketId}/refund-request`, {});
+    expect(own.statusCode, own.body).toBeLessThan(300);
+
+    // A request whose asker no longer holds the ticket (made stale here by hand): never shown to the holder, not
+    // approved (it would void the holder's ticket), declined without telling the holder.
+    const [{ id: carolId }] = await rows<{ id: number }>(`select id from users where email = 'carol@example.com'`);
+    await rows(
+      `update refund_requests set user_id = ${carolId} where user_ticket_id = ${ticketId} and status = 'pending'`,
+    );
+    const [{ id: stale }] = await rows<{ id: number }>(
+      `select id from refund_requests where user_ticket_id = ${ticketId} and status = 'pending'`,
+    );
+    expect(await refundOf()).toMatchObject({ request: null });
+    const approved = await decide(stale, 'approve', { reference: 'R-2' });
+    expect(approved.statusCode).toBe(409);
+    expect(approved.json()).toMatchObject({ message: 'api.org.ticket_moved' });
+    expect((await ticketOf(sale.orderId)).revoked).toBe(false);
+    const declinedMails = () => t.mail.sent.filter((m) => /declined|rechaz/i.test(m.subject)).length;
+    expect((await decide(stale, 'decline', { reason: 'Not this one.' })).statusCode).toBe(200);
+    await t.app.services.jobs.runDue();
+    expect(declinedMails()).toBe(0);
+  });
+
   it('after the cancel run told the buyer: the undo tells the seller; Stripe reporting the same refund later changes nothing', async () => {
     const sale = await sellAlicesTicket(alice, 'carol@example.com');
     expect((await post(carol, `/v1/resell/redeem/${sale.code}`, {})).statusCode).toBe(200);

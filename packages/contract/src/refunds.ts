@@ -44,7 +44,10 @@ export const refundPolicy = z
   .meta({ examples: [{ mode: 'on_reschedule', until: null, deadline: '2027-04-20T13:59:00.000Z' }] });
 export type RefundPolicy = z.infer<typeof refundPolicy>;
 
-/** A refund request's state: `withdrawn` by the holder, or decided by the organiser. */
+/**
+ * A refund request's state: `withdrawn` by the holder (or closed so when a cancelled event's refunded sale gave the
+ * ticket back to its seller, decision 045), or decided by the organiser.
+ */
 export const refundRequestStatus = z.enum(['pending', 'approved', 'declined', 'withdrawn']);
 export type RefundRequestStatus = z.infer<typeof refundRequestStatus>;
 

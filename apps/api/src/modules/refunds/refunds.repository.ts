@@ -53,13 +53,21 @@ export const refundsRepository = {
     return row;
   },
 
-  /** The ticket's latest request that is pending or declined (what the holder is shown), if any. */
-  async shownOf(db: DbOrTx, userTicketId: number): Promise<RefundRequestRow | undefined> {
+  /**
+   * The ticket's latest request by `holderId` that is pending or declined (what the holder is shown), if any: a
+   * request an earlier holder made is theirs, never shown to the next one.
+   */
+  async shownOf(db: DbOrTx, userTicketId: number, holderId: number | null): Promise<RefundRequestRow | undefined> {
+    if (holderId === null) return undefined;
     const [row] = await db
       .select()
       .from(refundRequests)
       .where(
-        and(eq(refundRequests.userTicketId, userTicketId), inArray(refundRequests.status, ['pending', 'declined'])),
+        and(
+          eq(refundRequests.userTicketId, userTicketId),
+          eq(refundRequests.userId, holderId),
+          inArray(refundRequests.status, ['pending', 'declined']),
+        ),
       )
       .orderBy(desc(refundRequests.id))
       .limit(1);

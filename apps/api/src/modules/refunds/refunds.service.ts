@@ -90,7 +90,7 @@ function createHolderRefunds(deps: RefundsDeps) {
   /** The ticket's refund side after a change (`ticketRefund`), read in `tx`. */
   async function refundSide(tx: DbOrTx, row: Awaited<ReturnType<typeof heldTicket>>, at: Date): Promise<TicketRefund> {
     const window = refundWindow(row.event, at);
-    const shown = await repo.shownOf(tx, row.ticket.id);
+    const shown = await repo.shownOf(tx, row.ticket.id, row.ticket.holderId);
     const eligible = row.ticket.eventAccessUsedAt === null && !row.onSale;
     return {
       requestable: window.open && eligible && shown?.status !== 'pending',
@@ -230,7 +230,8 @@ function createOrganiserRefunds(deps: RefundsDeps) {
      * language, the organisation's brand, the reference).
      * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409),
      *   `api.org.ticket_revoked` (409: the ticket was revoked or voided meanwhile), `api.org.ticket_used` (409: the
-     *   ticket was checked in meanwhile); on either the request stays pending for a decline.
+     *   ticket was checked in meanwhile), `api.org.ticket_moved` (409: someone other than the asker holds it now); on
+     *   any of these the request stays pending for a decline.
      */
     async approve(org: RequestOrganisation, id: number, reference: string | undefined): Promise<RefundItem> {
       const at = deps.now();
@@ -240,6 +241,8 @@ function createOrganiserRefunds(deps: RefundsDeps) {
         // second one, and would turn the revoke into "refunded" (a dispute won could not reinstate it).
         if (ticket.ticket.revokedAt !== null) throw new AppError('api.org.ticket_revoked');
         if (ticket.ticket.eventAccessUsedAt !== null) throw new AppError('api.org.ticket_used');
+        // Someone else holds it now: a refund of the asker's would void the new holder's ticket.
+        if (ticket.ticket.holderId !== request.userId) throw new AppError('api.org.ticket_moved');
         const held = await ticketHoldersRepository.ofTicket(tx, request.userTicketId);
         await repo.decide(tx, id, { status: 'approved', reference: reference ?? null, decidedAt: at });
         await repo.voidRefunded(tx, request.userTicketId, at);
@@ -263,7 +266,7 @@ function createOrganiserRefunds(deps: RefundsDeps) {
     /**
      * POST /org/refund-requests/{id}/decline: in one transaction under the ticket's and the request's row locks, the request declined
      * with the organiser's reason (a new version of the ticket's row: the holder's listing shows it), the audit entry
-     * and the holder's e-mail with the reason.
+     * and the holder's e-mail with the reason (none when someone other than the asker holds the ticket now).
      * @throws AppError `api.org.refund_request_not_found` (404), `api.org.refund_request_decided` (409).
      */
     async decline(org: RequestOrganisation, id: number, reason: string): Promise<RefundItem> {
@@ -273,7 +276,8 @@ function createOrganiserRefunds(deps: RefundsDeps) {
         await repo.decide(tx, id, { status: 'declined', declineReason: reason, decidedAt: at });
         await repo.touchTicket(tx, request.userTicketId);
         const held = await ticketHoldersRepository.ofTicket(tx, request.userTicketId);
-        if (held) {
+        // Told only while the asker still holds it (a new holder never asked).
+        if (held?.holderId === request.userId) {
           const { ticket: facts, link, ...mail } = holderMail(held, deps.config.publicUrl, 'MY_TICKET');
           await enqueueMails(tx, at, [
             { template: 'refundDeclined', ...mail, params: { ticket: facts, link, reason } },

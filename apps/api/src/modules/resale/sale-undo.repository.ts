@@ -12,6 +12,7 @@ import {
   resaleListings,
   resaleOrders,
   resaleOrderTickets,
+  refundRequests,
   ticketHistory,
   ticketTypes,
   userTickets,
@@ -104,5 +105,17 @@ export const saleUndoRepository = {
       .from(resaleOrders)
       .where(eq(resaleOrders.id, orderId));
     return row;
+  },
+
+  /**
+   * Closes as `withdrawn` (at `at`) the pending refund requests of the tickets `userTicketIds`, which have just left
+   * the holder who asked (decision 045): their payment went back to them, and the ticket's new holder may ask anew.
+   */
+  async withdrawPendingRefunds(db: DbOrTx, userTicketIds: readonly number[], at: Date): Promise<void> {
+    if (!userTicketIds.length) return;
+    await db
+      .update(refundRequests)
+      .set({ status: 'withdrawn', decidedAt: at })
+      .where(and(inArray(refundRequests.userTicketId, [...userTicketIds]), eq(refundRequests.status, 'pending')));
   },
 };

@@ -10,7 +10,7 @@
  *   seller (history `SALE_REFUNDED`); a unit the organisation released (no seller) is void (`refunded`);
  * - moved on since (gifted, sold again) or void already (the organiser's revoke, a dispute): left as it is; its current
  *   holder is the one the organiser refunds (decision 045).
- * The buyers who held them are e-mailed that their payment was refunded (`ticketRevoked`, reason `sale_refunded`), and
+ * A refund request a buyer had pending for one of them is closed (`withdrawn`). The buyers who held them are e-mailed that their payment was refunded (`ticketRevoked`, reason `sale_refunded`), and
  * a resale buyer whose code was not redeemed once, at the order's e-mail, that it was and the code no longer works
  * (`sale_refunded_code`); the
  * sellers get the event's cancellation e-mail with the organiser's words, unless the cancel run has still to reach
@@ -76,6 +76,12 @@ export async function undoCancelledSale(
     at,
   );
   await paymentReversalRepository.voidTickets(tx, released, 'refunded', at);
+  // A refund request their buyer made is moot: that buyer's payment went back, and the ticket left them.
+  await repo.withdrawPendingRefunds(
+    tx,
+    undone.map((t) => t.id),
+    at,
+  );
   // The code's ticket as a ticket e-mail reads it (now its seller's again), addressed to the order's buyer.
   const [codeTicket] = orderBuyer ? await ticketHoldersRepository.ofTickets(tx, [unredeemed.id]) : [];
   const codeBuyer = codeTicket && { ...codeTicket, ...orderBuyer };

@@ -67,6 +67,7 @@ export type RefundJson = { status: 'pending' | 'declined'; createdAt: string; de
 const refundJson = sql<RefundJson | null>`(select json_build_object('status', ${refundRequests.status},
   'createdAt', ${refundRequests.createdAt}, 'declineReason', ${refundRequests.declineReason})
   from ${refundRequests} where ${refundRequests.userTicketId} = ${userTickets.id}
+  and ${refundRequests.userId} = ${userTickets.holderId}
   and ${refundRequests.status} in ('pending', 'declined') order by ${refundRequests.id} desc limit 1)`;
 
 /**
