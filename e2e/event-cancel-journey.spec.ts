@@ -11,10 +11,22 @@ import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { openDoor, showPassAtDoor } from './door-steps';
 import { api } from './exchange-steps';
-import { decoded, mailCount, waitForMail } from './mail';
-import { baseUrl, expectAccessible, freshEmail, settled, signInViaPanel, watchNetwork } from './support';
+import { decoded, mailCount, mailsAfter, waitForMail } from './mail';
+import { chooseTicket, priceAndList } from './resale-steps';
+import {
+  baseUrl,
+  expectAccessible,
+  freshEmail,
+  openPanel,
+  settled,
+  signInContext,
+  signInViaPanel,
+  watchNetwork,
+} from './support';
 
 const tag = Date.now().toString(36);
+/** A resale code as the checkout page shows it. */
+const RESALE_CODE = /\b[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}\b/;
 const REASON = 'The venue flooded. Acme refunds every ticket to your card within 14 days.';
 const TEXTS = {
   en: {
@@ -144,6 +156,97 @@ test('the organiser cancels in the console after the dry run; the holder is told
   expect(await showPassAtDoor(door, phone)).toBe('EVENT CANCELLED');
   await doorContext.close();
   await phoneContext.close();
+});
+
+test("a resold ticket across the cancel: the buyer's payment goes back and they are told; the seller holds it, cancelled", async ({
+  page,
+  browser,
+}) => {
+  const owner = freshEmail('cancel-resale-owner');
+  const seller = freshEmail('cancel-resale-seller');
+  const buyerEmail = freshEmail('cancel-resale-buyer');
+  await eventWithHolder(`cancel-resale-${tag}`, owner, seller);
+
+  // The seller, payouts verified (the sandbox's form, set up here), lists the ticket on the panel's Resell screen.
+  const sellerContext = await browser.newContext();
+  watchNetwork(sellerContext);
+  const { accessToken } = await signInContext(sellerContext, seller);
+  const onboarded = await fetch(`${baseUrl()}/v1/resell/sandbox-onboarding`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
+    body: JSON.stringify({
+      country: 'AU',
+      firstName: 'Sam',
+      lastName: 'Seller',
+      birthdate: '1990-01-02',
+      bankAccount: '062-000 12345678',
+    }),
+  });
+  expect(onboarded.ok).toBe(true);
+  const sellerPage = await sellerContext.newPage();
+  await openPanel(sellerPage, 'PANEL_TAB=RESELL');
+  await chooseTicket(sellerPage, /Harbour Lights · General Admission/);
+  await priceAndList(sellerPage, '40', 'A$44.00');
+  const shareLinkUrl = await sellerPage.getByRole('textbox', { name: 'Listing link' }).inputValue();
+
+  // The buyer pays through the share link and the sandbox checkout, then signs in and redeems the code.
+  const buyerContext = await browser.newContext();
+  watchNetwork(buyerContext);
+  const buyer = await buyerContext.newPage();
+  await buyer.goto(shareLinkUrl);
+  await buyer.getByLabel('Your e-mail').fill(buyerEmail);
+  await buyer.getByRole('button', { name: 'Buy' }).click();
+  await buyer.getByRole('button', { name: 'Pay with sandbox card' }).click();
+  await expect(buyer.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  const code = (await buyer.getByText(RESALE_CODE).first().textContent())!.match(RESALE_CODE)![0];
+  await openPanel(buyer, 'PANEL_TAB=LOGIN');
+  await signInViaPanel(buyer, buyerEmail, { givenName: 'Rae', familyName: 'Buyer' });
+  await openPanel(buyer, 'PANEL_TAB=REDEEM');
+  await buyer.getByRole('textbox', { name: 'Secret code' }).fill(code);
+  await buyer.getByRole('button', { name: 'Redeem' }).click();
+  await expect(buyer.getByRole('region', { name: 'Ticket redeemed!' })).toBeVisible();
+
+  // The organiser cancels in the console: the seller is not paid out yet, so the buyer's payment goes back.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInConsole(page, owner);
+  const box = await dryRun(page, 'en');
+  const before = mailCount();
+  await box.getByRole('button', { name: TEXTS.en.yes }).click();
+  await expect(page.getByTestId('cancel-result')).toContainText('2 tickets no longer admit.');
+
+  // The buyer is told their payment was refunded, and the ticket has left their panel.
+  const refunded = decoded(
+    await waitForMail(buyerEmail, {
+      after: before,
+      match: (r) => /^Subject: Your payment for Harbour Lights was refunded/im.test(r),
+      timeoutMs: 30_000,
+    }),
+  );
+  expect(refunded).toContain('the ticket went back to whoever sold it');
+  await openPanel(buyer, 'PANEL_TAB=MY_TICKET');
+  await expect(buyer.getByText('No ticket available')).toBeVisible();
+  await expect(buyer.getByRole('button', { name: /^Harbour Lights/ })).toHaveCount(0);
+
+  // The seller holds it again, cancelled, and is told of the cancel with the organiser's words (once, in the
+  // language of the panel they use, English).
+  const told = decoded(
+    await waitForMail(seller, {
+      after: before,
+      match: (r) => /^Subject: Harbour Lights is cancelled/im.test(r),
+      timeoutMs: 30_000,
+    }),
+  );
+  expect(told).toContain(REASON);
+  await new Promise((r) => setTimeout(r, 2_000));
+  const cancelMailsToSeller = mailsAfter(before).filter(
+    (r) => r.toLowerCase().includes(seller.toLowerCase()) && /^Subject: Harbour Lights is cancelled/im.test(r),
+  );
+  expect(cancelMailsToSeller).toHaveLength(1);
+  await openPanel(sellerPage, 'PANEL_TAB=MY_TICKET');
+  const back = sellerPage.getByRole('button', { name: /^Harbour Lights, General Admission/ });
+  await expect(back.getByText('Cancelled', { exact: true })).toBeVisible();
+  await buyerContext.close();
+  await sellerContext.close();
 });
 
 for (const lang of ['en', 'es'] as const)

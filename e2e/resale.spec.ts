@@ -5,10 +5,11 @@
  * anonymous buyer through the share link and the sandbox checkout, code read from the e-mailed PDF,
  * redeemed by the buyer, then SOLD for bob), plus a fresh buyer account.
  */
-import { expect, test, type Page } from './fixtures';
+import { expect, test } from './fixtures';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { freshEmail, openPanel, signInContext, signInViaPanel } from './support';
 import { mailCount, waitForMail } from './mail';
+import { chooseTicket, priceAndList } from './resale-steps';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -19,34 +20,6 @@ function pdfAttachment(raw: string): Uint8Array {
   const m = /Content-Type: application\/pdf[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/i.exec(raw);
   if (!m) throw new Error('no PDF attachment in the mail');
   return new Uint8Array(Buffer.from(m[1].replace(/\s+/g, ''), 'base64'));
-}
-
-/** Chooses a ticket in the resell dropdown by its name. */
-async function chooseTicket(page: Page, name: RegExp) {
-  // A ticket already chosen shows only in its card (issue 40 point 11): Change brings the dropdown back.
-  const card = page.getByRole('region', { name: 'You are reselling' });
-  if (await card.isVisible()) {
-    await card.getByRole('button', { name: 'Change' }).click();
-    await expect(card).toHaveCount(0);
-  }
-  await page.getByRole('combobox', { name: 'Ticket' }).click();
-  await page.getByRole('option', { name }).click();
-  await expect(page.getByRole('region', { name: 'You are reselling' })).toContainText(name);
-}
-
-/** Price, Continue, terms, List for resale. */
-async function priceAndList(page: Page, price: string, total: string) {
-  const priceBox = page.getByRole('textbox', { name: /Price per ticket/ });
-  await priceBox.fill(price);
-  const summary = page.getByRole('region', { name: 'Pricing summary' });
-  await expect(summary).toContainText(total);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(priceBox).toHaveAttribute('readonly', '');
-  const list = page.getByRole('button', { name: 'List for resale' });
-  await expect(list).toBeDisabled();
-  await page.getByRole('checkbox', { name: /I accept the resale terms/ }).check();
-  await expect(list).toBeEnabled();
-  await list.click();
 }
 
 test('resale: no-payout toast, sandbox payout verification, listing, purchase by share link, PDF code, redeem, SOLD', async ({
