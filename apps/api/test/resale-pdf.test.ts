@@ -1,6 +1,8 @@
 import { extractText, getDocumentProxy } from 'unpdf';
-import { describe, expect, it } from 'vitest';
-import { printable, renderCodePdf } from '../src/modules/resale/resale.pdf.js';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { createTaskThread } from '../src/lib/task-thread.js';
+import { printable, renderCodePdf, renderCodePdfInPlace, type CodePdfInput } from '../src/modules/resale/resale.pdf.js';
 
 async function textOf(pdf: Buffer): Promise<string> {
   const doc = await getDocumentProxy(new Uint8Array(pdf));
@@ -116,5 +118,24 @@ describe('resale code PDF: an embedded Unicode font keeps every letter (issue 28
       await renderCodePdf({ ...base, eventName: 'Fiesta 🦄', venue: 'Sala', city: 'Łódź', ticketName: 'General' }),
     );
     expect(emoji).not.toContain('cannot be shown');
+  });
+});
+
+describe("the PDFs' thread (issue 44)", () => {
+  it('draws on its thread what is drawn in place, a CJK name too', async () => {
+    const thread = createTaskThread<CodePdfInput, Uint8Array>({
+      moduleUrl: new URL('../src/modules/resale/resale.pdf.ts', import.meta.url).href,
+      name: 'resale-pdf.worker',
+      inPlace: renderCodePdfInPlace,
+      workerFile: join(inject('serverBundle'), 'resale-pdf.worker.js'),
+    });
+    try {
+      const input = { ...base, eventName: '東京ドーム · Łódź', venue: 'Hall', city: 'Tokyo', ticketName: 'VIP' };
+      const [threaded, inPlace] = await Promise.all([thread.run(input), renderCodePdfInPlace(input)]);
+      expect(await textOf(Buffer.from(threaded))).toBe(await textOf(inPlace));
+      expect(await textOf(Buffer.from(threaded))).toContain('東京ドーム');
+    } finally {
+      await thread.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Both API projects' global setups: the server's entry (src/server.ts), the `db:export`/`db:import` script
  * (scripts/db-transfer.ts) and the three modules they start as threads or processes (the PGlite thread, the image
- * decoder, the pass signer, the mail layout compiler) bundled once per run into JavaScript, for the tests that start real processes
+ * decoder, the pass signer, the mail layout compiler, the resale PDFs) bundled once per run into JavaScript, for the tests that start real processes
  * (test/server-process.ts `serverEntry`). Each start through tsx cost about 2 CPU s (tsx's loader and its esbuild
  * service, decision 028 §11); a bundle of this run's source starts as the compiled `dist/server.js` does, and it is
  * built from the source at hand, never a stale `dist/` (issue 42).
@@ -34,11 +34,12 @@ export async function bundleServer(): Promise<ServerBundle> {
         server: join(apiRoot, 'src/server.ts'),
         'db-transfer': join(apiRoot, 'scripts/db-transfer.ts'),
         // The names the compiled modules look for beside themselves (pglite-proxy.ts, image-pool.ts, pass-signer.ts,
-        // mjml-compiler.ts).
+        // mjml-compiler.ts, resale.pdf.ts).
         'pglite.worker': join(apiRoot, 'src/db/pglite.worker.ts'),
         'image-decode.worker': join(apiRoot, 'src/providers/images/image-decode.worker.ts'),
         'pass-signing.worker': join(apiRoot, 'src/modules/wallet/pass-signing.worker.ts'),
         'mail-layout.worker': join(apiRoot, 'src/providers/mail/mail-layout.worker.ts'),
+        'resale-pdf.worker': join(apiRoot, 'src/modules/resale/resale-pdf.worker.ts'),
       },
       outdir: dir,
       bundle: true,

@@ -1,27 +1,11 @@
 /**
- * MJML off the event loop (issue 44). Loading MJML took about 0.4 s of main-thread CPU on an idle machine (several
- * seconds on a loaded one) on the first mail after a start, and each new layout shape some milliseconds more: long
- * enough for load shedding to refuse every `/v1` request of the next sample window (the quick start's first
- * sign-in answered 503 `api.busy` in CI). Layouts are compiled on one worker thread instead:
- * - the thread starts on the first layout (an instance that sends no mail starts none and never holds MJML's
- *   ~20 MiB, decision 041), and ends after `idleMs` without a layout (the next one starts it again);
- * - it never keeps the process alive (unref'd), and {@link MjmlCompiler.close} ends it;
- * - a thread that dies fails the layouts it was compiling (the caller's cache forgets them) and the next layout
- *   starts a new one.
- * Running from the TypeScript source (`npm run dev`, the in-process tests) with no explicit worker file, layouts are
- * compiled in place: a thread would cost tsx's start (lib/worker-thread.ts) in every test file that sends a mail.
+ * MJML off the event loop (issue 44): mail layouts are compiled on a task thread (lib/task-thread.ts,
+ * `mail-layout.worker.ts`). Loading MJML took about 0.4 s of main-thread CPU on an idle machine (several seconds on
+ * a loaded one) on the first mail after a start, and each new layout shape some milliseconds more: the quick start's
+ * first sign-in answered 503 `api.busy` in CI. The thread holds MJML's ~20 MiB only while it runs (decision 041).
  */
-import type { Worker } from 'node:worker_threads';
 import type mjml2html from 'mjml';
-import { fromSource, startModuleThread } from '../../lib/worker-thread.js';
-
-/** A layout to compile, as posted to the thread. */
-export interface MjmlRequest {
-  id: number;
-  source: string;
-}
-/** The thread's answer: the HTML, or MJML's error message (a bug in the layout, never a mail's content). */
-export type MjmlReply = { id: number; html: string } | { id: number; error: string };
+import { createTaskThread } from '../../lib/task-thread.js';
 
 /** Compiles MJML documents to HTML. */
 export interface MjmlCompiler {
@@ -47,61 +31,16 @@ export async function compileMjmlInPlace(source: string): Promise<string> {
 }
 
 /**
- * A compiler (see the module comment).
+ * A compiler on its thread (lib/task-thread.ts).
  * @param opts.workerFile the thread's module (the tests' bundle); default `mail-layout.worker.js` beside this module
  * @param opts.idleMs milliseconds without a layout after which the thread ends (default 60,000)
  */
 export function createMjmlCompiler(opts: { workerFile?: string; idleMs?: number } = {}): MjmlCompiler {
-  if (!opts.workerFile && fromSource(import.meta.url))
-    return { compile: compileMjmlInPlace, close: () => Promise.resolve() };
-  const idleMs = opts.idleMs ?? 60_000;
-  const pending = new Map<number, { resolve: (html: string) => void; reject: (err: Error) => void }>();
-  let thread: Worker | null = null;
-  let idleTimer: NodeJS.Timeout | null = null;
-  let nextId = 1;
-
-  const failAll = (err: Error) => {
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  const start = (): Worker => {
-    const worker = startModuleThread(import.meta.url, 'mail-layout.worker', {}, opts.workerFile);
-    worker.unref();
-    worker.on('message', (reply: MjmlReply) => {
-      const p = pending.get(reply.id);
-      if (!p) return;
-      pending.delete(reply.id);
-      if ('html' in reply) p.resolve(reply.html);
-      else p.reject(new Error(reply.error));
-      if (pending.size === 0) idleTimer = setTimeout(() => void stop(), idleMs).unref();
-    });
-    const gone = (err: Error) => {
-      if (thread !== worker) return;
-      thread = null;
-      failAll(err);
-    };
-    worker.on('error', gone);
-    worker.on('exit', (code) => gone(new Error(`the mail layout thread exited (${code})`)));
-    return worker;
-  };
-  const stop = async () => {
-    const worker = thread;
-    thread = null;
-    if (idleTimer) clearTimeout(idleTimer);
-    failAll(new Error('the mail layout compiler closed'));
-    await worker?.terminate();
-  };
-
-  return {
-    compile(source) {
-      if (idleTimer) clearTimeout(idleTimer);
-      idleTimer = null;
-      thread ??= start();
-      const id = nextId++;
-      const html = new Promise<string>((resolve, reject) => pending.set(id, { resolve, reject }));
-      thread.postMessage({ id, source } satisfies MjmlRequest);
-      return html;
-    },
-    close: stop,
-  };
+  const thread = createTaskThread({
+    moduleUrl: import.meta.url,
+    name: 'mail-layout.worker',
+    inPlace: compileMjmlInPlace,
+    ...opts,
+  });
+  return { compile: (source) => thread.run(source), close: () => thread.close() };
 }
