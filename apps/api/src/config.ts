@@ -58,6 +58,13 @@ export interface Config {
   /** Connections in this instance's `pg` pool (DATABASE_POOL_MAX, default 10). */
   databasePoolMax: number;
   /**
+   * The longest one SQL statement of this instance may run on PostgreSQL, seconds (DATABASE_STATEMENT_TIMEOUT_SECONDS,
+   * default 30, 0 = no bound): PostgreSQL's `statement_timeout` on every pooled connection, so a statement stuck
+   * behind a lock or a runaway plan cannot hold a connection (and the request) for ever; it fails with SQLSTATE 57014
+   * and its request answers 503 `api.service_unavailable` (db/unavailable.ts). The migrations run without it.
+   */
+  databaseStatementTimeoutSeconds: number;
+  /**
    * A CSV ticket import of more data rows than this runs in the background (IMPORT_BACKGROUND_ROWS, 0 to
    * `IMPORT_MAX_ROWS`, default {@link IMPORT_BACKGROUND_ROWS}; decision 040): 202 and an `importId`, written in
    * chunks of short transactions. A smaller file is imported in the request as before (one short transaction).
@@ -851,6 +858,10 @@ function buildConfig(
     dataDir,
     databaseUrl: loadDatabaseConfig(env).databaseUrl,
     databasePoolMax: Math.max(1, int('DATABASE_POOL_MAX', env.DATABASE_POOL_MAX, 10)),
+    databaseStatementTimeoutSeconds: Math.max(
+      0,
+      int('DATABASE_STATEMENT_TIMEOUT_SECONDS', env.DATABASE_STATEMENT_TIMEOUT_SECONDS, 30),
+    ),
     importBackgroundRows: intWithin(
       'IMPORT_BACKGROUND_ROWS',
       env.IMPORT_BACKGROUND_ROWS,

@@ -108,6 +108,8 @@ export async function migrate(database: Database, kind: 'pglite' | 'pg', folder 
  * Opens the database named by the config and applies migrations.
  * @param databaseUrl PostgreSQL URL, or null for PGlite under `dataDir/pglite`.
  * @param databasePoolMax connections in the `pg` pool (default 10).
+ * @param databaseStatementTimeoutSeconds PostgreSQL's `statement_timeout` on the pool's connections, seconds (default
+ *   none; the server passes DATABASE_STATEMENT_TIMEOUT_SECONDS).
  * @param log where connection errors go (default console.warn).
  * @param migrationsFolder the migrations to apply (default the checked-in ones; the upgrade test passes fewer).
  * @param pgliteMemory the embedded database's memory settings (default `PGLITE_MEMORY_DEFAULTS`; decision 041).
@@ -116,6 +118,7 @@ export async function openDatabase(opts: {
   databaseUrl: string | null;
   dataDir: string;
   databasePoolMax?: number;
+  databaseStatementTimeoutSeconds?: number;
   pgliteMemory?: PgliteMemoryOptions;
   log?: (msg: string, err: unknown) => void;
   migrationsFolder?: string;
@@ -125,7 +128,13 @@ export async function openDatabase(opts: {
     // The `pg` driver and Drizzle's adapter load only for a PostgreSQL server (decision 041).
     const { openPostgres } = await import('./postgres.js');
     const log = opts.log ?? ((msg, err) => console.warn(msg, (err as Error)?.message ?? err));
-    return openPostgres(opts.databaseUrl, opts.databasePoolMax ?? 10, log, folder);
+    return openPostgres(
+      opts.databaseUrl,
+      opts.databasePoolMax ?? 10,
+      log,
+      folder,
+      opts.databaseStatementTimeoutSeconds,
+    );
   }
   const dir = join(opts.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });

@@ -21,11 +21,14 @@ const MIGRATION_LOCK_KEY = 0x74706d67;
 async function migrateLocked(pool: pg.Pool, folder: string): Promise<void> {
   const client = await pool.connect();
   try {
+    // Migrations (an index built on a large table) and the wait for another instance's migrations run unbounded.
+    await client.query('set statement_timeout = 0');
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await migratePg(drizzlePg(client, { schema }), { migrationsFolder: folder });
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('reset statement_timeout');
     }
   } finally {
     client.release();
@@ -39,8 +42,19 @@ async function migrateLocked(pool: pg.Pool, folder: string): Promise<void> {
  * ones are opened on demand once the server is back. `connectionTimeoutMillis` bounds a connect to an
  * unreachable server (the request then answers 503, see lib/http.ts).
  */
-function createPool(url: string, max: number, log: (msg: string, err: unknown) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000 });
+function createPool(
+  url: string,
+  max: number,
+  log: (msg: string, err: unknown) => void,
+  statementTimeoutMs: number | undefined,
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 10_000,
+    // A session default set at connect (the startup packet): `RESET statement_timeout` comes back to it.
+    ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+  });
   pool.on('error', (err) => log('postgres: idle connection lost', err));
   pool.on('connect', (client) => client.on('error', (err) => log('postgres: connection lost', err)));
   return pool;
@@ -49,14 +63,17 @@ function createPool(url: string, max: number, log: (msg: string, err: unknown) =
 /**
  * Opens the pool on `url` (at most `poolMax` connections) and applies the migrations of `folder`.
  * @param log where connection errors go
+ * @param statementTimeoutSeconds PostgreSQL's `statement_timeout` on the pool's connections, seconds (undefined or
+ *   0: none); a statement past it fails with SQLSTATE 57014
  */
 export async function openPostgres(
   url: string,
   poolMax: number,
   log: (msg: string, err: unknown) => void,
   folder: string,
+  statementTimeoutSeconds?: number,
 ): Promise<Database> {
-  const pool = createPool(url, poolMax, log);
+  const pool = createPool(url, poolMax, log, statementTimeoutSeconds ? statementTimeoutSeconds * 1000 : undefined);
   const db = drizzlePg(pool, { schema }) as unknown as Db; // the driver's result type differs, see fromPglite
   const database: Database = {
     db,

@@ -1,6 +1,6 @@
 /**
  * Tells a "the database is unreachable right now" error from any other: what a PostgreSQL restart,
- * failover or network cut throws through `pg` and Drizzle. The error handler answers those with 503
+ * failover or network cut throws through `pg` and Drizzle, or a statement it cancelled past its time. The error handler answers those with 503
  * `api.service_unavailable` and `Retry-After` instead of 500 (issue 11).
  */
 
@@ -18,9 +18,11 @@ const SOCKET_CODES = new Set([
 
 /**
  * SQLSTATEs of a server going away or not accepting connections: class 08 (connection exception),
- * 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections.
+ * 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now, 53300 too_many_connections; and 57014
+ * query_canceled, a statement past DATABASE_STATEMENT_TIMEOUT_SECONDS (or cancelled by an operator): the database
+ * could not answer in time.
  */
-const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 
 /** Messages `pg` throws without a code when a connection ends or cannot be had in time. */
 const PG_MESSAGES =
