@@ -16,6 +16,7 @@ import { Field } from './field';
 import { FieldPair } from './field-pair';
 import { PayoutCountryField } from './payout-country-field';
 import './payout.css';
+import { touchedError } from '../lib/form-error';
 
 /** The form's answer, trimmed: what both sandbox-onboarding routes take. */
 export type SandboxOnboardingValues = PayoutForm;
@@ -43,9 +44,9 @@ export function PayoutSandboxForm(props: {
     },
     resetOptions: { keepDirtyValues: true },
   });
-  const { isValid, isSubmitting, errors, touchedFields } = formState;
+  const { isValid, isSubmitting } = formState;
   const country = useWatch({ control, name: 'country' });
-  const err = (k: keyof PayoutForm) => (errors[k] && touchedFields[k] ? t(errors[k].message!) : undefined);
+  const err = (k: keyof PayoutForm) => touchedError(t, formState, k);
 
   const onSubmit = handleSubmit((v) =>
     props

@@ -22,6 +22,7 @@ import { Field } from '../../../ui/field';
 import { pendingCode, rememberResendAfter, sendCode, useRequestCode } from '../api/auth.api';
 import { emailSchema, type EmailForm } from '../validation';
 import { AuthCard } from './auth-card';
+import { touchedError } from '../../../lib/form-error';
 
 export default function LoginScreen() {
   const { t, i18n } = useTranslation();
@@ -75,7 +76,6 @@ export default function LoginScreen() {
     void send(stored, true);
   });
   useEffect(() => autoSend(), []);
-  const err = formState.errors.email;
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="stack">
@@ -85,7 +85,7 @@ export default function LoginScreen() {
           autoComplete="email"
           inputMode="email"
           placeholder={t('login.email_placeholder')}
-          error={err && formState.touchedFields.email ? t(err.message ?? 'validation.email_invalid') : undefined}
+          error={touchedError(t, formState, 'email', 'validation.email_invalid')}
           {...register('email')}
         />
         <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>

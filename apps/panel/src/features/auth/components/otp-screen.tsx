@@ -28,6 +28,7 @@ import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCo
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';
+import { touchedError } from '../../../lib/form-error';
 
 export default function OtpScreen() {
   const { t, i18n } = useTranslation();
@@ -95,7 +96,6 @@ export default function OtpScreen() {
     }
   };
 
-  const err = formState.errors.otp;
   return (
     <AuthCard
       title={t('otp.title')}
@@ -114,9 +114,7 @@ export default function OtpScreen() {
           pattern="[0-9]*"
           placeholder="000000"
           className="field--otp"
-          error={
-            err && formState.touchedFields.otp ? t(err.message ?? 'validation.otp_length') : (refused ?? undefined)
-          }
+          error={touchedError(t, formState, 'otp', 'validation.otp_length') ?? refused ?? undefined}
           extra={
             <span className="tooltip">
               <button

@@ -14,6 +14,7 @@ import { Field } from '../../../ui/field';
 import { useSaveProfile } from '../../../lib/profile';
 import { personalDataSchema, type PersonalDataForm } from '../validation';
 import { AuthCard } from './auth-card';
+import { touchedError } from '../../../lib/form-error';
 
 export default function PersonalDataScreen() {
   const { t } = useTranslation();
@@ -34,21 +35,19 @@ export default function PersonalDataScreen() {
   // Destructured so react-hook-form subscribes to both from the first render (a short-circuited read
   // subscribes late and leaves isDirty stale, keeping Continue disabled).
   const { isValid, isDirty } = formState;
-  const e = formState.errors;
-  const touched = formState.touchedFields;
   return (
     <AuthCard title={t('personal.title')} subtitle={t('personal.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="stack">
         <Field
           label={t('personal.first_name')}
           autoComplete="given-name"
-          error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined}
+          error={touchedError(t, formState, 'givenName')}
           {...register('givenName')}
         />
         <Field
           label={t('personal.last_name')}
           autoComplete="family-name"
-          error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
+          error={touchedError(t, formState, 'familyName')}
           {...register('familyName')}
         />
         <Button type="submit" disabled={!isValid || !isDirty || save.isPending} loading={save.isPending}>

@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { giftEmailSchema, type GiftEmailForm } from '../gift.validation';
+import { touchedError } from '../../../lib/form-error';
 
 export function EmailReceiver(props: { initial?: string; ownEmail?: string; onConfirm: (email: string) => void }) {
   const { t } = useTranslation();
@@ -22,9 +23,8 @@ export function EmailReceiver(props: { initial?: string; ownEmail?: string; onCo
     defaultValues: { email: props.initial ?? '' },
   });
   // Read every formState flag unconditionally: react-hook-form only tracks the flags read during render.
-  const { isValid, isDirty, errors, touchedFields } = formState;
-  const err = errors.email;
-  const message = err && touchedFields.email ? t(err.message ?? 'validation.email_required') : undefined;
+  const { isValid, isDirty } = formState;
+  const message = touchedError(t, formState, 'email', 'validation.email_required');
   return (
     <form className="stack" noValidate onSubmit={handleSubmit(({ email }) => props.onConfirm(email))}>
       <Field

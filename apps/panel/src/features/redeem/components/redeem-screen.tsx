@@ -21,6 +21,7 @@ import { redeemSchema, type RedeemForm } from '../redeem.validation';
 import '../redeem.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 import { SuccessHeading } from '../../../ui/success-heading';
+import { touchedError } from '../../../lib/form-error';
 
 function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
   const { t } = useTranslation();
@@ -74,8 +75,7 @@ export default function RedeemScreen() {
       toast.error(message, { action: redeemCode });
     }
   });
-  const err =
-    formState.errors.code && formState.touchedFields.code ? t(formState.errors.code.message!) : (refused ?? undefined);
+  const err = touchedError(t, formState, 'code') ?? refused ?? undefined;
   return (
     <div className="stack redeem">
       <ScreenHeader title={t('redeem.title')} subtitle={t('redeem.subtitle')} />

@@ -16,6 +16,7 @@ import { FieldPair } from '../../../ui/field-pair';
 import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
 import { NAME_MAX_LENGTH } from '@tp/contract/profile';
+import { touchedError } from '../../../lib/form-error';
 
 export function AccountName(props: { user: User }) {
   const { t } = useTranslation();
@@ -42,8 +43,6 @@ export function AccountName(props: { user: User }) {
       toast.error(t(errorKey(err)));
     }
   });
-  const e = formState.errors;
-  const touched = formState.touchedFields;
   return (
     <section className="box account-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="section-title">
@@ -55,14 +54,14 @@ export function AccountName(props: { user: User }) {
             label={t('personal.first_name')}
             autoComplete="given-name"
             maxLength={NAME_MAX_LENGTH}
-            error={e.givenName && touched.givenName ? t(e.givenName.message!) : undefined}
+            error={touchedError(t, formState, 'givenName')}
             {...register('givenName')}
           />
           <Field
             label={t('personal.last_name')}
             autoComplete="family-name"
             maxLength={NAME_MAX_LENGTH}
-            error={e.familyName && touched.familyName ? t(e.familyName.message!) : undefined}
+            error={touchedError(t, formState, 'familyName')}
             {...register('familyName')}
           />
         </FieldPair>
