@@ -12,11 +12,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { payoutFormSchema, type PayoutForm } from '../lib/payout-form.validation';
 import { Button } from './button';
-import { Field } from './field';
+import { Field, touchedError } from './field';
 import { FieldPair } from './field-pair';
 import { PayoutCountryField } from './payout-country-field';
 import './payout.css';
-import { touchedError } from '../lib/form-error';
 
 /** The form's answer, trimmed: what both sandbox-onboarding routes take. */
 export type SandboxOnboardingValues = PayoutForm;

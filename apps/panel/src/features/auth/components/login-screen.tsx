@@ -18,11 +18,10 @@ import { storage } from '../../../lib/storage';
 import { useUser } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { pendingCode, rememberResendAfter, sendCode, useRequestCode } from '../api/auth.api';
 import { emailSchema, type EmailForm } from '../validation';
 import { AuthCard } from './auth-card';
-import { touchedError } from '../../../lib/form-error';
 
 export default function LoginScreen() {
   const { t, i18n } = useTranslation();

@@ -22,13 +22,12 @@ import { userQuery } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { InfoIcon } from '../../../ui/icons';
 import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCode } from '../api/auth.api';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 import { AuthCard } from './auth-card';
-import { touchedError } from '../../../lib/form-error';
 
 export default function OtpScreen() {
   const { t, i18n } = useTranslation();

@@ -10,11 +10,10 @@ import { toast } from '../../../lib/toast';
 import { navigate } from '../../../lib/use-route';
 import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { useSaveProfile } from '../../../lib/profile';
 import { personalDataSchema, type PersonalDataForm } from '../validation';
 import { AuthCard } from './auth-card';
-import { touchedError } from '../../../lib/form-error';
 
 export default function PersonalDataScreen() {
   const { t } = useTranslation();

@@ -9,9 +9,8 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { giftEmailSchema, type GiftEmailForm } from '../gift.validation';
-import { touchedError } from '../../../lib/form-error';
 
 export function EmailReceiver(props: { initial?: string; ownEmail?: string; onConfirm: (email: string) => void }) {
   const { t } = useTranslation();

@@ -14,14 +14,13 @@ import { assetUrl } from '../../../lib/format';
 import { usePanelConfig } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { TicketIcon } from '../../../ui/icons';
 import { redeemCode, useRedeem, type RedeemResult } from '../api/redeem.api';
 import { redeemSchema, type RedeemForm } from '../redeem.validation';
 import '../redeem.css';
 import { ScreenHeader } from '../../../ui/screen-header';
 import { SuccessHeading } from '../../../ui/success-heading';
-import { touchedError } from '../../../lib/form-error';
 
 function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
   const { t } = useTranslation();

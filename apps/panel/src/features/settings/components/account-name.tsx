@@ -11,12 +11,11 @@ import { toast } from '../../../lib/toast';
 import type { User } from '@tp/contract';
 import { errorKey } from '../../../lib/api-client';
 import { Button } from '../../../ui/button';
-import { Field } from '../../../ui/field';
+import { Field, touchedError } from '../../../ui/field';
 import { FieldPair } from '../../../ui/field-pair';
 import { useSaveProfile } from '../../../lib/profile';
 import { nameSchema, type NameForm } from '../account-validation';
 import { NAME_MAX_LENGTH } from '@tp/contract/profile';
-import { touchedError } from '../../../lib/form-error';
 
 export function AccountName(props: { user: User }) {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
-/** The forms' one rule for a field's error (lib/form-error): shown only once touched, its key translated. */
+/** The forms' one rule for a field's error (ui/field `touchedError`): shown only once touched, its key translated. */
 import { describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
-import { touchedError } from './form-error';
+import { touchedError } from './field';
 
 const t = ((key: string) => `«${key}»`) as unknown as TFunction;
 type Form = { email: string; code: string };
