@@ -91,6 +91,20 @@ async function dryRun(page: Page, lang: 'en' | 'es') {
   return box;
 }
 
+/**
+ * The organiser `owner` signs in to the console on a desktop window, runs the dry run and cancels the event with their
+ * words; its answer is on show. The count of mails in the sink just before the cancel.
+ */
+async function cancelInConsole(page: Page, owner: string): Promise<number> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signInConsole(page, owner);
+  const box = await dryRun(page, 'en');
+  const before = mailCount();
+  await box.getByRole('button', { name: TEXTS.en.yes }).click();
+  await expect(page.getByTestId('cancel-result')).toContainText('2 tickets no longer admit.');
+  return before;
+}
+
 test.beforeEach(({ context }) => watchNetwork(context));
 
 test('the organiser cancels in the console after the dry run; the holder is told, sees it, and the door refuses', async ({
@@ -102,12 +116,7 @@ test('the organiser cancels in the console after the dry run; the holder is told
   const doorKey = await eventWithHolder(`cancel-journey-${tag}`, owner, holder);
 
   // The organiser: the dry run first, then the cancel with their words.
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signInConsole(page, owner);
-  const box = await dryRun(page, 'en');
-  const before = mailCount();
-  await box.getByRole('button', { name: TEXTS.en.yes }).click();
-  await expect(page.getByTestId('cancel-result')).toContainText('2 tickets no longer admit.');
+  const before = await cancelInConsole(page, owner);
   await expect(page.getByTestId('event-cancelled')).toContainText('Cancelled on');
   await expect(page.getByTestId('event-cancelled')).toContainText(REASON);
   await expect(page.getByRole('button', { name: TEXTS.en.action })).toHaveCount(0);
@@ -207,12 +216,7 @@ test("a resold ticket across the cancel: the buyer's payment goes back and they 
   await expect(buyer.getByRole('region', { name: 'Ticket redeemed!' })).toBeVisible();
 
   // The organiser cancels in the console: the seller is not paid out yet, so the buyer's payment goes back.
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await signInConsole(page, owner);
-  const box = await dryRun(page, 'en');
-  const before = mailCount();
-  await box.getByRole('button', { name: TEXTS.en.yes }).click();
-  await expect(page.getByTestId('cancel-result')).toContainText('2 tickets no longer admit.');
+  const before = await cancelInConsole(page, owner);
 
   // The buyer is told their payment was refunded, and the ticket has left their panel.
   const refunded = decoded(
