@@ -14,13 +14,20 @@ export async function qrImage(phone: Page | FrameLocator): Promise<Locator> {
   return img;
 }
 
-/** A screenshot of the QR on the phone and the pass text jsQR reads from it. */
+/**
+ * A screenshot of the QR on the phone and the pass text jsQR reads from it. Like a door's camera, it reads frames
+ * until one decodes (at most 5, 200 ms apart): the e2e server's code changes every 3 s (QR_TTL_SECONDS), and a frame
+ * taken while the phone swaps its image can catch half of each (the fresh-clone CI of b3360f6, twice in a row).
+ */
 export async function shownPass(img: Locator): Promise<{ png: Buffer; code: string }> {
-  const png = await img.screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const decoded = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
-  if (!decoded) throw new Error('the QR on the phone did not decode');
-  return { png, code: decoded.data };
+  for (let frame = 1; ; frame++) {
+    const png = await img.screenshot();
+    const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const decoded = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height);
+    if (decoded) return { png, code: decoded.data };
+    if (frame >= 5) throw new Error('the QR on the phone did not decode in 5 frames');
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
