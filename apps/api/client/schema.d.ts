@@ -72,6 +72,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/step-up": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** E-mail a step-up code to the account's address, naming the action it confirms */
+        post: operations["requestStepUpCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/step-up/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check the step-up code: the session may move tickets and money for STEP_UP_MAX_AGE_SECONDS */
+        post: operations["verifyStepUpCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/me": {
         parameters: {
             query?: never;
@@ -517,7 +551,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Give a ticket to another account by nickname or e-mail */
+        /**
+         * Give a ticket to another account by nickname or e-mail
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["giftTicket"];
         delete?: never;
         options?: never;
@@ -620,7 +657,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a swap: holds the stock and answers the checkout to pay or confirm at */
+        /**
+         * Start a swap: holds the stock and answers the checkout to pay or confirm at
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["startSwap"];
         delete?: never;
         options?: never;
@@ -706,7 +746,10 @@ export interface paths {
         /** The holder's listings on sale */
         get: operations["listResales"];
         put?: never;
-        /** List tickets for resale (Idempotency-Key honoured) */
+        /**
+         * List tickets for resale (Idempotency-Key honoured)
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["createResale"];
         delete?: never;
         options?: never;
@@ -774,7 +817,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open (or reopen) the payout onboarding: a client secret for the embedded onboarding */
+        /**
+         * Open (or reopen) the payout onboarding: a client secret for the embedded onboarding
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["connectPayoutAccount"];
         delete?: never;
         options?: never;
@@ -808,7 +854,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete the payout onboarding of the sandbox provider (no Stripe) */
+        /**
+         * Complete the payout onboarding of the sandbox provider (no Stripe)
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["completeSandboxOnboarding"];
         delete?: never;
         options?: never;
@@ -930,7 +979,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign out every other session of the holder */
+        /**
+         * Sign out every other session of the holder
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["logoutOtherSessions"];
         delete?: never;
         options?: never;
@@ -948,7 +1000,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete the account (refused while it holds upcoming tickets or listings, or is the only owner of an organisation) */
+        /**
+         * Delete the account (refused while it holds upcoming tickets or listings, or is the only owner of an organisation)
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;
@@ -1066,7 +1121,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sell a ticket I hold to the queue at face value (paid to my payout account once sold) */
+        /**
+         * Sell a ticket I hold to the queue at face value (paid to my payout account once sold)
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request.
+         */
         post: operations["returnToExchange"];
         delete?: never;
         options?: never;
@@ -2229,6 +2287,13 @@ export interface components {
             detail?: string;
             /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
             revealAt?: string;
+            /**
+             * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+             * @enum {string}
+             */
+            action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+            /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+            maxAgeSeconds?: number;
         };
     };
     responses: never;
@@ -2591,6 +2656,214 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestStepUpCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    action: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sentTo: string;
+                        resendAfterSeconds: number;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyStepUpCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The organisation's slug: limits every ticket list and lookup to its events (absent: all of the holder's tickets); unknown slug: 404 `api.organisation.not_found`. */
+                "x-organisation"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        steppedUpUntil: string;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3264,6 +3537,13 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
+                        /**
+                         * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+                         * @enum {string}
+                         */
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                        /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+                        maxAgeSeconds?: number;
                     };
                 };
             };
@@ -3341,6 +3621,13 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
+                        /**
+                         * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+                         * @enum {string}
+                         */
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                        /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+                        maxAgeSeconds?: number;
                     };
                 };
             };
@@ -6079,6 +6366,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -7041,6 +7337,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -7210,6 +7515,15 @@ export interface operations {
             };
             /** @description Missing or wrong credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7952,6 +8266,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Not found */
             404: {
                 headers: {
@@ -8029,6 +8352,15 @@ export interface operations {
             };
             /** @description Missing or wrong credential */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11898,6 +12230,13 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
+                        /**
+                         * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+                         * @enum {string}
+                         */
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                        /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+                        maxAgeSeconds?: number;
                         encoding?: string;
                     };
                 };
@@ -11947,6 +12286,13 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
+                        /**
+                         * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+                         * @enum {string}
+                         */
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                        /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+                        maxAgeSeconds?: number;
                         /** @description with `api.org.import.in_progress`: the import running */
                         importId?: string;
                     };
@@ -12003,6 +12349,13 @@ export interface operations {
                         detail?: string;
                         /** @description when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC */
                         revealAt?: string;
+                        /**
+                         * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
+                         * @enum {string}
+                         */
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere";
+                        /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
+                        maxAgeSeconds?: number;
                         errors: {
                             row: number;
                             message: string;

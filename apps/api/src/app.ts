@@ -116,7 +116,7 @@ export async function buildApp(deps: AppDeps) {
   // Before the routes: /v1 answers 503 api.busy while the event loop or the database queue is past its bound.
   const { pressure } = await registerLoadShedding(app, config, database, (reason) => metrics.shed(reason));
   const { metricsAddress } = registerMetrics(app, { config, database }, services, metrics);
-  const { redis } = await registerPlugins(app, config, services.requireAuth);
+  const { redis } = await registerPlugins(app, config, services.requireAuth, services.requireStepUp);
   registerMetricsTokenRoute(app, config);
   await registerV1Routes(app, { config, database, now }, services);
   await registerPublicRoutes(app, { config, database, redis, pressure }, services);

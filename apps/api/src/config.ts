@@ -316,6 +316,11 @@ export interface Config {
   otpResendSeconds: number;
   /** Wrong codes that end a sign-in (5). */
   otpMaxAttempts: number;
+  /**
+   * How old a proof of presence may be for a route that moves a ticket or money (issue 47), seconds
+   * (STEP_UP_MAX_AGE_SECONDS, default 300, 5 to 3,600): the sign-in or the last step-up code verified.
+   */
+  stepUpMaxAgeSeconds: number;
   /** Per-IP limits per minute on requesting and verifying codes. */
   otpRequestsPerIpPerMinute: number;
   otpVerifiesPerIpPerMinute: number;
@@ -946,6 +951,7 @@ function buildConfig(
     otpTtlSeconds: 10 * 60,
     otpResendSeconds: int('OTP_RESEND_SECONDS', env.OTP_RESEND_SECONDS, 60),
     otpMaxAttempts: 5,
+    stepUpMaxAgeSeconds: Math.min(3600, Math.max(5, int('STEP_UP_MAX_AGE_SECONDS', env.STEP_UP_MAX_AGE_SECONDS, 300))),
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),
     redeemPerMinute: int('REDEEM_PER_IP_PER_MINUTE', env.REDEEM_PER_IP_PER_MINUTE, 10),

@@ -54,7 +54,14 @@ const harbourLights = () => ({
 async function setUp(config: Parameters<typeof createTestApp>[0] & { noOrgPayoutAccount?: boolean } = {}) {
   t = await createTestApp({
     ...config,
-    config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400, ...config.config },
+    // The clock moves by days: tokens and the step-up (issue 47, its own test) last as long.
+    config: {
+      adminKey: ADMIN,
+      scannerKey: DOOR,
+      accessTokenTtlSeconds: 30 * 86_400,
+      stepUpMaxAgeSeconds: 30 * 86_400,
+      ...config.config,
+    },
   });
   const org = await call(ADMIN, 'POST', '/v1/admin/organisations', { slug: 'acme', name: 'Acme' });
   const { apiKey } = org.json<{ apiKey: string }>();

@@ -14,7 +14,10 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 let t: TestApp;
 beforeEach(async () => {
-  t = await createTestApp({ config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400 } });
+  // The clock moves by days: tokens and the step-up (issue 47, its own test) last as long.
+  t = await createTestApp({
+    config: { adminKey: ADMIN, scannerKey: DOOR, accessTokenTtlSeconds: 30 * 86_400, stepUpMaxAgeSeconds: 30 * 86_400 },
+  });
 });
 afterEach(async () => {
   await t.close();

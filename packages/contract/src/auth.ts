@@ -1,7 +1,7 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
 import { hasNoNul } from './fields.js';
-import { OTP_LENGTH, type Locale } from './constants.js';
+import { OTP_LENGTH, STEP_UP_ACTIONS, type Locale, type StepUpAction } from './constants.js';
 import { NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH, NICKNAME_PATTERN, PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
@@ -21,6 +21,23 @@ export const verifyLoginRequest = z.strictObject({
   session: z.string().min(1).max(100),
   email,
 });
+/** A step-up's action (issue 47; `STEP_UP_ACTIONS`, constants.ts). */
+export const stepUpAction = z.enum(STEP_UP_ACTIONS);
+export type { StepUpAction };
+export { STEP_UP_ACTIONS };
+
+/** POST /auth/step-up body: the action the code will allow (named in its e-mail). */
+export const stepUpRequest = z.strictObject({ action: stepUpAction });
+/**
+ * POST /auth/step-up response: the account's address the code went to, and the seconds until another code may be
+ * asked for (OTP_RESEND_SECONDS, as a sign-in code's).
+ */
+export const stepUpResponse = z.object({ sentTo: z.string(), resendAfterSeconds: z.number().int().nonnegative() });
+/** POST /auth/step-up/verify body: the code from the e-mail. */
+export const stepUpVerify = z.strictObject({ otp: z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`)) });
+/** POST /auth/step-up/verify response: until when (UTC, ISO 8601) the proof lets the session move tickets and money. */
+export const stepUpVerified = z.object({ steppedUpUntil: z.string() });
+
 /** Tokens issued on sign-in. accessToken is a JWT (15 min); refreshToken is opaque. */
 export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });
 
@@ -144,6 +161,12 @@ export const errorBody = z
       .string()
       .optional()
       .meta({ description: 'when the pass appears (409 `api.access.pass_not_yet_available`), ISO 8601 UTC' }),
+    action: stepUpAction.optional().meta({
+      description: 'with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`',
+    }),
+    maxAgeSeconds: z.number().int().positive().optional().meta({
+      description: 'with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds',
+    }),
   })
   .meta({ id: 'Error', examples: [{ message: 'api.unauthorized' }] });
 export type ErrorBody = z.infer<typeof errorBody>;

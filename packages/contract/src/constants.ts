@@ -62,3 +62,18 @@ export const SETTINGS_TAB_PAYOUT = 'ACCOUNT_VERIFICATION';
 
 /** Username search (GET /mobile/users/?username=): shorter queries answer an empty list (issue 13, privacy). */
 export const USERNAME_SEARCH_MIN_LENGTH = 3;
+
+/**
+ * What a step-up proves presence for (issue 47): each route that moves a ticket or money names one, the 403
+ * `api.auth.step_up_required` answer carries it, and the step-up e-mail says it ("… to gift a ticket").
+ */
+export const STEP_UP_ACTIONS = [
+  'gift',
+  'resale_listing',
+  'exchange_return',
+  'swap',
+  'payout_account',
+  'account_deletion',
+  'sign_out_everywhere',
+] as const;
+export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];

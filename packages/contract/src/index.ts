@@ -13,7 +13,7 @@ export * as gift from './gift.js';
 export * as resell from './resell.js';
 export * as swap from './swap.js';
 export { CALLS } from './calls.js';
-export type { User, ErrorBody } from './auth.js';
+export type { User, ErrorBody, StepUpAction } from './auth.js';
 export type { MyTicket, Benefit } from './tickets.js';
 export type { QrCodeData } from './access.js';
 export * as config from './config.js';

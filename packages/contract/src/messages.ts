@@ -28,6 +28,10 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.internal_error': 500,
   'api.auth.resend_too_soon': 429,
   'api.auth.cross_site_request': 403,
+  /** A route that moves a ticket or money wants a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (issue 47). */
+  'api.auth.step_up_required': 403,
+  /** POST /auth/step-up/verify with no open step-up code in this session: ask for one first. */
+  'api.auth.step_up_no_code': 400,
   // profile
   'api.profile.internal_error': 500,
   'api.profile.email_or_phone_in_use': 409,

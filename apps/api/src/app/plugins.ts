@@ -19,9 +19,10 @@ import { registerSecurityHeaders } from '../lib/security-headers.js';
 /**
  * Registers the plugins on `app`.
  * @param requireAuth the holder routes' pre-handler: their OpenAPI entries get the X-Organisation header
+ * @param requireStepUp the pre-handler added after `requireAuth` to each route with `config.stepUp` (issue 47)
  * @returns the Redis client of the rate limits (null without REDIS_URL); the caller waits for it and closes it
  */
-export async function registerPlugins(app: App, config: Config, requireAuth: PreHandler) {
+export async function registerPlugins(app: App, config: Config, requireAuth: PreHandler, requireStepUp: PreHandler) {
   registerSecurityHeaders(app, config);
   // Answers made per request (the panel document with its nonce, JSON) go out brotli/gzip-compressed from
   // 512 bytes (issue 9: the LOGIN screen's document and /v1/config); built files carry their own .br/.gz.
@@ -72,9 +73,15 @@ export async function registerPlugins(app: App, config: Config, requireAuth: Pre
   });
   // Every /v1 route: credential, audience tag and the errors its kind can answer (lib/openapi.ts); every holder
   // route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
-  app.addHook('onRoute', (route) =>
-    describeRoute(route, { holder: requireAuth, holderHeaders: brandingContract.holderHeaders }),
-  );
+  // A route that moves a ticket or money (`config.stepUp`, issue 47) checks the proof of presence after requireAuth.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.stepUp) {
+      const pre = ([] as unknown[]).concat(route.preHandler ?? []);
+      if (!pre.includes(requireAuth)) throw new Error(`${route.url}: config.stepUp needs requireAuth`);
+      route.preHandler = [...pre, requireStepUp] as typeof route.preHandler;
+    }
+    describeRoute(route, { holder: requireAuth, holderHeaders: brandingContract.holderHeaders });
+  });
 
   return { redis };
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { organisations as orgContract, type PanelConfig } from '@tp/contract';
 import type { AppDeps } from '../app.js';
-import { requireAuthWith } from '../lib/http.js';
+import { requireAuthWith, requireStepUpWith } from '../lib/http.js';
 import { createLocalStorage } from '../providers/storage/storage.provider.js';
 import { createMailProvider } from '../providers/mail/mail.provider.js';
 import { laneConcurrency } from '../providers/jobs/job-lanes.js';
@@ -128,6 +128,8 @@ export function createServices(
     (bearer) => auth.authenticate(bearer),
     (slug) => branding.organisationId(slug),
   );
+  // Routes that move a ticket or money (`config.stepUp`, issue 47) want a fresh proof of presence.
+  const requireStepUp = requireStepUpWith(config.stepUpMaxAgeSeconds, now);
   const storage = createLocalStorage(config.dataDir);
   const avatars = createAvatarService({
     storage,
@@ -366,7 +368,21 @@ export function createServices(
   };
 
   return {
-    ...{ mail, auth, branding, requireAuth, storage, avatars, profile, reminders, access, checkIn, tickets, gift },
+    ...{
+      mail,
+      auth,
+      branding,
+      requireAuth,
+      requireStepUp,
+      storage,
+      avatars,
+      profile,
+      reminders,
+      access,
+      checkIn,
+      tickets,
+      gift,
+    },
     ...{ benefits, swap, refunds },
     ...{ payouts, resale, earnings, account, outboundWebhooks, doorKeys, organisations, panelConfig },
     ...{

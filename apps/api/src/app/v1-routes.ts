@@ -5,6 +5,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App } from '../lib/http.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
+import { stepUpRoutes } from '../modules/auth/step-up.routes.js';
 import { profileRoutes } from '../modules/profile/profile.routes.js';
 import { remindersRoutes } from '../modules/profile/reminders.routes.js';
 import { accessRoutes } from '../modules/access/access.routes.js';
@@ -51,6 +52,11 @@ export async function registerV1Routes(
         requireAuth,
         limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
         cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
+      });
+      stepUpRoutes(api, {
+        auth,
+        requireAuth,
+        limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
       });
       profileRoutes(api, { profile, requireAuth, uploadsPerMinute: config.avatarUploadsPerHolderPerMinute });
       remindersRoutes(api, {

@@ -193,7 +193,38 @@ export const authSessions = pgTable('auth_sessions', {
   /** Absolute end of the sign-in, whatever the rotations. */
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
+  /**
+   * The last proof of presence in this sign-in (issue 47, decision 048): the sign-in itself, or a step-up code
+   * verified since. Routes that move a ticket or money want it within STEP_UP_MAX_AGE_SECONDS. Null: none yet (a
+   * session opened before step-up existed).
+   */
+  steppedUpAt: ts('stepped_up_at'),
 });
+
+/**
+ * A step-up code (issue 47): a code e-mailed to the account's address for one signed-in session, proving presence
+ * before `action`. Only the newest open one of a session works; the code itself is never stored.
+ */
+export const stepUpRequests = pgTable(
+  'step_up_requests',
+  {
+    id: uuid('id').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => authSessions.id),
+    /** What the code allows (`gift`, `resale_listing`, …: the contract's `stepUpAction`), named in the e-mail. */
+    action: text('action').notNull(),
+    /** HMAC-SHA256(server pepper, salt:code), hex, as a sign-in code's. */
+    codeHash: text('code_hash').notNull(),
+    salt: text('salt').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at').notNull(),
+    /** Set when used, superseded by a newer code, or ended by too many wrong codes. */
+    closedAt: ts('closed_at'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('step_up_requests_session_idx').on(t.sessionId, t.createdAt)],
+);
 
 /** Opaque refresh tokens, stored as SHA-256 hashes; rotated on every use. */
 export const refreshTokens = pgTable(

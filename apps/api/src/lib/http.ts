@@ -12,7 +12,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey } from '@tp/contract';
+import { ORGANISATION_HEADER, ORGANISER_DETAILS, type MessageKey, type StepUpAction } from '@tp/contract';
 import { AppError } from './app-error.js';
 import { clientAborted, logAbort, routeOf } from './request-id.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
@@ -37,7 +37,14 @@ declare module 'fastify' {
      * `X-Organisation` header names (null without the header). Pass it as the `Holder` (db/predicates.ts) of
      * anything that lists or fetches the holder's tickets.
      */
-    auth: { userId: number; sessionId: string; organisationId: number | null };
+    auth: { userId: number; sessionId: string; organisationId: number | null; steppedUpAt: Date | null };
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route moves a ticket or money (issue 47): the action it is, and it wants a proof of presence from the last
+     * STEP_UP_MAX_AGE_SECONDS (`requireStepUpWith`, added to its pre-handlers by app/plugins.ts).
+     */
+    stepUp?: StepUpAction;
   }
 }
 
@@ -54,7 +61,7 @@ export function bearerOf(req: FastifyRequest): string | null {
  * unknown slug; the header is read only once the token is valid).
  */
 export function requireAuthWith(
-  authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string } | null>,
+  authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string; steppedUpAt?: Date | null } | null>,
   organisationId: (slug: string) => Promise<number>,
 ) {
   return async function requireAuth(req: FastifyRequest): Promise<void> {
@@ -62,7 +69,29 @@ export function requireAuthWith(
     const claims = token ? await authenticate(token) : null;
     if (!claims) throw new AppError('api.unauthorized');
     const slug = req.headers[ORGANISATION_HEADER.toLowerCase()];
-    req.auth = { ...claims, organisationId: typeof slug === 'string' ? await organisationId(slug) : null };
+    req.auth = {
+      userId: claims.userId,
+      sessionId: claims.sessionId,
+      steppedUpAt: claims.steppedUpAt ?? null,
+      organisationId: typeof slug === 'string' ? await organisationId(slug) : null,
+    };
+  };
+}
+
+/**
+ * Builds the pre-handler of the routes that move a ticket or money (`config.stepUp`, issue 47), run after
+ * `requireAuth`: the session's last proof of presence (the sign-in, or a step-up code verified since) must be at
+ * most `maxAgeSeconds` old at `now()`.
+ * @throws AppError 403 `api.auth.step_up_required` with the route's `action` and `maxAgeSeconds` (fields of the
+ *   contract's `auth.errorBody`): the panel asks for a step-up and sends the request again.
+ */
+export function requireStepUpWith(maxAgeSeconds: number, now: () => Date) {
+  return function requireStepUp(req: FastifyRequest): Promise<void> {
+    const action = req.routeOptions.config.stepUp;
+    const at = req.auth.steppedUpAt;
+    if (action && (!at || now().getTime() - at.getTime() > maxAgeSeconds * 1000))
+      return Promise.reject(new AppError('api.auth.step_up_required', { action, maxAgeSeconds }));
+    return Promise.resolve();
   };
 }
 

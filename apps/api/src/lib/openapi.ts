@@ -127,6 +127,12 @@ type Schema = Record<string, unknown> & {
   security?: Record<string, string[]>[];
 };
 
+/** The description every step-up route (issue 47) ends with. */
+const STEP_UP_NOTE =
+  'Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code ' +
+  '(`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` ' +
+  'with the `action` to name in the step-up request.';
+
 /**
  * `onRoute` hook body: completes the schema of a documented /v1 route (see the module comment). `holder` is the
  * holder's pre-handler (`requireAuth`); its routes also take the `X-Organisation` header (`holderHeaders`).
@@ -159,7 +165,13 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   // A member's role outside the route's area (issue 21).
   if (scheme === 'organisationApiKey') add(403);
   if (isHolder) add(404);
-  const config = route.config as { rateLimit?: unknown } | undefined;
+  const config = route.config as { rateLimit?: unknown; stepUp?: string } | undefined;
+  // A route that moves a ticket or money (issue 47): 403 without a fresh proof of presence, said in its description.
+  if (config?.stepUp) {
+    add(403);
+    const before = typeof schema.description === 'string' ? `${schema.description}\n\n` : '';
+    schema.description = `${before}${STEP_UP_NOTE}`;
+  }
   // Organiser, platform and door keys are limited where they are checked (wrong keys per IP, requests per
   // organisation: issue 19), besides any route's own limit.
   if (config?.rateLimit || (scheme && scheme !== 'holderBearer')) add(429);

@@ -121,6 +121,8 @@ export function ipKey(req: FastifyRequest): string {
 export type LimitName =
   | 'sign_in_request'
   | 'sign_in_verify'
+  | 'step_up_request'
+  | 'step_up_verify'
   | 'token_refresh'
   | 'pass_credentials'
   | 'door_events'

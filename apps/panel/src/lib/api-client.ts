@@ -15,7 +15,7 @@
 import { isLocale } from '@tp/contract/constants';
 import { storage, clearSession } from './storage';
 import { embedMode, organisationSlug } from './host-bridge';
-import { ApiError, createTypedClient } from './typed-client';
+import { ApiError, createTypedClient, type ClientConfig } from './typed-client';
 
 export { ApiError };
 
@@ -68,9 +68,11 @@ export function refreshTokens(): Promise<boolean> {
  * The panel's typed client of `/v1` (paths as in the API document, `/v1/...`): resolves with the answer typed from
  * the schema, throws {@link ApiError}. Sends the Bearer token, `x-organisation` and `accept-language`; a 401 renews
  * the tokens (one shared refresh) and retries once, or clears the session and reloads (`api.unauthorized`); a shed
- * call (503 `api.busy`) is tried once more after its `Retry-After` (capped at 10 s, with jitter).
+ * call (503 `api.busy`) is tried once more after its `Retry-After` (capped at 10 s, with jitter); a call that wants a
+ * fresh proof of presence (403 `api.auth.step_up_required`) is tried once more after the step-up sheet got one: the
+ * signed-in panel sets `clientConfig.stepUp` (app/signed-in-effects.tsx, issue 47); until then that 403 fails as it is.
  */
-export const client = createTypedClient({
+export const clientConfig: ClientConfig = {
   fetch: () => clientHooks.fetch,
   retryBusy: true,
   failedKey: () => (isOffline() ? 'offline' : 'request_failed'),
@@ -95,7 +97,9 @@ export const client = createTypedClient({
     clientHooks.reload();
     throw new ApiError('api.unauthorized', 401);
   },
-});
+};
+/** The panel's typed client of `/v1`, as {@link clientConfig} says. */
+export const client = createTypedClient(clientConfig);
 
 /** True while the browser says it has no network. */
 export const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

@@ -2,8 +2,9 @@
  * Catalogues of one feature's texts (decision 004: the later catalogues are at their budget), each a chunk per
  * language loaded only with the screen or section that shows them, so neither the first screens nor the later
  * catalogues carry them: `refund`, the ticket page's refund section and the `api.refund.*` refusals it shows (issue
- * 46). This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN screen's path). Same
- * rule as the other catalogues: both languages hold every key (locales/catalogues.test.ts).
+ * 46); `step_up`, the step-up sheet and the `api.auth.step_up_*` refusals (issue 47), which a holder meets only once
+ * the sheet was open. This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN
+ * screen's path). Same rule as the other catalogues: both languages hold every key (locales/catalogues.test.ts).
  */
 import i18next from 'i18next';
 import type { Locale } from '@tp/contract/constants';
@@ -13,6 +14,10 @@ const catalogues = {
   refund: {
     en: () => import('../locales/refund/refund-en.json').then((m) => m.default),
     es: () => import('../locales/refund/refund-es.json').then((m) => m.default),
+  },
+  step_up: {
+    en: () => import('../locales/step-up/step-up-en.json').then((m) => m.default),
+    es: () => import('../locales/step-up/step-up-es.json').then((m) => m.default),
   },
 } satisfies Record<string, Record<Locale, () => Promise<Record<string, unknown>>>>;
 export type FeatureCatalogue = keyof typeof catalogues;

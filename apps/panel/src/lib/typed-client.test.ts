@@ -165,4 +165,36 @@ describe('typed client (issue 43)', () => {
       }
     });
   });
+
+  describe('a call that wants a fresh proof of presence (403 api.auth.step_up_required, issue 47)', () => {
+    const refused = () =>
+      jsonResponse({ message: 'api.auth.step_up_required', action: 'gift', maxAgeSeconds: 300 }, 403);
+    const gift = { body: { userTicketId: 7, username: 'bob#7315' } };
+
+    it('asks the surface for a step-up of the refused action, then sends the same call once more', async () => {
+      let n = 0;
+      const stepUp = vi.fn(() => Promise.resolve(true));
+      const { client, seen } = clientOf(() => (n++ === 0 ? refused() : jsonResponse({ ok: 1 })), { stepUp });
+      await expect(client.POST('/v1/mobile/giftTicket', gift)).resolves.toEqual({ ok: 1 });
+      expect(stepUp).toHaveBeenCalledExactlyOnceWith('gift');
+      expect(seen.map((r) => r.body)).toEqual([gift.body, gift.body]);
+    });
+
+    it('fails with the refusal when the person cancels, when refused again, or without a step-up of its own', async () => {
+      const cancelled = clientOf(refused, { stepUp: () => Promise.resolve(false) });
+      await expect(cancelled.client.POST('/v1/mobile/giftTicket', gift)).rejects.toMatchObject({
+        message: 'api.auth.step_up_required',
+        status: 403,
+      });
+      expect(cancelled.seen).toHaveLength(1);
+      const stepUp = vi.fn(() => Promise.resolve(true));
+      const again = clientOf(refused, { stepUp });
+      await expect(again.client.POST('/v1/mobile/giftTicket', gift)).rejects.toMatchObject({ status: 403 });
+      expect(again.seen).toHaveLength(2);
+      expect(stepUp).toHaveBeenCalledOnce();
+      const none = clientOf(refused);
+      await expect(none.client.POST('/v1/mobile/giftTicket', gift)).rejects.toMatchObject({ status: 403 });
+      expect(none.seen).toHaveLength(1);
+    });
+  });
 });

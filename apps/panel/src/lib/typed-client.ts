@@ -16,7 +16,8 @@
  *
  * A call the API shed (503 `api.busy` with `Retry-After`, decision 039) is sent once more after the advised wait
  * ({@link busyWaitMs}) when the surface asks for it (`retryBusy`), so a person sees "very busy" only when the second
- * try is shed too (issue 44).
+ * try is shed too (issue 44). A call refused for want of a fresh proof of presence (403 `api.auth.step_up_required`,
+ * issue 47) is sent once more after the surface's `stepUp` got one.
  */
 import type { FetchResponse, MaybeOptionalInit } from 'openapi-fetch';
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from 'openapi-typescript-helpers';
@@ -112,6 +113,12 @@ export interface ClientConfig {
    * `api.service_unavailable`) is not retried.
    */
   retryBusy?: boolean;
+  /**
+   * After a 403 `api.auth.step_up_required` (issue 47: the route moves a ticket or money and the sign-in is older than
+   * STEP_UP_MAX_AGE_SECONDS): ask the person to prove presence for the answer's `action`; true sends the call once
+   * more, false ends it with that 403.
+   */
+  stepUp?: (action: string) => Promise<boolean>;
 }
 
 /** The longest wait before a shed call's second try, seconds, jitter included. */
@@ -168,6 +175,7 @@ export function createTypedClient(config: ClientConfig): TypedClient {
     async (path: string, init: RuntimeInit = {}): Promise<unknown> => {
       const url = callUrl(path, init.params);
       let renewed = false;
+      let steppedUp = false;
       let waited = !config.retryBusy || init.retryBusy === false;
       for (;;) {
         const sent = { ...init.headers };
@@ -189,6 +197,9 @@ export function createTypedClient(config: ClientConfig): TypedClient {
             await new Promise((r) => setTimeout(r, busyWaitMs(res.headers.get('retry-after'))));
             continue;
           }
+          // Once: a second refusal after a step-up fails as it is.
+          if (message === 'api.auth.step_up_required' && !steppedUp && config.stepUp)
+            if ((steppedUp = await config.stepUp(body.action as string))) continue;
           throw new ApiError(message, res.status, body);
         }
         if (res.status === 204) return undefined;

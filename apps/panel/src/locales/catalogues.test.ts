@@ -9,6 +9,8 @@ import enConsole from '../console/locales/console-en.json';
 import esLater from './later/later-es.json';
 import enRefund from './refund/refund-en.json';
 import esRefund from './refund/refund-es.json';
+import enStepUp from './step-up/step-up-en.json';
+import esStepUp from './step-up/step-up-es.json';
 import enApi from '../../../api/src/locales/en.json';
 import esApi from '../../../api/src/locales/es.json';
 
@@ -18,8 +20,8 @@ function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   );
 }
 // The later and the feature catalogues (lib/i18n.ts) are parts of each language's catalogue.
-const enParts = { main: enMain, later: enLater, refund: enRefund };
-const esParts = { main: esMain, later: esLater, refund: esRefund };
+const enParts = { main: enMain, later: enLater, refund: enRefund, stepUp: enStepUp };
+const esParts = { main: esMain, later: esLater, refund: esRefund, stepUp: esStepUp };
 const enKeys = new Set(Object.values(enParts).flatMap((c) => flatten(c)));
 const esKeys = new Set(Object.values(esParts).flatMap((c) => flatten(c)));
 const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);

@@ -39,6 +39,7 @@ export function accountRoutes(
     '/auth/logout-others',
     {
       ...pre,
+      config: { stepUp: 'sign_out_everywhere' },
       schema: {
         operationId: 'logoutOtherSessions',
         summary: 'Sign out every other session of the holder',
@@ -53,8 +54,12 @@ export function accountRoutes(
       'Delete the account (refused while it holds upcoming tickets or listings, or is the only owner of an organisation)',
     response: { 204: z.null(), ...errors(409) },
   };
-  app.delete('/auth/account', { ...pre, schema: deleteAccount }, async (req, reply) => {
-    await deps.account.deleteAccount(req.auth.userId, req.ip);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/auth/account',
+    { ...pre, config: { stepUp: 'account_deletion' }, schema: deleteAccount },
+    async (req, reply) => {
+      await deps.account.deleteAccount(req.auth.userId, req.ip);
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -8,7 +8,8 @@
  * e-mail per `otpResendSeconds`; the answer is the same whether the account exists or not.
  *
  * Composed from its parts: auth.sign-in.ts (asking for and verifying a code), auth.sessions.ts (token pairs,
- * refresh, logout, holder and console tokens) and auth.users.ts (the account a first sign-in creates).
+ * refresh, logout, holder and console tokens), auth.step-up.ts (a fresh proof of presence before a ticket or money
+ * moves) and auth.users.ts (the account a first sign-in creates).
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
@@ -17,6 +18,7 @@ import type { AccessTokens, ConsoleTokens } from './auth.tokens.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { createAuthSessions } from './auth.sessions.js';
 import { createSignIn } from './auth.sign-in.js';
+import { createStepUp } from './auth.step-up.js';
 import { createUser } from './auth.users.js';
 
 /**
@@ -29,6 +31,7 @@ export type AuthConfig = Pick<
   | 'otpMaxAttempts'
   | 'otpTtlSeconds'
   | 'otpResendSeconds'
+  | 'stepUpMaxAgeSeconds'
   | 'refreshTokenTtlSeconds'
   | 'refreshGraceSeconds'
   | 'productName'
@@ -62,6 +65,8 @@ export function createAuthService(deps: AuthDeps) {
     createUser: (email: string, locale: string, tx: DbOrTx = deps.database.db) => createUser(tx, email, locale),
     ...createSignIn(deps, issueTokens),
     ...sessions,
+    /** Step-up codes (issue 47): auth.step-up.ts. */
+    stepUp: createStepUp(deps),
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -16,10 +16,10 @@ export function createAuthSessions(deps: AuthDeps) {
   const { config, tokens, consoleTokens, now } = deps;
   const db = deps.database.db;
 
-  /** Whether the sign-in session is open and the account's. */
-  async function sessionIsLive(sessionId: string, userId: number, at: Date): Promise<boolean> {
+  /** The sign-in session when it is open and the account's, else null. */
+  async function liveSession(sessionId: string, userId: number, at: Date) {
     const session = await repo.sessionById(db, sessionId);
-    return !!session && !session.revokedAt && session.expiresAt > at && session.userId === userId;
+    return session && !session.revokedAt && session.expiresAt > at && session.userId === userId ? session : null;
   }
 
   /** A new access token and refresh token of the sign-in session `sessionId`, issued at `at`. */
@@ -63,14 +63,17 @@ export function createAuthSessions(deps: AuthDeps) {
     },
 
     /**
-     * Resolves a bearer token to its user; null when the token is invalid, expired, or its
-     * sign-in was revoked or ended.
+     * Resolves a bearer token to its user, with the session's last proof of presence (`steppedUpAt`, issue 47);
+     * null when the token is invalid, expired, or its sign-in was revoked or ended.
      */
-    async authenticate(bearer: string): Promise<{ userId: number; sessionId: string } | null> {
+    async authenticate(
+      bearer: string,
+    ): Promise<{ userId: number; sessionId: string; steppedUpAt: Date | null } | null> {
       const at = now();
       const claims = tokens.verify(bearer, at);
       if (!claims) return null;
-      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
+      const session = await liveSession(claims.sessionId, claims.userId, at);
+      return session ? { ...claims, steppedUpAt: session.steppedUpAt } : null;
     },
 
     /**
@@ -91,7 +94,7 @@ export function createAuthSessions(deps: AuthDeps) {
       const at = now();
       const claims = consoleTokens.verify(bearer, at);
       if (!claims) return null;
-      return (await sessionIsLive(claims.sessionId, claims.userId, at)) ? claims : null;
+      return (await liveSession(claims.sessionId, claims.userId, at)) ? claims : null;
     },
   };
 }

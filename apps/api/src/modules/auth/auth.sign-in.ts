@@ -14,8 +14,15 @@ import type { AuthDeps } from './auth.service.js';
 import { createUser } from './auth.users.js';
 
 /** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `sameBytes` (lib/secrets.ts). */
-const hashCode = (pepper: Uint8Array, code: string, salt: string) =>
+export const hashCode = (pepper: Uint8Array, code: string, salt: string) =>
   createHmac('sha256', pepper).update(`${salt}:${code}`).digest();
+
+/** A new code to e-mail (six digits from a CSPRNG), its salt, and its hash under `pepper` (hex), as stored. */
+export function newCode(pepper: Uint8Array) {
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const salt = randomBytes(16).toString('hex');
+  return { code, salt, codeHash: hashCode(pepper, code, salt).toString('hex') };
+}
 
 /** Internal: the sign-in session is spent; verifyCode answers `code`, with a new session when it may send one. */
 class SpentSignIn extends Error {
@@ -72,10 +79,12 @@ async function verifyOnce(
     // The account takes the language of the panel it signs in from: its later mails are in it (issue 29).
     if (user.locale !== req.locale && isLocale(req.locale)) await repo.setUserLocale(tx, user.id, req.locale);
     const sessionId = randomUUID();
+    // A sign-in with a code is a proof of presence at that moment (issue 47): a step-up.
     await repo.insertSession(tx, {
       id: sessionId,
       userId: user.id,
       createdAt: at,
+      steppedUpAt: at,
       expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
     });
     return { userId: user.id, sessionId };
@@ -112,8 +121,7 @@ export function createSignIn(deps: AuthDeps, issueTokens: IssueTokens) {
     ): Promise<{ sessionId: string; resendAfterSeconds: number }> {
       const organisation = orgSlug ? await deps.organisationOf(orgSlug) : null;
       const at = now();
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      const salt = randomBytes(16).toString('hex');
+      const { code, salt, codeHash } = newCode(config.otpPepper);
       const id = randomUUID();
       await db.transaction(async (tx) => {
         // One code per e-mail per resend window even for parallel requests: they queue here.
@@ -136,7 +144,7 @@ export function createSignIn(deps: AuthDeps, issueTokens: IssueTokens) {
           id,
           email,
           locale,
-          codeHash: hashCode(config.otpPepper, code, salt).toString('hex'),
+          codeHash,
           salt,
           createdAt: at,
           expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),

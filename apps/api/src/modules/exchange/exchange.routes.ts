@@ -13,19 +13,19 @@ import type { ExchangeService } from './exchange.service.js';
 import type { ExchangeReturns } from './exchange-returns.service.js';
 import type { ExchangeCheckout } from './exchange-checkout.service.js';
 
-export function exchangeRoutes(
-  app: App,
-  deps: {
-    exchange: ExchangeService;
-    returns: ExchangeReturns;
-    checkout: ExchangeCheckout;
-    requireAuth: PreHandler;
-    /** Changes of the queue (join, leave, decline, return, withdraw) per account a minute. */
-    perUserPerMinute: number;
-    /** The same per client IP a minute. */
-    perIpPerMinute: number;
-  },
-) {
+/** What the exchange's holder routes use. */
+interface ExchangeRoutesDeps {
+  exchange: ExchangeService;
+  returns: ExchangeReturns;
+  checkout: ExchangeCheckout;
+  requireAuth: PreHandler;
+  /** Changes of the queue (join, leave, decline, return, withdraw) per account a minute. */
+  perUserPerMinute: number;
+  /** The same per client IP a minute. */
+  perIpPerMinute: number;
+}
+
+export function exchangeRoutes(app: App, deps: ExchangeRoutesDeps) {
   const perIp = app.createRateLimit({ max: deps.perIpPerMinute, timeWindow: '1 minute', keyGenerator: ipKey });
   // requireAuth first (the API document reads the holder's credential from it), then the per-IP count; the
   // per-account count is the route's own limit, run after the pre-handlers.
@@ -123,6 +123,7 @@ export function exchangeRoutes(
     '/exchange/returns',
     {
       ...change,
+      config: { ...change.config, stepUp: 'exchange_return' },
       schema: {
         operationId: 'returnToExchange',
         summary: 'Sell a ticket I hold to the queue at face value (paid to my payout account once sold)',

@@ -37,7 +37,7 @@ export function giftRoutes(
     {
       ...pre,
       // Per account (after requireAuth): each gift moves a ticket and sends two e-mails.
-      config: perUserPerMinute('gifts', deps.giftsPerMinute),
+      config: { ...perUserPerMinute('gifts', deps.giftsPerMinute), stepUp: 'gift' },
       schema: {
         operationId: 'giftTicket',
         summary: 'Give a ticket to another account by nickname or e-mail',

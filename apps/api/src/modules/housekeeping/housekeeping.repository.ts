@@ -16,6 +16,7 @@ import {
   users,
   loginRequests,
   refreshTokens,
+  stepUpRequests,
   outboundDeliveries,
   stripeEvents,
 } from '../../db/schema.js';
@@ -43,7 +44,7 @@ export const housekeepingRepository = {
     return rows.length;
   },
   /**
-   * Deletes sign-ins that ended (expired or revoked) before `cutoff`, their refresh tokens first.
+   * Deletes sign-ins that ended (expired or revoked) before `cutoff`, their refresh tokens and step-up codes first.
    * @returns how many sessions and refresh tokens were deleted.
    */
   async deleteSessionsEndedBefore(tx: DbOrTx, cutoff: Date): Promise<{ sessions: number; refreshTokens: number }> {
@@ -55,6 +56,7 @@ export const housekeepingRepository = {
       .delete(refreshTokens)
       .where(inArray(refreshTokens.sessionId, ended))
       .returning({ h: refreshTokens.tokenHash });
+    await tx.delete(stepUpRequests).where(inArray(stepUpRequests.sessionId, ended));
     const sessions = await tx
       .delete(authSessions)
       .where(or(lt(authSessions.expiresAt, cutoff), lt(authSessions.revokedAt, cutoff)))

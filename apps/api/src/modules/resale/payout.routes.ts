@@ -33,7 +33,7 @@ export function payoutRoutes(
         body: resell.stripeConnectRequest,
         response: { 200: resell.clientSecretResponse },
       },
-      config: perUserPerMinute('payout_connects', deps.connectsPerMinute),
+      config: { ...perUserPerMinute('payout_connects', deps.connectsPerMinute), stepUp: 'payout_account' },
     },
     async (req) => deps.payoutAccounts.connect({ userId: req.auth.userId }, req.body.country),
   );
@@ -56,6 +56,7 @@ export function payoutRoutes(
     '/resell/sandbox-onboarding',
     {
       ...pre,
+      config: { stepUp: 'payout_account' },
       schema: {
         operationId: 'completeSandboxOnboarding',
         summary: 'Complete the payout onboarding of the sandbox provider (no Stripe)',

@@ -63,6 +63,7 @@ export function resaleRoutes(
     '/resell',
     {
       ...pre,
+      config: { stepUp: 'resale_listing' },
       schema: {
         operationId: 'createResale',
         summary: 'List tickets for resale (Idempotency-Key honoured)',

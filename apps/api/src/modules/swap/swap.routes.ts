@@ -43,6 +43,7 @@ export function swapRoutes(app: App, deps: { swap: SwapService; requireAuth: Pre
     '/ticket_swap/start_swap',
     {
       ...pre,
+      config: { stepUp: 'swap' },
       schema: {
         operationId: 'startSwap',
         summary: 'Start a swap: holds the stock and answers the checkout to pay or confirm at',

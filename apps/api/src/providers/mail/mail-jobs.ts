@@ -5,7 +5,7 @@
  * transaction of the work that causes the mails, so they exist iff it commits; the job worker runs
  * `createMailJobHandler`'s handler, which renders (`templates.ts`, under `brand.ts`'s brand) and sends.
  */
-import { LOCALES, ORG_ROLES } from '@tp/contract';
+import { auth, LOCALES, ORG_ROLES } from '@tp/contract';
 import { getDomain } from 'tldts';
 import * as z from 'zod';
 import type { DbOrTx } from '../../db/client.js';
@@ -25,6 +25,7 @@ import {
   reminderMail,
   resaleCodeMail,
   signInCodeMail,
+  stepUpCodeMail,
   swapDoneMail,
   ticketRevokedMail,
   TICKET_REVOKED_REASONS,
@@ -109,6 +110,11 @@ const mailPayload = z.discriminatedUnion('template', [
     ...common,
     template: z.literal('signInCode'),
     params: z.object({ code: z.string(), minutes: z.number() }),
+  }),
+  z.object({
+    ...common,
+    template: z.literal('stepUpCode'),
+    params: z.object({ code: z.string(), minutes: z.number(), action: auth.stepUpAction }),
   }),
   z.object({
     ...common,
@@ -248,6 +254,7 @@ export const MAIL_CLASS_PRIORITY = { code: 10, awaited: 5, bulk: 0 } as const;
 /** The class of each template; a new template must choose one. */
 const MAIL_CLASS: Record<MailPayload['template'], keyof typeof MAIL_CLASS_PRIORITY> = {
   signInCode: 'code',
+  stepUpCode: 'code',
   giftReceived: 'awaited',
   giftSent: 'awaited',
   resaleCode: 'awaited',
@@ -360,6 +367,8 @@ async function render(
   switch (p.template) {
     case 'signInCode':
       return signInCodeMail(p.locale, p.params.code, p.params.minutes, brand);
+    case 'stepUpCode':
+      return stepUpCodeMail(p.locale, p.params, brand);
     case 'giftReceived':
       return giftReceivedMail(p.locale, { ...p.params, brand });
     case 'giftSent':

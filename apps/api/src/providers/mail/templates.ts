@@ -7,7 +7,7 @@
 import type { OrgRole } from '@tp/contract';
 import { formatCents, formatEventAt, formatEventDateTime, formatMoney } from '@tp/contract/format';
 import { eventPlace } from '@tp/contract/place';
-import type { Locale } from '@tp/contract';
+import type { Locale, StepUpAction } from '@tp/contract';
 import { text, texts } from '../../lib/i18n.js';
 import { calendarFile, ICS_CANCEL_CONTENT_TYPE, ICS_CONTENT_TYPE } from './calendar.js';
 import { renderMail, type MailBrand, type MailFact, type RenderedMail } from './layout.js';
@@ -196,6 +196,30 @@ export async function signInCodeMail(
     code,
     facts: [],
     footer: `${t('valid', { count: minutes })} ${footer(locale, brand)}`,
+  });
+}
+
+/**
+ * The step-up code e-mail (issue 47): a code that confirms one `action` of a signed-in holder (`mail.step_up.action.*`:
+ * "gift a ticket", …), distinct from a sign-in code in subject, heading and text; valid `minutes`.
+ */
+export async function stepUpCodeMail(
+  locale: Locale,
+  input: { code: string; minutes: number; action: StepUpAction },
+  brand: MailBrand,
+): Promise<RenderedMail> {
+  const name = mailName(brand.name);
+  const t = texts(locale, 'mail.step_up');
+  const action = t(`action.${input.action}`);
+  return renderMail({
+    lang: locale,
+    brand,
+    subject: t('subject', { code: input.code, action }),
+    heading: t('heading'),
+    paragraphs: [t('line', { name, action })],
+    code: input.code,
+    facts: [],
+    footer: `${t('valid', { count: input.minutes })} ${footer(locale, brand)}`,
   });
 }
 
