@@ -79,8 +79,8 @@ describe('swap', () => {
     expect(target.userTicketIds).toBeUndefined();
   });
 
-  it('downgrade: confirms at once, changes the type, moves stock and records history', async () => {
-    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+  it('downgrade: confirms at once, changes the type, moves stock, replaces benefits and records history', async () => {
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')! as SwapTicket & { userTicketIds: number[] };
     const [target] = await targets(alice, vip.id);
     expect(target.name).toBe('General Admission');
     const started = await start(alice, vip.id, target.id, 1);
@@ -89,6 +89,13 @@ describe('swap', () => {
     expect((await confirm(alice, started.json<StartSwapBody>().orderIdentifier)).statusCode).toBe(200);
     expect(await typesOf(alice)).toContain('Laneway Sessions/General Admission');
     expect((await typesOf(alice)).filter((x) => x === 'Laneway Sessions/General Admission')).toHaveLength(2);
+    // The VIP's unused benefits give way to the General Admission's (db/predicates.ts `grantTypeBenefits`).
+    const held = await rawQuery<{ short_description: string; purchased_amount: number }>(
+      t.database.db,
+      `select b.short_description, h.purchased_amount from user_ticket_benefits h join benefits b on b.id = h.benefit_id
+       where h.user_ticket_id = ${vip.userTicketIds[0]}`,
+    );
+    expect(held.rows).toEqual([{ short_description: 'One drink at any festival bar.', purchased_amount: 1 }]);
     // The swap-done mail (issue 23): the new type, the event's facts, the organisation's panel, the .ics.
     const done = t.mail.sent.at(-1)!;
     expect(done.to).toBe('alice@example.com');

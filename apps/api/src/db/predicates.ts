@@ -30,12 +30,14 @@ import type { AnyPgColumn, SelectedFields } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { DbOrTx } from './client.js';
 import {
+  benefits,
   events,
   exchangeUnits,
   organisations,
   refundRequests,
   resaleListingTickets,
   ticketTypes,
+  userTicketBenefits,
   userTickets,
 } from './schema.js';
 
@@ -212,4 +214,17 @@ export async function organisationEvent(
     .where(and(eq(events.organisationId, organisationId), eq(events.externalId, externalId)));
   const [row] = lock ? await q.for('update') : await q;
   return row;
+}
+
+/**
+ * Gives each ticket of `userTicketIds` one of every benefit of the ticket type `ticketTypeId` (`purchasedAmount` 1): the
+ * one grant of a type's benefits, to tickets the exchange queue issues and to tickets a swap moved to the type. A
+ * benefit a ticket already holds (a swap back to a type it held, its used benefits kept) stays as it is.
+ */
+export async function grantTypeBenefits(db: DbOrTx, userTicketIds: number[], ticketTypeId: number): Promise<void> {
+  const perks = await db.select({ id: benefits.id }).from(benefits).where(eq(benefits.ticketTypeId, ticketTypeId));
+  const rows = userTicketIds.flatMap((userTicketId) =>
+    perks.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 })),
+  );
+  if (rows.length) await db.insert(userTicketBenefits).values(rows).onConflictDoNothing();
 }

@@ -5,12 +5,11 @@
 import * as z from 'zod';
 import { doorKeys as contract } from '@tp/contract';
 import type { App } from '../../lib/http.js';
-import { errors } from '../../lib/openapi.js';
+import { errors, securityOf } from '../../lib/openapi.js';
 import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { DoorKeysService } from './door-keys.service.js';
 
-const security = [{ organisationApiKey: [] }];
-const tags = ['organisation'];
+const security = securityOf('organisationApiKey');
 
 export function doorKeysRoutes(
   app: App,
@@ -22,7 +21,6 @@ export function doorKeysRoutes(
     {
       preHandler,
       schema: {
-        tags,
         summary: 'A door key for your scanners (shown once): your events only, or the ones named',
         security,
         body: contract.createDoorKeyRequest,
@@ -36,7 +34,6 @@ export function doorKeysRoutes(
     {
       preHandler,
       schema: {
-        tags,
         summary: 'Your live door keys (prefix, name and events; never the key)',
         security,
         response: { 200: z.array(contract.doorKeyItem), ...errors(401) },
@@ -49,7 +46,6 @@ export function doorKeysRoutes(
     {
       preHandler,
       schema: {
-        tags,
         summary: 'Revoke a door key at once',
         security,
         params: contract.doorKeyParams,

@@ -4,8 +4,8 @@
  */
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { grantTypeBenefits } from '../../db/predicates.js';
 import {
-  benefits,
   events,
   exchangeEntries,
   exchangeUnits,
@@ -13,7 +13,6 @@ import {
   payouts,
   ticketHistory,
   ticketTypes,
-  userTicketBenefits,
   userTickets,
   users,
 } from '../../db/schema.js';
@@ -169,16 +168,7 @@ export const exchangeCheckoutRepository = {
     await tx
       .insert(ticketHistory)
       .values(ids.map((userTicketId) => ({ userTicketId, fromUserId: null, toUserId: buyerId, kind: 'ISSUE', at })));
-    const perks = await tx
-      .select({ id: benefits.id })
-      .from(benefits)
-      .where(eq(benefits.ticketTypeId, ticket.ticketTypeId));
-    if (perks.length)
-      await tx
-        .insert(userTicketBenefits)
-        .values(
-          ids.flatMap((userTicketId) => perks.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 }))),
-        );
+    await grantTypeBenefits(tx, ids, ticket.ticketTypeId);
     return ids;
   },
 

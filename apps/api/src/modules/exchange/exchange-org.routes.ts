@@ -9,7 +9,6 @@ import type { RequireOrganisation } from '../organiser-scope/org-auth.js';
 import type { ExchangeOrgService } from './exchange-org.service.js';
 
 const security = securityOf('organisationApiKey');
-const tags = ['organisation'];
 
 /** Registers `/org/events/{externalId}/exchange` and its releases. */
 export function exchangeOrgRoutes(
@@ -24,7 +23,6 @@ export function exchangeOrgRoutes(
       preHandler,
       schema: {
         operationId: 'getEventExchange',
-        tags,
         summary: "The event's exchange queue: its settings and, per ticket type, entries, offers, returns and sales",
         security,
         params,
@@ -39,7 +37,6 @@ export function exchangeOrgRoutes(
       preHandler,
       schema: {
         operationId: 'putEventExchange',
-        tags,
         summary: "Turn the event's face-value exchange queue on or off, and set its rules",
         security,
         params,
@@ -55,7 +52,6 @@ export function exchangeOrgRoutes(
       preHandler,
       schema: {
         operationId: 'releaseToExchange',
-        tags,
         summary: 'Release tickets of a type into the exchange queue, offered to the next entries that fit',
         security,
         params,

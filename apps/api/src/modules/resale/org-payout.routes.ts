@@ -12,7 +12,6 @@ import type { EarningsService } from './earnings.service.js';
 import type { PayoutAccountService } from './payout-account.service.js';
 
 const security = securityOf('organisationApiKey');
-const tags = ['organisation'];
 
 /** Registers `/org/payout-account` (state, onboarding, sandbox form) and `/org/payouts`. */
 export function orgPayoutRoutes(
@@ -26,7 +25,6 @@ export function orgPayoutRoutes(
       preHandler,
       schema: {
         operationId: 'getOrganisationPayoutAccount',
-        tags,
         summary: "The state of the organisation's payout account (where released exchange tickets are paid)",
         security,
         response: { 200: resell.clientSecretResponse, ...errors(401, 403) },
@@ -43,7 +41,6 @@ export function orgPayoutRoutes(
       preHandler,
       schema: {
         operationId: 'connectOrganisationPayoutAccount',
-        tags,
         summary: "Open (or reopen) the organisation's payout onboarding: a client secret for the embedded onboarding",
         security,
         body: exchange.orgPayoutConnectRequest,
@@ -58,7 +55,6 @@ export function orgPayoutRoutes(
       preHandler,
       schema: {
         operationId: 'completeOrganisationSandboxOnboarding',
-        tags,
         summary: "Complete the organisation's payout onboarding with the sandbox provider (no Stripe)",
         security,
         body: resell.sandboxOnboardingRequest,
@@ -79,7 +75,6 @@ export function orgPayoutRoutes(
       preHandler,
       schema: {
         operationId: 'listOrganisationPayouts',
-        tags,
         summary: 'What the organisation is owed for the tickets it released that fans bought, newest first',
         security,
         response: { 200: exchange.orgPayoutList, ...errors(401, 403) },

@@ -1,9 +1,8 @@
 /** SQL for swaps: eligible tickets, pairs, reservations, the type change. */
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import { ticketMayMoveSql, type Holder } from '../../db/predicates.js';
+import { grantTypeBenefits, ticketMayMoveSql, type Holder } from '../../db/predicates.js';
 import type { DbOrTx } from '../../db/client.js';
 import {
-  benefits,
   events,
   organisations,
   swapPairs,
@@ -152,14 +151,7 @@ export const swapRepository = {
     await db
       .delete(userTicketBenefits)
       .where(and(inArray(userTicketBenefits.userTicketId, p.ticketIds), eq(userTicketBenefits.usedAmount, 0)));
-    const newBenefits = await db
-      .select({ id: benefits.id })
-      .from(benefits)
-      .where(eq(benefits.ticketTypeId, p.toTypeId));
-    const rows = p.ticketIds.flatMap((userTicketId) =>
-      newBenefits.map((b) => ({ userTicketId, benefitId: b.id, purchasedAmount: 1 })),
-    );
-    if (rows.length) await db.insert(userTicketBenefits).values(rows).onConflictDoNothing();
+    await grantTypeBenefits(db, p.ticketIds, p.toTypeId);
     await db.insert(ticketHistory).values(
       p.ticketIds.map((userTicketId) => ({
         userTicketId,

@@ -88,12 +88,7 @@ export function appleWebServiceRoutes(
       },
     },
     async (req, reply) => {
-      const { deviceLibraryIdentifier, passTypeIdentifier } = req.params;
-      const changed = await deps.wallet.updatedSerials(
-        deviceLibraryIdentifier,
-        passTypeIdentifier,
-        req.query.passesUpdatedSince,
-      );
+      const changed = await deps.wallet.updatedSerials(req.params, req.query.passesUpdatedSince);
       return changed ? changed : reply.code(204).send(null);
     },
   );
@@ -115,10 +110,8 @@ export function appleWebServiceRoutes(
       },
     },
     async (req, reply) => {
-      const { passTypeIdentifier, serialNumber } = req.params;
       const latest = await deps.wallet.latestPass(
-        passTypeIdentifier,
-        serialNumber,
+        req.params,
         req.headers.authorization,
         req.headers['if-modified-since'],
         (holderId) => deps.countPass(req, holderId),

@@ -75,14 +75,13 @@ export function createAppleWebService(
      * Answers `{ serialNumbers, lastUpdated }`, or null (204) when none changed since the tag.
      */
     async updatedSerials(
-      deviceLibraryIdentifier: string,
-      passTypeIdentifier: string,
+      p: { deviceLibraryIdentifier: string; passTypeIdentifier: string },
       passesUpdatedSince: string | undefined,
     ): Promise<{ serialNumbers: string[]; lastUpdated: string } | null> {
-      if (!apple || passTypeIdentifier !== apple.passTypeId) return null;
+      if (!apple || p.passTypeIdentifier !== apple.passTypeId) return null;
       const since =
         passesUpdatedSince && /^\d{1,15}$/.test(passesUpdatedSince) ? new Date(Number(passesUpdatedSince)) : null;
-      const rows = await repo.devicePasses(db, deviceLibraryIdentifier, since);
+      const rows = await repo.devicePasses(db, p.deviceLibraryIdentifier, since);
       if (!rows.length) return null;
       return {
         serialNumbers: rows.map((r) => r.serialNumber),
@@ -103,13 +102,12 @@ export function createAppleWebService(
      * @throws AppError `api.unauthorized` (401) as {@link register}; `api.wallet.not_configured` (404).
      */
     async latestPass(
-      passTypeIdentifier: string,
-      serialNumber: string,
+      p: { passTypeIdentifier: string; serialNumber: string },
       authorization: string | undefined,
       ifModifiedSince?: string,
       beforeSigning?: (holderId: number) => Promise<void>,
     ): Promise<{ pkpass: Buffer | null; lastModified: Date }> {
-      const pass = await authorizedPass(passTypeIdentifier, serialNumber, authorization);
+      const pass = await authorizedPass(p.passTypeIdentifier, p.serialNumber, authorization);
       const row = await repo.passTicket(db, pass.userTicketId, pass.holderId);
       if (!row) throw new AppError('api.unauthorized');
       const live = row.held && !pass.voidedAt;

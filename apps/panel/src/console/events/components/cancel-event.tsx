@@ -9,6 +9,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAt, langOf } from '@tp/contract/format';
 import { Button } from '../../../ui/button';
+import { ReasonField } from '../../../ui/reason-field';
 import { ConfirmBox } from '../../confirm-box';
 import type { EventItem } from '../../events-list.api';
 import { useCancelEvent, type CancelAnswer } from '../api/cancel-event.api';
@@ -85,23 +86,14 @@ export function CancelEvent({ event }: { event: EventItem & { externalId: string
       onYes={run}
       onCancel={close}
     >
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-reason`}>
-          {t('console.cancel_event.reason')}
-        </label>
-        <textarea
-          id={`${id}-reason`}
-          className="textarea"
-          rows={3}
-          maxLength={REASON_MAX}
-          value={reason}
-          aria-describedby={`${id}-help`}
-          onChange={(e) => setReason(e.target.value)}
-        />
-        <p id={`${id}-help`} className="field__helper">
-          {t('console.cancel_event.reason_help', { max: REASON_MAX })}
-        </p>
-      </div>
+      <ReasonField
+        label={t('console.cancel_event.reason')}
+        helper={t('console.cancel_event.reason_help', { max: REASON_MAX })}
+        maxLength={REASON_MAX}
+        value={reason}
+        onChange={setReason}
+        className="textarea"
+      />
       {check && <Counts answer={check} done={false} />}
     </ConfirmBox>
   );

@@ -5,7 +5,7 @@
  * reason (and the ask again while the policy allows). The API's refusals (`api.refund.*`) show in the dialog; a
  * success is a toast. Its texts are the `refund` catalogue (lib/feature-catalogues.ts), loaded with this section.
  */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { REFUND_REASON_MAX } from '@tp/contract/refunds';
@@ -15,6 +15,7 @@ import { formatWhen } from '../../../lib/format';
 import { toast } from '../../../lib/toast';
 import { Button } from '../../../ui/button';
 import { ConfirmModal } from '../../../ui/confirm-modal';
+import { ReasonField } from '../../../ui/reason-field';
 import { useRefundRequestChange } from '../api/refund-request.api';
 
 type Change = 'ask' | 'withdraw';
@@ -65,7 +66,6 @@ function RefundRequest({ ticket }: { ticket: MyTicket }) {
 /** "Ask for a refund?" with the optional reason, or "Withdraw your refund request?"; a refusal shows inside. */
 function ChangeDialog(props: { userTicketId: number; change: Change; onClose: () => void }) {
   const { t } = useTranslation();
-  const id = useId();
   const [reason, setReason] = useState('');
   const run = useRefundRequestChange(props.userTicketId, props.change);
   const onConfirm = async () => {
@@ -89,23 +89,14 @@ function ChangeDialog(props: { userTicketId: number; change: Change; onClose: ()
     >
       <p>{t(`refund.${props.change}_text`)}</p>
       {props.change === 'ask' && (
-        <div className="field">
-          <label htmlFor={id} className="field__label">
-            {t('refund.reason')}
-          </label>
-          <textarea
-            id={id}
-            className="field__input"
-            rows={3}
-            maxLength={REFUND_REASON_MAX}
-            value={reason}
-            aria-describedby={`${id}-help`}
-            onChange={(e) => setReason(e.target.value)}
-          />
-          <p id={`${id}-help`} className="field__helper">
-            {t('refund.reason_help', { max: REFUND_REASON_MAX })}
-          </p>
-        </div>
+        <ReasonField
+          label={t('refund.reason')}
+          helper={t('refund.reason_help', { max: REFUND_REASON_MAX })}
+          maxLength={REFUND_REASON_MAX}
+          value={reason}
+          onChange={setReason}
+          className="field__input"
+        />
       )}
       {run.error && (
         <p className="field__error" role="alert">
