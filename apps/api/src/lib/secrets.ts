@@ -1,7 +1,7 @@
 /**
  * Hashing and comparing secrets, the one way the API does it (issue 43): SHA-256 of high-entropy secrets (API
  * keys, door keys, refresh tokens, resale codes: random enough that no slow hash is needed) and comparisons in time
- * independent of where two values differ. Sign-in codes are peppered HMACs (auth.service.ts) compared with
+ * independent of where two values differ. Sign-in codes are peppered HMACs (auth.sign-in.ts) compared with
  * `sameBytes`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
