@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { email, errorBody } from './auth.js';
+import { LOCALES } from './constants.js';
 import { hasNoNul, instant } from './fields.js';
 import { syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
@@ -280,7 +281,7 @@ export const ticketTypeUpsertRequest = z
  * The language of a holder's account when issuing creates it (issue 40): their first e-mail, the panel's and every
  * later mail's language until they choose another. An existing account keeps its own. Default `en`.
  */
-export const holderLanguage = z.enum(['en', 'es']).meta({
+export const holderLanguage = z.enum(LOCALES).meta({
   description:
     "The new holder account's language (en or es): their first e-mail and the panel's. Ignored when the account exists. Default en.",
 });

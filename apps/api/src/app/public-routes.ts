@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { PanelConfig } from '@tp/contract';
+import { LOCALES, type PanelConfig } from '@tp/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { App } from '../lib/http.js';
@@ -120,7 +120,7 @@ async function registerPages(
     },
   });
   const indexFile = join(config.panelDistDir, 'index.html');
-  for (const lang of ['en', 'es'] as const) {
+  for (const lang of LOCALES) {
     app.get(`/${lang}/`, { schema: { hide: true }, config: { securityHeaders: 'panel' } }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
