@@ -11,7 +11,7 @@ describe('secrets', () => {
     expect(sha256Hex('ñ')).toBe(sha256Hex('\u00f1'));
   });
 
-  it('sameHash: equal hashes match, any other value does not (another hash, empty, not hex)', () => {
+  it('sameHash: equal hashes match, any other value does not (another hash, empty, not hex, none stored)', () => {
     const hash = sha256Hex('ABCD-EFGH');
     expect(sameHash(hash, sha256Hex('ABCD-EFGH'))).toBe(true);
     expect(sameHash(hash, sha256Hex('ABCD-EFGJ'))).toBe(false);
@@ -19,6 +19,7 @@ describe('secrets', () => {
     expect(sameHash('', '')).toBe(false);
     expect(sameHash('', hash)).toBe(false);
     expect(sameHash('zz', 'zz')).toBe(false);
+    expect(sameHash(null, hash)).toBe(false);
   });
 
   it('sameBytes: false for empty or differently long values, without throwing', () => {

@@ -17,8 +17,9 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
 }
 
-/** Whether two hex SHA-256 hashes are equal, in constant time. */
-export const sameHash = (a: string, b: string): boolean => sameBytes(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+/** Whether a stored hex SHA-256 hash equals another, in constant time; a stored hash that is absent (null) matches none. */
+export const sameHash = (stored: string | null, b: string): boolean =>
+  stored !== null && sameBytes(Buffer.from(stored, 'hex'), Buffer.from(b, 'hex'));
 
 /**
  * Whether a presented secret equals the expected one: both hashed first, so the time is the same whatever their

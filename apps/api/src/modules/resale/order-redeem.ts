@@ -19,8 +19,7 @@ export function createRedeem(deps: Pick<OrderDeps, 'database' | 'config' | 'now'
      */
     async codePdf(orderId: string, code: string): Promise<{ pdf: Buffer; fileName: string }> {
       const row = isUuid(orderId) ? await repo.order(db, orderId) : undefined;
-      // The code's hash compared in constant time (lib/secrets.ts); an order without one matches nothing.
-      if (!row || row.order.status !== 'PAID' || !sameHash(row.order.codeHash ?? '', hashCode(code)))
+      if (!row || row.order.status !== 'PAID' || !sameHash(row.order.codeHash, hashCode(code)))
         throw new AppError('api.resell.redeem.invalid_code');
       const { pdf, lang } = await orderCodePdf(config.publicUrl, row, code.trim().toUpperCase());
       return { pdf, fileName: codePdfFileName(lang) };
