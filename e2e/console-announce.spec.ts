@@ -4,6 +4,7 @@
  * "event changed" e-mail in the sink shows the old and the new start. Screenshots of the form with its notice (en/es,
  * light/dark, 360 px) in test-results/console-announce/.
  */
+import type { Locale } from '@tp/contract';
 import { formatEventDateTime } from '@tp/contract/format';
 import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
@@ -63,7 +64,7 @@ async function eventWithHolders(slug: string, owner: string, holders: string[]) 
 }
 
 /** Opens the event's form and moves its start: the notice appears with the count and the box, checked. */
-async function moveStart(page: Page, lang: 'en' | 'es') {
+async function moveStart(page: Page, lang: Locale) {
   const x = TEXTS[lang];
   await page.getByRole('button', { name: x.edit }).click();
   await page.getByLabel(x.starts).fill(NEW_WALL);

@@ -7,6 +7,7 @@
  * data is made long on purpose (a long event name, long e-mail addresses, a long webhook URL, an API and a door key).
  * Screenshots of each screen at 360 px, in both themes, in test-results/console-phone/.
  */
+import type { Locale } from '@tp/contract';
 import { expect, test, type Page } from './fixtures';
 import { readFileSync } from 'node:fs';
 import { createOrganisation, signInConsole } from './console-steps';
@@ -17,7 +18,7 @@ const tag = Date.now().toString(36);
 // pushed the drawer's Close off-screen).
 test.use({ isMobile: true, hasTouch: true, viewport: { width: 360, height: 780 } });
 type Catalogue = { console: Record<string, Record<string, string>> & Record<string, string> };
-const texts = (lang: 'en' | 'es') =>
+const texts = (lang: Locale) =>
   (JSON.parse(readFileSync(`apps/panel/src/console/locales/console-${lang}.json`, 'utf8')) as Catalogue).console;
 
 /** The page's width against the screen's: the page must not scroll sideways. */

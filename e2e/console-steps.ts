@@ -3,6 +3,7 @@
  * signed in to the real console with the e-mailed code. `base`: another server mailing to the same sink (a spec's
  * own, e2e/server.ts).
  */
+import type { Locale } from '@tp/contract';
 import { expect, type Page } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 import { baseUrl } from './support';
@@ -25,7 +26,7 @@ export async function createOrganisation(
 }
 
 /** Signs `email` in to the console at `/console?lang=…` with the e-mailed code; waits for the first screen. */
-export async function signInConsole(page: Page, email: string, lang: 'en' | 'es' = 'en', base = baseUrl()) {
+export async function signInConsole(page: Page, email: string, lang: Locale = 'en', base = baseUrl()) {
   await page.goto(`${base}/console?lang=${lang}`);
   const before = mailCount();
   await page.getByLabel(lang === 'es' ? 'Correo electrónico' : 'E-mail').fill(email);

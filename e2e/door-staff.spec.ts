@@ -9,7 +9,7 @@
 import { expect, test, type Page } from './fixtures';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
-import type { MyTicket } from '@tp/contract';
+import type { Locale, MyTicket } from '@tp/contract';
 import { waitForCode, mailCount } from './mail';
 import { apiSignIn, baseUrl, expectAccessible, type Tokens } from './support';
 
@@ -93,7 +93,7 @@ async function ticketIds(tokens: Tokens): Promise<number[]> {
   return tickets.filter((t) => t.eventName === EVENT_NAME).map((t) => t.userTicketId);
 }
 
-async function consoleSignIn(page: Page, lang: 'en' | 'es' = 'en') {
+async function consoleSignIn(page: Page, lang: Locale = 'en') {
   const es = lang === 'es';
   await page.goto(`${baseUrl()}/console?lang=${lang}`);
   const before = mailCount();

@@ -7,6 +7,7 @@
  * CANCELLED. Screenshots of the console's box with the dry run's counts (en/es, light/dark, 360 px) in
  * test-results/event-cancel-journey/. Runs on PGlite and, in npm test, on PostgreSQL too (scripts/test.sh).
  */
+import type { Locale } from '@tp/contract';
 import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { openDoor, showPassAtDoor } from './door-steps';
@@ -79,7 +80,7 @@ async function eventWithHolder(slug: string, owner: string, holder: string): Pro
 }
 
 /** In the console: the event's form view, "Cancel event", the words, then the dry run; its counts on show. */
-async function dryRun(page: Page, lang: 'en' | 'es') {
+async function dryRun(page: Page, lang: Locale) {
   const x = TEXTS[lang];
   await page.getByRole('button', { name: x.edit }).click();
   await page.getByRole('button', { name: x.action }).click();

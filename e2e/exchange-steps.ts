@@ -3,6 +3,7 @@
  * organisation API, an event with a queue, the console's queue page and its release form, and joining through the
  * API (where the queue's public page is not the subject).
  */
+import type { Locale } from '@tp/contract';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 import { baseUrl } from './support';
@@ -79,7 +80,7 @@ export async function queueEvent(
 }
 
 /** The console's queue page of the event, `lang` as the owner's. */
-export async function openQueuePage(page: Page, lang: 'en' | 'es' = 'en') {
+export async function openQueuePage(page: Page, lang: Locale = 'en') {
   await page.goto(`${baseUrl()}/console/events/harbour/exchange?lang=${lang}`);
   await expect(page.getByRole('heading', { level: 1 })).toContainText(
     lang === 'es' ? 'Cola de intercambio' : 'Exchange queue',

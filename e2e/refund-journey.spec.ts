@@ -8,6 +8,7 @@
  * page's refund section (en/es, light/dark, 360 px) in test-results/refund-journey/. Runs on PGlite and, in npm test,
  * on PostgreSQL too (scripts/test.sh).
  */
+import type { Locale } from '@tp/contract';
 import { expect, test, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { api } from './exchange-steps';
@@ -47,7 +48,7 @@ async function eventWithHolders(slug: string, owner: string, holders: string[]) 
 }
 
 /** The holder's phone: signed in through the panel's pages, on the ticket's page. */
-async function openTicket(page: Page, holder: string, lang: 'en' | 'es') {
+async function openTicket(page: Page, holder: string, lang: Locale) {
   await page.goto(`${baseUrl()}/${lang}/`);
   await signInViaPanel(page, holder, { givenName: 'Ana', familyName: 'Pérez' });
   await page.goto(`${baseUrl()}/${lang}/?PANEL_TAB=MY_TICKET`);

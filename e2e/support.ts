@@ -3,6 +3,7 @@
  * a person would), the server's URLs, waiting for a page to settle, and the accessibility audit. The server is
  * started per worker slot by global-setup.ts (fixtures.ts).
  */
+import type { Locale } from '@tp/contract';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AxeResults } from 'axe-core';
@@ -70,7 +71,7 @@ export async function signInContext(context: BrowserContext, email: string, base
 }
 
 /** Opens the standalone panel at `/{lang}/?{query}`. */
-export async function openPanel(page: Page, query: string, lang: 'en' | 'es' = 'en') {
+export async function openPanel(page: Page, query: string, lang: Locale = 'en') {
   await page.goto(`${baseUrl()}/${lang}/?${query}`);
 }
 

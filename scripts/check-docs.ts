@@ -2,9 +2,11 @@
  * Docs that must follow the code (issue 26), checked in CI by `npm run check:docs`:
  * - every decision record `docs/decisions/NNN-<slug>.md` has a heading `# NNN: …` with the file's number, and no
  *   two records share a number;
- * - every module folder under `apps/api/src/modules/` and every feature folder under `apps/panel/src/features/` is
- *   named in `CONTRIBUTING.md`'s layout (the lines from `src/modules/<m>/`, resp. `src/features/<f>/`, up to the
- *   first file-role line).
+ * - every module folder under `apps/api/src/modules/`, every feature folder under `apps/panel/src/features/` and
+ *   every area folder of the console (`apps/panel/src/console/<area>/`) is named in `CONTRIBUTING.md`'s layout (the
+ *   lines from `src/modules/<m>/`, `src/features/<f>/`, resp. `src/console/`, up to the first file-role line, resp.
+ *   the scanner's line);
+ * - every module folder is named in the README's architecture paragraph (its section `## Architecture`, issue 43).
  * Prints each problem and exits 1 when there is one.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -29,9 +31,10 @@ for (const file of readdirSync(decisions).filter((f) => f.endsWith('.md'))) {
 }
 
 const contributing = readFileSync(`${root}CONTRIBUTING.md`, 'utf8');
-/** The layout's text from the line holding `marker` up to the first line holding `end`. */
-function block(marker: string, end: string): string {
-  const lines = contributing.split('\n');
+const readme = readFileSync(`${root}README.md`, 'utf8');
+/** The text of `doc` from the line holding `marker` up to the first line after it holding `end`. */
+function block(marker: string, end: string, doc = contributing): string {
+  const lines = doc.split('\n');
   const start = lines.findIndex((l) => l.includes(marker));
   if (start < 0) return '';
   const stop = lines.findIndex((l, i) => i > start && l.includes(end));
@@ -41,17 +44,20 @@ const folders = (dir: string) =>
   readdirSync(`${root}${dir}`, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name);
-for (const [dir, marker, end] of [
-  ['apps/api/src/modules', 'src/modules/<m>/', '<m>.routes.ts'],
-  ['apps/panel/src/features', 'src/features/<f>/', 'api/'],
+for (const [file, doc, dir, marker, end, skip] of [
+  ['CONTRIBUTING.md', contributing, 'apps/api/src/modules', 'src/modules/<m>/', '<m>.routes.ts', []],
+  ['CONTRIBUTING.md', contributing, 'apps/panel/src/features', 'src/features/<f>/', 'api/', []],
+  // The console's folders are its areas, but for its catalogues.
+  ['CONTRIBUTING.md', contributing, 'apps/panel/src/console', 'src/console/', 'src/scanner/', ['locales']],
+  ['README.md', readme, 'apps/api/src/modules', '## Architecture', '## ', []],
 ] as const) {
-  const text = block(marker, end);
-  if (!text) problems.push(`CONTRIBUTING.md: no "${marker}" line in the layout`);
-  for (const name of folders(dir))
+  const text = block(marker, end, doc);
+  if (!text) problems.push(`${file}: no "${marker}" line`);
+  for (const name of folders(dir).filter((f) => !(skip as readonly string[]).includes(f)))
     if (!new RegExp(`(^|[^\\w-])${name}([^\\w-]|$)`).test(text))
-      problems.push(`CONTRIBUTING.md: ${dir}/${name} is not listed under "${marker}"`);
+      problems.push(`${file}: ${dir}/${name} is not named under "${marker}"`);
 }
 
 for (const p of problems) console.error(p);
 if (problems.length) process.exit(1);
-console.log(`docs: ${numbers.size} decision records and every module folder are listed`);
+console.log(`docs: ${numbers.size} decision records and every module, feature and console area are listed`);

@@ -2,6 +2,7 @@
  * Takes screenshots of the main screens from a running server (default http://127.0.0.1:8080,
  * dev outbox on): `npx tsx scripts/screenshots.ts [baseUrl] [outDir]`. Uses Debian's Chromium.
  */
+import type { Locale } from '@tp/contract';
 import { chromium, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { chromiumArgs } from '../e2e/chromium.js';
@@ -22,7 +23,7 @@ const tokens = await tokensFor(process.env.SHOT_EMAIL ?? 'alice@example.com');
 
 async function shot(
   name: string,
-  lang: 'en' | 'es',
+  lang: Locale,
   theme: 'light' | 'dark',
   width: number,
   path: string,

@@ -1264,10 +1264,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Cancel an event (dryRun: say what it would touch): its tickets stop admitting, holders are told
-         * @description Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that resumes after a restart). Cancelling again changes nothing. An event that has ended (`endsAt` passed) is not cancelled: 409 `api.org.event_ended`. Decision 045.
-         */
+        /** Cancel an event (dryRun: say what it would touch): its tickets stop admitting, holders are told */
         post: operations["cancelEvent"];
         delete?: never;
         options?: never;
@@ -1865,10 +1862,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /**
-         * Approve a refund request: the ticket is void, your reference of the refund is recorded
-         * @description Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 `api.org.ticket_revoked`: decline it. Decision 046.
-         */
+        /** Approve a refund request: the ticket is void, your reference of the refund is recorded */
         post: operations["approveRefundRequest"];
         delete?: never;
         options?: never;
@@ -10382,6 +10376,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that resumes after a restart). Cancelling again changes nothing. An event that has ended (`endsAt` passed) is not cancelled: 409 `api.org.event_ended`. Decision 045. */
         requestBody: {
             content: {
                 /**
@@ -15417,6 +15412,7 @@ export interface operations {
             };
             cookie?: never;
         };
+        /** @description Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 `api.org.ticket_revoked`: decline it. Decision 046. */
         requestBody: {
             content: {
                 "application/json": {

@@ -383,29 +383,34 @@ describe.runIf(onPostgres())('db:import sees instances of another role', () => {
     const [instanceRole, importerRole] = [`tp_instance_${suffix}`, `tp_importer_${suffix}`];
     const admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    await admin.query(`create role ${instanceRole} login; create role ${importerRole} login`);
-    const as = (role: string) => {
-      const url = new URL(databaseUrl);
-      url.username = role;
-      return url.toString();
-    };
-    const instance = new pg.Client({ connectionString: as(instanceRole), application_name: 'an-instance' });
-    await instance.connect();
-    const pid = (await instance.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
-    const importer = new pg.Client({ connectionString: as(importerRole) });
-    await importer.connect();
     try {
-      // What the importer's role reads of the instance's session: no backend_type (the audit's miss).
-      const seen = await importer.query<{ backend_type: string | null }>(
-        `select backend_type from pg_stat_activity where pid = ${pid}`,
-      );
-      expect(seen.rows).toEqual([{ backend_type: null }]);
-      const found = await otherConnections(drizzle(importer));
-      expect(found.map((c) => c.pid)).toContain(pid);
+      await admin.query(`create role ${instanceRole} login; create role ${importerRole} login`);
+      const as = (role: string) => {
+        const url = new URL(databaseUrl);
+        url.username = role;
+        return url.toString();
+      };
+      const instance = new pg.Client({ connectionString: as(instanceRole), application_name: 'an-instance' });
+      await instance.connect();
+      const pid = (await instance.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+      const importer = new pg.Client({ connectionString: as(importerRole) });
+      await importer.connect();
+      try {
+        // What the importer's role reads of the instance's session: no backend_type (the audit's miss).
+        const seen = await importer.query<{ backend_type: string | null }>(
+          `select backend_type from pg_stat_activity where pid = ${pid}`,
+        );
+        expect(seen.rows).toEqual([{ backend_type: null }]);
+        const found = await otherConnections(drizzle(importer));
+        expect(found.map((c) => c.pid)).toContain(pid);
+      } finally {
+        await importer.end();
+        await instance.end();
+      }
+      // Roles belong to the server, not to the test's database: both go, and a failed drop fails the test (after
+      // the checks above, so that it never hides their outcome).
+      await admin.query(`drop role ${instanceRole}; drop role ${importerRole}`);
     } finally {
-      await importer.end();
-      await instance.end();
-      await admin.query(`drop role if exists ${instanceRole}`).catch(() => undefined);
       await admin.end();
     }
   });

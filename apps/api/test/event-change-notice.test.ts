@@ -5,6 +5,7 @@
  * its new value, in the holder's language, the times in the event's zone, and keeps its `.ics` (same UID, higher
  * SEQUENCE).
  */
+import type { Locale } from '@tp/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatEventDateTime } from '@tp/contract/format';
 import type { MailMessage } from '../src/providers/mail/mail.provider.js';
@@ -60,7 +61,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const issue = async (externalId: string, holderEmail: string, holderLanguage: 'en' | 'es' = 'en') => {
+const issue = async (externalId: string, holderEmail: string, holderLanguage: Locale = 'en') => {
   const r = await put(`tickets/${externalId}`, { ticketTypeExternalId: 'ga', holderEmail, holderLanguage });
   expect(r.statusCode, r.body).toBe(201);
 };
@@ -142,7 +143,7 @@ describe('holders told on purpose (issue 46)', () => {
 });
 
 describe('the "event changed" mail says what changed (issue 46)', () => {
-  const at = (iso: string, lang: 'en' | 'es', zone = ZONE) => formatEventDateTime(lang, new Date(iso), zone);
+  const at = (iso: string, lang: Locale, zone = ZONE) => formatEventDateTime(lang, new Date(iso), zone);
 
   it('a new start: its old and its new value, in en and es; the .ics keeps its UID with a higher SEQUENCE', async () => {
     await issue('t-1', 'ann@example.com');

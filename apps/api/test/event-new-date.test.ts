@@ -6,6 +6,7 @@
  * mail says it is a new date and, under the policy `on_reschedule` with its deadline ahead, until when a refund may be
  * asked for.
  */
+import type { Locale } from '@tp/contract';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,7 +87,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const issue = async (externalId: string, holderEmail: string, holderLanguage: 'en' | 'es' = 'en') => {
+const issue = async (externalId: string, holderEmail: string, holderLanguage: Locale = 'en') => {
   const r = await put(`tickets/${externalId}`, { ticketTypeExternalId: 'ga', holderEmail, holderLanguage });
   expect(r.statusCode, r.body).toBe(201);
   return Number(

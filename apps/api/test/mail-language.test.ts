@@ -4,7 +4,7 @@
  * received, sold, bought); a gift from the Spanish panel to a new address makes a Spanish account.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MyTicket } from '@tp/contract';
+import type { Locale, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 let t: TestApp;
@@ -19,7 +19,7 @@ afterEach(async () => {
 const ES = { 'accept-language': 'es' };
 const EN = { 'accept-language': 'en' };
 
-async function signInFrom(lang: 'en' | 'es', email: string): Promise<string> {
+async function signInFrom(lang: Locale, email: string): Promise<string> {
   const r1 = await t.app.inject({
     method: 'POST',
     url: '/v1/auth/signInOrRegisterAndSignIn',
@@ -74,7 +74,7 @@ async function listOne(token: string, headers: Record<string, string>): Promise<
 }
 
 /** Buys one ticket of a listing on its public page in `lang` and pays in the sandbox. */
-async function buy(path: string, email: string, lang: 'en' | 'es') {
+async function buy(path: string, email: string, lang: Locale) {
   const started = await t.app.inject({
     method: 'POST',
     url: `${path}?lang=${lang}`,

@@ -4,6 +4,7 @@
  * kept and shown in the console's ticket list (GET /v1/org/tickets); a relay's permanent refusal (SMTP 5xx) is kept
  * as failed at once, never retried, and neither the log nor the job keeps the address.
  */
+import type { Locale } from '@tp/contract';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
@@ -47,7 +48,7 @@ beforeEach(async () => {
 });
 afterEach(() => t.close());
 
-const issue = (externalId: string, holderEmail: string, holderLanguage?: 'en' | 'es') =>
+const issue = (externalId: string, holderEmail: string, holderLanguage?: Locale) =>
   t.app.inject({
     method: 'PUT',
     url: `/v1/org/tickets/${externalId}`,

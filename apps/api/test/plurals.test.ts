@@ -1,4 +1,5 @@
 /** Plural forms in the server's pages and mails (issue 13 point 3: "1 disponible", not "1 disponibles"). */
+import type { Locale } from '@tp/contract';
 import { describe, expect, it } from 'vitest';
 import { formatEventDateTime, plural } from '../src/lib/lang.js';
 import { resaleCodeMail, signInCodeMail } from '../src/providers/mail/templates.js';
@@ -15,7 +16,7 @@ describe('plural (CLDR rules through Intl.PluralRules)', () => {
   });
 
   it('mails say "1 entrada" and "3 entradas", never "entrada(s)"', async () => {
-    const bought = (lang: 'en' | 'es', quantity: number) =>
+    const bought = (lang: Locale, quantity: number) =>
       resaleCodeMail(lang, {
         ticket: sampleTicket('River Nights'),
         quantity,

@@ -1,6 +1,6 @@
 /** Privacy rules of issue 13 (item 5): default nickname, username search, benefit codes across holders. */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MyTicket, User } from '@tp/contract';
+import type { Locale, MyTicket, User } from '@tp/contract';
 import { bearer, createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp;
@@ -16,7 +16,7 @@ const listOf = async (token: string, status = 'UPCOMING'): Promise<MyTicket[]> =
   (await t.app.inject({ url: `/v1/list/ticket_listing?status=${status}`, headers: bearer(token) })).json();
 
 /** Signs in with the code flow, sending the panel's `locale` and/or an Accept-Language header. */
-async function signInWith(email: string, opts: { locale?: 'en' | 'es'; acceptLanguage?: string }) {
+async function signInWith(email: string, opts: { locale?: Locale; acceptLanguage?: string }) {
   const r1 = await t.app.inject({
     method: 'POST',
     url: '/v1/auth/signInOrRegisterAndSignIn',

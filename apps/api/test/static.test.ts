@@ -28,7 +28,10 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
   writeWithCopies(join(dist, 'assets/index-AbC123xy.js'), script);
   writeWithCopies(join(dist, 'embed.js'), loader);
-  writeWithCopies(join(dist, 'index.html'), '<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
+  writeWithCopies(
+    join(dist, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>My tickets</title></head><body><div id="root"></div></body></html>',
+  );
   t = await createTestApp({ config: { panelDistDir: dist } });
 });
 afterAll(async () => {
@@ -84,5 +87,12 @@ describe('panel static files', () => {
     expect(r.body).toContain('<html lang="en"');
     expect((await get('/index.html', { 'accept-encoding': 'br' })).statusCode).toBe(404);
     expect((await get('/index.html.br')).statusCode).toBe(404);
+  });
+
+  it("names the panel document's language and first title from the API's catalogue (pages.panel.title)", async () => {
+    const es = await get('/es/');
+    expect(es.body).toContain('<html lang="es"');
+    expect(es.body).toContain('<title>Mis entradas</title>');
+    expect((await get('/en/')).body).toContain('<title>My tickets</title>');
   });
 });

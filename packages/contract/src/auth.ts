@@ -1,14 +1,14 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
 import { hasNoNul } from './fields.js';
-import { OTP_LENGTH, STEP_UP_ACTIONS, type Locale, type StepUpAction } from './constants.js';
+import { LOCALES, OTP_LENGTH, STEP_UP_ACTIONS, type Locale, type StepUpAction } from './constants.js';
 import { NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH, NICKNAME_PATTERN, PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
 export const email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
 /** POST /auth/signInOrRegisterAndSignIn body. */
-export const signInRequest = z.strictObject({ email, locale: z.enum(['en', 'es']).optional() });
+export const signInRequest = z.strictObject({ email, locale: z.enum(LOCALES).optional() });
 /**
  * Response: the sign-in session id that the OTP verify call must present (spec section 3), and beyond the spec `resendAfterSeconds`: how long until another
  * code may be asked for (OTP_RESEND_SECONDS), so the OTP screen can count down to "Resend code" (issue 13).
@@ -112,7 +112,7 @@ export const profileUpdate = z
     familyName: personName.nullable().optional(),
     nickname: z.string().trim().min(1).max(NICKNAME_MAX_LENGTH).regex(NICKNAME_PATTERN).refine(hasNoNul).optional(),
     phoneNumber: z.string().trim().min(3).max(PHONE_MAX_LENGTH).regex(PHONE_PATTERN).nullable().optional(),
-    locale: z.enum(['en', 'es']).optional(),
+    locale: z.enum(LOCALES).optional(),
     ...ignored,
   })
   .transform(

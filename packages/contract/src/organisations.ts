@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { email, errorBody } from './auth.js';
+import { LOCALES } from './constants.js';
 import { hasNoNul, instant } from './fields.js';
 import { syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
@@ -280,7 +281,7 @@ export const ticketTypeUpsertRequest = z
  * The language of a holder's account when issuing creates it (issue 40): their first e-mail, the panel's and every
  * later mail's language until they choose another. An existing account keeps its own. Default `en`.
  */
-export const holderLanguage = z.enum(['en', 'es']).meta({
+export const holderLanguage = z.enum(LOCALES).meta({
   description:
     "The new holder account's language (en or es): their first e-mail and the panel's. Ignored when the account exists. Default en.",
 });
@@ -469,7 +470,16 @@ export const eventCancelRequest = z
     reason: z.string().trim().min(1).max(1000).optional(),
     dryRun: z.boolean().optional(),
   })
-  .meta({ examples: [{ reason: 'The venue flooded. Your ticket shop refunds every ticket within 14 days.' }] });
+  .meta({
+    description:
+      'Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its ' +
+      'next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off ' +
+      'sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their ' +
+      'language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that ' +
+      'resumes after a restart). Cancelling again changes nothing. An event that has ended (`endsAt` passed) is not ' +
+      'cancelled: 409 `api.org.event_ended`. Decision 045.',
+    examples: [{ reason: 'The venue flooded. Your ticket shop refunds every ticket within 14 days.' }],
+  });
 
 /**
  * Its answer: what the cancel touches (or touched): live tickets, the distinct holders told by e-mail, resale listings

@@ -131,7 +131,13 @@ export type RefundRequestItem = z.infer<typeof refundRequestItem>;
 export const refundRequestPage = z.object({ items: z.array(refundRequestItem), nextCursor: z.string().nullable() });
 
 /** POST /v1/org/refund-requests/{id}/approve body: your reference of the refund made in your shop, optional. */
-export const refundApproveRequest = z.strictObject({ reference: words(REFUND_REFERENCE_MAX).optional() });
+export const refundApproveRequest = z.strictObject({ reference: words(REFUND_REFERENCE_MAX).optional() }).meta({
+  description:
+    'Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at ' +
+    'offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the ' +
+    'request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 ' +
+    '`api.org.ticket_revoked`: decline it. Decision 046.',
+});
 
 /** POST /v1/org/refund-requests/{id}/decline body: the reason, which the holder sees in the panel and the e-mail. */
 export const refundDeclineRequest = z.strictObject({ reason: words(REFUND_REASON_MAX) });

@@ -5,10 +5,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { PanelConfig } from '@tp/contract';
+import { LOCALES, type PanelConfig } from '@tp/contract';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { App } from '../lib/http.js';
+import { text } from '../lib/i18n.js';
 import type { PressureReason } from '../lib/load-shedding.js';
 import { pickLang, queryLang } from '../lib/lang.js';
 import { REQUEST_ID_HEADER } from '../lib/request-id.js';
@@ -23,6 +24,7 @@ import { exchangePageRoutes } from '../modules/exchange/exchange-page.routes.js'
 import { devMailRoutes, healthRoutes } from '../modules/system/system.routes.js';
 import { infoPageRoutes } from '../modules/system/info.public.routes.js';
 import { renderDemoHostPage } from '../pages/demo-host.page.js';
+import { escapeHtml } from '../pages/html.js';
 import type { Redis } from 'ioredis';
 import type { Services } from './services.js';
 
@@ -118,8 +120,7 @@ async function registerPages(
     },
   });
   const indexFile = join(config.panelDistDir, 'index.html');
-  const PANEL_TITLE = { en: 'My tickets', es: 'Mis entradas' } as const;
-  for (const lang of ['en', 'es'] as const) {
+  for (const lang of LOCALES) {
     app.get(`/${lang}/`, { schema: { hide: true }, config: { securityHeaders: 'panel' } }, async (_req, reply) => {
       // Read per request (a few KB): a rebuild is served without a restart.
       const html = await readFile(indexFile, 'utf8').catch(() => null);
@@ -131,7 +132,7 @@ async function registerPages(
           html
             .replace('<html lang="en"', `<html lang="${lang}"`)
             // The tab's first title in the page's language (the panel then names the screen, app/document-title.ts).
-            .replace('<title>My tickets</title>', `<title>${PANEL_TITLE[lang]}</title>`)
+            .replace('<title>My tickets</title>', `<title>${escapeHtml(text(lang, 'pages.panel.title'))}</title>`)
             // The build's inline theme script and module scripts run under the CSP nonce.
             .replace(/<script(?=[\s>])/g, `<script nonce="${scriptNonce(reply)}"`),
         );

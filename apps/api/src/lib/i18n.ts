@@ -3,7 +3,8 @@
  * (`src/locales/en.json`, `es.json`) read through i18next, the library the panel and console use, with the same
  * rules: `{{name}}` interpolation, CLDR plurals by `count` (`key_one`, `key_other`; Spanish `many` falls back to
  * `other`). Texts are plain: each surface escapes what it renders (the mail layout escapes every slot).
- * `test/catalogues.test.ts` checks that both languages have the same keys and that every key used exists.
+ * A key the English catalogue lacks fails the typecheck ({@link TextKey}); the panel's `src/locales/catalogues.test.ts`
+ * checks that both languages have the same keys, none empty.
  */
 import i18next from 'i18next';
 import type { Locale } from '@tp/contract';

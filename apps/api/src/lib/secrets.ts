@@ -1,7 +1,7 @@
 /**
  * Hashing and comparing secrets, the one way the API does it (issue 43): SHA-256 of high-entropy secrets (API
  * keys, door keys, refresh tokens, resale codes: random enough that no slow hash is needed) and comparisons in time
- * independent of where two values differ. Sign-in codes are peppered HMACs (auth.service.ts) compared with
+ * independent of where two values differ. Sign-in codes are peppered HMACs (auth.sign-in.ts) compared with
  * `sameBytes`.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -17,8 +17,9 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
 }
 
-/** Whether two hex SHA-256 hashes are equal, in constant time. */
-export const sameHash = (a: string, b: string): boolean => sameBytes(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
+/** Whether a stored hex SHA-256 hash equals another, in constant time; a stored hash that is absent (null) matches none. */
+export const sameHash = (stored: string | null, b: string): boolean =>
+  stored !== null && sameBytes(Buffer.from(stored, 'hex'), Buffer.from(b, 'hex'));
 
 /**
  * Whether a presented secret equals the expected one: both hashed first, so the time is the same whatever their

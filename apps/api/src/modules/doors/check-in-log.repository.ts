@@ -3,9 +3,9 @@
  * an offline door, with the door key (null: the platform SCANNER_KEY), the device, the scan time, the
  * verdict and whether it was offline. Read per ticket (a ticket's history) or per event.
  */
-import { arrayContains, asc, desc, eq } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { checkInLog } from '../../db/schema.js';
+import { checkInLog, doorKeys as doorKeyRows } from '../../db/schema.js';
 import type { doorKeys } from '@tp/contract';
 
 /** One scan as logged. Times are UTC. */
@@ -50,6 +50,30 @@ export const checkInLogRepository = {
       .from(checkInLog)
       .where(arrayContains(checkInLog.userTicketIds, [userTicketId]))
       .orderBy(asc(checkInLog.scannedAt), asc(checkInLog.id));
+  },
+
+  /**
+   * The admitting scans of the ticket (verdict `admitted`), oldest first, with the door key's name (null: the
+   * platform key): the check-ins of a ticket's history in the organiser API (GET /org/tickets/{externalId}).
+   */
+  async admissionsOf(db: DbOrTx, userTicketId: number) {
+    return db
+      .select({
+        at: checkInLog.scannedAt,
+        offline: checkInLog.offline,
+        doorKeyId: checkInLog.doorKeyId,
+        doorKey: doorKeyRows.name,
+      })
+      .from(checkInLog)
+      .leftJoin(doorKeyRows, eq(doorKeyRows.id, checkInLog.doorKeyId))
+      .where(
+        and(
+          sql`${checkInLog.userTicketIds} @> array[${userTicketId}]::integer[]`,
+          eq(checkInLog.verdict, 'admitted'),
+          isNotNull(checkInLog.scannedAt),
+        ),
+      )
+      .orderBy(asc(checkInLog.scannedAt));
   },
 
   /** The newest `limit` scans at an event, newest first. */

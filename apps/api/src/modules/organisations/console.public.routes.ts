@@ -13,8 +13,10 @@ import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_SCREENS } from '@tp/contract';
 import type { App } from '../../lib/http.js';
+import { text } from '../../lib/i18n.js';
 import { pickLang, queryLang } from '../../lib/lang.js';
 import { STRIPE_CONNECT } from '../../lib/security-headers.js';
+import { escapeHtml } from '../../pages/html.js';
 
 /**
  * The console page's Content-Security-Policy. With Stripe (`stripe`: STRIPE_PUBLISHABLE_KEY is set) it lets in
@@ -35,8 +37,6 @@ export function consoleCsp(stripe: boolean): string {
     "frame-ancestors 'none'",
   ].join('; ');
 }
-
-const TITLE = { en: 'Organiser console', es: 'Consola del organizador' } as const;
 
 /**
  * @param deps.panelDistDir the panel build (config `panelDistDir`); the page is `console/index.html` in it.
@@ -60,7 +60,10 @@ export function consolePageRoutes(app: App, deps: { panelDistDir: string; stripe
       .send(
         html
           .replace('<html lang="en"', `<html lang="${lang}"`)
-          .replace('<title>Organiser console</title>', `<title>${TITLE[lang]}</title>`),
+          .replace(
+            '<title>Organiser console</title>',
+            `<title>${escapeHtml(text(lang, 'pages.console.title'))}</title>`,
+          ),
       );
   };
   app.get('/console', { schema: { hide: true } }, page);

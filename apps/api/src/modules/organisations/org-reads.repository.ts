@@ -1,15 +1,14 @@
 /**
  * SQL of the organisation API's reads (issue 21): events, ticket types and tickets of one organisation, paged by
  * keyset (the cursor is the last row's sort key, never an offset), and the records a ticket's history is built
- * from (`ticket_history`, resale listings, the check-in log). Every query filters on the caller's organisation.
+ * from (`ticket_history`, resale listings; its check-ins are the doors module's check-in log). Every query filters on
+ * the caller's organisation.
  */
-import { and, asc, desc, eq, gt, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed } from '../../db/predicates.js';
 import {
-  checkInLog,
-  doorKeys,
   events,
   resaleListings,
   resaleListingTickets,
@@ -208,26 +207,5 @@ export const orgReadsRepository = {
       .innerJoin(resaleListings, eq(resaleListings.id, resaleListingTickets.listingId))
       .innerJoin(users, eq(users.id, resaleListings.sellerId))
       .where(eq(resaleListingTickets.userTicketId, userTicketId));
-  },
-
-  /** The admitting scans of the ticket (check-in log), with the door key's name (null: the platform key). */
-  async admissionsOf(db: DbOrTx, userTicketId: number) {
-    return db
-      .select({
-        at: checkInLog.scannedAt,
-        offline: checkInLog.offline,
-        doorKeyId: checkInLog.doorKeyId,
-        doorKey: doorKeys.name,
-      })
-      .from(checkInLog)
-      .leftJoin(doorKeys, eq(doorKeys.id, checkInLog.doorKeyId))
-      .where(
-        and(
-          sql`${checkInLog.userTicketIds} @> array[${userTicketId}]::integer[]`,
-          eq(checkInLog.verdict, 'admitted'),
-          isNotNull(checkInLog.scannedAt),
-        ),
-      )
-      .orderBy(asc(checkInLog.scannedAt));
   },
 };

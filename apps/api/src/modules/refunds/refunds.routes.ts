@@ -108,11 +108,6 @@ export function refundsOrgRoutes(
       schema: {
         operationId: 'approveRefundRequest',
         summary: 'Approve a refund request: the ticket is void, your reference of the refund is recorded',
-        description:
-          'Refund the money in your own shop; approving here voids the ticket (it stops admitting online and at ' +
-          'offline doors, `refunded`) and e-mails the holder with your `reference`. A ticket checked in since the ' +
-          'request answers 409 `api.org.ticket_used`, one revoked or voided since (your revoke, a payment reversed) 409 ' +
-          '`api.org.ticket_revoked`: decline it. Decision 046.',
         security: orgSecurity,
         params: requestParams,
         body: refunds.refundApproveRequest,

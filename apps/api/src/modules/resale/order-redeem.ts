@@ -1,5 +1,6 @@
 /** A paid order's code (spec section 4 Redeem): its PDF for whoever knows it, and redeeming it. */
 import { AppError } from '../../lib/app-error.js';
+import { sameHash } from '../../lib/secrets.js';
 import { isUuid } from '@tp/contract/fields';
 import { codePdfFileName } from '../../providers/mail/templates.js';
 import { resaleRepository as repo } from './resale.repository.js';
@@ -18,7 +19,7 @@ export function createRedeem(deps: Pick<OrderDeps, 'database' | 'config' | 'now'
      */
     async codePdf(orderId: string, code: string): Promise<{ pdf: Buffer; fileName: string }> {
       const row = isUuid(orderId) ? await repo.order(db, orderId) : undefined;
-      if (!row || row.order.status !== 'PAID' || row.order.codeHash !== hashCode(code))
+      if (!row || row.order.status !== 'PAID' || !sameHash(row.order.codeHash, hashCode(code)))
         throw new AppError('api.resell.redeem.invalid_code');
       const { pdf, lang } = await orderCodePdf(config.publicUrl, row, code.trim().toUpperCase());
       return { pdf, fileName: codePdfFileName(lang) };

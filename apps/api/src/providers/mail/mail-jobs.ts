@@ -349,8 +349,9 @@ function mailFailure(err: unknown): Error {
   const clean = new Error(redactAddresses(err.message));
   clean.name = err.name;
   clean.stack = err.stack ? redactAddresses(err.stack) : clean.stack;
-  const from = err as unknown as Record<string, unknown>;
-  const to = clean as unknown as Record<string, unknown>;
+  // The casts: nodemailer's fields are own properties its Error type does not declare; each is checked as read.
+  const from = err as Error & Partial<Record<(typeof SAFE_FIELDS)[number], unknown>>;
+  const to = clean as typeof from;
   for (const field of SAFE_FIELDS) {
     const value = from[field];
     if (typeof value === 'string') to[field] = redactAddresses(value);

@@ -39,13 +39,6 @@ export function eventsRoutes(app: App, deps: OrgRoutesDeps) {
       schema: {
         operationId: 'cancelEvent',
         summary: 'Cancel an event (dryRun: say what it would touch): its tickets stop admitting, holders are told',
-        description:
-          'Marks the event cancelled in one transaction: no ticket of it admits (online at once; an offline door on its ' +
-          'next sync answers `event_cancelled` and its next list is empty) or moves, its resale listings are taken off ' +
-          'sale, its exchange queue closes, and you get `event.cancelled`. Then each holder gets an e-mail in their ' +
-          'language with your `reason` and a calendar cancellation, and wallet passes show it (a durable run that ' +
-          'resumes after a restart). Cancelling again changes nothing. An event that has ended (`endsAt` passed) is not ' +
-          'cancelled: 409 `api.org.event_ended`. Decision 045.',
         security: orgSecurity,
         params: contract.externalIdParams,
         body: contract.eventCancelRequest,

@@ -8,6 +8,7 @@ import type * as z from 'zod';
 import { AppError } from '../../../lib/app-error.js';
 import { idCursor, paged } from '../../../lib/cursor.js';
 import { likePrefix, orgReadsRepository as repo, type TicketReadRow } from '../org-reads.repository.js';
+import { checkInLogRepository } from '../../doors/check-in-log.repository.js';
 import type { RequestOrganisation } from '../../organiser-scope/org-auth.js';
 import type { Lang } from '../../../lib/lang.js';
 import { ATTENDEE_STATUS, ATTENDEES_BATCH, attendeesCsv, type AttendeeRecord } from './attendees-csv.js';
@@ -145,7 +146,7 @@ export function createOrgTicketReads(deps: Pick<OrgApiDeps, 'database'>) {
       const [moves, listings, admissions] = [
         await repo.historyOf(db, row.id),
         await repo.listingsOf(db, row.id),
-        await repo.admissionsOf(db, row.id),
+        await checkInLogRepository.admissionsOf(db, row.id),
       ];
       const history: HistoryEntry[] = [
         ...moves.map((m) => {
