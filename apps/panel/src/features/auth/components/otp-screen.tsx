@@ -14,7 +14,6 @@ import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { OTP_LENGTH } from '@tp/contract/constants';
 import { storage } from '../../../lib/storage';
 import { setTokens } from '../../../lib/session';
 import { ApiError } from '../../../lib/api-client';
@@ -22,7 +21,8 @@ import { userQuery } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
 import { routeAfterSignIn } from '../../../lib/return-route';
 import { Button } from '../../../ui/button';
-import { Field, touchedError } from '../../../ui/field';
+import { touchedError } from '../../../ui/field';
+import { CodeField } from './code-field';
 import { InfoIcon } from '../../../ui/icons';
 import { pendingCode, rememberResendAfter, sendCode, useRequestCode, useVerifyCode } from '../api/auth.api';
 import { useSecondsUntil } from '../use-seconds-until';
@@ -105,14 +105,8 @@ export default function OtpScreen() {
       }
     >
       <form onSubmit={onSubmit} noValidate className="stack">
-        <Field
+        <CodeField
           label={t('otp.code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={OTP_LENGTH}
-          pattern="[0-9]*"
-          placeholder="000000"
-          className="field--otp"
           error={touchedError(t, formState, 'otp', 'validation.otp_length') ?? refused ?? undefined}
           extra={
             <span className="tooltip">

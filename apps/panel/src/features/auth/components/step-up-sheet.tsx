@@ -10,12 +10,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { standardSchemaResolver } from '@hookform/resolvers/standard-schema';
 import { useTranslation } from 'react-i18next';
-import { OTP_LENGTH, type StepUpAction } from '@tp/contract/constants';
+import type { StepUpAction } from '@tp/contract/constants';
 import { ApiError, errorKey } from '../../../lib/api-client';
 import { loadCatalogue } from '../../../lib/feature-catalogues';
 import { toast } from '../../../lib/toast';
 import { Button } from '../../../ui/button';
-import { Field, touchedError } from '../../../ui/field';
+import { touchedError } from '../../../ui/field';
+import { CodeField } from './code-field';
 import { Modal } from '../../../ui/modal';
 import { requestStepUpCode, verifyStepUpCode } from '../api/step-up.api';
 import { useSecondsUntil } from '../use-seconds-until';
@@ -88,14 +89,8 @@ function StepUpSheet(props: { action: string; onDone: (steppedUp: boolean) => vo
                 ? t('step_up.sent', { action: what, email: sent.email })
                 : t('step_up.sent_earlier', { action: what })}
         </p>
-        <Field
+        <CodeField
           label={t('step_up.code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={OTP_LENGTH}
-          pattern="[0-9]*"
-          placeholder="000000"
-          className="field--otp"
           error={touchedError(t, formState, 'otp', 'validation.otp_length') ?? refused ?? undefined}
           {...register('otp', { onChange: () => setRefused(null) })}
         />
