@@ -18,6 +18,13 @@ import type { AuthDeps } from './auth.service.js';
 import { hashCode, newCode } from './auth.sign-in.js';
 import { stepUpRepository as repo } from './step-up.repository.js';
 
+/**
+ * The session's row lock that queues step-up code requests and checks (on by default). Off only in a race test's
+ * control (step-up-race.test.ts), which shows that without it parallel wrong codes get more than `otpMaxAttempts`
+ * tries.
+ */
+export const stepUpLocks = { enabled: true };
+
 /** The signed-in session a step-up belongs to (the `req.auth` of a holder route). */
 export interface StepUpSession {
   userId: number;
@@ -46,7 +53,7 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
       const at = now();
       const { code, salt, codeHash } = newCode(config.otpPepper);
       const email = await db.transaction(async (tx) => {
-        const row = await repo.lockSession(tx, session.sessionId);
+        const row = await repo.lockSession(tx, session.sessionId, stepUpLocks.enabled);
         if (!row || row.userId !== session.userId) throw new AppError('api.unauthorized');
         const last = await repo.latest(tx, session.sessionId);
         const waited = last ? (at.getTime() - last.createdAt.getTime()) / 1000 : Infinity;
@@ -88,7 +95,7 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
     async verify(session: StepUpSession, otp: string): Promise<{ steppedUpUntil: string }> {
       const at = now();
       const outcome = await db.transaction(async (tx) => {
-        const row = await repo.lockSession(tx, session.sessionId);
+        const row = await repo.lockSession(tx, session.sessionId, stepUpLocks.enabled);
         if (!row || row.userId !== session.userId) return 'api.unauthorized' as const;
         const req = await repo.latest(tx, session.sessionId);
         if (!req || req.closedAt) return 'api.auth.step_up_no_code' as const;

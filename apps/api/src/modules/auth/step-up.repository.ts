@@ -8,15 +8,16 @@ export type StepUpRequestRow = typeof stepUpRequests.$inferSelect;
 export const stepUpRepository = {
   /**
    * Locks the session's row for the rest of the transaction and reads its account's address and language: step-up
-   * code requests and checks of one session queue here. Undefined for an unknown session.
+   * code requests and checks of one session queue here (`lock` false: read only, a race test's control). Undefined for
+   * an unknown session.
    */
-  async lockSession(db: DbOrTx, sessionId: string) {
-    const [row] = await db
+  async lockSession(db: DbOrTx, sessionId: string, lock: boolean) {
+    const query = db
       .select({ id: authSessions.id, userId: authSessions.userId, email: users.email, locale: users.locale })
       .from(authSessions)
       .innerJoin(users, eq(users.id, authSessions.userId))
-      .where(eq(authSessions.id, sessionId))
-      .for('update', { of: authSessions });
+      .where(eq(authSessions.id, sessionId));
+    const [row] = await (lock ? query.for('update', { of: authSessions }) : query);
     return row;
   },
   /** The session's newest step-up code, open or not. */
