@@ -1,6 +1,6 @@
 /**
  * The offline pass (issue 10, decision 010): the device certificate (POST /v1/auth/access/pass-credential),
- * device codes admitted by the door's check-in, refused when too old or when the sign-in was revoked,
+ * device codes admitted by the door's check-in and on sync, refused when too old or when the sign-in was revoked,
  * and the public keys a door verifies with (GET /v1/access/pass-keys).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -83,6 +83,22 @@ describe('pass credential', () => {
     });
     expect(r.statusCode, r.body).toBe(200);
     expect(r.json()).toEqual({ results: [{ id: item.id, admitted: [Number(ticket.id)], conflicts: [] }] });
+
+    // Once the sign-in is revoked (logout), a code of its device synced later is invalid_pass, not already_used.
+    const logout = await t.app.inject({ url: '/v1/auth/logout', headers: bearer(alice.accessToken) });
+    expect(logout.statusCode).toBeLessThan(300);
+    const later = { ...item, id: crypto.randomUUID(), code: await code(stepNow()) };
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: '/v1/access/sync',
+      headers: { 'x-scanner-key': KEY },
+      payload: { eventId: Number(ticket.event_id), items: [{ ...later, userTicketIds: [Number(ticket.id)] }] },
+    });
+    expect(revoked.json()).toEqual({
+      results: [
+        { id: later.id, admitted: [], conflicts: [{ userTicketId: Number(ticket.id), reason: 'invalid_pass' }] },
+      ],
+    });
   }, 20_000);
 
   it('certifies the device key for the holder and this sign-in, for at most 24 h', async () => {
