@@ -4,38 +4,20 @@
  * minute…". The shared e2e server has no resend window (specs sign the same people in many times), so this
  * spec starts its own beside it with the product's default of 60 s, mailing to the same sink.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { mailCount, mailsAfter, waitForCode } from './mail';
-import { startServer, type StartedServer } from './server';
-import { freshEmail } from './support';
+import { freshEmail, ownServer } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
-let server: StartedServer;
-let dataDir: string;
-test.beforeAll(async () => {
-  test.setTimeout(330_000); // the server's start (migrations, seed) on a loaded machine
-  dataDir = mkdtempSync(join(tmpdir(), 'tp-e2e-resend-'));
-  server = await startServer({
-    dataDir,
-    smtpUrl: process.env.E2E_SMTP_URL!,
-    env: { OTP_RESEND_SECONDS: '60' },
-  });
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const server = ownServer('resend', { OTP_RESEND_SECONDS: '60' });
 
 test('a second request for the same e-mail within the window opens the code step of the code already sent', async ({
   page,
 }) => {
   const email = freshEmail('again');
   const before = mailCount();
-  await page.goto(`${server.baseUrl}/en/?PANEL_TAB=LOGIN`);
+  await page.goto(`${server().baseUrl}/en/?PANEL_TAB=LOGIN`);
   const emailBox = page.getByRole('textbox', { name: 'Email' });
   await emailBox.fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -68,7 +50,7 @@ test('a second request for the same e-mail within the window opens the code step
 test('from another browser the same holder also gets the code step, in Spanish', async ({ browser }) => {
   const email = freshEmail('again-es');
   const before = mailCount();
-  const first = await fetch(`${server.baseUrl}/v1/auth/signInOrRegisterAndSignIn`, {
+  const first = await fetch(`${server().baseUrl}/v1/auth/signInOrRegisterAndSignIn`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, locale: 'es' }),
@@ -77,7 +59,7 @@ test('from another browser the same holder also gets the code step, in Spanish',
   const code = await waitForCode(email, before);
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/es/?PANEL_TAB=LOGIN`);
+  await page.goto(`${server().baseUrl}/es/?PANEL_TAB=LOGIN`);
   await page.getByRole('textbox', { name: 'Correo electrónico' }).fill(email);
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page.getByRole('heading', { name: 'Revisa tu correo' })).toBeVisible();

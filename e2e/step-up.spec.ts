@@ -5,44 +5,26 @@
  * code arrives in her inbox in its own e-mail naming the gift (not a sign-in code), she types it, and the gift goes
  * on where it was: bob gets his "gifted you a ticket" mail. Then the sheet in Spanish, light and dark, at 360 px.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from './fixtures';
 import { decoded, mailCount, waitForMail } from './mail';
-import { animationsDone, expectAccessible, settled, signInViaPanel, watchNetwork } from './support';
-import { startServer, type StartedServer } from './server';
+import { animationsDone, expectAccessible, ownServer, settled, signInViaPanel, watchNetwork } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
 /** Seconds a proof of presence lasts on this spec's server. */
 const MAX_AGE_SECONDS = 5;
-let server: StartedServer;
-let dataDir: string;
-test.beforeAll(async () => {
-  test.setTimeout(330_000); // the server's start (migrations, seed) on a loaded machine
-  dataDir = mkdtempSync(join(tmpdir(), 'tp-e2e-step-up-'));
-  server = await startServer({
-    dataDir,
-    smtpUrl: process.env.E2E_SMTP_URL!,
-    env: { STEP_UP_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS), OTP_RESEND_SECONDS: '0' },
-  });
-});
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const server = ownServer('step-up', { STEP_UP_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS), OTP_RESEND_SECONDS: '0' });
 
 /** Signs `email` in through the panel's LOGIN and code screens of this spec's server. */
 async function signIn(page: Page, email: string, lang: 'en' | 'es') {
-  await page.goto(`${server.baseUrl}/${lang}/?PANEL_TAB=LOGIN`);
+  await page.goto(`${server().baseUrl}/${lang}/?PANEL_TAB=LOGIN`);
   await signInViaPanel(page, email);
 }
 
 /** Opens the gift screen of alice's ticket on `card` and gets to "Gift ticket" to bob's e-mail, terms ticked. */
 async function giftToBob(page: Page, lang: 'en' | 'es', card: RegExp) {
   const es = lang === 'es';
-  await page.goto(`${server.baseUrl}/${lang}/?PANEL_TAB=MY_TICKET`);
+  await page.goto(`${server().baseUrl}/${lang}/?PANEL_TAB=MY_TICKET`);
   await page.getByRole('button', { name: card }).first().click();
   await page.getByRole('button', { name: es ? 'Regalar' : 'Gift', exact: true }).click();
   await page

@@ -4,11 +4,15 @@
  * started per worker slot by global-setup.ts (fixtures.ts).
  */
 import type { Locale } from '@tp/contract';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
 import { expect, type BrowserContext, type Frame, type FrameLocator, type Page, type Request } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
+import { test } from './fixtures';
+import { startServer, type StartedServer } from './server';
 
 export const baseUrl = () => process.env.E2E_BASE_URL!;
 /** The same server under another origin (localhost vs 127.0.0.1): the demo host page as a third-party site. */
@@ -239,4 +243,25 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
         .join(' | ')}`,
   );
   expect(found, found.join('\n')).toEqual([]);
+}
+
+/**
+ * A product server of the spec's own beside the shared one, for settings the shared server must not have (a resend
+ * window, a short step-up window): its own data directory, freshly seeded, mailing to the worker's sink. Started
+ * before the spec's tests (the call registers the hooks), stopped and removed after them.
+ * @returns the started server (read it inside a test)
+ */
+export function ownServer(tag: string, env: Record<string, string>): () => StartedServer {
+  let server: StartedServer | undefined;
+  let dataDir: string | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(330_000); // the server's start (migrations, seed) on a loaded machine
+    dataDir = mkdtempSync(join(tmpdir(), `tp-e2e-${tag}-`));
+    server = await startServer({ dataDir, smtpUrl: process.env.E2E_SMTP_URL!, env });
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => server!;
 }
