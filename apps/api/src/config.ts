@@ -321,6 +321,11 @@ export interface Config {
    * (STEP_UP_MAX_AGE_SECONDS, default 300, 5 to 3,600): the sign-in or the last step-up code verified.
    */
   stepUpMaxAgeSeconds: number;
+  /**
+   * Step-up codes one signed-in session may ask for in 24 hours (STEP_UP_CODES_PER_DAY, default 10; decision 048): with
+   * five tries each, a stolen session's guesses a day.
+   */
+  stepUpCodesPerDay: number;
   /** Per-IP limits per minute on requesting and verifying codes. */
   otpRequestsPerIpPerMinute: number;
   otpVerifiesPerIpPerMinute: number;
@@ -951,6 +956,7 @@ function buildConfig(
     otpTtlSeconds: 10 * 60,
     otpResendSeconds: int('OTP_RESEND_SECONDS', env.OTP_RESEND_SECONDS, 60),
     otpMaxAttempts: 5,
+    stepUpCodesPerDay: Math.max(1, int('STEP_UP_CODES_PER_DAY', env.STEP_UP_CODES_PER_DAY, 10)),
     stepUpMaxAgeSeconds: Math.min(3600, Math.max(5, int('STEP_UP_MAX_AGE_SECONDS', env.STEP_UP_MAX_AGE_SECONDS, 300))),
     otpRequestsPerIpPerMinute: int('OTP_REQUESTS_PER_IP_PER_MINUTE', env.OTP_REQUESTS_PER_IP_PER_MINUTE, 20),
     otpVerifiesPerIpPerMinute: int('OTP_VERIFIES_PER_IP_PER_MINUTE', env.OTP_VERIFIES_PER_IP_PER_MINUTE, 30),

@@ -254,6 +254,38 @@ describe('step-up by e-mail code', () => {
     expect(mail.text).toContain('Confirma que eres tú');
   });
 
+  it("a session's codes are capped at stepUpCodesPerDay in 24 hours: then 429 until the oldest is a day old", async () => {
+    const capped = await createTestApp({
+      seed: true,
+      config: { stepUpCodesPerDay: 3, accessTokenTtlSeconds: 2 * 86_400 },
+    });
+    try {
+      const { accessToken } = await capped.signIn('alice@example.com');
+      const ask = () =>
+        capped.app.inject({
+          method: 'POST',
+          url: '/v1/auth/step-up',
+          headers: bearer(accessToken),
+          payload: { action: 'gift' },
+        });
+      for (let i = 0; i < 3; i++) {
+        expect((await ask()).statusCode).toBe(200);
+        capped.clock.advance(MINUTE);
+      }
+      const before = capped.mail.sent.length;
+      const refused = await ask();
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual({ message: 'api.too_many_requests' });
+      // The first code was asked for 3 minutes ago: the window frees it a day after it.
+      expect(Number(refused.headers['retry-after'])).toBe(86_400 - 3 * 60);
+      expect(capped.mail.sent.length).toBe(before);
+      capped.clock.advance(86_400_000 - 3 * MINUTE);
+      expect((await ask()).statusCode).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+
   it('an unknown action is refused before anything is sent', async () => {
     const { accessToken } = await t.signIn('alice@example.com');
     const before = t.mail.sent.length;

@@ -32,6 +32,7 @@ export type AuthConfig = Pick<
   | 'otpTtlSeconds'
   | 'otpResendSeconds'
   | 'stepUpMaxAgeSeconds'
+  | 'stepUpCodesPerDay'
   | 'refreshTokenTtlSeconds'
   | 'refreshGraceSeconds'
   | 'productName'

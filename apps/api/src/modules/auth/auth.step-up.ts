@@ -25,6 +25,9 @@ import { stepUpRepository as repo } from './step-up.repository.js';
  */
 export const stepUpLocks = { enabled: true };
 
+/** A day, milliseconds: the window of `stepUpCodesPerDay`. */
+const DAY_MS = 86_400_000;
+
 /** The signed-in session a step-up belongs to (the `req.auth` of a holder route). */
 export interface StepUpSession {
   userId: number;
@@ -32,7 +35,7 @@ export interface StepUpSession {
 }
 
 /** The step-up half of the auth service. */
-export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: number } }) {
+export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: number; stepUpCodesPerDay: number } }) {
   const { config, now } = deps;
   const db = deps.database.db;
 
@@ -42,7 +45,9 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
      * under the brand of the panel that asked (`orgSlug`), ahead of other mail (the `code` class).
      * @returns the address it went to and the seconds until another code may be asked for.
      * @throws AppError `api.auth.resend_too_soon` (429, Retry-After) within `otpResendSeconds` of the session's last
-     *   code; `api.unauthorized` (401) for a session that no longer exists.
+     *   code; `api.too_many_requests` (429, Retry-After: until the oldest of them is a day old) after
+     *   `stepUpCodesPerDay` codes of the session in 24 hours; `api.unauthorized` (401) for a session that no longer
+     *   exists.
      */
     async request(
       session: StepUpSession,
@@ -60,6 +65,13 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
         if (waited < config.otpResendSeconds) {
           const retryAfter = Math.ceil(config.otpResendSeconds - waited);
           throw new AppError('api.auth.resend_too_soon', {}, { 'Retry-After': String(retryAfter) });
+        }
+        // A day's codes per session are capped (decision 048): five tries each, so a stolen session guesses at most
+        // 5 × stepUpCodesPerDay times a day, however long it waits between codes.
+        const today = await repo.createdSince(tx, session.sessionId, new Date(at.getTime() - DAY_MS));
+        if (today.length >= config.stepUpCodesPerDay) {
+          const retryAfter = Math.ceil((today[0].getTime() + DAY_MS - at.getTime()) / 1000);
+          throw new AppError('api.too_many_requests', {}, { 'Retry-After': String(retryAfter) });
         }
         await repo.closeOpen(tx, session.sessionId, at);
         await repo.insert(tx, {

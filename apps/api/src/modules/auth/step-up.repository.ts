@@ -1,5 +1,5 @@
 /** SQL for step-up codes (issue 47): a signed-in session's codes and its last proof of presence. */
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { authSessions, stepUpRequests, users } from '../../db/schema.js';
 
@@ -29,6 +29,15 @@ export const stepUpRepository = {
       .orderBy(desc(stepUpRequests.createdAt))
       .limit(1);
     return row;
+  },
+  /** When the session's codes asked for after `since` were asked for, oldest first. */
+  async createdSince(db: DbOrTx, sessionId: string, since: Date): Promise<Date[]> {
+    const rows = await db
+      .select({ at: stepUpRequests.createdAt })
+      .from(stepUpRequests)
+      .where(and(eq(stepUpRequests.sessionId, sessionId), gt(stepUpRequests.createdAt, since)))
+      .orderBy(asc(stepUpRequests.createdAt));
+    return rows.map((r) => r.at);
   },
   /** Closes the session's open codes (a newer one supersedes them). */
   async closeOpen(db: DbOrTx, sessionId: string, at: Date): Promise<void> {
