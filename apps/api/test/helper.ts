@@ -290,6 +290,18 @@ function runJobsAfterEachRequest(app: BuiltApp): void {
   };
 }
 
+/**
+ * Runs a race control's `round` up to `rounds` times, until `lost` says the race was lost (the lock removed, the rule
+ * broken); returns that round's result, or the last one's. A race is a matter of timing: on a loaded machine one round
+ * may happen to run its transactions one after the other, so one round that stayed correct proves nothing. Each
+ * round must start from its own state (a fresh session, rows removed), since the previous one may have changed it.
+ */
+export async function untilRaceLost<T>(round: () => Promise<T>, lost: (result: T) => boolean, rounds = 5): Promise<T> {
+  let result = await round();
+  for (let i = 1; i < rounds && !lost(result); i++) result = await round();
+  return result;
+}
+
 /** The config every test app gets, with `overrides` on top. */
 function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
   return loadConfig(

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { MyTicket, webhooks as contract } from '@tp/contract';
-import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp } from './helper.js';
+import { bearer, createTestApp, createTestApps, onPostgres, rawQuery, type TestApp, untilRaceLost } from './helper.js';
 import { createOutboundDeliveryWorker } from '../src/modules/outbound-webhooks/delivery-worker.js';
 import { backoffSeconds } from '../src/modules/outbound-webhooks/delivery-backoff.js';
 import { sendOutboundDelivery } from '../src/modules/outbound-webhooks/delivery-sender.js';
@@ -257,17 +257,18 @@ describe('webhooks: endpoints per organisation (issue 39)', () => {
   // The control: without the organisation row's lock, parallel transactions each count 9 and insert (PostgreSQL;
   // PGlite runs one transaction at a time, so there is no race to lose there).
   // A race is a matter of timing: on a loaded machine one round may happen to run its transactions one after the
-  // other. The control gets up to five rounds (the endpoints removed between them) to lose the race once.
+  // other. The control gets up to five rounds (`untilRaceLost`, the endpoints removed between them) to lose it once.
   it.skipIf(!onPostgres())('control: without the lock the same race passes the cap', async () => {
     const lock = vi.spyOn(outboundWebhooksRepository, 'lockOrganisation').mockResolvedValue(undefined);
     try {
-      for (let round = 0; round < 5 && (await endpointCount()) <= 10; round++) {
+      const round = async () => {
         await rows(
           `delete from webhook_endpoints where organisation_id = (select id from organisations where slug = 'demo')`,
         );
         await race(20);
-      }
-      expect(await endpointCount()).toBeGreaterThan(10);
+        return endpointCount();
+      };
+      expect(await untilRaceLost(round, (n) => n > 10)).toBeGreaterThan(10);
     } finally {
       lock.mockRestore();
     }
