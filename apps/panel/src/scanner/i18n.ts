@@ -1,28 +1,53 @@
 /**
  * The door scanner's texts in English and Spanish, from its catalogues (`locales/scanner-en.json`,
- * `locales/scanner-es.json`, beside the panel's and the console's; issue 43: one way to speak two languages). The
- * page's language comes from `<html lang>`, which the server sets from `?lang=es` (apps/api scanner.public.routes.ts).
- * Elements of index.html name their text with `data-i18n="<key>"`; a test checks every key exists in both.
+ * `locales/scanner-es.json`, beside the panel's and the console's) read through i18next, the library the panel, the
+ * console and the API's mails use, with the same rules (issue 43: one way to speak two languages): `{{name}}`
+ * interpolation, CLDR plurals by `count` (`key_one`, `key_other`, and `key_zero` for a count of 0; Spanish `many`
+ * falls back to `other`). The page's language comes from `<html lang>`, which the server sets from `?lang=es` (apps/api
+ * scanner.public.routes.ts). Elements of index.html name their text with `data-i18n="<key>"`; a test checks every key
+ * exists in both.
  */
+import i18next from 'i18next';
 import type { Locale } from '@tp/contract';
 import { formatAt, formatDateTime, langOf as contractLangOf, type DateViewer } from '@tp/contract/format';
 import en from './locales/scanner-en.json';
 import es from './locales/scanner-es.json';
 
-/** A text key of the scanner. */
-export type TextKey = keyof typeof en;
-/** The scanner's texts in one language. */
-export type Texts = Record<TextKey, string>;
+/** A text key of the scanner, plural forms named once (`tickets` for `tickets_one`/`tickets_other`). */
+export type TextKey = keyof typeof en extends infer K
+  ? K extends `${infer Base}_${'zero' | 'one' | 'other'}`
+    ? Base
+    : K & string
+  : never;
 
-/** Both languages' texts (`locales/scanner-{en,es}.json`; Spanish must have every English key, the typecheck says). */
-export const catalogues: Record<Locale, Texts> = { en, es: es satisfies Texts };
+/** Both languages' catalogues (Spanish must have every English key, the typecheck says). */
+export const catalogues: Record<Locale, typeof en> = { en, es: es satisfies typeof en };
+
+/**
+ * The scanner's texts in one language: `t('ready')`, `t('tickets', { count: 2 })` (`2 tickets`),
+ * `t('usedAt', { time })`. Values are put in as they are: the page sets them as text, never as HTML.
+ */
+export type Texts = (key: TextKey, values?: Record<string, string | number>) => string;
+
+const instance = i18next.createInstance();
+void instance.init({
+  resources: { en: { translation: catalogues.en }, es: { translation: catalogues.es } },
+  lng: 'en',
+  fallbackLng: false,
+  initAsync: false,
+  // Plain text out: the page sets every text with `textContent`.
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+/** The texts of `lang` (see {@link Texts}). */
+export const textsFor =
+  (lang: Locale): Texts =>
+  (key, values = {}) =>
+    instance.t(key, { ...values, lng: lang });
 
 /** The page language from a `lang` attribute: Spanish for `es`, English otherwise (the contract's helper). */
 export const langOf: (value: string | null | undefined) => Locale = contractLangOf;
-
-/** Fills `{name}` placeholders: `fill('{n} tickets', { n: 2 })` is `2 tickets`. */
-export const fill = (template: string, vars: Record<string, string | number>): string =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
 /**
  * Date formats of the page, through the product's one date helper (`@tp/contract/format`) in the page

@@ -7,7 +7,7 @@
 import './scanner.css';
 import { createStore, get, set } from 'idb-keyval';
 import { otherLocale } from '@tp/contract/constants';
-import { catalogues, formatsFor, langOf, type TextKey } from './i18n';
+import { formatsFor, langOf, textsFor, type TextKey } from './i18n';
 import { offlineDoor, type DoorStore } from './offline-door';
 import { passVerifier } from './pass-verifier';
 import { DEVICE_ID_KEY, keyFromFragment, startScanner } from './scanner';
@@ -15,10 +15,10 @@ import { DEVICE_ID_KEY, keyFromFragment, startScanner } from './scanner';
 // `?lang=` first: offline, the service worker answers with the page as cached, whatever its language.
 const lang = langOf(new URLSearchParams(location.search).get('lang') ?? document.documentElement.lang);
 document.documentElement.lang = lang;
-const texts = catalogues[lang];
-document.title = texts.title;
+const texts = textsFor(lang);
+document.title = texts('title');
 for (const node of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
-  node.textContent = texts[node.dataset.i18n as TextKey];
+  node.textContent = texts(node.dataset.i18n as TextKey);
 }
 const other = otherLocale(lang);
 const langLink = document.getElementById('lang-link');

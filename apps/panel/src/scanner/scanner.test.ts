@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CheckInOutcome, Door, EventsOutcome } from './door-api';
-import { catalogues, formatsFor } from './i18n';
+import { catalogues, formatsFor, textsFor } from './i18n';
 import type { DoorStatus } from './offline-door';
 import { PASS_CODE_MAX_LENGTH } from '@tp/contract/pass-code';
 import { cleanKey, keyFromFragment, STORAGE, startScanner } from './scanner';
 
-const t = catalogues.en;
+const t = textsFor('en');
 const html = readFileSync(join(import.meta.dirname, 'index.html'), 'utf8');
 const EVENTS: EventsOutcome = {
   kind: 'events',
@@ -93,7 +93,7 @@ describe('the door scanner page', () => {
       'Harbour Lights · Sydney · Tue, 01 Dec, 7:00 PM',
       'River Nights · Brisbane · Tue, 08 Dec, 6:00 PM AEST',
     ]);
-    expect($('result').textContent).toContain(t.ready);
+    expect($('result').textContent).toContain(t('ready'));
 
     select.value = '2';
     select.dispatchEvent(new Event('change'));
@@ -139,7 +139,7 @@ describe('the door scanner page', () => {
     $<HTMLInputElement>('scanner-key').value = 'wrong';
     await submit('key-form');
     expect($('key-step').hidden).toBe(false);
-    expect($('key-error').textContent).toBe(t.wrongKey);
+    expect($('key-error').textContent).toBe(t('wrongKey'));
     expect(sessionStorage.getItem(STORAGE.key)).toBeNull();
   });
 
@@ -157,7 +157,7 @@ describe('the door scanner page', () => {
     $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
     await submit('code-form');
     expect($('scan-step').hidden).toBe(true);
-    expect($('key-error').textContent).toBe(t.wrongKey);
+    expect($('key-error').textContent).toBe(t('wrongKey'));
     expect(sessionStorage.getItem(STORAGE.key)).toBeNull();
   });
 
@@ -173,7 +173,7 @@ describe('the door scanner page', () => {
     await start(fakeDoor(EVENTS, { kind: 'network' }));
     $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
     await submit('code-form');
-    expect($('result').textContent).toBe(t.network);
+    expect($('result').textContent).toBe(t('network'));
   });
 
   it('asks to pick an event when there is none to pick', async () => {
@@ -183,7 +183,7 @@ describe('the door scanner page', () => {
     expect($('no-events').hidden).toBe(false);
     $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
     await submit('code-form');
-    expect($('result').textContent).toBe(t.pickEvent);
+    expect($('result').textContent).toBe(t('pickEvent'));
     expect(door.seen.checkIns).toEqual([]);
   });
 });
@@ -211,13 +211,15 @@ describe('the door scanner page with an offline-capable door', () => {
     const line = $('door-status');
     expect(line.hidden).toBe(false);
     expect(line.dataset.online).toBe('false');
-    expect(line.textContent).toBe(`${t.offline} · 2 check-ins waiting to sync · admissions list updated 3 minutes ago`);
+    expect(line.textContent).toBe(
+      `${t('offline')} · 2 check-ins waiting to sync · admissions list updated 3 minutes ago`,
+    );
     expect($('conflicts').hidden).toBe(true);
 
     $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
     await submit('code-form');
     expect($('result').querySelector('.verdict')?.textContent).toBe('ADMITTED');
-    expect($('result').textContent).toContain(t.decidedOffline);
+    expect($('result').textContent).toContain(t('decidedOffline'));
 
     report!({
       online: true,
@@ -302,7 +304,7 @@ describe('issue 20: every code the contract makes, wedge scanners, and the sync 
     await startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor });
     $<HTMLInputElement>('code').value = 'TP2.x';
     await submit('code-form');
-    expect($('result').textContent).toContain(t.decidedOffline);
+    expect($('result').textContent).toContain(t('decidedOffline'));
     const refused = {
       itemId: 'x',
       eventId: 1,
@@ -323,7 +325,7 @@ describe('issue 20: every code the contract makes, wedge scanners, and the sync 
     const result = $('result');
     expect(result.querySelector('.verdict')?.textContent).toBe('3 check-ins synced, 1 refused');
     expect(result.dataset.tone).toBe('warn');
-    expect(result.textContent).not.toContain(t.decidedOffline);
+    expect(result.textContent).not.toContain(t('decidedOffline'));
     expect(result.querySelector('li')?.textContent).toBe('Bob · VIP · already admitted at another door');
     // The same summary reported again (a status refresh) does not replace a newer verdict.
     $<HTMLInputElement>('code').value = 'TP2.y';
@@ -335,7 +337,7 @@ describe('issue 20: every code the contract makes, wedge scanners, and the sync 
     expect(result.dataset.tone).toBe('ok');
 
     const es = catalogues.es;
-    expect([es.syncedMany, es.refusedOne, es.notForThisEvent, es.forgetDoor].every(Boolean)).toBe(true);
+    expect([es.synced_other, es.refused_one, es.notForThisEvent, es.forgetDoor].every(Boolean)).toBe(true);
   });
 
   it('says NOT FOR THIS DOOR for an event the door key does not admit to', async () => {
@@ -343,7 +345,7 @@ describe('issue 20: every code the contract makes, wedge scanners, and the sync 
     await start(fakeDoor(EVENTS, { kind: 'not_for_this_event' }));
     $<HTMLInputElement>('code').value = 'TP2.x';
     await submit('code-form');
-    expect($('result').querySelector('.verdict')?.textContent).toBe(t.notForThisEvent);
+    expect($('result').querySelector('.verdict')?.textContent).toBe(t('notForThisEvent'));
     expect($('result').dataset.tone).toBe('bad');
   });
 });

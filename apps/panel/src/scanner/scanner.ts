@@ -147,17 +147,17 @@ function wireCamera(cam: Camera, button: HTMLButtonElement, t: Texts, failed: ()
   button.addEventListener('click', () => {
     if (cam.running) {
       cam.stop();
-      button.textContent = t.camera;
+      button.textContent = t('camera');
       return;
     }
-    cam.start().then(() => (button.textContent = t.stopCamera), failed);
+    cam.start().then(() => (button.textContent = t('stopCamera')), failed);
   });
 }
 
 /** A sync's refused tickets, one line each: holder, ticket (its name, else its number) and why. */
 function conflictLines(summary: SyncSummary, t: Texts): string[] {
   return summary.conflicts.map((c) =>
-    [c.holderName, c.ticketName || `#${c.userTicketId}`, t[`conflict_${c.reason}`]].filter(Boolean).join(' · '),
+    [c.holderName, c.ticketName || `#${c.userTicketId}`, t(`conflict_${c.reason}`)].filter(Boolean).join(' · '),
   );
 }
 
@@ -202,13 +202,13 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   let camera: Camera | null = null;
   let busy = false;
   const show = (verdict: Parameters<typeof renderVerdict>[1]) => renderVerdict(el.result, verdict);
-  const ready = () => show(message('idle', t.ready, t.readyDetail));
+  const ready = () => show(message('idle', t('ready'), t('readyDetail')));
 
   el.codeInput.maxLength = PASS_CODE_MAX_LENGTH;
 
   const toKeyStep = (error: string) => {
     camera?.stop();
-    el.cameraButton.textContent = t.camera;
+    el.cameraButton.textContent = t('camera');
     unwatch?.();
     unwatch = null;
     lastStatus = null;
@@ -228,12 +228,12 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     if (!door) return false;
     const outcome = await door.events();
     if (outcome.kind === 'unauthorized') {
-      toKeyStep(t.wrongKey);
+      toKeyStep(t('wrongKey'));
       return false;
     }
     if (outcome.kind !== 'events') {
       el.keyStep.hidden = false;
-      el.keyError.textContent = outcome.kind === 'busy' ? t.busy : t.network;
+      el.keyError.textContent = outcome.kind === 'busy' ? t('busy') : t('network');
       return false;
     }
     const saved = storage.getItem(STORAGE.event);
@@ -252,12 +252,12 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   const check = async (raw: string) => {
     const code = raw.trim();
     if (!code || busy || !door) return;
-    if (!el.eventSelect.value) return show(message('bad', t.pickEvent));
+    if (!el.eventSelect.value) return show(message('bad', t('pickEvent')));
     busy = true;
-    show(message('busy', t.checking));
+    show(message('busy', t('checking')));
     try {
       const outcome = await door.checkIn(code, Number(el.eventSelect.value));
-      if (outcome.kind === 'unauthorized') return toKeyStep(t.wrongKey);
+      if (outcome.kind === 'unauthorized') return toKeyStep(t('wrongKey'));
       show(checkInVerdict(outcome, t, formats));
       if (outcome.kind === 'event_not_found') void loadEvents();
     } finally {
@@ -296,7 +296,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
 
   const makeCamera = deps.camera ?? ((v, onCode) => (cameraSupported() ? createCamera(v, onCode) : null));
   camera = makeCamera(el.video, check);
-  if (camera) wireCamera(camera, el.cameraButton, t, () => show(message('bad', t.cameraError)));
+  if (camera) wireCamera(camera, el.cameraButton, t, () => show(message('bad', t('cameraError'))));
 
   // A set-up link's key replaces the kept one (the organiser's new door key for this device).
   if (deps.linkKey) storage.setItem(STORAGE.key, deps.linkKey);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { catalogues, fill, formatsFor } from './i18n';
+import { catalogues, formatsFor, textsFor } from './i18n';
 import { answerVerdict, checkInVerdict, grouped } from './verdict';
 
-const t = catalogues.en;
+const t = textsFor('en');
 const formats = { ...formatsFor('en'), time: (iso: string) => `T(${iso})` };
 const ticket = (userTicketId: number, ticketName: string) => ({ userTicketId, ticketName });
 const none = { admitted: [], alreadyUsed: [], listedForResale: [] };
@@ -26,8 +26,8 @@ describe('scan verdicts', () => {
     expect(v).toMatchObject({ tone: 'ok', title: 'ADMITTED', detail: '2 tickets', holder: 'Holder: Alice Example' });
     expect(v.lists).toEqual([
       { items: ['2 × GA'] },
-      { heading: t.alsoUsed, items: ['VIP · used T(2026-11-23T10:00:00.000Z)'] },
-      { heading: t.alsoListed, items: ['GA'] },
+      { heading: t('alsoUsed'), items: ['VIP · used T(2026-11-23T10:00:00.000Z)'] },
+      { heading: t('alsoListed'), items: ['GA'] },
     ]);
     expect(v.buzz).toBe(120);
   });
@@ -45,7 +45,7 @@ describe('scan verdicts', () => {
     expect(answerVerdict({ ...none, holderName: 'Bo', listedForResale: [ticket(1, 'GA')] }, t, formats)).toMatchObject({
       tone: 'warn',
       title: 'LISTED FOR RESALE',
-      detail: t.listedDetail,
+      detail: t('listedDetail'),
     });
     expect(answerVerdict({ ...none, holderName: 'Bo' }, t, formats)).toMatchObject({
       tone: 'bad',
@@ -58,7 +58,7 @@ describe('scan verdicts', () => {
     expect(answerVerdict({ ...none, holderName: 'Bo', returned: [ticket(1, 'GA')] }, t, formats)).toMatchObject({
       tone: 'warn',
       title: 'RETURNED TO THE EXCHANGE',
-      detail: t.returnedDetail,
+      detail: t('returnedDetail'),
       lists: [{ items: ['GA'] }],
     });
     const admitted = answerVerdict(
@@ -67,7 +67,7 @@ describe('scan verdicts', () => {
       formats,
     );
     expect(admitted).toMatchObject({ tone: 'ok', title: 'ADMITTED' });
-    expect(admitted.lists).toEqual([{ items: ['GA'] }, { heading: t.alsoReturned, items: ['GA'] }]);
+    expect(admitted.lists).toEqual([{ items: ['GA'] }, { heading: t('alsoReturned'), items: ['GA'] }]);
   });
 
   it('says a gifted, resold or voided pass moved away, and names nobody the server did not name (issue 40 point 7)', () => {
@@ -86,23 +86,23 @@ describe('scan verdicts', () => {
     expect(moved).toMatchObject({
       tone: 'bad',
       title: 'TICKET MOVED',
-      detail: t.transferredDetail,
+      detail: t('transferredDetail'),
       holder: 'Holder: Bo',
     });
     expect(moved.lists).toEqual([
-      { heading: t.transferredHeading, items: ['GA'] },
-      { heading: t.voidedHeading, items: ['VIP'] },
+      { heading: t('transferredHeading'), items: ['GA'] },
+      { heading: t('voidedHeading'), items: ['VIP'] },
     ]);
     const voided = answerVerdict(
       { ...none, holderName: 'Bo', movedAway: [{ ...ticket(2, 'VIP'), reason: 'revoked' }] },
-      catalogues.es,
+      textsFor('es'),
       formats,
     );
     expect(voided).toMatchObject({ title: 'ENTRADA ANULADA', detail: catalogues.es.voidedDetail });
     // Its payment refunded or disputed (issue 46): its own reason, `ticket_refunded`, in both languages.
     const refunded = answerVerdict(
       { ...none, holderName: 'Bo', movedAway: [{ ...ticket(3, 'GA'), reason: 'refunded' }] },
-      catalogues.es,
+      textsFor('es'),
       formats,
     );
     expect(refunded).toMatchObject({ tone: 'bad', title: 'PAGO DEVUELTO', detail: catalogues.es.ticketRefundedDetail });
@@ -118,29 +118,29 @@ describe('scan verdicts', () => {
 
   it('turns every other outcome into a red message', () => {
     expect(checkInVerdict({ kind: 'invalid' }, t, formats)).toMatchObject({ tone: 'bad', title: 'INVALID' });
-    expect(checkInVerdict({ kind: 'event_not_found' }, t, formats).title).toBe(t.eventNotFound);
+    expect(checkInVerdict({ kind: 'event_not_found' }, t, formats).title).toBe(t('eventNotFound'));
     expect(checkInVerdict({ kind: 'event_cancelled' }, t, formats)).toMatchObject({
       tone: 'bad',
       title: 'EVENT CANCELLED',
-      detail: t.eventCancelledDetail,
+      detail: t('eventCancelledDetail'),
     });
-    expect(checkInVerdict({ kind: 'too_many' }, t, formats).title).toBe(t.tooMany);
-    expect(checkInVerdict({ kind: 'network' }, t, formats).title).toBe(t.network);
-    expect(checkInVerdict({ kind: 'failed', status: 500 }, t, formats).title).toBe(t.failed);
+    expect(checkInVerdict({ kind: 'too_many' }, t, formats).title).toBe(t('tooMany'));
+    expect(checkInVerdict({ kind: 'network' }, t, formats).title).toBe(t('network'));
+    expect(checkInVerdict({ kind: 'failed', status: 500 }, t, formats).title).toBe(t('failed'));
   });
 
   it('says the server is busy, and an admission decided on the device because it was names why (issue 44)', () => {
-    expect(checkInVerdict({ kind: 'busy' }, t, formats)).toMatchObject({ tone: 'bad', title: t.busy });
+    expect(checkInVerdict({ kind: 'busy' }, t, formats)).toMatchObject({ tone: 'bad', title: t('busy') });
     const answer = { ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] };
     const shed = checkInVerdict({ kind: 'answered', answer, offline: true, shed: true }, t, formats);
-    expect(shed).toMatchObject({ tone: 'ok', title: 'ADMITTED', detail: `1 ticket · ${t.decidedBusy}` });
+    expect(shed).toMatchObject({ tone: 'ok', title: 'ADMITTED', detail: `1 ticket · ${t('decidedBusy')}` });
     const offline = checkInVerdict({ kind: 'answered', answer, offline: true }, t, formats);
-    expect(offline.detail).toBe(`1 ticket · ${t.decidedOffline}`);
+    expect(offline.detail).toBe(`1 ticket · ${t('decidedOffline')}`);
   });
 
   it('speaks Spanish with the Spanish catalogue', () => {
     expect(
-      answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, catalogues.es, formats),
+      answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, textsFor('es'), formats),
     ).toMatchObject({ title: 'ACCESO PERMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
   });
 });
@@ -150,7 +150,7 @@ describe('door times (issue 29: the event zone, Spanish conventions)', () => {
     const sydney = { timeZone: 'Australia/Sydney', now: new Date('2026-11-28T00:00:00Z') };
     const es = formatsFor('es', sydney);
     es.setTimeZone('Australia/Sydney');
-    expect(fill(catalogues.es.usedAt, { time: es.time('2026-11-25T10:53:00.000Z') })).toBe(
+    expect(textsFor('es')('usedAt', { time: es.time('2026-11-25T10:53:00.000Z') })).toBe(
       'usada el mié, 25 nov a las 21:53',
     );
     expect(es.date('2026-12-01T08:00:00.000Z', 'Australia/Sydney')).toBe('mar, 1 dic 19:00');

@@ -3,7 +3,7 @@
  * (colour, big word, detail, holder, lists, vibration). The page renders it (view.ts).
  */
 import type { CheckInOutcome, CheckInResponse } from './door-api';
-import { fill, type Formats, type Texts } from './i18n';
+import type { Formats, Texts } from './i18n';
 
 /** idle/busy: grey; ok: green; warn: amber (used, listed for resale, returned to the exchange); bad: red. */
 export type Tone = 'idle' | 'busy' | 'ok' | 'warn' | 'bad';
@@ -35,7 +35,7 @@ export function grouped(tickets: Ticket[]): string[] {
   return [...counts].map(([name, n]) => (n > 1 ? `${n} × ${name}` : name));
 }
 
-const count = (t: Texts, n: number) => (n === 1 ? t.ticketsOne : fill(t.ticketsMany, { n }));
+const count = (t: Texts, n: number) => t('tickets', { count: n });
 
 /** A plain verdict with no lists (ready, checking, messages). */
 export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
@@ -50,11 +50,11 @@ const alarm = (title: string, detail?: string): Verdict => ({ ...message('bad', 
 export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Formats): Verdict {
   const { admitted, alreadyUsed, listedForResale, holderName, movedAway = [], returned = [] } = answer;
   // No name when the server gives none: a holder with no ticket of this event is never named (issue 40 point 7).
-  const holder = holderName ? `${t.holder}: ${holderName}` : undefined;
-  const used = alreadyUsed.map((x) => `${x.ticketName} · ${fill(t.usedAt, { time: formats.time(x.usedAt) })}`);
+  const holder = holderName ? `${t('holder')}: ${holderName}` : undefined;
+  const used = alreadyUsed.map((x) => `${x.ticketName} · ${t('usedAt', { time: formats.time(x.usedAt) })}`);
   const listed = [
-    ...(listedForResale.length ? [{ heading: t.alsoListed, items: grouped(listedForResale) }] : []),
-    ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
+    ...(listedForResale.length ? [{ heading: t('alsoListed'), items: grouped(listedForResale) }] : []),
+    ...(returned.length ? [{ heading: t('alsoReturned'), items: grouped(returned) }] : []),
   ];
   const answered = (tone: keyof typeof BUZZ, title: string, detail: string, lists: Verdict['lists']): Verdict => ({
     tone,
@@ -65,23 +65,23 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
     buzz: BUZZ[tone],
   });
   if (admitted.length > 0) {
-    return answered('ok', t.admitted, count(t, admitted.length), [
+    return answered('ok', t('admitted'), count(t, admitted.length), [
       { items: grouped(admitted) },
-      ...(alreadyUsed.length ? [{ heading: t.alsoUsed, items: used }] : []),
+      ...(alreadyUsed.length ? [{ heading: t('alsoUsed'), items: used }] : []),
       ...listed,
     ]);
   }
   if (alreadyUsed.length > 0) {
-    return answered('warn', t.alreadyUsed, count(t, alreadyUsed.length), [{ items: used }, ...listed]);
+    return answered('warn', t('alreadyUsed'), count(t, alreadyUsed.length), [{ items: used }, ...listed]);
   }
   if (listedForResale.length > 0) {
-    return answered('warn', t.listed, t.listedDetail, [
+    return answered('warn', t('listed'), t('listedDetail'), [
       { items: grouped(listedForResale) },
-      ...(returned.length ? [{ heading: t.alsoReturned, items: grouped(returned) }] : []),
+      ...(returned.length ? [{ heading: t('alsoReturned'), items: grouped(returned) }] : []),
     ]);
   }
   if (returned.length > 0) {
-    return answered('warn', t.returned, t.returnedDetail, [{ items: grouped(returned) }]);
+    return answered('warn', t('returned'), t('returnedDetail'), [{ items: grouped(returned) }]);
   }
   // Nothing held, but the event's tickets left this holder (issue 40 point 7): say they moved or were voided,
   // never who holds them now.
@@ -91,17 +91,17 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
   const refunded = movedAway.filter((m) => m.reason === 'refunded');
   if (movedAway.length > 0) {
     const [title, detail] = transferred.length
-      ? [t.transferred, t.transferredDetail]
+      ? [t('transferred'), t('transferredDetail')]
       : revoked.length
-        ? [t.voided, t.voidedDetail]
-        : [t.ticket_refunded, t.ticketRefundedDetail];
+        ? [t('voided'), t('voidedDetail')]
+        : [t('ticket_refunded'), t('ticketRefundedDetail')];
     return answered('bad', title, detail, [
-      ...(transferred.length ? [{ heading: t.transferredHeading, items: grouped(transferred) }] : []),
-      ...(revoked.length ? [{ heading: t.voidedHeading, items: grouped(revoked) }] : []),
-      ...(refunded.length ? [{ heading: t.refundedHeading, items: grouped(refunded) }] : []),
+      ...(transferred.length ? [{ heading: t('transferredHeading'), items: grouped(transferred) }] : []),
+      ...(revoked.length ? [{ heading: t('voidedHeading'), items: grouped(revoked) }] : []),
+      ...(refunded.length ? [{ heading: t('refundedHeading'), items: grouped(refunded) }] : []),
     ]);
   }
-  return answered('bad', t.noTicket, t.noTicketDetail, []);
+  return answered('bad', t('noTicket'), t('noTicketDetail'), []);
 }
 
 /**
@@ -112,15 +112,12 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
  */
 export function syncVerdict(summary: { synced: number; refused: number }, lines: string[], t: Texts): Verdict {
   const { synced, refused: n } = summary;
-  const title = [
-    synced === 1 ? t.syncedOne : fill(t.syncedMany, { n: synced }),
-    n === 0 ? t.refusedNone : n === 1 ? t.refusedOne : fill(t.refusedMany, { n }),
-  ].join(', ');
+  const title = [t('synced', { count: synced }), t('refused', { count: n })].join(', ');
   if (n === 0) return { tone: 'ok', title, lists: [], sentence: true };
   return {
     tone: 'warn',
     title,
-    lists: [{ heading: t.refusedHeading, items: lines }],
+    lists: [{ heading: t('refusedHeading'), items: lines }],
     buzz: BUZZ.warn,
     sentence: true,
   };
@@ -139,31 +136,31 @@ export function checkInVerdict(
       return outcome.offline
         ? {
             ...verdict,
-            detail: [verdict.detail, outcome.shed ? t.decidedBusy : t.decidedOffline].filter(Boolean).join(' · '),
+            detail: [verdict.detail, outcome.shed ? t('decidedBusy') : t('decidedOffline')].filter(Boolean).join(' · '),
           }
         : verdict;
     }
     case 'offline_unavailable':
-      return alarm(t.offlineUnavailable);
+      return alarm(t('offlineUnavailable'));
     case 'invalid':
-      return alarm(t.invalid, t.invalidDetail);
+      return alarm(t('invalid'), t('invalidDetail'));
     case 'stale':
-      return alarm(t.invalid, t.staleDetail);
+      return alarm(t('invalid'), t('staleDetail'));
     case 'event_not_found':
-      return message('bad', t.eventNotFound);
+      return message('bad', t('eventNotFound'));
     case 'not_for_this_event':
-      return alarm(t.notForThisEvent, t.notForThisEventDetail);
+      return alarm(t('notForThisEvent'), t('notForThisEventDetail'));
     case 'not_revealed':
-      return alarm(t.notRevealed, t.notRevealedDetail);
+      return alarm(t('notRevealed'), t('notRevealedDetail'));
     case 'event_cancelled':
-      return alarm(t.event_cancelled, t.eventCancelledDetail);
+      return alarm(t('event_cancelled'), t('eventCancelledDetail'));
     case 'too_many':
-      return message('bad', t.tooMany);
+      return message('bad', t('tooMany'));
     case 'network':
-      return message('bad', t.network);
+      return message('bad', t('network'));
     case 'busy':
-      return message('bad', t.busy);
+      return message('bad', t('busy'));
     case 'failed':
-      return message('bad', t.failed);
+      return message('bad', t('failed'));
   }
 }

@@ -1,5 +1,5 @@
 /** Writes a {@link Verdict} into the result panel, and the offline door's status. Text goes in with `textContent` only. */
-import { fill, type Formats, type Texts } from './i18n';
+import type { Formats, Texts } from './i18n';
 import type { DoorStatus } from './offline-door';
 import type { Verdict } from './verdict';
 
@@ -46,21 +46,20 @@ export function renderDoorStatus(
   formats: Formats,
   nowMs: number,
 ): void {
-  const queued =
-    status.queued === 0 ? t.queuedNone : status.queued === 1 ? t.queuedOne : fill(t.queuedMany, { n: status.queued });
+  const queued = t('queued', { count: status.queued });
   const age = status.snapshotTakenAt
-    ? fill(t.listAge, { age: formats.ago(status.snapshotTakenAt, nowMs) })
-    : t.listNone;
+    ? t('listAge', { age: formats.ago(status.snapshotTakenAt, nowMs) })
+    : t('listNone');
   line.hidden = false;
   line.className = `door-status ${status.online ? 'online' : 'offline'}`;
   line.dataset.online = String(status.online);
-  line.textContent = [status.online ? t.online : t.offline, queued, age].join(' · ');
+  line.textContent = [status.online ? t('online') : t('offline'), queued, age].join(' · ');
   conflictsBox.hidden = status.conflicts.length === 0;
   conflictList.replaceChildren(
     ...status.conflicts.map((c) =>
       el(
         'li',
-        [c.holderName, c.ticketName || `#${c.userTicketId}`, t[`conflict_${c.reason}`], formats.time(c.scannedAt)]
+        [c.holderName, c.ticketName || `#${c.userTicketId}`, t(`conflict_${c.reason}`), formats.time(c.scannedAt)]
           .filter(Boolean)
           .join(' · '),
       ),
