@@ -6,6 +6,7 @@ import enMain from './en.json';
 import esMain from './es.json';
 import enLater from './later/later-en.json';
 import enConsole from '../console/locales/console-en.json';
+import enScanner from '../scanner/locales/scanner-en.json';
 import esLater from './later/later-es.json';
 import enRefund from './refund/refund-en.json';
 import esRefund from './refund/refund-es.json';
@@ -51,11 +52,12 @@ describe('catalogues', () => {
     expect(MESSAGE_KEYS.filter((k) => !has(enKeys, k))).toEqual([]);
     expect(MESSAGE_KEYS.filter((k) => !has(esKeys, k))).toEqual([]);
   });
-  // The console (decision 024) has its own catalogues: its source is checked against them, the panel's against
-  // the panel's.
+  // The console (decision 024) and the door scanner have their own catalogues: their source is checked against them,
+  // the panel's against the panel's.
   const consoleDir = join(import.meta.dirname, '..', 'console');
+  const scannerDir = join(import.meta.dirname, '..', 'scanner');
   it('every key used in the source exists', () => {
-    const used = [...new Set(usedKeys(join(import.meta.dirname, '..'), [consoleDir]))];
+    const used = [...new Set(usedKeys(join(import.meta.dirname, '..'), [consoleDir, scannerDir]))];
     expect(used.length).toBeGreaterThan(40);
     expect(used.filter((k) => !has(enKeys, k))).toEqual([]);
   });
@@ -64,6 +66,12 @@ describe('catalogues', () => {
     const used = [...new Set(usedKeys(consoleDir))];
     expect(used.length).toBeGreaterThan(40);
     expect(used.filter((k) => !has(consoleKeys, k))).toEqual([]);
+  });
+  it("every key used in the scanner's source exists in its catalogue", () => {
+    const scannerKeys = new Set(flatten(enScanner));
+    const used = [...new Set(usedKeys(scannerDir))];
+    expect(used.length).toBeGreaterThan(40);
+    expect(used.filter((k) => !has(scannerKeys, k))).toEqual([]);
   });
 });
 
