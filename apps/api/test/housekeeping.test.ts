@@ -59,6 +59,7 @@ describe('housekeeping', () => {
       checkInLog: 0,
       auditLog: 0,
       failedJobs: 0,
+      passkeyChallenges: 0,
     });
 
     // Past it: the used codes, bob's signed-out sign-in and the webhook id go; alice's live sign-in stays.
@@ -72,6 +73,7 @@ describe('housekeeping', () => {
       checkInLog: 0,
       auditLog: 0,
       failedJobs: 1,
+      passkeyChallenges: 0,
     });
     expect(await counts()).toEqual({ loginRequests: 0, sessions: 1, refreshTokens: 1, stripeEvents: 0, jobs: 1 });
     const refreshed = await t.app.inject({

@@ -43,6 +43,8 @@ const MOVES_NOTHING: Record<string, string> = {
   openConsoleSession: 'opens the console of an organisation the account is a member of (organiser routes)',
   requestStepUpCode: 'asks for the step-up code itself',
   verifyStepUpCode: 'checks the step-up code itself',
+  passkeyStepUpOptions: 'asks for a passkey step-up challenge',
+  verifyPasskeyStepUp: 'checks the passkey step-up itself',
 };
 
 /** A request that passes each step-up route's validation, so that the step-up check is what answers. */
@@ -57,6 +59,19 @@ const SAMPLE: Record<string, { payload?: object; path?: Record<string, string> }
   startSwap: { payload: { baseTicketId: 1, swapPairId: 1, swapQuantity: 1 } },
   logoutOtherSessions: {},
   deleteAccount: {},
+  passkeyRegistrationOptions: {},
+  registerPasskey: {
+    payload: {
+      response: {
+        id: 'AA',
+        rawId: 'AA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: 'e30', attestationObject: 'oA' },
+      },
+    },
+  },
+  removePasskey: { path: { id: 'AA' } },
 };
 
 interface Operation {
@@ -118,7 +133,8 @@ describe('step-up: which routes want it (from the route table)', () => {
     const stepUpOps = ops.filter((op) => op.description?.includes('api.auth.step_up_required'));
     const unclassified = ops.filter((op) => !stepUpOps.includes(op) && !(op.operationId in MOVES_NOTHING));
     expect(unclassified.map((op) => `${op.method} ${op.path} (${op.operationId})`)).toEqual([]);
-    // The issue's list: gift, resale listing, exchange return, swap, payout account, account deletion, sign out everywhere.
+    // The issue's list: gift, resale listing, exchange return, swap, payout account, account deletion, sign out
+    // everywhere; and adding or removing a passkey (decision 049).
     expect(stepUpOps.map((op) => op.operationId).sort()).toEqual(Object.keys(SAMPLE).sort());
     // A name in MOVES_NOTHING that no longer exists, or that now asks for a step-up, is a stale entry.
     const ids = new Set(ops.map((op) => op.operationId));

@@ -3,7 +3,7 @@
  * of other devices, delete my account, and the seller's earnings on the payout tab.
  */
 import * as z from 'zod';
-import { user } from './auth.js';
+import { passkey, user } from './auth.js';
 import { myTicket } from './tickets.js';
 import { listingWithTotals } from './resell.js';
 
@@ -58,6 +58,8 @@ export const accountExport = z.object({
   orders: z.array(accountOrder),
   earnings: z.array(earning),
   sessions: z.array(accountSession),
+  /** The account's passkeys (issue 47): their names and times, never a key. */
+  passkeys: z.array(passkey),
 });
 export type AccountExport = z.infer<typeof accountExport>;
 

@@ -1,7 +1,7 @@
 /** Auth payloads (spec sections 3 and 7, /auth/*). */
 import * as z from 'zod';
 import { hasNoNul } from './fields.js';
-import { LOCALES, OTP_LENGTH, STEP_UP_ACTIONS, type Locale, type StepUpAction } from './constants.js';
+import { LOCALES, OTP_LENGTH, PASSKEYS_MAX, STEP_UP_ACTIONS, type Locale, type StepUpAction } from './constants.js';
 import { NAME_MAX_LENGTH, NICKNAME_MAX_LENGTH, NICKNAME_PATTERN, PHONE_MAX_LENGTH, PHONE_PATTERN } from './profile.js';
 
 /** E-mail as typed by a person: trimmed, lower-cased, at most 254 characters (RFC 5321). */
@@ -37,6 +37,121 @@ export const stepUpResponse = z.object({ sentTo: z.string(), resendAfterSeconds:
 export const stepUpVerify = z.strictObject({ otp: z.string().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`)) });
 /** POST /auth/step-up/verify response: until when (UTC, ISO 8601) the proof lets the session move tickets and money. */
 export const stepUpVerified = z.object({ steppedUpUntil: z.string() });
+
+/** Base64url text of at most `max` characters (WebAuthn's binary fields as JSON carries them). */
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]*$/);
+
+/** A credential named in WebAuthn options (PublicKeyCredentialDescriptorJSON): to exclude, or to allow. */
+const credentialDescriptor = z.object({
+  id: z.string(),
+  /** `public-key`, the only type there is. */
+  type: z.string(),
+  transports: z.array(z.string()).optional(),
+});
+/** The WebAuthn extensions the server asks for: `credProps` (whether the passkey is discoverable). */
+const extensionInputs = z.object({ credProps: z.boolean().optional() });
+/**
+ * WebAuthn options for `navigator.credentials.create` as JSON (PublicKeyCredentialCreationOptionsJSON, W3C WebAuthn
+ * Level 3), as `@simplewebauthn/browser`'s `startRegistration` takes them (issue 47, decision 049). The challenge is
+ * single use and lives 2 minutes.
+ */
+export const passkeyCreationOptions = z.object({
+  rp: z.object({ name: z.string(), id: z.string().optional() }),
+  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+  challenge: z.string(),
+  pubKeyCredParams: z.array(z.object({ alg: z.number(), type: z.string() })),
+  timeout: z.number().optional(),
+  excludeCredentials: z.array(credentialDescriptor).optional(),
+  authenticatorSelection: z
+    .object({
+      authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+      requireResidentKey: z.boolean().optional(),
+      residentKey: z.enum(['discouraged', 'preferred', 'required']).optional(),
+      userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+    })
+    .optional(),
+  hints: z.array(z.string()).optional(),
+  attestation: z.enum(['direct', 'enterprise', 'indirect', 'none']).optional(),
+  attestationFormats: z.array(z.string()).optional(),
+  extensions: extensionInputs.optional(),
+});
+/**
+ * WebAuthn options for `navigator.credentials.get` as JSON (PublicKeyCredentialRequestOptionsJSON), as
+ * `startAuthentication` takes them: no credential named for a sign-in (the passkey names its account), the account's
+ * for a step-up. The challenge is single use and lives 2 minutes.
+ */
+export const passkeyRequestOptions = z.object({
+  challenge: z.string(),
+  timeout: z.number().optional(),
+  rpId: z.string().optional(),
+  allowCredentials: z.array(credentialDescriptor).optional(),
+  userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
+  hints: z.array(z.string()).optional(),
+  extensions: extensionInputs.optional(),
+});
+/** POST /auth/passkeys/register/options response. */
+export const passkeyCreationOptionsResponse = z.object({ options: passkeyCreationOptions });
+/** POST /auth/passkeys/sign-in/options and /auth/step-up/passkey/options response. */
+export const passkeyRequestOptionsResponse = z.object({ options: passkeyRequestOptions });
+
+/** What every WebAuthn response JSON carries besides its `response` (the credential id twice, its type). */
+const credentialJson = {
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+};
+/**
+ * POST /auth/passkeys/register body: the browser's RegistrationResponseJSON (`startRegistration`'s result), for the
+ * challenge of `/auth/passkeys/register/options`.
+ */
+export const passkeyRegistration = z.object({
+  response: z.object({
+    ...credentialJson,
+    response: z.object({
+      clientDataJSON: base64url(4096),
+      attestationObject: base64url(65536),
+      authenticatorData: base64url(65536).optional(),
+      publicKey: base64url(4096).optional(),
+      publicKeyAlgorithm: z.number().int().optional(),
+      transports: z.array(z.string().max(32)).max(10).optional(),
+    }),
+  }),
+});
+/**
+ * POST /auth/passkeys/sign-in and /auth/step-up/passkey body: the browser's AuthenticationResponseJSON
+ * (`startAuthentication`'s result), for the challenge of the matching `…/options`.
+ */
+export const passkeyAssertion = z.object({
+  response: z.object({
+    ...credentialJson,
+    response: z.object({
+      clientDataJSON: base64url(4096),
+      authenticatorData: base64url(65536),
+      signature: base64url(2048),
+      userHandle: base64url(256).optional(),
+    }),
+  }),
+});
+/** A passkey of the account as Settings lists it (never its key): times in ISO 8601, UTC. */
+export const passkey = z.object({
+  id: z.string(),
+  /** The browser and system it was made on ("Chrome · Android"). */
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  /** Synced by its provider (a password manager, iCloud Keychain, Google Password Manager). */
+  backedUp: z.boolean(),
+});
+/** GET /auth/passkeys response: the account's passkeys, newest first (at most `PASSKEYS_MAX`). */
+export const passkeyList = z.array(passkey).max(PASSKEYS_MAX);
+/** DELETE /auth/passkeys/{id} path. */
+export const passkeyParams = z.strictObject({ id: base64url(1400).min(1) });
 
 /** Tokens issued on sign-in. accessToken is a JWT (15 min); refreshToken is opaque. */
 export const tokenPair = z.object({ accessToken: z.string(), refreshToken: z.string() });

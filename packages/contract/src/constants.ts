@@ -75,5 +75,10 @@ export const STEP_UP_ACTIONS = [
   'payout_account',
   'account_deletion',
   'sign_out_everywhere',
+  'passkey_add',
+  'passkey_removal',
 ] as const;
 export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
+
+/** Passkeys one account may hold (issue 47, decision 049): a phone, a laptop, a key or two, with room to spare. */
+export const PASSKEYS_MAX = 20;

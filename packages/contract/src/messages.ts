@@ -32,6 +32,15 @@ const PANEL_MESSAGE_STATUS = {
   'api.auth.step_up_required': 403,
   /** POST /auth/step-up/verify with no open step-up code in this session: ask for one first. */
   'api.auth.step_up_no_code': 400,
+  /**
+   * A passkey's answer that does not check out (issue 47): an unknown, used or expired challenge, another origin, a
+   * bad signature, a cloned authenticator's counter, a passkey of another account. The e-mail code always works.
+   */
+  'api.auth.passkey_failed': 400,
+  /** No such passkey on this account (or none at all, for a passkey step-up). */
+  'api.auth.passkey_not_found': 404,
+  /** The account holds PASSKEYS_MAX passkeys already: remove one first. */
+  'api.auth.passkey_limit': 409,
   // profile
   'api.profile.internal_error': 500,
   'api.profile.email_or_phone_in_use': 409,

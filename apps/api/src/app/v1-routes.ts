@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App } from '../lib/http.js';
 import { authRoutes } from '../modules/auth/auth.routes.js';
 import { stepUpRoutes } from '../modules/auth/step-up.routes.js';
+import { passkeysRoutes } from '../modules/auth/passkeys.routes.js';
 import { profileRoutes } from '../modules/profile/profile.routes.js';
 import { remindersRoutes } from '../modules/profile/reminders.routes.js';
 import { accessRoutes } from '../modules/access/access.routes.js';
@@ -47,11 +48,18 @@ export async function registerV1Routes(
   await app.register(
     (v1, _opts, done) => {
       const api: App = v1.withTypeProvider<ZodTypeProvider>();
+      const cookie = { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin };
       authRoutes(api, {
         auth,
         requireAuth,
         limits: { request: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
-        cookie: { maxAgeSeconds: config.refreshTokenTtlSeconds, publicOrigin: new URL(config.publicUrl).origin },
+        cookie,
+      });
+      passkeysRoutes(api, {
+        auth,
+        requireAuth,
+        limits: { options: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
+        cookie,
       });
       stepUpRoutes(api, {
         auth,

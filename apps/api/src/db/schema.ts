@@ -226,6 +226,55 @@ export const stepUpRequests = pgTable(
   (t) => [index('step_up_requests_session_idx').on(t.sessionId, t.createdAt)],
 );
 
+/**
+ * A passkey of an account (issue 47, decision 049): a WebAuthn credential whose private key stays on the holder's
+ * device. Removed with the account (and by its holder, after a step-up).
+ */
+export const webauthnCredentials = pgTable(
+  'webauthn_credentials',
+  {
+    /** The credential id the authenticator chose, base64url. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The public key, COSE-encoded, as the registration gave it. */
+    publicKey: bytea('public_key').notNull(),
+    /** The authenticator's signature counter at the last use (0 where it keeps none); a lower one is a clone. */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    /** The transports the browser reported (`internal`, `hybrid`, `usb`, …), for the next request's hints. */
+    transports: text('transports')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** Whether the key is synced by its provider (a "multi-device" credential). */
+    backedUp: boolean('backed_up').notNull().default(false),
+    /** A name for the holder: the browser and system it was made on, from the registration's User-Agent. */
+    name: text('name').notNull(),
+    createdAt: ts('created_at').notNull(),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [index('webauthn_credentials_user_idx').on(t.userId)],
+);
+
+/**
+ * A WebAuthn challenge the server handed out (decision 049): single use, short-lived. `register` and `step_up` belong
+ * to one signed-in session; `sign_in` to nobody yet (a discoverable credential names its account).
+ */
+export const webauthnChallenges = pgTable(
+  'webauthn_challenges',
+  {
+    /** The challenge itself, base64url of 32 random bytes. */
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'sign_in', 'step_up'] }).notNull(),
+    sessionId: uuid('session_id').references(() => authSessions.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+    /** Set when a response used it: a second use is a replay. */
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('webauthn_challenges_expires_idx').on(t.expiresAt)],
+);
+
 /** Opaque refresh tokens, stored as SHA-256 hashes; rotated on every use. */
 export const refreshTokens = pgTable(
   'refresh_tokens',

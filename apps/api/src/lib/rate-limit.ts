@@ -123,6 +123,8 @@ export type LimitName =
   | 'sign_in_verify'
   | 'step_up_request'
   | 'step_up_verify'
+  | 'passkey_options'
+  | 'passkey_verify'
   | 'token_refresh'
   | 'pass_credentials'
   | 'door_events'

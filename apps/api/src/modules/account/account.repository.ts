@@ -10,6 +10,7 @@ import {
   ticketTypes,
   userTickets,
   users,
+  webauthnCredentials,
 } from '../../db/schema.js';
 
 export const accountRepository = {
@@ -22,6 +23,20 @@ export const accountRepository = {
   /** Every sign-in of a user, newest first. */
   async sessionsOf(db: DbOrTx, userId: number) {
     return db.select().from(authSessions).where(eq(authSessions.userId, userId)).orderBy(desc(authSessions.createdAt));
+  },
+  /** The account's passkeys (issue 47), newest first, without their keys. */
+  async passkeysOf(db: DbOrTx, userId: number) {
+    return db
+      .select({
+        id: webauthnCredentials.id,
+        name: webauthnCredentials.name,
+        createdAt: webauthnCredentials.createdAt,
+        lastUsedAt: webauthnCredentials.lastUsedAt,
+        backedUp: webauthnCredentials.backedUp,
+      })
+      .from(webauthnCredentials)
+      .where(eq(webauthnCredentials.userId, userId))
+      .orderBy(desc(webauthnCredentials.createdAt));
   },
   /** Revokes the user's live sign-ins except `keepSessionId` (all of them when null); returns how many. */
   async revokeSessions(db: DbOrTx, userId: number, keepSessionId: string | null, at: Date): Promise<number> {
@@ -90,5 +105,6 @@ export const accountRepository = {
       .where(eq(users.id, user.id));
     await db.update(resaleOrders).set({ buyerEmail: placeholderEmail }).where(eq(resaleOrders.buyerEmail, user.email));
     await db.delete(loginRequests).where(eq(loginRequests.email, user.email));
+    await db.delete(webauthnCredentials).where(eq(webauthnCredentials.userId, user.id));
   },
 };

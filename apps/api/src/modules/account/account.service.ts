@@ -39,13 +39,13 @@ export function createAccountService(deps: {
   return {
     /**
      * GET /auth/export: the holder's data as one JSON document (profile, tickets upcoming and past,
-     * listings, resale orders, earnings, sign-ins). `currentSessionId` marks the caller's sign-in.
+     * listings, resale orders, earnings, sign-ins, passkeys). `currentSessionId` marks the caller's sign-in.
      * @throws AppError `api.unauthorized` when the user no longer exists.
      */
     async exportData(userId: number, currentSessionId: string): Promise<AccountExport> {
       const u = await repo.user(db, userId);
       if (!u) throw new AppError('api.unauthorized');
-      const [upcoming, past, sale, sold, orders, earnings, sessions] = await Promise.all([
+      const [upcoming, past, sale, sold, orders, earnings, sessions, passkeys] = await Promise.all([
         // Every organisation's tickets: the export is the account's, not one panel's.
         deps.tickets.list({ userId, organisationId: null }, 'UPCOMING'),
         deps.tickets.list({ userId, organisationId: null }, 'PAST'),
@@ -54,6 +54,7 @@ export function createAccountService(deps: {
         repo.ordersOf(db, userId, u.email),
         deps.earnings.of(userId),
         repo.sessionsOf(db, userId),
+        repo.passkeysOf(db, userId),
       ]);
       const listings = [...sale, ...sold.filter((s) => !sale.some((l) => l.listingId === s.listingId))];
       return {
@@ -81,6 +82,11 @@ export function createAccountService(deps: {
           revokedAt: iso(s.revokedAt),
           current: s.id === currentSessionId,
         })),
+        passkeys: passkeys.map((p) => ({
+          ...p,
+          createdAt: p.createdAt.toISOString(),
+          lastUsedAt: iso(p.lastUsedAt),
+        })),
       };
     },
 
@@ -90,7 +96,7 @@ export function createAccountService(deps: {
     },
 
     /**
-     * DELETE /auth/account: erases the caller's personal data and ends every sign-in. The account leaves each
+     * DELETE /auth/account: erases the caller's personal data and passkeys and ends every sign-in. The account leaves each
      * organisation it is a member of under the members' rule that an organisation keeps an owner
      * (`removeMemberKeepingAnOwner`: the organisation's member rows locked, so two owners deleting their
      * accounts at once cannot both leave it), each removal recorded in that organisation's audit trail with the

@@ -36,6 +36,19 @@ function cookieOptions(maxAgeSeconds?: number): CookieSerializeOptions {
   };
 }
 
+/**
+ * The refresh cookie's setter and clearer, and the `onRequest` guard of every route that sets it: JSON from this
+ * service's own pages only (login CSRF, decision 012).
+ */
+export function refreshCookie(cookie: RefreshCookieConfig) {
+  return {
+    set: (reply: FastifyReply, refreshToken: string) =>
+      reply.setCookie(REFRESH_COOKIE, refreshToken, cookieOptions(cookie.maxAgeSeconds)),
+    clear: (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions()),
+    guard: ownOriginJsonOnly(cookie.publicOrigin),
+  };
+}
+
 export function authRoutes(
   app: App,
   deps: {
@@ -45,11 +58,7 @@ export function authRoutes(
     cookie: RefreshCookieConfig;
   },
 ) {
-  const setRefreshCookie = (reply: FastifyReply, refreshToken: string) =>
-    reply.setCookie(REFRESH_COOKIE, refreshToken, cookieOptions(deps.cookie.maxAgeSeconds));
-  const clearRefreshCookie = (reply: FastifyReply) => reply.clearCookie(REFRESH_COOKIE, cookieOptions());
-  // Every route that sets the cookie: JSON from this service's own pages only (login CSRF, decision 012).
-  const cookieGuard = ownOriginJsonOnly(deps.cookie.publicOrigin);
+  const { set: setRefreshCookie, clear: clearRefreshCookie, guard: cookieGuard } = refreshCookie(deps.cookie);
 
   app.post(
     '/auth/signInOrRegisterAndSignIn',

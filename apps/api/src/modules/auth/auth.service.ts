@@ -9,7 +9,7 @@
  *
  * Composed from its parts: auth.sign-in.ts (asking for and verifying a code), auth.sessions.ts (token pairs,
  * refresh, logout, holder and console tokens), auth.step-up.ts (a fresh proof of presence before a ticket or money
- * moves) and auth.users.ts (the account a first sign-in creates).
+ * moves), auth.passkeys.ts (WebAuthn sign-in and step-up) and auth.users.ts (the account a first sign-in creates).
  */
 import type { Database, DbOrTx } from '../../db/client.js';
 import type { Config } from '../../config.js';
@@ -18,6 +18,7 @@ import type { AccessTokens, ConsoleTokens } from './auth.tokens.js';
 import type { Metrics } from '../../lib/metrics.js';
 import { createAuthSessions } from './auth.sessions.js';
 import { createSignIn } from './auth.sign-in.js';
+import { createPasskeys } from './auth.passkeys.js';
 import { createStepUp } from './auth.step-up.js';
 import { createUser } from './auth.users.js';
 
@@ -68,6 +69,8 @@ export function createAuthService(deps: AuthDeps) {
     ...sessions,
     /** Step-up codes (issue 47): auth.step-up.ts. */
     stepUp: createStepUp(deps),
+    /** Passkeys (issue 47, decision 049): auth.passkeys.ts. */
+    passkeys: createPasskeys(deps, issueTokens),
   };
 }
 export type AuthService = ReturnType<typeof createAuthService>;

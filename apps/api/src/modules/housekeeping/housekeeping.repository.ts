@@ -19,6 +19,7 @@ import {
   stepUpRequests,
   outboundDeliveries,
   stripeEvents,
+  webauthnChallenges,
 } from '../../db/schema.js';
 
 /** Key of the transaction-level advisory lock held by the instance running housekeeping ("tp:hk"). */
@@ -62,6 +63,14 @@ export const housekeepingRepository = {
       .where(or(lt(authSessions.expiresAt, cutoff), lt(authSessions.revokedAt, cutoff)))
       .returning({ id: authSessions.id });
     return { sessions: sessions.length, refreshTokens: tokens.length };
+  },
+  /** Deletes passkey challenges that expired before `cutoff`, used or not; returns how many. */
+  async deleteWebauthnChallengesExpiredBefore(tx: DbOrTx, cutoff: Date): Promise<number> {
+    const rows = await tx
+      .delete(webauthnChallenges)
+      .where(lt(webauthnChallenges.expiresAt, cutoff))
+      .returning({ challenge: webauthnChallenges.challenge });
+    return rows.length;
   },
   /** Deletes processed provider webhook event ids received before `cutoff` (providers stop retrying long before). */
   async deleteStripeEventsBefore(tx: DbOrTx, cutoff: Date): Promise<number> {

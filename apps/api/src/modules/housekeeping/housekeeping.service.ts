@@ -37,6 +37,8 @@ export interface HousekeepingCounts {
   auditLog: number;
   /** Jobs that failed for good more than the retention ago (decision 030). */
   failedJobs: number;
+  /** Passkey challenges past their two minutes (decision 049): nothing to keep them for. */
+  passkeyChallenges: number;
 }
 
 export function createHousekeeping(deps: {
@@ -77,6 +79,7 @@ export function createHousekeeping(deps: {
       const checkInLog = await repo.deleteCheckInLogBefore(tx, daysAgo(deps.checkInLogRetentionDays));
       const auditLog = await repo.deleteAuditLogBefore(tx, daysAgo(deps.auditRetentionDays));
       const failedJobs = await repo.deleteFailedJobsBefore(tx, cutoff);
+      const passkeyChallenges = await repo.deleteWebauthnChallengesExpiredBefore(tx, deps.now());
       return {
         loginRequests,
         sessions,
@@ -86,6 +89,7 @@ export function createHousekeeping(deps: {
         checkInLog,
         auditLog,
         failedJobs,
+        passkeyChallenges,
       };
     });
   }
