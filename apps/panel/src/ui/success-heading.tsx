@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import './feedback.css';
 
 /**
@@ -20,5 +20,26 @@ export function SuccessHeading(props: { level?: 1 | 2; className?: string; id?: 
     <Tag ref={ref} id={props.id} tabIndex={-1} className={`success-heading ${props.className ?? ''}`}>
       {props.children}
     </Tag>
+  );
+}
+
+/**
+ * A success screen's section (listed for resale, redeemed, swap done): named by its SuccessHeading, `title` in
+ * `headingClassName` (the heading's id is made here), then the children (what happened and what next).
+ */
+export function SuccessSection(props: {
+  className: string;
+  headingClassName: string;
+  title: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section className={props.className} aria-labelledby={id}>
+      <SuccessHeading id={id} className={props.headingClassName}>
+        {props.title}
+      </SuccessHeading>
+      {props.children}
+    </section>
   );
 }

@@ -10,18 +10,30 @@ import { sameBytes } from '../../lib/secrets.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo } from './auth.repository.js';
-import type { AuthDeps } from './auth.service.js';
+import type { AuthConfig, AuthDeps } from './auth.service.js';
 import { createUser } from './auth.users.js';
 
 /** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `sameBytes` (lib/secrets.ts). */
 export const hashCode = (pepper: Uint8Array, code: string, salt: string) =>
   createHmac('sha256', pepper).update(`${salt}:${code}`).digest();
 
-/** A new code to e-mail (six digits from a CSPRNG), its salt, and its hash under `pepper` (hex), as stored. */
-export function newCode(pepper: Uint8Array) {
+/**
+ * A new code made at `at` (six digits from a CSPRNG), as a sign-in code and a step-up code both use it: `stored`, the
+ * columns of its row (its salt, its hash under `otpPepper` in hex, `createdAt` = `at`, `expiresAt` = `at` +
+ * `otpTtlSeconds`); `mailed`, the params of its mail (the code and its lifetime in whole minutes).
+ */
+export function newCode(config: Pick<AuthConfig, 'otpPepper' | 'otpTtlSeconds'>, at: Date) {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const salt = randomBytes(16).toString('hex');
-  return { code, salt, codeHash: hashCode(pepper, code, salt).toString('hex') };
+  return {
+    stored: {
+      codeHash: hashCode(config.otpPepper, code, salt).toString('hex'),
+      salt,
+      createdAt: at,
+      expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
+    },
+    mailed: { code, minutes: Math.round(config.otpTtlSeconds / 60) },
+  };
 }
 
 /** Internal: the sign-in session is spent; verifyCode answers `code`, with a new session when it may send one. */
@@ -121,7 +133,7 @@ export function createSignIn(deps: AuthDeps, issueTokens: IssueTokens) {
     ): Promise<{ sessionId: string; resendAfterSeconds: number }> {
       const organisation = orgSlug ? await deps.organisationOf(orgSlug) : null;
       const at = now();
-      const { code, salt, codeHash } = newCode(config.otpPepper);
+      const { stored, mailed } = newCode(config, at);
       const id = randomUUID();
       await db.transaction(async (tx) => {
         // One code per e-mail per resend window even for parallel requests: they queue here.
@@ -140,26 +152,10 @@ export function createSignIn(deps: AuthDeps, issueTokens: IssueTokens) {
           }
         }
         await repo.closeOpenLoginRequests(tx, email, at);
-        await repo.insertLoginRequest(tx, {
-          id,
-          email,
-          locale,
-          codeHash,
-          salt,
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
-        });
+        await repo.insertLoginRequest(tx, { id, email, locale, ...stored });
         // A mail job with the request (decision 030), sent at once by this instance's woken worker. In the
         // language of the panel that asked (issue 29), not the account's: the holder reads it now.
-        await enqueueMails(tx, at, [
-          {
-            template: 'signInCode',
-            to: email,
-            locale,
-            org: organisation,
-            params: { code, minutes: Math.round(config.otpTtlSeconds / 60) },
-          },
-        ]);
+        await enqueueMails(tx, at, [{ template: 'signInCode', to: email, locale, org: organisation, params: mailed }]);
       });
       deps.metrics.signIn('code_sent');
       return { sessionId: id, resendAfterSeconds: config.otpResendSeconds };

@@ -56,7 +56,7 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
     ): Promise<{ sentTo: string; resendAfterSeconds: number }> {
       const organisation = orgSlug ? await deps.organisationOf(orgSlug) : null;
       const at = now();
-      const { code, salt, codeHash } = newCode(config.otpPepper);
+      const { stored, mailed } = newCode(config, at);
       const email = await db.transaction(async (tx) => {
         const row = await repo.lockSession(tx, session.sessionId, stepUpLocks.enabled);
         if (!row || row.userId !== session.userId) throw new AppError('api.unauthorized');
@@ -74,23 +74,10 @@ export function createStepUp(deps: AuthDeps & { config: { stepUpMaxAgeSeconds: n
           throw new AppError('api.too_many_requests', {}, { 'Retry-After': String(retryAfter) });
         }
         await repo.closeOpen(tx, session.sessionId, at);
-        await repo.insert(tx, {
-          id: randomUUID(),
-          sessionId: session.sessionId,
-          action,
-          codeHash,
-          salt,
-          createdAt: at,
-          expiresAt: new Date(at.getTime() + config.otpTtlSeconds * 1000),
-        });
+        await repo.insert(tx, { id: randomUUID(), sessionId: session.sessionId, action, ...stored });
+        const locale = isLocale(row.locale) ? row.locale : 'en';
         await enqueueMails(tx, at, [
-          {
-            template: 'stepUpCode',
-            to: row.email,
-            locale: isLocale(row.locale) ? row.locale : 'en',
-            org: organisation,
-            params: { code, minutes: Math.round(config.otpTtlSeconds / 60), action },
-          },
+          { template: 'stepUpCode', to: row.email, locale, org: organisation, params: { ...mailed, action } },
         ]);
         return row.email;
       });

@@ -70,6 +70,8 @@ describe('back from the checkout', () => {
     mount();
     const heading = await screen.findByRole('heading', { name: 'Your swap is done' });
     const summary = heading.closest('section')!;
+    // The section is named by its heading (ui/success-heading SuccessSection).
+    expect(screen.getByRole('region', { name: 'Your swap is done' })).toBe(summary);
     expect(within(summary).getByText('Before').nextElementSibling?.textContent).toBe(
       '2 tickets · General Admission · Laneway Sessions',
     );

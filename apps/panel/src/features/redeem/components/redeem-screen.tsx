@@ -20,17 +20,14 @@ import { redeemCode, useRedeem, type RedeemResult } from '../api/redeem.api';
 import { redeemSchema, type RedeemForm } from '../redeem.validation';
 import '../redeem.css';
 import { ScreenHeader } from '../../../ui/screen-header';
-import { SuccessHeading } from '../../../ui/success-heading';
+import { SuccessSection } from '../../../ui/success-heading';
 
 function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
   const { t } = useTranslation();
   const config = usePanelConfig();
   const logo = assetUrl(props.result.logo, config?.assetsBaseUrl);
   return (
-    <section className="redeem__success" aria-labelledby="redeem-success-title">
-      <SuccessHeading id="redeem-success-title" className="screen-title">
-        {t('redeem.success_title')}
-      </SuccessHeading>
+    <SuccessSection className="redeem__success" headingClassName="screen-title" title={t('redeem.success_title')}>
       <p className="muted">{t('redeem.success_text')}</p>
       {logo ? (
         <img className="redeem__logo" src={logo} alt="" width={166} height={166} />
@@ -48,7 +45,7 @@ function SuccessView(props: { result: RedeemResult; onAgain: () => void }) {
           {t('redeem.again')}
         </Button>
       </div>
-    </section>
+    </SuccessSection>
   );
 }
 

@@ -27,7 +27,7 @@ export function QuantityStepper({
       <div className="resell-stepper" role="group" aria-labelledby={`${id}-qty`}>
         <button
           type="button"
-          className="icon-btn resell-stepper__btn"
+          className="icon-btn step-button"
           aria-label={t('resell.decrease')}
           disabled={locked || quantity <= 1}
           onClick={() => onChange(quantity - 1)}
@@ -44,7 +44,7 @@ export function QuantityStepper({
         />
         <button
           type="button"
-          className="icon-btn resell-stepper__btn"
+          className="icon-btn step-button"
           aria-label={t('resell.increase')}
           disabled={locked || quantity >= max}
           onClick={() => onChange(quantity + 1)}

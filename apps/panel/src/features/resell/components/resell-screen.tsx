@@ -29,7 +29,7 @@ import { ShareBox } from './share-box';
 import { TicketPicker } from './ticket-picker';
 import '../resell.css';
 import { ScreenHeader } from '../../../ui/screen-header';
-import { SuccessHeading } from '../../../ui/success-heading';
+import { SuccessSection } from '../../../ui/success-heading';
 
 /** The ticket of the resale form kept for the payout tab (lib/resell-draft), as USER_TICKET_ID reads; or null. */
 const draftTicketId = () => {
@@ -111,10 +111,11 @@ export default function ResellScreen() {
   let body: React.ReactNode;
   if (listed) {
     body = (
-      <section className="stack resell-success" aria-labelledby="resell-success-title">
-        <SuccessHeading id="resell-success-title" className="resell-success__title">
-          {t('resell.success_title')}
-        </SuccessHeading>
+      <SuccessSection
+        className="stack resell-success"
+        headingClassName="resell-success__title"
+        title={t('resell.success_title')}
+      >
         <p className="muted">{t('resell.success_text')}</p>
         <ShareBox url={listed.url} title={listed.title} />
         <Button
@@ -126,7 +127,7 @@ export default function ResellScreen() {
         >
           {t('resell.resell_more')}
         </Button>
-      </section>
+      </SuccessSection>
     );
   } else if (available.isLoading) {
     body = (

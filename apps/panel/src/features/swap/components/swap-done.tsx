@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/format';
 import { Button } from '../../../ui/button';
 import { SeeMyTicketsButton } from '../../../ui/empty-state';
-import { SuccessHeading } from '../../../ui/success-heading';
+import { SuccessSection } from '../../../ui/success-heading';
 import type { SwapSummary } from '../swap-outcome';
 
 export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
@@ -20,10 +20,11 @@ export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
         ? t('feedback.swap_paid', { amount })
         : t('feedback.swap_not_refunded', { amount });
   return (
-    <section className="swap-done stack-sm" aria-labelledby="swap-done-title">
-      <SuccessHeading id="swap-done-title" className="section-title">
-        {t('feedback.swap_done_title')}
-      </SuccessHeading>
+    <SuccessSection
+      className="swap-done stack-sm"
+      headingClassName="section-title"
+      title={t('feedback.swap_done_title')}
+    >
       <p className="muted small">{t('feedback.swap_done_text')}</p>
       <dl className="swap-summary">
         <dt>{t('feedback.swap_from')}</dt>
@@ -45,6 +46,6 @@ export function SwapDone(props: { summary: SwapSummary; onAgain: () => void }) {
           {t('feedback.swap_again')}
         </Button>
       </div>
-    </section>
+    </SuccessSection>
   );
 }

@@ -11,7 +11,7 @@ export function SwapStepper(p: { ticket: SwapTicket; count: number; onChange: (n
       <div className="swap-stepper__controls" role="group" aria-label={t('swap.count_label', { name: label })}>
         <button
           type="button"
-          className="icon-btn swap-stepper__btn"
+          className="icon-btn step-button swap-stepper__btn"
           aria-label={t('swap.decrease', { name: label })}
           disabled={p.count <= 0}
           onClick={() => p.onChange(p.count - 1)}
@@ -23,7 +23,7 @@ export function SwapStepper(p: { ticket: SwapTicket; count: number; onChange: (n
         </output>
         <button
           type="button"
-          className="icon-btn swap-stepper__btn"
+          className="icon-btn step-button swap-stepper__btn"
           aria-label={t('swap.increase', { name: label })}
           disabled={p.count >= p.ticket.quantity}
           onClick={() => p.onChange(p.count + 1)}
