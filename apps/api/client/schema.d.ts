@@ -2871,10 +2871,9 @@ export interface operations {
                                 /** @enum {string} */
                                 userVerification?: "discouraged" | "preferred" | "required";
                             };
-                            hints?: string[];
+                            hints?: ("security-key" | "client-device" | "hybrid")[];
                             /** @enum {string} */
                             attestation?: "direct" | "enterprise" | "indirect" | "none";
-                            attestationFormats?: string[];
                             extensions?: {
                                 credProps?: boolean;
                             };
@@ -2996,7 +2995,10 @@ export interface operations {
                         authenticatorAttachment?: "platform" | "cross-platform";
                         /** @default {} */
                         clientExtensionResults?: {
-                            [key: string]: unknown;
+                            appid?: boolean;
+                            credProps?: {
+                                rk?: boolean;
+                            };
                         };
                         response: {
                             clientDataJSON: string;
@@ -3145,7 +3147,7 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             userVerification?: "discouraged" | "preferred" | "required";
-                            hints?: string[];
+                            hints?: ("security-key" | "client-device" | "hybrid")[];
                             extensions?: {
                                 credProps?: boolean;
                             };
@@ -3228,7 +3230,10 @@ export interface operations {
                         authenticatorAttachment?: "platform" | "cross-platform";
                         /** @default {} */
                         clientExtensionResults?: {
-                            [key: string]: unknown;
+                            appid?: boolean;
+                            credProps?: {
+                                rk?: boolean;
+                            };
                         };
                         response: {
                             clientDataJSON: string;
@@ -3348,7 +3353,7 @@ export interface operations {
                             }[];
                             /** @enum {string} */
                             userVerification?: "discouraged" | "preferred" | "required";
-                            hints?: string[];
+                            hints?: ("security-key" | "client-device" | "hybrid")[];
                             extensions?: {
                                 credProps?: boolean;
                             };
@@ -3452,7 +3457,10 @@ export interface operations {
                         authenticatorAttachment?: "platform" | "cross-platform";
                         /** @default {} */
                         clientExtensionResults?: {
-                            [key: string]: unknown;
+                            appid?: boolean;
+                            credProps?: {
+                                rk?: boolean;
+                            };
                         };
                         response: {
                             clientDataJSON: string;

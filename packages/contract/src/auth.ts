@@ -74,9 +74,8 @@ export const passkeyCreationOptions = z.object({
       userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
     })
     .optional(),
-  hints: z.array(z.string()).optional(),
+  hints: z.array(z.enum(['security-key', 'client-device', 'hybrid'])).optional(),
   attestation: z.enum(['direct', 'enterprise', 'indirect', 'none']).optional(),
-  attestationFormats: z.array(z.string()).optional(),
   extensions: extensionInputs.optional(),
 });
 /**
@@ -90,7 +89,7 @@ export const passkeyRequestOptions = z.object({
   rpId: z.string().optional(),
   allowCredentials: z.array(credentialDescriptor).optional(),
   userVerification: z.enum(['discouraged', 'preferred', 'required']).optional(),
-  hints: z.array(z.string()).optional(),
+  hints: z.array(z.enum(['security-key', 'client-device', 'hybrid'])).optional(),
   extensions: extensionInputs.optional(),
 });
 /** POST /auth/passkeys/register/options response. */
@@ -104,7 +103,10 @@ const credentialJson = {
   rawId: base64url(1400),
   type: z.literal('public-key'),
   authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  /** The extensions' outputs the server reads: `credProps.rk` (whether the passkey is discoverable). */
+  clientExtensionResults: z
+    .object({ appid: z.boolean().optional(), credProps: z.object({ rk: z.boolean().optional() }).optional() })
+    .default({}),
 };
 /**
  * POST /auth/passkeys/register body: the browser's RegistrationResponseJSON (`startRegistration`'s result), for the

@@ -1,0 +1,77 @@
+/**
+ * Passkeys in the browser (issue 47, decision 049): `@simplewebauthn/browser`, loaded only when a passkey is made or
+ * used (never on the LOGIN screen's first load: its byte budget is spent). The options come from the server's
+ * `…/options` routes as JSON; the answers go back as JSON.
+ *
+ * A refusal by the browser or the person (cancelled, timed out, not allowed in this frame) is one error,
+ * `PasskeyCancelled`, which the screens say in words and answer with the e-mail code.
+ */
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from '@simplewebauthn/browser';
+
+/** The browser, or the person, did not give a passkey (cancelled, timed out, not allowed here). */
+export class PasskeyCancelled extends Error {
+  constructor() {
+    super('passkey_cancelled');
+  }
+}
+
+const TRANSPORTS: readonly string[] = ['ble', 'hybrid', 'internal', 'nfc', 'usb'];
+const isTransport = (t: string): t is AuthenticatorTransport => TRANSPORTS.includes(t);
+
+/** A credential as the server names it (its `type` is always `public-key`). */
+interface Descriptor {
+  id: string;
+  type: string;
+  transports?: string[];
+}
+const descriptors = (list: Descriptor[] | undefined) =>
+  list?.map((c) => ({ id: c.id, type: 'public-key' as const, transports: c.transports?.filter(isTransport) }));
+
+/** Whether this browser can make and use passkeys at all (WebAuthn present; a frame may still refuse). */
+export const passkeysSupported = (): boolean =>
+  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+
+/** Runs a browser ceremony; any refusal by the browser becomes `PasskeyCancelled`. */
+async function ceremony<T>(run: (lib: typeof import('@simplewebauthn/browser')) => Promise<T>): Promise<T> {
+  const lib = await import('@simplewebauthn/browser');
+  try {
+    return await run(lib);
+  } catch {
+    throw new PasskeyCancelled();
+  }
+}
+
+/**
+ * Asks the browser for a passkey of this site for `options` (a sign-in's or a step-up's).
+ * @throws PasskeyCancelled
+ */
+export function getPasskey(
+  options: Omit<PublicKeyCredentialRequestOptionsJSON, 'allowCredentials'> & { allowCredentials?: Descriptor[] },
+): Promise<AuthenticationResponseJSON> {
+  const optionsJSON = { ...options, allowCredentials: descriptors(options.allowCredentials) };
+  return ceremony((lib) => lib.startAuthentication({ optionsJSON }));
+}
+
+/**
+ * Asks the browser to make a passkey for `options` (from `/v1/auth/passkeys/register/options`).
+ * @throws PasskeyCancelled
+ */
+export function createPasskey(
+  options: Omit<PublicKeyCredentialCreationOptionsJSON, 'excludeCredentials' | 'pubKeyCredParams'> & {
+    excludeCredentials?: Descriptor[];
+    pubKeyCredParams: { alg: number; type: string }[];
+  },
+): Promise<RegistrationResponseJSON> {
+  const optionsJSON = {
+    ...options,
+    excludeCredentials: descriptors(options.excludeCredentials),
+    pubKeyCredParams: options.pubKeyCredParams.map((p) => ({ alg: p.alg, type: 'public-key' as const })),
+  };
+  return ceremony((lib) => lib.startRegistration({ optionsJSON }));
+}
