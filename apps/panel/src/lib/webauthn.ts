@@ -13,6 +13,10 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
+import type * as BrowserLib from '@simplewebauthn/browser';
+
+/** The library's module, loaded on first use. */
+type Browser = typeof BrowserLib;
 
 /** The browser, or the person, did not give a passkey (cancelled, timed out, not allowed here). */
 export class PasskeyCancelled extends Error {
@@ -38,7 +42,7 @@ export const passkeysSupported = (): boolean =>
   typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 /** Runs a browser ceremony; any refusal by the browser becomes `PasskeyCancelled`. */
-async function ceremony<T>(run: (lib: typeof import('@simplewebauthn/browser')) => Promise<T>): Promise<T> {
+async function ceremony<T>(run: (lib: Browser) => Promise<T>): Promise<T> {
   const lib = await import('@simplewebauthn/browser');
   try {
     return await run(lib);
