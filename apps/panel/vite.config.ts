@@ -8,6 +8,9 @@ import { firstScreenPreload } from './src/first-screen-preload.ts';
 
 const api = 'http://127.0.0.1:8080';
 
+// index.html's inline script applies the stored theme before first paint (no flash); embedded, it is the
+// organisation's partitioned cookie `tp.theme.<org>` (lib/storage, issue 23). Explained here, not in the document:
+// every byte of the document counts in the LOGIN screen's budget (e2e/bytes.spec.ts).
 export default defineConfig({
   base: '/',
   // Brotli and gzip copies beside every text asset; the API serves them by Accept-Encoding.
@@ -82,7 +85,12 @@ export default defineConfig({
     target: 'es2020',
     sourcemap: false,
     // Every browser the panel supports has <link rel=modulepreload>.
-    modulePreload: { polyfill: false },
+    modulePreload: {
+      polyfill: false,
+      // "Use a passkey" on LOGIN (issue 47): its chunk is fetched when pressed, and its imports then; naming them all in
+      // the LOGIN screen's chunk for preloading would cost the screen about 200 bytes of file names (its budget).
+      resolveDependencies: (filename, deps) => (filename.includes('passkey-sign-in') ? [] : deps),
+    },
     rolldownOptions: {
       // The document, and the first QR drawn before the app (features/qr/first-qr.ts, issue 30): an entry of its
       // own, which the document's inline script imports on a signed-in QR start, so that it shares chunks with

@@ -7,14 +7,13 @@ import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { initI18n, langFromPath } from '../lib/i18n';
 import { rememberedLanguageUrl } from '../lib/embed-language';
-import { createQueryClient } from '../lib/query-client';
+import { queryClient } from '../lib/query-client';
 import { embedMode, postToHost, startHeightReports } from '../lib/host-bridge';
 import { configQuery, userQuery } from '../lib/queries';
 import { qrConfigQuery, qrImageQuery } from '../features/qr/api/qr.api';
 import { firstQrRequests, startsOnQr } from '../lib/first-screen';
 import { App } from './app';
 
-const queryClient = createQueryClient();
 // Embedded, the language the holder chose before the host page reloaded wins over the host's (issue 23): the
 // document is loaded again under that language's path, before anything renders or is asked for.
 const relocate = rememberedLanguageUrl(window.location);

@@ -4,7 +4,7 @@
  * for the refused action at once, the person types it, and the same call goes on; Cancel ends the call with its
  * refusal. In both languages, with the sheet's own catalogue.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import SignedInEffects from './signed-in-effects';
 import { client } from '../lib/api-client';
@@ -12,6 +12,15 @@ import { initI18n, loadLaterTexts } from '../lib/i18n';
 import { renderPanel } from '../test/render';
 import { fakeApi, jsonResponse, type FakeRequest } from '../test/fetch';
 import { aUser, signedInForEachTest } from '../test/fixtures';
+import { PasskeyCancelled } from '../lib/webauthn';
+
+// The browser's passkey ceremony (lib/webauthn.ts `getPasskey`): a test says what the browser answers.
+const browser = vi.hoisted(() => ({ answer: null as null | (() => Promise<unknown>) }));
+vi.mock('../lib/webauthn', async (original) => ({
+  ...(await original<typeof import('../lib/webauthn')>()),
+  passkeysSupported: () => browser.answer !== null,
+  getPasskey: () => browser.answer!(),
+}));
 
 // The sheet and its catalogue load lazily: slow on a loaded CI machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -19,6 +28,7 @@ configure({ asyncUtilTimeout: 10_000 });
 const SLOW = 20_000;
 signedInForEachTest();
 afterEach(async () => {
+  browser.answer = null;
   await initI18n('en');
   await loadLaterTexts();
 });
@@ -42,10 +52,31 @@ function api() {
       steppedUp = true;
       return jsonResponse({ steppedUpUntil: '2030-01-01T00:05:00.000Z' });
     }
+    if (r.path === '/auth/passkeys') return jsonResponse(browser.answer ? [PASSKEY] : []);
+    if (r.path === '/auth/step-up/passkey/options') return jsonResponse({ options: { challenge: 'c' } });
+    if (r.path === '/auth/step-up/passkey') {
+      steppedUp = true;
+      return jsonResponse({ steppedUpUntil: '2030-01-01T00:05:00.000Z' });
+    }
     if (r.path === '/auth/me') return jsonResponse(aUser());
     return jsonResponse([]);
   });
 }
+
+const PASSKEY = {
+  id: 'pk',
+  name: 'Chrome · Android',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  lastUsedAt: null,
+  backedUp: true,
+};
+const ASSERTION = {
+  id: 'pk',
+  rawId: 'pk',
+  type: 'public-key',
+  clientExtensionResults: {},
+  response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' },
+};
 
 /** Types `code` and presses Confirm once the form takes it (its validation is asynchronous). */
 const confirmCode = async (code: string) => {
@@ -108,6 +139,51 @@ describe('the step-up sheet', () => {
         ),
       );
       fireEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    },
+    SLOW,
+  );
+
+  it(
+    'with a passkey on the account: "Use your passkey" first, no code sent; cancelled in the browser, said in words; then it lets the gift go on',
+    async () => {
+      let answers = 0;
+      browser.answer = () => (answers++ === 0 ? Promise.reject(new PasskeyCancelled()) : Promise.resolve(ASSERTION));
+      api();
+      renderPanel(<SignedInEffects />);
+      const gift = client.POST('/v1/mobile/giftTicket', { body: GIFT });
+      const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+      await waitFor(() =>
+        expect(dialog.textContent).toContain("To gift a ticket, confirm it's you with your passkey."),
+      );
+      const use = screen.getByRole('button', { name: 'Use your passkey' });
+      await waitFor(() => expect(use).toHaveProperty('disabled', false));
+      fireEvent.click(use);
+      expect(await screen.findByRole('alert')).toHaveProperty(
+        'textContent',
+        'No passkey was given. Try again, or sign in with a code by e-mail.',
+      );
+      fireEvent.click(screen.getByRole('button', { name: 'Use your passkey' }));
+      await expect(gift).resolves.toEqual({});
+      expect(calls.find((c) => c.path === '/auth/step-up/passkey')?.body).toEqual({ response: ASSERTION });
+      expect(calls.some((c) => c.path === '/auth/step-up')).toBe(false);
+    },
+    SLOW,
+  );
+
+  it(
+    '"Send me a code instead" sends the e-mail code',
+    async () => {
+      browser.answer = () => Promise.resolve(ASSERTION);
+      api();
+      renderPanel(<SignedInEffects />);
+      void client.POST('/v1/mobile/giftTicket', { body: GIFT }).catch(() => undefined);
+      await screen.findByRole('button', { name: 'Use your passkey' });
+      fireEvent.click(screen.getByRole('button', { name: 'Send me a code instead' }));
+      const dialog = await screen.findByRole('dialog', { name: "Confirm it's you" });
+      await waitFor(() =>
+        expect(dialog.textContent).toContain('To gift a ticket, enter the code we sent to alice@example.com.'),
+      );
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     },
     SLOW,
   );

@@ -31,3 +31,6 @@ export function createQueryClient() {
     },
   });
 }
+
+/** The panel's one query client (start-app.tsx provides it to the app; a lazily loaded action outside React reads it). */
+export const queryClient = createQueryClient();

@@ -5,7 +5,8 @@
  * was sent less than OTP_RESEND_SECONDS ago (api.auth.resend_too_soon) and that code is still open, the
  * answer names its session and the seconds left (issue 23): go to OTP with the resend countdown, for the
  * holder asking by hand as for the automatic request. A stored session is used when the answer names none.
- * LOGIN and OTP share one history entry (issue 40 point 3): once signed in, Back from the pass leaves the panel
+ * "Use a passkey" (issue 47) signs in without a code where the browser has WebAuthn (features/auth/passkey-sign-in.ts,
+ * loaded when pressed). LOGIN and OTP share one history entry (issue 40 point 3): once signed in, Back from the pass leaves the panel
  * rather than landing on a sign-in entry that now shows the same pass.
  */
 import { useEffect, useEffectEvent, useRef } from 'react';
@@ -91,6 +92,11 @@ export default function LoginScreen() {
           {t('common.continue')}
         </Button>
       </form>
+      {typeof PublicKeyCredential == 'function' && (
+        <Button variant="ghost" onClick={() => void import('../passkey-sign-in').then((m) => m.passkeySignIn())}>
+          {t('login.passkey')}
+        </Button>
+      )}
       <p className="fineprint">{t('login.terms')}</p>
     </AuthCard>
   );

@@ -15,11 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../../lib/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { storage } from '../../../lib/storage';
-import { setTokens } from '../../../lib/session';
 import { ApiError } from '../../../lib/api-client';
-import { userQuery } from '../../../lib/queries';
 import { navigate } from '../../../lib/use-route';
-import { routeAfterSignIn } from '../../../lib/return-route';
+import { finishSignIn } from '../finish-sign-in';
 import { Button } from '../../../ui/button';
 import { touchedError } from '../../../ui/field';
 import { CodeField } from './code-field';
@@ -58,12 +56,7 @@ export default function OtpScreen() {
     if (!email || !session) return;
     try {
       const tokens = await verify.mutateAsync({ otp, session: storage.get('sessionId') ?? session, email });
-      storage.remove('sessionId');
-      storage.remove('email');
-      storage.remove('codeResendAt');
-      setTokens(tokens);
-      const user = await qc.fetchQuery(userQuery);
-      navigate(user.givenName ? routeAfterSignIn() : { tab: 'PERSONAL_DATA', overlay: null }, { replace: true });
+      await finishSignIn(qc, tokens);
     } catch (err) {
       const body = err instanceof ApiError ? err.body : {};
       // A spent sign-in comes back with a new session whose code is on its way (spec sections 3 and 8).

@@ -1,6 +1,8 @@
 /**
  * The step-up sheet (issue 47): opened over the screen when a call that moves a ticket or money answered 403
- * `api.auth.step_up_required` (lib/api-client.ts `clientConfig.stepUp`). It asks for a code by e-mail for the refused action
+ * `api.auth.step_up_required` (lib/api-client.ts `clientConfig.stepUp`). When the account has a passkey and the browser
+ * can use it (decision 049), it offers the passkey first ("Use your passkey"), with "Send me a code instead" beside
+ * it. Otherwise it asks for a code by e-mail for the refused action
  * at once ("To gift a ticket, enter the code we sent to …"), checks it, and closes: the call then goes on where it
  * was. Cancel (or Escape, Back) ends the call with its refusal. "Send a new code" counts down to when the server
  * takes another (OTP_RESEND_SECONDS). Its texts are the `step_up` catalogue (lib/feature-catalogues.ts), loaded with
@@ -19,15 +21,82 @@ import { touchedError } from '../../../ui/field';
 import { CodeField } from './code-field';
 import { Modal } from '../../../ui/modal';
 import { requestStepUpCode, verifyStepUpCode } from '../api/step-up.api';
+import { hasPasskey, stepUpWithPasskey } from '../api/passkeys.api';
+import { PasskeyCancelled, passkeysSupported } from '../../../lib/webauthn';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 
 /** This sheet once its texts (the `step_up` catalogue) are in: what the signed-in panel's `lazy` loads. */
-export const withTexts = () => loadCatalogue('step_up').then(() => ({ default: StepUpSheet }));
+export const withTexts = () => loadCatalogue('step_up').then(() => ({ default: StepUp }));
+
+/** Props of the sheet: the refused action, and what to do once it is done (stepped up, or cancelled). */
+interface SheetProps {
+  action: string;
+  onDone: (steppedUp: boolean) => void;
+}
+
+/** The sheet: the passkey first when the account has one (asked once when it opens), else the e-mail code. */
+function StepUp(props: SheetProps) {
+  const [mode, setMode] = useState<'checking' | 'passkey' | 'code'>(() => (passkeysSupported() ? 'checking' : 'code'));
+  useEffect(() => {
+    if (mode === 'checking')
+      hasPasskey().then(
+        (has) => setMode(has ? 'passkey' : 'code'),
+        () => setMode('code'),
+      );
+  }, [mode]);
+  if (mode === 'code') return <StepUpSheet {...props} />;
+  return <PasskeyStep {...props} checking={mode === 'checking'} onCode={() => setMode('code')} />;
+}
+
+/** "Use your passkey": the browser asks for one of the account's passkeys; "Send me a code instead" goes to the code. */
+function PasskeyStep(props: SheetProps & { checking: boolean; onCode: () => void }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  const [refused, setRefused] = useState<string | null>(null);
+  const { onDone } = props;
+  const cancel = useCallback(() => onDone(false), [onDone]);
+  const confirmWithPasskey = async () => {
+    setBusy(true);
+    setRefused(null);
+    try {
+      await stepUpWithPasskey();
+      onDone(true);
+    } catch (err) {
+      setRefused(t(err instanceof PasskeyCancelled ? 'step_up.passkey_cancelled' : errorKey(err)));
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal title={t('step_up.title')} onClose={cancel}>
+      <div className="stack" aria-busy={props.checking || undefined}>
+        <p role="status">
+          {t('step_up.passkey_lead', { action: t(`step_up.action.${props.action as StepUpAction}`) })}
+        </p>
+        {refused && (
+          <p className="field__error" role="alert">
+            {refused}
+          </p>
+        )}
+        <p className="muted">{t('step_up.why')}</p>
+        <Button disabled={props.checking} loading={busy} onClick={() => void confirmWithPasskey()}>
+          {t('step_up.passkey_use')}
+        </Button>
+        <Button variant="ghost" disabled={busy} onClick={props.onCode}>
+          {t('step_up.passkey_code_instead')}
+        </Button>
+        <Button variant="secondary" onClick={cancel}>
+          {t('step_up.cancel')}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
 
 type Sent = { state: 'sending' } | { state: 'sent'; email: string | null } | { state: 'failed'; key: string };
 
-function StepUpSheet(props: { action: string; onDone: (steppedUp: boolean) => void }) {
+/** The e-mail code: sent at once for the refused action, checked, then done. */
+function StepUpSheet(props: SheetProps) {
   const { t } = useTranslation();
   // As the API's refusal names it (one of STEP_UP_ACTIONS); the step-up request checks it again.
   const action = props.action as StepUpAction;
