@@ -13,11 +13,12 @@ import { renderPanel } from '../test/render';
 import { fakeApi, jsonResponse, type FakeRequest } from '../test/fetch';
 import { aUser, signedInForEachTest } from '../test/fixtures';
 import { PasskeyCancelled } from '../lib/webauthn';
+import type * as Webauthn from '../lib/webauthn';
 
 // The browser's passkey ceremony (lib/webauthn.ts `getPasskey`): a test says what the browser answers.
 const browser = vi.hoisted(() => ({ answer: null as null | (() => Promise<unknown>) }));
 vi.mock('../lib/webauthn', async (original) => ({
-  ...(await original<typeof import('../lib/webauthn')>()),
+  ...(await original<typeof Webauthn>()),
   passkeysSupported: () => browser.answer !== null,
   getPasskey: () => browser.answer!(),
 }));
