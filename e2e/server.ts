@@ -57,15 +57,19 @@ export interface StartedServer {
  * @param opts.dataDir the server's DATA_DIR (PGlite data, uploads)
  * @param opts.smtpUrl where it sends mail (a sink of startMailSink)
  * @param opts.env further environment (config.ts names), over the defaults below
+ * @param opts.publicHost the host of its PUBLIC_URL (default 127.0.0.1, where it listens): `localhost` for a spec
+ *   that makes passkeys, whose relying party must be a domain name, not an IP address (WebAuthn); the spec then
+ *   opens the panel at the returned `baseUrl`
  * @throws Error when the server exits or is not ready within 5 minutes (it is killed then)
  */
 export async function startServer(opts: {
   dataDir: string;
   smtpUrl: string;
   env?: Record<string, string>;
+  publicHost?: string;
 }): Promise<StartedServer> {
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${opts.publicHost ?? '127.0.0.1'}:${port}`;
   const server = spawn(process.execPath, ['apps/api/dist/server.js'], {
     env: {
       ...process.env,
@@ -93,7 +97,7 @@ export async function startServer(opts: {
   for (;;) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
     try {
-      if ((await fetch(`${baseUrl}/readyz`)).ok) break;
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
     } catch {
       /* not yet */
     }

@@ -9,7 +9,15 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
-import { expect, type BrowserContext, type Frame, type FrameLocator, type Page, type Request } from '@playwright/test';
+import {
+  expect,
+  type BrowserContext,
+  type CDPSession,
+  type Frame,
+  type FrameLocator,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 import { test } from './fixtures';
 import { startServer, type StartedServer } from './server';
@@ -248,20 +256,46 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
 /**
  * A product server of the spec's own beside the shared one, for settings the shared server must not have (a resend
  * window, a short step-up window): its own data directory, freshly seeded, mailing to the worker's sink. Started
- * before the spec's tests (the call registers the hooks), stopped and removed after them.
+ * before the spec's tests (the call registers the hooks), stopped and removed after them. `publicHost`: its
+ * PUBLIC_URL's host (startServer's `publicHost`), `localhost` for a spec that makes passkeys.
  * @returns the started server (read it inside a test)
  */
-export function ownServer(tag: string, env: Record<string, string>): () => StartedServer {
+export function ownServer(tag: string, env: Record<string, string>, publicHost?: string): () => StartedServer {
   let server: StartedServer | undefined;
   let dataDir: string | undefined;
   test.beforeAll(async () => {
     test.setTimeout(330_000); // the server's start (migrations, seed) on a loaded machine
     dataDir = mkdtempSync(join(tmpdir(), `tp-e2e-${tag}-`));
-    server = await startServer({ dataDir, smtpUrl: process.env.E2E_SMTP_URL!, env });
+    server = await startServer({ dataDir, smtpUrl: process.env.E2E_SMTP_URL!, env, publicHost });
   });
   test.afterAll(async () => {
     await server?.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
   return () => server!;
+}
+
+/**
+ * Gives `page` Chromium's virtual authenticator (DevTools `WebAuthn`): a platform authenticator (internal, CTAP2)
+ * that keeps discoverable passkeys, verifies the user and answers at once, as a phone's screen lock would. The page
+ * must be on a domain name (`ownServer(…, 'localhost')`): an IP address cannot be a passkey's relying party.
+ * @returns the DevTools session and the authenticator's id (for `WebAuthn.getCredentials`, `removeVirtualAuthenticator`)
+ */
+export async function addVirtualAuthenticator(
+  context: BrowserContext,
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
 }

@@ -3,7 +3,7 @@
  * language loaded only with the screen or section that shows them, so neither the first screens nor the later
  * catalogues carry them: `refund`, the ticket page's refund section and the `api.refund.*` refusals it shows (issue
  * 46); `step_up`, the step-up sheet and the `api.auth.step_up_*` refusals (issue 47), which a holder meets only once
- * the sheet was open. This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN
+ * the sheet was open; `passkeys`, Settings' passkeys section and the offer of one after a sign-in (issue 47). This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN
  * screen's path). Same rule as the other catalogues: both languages hold every key (locales/catalogues.test.ts).
  */
 import i18next from 'i18next';
@@ -18,6 +18,10 @@ const catalogues = {
   step_up: {
     en: () => import('../locales/step-up/step-up-en.json').then((m) => m.default),
     es: () => import('../locales/step-up/step-up-es.json').then((m) => m.default),
+  },
+  passkeys: {
+    en: () => import('../locales/passkeys/passkeys-en.json').then((m) => m.default),
+    es: () => import('../locales/passkeys/passkeys-es.json').then((m) => m.default),
   },
 } satisfies Record<string, Record<Locale, () => Promise<Record<string, unknown>>>>;
 export type FeatureCatalogue = keyof typeof catalogues;

@@ -19,6 +19,8 @@ export const queryKeys = {
     payoutAccount: [TAG.USER, 'PAYOUT_ACCOUNT'] as const,
     /** The seller's earnings (GET /resell/earnings), shown on the payout tab. */
     earnings: [TAG.USER, 'EARNINGS'] as const,
+    /** The account's passkeys (GET /auth/passkeys, issue 47), shown in Settings and asked by the offer of one. */
+    passkeys: [TAG.USER, 'PASSKEYS'] as const,
   },
   /** TICKETS: the holder's ticket listing, by status. */
   tickets: {

@@ -28,6 +28,8 @@ export const STORAGE_KEYS = {
   codeResendAt: 'tp.codeResendAt',
   /** The screen a signed-out holder's link asked for, taken after sign-in (lib/return-route.ts, issue 40). */
   returnTo: 'tp.returnTo',
+  /** The offer of a passkey after a sign-in (features/settings/components/passkey-offer): its session, "Not now". */
+  passkeyOffer: 'tp.passkeyOffer',
 } as const;
 export type StorageKey = keyof typeof STORAGE_KEYS;
 

@@ -12,6 +12,8 @@ import enRefund from './refund/refund-en.json';
 import esRefund from './refund/refund-es.json';
 import enStepUp from './step-up/step-up-en.json';
 import esStepUp from './step-up/step-up-es.json';
+import enPasskeys from './passkeys/passkeys-en.json';
+import esPasskeys from './passkeys/passkeys-es.json';
 import enApi from '../../../api/src/locales/en.json';
 import esApi from '../../../api/src/locales/es.json';
 
@@ -21,8 +23,8 @@ function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   );
 }
 // The later and the feature catalogues (lib/i18n.ts) are parts of each language's catalogue.
-const enParts = { main: enMain, later: enLater, refund: enRefund, stepUp: enStepUp };
-const esParts = { main: esMain, later: esLater, refund: esRefund, stepUp: esStepUp };
+const enParts = { main: enMain, later: enLater, refund: enRefund, stepUp: enStepUp, passkeys: enPasskeys };
+const esParts = { main: esMain, later: esLater, refund: esRefund, stepUp: esStepUp, passkeys: esPasskeys };
 const enKeys = new Set(Object.values(enParts).flatMap((c) => flatten(c)));
 const esKeys = new Set(Object.values(esParts).flatMap((c) => flatten(c)));
 const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);
