@@ -91,12 +91,12 @@ export default function LoginScreen() {
         <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>
           {t('common.continue')}
         </Button>
+        {typeof PublicKeyCredential == 'function' && (
+          <Button variant="ghost" onClick={() => void import('../passkey-sign-in').then((m) => m.passkeySignIn())}>
+            {t('login.passkey')}
+          </Button>
+        )}
       </form>
-      {typeof PublicKeyCredential == 'function' && (
-        <Button variant="ghost" onClick={() => void import('../passkey-sign-in').then((m) => m.passkeySignIn())}>
-          {t('login.passkey')}
-        </Button>
-      )}
       <p className="fineprint">{t('login.terms')}</p>
     </AuthCard>
   );

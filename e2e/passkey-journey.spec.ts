@@ -1,0 +1,108 @@
+/**
+ * Passkeys end to end (issue 47, decision 049), as a person meets them in Chromium with its virtual authenticator (a
+ * phone's screen lock, answering at once): alice signs in with the e-mail code and takes the offer "Sign in faster
+ * next time with a passkey"; she logs out, and on LOGIN "Use a passkey" signs her in with no e-mail at all. By the time
+ * she gifts a ticket her proof of presence is older than this server's window (STEP_UP_MAX_AGE_SECONDS=5): "Confirm
+ * it's you" offers her passkey first, and the gift goes on where it was (bob gets his mail). Then LOGIN in Spanish at
+ * 360 px, light and dark.
+ *
+ * A passkey's relying party must be a domain name, so this spec's own server says it is at http://localhost:PORT
+ * (PUBLIC_URL; it still listens on 127.0.0.1) and the panel is opened there.
+ */
+import { expect, test, type Page } from './fixtures';
+import { decoded, mailCount, mailsAfter, waitForMail } from './mail';
+import {
+  addVirtualAuthenticator,
+  animationsDone,
+  expectAccessible,
+  ownServer,
+  settled,
+  signInViaPanel,
+  watchNetwork,
+} from './support';
+
+test.describe.configure({ mode: 'serial' });
+
+/** Seconds a proof of presence lasts on this spec's server. */
+const MAX_AGE_SECONDS = 5;
+const server = ownServer(
+  'passkey-journey',
+  { STEP_UP_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS), OTP_RESEND_SECONDS: '0' },
+  'localhost',
+);
+
+/** Takes a picture of the page in the light and the dark theme, as `passkey-<name>-<theme>.png`. */
+async function shoot(page: Page, name: string) {
+  await settled(page);
+  await page.mouse.move(0, 0);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
+    await animationsDone(page);
+    await page.screenshot({ path: `test-results/passkeys/passkey-${name}-${theme}.png` });
+  }
+}
+
+/** Opens the gift screen of alice's ticket on `card` and gets to "Gift ticket" to bob's e-mail, terms ticked. */
+async function giftToBob(page: Page, card: RegExp) {
+  await page.goto(`${server().baseUrl}/en/?PANEL_TAB=MY_TICKET`);
+  await page.getByRole('button', { name: card }).first().click();
+  await page.getByRole('button', { name: 'Gift', exact: true }).click();
+  await page.getByRole('textbox', { name: "Recipient's email" }).fill('bob@example.com');
+  await page.getByRole('button', { name: 'Confirm recipient' }).click();
+  await page.getByRole('checkbox', { name: /permanently transferred/ }).check();
+  return page.getByRole('button', { name: 'Gift ticket' });
+}
+
+test('a passkey taken after the e-mail code signs alice in without a code, and confirms a gift', async ({
+  page,
+  context,
+}) => {
+  test.setTimeout(150_000);
+  watchNetwork(context);
+  const { cdp, authenticatorId } = await addVirtualAuthenticator(context, page);
+  await page.goto(`${server().baseUrl}/en/?PANEL_TAB=LOGIN`);
+  await signInViaPanel(page, 'alice@example.com');
+
+  // The offer after the code: she adds a passkey from it.
+  const offer = page.getByRole('dialog', { name: 'Sign in faster next time with a passkey' });
+  await offer.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(page.getByText('Passkey added')).toBeVisible();
+  await expect(offer).toHaveCount(0);
+  expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+
+  // Log out from the hub, then back in with the passkey: no e-mail is sent.
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('dialog', { name: 'Menu' }).getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('dialog', { name: 'Log out?' }).getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
+  const mailsBefore = mailCount();
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(page.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+  expect(mailCount()).toBe(mailsBefore);
+
+  // A gift once the sign-in's proof is older than the window: the passkey confirms it.
+  const gift = await giftToBob(page, /^Aotearoa Sound, General Admission/);
+  await page.waitForTimeout((MAX_AGE_SECONDS + 1) * 1000);
+  const before = mailCount();
+  await gift.click();
+  const sheet = page.getByRole('dialog', { name: "Confirm it's you" });
+  await expect(sheet).toContainText("To gift a ticket, confirm it's you with your passkey.");
+  await sheet.getByRole('button', { name: 'Use your passkey' }).click();
+  await expect(page.getByRole('heading', { name: 'Ticket gifted!' })).toBeVisible();
+  await expect(sheet).toHaveCount(0);
+  await waitForMail('bob@example.com', { after: before, match: (r) => /^Subject: .*gifted you a ticket/im.test(r) });
+  // No step-up code was e-mailed: the passkey was the proof.
+  expect(mailsAfter(before).filter((raw) => /is your code to/i.test(decoded(raw)))).toEqual([]);
+});
+
+test('LOGIN offers the passkey in Spanish at 360 px, light and dark', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  watchNetwork(context);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await addVirtualAuthenticator(context, page);
+  await page.goto(`${server().baseUrl}/es/?PANEL_TAB=LOGIN`);
+  await expect(page.getByRole('button', { name: 'Usar una llave de acceso' })).toBeVisible();
+  await shoot(page, 'login-es');
+  await expectAccessible(page, 'login with a passkey, es');
+});
