@@ -3,13 +3,14 @@
  * phone's screen lock, answering at once): alice signs in with the e-mail code and takes the offer "Sign in faster
  * next time with a passkey"; she logs out, and on LOGIN "Use a passkey" signs her in with no e-mail at all. By the time
  * she gifts a ticket her proof of presence is older than this server's window (STEP_UP_MAX_AGE_SECONDS=5): "Confirm
- * it's you" offers her passkey first, and the gift goes on where it was (bob gets his mail). Then LOGIN in Spanish at
- * 360 px, light and dark.
+ * it's you" offers her passkey first, and the gift goes on where it was (bob gets his mail). Bob's passkey signs him in
+ * in the panel embedded on an organiser's page of another origin. Then LOGIN in Spanish at 360 px, light and dark.
  *
  * A passkey's relying party must be a domain name, so this spec's own server says it is at http://localhost:PORT
  * (PUBLIC_URL; it still listens on 127.0.0.1) and the panel is opened there.
  */
 import { expect, test, type Page } from './fixtures';
+import { modalFrame } from './embed-pass';
 import { decoded, mailCount, mailsAfter, waitForMail } from './mail';
 import {
   addVirtualAuthenticator,
@@ -94,6 +95,30 @@ test('a passkey taken after the e-mail code signs alice in without a code, and c
   await waitForMail('bob@example.com', { after: before, match: (r) => /^Subject: .*gifted you a ticket/im.test(r) });
   // No step-up code was e-mailed: the passkey was the proof.
   expect(mailsAfter(before).filter((raw) => /is your code to/i.test(decoded(raw)))).toEqual([]);
+});
+
+test("in the embed on an organiser's site (another origin), the passkey signs in too", async ({ page, context }) => {
+  test.setTimeout(150_000);
+  watchNetwork(context);
+  await addVirtualAuthenticator(context, page);
+  // The passkey is made on the panel's own page, after a code sign-in (the offer).
+  await page.goto(`${server().baseUrl}/en/?PANEL_TAB=LOGIN`);
+  await signInViaPanel(page, 'bob@example.com');
+  await page
+    .getByRole('dialog', { name: 'Sign in faster next time with a passkey' })
+    .getByRole('button', { name: 'Add a passkey' })
+    .click();
+  await expect(page.getByText('Passkey added')).toBeVisible();
+
+  // The demo organiser page at 127.0.0.1 frames the panel from localhost: the loader's frame may use passkeys.
+  await page.goto(server().baseUrl.replace('localhost', '127.0.0.1') + '/');
+  await page.getByRole('banner').getByRole('button', { name: 'My tickets' }).click();
+  const frame = modalFrame(page);
+  await expect(frame.getByRole('heading', { name: 'Sign in to your tickets' })).toBeVisible();
+  const mailsBefore = mailCount();
+  await frame.getByRole('button', { name: 'Use a passkey' }).click();
+  await expect(frame.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
+  expect(mailCount()).toBe(mailsBefore);
 });
 
 test('LOGIN offers the passkey in Spanish at 360 px, light and dark', async ({ page, context }) => {

@@ -36,6 +36,8 @@ export interface Tamper {
   counter?: number;
   badSignature?: boolean;
   challenge?: string;
+  /** Made in a frame of another origin: the top page's origin. */
+  topOrigin?: string;
 }
 
 function coseKey(publicKey: KeyObject): Uint8Array {
@@ -64,8 +66,14 @@ function authenticatorData(rpId: string, counter: number, attested?: { id: Buffe
   return Buffer.concat(parts);
 }
 
-const clientData = (type: string, challenge: string, origin: string) =>
-  Buffer.from(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
+const clientData = (type: string, challenge: string, origin: string, topOrigin?: string) =>
+  Buffer.from(
+    JSON.stringify(
+      topOrigin
+        ? { type, challenge, origin, crossOrigin: true, topOrigin }
+        : { type, challenge, origin, crossOrigin: false },
+    ),
+  );
 
 /** The test authenticator of one device, for the relying party at `origin` (the server's PUBLIC_URL). */
 export function testAuthenticator(origin: string) {
@@ -119,6 +127,7 @@ export function testAuthenticator(origin: string) {
         tamper.type ?? 'webauthn.get',
         tamper.challenge ?? options.challenge,
         tamper.origin ?? origin,
+        tamper.topOrigin,
       );
       const signature = sign('sha256', Buffer.concat([authData, sha256(data)]), passkey.privateKey);
       if (tamper.badSignature) signature[signature.length - 1] ^= 0xff;

@@ -19,7 +19,8 @@ const MINUTE = 60_000;
 let t: TestApp;
 let device: ReturnType<typeof testAuthenticator>;
 beforeEach(async () => {
-  t = await createTestApp({ seed: true });
+  // Organisers' pages may frame the panel (EMBED_ORIGINS): any subdomain of organiser.example.
+  t = await createTestApp({ seed: true, config: { embedOrigins: ["'self'", 'https://*.organiser.example'] } });
   device = testAuthenticator(t.config.publicUrl);
 });
 afterEach(async () => {
@@ -189,6 +190,7 @@ describe('passkeys: answers that do not check out', () => {
     ['a challenge the server never gave', { challenge: 'bm90LWEtY2hhbGxlbmdl' }],
     ['a cloned authenticator (the counter went back)', { counter: 3 }],
     ['the same counter again', { counter: 10 }],
+    ['a frame on a page that may not frame the panel', { topOrigin: 'https://evil.example' }],
   ])('refuses %s', async (_, tamper) => {
     passkey.counter = 11;
     const r = await signInWith(passkey, tamper);
@@ -224,6 +226,12 @@ describe('passkeys: answers that do not check out', () => {
     const { again, copies } = await replays();
     expect(again).toBe(200);
     expect(copies.filter((s) => s === 200).length).toBeGreaterThan(1);
+  });
+
+  it('takes a passkey used in the panel framed by a page EMBED_ORIGINS allows', async () => {
+    passkey.counter = 11;
+    const r = await signInWith(passkey, { topOrigin: 'https://shop.organiser.example' });
+    expect(r.statusCode, r.body).toBe(200);
   });
 
   it('refuses a challenge older than 2 minutes', async () => {

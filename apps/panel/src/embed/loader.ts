@@ -91,7 +91,9 @@ function makeIframe(params: SyncedParams, mode: Frame['mode']): HTMLIFrameElemen
   const iframe = document.createElement('iframe');
   iframe.src = panelUrl(params, mode);
   iframe.title = script?.dataset.title ?? defaultTitle;
-  iframe.allow = 'clipboard-write';
+  // Passkeys in the frame (issue 47, decision 049): the panel's origin may ask for and make them; browsers that keep
+  // WebAuthn from cross-site frames answer NotAllowed, and the panel says so and keeps the e-mail code.
+  iframe.allow = 'clipboard-write; publickey-credentials-get; publickey-credentials-create';
   iframe.setAttribute(
     'style',
     mode === 'modal'

@@ -25,6 +25,7 @@ import {
 import { PASSKEYS_MAX, type auth as contract } from '@tp/contract';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import { isEmbedOrigin } from '../../lib/embed-origins.js';
 import { authRepository } from './auth.repository.js';
 import type { AuthDeps } from './auth.service.js';
 import type { StepUpSession } from './auth.step-up.js';
@@ -59,11 +60,14 @@ export function passkeyName(userAgent: string | undefined): string {
   return words.length > 0 ? words.join(' · ').slice(0, 80) : 'Passkey';
 }
 
-/** The challenge a response's client data names (base64url), or null when it is not client data. */
-function challengeOf(clientDataJSON: string): string | null {
+/** The challenge and, in a frame of another origin, the top page's origin a response's client data names. */
+function clientDataOf(clientDataJSON: string): { challenge: string; topOrigin?: string } | null {
   try {
-    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as { challenge?: unknown };
-    return typeof data.challenge === 'string' && data.challenge.length <= 256 ? data.challenge : null;
+    const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const { challenge, crossOrigin, topOrigin } = data;
+    if (typeof challenge !== 'string' || challenge.length > 256) return null;
+    if (crossOrigin !== true) return { challenge };
+    return typeof topOrigin === 'string' ? { challenge, topOrigin } : { challenge, topOrigin: '' };
   } catch {
     return null;
   }
@@ -103,17 +107,26 @@ function passkeyCeremony(deps: AuthDeps) {
     },
 
     /**
-     * Uses the challenge `clientDataJSON` names, for `purpose` and `sessionId`.
-     * @returns the challenge, for the library's check that the signed client data names it.
-     * @throws AppError `api.auth.passkey_failed` when it is unknown, another purpose's or session's, used or expired.
+     * Uses the challenge `clientDataJSON` names, for `purpose` and `sessionId`. A response made in a frame of another
+     * origin (the embedded panel) must name its top page, one EMBED_ORIGINS lets frame the panel.
+     * @returns the challenge and the top page's origin (when framed), for the library's checks.
+     * @throws AppError `api.auth.passkey_failed` when it is unknown, another purpose's or session's, used or expired,
+     *   or the top page may not frame the panel.
      */
     async useChallenge(clientDataJSON: string, purpose: ChallengePurpose, sessionId: string | null) {
-      const challenge = challengeOf(clientDataJSON);
-      const used =
-        challenge &&
-        (await repo.useChallenge(db, challenge, purpose, sessionId, now(), passkeyChallengeRule.singleUse));
+      const data = clientDataOf(clientDataJSON);
+      if (!data) throw failed();
+      if (data.topOrigin !== undefined && !isEmbedOrigin(data.topOrigin, config.embedOrigins, origin)) throw failed();
+      const used = await repo.useChallenge(
+        db,
+        data.challenge,
+        purpose,
+        sessionId,
+        now(),
+        passkeyChallengeRule.singleUse,
+      );
       if (!used) throw failed();
-      return challenge;
+      return data;
     },
 
     /**
@@ -121,12 +134,17 @@ function passkeyCeremony(deps: AuthDeps) {
      * @throws AppError `api.auth.passkey_failed` for a bad signature, another origin or rpID, a counter that did not
      *   go up, or a parallel use of the same assertion.
      */
-    async checkAssertion(row: PasskeyRow, response: AuthenticationResponseJSON, challenge: string) {
+    async checkAssertion(
+      row: PasskeyRow,
+      response: AuthenticationResponseJSON,
+      { challenge, topOrigin }: { challenge: string; topOrigin?: string },
+    ) {
       const result = await verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: origin,
         expectedRPID: rpID,
+        ...(topOrigin ? { expectedTopOrigin: topOrigin } : {}),
         credential: {
           id: row.id,
           publicKey: new Uint8Array(row.publicKey),
@@ -185,7 +203,7 @@ export function createPasskeys(
      *   registered already, `api.auth.passkey_limit` (409).
      */
     async register(session: StepUpSession, response: RegistrationResponseJSON, userAgent?: string): Promise<Passkey> {
-      const challenge = await c.useChallenge(response.response.clientDataJSON, 'register', session.sessionId);
+      const { challenge } = await c.useChallenge(response.response.clientDataJSON, 'register', session.sessionId);
       const result = await verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
@@ -231,10 +249,10 @@ export function createPasskeys(
      * @throws AppError `api.auth.passkey_failed` (400).
      */
     async signIn(response: AuthenticationResponseJSON): Promise<TokenPair> {
-      const challenge = await c.useChallenge(response.response.clientDataJSON, 'sign_in', null);
+      const clientData = await c.useChallenge(response.response.clientDataJSON, 'sign_in', null);
       const row = await repo.byId(db, response.id);
       if (!row) throw c.failed();
-      await c.checkAssertion(row, response, challenge);
+      await c.checkAssertion(row, response, clientData);
       const at = now();
       const sessionId = randomUUID();
       await authRepository.insertSession(db, {
@@ -271,10 +289,10 @@ export function createPasskeys(
      * @throws AppError `api.auth.passkey_failed` (400), also for another account's passkey.
      */
     async stepUp(session: StepUpSession, response: AuthenticationResponseJSON) {
-      const challenge = await c.useChallenge(response.response.clientDataJSON, 'step_up', session.sessionId);
+      const clientData = await c.useChallenge(response.response.clientDataJSON, 'step_up', session.sessionId);
       const row = await repo.byId(db, response.id);
       if (!row || row.userId !== session.userId) throw c.failed();
-      await c.checkAssertion(row, response, challenge);
+      await c.checkAssertion(row, response, clientData);
       const at = now();
       await stepUpRepository.markSteppedUp(db, session.sessionId, at);
       return { steppedUpUntil: new Date(at.getTime() + config.stepUpMaxAgeSeconds * 1000).toISOString() };

@@ -38,6 +38,7 @@ export type AuthConfig = Pick<
   | 'refreshGraceSeconds'
   | 'productName'
   | 'publicUrl'
+  | 'embedOrigins'
 >;
 
 export interface AuthDeps {
