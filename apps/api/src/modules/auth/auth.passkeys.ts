@@ -66,8 +66,8 @@ function clientDataOf(clientDataJSON: string): { challenge: string; topOrigin?: 
     const data = JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8')) as Record<string, unknown>;
     const { challenge, crossOrigin, topOrigin } = data;
     if (typeof challenge !== 'string' || challenge.length > 256) return null;
-    if (crossOrigin !== true) return { challenge };
-    return typeof topOrigin === 'string' ? { challenge, topOrigin } : { challenge, topOrigin: '' };
+    // Safari names no top page (as of 2026): then the frame's own rule (CSP frame-ancestors) is what holds.
+    return crossOrigin === true && typeof topOrigin === 'string' ? { challenge, topOrigin } : { challenge };
   } catch {
     return null;
   }
