@@ -12,7 +12,7 @@
  * - A passkey sign-in opens a session as a verified e-mail code does, with its proof of presence (`stepped_up_at`).
  * - The e-mail code always works: a passkey is never the only way in.
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import Bowser from 'bowser';
 import {
   generateAuthenticationOptions,
@@ -26,7 +26,7 @@ import { PASSKEYS_MAX, type auth as contract } from '@tp/contract';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { isEmbedOrigin } from '../../lib/embed-origins.js';
-import { authRepository } from './auth.repository.js';
+import { openSession } from './auth.sessions.js';
 import type { AuthDeps } from './auth.service.js';
 import type { StepUpSession } from './auth.step-up.js';
 import { passkeysRepository as repo, type ChallengePurpose, type PasskeyRow } from './passkeys.repository.js';
@@ -254,14 +254,7 @@ export function createPasskeys(
       if (!row) throw c.failed();
       await c.checkAssertion(row, response, clientData);
       const at = now();
-      const sessionId = randomUUID();
-      await authRepository.insertSession(db, {
-        id: sessionId,
-        userId: row.userId,
-        createdAt: at,
-        steppedUpAt: at,
-        expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
-      });
+      const sessionId = await openSession(db, row.userId, at, config);
       deps.metrics.signIn('verified');
       return issueTokens(row.userId, sessionId, at);
     },

@@ -3,10 +3,33 @@
  * with replay detection, logout, and the resolution of holder and console (issue 21) bearer tokens.
  */
 import type { ConsoleClaims } from './auth.tokens.js';
+import { randomUUID } from 'node:crypto';
+import type { DbOrTx } from '../../db/client.js';
 import { hashRefreshToken, newRefreshToken } from './auth.tokens.js';
 import { authRepository as repo } from './auth.repository.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthDeps } from './auth.service.js';
+
+/**
+ * Opens a sign-in session of `userId` at `at`, lasting `refreshTokenTtlSeconds`, with its proof of presence at that
+ * moment (issue 47: a sign-in with a code or a passkey is a step-up); its id.
+ */
+export async function openSession(
+  db: DbOrTx,
+  userId: number,
+  at: Date,
+  config: { refreshTokenTtlSeconds: number },
+): Promise<string> {
+  const id = randomUUID();
+  await repo.insertSession(db, {
+    id,
+    userId,
+    createdAt: at,
+    steppedUpAt: at,
+    expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
+  });
+  return id;
+}
 
 /**
  * The session half of the auth service. `issueTokens` is for the sign-in half (a verified code opens a pair);

@@ -12,6 +12,7 @@ import { AppError } from '../../lib/app-error.js';
 import { authRepository as repo } from './auth.repository.js';
 import type { AuthConfig, AuthDeps } from './auth.service.js';
 import { createUser } from './auth.users.js';
+import { openSession } from './auth.sessions.js';
 
 /** HMAC-SHA256(pepper, "<salt>:<code>") as 32 bytes; compared with `sameBytes` (lib/secrets.ts). */
 export const hashCode = (pepper: Uint8Array, code: string, salt: string) =>
@@ -90,15 +91,8 @@ async function verifyOnce(
     const user = (await repo.userByEmail(tx, req.email)) ?? (await createUser(tx, req.email, req.locale));
     // The account takes the language of the panel it signs in from: its later mails are in it (issue 29).
     if (user.locale !== req.locale && isLocale(req.locale)) await repo.setUserLocale(tx, user.id, req.locale);
-    const sessionId = randomUUID();
     // A sign-in with a code is a proof of presence at that moment (issue 47): a step-up.
-    await repo.insertSession(tx, {
-      id: sessionId,
-      userId: user.id,
-      createdAt: at,
-      steppedUpAt: at,
-      expiresAt: new Date(at.getTime() + config.refreshTokenTtlSeconds * 1000),
-    });
+    const sessionId = await openSession(tx, user.id, at, config);
     return { userId: user.id, sessionId };
   });
   if ('error' in outcome) {
