@@ -717,3 +717,22 @@ describe('starting a purchase (issue 43: mutants the money runs let live)', () =
     expect(orders.rows).toEqual([{ buyer_email: 'jo@example.com' }]);
   });
 });
+
+describe('redeeming (issue 43: what session VI’s Stryker run let live)', () => {
+  it("answers the tickets' title and logo: the type's own logo before the event's", async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const bought = await buy((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl, 1, 'pia@example.com');
+    // The seed gives Laneway Sessions' types a logo of their own; the event gets another.
+    await rawQuery(
+      t.database.db,
+      `update events set logo = 'https://brand.example/event.png' where name = 'Laneway Sessions'`,
+    );
+    const pia = (await t.signIn('pia@example.com')).accessToken;
+    const redeemed = await post(pia, `/v1/resell/redeem/${bought.code}`, {});
+    expect(redeemed.json()).toEqual({
+      name: 'Laneway Sessions · General Admission',
+      logo: '/public/images/laneway-sessions-logo.svg',
+    });
+  });
+});
