@@ -332,6 +332,29 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     });
   });
 
+  it('a dispute closed with a status Stripe does not document changes nothing; warning_closed and won give the ticket and payout back', async () => {
+    const order = await paidOrder('pi_won');
+    const disputed = { revoked_reason: 'disputed', revoked: true };
+    const back = { revoked_reason: null, revoked: false };
+    const dispute = { id: 'dp_w', object: 'dispute', charge: 'ch_w', payment_intent: 'pi_won', amount: 8800 };
+    expect((await webhook('charge.dispute.created', { ...dispute, status: 'needs_response' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect((await webhook('charge.dispute.closed', { ...dispute, status: 'closed_somehow' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect(await payoutStatuses()).toEqual(['HELD']);
+    // An inquiry closed without a chargeback: as won.
+    expect((await webhook('charge.dispute.closed', { ...dispute, status: 'warning_closed' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(back);
+    expect(await payoutStatuses()).toEqual(['PENDING']);
+    // A second dispute of the same payment, won.
+    const second = { ...dispute, id: 'dp_w2' };
+    expect((await webhook('charge.dispute.created', { ...second, status: 'needs_response' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect((await webhook('charge.dispute.closed', { ...second, status: 'won' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(back);
+    expect(await payoutStatuses()).toEqual(['PENDING']);
+  });
+
   it('a partial refund keeps the ticket; a full one voids it; a refund of no payment of ours changes nothing', async () => {
     const order = await paidOrder('pi_refund');
     const charge = {
