@@ -269,8 +269,8 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     });
   };
 
-  /** Alice's ticket sold to mallory, paid by a signed completed session naming the payment `pi`. */
-  async function paidOrder(pi: string) {
+  /** Alice's ticket sold to mallory, paid by a signed completed session naming the payment `pi` (null: none). */
+  async function paidOrder(pi: string | null) {
     const alice = (await t.signIn('alice@example.com')).accessToken;
     const [{ external_id }] = await rows<{ external_id: string }>(
       `insert into payout_accounts (user_id, provider, external_id, status, verified_at)
@@ -353,6 +353,35 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     expect((await webhook('charge.dispute.closed', { ...second, status: 'won' })).statusCode).toBe(200);
     expect(await ticketState(order.userTicketId)).toEqual(back);
     expect(await payoutStatuses()).toEqual(['PENDING']);
+  });
+
+  it("a paid order takes the payment id only of its own session's completion, retried or not; another checkout's payment is not its", async () => {
+    const order = await paidOrder(null);
+    const [{ checkout_session_id: session }] = await rows<{ checkout_session_id: string }>(
+      `select checkout_session_id from resale_orders where id = '${order.orderId}'`,
+    );
+    const completed = (id: string, pi: string) =>
+      webhook('checkout.session.completed', {
+        id,
+        object: 'checkout.session',
+        metadata: { orderId: order.orderId },
+        amount_total: order.totalCents,
+        currency: 'aud',
+        payment_status: 'paid',
+        payment_intent: pi,
+      });
+    const recorded = async () =>
+      (
+        await rows<{ payment_intent_id: string | null }>(
+          `select payment_intent_id from resale_orders where id = '${order.orderId}'`,
+        )
+      )[0].payment_intent_id;
+    // A second tab's checkout paid the same order: flagged, and its payment is not the order's.
+    expect((await completed('cs_second_tab', 'pi_second_tab')).statusCode).toBe(200);
+    expect(await recorded()).toBeNull();
+    // Stripe's retry of the order's own completion, now naming its payment: recorded for a later refund or dispute.
+    expect((await completed(session, 'pi_late')).statusCode).toBe(200);
+    expect(await recorded()).toBe('pi_late');
   });
 
   it('a partial refund keeps the ticket; a full one voids it; a refund of no payment of ours changes nothing', async () => {
