@@ -269,8 +269,8 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     });
   };
 
-  /** Alice's ticket sold to mallory, paid by a signed completed session naming the payment `pi`. */
-  async function paidOrder(pi: string) {
+  /** Alice's ticket sold to mallory, paid by a signed completed session naming the payment `pi` (null: none). */
+  async function paidOrder(pi: string | null) {
     const alice = (await t.signIn('alice@example.com')).accessToken;
     const [{ external_id }] = await rows<{ external_id: string }>(
       `insert into payout_accounts (user_id, provider, external_id, status, verified_at)
@@ -330,6 +330,58 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     expect((await rows(`select status from resale_orders where id = '${order.orderId}'`))[0]).toEqual({
       status: 'REFUNDED',
     });
+  });
+
+  it('a dispute closed with a status Stripe does not document changes nothing; warning_closed and won give the ticket and payout back', async () => {
+    const order = await paidOrder('pi_won');
+    const disputed = { revoked_reason: 'disputed', revoked: true };
+    const back = { revoked_reason: null, revoked: false };
+    const dispute = { id: 'dp_w', object: 'dispute', charge: 'ch_w', payment_intent: 'pi_won', amount: 8800 };
+    expect((await webhook('charge.dispute.created', { ...dispute, status: 'needs_response' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect((await webhook('charge.dispute.closed', { ...dispute, status: 'closed_somehow' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect(await payoutStatuses()).toEqual(['HELD']);
+    // An inquiry closed without a chargeback: as won.
+    expect((await webhook('charge.dispute.closed', { ...dispute, status: 'warning_closed' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(back);
+    expect(await payoutStatuses()).toEqual(['PENDING']);
+    // A second dispute of the same payment, won.
+    const second = { ...dispute, id: 'dp_w2' };
+    expect((await webhook('charge.dispute.created', { ...second, status: 'needs_response' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    expect((await webhook('charge.dispute.closed', { ...second, status: 'won' })).statusCode).toBe(200);
+    expect(await ticketState(order.userTicketId)).toEqual(back);
+    expect(await payoutStatuses()).toEqual(['PENDING']);
+  });
+
+  it("a paid order takes the payment id only of its own session's completion, retried or not; another checkout's payment is not its", async () => {
+    const order = await paidOrder(null);
+    const [{ checkout_session_id: session }] = await rows<{ checkout_session_id: string }>(
+      `select checkout_session_id from resale_orders where id = '${order.orderId}'`,
+    );
+    const completed = (id: string, pi: string) =>
+      webhook('checkout.session.completed', {
+        id,
+        object: 'checkout.session',
+        metadata: { orderId: order.orderId },
+        amount_total: order.totalCents,
+        currency: 'aud',
+        payment_status: 'paid',
+        payment_intent: pi,
+      });
+    const recorded = async () =>
+      (
+        await rows<{ payment_intent_id: string | null }>(
+          `select payment_intent_id from resale_orders where id = '${order.orderId}'`,
+        )
+      )[0].payment_intent_id;
+    // A second tab's checkout paid the same order: flagged, and its payment is not the order's.
+    expect((await completed('cs_second_tab', 'pi_second_tab')).statusCode).toBe(200);
+    expect(await recorded()).toBeNull();
+    // Stripe's retry of the order's own completion, now naming its payment: recorded for a later refund or dispute.
+    expect((await completed(session, 'pi_late')).statusCode).toBe(200);
+    expect(await recorded()).toBe('pi_late');
   });
 
   it('a partial refund keeps the ticket; a full one voids it; a refund of no payment of ours changes nothing', async () => {

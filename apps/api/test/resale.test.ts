@@ -566,6 +566,8 @@ describe('settling an order (issue 43: mutants the money runs let live)', () => 
     expect(notice.subject).toBe('You sold 2 tickets for Laneway Sessions');
     expect(notice.text).toContain('2 tickets "General Admission" for Laneway Sessions you listed for resale sold.');
     expect(notice.text).toContain('You will receive A$80.00 in your payout account.');
+    // The notice links to the panel's payout tab, where the seller sees the account the money goes to.
+    expect(notice.text).toMatch(/\/en\/\?org=[a-z-]+&PANEL_TAB=SETTINGS&SETTINGS_TAB=ACCOUNT_VERIFICATION/);
     const code = t.mail.sent.find((m) => m.to === 'fay@example.com')!;
     expect(code.subject).toBe('Your tickets for Laneway Sessions');
     expect(code.text).toContain('You bought 2 resale tickets for Laneway Sessions.');
@@ -643,6 +645,59 @@ describe('starting a purchase (issue 43: mutants the money runs let live)', () =
     expect(orders.rows).toEqual([{ locale: 'es' }]);
   });
 
+  /** Gives alice a second ticket of her first resellable type; answers the first one's availability. */
+  async function twoOfOneType() {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    await rawQuery(
+      t.database.db,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id) select organisation_id, ticket_type_id, holder_id from user_tickets where id = ${a.userTicketId}`,
+    );
+    return a;
+  }
+  const keyed = async (key: string) =>
+    (
+      await rawQuery<{ listing_id: number }>(
+        t.database.db,
+        `select listing_id from resale_orders where idempotency_key = '${key}'`,
+      )
+    ).rows;
+
+  it('a key used on one listing and reused on another of the same price, quantity and buyer answers 422', async () => {
+    const a = await twoOfOneType();
+    const first = (await list(alice, a, 50)).json<CreateResaleBody>();
+    const second = (await list(alice, (await available(alice))[0], 50)).json<CreateResaleBody>();
+    expect(second.shareLinkUrl).not.toBe(first.shareLinkUrl);
+    const key = crypto.randomUUID();
+    expect((await start(new URL(first.shareLinkUrl).pathname, 1, 'lou@example.com', key)).statusCode).toBe(303);
+    // Same total, currency, quantity and e-mail: only the listing differs, and the buyer must not be sent to pay
+    // for the first one.
+    const reused = await start(new URL(second.shareLinkUrl).pathname, 1, 'lou@example.com', key);
+    expect(reused.statusCode).toBe(422);
+    expect(await keyed(key)).toHaveLength(1);
+  });
+
+  it('an unlisted listing sells nothing: Buy answers 409 and makes no order', async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const path = new URL((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl).pathname;
+    expect((await post(alice, '/v1/resell/unlist', { userTicketId: a.userTicketId })).statusCode).toBe(204);
+    const key = crypto.randomUUID();
+    expect((await start(path, 1, 'mia@example.com', key)).statusCode).toBe(409);
+    expect(await keyed(key)).toEqual([]);
+  });
+
+  it('a listing of two with one sold takes a purchase of one, not of two', async () => {
+    const a = await twoOfOneType();
+    const shareLinkUrl = (await list(alice, a, 40, 2)).json<CreateResaleBody>().shareLinkUrl;
+    expect((await buy(shareLinkUrl, 1, 'ned@example.com')).status).toBe(200);
+    const path = new URL(shareLinkUrl).pathname;
+    const two = crypto.randomUUID();
+    expect((await start(path, 2, 'ola@example.com', two)).statusCode).toBe(409);
+    expect(await keyed(two)).toEqual([]);
+    expect((await start(path, 1, 'ola@example.com', crypto.randomUUID())).statusCode).toBe(303);
+  });
+
   it('a key another request took between the lookup and the insert, with other parameters, answers 422', async () => {
     await verifyPayouts(alice);
     const [a] = await available(alice);
@@ -660,5 +715,24 @@ describe('starting a purchase (issue 43: mutants the money runs let live)', () =
       `select buyer_email from resale_orders where idempotency_key = '${key}'`,
     );
     expect(orders.rows).toEqual([{ buyer_email: 'jo@example.com' }]);
+  });
+});
+
+describe('redeeming (issue 43: what session VI’s Stryker run let live)', () => {
+  it("answers the tickets' title and logo: the type's own logo before the event's", async () => {
+    await verifyPayouts(alice);
+    const [a] = await available(alice);
+    const bought = await buy((await list(alice, a, 50)).json<CreateResaleBody>().shareLinkUrl, 1, 'pia@example.com');
+    // The seed gives Laneway Sessions' types a logo of their own; the event gets another.
+    await rawQuery(
+      t.database.db,
+      `update events set logo = 'https://brand.example/event.png' where name = 'Laneway Sessions'`,
+    );
+    const pia = (await t.signIn('pia@example.com')).accessToken;
+    const redeemed = await post(pia, `/v1/resell/redeem/${bought.code}`, {});
+    expect(redeemed.json()).toEqual({
+      name: 'Laneway Sessions · General Admission',
+      logo: '/public/images/laneway-sessions-logo.svg',
+    });
   });
 });

@@ -273,3 +273,90 @@ describe('the payment of an upgrade (issue 43: the money group)', () => {
       expect((await cancel(alice, unknown)).json()).toEqual({ message: 'api.swap.not_found' });
   });
 });
+
+describe('confirming at the edges (issue 43: what session VI’s Stryker run let live)', () => {
+  /** Gives `email` `extra` more tickets of Laneway Sessions' General Admission, as the seed gives alice one. */
+  const moreGeneralAdmission = (email: string, extra: number) =>
+    rawQuery(
+      t.database.db,
+      `insert into user_tickets (organisation_id, ticket_type_id, holder_id)
+       select ut.organisation_id, ut.ticket_type_id, (select id from users where email = '${email}')
+       from user_tickets ut join ticket_types tt on tt.id = ut.ticket_type_id join events e on e.id = tt.event_id
+       join users u on u.id = ut.holder_id, generate_series(1, ${extra})
+       where u.email = 'alice@example.com' and e.name = 'Laneway Sessions' and tt.name = 'General Admission'`,
+    );
+  const cancel = (token: string, id: string) =>
+    t.app.inject({ method: 'POST', url: `/v1/ticket_swap/cancel_swap/${id}`, headers: bearer(token) });
+  const downgrade = async () => {
+    const vip = (await bases(alice)).find((x) => x.name === 'VIP')!;
+    const [down] = await targets(alice, vip.id);
+    return (await start(alice, vip.id, down.id, 1)).json<StartSwapBody>().orderIdentifier;
+  };
+
+  it('an unpaid swap is expired from the very instant its reservation ends; a millisecond before, it confirms', async () => {
+    // The access token is renewed 10 minutes in; a sign-in moves the test clock 61 s on, so the rest is counted after it.
+    const late = await downgrade();
+    t.clock.advance(10 * 60_000);
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    t.clock.advance(5 * 60_000 - 61_000);
+    expect((await confirm(alice, late)).json()).toEqual({ message: 'api.swap.expired' });
+    const inTime = await downgrade();
+    t.clock.advance(10 * 60_000);
+    alice = (await t.signIn('alice@example.com')).accessToken;
+    t.clock.advance(5 * 60_000 - 61_000 - 1);
+    expect((await confirm(alice, inTime)).json()).toEqual({ swapType: 'DOWNGRADE', quantity: 1 });
+  });
+
+  it('once transfers close an unpaid swap is refused and changes nothing; a paid upgrade is still confirmed', async () => {
+    const id = await downgrade();
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    const upgrade = (await start(alice, ga.id, target.id, 1)).json<StartSwapBody>().orderIdentifier;
+    await t.app.services.swap.markPaid(upgrade);
+    await rawQuery(
+      t.database.db,
+      `update events set transfers_close_at = '${t.clock.now().toISOString()}' where name = 'Laneway Sessions'`,
+    );
+    const before = await typesOf(alice);
+    const refused = await confirm(alice, id);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { message: 'api.ticket.transfers_closed' }]);
+    expect(await typesOf(alice)).toEqual(before);
+    expect((await confirm(alice, upgrade)).json()).toEqual({ swapType: 'UPGRADE', quantity: 1 });
+  });
+
+  it("confirming counts the other holders' live reservations against the stock: refused while bob's holds the last, confirmed once he cancels", async () => {
+    await moreGeneralAdmission('bob@example.com', 1);
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    await rawQuery(
+      t.database.db,
+      `update ticket_types set stock = 2 where id = (select to_ticket_type_id from swap_pairs where id = ${target.id})`,
+    );
+    const mine = (await start(alice, ga.id, target.id, 1)).json<StartSwapBody>().orderIdentifier;
+    const bobs = (await start(bob, ga.id, target.id, 1)).json<StartSwapBody>().orderIdentifier;
+    await t.app.services.swap.markPaid(mine);
+    // One VIP ticket goes elsewhere while both reservations are live: one is left, and bob's reservation holds it.
+    await rawQuery(
+      t.database.db,
+      `update ticket_types set stock = 1 where id = (select to_ticket_type_id from swap_pairs where id = ${target.id})`,
+    );
+    const before = await typesOf(alice);
+    const refused = await confirm(alice, mine);
+    expect([refused.statusCode, refused.json()]).toEqual([409, { message: 'api.swap.out_of_stock' }]);
+    expect(await typesOf(alice)).toEqual(before);
+    expect((await cancel(bob, bobs)).statusCode).toBe(204);
+    expect((await confirm(alice, mine)).json()).toEqual({ swapType: 'UPGRADE', quantity: 1 });
+  });
+
+  it('an upgrade of two tickets out of three changes two; the third keeps its type', async () => {
+    await moreGeneralAdmission('alice@example.com', 2);
+    const ga = (await bases(alice)).find((x) => x.name === 'General Admission')!;
+    const [target] = await targets(alice, ga.id);
+    const id = (await start(alice, ga.id, target.id, 2)).json<StartSwapBody>().orderIdentifier;
+    await t.app.services.swap.markPaid(id);
+    expect((await confirm(alice, id)).json()).toEqual({ swapType: 'UPGRADE', quantity: 2 });
+    const laneway = (await typesOf(alice)).filter((x) => x.startsWith('Laneway Sessions/'));
+    expect(laneway.filter((x) => x === 'Laneway Sessions/VIP')).toHaveLength(3);
+    expect(laneway.filter((x) => x === 'Laneway Sessions/General Admission')).toHaveLength(1);
+  });
+});
