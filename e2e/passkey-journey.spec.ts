@@ -14,10 +14,9 @@ import { modalFrame } from './embed-pass';
 import { decoded, mailCount, mailsAfter, waitForMail } from './mail';
 import {
   addVirtualAuthenticator,
-  animationsDone,
   expectAccessible,
+  inEachTheme,
   ownServer,
-  settled,
   signInViaPanel,
   watchNetwork,
 } from './support';
@@ -31,18 +30,6 @@ const server = ownServer(
   { STEP_UP_MAX_AGE_SECONDS: String(MAX_AGE_SECONDS), OTP_RESEND_SECONDS: '0' },
   'localhost',
 );
-
-/** Takes a picture of the page in the light and the dark theme, as `passkey-<name>-<theme>.png`. */
-async function shoot(page: Page, name: string) {
-  await settled(page);
-  await page.mouse.move(0, 0);
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
-    await animationsDone(page);
-    await page.screenshot({ path: `test-results/passkeys/passkey-${name}-${theme}.png` });
-  }
-}
 
 /** Opens the gift screen of alice's ticket on `card` and gets to "Gift ticket" to bob's e-mail, terms ticked. */
 async function giftToBob(page: Page, card: RegExp) {
@@ -128,6 +115,6 @@ test('LOGIN offers the passkey in Spanish at 360 px, light and dark', async ({ p
   await addVirtualAuthenticator(context, page);
   await page.goto(`${server().baseUrl}/es/?PANEL_TAB=LOGIN`);
   await expect(page.getByRole('button', { name: 'Usar una llave de acceso' })).toBeVisible();
-  await shoot(page, 'login-es');
+  await inEachTheme(page, (theme) => page.screenshot({ path: `test-results/passkeys/passkey-login-es-${theme}.png` }));
   await expectAccessible(page, 'login with a passkey, es');
 });

@@ -10,10 +10,9 @@
 import { expect, test, type Page } from './fixtures';
 import {
   addVirtualAuthenticator,
-  animationsDone,
   expectAccessible,
+  inEachTheme,
   ownServer,
-  settled,
   signInViaPanel,
   watchNetwork,
 } from './support';
@@ -26,15 +25,10 @@ const server = ownServer('passkeys', { OTP_RESEND_SECONDS: '0' }, 'localhost');
 async function shoot(page: Page, name: string) {
   const section = page.locator('section', { has: page.getByRole('heading', { name: name, exact: true }) });
   await section.scrollIntoViewIfNeeded();
-  await settled(page);
-  await page.mouse.move(0, 0);
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
-    await animationsDone(page);
-    const lang = name === 'Passkeys' ? 'en' : 'es';
-    await section.screenshot({ path: `test-results/passkeys/passkeys-${lang}-${theme}-360.png` });
-  }
+  const lang = name === 'Passkeys' ? 'en' : 'es';
+  await inEachTheme(page, (theme) =>
+    section.screenshot({ path: `test-results/passkeys/passkeys-${lang}-${theme}-360.png` }),
+  );
 }
 
 test('a passkey is offered after the e-mail code, added in Settings, listed, and removed', async ({

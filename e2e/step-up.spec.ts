@@ -7,7 +7,7 @@
  */
 import { expect, test, type Page } from './fixtures';
 import { decoded, mailCount, waitForMail } from './mail';
-import { animationsDone, expectAccessible, ownServer, settled, signInViaPanel, watchNetwork } from './support';
+import { expectAccessible, inEachTheme, ownServer, signInViaPanel, watchNetwork } from './support';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -79,15 +79,7 @@ test('the sheet in Spanish at 360 px, light and dark; Cancelar leaves the gift u
     after: before,
     match: (r) => decoded(r).includes('Has pedido regalar una entrada en tu cuenta'),
   });
-  await settled(page);
-  await page.mouse.move(0, 0); // not hovering the button the gift was pressed on
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    // The panel follows the system theme a moment later; its colours then fade (0.15 s).
-    await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
-    await animationsDone(page);
-    await page.screenshot({ path: `test-results/step-up/sheet-es-${theme}-360.png` });
-  }
+  await inEachTheme(page, (theme) => page.screenshot({ path: `test-results/step-up/sheet-es-${theme}-360.png` }));
   await expectAccessible(page, 'step-up sheet es dark');
   await sheet.getByRole('button', { name: 'Cancelar' }).click();
   await expect(sheet).toHaveCount(0);

@@ -276,6 +276,21 @@ export function ownServer(tag: string, env: Record<string, string>, publicHost?:
 }
 
 /**
+ * Settles the page (no hover left on what was pressed), then calls `shoot(theme)` in the light and then the dark
+ * system theme, once the panel follows it and its colours have faded in (0.15 s).
+ */
+export async function inEachTheme(page: Page, shoot: (theme: 'light' | 'dark') => Promise<unknown>): Promise<void> {
+  await settled(page);
+  await page.mouse.move(0, 0);
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((th) => document.documentElement.dataset.theme === th, theme);
+    await animationsDone(page);
+    await shoot(theme);
+  }
+}
+
+/**
  * Gives `page` Chromium's virtual authenticator (DevTools `WebAuthn`): a platform authenticator (internal, CTAP2)
  * that keeps discoverable passkeys, verifies the user and answers at once, as a phone's screen lock would. The page
  * must be on a domain name (`ownServer(…, 'localhost')`): an IP address cannot be a passkey's relying party.
