@@ -296,6 +296,10 @@ describe('a payment that does not match its order is flagged for the operator', 
     expect((await signed(completedEvent({ ...first, paymentIntent: 'pi_ann' }))).statusCode).toBe(200);
     expect((await signed(completedEvent({ ...second, paymentIntent: 'pi_bob' }))).statusCode).toBe(200);
     expect([await orderStatus(first.orderId), await orderStatus(second.orderId)]).toEqual(['PAID', 'FAILED']);
+    // The operator's log line names the order and its session (issue 43: a mutant that emptied it lived).
+    expect(
+      t.logs.filter((l) => l.msg === 'resale order paid after its tickets went to another buyer: failed, to refund'),
+    ).toEqual([expect.objectContaining({ orderId: second.orderId, sessionId: second.sessionId })]);
     // Without the flag: the FAILED order's payment was neither listed nor counted.
     expect((await listed()).items[0]).toMatchObject({
       kind: 'resale',
@@ -634,7 +638,9 @@ describe('exchange offers', () => {
     t.clock.advance(20 * 60_000);
     await t.app.services.jobs.runDue();
     expect((await signed(completedEvent({ ...o, amount: 9000, paymentIntent: 'pi_late' }))).statusCode).toBe(200);
-    expect(t.logs.some((l) => l.msg === 'exchange offer paid after it ended: not settled, to refund')).toBe(true);
+    expect(t.logs.filter((l) => l.msg === 'exchange offer paid after it ended: not settled, to refund')).toEqual([
+      expect.objectContaining({ orderId: o.orderId, sessionId: o.sessionId, eventId: expect.any(String) as string }),
+    ]);
     const [item] = (await listed()).items;
     expect(item).toMatchObject({ kind: 'exchange', reason: 'ended', amountCents: 9000, paymentIntentId: 'pi_late' });
     expect(await counted('ended')).toBe(1);

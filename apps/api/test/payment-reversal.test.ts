@@ -250,7 +250,7 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
   });
   beforeEach(async () => {
     const payouts = createStripePayouts({ secretKey: 'sk_test_reversal', webhookSecret: SECRET, apiUrl: fake.apiUrl });
-    t = await createTestApp({ seed: true, payouts, config });
+    t = await createTestApp({ seed: true, payouts, config, logs: true });
   });
   afterEach(async () => {
     await t.close();
@@ -341,6 +341,10 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     expect(await ticketState(order.userTicketId)).toEqual(disputed);
     expect((await webhook('charge.dispute.closed', { ...dispute, status: 'closed_somehow' })).statusCode).toBe(200);
     expect(await ticketState(order.userTicketId)).toEqual(disputed);
+    // Said to the operator, with the status that was not understood.
+    expect(t.logs.filter((l) => l.msg === 'dispute closed with an unknown status: nothing changed')).toEqual([
+      expect.objectContaining({ type: 'charge.dispute.closed', paymentIntentId: 'pi_won', status: 'closed_somehow' }),
+    ]);
     expect(await payoutStatuses()).toEqual(['HELD']);
     // An inquiry closed without a chargeback: as won.
     expect((await webhook('charge.dispute.closed', { ...dispute, status: 'warning_closed' })).statusCode).toBe(200);
@@ -396,6 +400,16 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     await webhook('charge.refunded', { ...charge, amount_refunded: 800, refunded: false });
     expect(await ticketState(order.userTicketId)).toEqual({ revoked_reason: null, revoked: false });
     expect(await payoutStatuses()).toEqual(['PENDING']);
+    // What the operator reads: the payment, and how much of it went back (issue 43: mutants that emptied it lived).
+    expect(t.logs.filter((l) => l.msg === 'partial refund of a payment: tickets kept')).toEqual([
+      expect.objectContaining({
+        type: 'charge.refunded',
+        paymentIntentId: 'pi_refund',
+        amountCents: order.totalCents,
+        amountRefundedCents: 800,
+        eventId: expect.any(String) as string,
+      }),
+    ]);
     const stranger = await webhook('charge.refunded', {
       ...charge,
       id: 'ch_other',
@@ -409,6 +423,9 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     expect(
       await rows(`select reason, payment_intent_id, kind from payment_mismatches where reason = 'unknown_payment'`),
     ).toEqual([{ reason: 'unknown_payment', payment_intent_id: 'pi_not_ours', kind: null }]);
+    expect(t.logs.filter((l) => l.msg === 'refund or dispute of no paid order of ours: nothing changed')).toEqual([
+      expect.objectContaining({ type: 'charge.refunded', paymentIntentId: 'pi_not_ours', orderId: null }),
+    ]);
     // Found by the order id the payment's metadata carries even with no payment id recorded.
     await rows(`update resale_orders set payment_intent_id = null`);
     await webhook('charge.refunded', {
@@ -420,5 +437,27 @@ describe('payments that go back, as Stripe reports them (signed events, issue 46
     });
     expect(await ticketState(order.userTicketId)).toEqual({ revoked_reason: 'refunded', revoked: true });
     expect(await payoutStatuses()).toEqual(['CANCELLED']);
+  });
+  it('a refund naming an order id that is not one of ours (not a UUID) is no payment of ours: 200, flagged without it', async () => {
+    const order = await paidOrder('pi_kept');
+    for (const orderId of ['order-123', `${order.orderId}x`]) {
+      const res = await webhook('charge.refunded', {
+        id: `ch_${orderId}`,
+        object: 'charge',
+        payment_intent: `pi_other_${orderId}`,
+        metadata: { orderId },
+        amount: 500,
+        amount_refunded: 500,
+        refunded: true,
+        currency: 'aud',
+      });
+      // Taken as an order id, it reached a uuid query: a 500 that Stripe retries for days.
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    expect(await ticketState(order.userTicketId)).toEqual({ revoked_reason: null, revoked: false });
+    expect(await rows(`select order_id, reason from payment_mismatches order by id`)).toEqual([
+      { order_id: null, reason: 'unknown_payment' },
+      { order_id: null, reason: 'unknown_payment' },
+    ]);
   });
 });

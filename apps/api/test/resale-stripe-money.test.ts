@@ -294,7 +294,21 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
       const res = await completed({ ...genuine, orderId });
       expect(res.statusCode, res.body).toBe(200);
     }
-    expect(t.logs.filter((l) => l.msg === 'checkout session of no order of ours: ignored')).toHaveLength(2);
+    // A session naming no order at all (a payment link of the account, say): not ours either, and nothing to say.
+    const bare = await webhook('checkout.session.completed', {
+      id: 'cs_no_order',
+      object: 'checkout.session',
+      amount_total: genuine.amount,
+      currency: genuine.currency,
+      payment_status: 'paid',
+    });
+    expect(bare.statusCode).toBe(200);
+    // What the operator reads: which event and which session (issue 43: the mutants that emptied the line lived).
+    const ignored = t.logs.filter((l) => l.msg === 'checkout session of no order of ours: ignored');
+    expect(ignored.map((l) => [typeof l.eventId, l.sessionId])).toEqual([
+      ['string', genuine.id],
+      ['string', genuine.id],
+    ]);
     // Signed, but not as Stripe shapes them (twenty-third re-run): an order id that is an array holding the order's id,
     // an event without an id or with one of 300 KB, a payload that is not an object. Each twice, as Stripe retries:
     // 200 and nothing paid, never a 500.
@@ -338,6 +352,8 @@ describe('resale purchase in Stripe mode: idempotency keys and the webhook check
         expect(res.statusCode, `${payload.slice(0, 40)} #${attempt}: ${res.body}`).toBe(200);
       }
     expect((await orderOfKey(key)).status).toBe('PENDING');
+    // The four that are no Stripe event at all (no id, an id of 300 KB, a number, an array), each time: said, ignored.
+    expect(t.logs.filter((l) => l.msg === 'signed Stripe event of no known shape: ignored')).toHaveLength(8);
     await completed(genuine);
     expect((await orderOfKey(key)).status).toBe('PAID');
     // The odd-fields event is reported once (its retry is the same event); a payment that matches is not reported.

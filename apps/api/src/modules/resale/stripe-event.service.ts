@@ -19,12 +19,12 @@ const ORDER_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 
 export interface StripeEventDeps {
   database: Database;
-  payouts: PayoutProvider;
+  payouts: Pick<PayoutProvider, 'parseWebhook'>;
   now: () => Date;
   orders: Pick<OrderService, 'confirmProviderPayment'>;
   payoutAccounts: Pick<PayoutAccountService, 'accountUpdated'>;
   /** Refunds and disputes of paid orders and offers (issue 46). */
-  reversals: PaymentReversals;
+  reversals: Pick<PaymentReversals, 'refunded' | 'disputeOpened' | 'disputeClosed' | 'recordPaymentIntent'>;
   /**
    * The exchange queue's offers (issue 45), paid through the same checkout: a completed session whose order is not a
    * resale order is settled here (`unknown` when no offer has that order id either).
@@ -102,8 +102,86 @@ async function reversal(
   });
 }
 
+/** A completed checkout session: what it paid (a resale order or an exchange offer), the rest flagged. */
+type CheckoutCompleted = Extract<PayoutEvent, { type: 'checkout.session.completed' }>;
+
+/**
+ * A completed checkout session (`checkout.session.completed`): pays its resale order, else the exchange offer of that
+ * order id, only when session, amount and currency are the order's; a mismatch, a payment after the tickets went to
+ * another buyer and an offer paid after it ended are logged and flagged for the operator (once per event) and pay
+ * nothing. A session naming no order id is not ours to pay: ignored.
+ * @throws whatever settling throws but `api.resell.order_not_found` and `api.resell.listing_unavailable` (a database
+ *   gone: answered 500, so Stripe retries the event).
+ */
+async function checkoutCompleted(
+  deps: Pick<StripeEventDeps, 'orders' | 'offers' | 'reversals' | 'mismatches'>,
+  event: CheckoutCompleted,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+): Promise<void> {
+  const { orderId } = event;
+  if (!orderId) return;
+  if (!ORDER_ID.test(orderId)) {
+    // A session this app did not make (our orders are UUIDs): nothing to pay; said once, not a 500 that Stripe
+    // would retry for days (issue 39, twenty-second re-run).
+    log.warn({ eventId: event.id, sessionId: event.sessionId }, 'checkout session of no order of ours: ignored');
+    return;
+  }
+  const where = { eventId: event.id, orderId, sessionId: event.sessionId };
+  // Flagged for the operator beside the log line (issue 46): recorded once per event, before the event is
+  // recorded as handled, so a failure here is retried with it.
+  const flag = (kind: 'resale' | 'exchange', reason: MismatchReason | 'ended') =>
+    deps.mismatches.record({
+      providerEventId: event.id,
+      kind,
+      orderId,
+      sessionId: event.sessionId,
+      paymentIntentId: event.paymentIntentId,
+      amountCents: event.amountTotalCents,
+      currencyCode: event.currencyCode,
+      reason,
+    });
+  const result = await deps.orders.confirmProviderPayment(orderId, event).catch(async (err) => {
+    if (!(err instanceof AppError)) throw err;
+    if (err.code === 'api.resell.listing_unavailable') {
+      // Another buyer paid for the tickets first: the order FAILED and this payment is owed back.
+      log.warn(where, 'resale order paid after its tickets went to another buyer: failed, to refund');
+      await flag('resale', 'ended');
+      return null;
+    }
+    // Any other error is not an answer about this payment: thrown, so the event is not recorded and Stripe retries it.
+    if (err.code !== 'api.resell.order_not_found') throw err;
+    // Not a resale order: an exchange offer's. One that ended before the payment came keeps nothing: the
+    // payment is owed back (reported for someone to refund).
+    const offer = await deps.offers.settle(orderId, event);
+    if (offer.status === 'ended') {
+      log.warn(where, 'exchange offer paid after it ended: not settled, to refund');
+      await flag('exchange', 'ended');
+    }
+    return offer.status === 'mismatch'
+      ? { status: 'mismatch' as const, reason: offer.reason, kind: 'exchange' as const }
+      : { status: offer.status };
+  });
+  // The payment a later refund or dispute names (recorded again on a retry, in case the first try stopped here).
+  if ((result?.status === 'paid' || result?.status === 'already') && event.paymentIntentId)
+    await deps.reversals.recordPaymentIntent(orderId, event.paymentIntentId);
+  // Not paid: the order stays PENDING; the operator looks at what was charged.
+  if (result?.status === 'mismatch') {
+    log.warn(
+      {
+        ...where,
+        amountTotalCents: event.amountTotalCents,
+        currencyCode: event.currencyCode,
+        paid: event.paid,
+        reason: result.reason,
+      },
+      'resale payment does not match its order: not paid',
+    );
+    await flag('kind' in result ? result.kind : 'resale', result.reason);
+  }
+}
+
 export function createStripeEventService(deps: StripeEventDeps) {
-  const { payouts, now, orders, payoutAccounts } = deps;
+  const { payouts, now, payoutAccounts } = deps;
   const db = deps.database.db;
 
   return {
@@ -129,78 +207,17 @@ export function createStripeEventService(deps: StripeEventDeps) {
         return;
       }
       if (await repo.stripeEventSeen(db, event.id)) return;
-      if (event.type === 'account.updated') {
-        await payoutAccounts.accountUpdated(event);
-      } else if (
-        event.type === 'charge.refunded' ||
-        event.type === 'charge.dispute.created' ||
-        event.type === 'charge.dispute.closed'
-      ) {
-        await reversal(deps, event, log);
-      } else if (event.type === 'checkout.session.completed' && event.orderId && !ORDER_ID.test(event.orderId)) {
-        // A session this app did not make (our orders are UUIDs): nothing to pay; said once, not a 500 that Stripe
-        // would retry for days (issue 39, twenty-second re-run).
-        log.warn({ eventId: event.id, sessionId: event.sessionId }, 'checkout session of no order of ours: ignored');
-      } else if (event.type === 'checkout.session.completed' && event.orderId) {
-        const orderId = event.orderId;
-        // Flagged for the operator beside the log line (issue 46): recorded once per event, before the event is
-        // recorded as handled, so a failure here is retried with it.
-        const flag = (kind: 'resale' | 'exchange', reason: MismatchReason | 'ended') =>
-          deps.mismatches.record({
-            providerEventId: event.id,
-            kind,
-            orderId,
-            sessionId: event.sessionId,
-            paymentIntentId: event.paymentIntentId,
-            amountCents: event.amountTotalCents,
-            currencyCode: event.currencyCode,
-            reason,
-          });
-        const result = await orders.confirmProviderPayment(orderId, event).catch(async (err) => {
-          if (!(err instanceof AppError)) throw err;
-          if (err.code === 'api.resell.listing_unavailable') {
-            // Another buyer paid for the tickets first: the order FAILED and this payment is owed back.
-            log.warn(
-              { eventId: event.id, orderId, sessionId: event.sessionId },
-              'resale order paid after its tickets went to another buyer: failed, to refund',
-            );
-            await flag('resale', 'ended');
-            return null;
-          }
-          if (err.code !== 'api.resell.order_not_found') return null;
-          // Not a resale order: an exchange offer's. One that ended before the payment came keeps nothing: the
-          // payment is owed back (reported for someone to refund).
-          const offer = await deps.offers.settle(orderId, event);
-          if (offer.status === 'ended') {
-            log.warn(
-              { eventId: event.id, orderId, sessionId: event.sessionId },
-              'exchange offer paid after it ended: not settled, to refund',
-            );
-            await flag('exchange', 'ended');
-          }
-          return offer.status === 'mismatch'
-            ? { status: 'mismatch' as const, reason: offer.reason, kind: 'exchange' as const }
-            : { status: offer.status };
-        });
-        // The payment a later refund or dispute names (recorded again on a retry, in case the first try stopped here).
-        if ((result?.status === 'paid' || result?.status === 'already') && event.paymentIntentId)
-          await deps.reversals.recordPaymentIntent(orderId, event.paymentIntentId);
-        // Not paid: the order stays PENDING; the operator looks at what was charged.
-        if (result?.status === 'mismatch') {
-          log.warn(
-            {
-              eventId: event.id,
-              orderId: event.orderId,
-              sessionId: event.sessionId,
-              amountTotalCents: event.amountTotalCents,
-              currencyCode: event.currencyCode,
-              paid: event.paid,
-              reason: result.reason,
-            },
-            'resale payment does not match its order: not paid',
-          );
-          await flag('kind' in result ? result.kind : 'resale', result.reason);
-        }
+      switch (event.type) {
+        case 'account.updated':
+          await payoutAccounts.accountUpdated(event);
+          break;
+        case 'checkout.session.completed':
+          await checkoutCompleted(deps, event, log);
+          break;
+        case 'charge.refunded':
+        case 'charge.dispute.created':
+        case 'charge.dispute.closed':
+          await reversal(deps, event, log);
       }
       // Recorded once handled, not before: a failure on the way (the database gone mid-request) answers 500 and
       // Stripe's retry handles the event again rather than taking it for a replay (recorded first, the order stayed
