@@ -8,6 +8,7 @@
 import type { Membership } from '@tp/contract';
 import { langOf } from '@tp/contract/locale';
 import { ApiError, createTypedClient } from '../lib/typed-client';
+import { getPasskey } from '../lib/webauthn';
 
 export { ApiError };
 
@@ -53,6 +54,18 @@ export async function requestCode(email: string, locale: string): Promise<string
 /** POST /auth/verifyLoginRequest: signs in with the code (the refresh cookie is set for reloads). */
 export async function verifyCode(email: string, session: string, otp: string): Promise<void> {
   const r = await holder.POST('/v1/auth/verifyLoginRequest', { body: { email, session, otp } });
+  holderToken = r.accessToken;
+}
+
+/**
+ * Signs in with a passkey of this site (issue 47, decision 049; the panel's routes `/v1/auth/passkeys/sign-in/…`):
+ * the browser asks which one, the server checks it and opens a session as a verified code does (refresh cookie too).
+ * @throws PasskeyCancelled (lib/webauthn.ts: the browser or the person gave none), ApiError `api.auth.passkey_failed`
+ */
+export async function signInWithPasskey(): Promise<void> {
+  const { options } = await holder.POST('/v1/auth/passkeys/sign-in/options');
+  const response = await getPasskey(options);
+  const r = await holder.POST('/v1/auth/passkeys/sign-in', { body: { response } });
   holderToken = r.accessToken;
 }
 
