@@ -3,13 +3,14 @@
  * (ticket-history.tsx), re-send of the ticket e-mail and revoke with a confirm. Focus moves into it and back to what
  * opened it; Escape closes it.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../ui/button';
 import { ConfirmBox } from '../../confirm-box';
 import { emailStatusText } from '../../errors';
 import { QueryState } from '../../query-state';
 import { ErrorBlock } from '../../server-errors';
+import { useDialog } from '../../use-dialog';
 import { useResendTicket } from '../api/resend-ticket.api';
 import { useRevokeTicket } from '../api/revoke-ticket.api';
 import { useTicket } from '../api/ticket.api';
@@ -25,16 +26,7 @@ export function TicketDrawer({ externalId, onClose }: { externalId: string; onCl
   const ticket = useTicket(externalId);
   const resend = useResendTicket(externalId);
   const revoke = useRevokeTicket(externalId, { onSuccess: () => setConfirming(false) });
-  useEffect(() => {
-    const opener = document.activeElement as HTMLElement | null;
-    ref.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      opener?.focus();
-    };
-  }, [onClose]);
+  useDialog(ref, onClose);
   const tk = ticket.data;
   return (
     <div className="drawer-backdrop">

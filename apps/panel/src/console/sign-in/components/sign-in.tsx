@@ -12,6 +12,7 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { PasskeyCancelled, passkeysSupported } from '../../../lib/webauthn';
 import { requestCode, signInWithPasskey, verifyCode } from '../../api';
+import { CodeField } from '../../code-field';
 import { FormFooter } from '../../form-footer';
 import { ErrorBlock, placeServerErrors } from '../../server-errors';
 
@@ -76,14 +77,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => Promise<void> }) {
       ) : (
         <form className="stack" onSubmit={(e) => void submitCode(e)} noValidate>
           <p className="muted">{t('console.code_sent', { email: sent.email })}</p>
-          <Field
-            label={t('console.code')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            error={codeForm.formState.errors.code?.message}
-            {...codeForm.register('code', { required: true })}
-          />
+          <CodeField form={codeForm} />
           <ErrorBlock message={error} />
           <FormFooter bare submit={t('console.sign_in')} pending={codeForm.formState.isSubmitting} />
         </form>
