@@ -7,18 +7,19 @@
  * (the new key is shown); Cancel or Escape ends it with its refusal, which the screen shows as any other error. Calls
  * refused together share one sheet.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { StepUpAction } from '@tp/contract/constants';
-import { PasskeyCancelled, passkeysSupported } from '../../../lib/webauthn';
+import { usePasskeyConfirm, useStepUpMode } from '../../../lib/passkey-step-up';
+import { PasskeyCancelled } from '../../../lib/webauthn';
 import { Button } from '../../../ui/button';
 import { ApiError, hasPasskey, requestStepUpCode, stepUpHost, stepUpWithPasskey, verifyStepUpCode } from '../../api';
 import { CodeField } from '../../code-field';
+import { Dialog } from '../../dialog';
 import { errorText } from '../../errors';
 import { FormFooter } from '../../form-footer';
 import { ErrorBlock, placeServerErrors } from '../../server-errors';
-import { useDialog } from '../../use-dialog';
 
 /** Answers the console's step-up asks while mounted (the signed-in console): the sheet for the refused action. */
 export function StepUpHost() {
@@ -53,59 +54,31 @@ interface StepProps {
 /** The sheet: a dialog with the passkey first when the account has one (asked once when it opens), else the code. */
 function StepUpSheet({ action, onDone }: { action: StepUpAction; onDone: (steppedUp: boolean) => void }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDivElement>(null);
   const cancel = useCallback(() => onDone(false), [onDone]);
-  useDialog(ref, cancel);
-  const [mode, setMode] = useState<'checking' | 'passkey' | 'code'>(() => (passkeysSupported() ? 'checking' : 'code'));
-  useEffect(() => {
-    if (mode === 'checking')
-      hasPasskey().then(
-        (has) => setMode(has ? 'passkey' : 'code'),
-        () => setMode('code'),
-      );
-  }, [mode]);
+  const [mode, setMode] = useStepUpMode(hasPasskey);
   const step = { action, what: t(`console.step_up.action.${action}`), onDone };
   return (
-    <div className="sheet-backdrop">
-      <div
-        className="sheet stack"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="step-up-title"
-        tabIndex={-1}
-        ref={ref}
-      >
-        <h2 id="step-up-title">{t('console.step_up.title')}</h2>
-        {mode === 'code' ? (
-          <CodeStep {...step} />
-        ) : (
-          <PasskeyStep {...step} checking={mode === 'checking'} onCode={() => setMode('code')} />
-        )}
-        <p className="muted">{t('console.step_up.why')}</p>
-        <Button variant="secondary" onClick={cancel}>
-          {t('console.cancel')}
-        </Button>
-      </div>
-    </div>
+    <Dialog kind="sheet" labelledBy="step-up-title" onClose={cancel}>
+      <h2 id="step-up-title">{t('console.step_up.title')}</h2>
+      {mode === 'code' ? (
+        <CodeStep {...step} />
+      ) : (
+        <PasskeyStep {...step} checking={mode === 'checking'} onCode={() => setMode('code')} />
+      )}
+      <p className="muted">{t('console.step_up.why')}</p>
+      <Button variant="secondary" onClick={cancel}>
+        {t('console.cancel')}
+      </Button>
+    </Dialog>
   );
 }
 
 /** "Use your passkey": the browser asks for one of the account's passkeys; "Send me a code instead" goes to the code. */
 function PasskeyStep(props: StepProps & { checking: boolean; onCode: () => void }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [refused, setRefused] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setRefused(null);
-    try {
-      await stepUpWithPasskey();
-      props.onDone(true);
-    } catch (err) {
-      setRefused(err instanceof PasskeyCancelled ? t('console.step_up.passkey_cancelled') : errorText(t, err));
-      setBusy(false);
-    }
-  };
+  const { busy, refused, confirm } = usePasskeyConfirm(stepUpWithPasskey, props.onDone, (err) =>
+    err instanceof PasskeyCancelled ? t('console.step_up.passkey_cancelled') : errorText(t, err),
+  );
   return (
     <>
       <p role="status" aria-busy={props.checking || undefined}>
