@@ -1357,7 +1357,10 @@ export interface paths {
         /** Your API keys (prefix and dates, never the key) */
         get: operations["listOrgApiKeys"];
         put?: never;
-        /** A new API key for your machines (shown once); your other keys keep working */
+        /**
+         * A new API key for your machines (shown once); your other keys keep working
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request. With a console token, the proof is that of the holder sign-in the token was opened from (the step-up calls take its holder token); an organisation API key is never asked.
+         */
         post: operations["createOrgApiKey"];
         delete?: never;
         options?: never;
@@ -1743,7 +1746,10 @@ export interface paths {
         /** Your organisation's members and their roles */
         get: operations["listMembers"];
         put?: never;
-        /** Add a member by e-mail with a role (owner, staff or door); they sign in to /console by e-mail code */
+        /**
+         * Add a member by e-mail with a role (owner, staff or door); they sign in to /console by e-mail code
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request. With a console token, the proof is that of the holder sign-in the token was opened from (the step-up calls take its holder token); an organisation API key is never asked.
+         */
         post: operations["addMember"];
         delete?: never;
         options?: never;
@@ -2042,7 +2048,10 @@ export interface paths {
         /** The state of the organisation's payout account (where released exchange tickets are paid) */
         get: operations["getOrganisationPayoutAccount"];
         put?: never;
-        /** Open (or reopen) the organisation's payout onboarding: a client secret for the embedded onboarding */
+        /**
+         * Open (or reopen) the organisation's payout onboarding: a client secret for the embedded onboarding
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request. With a console token, the proof is that of the holder sign-in the token was opened from (the step-up calls take its holder token); an organisation API key is never asked.
+         */
         post: operations["connectOrganisationPayoutAccount"];
         delete?: never;
         options?: never;
@@ -2059,7 +2068,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Complete the organisation's payout onboarding with the sandbox provider (no Stripe) */
+        /**
+         * Complete the organisation's payout onboarding with the sandbox provider (no Stripe)
+         * @description Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code (`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` with the `action` to name in the step-up request. With a console token, the proof is that of the holder sign-in the token was opened from (the step-up calls take its holder token); an organisation API key is never asked.
+         */
         post: operations["completeOrganisationSandboxOnboarding"];
         delete?: never;
         options?: never;
@@ -2430,7 +2442,7 @@ export interface components {
              * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
              * @enum {string}
              */
-            action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+            action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
             /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
             maxAgeSeconds?: number;
         };
@@ -3741,7 +3753,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    action: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                    action: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                 };
             };
         };
@@ -4585,7 +4597,7 @@ export interface operations {
                          * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
                          * @enum {string}
                          */
-                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                         /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
                         maxAgeSeconds?: number;
                     };
@@ -4669,7 +4681,7 @@ export interface operations {
                          * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
                          * @enum {string}
                          */
-                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                         /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
                         maxAgeSeconds?: number;
                     };
@@ -13286,7 +13298,7 @@ export interface operations {
                          * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
                          * @enum {string}
                          */
-                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                         /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
                         maxAgeSeconds?: number;
                         encoding?: string;
@@ -13342,7 +13354,7 @@ export interface operations {
                          * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
                          * @enum {string}
                          */
-                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                         /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
                         maxAgeSeconds?: number;
                         /** @description with `api.org.import.in_progress`: the import running */
@@ -13405,7 +13417,7 @@ export interface operations {
                          * @description with 403 `api.auth.step_up_required`: the action to name in `POST /v1/auth/step-up`
                          * @enum {string}
                          */
-                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal";
+                        action?: "gift" | "resale_listing" | "exchange_return" | "swap" | "payout_account" | "account_deletion" | "sign_out_everywhere" | "passkey_add" | "passkey_removal" | "api_key" | "member_add";
                         /** @description with 403 `api.auth.step_up_required`: how old a proof of presence may be, seconds */
                         maxAgeSeconds?: number;
                         errors: {

@@ -65,7 +65,8 @@ export const USERNAME_SEARCH_MIN_LENGTH = 3;
 
 /**
  * What a step-up proves presence for (issue 47): each route that moves a ticket or money names one, the 403
- * `api.auth.step_up_required` answer carries it, and the step-up e-mail says it ("… to gift a ticket").
+ * `api.auth.step_up_required` answer carries it, and the step-up e-mail says it ("… to gift a ticket"). The last two
+ * are the console's (decision 048, "The console gap"): an owner's new API key or member, asked of a console token.
  */
 export const STEP_UP_ACTIONS = [
   'gift',
@@ -77,6 +78,8 @@ export const STEP_UP_ACTIONS = [
   'sign_out_everywhere',
   'passkey_add',
   'passkey_removal',
+  'api_key',
+  'member_add',
 ] as const;
 export type StepUpAction = (typeof STEP_UP_ACTIONS)[number];
 

@@ -290,6 +290,8 @@ export const ORGANISER_DETAILS: Partial<Record<MessageKey, string>> = {
   'api.too_many_requests': 'Too many requests: wait the Retry-After seconds and try again.',
   'api.busy': 'The service is too busy to take this request now: wait the Retry-After seconds and try again.',
   'api.not_found': 'No such route.',
+  'api.auth.step_up_required':
+    'A console token needs a fresh proof of presence for this (POST /v1/auth/step-up with the holder token, then verify); an API key never does.',
   'api.invalid_request_body': 'The request is not valid: see `fields`.',
   'api.conflict': 'Another request changed the same record at the same time: retry.',
   'api.org.organisation_not_found': 'No organisation with this id.',

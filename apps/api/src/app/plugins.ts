@@ -19,7 +19,8 @@ import { registerSecurityHeaders } from '../lib/security-headers.js';
 /**
  * Registers the plugins on `app`.
  * @param requireAuth the holder routes' pre-handler: their OpenAPI entries get the X-Organisation header
- * @param requireStepUp the pre-handler added after `requireAuth` to each route with `config.stepUp` (issue 47)
+ * @param requireStepUp the pre-handler added after `requireAuth` (or an organiser route's `requireOrganisation`) to
+ *   each route with `config.stepUp` (issue 47)
  * @returns the Redis client of the rate limits (null without REDIS_URL); the caller waits for it and closes it
  */
 export async function registerPlugins(app: App, config: Config, requireAuth: PreHandler, requireStepUp: PreHandler) {
@@ -73,11 +74,13 @@ export async function registerPlugins(app: App, config: Config, requireAuth: Pre
   });
   // Every /v1 route: credential, audience tag and the errors its kind can answer (lib/openapi.ts); every holder
   // route (requireAuth) documents and accepts X-Organisation (issue 12), in this one place.
-  // A route that moves a ticket or money (`config.stepUp`, issue 47) checks the proof of presence after requireAuth.
+  // A route that moves a ticket or money (`config.stepUp`, issue 47) checks the proof of presence after requireAuth,
+  // or on /v1/org/ (every route of the organiser scope has its requireOrganisation) after that.
   app.addHook('onRoute', (route) => {
     if (route.config?.stepUp) {
       const pre = ([] as unknown[]).concat(route.preHandler ?? []);
-      if (!pre.includes(requireAuth)) throw new Error(`${route.url}: config.stepUp needs requireAuth`);
+      if (!pre.includes(requireAuth) && !route.url.startsWith('/v1/org/'))
+        throw new Error(`${route.url}: config.stepUp needs requireAuth or an organiser route`);
       route.preHandler = [...pre, requireStepUp] as typeof route.preHandler;
     }
     describeRoute(route, { holder: requireAuth, holderHeaders: brandingContract.holderHeaders });

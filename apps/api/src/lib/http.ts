@@ -37,7 +37,15 @@ declare module 'fastify' {
      * `X-Organisation` header names (null without the header). Pass it as the `Holder` (db/predicates.ts) of
      * anything that lists or fetches the holder's tickets.
      */
-    auth: { userId: number; sessionId: string; organisationId: number | null; steppedUpAt: Date | null };
+    auth: { userId: number; sessionId: string; organisationId: number | null };
+    /**
+     * The proof of presence a step-up route checks (issue 47, decision 048): the `stepped_up_at` of the sign-in session
+     * behind the request's credential (null: none yet), set by `requireAuth` for a holder and by the organiser
+     * scope's `requireOrganisation` for a member's console token (the holder session it was opened from); or
+     * `'machine'` for an organisation API key, an integration with no person to ask, which no step-up route refuses.
+     * Unset (a route whose pre-handlers set none) counts as no proof.
+     */
+    presence: Date | null | 'machine';
   }
   interface FastifyContextConfig {
     /**
@@ -72,24 +80,26 @@ export function requireAuthWith(
     req.auth = {
       userId: claims.userId,
       sessionId: claims.sessionId,
-      steppedUpAt: claims.steppedUpAt ?? null,
       organisationId: typeof slug === 'string' ? await organisationId(slug) : null,
     };
+    req.presence = claims.steppedUpAt ?? null;
   };
 }
 
 /**
- * Builds the pre-handler of the routes that move a ticket or money (`config.stepUp`, issue 47), run after
- * `requireAuth`: the session's last proof of presence (the sign-in, or a step-up code verified since) must be at
- * most `maxAgeSeconds` old at `now()`.
+ * Builds the pre-handler of the routes that move a ticket or money or grant lasting access (`config.stepUp`, issue
+ * 47), run after `requireAuth` or `requireOrganisation`: the session's last proof of presence (`req.presence`: the
+ * sign-in, or a step-up code or passkey verified since) must be at most `maxAgeSeconds` old at `now()`; an
+ * organisation API key (`'machine'`) passes.
  * @throws AppError 403 `api.auth.step_up_required` with the route's `action` and `maxAgeSeconds` (fields of the
  *   contract's `auth.errorBody`): the panel asks for a step-up and sends the request again.
  */
 export function requireStepUpWith(maxAgeSeconds: number, now: () => Date) {
   return function requireStepUp(req: FastifyRequest): Promise<void> {
     const action = req.routeOptions.config.stepUp;
-    const at = req.auth.steppedUpAt;
-    if (action && (!at || now().getTime() - at.getTime() > maxAgeSeconds * 1000))
+    const at = req.presence as Date | null | 'machine' | undefined;
+    if (!action || at === 'machine') return Promise.resolve();
+    if (!at || now().getTime() - at.getTime() > maxAgeSeconds * 1000)
       return Promise.reject(new AppError('api.auth.step_up_required', { action, maxAgeSeconds }));
     return Promise.resolve();
   };

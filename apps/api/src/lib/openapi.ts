@@ -132,6 +132,10 @@ const STEP_UP_NOTE =
   'Needs a proof of presence from the last STEP_UP_MAX_AGE_SECONDS (default 300): the sign-in, or a step-up code ' +
   '(`POST /v1/auth/step-up`, then `POST /v1/auth/step-up/verify`). Without one: 403 `api.auth.step_up_required` ' +
   'with the `action` to name in the step-up request.';
+/** What an organiser step-up route (decision 048, the console) adds to {@link STEP_UP_NOTE}. */
+const ORGANISER_STEP_UP_NOTE =
+  'With a console token, the proof is that of the holder sign-in the token was opened from (the step-up calls take ' +
+  'its holder token); an organisation API key is never asked.';
 
 /**
  * `onRoute` hook body: completes the schema of a documented /v1 route (see the module comment). `holder` is the
@@ -170,7 +174,7 @@ export function describeRoute(route: RouteOptions, opts: { holder: unknown; hold
   if (config?.stepUp) {
     add(403);
     const before = typeof schema.description === 'string' ? `${schema.description}\n\n` : '';
-    schema.description = `${before}${STEP_UP_NOTE}`;
+    schema.description = `${before}${STEP_UP_NOTE}${scheme === 'organisationApiKey' ? ` ${ORGANISER_STEP_UP_NOTE}` : ''}`;
   }
   // Organiser, platform and door keys are limited where they are checked (wrong keys per IP, requests per
   // organisation: issue 19), besides any route's own limit.

@@ -17,6 +17,7 @@ import { setThemeMode, useTheme } from '../lib/theme';
 import { Button } from '../ui/button';
 import { memberships, openOrganisation, rememberedOrganisation, resume, signOut } from './api';
 import { SignIn } from './sign-in/components/sign-in';
+import { StepUpHost } from './step-up/components/step-up-sheet';
 import { EventsScreen } from './events/components/events-screen';
 import { HoldersScreen } from './holders/components/holders-screen';
 import { RefundsScreen } from './refunds/components/refunds-screen';
@@ -128,6 +129,7 @@ export function ConsoleApp() {
     <>
       {header}
       <Screens membership={state.membership} route={route} />
+      <StepUpHost />
     </>
   );
 }

@@ -110,14 +110,16 @@ export function createAuthSessions(deps: AuthDeps) {
     },
 
     /**
-     * Resolves a console token to its account, session and organisation; null when it is not a console token
-     * (a holder token is not one), is expired, or its sign-in was revoked or ended.
+     * Resolves a console token to its account, session and organisation, with the last proof of presence of the
+     * sign-in it was opened from (`steppedUpAt`: the console's step-up routes want it fresh, decision 048); null when
+     * it is not a console token (a holder token is not one), is expired, or its sign-in was revoked or ended.
      */
-    async authenticateConsole(bearer: string): Promise<ConsoleClaims | null> {
+    async authenticateConsole(bearer: string): Promise<(ConsoleClaims & { steppedUpAt: Date | null }) | null> {
       const at = now();
       const claims = consoleTokens.verify(bearer, at);
       if (!claims) return null;
-      return (await liveSession(claims.sessionId, claims.userId, at)) ? claims : null;
+      const session = await liveSession(claims.sessionId, claims.userId, at);
+      return session ? { ...claims, steppedUpAt: session.steppedUpAt } : null;
     },
   };
 }

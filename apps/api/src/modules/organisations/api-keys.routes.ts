@@ -1,6 +1,7 @@
 /**
  * Routes of an organisation's own API keys (issue 21), `/v1/org/api-keys`, from the console or with a key: owners
- * only (contract `ORG_AREA_ROLES`). Create (shown once), list (prefix and dates), revoke.
+ * only (contract `ORG_AREA_ROLES`). Create (shown once), list (prefix and dates), revoke. A new key is lasting access:
+ * from the console it wants a fresh proof of presence (step-up `api_key`, decision 048); a key's own call does not.
  */
 import * as z from 'zod';
 import { organisations as contract } from '@tp/contract';
@@ -17,6 +18,7 @@ export function apiKeysRoutes(app: App, deps: { admin: AdminService; requireOrga
     '/org/api-keys',
     {
       ...owner,
+      config: { stepUp: 'api_key' },
       schema: {
         operationId: 'createOrgApiKey',
         summary: 'A new API key for your machines (shown once); your other keys keep working',

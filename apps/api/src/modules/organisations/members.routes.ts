@@ -1,6 +1,7 @@
 /**
  * Routes of an organisation's members and of the console's sign-in (issue 21):
- * - `/org/members` (owners; an API key acts as one): add by e-mail with a role, list, remove;
+ * - `/org/members` (owners; an API key acts as one): add by e-mail with a role (lasting access: from the console a
+ *   step-up, `member_add`, decision 048), list, remove;
  * - `/console/organisations` and `/console/session` (a holder's access token from the e-mail code sign-in): the
  *   organisations the account is a member of, and a console token for one of them. Organiser routes take that
  *   token; holder routes refuse it.
@@ -33,6 +34,7 @@ export function membersRoutes(
     '/org/members',
     {
       ...owner,
+      config: { stepUp: 'member_add' },
       schema: {
         operationId: 'addMember',
         summary: 'Add a member by e-mail with a role (owner, staff or door); they sign in to /console by e-mail code',

@@ -79,27 +79,45 @@ export async function organisationOfKey(
     : null;
 }
 
-/** A console token's account, sign-in and organisation; provided by the auth module (null: not a live one). */
+/**
+ * A console token's account, sign-in, organisation and the sign-in's last proof of presence; provided by the auth
+ * module (null: not a live one).
+ */
 export type AuthenticateConsole = (
   bearer: string,
-) => Promise<{ userId: number; sessionId: string; organisationId: number } | null>;
+) => Promise<{ userId: number; sessionId: string; organisationId: number; steppedUpAt: Date | null } | null>;
 
 /**
- * The organisation and the member's current role of a live console token, or null (not a member any more); the
- * actor is the member's account (user id).
+ * The organisation and the member's current role of a live console token, with the proof of presence of the sign-in
+ * it was opened from, or null (not a member any more); the actor is the member's account (user id).
  */
 async function organisationOfMember(
   database: Database,
   authenticateConsole: AuthenticateConsole,
   token: string,
   ip: string | null,
-): Promise<RequestOrganisation | null> {
+): Promise<{ organisation: RequestOrganisation; presence: Date | null } | null> {
   const claims = await authenticateConsole(token);
   if (!claims) return null;
   const member = await membersRepository.membership(database.db, claims.organisationId, claims.userId);
   if (!member) return null;
   const actor: AuditActor = { kind: 'console_member', id: claims.userId, ip };
-  return { id: claims.organisationId, slug: member.slug, role: member.role as OrgRole, actor };
+  const organisation = { id: claims.organisationId, slug: member.slug, role: member.role as OrgRole, actor };
+  return { organisation, presence: claims.steppedUpAt };
+}
+
+/**
+ * The organisation of an API key or a console token, with the proof a step-up route checks (`req.presence`): a
+ * key is a machine's, a console token carries its sign-in's; null when it is neither.
+ */
+async function organisationOfBearer(
+  deps: { database: Database; now: () => Date; authenticateConsole: AuthenticateConsole },
+  bearer: string,
+  ip: string | null,
+): Promise<{ organisation: RequestOrganisation; presence: Date | null | 'machine' } | null> {
+  if (!prefixOf(bearer)) return organisationOfMember(deps.database, deps.authenticateConsole, bearer, ip);
+  const organisation = await organisationOfKey(deps.database, bearer, deps.now(), ip);
+  return organisation && { organisation, presence: 'machine' };
 }
 
 /** The pre-handler of one area of `/v1/org/*` (see `requireOrganisationWith`). */
@@ -107,7 +125,8 @@ export type RequireOrganisation = (area: OrgArea) => (req: FastifyRequest) => Pr
 
 /**
  * The pre-handlers of `/v1/org/*`, one per area: each requires a live organisation API key or a member's console
- * token whose role the area lets in (contract `ORG_AREA_ROLES`).
+ * token whose role the area lets in (contract `ORG_AREA_ROLES`), and sets `req.presence` for the step-up routes
+ * (lib/http.ts `requireStepUpWith`, decision 048: an owner's console wants a fresh proof to add a key or a member).
  * @param deps.failures per-IP counter of wrong keys; deps.perOrganisation counter keyed by `req.organisation`.
  * @throws AppError `api.unauthorized` (401) without either, `api.org.role_forbidden` (403) for a role outside the
  *   area, `api.too_many_requests` (429) past either limit.
@@ -126,16 +145,14 @@ export function requireOrganisationWith(deps: {
     const allowed: readonly OrgRole[] = ORG_AREA_ROLES[area];
     const requireOrganisation = async (req: FastifyRequest): Promise<void> => {
       const bearer = bearerOf(req);
-      const organisation = !bearer
-        ? null
-        : prefixOf(bearer)
-          ? await organisationOfKey(deps.database, bearer, deps.now(), req.ip)
-          : await organisationOfMember(deps.database, deps.authenticateConsole, bearer, req.ip);
-      if (!organisation) {
+      const found = bearer ? await organisationOfBearer(deps, bearer, req.ip) : null;
+      if (!found) {
         await count(deps.failures, req, 'key_failures');
         throw new AppError('api.unauthorized');
       }
+      const { organisation } = found;
       req.organisation = organisation;
+      req.presence = found.presence;
       req.auditActor = organisation.actor;
       await count(deps.perOrganisation, req, 'org_api');
       if (!allowed.includes(organisation.role)) throw new AppError('api.org.role_forbidden');

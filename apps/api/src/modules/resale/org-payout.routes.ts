@@ -1,7 +1,9 @@
 /**
  * The organisation's payout account and payouts under /v1/org (issue 45, decision 042 "As built (organisation
  * payouts)"): the tickets it releases into its exchange queues are paid to its own payout account, opened and verified
- * as a seller's is (the provider's embedded onboarding, or the sandbox form without Stripe). Owners only (money).
+ * as a seller's is (the provider's embedded onboarding, or the sandbox form without Stripe). Owners only (money); from
+ * the console, opening or completing the onboarding wants a fresh proof of presence (step-up `payout_account`,
+ * decision 048), as the holder's own payout account does.
  */
 import * as z from 'zod';
 import { exchange, resell } from '@tp/contract';
@@ -39,6 +41,7 @@ export function orgPayoutRoutes(
     '/org/payout-account',
     {
       preHandler,
+      config: { stepUp: 'payout_account' },
       schema: {
         operationId: 'connectOrganisationPayoutAccount',
         summary: "Open (or reopen) the organisation's payout onboarding: a client secret for the embedded onboarding",
@@ -53,6 +56,7 @@ export function orgPayoutRoutes(
     '/org/payout-account/sandbox-onboarding',
     {
       preHandler,
+      config: { stepUp: 'payout_account' },
       schema: {
         operationId: 'completeOrganisationSandboxOnboarding',
         summary: "Complete the organisation's payout onboarding with the sandbox provider (no Stripe)",

@@ -22,7 +22,8 @@ import { CodeField } from './code-field';
 import { Modal } from '../../../ui/modal';
 import { requestStepUpCode, verifyStepUpCode } from '../api/step-up.api';
 import { hasPasskey, stepUpWithPasskey } from '../api/passkeys.api';
-import { PasskeyCancelled, passkeysSupported } from '../../../lib/webauthn';
+import { PasskeyCancelled } from '../../../lib/webauthn';
+import { usePasskeyConfirm, useStepUpMode } from '../../../lib/passkey-step-up';
 import { useSecondsUntil } from '../use-seconds-until';
 import { otpSchema, type OtpForm } from '../validation';
 
@@ -37,14 +38,7 @@ interface SheetProps {
 
 /** The sheet: the passkey first when the account has one (asked once when it opens), else the e-mail code. */
 function StepUp(props: SheetProps) {
-  const [mode, setMode] = useState<'checking' | 'passkey' | 'code'>(() => (passkeysSupported() ? 'checking' : 'code'));
-  useEffect(() => {
-    if (mode === 'checking')
-      hasPasskey().then(
-        (has) => setMode(has ? 'passkey' : 'code'),
-        () => setMode('code'),
-      );
-  }, [mode]);
+  const [mode, setMode] = useStepUpMode(hasPasskey);
   if (mode === 'code') return <StepUpSheet {...props} />;
   return <PasskeyStep {...props} checking={mode === 'checking'} onCode={() => setMode('code')} />;
 }
@@ -52,21 +46,11 @@ function StepUp(props: SheetProps) {
 /** "Use your passkey": the browser asks for one of the account's passkeys; "Send me a code instead" goes to the code. */
 function PasskeyStep(props: SheetProps & { checking: boolean; onCode: () => void }) {
   const { t } = useTranslation();
-  const [busy, setBusy] = useState(false);
-  const [refused, setRefused] = useState<string | null>(null);
   const { onDone } = props;
   const cancel = useCallback(() => onDone(false), [onDone]);
-  const confirmWithPasskey = async () => {
-    setBusy(true);
-    setRefused(null);
-    try {
-      await stepUpWithPasskey();
-      onDone(true);
-    } catch (err) {
-      setRefused(t(err instanceof PasskeyCancelled ? 'step_up.passkey_cancelled' : errorKey(err)));
-      setBusy(false);
-    }
-  };
+  const { busy, refused, confirm } = usePasskeyConfirm(stepUpWithPasskey, onDone, (err) =>
+    t(err instanceof PasskeyCancelled ? 'step_up.passkey_cancelled' : errorKey(err)),
+  );
   return (
     <Modal title={t('step_up.title')} onClose={cancel}>
       <div className="stack" aria-busy={props.checking || undefined}>
@@ -79,7 +63,7 @@ function PasskeyStep(props: SheetProps & { checking: boolean; onCode: () => void
           </p>
         )}
         <p className="muted">{t('step_up.why')}</p>
-        <Button disabled={props.checking} loading={busy} onClick={() => void confirmWithPasskey()}>
+        <Button disabled={props.checking} loading={busy} onClick={() => void confirm()}>
           {t('step_up.passkey_use')}
         </Button>
         <Button variant="ghost" disabled={busy} onClick={props.onCode}>
