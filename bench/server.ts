@@ -1,7 +1,7 @@
 /**
  * The compiled API as the benchmarks start it (`npm run build` first): `node [the start script's options] [nodeArgs]
  * apps/api/dist/server.js`, with the start script's environment variables, on
- * 127.0.0.1, its own address as PUBLIC_URL, LOG_LEVEL warn, `env` on top. One place for bench/gate.ts,
+ * 127.0.0.1, its own address as PUBLIC_URL (or `http://<publicHost>:<port>`), LOG_LEVEL warn, `env` on top. One place for bench/gate.ts,
  * metrics-cost.ts, profile-listing.ts and time-to-qr.ts.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,11 +11,15 @@ import { freePort } from '../scripts/postgres.js';
 
 const root = resolve(import.meta.dirname, '..');
 
-/** A started server: its process, port and base URL (`http://127.0.0.1:<port>`). */
+/**
+ * A started server: its process, port, base URL (`http://127.0.0.1:<port>`, where it listens) and PUBLIC_URL (the
+ * base URL unless a `publicHost` was given).
+ */
 export interface BuiltServer {
   child: ChildProcess;
   port: number;
   base: string;
+  publicUrl: string;
 }
 
 /**
@@ -40,6 +44,8 @@ function startScript(): { env: Record<string, string>; nodeArgs: string[] } {
  * @param opts.nodeArgs node options before the script (e.g. `--cpu-prof`), after the start script's own
  * @param opts.env variables over the bench's own environment and the start script's
  * @param opts.detached its own process group (stop it with its children: `process.kill(-pid)`)
+ * @param opts.publicHost the host of its PUBLIC_URL (default 127.0.0.1, where it listens): `localhost` where the
+ *   browser makes or uses passkeys, whose relying party must be a domain name, not an IP address (WebAuthn)
  * @throws Error when it exits first or is not ready within 120 s
  */
 export async function startBuiltServer(opts: {
@@ -48,9 +54,11 @@ export async function startBuiltServer(opts: {
   env?: Record<string, string>;
   nodeArgs?: string[];
   detached?: boolean;
+  publicHost?: string;
 }): Promise<BuiltServer> {
   const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
+  const publicUrl = `http://${opts.publicHost ?? '127.0.0.1'}:${port}`;
   const start = startScript();
   const child = spawn(process.execPath, [...start.nodeArgs, ...(opts.nodeArgs ?? []), 'apps/api/dist/server.js'], {
     cwd: root,
@@ -59,7 +67,7 @@ export async function startBuiltServer(opts: {
       ...start.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      PUBLIC_URL: base,
+      PUBLIC_URL: publicUrl,
       DATA_DIR: opts.dataDir,
       LOG_LEVEL: 'warn',
       ...opts.env,
@@ -74,7 +82,7 @@ export async function startBuiltServer(opts: {
         .then((r) => r.ok)
         .catch(() => false)
     )
-      return { child, port, base };
+      return { child, port, base, publicUrl };
     if (Date.now() - started > 120_000) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 250));
   }

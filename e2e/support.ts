@@ -9,18 +9,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AxeResults } from 'axe-core';
-import {
-  expect,
-  type BrowserContext,
-  type CDPSession,
-  type Frame,
-  type FrameLocator,
-  type Page,
-  type Request,
-} from '@playwright/test';
+import { expect, type BrowserContext, type Frame, type FrameLocator, type Page, type Request } from '@playwright/test';
 import { mailCount, waitForCode } from './mail';
 import { test } from './fixtures';
 import { startServer, type StartedServer } from './server';
+
+export { addVirtualAuthenticator } from './virtual-authenticator';
 
 export const baseUrl = () => process.env.E2E_BASE_URL!;
 /** The same server under another origin (localhost vs 127.0.0.1): the demo host page as a third-party site. */
@@ -288,29 +282,4 @@ export async function inEachTheme(page: Page, shoot: (theme: 'light' | 'dark') =
     await animationsDone(page);
     await shoot(theme);
   }
-}
-
-/**
- * Gives `page` Chromium's virtual authenticator (DevTools `WebAuthn`): a platform authenticator (internal, CTAP2)
- * that keeps discoverable passkeys, verifies the user and answers at once, as a phone's screen lock would. The page
- * must be on a domain name (`ownServer(…, 'localhost')`): an IP address cannot be a passkey's relying party.
- * @returns the DevTools session and the authenticator's id (for `WebAuthn.getCredentials`, `removeVirtualAuthenticator`)
- */
-export async function addVirtualAuthenticator(
-  context: BrowserContext,
-  page: Page,
-): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return { cdp, authenticatorId };
 }
