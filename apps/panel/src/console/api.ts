@@ -12,7 +12,7 @@ import type { Membership } from '@tp/contract';
 import type { StepUpAction } from '@tp/contract/constants';
 import { langOf } from '@tp/contract/locale';
 import { ApiError, createTypedClient } from '../lib/typed-client';
-import { getPasskey } from '../lib/webauthn';
+import { getPasskey, preloadPasskeys } from '../lib/webauthn';
 
 export { ApiError };
 
@@ -67,6 +67,7 @@ export async function verifyCode(email: string, session: string, otp: string): P
  * @throws PasskeyCancelled (lib/webauthn.ts: the browser or the person gave none), ApiError `api.auth.passkey_failed`
  */
 export async function signInWithPasskey(): Promise<void> {
+  preloadPasskeys();
   const { options } = await holder.POST('/v1/auth/passkeys/sign-in/options');
   const response = await getPasskey(options);
   const r = await holder.POST('/v1/auth/passkeys/sign-in', { body: { response } });

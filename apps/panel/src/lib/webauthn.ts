@@ -62,6 +62,45 @@ export function getPasskey(
   return ceremony((lib) => lib.startAuthentication({ optionsJSON }));
 }
 
+/** Starts loading the library when a passkey is about to be asked for, so that its download overlaps the options'. */
+export const preloadPasskeys = (): void => void import('@simplewebauthn/browser');
+
+/** Whether the browser offers passkeys in a field's autofill (conditional UI). */
+export const passkeyAutofillSupported = async (): Promise<boolean> =>
+  (await import('@simplewebauthn/browser')).browserSupportsWebAuthnAutofill();
+
+/**
+ * Offers this site's passkeys in the autofill of the field whose `autocomplete` ends in `webauthn` (conditional UI,
+ * issue 47), for a sign-in's `options`. The offer stays until the person picks one, another ceremony takes over
+ * (the library aborts this one), or 15 s before `options.timeout` (the server's challenge lapses then): null, to be
+ * asked again with fresh options.
+ * @throws PasskeyCancelled (another ceremony took over, or the browser refused)
+ */
+export async function getPasskeyByAutofill(
+  options: Parameters<typeof getPasskey>[0],
+): Promise<AuthenticationResponseJSON | null> {
+  const lib = await import('@simplewebauthn/browser');
+  let lapsed = false;
+  const lapse = setTimeout(
+    () => {
+      lapsed = true;
+      lib.WebAuthnAbortService.cancelCeremony();
+    },
+    (options.timeout ?? 120_000) - 15_000,
+  );
+  try {
+    return await lib.startAuthentication({
+      optionsJSON: { ...options, allowCredentials: descriptors(options.allowCredentials) },
+      useBrowserAutofill: true,
+    });
+  } catch {
+    if (lapsed) return null;
+    throw new PasskeyCancelled();
+  } finally {
+    clearTimeout(lapse);
+  }
+}
+
 /**
  * Asks the browser to make a passkey for `options` (from `/v1/auth/passkeys/register/options`).
  * @throws PasskeyCancelled

@@ -3,16 +3,19 @@
  * (lib/webauthn.ts), the answer checked by the server. Neither step-up call is itself a step-up route.
  */
 import { client } from '../../../lib/api-client';
-import { getPasskey } from '../../../lib/webauthn';
+import { getPasskey, getPasskeyByAutofill, preloadPasskeys } from '../../../lib/webauthn';
 
 /**
- * Signs in with a passkey of this site: the browser asks which one. The token pair, as a verified code's.
+ * Signs in with a passkey of this site: the browser asks which one (`autofill`: offers them in the e-mail field's
+ * autofill instead, lib/webauthn.ts `getPasskeyByAutofill`). The token pair, as a verified code's; null when the
+ * autofill offer lapsed unanswered (ask again).
  * @throws PasskeyCancelled (the browser or the person gave none), ApiError `api.auth.passkey_failed`
  */
-export async function signInWithPasskey() {
+export async function signInWithPasskey(autofill = false) {
+  preloadPasskeys();
   const { options } = await client.POST('/v1/auth/passkeys/sign-in/options');
-  const response = await getPasskey(options);
-  return client.POST('/v1/auth/passkeys/sign-in', { body: { response } });
+  const response = await (autofill ? getPasskeyByAutofill(options) : getPasskey(options));
+  return response && client.POST('/v1/auth/passkeys/sign-in', { body: { response } });
 }
 
 /** Whether the signed-in account has a passkey (the step-up sheet offers it first then). */

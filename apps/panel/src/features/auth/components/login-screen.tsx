@@ -6,7 +6,8 @@
  * answer names its session and the seconds left (issue 23): go to OTP with the resend countdown, for the
  * holder asking by hand as for the automatic request. A stored session is used when the answer names none.
  * "Use a passkey" (issue 47) signs in without a code where the browser has WebAuthn (features/auth/passkey-sign-in.ts,
- * loaded when pressed). LOGIN and OTP share one history entry (issue 40 point 3): once signed in, Back from the pass leaves the panel
+ * loaded when pressed), and the e-mail field's autofill offers the passkeys (conditional UI) from its first focus.
+ * LOGIN and OTP share one history entry (issue 40 point 3): once signed in, Back from the pass leaves the panel
  * rather than landing on a sign-in entry that now shows the same pass.
  */
 import { useEffect, useEffectEvent, useRef } from 'react';
@@ -76,14 +77,18 @@ export default function LoginScreen() {
     void send(stored, true);
   });
   useEffect(() => autoSend(), []);
+  // "Use a passkey" (autofill: the field's focus offers them in its autofill); its code loads then.
+  const passkeys = typeof PublicKeyCredential == 'function';
+  const passkey = (autofill?: boolean) => void import('../passkey-sign-in').then((m) => m.passkeySignIn(autofill));
   return (
     <AuthCard title={t('login.title')} subtitle={t('login.subtitle')}>
       <form onSubmit={onSubmit} noValidate className="stack">
         <Field
           label={t('login.email')}
           type="email"
-          autoComplete="email"
+          autoComplete="email webauthn"
           inputMode="email"
+          onFocus={() => passkey(true)}
           placeholder={t('login.email_placeholder')}
           error={touchedError(t, formState, 'email', 'validation.email_invalid')}
           {...register('email')}
@@ -91,8 +96,8 @@ export default function LoginScreen() {
         <Button type="submit" disabled={!formState.isValid} loading={request.isPending}>
           {t('common.continue')}
         </Button>
-        {typeof PublicKeyCredential == 'function' && (
-          <Button variant="ghost" onClick={() => void import('../passkey-sign-in').then((m) => m.passkeySignIn())}>
+        {passkeys && (
+          <Button variant="ghost" onClick={() => passkey()}>
             {t('login.passkey')}
           </Button>
         )}
