@@ -346,6 +346,13 @@ export interface Config {
    */
   giftsPerMinute: number;
   /**
+   * Passkey ceremonies of a signed-in account per minute (PASSKEYS_PER_USER_PER_MINUTE, default 20; 429
+   * `api.too_many_requests`): registration options and registrations, step-up options and assertions, counted together
+   * beside the per-IP limits (issue 47: "registration and assertion per account and IP"). A sign-in's assertion names
+   * no account until it is checked: per IP only.
+   */
+  passkeysPerUserPerMinute: number;
+  /**
    * Refund requests and withdrawals (issue 46) per signed-in account per minute (REFUND_REQUESTS_PER_USER_PER_MINUTE,
    * default 10; 429 `api.too_many_requests`): each request tells the organiser (a webhook).
    */
@@ -964,6 +971,7 @@ function buildConfig(
     resaleBuysPerIpPerMinute: Math.max(1, int('RESALE_BUYS_PER_IP_PER_MINUTE', env.RESALE_BUYS_PER_IP_PER_MINUTE, 10)),
     userSearchesPerMinute: int('USERNAME_SEARCHES_PER_USER_PER_MINUTE', env.USERNAME_SEARCHES_PER_USER_PER_MINUTE, 30),
     giftsPerMinute: Math.max(1, int('GIFTS_PER_USER_PER_MINUTE', env.GIFTS_PER_USER_PER_MINUTE, 10)),
+    passkeysPerUserPerMinute: Math.max(1, int('PASSKEYS_PER_USER_PER_MINUTE', env.PASSKEYS_PER_USER_PER_MINUTE, 20)),
     refundRequestsPerMinute: Math.max(
       1,
       int('REFUND_REQUESTS_PER_USER_PER_MINUTE', env.REFUND_REQUESTS_PER_USER_PER_MINUTE, 10),

@@ -317,6 +317,7 @@ function testConfig(dataDir: string, overrides: Partial<Config> = {}): Config {
       avatarUploadsPerHolderPerMinute: 1000,
       // The gift tests race 20 gifts of one account; gift.test.ts sets the real bound for its test of it.
       giftsPerMinute: 1000,
+      passkeysPerUserPerMinute: 1000,
       // The resale tests race buyers from one address; resale.test.ts sets the real bound for its test of it.
       resaleBuysPerIpPerMinute: 1000,
       qrTtlSeconds: 30,

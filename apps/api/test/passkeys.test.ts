@@ -173,6 +173,29 @@ describe('passkeys: register, sign in, step up, list, remove', () => {
   });
 });
 
+describe('passkeys: limits per account', () => {
+  it('an account’s ceremonies count together per account (PASSKEYS_PER_USER_PER_MINUTE), from any address; another account is not held', async () => {
+    await t.close();
+    t = await createTestApp({ seed: true, config: { passkeysPerUserPerMinute: 3 } });
+    const alice = (await t.signIn('alice@example.com')).accessToken;
+    const bob = (await t.signIn('bob@example.com')).accessToken;
+    const from = (ip: string, url: string, token: string) =>
+      t.app.inject({ method: 'POST', url, headers: bearer(token), remoteAddress: ip });
+    const asked = [];
+    for (const [i, url] of [
+      '/v1/auth/passkeys/register/options',
+      '/v1/auth/step-up/passkey/options',
+      '/v1/auth/passkeys/register/options',
+      '/v1/auth/passkeys/register/options',
+    ].entries())
+      asked.push(await from(`10.0.0.${i + 1}`, url, alice));
+    expect(asked.map((r) => r.statusCode)).toEqual([200, 404, 200, 429]);
+    expect(messageOf(asked[3])).toBe('api.too_many_requests');
+    expect(Number(asked[3].headers['retry-after'])).toBeGreaterThan(0);
+    expect((await from('10.0.0.1', '/v1/auth/passkeys/register/options', bob)).statusCode).toBe(200);
+  });
+});
+
 describe('passkeys: answers that do not check out', () => {
   let passkey: TestPasskey;
   beforeEach(async () => {

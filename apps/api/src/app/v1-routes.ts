@@ -58,7 +58,11 @@ export async function registerV1Routes(
       passkeysRoutes(api, {
         auth,
         requireAuth,
-        limits: { options: config.otpRequestsPerIpPerMinute, verify: config.otpVerifiesPerIpPerMinute },
+        limits: {
+          options: config.otpRequestsPerIpPerMinute,
+          verify: config.otpVerifiesPerIpPerMinute,
+          perUser: config.passkeysPerUserPerMinute,
+        },
         cookie,
       });
       stepUpRoutes(api, {

@@ -1,6 +1,7 @@
 /**
  * Routes of passkeys (issue 47, decision 049): register one after a sign-in, sign in with one, step up with one, list
- * and remove them. Options and answers are limited per IP like the code routes; adding and removing a passkey are
+ * and remove them. Options and answers are limited per IP like the code routes, and a signed-in account's ceremonies
+ * (registration, step-up) also per account (`limits.perUser` a minute, together); adding and removing a passkey are
  * step-up routes (`passkey_add`, `passkey_removal`): a stolen session can neither plant its own passkey nor remove the
  * holder's without a fresh proof.
  */
@@ -8,7 +9,7 @@ import * as z from 'zod';
 import { auth } from '@tp/contract';
 import type { App, PreHandler } from '../../lib/http.js';
 import { errors } from '../../lib/openapi.js';
-import { perIpPerMinute } from '../../lib/rate-limit.js';
+import { perIpPerMinute, withinLimit } from '../../lib/rate-limit.js';
 import type { AuthService } from './auth.service.js';
 import { refreshCookie, type RefreshCookieConfig } from './auth.routes.js';
 
@@ -17,7 +18,7 @@ export function passkeysRoutes(
   deps: {
     auth: AuthService;
     requireAuth: PreHandler;
-    limits: { options: number; verify: number };
+    limits: { options: number; verify: number; perUser: number };
     cookie: RefreshCookieConfig;
   },
 ) {
@@ -26,11 +27,20 @@ export function passkeysRoutes(
   const options = perIpPerMinute('passkey_options', deps.limits.options);
   const verify = perIpPerMinute('passkey_verify', deps.limits.verify);
   const signedIn = { preHandler: deps.requireAuth };
+  // Per account (after requireAuth), one count for the four signed-in ceremonies' routes.
+  const perAccount = app.createRateLimit({
+    max: deps.limits.perUser,
+    timeWindow: '1 minute',
+    keyGenerator: (req) => `user:${req.auth.userId}:passkeys`,
+  });
+  const ceremony = {
+    preHandler: [deps.requireAuth, (req: Parameters<PreHandler>[0]) => withinLimit(perAccount, req, 'passkey_verify')],
+  };
 
   app.post(
     '/auth/passkeys/register/options',
     {
-      ...signedIn,
+      ...ceremony,
       config: { ...options, stepUp: 'passkey_add' },
       schema: {
         operationId: 'passkeyRegistrationOptions',
@@ -43,7 +53,7 @@ export function passkeysRoutes(
   app.post(
     '/auth/passkeys/register',
     {
-      ...signedIn,
+      ...ceremony,
       config: { ...verify, stepUp: 'passkey_add' },
       schema: {
         operationId: 'registerPasskey',
@@ -90,7 +100,7 @@ export function passkeysRoutes(
   app.post(
     '/auth/step-up/passkey/options',
     {
-      ...signedIn,
+      ...ceremony,
       config: options,
       schema: {
         operationId: 'passkeyStepUpOptions',
@@ -103,7 +113,7 @@ export function passkeysRoutes(
   app.post(
     '/auth/step-up/passkey',
     {
-      ...signedIn,
+      ...ceremony,
       config: verify,
       schema: {
         operationId: 'verifyPasskeyStepUp',
