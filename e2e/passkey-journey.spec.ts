@@ -2,7 +2,7 @@
  * Passkeys end to end (issue 47, decision 049), as a person meets them in Chromium with its virtual authenticator (a
  * phone's screen lock, answering at once): alice signs in with the e-mail code and takes the offer "Sign in faster
  * next time with a passkey"; she logs out, and on LOGIN "Use a passkey" signs her in with no e-mail at all, and so, the
- * next time, does the passkey the e-mail field's autofill offers (conditional UI). By the time
+ * next time, does the passkey the e-mail field’s autofill offers (conditional UI); the assertion replayed is refused. By the time
  * she gifts a ticket her proof of presence is older than this server's window (STEP_UP_MAX_AGE_SECONDS=5): "Confirm
  * it's you" offers her passkey first, and the gift goes on where it was (bob gets his mail). Bob's passkey signs him in
  * in the panel embedded on an organiser's page of another origin. Then LOGIN in Spanish at 360 px, light and dark.
@@ -95,9 +95,20 @@ test('a passkey taken after the e-mail code signs alice in without a code, and c
   // Log out from the hub, then back in with the passkey: no e-mail is sent.
   await logOut(page);
   const mailsBefore = mailCount();
+  const assertions: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/v1/auth/passkeys/sign-in')) assertions.push(r.postData() ?? '');
+  });
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(page.getByRole('img', { name: 'Your entry QR code' })).toBeVisible();
   expect(mailCount()).toBe(mailsBefore);
+  // The browser's assertion sent again, as one who copied it off the wire would: refused.
+  expect(assertions).toHaveLength(1);
+  const replay = await page.request.post(`${server().baseUrl}/v1/auth/passkeys/sign-in`, {
+    data: JSON.parse(assertions[0]) as object,
+    headers: { origin: server().baseUrl },
+  });
+  expect([replay.status(), await replay.json()]).toEqual([400, { message: 'api.auth.passkey_failed' }]);
 
   // Out again: focusing the e-mail field offers her passkey in its autofill (conditional UI), once however often
   // it is focused; she picks it and is in, still with no e-mail.
