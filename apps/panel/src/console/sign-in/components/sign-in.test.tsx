@@ -10,19 +10,14 @@ import i18next from 'i18next';
 import { initConsoleI18n } from '../../i18n';
 import { PasskeyCancelled } from '../../../lib/webauthn';
 import type * as Webauthn from '../../../lib/webauthn';
+import { jsonResponse } from '../../../test/fetch';
+import { browser } from '../../../test/passkey-browser';
 import { SignIn } from './sign-in';
 
-// The browser's passkey ceremony (lib/webauthn.ts `getPasskey`): a test says what the browser answers; null: no
-// passkeys in this browser.
-const browser = vi.hoisted(() => ({ answer: null as null | (() => Promise<unknown>) }));
-vi.mock('../../../lib/webauthn', async (original) => ({
-  ...(await original<typeof Webauthn>()),
-  passkeysSupported: () => browser.answer !== null,
-  getPasskey: () => browser.answer!(),
-}));
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+// The browser's passkey ceremony: a test says what the browser answers (test/passkey-browser.ts).
+vi.mock('../../../lib/webauthn', async (original) =>
+  (await import('../../../test/passkey-browser')).stubPasskeyBrowser(await original<typeof Webauthn>()),
+);
 
 const ASSERTION = { id: 'cred', rawId: 'cred', type: 'public-key', response: {}, clientExtensionResults: {} };
 let calls: { url: string; body: unknown }[];
@@ -34,14 +29,15 @@ beforeAll(async () => {
 beforeEach(async () => {
   await i18next.changeLanguage('en');
   calls = [];
-  signInAnswer = () => json({ accessToken: 'holder-token', refreshToken: 'r' });
+  signInAnswer = () => jsonResponse({ accessToken: 'holder-token', refreshToken: 'r' });
   vi.stubGlobal(
     'fetch',
     vi.fn((url: string, init?: RequestInit) => {
       calls.push({ url, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
-      if (url === '/v1/auth/passkeys/sign-in/options') return Promise.resolve(json({ options: { challenge: 'c' } }));
+      if (url === '/v1/auth/passkeys/sign-in/options')
+        return Promise.resolve(jsonResponse({ options: { challenge: 'c' } }));
       if (url === '/v1/auth/passkeys/sign-in') return Promise.resolve(signInAnswer());
-      return Promise.resolve(json({ message: 'api.not_found' }, 404));
+      return Promise.resolve(jsonResponse({ message: 'api.not_found' }, 404));
     }),
   );
 });
@@ -80,7 +76,7 @@ describe('console sign-in with a passkey', () => {
   it('a passkey the server refuses is said in the error block, in Spanish too', async () => {
     await i18next.changeLanguage('es');
     browser.answer = () => Promise.resolve(ASSERTION);
-    signInAnswer = () => json({ message: 'api.auth.passkey_failed' }, 400);
+    signInAnswer = () => jsonResponse({ message: 'api.auth.passkey_failed' }, 400);
     const onSignedIn = vi.fn(() => Promise.resolve());
     render(<SignIn onSignedIn={onSignedIn} />);
     fireEvent.click(screen.getByRole('button', { name: 'Usar una llave de acceso' }));

@@ -10,19 +10,14 @@ import i18next from 'i18next';
 import { initConsoleI18n } from '../../i18n';
 import { ApiError, org } from '../../api';
 import type * as Webauthn from '../../../lib/webauthn';
+import { jsonResponse } from '../../../test/fetch';
+import { browser } from '../../../test/passkey-browser';
 import { StepUpHost } from './step-up-sheet';
 
-// The browser's passkey ceremony (lib/webauthn.ts `getPasskey`): a test says what the browser answers; null: no
-// passkeys in this browser.
-const browser = vi.hoisted(() => ({ answer: null as null | (() => Promise<unknown>) }));
-vi.mock('../../../lib/webauthn', async (original) => ({
-  ...(await original<typeof Webauthn>()),
-  passkeysSupported: () => browser.answer !== null,
-  getPasskey: () => browser.answer!(),
-}));
-
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+// The browser's passkey ceremony: a test says what the browser answers (test/passkey-browser.ts).
+vi.mock('../../../lib/webauthn', async (original) =>
+  (await import('../../../test/passkey-browser')).stubPasskeyBrowser(await original<typeof Webauthn>()),
+);
 
 let calls: { method: string; url: string; body: unknown }[];
 let steppedUp: boolean;
@@ -42,23 +37,24 @@ beforeEach(async () => {
       if (url === '/v1/org/api-keys')
         return Promise.resolve(
           steppedUp
-            ? json({ id: 3, prefix: 'tpk_abc', apiKey: 'tpk_abc.secret' }, 201)
-            : json({ message: 'api.auth.step_up_required', action: 'api_key', maxAgeSeconds: 300 }, 403),
+            ? jsonResponse({ id: 3, prefix: 'tpk_abc', apiKey: 'tpk_abc.secret' }, 201)
+            : jsonResponse({ message: 'api.auth.step_up_required', action: 'api_key', maxAgeSeconds: 300 }, 403),
         );
-      if (url === '/v1/auth/step-up') return Promise.resolve(json({ sentTo: 'owner@harbour.example' }));
+      if (url === '/v1/auth/step-up') return Promise.resolve(jsonResponse({ sentTo: 'owner@harbour.example' }));
       if (url === '/v1/auth/step-up/verify') {
         if ((JSON.parse(init!.body as string) as { otp: string }).otp !== '123456')
-          return Promise.resolve(json({ message: 'api.auth.wrong_otp' }, 400));
+          return Promise.resolve(jsonResponse({ message: 'api.auth.wrong_otp' }, 400));
         steppedUp = true;
-        return Promise.resolve(json({ steppedUpUntil: '2030-01-01T00:05:00.000Z' }));
+        return Promise.resolve(jsonResponse({ steppedUpUntil: '2030-01-01T00:05:00.000Z' }));
       }
-      if (url === '/v1/auth/passkeys') return Promise.resolve(json([{ id: 'cred' }]));
-      if (url === '/v1/auth/step-up/passkey/options') return Promise.resolve(json({ options: { challenge: 'c' } }));
+      if (url === '/v1/auth/passkeys') return Promise.resolve(jsonResponse([{ id: 'cred' }]));
+      if (url === '/v1/auth/step-up/passkey/options')
+        return Promise.resolve(jsonResponse({ options: { challenge: 'c' } }));
       if (url === '/v1/auth/step-up/passkey') {
         steppedUp = true;
-        return Promise.resolve(json({ steppedUpUntil: '2030-01-01T00:05:00.000Z' }));
+        return Promise.resolve(jsonResponse({ steppedUpUntil: '2030-01-01T00:05:00.000Z' }));
       }
-      return Promise.resolve(json({ message: 'api.not_found' }, 404));
+      return Promise.resolve(jsonResponse({ message: 'api.not_found' }, 404));
     }),
   );
 });
