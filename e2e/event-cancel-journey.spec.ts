@@ -125,6 +125,10 @@ test('the organiser cancels in the console after the dry run; the holder is told
   const card = page.locator('article', { has: page.getByRole('heading', { name: /Harbour Lights/ }) });
   await expect(card.getByText('Cancelled', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: TEXTS.en.edit })).toHaveCount(0);
+  // A ticket of the cancelled event: its drawer offers no re-send of the "your ticket" mail (the server refuses it).
+  await page.goto(new URL('/console/holders/c-1', page.url()).href);
+  await expect(page.getByTestId('ticket-number')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Re-send ticket e-mail' })).toHaveCount(0);
 
   // The holder's e-mail: in Spanish, the organiser's words, the calendar entry withdrawn.
   const raw = await waitForMail(holder, {

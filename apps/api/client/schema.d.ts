@@ -12522,6 +12522,8 @@ export interface operations {
                             doorKey?: string | null;
                             offline?: boolean;
                         }[];
+                        /** @description the ticket's event is cancelled: no resend of its mail */
+                        eventCancelled: boolean;
                     };
                 };
             };

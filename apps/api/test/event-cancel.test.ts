@@ -199,6 +199,8 @@ describe('cancelling an event (issue 46)', () => {
     const resend = await call(apiKey, 'POST', '/v1/org/tickets/t1/resend');
     expect(resend.statusCode, resend.body).toBe(409);
     expect(resend.json()).toMatchObject({ message: 'api.org.event_cancelled' });
+    // The ticket's read says so, and the console offers no resend (ticket-drawer.tsx).
+    expect((await call(apiKey, 'GET', '/v1/org/tickets/t1')).json()).toMatchObject({ eventCancelled: true });
     await t.app.services.jobs.runDue();
     expect(t.mail.sent.length).toBe(sent);
     // The organiser's reads say it (the console's cancelled state): when, and the words of the first cancel.

@@ -779,8 +779,14 @@ export const ticketHistoryEntry = z.object({
   doorKey: z.string().nullable().optional(),
   offline: z.boolean().optional(),
 });
-/** GET /v1/org/tickets/{externalId}: the ticket and its history. */
-export const ticketDetail = ticketItem.extend({ history: z.array(ticketHistoryEntry) });
+/**
+ * GET /v1/org/tickets/{externalId}: the ticket and its history; `eventCancelled`: its event is cancelled (issue 46), so
+ * its "your ticket" mail is not sent again (POST …/resend answers 409 `api.org.event_cancelled`).
+ */
+export const ticketDetail = ticketItem.extend({
+  history: z.array(ticketHistoryEntry),
+  eventCancelled: z.boolean().meta({ description: "the ticket's event is cancelled: no resend of its mail" }),
+});
 
 /** How many times an hour one ticket's e-mail may be re-sent (POST /v1/org/tickets/{externalId}/resend). */
 export const TICKET_RESENDS_PER_HOUR = 3;

@@ -50,6 +50,8 @@ export interface TicketReadRow {
   createdAt: Date;
   checkedInAt: Date | null;
   revokedAt: Date | null;
+  /** When the ticket's event was cancelled (issue 46), null while it is not. */
+  eventCancelledAt: Date | null;
 }
 
 const fromUser = alias(users, 'from_user');
@@ -152,6 +154,7 @@ export const orgReadsRepository = {
         createdAt: userTickets.createdAt,
         checkedInAt: userTickets.eventAccessUsedAt,
         revokedAt: userTickets.revokedAt,
+        eventCancelledAt: events.cancelledAt,
       })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))

@@ -173,7 +173,7 @@ export function createOrgTicketReads(deps: Pick<OrgApiDeps, 'database'>) {
           offline: a.offline,
         })),
       ].sort((a, b) => a.at.localeCompare(b.at));
-      return { ...ticketItemOf(row), history };
+      return { ...ticketItemOf(row), history, eventCancelled: row.eventCancelledAt !== null };
     },
   };
 }

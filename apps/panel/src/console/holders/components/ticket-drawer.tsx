@@ -49,7 +49,7 @@ export function TicketDrawer({ externalId, onClose }: { externalId: string; onCl
             </p>
           )}
           <TicketHistory history={tk.history} />
-          {!voided(tk.status) && tk.holder && (
+          {!voided(tk.status) && tk.holder && !tk.eventCancelled && (
             <div className="stack">
               <div className="row">
                 <Button variant="secondary" loading={resend.isPending} onClick={() => resend.mutate()}>
