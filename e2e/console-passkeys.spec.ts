@@ -19,6 +19,7 @@ import {
   inEachTheme,
   ownServer,
   signInViaPanel,
+  takePasskeyOffer,
   watchNetwork,
 } from './support';
 
@@ -40,11 +41,7 @@ async function ownerWithPasskey(page: Page, email: string) {
   await apiSignIn(email, undefined, server().baseUrl); // the account's names, so the panel goes straight to QR
   await page.goto(`${server().baseUrl}/en/?PANEL_TAB=LOGIN`);
   await signInViaPanel(page, email);
-  await page
-    .getByRole('dialog', { name: 'Sign in faster next time with a passkey' })
-    .getByRole('button', { name: 'Add a passkey' })
-    .click();
-  await expect(page.getByText('Passkey added')).toBeVisible();
+  await takePasskeyOffer(page);
 }
 
 test('an owner signs in to the console with the passkey made in the panel, no e-mail sent', async ({

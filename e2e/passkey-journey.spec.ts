@@ -19,6 +19,7 @@ import {
   inEachTheme,
   ownServer,
   signInViaPanel,
+  takePasskeyOffer,
   watchNetwork,
 } from './support';
 
@@ -146,11 +147,7 @@ test("in the embed on an organiser's site (another origin), the passkey signs in
   // The passkey is made on the panel's own page, after a code sign-in (the offer).
   await page.goto(`${server().baseUrl}/en/?PANEL_TAB=LOGIN`);
   await signInViaPanel(page, 'bob@example.com');
-  await page
-    .getByRole('dialog', { name: 'Sign in faster next time with a passkey' })
-    .getByRole('button', { name: 'Add a passkey' })
-    .click();
-  await expect(page.getByText('Passkey added')).toBeVisible();
+  await takePasskeyOffer(page);
 
   // The demo organiser page at 127.0.0.1 frames the panel from localhost: the loader's frame may use passkeys.
   await page.goto(server().baseUrl.replace('localhost', '127.0.0.1') + '/');

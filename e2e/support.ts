@@ -283,3 +283,12 @@ export async function inEachTheme(page: Page, shoot: (theme: 'light' | 'dark') =
     await shoot(theme);
   }
 }
+
+/** After an e-mail-code sign-in, takes the panel's offer "Sign in faster next time with a passkey" (issue 47). */
+export async function takePasskeyOffer(page: Page): Promise<void> {
+  await page
+    .getByRole('dialog', { name: 'Sign in faster next time with a passkey' })
+    .getByRole('button', { name: 'Add a passkey' })
+    .click();
+  await expect(page.getByText('Passkey added')).toBeVisible();
+}
