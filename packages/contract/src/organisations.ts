@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { email, errorBody } from './auth.js';
 import { LOCALES } from './constants.js';
 import { hasNoNul, instant } from './fields.js';
-import { syncConflictReason } from './access.js';
+import { entryRules, syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
 import { refundPolicy } from './refunds.js';
 
@@ -260,6 +260,10 @@ export const ticketTypeUpsertRequest = z
       .max(50)
       .optional()
       .meta({ description: 'types of the same event a holder of this type may swap to (targets left out are kept)' }),
+    entryRules: entryRules
+      .nullable()
+      .optional()
+      .meta({ description: 'days, entries and zones (decision 050); absent: kept (none on a new type); null: none' }),
   })
   .meta({
     examples: [
@@ -664,6 +668,8 @@ export const ticketTypeItem = z.object({
   swapTargets: z.array(
     z.object({ ticketTypeExternalId: z.string().nullable(), priceDifferenceCents: z.number().int().nullable() }),
   ),
+  /** Its entry rules (decision 050); null: none, `{ entries: "once" }`. */
+  entryRules: entryRules.nullable(),
 });
 export const ticketTypePage = page(ticketTypeItem);
 
