@@ -322,15 +322,3 @@ export type SyncResponse = z.infer<typeof syncResponse>;
 
 /** GET /auth/access/qr: the QR pass as the spec's text response, a base64-encoded PNG (`text/plain`). */
 export const qrPng = z.string().meta({ contentEncoding: 'base64', contentMediaType: 'image/png' });
-
-/**
- * GET /v1/org/events/{externalId}/attendance answer (issue 48): from every recorded scan (exact once offline doors
- * synced). `insideByZone`: per zone (null: the general doors), the tickets inside now (their latest scan there an
- * entry); zones with none inside are left out. `entriesByDay`: per event-local day, the tickets that entered at least
- * once that day (any zone), oldest day first.
- */
-export const attendance = z.object({
-  insideByZone: z.array(z.object({ zone: z.string().nullable(), inside: z.number().int() })),
-  entriesByDay: z.array(z.object({ day: z.string(), entries: z.number().int() })),
-});
-export type Attendance = z.infer<typeof attendance>;

@@ -518,15 +518,40 @@ export const eventCancelResponse = z
   });
 export type EventCancelResponse = z.infer<typeof eventCancelResponse>;
 
-/** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
+/**
+ * GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets (`checkedIn`: entered
+ * at least once), and from every scan recorded (issue 48, decision 050; exact once offline doors synced):
+ * `insideByZone` per zone (null: the general doors) the tickets inside now (their latest scan there an entry; zones
+ * with none inside left out), `entriesByDay` per event-local day the tickets that entered at least once that day
+ * (any zone), oldest day first.
+ */
 export const attendanceResponse = z
   .object({
     issued: z.number().int(),
     checkedIn: z.number().int(),
     listedForResale: z.number().int(),
     resold: z.number().int(),
+    insideByZone: z.array(z.object({ zone: z.string().nullable(), inside: z.number().int() })),
+    entriesByDay: z.array(z.object({ day: z.string(), entries: z.number().int() })),
   })
-  .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
+  .meta({
+    examples: [
+      {
+        issued: 1000,
+        checkedIn: 412,
+        listedForResale: 7,
+        resold: 23,
+        insideByZone: [
+          { zone: null, inside: 380 },
+          { zone: 'VIP', inside: 41 },
+        ],
+        entriesByDay: [
+          { day: '2027-07-10', entries: 402 },
+          { day: '2027-07-11', entries: 377 },
+        ],
+      },
+    ],
+  });
 
 /** Width of one bar of the console's check-in chart, in seconds: check-ins per 5 minutes (issue 21). */
 export const CHECK_IN_BUCKET_SECONDS = 300;

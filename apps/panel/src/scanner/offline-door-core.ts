@@ -2,7 +2,9 @@
  * The offline door's shared state (offline-door.ts): its store, the kept snapshots of each event, whether the
  * server answers, the watched event and its status listener, and the snapshot's reading (every admissions page).
  */
-import type { AdmissionHolder, AdmissionsPage } from '@tp/contract/access';
+import type { AdmissionHolder, AdmissionsPage, DoorInfo, RecordedScan, ScanDirection } from '@tp/contract/access';
+import { scansOf } from '@tp/contract/admission';
+import { eventLocalDay } from '@tp/contract/entry-rules';
 import { attempt, doorClient, type CheckInOutcome, type Fetch } from './door-api';
 import type { DoorStatus, OfflineDoorDeps, QueuedCheckIn, Snapshot, SyncSummary, Conflict } from './offline-door';
 
@@ -14,8 +16,19 @@ export const KEYS = {
   events: 'events',
   queue: 'queue',
   conflicts: 'conflicts',
+  door: 'door',
   snapshot: (eventId: number) => `snapshot:${eventId}`,
 } as const;
+
+/** Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`). */
+export function applyRecord(snap: Snapshot, ids: ReadonlySet<number>, record: RecordedScan) {
+  for (const h of snap.holders)
+    for (const t of h.tickets)
+      if (ids.has(t.userTicketId)) {
+        t.scans = [...scansOf(t, snap.timeZone ?? 'UTC'), record];
+        if (record.direction === 'in') t.usedAt ??= record.at;
+      }
+}
 
 /** The state and helpers every part of the offline door shares; `state` is changed in place by the parts. */
 export function doorCore(deps: OfflineDoorDeps) {
@@ -69,9 +82,33 @@ export function doorCore(deps: OfflineDoorDeps) {
     return r;
   }
 
-  /** Reads every page of the event's admissions; stores the snapshot only when all pages came. */
+  /** The door key's name, mode and zone as last read (an entry door of no zone before the first read). */
+  async function doorInfo(): Promise<DoorInfo> {
+    return get<DoorInfo>(KEYS.door, { name: null, mode: 'entry', zone: null });
+  }
+
+  /**
+   * The scan the door is making now: when, at its zone, which way (`direction`, else its mode's), in the snapshot's
+   * time zone (decision 050).
+   */
+  async function scanNow(snap: Snapshot, direction?: ScanDirection) {
+    const info = await doorInfo();
+    return {
+      at: now().toISOString(),
+      zone: info.zone,
+      direction: direction ?? (info.mode === 'exit' ? ('out' as const) : ('in' as const)),
+      timeZone: snap.timeZone ?? 'UTC',
+    };
+  }
+
+  /**
+   * Reads the door key's info (mode, zone) and every page of the event's admissions; stores the snapshot only when
+   * all pages came.
+   */
   async function refreshEvent(eventId: number): Promise<void> {
     if (!isOnline()) return;
+    const info = await call((): Promise<DoorInfo> => client.GET('/v1/access/door'));
+    if ('ok' in info) await store.set(KEYS.door, info.ok);
     const holders: AdmissionHolder[] = [];
     let first: AdmissionsPage | null = null;
     let after = 0;
@@ -89,25 +126,28 @@ export function doorCore(deps: OfflineDoorDeps) {
       after = body.nextAfter;
     }
     if (!first) return;
-    // Check-ins queued after this snapshot was requested are not in it yet: keep them marked used.
-    const queue = await get<QueuedCheckIn[]>(KEYS.queue, []);
-    const pending = new Map<number, string>();
-    for (const q of queue) if (q.eventId === eventId) for (const id of q.userTicketIds) pending.set(id, q.scannedAt);
-    for (const h of holders)
-      for (const t of h.tickets)
-        if (t.usedAt === null && pending.has(t.userTicketId)) t.usedAt = pending.get(t.userTicketId)!;
-    const { takenAt, passPublicKeys, passTtlSeconds, passSkewSteps } = first;
-    await saveSnapshot({ eventId, takenAt, passPublicKeys, passTtlSeconds, passSkewSteps, holders });
+    const { takenAt, timeZone, passPublicKeys, passTtlSeconds, passSkewSteps } = first;
+    const snap: Snapshot = { eventId, takenAt, timeZone, passPublicKeys, passTtlSeconds, passSkewSteps, holders };
+    // Check-ins queued after this snapshot was requested are not in it yet: keep their scans in the history.
+    for (const q of await get<QueuedCheckIn[]>(KEYS.queue, []))
+      if (q.eventId === eventId)
+        applyRecord(
+          snap,
+          new Set(q.userTicketIds),
+          q.record ?? { at: q.scannedAt, direction: 'in', zone: null, day: eventLocalDay(q.scannedAt, timeZone) },
+        );
+    await saveSnapshot(snap);
   }
 
-  /** Marks the tickets an online check-in admitted as used in the kept snapshot too. */
-  async function noteOnline(eventId: number, outcome: CheckInOutcome) {
-    if (outcome.kind !== 'answered' || outcome.answer.admitted.length === 0) return;
+  /** Adds the scan an online check-in recorded (its entries or exits) to the kept snapshot too. */
+  async function noteOnline(eventId: number, outcome: CheckInOutcome, direction?: ScanDirection) {
+    if (outcome.kind !== 'answered') return;
+    const counted = [...outcome.answer.admitted, ...(outcome.answer.exited ?? [])];
     const snap = await snapshotOf(eventId);
-    if (!snap) return;
-    const at = now().toISOString();
-    const ids = new Set(outcome.answer.admitted.map((t) => t.userTicketId));
-    for (const h of snap.holders) for (const t of h.tickets) if (ids.has(t.userTicketId)) t.usedAt = at;
+    if (!snap || counted.length === 0) return;
+    const { at, zone, direction: way, timeZone } = await scanNow(snap, direction);
+    const record = { at, zone, direction: way, day: eventLocalDay(at, timeZone) };
+    applyRecord(snap, new Set(counted.map((t) => t.userTicketId)), record);
     await saveSnapshot(snap);
   }
 
@@ -128,6 +168,8 @@ export function doorCore(deps: OfflineDoorDeps) {
     call,
     refreshEvent,
     noteOnline,
+    doorInfo,
+    scanNow,
   };
 }
 /** The offline door's shared state and helpers. */

@@ -26,6 +26,7 @@ const pages: AdmissionsPage[] = [
   {
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:00.000Z',
+    timeZone: 'Europe/Madrid',
     passPublicKeys: [KEY_PUB],
     passTtlSeconds: 30,
     passSkewSteps: 1,
@@ -45,6 +46,7 @@ const pages: AdmissionsPage[] = [
   {
     eventId: EVENT,
     takenAt: '2026-12-01T08:00:01.000Z',
+    timeZone: 'Europe/Madrid',
     passPublicKeys: [KEY_PUB],
     passTtlSeconds: 30,
     passSkewSteps: 1,
@@ -87,6 +89,7 @@ function fakeServer(syncAnswer: (body: { items: { id: string; userTicketIds: num
     if (url.startsWith(`/v1/access/events/${EVENT}/admissions`))
       return json(200, new URL(url, 'http://x').searchParams.get('after') === '1' ? pages[1] : pages[0]);
     if (url === '/v1/access/sync') return json(200, syncAnswer(body as never));
+    if (url === '/v1/access/door') return json(200, { name: 'North gate', mode: 'entry', zone: null });
     if (url === '/v1/access/check-in' && state.shed > 0) {
       state.shed--;
       return Promise.resolve(
@@ -142,6 +145,7 @@ describe('the offline door', () => {
     const door = make();
     const statuses = await watched(door);
     expect(server.calls.map((c) => c.url)).toEqual([
+      '/v1/access/door',
       `/v1/access/events/${EVENT}/admissions?after=0&limit=1000`,
       `/v1/access/events/${EVENT}/admissions?after=1&limit=1000`,
     ]);
@@ -248,6 +252,8 @@ describe('the offline door', () => {
         code: 'ok:1',
         scannedAt: '2026-12-01T09:00:00.000Z',
         userTicketIds: [11],
+        direction: 'in',
+        record: { at: '2026-12-01T09:00:00.000Z', direction: 'in', zone: null, day: '2026-12-01' },
       },
     ]);
     // The same holder again: already used, nothing more queued.
@@ -319,6 +325,7 @@ describe('the offline door', () => {
               code: 'ok:1',
               scannedAt: '2026-12-01T09:00:00.000Z',
               userTicketIds: [11],
+              direction: 'in',
             },
           ],
         },

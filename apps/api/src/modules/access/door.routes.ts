@@ -1,7 +1,7 @@
 /**
  * The door scanner's routes (header `x-scanner-key`: the platform SCANNER_KEY or an organisation's door key, checked
  * by door-guard.ts; `x-door-device`: the device's stable id for the check-in log): GET /access/events,
- * GET /access/pass-keys, POST /access/check-in, and for the offline door GET /access/events/:eventId/admissions and
+ * GET /access/door (the key's mode and zone), GET /access/pass-keys, POST /access/check-in, and for the offline door GET /access/events/:eventId/admissions and
  * POST /access/sync.
  */
 import * as z from 'zod';
@@ -53,6 +53,26 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
     },
   );
   app.get(
+    '/access/door',
+    {
+      ...scanner,
+      config: {
+        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
+      },
+      schema: {
+        operationId: 'getDoor',
+        summary: "The door key's name, mode (entry or exit) and zone",
+        headers: scannerKeyHeader,
+        security,
+        response: { 200: access.doorInfo },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.checkIn.door(doorOf(req).scope);
+    },
+  );
+  app.get(
     '/access/pass-keys',
     {
       ...scanner,
@@ -86,7 +106,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.checkIn(req.body.code, req.body.eventId, doorOf(req));
+      return deps.checkIn.checkIn(req.body.code, req.body.eventId, doorOf(req), req.body.direction);
     },
   );
   // The offline door: its snapshot of an event's admissions (paged; counted like event lists) and
