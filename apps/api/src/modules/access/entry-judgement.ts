@@ -6,7 +6,7 @@
  */
 import { access } from '@tp/contract';
 import type { DbOrTx } from '../../db/client.js';
-import { accessRepository as repo } from './access.repository.js';
+import { accessRepository as repo, type ScanRow } from './access.repository.js';
 
 /** A locked ticket to judge: as `lockHeldTickets` or `lockTickets` read it, and whether it is listed for resale. */
 export interface TicketToJudge {
@@ -29,15 +29,16 @@ export interface ScanAt {
 }
 
 /**
- * Judges a scan for these locked tickets and records what counts.
- * @returns `held` (the tickets as the engine saw them), `verdicts` per ticket id, and `firstEntries`: the tickets
- *   this entry marked event access used (their first entry; `user_tickets.event_access_used_at`), ascending.
+ * Judges a scan for these tickets on their recorded scans (pure: what `judgeAndRecord` does between its reads and
+ * writes). Tickets with no recorded scan are read from `usedAt` (contract `scansOf`).
+ * @returns `held` (the tickets as the engine saw them), `verdicts` per ticket id and `rows`: the scans to record,
+ *   by ascending ticket id.
  */
-export async function judgeAndRecord(tx: DbOrTx, tickets: readonly TicketToJudge[], scan: ScanAt) {
-  const scans = await repo.scansOf(
-    tx,
-    tickets.map((t) => t.userTicketId),
-  );
+export function judgeScan(
+  tickets: readonly TicketToJudge[],
+  scans: ReadonlyMap<number, access.RecordedScan[]>,
+  scan: ScanAt,
+) {
   const held: access.HeldTicket[] = tickets.map((t) => ({
     userTicketId: t.userTicketId,
     ticketName: t.ticketName,
@@ -53,13 +54,29 @@ export async function judgeAndRecord(tx: DbOrTx, tickets: readonly TicketToJudge
     direction: scan.direction,
     timeZone: scan.timeZone,
   });
-  const rows = [...verdicts].flatMap(([userTicketId, v]) =>
-    v.ok
-      ? [{ userTicketId, eventId: scan.eventId, record: v.record, doorKeyId: scan.doorKeyId, offline: scan.offline }]
-      : [],
+  const rows: ScanRow[] = [...verdicts]
+    .flatMap(([userTicketId, v]) =>
+      v.ok
+        ? [{ userTicketId, eventId: scan.eventId, record: v.record, doorKeyId: scan.doorKeyId, offline: scan.offline }]
+        : [],
+    )
+    .sort((x, y) => x.userTicketId - y.userTicketId);
+  return { held, verdicts, rows };
+}
+
+/**
+ * Judges a scan for these locked tickets (`judgeScan` on their recorded scans) and records what counts.
+ * @returns `held` (the tickets as the engine saw them), `verdicts` per ticket id, and `firstEntries`: the tickets
+ *   this entry marked event access used (their first entry; `user_tickets.event_access_used_at`), ascending.
+ */
+export async function judgeAndRecord(tx: DbOrTx, tickets: readonly TicketToJudge[], scan: ScanAt) {
+  const scans = await repo.scansOf(
+    tx,
+    tickets.map((t) => t.userTicketId),
   );
+  const { held, verdicts, rows } = judgeScan(tickets, scans, scan);
   await repo.recordScans(tx, rows);
-  const recorded = access.recordedIds(verdicts);
+  const recorded = rows.map((r) => r.userTicketId);
   const firstEntries = scan.direction === 'in' ? await repo.markAccessUsed(tx, recorded, scan.at) : [];
   return { held, verdicts, firstEntries };
 }

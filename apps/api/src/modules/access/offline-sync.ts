@@ -15,6 +15,13 @@ import { directionOf, judgeAndRecord, type TicketToJudge } from './entry-judgeme
 /** How old a synced offline scan may be, in hours (a door offline for a long festival day and night). */
 export const SYNC_MAX_AGE_HOURS = 48;
 
+/**
+ * A sync batch's items in the order they were scanned (`scannedAt`; the door queues them so, a batch out of order is
+ * put in order; equal times keep their order): the order the server judges them in (decision 050).
+ */
+export const inScanOrder = <T extends { scannedAt: string }>(items: readonly T[]): T[] =>
+  [...items].sort((x, y) => Date.parse(x.scannedAt) - Date.parse(y.scannedAt));
+
 /** The offline sync part: `sync`. */
 export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'eventInScope'>) {
   const { db } = deps.database;
@@ -140,10 +147,8 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
         if (at > now + 60_000 || at < now - SYNC_MAX_AGE_HOURS * 3_600_000)
           throw new AppError('api.access.sync_bad_time');
       }
-      // Judged in the order they were scanned (the door queues them so; a batch out of order is put in order).
-      const byTime = [...request.items].sort((x, y) => Date.parse(x.scannedAt) - Date.parse(y.scannedAt));
       const results = new Map<string, access.SyncResult>();
-      for (const item of byTime) results.set(item.id, await judge(event, item, door));
+      for (const item of inScanOrder(request.items)) results.set(item.id, await judge(event, item, door));
       return { results: request.items.map((item) => results.get(item.id)!) };
     },
   };
