@@ -2,12 +2,12 @@
  * Entry rules (issue 48, decision 050) through the API: a ticket type's `entryRules` (PUT and GET, refused when
  * malformed), door keys' `mode` and `zone` (and GET /v1/access/door), online check-ins judged by days, re-entry,
  * exits and zones (the reason in `refused`, exits in `exited`, the check-in log's verdict, `usedAt` kept as the first
- * entry), synced offline scans judged in scan order with the new conflicts, the admissions snapshot's rules, scans and
- * time zone, and attendance per zone and per day.
+ * entry), the holder's listing with the rules and scans, synced offline scans judged in scan order with the new
+ * conflicts, the admissions snapshot's rules, scans and time zone, and attendance per zone and per day.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { access } from '@tp/contract';
+import type { access, MyTicket } from '@tp/contract';
 import { bearer, createTestApp, rawQuery, type TestApp } from './helper.js';
 
 const ADMIN = 'admin-key-for-tests';
@@ -147,6 +147,14 @@ describe('door keys with a mode and a zone', () => {
 describe('online check-in by the entry rules', () => {
   it('refuses the wrong day, re-admits after an exit, keeps zones apart, and logs the rule that decided', async () => {
     const { ticketId, userId } = await ticketOf('pass', PASS_RULES, 'carol@example.com');
+    /** The holder's own view of the ticket (its listing row, kept by version on the instance, decision 036). */
+    const mine = async () => {
+      const { accessToken } = await t.signIn('carol@example.com');
+      const r = await t.app.inject({ url: '/v1/list/ticket_listing?status=UPCOMING', headers: bearer(accessToken) });
+      expect(r.json<MyTicket[]>(), r.body).toHaveLength(1);
+      return r.json<MyTicket[]>()[0];
+    };
+    expect(await mine()).toMatchObject({ entryRules: PASS_RULES, scans: [] });
     const main = await doorKey({ name: 'Main gate' });
     const mainExit = await doorKey({ name: 'Main exit', mode: 'exit' });
     const vip = await doorKey({ name: 'VIP', zone: 'VIP' });
@@ -160,6 +168,7 @@ describe('online check-in by the entry rules', () => {
     t.clock.advance(10.5 * HOUR);
     const firstEntry = t.clock.now().toISOString();
     expect((await scan(main, userId)).admitted).toEqual([ticket]);
+    expect((await mine()).scans).toHaveLength(1);
     expect((await scan(main, userId)).refused).toEqual([{ ...ticket, reason: 'already_inside', days, zones }]);
     expect((await scan(backstage, userId)).refused).toEqual([{ ...ticket, reason: 'wrong_zone', days, zones }]);
     expect((await scan(vip, userId)).admitted).toEqual([ticket]);
@@ -173,6 +182,14 @@ describe('online check-in by the entry rules', () => {
     expect(again).toMatchObject({ admitted: [ticket], alreadyUsed: [], listedForResale: [] });
     expect(again.exited).toBeUndefined();
     expect(again.refused).toBeUndefined();
+    // The holder sees each scan as it is recorded: after the first entry only ticket_scans changed, and the kept
+    // listing row has a new version (migration 0033's trigger).
+    expect((await mine()).scans?.map((x) => [x.direction, x.zone, x.day])).toEqual([
+      ['in', null, '2027-07-10'],
+      ['in', 'VIP', '2027-07-10'],
+      ['out', null, '2027-07-10'],
+      ['in', null, '2027-07-10'],
+    ]);
     // event_access_used_at stays the first entry.
     const [used] = await rows(`select event_access_used_at as u from user_tickets where id = ${ticketId}`);
     expect(new Date(used.u as string).toISOString()).toBe(firstEntry);
