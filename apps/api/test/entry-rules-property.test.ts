@@ -36,7 +36,7 @@ import {
   type QueuedCheckIn,
   type Snapshot,
 } from '../../panel/src/scanner/offline-door';
-import { doorCore, KEYS } from '../../panel/src/scanner/offline-door-core';
+import { doorCore, keepDoorInfo, KEYS } from '../../panel/src/scanner/offline-door-core';
 import { checkInOffline } from '../../panel/src/scanner/offline-check-in';
 import { passVerifier } from '../../panel/src/scanner/pass-verifier';
 
@@ -199,7 +199,7 @@ function snapshotDoor(userId: number, now: () => Date) {
     async load(snap: Snapshot, door: DoorSpec, rewrite?: Rewrite) {
       rewrite?.(snap);
       await core.saveSnapshot(snap);
-      await store.set(KEYS.door, { name: null, ...door });
+      await keepDoorInfo(store, '', { name: null, ...door });
       await store.set(KEYS.queue, []);
     },
     async scan(code: string, eventId: number): Promise<access.CheckInResponse> {

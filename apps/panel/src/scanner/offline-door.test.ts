@@ -324,6 +324,8 @@ describe('the offline door', () => {
     await door.refresh();
     const snap = store.data.get(`snapshot:${EVENT}`) as Snapshot;
     expect(snap.holders[0].tickets[0].scans?.map((x) => x.direction)).toEqual(['in', 'out']);
+    // The key's mode and zone are read once per page, not at every refresh (counted per IP like the event list).
+    expect(server.calls.filter((c) => c.url === '/v1/access/door')).toHaveLength(1);
   });
 
   it('falls back to the snapshot when the network fails although the browser says online', async () => {
