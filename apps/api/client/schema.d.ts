@@ -428,6 +428,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/access/door": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The door key's name, mode (entry or exit) and zone */
+        get: operations["getDoor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/access/pass-keys": {
         parameters: {
             query?: never;
@@ -5063,6 +5080,79 @@ export interface operations {
             };
         };
     };
+    getDoor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description the door device's stable id (logged with each scan) */
+                "x-door-device"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        name: string | null;
+                        /** @enum {string} */
+                        mode: "entry" | "exit";
+                        zone: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request (`api.invalid_request_body` with `fields`, or a rule of the operation) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or wrong credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests (see Retry-After where sent) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (the body names no internals) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unreachable for a moment, or the instance is too busy (`api.busy`, load shedding); retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getPassKeys: {
         parameters: {
             query?: never;
@@ -5150,6 +5240,8 @@ export interface operations {
                 "application/json": {
                     code: string;
                     eventId: number;
+                    /** @enum {string} */
+                    direction?: "in" | "out";
                 };
             };
         };
@@ -5178,6 +5270,18 @@ export interface operations {
                         returned?: {
                             userTicketId: number;
                             ticketName: string;
+                        }[];
+                        exited?: {
+                            userTicketId: number;
+                            ticketName: string;
+                        }[];
+                        refused?: {
+                            userTicketId: number;
+                            ticketName: string;
+                            /** @enum {string} */
+                            reason: "already_used" | "not_valid_today" | "already_inside" | "wrong_zone" | "not_inside";
+                            days?: string[];
+                            zones?: string[];
                         }[];
                         movedAway?: {
                             userTicketId: number;
@@ -5306,6 +5410,7 @@ export interface operations {
                     "application/json": {
                         eventId: number;
                         takenAt: string;
+                        timeZone: string;
                         passPublicKeys: string[];
                         passTtlSeconds: number;
                         passSkewSteps: number;
@@ -5317,6 +5422,19 @@ export interface operations {
                                 ticketName: string;
                                 usedAt: string | null;
                                 listed: boolean;
+                                entryRules?: {
+                                    days?: string[];
+                                    /** @enum {string} */
+                                    entries: "once" | "once_per_day" | "reentry";
+                                    zones?: string[];
+                                } | null;
+                                scans?: {
+                                    at: string;
+                                    /** @enum {string} */
+                                    direction: "in" | "out";
+                                    zone: string | null;
+                                    day: string;
+                                }[];
                             }[];
                             walletTotpSecrets?: {
                                 userTicketId: number;
@@ -5413,6 +5531,8 @@ export interface operations {
                         /** Format: date-time */
                         scannedAt: string;
                         userTicketIds: number[];
+                        /** @enum {string} */
+                        direction?: "in" | "out";
                     }[];
                 };
             };
@@ -5432,7 +5552,7 @@ export interface operations {
                             conflicts: {
                                 userTicketId: number;
                                 /** @enum {string} */
-                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed";
+                                reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed" | "not_valid_today" | "already_inside" | "wrong_zone" | "not_inside";
                             }[];
                         }[];
                     };
@@ -5580,6 +5700,32 @@ export interface operations {
                                 declineReason: string | null;
                             } | null;
                         };
+                        /**
+                         * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                         * @example {
+                         *       "days": [
+                         *         "2027-07-10",
+                         *         "2027-07-11"
+                         *       ],
+                         *       "entries": "reentry",
+                         *       "zones": [
+                         *         "VIP"
+                         *       ]
+                         *     }
+                         */
+                        entryRules?: {
+                            days?: string[];
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            zones?: string[];
+                        };
+                        scans?: {
+                            at: string;
+                            /** @enum {string} */
+                            direction: "in" | "out";
+                            zone: string | null;
+                            day: string;
+                        }[];
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -5711,6 +5857,32 @@ export interface operations {
                                 declineReason: string | null;
                             } | null;
                         };
+                        /**
+                         * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                         * @example {
+                         *       "days": [
+                         *         "2027-07-10",
+                         *         "2027-07-11"
+                         *       ],
+                         *       "entries": "reentry",
+                         *       "zones": [
+                         *         "VIP"
+                         *       ]
+                         *     }
+                         */
+                        entryRules?: {
+                            days?: string[];
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            zones?: string[];
+                        };
+                        scans?: {
+                            at: string;
+                            /** @enum {string} */
+                            direction: "in" | "out";
+                            zone: string | null;
+                            day: string;
+                        }[];
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -9152,6 +9324,32 @@ export interface operations {
                                     declineReason: string | null;
                                 } | null;
                             };
+                            /**
+                             * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                             * @example {
+                             *       "days": [
+                             *         "2027-07-10",
+                             *         "2027-07-11"
+                             *       ],
+                             *       "entries": "reentry",
+                             *       "zones": [
+                             *         "VIP"
+                             *       ]
+                             *     }
+                             */
+                            entryRules?: {
+                                days?: string[];
+                                /** @enum {string} */
+                                entries: "once" | "once_per_day" | "reentry";
+                                zones?: string[];
+                            };
+                            scans?: {
+                                at: string;
+                                /** @enum {string} */
+                                direction: "in" | "out";
+                                zone: string | null;
+                                day: string;
+                            }[];
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
                             eventAccessUsedOn: string | null;
@@ -11930,7 +12128,27 @@ export interface operations {
                      *       "issued": 1000,
                      *       "checkedIn": 412,
                      *       "listedForResale": 7,
-                     *       "resold": 23
+                     *       "resold": 23,
+                     *       "insideByZone": [
+                     *         {
+                     *           "zone": null,
+                     *           "inside": 380
+                     *         },
+                     *         {
+                     *           "zone": "VIP",
+                     *           "inside": 41
+                     *         }
+                     *       ],
+                     *       "entriesByDay": [
+                     *         {
+                     *           "day": "2027-07-10",
+                     *           "entries": 402
+                     *         },
+                     *         {
+                     *           "day": "2027-07-11",
+                     *           "entries": 377
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": {
@@ -11938,6 +12156,14 @@ export interface operations {
                         checkedIn: number;
                         listedForResale: number;
                         resold: number;
+                        insideByZone: {
+                            zone: string | null;
+                            inside: number;
+                        }[];
+                        entriesByDay: {
+                            day: string;
+                            entries: number;
+                        }[];
                     };
                 };
             };
@@ -12060,7 +12286,7 @@ export interface operations {
                         conflicts: {
                             ticketExternalId: string | null;
                             /** @enum {string} */
-                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed";
+                            reason: "already_used" | "moved" | "listed" | "returned" | "revoked" | "refunded" | "event_cancelled" | "invalid_pass" | "not_revealed" | "not_valid_today" | "already_inside" | "wrong_zone" | "not_inside";
                             scannedAt: string;
                             syncedAt: string;
                         }[];
@@ -12213,6 +12439,13 @@ export interface operations {
                         ticketTypeExternalId: string;
                         priceDifferenceCents?: number;
                     }[];
+                    /** @description days, entries and zones (decision 050); absent: kept (none on a new type); null: none */
+                    entryRules?: {
+                        days?: string[];
+                        /** @enum {string} */
+                        entries: "once" | "once_per_day" | "reentry";
+                        zones?: string[];
+                    } | null;
                 };
             };
         };
@@ -12402,6 +12635,12 @@ export interface operations {
                                 ticketTypeExternalId: string | null;
                                 priceDifferenceCents: number | null;
                             }[];
+                            entryRules: {
+                                days?: string[];
+                                /** @enum {string} */
+                                entries: "once" | "once_per_day" | "reentry";
+                                zones?: string[];
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -15402,6 +15641,9 @@ export interface operations {
                         name: string;
                         prefix: string;
                         eventExternalIds: string[] | null;
+                        /** @enum {string} */
+                        mode: "entry" | "exit";
+                        zone: string | null;
                         createdAt: string;
                     }[];
                 };
@@ -15469,20 +15711,15 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event. */
+        /** @description Door staff enter the key on /scanner (header `x-scanner-key` of /v1/access/*). With it the door lists, downloads and admits to your events only (or `eventExternalIds`); another event answers 403 api.access.not_for_this_event. mode: entry (default) or exit; zone: the area the door guards (a ticket type's entryRules.zones), absent for the general doors. */
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "name": "North gate",
-                 *       "eventExternalIds": [
-                 *         "evt-2027-sydney"
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     name: string;
                     eventExternalIds?: string[];
+                    /** @enum {string} */
+                    mode?: "entry" | "exit";
+                    zone?: string;
                 };
             };
         };

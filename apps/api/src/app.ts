@@ -131,6 +131,7 @@ export async function buildApp(deps: AppDeps) {
     services: {
       ...{ auth, profile, access, tickets, gift, benefits, swap, resale, mail, housekeeping, account, earnings },
       organisations: services.organisations,
+      checkIn: services.checkIn,
       outboundWebhooks: services.outboundWebhooks,
       outboundDeliveryWorker,
       jobs,

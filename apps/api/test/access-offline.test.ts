@@ -74,6 +74,7 @@ describe('the admissions snapshot', () => {
     expect(page.takenAt).toBe(t.clock.now().toISOString());
     expect(page.nextAfter).toBeNull();
     expect(page).toMatchObject({ passTtlSeconds: 30, passSkewSteps: 1 });
+    expect(typeof page.timeZone).toBe('string');
     const [aliceId, bobId] = [await userId('alice@example.com'), await userId('bob@example.com')];
     expect(page.holders.map((h) => h.userId)).toEqual([aliceId, bobId].sort((x, y) => x - y));
     const alices = page.holders.find((h) => h.userId === aliceId)!;
@@ -81,8 +82,15 @@ describe('the admissions snapshot', () => {
       userId: aliceId,
       holderName: 'Alice Nguyen',
       tickets: [
-        { userTicketId: a['General Admission'], ticketName: 'General Admission', usedAt: null, listed: false },
-        { userTicketId: a['VIP'], ticketName: 'VIP', usedAt: null, listed: false },
+        {
+          userTicketId: a['General Admission'],
+          ticketName: 'General Admission',
+          usedAt: null,
+          listed: false,
+          entryRules: null,
+          scans: [],
+        },
+        { userTicketId: a['VIP'], ticketName: 'VIP', usedAt: null, listed: false, entryRules: null, scans: [] },
       ].sort((x, y) => x.userTicketId - y.userTicketId),
     });
     expect(page.holders.find((h) => h.userId === bobId)!.tickets.map((x) => x.userTicketId)).toEqual(

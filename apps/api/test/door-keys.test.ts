@@ -143,6 +143,8 @@ describe('door keys', () => {
         name: 'North gate',
         prefix: made.key.slice(0, 12),
         eventExternalIds: ['evt-1'],
+        mode: 'entry',
+        zone: null,
         createdAt: t.clock.now().toISOString(),
       },
     ]);

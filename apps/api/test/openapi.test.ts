@@ -223,7 +223,14 @@ describe('the typed client generated from the document (apps/api/client)', () =>
       params: { path: { externalId: 'evt-typed' } },
     });
     expect(attendance.response.status).toBe(200);
-    expect(attendance.data).toEqual({ issued: 1, checkedIn: 0, listedForResale: 0, resold: 0 });
+    expect(attendance.data).toEqual({
+      issued: 1,
+      checkedIn: 0,
+      listedForResale: 0,
+      resold: 0,
+      insideByZone: [],
+      entriesByDay: [],
+    });
     // An error answer is the document's Error body, typed.
     const missing = await org.GET('/v1/org/events/{externalId}/attendance', {
       params: { path: { externalId: 'nope' } },

@@ -5,6 +5,8 @@
  */
 import * as z from 'zod';
 import { ADMISSIONS_PAGE_MAX, SYNC_BATCH_MAX } from './admission.js';
+import type { EntryRefusal } from './entry-rules.js';
+import { hasNoNul } from './fields.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 
@@ -55,19 +57,106 @@ export const passKeys = z.object({
 });
 export type PassKeys = z.infer<typeof passKeys>;
 
+// ---------------------------------------------------------------------------------------------------
+// Entry rules (issue 48, decision 050): days, entries and zones per ticket type, a door's mode and zone, a scan's
+// direction. The engine that applies them is entry-rules.ts (pure, re-exported here).
+export * from './entry-rules.js';
+
+/** A zone's name (a named area of the venue a door belongs to): trimmed, 1–40 characters. */
+export const zoneName = z.string().trim().min(1).max(40).refine(hasNoNul);
+
+/** An event-local calendar date, `YYYY-MM-DD` (a real date). */
+const localDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    'a real date YYYY-MM-DD',
+  );
+
+const sortedUnique = (list: readonly string[]) => list.every((v, i) => i === 0 || list[i - 1] < v);
+
+/**
+ * A ticket type's entry rules (PUT /v1/org/ticket-types/{externalId} `entryRules`; decision 050): `days` the
+ * event-local dates it admits on (sorted, unique, at most 31; absent: any day), `entries` (`once`: one entry per
+ * zone; `once_per_day`: one per zone per event-local day; `reentry`: again after each exit scan), `zones` the door
+ * zones it admits to (unique, at most 20; absent: every zone). A type with none: `{ entries: "once" }`, today's rule.
+ */
+export const entryRules = z
+  .strictObject({
+    days: z.array(localDate).min(1).max(31).refine(sortedUnique, 'days: sorted and unique').optional(),
+    entries: z.enum(['once', 'once_per_day', 'reentry']),
+    zones: z
+      .array(zoneName)
+      .min(1)
+      .max(20)
+      .refine((zones) => new Set(zones).size === zones.length, 'zones: unique')
+      .optional(),
+  })
+  .meta({
+    description:
+      'Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once ' +
+      '(per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door ' +
+      'zones it admits to (absent: all). Absent rules: { entries: "once" }.',
+    examples: [{ days: ['2027-07-10', '2027-07-11'], entries: 'reentry', zones: ['VIP'] }],
+  });
+
+/** A door's mode (door keys): `entry` scans in, `exit` scans out. */
+export const doorMode = z.enum(['entry', 'exit']);
+export type DoorMode = z.infer<typeof doorMode>;
+
+/** A scan's direction; absent on a check-in or sync item: the door's mode (`entry` → `in`, `exit` → `out`). */
+export const scanDirection = z.enum(['in', 'out']);
+
+/** A scan recorded on a ticket (`at` ISO 8601 UTC, the door's zone or null, the event-local `day`). */
+export const recordedScan = z.object({
+  at: z.string(),
+  direction: scanDirection,
+  zone: z.string().nullable(),
+  day: z.string(),
+});
+
+/**
+ * Why a door's scan did not count on a ticket by its entry rules (entry-rules.ts `EntryRefusal`): `already_used`,
+ * `not_valid_today`, `already_inside`, `wrong_zone`, `not_inside`.
+ */
+export const entryRefusal = z.enum([
+  'already_used',
+  'not_valid_today',
+  'already_inside',
+  'wrong_zone',
+  'not_inside',
+] as const satisfies readonly EntryRefusal[]);
+
+/**
+ * GET /access/door answer: what the key the door presented is (issue 48): its name (null: the platform key), its
+ * mode (`entry` or `exit`) and zone (null: the event's general doors).
+ */
+export const doorInfo = z.object({ name: z.string().nullable(), mode: doorMode, zone: z.string().nullable() });
+export type DoorInfo = z.infer<typeof doorInfo>;
+
 /**
  * POST /access/check-in body: the scanned pass text (a `TP2.` server or device code, see
- * `@tp/contract/pass-code`) and the event the door admits to. Errors: `api.access.scanner_unauthorized` (401), `api.access.invalid_code`
+ * `@tp/contract/pass-code`), the event the door admits to, and the scan's `direction` (absent: the door key's mode).
+ * Errors: `api.access.scanner_unauthorized` (401), `api.access.invalid_code`
  * (400, invalid or expired, never saying which), `api.access.event_not_found` (404).
  */
-export const checkInRequest = z.strictObject({ code: z.string().trim().min(1).max(400), eventId: id });
+export const checkInRequest = z.strictObject({
+  code: z.string().trim().min(1).max(400),
+  eventId: id,
+  direction: scanDirection.optional(),
+});
 
 /** A ticket named on the door's answer. */
 const checkInTicket = z.object({ userTicketId: id, ticketName: z.string() });
 
 /**
- * POST /access/check-in answer. `admitted`: the holder's tickets for the event whose access was
- * unused and is now marked used. `alreadyUsed`: those used before, with `usedAt` (ISO 8601 UTC).
+ * POST /access/check-in answer. `admitted`: the holder's tickets for the event this entry scan admitted (recorded;
+ * `usedAt` stays the first entry). `alreadyUsed`: those their entry rules refuse as used (`once`: entered this zone
+ * before; `once_per_day`: today), with `usedAt` (ISO 8601 UTC, their latest entry).
+ * `exited` (absent: none): the tickets an exit scan recorded as out. `refused` (absent: none): tickets their entry
+ * rules refuse for another `reason` (`not_valid_today`, `already_inside`, `wrong_zone`, `not_inside`), with the
+ * type's `days` and `zones` when it has them (so the door can say "valid Sat–Sun" or "not for this zone").
  * `listedForResale`: tickets the holder has listed for resale; they do not admit until unlisted.
  * `returned` (absent: none): tickets the holder returned to the event's exchange queue (issue 45, decision 042); they
  * do not admit until sold or withdrawn, and are in no other list.
@@ -82,6 +171,16 @@ export const checkInResponse = z.object({
   alreadyUsed: z.array(checkInTicket.extend({ usedAt: z.string() })),
   listedForResale: z.array(checkInTicket),
   returned: z.array(checkInTicket).optional(),
+  exited: z.array(checkInTicket).optional(),
+  refused: z
+    .array(
+      checkInTicket.extend({
+        reason: entryRefusal,
+        days: z.array(z.string()).optional(),
+        zones: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   movedAway: z.array(checkInTicket.extend({ reason: z.enum(['transferred', 'revoked', 'refunded']) })).optional(),
 });
 export type CheckInResponse = z.infer<typeof checkInResponse>;
@@ -115,6 +214,13 @@ export const heldTicket = z.object({
   usedAt: z.string().nullable(),
   /** In a live resale listing: does not admit until unlisted (decision 003). */
   listed: z.boolean(),
+  /** Its type's entry rules (decision 050); null or absent: `{ entries: "once" }`. */
+  entryRules: entryRules.nullable().optional(),
+  /**
+   * Its recorded scans (entries and exits, oldest first). Absent (a snapshot of before issue 48): one entry at
+   * `usedAt` at no zone when used, else none.
+   */
+  scans: z.array(recordedScan).optional(),
 });
 export type HeldTicket = z.infer<typeof heldTicket>;
 
@@ -149,6 +255,8 @@ export type AdmissionHolder = z.infer<typeof admissionHolder>;
 export const admissionsPage = z.object({
   eventId: id,
   takenAt: z.string(),
+  /** The event's IANA time zone: the door computes a scan's event-local day with it (decision 050). */
+  timeZone: z.string(),
   passPublicKeys: z.array(z.string()),
   passTtlSeconds: z.number().int().positive(),
   passSkewSteps: z.number().int().min(0),
@@ -159,13 +267,15 @@ export type AdmissionsPage = z.infer<typeof admissionsPage>;
 
 /**
  * A check-in the door made offline: `id` (the door's UUID; a resent item gets its first answer back),
- * the pass text scanned, when (ISO 8601 UTC, the door's clock) and the tickets the door admitted.
+ * the pass text scanned, when (ISO 8601 UTC, the door's clock), the tickets the door admitted (or let out) and the
+ * scan's `direction` (absent: the door key's mode).
  */
 export const syncItem = z.strictObject({
   id: z.uuid(),
   code: z.string().trim().min(1).max(2000),
   scannedAt: z.iso.datetime(),
   userTicketIds: z.array(id).min(1).max(50),
+  direction: scanDirection.optional(),
 });
 export type SyncItem = z.infer<typeof syncItem>;
 
@@ -180,7 +290,8 @@ export type SyncRequest = z.infer<typeof syncRequest>;
  * organiser revoked the ticket), `refunded` (the payment it was bought with was refunded or is disputed; issue 46),
  * `event_cancelled` (the organiser cancelled the event; issue 46), `invalid_pass` (forged, not valid at `scannedAt`, its sign-in revoked, or a Google
  * Wallet rotating barcode whose TOTP was not fresh at `scannedAt`), `not_revealed` (scanned before the event's
- * `passRevealAt`).
+ * `passRevealAt`), and by the type's entry rules (decision 050, judged against every scan the server has recorded on
+ * the ticket): `not_valid_today`, `already_inside`, `wrong_zone`, `not_inside` (an exit of a ticket not inside).
  */
 export const syncConflictReason = z.enum([
   'already_used',
@@ -192,10 +303,17 @@ export const syncConflictReason = z.enum([
   'event_cancelled',
   'invalid_pass',
   'not_revealed',
+  'not_valid_today',
+  'already_inside',
+  'wrong_zone',
+  'not_inside',
 ]);
 export type SyncConflictReason = z.infer<typeof syncConflictReason>;
 
-/** The server's judgement of one queued check-in: the tickets it recorded as admitted (ascending ids), and the conflicts. */
+/**
+ * The server's judgement of one queued check-in: the tickets it recorded (ascending ids; admitted, or let out for an
+ * item whose direction is `out`, decision 050), and the conflicts.
+ */
 export const syncResult = z.object({
   id: z.uuid(),
   admitted: z.array(id),

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { email, errorBody } from './auth.js';
 import { LOCALES } from './constants.js';
 import { hasNoNul, instant } from './fields.js';
-import { syncConflictReason } from './access.js';
+import { entryRules, syncConflictReason } from './access.js';
 import { organisationLookFields } from './branding.js';
 import { refundPolicy } from './refunds.js';
 
@@ -260,6 +260,10 @@ export const ticketTypeUpsertRequest = z
       .max(50)
       .optional()
       .meta({ description: 'types of the same event a holder of this type may swap to (targets left out are kept)' }),
+    entryRules: entryRules
+      .nullable()
+      .optional()
+      .meta({ description: 'days, entries and zones (decision 050); absent: kept (none on a new type); null: none' }),
   })
   .meta({
     examples: [
@@ -514,15 +518,40 @@ export const eventCancelResponse = z
   });
 export type EventCancelResponse = z.infer<typeof eventCancelResponse>;
 
-/** GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets. */
+/**
+ * GET /v1/org/events/{externalId}/attendance: counts over the event's live (not revoked) tickets (`checkedIn`: entered
+ * at least once), and from every scan recorded (issue 48, decision 050; exact once offline doors synced):
+ * `insideByZone` per zone (null: the general doors) the tickets inside now (their latest scan there an entry; zones
+ * with none inside left out), `entriesByDay` per event-local day the tickets that entered at least once that day
+ * (any zone), oldest day first.
+ */
 export const attendanceResponse = z
   .object({
     issued: z.number().int(),
     checkedIn: z.number().int(),
     listedForResale: z.number().int(),
     resold: z.number().int(),
+    insideByZone: z.array(z.object({ zone: z.string().nullable(), inside: z.number().int() })),
+    entriesByDay: z.array(z.object({ day: z.string(), entries: z.number().int() })),
   })
-  .meta({ examples: [{ issued: 1000, checkedIn: 412, listedForResale: 7, resold: 23 }] });
+  .meta({
+    examples: [
+      {
+        issued: 1000,
+        checkedIn: 412,
+        listedForResale: 7,
+        resold: 23,
+        insideByZone: [
+          { zone: null, inside: 380 },
+          { zone: 'VIP', inside: 41 },
+        ],
+        entriesByDay: [
+          { day: '2027-07-10', entries: 402 },
+          { day: '2027-07-11', entries: 377 },
+        ],
+      },
+    ],
+  });
 
 /** Width of one bar of the console's check-in chart, in seconds: check-ins per 5 minutes (issue 21). */
 export const CHECK_IN_BUCKET_SECONDS = 300;
@@ -664,6 +693,8 @@ export const ticketTypeItem = z.object({
   swapTargets: z.array(
     z.object({ ticketTypeExternalId: z.string().nullable(), priceDifferenceCents: z.number().int().nullable() }),
   ),
+  /** Its entry rules (decision 050); null: none, `{ entries: "once" }`. */
+  entryRules: entryRules.nullable(),
 });
 export const ticketTypePage = page(ticketTypeItem);
 

@@ -22,6 +22,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import type { EntryRules } from '@tp/contract/entry-rules';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -379,6 +380,8 @@ export const ticketTypes = pgTable(
      * makes a new version of this row (its `xmin`), which the ticket listing's cache checks (tickets.service.ts).
      */
     benefitsVersion: integer('benefits_version').notNull().default(0),
+    /** Entry rules (issue 48, decision 050: contract `access.entryRules`); null: `{ entries: "once" }`. */
+    entryRules: jsonb('entry_rules').$type<EntryRules>(),
   },
   (t) => [uniqueIndex('ticket_types_org_external_uq').on(t.organisationId, t.externalId)],
 );
@@ -925,10 +928,45 @@ export const doorKeys = pgTable(
     /** SHA-256 of the whole key, hex. */
     keyHash: text('key_hash').notNull().unique(),
     eventIds: integer('event_ids').array(),
+    /** `entry` or `exit` (issue 48): the direction of its scans unless a scan says otherwise. */
+    mode: text('mode').$type<'entry' | 'exit'>().notNull().default('entry'),
+    /** The zone the door guards (issue 48); null: the event's general doors. */
+    zone: text('zone'),
     createdAt: ts('created_at').notNull().defaultNow(),
     revokedAt: ts('revoked_at'),
   },
   (t) => [index('door_keys_prefix_idx').on(t.prefix), index('door_keys_org_idx').on(t.organisationId)],
+);
+
+/**
+ * Every scan recorded on a ticket (issue 48, decision 050): entries and exits the entry rules counted, online or
+ * synced, with the door's zone (null: none) and the event-local day. What the rules judge the next scan against,
+ * what the offline door's snapshot carries and what attendance counts. `user_tickets.event_access_used_at` stays the
+ * first entry. Kept as long as the ticket (migration 0033 wrote one entry per ticket used before).
+ */
+export const ticketScans = pgTable(
+  'ticket_scans',
+  {
+    id: serial('id').primaryKey(),
+    userTicketId: integer('user_ticket_id')
+      .notNull()
+      .references(() => userTickets.id),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    at: ts('at').notNull(),
+    direction: text('direction').$type<'in' | 'out'>().notNull(),
+    zone: text('zone'),
+    /** The event-local date of `at`, `YYYY-MM-DD`. */
+    day: text('day').notNull(),
+    /** null: the platform SCANNER_KEY. */
+    doorKeyId: integer('door_key_id').references(() => doorKeys.id),
+    offline: boolean('offline').notNull(),
+  },
+  (t) => [
+    index('ticket_scans_ticket_idx').on(t.userTicketId, t.at),
+    index('ticket_scans_event_idx').on(t.eventId, t.day),
+  ],
 );
 
 /**

@@ -92,10 +92,12 @@ export function createMetrics() {
 
     /**
      * One door check-in judged (spec section 2; issue 26 point 7's verdicts).
-     * @param reason null when it admitted; else the check-in log's verdict (online) or the first conflict (offline)
+     * @param reason null when it admitted; `exited` when an exit scan was recorded (issue 48); else the check-in log's
+     *   verdict (online, the entry rule that refused among them) or the first conflict (offline)
      */
     checkIn(mode: CheckInMode, reason: string | null): void {
-      checkIns.inc({ mode, result: reason === null ? 'admitted' : 'refused', reason: reason ?? '' });
+      const result = reason === null ? 'admitted' : reason === 'exited' ? 'exited' : 'refused';
+      checkIns.inc({ mode, result, reason: reason === 'exited' ? '' : (reason ?? '') });
     },
 
     /** One sign-in step (spec section 3). */

@@ -142,6 +142,7 @@ describe('console', () => {
       isSwappable: false,
       stock: 100,
       swapTargets: [],
+      entryRules: null,
     };
     expect(keptTicketTypeFields(type)).toEqual({ description: 'Entry to the main arena.', resaleCapCents: 14_190 });
     // A cap equal to the price is the API's default: left out, it follows a new price.

@@ -8,7 +8,7 @@
  * (offline-door.ts: a snapshot of the event's admissions and a queue of check-ins synced later) wraps
  * it with the same outcomes.
  */
-import type { CheckInResponse, ScannerEvent } from '@tp/contract/access';
+import type { CheckInResponse, ScannerEvent, ScanDirection } from '@tp/contract/access';
 import { ApiError, createTypedClient, type TypedClient } from '../lib/typed-client';
 
 export type { CheckInResponse, ScannerEvent };
@@ -49,8 +49,11 @@ export type CheckInOutcome =
 /** What the scanner needs from the door's back end. */
 export interface Door {
   events(): Promise<EventsOutcome>;
-  /** Checks `code` (the pass text, `TP2.…`) in at event `eventId`. */
-  checkIn(code: string, eventId: number): Promise<CheckInOutcome>;
+  /**
+   * Checks `code` (the pass text, `TP2.…`) in (or out) at event `eventId`; `direction` absent: the door key's mode
+   * (issue 48).
+   */
+  checkIn(code: string, eventId: number, direction?: ScanDirection): Promise<CheckInOutcome>;
 }
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
@@ -108,9 +111,12 @@ export function onlineDoor(
       if (r.message === 'api.busy') return { kind: 'busy' };
       return { kind: 'failed', status: r.status };
     },
-    async checkIn(code, eventId) {
+    async checkIn(code, eventId, direction) {
       const r = await attempt((): Promise<CheckInResponse> =>
-        client.POST('/v1/access/check-in', { body: { code, eventId }, ...(!waitWhenShed && { retryBusy: false }) }),
+        client.POST('/v1/access/check-in', {
+          body: { code, eventId, ...(direction && { direction }) },
+          ...(!waitWhenShed && { retryBusy: false }),
+        }),
       );
       if ('ok' in r) return { kind: 'answered', answer: r.ok };
       if (r.message === 'api.busy') return { kind: 'busy' };

@@ -2,9 +2,19 @@
  * The offline door's shared state (offline-door.ts): its store, the kept snapshots of each event, whether the
  * server answers, the watched event and its status listener, and the snapshot's reading (every admissions page).
  */
-import type { AdmissionHolder, AdmissionsPage } from '@tp/contract/access';
+import type { AdmissionHolder, AdmissionsPage, DoorInfo, RecordedScan, ScanDirection } from '@tp/contract/access';
+import { scansOf } from '@tp/contract/admission';
+import { eventLocalDay } from '@tp/contract/entry-rules';
 import { attempt, doorClient, type CheckInOutcome, type Fetch } from './door-api';
-import type { DoorStatus, OfflineDoorDeps, QueuedCheckIn, Snapshot, SyncSummary, Conflict } from './offline-door';
+import type {
+  DoorStatus,
+  DoorStore,
+  OfflineDoorDeps,
+  QueuedCheckIn,
+  Snapshot,
+  SyncSummary,
+  Conflict,
+} from './offline-door';
 
 /** At most this many snapshot pages (of 1000 holders) are read: 200,000 holders. */
 const MAX_SNAPSHOT_PAGES = 200;
@@ -14,8 +24,42 @@ export const KEYS = {
   events: 'events',
   queue: 'queue',
   conflicts: 'conflicts',
+  door: 'door',
   snapshot: (eventId: number) => `snapshot:${eventId}`,
 } as const;
+
+/** The door key's info as kept, with the SHA-256 (hex) of the key it is of: another key's is not used. */
+interface KeptDoorInfo {
+  keyHash: string;
+  info: DoorInfo;
+}
+const NO_DOOR_INFO: DoorInfo = { name: null, mode: 'entry', zone: null };
+
+async function keyHashOf(key: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Keeps the info of the door key `key` (GET /v1/access/door) in the door's store, for offline starts. */
+export async function keepDoorInfo(store: DoorStore, key: string, info: DoorInfo): Promise<void> {
+  await store.set(KEYS.door, { keyHash: await keyHashOf(key), info } satisfies KeptDoorInfo);
+}
+
+/**
+ * Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`); a ticket whose
+ * history has it already (a queued scan the server recorded before its answer was lost) keeps one.
+ */
+export function applyRecord(snap: Snapshot, ids: ReadonlySet<number>, record: RecordedScan) {
+  const same = (s: RecordedScan) =>
+    Date.parse(s.at) === Date.parse(record.at) && s.direction === record.direction && s.zone === record.zone;
+  for (const h of snap.holders)
+    for (const t of h.tickets)
+      if (ids.has(t.userTicketId)) {
+        const scans = scansOf(t, snap.timeZone ?? 'UTC');
+        t.scans = scans.some(same) ? scans : [...scans, record];
+        if (record.direction === 'in') t.usedAt ??= record.at;
+      }
+}
 
 /** The state and helpers every part of the offline door shares; `state` is changed in place by the parts. */
 export function doorCore(deps: OfflineDoorDeps) {
@@ -31,6 +75,8 @@ export function doorCore(deps: OfflineDoorDeps) {
     watched: null as number | null,
     listener: null as ((s: DoorStatus) => void) | null,
     lastSync: null as SyncSummary | null,
+    /** True once this page read the key's info (GET /v1/access/door). */
+    doorRead: false,
   };
   const snapshots = new Map<number, Snapshot>();
 
@@ -69,9 +115,40 @@ export function doorCore(deps: OfflineDoorDeps) {
     return r;
   }
 
-  /** Reads every page of the event's admissions; stores the snapshot only when all pages came. */
+  /** The door key's name, mode and zone as last read for this key (an entry door of no zone before the first read). */
+  async function doorInfo(): Promise<DoorInfo> {
+    const kept = await store.get<KeptDoorInfo>(KEYS.door);
+    return kept && kept.keyHash === (await keyHashOf(deps.key)) ? kept.info : NO_DOOR_INFO;
+  }
+
+  /**
+   * The scan the door is making now: when, at its zone, which way (`direction`, else its mode's), in the snapshot's
+   * time zone (decision 050).
+   */
+  async function scanNow(snap: Snapshot, direction?: ScanDirection) {
+    const info = await doorInfo();
+    return {
+      at: now().toISOString(),
+      zone: info.zone,
+      direction: direction ?? (info.mode === 'exit' ? ('out' as const) : ('in' as const)),
+      timeZone: snap.timeZone ?? 'UTC',
+    };
+  }
+
+  /**
+   * Reads the door key's info (mode, zone) and every page of the event's admissions; stores the snapshot only when
+   * all pages came.
+   */
   async function refreshEvent(eventId: number): Promise<void> {
     if (!isOnline()) return;
+    // A key's mode and zone never change: read once per page (the refresh runs every minute, counted per IP).
+    if (!state.doorRead) {
+      const info = await call((): Promise<DoorInfo> => client.GET('/v1/access/door'));
+      if ('ok' in info) {
+        await keepDoorInfo(store, deps.key, info.ok);
+        state.doorRead = true;
+      }
+    }
     const holders: AdmissionHolder[] = [];
     let first: AdmissionsPage | null = null;
     let after = 0;
@@ -89,25 +166,28 @@ export function doorCore(deps: OfflineDoorDeps) {
       after = body.nextAfter;
     }
     if (!first) return;
-    // Check-ins queued after this snapshot was requested are not in it yet: keep them marked used.
-    const queue = await get<QueuedCheckIn[]>(KEYS.queue, []);
-    const pending = new Map<number, string>();
-    for (const q of queue) if (q.eventId === eventId) for (const id of q.userTicketIds) pending.set(id, q.scannedAt);
-    for (const h of holders)
-      for (const t of h.tickets)
-        if (t.usedAt === null && pending.has(t.userTicketId)) t.usedAt = pending.get(t.userTicketId)!;
-    const { takenAt, passPublicKeys, passTtlSeconds, passSkewSteps } = first;
-    await saveSnapshot({ eventId, takenAt, passPublicKeys, passTtlSeconds, passSkewSteps, holders });
+    const { takenAt, timeZone, passPublicKeys, passTtlSeconds, passSkewSteps } = first;
+    const snap: Snapshot = { eventId, takenAt, timeZone, passPublicKeys, passTtlSeconds, passSkewSteps, holders };
+    // Check-ins queued after this snapshot was requested are not in it yet: keep their scans in the history.
+    for (const q of await get<QueuedCheckIn[]>(KEYS.queue, []))
+      if (q.eventId === eventId)
+        applyRecord(
+          snap,
+          new Set(q.userTicketIds),
+          q.record ?? { at: q.scannedAt, direction: 'in', zone: null, day: eventLocalDay(q.scannedAt, timeZone) },
+        );
+    await saveSnapshot(snap);
   }
 
-  /** Marks the tickets an online check-in admitted as used in the kept snapshot too. */
-  async function noteOnline(eventId: number, outcome: CheckInOutcome) {
-    if (outcome.kind !== 'answered' || outcome.answer.admitted.length === 0) return;
+  /** Adds the scan an online check-in recorded (its entries or exits) to the kept snapshot too. */
+  async function noteOnline(eventId: number, outcome: CheckInOutcome, direction?: ScanDirection) {
+    if (outcome.kind !== 'answered') return;
+    const counted = [...outcome.answer.admitted, ...(outcome.answer.exited ?? [])];
     const snap = await snapshotOf(eventId);
-    if (!snap) return;
-    const at = now().toISOString();
-    const ids = new Set(outcome.answer.admitted.map((t) => t.userTicketId));
-    for (const h of snap.holders) for (const t of h.tickets) if (ids.has(t.userTicketId)) t.usedAt = at;
+    if (!snap || counted.length === 0) return;
+    const { at, zone, direction: way, timeZone } = await scanNow(snap, direction);
+    const record = { at, zone, direction: way, day: eventLocalDay(at, timeZone) };
+    applyRecord(snap, new Set(counted.map((t) => t.userTicketId)), record);
     await saveSnapshot(snap);
   }
 
@@ -128,6 +208,8 @@ export function doorCore(deps: OfflineDoorDeps) {
     call,
     refreshEvent,
     noteOnline,
+    doorInfo,
+    scanNow,
   };
 }
 /** The offline door's shared state and helpers. */

@@ -30,7 +30,13 @@ export function doorSync(core: DoorCore) {
         client.POST('/v1/access/sync', {
           body: {
             eventId,
-            items: batch.map(({ id, code, scannedAt, userTicketIds }) => ({ id, code, scannedAt, userTicketIds })),
+            items: batch.map(({ id, code, scannedAt, userTicketIds, direction }) => ({
+              id,
+              code,
+              scannedAt,
+              userTicketIds,
+              ...(direction && { direction }),
+            })),
           },
         }),
       );

@@ -15,7 +15,7 @@
  * scan with no server) and offline-door-sync.ts (the queue's sync and its conflicts).
  */
 import type { ShownTotp } from '@tp/contract/wallet-totp';
-import type { AdmissionHolder, SyncConflictReason, SyncItem } from '@tp/contract/access';
+import type { AdmissionHolder, DoorInfo, RecordedScan, SyncConflictReason, SyncItem } from '@tp/contract/access';
 import { onlineDoor, type Fetch, type Door, type EventsOutcome, type ScannerEvent } from './door-api';
 import { doorCore, KEYS } from './offline-door-core';
 import { doorSync } from './offline-door-sync';
@@ -59,16 +59,19 @@ export interface Snapshot {
   eventId: number;
   /** When the server read it (ISO 8601 UTC). */
   takenAt: string;
+  /** The event's IANA time zone (the day of a scan, decision 050); absent in a snapshot kept from before: UTC. */
+  timeZone?: string;
   passPublicKeys: string[];
   passTtlSeconds: number;
   passSkewSteps: number;
   holders: AdmissionHolder[];
 }
 
-/** A check-in made offline, waiting to sync. */
+/** A check-in made offline, waiting to sync; `record` the scan it added to its tickets' history (not sent). */
 export interface QueuedCheckIn extends SyncItem {
   eventId: number;
   holderName: string;
+  record?: RecordedScan;
 }
 
 /** A ticket the server did not record on sync, and why (kept on the device and shown). */
@@ -107,6 +110,11 @@ export interface SyncSummary {
 
 /** An offline-capable {@link Door} with a status to show. */
 export interface OfflineDoor extends Door {
+  /**
+   * What the door key is (GET /v1/access/door: name, mode, zone; issue 48), read again while online and kept for
+   * offline; before it was ever read, an entry door of no zone.
+   */
+  info(): Promise<DoorInfo>;
   /** Starts keeping the snapshot of `eventId` fresh and reports the status; returns a stop function. */
   watch(eventId: number, onStatus: (status: DoorStatus) => void): () => void;
   /** Sends the queue now (when online); resolves when done. */
@@ -162,26 +170,30 @@ export function offlineDoor(deps: OfflineDoorDeps): OfflineDoor {
       return kept ? { kind: 'events', events: kept } : outcome;
     },
 
-    async checkIn(code, eventId) {
+    async info() {
+      return core.doorInfo();
+    },
+
+    async checkIn(code, eventId, direction) {
       if (core.isOnline() && state.reachable) {
         // A check-in the API sheds (503 api.busy, issue 44) is decided from the snapshot at once when there is one,
         // like an offline scan, and queued (the person at the door does not wait for the server's Retry-After; the
         // sync records it later, its POST retried after the wait too, and a shed sync keeps the queue). With no
         // snapshot or verifier to decide from, the server is asked again after its Retry-After.
         const canDecide = Boolean(deps.verify && (await core.snapshotOf(eventId))?.passPublicKeys.length);
-        const outcome = await (canDecide ? online : waiting).checkIn(code, eventId);
+        const outcome = await (canDecide ? online : waiting).checkIn(code, eventId, direction);
         if (outcome.kind === 'busy' && canDecide) {
-          const local = await checkInOffline(core, code, eventId);
+          const local = await checkInOffline(core, code, eventId, direction);
           return local.kind === 'answered' ? { ...local, shed: true } : local;
         }
         if (outcome.kind !== 'network') {
-          await core.noteOnline(eventId, outcome);
+          await core.noteOnline(eventId, outcome, direction);
           return outcome;
         }
         state.reachable = false;
         void core.report();
       }
-      return checkInOffline(core, code, eventId);
+      return checkInOffline(core, code, eventId, direction);
     },
 
     watch(eventId, onStatus) {

@@ -4,6 +4,7 @@
  * Every function takes the database or a transaction.
  */
 import { and, asc, eq, exists, gt, inArray, isNotNull, isNull, ne, not, or, sql } from 'drizzle-orm';
+import type { access } from '@tp/contract';
 import type { DbOrTx } from '../../db/client.js';
 import { ticketIsListed, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
@@ -12,6 +13,7 @@ import {
   doorCheckIns,
   events,
   ticketHistory,
+  ticketScans,
   ticketTypes,
   userTickets,
   users,
@@ -23,6 +25,17 @@ export interface HeldTicketRow {
   userTicketId: number;
   ticketName: string;
   usedAt: Date | null;
+  /** Its type's entry rules (decision 050); null: none. */
+  entryRules: access.EntryRules | null;
+}
+
+/** A scan to record on a ticket (ticket_scans): the engine's `record`, the door key (null: platform) and offline. */
+export interface ScanRow {
+  userTicketId: number;
+  eventId: number;
+  record: access.RecordedScan;
+  doorKeyId: number | null;
+  offline: boolean;
 }
 
 /**
@@ -111,6 +124,7 @@ export const accessRepository = {
         organisationId: events.organisationId,
         passRevealAt: events.passRevealAt,
         cancelledAt: events.cancelledAt,
+        timeZone: events.timeZone,
       })
       .from(events)
       .where(eq(events.id, eventId));
@@ -213,7 +227,12 @@ export const accessRepository = {
    */
   async lockHeldTickets(db: DbOrTx, holderId: number, eventId: number): Promise<HeldTicketRow[]> {
     return db
-      .select({ userTicketId: userTickets.id, ticketName: ticketTypes.name, usedAt: userTickets.eventAccessUsedAt })
+      .select({
+        userTicketId: userTickets.id,
+        ticketName: ticketTypes.name,
+        usedAt: userTickets.eventAccessUsedAt,
+        entryRules: ticketTypes.entryRules,
+      })
       .from(userTickets)
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .where(and(eq(userTickets.holderId, holderId), eq(ticketTypes.eventId, eventId), isNull(userTickets.revokedAt)))
@@ -245,6 +264,49 @@ export const accessRepository = {
       .from(userTickets)
       .where(and(inArray(userTickets.id, userTicketIds), ticketIsReturned(userTickets.id)));
     return new Set(rows.map((r) => r.id));
+  },
+
+  /**
+   * The recorded scans of these tickets (decision 050), oldest first per ticket: a ticket with none is absent (its
+   * history is then read from `usedAt`, contract `scansOf`). Run after the tickets' rows are locked.
+   */
+  async scansOf(db: DbOrTx, userTicketIds: number[]): Promise<Map<number, access.RecordedScan[]>> {
+    const out = new Map<number, access.RecordedScan[]>();
+    if (userTicketIds.length === 0) return out;
+    const rows = await db
+      .select({
+        userTicketId: ticketScans.userTicketId,
+        at: ticketScans.at,
+        direction: ticketScans.direction,
+        zone: ticketScans.zone,
+        day: ticketScans.day,
+      })
+      .from(ticketScans)
+      .where(inArray(ticketScans.userTicketId, userTicketIds))
+      .orderBy(asc(ticketScans.at), asc(ticketScans.id));
+    for (const r of rows) {
+      const list = out.get(r.userTicketId) ?? [];
+      list.push({ at: r.at.toISOString(), direction: r.direction, zone: r.zone, day: r.day });
+      out.set(r.userTicketId, list);
+    }
+    return out;
+  },
+
+  /** Records scans the entry rules counted (ticket_scans). */
+  async recordScans(db: DbOrTx, rows: ScanRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await db.insert(ticketScans).values(
+      rows.map((r) => ({
+        userTicketId: r.userTicketId,
+        eventId: r.eventId,
+        at: new Date(r.record.at),
+        direction: r.record.direction,
+        zone: r.record.zone,
+        day: r.record.day,
+        doorKeyId: r.doorKeyId,
+        offline: r.offline,
+      })),
+    );
   },
 
   /**
@@ -303,6 +365,7 @@ export const accessRepository = {
           ticketName: ticketTypes.name,
           usedAt: userTickets.eventAccessUsedAt,
           listed: ticketIsListed(userTickets.id),
+          entryRules: ticketTypes.entryRules,
           walletTotpSecret: walletPasses.totpSecret,
         })
         .from(userTickets)
@@ -331,7 +394,9 @@ export const accessRepository = {
         userTicketId: userTickets.id,
         holderId: userTickets.holderId,
         eventId: ticketTypes.eventId,
+        ticketName: ticketTypes.name,
         usedAt: userTickets.eventAccessUsedAt,
+        entryRules: ticketTypes.entryRules,
         revokedAt: userTickets.revokedAt,
         revokedReason: userTickets.revokedReason,
       })

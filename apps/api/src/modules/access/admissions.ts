@@ -17,7 +17,8 @@ export function createAdmissions(
     /**
      * GET /access/events/:eventId/admissions: one page of the event's admissions for the offline door,
      * holders by user id above `after` (at most `limit`), each with the name the door shows and every
-     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`) but those returned to the exchange queue
+     * ticket they hold for the event (`usedAt` ISO UTC or null, `listed`, its type's `entryRules` and its recorded
+     * `scans`, decision 050; the event's `timeZone` for the day of a scan) but those returned to the exchange queue
      * (decision 042: they do not admit); none at all once the event is cancelled (issue 46). No e-mail, no other field.
      * @throws AppError `api.access.event_not_found` (404), `api.access.not_for_this_event` (403).
      */
@@ -35,6 +36,11 @@ export function createAdmissions(
         const page = event.cancelledAt
           ? { holders: [], tickets: [] }
           : await repo.admissionsPage(tx, eventId, after, limit);
+        // Each ticket's rules and recorded scans (decision 050): the offline door judges with them.
+        const scans = await repo.scansOf(
+          tx,
+          page.tickets.map((t) => t.userTicketId),
+        );
         const byHolder = new Map<number, access.HeldTicket[]>();
         const secrets = new Map<number, { userTicketId: number; totpSecret: string }[]>();
         for (const t of page.tickets) {
@@ -49,6 +55,8 @@ export function createAdmissions(
             ticketName: t.ticketName,
             usedAt: t.usedAt?.toISOString() ?? null,
             listed: t.listed,
+            entryRules: t.entryRules,
+            scans: scans.get(t.userTicketId) ?? [],
           });
           byHolder.set(t.holderId!, list);
         }
@@ -61,6 +69,7 @@ export function createAdmissions(
         return {
           eventId,
           takenAt: takenAt.toISOString(),
+          timeZone: event.timeZone,
           passPublicKeys: keys.publicKeys,
           passTtlSeconds: keys.ttl,
           passSkewSteps: keys.skewSteps,

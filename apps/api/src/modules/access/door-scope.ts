@@ -13,15 +13,26 @@ import { accessRepository as repo } from './access.repository.js';
 
 /**
  * What the key a door presented admits to: the platform key (`doorKeyId` null, every event) or an
- * organisation's door key (its events, or only `eventIds`).
+ * organisation's door key (its events, or only `eventIds`); its `name` (null: the platform key), `mode` and `zone`
+ * (issue 48: the direction of its scans unless they say, and the zone the entry rules judge them at).
  */
 export interface DoorScope {
   doorKeyId: number | null;
   organisationId: number | null;
   eventIds: number[] | null;
+  name: string | null;
+  mode: access.DoorMode;
+  zone: string | null;
 }
-/** The platform SCANNER_KEY's scope: every event. */
-export const PLATFORM_SCOPE: DoorScope = { doorKeyId: null, organisationId: null, eventIds: null };
+/** The platform SCANNER_KEY's scope: every event, an entry door of no zone. */
+export const PLATFORM_SCOPE: DoorScope = {
+  doorKeyId: null,
+  organisationId: null,
+  eventIds: null,
+  name: null,
+  mode: 'entry',
+  zone: null,
+};
 
 /** Who is scanning: the key's scope and the device's stable id (header `x-door-device`, or null). */
 export interface Door {
@@ -98,6 +109,11 @@ export function createDoorScope(deps: Pick<CheckInDeps, 'database' | 'scannerKey
         startsAt: r.startsAt.toISOString(),
         timeZone: r.timeZone,
       }));
+    },
+
+    /** GET /access/door: the door key's name (null: the platform key), mode and zone (issue 48). */
+    door(scope: DoorScope = PLATFORM_SCOPE): access.DoorInfo {
+      return { name: scope.name, mode: scope.mode, zone: scope.zone };
     },
 
     eventInScope,

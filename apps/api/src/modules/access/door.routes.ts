@@ -1,7 +1,7 @@
 /**
  * The door scanner's routes (header `x-scanner-key`: the platform SCANNER_KEY or an organisation's door key, checked
  * by door-guard.ts; `x-door-device`: the device's stable id for the check-in log): GET /access/events,
- * GET /access/pass-keys, POST /access/check-in, and for the offline door GET /access/events/:eventId/admissions and
+ * GET /access/door (the key's mode and zone), GET /access/pass-keys, POST /access/check-in, and for the offline door GET /access/events/:eventId/admissions and
  * POST /access/sync.
  */
 import * as z from 'zod';
@@ -26,6 +26,11 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   const { limits } = deps;
   const { preValidation, rightKeyOnly, doorOf } = doorGuard(app, deps.checkIn, limits.scannerKeyFailures);
   const scanner = { preValidation };
+  /** A door read counted like the event list (per IP, a right key only): events, door, pass keys, admissions. */
+  const countedLikeEvents = () => ({
+    ...scanner,
+    config: { rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly } },
+  });
   // The door key is a security scheme of the document (`doorKey`), checked by `scanner.preValidation`;
   // `x-door-device` is the door device's stable id, logged with each scan.
   const scannerKeyHeader = z.object({
@@ -35,10 +40,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/events',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
@@ -53,12 +55,26 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
     },
   );
   app.get(
+    '/access/door',
+    {
+      ...countedLikeEvents(),
+      schema: {
+        operationId: 'getDoor',
+        summary: "The door key's name, mode (entry or exit) and zone",
+        headers: scannerKeyHeader,
+        security,
+        response: { 200: access.doorInfo },
+      },
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      return deps.checkIn.door(doorOf(req).scope);
+    },
+  );
+  app.get(
     '/access/pass-keys',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
@@ -86,7 +102,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
     },
     async (req, reply) => {
       reply.header('Cache-Control', 'no-store');
-      return deps.checkIn.checkIn(req.body.code, req.body.eventId, doorOf(req));
+      return deps.checkIn.checkIn(req.body.code, req.body.eventId, doorOf(req), req.body.direction);
     },
   );
   // The offline door: its snapshot of an event's admissions (paged; counted like event lists) and
@@ -94,10 +110,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/events/:eventId/admissions',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",

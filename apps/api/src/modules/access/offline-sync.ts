@@ -2,7 +2,7 @@
  * Offline sync (POST /v1/access/sync): the check-ins an offline door queued, judged by the server one by one, each
  * in its own transaction; judgements are stored so a re-sent item gets its first answer back.
  */
-import type { access } from '@tp/contract';
+import { access } from '@tp/contract';
 import type { VerifiedPass } from '@tp/contract/pass-code';
 import { walletTotpAdmits } from '@tp/contract/wallet-totp';
 import { AppError } from '../../lib/app-error.js';
@@ -10,9 +10,17 @@ import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from '../doors/check-in-log.repository.js';
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { PLATFORM_SCOPE, type CheckInDeps, type Door, type DoorScopes } from './door-scope.js';
+import { directionOf, judgeAndRecord, type TicketToJudge } from './entry-judgement.js';
 
 /** How old a synced offline scan may be, in hours (a door offline for a long festival day and night). */
 export const SYNC_MAX_AGE_HOURS = 48;
+
+/**
+ * A sync batch's items in the order they were scanned (`scannedAt`; the door queues them so, a batch out of order is
+ * put in order; equal times keep their order): the order the server judges them in (decision 050).
+ */
+export const inScanOrder = <T extends { scannedAt: string }>(items: readonly T[]): T[] =>
+  [...items].sort((x, y) => Date.parse(x.scannedAt) - Date.parse(y.scannedAt));
 
 /** The offline sync part: `sync`. */
 export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'eventInScope'>) {
@@ -20,12 +28,13 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
   const { eventInScope } = scopes;
   /** One queued check-in, in one transaction (see `sync`). */
   async function judge(
-    eventId: number,
+    event: { id: number; timeZone: string; passRevealAt: Date | null; cancelledAt: Date | null },
     item: access.SyncItem,
     door: Door,
-    revealAt: Date | null,
-    cancelled: boolean,
   ): Promise<access.SyncResult> {
+    const { id: eventId, passRevealAt: revealAt } = event;
+    const cancelled = event.cancelledAt !== null;
+    const direction = directionOf(item.direction, door.scope.mode);
     const scannedAt = new Date(item.scannedAt);
     // The pass as of the scan; a device code of a sign-in revoked since is refused too. Checked before the
     // transaction: the session lookup reads outside it, and PGlite's one connection would wait for it forever.
@@ -54,7 +63,7 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
         const rows = new Map((await repo.lockTickets(tx, ids)).map((r) => [r.userTicketId, r]));
         const listed = await repo.listedAmong(tx, ids);
         const returned = await repo.returnedAmong(tx, ids);
-        const admissible: number[] = [];
+        const toJudge: TicketToJudge[] = [];
         for (const userTicketId of ids) {
           const row = rows.get(userTicketId);
           if (pass?.userTicketId !== undefined && userTicketId !== pass.userTicketId)
@@ -65,13 +74,24 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
           else if (cancelled) conflicts.push({ userTicketId, reason: 'event_cancelled' });
           else if (row.revokedAt) conflicts.push({ userTicketId, reason: row.revokedReason ? 'refunded' : 'revoked' });
           else if (revealAt && scannedAt < revealAt) conflicts.push({ userTicketId, reason: 'not_revealed' });
-          else if (row.usedAt) conflicts.push({ userTicketId, reason: 'already_used' });
-          else if (listed.has(userTicketId)) conflicts.push({ userTicketId, reason: 'listed' });
           else if (returned.has(userTicketId)) conflicts.push({ userTicketId, reason: 'returned' });
-          else admissible.push(userTicketId);
+          else toJudge.push({ ...row, listed: listed.has(userTicketId) });
         }
-        admitted = await repo.markAccessUsed(tx, admissible, scannedAt);
-        await enqueueTicketEvents(tx, 'ticket.checked_in', admitted, scannedAt, { eventId, offline: true });
+        // The entry rules (decision 050) against every scan the server has recorded on the ticket.
+        const { verdicts, firstEntries } = await judgeAndRecord(tx, toJudge, {
+          eventId,
+          timeZone: event.timeZone,
+          at: scannedAt,
+          zone: door.scope.zone,
+          direction,
+          doorKeyId: door.scope.doorKeyId,
+          offline: true,
+        });
+        for (const [userTicketId, verdict] of verdicts)
+          if (!verdict.ok) conflicts.push({ userTicketId, reason: verdict.reason });
+        conflicts.sort((x, y) => x.userTicketId - y.userTicketId);
+        admitted = access.recordedIds(verdicts);
+        await enqueueTicketEvents(tx, 'ticket.checked_in', firstEntries, scannedAt, { eventId, offline: true });
       }
       await repo.judgeDoorCheckIn(tx, item.id, { holderId, admittedIds: admitted, conflicts });
       await log.record(tx, {
@@ -80,14 +100,15 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
         deviceId: door.deviceId,
         holderId,
         scannedAt,
-        verdict: conflicts.length > 0 ? 'refused' : 'admitted',
+        verdict: conflicts.length > 0 ? 'refused' : direction === 'out' ? 'exited' : 'admitted',
         offline: true,
         userTicketIds: ids,
       });
       return { id: item.id, admitted, conflicts, again: false };
     });
     // An item synced before was counted then.
-    if (!judged.again) deps.metrics.checkIn('offline', judged.conflicts[0]?.reason ?? null);
+    if (!judged.again)
+      deps.metrics.checkIn('offline', judged.conflicts[0]?.reason ?? (direction === 'out' ? 'exited' : null));
     return { id: judged.id, admitted: judged.admitted, conflicts: judged.conflicts };
   }
   /**
@@ -126,10 +147,9 @@ export function createOfflineSync(deps: CheckInDeps, scopes: Pick<DoorScopes, 'e
         if (at > now + 60_000 || at < now - SYNC_MAX_AGE_HOURS * 3_600_000)
           throw new AppError('api.access.sync_bad_time');
       }
-      const results: access.SyncResult[] = [];
-      for (const item of request.items)
-        results.push(await judge(request.eventId, item, door, event.passRevealAt, event.cancelledAt !== null));
-      return { results };
+      const results = new Map<string, access.SyncResult>();
+      for (const item of inScanOrder(request.items)) results.set(item.id, await judge(event, item, door));
+      return { results: request.items.map((item) => results.get(item.id)!) };
     },
   };
 }

@@ -10,6 +10,7 @@ import { accessRepository as repo } from './access.repository.js';
 import { checkInLogRepository as log } from '../doors/check-in-log.repository.js';
 import { enqueueTicketEvents } from '../outbound-webhooks/outbound-events.js';
 import { PLATFORM_SCOPE, type CheckInDeps, type Door, type DoorScopes } from './door-scope.js';
+import { directionOf, judgeAndRecord } from './entry-judgement.js';
 
 /** The online check-in part: `checkIn`. */
 export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 'eventInScope'>) {
@@ -17,12 +18,16 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
   const { eventInScope } = scopes;
   return {
     /**
-     * POST /access/check-in: admits the pass holder's unused tickets for the event and marks them used now;
-     * logs the scan (check-in log) whatever the verdict, once the event is known.
+     * POST /access/check-in: judges the scan for each ticket the pass holder holds for the event by its type's entry
+     * rules (decision 050; at the door key's zone, `direction` default the key's mode), records what counts (a first
+     * entry also marks event access used); logs the scan (check-in log, with the rule that decided) whatever the
+     * verdict, once the event is known.
      * @param code the scanned pass text.
      * @param door the key's scope and the device id (default: the platform key, no device).
+     * @param direction `in` or `out`; absent: the door key's mode.
      * @returns the holder's name (empty when they neither hold nor held a ticket of the event), `admitted`
-     *   (marked used by this scan), `alreadyUsed` (with `usedAt`, ISO UTC), `listedForResale` and `returned`
+     *   (entered by this scan), `exited` (let out by it), `refused` (by another entry rule, with its reason),
+     *   `alreadyUsed` (with `usedAt`, ISO UTC), `listedForResale` and `returned`
      *   (returned to the exchange queue, decision 042; both not admitted); all empty when the holder holds no ticket for the event, then `movedAway` names the event's
      *   tickets that left this holder by gift or resale, or that were revoked (issue 40 point 7).
      * @throws AppError `api.access.invalid_code` (400) for a forged, malformed or expired pass, or a device
@@ -36,6 +41,7 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
       code: string,
       eventId: number,
       door: Door = { scope: PLATFORM_SCOPE, deviceId: null },
+      direction?: access.RecordedScan['direction'],
     ): Promise<access.CheckInResponse> {
       const scannedAt = deps.now();
       const entry = { eventId, doorKeyId: door.scope.doorKeyId, deviceId: door.deviceId, scannedAt, offline: false };
@@ -96,15 +102,25 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
           tx,
           held.map((t) => t.userTicketId),
         );
-        const tickets: access.HeldTicket[] = held.map((t) => ({
-          userTicketId: t.userTicketId,
-          ticketName: t.ticketName,
-          usedAt: t.usedAt?.toISOString() ?? null,
-          listed: listed.has(t.userTicketId),
-        }));
         const at = deps.now();
-        const marked = await repo.markAccessUsed(tx, access.admissibleTicketIds(tickets), at);
-        await enqueueTicketEvents(tx, 'ticket.checked_in', marked, at, { eventId });
+        const {
+          held: tickets,
+          verdicts,
+          firstEntries,
+        } = await judgeAndRecord(
+          tx,
+          held.map((t) => ({ ...t, listed: listed.has(t.userTicketId) })),
+          {
+            eventId,
+            timeZone: event.timeZone,
+            at,
+            zone: door.scope.zone,
+            direction: directionOf(direction, door.scope.mode),
+            doorKeyId: door.scope.doorKeyId,
+            offline: false,
+          },
+        );
+        await enqueueTicketEvents(tx, 'ticket.checked_in', firstEntries, at, { eventId });
         // Nothing held: say which of the event's tickets left this holder (or were voided), and name the holder
         // only when the event knows them (issue 40 point 7: another organisation's holder is never named).
         const movedAway = locked.length
@@ -114,7 +130,7 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
             );
         const known = locked.length > 0 || movedAway.length > 0;
         const answer: access.CheckInResponse = {
-          ...access.checkInAnswer(known ? holderDisplayName(holder) : '', tickets, new Set(marked)),
+          ...access.checkInAnswer(known ? holderDisplayName(holder) : '', tickets, verdicts),
           ...(returned.length ? { returned } : {}),
           ...(movedAway.length ? { movedAway } : {}),
         };
@@ -133,11 +149,15 @@ export function createOnlineCheckIn(deps: CheckInDeps, scopes: Pick<DoorScopes, 
   };
 }
 
-/** The check-in log's verdict of an online answer: admitted wins, then already used, listed, returned, no ticket. */
+/**
+ * The check-in log's verdict of an online answer: admitted wins, then exited, already used, listed, returned, the
+ * first other entry rule that refused (decision 050), no ticket.
+ */
 function verdictOf(answer: access.CheckInResponse): doorKeys.CheckInLogVerdict {
   if (answer.admitted.length > 0) return 'admitted';
+  if (answer.exited?.length) return 'exited';
   if (answer.alreadyUsed.length > 0) return 'already_used';
   if (answer.listedForResale.length > 0) return 'listed';
   if (answer.returned?.length) return 'returned';
-  return 'no_ticket';
+  return answer.refused?.[0]?.reason ?? 'no_ticket';
 }

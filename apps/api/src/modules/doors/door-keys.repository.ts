@@ -13,6 +13,8 @@ export const doorKeysRepository = {
       prefix: string;
       keyHash: string;
       eventIds: number[] | null;
+      mode: 'entry' | 'exit';
+      zone: string | null;
       createdAt: Date;
     },
   ): Promise<number> {
@@ -28,6 +30,8 @@ export const doorKeysRepository = {
         name: doorKeys.name,
         prefix: doorKeys.prefix,
         eventIds: doorKeys.eventIds,
+        mode: doorKeys.mode,
+        zone: doorKeys.zone,
         createdAt: doorKeys.createdAt,
       })
       .from(doorKeys)
@@ -53,6 +57,9 @@ export const doorKeysRepository = {
         keyHash: doorKeys.keyHash,
         organisationId: doorKeys.organisationId,
         eventIds: doorKeys.eventIds,
+        name: doorKeys.name,
+        mode: doorKeys.mode,
+        zone: doorKeys.zone,
       })
       .from(doorKeys)
       .where(and(eq(doorKeys.prefix, prefix), isNull(doorKeys.revokedAt)));

@@ -24,13 +24,17 @@ export interface DoorKeyScope {
   doorKeyId: number;
   organisationId: number;
   eventIds: number[] | null;
+  name: string;
+  mode: contract.DoorKeyItem['mode'];
+  zone: string | null;
 }
 
 export function createDoorKeysService(deps: { database: Database; now: () => Date }) {
   const { db } = deps.database;
   return {
     /**
-     * POST /org/door-keys: a new door key for the organisation, limited to `eventExternalIds` when given.
+     * POST /org/door-keys: a new door key for the organisation, limited to `eventExternalIds` when given, with its
+     * `mode` (default `entry`) and `zone` (default none).
      * @returns `{ id, key }`; the key is never shown again.
      * @throws AppError `api.org.event_not_found` (404) when one of the events is not the organisation's.
      */
@@ -55,13 +59,20 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
           prefix,
           keyHash: hashKey(key),
           eventIds,
+          mode: body.mode ?? 'entry',
+          zone: body.zone ?? null,
           createdAt: at,
         });
         await appendAudit(tx, org.id, org.actor, at, {
           action: 'door_key.created',
           resourceType: 'door_key',
           resourceId: inserted,
-          detail: { prefix, events: body.eventExternalIds ?? null },
+          detail: {
+            prefix,
+            events: body.eventExternalIds ?? null,
+            mode: body.mode ?? 'entry',
+            zone: body.zone ?? null,
+          },
         });
         return inserted;
       });
@@ -82,6 +93,8 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
         name: r.name,
         prefix: r.prefix,
         eventExternalIds: r.eventIds ? r.eventIds.map((id) => externals.get(id) ?? String(id)) : null,
+        mode: r.mode,
+        zone: r.zone,
         createdAt: r.createdAt.toISOString(),
       }));
     },
@@ -111,7 +124,16 @@ export function createDoorKeysService(deps: { database: Database; now: () => Dat
       if (!prefix) return null;
       const hash = hashKey(key);
       const match = (await repo.liveByPrefix(db, prefix)).find((k) => sameHash(k.keyHash, hash));
-      return match ? { doorKeyId: match.id, organisationId: match.organisationId, eventIds: match.eventIds } : null;
+      return match
+        ? {
+            doorKeyId: match.id,
+            organisationId: match.organisationId,
+            eventIds: match.eventIds,
+            name: match.name,
+            mode: match.mode,
+            zone: match.zone,
+          }
+        : null;
     },
   };
 }

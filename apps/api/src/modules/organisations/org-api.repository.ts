@@ -5,13 +5,26 @@
  * (`json_to_recordset`), so a 10,000-row import is a handful of short statements whose text Drizzle builds in
  * microseconds, the same on PGlite and PostgreSQL (decision 021).
  */
-import { and, count, eq, inArray, isNotNull, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  and,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { organisationEvent, ticketIsListed, ticketIsOnSale } from '../../db/predicates.js';
 import {
   benefits,
   events,
   ticketHistory,
+  ticketScans,
   ticketTypes,
   userTicketBenefits,
   userTickets,
@@ -330,6 +343,37 @@ export const orgApiRepository = {
       .innerJoin(ticketTypes, eq(ticketTypes.id, userTickets.ticketTypeId))
       .where(and(eq(ticketTypes.eventId, eventId), isNull(userTickets.revokedAt)));
     return row;
+  },
+
+  /**
+   * From the event's recorded scans (decision 050): per zone (null: none) the tickets whose latest scan there is an
+   * entry, zones by name (null first); per event-local day the tickets that entered that day, oldest first.
+   */
+  async scanCounts(db: DbOrTx, eventId: number) {
+    const latest = db
+      .selectDistinctOn([ticketScans.userTicketId, ticketScans.zone], {
+        zone: ticketScans.zone,
+        direction: ticketScans.direction,
+      })
+      .from(ticketScans)
+      .where(eq(ticketScans.eventId, eventId))
+      .orderBy(ticketScans.userTicketId, ticketScans.zone, desc(ticketScans.at), desc(ticketScans.id))
+      .as('latest');
+    const [insideByZone, entriesByDay] = await Promise.all([
+      db
+        .select({ zone: latest.zone, inside: count() })
+        .from(latest)
+        .where(eq(latest.direction, 'in'))
+        .groupBy(latest.zone)
+        .orderBy(sql`${latest.zone} asc nulls first`),
+      db
+        .select({ day: ticketScans.day, entries: countDistinct(ticketScans.userTicketId) })
+        .from(ticketScans)
+        .where(and(eq(ticketScans.eventId, eventId), eq(ticketScans.direction, 'in')))
+        .groupBy(ticketScans.day)
+        .orderBy(ticketScans.day),
+    ]);
+    return { insideByZone, entriesByDay };
   },
   /**
    * The event's check-ins (tickets whose event access was used, revoked ones included: they did get in) between

@@ -102,6 +102,7 @@ export const orgReadsRepository = {
         isResellable: ticketTypes.isResellable,
         isSwappable: ticketTypes.isSwappable,
         stock: ticketTypes.stock,
+        entryRules: ticketTypes.entryRules,
       })
       .from(ticketTypes)
       .innerJoin(events, eq(events.id, ticketTypes.eventId))

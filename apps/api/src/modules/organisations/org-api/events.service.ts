@@ -257,12 +257,13 @@ export function createOrgEventsService(deps: Pick<OrgApiDeps, 'database' | 'conf
 
     /**
      * GET /org/events/{externalId}/attendance over the event's live tickets: issued, checked in (access used),
-     * listed for resale now, resold (sold through a resale listing at least once).
+     * listed for resale now, resold (sold through a resale listing at least once); and from the recorded scans
+     * (decision 050) the tickets inside per zone and those that entered per event-local day.
      * @throws AppError `api.org.event_not_found` (404).
      */
     async attendance(org: RequestOrganisation, externalId: string) {
       const event = await eventOf(db, org, externalId);
-      return repo.attendance(db, event.id);
+      return { ...(await repo.attendance(db, event.id)), ...(await repo.scanCounts(db, event.id)) };
     },
 
     /**

@@ -34,7 +34,8 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
      * added (and given to the type's live tickets), known ones updated; benefits left out are kept (holders may
      * have used them). `resaleCapCents` defaults to `priceCents`. `stock` (when given) is set as it is: the swap
      * stock left. `swapTargets` add swap pairs to other types of the same event (or change their price
-     * difference); pairs left out are kept (holders may have swaps under way). Audited `ticket_type.created` or
+     * difference); pairs left out are kept (holders may have swaps under way). `entryRules` (decision 050) are set
+     * when given (null: none), kept when absent. Audited `ticket_type.created` or
      * `ticket_type.updated` in the same transaction (nothing when unchanged; nothing when refused, as the
      * transaction rolls back); an update's entry names the changed fields (`detail.fields`, the request's names,
      * `benefits` and `swapTargets` included) and, when the price changed, `detail.price` `{ fromCents, toCents,
@@ -72,7 +73,13 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
         let price: { fromCents: number; toCents: number; currency: string } | undefined;
         let type: TicketTypeRow | undefined = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
         if (!type) {
-          type = await repo.insertTicketType(tx, { ...values, organisationId: org.id, externalId, eventId: event.id });
+          type = await repo.insertTicketType(tx, {
+            ...values,
+            entryRules: input.entryRules ?? null,
+            organisationId: org.id,
+            externalId,
+            eventId: event.id,
+          });
           if (!type) type = await repo.ticketTypeByExternalId(tx, org.id, externalId, true);
           else status = 'created';
         }
@@ -87,6 +94,16 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
             if (diff.priceCents !== undefined)
               price = { fromCents: type.priceCents, toCents: values.priceCents, currency: values.currencyCode };
           }
+        }
+        // Entry rules (issue 48): absent keeps them, null clears them; compared as JSON (a jsonb column).
+        if (
+          status !== 'created' &&
+          input.entryRules !== undefined &&
+          JSON.stringify(type.entryRules) !== JSON.stringify(input.entryRules)
+        ) {
+          await repo.updateTicketType(tx, type.id, { entryRules: input.entryRules });
+          status = 'updated';
+          fields.add('entryRules');
         }
         const known = new Map((await repo.benefitsOfType(tx, type.id)).map((b) => [b.externalId, b] as const));
         for (const b of input.benefits ?? []) {
