@@ -5700,6 +5700,16 @@ export interface operations {
                                 declineReason: string | null;
                             } | null;
                         };
+                        entry?: {
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            days?: {
+                                day: string;
+                                used: boolean;
+                            }[];
+                            zones?: string[];
+                            insideSince?: string;
+                        };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -5830,6 +5840,16 @@ export interface operations {
                                 createdAt: string;
                                 declineReason: string | null;
                             } | null;
+                        };
+                        entry?: {
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            days?: {
+                                day: string;
+                                used: boolean;
+                            }[];
+                            zones?: string[];
+                            insideSince?: string;
                         };
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
@@ -9271,6 +9291,16 @@ export interface operations {
                                     createdAt: string;
                                     declineReason: string | null;
                                 } | null;
+                            };
+                            entry?: {
+                                /** @enum {string} */
+                                entries: "once" | "once_per_day" | "reentry";
+                                days?: {
+                                    day: string;
+                                    used: boolean;
+                                }[];
+                                zones?: string[];
+                                insideSince?: string;
                             };
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";

@@ -89,6 +89,7 @@ const ticketColumns = {
     isGiftable: ticketTypes.isGiftable,
     isResellable: ticketTypes.isResellable,
     isSwappable: ticketTypes.isSwappable,
+    entryRules: ticketTypes.entryRules,
   },
   event: {
     organisationId: events.organisationId,
