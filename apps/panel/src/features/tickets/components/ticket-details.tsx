@@ -1,6 +1,7 @@
 /**
  * The ticket page's details (spec section 2 Ticket page): live badge and ticket name, the event's name, its dates
- * in the event's time zone, place with a map link, "Add to calendar" (issue 23; not for a cancelled event) and the wallet badges when the
+ * in the event's time zone, place with a map link, what a pass with entry rules admits (issue 48: days, zones, inside
+ * since; ui/entry-summary.tsx, loaded lazily), "Add to calendar" (issue 23; not for a cancelled event) and the wallet badges when the
  * operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
 import { lazy, Suspense } from 'react';
@@ -10,6 +11,7 @@ import { usePanelConfig } from '../../../lib/queries';
 import { formatRange } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { CalendarIcon, PinIcon } from '../../../ui/icons';
+import { LazyEntrySummary } from '../../../ui/lazy-entry-summary';
 import { AddToCalendar } from './add-to-calendar';
 import { eventPlace } from './event-place';
 
@@ -43,6 +45,13 @@ export function TicketDetails({ tk }: { tk: MyTicket }) {
           </a>
         </span>
       </p>
+      {tk.entry && (
+        <Suspense fallback={null}>
+          <p className="ticket-entry">
+            <LazyEntrySummary entry={tk.entry} timeZone={tk.eventTimeZone} />
+          </p>
+        </Suspense>
+      )}
       {/* A cancelled show is not offered for a calendar: its holders' calendars got the cancellation (decision 045). */}
       {!tk.eventCancelled && <AddToCalendar ticket={tk} />}
       {(config?.wallets?.apple || config?.wallets?.google) && (

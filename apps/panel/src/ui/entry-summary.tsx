@@ -1,0 +1,41 @@
+/**
+ * What a pass with entry rules admits (issue 48, `MyTicket.entry`), on the ticket page, its card and the QR screen:
+ * its days as weekday and date with the ones it entered on marked ("Fri 10 ✓ used · Sat 11 · Sun 12"), its zones
+ * ("Zones: VIP · Backstage"), and since when it is inside ("Inside since 14:02", event time) or else how often it
+ * admits. Its texts are the `entry` feature catalogue, loaded with this module (`withTexts`), so a holder with no
+ * such ticket loads neither.
+ */
+import { useTranslation } from 'react-i18next';
+import type { TicketEntry } from '@tp/contract/tickets';
+import { formatEntryDay, formatTimeOfDay } from '../lib/format';
+import { loadCatalogue } from '../lib/feature-catalogues';
+import './entry-summary.css';
+
+/** @param timeZone the event's IANA time zone (the "inside since" time is shown in it). */
+export function EntrySummary({ entry, timeZone }: { entry: TicketEntry; timeZone: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className="entry-summary" data-testid="entry-summary" aria-label={t('entry.label')}>
+      {entry.days && (
+        <span className="entry-summary__days" data-testid="entry-days">
+          {entry.days.map((d, i) => (
+            <span key={d.day} className={d.used ? 'entry-summary__used' : undefined}>
+              {i > 0 && ' · '}
+              {formatEntryDay(d.day)}
+              {d.used && ` ✓ ${t('entry.used')}`}
+            </span>
+          ))}
+        </span>
+      )}
+      {entry.zones && <span data-testid="entry-zones">{t('entry.zones', { zones: entry.zones.join(' · ') })}</span>}
+      <span data-testid="entry-state" className={entry.insideSince ? 'entry-summary__inside' : undefined}>
+        {entry.insideSince
+          ? t('entry.inside_since', { time: formatTimeOfDay(entry.insideSince, timeZone) })
+          : t(`entry.${entry.entries}`)}
+      </span>
+    </span>
+  );
+}
+
+/** The module for `lazy`: resolves once the `entry` catalogue is in i18next. */
+export const withTexts = () => loadCatalogue('entry').then(() => ({ default: EntrySummary }));
