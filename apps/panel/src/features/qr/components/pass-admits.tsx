@@ -5,11 +5,16 @@
  * event (issue 46) says so, with the organiser's words, in place of its tickets; a ticket type with entry rules
  * (issue 48) says what it admits: its days, zones and since when inside (ui/entry-summary.tsx, loaded lazily).
  */
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatRange } from '../../../lib/format';
-import { LazyEntrySummary } from '../../../ui/lazy-entry-summary';
 import type { AdmittedEvent } from '../admits/admitted-events';
+
+/**
+ * What a pass with entry rules admits (issue 48), its code and texts loaded only for such a ticket. Declared here, not
+ * in a shared module: a chunk of its own would add its name to the app start's preload list (the LOGIN budget).
+ */
+const LazyEntrySummary = lazy(() => import('../../../ui/entry-summary').then((m) => m.withTexts()));
 
 /** The admitted events' list, or a line saying there are none. */
 export function PassAdmits({ events }: { events: AdmittedEvent[] }) {

@@ -4,14 +4,19 @@
  * event access and benefits; what a pass with entry rules admits (issue 48, ui/entry-summary.tsx, loaded lazily); and
  * the ticket number, which tells tickets of the same event and type apart (issue 23).
  */
-import { Suspense } from 'react';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { formatRange, assetUrl, startsIn, ticketNumber } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { Thumb } from '../../../ui/thumb';
 import { ChevronIcon } from '../../../ui/icons';
-import { LazyEntrySummary } from '../../../ui/lazy-entry-summary';
+
+/**
+ * What a pass with entry rules admits (issue 48), its code and texts loaded only for such a ticket. Declared here, not
+ * in a shared module: a chunk of its own would add its name to the app start's preload list (the LOGIN budget).
+ */
+const LazyEntrySummary = lazy(() => import('../../../ui/entry-summary').then((m) => m.withTexts()));
 
 export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assetsBaseUrl?: string; now?: Date }) {
   const { t } = useTranslation();

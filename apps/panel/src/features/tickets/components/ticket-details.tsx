@@ -11,9 +11,14 @@ import { usePanelConfig } from '../../../lib/queries';
 import { formatRange } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { CalendarIcon, PinIcon } from '../../../ui/icons';
-import { LazyEntrySummary } from '../../../ui/lazy-entry-summary';
 import { AddToCalendar } from './add-to-calendar';
 import { eventPlace } from './event-place';
+
+/**
+ * What a pass with entry rules admits (issue 48), its code and texts loaded only for such a ticket. Declared here, not
+ * in a shared module: a chunk of its own would add its name to the app start's preload list (the LOGIN budget).
+ */
+const LazyEntrySummary = lazy(() => import('../../../ui/entry-summary').then((m) => m.withTexts()));
 
 /** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
 const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
