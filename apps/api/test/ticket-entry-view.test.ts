@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { access, MyTicket } from '@tp/contract';
 import { eventLocalDay, type EntryRules } from '@tp/contract/entry-rules';
 import { bearer, createTestApp, type TestApp } from './helper.js';
-import { doorKeys, events, organisations, ticketTypes, users, userTickets } from '../src/db/schema.js';
+import { doorKeys, events, organisations, ticketScans, ticketTypes, users, userTickets } from '../src/db/schema.js';
 import { sha256Hex } from '../src/lib/secrets.js';
 import { createTicketsService } from '../src/modules/tickets/tickets.service.js';
 import { eq } from 'drizzle-orm';
@@ -149,6 +149,17 @@ describe('the listing says what a pass admits', () => {
     t.clock.advance(60_000);
     expect((await scan(ENTRY)).refused?.map((x) => x.reason)).toEqual(['already_inside']);
     expect((await listing()).ruled.entry).toMatchObject({ insideSince: again });
+  });
+
+  it('reads a ticket used with no scan recorded (before migration 0033) as one entry at its first use', async () => {
+    await t.database.db.delete(ticketScans).where(eq(ticketScans.userTicketId, ids.ruled));
+    const [{ usedAt }] = await t.database.db
+      .select({ usedAt: userTickets.eventAccessUsedAt })
+      .from(userTickets)
+      .where(eq(userTickets.id, ids.ruled));
+    const entry = (await listing()).ruled.entry;
+    expect(entry?.days?.map((d) => d.used)).toEqual([true, false, false]);
+    expect(entry?.insideSince).toBe(usedAt!.toISOString());
   });
 
   it('leaves out the days and zones a type does not list, and "inside" when it is not re-entry', async () => {

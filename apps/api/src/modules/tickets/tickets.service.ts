@@ -13,6 +13,7 @@
  */
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
 import type { TicketEntry } from '@tp/contract/tickets';
+import { scansOf } from '@tp/contract/admission';
 import type { EntryRules, RecordedScan } from '@tp/contract/entry-rules';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -196,7 +197,11 @@ export function createTicketsService(deps: { database: Database; now: () => Date
   async function itemsOf(holder: Holder, rows: TicketRow[], now: Date): Promise<MyTicket[]> {
     const ruled = rows.filter((row) => hasRules(row.type.entryRules)).map((row) => row.ticket.id);
     const scans = await accessRepository.scansOf(db, ruled);
-    return rows.map((row) => toMyTicket(row, holder, now, scans.get(row.ticket.id)));
+    // A ticket used with no scan recorded (before migration 0033 wrote them) entered once, at its first use, as the
+    // entry rules read it (contract `scansOf`).
+    const historyOf = ({ ticket, event }: TicketRow) =>
+      scansOf({ scans: scans.get(ticket.id), usedAt: iso(ticket.eventAccessUsedAt) }, event.timeZone);
+    return rows.map((row) => toMyTicket(row, holder, now, hasRules(row.type.entryRules) ? historyOf(row) : []));
   }
 
   return {
