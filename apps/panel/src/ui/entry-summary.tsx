@@ -5,6 +5,7 @@
  * admits. Its texts are the `entry` feature catalogue, loaded with this module (`withTexts`), so a holder with no
  * such ticket loads neither.
  */
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TicketEntry } from '@tp/contract/tickets';
 import { formatEntryDay, formatTimeOfDay } from '../lib/format';
@@ -19,11 +20,13 @@ export function EntrySummary({ entry, timeZone }: { entry: TicketEntry; timeZone
       {entry.days && (
         <span className="entry-summary__days" data-testid="entry-days">
           {entry.days.map((d, i) => (
-            <span key={d.day} className={d.used ? 'entry-summary__used' : undefined}>
+            <Fragment key={d.day}>
               {i > 0 && ' · '}
-              {formatEntryDay(d.day)}
-              {d.used && ` ✓ ${t('entry.used')}`}
-            </span>
+              <span className={d.used ? 'entry-summary__day entry-summary__used' : 'entry-summary__day'}>
+                {formatEntryDay(d.day)}
+                {d.used && ` ✓ ${t('entry.used')}`}
+              </span>
+            </Fragment>
           ))}
         </span>
       )}
