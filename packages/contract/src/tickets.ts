@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { TICKET_STATUSES } from './constants.js';
 import { ticketRefund } from './refunds.js';
+import { entryRules, recordedScan } from './access.js';
 
 /** A benefit of a user's ticket. Amounts are counts; dates are ISO 8601 UTC. */
 export const benefit = z.object({
@@ -26,21 +27,6 @@ export type Benefit = z.infer<typeof benefit>;
 
 /** Event access state of a ticket. */
 export const eventAccessStatus = z.enum(['USED', 'UNUSED']);
-
-/**
- * What a ticket with entry rules admits (issue 48, decision 050), for the holder: `entries` its type's rule; `days`
- * the event-local dates (`YYYY-MM-DD`) it admits on, each `used` once the ticket entered on that day (any zone);
- * `zones` the door zones it admits to; `insideSince` (ISO 8601 UTC) while a `reentry` ticket is inside: the start of
- * its current stay (the earliest of the latest entries of the zones it is inside). Absent parts: any day, every zone,
- * not inside.
- */
-export const ticketEntry = z.object({
-  entries: z.enum(['once', 'once_per_day', 'reentry']),
-  days: z.array(z.object({ day: z.string(), used: z.boolean() })).optional(),
-  zones: z.array(z.string()).optional(),
-  insideSince: z.string().optional(),
-});
-export type TicketEntry = z.infer<typeof ticketEntry>;
 
 /** A ticket the signed-in user holds. Dates are ISO 8601 UTC; eventTimeZone is IANA. */
 export const myTicket = z.object({
@@ -84,10 +70,16 @@ export const myTicket = z.object({
   /** Beyond the spec (issue 46, refund requests): see `ticketRefund`; absent when there is nothing to show. */
   refund: ticketRefund.optional(),
   /**
-   * Beyond the spec (issue 48): what the pass admits, present only when the ticket's type has entry rules other than
-   * one entry on any day at any zone (a ticket of a type with none answers as before).
+   * Beyond the spec (issue 48, decision 050): present when the ticket's type has entry rules — its days (event-local
+   * dates), entries (`once`, `once_per_day`, `reentry`) and zones — what the pass admits to.
    */
-  entry: ticketEntry.optional(),
+  entryRules: entryRules.optional(),
+  /**
+   * With `entryRules`: the ticket's recorded scans, oldest first (`at` ISO 8601 UTC, `direction` `in` or `out`, the
+   * door's `zone` or null, the event-local `day`): the days used, and inside since the latest entry (contract
+   * `isInside`).
+   */
+  scans: z.array(recordedScan).optional(),
   eventAccessStatus,
   eventAccessUsedOn: z.string().nullable(),
   /** Event access plus benefits with purchasedAmount > 0. */

@@ -20,12 +20,18 @@ export const KEYS = {
   snapshot: (eventId: number) => `snapshot:${eventId}`,
 } as const;
 
-/** Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`). */
+/**
+ * Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`); a ticket whose
+ * history has it already (a queued scan the server recorded before its answer was lost) keeps one.
+ */
 export function applyRecord(snap: Snapshot, ids: ReadonlySet<number>, record: RecordedScan) {
+  const same = (s: RecordedScan) =>
+    Date.parse(s.at) === Date.parse(record.at) && s.direction === record.direction && s.zone === record.zone;
   for (const h of snap.holders)
     for (const t of h.tickets)
       if (ids.has(t.userTicketId)) {
-        t.scans = [...scansOf(t, snap.timeZone ?? 'UTC'), record];
+        const scans = scansOf(t, snap.timeZone ?? 'UTC');
+        t.scans = scans.some(same) ? scans : [...scans, record];
         if (record.direction === 'in') t.usedAt ??= record.at;
       }
 }

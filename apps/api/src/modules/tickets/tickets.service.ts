@@ -8,18 +8,13 @@
  * on the instance reads the whole rows (one statement); later ones read which tickets the holder holds with their row
  * versions (one narrow statement), then the whole rows of only the tickets whose version it does not keep. A change
  * to any row the item shows makes a new version (migration 0017), on whichever instance or path it is made, so a
- * listing never shows a row older than its version check. The scans a ticket with entry rules shows (`MyTicket.entry`,
- * issue 48) are read at every listing, not kept: a scan after the first entry changes none of those rows.
+ * listing never shows a row older than its version check.
  */
 import type { Benefit, MyTicket, TicketStatus } from '@tp/contract';
-import type { TicketEntry } from '@tp/contract/tickets';
-import { scansOf } from '@tp/contract/admission';
-import type { EntryRules, RecordedScan } from '@tp/contract/entry-rules';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { ticketMayMove, type Holder } from '../../db/predicates.js';
 import { refundWindow } from '../../lib/refund-policy.js';
-import { accessRepository } from '../access/access.repository.js';
 import { ticketsRepository as repo, type BenefitRow, type TicketHead, type TicketRow } from './tickets.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -66,37 +61,13 @@ export function refundOf(row: TicketRow, now: Date): MyTicket['refund'] {
   };
 }
 
-/** True when a type's entry rules differ from one entry on any day at any zone (a ticket shows `entry` then). */
-const hasRules = (rules: EntryRules | null): rules is EntryRules =>
-  rules !== null && (rules.entries !== 'once' || rules.days !== undefined || rules.zones !== undefined);
-
-/**
- * What a ticket of a type with entry rules admits (`MyTicket.entry`, issue 48): its days, each used once the ticket
- * entered on it (any zone), its zones, and for `reentry` while inside a zone the start of the current stay (the
- * earliest of the latest entries of the zones it is inside).
- * @param scans the ticket's recorded scans, oldest first (the latest scan of a zone says whether it is inside there).
- */
-export function entryOf(rules: EntryRules, scans: readonly RecordedScan[]): TicketEntry {
-  const entered = new Set(scans.filter((s) => s.direction === 'in').map((s) => s.day));
-  const latest = new Map<string | null, RecordedScan>();
-  for (const s of scans) latest.set(s.zone, s);
-  const stays = [...latest.values()].filter((s) => s.direction === 'in').map((s) => s.at);
-  stays.sort();
-  return {
-    entries: rules.entries,
-    ...(rules.days ? { days: rules.days.map((day) => ({ day, used: entered.has(day) })) } : {}),
-    ...(rules.zones ? { zones: rules.zones } : {}),
-    ...(rules.entries === 'reentry' && stays[0] ? { insideSince: stays[0] } : {}),
-  };
-}
-
 /**
  * Maps a ticket row held by `holder` and its benefits to the My-ticket item. `isGiftable`, `isResellable` and
  * `isSwappable` are the "may this ticket move" rule (db/predicates.ts), so they agree with what gift, resale
  * and swap accept: false once event access is used, the event is over or the ticket is on sale (listed for resale
  * or returned to an exchange queue, `isReturnedToExchange`).
  */
-export function toMyTicket(row: TicketRow, holder: Holder, now: Date, scans: readonly RecordedScan[] = []): MyTicket {
+export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket {
   const { ticket, type, event } = row;
   const shown = row.benefits.filter((b) => b.held.purchasedAmount > 0).map((b) => toBenefit(b, ticket.holderId));
   const accessUsed = ticket.eventAccessUsedAt !== null;
@@ -130,7 +101,11 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date, scans: rea
     // Beyond the spec (issue 46, decision 047): the event moved to a new date; the ticket stays valid.
     ...(event.rescheduledAt ? { eventRescheduled: { at: event.rescheduledAt.toISOString() } } : {}),
     ...(refund ? { refund } : {}),
-    ...(hasRules(type.entryRules) ? { entry: entryOf(type.entryRules, scans) } : {}),
+    // Issue 48 (decision 050): what the pass admits and what it has done, for the ticket page and the QR screen.
+    ...(type.entryRules && {
+      entryRules: type.entryRules,
+      scans: (row.scans ?? []).map((s) => ({ ...s, at: new Date(s.at).toISOString() })),
+    }),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,
@@ -193,17 +168,6 @@ export function createTicketsService(deps: { database: Database; now: () => Date
     return heads.flatMap((head) => rows.get(head.id) ?? []);
   }
 
-  /** The items of `rows`, with the scans (read now) of those whose type has entry rules. */
-  async function itemsOf(holder: Holder, rows: TicketRow[], now: Date): Promise<MyTicket[]> {
-    const ruled = rows.filter((row) => hasRules(row.type.entryRules)).map((row) => row.ticket.id);
-    const scans = await accessRepository.scansOf(db, ruled);
-    // A ticket used with no scan recorded (before migration 0033 wrote them) entered once, at its first use, as the
-    // entry rules read it (contract `scansOf`).
-    const historyOf = ({ ticket, event }: TicketRow) =>
-      scansOf({ scans: scans.get(ticket.id), usedAt: iso(ticket.eventAccessUsedAt) }, event.timeZone);
-    return rows.map((row) => toMyTicket(row, holder, now, hasRules(row.type.entryRules) ? historyOf(row) : []));
-  }
-
   return {
     /** GET /list/ticket_listing?status= (only the header's organisation's tickets with `X-Organisation`) */
     async list(holder: Holder, status: TicketStatus): Promise<MyTicket[]> {
@@ -216,7 +180,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
         if (listedHolders.size >= 100_000) listedHolders.clear();
         listedHolders.add(holder.userId);
       }
-      return itemsOf(holder, rows, now);
+      return rows.map((row) => toMyTicket(row, holder, now));
     },
     /**
      * GET /list/ticket_listing/{ticketUserId}
@@ -228,7 +192,7 @@ export function createTicketsService(deps: { database: Database; now: () => Date
       const head = await repo.oneByHolder(db, holder, userTicketId);
       const [row] = head ? await rowsOf(holder, [head]) : [];
       if (!row) throw new AppError('api.ticket.not_found');
-      return (await itemsOf(holder, [row], now))[0];
+      return toMyTicket(row, holder, now);
     },
   };
 }

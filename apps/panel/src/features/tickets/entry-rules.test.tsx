@@ -1,6 +1,6 @@
 /**
  * Issue 48: a ticket with entry rules shows what it admits (days, zones, inside since: ui/entry-summary.tsx) on its
- * card in My tickets and on its page; a ticket without (`entry` absent, every ticket before issue 48) shows none.
+ * card in My tickets and on its page; a ticket without (`entryRules` absent, every ticket before issue 48) shows none.
  */
 import { describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
@@ -18,15 +18,12 @@ const config = { orgWebsite: 'https://organiser.example', assetsBaseUrl: '' } as
 const festival = (): MyTicket =>
   aTicket(5, {
     eventTimeZone: 'Europe/Madrid',
-    entry: {
+    entryRules: {
+      days: ['2027-07-09', '2027-07-10', '2027-07-11'],
       entries: 'once_per_day',
-      days: [
-        { day: '2027-07-09', used: true },
-        { day: '2027-07-10', used: false },
-        { day: '2027-07-11', used: false },
-      ],
       zones: ['VIP', 'Backstage'],
     },
+    scans: [{ at: '2027-07-09T18:00:00.000Z', direction: 'in', zone: null, day: '2027-07-09' }],
   });
 
 describe('a pass with entry rules in My tickets and on its page', () => {

@@ -7,7 +7,7 @@
  * ticket with entry rules (issue 48) adds what it admits (`entries`), once per ticket type and identical view.
  */
 import type { MyTicket } from '@tp/contract';
-import type { TicketEntry } from '@tp/contract/tickets';
+import type { EntryRules } from '@tp/contract/entry-rules';
 import { formatValidUntil } from '../../../lib/format';
 
 /** One event the pass admits: its tickets counted by ticket type, in the order first seen. */
@@ -28,8 +28,11 @@ export interface AdmittedEvent {
   count: number;
   /** Tickets of the event returned to its exchange queue: held, but they do not admit until withdrawn. */
   returned: number;
-  /** What its admitting tickets with entry rules admit (days, zones, inside since), by ticket type name. */
-  entries: { key: string; name: string; entry: TicketEntry }[];
+  /**
+   * Its admitting tickets with entry rules (days, zones, inside since: ui/entry-summary.tsx), one per ticket type name
+   * with the same rules, scans and first use.
+   */
+  entries: { key: string; ticket: MyTicket & { entryRules: EntryRules } }[];
   /** The event's cancellation (issue 46) when the organiser cancelled it; then none of its tickets admits. */
   cancelled?: NonNullable<MyTicket['eventCancelled']>;
 }
@@ -76,10 +79,10 @@ export function admittedEvents(tickets: readonly MyTicket[], now: Date = new Dat
       continue;
     }
     ev.count++;
-    if (tk.entry) {
-      const entryKey = `${tk.ticketName}\u0000${JSON.stringify(tk.entry)}`;
-      if (!ev.entries.some((x) => x.key === entryKey))
-        ev.entries.push({ key: entryKey, name: tk.ticketName, entry: tk.entry });
+    if (tk.entryRules) {
+      const key = JSON.stringify([tk.ticketName, tk.entryRules, tk.scans, tk.eventAccessUsedOn]);
+      if (!ev.entries.some((x) => x.key === key))
+        ev.entries.push({ key, ticket: { ...tk, entryRules: tk.entryRules } });
     }
     const type = ev.types.find((t) => t.name === tk.ticketName);
     if (type) type.count++;

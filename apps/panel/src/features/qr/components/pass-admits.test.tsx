@@ -149,20 +149,16 @@ describe('the QR screen names what the pass admits', () => {
       eventTimeZone: 'Europe/Madrid',
     });
     const entry = {
-      entries: 'reentry' as const,
-      days: [
-        { day: '2027-07-09', used: true },
-        { day: '2027-07-10', used: false },
-      ],
-      zones: ['VIP'],
-      insideSince: '2027-07-09T12:02:00.000Z',
+      entryRules: { days: ['2027-07-09', '2027-07-10'], entries: 'reentry' as const, zones: ['VIP'] },
+      scans: [{ at: '2027-07-09T12:02:00.000Z', direction: 'in' as const, zone: null, day: '2027-07-09' }],
+      eventAccessUsedOn: '2027-07-09T12:02:00.000Z',
     };
     const tickets = [
-      { ...live, ticketName: 'Weekend', entry },
-      { ...live, userTicketId: 2, ticketName: 'Weekend', entry },
+      { ...live, ticketName: 'Weekend', ...entry },
+      { ...live, userTicketId: 2, ticketName: 'Weekend', ...entry },
       { ...live, userTicketId: 3 },
     ];
-    expect(admittedEvents(tickets).map((e) => e.entries.map((x) => x.name))).toEqual([['Weekend']]);
+    expect(admittedEvents(tickets).map((e) => e.entries.map((x) => x.ticket.ticketName))).toEqual([['Weekend']]);
     fakeApi(({ path }) => {
       if (path === '/auth/me') return jsonResponse(aUser());
       if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);

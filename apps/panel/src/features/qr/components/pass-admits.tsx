@@ -42,8 +42,8 @@ export function PassAdmits({ events }: { events: AdmittedEvent[] }) {
                 <Suspense fallback={null}>
                   {e.entries.map((x) => (
                     <span key={x.key} className="pass-admits__entry" data-testid="pass-entry">
-                      <strong>{x.name}</strong>
-                      <LazyEntrySummary entry={x.entry} timeZone={e.eventTimeZone} />
+                      <strong>{x.ticket.ticketName}</strong>
+                      <LazyEntrySummary ticket={x.ticket} />
                     </span>
                   ))}
                 </Suspense>

@@ -49,10 +49,10 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
           <span className="ticket-card__meta">
             {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
           </span>
-          {tk.entry && (
+          {tk.entryRules && (
             <Suspense fallback={null}>
               <span className="ticket-card__meta">
-                <LazyEntrySummary entry={tk.entry} timeZone={tk.eventTimeZone} />
+                <LazyEntrySummary ticket={{ ...tk, entryRules: tk.entryRules }} />
               </span>
             </Suspense>
           )}

@@ -50,10 +50,10 @@ export function TicketDetails({ tk }: { tk: MyTicket }) {
           </a>
         </span>
       </p>
-      {tk.entry && (
+      {tk.entryRules && (
         <Suspense fallback={null}>
           <p className="ticket-entry">
-            <LazyEntrySummary entry={tk.entry} timeZone={tk.eventTimeZone} />
+            <LazyEntrySummary ticket={{ ...tk, entryRules: tk.entryRules }} />
           </p>
         </Suspense>
       )}
