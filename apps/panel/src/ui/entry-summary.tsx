@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { scansOf } from '@tp/contract/admission';
 import { entryView, type EntryRules } from '@tp/contract/entry-rules';
-import { formatEntryDay, formatTimeOfDay } from '../lib/format';
+import { formatLocalDay, formatTime, langOf } from '@tp/contract/format';
 import { loadCatalogue } from '../lib/feature-catalogues';
 import './entry-summary.css';
 
@@ -23,7 +23,10 @@ export type RuledTicket = Pick<MyTicket, 'scans' | 'eventAccessUsedOn' | 'eventT
  * use, as the door reads it (contract `scansOf`); times are in the event's time zone.
  */
 export function EntrySummary({ ticket }: { ticket: RuledTicket }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  // Formatted here, not through lib/format.ts: that module is on the LOGIN screen's path, and an export only this
+  // lazy module uses would still be carried there.
+  const lang = langOf(i18n.language);
   const timeZone = ticket.eventTimeZone;
   const history = scansOf(
     { scans: ticket.scans?.length ? ticket.scans : undefined, usedAt: ticket.eventAccessUsedOn },
@@ -38,7 +41,7 @@ export function EntrySummary({ ticket }: { ticket: RuledTicket }) {
             <Fragment key={d.day}>
               {i > 0 && ' · '}
               <span className={d.used ? 'entry-summary__day entry-summary__used' : 'entry-summary__day'}>
-                {formatEntryDay(d.day)}
+                {formatLocalDay(d.day, lang)}
                 {d.used && ` ✓ ${t('entry.used')}`}
               </span>
             </Fragment>
@@ -48,7 +51,7 @@ export function EntrySummary({ ticket }: { ticket: RuledTicket }) {
       {entry.zones && <span data-testid="entry-zones">{t('entry.zones', { zones: entry.zones.join(' · ') })}</span>}
       <span data-testid="entry-state" className={entry.insideSince ? 'entry-summary__inside' : undefined}>
         {entry.insideSince
-          ? t('entry.inside_since', { time: formatTimeOfDay(entry.insideSince, timeZone) })
+          ? t('entry.inside_since', { time: formatTime(entry.insideSince, timeZone, lang) })
           : t(`entry.${entry.entries}`)}
       </span>
     </span>
