@@ -1,0 +1,144 @@
+/**
+ * The entry rules of the ticket type form (issue 48, decision 050): how often a ticket admits (`entries`: once, once
+ * per day, or again after an exit scan), on which of the event's days (checkboxes of the event-local dates from its
+ * start to its end, for an event of more than one day; none ticked: every day) and to which zones (a list of names
+ * typed one by one; none: every zone). The values are the form's `days`, `entries`, `zones` (save-ticket-type.api.ts).
+ */
+import { useState, type KeyboardEvent } from 'react';
+import { useController, type UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import type { EntryRules } from '@tp/contract/entry-rules';
+import { langOf } from '@tp/contract/format';
+import { Button } from '../../../ui/button';
+import { Field } from '../../../ui/field';
+import { SelectField } from '../../select-field';
+import type { EventItem } from '../../events-list.api';
+import type { TypeFields } from '../api/save-ticket-type.api';
+import { dayLabel, eventDays } from './event-days';
+
+const ENTRIES = ['once', 'once_per_day', 'reentry'] as const;
+
+/** The most zones a type lists, and the longest name (the contract's `entryRules.zones`, `zoneName`). */
+const MAX_ZONES = 20;
+const MAX_ZONE_LENGTH = 40;
+
+export function EntryRulesFields({ form, event }: { form: UseFormReturn<TypeFields>; event: EventItem }) {
+  const { t } = useTranslation();
+  const lang = langOf(document.documentElement.lang);
+  const kept = form.formState.defaultValues?.days ?? [];
+  // The event's days, and any day the rules name outside them (the event moved since): each can be unticked.
+  const days = [...new Set([...eventDays(event.startsAt, event.endsAt, event.timeZone), ...kept])]
+    .filter((d): d is string => !!d)
+    .sort();
+  return (
+    <fieldset className="stack" data-testid="entry-rules">
+      <legend>{t('console.types.entry_rules')}</legend>
+      <SelectField id="type-entries" label={t('console.types.entries')} {...form.register('entries')}>
+        {ENTRIES.map((k) => (
+          <option key={k} value={k}>
+            {t(`console.types.entries_${k}`)}
+          </option>
+        ))}
+      </SelectField>
+      {days.length > 1 && (
+        <fieldset className="stack" data-testid="entry-days">
+          <legend>{t('console.types.days')}</legend>
+          <p className="muted">{t('console.types.days_help', { zone: event.timeZone })}</p>
+          <div className="checks">
+            {days.map((d) => (
+              <label key={d} className="check">
+                <input type="checkbox" value={d} {...form.register('days')} /> {dayLabel(d, lang)}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <ZoneList form={form} />
+    </fieldset>
+  );
+}
+
+/**
+ * The type's zones as a list of tags: a name typed is added with Enter, "Add zone", or on leaving the input (so a
+ * name typed and not added is not lost on Save); commas separate several. Each tag has its remove button.
+ */
+function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
+  const { t } = useTranslation();
+  const {
+    field: { value: zones, onChange, onBlur, ref },
+    fieldState,
+  } = useController({ control: form.control, name: 'zones' });
+  const [draft, setDraft] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  const add = () => {
+    const names = draft
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (names.length === 0) return;
+    if (names.some((n) => n.length > MAX_ZONE_LENGTH))
+      return setProblem(t('console.types.zone_too_long', { max: MAX_ZONE_LENGTH }));
+    const next = [...new Set([...zones, ...names])];
+    if (next.length > MAX_ZONES) return setProblem(t('console.types.zones_too_many', { max: MAX_ZONES }));
+    setProblem(undefined);
+    setDraft('');
+    onChange(next);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    add();
+  };
+  return (
+    <div className="stack">
+      <div className="row">
+        <Field
+          ref={ref}
+          label={t('console.types.zones')}
+          helper={t('console.types.zones_help')}
+          error={problem ?? fieldState.error?.message}
+          value={draft}
+          maxLength={200}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKey}
+          onBlur={() => {
+            add();
+            onBlur();
+          }}
+        />
+        <Button variant="secondary" onClick={add}>
+          {t('console.types.zone_add')}
+        </Button>
+      </div>
+      {zones.length > 0 && (
+        <ul className="tags" aria-label={t('console.types.zones_listed')} data-testid="zone-tags">
+          {zones.map((z) => (
+            <li key={z} className="badge tag">
+              {z}
+              <button
+                type="button"
+                className="tag__remove"
+                aria-label={t('console.types.zone_remove', { zone: z })}
+                onClick={() => onChange(zones.filter((o) => o !== z))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * A type's rules in a few words for the types table: "Re-entry · 2 days · VIP, Backstage"; "Once" for none.
+ */
+export function rulesSummary(t: TFunction, rules: EntryRules | null): string {
+  return [
+    t(`console.types.entries_short_${rules?.entries ?? 'once'}`),
+    ...(rules?.days ? [t('console.types.days_count', { count: rules.days.length })] : []),
+    ...(rules?.zones ? [rules.zones.join(', ')] : []),
+  ].join(' · ');
+}
