@@ -5,7 +5,7 @@
  * typed one by one; none: every zone). The values are the form's `days`, `entries`, `zones` (save-ticket-type.api.ts).
  */
 import { useState, type KeyboardEvent } from 'react';
-import { useController, type UseFormReturn } from 'react-hook-form';
+import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { EntryRules } from '@tp/contract/entry-rules';
@@ -27,6 +27,7 @@ export function EntryRulesFields({ form, event }: { form: UseFormReturn<TypeFiel
   const { t } = useTranslation();
   const lang = langOf(document.documentElement.lang);
   const kept = form.formState.defaultValues?.days ?? [];
+  const entries = useWatch({ control: form.control, name: 'entries' });
   // The event's days, and any day the rules name outside them (the event moved since): each can be unticked.
   const days = [...new Set([...eventDays(event.startsAt, event.endsAt, event.timeZone), ...kept])]
     .filter((d): d is string => !!d)
@@ -34,24 +35,32 @@ export function EntryRulesFields({ form, event }: { form: UseFormReturn<TypeFiel
   return (
     <fieldset className="stack" data-testid="entry-rules">
       <legend>{t('console.types.entry_rules')}</legend>
-      <SelectField id="type-entries" label={t('console.types.entries')} {...form.register('entries')}>
+      <SelectField
+        id="type-entries"
+        label={t('console.types.entries')}
+        aria-describedby="type-entries-help"
+        {...form.register('entries')}
+      >
         {ENTRIES.map((k) => (
           <option key={k} value={k}>
             {t(`console.types.entries_${k}`)}
           </option>
         ))}
       </SelectField>
+      <p id="type-entries-help" className="field__helper" style={{ marginTop: -8 }}>
+        {t(`console.types.entries_help_${entries}`)}
+      </p>
       {days.length > 1 && (
-        <fieldset className="stack" data-testid="entry-days">
+        <fieldset className="checks" data-testid="entry-days" aria-describedby="type-days-help">
           <legend>{t('console.types.days')}</legend>
-          <p className="muted">{t('console.types.days_help', { zone: event.timeZone })}</p>
-          <div className="checks">
-            {days.map((d) => (
-              <label key={d} className="check">
-                <input type="checkbox" value={d} {...form.register('days')} /> {dayLabel(d, lang)}
-              </label>
-            ))}
-          </div>
+          <p id="type-days-help" className="muted" style={{ flexBasis: '100%', margin: 0 }}>
+            {t('console.types.days_help', { zone: event.timeZone })}
+          </p>
+          {days.map((d) => (
+            <label key={d} className="check">
+              <input type="checkbox" value={d} {...form.register('days')} /> {dayLabel(d, lang)}
+            </label>
+          ))}
         </fieldset>
       )}
       <ZoneList form={form} />
@@ -85,6 +94,7 @@ function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
     setDraft('');
     onChange(next);
   };
+  const error = problem ?? fieldState.error?.message;
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key !== 'Enter') return;
     e.preventDefault();
@@ -92,12 +102,13 @@ function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
   };
   return (
     <div className="stack">
-      <div className="row">
+      <div className="zone-add">
         <Field
           ref={ref}
           label={t('console.types.zones')}
-          helper={t('console.types.zones_help')}
-          error={problem ?? fieldState.error?.message}
+          error={error}
+          // The help under the tags describes the input (the error does, when there is one).
+          {...(error ? {} : { 'aria-describedby': 'type-zones-help' })}
           value={draft}
           maxLength={200}
           onChange={(e) => setDraft(e.target.value)}
@@ -128,6 +139,9 @@ function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
           ))}
         </ul>
       )}
+      <p id="type-zones-help" className="field__helper">
+        {t('console.types.zones_help')}
+      </p>
     </div>
   );
 }
@@ -137,7 +151,7 @@ function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
  */
 export function rulesSummary(t: TFunction, rules: EntryRules | null): string {
   return [
-    t(`console.types.entries_short_${rules?.entries ?? 'once'}`),
+    t(`console.types.entries_${rules?.entries ?? 'once'}`),
     ...(rules?.days ? [t('console.types.days_count', { count: rules.days.length })] : []),
     ...(rules?.zones ? [rules.zones.join(', ')] : []),
   ].join(' · ');

@@ -25,13 +25,14 @@ export function Occupancy({
   const lang = langOf(document.documentElement.lang);
   const number = new Intl.NumberFormat(lang);
   const inside = [...counts.insideByZone].sort((a, b) => (a.zone === null ? -1 : b.zone === null ? 1 : 0));
+  // A time with seconds ("5:36:44 PM", "17:36:44"): only en's "pm" has letters, written in capitals (decision 011).
   const at = new Intl.DateTimeFormat(lang === 'es' ? 'es-ES' : 'en-AU', { timeStyle: 'medium', timeZone });
   return (
     <>
       <section className="card stack" aria-labelledby="inside-title">
         <h2 id="inside-title">{t('console.dashboard.inside_title')}</h2>
         <p className="muted" data-testid="inside-updated">
-          {t('console.dashboard.inside_updated', { at: at.format(updatedAt) })}
+          {t('console.dashboard.inside_updated', { at: at.format(updatedAt).toUpperCase() })}
         </p>
         {inside.length === 0 ? (
           <p data-testid="inside-none">{t('console.dashboard.inside_none')}</p>

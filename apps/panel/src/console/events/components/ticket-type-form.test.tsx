@@ -111,6 +111,7 @@ describe("a ticket type's entry rules in the console (issue 48)", () => {
     fireEvent.click(day('Sat, 10 July'));
     fireEvent.click(day('Sun, 11 July'));
     fireEvent.change(entries(), { target: { value: 'reentry' } });
+    expect(screen.getByText(/scanned out at an exit door, they can come back in/)).toBeTruthy();
     addZone('VIP');
     // Several at once, a repeat dropped; Enter adds without saving; a name left typed is added on leaving the input.
     fireEvent.change(zoneInput(), { target: { value: 'Backstage, VIP' } });
