@@ -15,7 +15,8 @@ import type { TicketTypeItem } from './ticket-types.api';
 
 /**
  * The type form's inputs: `price` as typed ("12.50"), `stock` empty for none; the entry rules as edited: `days`
- * event-local dates ticked (none: every day), `entries`, `zones` (none: every zone).
+ * event-local dates ticked (none: every day), `entries`, `zones` added (none: every zone) and `zoneDraft`, the zone
+ * input as typed and not yet added (names separated by commas), saved with them.
  */
 export type TypeFields = {
   externalId: string;
@@ -30,25 +31,35 @@ export type TypeFields = {
   days: string[];
   entries: EntryKind;
   zones: string[];
+  zoneDraft: string;
 };
 
+/** The zone names typed in the zone input: separated by commas, trimmed, empty ones left out. */
+export const splitZones = (typed: string): string[] =>
+  typed
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+type RuleFields = Pick<TypeFields, 'days' | 'entries' | 'zones' | 'zoneDraft'>;
+
 /** The rules the form's inputs mean; null for today's behaviour (once, any day, any zone). */
-function entryRulesOf(v: Pick<TypeFields, 'days' | 'entries' | 'zones'>): EntryRules | null {
-  if (v.days.length === 0 && v.entries === 'once' && v.zones.length === 0) return null;
+function entryRulesOf(v: RuleFields): EntryRules | null {
+  const zones = [...new Set([...v.zones, ...splitZones(v.zoneDraft)])];
+  if (v.days.length === 0 && v.entries === 'once' && zones.length === 0) return null;
   return {
     ...(v.days.length ? { days: [...v.days].sort() } : {}),
     entries: v.entries,
-    ...(v.zones.length ? { zones: v.zones } : {}),
+    ...(zones.length ? { zones } : {}),
   };
 }
 
 /** The form's inputs of a type's rules (null: none): what the form shows, and what it compares against. */
-export const entryFieldsOf = (
-  rules: EntryRules | null | undefined,
-): Pick<TypeFields, 'days' | 'entries' | 'zones'> => ({
+export const entryFieldsOf = (rules: EntryRules | null | undefined): RuleFields => ({
   days: rules?.days ?? [],
   entries: rules?.entries ?? 'once',
   zones: rules?.zones ?? [],
+  zoneDraft: '',
 });
 
 /**

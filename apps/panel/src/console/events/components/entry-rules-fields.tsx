@@ -4,7 +4,7 @@
  * start to its end, for an event of more than one day; none ticked: every day) and to which zones (a list of names
  * typed one by one; none: every zone). The values are the form's `days`, `entries`, `zones` (save-ticket-type.api.ts).
  */
-import { useState, type KeyboardEvent } from 'react';
+import type { KeyboardEvent } from 'react';
 import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
@@ -14,7 +14,7 @@ import { Button } from '../../../ui/button';
 import { Field } from '../../../ui/field';
 import { SelectField } from '../../select-field';
 import type { EventItem } from '../../events-list.api';
-import type { TypeFields } from '../api/save-ticket-type.api';
+import { splitZones, type TypeFields } from '../api/save-ticket-type.api';
 import { dayLabel, eventDays } from './event-days';
 
 const ENTRIES = ['once', 'once_per_day', 'reentry'] as const;
@@ -69,56 +69,51 @@ export function EntryRulesFields({ form, event }: { form: UseFormReturn<TypeFiel
 }
 
 /**
- * The type's zones as a list of tags: a name typed is added with Enter, "Add zone", or on leaving the input (so a
- * name typed and not added is not lost on Save); commas separate several. Each tag has its remove button.
+ * The type's zones as a list of tags: names typed are added with Enter or "Add zone" (commas separate several); names
+ * typed and not added are saved with them (`zoneDraft`), so nothing typed is lost on Save. Each tag has its remove
+ * button.
  */
 function ZoneList({ form }: { form: UseFormReturn<TypeFields> }) {
   const { t } = useTranslation();
   const {
-    field: { value: zones, onChange, onBlur, ref },
-    fieldState,
+    field: { value: zones, onChange },
   } = useController({ control: form.control, name: 'zones' });
-  const [draft, setDraft] = useState('');
-  const [problem, setProblem] = useState<string | undefined>();
-  const add = () => {
-    const names = draft
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    if (names.length === 0) return;
-    if (names.some((n) => n.length > MAX_ZONE_LENGTH))
-      return setProblem(t('console.types.zone_too_long', { max: MAX_ZONE_LENGTH }));
-    const next = [...new Set([...zones, ...names])];
-    if (next.length > MAX_ZONES) return setProblem(t('console.types.zones_too_many', { max: MAX_ZONES }));
-    setProblem(undefined);
-    setDraft('');
-    onChange(next);
+  const tooLong = t('console.types.zone_too_long', { max: MAX_ZONE_LENGTH });
+  const tooMany = t('console.types.zones_too_many', { max: MAX_ZONES });
+  const merged = (typed: string) => [...new Set([...zones, ...splitZones(typed)])];
+  const draft = form.register('zoneDraft', {
+    validate: (typed) =>
+      splitZones(typed).some((n) => n.length > MAX_ZONE_LENGTH)
+        ? tooLong
+        : merged(typed).length > MAX_ZONES
+          ? tooMany
+          : true,
+  });
+  const add = async () => {
+    const typed = form.getValues('zoneDraft');
+    if (!(await form.trigger('zoneDraft'))) return;
+    onChange(merged(typed));
+    form.setValue('zoneDraft', '');
   };
-  const error = problem ?? fieldState.error?.message;
+  const error = form.formState.errors.zoneDraft?.message;
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key !== 'Enter') return;
     e.preventDefault();
-    add();
+    void add();
   };
   return (
     <div className="stack">
       <div className="zone-add">
         <Field
-          ref={ref}
           label={t('console.types.zones')}
           error={error}
           // The help under the tags describes the input (the error does, when there is one).
           {...(error ? {} : { 'aria-describedby': 'type-zones-help' })}
-          value={draft}
           maxLength={200}
-          onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKey}
-          onBlur={() => {
-            add();
-            onBlur();
-          }}
+          {...draft}
         />
-        <Button variant="secondary" onClick={add}>
+        <Button variant="secondary" onClick={() => void add()}>
           {t('console.types.zone_add')}
         </Button>
       </div>

@@ -40,7 +40,7 @@ export function TicketTypeForm(props: {
   });
   const { formError, setFormError, show } = useServerErrors(
     form,
-    { priceCents: 'price', resaleCapCents: 'price', entryRules: 'zones' },
+    { priceCents: 'price', resaleCapCents: 'price', entryRules: 'zoneDraft' },
     { 'api.org.swap_target_invalid': 'swapTargets', 'api.org.ticket_type_event_locked': 'externalId' },
   );
   const save = useSaveTicketType(event, type, {
