@@ -90,7 +90,7 @@ describe("the dashboard's live counts (issue 48)", () => {
     expect(screen.getByTestId('entries-2027-07-09').textContent).toBe('38');
     expect(screen.getByTestId('entries-2027-07-10').textContent).toBe('12');
     // The offline doors' conflicts are listed as before, the entry rule's reason in words.
-    expect(await screen.findByText('Not for that zone')).toBeTruthy();
+    expect(await screen.findByText("Not for that door's zone")).toBeTruthy();
   });
 
   it('reads the counts again every 5 seconds while open', async () => {
