@@ -31,6 +31,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { access, passCode } from '@tp/contract';
+import pg from 'pg';
 import { startPostgres } from '../scripts/postgres.js';
 import { PASS_SIGNING_KEY, SCANNER_KEY, startSeededServer, type Holder } from './seeded-server.js';
 
@@ -51,6 +52,12 @@ const P99_TARGET_MS = 200;
 const DATABASES = (process.env.BENCH_GATE_DATABASES ?? 'pglite,postgres').split(',') as ('pglite' | 'postgres')[];
 /** The spec's pass ttl: the server's default QR_TTL_SECONDS, which the bench leaves as it is. */
 const TTL_SECONDS = 30;
+/** BENCH_GATE_PROFILE=dir: the server runs under `node --cpu-prof` and writes its profiles there (one run, for reading). */
+const PROFILE_DIR = process.env.BENCH_GATE_PROFILE;
+/** BENCH_GATE_PG_STATS=1: PostgreSQL loads pg_stat_statements and its most costly statements are printed (decision 051). */
+const PG_STATS = process.env.BENCH_GATE_PG_STATS === '1';
+/** BENCH_GATE_ONLY=N: one trial at N holders after the warm-up, no search (e.g. with BENCH_GATE_PROFILE). */
+const ONLY = env('ONLY', 0);
 
 type Kind = 'pass' | 'listing' | 'sync' | 'sign-in';
 interface Trial {
@@ -258,6 +265,11 @@ async function search(name: string, base: string, all: Holder[], eventId: number
   };
   let pass = 0;
   let fail = 0;
+  if (ONLY) {
+    await run(ONLY);
+    agent.destroy();
+    return { largest: tried[0].passed ? ONLY : 0, firstFailing: tried[0].passed ? null : ONLY, tried };
+  }
   let n = Math.min(START, MAX);
   while (pass === 0 || fail === 0) {
     if (await run(n)) {
@@ -279,15 +291,34 @@ async function search(name: string, base: string, all: Holder[], eventId: number
   return { largest: pass, firstFailing: fail || null, tried };
 }
 
+/** Prints PostgreSQL's 15 statements of most execution time (pg_stat_statements): calls, total and mean ms. */
+async function printStatements(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create extension if not exists pg_stat_statements');
+    const { rows } = await client.query(`select calls, round(total_exec_time) as total_ms,
+      round((total_exec_time / calls)::numeric, 3) as mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query
+      from pg_stat_statements order by total_exec_time desc limit 15`);
+    console.table(rows);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Runs the search on PGlite and on PostgreSQL; returns the figures for bench/results.json. */
 export async function benchGate() {
   const seedCount = MAX;
   const results: Record<string, unknown> = {};
-  const postgres = await startPostgres();
+  const postgres = await startPostgres(
+    PG_STATS ? '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : undefined,
+  );
   try {
     for (const name of DATABASES) {
       const t0 = Date.now();
-      const seeded = await startSeededServer(name === 'postgres' ? postgres.url('postgres') : null, seedCount);
+      const seeded = await startSeededServer(name === 'postgres' ? postgres.url('postgres') : null, seedCount, {
+        nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : undefined,
+      });
       try {
         console.log(
           `\n${name}: ${seeded.holders.length} holders seeded and their tokens minted in ${Date.now() - t0} ms`,
@@ -299,6 +330,7 @@ export async function benchGate() {
         );
         results[name] = { ...found, holdersPerCore: perCore };
       } finally {
+        if (PG_STATS && name === 'postgres') await printStatements(postgres.url('postgres'));
         await seeded.stop();
       }
     }

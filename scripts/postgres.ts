@@ -42,8 +42,11 @@ export interface RunningPostgres {
   restart: () => void;
 }
 
-/** initdb + pg_ctl start; returns connection URLs and a stop function. */
-export async function startPostgres(): Promise<RunningPostgres> {
+/**
+ * initdb + pg_ctl start; returns connection URLs and a stop function.
+ * @param options more server settings for `postgres` (`-c name=value …`), e.g. to load pg_stat_statements
+ */
+export async function startPostgres(options?: string): Promise<RunningPostgres> {
   const bin = findPostgresBin();
   if (!bin) throw new Error('PostgreSQL binaries not found under /usr/lib/postgresql (apt-get install -y postgresql)');
   const asRoot = process.getuid?.() === 0;
@@ -64,7 +67,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
       '-l',
       join(dir, 'log'),
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200${options ? ` ${options}` : ''}`,
       'start',
     ]);
   start();

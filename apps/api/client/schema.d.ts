@@ -5700,6 +5700,32 @@ export interface operations {
                                 declineReason: string | null;
                             } | null;
                         };
+                        /**
+                         * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                         * @example {
+                         *       "days": [
+                         *         "2027-07-10",
+                         *         "2027-07-11"
+                         *       ],
+                         *       "entries": "reentry",
+                         *       "zones": [
+                         *         "VIP"
+                         *       ]
+                         *     }
+                         */
+                        entryRules?: {
+                            days?: string[];
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            zones?: string[];
+                        };
+                        scans?: {
+                            at: string;
+                            /** @enum {string} */
+                            direction: "in" | "out";
+                            zone: string | null;
+                            day: string;
+                        }[];
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -5831,6 +5857,32 @@ export interface operations {
                                 declineReason: string | null;
                             } | null;
                         };
+                        /**
+                         * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                         * @example {
+                         *       "days": [
+                         *         "2027-07-10",
+                         *         "2027-07-11"
+                         *       ],
+                         *       "entries": "reentry",
+                         *       "zones": [
+                         *         "VIP"
+                         *       ]
+                         *     }
+                         */
+                        entryRules?: {
+                            days?: string[];
+                            /** @enum {string} */
+                            entries: "once" | "once_per_day" | "reentry";
+                            zones?: string[];
+                        };
+                        scans?: {
+                            at: string;
+                            /** @enum {string} */
+                            direction: "in" | "out";
+                            zone: string | null;
+                            day: string;
+                        }[];
                         /** @enum {string} */
                         eventAccessStatus: "USED" | "UNUSED";
                         eventAccessUsedOn: string | null;
@@ -9272,6 +9324,32 @@ export interface operations {
                                     declineReason: string | null;
                                 } | null;
                             };
+                            /**
+                             * @description Who this type admits, when and where (decision 050). days: event-local dates (absent: any day); entries: once (per zone), once_per_day (per zone and event-local day) or reentry (again after an exit scan); zones: the door zones it admits to (absent: all). Absent rules: { entries: "once" }.
+                             * @example {
+                             *       "days": [
+                             *         "2027-07-10",
+                             *         "2027-07-11"
+                             *       ],
+                             *       "entries": "reentry",
+                             *       "zones": [
+                             *         "VIP"
+                             *       ]
+                             *     }
+                             */
+                            entryRules?: {
+                                days?: string[];
+                                /** @enum {string} */
+                                entries: "once" | "once_per_day" | "reentry";
+                                zones?: string[];
+                            };
+                            scans?: {
+                                at: string;
+                                /** @enum {string} */
+                                direction: "in" | "out";
+                                zone: string | null;
+                                day: string;
+                            }[];
                             /** @enum {string} */
                             eventAccessStatus: "USED" | "UNUSED";
                             eventAccessUsedOn: string | null;

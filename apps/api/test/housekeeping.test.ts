@@ -89,6 +89,21 @@ describe('housekeeping', () => {
     expect(await counts()).toEqual({ loginRequests: 0, sessions: 0, refreshTokens: 0, stripeEvents: 0, jobs: 1 });
   });
 
+  it.skipIf(onPostgres())('on PGlite, which has no autovacuum, a run refreshes the planner statistics', async () => {
+    // What ANALYZE last counted of a table (-1: never analysed).
+    const analysed = async (table: string) => {
+      const result = await t.database.db.execute(sql`select reltuples as n from pg_class where relname = ${table}`);
+      return Number((result as { rows: { n: number }[] }).rows[0].n);
+    };
+    await t.signIn('carol@example.com');
+    const users = await count('users');
+    const tickets = await count('user_tickets');
+    expect(tickets).toBeGreaterThan(0);
+    expect([await analysed('users'), await analysed('user_tickets')]).not.toEqual([users, tickets]);
+    await t.app.services.housekeeping.runOnce();
+    expect([await analysed('users'), await analysed('user_tickets')]).toEqual([users, tickets]);
+  });
+
   it.skipIf(!onPostgres())('skips a run while another instance holds the housekeeping lock', async () => {
     const result = await t.database.db.execute(sql`select current_database() as name`);
     const { name } = (result as { rows: { name: string }[] }).rows[0];

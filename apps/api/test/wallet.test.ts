@@ -120,12 +120,14 @@ describe('Apple Wallet pass', () => {
       'STATUS',
       'Returned to the exchange queue: does not admit',
       'Event cancelled: does not admit',
+      'DAYS AND ZONES',
     ];
     const spanishWords = [
       ...spanish,
       'ESTADO',
       'Devuelta a la cola de intercambio: no da acceso',
       'Evento cancelado: no da acceso',
+      'DÍAS Y ZONAS',
     ];
 
     const en = await download();
@@ -138,6 +140,26 @@ describe('Apple Wallet pass', () => {
     expect(es.labels).toEqual(spanish);
     expect(es.es).toEqual(Object.fromEntries(spanishWords.map((k) => [k, k])));
     expect(es.en).toEqual(Object.fromEntries(spanishWords.map((k, i) => [k, englishWords[i]])));
+  });
+
+  it("names the days and zones of a type with entry rules, in the holder's language (issue 48)", async () => {
+    await revealAt('Laneway Sessions', new Date(t.clock.now().getTime() - 60_000));
+    const vip = (await heldIds('alice@example.com', 'Laneway Sessions'))['VIP'];
+    const rules = { days: ['2027-07-10', '2027-07-11'], entries: 'reentry', zones: ['VIP', 'Backstage'] };
+    await rows(
+      `update ticket_types set entry_rules = '${JSON.stringify(rules)}' where id = (select ticket_type_id from user_tickets where id = ${vip})`,
+    );
+    const admits = async () => {
+      const r = await applePass(vip);
+      expect(r.statusCode, r.body).toBe(200);
+      const pass = JSON.parse(readFileSync(join(unzip(r.rawPayload), 'pass.json'), 'utf8')) as {
+        eventTicket: { auxiliaryFields: { key: string }[] };
+      };
+      return pass.eventTicket.auxiliaryFields.find((f) => f.key === 'admits');
+    };
+    expect(await admits()).toEqual({ key: 'admits', label: 'DAYS AND ZONES', value: 'Sat 10–Sun 11 · VIP, Backstage' });
+    await rows(`update users set locale = 'es' where email = 'alice@example.com'`);
+    expect(await admits()).toEqual({ key: 'admits', label: 'DÍAS Y ZONAS', value: 'sáb 10–dom 11 · VIP, Backstage' });
   });
 
   it('is a .pkpass whose manifest hashes every file and whose signature verifies against the served test CA', async () => {
@@ -390,6 +412,16 @@ describe('Google Wallet pass', () => {
     expect(klass.eventName).toEqual({ defaultValue: { language: 'es', value: 'Laneway Sessions' } });
     expect(klass.venue.name).toMatchObject({ defaultValue: { language: 'es' } });
     expect(klass.venue.address).toMatchObject({ defaultValue: { language: 'es' } });
+    // No rules: no days and zones. With them (issue 48): a text module in the holder's language.
+    expect(object).not.toHaveProperty('textModulesData');
+    const rules = { days: ['2027-07-10', '2027-07-11', '2027-07-12'], entries: 'once_per_day' };
+    await rows(
+      `update ticket_types set entry_rules = '${JSON.stringify(rules)}' where id = (select ticket_type_id from user_tickets where id = ${vip})`,
+    );
+    expect((await googleSave(vip)).statusCode).toBe(200);
+    expect([...fake.objects.values()][0].textModulesData).toEqual([
+      { id: 'admits', header: 'DÍAS Y ZONAS', body: 'sáb 10–lun 12' },
+    ]);
   });
 
   it("the admissions snapshot carries the pass's TOTP secret to the event's own doors only", async () => {

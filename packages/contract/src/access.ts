@@ -310,7 +310,10 @@ export const syncConflictReason = z.enum([
 ]);
 export type SyncConflictReason = z.infer<typeof syncConflictReason>;
 
-/** The server's judgement of one queued check-in: the tickets it recorded as admitted (ascending ids), and the conflicts. */
+/**
+ * The server's judgement of one queued check-in: the tickets it recorded (ascending ids; admitted, or let out for an
+ * item whose direction is `out`, decision 050), and the conflicts.
+ */
 export const syncResult = z.object({
   id: z.uuid(),
   admitted: z.array(id),

@@ -20,7 +20,7 @@ export type TicketVerdict = EntryJudgement | { ok: false; reason: 'listed' };
  * one entry at `usedAt` at no zone when used.
  * @param timeZone the event's IANA time zone (the day of that entry).
  */
-export function scansOf(ticket: HeldTicket, timeZone: string): RecordedScan[] {
+export function scansOf(ticket: Pick<HeldTicket, 'scans' | 'usedAt'>, timeZone: string): RecordedScan[] {
   if (ticket.scans) return ticket.scans;
   return ticket.usedAt
     ? [{ at: ticket.usedAt, direction: 'in', zone: null, day: eventLocalDay(ticket.usedAt, timeZone) }]

@@ -1,6 +1,6 @@
 /** The entry rules engine (issue 48, decision 050): each rule and refusal, day boundaries in the event's time zone. */
 import { describe, expect, it } from 'vitest';
-import { eventLocalDay, isInside, judgeEntry, type RecordedScan } from './entry-rules.js';
+import { entryView, eventLocalDay, isInside, judgeEntry, type RecordedScan } from './entry-rules.js';
 
 const scan = (at: string, direction: 'in' | 'out' = 'in', zone: string | null = null) => ({
   at,
@@ -84,5 +84,37 @@ describe('judgeEntry', () => {
     expect(isInside(history, null)).toBe(false);
     expect(isInside(history, 'VIP')).toBe(true);
     expect(isInside(history, 'Backstage')).toBe(false);
+  });
+});
+
+describe('entryView (what the holder reads, issue 48)', () => {
+  const at = (day: string, time: string) => `${day}T${time}:00.000Z`;
+  const s = (day: string, time: string, direction: 'in' | 'out', zone: string | null = null): RecordedScan => ({
+    at: at(day, time),
+    direction,
+    zone,
+    day,
+  });
+  const rules = { days: ['2027-07-09', '2027-07-10'], entries: 'reentry' as const, zones: ['VIP'] };
+
+  it('marks the days entered on, and since when inside: the earliest current stay of the zones it is inside', () => {
+    const history = [s('2027-07-09', '12:00', 'in'), s('2027-07-09', '13:00', 'in', 'VIP')];
+    expect(entryView(rules, history)).toEqual({
+      entries: 'reentry',
+      days: [
+        { day: '2027-07-09', used: true },
+        { day: '2027-07-10', used: false },
+      ],
+      zones: ['VIP'],
+      insideSince: at('2027-07-09', '12:00'),
+    });
+    // Out of the grounds, still in VIP: inside since the VIP entry; out of both: not inside.
+    const out = [...history, s('2027-07-09', '14:00', 'out')];
+    expect(entryView(rules, out).insideSince).toBe(at('2027-07-09', '13:00'));
+    expect(entryView(rules, [...out, s('2027-07-09', '15:00', 'out', 'VIP')])).not.toHaveProperty('insideSince');
+  });
+
+  it('says nothing of inside for a type without re-entry, and leaves out days and zones it does not list', () => {
+    expect(entryView({ entries: 'once' }, [s('2027-07-09', '12:00', 'in')])).toEqual({ entries: 'once' });
   });
 });

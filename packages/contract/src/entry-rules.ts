@@ -120,3 +120,34 @@ export function judgeEntry(
   if (entries === 'reentry' && inside) return { ok: false, reason: 'already_inside' };
   return { ok: true, record };
 }
+
+/**
+ * What a pass admits, as its holder reads it (issue 48; the panel's ticket page, card and QR screen): its rule of
+ * `entries`; its `days`, each `used` once it entered on that day (any zone); its `zones`; and, for `reentry` while
+ * inside a zone, `insideSince` (ISO 8601 UTC): the start of the current stay, the earliest of the latest entries of
+ * the zones it is inside. Absent parts: any day, every zone, not inside.
+ */
+export interface EntryView {
+  entries: EntryKind;
+  days?: { day: string; used: boolean }[];
+  zones?: string[];
+  insideSince?: string;
+}
+
+/**
+ * The holder's view of a ticket's rules and recorded scans (see {@link EntryView}).
+ * @param history the ticket's recorded scans, oldest first (the latest scan of a zone says whether it is inside).
+ */
+export function entryView(rules: EntryRules, history: readonly RecordedScan[]): EntryView {
+  const entered = new Set(history.filter((s) => s.direction === 'in').map((s) => s.day));
+  const latest = new Map<string | null, RecordedScan>();
+  for (const s of history) latest.set(s.zone, s);
+  const stays = [...latest.values()].filter((s) => s.direction === 'in').map((s) => s.at);
+  stays.sort();
+  return {
+    entries: rules.entries,
+    ...(rules.days ? { days: rules.days.map((day) => ({ day, used: entered.has(day) })) } : {}),
+    ...(rules.zones ? { zones: rules.zones } : {}),
+    ...(rules.entries === 'reentry' && stays[0] ? { insideSince: stays[0] } : {}),
+  };
+}

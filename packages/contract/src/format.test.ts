@@ -4,6 +4,8 @@ import {
   formatDateRange,
   formatDateTime,
   formatEventDateTime,
+  formatLocalDay,
+  formatLocalDays,
   formatRelativeStart,
   formatTime,
 } from './format.js';
@@ -109,5 +111,20 @@ describe("formatTime (issue 43: the console dashboard's busiest 5 minutes, throu
     expect(formatTime(NIGHT_START, SYD, 'es')).toBe('00:30');
     expect(formatTime('2026-12-01T08:05:00Z', SYD, 'en')).toBe('7:05 PM');
     expect(formatTime('2026-12-01T08:05:00Z', 'UTC', 'es')).toBe('08:05');
+  });
+});
+
+describe('formatLocalDay(s) (issue 48: the days an entry rule admits on, for the holder and the door)', () => {
+  it('writes the short weekday and the day of an event-local date, whatever the device zone', () => {
+    expect(formatLocalDay('2027-07-09', 'en')).toBe('Fri 9');
+    expect(formatLocalDay('2027-07-10', 'es')).toBe('sáb 10');
+  });
+  it('writes runs of consecutive days by their ends, across a month', () => {
+    expect(formatLocalDays(['2027-07-10', '2027-07-11'], 'en')).toBe('Sat 10–Sun 11');
+    expect(formatLocalDays(['2027-07-09', '2027-07-11', '2027-07-12', '2027-07-13'], 'es')).toBe(
+      'vie 9, dom 11–mar 13',
+    );
+    expect(formatLocalDays(['2027-07-31', '2027-08-01'], 'en')).toBe('Sat 31–Sun 1');
+    expect(formatLocalDays(['2027-07-31'], 'en')).toBe('Sat 31');
   });
 });

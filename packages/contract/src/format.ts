@@ -316,3 +316,33 @@ export function formatEventAt(lang: Locale, at: Date | string, timeZone: string)
   >;
   return `${p.weekday}, ${p.day} de ${p.month} de ${p.year}, a las ${p.hour}:${p.minute} (${p.timeZoneName})`;
 }
+
+/**
+ * An event-local calendar date `YYYY-MM-DD` (an entry rule's day, issue 48) as its short weekday and day of the
+ * month: "Fri 10" (en) / "vie 10" (es). It is a calendar date already: no time zone applies.
+ */
+export function formatLocalDay(day: string, lang: Locale): string {
+  const f = cached(
+    `w|${lang}`,
+    () => new Intl.DateTimeFormat(INTL_LOCALE[lang], { timeZone: 'UTC', weekday: 'short', day: 'numeric' }),
+  );
+  const p = partsOf(f, `${day}T12:00:00Z`);
+  return `${noDot(p.weekday)} ${p.day}`;
+}
+
+/**
+ * The days an entry rule admits on, short (the door's "valid …"): each run of consecutive dates as its ends,
+ * "Sat 11–Sun 12", runs joined by commas: "Fri 10, Sun 12–Mon 13". `days` sorted `YYYY-MM-DD`.
+ */
+export function formatLocalDays(days: readonly string[], lang: Locale): string {
+  const runs: string[][] = [];
+  for (const day of days) {
+    const run = runs.at(-1);
+    const last = run?.at(-1);
+    if (run && last && Date.parse(`${day}T00:00:00Z`) - Date.parse(`${last}T00:00:00Z`) === 86_400_000) run.push(day);
+    else runs.push([day]);
+  }
+  return runs
+    .map((run) => [run[0], ...(run.length > 1 ? [run.at(-1)!] : [])].map((d) => formatLocalDay(d, lang)).join('–'))
+    .join(', ');
+}

@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { TICKET_STATUSES } from './constants.js';
 import { ticketRefund } from './refunds.js';
+import { entryRules, recordedScan } from './access.js';
 
 /** A benefit of a user's ticket. Amounts are counts; dates are ISO 8601 UTC. */
 export const benefit = z.object({
@@ -68,6 +69,17 @@ export const myTicket = z.object({
   eventRescheduled: z.object({ at: z.string() }).optional(),
   /** Beyond the spec (issue 46, refund requests): see `ticketRefund`; absent when there is nothing to show. */
   refund: ticketRefund.optional(),
+  /**
+   * Beyond the spec (issue 48, decision 050): present when the ticket's type has entry rules — its days (event-local
+   * dates), entries (`once`, `once_per_day`, `reentry`) and zones — what the pass admits to.
+   */
+  entryRules: entryRules.optional(),
+  /**
+   * With `entryRules`: the ticket's recorded scans, oldest first (`at` ISO 8601 UTC, `direction` `in` or `out`, the
+   * door's `zone` or null, the event-local `day`): the days used, and inside since the latest entry (contract
+   * `isInside`).
+   */
+  scans: z.array(recordedScan).optional(),
   eventAccessStatus,
   eventAccessUsedOn: z.string().nullable(),
   /** Event access plus benefits with purchasedAmount > 0. */

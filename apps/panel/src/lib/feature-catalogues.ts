@@ -3,7 +3,8 @@
  * language loaded only with the screen or section that shows them, so neither the first screens nor the later
  * catalogues carry them: `refund`, the ticket page's refund section and the `api.refund.*` refusals it shows (issue
  * 46); `step_up`, the step-up sheet and the `api.auth.step_up_*` refusals (issue 47), which a holder meets only once
- * the sheet was open; `passkeys`, Settings' passkeys section and the offer of one after a sign-in (issue 47). This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN
+ * the sheet was open; `passkeys`, Settings' passkeys section and the offer of one after a sign-in (issue 47); `entry`, the days and zones
+ * of a pass with entry rules on the ticket page, its card and the QR screen (issue 48, ui/entry-summary.tsx). This module loads with the first of them, not with the app (lib/i18n.ts is on the LOGIN
  * screen's path). Same rule as the other catalogues: both languages hold every key (locales/catalogues.test.ts).
  */
 import i18next from 'i18next';
@@ -22,6 +23,10 @@ const catalogues = {
   passkeys: {
     en: () => import('../locales/passkeys/passkeys-en.json').then((m) => m.default),
     es: () => import('../locales/passkeys/passkeys-es.json').then((m) => m.default),
+  },
+  entry: {
+    en: () => import('../locales/entry/entry-en.json').then((m) => m.default),
+    es: () => import('../locales/entry/entry-es.json').then((m) => m.default),
   },
 } satisfies Record<string, Record<Locale, () => Promise<Record<string, unknown>>>>;
 export type FeatureCatalogue = keyof typeof catalogues;

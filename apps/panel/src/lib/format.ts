@@ -11,8 +11,10 @@ import {
   formatDateRange,
   formatDateTime,
   formatDay,
+  formatLocalDay,
   formatMoney as money,
   formatRelativeStart,
+  formatTime,
   langOf,
 } from '@tp/contract/format';
 import type { Locale } from '@tp/contract/constants';
@@ -41,6 +43,13 @@ export function formatRange(startIso: string, endIso: string, timeZone?: string,
 export function formatValidUntil(iso: string, timeZone?: string, lang: Locale = activeLang()): string {
   return formatDay(iso, timeZone, lang);
 }
+
+/** An entry rule's event-local day `YYYY-MM-DD` (issue 48): "Fri 10" / "vie 10". */
+export const formatEntryDay = (day: string, lang: Locale = activeLang()) => formatLocalDay(day, lang);
+
+/** The time of day of an instant in the event's time zone: "2:02 PM" / "14:02". */
+export const formatTimeOfDay = (iso: string, timeZone?: string, lang: Locale = activeLang()) =>
+  formatTime(iso, timeZone, lang);
 
 /**
  * How far the event's start is from `now`, by the device's clock: "In 1 hour" / "Dentro de 1 hora" under a day,

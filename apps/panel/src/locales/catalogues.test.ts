@@ -14,6 +14,8 @@ import enStepUp from './step-up/step-up-en.json';
 import esStepUp from './step-up/step-up-es.json';
 import enPasskeys from './passkeys/passkeys-en.json';
 import esPasskeys from './passkeys/passkeys-es.json';
+import enEntry from './entry/entry-en.json';
+import esEntry from './entry/entry-es.json';
 import enApi from '../../../api/src/locales/en.json';
 import esApi from '../../../api/src/locales/es.json';
 
@@ -23,8 +25,22 @@ function flatten(o: Record<string, unknown>, prefix = ''): string[] {
   );
 }
 // The later and the feature catalogues (lib/i18n.ts) are parts of each language's catalogue.
-const enParts = { main: enMain, later: enLater, refund: enRefund, stepUp: enStepUp, passkeys: enPasskeys };
-const esParts = { main: esMain, later: esLater, refund: esRefund, stepUp: esStepUp, passkeys: esPasskeys };
+const enParts = {
+  main: enMain,
+  later: enLater,
+  refund: enRefund,
+  stepUp: enStepUp,
+  passkeys: enPasskeys,
+  entry: enEntry,
+};
+const esParts = {
+  main: esMain,
+  later: esLater,
+  refund: esRefund,
+  stepUp: esStepUp,
+  passkeys: esPasskeys,
+  entry: esEntry,
+};
 const enKeys = new Set(Object.values(enParts).flatMap((c) => flatten(c)));
 const esKeys = new Set(Object.values(esParts).flatMap((c) => flatten(c)));
 const has = (set: Set<string>, key: string) => set.has(key) || set.has(`${key}_one`);

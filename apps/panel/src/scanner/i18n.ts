@@ -9,7 +9,13 @@
  */
 import i18next from 'i18next';
 import type { Locale } from '@tp/contract';
-import { formatAt, formatDateTime, langOf as contractLangOf, type DateViewer } from '@tp/contract/format';
+import {
+  formatAt,
+  formatDateTime,
+  formatLocalDays,
+  langOf as contractLangOf,
+  type DateViewer,
+} from '@tp/contract/format';
 import en from './locales/scanner-en.json';
 import es from './locales/scanner-es.json';
 
@@ -76,6 +82,8 @@ export function formatsFor(lang: Locale, viewer?: DateViewer) {
     time: (iso: string) => formatAt(iso, zone, lang, viewer),
     /** An event's start (ISO 8601 UTC) in its own zone, as the panel's cards: "Tue, 01 Dec, 7:00 PM" / "mar, 1 dic 19:00". */
     date: (iso: string, timeZone?: string) => formatDateTime(iso, timeZone, lang, viewer),
+    /** The days an entry rule admits on (event-local `YYYY-MM-DD`, sorted): "Sat 11–Sun 12" / "sáb 11–dom 12". */
+    days: (days: readonly string[]) => formatLocalDays(days, lang),
   };
 }
 export type Formats = ReturnType<typeof formatsFor>;

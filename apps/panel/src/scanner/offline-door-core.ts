@@ -6,7 +6,15 @@ import type { AdmissionHolder, AdmissionsPage, DoorInfo, RecordedScan, ScanDirec
 import { scansOf } from '@tp/contract/admission';
 import { eventLocalDay } from '@tp/contract/entry-rules';
 import { attempt, doorClient, type CheckInOutcome, type Fetch } from './door-api';
-import type { DoorStatus, OfflineDoorDeps, QueuedCheckIn, Snapshot, SyncSummary, Conflict } from './offline-door';
+import type {
+  DoorStatus,
+  DoorStore,
+  OfflineDoorDeps,
+  QueuedCheckIn,
+  Snapshot,
+  SyncSummary,
+  Conflict,
+} from './offline-door';
 
 /** At most this many snapshot pages (of 1000 holders) are read: 200,000 holders. */
 const MAX_SNAPSHOT_PAGES = 200;
@@ -20,12 +28,35 @@ export const KEYS = {
   snapshot: (eventId: number) => `snapshot:${eventId}`,
 } as const;
 
-/** Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`). */
+/** The door key's info as kept, with the SHA-256 (hex) of the key it is of: another key's is not used. */
+interface KeptDoorInfo {
+  keyHash: string;
+  info: DoorInfo;
+}
+const NO_DOOR_INFO: DoorInfo = { name: null, mode: 'entry', zone: null };
+
+async function keyHashOf(key: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Keeps the info of the door key `key` (GET /v1/access/door) in the door's store, for offline starts. */
+export async function keepDoorInfo(store: DoorStore, key: string, info: DoorInfo): Promise<void> {
+  await store.set(KEYS.door, { keyHash: await keyHashOf(key), info } satisfies KeptDoorInfo);
+}
+
+/**
+ * Adds `record` to the history of these tickets in the snapshot (an entry also sets a first `usedAt`); a ticket whose
+ * history has it already (a queued scan the server recorded before its answer was lost) keeps one.
+ */
 export function applyRecord(snap: Snapshot, ids: ReadonlySet<number>, record: RecordedScan) {
+  const same = (s: RecordedScan) =>
+    Date.parse(s.at) === Date.parse(record.at) && s.direction === record.direction && s.zone === record.zone;
   for (const h of snap.holders)
     for (const t of h.tickets)
       if (ids.has(t.userTicketId)) {
-        t.scans = [...scansOf(t, snap.timeZone ?? 'UTC'), record];
+        const scans = scansOf(t, snap.timeZone ?? 'UTC');
+        t.scans = scans.some(same) ? scans : [...scans, record];
         if (record.direction === 'in') t.usedAt ??= record.at;
       }
 }
@@ -44,6 +75,8 @@ export function doorCore(deps: OfflineDoorDeps) {
     watched: null as number | null,
     listener: null as ((s: DoorStatus) => void) | null,
     lastSync: null as SyncSummary | null,
+    /** True once this page read the key's info (GET /v1/access/door). */
+    doorRead: false,
   };
   const snapshots = new Map<number, Snapshot>();
 
@@ -82,9 +115,10 @@ export function doorCore(deps: OfflineDoorDeps) {
     return r;
   }
 
-  /** The door key's name, mode and zone as last read (an entry door of no zone before the first read). */
+  /** The door key's name, mode and zone as last read for this key (an entry door of no zone before the first read). */
   async function doorInfo(): Promise<DoorInfo> {
-    return get<DoorInfo>(KEYS.door, { name: null, mode: 'entry', zone: null });
+    const kept = await store.get<KeptDoorInfo>(KEYS.door);
+    return kept && kept.keyHash === (await keyHashOf(deps.key)) ? kept.info : NO_DOOR_INFO;
   }
 
   /**
@@ -107,8 +141,14 @@ export function doorCore(deps: OfflineDoorDeps) {
    */
   async function refreshEvent(eventId: number): Promise<void> {
     if (!isOnline()) return;
-    const info = await call((): Promise<DoorInfo> => client.GET('/v1/access/door'));
-    if ('ok' in info) await store.set(KEYS.door, info.ok);
+    // A key's mode and zone never change: read once per page (the refresh runs every minute, counted per IP).
+    if (!state.doorRead) {
+      const info = await call((): Promise<DoorInfo> => client.GET('/v1/access/door'));
+      if ('ok' in info) {
+        await keepDoorInfo(store, deps.key, info.ok);
+        state.doorRead = true;
+      }
+    }
     const holders: AdmissionHolder[] = [];
     let first: AdmissionsPage | null = null;
     let after = 0;

@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AdmissionsPage, SyncResponse } from '@tp/contract/access';
+import type { AdmissionsPage, RecordedScan, SyncResponse } from '@tp/contract/access';
 import { walletTotp } from '@tp/contract/wallet-totp';
-import { offlineDoor, type DoorStatus, type DoorStore, type PassVerifier } from './offline-door';
+import {
+  offlineDoor,
+  type DoorStatus,
+  type DoorStore,
+  type PassVerifier,
+  type QueuedCheckIn,
+  type Snapshot,
+} from './offline-door';
 
 const KEY_PUB = 'pub-key';
 const TOTP_SECRET = 'ab'.repeat(20);
@@ -80,16 +87,26 @@ function memoryStore(): DoorStore & { data: Map<string, unknown> } {
  */
 function fakeServer(syncAnswer: (body: { items: { id: string; userTicketIds: number[] }[] }) => SyncResponse) {
   const calls: { url: string; body?: unknown }[] = [];
-  const state = { down: false, shed: 0 };
+  const state = {
+    down: false,
+    shed: 0,
+    door: { name: 'North gate', mode: 'entry', zone: null as string | null },
+    /** Scans the server has recorded, by ticket (the snapshot's `scans`). */
+    scans: {} as Record<number, RecordedScan[]>,
+  };
   const impl = (url: string, init?: RequestInit) => {
     if (state.down) return Promise.reject(new TypeError('Failed to fetch'));
     const body: unknown = init?.body ? JSON.parse(init.body as string) : undefined;
     calls.push({ url, body });
     const json = (status: number, value: unknown) => Promise.resolve(new Response(JSON.stringify(value), { status }));
-    if (url.startsWith(`/v1/access/events/${EVENT}/admissions`))
-      return json(200, new URL(url, 'http://x').searchParams.get('after') === '1' ? pages[1] : pages[0]);
+    if (url.startsWith(`/v1/access/events/${EVENT}/admissions`)) {
+      const page = structuredClone(new URL(url, 'http://x').searchParams.get('after') === '1' ? pages[1] : pages[0]);
+      for (const h of page.holders)
+        for (const t of h.tickets) if (state.scans[t.userTicketId]) t.scans = state.scans[t.userTicketId];
+      return json(200, page);
+    }
     if (url === '/v1/access/sync') return json(200, syncAnswer(body as never));
-    if (url === '/v1/access/door') return json(200, { name: 'North gate', mode: 'entry', zone: null });
+    if (url === '/v1/access/door') return json(200, state.door);
     if (url === '/v1/access/check-in' && state.shed > 0) {
       state.shed--;
       return Promise.resolve(
@@ -280,6 +297,35 @@ describe('the offline door', () => {
     expect(await again.checkIn('ok:1', EVENT)).toMatchObject({
       answer: { admitted: [], alreadyUsed: [{ userTicketId: 11 }] },
     });
+  });
+
+  it('offline at an exit door (its mode read from the key): lets out only who is inside, queues each direction', async () => {
+    const { make, net, server, store } = setup();
+    server.state.door = { name: 'VIP exit', mode: 'exit', zone: 'VIP' };
+    const door = make();
+    await watched(door);
+    expect(await door.info()).toEqual({ name: 'VIP exit', mode: 'exit', zone: 'VIP' });
+    net.online = false;
+    // Nobody is inside the VIP zone yet: nothing to let out (the listed ticket neither).
+    expect(await door.checkIn('ok:1', EVENT)).toMatchObject({
+      answer: { admitted: [], refused: [{ userTicketId: 11, reason: 'not_inside' }, { userTicketId: 12 }] },
+    });
+    // A scan that says it is an entry; then the door's own mode, an exit.
+    expect(await door.checkIn('ok:1', EVENT, 'in')).toMatchObject({ answer: { admitted: [{ userTicketId: 11 }] } });
+    expect(await door.checkIn('ok:1', EVENT)).toMatchObject({ answer: { exited: [{ userTicketId: 11 }] } });
+    const queue = store.data.get('queue') as QueuedCheckIn[];
+    expect(queue.map((q) => [q.userTicketIds, q.direction, q.record?.zone])).toEqual([
+      [[11], 'in', 'VIP'],
+      [[11], 'out', 'VIP'],
+    ]);
+    // A snapshot read while they wait keeps their scans, once each (the entry, say, reached the server before).
+    server.state.scans[11] = [queue[0].record!];
+    net.online = true;
+    await door.refresh();
+    const snap = store.data.get(`snapshot:${EVENT}`) as Snapshot;
+    expect(snap.holders[0].tickets[0].scans?.map((x) => x.direction)).toEqual(['in', 'out']);
+    // The key's mode and zone are read once per page, not at every refresh (counted per IP like the event list).
+    expect(server.calls.filter((c) => c.url === '/v1/access/door')).toHaveLength(1);
   });
 
   it('falls back to the snapshot when the network fails although the browser says online', async () => {

@@ -249,6 +249,56 @@ describe('the door scanner page with an offline-capable door', () => {
   });
 });
 
+describe('issue 48: the door shows its mode and zone, and says why the entry rules refused', () => {
+  it('shows "Exit · VIP" in the header from the door info, and names the zone in a wrong-zone refusal', async () => {
+    sessionStorage.setItem(STORAGE.key, 'right');
+    const refusal: CheckInOutcome = {
+      kind: 'answered',
+      answer: {
+        holderName: 'Alice',
+        admitted: [],
+        alreadyUsed: [],
+        listedForResale: [],
+        refused: [{ userTicketId: 5, ticketName: 'GA', reason: 'wrong_zone', zones: ['Backstage'] }],
+      },
+    };
+    const base = fakeDoor(EVENTS, refusal);
+    let report: ((s: DoorStatus) => void) | null = null;
+    let info = { name: 'Gate 3', mode: 'exit' as 'entry' | 'exit', zone: 'VIP' as string | null };
+    const doorFor = (key: string) => ({
+      ...base.doorFor(key),
+      watch: (_eventId: number, onStatus: (s: DoorStatus) => void) => {
+        report = onStatus;
+        return () => undefined;
+      },
+      info: () => Promise.resolve(info),
+    });
+    await startScanner({ doc: document, texts: t, formats: formatsFor('en'), storage: sessionStorage, doorFor });
+    const mode = $('door-mode');
+    expect(mode.hidden).toBe(true);
+    const status = { online: true, queued: 0, snapshotTakenAt: null, conflicts: [], lastSync: null };
+    report!(status);
+    await settle();
+    expect(mode.hidden).toBe(false);
+    expect(mode.textContent).toBe('Exit · VIP');
+    expect(mode.dataset.mode).toBe('exit');
+
+    $<HTMLInputElement>('code').value = 'TP1.1.2.abc';
+    await submit('code-form');
+    expect($('result').className).toContain('reason');
+    expect($('result').querySelector('.verdict')?.textContent).toBe('WRONG ZONE');
+    expect($('result').querySelector('.detail')?.textContent).toBe('Not for this zone: VIP (valid for Backstage)');
+
+    // The organiser made it an entry door of no zone: the next refresh says so.
+    info = { name: 'Gate 3', mode: 'entry', zone: null };
+    report!(status);
+    await settle();
+    expect(mode.textContent).toBe('Entry');
+    $<HTMLButtonElement>('change-key').click();
+    expect(mode.hidden).toBe(true);
+  });
+});
+
 describe('issue 20: every code the contract makes, wedge scanners, and the sync summary', () => {
   /** A device code's length: the longest the contract makes. */
   const deviceCode = 'TP2.' + 'A'.repeat(PASS_CODE_MAX_LENGTH - 4);

@@ -13,7 +13,7 @@ import type { Door, ScannerEvent } from './door-api';
 import type { Formats, Texts } from './i18n';
 import type { DoorStatus, OfflineDoor, SyncSummary } from './offline-door';
 import { checkInVerdict, message, syncVerdict } from './verdict';
-import { renderDoorStatus, renderVerdict } from './view';
+import { renderDoorMode, renderDoorStatus, renderVerdict } from './view';
 
 /** How often the status line's "admissions list from 2 minutes ago" is rewritten. */
 const STATUS_EVERY_MS = 15_000;
@@ -86,6 +86,7 @@ function scannerElements(doc: Document) {
     conflictList: byId<HTMLElement>(doc, 'conflict-list'),
     clearConflicts: byId<HTMLButtonElement>(doc, 'clear-conflicts'),
     eventDetail: byId<HTMLElement>(doc, 'event-detail'),
+    doorMode: byId<HTMLElement>(doc, 'door-mode'),
   };
 }
 
@@ -161,6 +162,25 @@ function conflictLines(summary: SyncSummary, t: Texts): string[] {
   );
 }
 
+/**
+ * The door's mode and zone in the header (issue 48), as the door last read them (GET /v1/access/door at each
+ * refresh), shown at each status of the watched event; `zone()` the last one shown (null: none), named when a
+ * ticket is not for it.
+ */
+function doorModeLine(node: HTMLElement, t: Texts) {
+  let zone: string | null = null;
+  return {
+    zone: () => zone,
+    show(door: Door | OfflineDoor | null) {
+      if (door && 'info' in door)
+        void door.info().then((info) => {
+          zone = info.zone;
+          renderDoorMode(node, info, t);
+        });
+    },
+  };
+}
+
 /** Wires the page; resolves once the first step is shown (events loaded when a key was kept). */
 export async function startScanner(deps: ScannerDeps): Promise<void> {
   const { doc, texts: t, formats, storage } = deps;
@@ -170,6 +190,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
   let lastStatus: DoorStatus | null = null;
   /** The last sync summary shown, so each sync's final word replaces the verdict card once. */
   let shownSync = 0;
+  const doorLine = doorModeLine(el.doorMode, t);
   const showStatus = () => {
     if (lastStatus)
       renderDoorStatus(el.statusLine, el.conflictsBox, el.conflictList, lastStatus, t, formats, Date.now());
@@ -196,6 +217,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
         lastStatus = status;
         showStatus();
         showSync(status);
+        doorLine.show(door);
       });
   };
   setInterval(showStatus, STATUS_EVERY_MS);
@@ -214,6 +236,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     lastStatus = null;
     el.statusLine.hidden = true;
     el.conflictsBox.hidden = true;
+    el.doorMode.hidden = true;
     door = null;
     storage.removeItem(STORAGE.key);
     el.scanStep.hidden = true;
@@ -258,7 +281,7 @@ export async function startScanner(deps: ScannerDeps): Promise<void> {
     try {
       const outcome = await door.checkIn(code, Number(el.eventSelect.value));
       if (outcome.kind === 'unauthorized') return toKeyStep(t('wrongKey'));
-      show(checkInVerdict(outcome, t, formats));
+      show(checkInVerdict(outcome, t, formats, doorLine.zone()));
       if (outcome.kind === 'event_not_found') void loadEvents();
     } finally {
       busy = false;

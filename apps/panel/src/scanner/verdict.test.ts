@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { checkInAnswer, judgeHeldTickets } from '@tp/contract/admission';
+import type { HeldTicket } from '@tp/contract/access';
 import { catalogues, formatsFor, textsFor } from './i18n';
 import { answerVerdict, checkInVerdict, grouped } from './verdict';
 
@@ -142,6 +144,90 @@ describe('scan verdicts', () => {
     expect(
       answerVerdict({ ...none, holderName: 'Bo', admitted: [ticket(1, 'GA')] }, textsFor('es'), formats),
     ).toMatchObject({ title: 'ACCESO PERMITIDO', detail: '1 entrada', holder: 'Titular: Bo' });
+  });
+});
+
+describe('entry rules (issue 48): the door says why in one line', () => {
+  const festival = { days: ['2027-07-10', '2027-07-11'], entries: 'reentry' as const, zones: ['Backstage'] };
+  const refused = (reason: 'not_valid_today' | 'wrong_zone' | 'already_inside' | 'not_inside') => ({
+    ...none,
+    holderName: 'Bo',
+    refused: [{ ...ticket(1, 'Weekend'), reason, days: festival.days, zones: festival.zones }],
+  });
+
+  it('names each reason big, in one line, in both languages', () => {
+    const es = textsFor('es');
+    const fes = formatsFor('es');
+    const cases = [
+      ['not_valid_today', 'bad', 'NOT VALID TODAY', 'Not valid today (valid Sat 10–Sun 11)'],
+      ['wrong_zone', 'bad', 'WRONG ZONE', 'Not for this zone: VIP (valid for Backstage)'],
+      ['already_inside', 'warn', 'ALREADY INSIDE', 'Already inside — scan out first'],
+      ['not_inside', 'warn', 'NOT INSIDE', 'Not inside — scan in first'],
+    ] as const;
+    for (const [reason, tone, title, detail] of cases)
+      expect(answerVerdict(refused(reason), t, formats, 'VIP'), reason).toMatchObject({
+        tone,
+        title,
+        detail,
+        reason: true,
+        holder: 'Holder: Bo',
+        lists: [{ items: ['Weekend'] }],
+      });
+    expect(answerVerdict(refused('not_valid_today'), es, fes)).toMatchObject({
+      title: 'NO VÁLIDA HOY',
+      detail: 'No es válida hoy (válida sáb 10–dom 11)',
+    });
+    expect(answerVerdict(refused('wrong_zone'), es, fes, 'VIP').detail).toBe(
+      'No es para esta zona: VIP (válida para Backstage)',
+    );
+    expect(answerVerdict(refused('already_inside'), es, fes).detail).toBe('Ya está dentro: primero escanea la salida');
+    expect(answerVerdict(refused('not_inside'), es, fes)).toMatchObject({
+      title: 'NO ESTÁ DENTRO',
+      detail: 'No está dentro: primero escanea la entrada',
+    });
+  });
+
+  it('records an exit in green, and lists refused tickets beside an entry or an exit with their reasons', () => {
+    const exit = answerVerdict({ ...none, holderName: 'Bo', exited: [ticket(1, 'Weekend')] }, t, formats);
+    expect(exit).toMatchObject({
+      tone: 'ok',
+      title: 'EXIT RECORDED',
+      detail: '1 ticket',
+      lists: [{ items: ['Weekend'] }],
+    });
+    expect(answerVerdict({ ...none, holderName: 'Bo', exited: [ticket(1, 'W')] }, textsFor('es'), formats).title).toBe(
+      'SALIDA REGISTRADA',
+    );
+    const both = answerVerdict({ ...refused('wrong_zone'), admitted: [ticket(2, 'GA')] }, t, formats, 'VIP');
+    expect(both).toMatchObject({ tone: 'ok', title: 'ADMITTED' });
+    expect(both.lists).toEqual([
+      { items: ['GA'] },
+      { heading: 'Refused:', items: ['Weekend · Not for this zone: VIP (valid for Backstage)'] },
+    ]);
+    const two = refused('not_valid_today');
+    two.refused.push({ ...ticket(2, 'VIP pass'), reason: 'already_inside', days: [], zones: [] });
+    expect(answerVerdict(two, t, formats).lists[0].items).toEqual([
+      'Weekend · Not valid today (valid Sat 10–Sun 11)',
+      'VIP pass · Already inside — scan out first',
+    ]);
+  });
+
+  it('reads the same online and offline: the offline door answers through the same contract code', () => {
+    const held: HeldTicket[] = [
+      { userTicketId: 1, ticketName: 'Weekend', usedAt: null, listed: false, entryRules: festival, scans: [] },
+    ];
+    // Friday in Madrid: not one of the pass's days.
+    const scan = {
+      at: '2027-07-09T18:00:00.000Z',
+      zone: 'Backstage',
+      direction: 'in' as const,
+      timeZone: 'Europe/Madrid',
+    };
+    const answer = checkInAnswer('Bo', held, judgeHeldTickets(held, scan));
+    const online = checkInVerdict({ kind: 'answered', answer }, t, formats, 'Backstage');
+    const offline = checkInVerdict({ kind: 'answered', answer, offline: true }, t, formats, 'Backstage');
+    expect(online).toMatchObject({ title: 'NOT VALID TODAY', detail: 'Not valid today (valid Sat 10–Sun 11)' });
+    expect(offline).toEqual({ ...online, detail: `${online.detail} · ${t('decidedOffline')}` });
   });
 });
 

@@ -21,6 +21,8 @@ export interface Verdict {
   buzz?: number | number[];
   /** The title is a sentence (the sync summary): shown smaller than a one-word verdict. */
   sentence?: true;
+  /** The detail is the one line of why the entry rules refused (issue 48): shown bigger, read in under a second. */
+  reason?: true;
 }
 
 /** navigator.vibrate pattern of each tone that buzzes, milliseconds. */
@@ -37,6 +39,40 @@ export function grouped(tickets: Ticket[]): string[] {
 
 const count = (t: Texts, n: number) => t('tickets', { count: n });
 
+type Refusal = NonNullable<CheckInResponse['refused']>[number];
+
+/** The big word of each entry-rule refusal (issue 48), and its tone: red when it never admits here, amber else. */
+const REFUSAL = {
+  not_valid_today: ['notValidToday', 'bad'],
+  wrong_zone: ['wrongZone', 'bad'],
+  already_inside: ['alreadyInside', 'warn'],
+  not_inside: ['notInside', 'warn'],
+  // The server and the offline door answer it in `alreadyUsed`; named here for completeness of the contract's reasons.
+  already_used: ['alreadyUsed', 'warn'],
+} as const;
+
+/**
+ * The one line of why the entry rules refused a ticket (issue 48): "Not valid today (valid Sat 11–Sun 12)",
+ * "Already inside — scan out first", "Not for this zone: VIP (valid for Backstage)", "Not inside — scan in first".
+ * @param zone the door's zone (null: none).
+ */
+export function refusalLine(r: Refusal, t: Texts, formats: Formats, zone: string | null): string {
+  switch (r.reason) {
+    case 'not_valid_today':
+      return r.days ? t('notValidTodayDays', { days: formats.days(r.days) }) : t('notValidTodayDetail');
+    case 'wrong_zone':
+      return [t('wrongZoneDetail', { zone: zone ?? '' }), r.zones && t('validFor', { zones: r.zones.join(', ') })]
+        .filter(Boolean)
+        .join(' ');
+    case 'already_inside':
+      return t('alreadyInsideDetail');
+    case 'not_inside':
+      return t('notInsideDetail');
+    case 'already_used':
+      return t('alreadyUsedDetail');
+  }
+}
+
 /** A plain verdict with no lists (ready, checking, messages). */
 export const message = (tone: Tone, title: string, detail?: string): Verdict => ({ tone, title, detail, lists: [] });
 
@@ -44,18 +80,28 @@ export const message = (tone: Tone, title: string, detail?: string): Verdict => 
 const alarm = (title: string, detail?: string): Verdict => ({ ...message('bad', title, detail), buzz: BUZZ.bad });
 
 /**
- * The verdict of a server answer: admitted wins, then already used, then listed for resale, then returned to the
- * exchange queue, else no ticket.
+ * The verdict of a server answer (or the offline door's, the same shape): admitted wins, then an exit recorded, then
+ * already used, then refused by the entry rules (the first ticket's reason), then listed for resale, then returned
+ * to the exchange queue, else no ticket. Tickets refused beside an entry or exit are listed with their reasons.
+ * @param zone the door's zone (null: none), named when a ticket is not for it.
  */
-export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Formats): Verdict {
+export function answerVerdict(
+  answer: CheckInResponse,
+  t: Texts,
+  formats: Formats,
+  zone: string | null = null,
+): Verdict {
   const { admitted, alreadyUsed, listedForResale, holderName, movedAway = [], returned = [] } = answer;
+  const { exited = [], refused = [] } = answer;
   // No name when the server gives none: a holder with no ticket of this event is never named (issue 40 point 7).
   const holder = holderName ? `${t('holder')}: ${holderName}` : undefined;
   const used = alreadyUsed.map((x) => `${x.ticketName} · ${t('usedAt', { time: formats.time(x.usedAt) })}`);
-  const listed = [
+  const reasons = refused.map((r) => `${r.ticketName} · ${refusalLine(r, t, formats, zone)}`);
+  const onSale = [
     ...(listedForResale.length ? [{ heading: t('alsoListed'), items: grouped(listedForResale) }] : []),
     ...(returned.length ? [{ heading: t('alsoReturned'), items: grouped(returned) }] : []),
   ];
+  const listed = [...(refused.length ? [{ heading: t('alsoRefused'), items: reasons }] : []), ...onSale];
   const answered = (tone: keyof typeof BUZZ, title: string, detail: string, lists: Verdict['lists']): Verdict => ({
     tone,
     title,
@@ -71,8 +117,18 @@ export function answerVerdict(answer: CheckInResponse, t: Texts, formats: Format
       ...listed,
     ]);
   }
+  if (exited.length > 0) {
+    return answered('ok', t('exitRecorded'), count(t, exited.length), [{ items: grouped(exited) }, ...listed]);
+  }
   if (alreadyUsed.length > 0) {
     return answered('warn', t('alreadyUsed'), count(t, alreadyUsed.length), [{ items: used }, ...listed]);
+  }
+  const [first] = refused;
+  if (first) {
+    // One ticket: the big line says why; several: each with its own reason.
+    const items = refused.length > 1 ? reasons : grouped(refused);
+    const [title, tone] = REFUSAL[first.reason];
+    return { ...answered(tone, t(title), refusalLine(first, t, formats, zone), [{ items }, ...onSale]), reason: true };
   }
   if (listedForResale.length > 0) {
     return answered('warn', t('listed'), t('listedDetail'), [
@@ -123,15 +179,19 @@ export function syncVerdict(summary: { synced: number; refused: number }, lines:
   };
 }
 
-/** The verdict of any scan outcome but `unauthorized` (which sends the page back to the key step). */
+/**
+ * The verdict of any scan outcome but `unauthorized` (which sends the page back to the key step).
+ * @param zone the door's zone (null: none; `OfflineDoor.info()`).
+ */
 export function checkInVerdict(
   outcome: Exclude<CheckInOutcome, { kind: 'unauthorized' }>,
   t: Texts,
   formats: Formats,
+  zone: string | null = null,
 ): Verdict {
   switch (outcome.kind) {
     case 'answered': {
-      const verdict = answerVerdict(outcome.answer, t, formats);
+      const verdict = answerVerdict(outcome.answer, t, formats, zone);
       // Offline, or the server too busy to answer: say so under the verdict (admitted ones are queued to sync).
       return outcome.offline
         ? {

@@ -1,4 +1,5 @@
 /** Writes a {@link Verdict} into the result panel, and the offline door's status. Text goes in with `textContent` only. */
+import type { DoorInfo } from '@tp/contract/access';
 import type { Formats, Texts } from './i18n';
 import type { DoorStatus } from './offline-door';
 import type { Verdict } from './verdict';
@@ -15,7 +16,9 @@ export function renderVerdict(result: HTMLElement, verdict: Verdict): void {
   // A one-word verdict with a long word («ENTRADA TRANSFERIDA») is set smaller, so that a 360 px phone never
   // breaks the word in two.
   const longWord = !verdict.sentence && Math.max(...verdict.title.split(/\s+/).map((w) => w.length)) > 9;
-  result.className = `result ${verdict.tone}${verdict.sentence ? ' sentence' : ''}${longWord ? ' long-word' : ''}`;
+  result.className = `result ${verdict.tone}${verdict.sentence ? ' sentence' : ''}${longWord ? ' long-word' : ''}${
+    verdict.reason ? ' reason' : ''
+  }`;
   result.dataset.tone = verdict.tone;
   const nodes: HTMLElement[] = [el('p', verdict.title, 'verdict')];
   if (verdict.detail) nodes.push(el('p', verdict.detail, 'detail'));
@@ -65,4 +68,15 @@ export function renderDoorStatus(
       ),
     ),
   );
+}
+
+/**
+ * The door's mode and zone in the page header (issue 48, GET /v1/access/door): "Entry", "Exit · VIP"; an exit door
+ * is marked apart, so the staff see at a glance which way it scans.
+ */
+export function renderDoorMode(node: HTMLElement, info: DoorInfo, t: Texts): void {
+  node.hidden = false;
+  node.dataset.mode = info.mode;
+  node.className = `door-mode ${info.mode}`;
+  node.textContent = [info.mode === 'exit' ? t('modeExit') : t('modeEntry'), info.zone].filter(Boolean).join(' · ');
 }

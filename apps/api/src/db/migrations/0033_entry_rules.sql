@@ -26,3 +26,5 @@ JOIN "ticket_types" tt ON tt."id" = ut."ticket_type_id"
 JOIN "events" e ON e."id" = tt."event_id"
 WHERE ut."event_access_used_at" IS NOT NULL
 ORDER BY ut."event_access_used_at", ut."id";
+--> statement-breakpoint
+CREATE TRIGGER "ticket_scans_insert_version" AFTER INSERT ON "ticket_scans" REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "bump_parent_version"('user_tickets', 'related_version', 'user_ticket_id');

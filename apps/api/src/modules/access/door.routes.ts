@@ -26,6 +26,11 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   const { limits } = deps;
   const { preValidation, rightKeyOnly, doorOf } = doorGuard(app, deps.checkIn, limits.scannerKeyFailures);
   const scanner = { preValidation };
+  /** A door read counted like the event list (per IP, a right key only): events, door, pass keys, admissions. */
+  const countedLikeEvents = () => ({
+    ...scanner,
+    config: { rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly } },
+  });
   // The door key is a security scheme of the document (`doorKey`), checked by `scanner.preValidation`;
   // `x-door-device` is the door device's stable id, logged with each scan.
   const scannerKeyHeader = z.object({
@@ -35,10 +40,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/events',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'listDoorEvents',
         summary: 'Events the door scanner can admit to',
@@ -55,10 +57,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/door',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'getDoor',
         summary: "The door key's name, mode (entry or exit) and zone",
@@ -75,10 +74,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/pass-keys',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'getPassKeys',
         summary: 'Public keys that verify passes offline',
@@ -114,10 +110,7 @@ export function doorRoutes(app: App, deps: { access: AccessService; checkIn: Che
   app.get(
     '/access/events/:eventId/admissions',
     {
-      ...scanner,
-      config: {
-        rateLimit: { ...perIpPerMinute('door_events', limits.events).rateLimit, allowList: rightKeyOnly },
-      },
+      ...countedLikeEvents(),
       schema: {
         operationId: 'listAdmissions',
         summary: "One page of an event's admissions, for a door that may go offline",

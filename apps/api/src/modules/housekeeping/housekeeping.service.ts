@@ -18,6 +18,7 @@ import { holderMail, walletLinks } from '../../providers/mail/brand.js';
 import { ticketHoldersRepository } from '../../providers/mail/ticket-holders.repository.js';
 import { enqueueMails } from '../../providers/mail/mail-jobs.js';
 import { housekeepingRepository as repo } from './housekeeping.repository.js';
+import { analyzeTables } from '../../db/statistics.js';
 import { intervalJob } from '../../lib/interval-job.js';
 
 /** Reminders claimed per transaction; a run claims batches until none is left. */
@@ -80,6 +81,8 @@ export function createHousekeeping(deps: {
       const auditLog = await repo.deleteAuditLogBefore(tx, daysAgo(deps.auditRetentionDays));
       const failedJobs = await repo.deleteFailedJobsBefore(tx, cutoff);
       const passkeyChallenges = await repo.deleteWebauthnChallengesExpiredBefore(tx, deps.now());
+      // PGlite has no autovacuum: its planner's statistics are refreshed here or never (decision 051).
+      if (deps.database.kind === 'pglite') await analyzeTables(tx, { everything: true });
       return {
         loginRequests,
         sessions,

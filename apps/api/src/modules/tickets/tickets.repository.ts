@@ -7,7 +7,15 @@ import { and, asc, desc, eq, gt, isNull, lte, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { heldBy, ticketIsHeldBack, ticketIsReturned, type Holder } from '../../db/predicates.js';
 import { preparedStatement } from '../../db/prepared.js';
-import { benefits, events, refundRequests, ticketTypes, userTicketBenefits, userTickets } from '../../db/schema.js';
+import {
+  benefits,
+  events,
+  refundRequests,
+  ticketScans,
+  ticketTypes,
+  userTicketBenefits,
+  userTickets,
+} from '../../db/schema.js';
 
 /** The parts of a held benefit (`user_ticket_benefits` row and its `benefits` row) the My-ticket item shows. */
 export type BenefitRow = {
@@ -70,6 +78,19 @@ const refundJson = sql<RefundJson | null>`(select json_build_object('status', ${
   and ${refundRequests.userId} = ${userTickets.holderId}
   and ${refundRequests.status} in ('pending', 'declined') order by ${refundRequests.id} desc limit 1)`;
 
+/** A recorded scan as JSON (`at` as PostgreSQL writes a timestamptz). */
+export type ScanJson = { at: string; direction: 'in' | 'out'; zone: string | null; day: string };
+
+/**
+ * The ticket's recorded scans (issue 48, decision 050), oldest first, as one JSON column of its row, read only when
+ * its type has entry rules (null otherwise, so today's tickets cost nothing more). A new scan makes a new version of
+ * the ticket's row (migration 0033's trigger), so a kept row shows it.
+ */
+const scansJson = sql<ScanJson[] | null>`(case when ${ticketTypes.entryRules} is null then null else
+  coalesce((select json_agg(json_build_object('at', ${ticketScans.at}, 'direction', ${ticketScans.direction},
+    'zone', ${ticketScans.zone}, 'day', ${ticketScans.day}) order by ${ticketScans.at}, ${ticketScans.id})
+  from ${ticketScans} where ${ticketScans.userTicketId} = ${userTickets.id}), '[]'::json) end)`;
+
 /**
  * The columns a My-ticket item and the "may this ticket move" rule read (tickets.service.ts `toMyTicket`,
  * db/predicates.ts `ticketMayMove`), not the tables' every column: each column costs PostgreSQL, `pg`'s row
@@ -89,6 +110,7 @@ const ticketColumns = {
     isGiftable: ticketTypes.isGiftable,
     isResellable: ticketTypes.isResellable,
     isSwappable: ticketTypes.isSwappable,
+    entryRules: ticketTypes.entryRules,
   },
   event: {
     organisationId: events.organisationId,
@@ -114,6 +136,7 @@ const ticketColumns = {
   listed: ticketIsHeldBack(userTickets.id),
   returned: ticketIsReturned(userTickets.id),
   refund: refundJson,
+  scans: scansJson,
   benefits: benefitsJson,
 };
 /**
@@ -140,6 +163,8 @@ export type TicketRow = {
   listed: boolean;
   returned: boolean;
   refund: RefundJson | null;
+  /** Null when the type has no entry rules. */
+  scans: ScanJson[] | null;
   benefits: BenefitRow[];
 };
 

@@ -101,6 +101,11 @@ export function toMyTicket(row: TicketRow, holder: Holder, now: Date): MyTicket 
     // Beyond the spec (issue 46, decision 047): the event moved to a new date; the ticket stays valid.
     ...(event.rescheduledAt ? { eventRescheduled: { at: event.rescheduledAt.toISOString() } } : {}),
     ...(refund ? { refund } : {}),
+    // Issue 48 (decision 050): what the pass admits and what it has done, for the ticket page and the QR screen.
+    ...(type.entryRules && {
+      entryRules: type.entryRules,
+      scans: (row.scans ?? []).map((s) => ({ ...s, at: new Date(s.at).toISOString() })),
+    }),
     eventAccessStatus: accessUsed ? 'USED' : 'UNUSED',
     eventAccessUsedOn: iso(ticket.eventAccessUsedAt),
     totalBenefitCount: 1 + shown.length,

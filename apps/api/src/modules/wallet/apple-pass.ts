@@ -12,7 +12,15 @@ import type { Holder } from '../../db/predicates.js';
 import { createPassSigner } from './pass-signer.js';
 import type { WalletPassRow, WalletTicketRow } from './wallet.repository.js';
 import type { WalletTickets } from './wallet-tickets.js';
-import { APPLE_WEB_SERVICE_PATH, DEFAULT_COLOR, joined, passLabels, rgb, type WalletDeps } from './wallet-common.js';
+import {
+  APPLE_WEB_SERVICE_PATH,
+  DEFAULT_COLOR,
+  entryField,
+  joined,
+  passLabels,
+  rgb,
+  type WalletDeps,
+} from './wallet-common.js';
 
 /**
  * The Apple pass part: `pkpass` (for the update web service too) and the routes' `applePass`, `testCaPem`,
@@ -91,6 +99,7 @@ export function createApplePass(
     // Held but not admitting: returned to the exchange queue (issue 45), or the event cancelled (issue 46).
     const returned = code !== null && row.returned;
     const cancelled = code !== null && row.event.cancelledAt !== null;
+    const admits = entryField(row.entryRules, pickLang(row.holder.locale));
     return signer.sign({
       images: {
         'icon.png': await icon(color, 29),
@@ -112,6 +121,7 @@ export function createApplePass(
           timeStyle: 'PKDateStyleShort',
         },
         { key: 'venue', label: labels.venue, value: joined(event.venue, event.city) },
+        ...(admits ? [{ key: 'admits', ...admits }] : []),
         ...(returned || cancelled
           ? [{ key: 'status', label: labels.status, value: cancelled ? labels.cancelled : labels.returned }]
           : []),

@@ -15,6 +15,7 @@ import { walletRepository as repo, type WalletTicketRow } from './wallet.reposit
 import type { WalletTickets } from './wallet-tickets.js';
 import {
   DEFAULT_COLOR,
+  entryField,
   GOOGLE_SAVE_URL,
   joined,
   seconds,
@@ -99,6 +100,7 @@ export function createGoogleLink(
       const objectId = `${issuerId}.${pass.serialNumber}`;
       const color = row.primaryColor ?? DEFAULT_COLOR;
       const lang = pickLang(row.holder.locale);
+      const admits = entryField(row.entryRules, lang);
       await googleCall(() => google.api.upsertClass(eventClass));
       await googleCall(() =>
         google.api.upsertObject({
@@ -109,6 +111,8 @@ export function createGoogleLink(
           state: row.returned || row.event.cancelledAt ? 'INACTIVE' : 'ACTIVE',
           ticketHolderName: holderDisplayName(row.holder),
           ticketType: text(row.ticketName, lang),
+          // The days and zones of a type with entry rules (issue 48), labelled in the holder's language.
+          ...(admits ? { textModulesData: [{ id: 'admits', header: admits.label, body: admits.value }] } : {}),
           hexBackgroundColor: color,
           validTimeInterval: googleValidity(event),
           ...(event.latitude !== null && event.longitude !== null

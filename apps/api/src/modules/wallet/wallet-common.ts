@@ -8,6 +8,8 @@ import type { Lang } from '../../lib/lang.js';
 import type { GoogleWalletApi, ServiceAccountKey } from '../../providers/google-wallet/google-wallet.provider.js';
 import type { ApnsClient } from '../../providers/apns/apns.provider.js';
 import { LOCALES } from '@tp/contract';
+import type { EntryRules } from '@tp/contract/entry-rules';
+import { formatLocalDays } from '@tp/contract/format';
 import { text as catalogueText } from '../../lib/i18n.js';
 
 /** The wallet service's dependencies (each part takes them). */
@@ -39,7 +41,8 @@ export const walletSerialNumber = (userTicketId: number, holderId: number) => `t
 
 /**
  * The fields an Apple pass labels, and the status a returned ticket's or a cancelled event's pass shows (issue 46) (their words: `wallet.pass_labels.*`
- * in the API's catalogues; issue 40, N1; issue 45).
+ * in the API's catalogues; issue 40, N1; issue 45); `admits` labels the days and zones of a type with entry rules
+ * (issue 48), on Google's pass too.
  */
 const PASS_FIELDS = [
   'event',
@@ -51,6 +54,7 @@ const PASS_FIELDS = [
   'status',
   'returned',
   'cancelled',
+  'admits',
 ] as const;
 
 /** The labels an Apple pass shows in `lang`, from the API's catalogues (`wallet.pass_labels`). */
@@ -101,3 +105,13 @@ export function rgb(hex: string): string {
  * the organiser's own words (event, venue, ticket type), which have no translations: no `translatedValues`.
  */
 export const text = (value: string, lang: Lang) => ({ defaultValue: { language: lang, value } });
+
+/**
+ * What a ticket of a type with entry rules admits (issue 48), as its pass says it in `lang`: the label
+ * (`wallet.pass_labels.admits`) and the days ("Sat 11–Sun 12", "sáb 11–dom 12") and zones ("VIP, Backstage"), joined
+ * by " · "; null for a type with neither (any day, any zone).
+ */
+export function entryField(rules: EntryRules | null, lang: Lang): { label: string; value: string } | null {
+  const parts = [rules?.days && formatLocalDays(rules.days, lang), rules?.zones?.join(', ')].filter(Boolean);
+  return parts.length ? { label: labelsIn(lang).admits, value: parts.join(' · ') } : null;
+}

@@ -2,6 +2,7 @@
  * SQL of wallet passes (issue 22): one held ticket with what its pass shows, the issued passes
  * (`wallet_passes`) and the devices registered for their updates (`wallet_apple_registrations`).
  */
+import type { EntryRules } from '@tp/contract/entry-rules';
 import { and, desc, eq, gt, inArray, isNull, ne, notInArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '../../db/client.js';
 import { heldBy, ticketIsReturned, type Holder } from '../../db/predicates.js';
@@ -28,6 +29,8 @@ export interface WalletTicketRow {
     locale: string;
   };
   ticketName: string;
+  /** The type's entry rules (issue 48; null: one entry, any day, any zone): its pass names the days and zones. */
+  entryRules: EntryRules | null;
   event: typeof events.$inferSelect;
   organisationName: string;
   /** `#rrggbb` or null. */
@@ -54,6 +57,7 @@ const ticketColumns = {
     locale: users.locale,
   },
   ticketName: ticketTypes.name,
+  entryRules: ticketTypes.entryRules,
   event: events,
   organisationName: organisations.name,
   primaryColor: organisations.primaryColor,

@@ -24,6 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { AUDIT_IMPORT_TICKETS_NAMED, organisations as contract, type MessageKey } from '@tp/contract';
 import { isUuid } from '@tp/contract/fields';
 import type { Db } from '../../../db/client.js';
+import { analyzeTables } from '../../../db/statistics.js';
 import { AppError } from '../../../lib/app-error.js';
 import { enqueueJobs } from '../../../providers/jobs/job-queue.js';
 import type { AuditActor } from '../../audit/audit.repository.js';
@@ -280,7 +281,11 @@ async function runImportOnce(deps: ImportDeps, payload: unknown): Promise<void> 
     job.headRows === null ? await checkImport(deps, importId, org, rows) : { rows, headRows: job.headRows };
   if (!checked) return;
   const named = await writeAll(deps, importId, org, checked, job.rowsDone);
-  if (named) await finishImport(deps, importId, org, checked.rows.length, named);
+  if (!named) return;
+  await finishImport(deps, importId, org, checked.rows.length, named);
+  // The doors may open right after a stadium's file: plans from statistics that still see the tables before it
+  // would scan every ticket for each pass (decision 051).
+  await analyzeTables(db);
 }
 
 /**

@@ -3,9 +3,11 @@
  * spec section 7, the TICKETS cache entry My tickets shares) grouped by event, keeping the events of today
  * and otherwise the next ones. "Today" is the event's calendar day in its own time zone. A ticket returned to the
  * exchange queue (issue 45) does not admit: it is counted apart (`returned`), not among the event's tickets; nor does
- * a ticket of a cancelled event (issue 46): the event carries its cancellation (`cancelled`) and counts none.
+ * a ticket of a cancelled event (issue 46): the event carries its cancellation (`cancelled`) and counts none. A
+ * ticket with entry rules (issue 48) adds what it admits (`entries`), once per ticket type and identical view.
  */
 import type { MyTicket } from '@tp/contract';
+import type { EntryRules } from '@tp/contract/entry-rules';
 import { formatValidUntil } from '../../../lib/format';
 
 /** One event the pass admits: its tickets counted by ticket type, in the order first seen. */
@@ -26,6 +28,11 @@ export interface AdmittedEvent {
   count: number;
   /** Tickets of the event returned to its exchange queue: held, but they do not admit until withdrawn. */
   returned: number;
+  /**
+   * Its admitting tickets with entry rules (days, zones, inside since: ui/entry-summary.tsx), one per ticket type name
+   * with the same rules, scans and first use.
+   */
+  entries: { key: string; ticket: MyTicket & { entryRules: EntryRules } }[];
   /** The event's cancellation (issue 46) when the organiser cancelled it; then none of its tickets admits. */
   cancelled?: NonNullable<MyTicket['eventCancelled']>;
 }
@@ -59,6 +66,7 @@ export function admittedEvents(tickets: readonly MyTicket[], now: Date = new Dat
         types: [],
         count: 0,
         returned: 0,
+        entries: [],
       };
       byEvent.set(key, ev);
     }
@@ -71,6 +79,11 @@ export function admittedEvents(tickets: readonly MyTicket[], now: Date = new Dat
       continue;
     }
     ev.count++;
+    if (tk.entryRules) {
+      const key = JSON.stringify([tk.ticketName, tk.entryRules, tk.scans, tk.eventAccessUsedOn]);
+      if (!ev.entries.some((x) => x.key === key))
+        ev.entries.push({ key, ticket: { ...tk, entryRules: tk.entryRules } });
+    }
     const type = ev.types.find((t) => t.name === tk.ticketName);
     if (type) type.count++;
     else ev.types.push({ name: tk.ticketName, count: 1 });

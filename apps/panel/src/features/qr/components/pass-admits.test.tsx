@@ -141,4 +141,32 @@ describe('the QR screen names what the pass admits', () => {
     expect(within(items[1]).getByTestId('pass-cancelled').textContent).toBe(notice);
     expect(items[1].textContent).not.toContain('From the organiser');
   });
+
+  it('says what a pass with entry rules admits, once per ticket type, and nothing more for others (issue 48)', async () => {
+    const live = ticket(1, {
+      isLive: true,
+      eventStartDateTime: iso(Date.now() - HOUR),
+      eventTimeZone: 'Europe/Madrid',
+    });
+    const entry = {
+      entryRules: { days: ['2027-07-09', '2027-07-10'], entries: 'reentry' as const, zones: ['VIP'] },
+      scans: [{ at: '2027-07-09T12:02:00.000Z', direction: 'in' as const, zone: null, day: '2027-07-09' }],
+      eventAccessUsedOn: '2027-07-09T12:02:00.000Z',
+    };
+    const tickets = [
+      { ...live, ticketName: 'Weekend', ...entry },
+      { ...live, userTicketId: 2, ticketName: 'Weekend', ...entry },
+      { ...live, userTicketId: 3 },
+    ];
+    expect(admittedEvents(tickets).map((e) => e.entries.map((x) => x.ticket.ticketName))).toEqual([['Weekend']]);
+    fakeApi(({ path }) => {
+      if (path === '/auth/me') return jsonResponse(aUser());
+      if (path === '/list/ticket_listing?status=UPCOMING') return jsonResponse(tickets);
+      return serverPassAnswer(path) ?? jsonResponse({ message: 'api.not_found' }, 404);
+    });
+    renderPanel(<QrScreen />, { search: 'PANEL_TAB=QR' });
+    const line = await screen.findByTestId('pass-entry');
+    expect(line.textContent).toBe('WeekendFri 9 ✓ used · Sat 10Zones: VIPInside since 2:02 PM');
+    expect(screen.getAllByTestId('pass-entry')).toHaveLength(1);
+  });
 });

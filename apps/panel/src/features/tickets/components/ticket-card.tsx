@@ -1,14 +1,22 @@
 /**
  * A My-tickets card (spec section 2 My tickets): logo, name, city, venue, date range, how far the start is
  * (hours under a day, else calendar days in the event's zone: issue 40), a live, cancelled or new date (issue 46) badge and the used/total count of
- * event access and benefits; and the ticket number, which tells tickets of the same event and type apart (issue 23).
+ * event access and benefits; what a pass with entry rules admits (issue 48, ui/entry-summary.tsx, loaded lazily); and
+ * the ticket number, which tells tickets of the same event and type apart (issue 23).
  */
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { MyTicket } from '@tp/contract';
 import { formatRange, assetUrl, startsIn, ticketNumber } from '../../../lib/format';
 import { Badge } from '../../../ui/bits';
 import { Thumb } from '../../../ui/thumb';
 import { ChevronIcon } from '../../../ui/icons';
+
+/**
+ * What a pass with entry rules admits (issue 48), its code and texts loaded only for such a ticket. Declared here, not
+ * in a shared module: a chunk of its own would add its name to the app start's preload list (the LOGIN budget).
+ */
+const LazyEntrySummary = lazy(() => import('../../../ui/entry-summary').then((m) => m.withTexts()));
 
 export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assetsBaseUrl?: string; now?: Date }) {
   const { t } = useTranslation();
@@ -41,6 +49,13 @@ export function TicketCard(props: { ticket: MyTicket; onOpen: () => void; assets
           <span className="ticket-card__meta">
             {formatRange(tk.eventStartDateTime, tk.eventEndDateTime, tk.eventTimeZone)}
           </span>
+          {tk.entryRules && (
+            <Suspense fallback={null}>
+              <span className="ticket-card__meta">
+                <LazyEntrySummary ticket={{ ...tk, entryRules: tk.entryRules }} />
+              </span>
+            </Suspense>
+          )}
           <span className="ticket-card__foot">
             <span className="ticket-card__when">{when}</span>
             <span className="ticket-card__count" title={t('tickets.used_count_title')}>

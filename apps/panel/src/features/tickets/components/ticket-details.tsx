@@ -1,6 +1,7 @@
 /**
  * The ticket page's details (spec section 2 Ticket page): live badge and ticket name, the event's name, its dates
- * in the event's time zone, place with a map link, "Add to calendar" (issue 23; not for a cancelled event) and the wallet badges when the
+ * in the event's time zone, place with a map link, what a pass with entry rules admits (issue 48: days, zones, inside
+ * since; ui/entry-summary.tsx, loaded lazily), "Add to calendar" (issue 23; not for a cancelled event) and the wallet badges when the
  * operator configured a wallet (issue 22, ui/wallet-buttons.tsx, loaded lazily).
  */
 import { lazy, Suspense } from 'react';
@@ -12,6 +13,12 @@ import { Badge } from '../../../ui/bits';
 import { CalendarIcon, PinIcon } from '../../../ui/icons';
 import { AddToCalendar } from './add-to-calendar';
 import { eventPlace } from './event-place';
+
+/**
+ * What a pass with entry rules admits (issue 48), its code and texts loaded only for such a ticket. Declared here, not
+ * in a shared module: a chunk of its own would add its name to the app start's preload list (the LOGIN budget).
+ */
+const LazyEntrySummary = lazy(() => import('../../../ui/entry-summary').then((m) => m.withTexts()));
 
 /** The wallet badges (decision 029), loaded only when the operator configured a wallet. */
 const WalletButtons = lazy(() => import('../../../ui/wallet-buttons'));
@@ -43,6 +50,13 @@ export function TicketDetails({ tk }: { tk: MyTicket }) {
           </a>
         </span>
       </p>
+      {tk.entryRules && (
+        <Suspense fallback={null}>
+          <p className="ticket-entry">
+            <LazyEntrySummary ticket={{ ...tk, entryRules: tk.entryRules }} />
+          </p>
+        </Suspense>
+      )}
       {/* A cancelled show is not offered for a calendar: its holders' calendars got the cancellation (decision 045). */}
       {!tk.eventCancelled && <AddToCalendar ticket={tk} />}
       {(config?.wallets?.apple || config?.wallets?.google) && (
