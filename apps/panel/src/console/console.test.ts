@@ -9,6 +9,7 @@ import { consoleTime, isoToZoned, zonedToIso } from './zoned-time';
 import { chartSeries } from './events/components/chart-series';
 import { countryOptions } from './country-names';
 import { keptTicketTypeFields } from './kept-fields';
+import { dayLabel, eventDays } from './events/components/event-days';
 
 const keys = (o: object, prefix = ''): string[] =>
   Object.entries(o).flatMap(([k, v]) =>
@@ -148,5 +149,24 @@ describe('console', () => {
     // A cap equal to the price is the API's default: left out, it follows a new price.
     expect(keptTicketTypeFields({ ...type, description: null, resaleCapCents: 12_900 })).toEqual({});
     expect(keptTicketTypeFields(null)).toEqual({});
+  });
+
+  it("lists an event's local days for the type form's entry rules (issue 48)", () => {
+    // Across the end of daylight saving in Sydney (4 April 2027, 03:00 AEDT -> 02:00 AEST): three days, none twice.
+    expect(eventDays('2027-04-03T08:00:00Z', '2027-04-05T12:00:00Z', 'Australia/Sydney')).toEqual([
+      '2027-04-03',
+      '2027-04-04',
+      '2027-04-05',
+    ]);
+    // The event's days, not UTC's: 23:30 Friday to 01:00 Saturday in Auckland is all Friday in UTC.
+    expect(eventDays('2027-07-09T11:30:00Z', '2027-07-09T13:00:00Z', 'Pacific/Auckland')).toEqual([
+      '2027-07-09',
+      '2027-07-10',
+    ]);
+    // A season longer than a rule can list: its first 31 days.
+    const season = eventDays('2027-01-01T00:00:00Z', '2027-03-31T00:00:00Z', 'UTC');
+    expect([season.length, season[0], season.at(-1)]).toEqual([31, '2027-01-01', '2027-01-31']);
+    expect(dayLabel('2027-07-10', 'en')).toBe('Sat, 10 July');
+    expect(dayLabel('2027-07-10', 'es')).toBe('sáb, 10 jul');
   });
 });

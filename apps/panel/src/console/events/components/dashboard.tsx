@@ -1,7 +1,8 @@
 /**
- * An event's dashboard (issue 21): issued, checked in, listed and resold (attendance.api.ts), the check-ins per
- * 5 minutes over the event day as a bar chart, and what offline doors admitted that the server refused when they
- * synced (check-ins.api.ts). Both refresh every 30 seconds. The chart library (uPlot) is its own lazy chunk, loaded
+ * An event's dashboard (issue 21): issued, checked in, listed and resold, and since issue 48 who is inside per zone
+ * and the entries per day (attendance.api.ts, read every 5 seconds; occupancy.tsx), the check-ins per 5 minutes over
+ * the event day as a bar chart, and what offline doors admitted that the server refused when they synced
+ * (check-ins.api.ts, every 30 seconds). The chart library (uPlot) is its own lazy chunk, loaded
  * only when a dashboard opens (decision 024). Times in the event's zone through the contract's formatter.
  */
 import { lazy, Suspense } from 'react';
@@ -15,6 +16,7 @@ import { QueryState } from '../../query-state';
 import { useAttendance } from '../api/attendance.api';
 import { useCheckIns } from '../api/check-ins.api';
 import { Conflicts } from './conflicts';
+import { Occupancy } from './occupancy';
 
 const CheckInChart = lazy(() => import('./check-in-chart'));
 
@@ -48,6 +50,7 @@ export function Dashboard({ event, onBack }: { event: EventItem & { externalId: 
           </div>
         ))}
       </dl>
+      <Occupancy counts={counts} updatedAt={attendance.dataUpdatedAt} timeZone={event.timeZone} />
       <section className="card stack" aria-labelledby="chart-title">
         <h2 id="chart-title">{t('console.dashboard.chart_title')}</h2>
         <QueryState query={checkIns} />

@@ -1,6 +1,7 @@
 /**
  * A ticket type's form (issue 21): a new type of the event or one edited (its id read-only): name, price, currency,
- * stock, what holders may do with it, and the other types it may be swapped for; saved by PUT
+ * stock, what holders may do with it, the other types it may be swapped for, and its entry rules (issue 48,
+ * entry-rules-fields.tsx); saved by PUT
  * /v1/org/ticket-types/{externalId} (save-ticket-type.api.ts). The API's field errors show at their fields.
  */
 import { useForm } from 'react-hook-form';
@@ -11,7 +12,8 @@ import { SelectField } from '../../select-field';
 import { ErrorBlock, FieldError, useServerErrors } from '../../server-errors';
 import type { EventItem } from '../../events-list.api';
 import type { TicketTypeItem } from '../api/ticket-types.api';
-import { useSaveTicketType, type TypeFields } from '../api/save-ticket-type.api';
+import { entryFieldsOf, useSaveTicketType, type TypeFields } from '../api/save-ticket-type.api';
+import { EntryRulesFields } from './entry-rules-fields';
 
 export function TicketTypeForm(props: {
   event: EventItem;
@@ -33,11 +35,12 @@ export function TicketTypeForm(props: {
       isResellable: type?.isResellable ?? true,
       isSwappable: type?.isSwappable ?? false,
       swapTargets: type?.swapTargets.map((s) => s.ticketTypeExternalId ?? '') ?? [],
+      ...entryFieldsOf(type?.entryRules),
     },
   });
   const { formError, setFormError, show } = useServerErrors(
     form,
-    { priceCents: 'price', resaleCapCents: 'price' },
+    { priceCents: 'price', resaleCapCents: 'price', entryRules: 'zoneDraft' },
     { 'api.org.swap_target_invalid': 'swapTargets', 'api.org.ticket_type_event_locked': 'externalId' },
   );
   const save = useSaveTicketType(event, type, {
@@ -101,6 +104,7 @@ export function TicketTypeForm(props: {
           <FieldError message={err('swapTargets')} />
         </fieldset>
       )}
+      <EntryRulesFields form={form} event={event} />
       <ErrorBlock message={formError} />
       <FormFooter submit={t('console.save')} pending={save.isPending} onCancel={onDone} />
     </form>

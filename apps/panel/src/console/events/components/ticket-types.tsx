@@ -1,5 +1,5 @@
 /**
- * An event's ticket types (issue 21) in a table; `type` (from the URL) opens a type's form (ticket-type-form.tsx):
+ * An event's ticket types (issue 21) in a table, each with its entry rules in a few words (issue 48); `type` (from the URL) opens a type's form (ticket-type-form.tsx):
  * its id, or `null` for a new one. An event without the organiser's id has none to list (its view opens in place,
  * without a URL). A cancelled event's types are listed only: no New, no Edit, no form (the API refuses a change with
  * `api.org.event_cancelled`; the view's cancelled notice atop says why, event-view.tsx).
@@ -13,6 +13,7 @@ import { RowButton, TableHead, TableRegion } from '../../table-region';
 import type { EventItem } from '../../events-list.api';
 import { useTicketTypes } from '../api/ticket-types.api';
 import { BackRow } from './back-row';
+import { rulesSummary } from './entry-rules-fields';
 import { TicketTypeForm } from './ticket-type-form';
 
 export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: string | null; onBack: () => void }) {
@@ -55,6 +56,7 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
               t('console.types.name'),
               t('console.types.price'),
               t('console.types.stock'),
+              t('console.types.entry_rules'),
             ]}
             action={final ? undefined : t('console.edit')}
           />
@@ -65,6 +67,7 @@ export function TicketTypes({ event, type, onBack }: { event: EventItem; type?: 
                 <td>{ty.name}</td>
                 <td>{formatCents(ty.priceCents, ty.currency, lang)}</td>
                 <td data-label={t('console.types.stock')}>{ty.stock}</td>
+                <td data-label={t('console.types.entry_rules')}>{rulesSummary(t, ty.entryRules)}</td>
                 {!final && (
                   <td>
                     <RowButton
