@@ -6,7 +6,7 @@
  * day (a second ticket valid tomorrow only), already inside, let out, admitted again, refused at the wrong zone; the
  * offline exit syncs; the console's dashboard counts who is inside.
  */
-import { expect, test, type BrowserContext, type Page } from './fixtures';
+import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { openDoor, qrImage, showPassAtDoor } from './door-steps';
 import { apiSignIn, baseUrl, freshEmail } from './support';
@@ -44,13 +44,18 @@ async function doorKey(console: Page, name: string, mode: 'entry' | 'exit', zone
   await console.getByLabel('Mode').selectOption(mode);
   await console.getByLabel('Zone (e.g. VIP; empty: the general doors)').fill(zone);
   await console.getByRole('button', { name: 'Create door key' }).click();
-  const key = (await console.getByTestId('shown-once').textContent())!.trim();
+  const shown = console.getByTestId('shown-once');
+  const key = (await shown.textContent())!.trim();
   expect(key).toMatch(/^tpd_/);
+  await expect(console.getByRole('row', { name: new RegExp(`^${name} tpd_`) })).toBeVisible();
+  // Put away, so that the next key's box is a new one (never this key read again).
+  await console.getByRole('button', { name: 'Done' }).click();
+  await expect(shown).toBeHidden();
   return key;
 }
 
 /** A /scanner page of its own (a context that can lose its signal) with `key`, on the organisation's one event. */
-async function door(browser: import('@playwright/test').Browser, key: string, eventName: string) {
+async function door(browser: Browser, key: string, eventName: string) {
   const context = await browser.newContext({ viewport: { width: 400, height: 860 } });
   const page = await context.newPage();
   await openDoor(page, key, eventName);
@@ -159,13 +164,14 @@ test('festival: console rules and doors → holder sees the days → entry and e
 
   // Back in at the main gate (re-entry), online; the holder's ticket page then says since when they are inside.
   expect(await showPassAtDoor(gate.page, phone)).toBe('ADMITTED');
-  await phone.goto(`${baseUrl()}/en/`);
-  await phone
-    .getByRole('link', { name: /Weekend Pass/ })
-    .first()
-    .click();
-  await expect(phone.getByTestId('entry-state')).toContainText('Inside since');
-  await expect(phone.getByTestId('entry-zones')).toContainText('VIP');
+  await phone.goto(`${baseUrl()}/en/?PANEL_TAB=MY_TICKET`);
+  await phone.getByRole('button', { name: new RegExp(`^${eventName}, Weekend Pass`) }).click();
+  await expect(phone).toHaveURL(/USER_TICKET_ID=/);
+  const summary = phone.getByTestId('entry-summary');
+  await expect(summary).toHaveCount(1);
+  await expect(summary.getByTestId('entry-days')).toHaveText(`${shortDay(today)} ✓ used · ${shortDay(tomorrow)}`);
+  await expect(summary.getByTestId('entry-state')).toContainText('Inside since');
+  await expect(summary.getByTestId('entry-zones')).toHaveText('Zones: VIP');
   await phone.goto(`${baseUrl()}/en/?PANEL_TAB=QR`);
 
   // The Backstage door, offline: the Weekend Pass is not for its zone, decided from its list alone.

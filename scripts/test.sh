@@ -19,7 +19,7 @@ source scripts/steps.sh
 started=$SECONDS
 echo "npm test on Node $(node -v)"
 side_by_side \
-  "build npm run build ; playwright npx playwright test ; playwright-pg env E2E_DATABASE=postgres npx playwright test e2e/exchange-journey.spec.ts e2e/event-cancel-journey.spec.ts e2e/refund-journey.spec.ts" \
+  "build npm run build ; playwright npx playwright test ; playwright-pg env E2E_DATABASE=postgres npx playwright test e2e/exchange-journey.spec.ts e2e/event-cancel-journey.spec.ts e2e/refund-journey.spec.ts e2e/entry-rules-journey.spec.ts" \
   "typecheck npm run typecheck ; build-wait wait_for build ; vitest env TEST_LANE=main npx vitest run"
 step vitest-timing env TEST_LANE=timing npx vitest run
 side_by_side "vitest-waiting env TEST_LANE=waiting npx vitest run" "$@"
