@@ -9,7 +9,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from './fixtures';
 import { createOrganisation, signInConsole } from './console-steps';
 import { openDoor, qrImage, showPassAtDoor } from './door-steps';
-import { apiSignIn, baseUrl, freshEmail } from './support';
+import { baseUrl, freshEmail, signInContext } from './support';
 
 const HOUR = 3_600_000;
 const ZONE = 'Australia/Sydney';
@@ -124,14 +124,7 @@ test('festival: console rules and doors → holder sees the days → entry and e
     isMobile: true,
     hasTouch: true,
   });
-  const tokens = await apiSignIn(holderEmail);
-  await phoneContext.addInitScript((t) => {
-    if (!sessionStorage.getItem('e2e.seeded')) {
-      localStorage.setItem('tp.accessToken', t.accessToken);
-      localStorage.setItem('tp.refreshToken', t.refreshToken);
-      sessionStorage.setItem('e2e.seeded', '1');
-    }
-  }, tokens);
+  await signInContext(phoneContext, holderEmail);
   const phone = await phoneContext.newPage();
   await phone.goto(`${baseUrl()}/en/?PANEL_TAB=QR`);
   await qrImage(phone);

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { chromium, expect, test, type Browser, type BrowserContext, type FrameLocator, type Page } from './fixtures';
 import sharp from 'sharp';
 import { chromiumArgs, chromiumExecutable } from './chromium';
-import { apiSignIn, baseUrl, freshEmail, hostUrl, signInViaPanel } from './support';
+import { baseUrl, freshEmail, hostUrl, signInContext, signInViaPanel } from './support';
 import { openDoor as openDoorPage, qrImage, shownPass, wedgeScan } from './door-steps';
 
 const PHONE = { width: 390, height: 844 };
@@ -230,14 +230,7 @@ test.describe('the gate journey', () => {
     const org = await organiser('standalone');
     try {
       await journey(browser, doorBrowser, y4m, org, async (context, page) => {
-        const tokens = await apiSignIn(org.holderEmail);
-        await context.addInitScript((t) => {
-          if (!sessionStorage.getItem('e2e.seeded')) {
-            localStorage.setItem('tp.accessToken', t.accessToken);
-            localStorage.setItem('tp.refreshToken', t.refreshToken);
-            sessionStorage.setItem('e2e.seeded', '1');
-          }
-        }, tokens);
+        await signInContext(context, org.holderEmail);
         await page.goto(`${baseUrl()}/en/?PANEL_TAB=QR`);
         await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
         // The device pass is certified while online (IndexedDB `tp-pass`), so the QR keeps working offline.
