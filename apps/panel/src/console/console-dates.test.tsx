@@ -75,7 +75,14 @@ describe("the console's dates, through the contract's formatter", () => {
 
   it("writes the dashboard's conflicts in the event's zone and its busiest 5 minutes as a time of day", async () => {
     answer({
-      '/v1/org/events/evt-1/attendance': { issued: 2, checkedIn: 1, listedForResale: 0, resold: 0 },
+      '/v1/org/events/evt-1/attendance': {
+        issued: 2,
+        checkedIn: 1,
+        listedForResale: 0,
+        resold: 0,
+        insideByZone: [],
+        entriesByDay: [],
+      },
       '/v1/org/events/evt-1/check-ins': {
         from: '2026-11-28T12:00:00Z',
         to: '2026-11-29T12:00:00Z',
