@@ -95,6 +95,8 @@ describe('entry rules of a ticket type', () => {
   it('are taken by PUT and read back; absent keeps them, null clears them; malformed ones are refused', async () => {
     expect((await put('ticket-types/pass', typeBody(PASS_RULES))).statusCode).toBe(201);
     expect((await readType()).entryRules).toEqual(PASS_RULES);
+    // The same rules again are no change.
+    expect((await put('ticket-types/pass', typeBody(PASS_RULES))).json()).toMatchObject({ status: 'unchanged' });
     expect((await put('ticket-types/pass', typeBody())).statusCode).toBe(200);
     expect((await readType()).entryRules).toEqual(PASS_RULES);
     expect((await put('ticket-types/pass', typeBody({ entries: 'once_per_day' }))).json()).toMatchObject({
@@ -134,6 +136,19 @@ describe('door keys with a mode and a zone', () => {
     const platform = await t.app.inject({ url: '/v1/access/door', headers: { 'x-scanner-key': PLATFORM } });
     expect(platform.json()).toEqual({ name: null, mode: 'entry', zone: null });
     expect((await t.app.inject({ url: '/v1/access/door' })).statusCode).toBe(401);
+    // One spelling per zone: a decomposed "Café" is stored composed; an invisible character is refused.
+    await doorKey({ name: 'Café door', zone: 'Cafe\u0301' });
+    const cafe = (await t.app.inject({ url: '/v1/org/door-keys', headers: bearer(apiKey) }))
+      .json<{ name: string; zone: string | null }[]>()
+      .find((k) => k.name === 'Café door');
+    expect(cafe?.zone).toBe('Caf\u00e9');
+    const hidden = await t.app.inject({
+      method: 'POST',
+      url: '/v1/org/door-keys',
+      headers: bearer(apiKey),
+      payload: { name: 'Hidden', zone: 'VIP\u200b' },
+    });
+    expect(hidden.statusCode).toBe(400);
     const bad = await t.app.inject({
       method: 'POST',
       url: '/v1/org/door-keys',
@@ -229,6 +244,19 @@ describe('online check-in by the entry rules', () => {
     expect((await scan(exit, userId)).exited).toEqual([ticket]);
     expect((await scan(PLATFORM, userId)).alreadyUsed).toEqual([{ ...ticket, usedAt: START.toISOString() }]);
   });
+
+  it('a revoked ticket inside is nobody inside (it can no longer scan out)', async () => {
+    const { userId } = await ticketOf('ga', undefined, 'erin@example.com');
+    await scan(PLATFORM, userId);
+    const inside = async () =>
+      (await t.app.inject({ url: '/v1/org/events/fest/attendance', headers: bearer(apiKey) })).json<{
+        insideByZone: unknown[];
+      }>().insideByZone;
+    expect(await inside()).toEqual([{ zone: null, inside: 1 }]);
+    const revoked = await t.app.inject({ method: 'DELETE', url: '/v1/org/tickets/ga-erin', headers: bearer(apiKey) });
+    expect(revoked.statusCode, revoked.body).toBe(204);
+    expect(await inside()).toEqual([]);
+  });
 });
 
 describe('offline scans by the entry rules', () => {
@@ -293,7 +321,6 @@ describe('offline scans by the entry rules', () => {
         usedAt: null,
         listed: false,
         entryRules: { entries: 'once', zones: ['VIP'] },
-        scans: [],
       },
     ]);
     const attendance = await t.app.inject({ url: '/v1/org/events/fest/attendance', headers: bearer(apiKey) });

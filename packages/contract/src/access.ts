@@ -6,7 +6,6 @@
 import * as z from 'zod';
 import { ADMISSIONS_PAGE_MAX, SYNC_BATCH_MAX } from './admission.js';
 import type { EntryRefusal } from './entry-rules.js';
-import { hasNoNul } from './fields.js';
 
 const id = z.number().int().positive().max(2_147_483_647);
 
@@ -63,7 +62,14 @@ export type PassKeys = z.infer<typeof passKeys>;
 export * from './entry-rules.js';
 
 /** A zone's name (a named area of the venue a door belongs to): trimmed, 1–40 characters. */
-export const zoneName = z.string().trim().min(1).max(40).refine(hasNoNul);
+export const zoneName = z
+  .string()
+  .trim()
+  // One spelling per name: "Café" typed on two keyboards is one zone; no invisible or control characters.
+  .normalize('NFC')
+  .min(1)
+  .max(40)
+  .refine((name) => !/[\p{Cc}\p{Cf}]/u.test(name));
 
 /** An event-local calendar date, `YYYY-MM-DD` (a real date). */
 const localDate = z

@@ -50,7 +50,9 @@ export async function checkInOffline(
       code,
       scannedAt: scan.at,
       userTicketIds: recorded,
-      direction: scan.direction,
+      // Only a direction the staff chose: else the server takes the key's mode, which this door may not know yet (a
+      // door that never reached GET /access/door judges as an entry door; an exit key's scans must not sync as entries).
+      ...(direction && { direction }),
       record: first.record,
     });
     await store.set(KEYS.queue, queue);

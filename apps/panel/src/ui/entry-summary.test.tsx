@@ -57,7 +57,7 @@ describe('the days and zones of a pass', () => {
     expect(await show('es', back)).toEqual({
       days: 'vie 9 ✓ usado · sáb 10 · dom 11',
       zones: 'Zonas: VIP · Backstage',
-      state: 'Dentro desde las 14:02',
+      state: 'Dentro desde: 14:02',
     });
   });
 

@@ -56,7 +56,8 @@ export function createAdmissions(
             usedAt: t.usedAt?.toISOString() ?? null,
             listed: t.listed,
             entryRules: t.entryRules,
-            scans: scans.get(t.userTicketId) ?? [],
+            // None recorded: absent, so the door reads a first use as one entry (`scansOf`), as the server does.
+            scans: scans.get(t.userTicketId),
           });
           byHolder.set(t.holderId!, list);
         }

@@ -346,8 +346,8 @@ export const orgApiRepository = {
   },
 
   /**
-   * From the event's recorded scans (decision 050): per zone (null: none) the tickets whose latest scan there is an
-   * entry, zones by name (null first); per event-local day the tickets that entered that day, oldest first.
+   * From the event's recorded scans (decision 050): per zone (null: none) the tickets (not revoked) whose latest scan
+   * there is an entry, zones by name (null first); per event-local day the tickets that entered that day, oldest first.
    */
   async scanCounts(db: DbOrTx, eventId: number) {
     const latest = db
@@ -356,6 +356,8 @@ export const orgApiRepository = {
         direction: ticketScans.direction,
       })
       .from(ticketScans)
+      // A revoked ticket cannot scan out (the door no longer holds it): it is nobody inside.
+      .innerJoin(userTickets, and(eq(userTickets.id, ticketScans.userTicketId), isNull(userTickets.revokedAt)))
       .where(eq(ticketScans.eventId, eventId))
       .orderBy(ticketScans.userTicketId, ticketScans.zone, desc(ticketScans.at), desc(ticketScans.id))
       .as('latest');

@@ -2,6 +2,7 @@
  * The organisation API's ticket types and their benefits (issue 12): PUT /org/ticket-types/{externalId}.
  */
 import type { organisations as contract } from '@tp/contract';
+import type { EntryRules } from '@tp/contract/entry-rules';
 import type * as z from 'zod';
 import type { ticketTypes } from '../../../db/schema.js';
 import { AppError } from '../../../lib/app-error.js';
@@ -26,6 +27,13 @@ const TYPE_FIELDS = {
 } as const satisfies Record<string, keyof TicketTypeInput>;
 
 /** The ticket-types part of the organisation API: upsert by externalId, with benefits. */
+
+/** Whether two entry rules (or nulls) say the same, whatever the order of their keys. */
+const sameRules = (a: EntryRules | null, b: EntryRules | null) => {
+  const canonical = (r: EntryRules | null) => r && JSON.stringify({ days: r.days, entries: r.entries, zones: r.zones });
+  return canonical(a) === canonical(b);
+};
+
 export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 'now'>) {
   const db = deps.database.db;
   return {
@@ -95,12 +103,9 @@ export function createOrgTicketTypesService(deps: Pick<OrgApiDeps, 'database' | 
               price = { fromCents: type.priceCents, toCents: values.priceCents, currency: values.currencyCode };
           }
         }
-        // Entry rules (issue 48): absent keeps them, null clears them; compared as JSON (a jsonb column).
-        if (
-          status !== 'created' &&
-          input.entryRules !== undefined &&
-          JSON.stringify(type.entryRules) !== JSON.stringify(input.entryRules)
-        ) {
+        // Entry rules (issue 48): absent keeps them, null clears them; compared field by field, whatever the order of
+        // the keys in the stored JSON (jsonb keeps its own).
+        if (status !== 'created' && input.entryRules !== undefined && !sameRules(type.entryRules, input.entryRules)) {
           await repo.updateTicketType(tx, type.id, { entryRules: input.entryRules });
           status = 'updated';
           fields.add('entryRules');
