@@ -27,6 +27,17 @@ const put = async (key: string, path: string, payload: object) => {
   const r = await t.app.inject({ method: 'PUT', url: `/v1/org/${path}`, headers: bearer(key), payload });
   expect(r.statusCode, r.body).toBeLessThan(300);
 };
+/** The event's body for PUT /org/events/evt-1, with `settings` on top. */
+const event = (settings: object) => ({
+  name: 'Harbour Lights',
+  venue: 'The Domain',
+  city: 'Sydney',
+  country: 'AU',
+  startsAt: iso(10 * DAY),
+  endsAt: iso(10 * DAY + 8 * HOUR),
+  timeZone: 'Australia/Sydney',
+  ...settings,
+});
 const setUp = async (settings: object) => {
   const r = await t.app.inject({
     method: 'POST',
@@ -35,16 +46,7 @@ const setUp = async (settings: object) => {
     payload: { slug: 'acme', name: 'Acme' },
   });
   const { apiKey } = r.json<{ apiKey: string }>();
-  await put(apiKey, 'events/evt-1', {
-    name: 'Harbour Lights',
-    venue: 'The Domain',
-    city: 'Sydney',
-    country: 'AU',
-    startsAt: iso(10 * DAY),
-    endsAt: iso(10 * DAY + 8 * HOUR),
-    timeZone: 'Australia/Sydney',
-    ...settings,
-  });
+  await put(apiKey, 'events/evt-1', event(settings));
   const type = { eventExternalId: 'evt-1', currency: 'AUD', isGiftable: true, isResellable: true, isSwappable: true };
   await put(apiKey, 'ticket-types/vip', { ...type, name: 'VIP', priceCents: 9000, stock: 10 });
   await put(apiKey, 'ticket-types/ga', {
@@ -95,6 +97,23 @@ describe('event settings', () => {
       passRevealAt: null,
     });
     expect((await t.app.inject({ url: '/v1/auth/access/qr', headers: bearer(token) })).statusCode).toBe(200);
+  });
+
+  it('a pass that showed stays shown for two time steps after passRevealAt moves later (no read), then hides', async () => {
+    const { apiKey, token } = await setUp({});
+    const qr = () => t.app.inject({ url: '/v1/auth/access/qr', headers: bearer(token) });
+    expect((await qr()).statusCode).toBe(200);
+    await put(apiKey, 'events/evt-1', event({ passRevealAt: iso(DAY) }));
+    // Remembered as shown (decision 051): the phone's next poll reads no reveal time; the door still judges it.
+    t.clock.advance(30_000);
+    expect((await qr()).statusCode).toBe(200);
+    t.clock.advance(31_000);
+    const hidden = await qr();
+    expect(hidden.statusCode).toBe(409);
+    expect(hidden.json()).toMatchObject({ message: 'api.access.pass_not_yet_available' });
+    // A hidden pass is not remembered: it shows as soon as the reveal time moves back.
+    await put(apiKey, 'events/evt-1', event({ passRevealAt: null }));
+    expect((await qr()).statusCode).toBe(200);
   });
 
   it('without settings the pass shows at once and transfers stay open', async () => {

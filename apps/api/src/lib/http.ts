@@ -17,6 +17,10 @@ import { AppError } from './app-error.js';
 import { clientAborted, logAbort, routeOf } from './request-id.js';
 import { databaseUnavailableReason } from '../db/unavailable.js';
 import { concurrencyFailure, invalidText, uniqueViolation } from '../db/unique-violation.js';
+import type { users } from '../db/schema.js';
+
+/** An account's row (the `users` table), as `requireAuth` reads it with the session. */
+type UserRow = typeof users.$inferSelect;
 
 /** Seconds a client is told to wait (`Retry-After`) while the database is unreachable. */
 export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
@@ -46,6 +50,11 @@ declare module 'fastify' {
      * Unset (a route whose pre-handlers set none) counts as no proof.
      */
     presence: Date | null | 'machine';
+    /**
+     * Set by `requireAuth`: the signed-in account's row, read with its session in the same statement (decision
+     * 051); a route that answers with the account uses it instead of reading it again.
+     */
+    account: UserRow;
   }
   interface FastifyContextConfig {
     /**
@@ -69,7 +78,9 @@ export function bearerOf(req: FastifyRequest): string | null {
  * unknown slug; the header is read only once the token is valid).
  */
 export function requireAuthWith(
-  authenticate: (bearer: string) => Promise<{ userId: number; sessionId: string; steppedUpAt?: Date | null } | null>,
+  authenticate: (
+    bearer: string,
+  ) => Promise<{ userId: number; sessionId: string; steppedUpAt?: Date | null; user: UserRow } | null>,
   organisationId: (slug: string) => Promise<number>,
 ) {
   return async function requireAuth(req: FastifyRequest): Promise<void> {
@@ -83,6 +94,7 @@ export function requireAuthWith(
       organisationId: typeof slug === 'string' ? await organisationId(slug) : null,
     };
     req.presence = claims.steppedUpAt ?? null;
+    req.account = claims.user;
   };
 }
 

@@ -32,6 +32,11 @@ import { accessRepository as repo } from './access.repository.js';
 /** White modules around the symbol (the quiet zone the QR standard asks for). */
 const QUIET_ZONE = 4;
 
+/** Time steps a holder's shown pass is remembered as shown (see `passRevealAt`): the next poll finds it. */
+const REVEALED_STEPS = 2;
+/** Holders remembered as shown at most; the memory is emptied when full (about 100 bytes each). */
+const REVEALED_MAX = 100_000;
+
 /**
  * The server's pass as a PNG: one pixel per module plus the 4-module quiet zone, error correction M, 1-bit grey
  * (white 1, black 0) without row filters, its data stored, not compressed (deflate level 0: a 1-bit image of a
@@ -58,6 +63,26 @@ function passPng(code: string): Buffer {
   return Buffer.from(png.buffer, png.byteOffset, png.byteLength);
 }
 
+/**
+ * Holders whose pass showed (`passRevealAt` null), by user and organisation, each for `forMs` milliseconds from
+ * when it was read: their phones' next polls show it without a database read (decision 051: at the gate every poll
+ * was one). What can hide a shown pass (its event's `passRevealAt` moved later, its last revealed ticket given away
+ * or revoked) takes effect at most that late; the door judges `passRevealAt` itself (`not_revealed`), so such a pass
+ * admits nobody. A hidden pass is never remembered: it shows as soon as it may. At most REVEALED_MAX holders.
+ */
+function shownPasses(forMs: number) {
+  const until = new Map<string, number>();
+  const keyOf = (holder: Holder) => `${holder.userId}:${holder.organisationId ?? 0}`;
+  return {
+    shown: (holder: Holder, at: Date) => (until.get(keyOf(holder)) ?? 0) > at.getTime(),
+    remember(holder: Holder, at: Date) {
+      const key = keyOf(holder);
+      if (!until.has(key) && until.size >= REVEALED_MAX) until.clear();
+      until.set(key, at.getTime() + forMs);
+    },
+  };
+}
+
 export function createAccessService(deps: {
   database: Database;
   /** The 32-byte Ed25519 seed (config `passSigningKey`). */
@@ -77,6 +102,7 @@ export function createAccessService(deps: {
   /** node:crypto, the signing key a KeyObject made once (issue 24). */
   const ed25519 = nodeEd25519();
   const publicKeys = publicKeyOf(signingKey, ed25519).then((pub) => [pub, ...deps.previousPublicKeys]);
+  const revealed = shownPasses(REVEALED_STEPS * ttlSeconds * 1000);
   /** Rendered PNGs (base64) by `${userId}:${step}`; older steps are dropped as time moves on. */
   const cache = new Map<string, Promise<string>>();
   let cachedStep = -1;
@@ -95,13 +121,17 @@ export function createAccessService(deps: {
     /**
      * When the holder's pass appears (issue 21), or null when it shows now: the earliest `passRevealAt` of the
      * events of their live tickets, unless one of those events has none or has reached it (the pass is one for
-     * all their tickets, so one revealed event shows it). No live ticket: null.
+     * all their tickets, so one revealed event shows it). No live ticket: null. A pass that showed is remembered
+     * as shown for REVEALED_STEPS time steps (`shownPasses`).
      */
     async passRevealAt(holder: Holder): Promise<Date | null> {
       const at = now();
+      if (revealed.shown(holder, at)) return null;
       const times = await repo.revealTimes(db, holder, at);
-      if (times.length === 0 || times.some((t) => t === null || t <= at)) return null;
-      return new Date(Math.min(...times.map((t) => (t as Date).getTime())));
+      if (times.length > 0 && times.every((t) => t !== null && t > at))
+        return new Date(Math.min(...times.map((t) => (t as Date).getTime())));
+      revealed.remember(holder, at);
+      return null;
     },
     /**
      * Refuses a pass (QR or device credential) before it is revealed.

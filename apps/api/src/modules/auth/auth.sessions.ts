@@ -6,7 +6,7 @@ import type { ConsoleClaims } from './auth.tokens.js';
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '../../db/client.js';
 import { hashRefreshToken, newRefreshToken } from './auth.tokens.js';
-import { authRepository as repo } from './auth.repository.js';
+import { authRepository as repo, type UserRow } from './auth.repository.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AuthDeps } from './auth.service.js';
 
@@ -86,17 +86,18 @@ export function createAuthSessions(deps: AuthDeps) {
     },
 
     /**
-     * Resolves a bearer token to its user, with the session's last proof of presence (`steppedUpAt`, issue 47);
-     * null when the token is invalid, expired, or its sign-in was revoked or ended.
+     * Resolves a bearer token to its user, with the session's last proof of presence (`steppedUpAt`, issue 47) and
+     * the account's row as read with the session (`user`, one statement); null when the token is invalid,
+     * expired, or its sign-in was revoked or ended.
      */
     async authenticate(
       bearer: string,
-    ): Promise<{ userId: number; sessionId: string; steppedUpAt: Date | null } | null> {
+    ): Promise<{ userId: number; sessionId: string; steppedUpAt: Date | null; user: UserRow } | null> {
       const at = now();
       const claims = tokens.verify(bearer, at);
       if (!claims) return null;
       const session = await liveSession(claims.sessionId, claims.userId, at);
-      return session ? { ...claims, steppedUpAt: session.steppedUpAt } : null;
+      return session ? { ...claims, steppedUpAt: session.steppedUpAt, user: session.user } : null;
     },
 
     /**

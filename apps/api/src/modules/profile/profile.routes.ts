@@ -52,7 +52,8 @@ export function profileRoutes(
   app.get(
     '/auth/me',
     { ...pre, schema: { operationId: 'getMe', summary: 'The signed-in holder', response: { 200: auth.user } } },
-    async (req) => deps.profile.me(req.auth.userId),
+    // The account as `requireAuth` read it with the session: no second read (decision 051).
+    (req) => deps.profile.asUser(req.account),
   );
   app.post(
     '/auth/profile',

@@ -68,6 +68,8 @@ export function createProfileService(deps: { database: Database; avatars: Avatar
         else byAddress.delete(address);
       }
     },
+    /** GET /auth/me: the signed-in account (`req.account`, read with its session by `requireAuth`) as a `User`. */
+    asUser: toUser,
     /** @throws AppError `api.unauthorized` when the user no longer exists. */
     async me(userId: number): Promise<User> {
       const u = await repo.userById(db, userId);
