@@ -39,6 +39,7 @@ import { access, passCode } from '@tp/contract';
 import pg from 'pg';
 import { startPostgres } from '../scripts/postgres.js';
 import { PASS_SIGNING_KEY, SCANNER_KEY, startSeededServer, type Holder } from './seeded-server.js';
+import { METRICS_TOKEN, shedReasons } from './shed.js';
 
 const env = (name: string, fallback: number) => Number(process.env[`BENCH_GATE_${name}`] ?? fallback);
 const START = env('HOLDERS', 20_000);
@@ -251,6 +252,14 @@ async function quiet(base: string) {
   }
 }
 
+/** The trial's sheds by the server's reason (`tp_shed_requests_total` before and after), e.g. " shed by inFlight 30". */
+function shedBy(before: Record<string, number>, after: Record<string, number>): string {
+  const by = Object.entries(after)
+    .map(([reason, count]) => [reason, count - (before[reason] ?? 0)] as const)
+    .filter(([, count]) => count > 0);
+  return by.length ? ` shed by ${by.map(([reason, count]) => `${reason} ${count}`).join(', ')}` : '';
+}
+
 /** The search over N on one server; returns the largest passing N (0 when even the smallest tried fails). */
 async function search(name: string, base: string, seeded: Holder[], eventId: number) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -262,7 +271,9 @@ async function search(name: string, base: string, seeded: Holder[], eventId: num
   const run = async (n: number) => {
     // The warm-up at this N (its holders come round again within a step: their passes are served from the cache).
     await trial(base, warm, 0, n, eventId, agent, WARM_SECONDS, `warm-${warmUps++}`);
+    const shedBefore = await shedReasons(base);
     const t = await trial(base, all, offset, n, eventId, agent);
+    const shedAfter = await shedReasons(base);
     offset += n;
     await quiet(base);
     tried.push(t);
@@ -277,7 +288,7 @@ async function search(name: string, base: string, seeded: Holder[], eventId: num
               .map(([k, v]) => `${k}: ${v}`)
               .join(', ')}]`
           : ''
-      }${t.abandoned ? `  abandoned ${t.abandoned}` : ''}  (${kinds}; door sync ${t.byKind.sync.n}, slowest ${t.syncMaxMs} ms)`,
+      }${shedBy(shedBefore, shedAfter)}${t.abandoned ? `  abandoned ${t.abandoned}` : ''}  (${kinds}; door sync ${t.byKind.sync.n}, slowest ${t.syncMaxMs} ms)`,
     );
     return t.passed;
   };
@@ -336,6 +347,7 @@ export async function benchGate() {
       const t0 = Date.now();
       const seeded = await startSeededServer(name === 'postgres' ? postgres.url('postgres') : null, seedCount, {
         nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : undefined,
+        env: { METRICS_TOKEN },
       });
       try {
         console.log(

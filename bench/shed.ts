@@ -290,10 +290,11 @@ async function overload(base: string, holders: string[], rate: number, capacityO
   };
 }
 
-const METRICS_TOKEN = 'bench-shed-metrics-token-0123456789';
+/** The metrics token the bench's servers are started with (bench/shed.ts, bench/gate.ts). */
+export const METRICS_TOKEN = 'bench-shed-metrics-token-0123456789';
 
 /** The server's `tp_shed_requests_total` by reason (empty when it cannot be read). */
-async function shedReasons(base: string): Promise<Record<string, number>> {
+export async function shedReasons(base: string): Promise<Record<string, number>> {
   const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
     .then((r) => (r.ok ? r.text() : ''))
     .catch(() => '');

@@ -262,17 +262,25 @@ export interface Config {
   shedEventLoopUtilization: number;
   /**
    * Load shedding: database requests waiting for a connection (the `pg` pool's waiting clients, or the
-   * statements queued for PGlite's thread) past which `/v1` requests are refused (SHED_DATABASE_WAITING, default
-   * 100; 0 = not checked).
+   * statements queued for PGlite's thread), beyond the `/v1` requests in flight, past which `/v1` requests are
+   * refused (SHED_DATABASE_WAITING, default 100; 0 = not checked).
    */
   shedDatabaseWaiting: number;
   /**
    * Load shedding (issue 44): `/v1` requests being handled at once past which a new one is refused at once with 503
    * `api.busy` (SHED_MAX_IN_FLIGHT, default 64; 0 = no bound). Bounds the queue inside the instance, so an
-   * admitted request waits at most about this many others' time, whatever the machine's load (bench/shed.ts); below
-   * SHED_DATABASE_WAITING, so the instance's own admitted requests do not trip the sampled database bound.
+   * admitted request waits at most about this many others' time, whatever the machine's load (bench/shed.ts). The
+   * floor of the bound that `shedInFlightWaitMs` grows.
    */
   shedMaxInFlight: number;
+  /**
+   * Load shedding (issue 44, decision 051): the in-flight bound grows with the instance's pace, to the `/v1`
+   * requests it finished in the last sample window times this many milliseconds (SHED_IN_FLIGHT_WAIT_MS, default
+   * 200; 0 = the bound stays `shedMaxInFlight`): an admitted request waits behind about this long of work whatever the
+   * pace, where a fixed count is 60 ms at 1,000 answers a second and refused momentary peaks far under any latency
+   * target. `shedMaxInFlight` stays the floor; the database queue's bound moves up with it.
+   */
+  shedInFlightWaitMs: number;
   /** Load shedding: how often the event loop and the database queue are sampled, milliseconds (SHED_SAMPLE_INTERVAL_MS, default 1000, at least 10). */
   shedSampleIntervalMs: number;
   /** Load shedding: the `Retry-After` of a shed request and of a busy `/readyz`, seconds (SHED_RETRY_AFTER_SECONDS, default 5). */
@@ -937,6 +945,7 @@ function buildConfig(
     shedEventLoopUtilization: fraction('SHED_EVENT_LOOP_UTILIZATION', env.SHED_EVENT_LOOP_UTILIZATION, 0),
     shedDatabaseWaiting: int('SHED_DATABASE_WAITING', env.SHED_DATABASE_WAITING, 100),
     shedMaxInFlight: int('SHED_MAX_IN_FLIGHT', env.SHED_MAX_IN_FLIGHT, 64),
+    shedInFlightWaitMs: int('SHED_IN_FLIGHT_WAIT_MS', env.SHED_IN_FLIGHT_WAIT_MS, 200),
     shedSampleIntervalMs: Math.max(10, int('SHED_SAMPLE_INTERVAL_MS', env.SHED_SAMPLE_INTERVAL_MS, 1000)),
     shedRetryAfterSeconds: Math.max(1, int('SHED_RETRY_AFTER_SECONDS', env.SHED_RETRY_AFTER_SECONDS, 5)),
     smtpUrl,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../src/config.js';
+import type { App } from '../src/lib/http.js';
 import { createTestApp, type TestApp } from './helper.js';
 
 let t: TestApp | undefined;
@@ -42,6 +43,7 @@ describe('load shedding', () => {
       shedDatabaseWaiting: defaults.shedDatabaseWaiting,
       shedSampleIntervalMs: defaults.shedSampleIntervalMs,
       shedMaxInFlight: defaults.shedMaxInFlight,
+      shedInFlightWaitMs: defaults.shedInFlightWaitMs,
     };
     expect(bounds).toEqual({
       shedEventLoopDelayMs: 1000,
@@ -49,6 +51,7 @@ describe('load shedding', () => {
       shedDatabaseWaiting: 100,
       shedSampleIntervalMs: 1000,
       shedMaxInFlight: 64,
+      shedInFlightWaitMs: 200,
     });
     t = await createTestApp({ seed: true, config: bounds });
     const answers = await Promise.all(Array.from({ length: 20 }, () => t!.app.inject({ url: '/v1/config' })));
@@ -101,7 +104,8 @@ describe('load shedding', () => {
   it('refuses a /v1 request past SHED_MAX_IN_FLIGHT in flight at once, and takes one again when one ends (issue 44)', async () => {
     const held: (() => void)[] = [];
     t = await createTestApp({
-      config: { shedMaxInFlight: 2, shedRetryAfterSeconds: 3, metricsToken: METRICS_TOKEN },
+      // A fixed bound (no growth with the pace): the test below shows the growth.
+      config: { shedMaxInFlight: 2, shedInFlightWaitMs: 0, shedRetryAfterSeconds: 3, metricsToken: METRICS_TOKEN },
       // A /v1 route that answers when the test lets it: requests held in flight.
       routes: (app) =>
         app.get(
@@ -128,6 +132,44 @@ describe('load shedding', () => {
     // Each shed request counted by its reason.
     const metrics = await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(metrics.body).toMatch(/shed_requests_total\{reason="inFlight"\} 1\n/);
+  });
+
+  it('grows the in-flight bound with the pace: SHED_IN_FLIGHT_WAIT_MS of the last window (decision 051)', async () => {
+    const held: (() => void)[] = [];
+    const hold = (app: App) =>
+      app.get(
+        '/v1/test/held',
+        { schema: { hide: true } },
+        () => new Promise<{ ok: true }>((resolve) => held.push(() => resolve({ ok: true }))),
+      );
+    const windowPassed = () => new Promise((r) => setTimeout(r, 1050));
+    /** After 40 answers in one window (1 s), how many of 6 held requests are admitted. */
+    const admittedAfterPace = async (shedInFlightWaitMs: number) => {
+      t = await createTestApp({
+        config: { shedMaxInFlight: 2, shedInFlightWaitMs, shedSampleIntervalMs: 1000 },
+        routes: hold,
+      });
+      // A window starts at the first request after the last one ended (windows roll as requests come).
+      await t.app.inject({ url: '/v1/config' });
+      await windowPassed();
+      for (let i = 0; i < 40; i++) expect((await t.app.inject({ url: '/v1/config' })).statusCode).toBe(200);
+      await windowPassed();
+      const requests = Array.from({ length: 6 }, () => t!.app.inject({ url: '/v1/test/held' }));
+      // Each is held or refused: wait until every one is one or the other.
+      const refused: number[] = [];
+      requests.forEach((r, i) => void r.then((res) => res.statusCode === 503 && refused.push(i)));
+      await vi.waitFor(() => expect(held.length + refused.length).toBe(6));
+      const admitted = held.length;
+      for (const release of held.splice(0)) release();
+      await Promise.all(requests);
+      await t.close();
+      t = undefined;
+      return admitted;
+    };
+    // 40 answers in a window of at most 2 s, times 1,000 ms: a bound of 20 or more, over the floor of 2.
+    expect(await admittedAfterPace(1000)).toBe(6);
+    // The control: no growth, the floor of 2.
+    expect(await admittedAfterPace(0)).toBe(2);
   });
 
   it('answers 503 api.busy after the event loop was blocked past its bound', async () => {
